@@ -1,0 +1,13 @@
+export { startSimulator } from './simulator';
+export type { Simulator, SimulatorOptions } from './simulator';
+export { testKeys, loadKeys, keyFiles, readKeyConfig, TEST_KEYS_DIR } from './keys';
+export type { TestKeys, KeyConfig, KeyFiles, LoadedKeys } from './keys';
+export type { Faults, FaultInput, RefundOutcome } from './faults';
+export type { KeyMode, SigningMode } from './signer';
+export type { RawNotificationOptions, RawNotificationResult } from './raw-notify';
+export type { NotificationRecord, DeliveryAttempt, SubscribeMessage } from './store';
+export type { PayResult } from './pay-service';
+export { SimError, WxPayError } from './errors';
+export { RETRY_SCHEDULE_SECONDS } from './notifier';
+export { MAX_REFUNDS_PER_PAYMENT } from './refund-service';
+export { MAX_CLOCK_SKEW_SECONDS } from './routes/merchant-auth';

@@ -1,0 +1,94 @@
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import type { Services } from '../services';
+import type { RawNotificationOptions } from '../raw-notify';
+import { SimError } from '../errors';
+import { FaultError, Faults, defaultFaults, mergeFaults } from '../faults';
+import { stateDump } from '../views';
+
+function body(ctx: Context): Record<string, unknown> {
+  const b = ctx.request.body;
+  return typeof b === 'object' && b !== null && !Array.isArray(b) ? (b as Record<string, unknown>) : {};
+}
+
+/** Replaces the fault switches; held notifications are not stranded once outOfOrder goes off. */
+export function applyFaults(svc: Services, next: Faults): Faults {
+  svc.store.faults = next;
+  if (next.outOfOrder === 0 && svc.notifier.heldCount() > 0) void svc.notifier.flush();
+  return next;
+}
+
+/** Errors of the simulator's own endpoints: {code, message} with a 4xx. */
+export async function simErrors(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next();
+  } catch (err) {
+    if (err instanceof SimError) {
+      ctx.status = err.status;
+      ctx.body = { ok: false, code: err.code, message: err.message };
+    } else if (err instanceof FaultError) {
+      ctx.status = 400;
+      ctx.body = { ok: false, code: 'BAD_FAULT', message: err.message };
+    } else {
+      throw err;
+    }
+  }
+}
+
+/** Simulator-only endpoints: the user's side (login, pay), faults and inspection. */
+export function simRouter(svc: Services): Router {
+  const r = new Router({ prefix: '/sim' });
+  r.use(simErrors);
+
+  r.get('/health', (ctx) => {
+    ctx.body = { ok: true };
+  });
+
+  r.post('/login', (ctx) => {
+    const { openid, unionid } = body(ctx);
+    if (openid !== undefined && (typeof openid !== 'string' || openid === '')) {
+      throw new SimError(400, 'BAD_OPENID', 'openid must be a non-empty string');
+    }
+    ctx.body = svc.login.issueCode(openid, typeof unionid === 'string' ? unionid : undefined);
+  });
+
+  r.post('/pay', (ctx) => {
+    const b = body(ctx);
+    ctx.body = svc.pay.pay(b.prepayId ?? b.prepay_id);
+  });
+
+  r.get('/messages', (ctx) => {
+    ctx.body = { items: svc.store.messages };
+  });
+
+  r.get('/notifications', (ctx) => {
+    ctx.body = { items: svc.store.notifications };
+  });
+
+  r.post('/notifications/flush', async (ctx) => {
+    await svc.notifier.flush();
+    ctx.body = { ok: true };
+  });
+
+  r.post('/notify', async (ctx) => {
+    ctx.body = await svc.raw.send(body(ctx) as RawNotificationOptions);
+  });
+
+  r.get('/faults', (ctx) => {
+    ctx.body = svc.store.faults;
+  });
+
+  r.post('/faults', (ctx) => {
+    ctx.body = applyFaults(svc, mergeFaults(svc.store.faults, ctx.request.body));
+  });
+
+  r.delete('/faults', (ctx) => {
+    ctx.body = applyFaults(svc, defaultFaults());
+  });
+
+  r.get('/state', (ctx) => {
+    ctx.body = stateDump(svc.store);
+  });
+
+  return r;
+}
