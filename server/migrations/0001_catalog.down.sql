@@ -1,0 +1,9 @@
+DROP TABLE IF EXISTS session_zones;
+DROP TABLE IF EXISTS session_seats;
+DROP TABLE IF EXISTS price_tiers;
+DROP TABLE IF EXISTS show_sessions;
+DROP TABLE IF EXISTS shows;
+DROP TABLE IF EXISTS venue_zones;
+DROP TABLE IF EXISTS venue_seats;
+DROP TABLE IF EXISTS venues;
+DROP TABLE IF EXISTS users;

@@ -1,0 +1,7 @@
+DROP TABLE IF EXISTS outbox;
+DROP TABLE IF EXISTS payments;
+DROP TABLE IF EXISTS user_session_quota;
+DROP TABLE IF EXISTS zone_claims;
+DROP TABLE IF EXISTS seat_claims;
+DROP TABLE IF EXISTS order_items;
+DROP TABLE IF EXISTS orders;

@@ -1,0 +1,108 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config';
+import { systemClock, type Clock } from './clock';
+import { createPool, type Db } from './db/pool';
+import { createRedis } from './redis/client';
+import { Keys } from './redis/keys';
+import type { ScriptedRedis } from './redis/scripts';
+import { errorMiddleware } from './http/errors';
+import { requireAuth, TokenService } from './http/auth';
+import { Metrics } from './http/metrics';
+import { CatalogService } from './catalog/service';
+import { SeatMapService } from './catalog/seatmap';
+import { catalogRoutes } from './catalog/routes';
+import { InventoryService } from './inventory/service';
+import { IdGenerator } from './orders/ids';
+import { OrderWriter } from './orders/writer';
+import { OrderService } from './orders/service';
+import { orderRoutes } from './orders/routes';
+
+/** Everything the app is made of, built once from the config. Tests build it with their own. */
+export interface AppDeps {
+  config: Config;
+  log: Logger;
+  clock: Clock;
+  db: Db;
+  writerDb: Db;
+  redis: ScriptedRedis;
+  keys: Keys;
+  tokens: TokenService;
+  metrics: Metrics;
+  catalog: CatalogService;
+  inventory: InventoryService;
+  seatmaps: SeatMapService;
+  writer: OrderWriter;
+  orders: OrderService;
+}
+
+export async function createDeps(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Promise<AppDeps> {
+  const log = opts.log ?? pino({ level: config.logLevel });
+  const clock = opts.clock ?? systemClock;
+  const db = createPool(config.mysqlUrl, config.mysqlPoolSize);
+  const writerDb = createPool(config.mysqlUrl, config.batchInflightMax + 2, true);
+  const redis = createRedis(config.redisUrl);
+  const keys = new Keys(config.redisKeyPrefix);
+  const node = (await redis.incr(keys.nodeSeq())) % 1024;
+  const catalog = new CatalogService(db, config.catalogCacheMs);
+  const inventory = new InventoryService(redis, keys, db, log, config);
+  const writer = new OrderWriter(writerDb, config, log);
+  const ids = new IdGenerator(node);
+  return {
+    config,
+    log,
+    clock,
+    db,
+    writerDb,
+    redis,
+    keys,
+    tokens: new TokenService(config.authSecret, config.authTokenTtlS),
+    metrics: new Metrics(config.env !== 'test'),
+    catalog,
+    inventory,
+    seatmaps: new SeatMapService(catalog, inventory, config.seatStatesCacheMs),
+    writer,
+    orders: new OrderService({ db, writer, inventory, catalog, ids, log, holdGraceMs: config.holdGraceMs }),
+  };
+}
+
+export async function closeDeps(d: AppDeps): Promise<void> {
+  await d.writer.drained();
+  await Promise.all([d.db.end(), d.writerDb.end(), d.redis.quit()]);
+}
+
+function systemRoutes(d: AppDeps): Router {
+  const r = new Router();
+  r.get('/healthz', async (ctx) => {
+    const [mysql, redis] = await Promise.all([
+      d.db.query('SELECT 1').then(() => true, () => false),
+      d.redis.ping().then(() => true, () => false),
+    ]);
+    ctx.status = mysql && redis ? 200 : 503;
+    ctx.body = { ok: mysql && redis, mysql, redis };
+  });
+  r.get('/metrics', async (ctx) => {
+    ctx.type = d.metrics.registry.contentType;
+    ctx.body = await d.metrics.registry.metrics();
+  });
+  return r;
+}
+
+export function createApp(d: AppDeps): Koa {
+  const app = new Koa({ proxy: false });
+  // Metrics wrap everything so they see the final status the error middleware sets.
+  app.use(d.metrics.middleware());
+  app.use(errorMiddleware(d.log));
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: d.config.bodyLimitBytes, encoding: 'utf-8' }));
+  const auth = requireAuth(d.tokens);
+  for (const router of [
+    systemRoutes(d),
+    catalogRoutes(d.catalog, d.seatmaps, d.clock),
+    orderRoutes(d.orders, auth, d.clock),
+  ]) {
+    app.use(router.routes()).use(router.allowedMethods());
+  }
+  return app;
+}

@@ -1,0 +1,162 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import type { Db } from '../db/pool';
+import type { CatalogSeat, CatalogZone, SessionCatalog } from './types';
+import type { RefundTier, Tier } from '@showtix/shared-types';
+
+type Row = RowDataPacket & Record<string, any>;
+
+export interface SessionRow {
+  id: string;
+  show_id: string;
+  starts_at: Date;
+  sale_starts_at: Date;
+  status: number;
+  purchase_limit: number;
+  hold_minutes: number;
+  real_name: number;
+  queue_enabled: number;
+}
+
+export interface ShowRow {
+  id: string;
+  title: string;
+  description: string | null;
+  poster_url: string | null;
+  refund_rules: string | null;
+  venue_id: string;
+  venue_name: string;
+  city: string;
+  address: string;
+}
+
+const SHOW_COLUMNS = `s.id, s.title, s.description, s.poster_url, s.refund_rules, s.venue_id,
+  v.name AS venue_name, v.city, v.address`;
+
+export async function listShowRows(db: Db): Promise<ShowRow[]> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT ${SHOW_COLUMNS} FROM shows s JOIN venues v ON v.id = s.venue_id ORDER BY s.id`,
+  );
+  return rows as ShowRow[];
+}
+
+export async function findShowRow(db: Db, showId: string): Promise<ShowRow | undefined> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT ${SHOW_COLUMNS} FROM shows s JOIN venues v ON v.id = s.venue_id WHERE s.id = ?`,
+    [showId],
+  );
+  return rows[0] as ShowRow | undefined;
+}
+
+export async function sessionRows(db: Db, where: string, params: unknown[]): Promise<SessionRow[]> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT id, show_id, starts_at, sale_starts_at, status, purchase_limit, hold_minutes, real_name,
+            queue_enabled FROM show_sessions WHERE ${where} ORDER BY starts_at, id`,
+    params,
+  );
+  return rows as SessionRow[];
+}
+
+export async function tiersOfSessions(db: Db, sessionIds: string[]): Promise<Map<string, Tier[]>> {
+  const out = new Map<string, Tier[]>();
+  if (sessionIds.length === 0) return out;
+  const [rows] = await db.query<Row[]>(
+    `SELECT id, session_id, name, price_fen, color FROM price_tiers
+      WHERE session_id IN (?) ORDER BY sort_order, price_fen DESC, id`,
+    [sessionIds],
+  );
+  for (const r of rows) {
+    const list = out.get(r.session_id) ?? [];
+    list.push({ id: r.id, name: r.name, priceFen: r.price_fen, ...(r.color ? { color: r.color } : {}) });
+    out.set(r.session_id, list);
+  }
+  return out;
+}
+
+async function seatsOf(db: Db, sessionId: string, price: Map<string, number>): Promise<Map<string, CatalogSeat>> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT vs.id, vs.section, vs.row_label, vs.seat_number, vs.x, vs.y, ss.tier_id
+       FROM session_seats ss JOIN venue_seats vs ON vs.id = ss.seat_id
+      WHERE ss.session_id = ? ORDER BY vs.id`,
+    [sessionId],
+  );
+  const seats = new Map<string, CatalogSeat>();
+  for (const r of rows) {
+    seats.set(r.id, {
+      id: r.id,
+      section: r.section,
+      row: r.row_label,
+      number: r.seat_number,
+      x: r.x,
+      y: r.y,
+      tierId: r.tier_id,
+      priceFen: price.get(r.tier_id)!,
+    });
+  }
+  return seats;
+}
+
+async function zonesOf(db: Db, sessionId: string, price: Map<string, number>): Promise<Map<string, CatalogZone>> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT vz.id, vz.name, sz.tier_id, sz.capacity
+       FROM session_zones sz JOIN venue_zones vz ON vz.id = sz.zone_id
+      WHERE sz.session_id = ? ORDER BY vz.id`,
+    [sessionId],
+  );
+  const zones = new Map<string, CatalogZone>();
+  for (const r of rows) {
+    zones.set(r.id, {
+      id: r.id,
+      name: r.name,
+      tierId: r.tier_id,
+      capacity: r.capacity,
+      priceFen: price.get(r.tier_id)!,
+    });
+  }
+  return zones;
+}
+
+export async function loadSessionCatalog(db: Db, sessionId: string): Promise<SessionCatalog | undefined> {
+  const [s] = await sessionRows(db, 'id = ?', [sessionId]);
+  if (!s) return undefined;
+  const tiers = (await tiersOfSessions(db, [sessionId])).get(sessionId) ?? [];
+  const price = new Map(tiers.map((t) => [t.id, t.priceFen]));
+  const seats = await seatsOf(db, sessionId, price);
+  const zones = await zonesOf(db, sessionId, price);
+  let capacity = seats.size;
+  for (const z of zones.values()) capacity += z.capacity;
+  return {
+    id: s.id,
+    showId: s.show_id,
+    startsAt: s.starts_at,
+    saleStartsAt: s.sale_starts_at,
+    status: s.status,
+    purchaseLimit: s.purchase_limit,
+    holdMinutes: s.hold_minutes,
+    realName: s.real_name === 1,
+    queueEnabled: s.queue_enabled === 1,
+    seating: seats.size > 0 ? 'reserved' : 'zone',
+    tiers,
+    seats,
+    zones,
+    capacity,
+  };
+}
+
+/** Moves a session between statuses only from the expected ones (safe with many instances). */
+export async function transitionSession(db: Db, sessionId: string, from: number[], to: number): Promise<boolean> {
+  const [res] = await db.query<import('mysql2').ResultSetHeader>(
+    'UPDATE show_sessions SET status = ? WHERE id = ? AND status IN (?)',
+    [to, sessionId, from],
+  );
+  return res.affectedRows === 1;
+}
+
+export function parseRefundRules(text: string | null): RefundTier[] {
+  if (!text) return [];
+  try {
+    const parsed = JSON.parse(text) as RefundTier[];
+    return Array.isArray(parsed) ? parsed : [];
+  } catch {
+    return [];
+  }
+}

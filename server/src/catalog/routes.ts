@@ -1,0 +1,33 @@
+import Router from '@koa/router';
+import { IdSchema } from '@showtix/shared-types';
+import type { Clock } from '../clock';
+import { appError } from '../http/errors';
+import type { CatalogService } from './service';
+import type { SeatMapService } from './seatmap';
+
+/** Ids in paths that are not ids answer 404, like ids that do not exist. */
+export function pathId(value: string | undefined): string {
+  const r = IdSchema.safeParse(value);
+  if (!r.success) throw appError('NOT_FOUND');
+  return r.data;
+}
+
+export function catalogRoutes(catalog: CatalogService, seatmaps: SeatMapService, clock: Clock): Router {
+  const r = new Router({ prefix: '/api/v1' });
+  r.get('/shows', async (ctx) => {
+    ctx.body = { items: await catalog.listShows() };
+  });
+  r.get('/shows/:showId', async (ctx) => {
+    ctx.body = await catalog.showDetail(pathId(ctx.params.showId));
+  });
+  r.get('/sessions/:sessionId', async (ctx) => {
+    ctx.body = await catalog.sessionDetail(pathId(ctx.params.sessionId));
+  });
+  r.get('/sessions/:sessionId/seatmap', async (ctx) => {
+    ctx.body = await seatmaps.seatMap(pathId(ctx.params.sessionId), clock.now().getTime());
+  });
+  r.get('/sessions/:sessionId/seat-states', async (ctx) => {
+    ctx.body = await seatmaps.seatStates(pathId(ctx.params.sessionId), clock.now().getTime());
+  });
+  return r;
+}

@@ -1,0 +1,86 @@
+import type { SeatMap, SeatStates } from '@showtix/shared-types';
+import type { InventoryService } from '../inventory/service';
+import type { CatalogService } from './service';
+import { SESSION_STATUS, type SessionCatalog } from './types';
+
+interface Snapshot {
+  at: number;
+  value: Promise<SeatStates>;
+}
+
+/**
+ * Seat maps: the static layout from the catalog with live states from Redis. States are cached
+ * per instance for seatStatesCacheMs, so a crowd refreshing one map costs Redis one HGETALL.
+ */
+export class SeatMapService {
+  private readonly snapshots = new Map<string, Snapshot>();
+
+  constructor(
+    private readonly catalog: CatalogService,
+    private readonly inventory: InventoryService,
+    private readonly cacheMs: number,
+  ) {}
+
+  async seatMap(sessionId: string, nowMs: number): Promise<SeatMap> {
+    const cat = await this.catalog.requireSession(sessionId);
+    const live = await this.states(cat, nowMs);
+    const held = new Set(live.held);
+    const sold = new Set(live.sold);
+    const zoneLeft = new Map(live.zones.map((z) => [z.id, z.available]));
+    return {
+      sessionId: cat.id,
+      seating: cat.seating,
+      tiers: cat.tiers,
+      seats: [...cat.seats.values()].map((s) => ({
+        id: s.id,
+        section: s.section,
+        row: s.row,
+        number: s.number,
+        x: s.x,
+        y: s.y,
+        tierId: s.tierId,
+        state: sold.has(s.id) ? 'sold' : held.has(s.id) ? 'held' : 'available',
+      })),
+      zones: [...cat.zones.values()].map((z) => ({
+        id: z.id,
+        name: z.name,
+        tierId: z.tierId,
+        capacity: z.capacity,
+        available: zoneLeft.get(z.id) ?? z.capacity,
+      })),
+    };
+  }
+
+  async seatStates(sessionId: string, nowMs: number): Promise<SeatStates> {
+    return this.states(await this.catalog.requireSession(sessionId), nowMs);
+  }
+
+  private states(cat: SessionCatalog, nowMs: number): Promise<SeatStates> {
+    const hit = this.snapshots.get(cat.id);
+    if (hit && nowMs - hit.at < this.cacheMs) return hit.value;
+    const value = this.load(cat, nowMs);
+    this.snapshots.set(cat.id, { at: nowMs, value });
+    value.catch(() => this.snapshots.delete(cat.id));
+    return value;
+  }
+
+  private async load(cat: SessionCatalog, nowMs: number): Promise<SeatStates> {
+    const zoneIds = [...cat.zones.keys()];
+    let live = await this.inventory.states(cat.id, zoneIds, nowMs);
+    const selling = cat.status === SESSION_STATUS.ON_SALE || cat.status === SESSION_STATUS.SOLD_OUT;
+    if (!live.loaded && selling) {
+      await this.inventory.rebuild(cat.id, nowMs);
+      live = await this.inventory.states(cat.id, zoneIds, nowMs);
+    }
+    if (!live.loaded) {
+      // Not preheated yet (before the sale): nothing can have been sold.
+      return { sessionId: cat.id, held: [], sold: [], zones: zoneIds.map((id) => ({ id, available: cat.zones.get(id)!.capacity })) };
+    }
+    return {
+      sessionId: cat.id,
+      held: live.held,
+      sold: live.sold,
+      zones: zoneIds.map((id) => ({ id, available: live.zones.get(id) ?? 0 })),
+    };
+  }
+}

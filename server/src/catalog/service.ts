@@ -1,0 +1,133 @@
+import type { SessionInfo, ShowDetail, ShowSummary, SessionStatus, Tier } from '@showtix/shared-types';
+import type { Db } from '../db/pool';
+import { appError } from '../http/errors';
+import {
+  findShowRow,
+  listShowRows,
+  loadSessionCatalog,
+  parseRefundRules,
+  sessionRows,
+  tiersOfSessions,
+  transitionSession,
+  type SessionRow,
+  type ShowRow,
+} from './repo';
+import { SESSION_STATUS, SESSION_STATUS_NAME, type SessionCatalog } from './types';
+
+interface Cached<T> {
+  at: number;
+  value: Promise<T>;
+}
+
+/**
+ * Read side of shows and sessions. Session catalogs (seats, tiers, prices) are cached per
+ * instance for catalogCacheMs: the purchase path prices orders from them without a query.
+ */
+export class CatalogService {
+  private readonly sessions = new Map<string, Cached<SessionCatalog | undefined>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly cacheMs: number,
+  ) {}
+
+  session(sessionId: string, nowMs = Date.now()): Promise<SessionCatalog | undefined> {
+    const hit = this.sessions.get(sessionId);
+    if (hit && nowMs - hit.at < this.cacheMs) return hit.value;
+    const value = loadSessionCatalog(this.db, sessionId);
+    this.sessions.set(sessionId, { at: nowMs, value });
+    value.catch(() => this.sessions.delete(sessionId));
+    return value;
+  }
+
+  async requireSession(sessionId: string): Promise<SessionCatalog> {
+    const s = await this.session(sessionId);
+    if (!s) throw appError('NOT_FOUND', undefined, '场次不存在');
+    return s;
+  }
+
+  invalidate(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
+  async listShows(): Promise<ShowSummary[]> {
+    const shows = await listShowRows(this.db);
+    const sessions = await sessionRows(this.db, '1 = 1', []);
+    const tiers = await tiersOfSessions(this.db, sessions.map((s) => s.id));
+    return shows.map((show) => {
+      const own = sessions.filter((s) => s.show_id === show.id);
+      return summarize(show, own, tiers);
+    });
+  }
+
+  async showDetail(showId: string): Promise<ShowDetail> {
+    const show = await findShowRow(this.db, showId);
+    if (!show) throw appError('NOT_FOUND', undefined, '演出不存在');
+    const sessions = await sessionRows(this.db, 'show_id = ?', [showId]);
+    const tiers = await tiersOfSessions(this.db, sessions.map((s) => s.id));
+    const infos = await Promise.all(sessions.map((s) => this.sessionInfo(s, tiers.get(s.id) ?? [])));
+    return {
+      ...summarize(show, sessions, tiers),
+      description: show.description ?? '',
+      venue: { id: show.venue_id, name: show.venue_name, city: show.city, address: show.address },
+      refundRules: parseRefundRules(show.refund_rules),
+      sessions: infos,
+    };
+  }
+
+  async sessionDetail(sessionId: string): Promise<SessionInfo> {
+    const [row] = await sessionRows(this.db, 'id = ?', [sessionId]);
+    if (!row) throw appError('NOT_FOUND', undefined, '场次不存在');
+    const tiers = (await tiersOfSessions(this.db, [sessionId])).get(sessionId) ?? [];
+    return this.sessionInfo(row, tiers);
+  }
+
+  private async sessionInfo(s: SessionRow, tiers: Tier[]): Promise<SessionInfo> {
+    const cat = await this.session(s.id);
+    return {
+      id: s.id,
+      showId: s.show_id,
+      startsAt: s.starts_at.toISOString(),
+      saleStartsAt: s.sale_starts_at.toISOString(),
+      status: SESSION_STATUS_NAME[s.status]!,
+      seating: cat?.seating ?? 'reserved',
+      purchaseLimit: s.purchase_limit,
+      realName: s.real_name === 1,
+      queueEnabled: s.queue_enabled === 1,
+      holdMinutes: s.hold_minutes,
+      tiers,
+    };
+  }
+
+  /** Sold-out and back, driven by what Redis says is left. Conditional, so races settle. */
+  async markSoldOut(sessionId: string): Promise<boolean> {
+    return transitionSession(this.db, sessionId, [SESSION_STATUS.ON_SALE], SESSION_STATUS.SOLD_OUT);
+  }
+
+  async markBackOnSale(sessionId: string): Promise<boolean> {
+    return transitionSession(this.db, sessionId, [SESSION_STATUS.SOLD_OUT], SESSION_STATUS.ON_SALE);
+  }
+}
+
+const STATUS_RANK: SessionStatus[] = ['on_sale', 'presale', 'sold_out', 'ended'];
+
+function summarize(show: ShowRow, sessions: SessionRow[], tiers: Map<string, Tier[]>): ShowSummary {
+  const prices = sessions.flatMap((s) => (tiers.get(s.id) ?? []).map((t) => t.priceFen));
+  const names = sessions.map((s) => SESSION_STATUS_NAME[s.status]!);
+  const status = STATUS_RANK.find((st) => names.includes(st)) ?? 'ended';
+  const upcoming = sessions.filter((s) => s.status === SESSION_STATUS.PRESALE).map((s) => s.sale_starts_at);
+  const starts = sessions.map((s) => s.starts_at.getTime());
+  return {
+    id: show.id,
+    title: show.title,
+    city: show.city,
+    venueName: show.venue_name,
+    posterUrl: show.poster_url,
+    firstStartsAt: starts.length ? new Date(Math.min(...starts)).toISOString() : null,
+    lastStartsAt: starts.length ? new Date(Math.max(...starts)).toISOString() : null,
+    priceMinFen: prices.length ? Math.min(...prices) : null,
+    priceMaxFen: prices.length ? Math.max(...prices) : null,
+    status,
+    nextSaleStartsAt: upcoming.length ? new Date(Math.min(...upcoming.map((d) => d.getTime()))).toISOString() : null,
+  };
+}

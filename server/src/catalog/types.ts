@@ -1,0 +1,48 @@
+import type { Seating, SessionStatus, Tier } from '@showtix/shared-types';
+
+export const SESSION_STATUS = { PRESALE: 1, ON_SALE: 2, SOLD_OUT: 3, ENDED: 4 } as const;
+
+export const SESSION_STATUS_NAME: Record<number, SessionStatus> = {
+  1: 'presale',
+  2: 'on_sale',
+  3: 'sold_out',
+  4: 'ended',
+};
+
+export interface CatalogSeat {
+  id: string;
+  section: string;
+  row: string;
+  number: string;
+  x: number;
+  y: number;
+  tierId: string;
+  priceFen: number;
+}
+
+export interface CatalogZone {
+  id: string;
+  name: string;
+  tierId: string;
+  capacity: number;
+  priceFen: number;
+}
+
+/** Everything about a session that the purchase path reads, loaded from MySQL and cached. */
+export interface SessionCatalog {
+  id: string;
+  showId: string;
+  startsAt: Date;
+  saleStartsAt: Date;
+  status: number;
+  purchaseLimit: number;
+  holdMinutes: number;
+  realName: boolean;
+  queueEnabled: boolean;
+  seating: Seating;
+  tiers: Tier[];
+  seats: Map<string, CatalogSeat>;
+  zones: Map<string, CatalogZone>;
+  /** Seats plus every zone's capacity. */
+  capacity: number;
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/**
+ * All configuration, read and validated once at start-up. Limits carry their unit last
+ * (holdGraceMs, batchOrdersMax) so a reader never has to guess seconds vs milliseconds.
+ */
+const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
+const bool = (def: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(def ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: int(3000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MYSQL_URL: z.string().default('mysql://root@127.0.0.1:3306/showtix'),
+  MYSQL_POOL_SIZE: int(16),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379/0'),
+  REDIS_KEY_PREFIX: z.string().default('tk:'),
+  AUTH_SECRET: z.string().min(32).optional(),
+  AUTH_TOKEN_TTL_S: int(7 * 24 * 3600),
+  BODY_LIMIT_BYTES: int(64 * 1024),
+  HOLD_GRACE_MS: int(30_000),
+  BATCH_ORDERS_MAX: int(200),
+  BATCH_INFLIGHT_MAX: int(4),
+  SEAT_STATES_CACHE_MS: int(500),
+  CATALOG_CACHE_MS: int(5_000),
+  JOBS_ENABLED: bool(true),
+  EXPIRY_INTERVAL_MS: int(1_000),
+  ORPHAN_GRACE_MS: int(60_000),
+  REBUILD_SETTLE_MS: int(300),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  host: string;
+  port: number;
+  logLevel: Env['LOG_LEVEL'];
+  mysqlUrl: string;
+  mysqlPoolSize: number;
+  redisUrl: string;
+  redisKeyPrefix: string;
+  authSecret: string;
+  authTokenTtlS: number;
+  bodyLimitBytes: number;
+  /** Redis holds outlive the MySQL order's expire_at by this much, so the expiry job frees them first. */
+  holdGraceMs: number;
+  batchOrdersMax: number;
+  batchInflightMax: number;
+  seatStatesCacheMs: number;
+  catalogCacheMs: number;
+  jobsEnabled: boolean;
+  expiryIntervalMs: number;
+  /** A Redis hold with no live MySQL order this long after its expiry is released by the sweeper. */
+  orphanGraceMs: number;
+  rebuildSettleMs: number;
+}
+
+const DEV_SECRET = 'development-only-secret-never-use-in-production!';
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.AUTH_SECRET) {
+    throw new Error('AUTH_SECRET (at least 32 characters) is required when NODE_ENV=production');
+  }
+  return Object.freeze({
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    logLevel: e.LOG_LEVEL,
+    mysqlUrl: e.MYSQL_URL,
+    mysqlPoolSize: e.MYSQL_POOL_SIZE,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    authSecret: e.AUTH_SECRET ?? DEV_SECRET,
+    authTokenTtlS: e.AUTH_TOKEN_TTL_S,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    holdGraceMs: e.HOLD_GRACE_MS,
+    batchOrdersMax: e.BATCH_ORDERS_MAX,
+    batchInflightMax: e.BATCH_INFLIGHT_MAX,
+    seatStatesCacheMs: e.SEAT_STATES_CACHE_MS,
+    catalogCacheMs: e.CATALOG_CACHE_MS,
+    jobsEnabled: e.JOBS_ENABLED,
+    expiryIntervalMs: e.EXPIRY_INTERVAL_MS,
+    orphanGraceMs: e.ORPHAN_GRACE_MS,
+    rebuildSettleMs: e.REBUILD_SETTLE_MS,
+  });
+}

@@ -1,0 +1,65 @@
+import type { Context, Next } from 'koa';
+import { ERRORS, type ErrorCode } from '@showtix/shared-types';
+import type { Logger } from 'pino';
+import { ZodError } from 'zod';
+
+/**
+ * An error with a stable API code. `expose` says whether the message may reach the client;
+ * unexpected errors are logged and answered with the generic INTERNAL message.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number = ERRORS[code].status,
+    readonly expose: boolean = status < 500,
+    message: string = ERRORS[code].message,
+    readonly details?: unknown,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export function appError(code: ErrorCode, details?: unknown, message?: string): AppError {
+  return new AppError(code, ERRORS[code].status, true, message ?? ERRORS[code].message, details);
+}
+
+function fromZod(err: ZodError): AppError {
+  const details = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  return appError('VALIDATION_FAILED', details);
+}
+
+/** Errors thrown by Koa and its body parser carry an HTTP status. */
+function fromHttp(err: { status?: number; type?: string }): AppError | undefined {
+  if (err.status === 413) return appError('PAYLOAD_TOO_LARGE');
+  if (err.status === 415) return appError('VALIDATION_FAILED', undefined, '请求体必须是 JSON');
+  if (err.status === 400) return appError('VALIDATION_FAILED', undefined, '请求体不是合法的 JSON');
+  return undefined;
+}
+
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof ZodError) return fromZod(err);
+  if (typeof err === 'object' && err !== null) {
+    const mapped = fromHttp(err as { status?: number });
+    if (mapped) return mapped;
+  }
+  return new AppError('INTERNAL', 500, false);
+}
+
+/** The first middleware: every error leaves as {error: {code, message}} with its status. */
+export function errorMiddleware(log: Logger) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw appError('NOT_FOUND');
+    } catch (err) {
+      const e = toAppError(err);
+      if (!e.expose) log.error({ err, path: ctx.path, method: ctx.method }, 'request failed');
+      ctx.status = e.status;
+      if (e.headers) ctx.set(e.headers);
+      const message = e.expose ? e.message : ERRORS[e.code].message;
+      ctx.body = { error: { code: e.code, message, ...(e.expose && e.details ? { details: e.details } : {}) } };
+    }
+  };
+}

@@ -1,0 +1,118 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import type { Db } from '../db/pool';
+import type { SessionKeys } from '../redis/keys';
+import type { ScriptedRedis } from '../redis/scripts';
+import { loadSessionCatalog } from '../catalog/repo';
+import { SESSION_STATUS } from '../catalog/types';
+
+type Row = RowDataPacket & Record<string, any>;
+
+interface LiveOrder {
+  id: string;
+  user: string;
+  status: number;
+  qty: number;
+  holdUntilMs: number;
+  idem: string;
+  kind: string;
+  units: string[];
+}
+
+async function liveOrders(db: Db, sessionId: string, holdGraceMs: number): Promise<Map<string, LiveOrder>> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT id, user_id, status, quantity, expire_at, idempotency_key FROM orders
+      WHERE session_id = ? AND status IN (1, 2, 3)`,
+    [sessionId],
+  );
+  const out = new Map<string, LiveOrder>();
+  for (const r of rows) {
+    out.set(r.id, {
+      id: r.id,
+      user: r.user_id,
+      status: r.status,
+      qty: r.quantity,
+      holdUntilMs: r.expire_at.getTime() + holdGraceMs,
+      idem: r.idempotency_key ? `${r.user_id}:${r.idempotency_key}` : '',
+      kind: 's',
+      units: [],
+    });
+  }
+  return out;
+}
+
+/**
+ * Rebuilds a session's whole Redis state from MySQL, the record: seat holds and sales from
+ * seat_claims, free general-admission units from zone_claims, user counts and order records
+ * from live orders. Written in one MULTI, meta last, so buyers see old state or new, never half.
+ */
+export async function rebuildSession(
+  db: Db,
+  redis: ScriptedRedis,
+  k: SessionKeys,
+  sessionId: string,
+  nowMs: number,
+  holdGraceMs: number,
+): Promise<boolean> {
+  const cat = await loadSessionCatalog(db, sessionId);
+  if (!cat) return false;
+  const orders = await liveOrders(db, sessionId, holdGraceMs);
+  const [seatClaims] = await db.query<Row[]>('SELECT seat_id, order_id FROM seat_claims WHERE session_id = ?', [
+    sessionId,
+  ]);
+  const [zoneClaims] = await db.query<Row[]>(
+    'SELECT zone_id, slot_no, order_id FROM zone_claims WHERE session_id = ? ORDER BY order_id, slot_no',
+    [sessionId],
+  );
+  const [idemRows] = await db.query<Row[]>(
+    `SELECT id, user_id, idempotency_key, request_hash FROM orders
+      WHERE session_id = ? AND idempotency_key IS NOT NULL`,
+    [sessionId],
+  );
+
+  const multi = redis.multi();
+  multi.del(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots);
+
+  const seatValues: string[] = [];
+  for (const c of seatClaims) {
+    const o = orders.get(c.order_id);
+    if (!o) continue; // a claim always belongs to a live order; ignore a stray one
+    o.units.push(c.seat_id);
+    seatValues.push(c.seat_id, o.status === 1 ? `H|${o.id}|${o.holdUntilMs}` : `S|${o.id}`);
+  }
+  for (let i = 0; i < seatValues.length; i += 2000) multi.hset(k.seats, ...seatValues.slice(i, i + 2000));
+
+  const claimedSlots = new Map<string, Set<number>>();
+  for (const c of zoneClaims) {
+    const o = orders.get(c.order_id);
+    if (!o) continue;
+    o.kind = `z${c.zone_id}`;
+    o.units.push(String(c.slot_no));
+    const set = claimedSlots.get(c.zone_id) ?? new Set<number>();
+    set.add(c.slot_no);
+    claimedSlots.set(c.zone_id, set);
+  }
+  let claimed = seatValues.length / 2;
+  for (const z of cat.zones.values()) {
+    const taken = claimedSlots.get(z.id) ?? new Set<number>();
+    claimed += taken.size;
+    const free: (string | number)[] = [];
+    for (let slot = 1; slot <= z.capacity; slot++) if (!taken.has(slot)) free.push(z.id, `${z.id}:${slot}`);
+    for (let i = 0; i < free.length; i += 4000) multi.zadd(k.zslots, ...free.slice(i, i + 4000));
+  }
+
+  const users = new Map<string, number>();
+  for (const o of orders.values()) {
+    users.set(o.user, (users.get(o.user) ?? 0) + o.qty);
+    const state = o.status === 1 ? 'H' : 'S';
+    multi.hset(k.orders, o.id, `${state}|${o.user}|${o.qty}|${o.kind}|${o.units.join(',')}|${o.idem}`);
+    if (o.status === 1) multi.zadd(k.pending, o.holdUntilMs, o.id);
+  }
+  for (const [user, qty] of users) multi.hset(k.users, user, qty);
+  for (const r of idemRows) multi.hset(k.idem, `${r.user_id}:${r.idempotency_key}`, `${r.id}|${r.request_hash}`);
+
+  const selling = cat.status === SESSION_STATUS.ON_SALE || cat.status === SESSION_STATUS.SOLD_OUT;
+  const open = selling ? '1' : '0';
+  multi.hset(k.meta, 'avail', cat.capacity - claimed, 'capacity', cat.capacity, 'rebuiltAt', nowMs, 'open', open);
+  await multi.exec();
+  return true;
+}

@@ -1,0 +1,194 @@
+import type { Logger } from 'pino';
+import type { Db } from '../db/pool';
+import { RC } from '../redis/codes';
+import type { Keys } from '../redis/keys';
+import type { ScriptReply, ScriptedRedis } from '../redis/scripts';
+import { rebuildSession } from './rebuild';
+import type {
+  ConfirmMode,
+  ConfirmResult,
+  LiveStates,
+  RefusalCode,
+  ReleaseResult,
+  TakeRequest,
+  TakeResult,
+} from './types';
+
+/** The one place where script refusals become API error codes (with what the script said). */
+const REFUSALS: Partial<Record<RC, { code: RefusalCode; detail?: string }>> = {
+  [RC.NOT_ON_SALE]: { code: 'NOT_ON_SALE' },
+  [RC.SEAT_TAKEN]: { code: 'SEAT_TAKEN', detail: 'seatId' },
+  [RC.SOLD_OUT]: { code: 'SOLD_OUT' },
+  [RC.LIMIT_EXCEEDED]: { code: 'LIMIT_EXCEEDED', detail: 'alreadyHeld' },
+  [RC.IDEMPOTENCY_CONFLICT]: { code: 'IDEMPOTENCY_CONFLICT' },
+};
+
+export interface InventoryOptions {
+  holdGraceMs: number;
+  rebuildSettleMs: number;
+}
+
+/**
+ * The gate in front of MySQL: seat holds, general-admission stock and purchase limits, each
+ * decided by one Lua script. When a session's keys are missing (Redis restarted or flushed)
+ * the first caller rebuilds them from MySQL and everyone retries once.
+ */
+export class InventoryService {
+  private readonly rebuilding = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly redis: ScriptedRedis,
+    private readonly keys: Keys,
+    private readonly db: Db,
+    private readonly log: Logger,
+    private readonly opts: InventoryOptions,
+  ) {}
+
+  async lockSeats(req: TakeRequest, seatIds: string[]): Promise<TakeResult> {
+    const k = this.keys.session(req.sessionId);
+    const reply = await this.withRebuild(req.sessionId, () =>
+      this.redis.lockSeats(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, ...takeArgs(req), ...seatIds),
+    );
+    return toTakeResult(reply);
+  }
+
+  async takeZone(req: TakeRequest, zoneId: string, quantity: number): Promise<TakeResult> {
+    const k = this.keys.session(req.sessionId);
+    const reply = await this.withRebuild(req.sessionId, () =>
+      this.redis.takeZone(k.meta, k.zslots, k.users, k.orders, k.pending, k.idem, ...takeArgs(req), zoneId, quantity),
+    );
+    return toTakeResult(reply);
+  }
+
+  async confirm(sessionId: string, orderId: string, mode: ConfirmMode): Promise<ConfirmResult> {
+    const k = this.keys.session(sessionId);
+    const [code, seat] = await this.redis.confirmOrder(k.meta, k.seats, k.orders, k.pending, orderId, mode);
+    switch (code) {
+      case RC.CONFIRMED:
+        return { kind: 'confirmed' };
+      case RC.ALREADY:
+        return { kind: 'already' };
+      case RC.RELEASED:
+        return { kind: 'released' };
+      case RC.UNKNOWN_ORDER:
+        return { kind: 'unknown' };
+      case RC.NOT_OWNER:
+        return { kind: 'not_owner', seatId: String(seat) };
+      default:
+        return { kind: 'conflict', seatId: String(seat) };
+    }
+  }
+
+  /** forget: the order never reached MySQL, so its idempotency key must be usable again. */
+  async release(sessionId: string, orderId: string, forget: boolean): Promise<ReleaseResult> {
+    const k = this.keys.session(sessionId);
+    const [code, avail, freed] = await this.redis.releaseOrder(
+      k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, orderId, forget ? '1' : '0',
+    );
+    if (code === RC.RELEASED) return { kind: 'released', availAfter: Number(avail), freed: Number(freed) };
+    return { kind: code === RC.ALREADY ? 'already' : 'unknown' };
+  }
+
+  /** Opens or closes selling without touching stock (admin, sale start, session end). */
+  async setOpen(sessionId: string, open: boolean): Promise<void> {
+    const k = this.keys.session(sessionId);
+    if (open || (await this.redis.exists(k.meta))) await this.redis.hset(k.meta, 'open', open ? '1' : '0');
+  }
+
+  async isLoaded(sessionId: string): Promise<boolean> {
+    return (await this.redis.hexists(this.keys.session(sessionId).meta, 'open')) === 1;
+  }
+
+  async availability(sessionId: string): Promise<number | undefined> {
+    const v = await this.redis.hget(this.keys.session(sessionId).meta, 'avail');
+    return v === null ? undefined : Number(v);
+  }
+
+  /** Orders whose Redis hold ended before `beforeMs` (candidates for the orphan sweep). */
+  async staleHolds(sessionId: string, beforeMs: number, limit: number): Promise<string[]> {
+    return this.redis.zrangebyscore(this.keys.session(sessionId).pending, '-inf', beforeMs, 'LIMIT', 0, limit);
+  }
+
+  async states(sessionId: string, zoneIds: string[], nowMs: number): Promise<LiveStates> {
+    const k = this.keys.session(sessionId);
+    const pipe = this.redis.pipeline().hexists(k.meta, 'open').hgetall(k.seats);
+    for (const z of zoneIds) pipe.zcount(k.zslots, z, z);
+    const res = (await pipe.exec())!.map(([err, v]) => {
+      if (err) throw err;
+      return v;
+    });
+    const held: string[] = [];
+    const sold: string[] = [];
+    const seats = res[1] as Record<string, string>;
+    for (const id in seats) {
+      const v = seats[id]!;
+      if (v.charCodeAt(0) === 83) sold.push(id);
+      else if (Number(v.slice(v.lastIndexOf('|') + 1)) > nowMs) held.push(id);
+    }
+    const zones = new Map(zoneIds.map((z, i) => [z, Number(res[2 + i])]));
+    return { held, sold, zones, loaded: res[0] === 1 };
+  }
+
+  /** Rebuilds one session from MySQL; concurrent callers in this instance share one run. */
+  rebuild(sessionId: string, nowMs = Date.now()): Promise<void> {
+    let running = this.rebuilding.get(sessionId);
+    if (!running) {
+      running = this.rebuildExclusive(sessionId, nowMs).finally(() => this.rebuilding.delete(sessionId));
+      this.rebuilding.set(sessionId, running);
+    }
+    return running;
+  }
+
+  private async rebuildExclusive(sessionId: string, nowMs: number): Promise<void> {
+    const k = this.keys.session(sessionId);
+    // One instance rebuilds; the others wait for its meta key to appear.
+    const token = `${process.pid}:${Math.random()}`;
+    if ((await this.redis.set(k.rebuildLock, token, 'PX', 30_000, 'NX')) !== 'OK') {
+      await this.waitForMeta(k.meta);
+      return;
+    }
+    try {
+      // In-flight orders that passed the old gate finish their MySQL writes before the snapshot.
+      if (this.opts.rebuildSettleMs > 0) await sleep(this.opts.rebuildSettleMs);
+      await rebuildSession(this.db, this.redis, k, sessionId, nowMs, this.opts.holdGraceMs);
+      this.log.warn({ sessionId }, 'inventory rebuilt from MySQL');
+    } finally {
+      if ((await this.redis.get(k.rebuildLock)) === token) await this.redis.del(k.rebuildLock);
+    }
+  }
+
+  private async waitForMeta(metaKey: string): Promise<void> {
+    for (let i = 0; i < 100; i++) {
+      if (await this.redis.hexists(metaKey, 'open')) return;
+      await sleep(100);
+    }
+  }
+
+  private async withRebuild(sessionId: string, run: () => Promise<ScriptReply>): Promise<ScriptReply> {
+    const first = await run();
+    if (first[0] !== RC.NOT_READY) return first;
+    await this.rebuild(sessionId);
+    return run();
+  }
+}
+
+function takeArgs(r: TakeRequest): (string | number)[] {
+  return [r.orderId, r.userId, r.nowMs, r.holdUntilMs, r.limit, r.idemField, r.requestHash];
+}
+
+function toTakeResult(reply: ScriptReply): TakeResult {
+  const [code, ...rest] = reply;
+  if (code === RC.LOCKED) return { kind: 'taken', availAfter: Number(rest[0]), slots: rest.slice(1).map(Number) };
+  if (code === RC.REPLAY) return { kind: 'replay', orderId: String(rest[0]) };
+  const refusal = REFUSALS[code as RC];
+  if (refusal) {
+    const details = refusal.detail && rest[0] !== undefined ? { [refusal.detail]: rest[0] } : undefined;
+    return { kind: 'refused', code: refusal.code, ...(details ? { details } : {}) };
+  }
+  // NOT_READY twice in a row: the rebuild did not finish in time.
+  return { kind: 'refused', code: 'SERVICE_UNAVAILABLE', details: { rc: code } };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

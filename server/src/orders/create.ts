@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import type { CreateOrderInput } from '@showtix/shared-types';
+import type { CatalogZone, SessionCatalog } from '../catalog/types';
+import { appError } from '../http/errors';
+import { orderNoFor } from './ids';
+import type { NewOrder, NewOrderItem } from './types';
+
+export type Units =
+  | { kind: 'seats'; seatIds: string[] }
+  | { kind: 'zone'; zone: CatalogZone; quantity: number };
+
+/** Checks the request against the session before anything is held. Prices never come from it. */
+export function resolveUnits(cat: SessionCatalog, input: CreateOrderInput): Units {
+  const quantity = 'seatIds' in input ? input.seatIds.length : input.quantity;
+  if (quantity > cat.purchaseLimit) {
+    throw appError('LIMIT_EXCEEDED', { purchaseLimit: cat.purchaseLimit }, `每人限购 ${cat.purchaseLimit} 张`);
+  }
+  if (cat.realName && (input.attendees?.length ?? 0) !== quantity) {
+    throw appError('VALIDATION_FAILED', { field: 'attendees' }, '实名制场次需为每张票填写一位观演人');
+  }
+  if ('seatIds' in input) {
+    const unknown = input.seatIds.find((id) => !cat.seats.has(id));
+    if (unknown) throw appError('VALIDATION_FAILED', { seatId: unknown }, '所选座位不属于本场次');
+    return { kind: 'seats', seatIds: input.seatIds };
+  }
+  const zone = cat.zones.get(input.zoneId);
+  if (!zone) throw appError('VALIDATION_FAILED', { zoneId: input.zoneId }, '所选区域不属于本场次');
+  return { kind: 'zone', zone, quantity: input.quantity };
+}
+
+/** Canonical hash of what was asked, to tell a retry from a different request under one key. */
+export function requestHash(input: CreateOrderInput): string {
+  const canonical =
+    'seatIds' in input
+      ? { s: input.sessionId, seats: [...input.seatIds].sort(), a: input.attendees ?? null }
+      : { s: input.sessionId, zone: input.zoneId, q: input.quantity, a: input.attendees ?? null };
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+export interface OrderDraft {
+  id: string;
+  userId: string;
+  cat: SessionCatalog;
+  units: Units;
+  slots: number[];
+  idempotencyKey: string | null;
+  requestHash: string;
+  now: Date;
+}
+
+export function buildOrder(d: OrderDraft): NewOrder {
+  const items: NewOrderItem[] =
+    d.units.kind === 'seats'
+      ? d.units.seatIds.map((seatId) => {
+          const seat = d.cat.seats.get(seatId)!;
+          return { seatId, tierId: seat.tierId, priceFen: seat.priceFen };
+        })
+      : d.slots.map((slotNo) => {
+          const zone = (d.units as Extract<Units, { kind: 'zone' }>).zone;
+          return { zoneId: zone.id, slotNo, tierId: zone.tierId, priceFen: zone.priceFen };
+        });
+  return {
+    id: d.id,
+    orderNo: orderNoFor(d.id, d.now),
+    userId: d.userId,
+    sessionId: d.cat.id,
+    amountFen: items.reduce((sum, i) => sum + i.priceFen, 0),
+    quantity: items.length,
+    purchaseLimit: d.cat.purchaseLimit,
+    idempotencyKey: d.idempotencyKey,
+    requestHash: d.requestHash,
+    expireAt: new Date(d.now.getTime() + d.cat.holdMinutes * 60_000),
+    createdAt: d.now,
+    items,
+  };
+}

@@ -1,0 +1,57 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import type { Logger } from 'pino';
+import type { Db } from '../db/pool';
+import type { InventoryService } from '../inventory/service';
+import { dueForExpiry } from './repo';
+import type { OrderService } from './service';
+import { ORDER_STATUS } from './types';
+
+export interface ExpiryDeps {
+  db: Db;
+  orders: OrderService;
+  inventory: InventoryService;
+  log: Logger;
+  orphanGraceMs: number;
+  /** Runs before an expired order is cancelled (the payment issue closes the WeChat order here). */
+  beforeExpire?: (orderId: string, now: Date) => Promise<'cancel' | 'skip'>;
+}
+
+const BATCH = 200;
+
+/**
+ * Cancels unpaid orders after their hold time, order by order with a conditional update, and
+ * gives back exactly what each held, once. Safe with several instances running it at once.
+ */
+export async function expireDueOrders(d: ExpiryDeps, now: Date): Promise<number> {
+  let cancelled = 0;
+  for (const due of await dueForExpiry(d.db, now, BATCH)) {
+    if (d.beforeExpire && (await d.beforeExpire(due.id, now)) === 'skip') continue;
+    if (await d.orders.cancelAndRelease(due.id, 'expired', now, true)) cancelled++;
+  }
+  return cancelled;
+}
+
+/**
+ * Frees Redis holds that have no live MySQL order behind them: a server died between its
+ * Redis hold and its MySQL write, or released the MySQL side while Redis was unreachable.
+ */
+export async function sweepOrphanHolds(d: ExpiryDeps, sessionIds: string[], now: Date): Promise<number> {
+  let freed = 0;
+  for (const sessionId of sessionIds) {
+    const stale = await d.inventory.staleHolds(sessionId, now.getTime() - d.orphanGraceMs, BATCH);
+    if (stale.length === 0) continue;
+    const [rows] = await d.db.query<RowDataPacket[]>('SELECT id, status FROM orders WHERE id IN (?)', [stale]);
+    const status = new Map(rows.map((r) => [String(r.id), Number(r.status)]));
+    for (const orderId of stale) {
+      const s = status.get(orderId);
+      if (s === ORDER_STATUS.PENDING || s === ORDER_STATUS.PAID || s === ORDER_STATUS.TICKETED) continue;
+      // Never written: forget its idempotency key too, so the buyer's retry can start afresh.
+      const r = await d.inventory.release(sessionId, orderId, s === undefined);
+      if (r.kind === 'released') {
+        freed++;
+        d.log.warn({ sessionId, orderId, mysqlStatus: s ?? 'missing' }, 'orphan hold released');
+      }
+    }
+  }
+  return freed;
+}

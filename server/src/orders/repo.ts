@@ -1,0 +1,167 @@
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import mysql from 'mysql2/promise';
+import type { Conn, Db } from '../db/pool';
+import type { NewOrder, OrderRow } from './types';
+import { ORDER_STATUS } from './types';
+
+type Row = RowDataPacket & Record<string, any>;
+
+export type InsertStep = 'orders' | 'items' | 'seat_claims' | 'zone_claims' | 'quota';
+
+/**
+ * The INSERTs that write a set of new orders, one multi-row statement per table. Rows are sorted
+ * by key so concurrent batches take row locks in the same order and do not deadlock.
+ */
+export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: string }[] {
+  const byId = [...orders].sort((a, b) => cmp(a.id, b.id));
+  const out: { step: InsertStep; sql: string }[] = [];
+  out.push({
+    step: 'orders',
+    sql: mysql.format(
+      `INSERT INTO orders (id, order_no, user_id, session_id, status, amount_fen, quantity,
+         idempotency_key, request_hash, expire_at, created_at) VALUES ?`,
+      [byId.map((o) => [o.id, o.orderNo, o.userId, o.sessionId, ORDER_STATUS.PENDING, o.amountFen, o.quantity,
+        o.idempotencyKey, o.requestHash, o.expireAt, o.createdAt])],
+    ),
+  });
+  const items = byId.flatMap((o) =>
+    o.items.map((i) => [o.id, o.sessionId, i.seatId ?? null, i.zoneId ?? null, i.slotNo ?? null, i.tierId, i.priceFen]),
+  );
+  out.push({
+    step: 'items',
+    sql: mysql.format(
+      'INSERT INTO order_items (order_id, session_id, seat_id, zone_id, slot_no, tier_id, price_fen) VALUES ?',
+      [items],
+    ),
+  });
+  const seats = byId
+    .flatMap((o) => o.items.filter((i) => i.seatId).map((i) => [o.sessionId, i.seatId!, o.id]))
+    .sort((a, b) => cmp(a[0]!, b[0]!) || cmp(a[1]!, b[1]!));
+  if (seats.length) {
+    out.push({ step: 'seat_claims', sql: mysql.format('INSERT INTO seat_claims (session_id, seat_id, order_id) VALUES ?', [seats]) });
+  }
+  const slots = byId
+    .flatMap((o) => o.items.filter((i) => i.zoneId).map((i): [string, string, number, string] => [o.sessionId, i.zoneId!, i.slotNo!, o.id]))
+    .sort((a, b) => cmp(a[0], b[0]) || cmp(a[1], b[1]) || a[2] - b[2]);
+  if (slots.length) {
+    out.push({
+      step: 'zone_claims',
+      sql: mysql.format('INSERT INTO zone_claims (session_id, zone_id, slot_no, order_id) VALUES ?', [slots]),
+    });
+  }
+  const quota = byId
+    .map((o) => [o.userId, o.sessionId, o.quantity, o.purchaseLimit])
+    .sort((a, b) => cmp(String(a[0]), String(b[0])) || cmp(String(a[1]), String(b[1])));
+  out.push({
+    step: 'quota',
+    sql: mysql.format(
+      `INSERT INTO user_session_quota (user_id, session_id, used, limit_max) VALUES ?
+         ON DUPLICATE KEY UPDATE used = used + VALUES(used), limit_max = VALUES(limit_max)`,
+      [quota],
+    ),
+  });
+  return out;
+}
+
+/** Numeric-string order (ids are BIGINTs held as strings). */
+function cmp(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+const ORDER_COLUMNS = `id, order_no, user_id, session_id, status, amount_fen, quantity, idempotency_key,
+  request_hash, expire_at, created_at, paid_at, cancelled_at, cancel_reason`;
+
+export async function findOrder(db: Db | Conn, where: string, params: unknown[], lock = false): Promise<OrderRow | undefined> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where} LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
+    params,
+  );
+  return rows[0] as OrderRow | undefined;
+}
+
+export async function listOrdersOfUser(
+  db: Db,
+  userId: string,
+  status: number | undefined,
+  beforeId: string | undefined,
+  limit: number,
+): Promise<OrderRow[]> {
+  const where = ['user_id = ?'];
+  const params: unknown[] = [userId];
+  if (status !== undefined) (where.push('status = ?'), params.push(status));
+  if (beforeId !== undefined) (where.push('id < ?'), params.push(beforeId));
+  const [rows] = await db.query<Row[]>(
+    `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
+    [...params, limit],
+  );
+  return rows as OrderRow[];
+}
+
+export interface ItemRow {
+  order_id: string;
+  seat_id: string | null;
+  zone_id: string | null;
+  slot_no: number | null;
+  tier_id: string;
+  price_fen: number;
+  section: string | null;
+  row_label: string | null;
+  seat_number: string | null;
+  zone_name: string | null;
+}
+
+export async function itemsOf(db: Db | Conn, orderIds: string[]): Promise<ItemRow[]> {
+  if (orderIds.length === 0) return [];
+  const [rows] = await db.query<Row[]>(
+    `SELECT i.order_id, i.seat_id, i.zone_id, i.slot_no, i.tier_id, i.price_fen,
+            vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name
+       FROM order_items i
+       LEFT JOIN venue_seats vs ON vs.id = i.seat_id
+       LEFT JOIN venue_zones vz ON vz.id = i.zone_id
+      WHERE i.order_id IN (?) ORDER BY i.id`,
+    [orderIds],
+  );
+  return rows as ItemRow[];
+}
+
+/**
+ * Cancels one pending order: a conditional update, so of several instances (or the buyer and
+ * the expiry job) exactly one wins; the winner frees the MySQL claims and the user's quota in
+ * the same transaction. Returns the order if this call cancelled it.
+ */
+export async function cancelPending(
+  conn: Conn,
+  orderId: string,
+  reason: string,
+  now: Date,
+  onlyIfExpired: boolean,
+): Promise<OrderRow | undefined> {
+  const [res] = await conn.query<ResultSetHeader>(
+    `UPDATE orders SET status = ?, cancelled_at = ?, cancel_reason = ?
+      WHERE id = ? AND status = ?${onlyIfExpired ? ' AND expire_at <= ?' : ''}`,
+    [ORDER_STATUS.CANCELLED, now, reason, orderId, ORDER_STATUS.PENDING, ...(onlyIfExpired ? [now] : [])],
+  );
+  if (res.affectedRows !== 1) return undefined;
+  const order = (await findOrder(conn, 'id = ?', [orderId]))!;
+  await releaseClaims(conn, order);
+  return order;
+}
+
+/** Frees what a live order held in MySQL: its seat and unit claims and the user's quota. */
+export async function releaseClaims(conn: Conn, order: Pick<OrderRow, 'id' | 'user_id' | 'session_id' | 'quantity'>) {
+  await conn.query('DELETE FROM seat_claims WHERE order_id = ?', [order.id]);
+  await conn.query('DELETE FROM zone_claims WHERE order_id = ?', [order.id]);
+  await conn.query('UPDATE user_session_quota SET used = used - ? WHERE user_id = ? AND session_id = ?', [
+    order.quantity,
+    order.user_id,
+    order.session_id,
+  ]);
+}
+
+export async function dueForExpiry(db: Db, now: Date, limit: number): Promise<{ id: string; session_id: string }[]> {
+  const [rows] = await db.query<Row[]>(
+    'SELECT id, session_id FROM orders WHERE status = ? AND expire_at <= ? ORDER BY expire_at LIMIT ?',
+    [ORDER_STATUS.PENDING, now, limit],
+  );
+  return rows as { id: string; session_id: string }[];
+}

@@ -1,0 +1,36 @@
+import Router from '@koa/router';
+import { CreateOrderSchema, IdempotencyKeySchema, ListOrdersQuerySchema } from '@showtix/shared-types';
+import type { Clock } from '../clock';
+import { principal } from '../http/auth';
+import { appError } from '../http/errors';
+import type { Middleware } from 'koa';
+import type { OrderService } from './service';
+
+function idempotencyKey(header: string): string | undefined {
+  if (header === '') return undefined;
+  const r = IdempotencyKeySchema.safeParse(header);
+  if (!r.success) throw appError('VALIDATION_FAILED', { header: 'Idempotency-Key' }, 'Idempotency-Key 格式不正确');
+  return r.data;
+}
+
+export function orderRoutes(orders: OrderService, auth: Middleware, clock: Clock): Router {
+  const r = new Router({ prefix: '/api/v1/orders' });
+  r.use(auth);
+  r.post('/', async (ctx) => {
+    const input = CreateOrderSchema.parse(ctx.request.body);
+    const key = idempotencyKey(ctx.get('idempotency-key'));
+    ctx.status = 201;
+    ctx.body = await orders.create(principal(ctx).userId, input, key, clock.now());
+  });
+  r.get('/', async (ctx) => {
+    const q = ListOrdersQuerySchema.parse(ctx.query);
+    ctx.body = await orders.list(principal(ctx).userId, q.status, q.before, q.limit);
+  });
+  r.get('/:orderNo', async (ctx) => {
+    ctx.body = await orders.get(principal(ctx).userId, ctx.params.orderNo!);
+  });
+  r.post('/:orderNo/cancel', async (ctx) => {
+    ctx.body = await orders.cancel(principal(ctx).userId, ctx.params.orderNo!, clock.now());
+  });
+  return r;
+}

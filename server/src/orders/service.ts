@@ -1,0 +1,157 @@
+import type { CreateOrderInput, Order, Page } from '@showtix/shared-types';
+import type { Logger } from 'pino';
+import type { CatalogService } from '../catalog/service';
+import { inTransaction, type Db } from '../db/pool';
+import { appError } from '../http/errors';
+import { sleep, type InventoryService } from '../inventory/service';
+import type { TakeResult } from '../inventory/types';
+import { buildOrder, requestHash, resolveUnits } from './create';
+import type { IdGenerator } from './ids';
+import { cancelPending, findOrder, itemsOf, listOrdersOfUser } from './repo';
+import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
+import { newOrderView, orderView } from './views';
+import { WriteError, type OrderWriter } from './writer';
+
+export interface OrderServiceDeps {
+  db: Db;
+  writer: OrderWriter;
+  inventory: InventoryService;
+  catalog: CatalogService;
+  ids: IdGenerator;
+  log: Logger;
+  holdGraceMs: number;
+}
+
+const WRITE_REFUSALS = {
+  seat_taken: 'SEAT_TAKEN',
+  unit_taken: 'SOLD_OUT',
+  limit: 'LIMIT_EXCEEDED',
+} as const;
+
+/** How long a retry waits for the first request with its idempotency key to finish writing. */
+const REPLAY_WAIT_MS = 3_000;
+
+export class OrderService {
+  constructor(private readonly d: OrderServiceDeps) {}
+
+  /**
+   * Redis decides (one script: hold, limit, idempotency), MySQL records (group commit with
+   * unique claims as the backstop). Anything that fails after Redis said yes gives the holds back.
+   */
+  async create(userId: string, input: CreateOrderInput, idempotencyKey: string | undefined, now: Date): Promise<Order> {
+    const cat = await this.d.catalog.requireSession(input.sessionId);
+    const units = resolveUnits(cat, input);
+    const hash = requestHash(input);
+    const orderId = this.d.ids.next(now.getTime());
+    const expireMs = now.getTime() + cat.holdMinutes * 60_000;
+    const take = {
+      sessionId: cat.id,
+      orderId,
+      userId,
+      nowMs: now.getTime(),
+      holdUntilMs: expireMs + this.d.holdGraceMs,
+      limit: cat.purchaseLimit,
+      idemField: idempotencyKey ? `${userId}:${idempotencyKey}` : '',
+      requestHash: hash,
+    };
+    const taken: TakeResult =
+      units.kind === 'seats'
+        ? await this.d.inventory.lockSeats(take, units.seatIds)
+        : await this.d.inventory.takeZone(take, units.zone.id, units.quantity);
+    if (taken.kind === 'replay') return this.awaitReplay(userId, taken.orderId);
+    if (taken.kind === 'refused') throw appError(taken.code, taken.details);
+
+    const order = buildOrder({ id: orderId, userId, cat, units, slots: taken.slots, idempotencyKey: idempotencyKey ?? null, requestHash: hash, now });
+    try {
+      await this.d.writer.write(order);
+    } catch (err) {
+      await this.d.inventory.release(cat.id, orderId, true);
+      return this.afterWriteFailure(err, userId, idempotencyKey, hash);
+    }
+    if (taken.availAfter <= 0) this.background(this.d.catalog.markSoldOut(cat.id), 'mark sold out');
+    return newOrderView(order, cat);
+  }
+
+  private async afterWriteFailure(err: unknown, userId: string, key: string | undefined, hash: string): Promise<Order> {
+    if (!(err instanceof WriteError)) throw err;
+    if (err.reason === 'idempotency_duplicate' && key) {
+      const existing = await findOrder(this.d.db, 'user_id = ? AND idempotency_key = ?', [userId, key]);
+      if (existing && existing.request_hash === hash) return this.view(existing);
+      throw appError('IDEMPOTENCY_CONFLICT');
+    }
+    if (err.reason in WRITE_REFUSALS) throw appError(WRITE_REFUSALS[err.reason as keyof typeof WRITE_REFUSALS]);
+    this.d.log.error({ err: err.cause }, 'order write failed');
+    throw appError('SERVICE_UNAVAILABLE');
+  }
+
+  /** The same key arrived again; its order may still be on its way to MySQL. */
+  private async awaitReplay(userId: string, orderId: string): Promise<Order> {
+    for (let waited = 0; waited <= REPLAY_WAIT_MS; waited += 25) {
+      const o = await findOrder(this.d.db, 'id = ? AND user_id = ?', [orderId, userId]);
+      if (o) return this.view(o);
+      await sleep(25);
+    }
+    throw appError('REQUEST_IN_PROGRESS');
+  }
+
+  async get(userId: string, orderNo: string): Promise<Order> {
+    return this.view(await this.owned(userId, orderNo));
+  }
+
+  async list(userId: string, status: string | undefined, before: string | undefined, limit: number): Promise<Page<Order>> {
+    const code = status ? Number(Object.entries(ORDER_STATUS_NAME).find(([, n]) => n === status)![0]) : undefined;
+    const rows = await listOrdersOfUser(this.d.db, userId, code, before, limit + 1);
+    const page = rows.slice(0, limit);
+    const items = await itemsOf(this.d.db, page.map((o) => o.id));
+    const views = page.map((o) => orderView(o, items.filter((i) => i.order_id === o.id)));
+    return rows.length > limit ? { items: views, next: page[page.length - 1]!.id } : { items: views };
+  }
+
+  /** The buyer gives up a pending order. Cancelling a cancelled order answers it again. */
+  async cancel(userId: string, orderNo: string, now: Date): Promise<Order> {
+    const order = await this.owned(userId, orderNo);
+    if (order.status === ORDER_STATUS.CANCELLED) return this.view(order);
+    if (order.status !== ORDER_STATUS.PENDING) throw appError('ORDER_STATE_INVALID');
+    const cancelled = await this.cancelAndRelease(order.id, 'buyer', now, false);
+    if (cancelled) return this.view(cancelled);
+    return this.cancel(userId, orderNo, now); // someone else changed it first: answer its new state
+  }
+
+  /** One pending order -> cancelled in MySQL, then its Redis holds back. Used by buyer and expiry. */
+  async cancelAndRelease(orderId: string, reason: string, now: Date, onlyIfExpired: boolean): Promise<OrderRow | undefined> {
+    const cancelled = await inTransaction(this.d.db, (c) => cancelPending(c, orderId, reason, now, onlyIfExpired));
+    if (cancelled) await this.releaseInventory(cancelled.session_id, cancelled.id);
+    return cancelled;
+  }
+
+  /**
+   * Gives an order's units back in Redis and puts a sold-out session back on sale. A Redis
+   * failure here is logged, not thrown: MySQL already freed the claims and the orphan sweep
+   * (or a rebuild) frees the Redis side later.
+   */
+  async releaseInventory(sessionId: string, orderId: string): Promise<void> {
+    try {
+      const r = await this.d.inventory.release(sessionId, orderId, false);
+      if (r.kind === 'released' && r.availAfter > 0 && r.availAfter - r.freed <= 0) {
+        await this.d.catalog.markBackOnSale(sessionId);
+      }
+    } catch (err) {
+      this.d.log.error({ err, sessionId, orderId }, 'releasing holds failed; the sweep will retry');
+    }
+  }
+
+  private async owned(userId: string, orderNo: string): Promise<OrderRow> {
+    const o = /^\d{6,32}$/.test(orderNo) ? await findOrder(this.d.db, 'order_no = ?', [orderNo]) : undefined;
+    // Another user's order answers exactly like a missing one: order numbers are not probes.
+    if (!o || o.user_id !== userId) throw appError('NOT_FOUND', undefined, '订单不存在');
+    return o;
+  }
+
+  private async view(o: OrderRow): Promise<Order> {
+    return orderView(o, await itemsOf(this.d.db, [o.id]));
+  }
+
+  private background(p: Promise<unknown>, what: string): void {
+    p.catch((err) => this.d.log.error({ err }, `${what} failed`));
+  }
+}

@@ -1,0 +1,52 @@
+import type { OrderStatus } from '@showtix/shared-types';
+
+export const ORDER_STATUS = { PENDING: 1, PAID: 2, TICKETED: 3, CANCELLED: 4, REFUNDED: 5 } as const;
+
+export const ORDER_STATUS_NAME: Record<number, OrderStatus> = {
+  1: 'pending',
+  2: 'paid',
+  3: 'ticketed',
+  4: 'cancelled',
+  5: 'refunded',
+};
+
+export interface NewOrderItem {
+  seatId?: string;
+  zoneId?: string;
+  slotNo?: number;
+  tierId: string;
+  priceFen: number;
+}
+
+/** An order ready to be written: ids, prices and expiry already decided. */
+export interface NewOrder {
+  id: string;
+  orderNo: string;
+  userId: string;
+  sessionId: string;
+  amountFen: number;
+  quantity: number;
+  purchaseLimit: number;
+  idempotencyKey: string | null;
+  requestHash: string;
+  expireAt: Date;
+  createdAt: Date;
+  items: NewOrderItem[];
+}
+
+export interface OrderRow {
+  id: string;
+  order_no: string;
+  user_id: string;
+  session_id: string;
+  status: number;
+  amount_fen: number;
+  quantity: number;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  expire_at: Date;
+  created_at: Date;
+  paid_at: Date | null;
+  cancelled_at: Date | null;
+  cancel_reason: string | null;
+}

@@ -1,0 +1,142 @@
+import type { Logger } from 'pino';
+import { ER_CHECK_FAILED, ER_DUP_ENTRY, sqlErrno, type Db } from '../db/pool';
+import { insertStatements, type InsertStep } from './repo';
+import type { NewOrder } from './types';
+
+export type WriteFailure = 'seat_taken' | 'unit_taken' | 'limit' | 'idempotency_duplicate' | 'error';
+
+export class WriteError extends Error {
+  constructor(
+    readonly reason: WriteFailure,
+    override readonly cause?: unknown,
+  ) {
+    super(`order write failed: ${reason}`);
+  }
+}
+
+interface Waiting {
+  order: NewOrder;
+  resolve: () => void;
+  reject: (e: WriteError) => void;
+}
+
+export interface WriterOptions {
+  batchOrdersMax: number;
+  batchInflightMax: number;
+}
+
+/**
+ * Writes new orders to MySQL in group commits. Orders that arrive while earlier batches are in
+ * flight wait together and go out as one transaction in one round trip (multi-row INSERTs and
+ * COMMIT in a single multi-statement query); every caller still waits for its own durable
+ * commit. Per-statement overhead, not disk, limits MySQL here, so batching is what scales.
+ * If a batch fails (a unique key or the quota CHECK refused a row), its orders are retried one
+ * by one so only the offending order fails, with a precise reason.
+ */
+export class OrderWriter {
+  private queue: Waiting[] = [];
+  private inflight = 0;
+  private scheduled = false;
+  private idle: (() => void)[] = [];
+
+  constructor(
+    private readonly pool: Db,
+    private readonly opts: WriterOptions,
+    private readonly log: Logger,
+  ) {}
+
+  write(order: NewOrder): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ order, resolve, reject });
+      // Defer one tick so the requests whose Redis replies arrived together share a batch.
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          this.pump();
+        });
+      }
+    });
+  }
+
+  /** Resolves once nothing is queued or in flight. */
+  drained(): Promise<void> {
+    if (this.queue.length === 0 && this.inflight === 0) return Promise.resolve();
+    return new Promise((r) => this.idle.push(r));
+  }
+
+  private pump(): void {
+    while (this.inflight < this.opts.batchInflightMax && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.opts.batchOrdersMax);
+      this.inflight++;
+      void this.flush(batch).finally(() => {
+        this.inflight--;
+        this.pump();
+        if (this.queue.length === 0 && this.inflight === 0) this.idle.splice(0).forEach((r) => r());
+      });
+    }
+  }
+
+  private async flush(batch: Waiting[]): Promise<void> {
+    try {
+      await this.writeBatch(batch.map((w) => w.order));
+      for (const w of batch) w.resolve();
+      return;
+    } catch (err) {
+      // Also retries a lone order: a deadlock or lost connection deserves a second attempt.
+      this.log.debug({ err, size: batch.length }, 'batch refused; writing its orders one by one');
+    }
+    await Promise.all(
+      batch.map((w) =>
+        this.writeOne(w.order).then(
+          () => w.resolve(),
+          (e: WriteError) => w.reject(e),
+        ),
+      ),
+    );
+  }
+
+  private async writeBatch(orders: NewOrder[]): Promise<void> {
+    const sql = ['START TRANSACTION', ...insertStatements(orders).map((s) => s.sql), 'COMMIT'].join(';\n');
+    const conn = await this.pool.getConnection();
+    try {
+      await conn.query(sql);
+    } catch (err) {
+      await conn.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      conn.release();
+    }
+  }
+
+  /** The slow path: statement by statement, so the failing step names the reason. */
+  private async writeOne(order: NewOrder): Promise<void> {
+    const conn = await this.pool.getConnection();
+    let step: InsertStep | undefined;
+    try {
+      await conn.beginTransaction();
+      for (const s of insertStatements([order])) {
+        step = s.step;
+        await conn.query(s.sql);
+      }
+      await conn.commit();
+    } catch (err) {
+      await conn.rollback().catch(() => undefined);
+      throw classify(err, step);
+    } finally {
+      conn.release();
+    }
+  }
+}
+
+function classify(err: unknown, step: InsertStep | undefined): WriteError {
+  const errno = sqlErrno(err);
+  const message = err instanceof Error ? err.message : '';
+  if (errno === ER_DUP_ENTRY) {
+    if (message.includes('uk_order_idempotency')) return new WriteError('idempotency_duplicate', err);
+    if (step === 'seat_claims') return new WriteError('seat_taken', err);
+    if (step === 'zone_claims') return new WriteError('unit_taken', err);
+  }
+  if (errno !== undefined && ER_CHECK_FAILED.includes(errno)) return new WriteError('limit', err);
+  return new WriteError('error', err);
+}

@@ -1,0 +1,56 @@
+-- Shared helpers, included into the scripts at load time.
+-- An order's record in the session's orders hash:
+--   state|userId|qty|kind|units|idemField
+--   state: H held, S sold, R released; kind: 's' (seats) or 'z<zoneId>'; units: comma list
+-- A seat's value in the seats hash: 'H|orderId|holdUntilMs' or 'S|orderId'; absent = available.
+local function split(s, sep)
+  local out = {}
+  local from = 1
+  while true do
+    local at = string.find(s, sep, from, true)
+    if not at then
+      out[#out + 1] = string.sub(s, from)
+      return out
+    end
+    out[#out + 1] = string.sub(s, from, at - 1)
+    from = at + 1
+  end
+end
+
+local function parseRecord(rec)
+  local f = split(rec, '|')
+  local units = {}
+  if f[5] ~= '' then units = split(f[5], ',') end
+  return { state = f[1], user = f[2], qty = tonumber(f[3]), kind = f[4], units = units, idem = f[6] or '' }
+end
+
+local function recordString(state, r)
+  return state .. '|' .. r.user .. '|' .. r.qty .. '|' .. r.kind .. '|' .. table.concat(r.units, ',') .. '|' .. r.idem
+end
+
+-- Common admission checks of the two take scripts. Returns nil when the order may proceed.
+local function gate(metaKey, usersKey, ordersKey, idemKey, orderId, userId, limit, idemField, reqHash, qty)
+  local open = redis.call('HGET', metaKey, 'open')
+  if not open then return { RC_NOT_READY } end
+  if idemField ~= '' then
+    local prev = redis.call('HGET', idemKey, idemField)
+    if prev then
+      local bar = string.find(prev, '|', 1, true)
+      if string.sub(prev, bar + 1) ~= reqHash then return { RC_IDEMPOTENCY_CONFLICT } end
+      return { RC_REPLAY, string.sub(prev, 1, bar - 1) }
+    end
+  end
+  if open ~= '1' then return { RC_NOT_ON_SALE } end
+  if redis.call('HEXISTS', ordersKey, orderId) == 1 then return { RC_REPLAY, orderId } end
+  local used = tonumber(redis.call('HGET', usersKey, userId) or '0')
+  if used + qty > tonumber(limit) then return { RC_LIMIT_EXCEEDED, used } end
+  return nil
+end
+
+-- Books the order once its units are taken: record, user count, expiry index, idempotency.
+local function book(usersKey, ordersKey, pendingKey, idemKey, orderId, holdUntil, reqHash, r)
+  redis.call('HINCRBY', usersKey, r.user, r.qty)
+  redis.call('HSET', ordersKey, orderId, recordString('H', r))
+  redis.call('ZADD', pendingKey, holdUntil, orderId)
+  if r.idem ~= '' then redis.call('HSET', idemKey, r.idem, orderId .. '|' .. reqHash) end
+end

@@ -1,0 +1,51 @@
+--[[
+  Gives an order's units back (cancelled, expired, refunded, or never written to MySQL) and
+  returns its quantity to the user's limit. Only seats still held or sold by this order are
+  freed. Idempotent: a second call changes nothing.
+
+  KEYS[1] meta  KEYS[2] seats  KEYS[3] users  KEYS[4] orders  KEYS[5] pending  KEYS[6] idem
+  KEYS[7] zslots
+  ARGV[1] orderId
+  ARGV[2] '1' to forget the order and its idempotency key (it never reached MySQL, so a retry
+          with the same key must be able to start again), '0' to keep a released tombstone
+
+  Returns
+    { RC_RELEASED, availAfter, unitsFreed }
+    { RC_ALREADY }          released before
+    { RC_UNKNOWN_ORDER }    no record: nothing held here
+]]
+-- @include "_record.lua"
+
+local orderId, forget = ARGV[1], ARGV[2] == '1'
+local rec = redis.call('HGET', KEYS[4], orderId)
+if not rec then return { RC_UNKNOWN_ORDER } end
+local r = parseRecord(rec)
+if r.state == 'R' then return { RC_ALREADY } end
+
+local freed = 0
+if r.kind == 's' then
+  local held, sold = 'H|' .. orderId .. '|', 'S|' .. orderId
+  local current = redis.call('HMGET', KEYS[2], unpack(r.units))
+  for i, v in ipairs(current) do
+    if v and (v == sold or string.sub(v, 1, #held) == held) then
+      redis.call('HDEL', KEYS[2], r.units[i])
+      freed = freed + 1
+    end
+  end
+else
+  local zoneId = string.sub(r.kind, 2)
+  for _, slot in ipairs(r.units) do
+    redis.call('ZADD', KEYS[7], zoneId, zoneId .. ':' .. slot)
+  end
+  freed = #r.units
+end
+
+if redis.call('HINCRBY', KEYS[3], r.user, -r.qty) <= 0 then redis.call('HDEL', KEYS[3], r.user) end
+redis.call('ZREM', KEYS[5], orderId)
+if forget then
+  redis.call('HDEL', KEYS[4], orderId)
+  if r.idem ~= '' then redis.call('HDEL', KEYS[6], r.idem) end
+else
+  redis.call('HSET', KEYS[4], orderId, recordString('R', r))
+end
+return { RC_RELEASED, redis.call('HINCRBY', KEYS[1], 'avail', freed), freed }

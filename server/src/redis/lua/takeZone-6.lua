@@ -1,0 +1,35 @@
+--[[
+  Takes N general-admission units of one zone for a new order: check and take in one step,
+  so the stock never goes below zero and nothing has to be given back on refusal.
+
+  KEYS[1] meta     KEYS[2] zslots (zset of free units: member 'zoneId:slot', score zoneId)
+  KEYS[3] users    KEYS[4] orders   KEYS[5] pending   KEYS[6] idem   (as in lockSeats)
+
+  ARGV[1] orderId  ARGV[2] userId  ARGV[3] nowMs  ARGV[4] holdUntilMs  ARGV[5] purchase limit
+  ARGV[6] idempotency field or ''  ARGV[7] request hash  ARGV[8] zoneId  ARGV[9] quantity
+
+  Returns
+    { RC_LOCKED, availAfter, slot1, slot2, ... }   the numbered units taken
+    { RC_SOLD_OUT, unitsLeftInZone }
+    and RC_REPLAY, RC_NOT_READY, RC_NOT_ON_SALE, RC_IDEMPOTENCY_CONFLICT, RC_LIMIT_EXCEEDED as in lockSeats
+]]
+-- @include "_record.lua"
+
+local orderId, userId, holdUntil, zoneId, qty = ARGV[1], ARGV[2], ARGV[4], ARGV[8], tonumber(ARGV[9])
+
+local refused = gate(KEYS[1], KEYS[3], KEYS[4], KEYS[6], orderId, userId, ARGV[5], ARGV[6], ARGV[7], qty)
+if refused then return refused end
+
+local left = redis.call('ZCOUNT', KEYS[2], zoneId, zoneId)
+if left < qty then return { RC_SOLD_OUT, left } end
+
+local members = redis.call('ZRANGEBYSCORE', KEYS[2], zoneId, zoneId, 'LIMIT', 0, qty)
+redis.call('ZREM', KEYS[2], unpack(members))
+local slots = {}
+for i, m in ipairs(members) do slots[i] = string.sub(m, #zoneId + 2) end
+
+local r = { user = userId, qty = qty, kind = 'z' .. zoneId, units = slots, idem = ARGV[6] }
+book(KEYS[3], KEYS[4], KEYS[5], KEYS[6], orderId, holdUntil, ARGV[7], r)
+local result = { RC_LOCKED, redis.call('HINCRBY', KEYS[1], 'avail', -qty) }
+for _, s in ipairs(slots) do result[#result + 1] = s end
+return result

@@ -1,0 +1,69 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import type { Logger } from 'pino';
+import type { AppDeps } from '../app';
+import { insertSession, insertShow, insertVenue, seatIdsOfVenue } from '../catalog/admin-repo';
+import { blockSeats } from '../catalog/layout';
+import { openSale } from '../catalog/lifecycle';
+
+export const DEMO_TITLE = '星河巡回演唱会 2027 · 上海站';
+
+const DAY_MS = 86_400_000;
+
+/** A demo show with a reserved-seating session and a general-admission session, both on sale. */
+export async function seedDemo(d: AppDeps, now: Date, log: Logger): Promise<{ showId: string; created: boolean }> {
+  const [existing] = await d.db.query<RowDataPacket[]>('SELECT id FROM shows WHERE title = ?', [DEMO_TITLE]);
+  if (existing[0]) return { showId: String(existing[0].id), created: false };
+
+  const seats = [
+    ...blockSeats({ section: '内场A区', rows: 12, seatsPerRow: 24, originX: 0, originY: 60, gaps: [12] }),
+    ...blockSeats({ section: '内场B区', rows: 12, seatsPerRow: 24, originX: 260, originY: 60, gaps: [13] }),
+    ...blockSeats({ section: '看台C区', rows: 15, seatsPerRow: 50, originX: 0, originY: 230, curve: 30 }),
+  ];
+  const venueId = await insertVenue(d.db, {
+    name: '梅赛德斯-奔驰文化中心',
+    city: '上海',
+    address: '浦东新区世博大道1200号',
+    seats,
+    zones: [
+      { name: '内场站席', capacity: 2000 },
+      { name: '看台自由席', capacity: 3000 },
+    ],
+  });
+  const showId = await insertShow(d.db, {
+    title: DEMO_TITLE,
+    venueId,
+    description: '华语流行天团时隔三年的全新巡演，三小时不间断现场。实名制购票，一人一证一票。',
+    posterUrl: null,
+    refundRules: [
+      { hoursBeforeStart: 168, feePercent: 0 },
+      { hoursBeforeStart: 48, feePercent: 20 },
+      { hoursBeforeStart: 0, feePercent: 100 },
+    ],
+  });
+  const all = await seatIdsOfVenue(d.db, venueId);
+  const vip = all.filter((s) => s.section.startsWith('内场') && Number(s.row) <= 4).map((s) => s.id);
+  const floor = all.filter((s) => s.section.startsWith('内场') && Number(s.row) > 4).map((s) => s.id);
+  const evening = (days: number) => new Date(Math.floor(now.getTime() / DAY_MS + days) * DAY_MS + 11.5 * 3600_000);
+  const reserved = await insertSession(d.db, {
+    showId,
+    startsAt: evening(30),
+    saleStartsAt: now,
+    tiers: [
+      { name: 'VIP 内场', priceFen: 188_000, color: '#e4393c', seatIds: vip },
+      { name: '内场', priceFen: 128_000, color: '#ff8a00', seatIds: floor },
+      { name: '看台', priceFen: 68_000, color: '#2f7cf6' },
+    ],
+  });
+  const standing = await insertSession(d.db, {
+    showId,
+    startsAt: evening(31),
+    saleStartsAt: now,
+    tiers: [
+      { name: '内场站席', priceFen: 98_000, color: '#ff8a00', zoneName: '内场站席' },
+      { name: '看台自由席', priceFen: 48_000, color: '#2f7cf6', zoneName: '看台自由席' },
+    ],
+  });
+  for (const id of [reserved, standing]) await openSale(d, id, now);
+  log.info({ showId, sessions: [reserved, standing] }, 'demo show seeded');
+  return { showId, created: true };
+}

@@ -1,0 +1,63 @@
+import type { Server } from 'node:http';
+import type { Config } from './config';
+import type { Clock } from './clock';
+import type { Logger } from 'pino';
+import { closeDeps, createApp, createDeps, type AppDeps } from './app';
+import { Scheduler } from './jobs/scheduler';
+import { expireDueOrders, sweepOrphanHolds } from './orders/expiry';
+import { runLifecycle } from './catalog/lifecycle';
+
+export interface RunningServer {
+  deps: AppDeps;
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Background jobs of one instance; each is safe to run on every instance at once. */
+export function startJobs(d: AppDeps): Scheduler {
+  const scheduler = new Scheduler(d.log);
+  let selling: string[] = [];
+  const expiry = { db: d.db, orders: d.orders, inventory: d.inventory, log: d.log, orphanGraceMs: d.config.orphanGraceMs };
+  scheduler.start([
+    {
+      name: 'session-lifecycle',
+      intervalMs: d.config.expiryIntervalMs,
+      run: async () => {
+        selling = await runLifecycle(d, d.clock.now());
+      },
+    },
+    { name: 'order-expiry', intervalMs: d.config.expiryIntervalMs, run: () => expireDueOrders(expiry, d.clock.now()) },
+    {
+      name: 'orphan-sweep',
+      intervalMs: d.config.expiryIntervalMs * 5,
+      run: () => sweepOrphanHolds(expiry, selling, d.clock.now()),
+    },
+  ]);
+  return scheduler;
+}
+
+export async function startServer(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Promise<RunningServer> {
+  const deps = await createDeps(config, opts);
+  const app = createApp(deps);
+  const scheduler = config.jobsEnabled ? startJobs(deps) : undefined;
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+  });
+  server.keepAliveTimeout = 65_000;
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  return {
+    deps,
+    server,
+    url: `http://${config.host}:${port}`,
+    async close() {
+      await scheduler?.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await closeDeps(deps);
+    },
+  };
+}

@@ -1,0 +1,116 @@
+/** Response shapes of the public API (see docs/api.md and ../shared/api-contract.md). */
+
+export type SessionStatus = 'presale' | 'on_sale' | 'sold_out' | 'ended';
+export type OrderStatus = 'pending' | 'paid' | 'ticketed' | 'cancelled' | 'refunded';
+export type SeatState = 'available' | 'held' | 'sold';
+export type Seating = 'reserved' | 'zone';
+
+export interface Tier {
+  id: string;
+  name: string;
+  priceFen: number;
+  color?: string;
+}
+
+export interface RefundTier {
+  /** The rule applies while the show starts at least this many hours later. */
+  hoursBeforeStart: number;
+  /** Fee as a percentage of the ticket price; 100 means no refund. */
+  feePercent: number;
+}
+
+export interface SessionInfo {
+  id: string;
+  showId: string;
+  startsAt: string;
+  saleStartsAt: string;
+  status: SessionStatus;
+  seating: Seating;
+  purchaseLimit: number;
+  realName: boolean;
+  queueEnabled: boolean;
+  holdMinutes: number;
+  tiers: Tier[];
+}
+
+export interface ShowSummary {
+  id: string;
+  title: string;
+  city: string;
+  venueName: string;
+  posterUrl: string | null;
+  firstStartsAt: string | null;
+  lastStartsAt: string | null;
+  priceMinFen: number | null;
+  priceMaxFen: number | null;
+  status: SessionStatus;
+  nextSaleStartsAt: string | null;
+}
+
+export interface ShowDetail extends ShowSummary {
+  description: string;
+  venue: { id: string; name: string; city: string; address: string };
+  refundRules: RefundTier[];
+  sessions: SessionInfo[];
+}
+
+export interface SeatMapSeat {
+  id: string;
+  section: string;
+  row: string;
+  number: string;
+  x: number;
+  y: number;
+  tierId: string;
+  state: SeatState;
+}
+
+export interface SeatMapZone {
+  id: string;
+  name: string;
+  tierId: string;
+  capacity: number;
+  available: number;
+}
+
+export interface SeatMap {
+  sessionId: string;
+  seating: Seating;
+  tiers: Tier[];
+  seats: SeatMapSeat[];
+  zones: SeatMapZone[];
+}
+
+/** Compact live states for refreshing an open seat map without reloading it. */
+export interface SeatStates {
+  sessionId: string;
+  held: string[];
+  sold: string[];
+  zones: { id: string; available: number }[];
+}
+
+export interface OrderItem {
+  seatId?: string;
+  zoneId?: string;
+  tierId: string;
+  priceFen: number;
+  section?: string;
+  row?: string;
+  number?: string;
+  zoneName?: string;
+}
+
+export interface Order {
+  orderNo: string;
+  status: OrderStatus;
+  sessionId: string;
+  amountFen: number;
+  expireAt: string;
+  createdAt: string;
+  items: OrderItem[];
+}
+
+export interface Page<T> {
+  items: T[];
+  next?: string;
+}

@@ -1,0 +1,33 @@
+/**
+ * Stable error codes of the public API. The HTTP status and the Chinese message shown to fans
+ * are defined once here; server, client and admin all read them from this table.
+ */
+export const ERRORS = {
+  VALIDATION_FAILED: { status: 400, message: '请求参数有误' },
+  UNAUTHORIZED: { status: 401, message: '请先登录' },
+  FORBIDDEN: { status: 403, message: '无权进行此操作' },
+  QUEUE_REQUIRED: { status: 403, message: '请先排队，轮到您后再购票' },
+  NOT_FOUND: { status: 404, message: '内容不存在' },
+  IDEMPOTENCY_CONFLICT: { status: 409, message: '同一请求标识对应了不同的请求内容' },
+  REQUEST_IN_PROGRESS: { status: 409, message: '相同的请求正在处理中，请稍候' },
+  SEAT_TAKEN: { status: 409, message: '座位已被锁定，请选择其他座位' },
+  SOLD_OUT: { status: 409, message: '本场次已售罄' },
+  LIMIT_EXCEEDED: { status: 409, message: '超出限购数量' },
+  NOT_ON_SALE: { status: 409, message: '本场次未在售' },
+  ORDER_EXPIRED: { status: 409, message: '订单已过期，请重新下单' },
+  ORDER_STATE_INVALID: { status: 409, message: '订单当前状态不支持此操作' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: '请求内容过大' },
+  RATE_LIMITED: { status: 429, message: '请求过于频繁，请稍后再试' },
+  INTERNAL: { status: 500, message: '系统繁忙，请稍后再试' },
+  SERVICE_UNAVAILABLE: { status: 503, message: '系统繁忙，请稍后再试' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface ApiErrorBody {
+  error: { code: ErrorCode; message: string; details?: unknown };
+}
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(ERRORS, code);
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { isValidMainlandId } from './idcard';
+
+/** Ids travel as strings (they are BIGINTs on the server); numbers are accepted and normalised. */
+export const IdSchema = z
+  .union([z.string().regex(/^[1-9]\d{0,17}$/), z.number().int().positive().max(Number.MAX_SAFE_INTEGER)])
+  .transform(String);
+
+/** Hard ceiling on units per order; a session's own purchase limit is usually lower. */
+export const SEATS_PER_ORDER_MAX = 10;
+
+export const ID_TYPES = ['id_card', 'passport', 'hk_macau_permit', 'taiwan_permit'] as const;
+
+export const AttendeeSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(32),
+    idType: z.enum(ID_TYPES),
+    idNumber: z.string().trim().toUpperCase().min(5).max(32),
+  })
+  .refine((a) => a.idType !== 'id_card' || isValidMainlandId(a.idNumber), {
+    message: '身份证号码校验失败',
+    path: ['idNumber'],
+  });
+
+const orderCommon = {
+  sessionId: IdSchema,
+  attendees: z.array(AttendeeSchema).min(1).max(SEATS_PER_ORDER_MAX).optional(),
+  admissionToken: z.string().min(1).max(2048).optional(),
+};
+
+export const CreateSeatOrderSchema = z.strictObject({
+  ...orderCommon,
+  seatIds: z
+    .array(IdSchema)
+    .min(1)
+    .max(SEATS_PER_ORDER_MAX)
+    .refine((ids) => new Set(ids).size === ids.length, { message: '座位重复' }),
+});
+
+export const CreateZoneOrderSchema = z.strictObject({
+  ...orderCommon,
+  zoneId: IdSchema,
+  quantity: z.number().int().min(1).max(SEATS_PER_ORDER_MAX),
+});
+
+export const CreateOrderSchema = z.union([CreateSeatOrderSchema, CreateZoneOrderSchema]);
+export type CreateOrderInput = z.infer<typeof CreateOrderSchema>;
+
+export const IdempotencyKeySchema = z.string().regex(/^[\w.:-]{8,128}$/);
+
+export const WxLoginSchema = z.strictObject({ code: z.string().min(1).max(128) });
+
+export const RefundRequestSchema = z.strictObject({ reason: z.string().max(200).optional() });
+
+export const ListOrdersQuerySchema = z.strictObject({
+  status: z.enum(['pending', 'paid', 'ticketed', 'cancelled', 'refunded']).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  before: z.string().regex(/^\d{1,20}$/).optional(),
+});
