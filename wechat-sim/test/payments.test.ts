@@ -1,0 +1,125 @@
+import { startSimulator, Simulator, testKeys } from '../src';
+import { beijingRfc3339, jsapiBody, startReceiver, Receiver, wxRequest } from './helpers';
+
+const JSAPI = '/v3/pay/transactions/jsapi';
+const byNo = (no: string) => `/v3/pay/transactions/out-trade-no/${no}?mchid=${testKeys.mchid}`;
+const close = (sim: Simulator, no: string) =>
+  wxRequest(sim.url, 'POST', `/v3/pay/transactions/out-trade-no/${no}/close`, { mchid: testKeys.mchid });
+const simPay = (sim: Simulator, prepayId: string) =>
+  fetch(`${sim.url}/sim/pay`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ prepayId }),
+  }).then(async (r) => ({ status: r.status, json: await r.json() }));
+
+describe('JSAPI payments', () => {
+  let sim: Simulator;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ notifyRetryScale: 0.001 });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await sim.close();
+    await receiver.close();
+  });
+
+  it('creates a prepay, is idempotent for the same content, refuses a conflicting reuse', async () => {
+    const body = jsapiBody(receiver.url, { attach: 'order-42' });
+    const first = await wxRequest(sim.url, 'POST', JSAPI, body);
+    const again = await wxRequest(sim.url, 'POST', JSAPI, body);
+    const conflict = await wxRequest(sim.url, 'POST', JSAPI, { ...body, amount: { total: 1, currency: 'CNY' } });
+    expect(first.status).toBe(200);
+    expect(again.json.prepay_id).toBe(first.json.prepay_id);
+    expect(conflict.status).toBe(400);
+    expect(conflict.json.code).toBe('INVALID_REQUEST');
+  });
+
+  it('validates the order like WeChat (PARAM_ERROR, APPID_MCHID_NOT_MATCH)', async () => {
+    const noAmount = await wxRequest(sim.url, 'POST', JSAPI, { ...jsapiBody(receiver.url), amount: { total: 0 } });
+    const badExpire = await wxRequest(sim.url, 'POST', JSAPI, jsapiBody(receiver.url, { time_expire: 'tomorrow' }));
+    const wrongApp = await wxRequest(sim.url, 'POST', JSAPI, jsapiBody(receiver.url, { appid: 'wx0000000000000000' }));
+    const notJson = await wxRequest(sim.url, 'POST', JSAPI, undefined, { sendBody: undefined });
+    expect([noAmount.status, badExpire.status, wrongApp.status, notJson.status]).toEqual([400, 400, 400, 400]);
+    expect(noAmount.json.code).toBe('PARAM_ERROR');
+    expect(badExpire.json.code).toBe('PARAM_ERROR');
+    expect(wrongApp.json.code).toBe('APPID_MCHID_NOT_MATCH');
+  });
+
+  it('shows NOTPAY, then SUCCESS with payer and transaction after /sim/pay', async () => {
+    const body = jsapiBody(receiver.url);
+    const { json } = await wxRequest(sim.url, 'POST', JSAPI, body);
+    const before = await wxRequest(sim.url, 'GET', byNo(body.out_trade_no));
+    expect(before.json).toMatchObject({
+      appid: testKeys.appid,
+      mchid: testKeys.mchid,
+      out_trade_no: body.out_trade_no,
+      trade_state: 'NOTPAY',
+      trade_state_desc: '订单未支付',
+      amount: { total: 1234, currency: 'CNY' },
+    });
+    expect(before.json.transaction_id).toBeUndefined();
+
+    const paid = await simPay(sim, json.prepay_id);
+    expect(paid.status).toBe(200);
+    expect(paid.json).toMatchObject({ ok: true, transactionId: expect.stringMatching(/^4200\d{24}$/) });
+
+    const after = await wxRequest(sim.url, 'GET', byNo(body.out_trade_no));
+    expect(after.json).toMatchObject({
+      trade_state: 'SUCCESS',
+      trade_type: 'JSAPI',
+      transaction_id: paid.json.transactionId,
+      success_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00$/),
+      payer: { openid: body.payer.openid },
+      amount: { total: 1234, payer_total: 1234, currency: 'CNY', payer_currency: 'CNY' },
+    });
+    const byId = await wxRequest(
+      sim.url,
+      'GET',
+      `/v3/pay/transactions/id/${paid.json.transactionId}?mchid=${testKeys.mchid}`,
+    );
+    expect(byId.json).toEqual(after.json);
+
+    const twice = await simPay(sim, json.prepay_id);
+    expect(twice.status).toBe(409);
+    expect(twice.json.code).toBe('ORDERPAID');
+    const reorder = await wxRequest(sim.url, 'POST', JSAPI, body);
+    expect(reorder.json.code).toBe('ORDERPAID');
+  });
+
+  it('closes an unpaid order (204, CLOSED, cannot be paid) and refuses to close a paid one', async () => {
+    const unpaid = jsapiBody(receiver.url);
+    const { json } = await wxRequest(sim.url, 'POST', JSAPI, unpaid);
+    expect((await close(sim, unpaid.out_trade_no)).status).toBe(204);
+    expect((await close(sim, unpaid.out_trade_no)).status).toBe(204);
+    expect((await wxRequest(sim.url, 'GET', byNo(unpaid.out_trade_no))).json.trade_state).toBe('CLOSED');
+    expect((await simPay(sim, json.prepay_id)).json.code).toBe('ORDER_CLOSED');
+
+    const paid = jsapiBody(receiver.url);
+    const created = await wxRequest(sim.url, 'POST', JSAPI, paid);
+    await simPay(sim, created.json.prepay_id);
+    const refused = await close(sim, paid.out_trade_no);
+    expect(refused.status).toBe(400);
+    expect(refused.json).toEqual({ code: 'ORDERPAID', message: '订单已支付' });
+  });
+
+  it('honours time_expire: NOTPAY until closed, but it can no longer be paid', async () => {
+    const body = jsapiBody(receiver.url, { time_expire: beijingRfc3339(Date.now() + 1500) });
+    const { json } = await wxRequest(sim.url, 'POST', JSAPI, body);
+    await new Promise((r) => setTimeout(r, 1600));
+    const refused = await simPay(sim, json.prepay_id);
+    expect(refused.status).toBe(409);
+    expect(refused.json.code).toBe('ORDER_EXPIRED');
+    expect((await wxRequest(sim.url, 'GET', byNo(body.out_trade_no))).json.trade_state).toBe('NOTPAY');
+    expect((await close(sim, body.out_trade_no)).status).toBe(204);
+    expect((await wxRequest(sim.url, 'GET', byNo(body.out_trade_no))).json.trade_state).toBe('CLOSED');
+  });
+
+  it('answers 404 ORDER_NOT_EXIST for unknown orders, 404 for unknown prepay ids', async () => {
+    const res = await wxRequest(sim.url, 'GET', byNo('unknown-123'));
+    expect(res.status).toBe(404);
+    expect(res.json.code).toBe('ORDER_NOT_EXIST');
+    expect((await simPay(sim, 'wx-nope')).status).toBe(404);
+  });
+});
