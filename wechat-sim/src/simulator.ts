@@ -62,6 +62,8 @@ export interface Simulator {
   sendRawNotification(opts: RawNotificationOptions): Promise<RawNotificationResult>;
   /** Delivers notifications held by the outOfOrder fault now (newest first). */
   flushNotifications(): Promise<void>;
+  /** Number of scheduled retries / refund completions / delays not yet run (0 after close()). */
+  pendingTimers(): number;
   /** Polls fn every 10 ms until it returns a truthy value; rejects after timeoutMs. */
   waitFor<T>(fn: () => T | undefined | null | false, timeoutMs?: number): Promise<T>;
 }
@@ -159,6 +161,7 @@ function simulatorHandle(
     state: () => stateDump(store),
     sendRawNotification: (o) => svc.raw.send(o),
     flushNotifications: () => svc.notifier.flush(),
+    pendingTimers: () => timers.size,
     waitFor: (fn, timeoutMs = 5000) => waitFor(fn, timeoutMs),
   };
 }

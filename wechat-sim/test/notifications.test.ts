@@ -242,7 +242,7 @@ describe('delivery, retries and faults', () => {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ outTradeNo: body.out_trade_no, mode: 'publicKey' }),
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<any>);
     expect(viaHttp.status).toBe(204);
     expect(viaHttp.headers['Wechatpay-Serial']).toBe(testKeys.publicKeyId);
   });

@@ -10,7 +10,7 @@ const simPay = (sim: Simulator, prepayId: string) =>
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ prepayId }),
-  }).then(async (r) => ({ status: r.status, json: await r.json() }));
+  }).then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
 
 describe('JSAPI payments', () => {
   let sim: Simulator;
