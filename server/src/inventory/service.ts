@@ -104,6 +104,12 @@ export class InventoryService {
     return v === null ? undefined : Number(v);
   }
 
+  /** The order an idempotency key booked in this session, if it still holds it. */
+  async idempotentOrder(sessionId: string, idemField: string): Promise<string | undefined> {
+    const v = await this.redis.hget(this.keys.session(sessionId).idem, idemField);
+    return v ? v.slice(0, v.indexOf('|')) : undefined;
+  }
+
   /** Orders whose Redis hold ended before `beforeMs` (candidates for the orphan sweep). */
   async staleHolds(sessionId: string, beforeMs: number, limit: number): Promise<string[]> {
     return this.redis.zrangebyscore(this.keys.session(sessionId).pending, '-inf', beforeMs, 'LIMIT', 0, limit);

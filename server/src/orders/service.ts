@@ -30,6 +30,7 @@ const WRITE_REFUSALS = {
 
 /** How long a retry waits for the first request with its idempotency key to finish writing. */
 const REPLAY_WAIT_MS = 3_000;
+const REPLAY_RERUNS_MAX = 5;
 
 export class OrderService {
   constructor(private readonly d: OrderServiceDeps) {}
@@ -38,7 +39,7 @@ export class OrderService {
    * Redis decides (one script: hold, limit, idempotency), MySQL records (group commit with
    * unique claims as the backstop). Anything that fails after Redis said yes gives the holds back.
    */
-  async create(userId: string, input: CreateOrderInput, idempotencyKey: string | undefined, now: Date): Promise<Order> {
+  async create(userId: string, input: CreateOrderInput, idempotencyKey: string | undefined, now: Date, reruns = 0): Promise<Order> {
     const cat = await this.d.catalog.requireSession(input.sessionId);
     const units = resolveUnits(cat, input);
     const hash = requestHash(input);
@@ -58,7 +59,14 @@ export class OrderService {
       units.kind === 'seats'
         ? await this.d.inventory.lockSeats(take, units.seatIds)
         : await this.d.inventory.takeZone(take, units.zone.id, units.quantity);
-    if (taken.kind === 'replay') return this.awaitReplay(userId, taken.orderId);
+    if (taken.kind === 'replay') {
+      const replayed = await this.awaitReplay(userId, taken.orderId, cat.id, take.idemField);
+      if (replayed) return replayed;
+      // The request that had this key failed and gave it up: this one starts afresh. Bounded,
+      // because each rerun means another duplicate took the key and failed in between.
+      if (reruns < REPLAY_RERUNS_MAX) return this.create(userId, input, idempotencyKey, now, reruns + 1);
+      throw appError('REQUEST_IN_PROGRESS');
+    }
     if (taken.kind === 'refused') throw appError(taken.code, taken.details);
 
     const order = buildOrder({ id: orderId, userId, cat, units, slots: taken.slots, idempotencyKey: idempotencyKey ?? null, requestHash: hash, now });
@@ -84,11 +92,15 @@ export class OrderService {
     throw appError('SERVICE_UNAVAILABLE');
   }
 
-  /** The same key arrived again; its order may still be on its way to MySQL. */
-  private async awaitReplay(userId: string, orderId: string): Promise<Order> {
+  /**
+   * The same key arrived again; its order may still be on its way to MySQL. Answers the order
+   * once it is there, or undefined if the first request failed and released its key.
+   */
+  private async awaitReplay(userId: string, orderId: string, sessionId: string, idemField: string): Promise<Order | undefined> {
     for (let waited = 0; waited <= REPLAY_WAIT_MS; waited += 25) {
       const o = await findOrder(this.d.db, 'id = ? AND user_id = ?', [orderId, userId]);
       if (o) return this.view(o);
+      if ((await this.d.inventory.idempotentOrder(sessionId, idemField)) !== orderId) return undefined;
       await sleep(25);
     }
     throw appError('REQUEST_IN_PROGRESS');

@@ -38,7 +38,7 @@ if r.kind == 's' then
     end
   end
   for _, seat in ipairs(r.units) do redis.call('HSET', KEYS[2], seat, 'S|' .. orderId) end
-  if fresh > 0 then redis.call('HINCRBY', KEYS[1], 'avail', -fresh) end
+  if fresh > 0 then redis.call('HINCRBY', KEYS[1], 'avail', 0 - fresh) end
 end
 
 redis.call('HSET', KEYS[3], orderId, recordString('S', r))

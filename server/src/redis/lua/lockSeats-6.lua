@@ -50,4 +50,5 @@ local holdValue = 'H|' .. orderId .. '|' .. holdUntil
 for _, seat in ipairs(seats) do redis.call('HSET', KEYS[2], seat, holdValue) end
 local r = { user = userId, qty = #seats, kind = 's', units = seats, idem = ARGV[6] }
 book(KEYS[3], KEYS[4], KEYS[5], KEYS[6], orderId, holdUntil, ARGV[7], r)
-return { RC_LOCKED, redis.call('HINCRBY', KEYS[1], 'avail', -fresh) }
+-- 0 - n, not -n: Lua 5.1 turns -0 into the string '-0', which HINCRBY refuses.
+return { RC_LOCKED, redis.call('HINCRBY', KEYS[1], 'avail', 0 - fresh) }

@@ -30,6 +30,6 @@ for i, m in ipairs(members) do slots[i] = string.sub(m, #zoneId + 2) end
 
 local r = { user = userId, qty = qty, kind = 'z' .. zoneId, units = slots, idem = ARGV[6] }
 book(KEYS[3], KEYS[4], KEYS[5], KEYS[6], orderId, holdUntil, ARGV[7], r)
-local result = { RC_LOCKED, redis.call('HINCRBY', KEYS[1], 'avail', -qty) }
+local result = { RC_LOCKED, redis.call('HINCRBY', KEYS[1], 'avail', 0 - qty) }
 for _, s in ipairs(slots) do result[#result + 1] = s end
 return result

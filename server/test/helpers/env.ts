@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import pino from 'pino';
+import { closeDeps, createDeps, type AppDeps } from '../../src/app';
+import { ManualClock } from '../../src/clock';
+import { loadConfig, type Config } from '../../src/config';
+import { dropDatabase } from '../../src/db/pool';
+import { migrateUp } from '../../src/db/migrate';
+
+const BASE_MYSQL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+const BASE_REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+
+export interface TestEnv {
+  config: Config;
+  deps: AppDeps;
+  clock: ManualClock;
+  close(): Promise<void>;
+}
+
+/** Config for one test file: its own database and Redis key prefix, so runs never collide. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  const id = `${process.pid}_${randomBytes(4).toString('hex')}`;
+  return loadConfig({
+    NODE_ENV: 'test',
+    MYSQL_URL: `${BASE_MYSQL}/tk_test_${id}`,
+    REDIS_URL: BASE_REDIS,
+    REDIS_KEY_PREFIX: `tk_test_${id}:`,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    JOBS_ENABLED: 'false',
+    REBUILD_SETTLE_MS: '0',
+    ...overrides,
+  });
+}
+
+/** Deletes every key under the prefix (never FLUSHALL: other runs share this Redis). */
+export async function deleteKeys(url: string, prefix: string): Promise<void> {
+  const r = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length) await r.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await r.quit();
+  }
+}
+
+export async function createTestEnv(overrides: Record<string, string> = {}): Promise<TestEnv> {
+  const config = testConfig(overrides);
+  await migrateUp(config.mysqlUrl);
+  const clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
+  const deps = await createDeps(config, { clock, log: pino({ level: config.logLevel }) });
+  return {
+    config,
+    deps,
+    clock,
+    async close() {
+      await closeDeps(deps);
+      await deleteKeys(config.redisUrl, config.redisKeyPrefix);
+      await dropDatabase(config.mysqlUrl);
+    },
+  };
+}

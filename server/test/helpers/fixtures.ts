@@ -1,0 +1,70 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import type { AppDeps } from '../../src/app';
+import { insertSession, insertShow, insertVenue, seatIdsOfVenue } from '../../src/catalog/admin-repo';
+import { blockSeats } from '../../src/catalog/layout';
+import { openSale } from '../../src/catalog/lifecycle';
+import { loadSessionCatalog } from '../../src/catalog/repo';
+
+export interface SessionFixture {
+  sessionId: string;
+  showId: string;
+  seatIds: string[];
+  zoneIds: string[];
+  tierIds: string[];
+}
+
+export interface SessionOptions {
+  seats?: number;
+  zones?: { name: string; capacity: number }[];
+  purchaseLimit?: number;
+  holdMinutes?: number;
+  open?: boolean;
+  realName?: boolean;
+  startsAt?: Date;
+  /** Two tiers: the first `vip` seats cost 1,880 yuan, the rest 680 yuan. */
+  vip?: number;
+}
+
+let venueCounter = 0;
+
+/** A venue, show and session with `seats` seats in rows of 20 and the given zones; opened by default. */
+export async function createSession(d: AppDeps, o: SessionOptions = {}): Promise<SessionFixture> {
+  const n = o.seats ?? 0;
+  const rows = Math.ceil(n / 20);
+  const seats = blockSeats({ section: 'A', rows, seatsPerRow: 20, originX: 0, originY: 0 }).slice(0, n);
+  const venueId = await insertVenue(d.db, { name: `测试场馆${++venueCounter}`, city: '上海', seats, zones: o.zones });
+  const showId = await insertShow(d.db, { title: `测试演出${venueCounter}`, venueId });
+  const seatRows = await seatIdsOfVenue(d.db, venueId);
+  const vip = seatRows.slice(0, o.vip ?? 0).map((s) => s.id);
+  const now = d.clock.now();
+  const sessionId = await insertSession(d.db, {
+    showId,
+    startsAt: o.startsAt ?? new Date(now.getTime() + 30 * 86_400_000),
+    saleStartsAt: o.open === false ? new Date(now.getTime() + 86_400_000) : now,
+    purchaseLimit: o.purchaseLimit ?? 4,
+    holdMinutes: o.holdMinutes ?? 15,
+    realName: o.realName ?? false,
+    tiers: [
+      ...(vip.length ? [{ name: 'VIP', priceFen: 188_000, seatIds: vip }] : []),
+      ...(n > vip.length ? [{ name: '看台', priceFen: 68_000 }] : []),
+      ...(o.zones ?? []).map((z) => ({ name: z.name, priceFen: 48_000, zoneName: z.name })),
+    ],
+  });
+  if (o.open !== false) await openSale(d, sessionId, now);
+  const cat = (await loadSessionCatalog(d.db, sessionId))!;
+  return {
+    sessionId,
+    showId,
+    seatIds: [...cat.seats.keys()],
+    zoneIds: [...cat.zones.keys()],
+    tierIds: cat.tiers.map((t) => t.id),
+  };
+}
+
+/** n users in one INSERT; returns their ids in order. */
+export async function createUsers(d: AppDeps, n: number, tag = 'u'): Promise<string[]> {
+  const stamp = `${tag}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  await d.db.query('INSERT INTO users (openid) VALUES ?', [Array.from({ length: n }, (_, i) => [`${stamp}_${i}`])]);
+  const [rows] = await d.db.query<RowDataPacket[]>('SELECT id FROM users WHERE openid LIKE ? ORDER BY id', [`${stamp}\_%`]);
+  return rows.map((r) => String(r.id));
+}

@@ -1,0 +1,57 @@
+import type { Server } from 'node:http';
+import { createApp } from '../../src/app';
+import type { TestEnv } from './env';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestServer {
+  url: string;
+  close(): Promise<void>;
+  /** JSON request; `token` becomes a bearer header. */
+  call<T = any>(method: string, path: string, o?: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<ApiResponse<T>>;
+  tokenFor(userId: string, roles?: ('fan' | 'staff' | 'admin')[]): Promise<string>;
+}
+
+/** The real app on a random port, over real HTTP. */
+export async function startTestServer(env: TestEnv): Promise<TestServer> {
+  const app = createApp(env.deps);
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const addr = server.address();
+  const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  return {
+    url,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+    async call(method, path, o = {}) {
+      const headers: Record<string, string> = { ...(o.headers ?? {}) };
+      if (o.token) headers.authorization = `Bearer ${o.token}`;
+      let body: string | undefined = o.raw;
+      if (o.body !== undefined) {
+        body = JSON.stringify(o.body);
+        headers['content-type'] ??= 'application/json';
+      } else if (o.raw !== undefined) {
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(url + path, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        /* not JSON: keep text */
+      }
+      return { status: res.status, body: parsed as any, headers: res.headers };
+    },
+    tokenFor(userId, roles = ['fan']) {
+      return env.deps.tokens.issue({ userId, roles });
+    },
+  };
+}

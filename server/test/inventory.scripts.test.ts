@@ -1,0 +1,184 @@
+import calculateSlot from 'cluster-key-slot';
+import { RC } from '../src/redis/codes';
+import type { SessionKeys } from '../src/redis/keys';
+import type { ScriptedRedis } from '../src/redis/scripts';
+import { createTestEnv, type TestEnv } from './helpers/env';
+
+/**
+ * Every Lua script, success and refusal, called directly on a real Redis with hand-made state.
+ * Session "1": seats 101..105, zone 7 with slots 1..5, avail 10, open.
+ */
+let env: TestEnv;
+let redis: ScriptedRedis;
+let k: SessionKeys;
+const NOW = 1_000_000;
+const HOLD = NOW + 60_000;
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  redis = env.deps.redis;
+});
+afterAll(() => env.close());
+
+beforeEach(async () => {
+  k = env.deps.keys.session(`s${Math.random().toString(36).slice(2)}`);
+  await redis.hset(k.meta, 'open', '1', 'avail', 10);
+  for (let slot = 1; slot <= 5; slot++) await redis.zadd(k.zslots, 7, `7:${slot}`);
+});
+
+const lock = (orderId: string, user: string, seats: string[], o: { now?: number; limit?: number; idem?: string; hash?: string } = {}) =>
+  redis.lockSeats(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, orderId, user, o.now ?? NOW, HOLD, o.limit ?? 4, o.idem ?? '', o.hash ?? 'h', ...seats);
+const take = (orderId: string, user: string, qty: number, o: { limit?: number; idem?: string; hash?: string } = {}) =>
+  redis.takeZone(k.meta, k.zslots, k.users, k.orders, k.pending, k.idem, orderId, user, NOW, HOLD, o.limit ?? 4, o.idem ?? '', o.hash ?? 'h', '7', qty);
+const confirm = (orderId: string, mode = 'owned') => redis.confirmOrder(k.meta, k.seats, k.orders, k.pending, orderId, mode);
+const release = (orderId: string, forget = false) =>
+  redis.releaseOrder(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, orderId, forget ? '1' : '0');
+
+describe('key layout', () => {
+  it('puts every key of a session in one Redis Cluster slot', () => {
+    const slots = new Set(Object.values(env.deps.keys.session('123')).map((key) => calculateSlot(key)));
+    expect(slots.size).toBe(1);
+  });
+});
+
+describe('lockSeats', () => {
+  it('holds all seats with owner and expiry, counts the user, lowers avail', async () => {
+    expect(await lock('o1', 'u1', ['101', '102'])).toEqual([RC.LOCKED, 8]);
+    expect(await redis.hget(k.seats, '101')).toBe(`H|o1|${HOLD}`);
+    expect(await redis.hget(k.users, 'u1')).toBe('2');
+    expect(await redis.zscore(k.pending, 'o1')).toBe(String(HOLD));
+  });
+
+  it('refuses the whole order when any seat is held, and changes nothing', async () => {
+    await lock('o1', 'u1', ['102']);
+    expect(await lock('o2', 'u2', ['101', '102'])).toEqual([RC.SEAT_TAKEN, '102']);
+    expect(await redis.hexists(k.seats, '101')).toBe(0);
+    expect(await redis.hget(k.users, 'u2')).toBeNull();
+    expect(await redis.hget(k.meta, 'avail')).toBe('9');
+  });
+
+  it('lets a seat whose hold expired be taken over without counting it twice', async () => {
+    await lock('o1', 'u1', ['101']);
+    expect(await lock('o2', 'u2', ['101'], { now: HOLD + 1 })).toEqual([RC.LOCKED, 9]);
+    expect(await redis.hget(k.seats, '101')).toMatch(/^H\|o2\|/);
+  });
+
+  it('refuses sold seats; SOLD_OUT when nothing is left in the session', async () => {
+    await lock('o1', 'u1', ['101']);
+    await confirm('o1');
+    expect(await lock('o2', 'u2', ['101'], { now: HOLD + 1 })).toEqual([RC.SEAT_TAKEN, '101']);
+    await redis.hset(k.meta, 'avail', 0);
+    expect(await lock('o3', 'u2', ['101'])).toEqual([RC.SOLD_OUT, '101']);
+  });
+
+  it('checks and counts the purchase limit in the same step', async () => {
+    expect((await lock('o1', 'u1', ['101', '102', '103']))[0]).toBe(RC.LOCKED);
+    expect(await lock('o2', 'u1', ['104', '105'])).toEqual([RC.LIMIT_EXCEEDED, 3]);
+    expect((await lock('o3', 'u1', ['104']))[0]).toBe(RC.LOCKED);
+  });
+
+  it('is idempotent: the same order or the same key with the same request changes nothing twice', async () => {
+    await lock('o1', 'u1', ['101'], { idem: 'u1:k', hash: 'A' });
+    expect(await lock('o1', 'u1', ['101'])).toEqual([RC.REPLAY, 'o1']);
+    expect(await lock('o9', 'u1', ['101'], { idem: 'u1:k', hash: 'A' })).toEqual([RC.REPLAY, 'o1']);
+    expect(await lock('o9', 'u1', ['102'], { idem: 'u1:k', hash: 'B' })).toEqual([RC.IDEMPOTENCY_CONFLICT]);
+    expect(await redis.hget(k.users, 'u1')).toBe('1');
+  });
+
+  it('refuses when the sale is closed, and asks for a rebuild when the session is not loaded', async () => {
+    await redis.hset(k.meta, 'open', '0');
+    expect(await lock('o1', 'u1', ['101'])).toEqual([RC.NOT_ON_SALE]);
+    await redis.del(k.meta);
+    expect(await lock('o1', 'u1', ['101'])).toEqual([RC.NOT_READY]);
+  });
+});
+
+describe('takeZone', () => {
+  it('takes numbered units and lowers stock and avail', async () => {
+    const r = await take('o1', 'u1', 2);
+    expect(r.slice(0, 2)).toEqual([RC.LOCKED, 8]);
+    expect(r.slice(2).map(Number).sort()).toEqual([1, 2]);
+    expect(await redis.zcount(k.zslots, 7, 7)).toBe(3);
+  });
+
+  it('never goes below zero: refuses more than is left and takes nothing', async () => {
+    await take('o1', 'u1', 4);
+    expect(await take('o2', 'u2', 2)).toEqual([RC.SOLD_OUT, 1]);
+    expect(await redis.zcount(k.zslots, 7, 7)).toBe(1);
+    expect((await take('o3', 'u2', 1))[0]).toBe(RC.LOCKED);
+    expect(await take('o4', 'u3', 1)).toEqual([RC.SOLD_OUT, 0]);
+  });
+
+  it('counts the limit across seats and zones of the session', async () => {
+    await lock('o1', 'u1', ['101', '102', '103']);
+    expect(await take('o2', 'u1', 2)).toEqual([RC.LIMIT_EXCEEDED, 3]);
+  });
+});
+
+describe('confirmOrder', () => {
+  it('marks owned holds sold, once', async () => {
+    await lock('o1', 'u1', ['101', '102']);
+    expect(await confirm('o1')).toEqual([RC.CONFIRMED]);
+    expect(await redis.hget(k.seats, '101')).toBe('S|o1');
+    expect(await redis.zscore(k.pending, 'o1')).toBeNull();
+    expect(await confirm('o1')).toEqual([RC.ALREADY]);
+  });
+
+  it('only if still owned: a seat taken over after expiry is not confirmed in owned mode', async () => {
+    await lock('o1', 'u1', ['101', '102']);
+    await lock('o2', 'u2', ['102'], { now: HOLD + 1 });
+    expect(await confirm('o1')).toEqual([RC.NOT_OWNER, '102']);
+    expect(await redis.hget(k.seats, '101')).toMatch(/^H\|o1/);
+  });
+
+  it('record mode takes back a seat another unpaid hold grabbed, but never a sold one', async () => {
+    await lock('o1', 'u1', ['101', '102']);
+    await lock('o2', 'u2', ['102'], { now: HOLD + 1 });
+    expect(await confirm('o1', 'record')).toEqual([RC.CONFIRMED]);
+    expect(await redis.hget(k.seats, '102')).toBe('S|o1');
+    await lock('o3', 'u3', ['103']);
+    await lock('o4', 'u4', ['103'], { now: HOLD + 1 });
+    await confirm('o4');
+    expect(await confirm('o3', 'record')).toEqual([RC.CONFLICT, '103']);
+  });
+
+  it('knows released and unknown orders', async () => {
+    await lock('o1', 'u1', ['101']);
+    await release('o1');
+    expect(await confirm('o1')).toEqual([RC.RELEASED]);
+    expect(await confirm('nope')).toEqual([RC.UNKNOWN_ORDER]);
+  });
+});
+
+describe('releaseOrder', () => {
+  it('frees only seats the order still owns and gives the limit back, once', async () => {
+    await lock('o1', 'u1', ['101', '102']);
+    await lock('o2', 'u2', ['102'], { now: HOLD + 1 });
+    expect(await release('o1')).toEqual([RC.RELEASED, 9, 1]);
+    expect(await redis.hget(k.seats, '102')).toMatch(/^H\|o2/);
+    expect(await redis.hget(k.users, 'u1')).toBeNull();
+    expect(await release('o1')).toEqual([RC.ALREADY]);
+    expect(await redis.hget(k.meta, 'avail')).toBe('9');
+  });
+
+  it('returns zone units to stock', async () => {
+    await take('o1', 'u1', 3);
+    expect(await release('o1')).toEqual([RC.RELEASED, 10, 3]);
+    expect(await redis.zcount(k.zslots, 7, 7)).toBe(5);
+  });
+
+  it('frees sold seats too (refunds) and forgets a never-written order with its key', async () => {
+    await lock('o1', 'u1', ['101'], { idem: 'u1:k' });
+    await confirm('o1');
+    expect((await release('o1'))[0]).toBe(RC.RELEASED);
+    await lock('o2', 'u1', ['102'], { idem: 'u1:k2' });
+    await release('o2', true);
+    expect(await redis.hexists(k.orders, 'o2')).toBe(0);
+    expect(await redis.hexists(k.idem, 'u1:k2')).toBe(0);
+    expect((await lock('o3', 'u1', ['102'], { idem: 'u1:k2' }))[0]).toBe(RC.LOCKED);
+  });
+
+  it('is a no-op for an unknown order', async () => {
+    expect(await release('nope')).toEqual([RC.UNKNOWN_ORDER]);
+  });
+});

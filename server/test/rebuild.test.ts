@@ -1,0 +1,80 @@
+import type { CreateOrderInput } from '@showtix/shared-types';
+import { expireDueOrders } from '../src/orders/expiry';
+import { audit } from './helpers/auditor';
+import { createTestEnv, type TestEnv } from './helpers/env';
+import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
+import { startPrivateRedis, type PrivateRedis } from './helpers/redis-server';
+import { mulberry32 } from './helpers/random';
+
+/**
+ * Redis can lose everything at any moment; MySQL is the record. This file owns a private
+ * redis-server, so it can really FLUSHALL and restart it empty in the middle of a sale.
+ */
+let redis: PrivateRedis;
+let env: TestEnv;
+let s: SessionFixture;
+let users: string[];
+
+beforeAll(async () => {
+  redis = await startPrivateRedis();
+  env = await createTestEnv({ REDIS_URL: redis.url });
+  s = await createSession(env.deps, { seats: 200, zones: [{ name: 'GA', capacity: 100 }], purchaseLimit: 4 });
+  users = await createUsers(env.deps, 400);
+});
+afterAll(async () => {
+  await env.close();
+  await redis.stop();
+});
+
+function buyers(seed: number, from: number, to: number): Promise<unknown>[] {
+  const rnd = mulberry32(seed);
+  return users.slice(from, to).map((u) => {
+    const n = 1 + Math.floor(rnd() * 3);
+    const input: CreateOrderInput =
+      rnd() < 0.7
+        ? { sessionId: s.sessionId, seatIds: pick(rnd, s.seatIds, n) }
+        : { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: n };
+    return env.deps.orders.create(u, input, undefined, env.clock.now()).catch((e) => e);
+  });
+}
+
+/** Resolves once `n` of the promises have settled. */
+function settled(ps: Promise<unknown>[], n: number): Promise<void> {
+  let done = 0;
+  return new Promise((resolve) => ps.forEach((p) => void p.finally(() => ++done === n && resolve())));
+}
+
+function pick(rnd: () => number, from: string[], n: number): string[] {
+  const out = new Set<string>();
+  while (out.size < n) out.add(from[Math.floor(rnd() * from.length)]!);
+  return [...out];
+}
+
+it('FLUSHALL in the middle of a sale: rebuilt from MySQL, no seat sold twice, Redis agrees', async () => {
+  const first = buyers(1, 0, 150);
+  await settled(first, 50); // a third of the first wave has answered, the rest are in flight
+  await env.deps.redis.flushall();
+  const second = buyers(2, 150, 300);
+  const results = [...(await Promise.all(first)), ...(await Promise.all(second))];
+  const codes = results.map((r) => (r instanceof Error ? (r as { code?: string }).code ?? r.message : 'ok'));
+  for (const c of codes) expect(['ok', 'SEAT_TAKEN', 'SOLD_OUT', 'LIMIT_EXCEEDED']).toContain(c);
+  expect(codes.filter((c) => c === 'ok').length).toBeGreaterThan(50);
+  // Orders in flight when Redis was emptied may be missing from the rebuilt state: the sweep
+  // and a fresh rebuild put Redis back in line with MySQL.
+  await env.deps.inventory.rebuild(s.sessionId, env.clock.now().getTime());
+  expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
+});
+
+it('redis-server restarted empty: the next buyers trigger a rebuild and nothing is sold twice', async () => {
+  await redis.restart();
+  const results = await Promise.all(buyers(3, 300, 400));
+  expect(results.some((r) => !(r instanceof Error))).toBe(true);
+  expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
+  env.clock.advance(16 * 60_000);
+  await expireDueOrders(
+    { db: env.deps.db, orders: env.deps.orders, inventory: env.deps.inventory, log: env.deps.log, orphanGraceMs: 60_000 },
+    env.clock.now(),
+  );
+  expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
+  expect(await env.deps.inventory.availability(s.sessionId)).toBe(300);
+});
