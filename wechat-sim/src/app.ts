@@ -29,7 +29,9 @@ export function buildApp(svc: Services): Koa {
   app.silent = true;
   app.on('error', (err: Error) => svc.log(`unhandled: ${err.stack ?? String(err)}`));
 
-  app.use(async (ctx, next) => (ctx.path.startsWith('/v3/') ? merchantBody(ctx, next) : otherBody(ctx, next)));
+  app.use(async (ctx, next) =>
+    ctx.path.startsWith('/v3/') ? merchantBody(ctx, next) : otherBody(ctx, next),
+  );
   const merchant = merchantApi(svc);
   app.use(async (ctx, next) => (ctx.path.startsWith('/v3/') ? merchant(ctx, next) : next()));
 

@@ -9,7 +9,8 @@ const HEADER =
   '交易时间,公众账号ID,商户号,特约商户号,设备号,微信订单号,商户订单号,用户标识,交易类型,交易状态,付款银行,货币种类,' +
   '应结订单金额,代金券金额,微信退款单号,商户退款单号,退款金额,充值券退款金额,退款类型,退款状态,商品名称,商户数据包,' +
   '手续费,费率,订单金额,申请退款金额,费率备注';
-const SUMMARY_HEADER = '总交易单数,应结订单总金额,退款总金额,充值券退款总金额,手续费总金额,订单总金额,申请退款总金额';
+const SUMMARY_HEADER =
+  '总交易单数,应结订单总金额,退款总金额,充值券退款总金额,手续费总金额,订单总金额,申请退款总金额';
 /** WeChat's usual rate for this kind of merchant: 0.60%, fee rounded to the fen. */
 const FEE_RATE = 0.006;
 export const BILL_TYPES = ['ALL', 'SUCCESS', 'REFUND'] as const;
@@ -43,30 +44,91 @@ function text(value: string | undefined): string {
 function paymentRow(o: Order): Row {
   const fee = Math.round(o.amount.total * FEE_RATE);
   const fields = [
-    beijingDateTime(o.paidAt as number), o.appid, o.mchid, '0', '', o.transaction_id as string, o.out_trade_no,
-    o.payer.openid, 'JSAPI', 'SUCCESS', o.bank_type ?? 'OTHERS', o.amount.currency, yuan(o.amount.total), '0.00',
-    '0', '0', '0.00', '0.00', '', '', text(o.description), text(o.attach), feeYuan(fee), '0.60%',
-    yuan(o.amount.total), '0.00', '',
+    beijingDateTime(o.paidAt as number),
+    o.appid,
+    o.mchid,
+    '0',
+    '',
+    o.transaction_id as string,
+    o.out_trade_no,
+    o.payer.openid,
+    'JSAPI',
+    'SUCCESS',
+    o.bank_type ?? 'OTHERS',
+    o.amount.currency,
+    yuan(o.amount.total),
+    '0.00',
+    '0',
+    '0',
+    '0.00',
+    '0.00',
+    '',
+    '',
+    text(o.description),
+    text(o.attach),
+    feeYuan(fee),
+    '0.60%',
+    yuan(o.amount.total),
+    '0.00',
+    '',
   ];
-  return { fields, settlementFen: o.amount.total, refundFen: 0, feeFen: fee, orderFen: o.amount.total, requestedRefundFen: 0 };
+  return {
+    fields,
+    settlementFen: o.amount.total,
+    refundFen: 0,
+    feeFen: fee,
+    orderFen: o.amount.total,
+    requestedRefundFen: 0,
+  };
 }
 
 function refundRow(r: Refund, o: Order): Row {
   const fee = -Math.round(r.refund * FEE_RATE);
   const fields = [
-    beijingDateTime(r.finishedAt as number), o.appid, o.mchid, '0', '', r.transaction_id, r.out_trade_no,
-    o.payer.openid, 'JSAPI', 'REFUND', o.bank_type ?? 'OTHERS', r.currency, '0.00', '0.00', r.refund_id,
-    r.out_refund_no, yuan(r.refund), '0.00', 'ORIGINAL', 'SUCCESS', text(o.description), text(o.attach),
-    feeYuan(fee), '0.60%', '0.00', yuan(r.refund), '',
+    beijingDateTime(r.finishedAt as number),
+    o.appid,
+    o.mchid,
+    '0',
+    '',
+    r.transaction_id,
+    r.out_trade_no,
+    o.payer.openid,
+    'JSAPI',
+    'REFUND',
+    o.bank_type ?? 'OTHERS',
+    r.currency,
+    '0.00',
+    '0.00',
+    r.refund_id,
+    r.out_refund_no,
+    yuan(r.refund),
+    '0.00',
+    'ORIGINAL',
+    'SUCCESS',
+    text(o.description),
+    text(o.attach),
+    feeYuan(fee),
+    '0.60%',
+    '0.00',
+    yuan(r.refund),
+    '',
   ];
-  return { fields, settlementFen: 0, refundFen: r.refund, feeFen: fee, orderFen: 0, requestedRefundFen: r.refund };
+  return {
+    fields,
+    settlementFen: 0,
+    refundFen: r.refund,
+    feeFen: fee,
+    orderFen: 0,
+    requestedRefundFen: r.refund,
+  };
 }
 
 function rowsFor(store: Store, date: string, type: BillType): Row[] {
   const rows: Array<{ at: number; row: Row }> = [];
   if (type !== 'REFUND') {
     for (const o of store.orders.values()) {
-      if (o.paidAt !== undefined && beijingDate(o.paidAt) === date) rows.push({ at: o.paidAt, row: paymentRow(o) });
+      if (o.paidAt !== undefined && beijingDate(o.paidAt) === date)
+        rows.push({ at: o.paidAt, row: paymentRow(o) });
     }
   }
   if (type !== 'SUCCESS') {
@@ -85,8 +147,13 @@ export function renderTradeBill(rows: Row[]): string {
   const sum = (k: keyof Omit<Row, 'fields'>) => rows.reduce((s, r) => s + r[k], 0);
   const tick = (fields: string[]) => fields.map((f) => `\`${f}`).join(',');
   const summary = [
-    String(rows.length), yuan(sum('settlementFen')), yuan(sum('refundFen')), '0.00', feeYuan(sum('feeFen')),
-    yuan(sum('orderFen')), yuan(sum('requestedRefundFen')),
+    String(rows.length),
+    yuan(sum('settlementFen')),
+    yuan(sum('refundFen')),
+    '0.00',
+    feeYuan(sum('feeFen')),
+    yuan(sum('orderFen')),
+    yuan(sum('requestedRefundFen')),
   ];
   const lines = [HEADER, ...rows.map((r) => tick(r.fields)), SUMMARY_HEADER, tick(summary)];
   return `\ufeff${lines.join('\r\n')}\r\n`;

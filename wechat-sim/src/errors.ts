@@ -10,7 +10,9 @@ export class WxPayError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    return this.detail ? { code: this.code, message: this.message, detail: this.detail } : { code: this.code, message: this.message };
+    return this.detail
+      ? { code: this.code, message: this.message, detail: this.detail }
+      : { code: this.code, message: this.message };
   }
 }
 

@@ -28,7 +28,13 @@ export class LoginService {
     const user = openid ?? newOpenid();
     if (unionid) this.store.unionids.set(user, unionid);
     const code = newLoginCode();
-    this.store.codes.set(code, { code, openid: user, unionid: this.store.unionids.get(user), createdAt: Date.now(), used: false });
+    this.store.codes.set(code, {
+      code,
+      openid: user,
+      unionid: this.store.unionids.get(user),
+      createdAt: Date.now(),
+      used: false,
+    });
     return { code, openid: user };
   }
 
@@ -68,7 +74,8 @@ export class LoginService {
   private checkToken(token: unknown): WxAnswer | null {
     if (typeof token !== 'string' || token === '') return wxError(41001, 'access_token missing');
     const expiresAt = this.store.accessTokens.get(token);
-    if (expiresAt === undefined) return wxError(40001, 'invalid credential, access_token is invalid or not latest');
+    if (expiresAt === undefined)
+      return wxError(40001, 'invalid credential, access_token is invalid or not latest');
     if (Date.now() > expiresAt) return wxError(42001, 'access_token expired');
     return null;
   }
@@ -78,7 +85,8 @@ export class LoginService {
     const tokenError = this.checkToken(token);
     if (tokenError) return tokenError;
     if (typeof body.touser !== 'string' || body.touser === '') return wxError(40003, 'invalid openid');
-    if (typeof body.template_id !== 'string' || body.template_id === '') return wxError(40037, 'invalid template_id');
+    if (typeof body.template_id !== 'string' || body.template_id === '')
+      return wxError(40037, 'invalid template_id');
     if (typeof body.data !== 'object' || body.data === null || Array.isArray(body.data)) {
       return wxError(47003, 'argument invalid! data is not an object');
     }

@@ -17,7 +17,9 @@ async function main(): Promise<void> {
     notifyRetryScale: process.env.SIM_NOTIFY_RETRY_SCALE ? Number(process.env.SIM_NOTIFY_RETRY_SCALE) : 1,
     log: (line) => console.error(`[wechat-sim] ${line}`),
   });
-  console.log(`[wechat-sim] listening on ${sim.url} (keyMode=${keyMode}, mchid=${sim.keys.mchid}, appid=${sim.keys.appid})`);
+  console.log(
+    `[wechat-sim] listening on ${sim.url} (keyMode=${keyMode}, mchid=${sim.keys.mchid}, appid=${sim.keys.appid})`,
+  );
   const stop = () => {
     void sim.close().then(() => process.exit(0));
   };

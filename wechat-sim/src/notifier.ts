@@ -100,7 +100,12 @@ export class Notifier {
     return this.record(spec, id, body, createdAt);
   }
 
-  record(spec: Omit<NotificationSpec, 'summary' | 'original_type'>, id: string, body: string, createdAt: string) {
+  record(
+    spec: Omit<NotificationSpec, 'summary' | 'original_type'>,
+    id: string,
+    body: string,
+    createdAt: string,
+  ) {
     const record: NotificationRecord = {
       seq: this.d.store.nextSeq(),
       id,

@@ -89,7 +89,12 @@ export class RawNotifier {
           (opts.outRefundNo ? n.out_refund_no === opts.outRefundNo : n.out_trade_no === opts.outTradeNo),
       );
     if (!last) throw new SimError(404, 'NOTIFICATION_NOT_FOUND', 'no earlier notification to replay');
-    return this.notifier.record({ ...last, kind: 'raw', url: opts.url ?? last.url }, last.id, last.body, last.createdAt);
+    return this.notifier.record(
+      { ...last, kind: 'raw', url: opts.url ?? last.url },
+      last.id,
+      last.body,
+      last.createdAt,
+    );
   }
 
   private spec(opts: RawNotificationOptions): NotificationSpec {

@@ -4,7 +4,15 @@ import type { TimerSet } from './timers';
 import { WxPayError, paramError } from './errors';
 import { newRefundId } from './ids';
 import { rfc3339 } from './time';
-import { asObject, canonical, currency, optionalString, requirePositiveInt, requireTradeNo, requireUrl } from './validate';
+import {
+  asObject,
+  canonical,
+  currency,
+  optionalString,
+  requirePositiveInt,
+  requireTradeNo,
+  requireUrl,
+} from './validate';
 
 /** WeChat allows at most 50 partial refunds per payment. */
 export const MAX_REFUNDS_PER_PAYMENT = 50;
@@ -64,7 +72,8 @@ export class RefundService {
 
   private findOrder(body: Record<string, unknown>): Order {
     const { transaction_id: txId, out_trade_no: outTradeNo } = body;
-    if (txId === undefined && outTradeNo === undefined) throw paramError('out_trade_no', '与transaction_id二选一必填');
+    if (txId === undefined && outTradeNo === undefined)
+      throw paramError('out_trade_no', '与transaction_id二选一必填');
     const order =
       typeof txId === 'string'
         ? this.store.ordersByTransaction.get(txId)
@@ -114,7 +123,8 @@ export class RefundService {
     const body = asObject(raw, 'body');
     const outRefundNo = requireTradeNo(body, 'out_refund_no', 1, 64, '|@');
     const refund = this.store.refunds.get(outRefundNo);
-    if (!refund || refund.refund_id !== refundId) throw new WxPayError(404, 'RESOURCE_NOT_EXISTS', '退款单不存在');
+    if (!refund || refund.refund_id !== refundId)
+      throw new WxPayError(404, 'RESOURCE_NOT_EXISTS', '退款单不存在');
     if (body.type !== 'USER_BANK_CARD' && body.type !== 'MERCHANT_BANK_CARD') {
       throw paramError('type', '应为USER_BANK_CARD或MERCHANT_BANK_CARD');
     }

@@ -28,7 +28,8 @@ export class Signer {
   ) {}
 
   pick(forced?: SigningMode): { mode: SigningMode; serial: string; key: KeyObject } {
-    const mode = forced ?? (this.keyMode === 'mixed' ? (randomInt(2) ? 'publicKey' : 'certificate') : this.keyMode);
+    const mode =
+      forced ?? (this.keyMode === 'mixed' ? (randomInt(2) ? 'publicKey' : 'certificate') : this.keyMode);
     return mode === 'certificate'
       ? { mode, serial: this.keys.platformSerial, key: this.keys.platformPrivateKey }
       : { mode, serial: this.keys.publicKeyId, key: this.keys.publicKeyModePrivateKey };

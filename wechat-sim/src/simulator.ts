@@ -112,7 +112,15 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const host = opts.host ?? '127.0.0.1';
   const port = await listen(server, host, opts.port ?? 0);
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  return simulatorHandle(svc, server, timers, poster, `http://${urlHost}:${port}`, port, opts.keyMode ?? 'certificate');
+  return simulatorHandle(
+    svc,
+    server,
+    timers,
+    poster,
+    `http://${urlHost}:${port}`,
+    port,
+    opts.keyMode ?? 'certificate',
+  );
 }
 
 function simulatorHandle(

@@ -26,7 +26,8 @@ export function optionalString(obj: Json, field: string, max = 256): string | un
 export function requirePositiveInt(obj: Json, field: string, path: string): number {
   const value = obj[field];
   if (value === undefined || value === null) throw paramError(path, '必填');
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw paramError(path, '类型错误，应为整数(分)');
+  if (typeof value !== 'number' || !Number.isSafeInteger(value))
+    throw paramError(path, '类型错误，应为整数(分)');
   if (value < 1) throw paramError(path, '应大于0');
   return value;
 }

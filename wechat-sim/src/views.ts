@@ -46,7 +46,11 @@ export function transactionNotifyResource(order: Order, wrongAmount = 0): Record
   const view = transactionView(order);
   if (wrongAmount) {
     const amount = view.amount as Record<string, number>;
-    view.amount = { ...amount, total: amount.total + wrongAmount, payer_total: amount.payer_total + wrongAmount };
+    view.amount = {
+      ...amount,
+      total: amount.total + wrongAmount,
+      payer_total: amount.payer_total + wrongAmount,
+    };
   }
   return view;
 }
@@ -84,7 +88,11 @@ export function refundView(refund: Refund): Record<string, unknown> {
 }
 
 /** The plaintext of a REFUND.* notification: a different, smaller shape than refundView. */
-export function refundNotifyResource(refund: Refund, mchid: string, wrongAmount = 0): Record<string, unknown> {
+export function refundNotifyResource(
+  refund: Refund,
+  mchid: string,
+  wrongAmount = 0,
+): Record<string, unknown> {
   const resource: Record<string, unknown> = {
     mchid,
     out_trade_no: refund.out_trade_no,

@@ -48,7 +48,12 @@ export function rsaVerify(publicKey: KeyObject | string, message: string, signat
 }
 
 /** AEAD_AES_256_GCM as WeChat uses it: base64(ciphertext || 16-byte tag). */
-export function aesGcmEncrypt(apiV3Key: string, nonce: string, associatedData: string, plaintext: string): string {
+export function aesGcmEncrypt(
+  apiV3Key: string,
+  nonce: string,
+  associatedData: string,
+  plaintext: string,
+): string {
   const cipher = createCipheriv('aes-256-gcm', Buffer.from(apiV3Key), Buffer.from(nonce));
   cipher.setAAD(Buffer.from(associatedData));
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

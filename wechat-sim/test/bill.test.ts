@@ -26,8 +26,11 @@ describe('trade bill', () => {
     expect(bad.json.code).toBe('PARAM_ERROR');
   });
 
-  it('serves the day\'s payments and refunds in WeChat\'s CSV layout with a matching SHA1', async () => {
-    const order = jsapiBody('http://127.0.0.1:9/n', { description: '话剧,首演', amount: { total: 12345, currency: 'CNY' } });
+  it("serves the day's payments and refunds in WeChat's CSV layout with a matching SHA1", async () => {
+    const order = jsapiBody('http://127.0.0.1:9/n', {
+      description: '话剧,首演',
+      amount: { total: 12345, currency: 'CNY' },
+    });
     const { json } = await wxRequest(sim.url, 'POST', '/v3/pay/transactions/jsapi', order);
     const { transactionId } = sim.pay(json.prepay_id);
     const outRefundNo = tradeNo('R');
@@ -41,7 +44,11 @@ describe('trade bill', () => {
     const res = await wxRequest(sim.url, 'GET', `/v3/bill/tradebill?bill_date=${today()}&bill_type=ALL`);
     expect(res.status).toBe(200);
     expect(verifyWechatSignature(res.headers, res.text)).toBe(true);
-    expect(res.json).toEqual({ hash_type: 'SHA1', hash_value: expect.stringMatching(/^[0-9a-f]{40}$/), download_url: expect.any(String) });
+    expect(res.json).toEqual({
+      hash_type: 'SHA1',
+      hash_value: expect.stringMatching(/^[0-9a-f]{40}$/),
+      download_url: expect.any(String),
+    });
     expect(res.json.download_url.startsWith(`${sim.url}/v3/billdownload/file?token=`)).toBe(true);
 
     const file = await download(res.json.download_url);
@@ -49,7 +56,10 @@ describe('trade bill', () => {
     expect(file.headers.get('wechatpay-signature')).toBeNull(); // bill files are not signed
     expect(createHash('sha1').update(file.bytes).digest('hex')).toBe(res.json.hash_value);
 
-    const lines = file.bytes.toString('utf8').replace(/^\ufeff/, '').split('\r\n');
+    const lines = file.bytes
+      .toString('utf8')
+      .replace(/^\ufeff/, '')
+      .split('\r\n');
     expect(lines.at(-1)).toBe('');
     expect(lines[0].split(',')).toHaveLength(27);
     expect(lines[0].startsWith('交易时间,公众账号ID,商户号')).toBe(true);
@@ -58,16 +68,42 @@ describe('trade bill', () => {
     const [pay, refund] = rows;
     expect(pay).toHaveLength(27);
     expect([pay[1], pay[2], pay[5], pay[6], pay[9], pay[12], pay[24]]).toEqual([
-      testKeys.appid, testKeys.mchid, transactionId, order.out_trade_no, 'SUCCESS', '123.45', '123.45',
+      testKeys.appid,
+      testKeys.mchid,
+      transactionId,
+      order.out_trade_no,
+      'SUCCESS',
+      '123.45',
+      '123.45',
     ]);
     expect(pay[20]).toBe('话剧，首演');
-    expect([refund[9], refund[15], refund[16], refund[19], refund[25]]).toEqual(['REFUND', outRefundNo, '23.45', 'SUCCESS', '23.45']);
-    expect(lines[3]).toBe('总交易单数,应结订单总金额,退款总金额,充值券退款总金额,手续费总金额,订单总金额,申请退款总金额');
-    expect(lines[4].split(',')).toEqual(['`2', '`123.45', '`23.45', '`0.00', '`0.60000', '`123.45', '`23.45']);
+    expect([refund[9], refund[15], refund[16], refund[19], refund[25]]).toEqual([
+      'REFUND',
+      outRefundNo,
+      '23.45',
+      'SUCCESS',
+      '23.45',
+    ]);
+    expect(lines[3]).toBe(
+      '总交易单数,应结订单总金额,退款总金额,充值券退款总金额,手续费总金额,订单总金额,申请退款总金额',
+    );
+    expect(lines[4].split(',')).toEqual([
+      '`2',
+      '`123.45',
+      '`23.45',
+      '`0.00',
+      '`0.60000',
+      '`123.45',
+      '`23.45',
+    ]);
   });
 
   it('filters by bill_type and serves GZIP when asked', async () => {
-    const success = await wxRequest(sim.url, 'GET', `/v3/bill/tradebill?bill_date=${today()}&bill_type=SUCCESS&tar_type=GZIP`);
+    const success = await wxRequest(
+      sim.url,
+      'GET',
+      `/v3/bill/tradebill?bill_date=${today()}&bill_type=SUCCESS&tar_type=GZIP`,
+    );
     const file = await download(success.json.download_url);
     expect(file.headers.get('content-type')).toMatch(/gzip/);
     const csv = gunzipSync(file.bytes);

@@ -24,7 +24,9 @@ describe('H5 cashier page', () => {
 
   it('renders the order in Chinese with stable test ids', async () => {
     const { prepayId, outTradeNo } = await prepay();
-    const res = await fetch(`${sim.url}/sim/cashier?prepay_id=${prepayId}&return_url=${encodeURIComponent('http://localhost:5173/pay')}`);
+    const res = await fetch(
+      `${sim.url}/sim/cashier?prepay_id=${prepayId}&return_url=${encodeURIComponent('http://localhost:5173/pay')}`,
+    );
     const html = await res.text();
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
@@ -40,9 +42,14 @@ describe('H5 cashier page', () => {
 
   it('confirm pays and redirects with result=success (query or hash route)', async () => {
     const { prepayId, outTradeNo } = await prepay();
-    const res = await form('/sim/cashier/confirm', { prepay_id: prepayId, return_url: 'http://localhost:5173/#/pages/order/detail?no=1' });
+    const res = await form('/sim/cashier/confirm', {
+      prepay_id: prepayId,
+      return_url: 'http://localhost:5173/#/pages/order/detail?no=1',
+    });
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('http://localhost:5173/#/pages/order/detail?no=1&result=success');
+    expect(res.headers.get('location')).toBe(
+      'http://localhost:5173/#/pages/order/detail?no=1&result=success',
+    );
     expect(sim.order(outTradeNo)?.trade_state).toBe('SUCCESS');
     const again = await fetch(`${sim.url}/sim/cashier?prepay_id=${prepayId}`);
     expect(await again.text()).toContain('订单已支付');
@@ -50,7 +57,10 @@ describe('H5 cashier page', () => {
 
   it('cancel redirects with result=cancel and leaves the order unpaid', async () => {
     const { prepayId, outTradeNo } = await prepay();
-    const res = await form('/sim/cashier/cancel', { prepay_id: prepayId, return_url: 'http://localhost:5173/pay?x=1' });
+    const res = await form('/sim/cashier/cancel', {
+      prepay_id: prepayId,
+      return_url: 'http://localhost:5173/pay?x=1',
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('http://localhost:5173/pay?x=1&result=cancel');
     expect(sim.order(outTradeNo)?.trade_state).toBe('NOTPAY');
@@ -59,7 +69,9 @@ describe('H5 cashier page', () => {
   it('shows 订单已关闭 for an expired or closed order and refuses to pay it', async () => {
     const { prepayId, outTradeNo } = await prepay({ time_expire: beijingRfc3339(Date.now() + 1500) });
     await new Promise((r) => setTimeout(r, 1600));
-    const page = await fetch(`${sim.url}/sim/cashier?prepay_id=${prepayId}&return_url=${encodeURIComponent('http://localhost:5173/pay')}`);
+    const page = await fetch(
+      `${sim.url}/sim/cashier?prepay_id=${prepayId}&return_url=${encodeURIComponent('http://localhost:5173/pay')}`,
+    );
     const html = await page.text();
     expect(page.status).toBe(409);
     expect(html).toContain('订单已关闭');

@@ -35,11 +35,19 @@ export interface WxResponse {
   json: any;
 }
 
-export function authorization(method: string, url: string, body: string, o: SignedRequestOptions = {}): string {
+export function authorization(
+  method: string,
+  url: string,
+  body: string,
+  o: SignedRequestOptions = {},
+): string {
   const timestamp = String(o.timestamp ?? Math.floor(Date.now() / 1000));
   const nonce = crypto.randomBytes(16).toString('hex');
   const message = `${method}\n${url}\n${timestamp}\n${nonce}\n${body}\n`;
-  const signature = crypto.createSign('RSA-SHA256').update(message).sign(o.key ?? merchantKey, 'base64');
+  const signature = crypto
+    .createSign('RSA-SHA256')
+    .update(message)
+    .sign(o.key ?? merchantKey, 'base64');
   return (
     `WECHATPAY2-SHA256-RSA2048 mchid="${o.mchid ?? testKeys.mchid}",nonce_str="${nonce}",` +
     `signature="${signature}",timestamp="${timestamp}",serial_no="${o.serial ?? testKeys.merchantSerial}"`
@@ -58,7 +66,11 @@ export async function wxRequest(
   const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': 'application/json' };
   const auth = o.authorization === undefined ? authorization(method, url, body, o) : o.authorization;
   if (auth !== null) headers.Authorization = auth;
-  const res = await fetch(baseUrl + url, { method, headers, body: method === 'GET' ? undefined : (o.sendBody ?? body) });
+  const res = await fetch(baseUrl + url, {
+    method,
+    headers,
+    body: method === 'GET' ? undefined : (o.sendBody ?? body),
+  });
   const text = await res.text();
   let json: unknown;
   try {
@@ -119,7 +131,12 @@ export async function startReceiver(reply: Receiver['reply'] = () => 204): Promi
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      const r: Received = { at: Date.now(), url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
+      const r: Received = {
+        at: Date.now(),
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      };
       receiver.received.push(r);
       const status = await receiver.reply(r);
       res.statusCode = status;

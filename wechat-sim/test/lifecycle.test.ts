@@ -42,7 +42,9 @@ describe('lifecycle', () => {
       });
       expect(bad.status).toBe(400);
       expect(() => sim.setFaults({ refundOutcome: 'MAYBE' as never })).toThrow();
-      const reset = await fetch(`${sim.url}/sim/faults`, { method: 'DELETE' }).then((r) => r.json() as Promise<any>);
+      const reset = await fetch(`${sim.url}/sim/faults`, { method: 'DELETE' }).then(
+        (r) => r.json() as Promise<any>,
+      );
       expect(reset).toMatchObject({ duplicate: 1, wrongAmount: 0, refundOutcome: 'SUCCESS' });
       const state = await fetch(`${sim.url}/sim/state`).then((r) => r.json() as Promise<any>);
       expect(Object.keys(state).sort()).toEqual(['faults', 'messages', 'notifications', 'orders', 'refunds']);

@@ -5,7 +5,11 @@ async function getJson(url: string): Promise<{ status: number; type: string | nu
   return { status: res.status, type: res.headers.get('content-type'), json: JSON.parse(await res.text()) };
 }
 
-async function postJson(url: string, body: unknown, headers: Record<string, string> = { 'Content-Type': 'application/json' }) {
+async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = { 'Content-Type': 'application/json' },
+) {
   const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
   return { status: res.status, json: (await res.json()) as any };
 }
@@ -42,10 +46,16 @@ describe('mini-program login and subscribe messages', () => {
   });
 
   it('keeps a given openid stable and returns a given unionid', async () => {
-    const a = await postJson(`${sim.url}/sim/login`, { openid: 'oFanAAAAAAAAAAAAAAAAAAAAAAAA', unionid: 'oUnion1' });
+    const a = await postJson(`${sim.url}/sim/login`, {
+      openid: 'oFanAAAAAAAAAAAAAAAAAAAAAAAA',
+      unionid: 'oUnion1',
+    });
     const b = await postJson(`${sim.url}/sim/login`, { openid: 'oFanAAAAAAAAAAAAAAAAAAAAAAAA' });
     expect(a.json.code).not.toBe(b.json.code);
-    expect((await session(a.json.code)).json).toMatchObject({ openid: 'oFanAAAAAAAAAAAAAAAAAAAAAAAA', unionid: 'oUnion1' });
+    expect((await session(a.json.code)).json).toMatchObject({
+      openid: 'oFanAAAAAAAAAAAAAAAAAAAAAAAA',
+      unionid: 'oUnion1',
+    });
     expect((await session(b.json.code)).json.openid).toBe('oFanAAAAAAAAAAAAAAAAAAAAAAAA');
   });
 
@@ -67,10 +77,16 @@ describe('mini-program login and subscribe messages', () => {
   });
 
   it('issues access tokens and records subscribe messages', async () => {
-    const q = new URLSearchParams({ grant_type: 'client_credential', appid: testKeys.appid, secret: testKeys.appSecret });
+    const q = new URLSearchParams({
+      grant_type: 'client_credential',
+      appid: testKeys.appid,
+      secret: testKeys.appSecret,
+    });
     const token = await getJson(`${sim.url}/cgi-bin/token?${q}`);
     expect(token.json).toEqual({ access_token: expect.any(String), expires_in: 7200 });
-    const bad = await getJson(`${sim.url}/cgi-bin/token?${new URLSearchParams({ grant_type: 'client_credential', appid: testKeys.appid, secret: 'x' })}`);
+    const bad = await getJson(
+      `${sim.url}/cgi-bin/token?${new URLSearchParams({ grant_type: 'client_credential', appid: testKeys.appid, secret: 'x' })}`,
+    );
     expect(bad.json.errcode).toBe(40125);
     const stable = await postJson(`${sim.url}/cgi-bin/stable_token`, {
       grant_type: 'client_credential',
@@ -88,7 +104,11 @@ describe('mini-program login and subscribe messages', () => {
       data: { thing1: { value: '测试演出' }, amount2: { value: '¥12.34' } },
     };
     const send = (accessToken: string, body: unknown = message) =>
-      postJson(`${sim.url}/cgi-bin/message/subscribe/send?access_token=${encodeURIComponent(accessToken)}`, body, {});
+      postJson(
+        `${sim.url}/cgi-bin/message/subscribe/send?access_token=${encodeURIComponent(accessToken)}`,
+        body,
+        {},
+      );
     const ok = await send(token.json.access_token);
     expect(ok.json).toMatchObject({ errcode: 0, errmsg: 'ok' });
     expect((await send('bogus')).json.errcode).toBe(40001);
@@ -99,7 +119,11 @@ describe('mini-program login and subscribe messages', () => {
 
     const listed = await getJson(`${sim.url}/sim/messages`);
     expect(listed.json.items).toHaveLength(1);
-    expect(listed.json.items[0]).toMatchObject({ touser: message.touser, template_id: message.template_id, data: message.data });
+    expect(listed.json.items[0]).toMatchObject({
+      touser: message.touser,
+      template_id: message.template_id,
+      data: message.data,
+    });
     expect(sim.messages()).toHaveLength(1);
   });
 });

@@ -12,7 +12,12 @@ describe('merchant request signatures (Authorization: WECHATPAY2-SHA256-RSA2048)
   afterAll(() => sim.close());
 
   it('accepts a correctly signed request', async () => {
-    const res = await wxRequest(sim.url, 'POST', '/v3/pay/transactions/jsapi', jsapiBody('http://127.0.0.1:9/n'));
+    const res = await wxRequest(
+      sim.url,
+      'POST',
+      '/v3/pay/transactions/jsapi',
+      jsapiBody('http://127.0.0.1:9/n'),
+    );
     expect(res.status).toBe(200);
     expect(res.json.prepay_id).toMatch(/^wx\d{14}[0-9a-f]{20}$/);
   });
@@ -32,7 +37,9 @@ describe('merchant request signatures (Authorization: WECHATPAY2-SHA256-RSA2048)
     const serial = await wxRequest(sim.url, 'GET', query('x123456'), undefined, { serial: '1234ABCD' });
     const missing = await wxRequest(sim.url, 'GET', query('x123456'), undefined, { authorization: null });
     const wrongKey = await wxRequest(sim.url, 'GET', query('x123456'), undefined, {
-      key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      key: generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
     });
     for (const res of [tampered, stale, future, mchid, serial, missing, wrongKey]) {
       expect(res.status).toBe(401);
@@ -45,7 +52,9 @@ describe('merchant request signatures (Authorization: WECHATPAY2-SHA256-RSA2048)
 
   it('signs the path and query exactly as sent', async () => {
     const signedFor = authorization('GET', query('x123456'), '');
-    const res = await wxRequest(sim.url, 'GET', `${query('x123456')}&extra=1`, undefined, { authorization: signedFor });
+    const res = await wxRequest(sim.url, 'GET', `${query('x123456')}&extra=1`, undefined, {
+      authorization: signedFor,
+    });
     expect(res.status).toBe(401);
   });
 
@@ -81,10 +90,19 @@ describe.each([
   it('signs success, error and 204 responses with the expected key', async () => {
     const order = jsapiBody('http://127.0.0.1:9/n');
     const created = await wxRequest(sim.url, 'POST', '/v3/pay/transactions/jsapi', order);
-    const missing = await wxRequest(sim.url, 'GET', `/v3/pay/transactions/out-trade-no/zzzzzzz?mchid=${testKeys.mchid}`);
-    const closed = await wxRequest(sim.url, 'POST', `/v3/pay/transactions/out-trade-no/${order.out_trade_no}/close`, {
-      mchid: testKeys.mchid,
-    });
+    const missing = await wxRequest(
+      sim.url,
+      'GET',
+      `/v3/pay/transactions/out-trade-no/zzzzzzz?mchid=${testKeys.mchid}`,
+    );
+    const closed = await wxRequest(
+      sim.url,
+      'POST',
+      `/v3/pay/transactions/out-trade-no/${order.out_trade_no}/close`,
+      {
+        mchid: testKeys.mchid,
+      },
+    );
     expect([created.status, missing.status, closed.status]).toEqual([200, 404, 204]);
     for (const res of [created, missing, closed]) {
       expect(res.headers.get('wechatpay-serial')).toBe(serial);
@@ -105,7 +123,11 @@ describe('mixed key mode', () => {
     try {
       const serials = new Set<string>();
       for (let i = 0; i < 24 && serials.size < 2; i++) {
-        const res = await wxRequest(sim.url, 'GET', `/v3/pay/transactions/out-trade-no/none${i}xx?mchid=${testKeys.mchid}`);
+        const res = await wxRequest(
+          sim.url,
+          'GET',
+          `/v3/pay/transactions/out-trade-no/none${i}xx?mchid=${testKeys.mchid}`,
+        );
         expect(verifyWechatSignature(res.headers, res.text)).toBe(true);
         serials.add(res.headers.get('wechatpay-serial') as string);
       }

@@ -19,61 +19,81 @@ async function paidOrder(sim: Simulator, notifyUrl: string, overrides: Record<st
 
 const verifies = (r: Received) => verifyWechatSignature(headerGetter(r.headers), r.body);
 
-describe.each(['certificate', 'publicKey'] as const)('TRANSACTION.SUCCESS notification (%s mode)', (keyMode) => {
-  let sim: Simulator;
-  let receiver: Receiver;
-  beforeAll(async () => {
-    sim = await startSimulator({ keyMode, notifyRetryScale: 0.001 });
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await sim.close();
-    await receiver.close();
-  });
-
-  it('is a signed v3 envelope whose resource decrypts to the transaction', async () => {
-    const { body, transactionId } = await paidOrder(sim, receiver.url);
-    const got = await sim.waitFor(() => receiver.received.find((r) => r.body.includes('TRANSACTION.SUCCESS')));
-    const h = got.headers;
-    expect(h['wechatpay-serial']).toBe(keyMode === 'certificate' ? testKeys.platformSerial : testKeys.publicKeyId);
-    expect(h['wechatpay-signature-type']).toBe('WECHATPAY2-SHA256-RSA2048');
-    expect(Math.abs(Number(h['wechatpay-timestamp']) - Date.now() / 1000)).toBeLessThan(5);
-    expect(h['content-type']).toBe('application/json');
-    expect(verifies(got)).toBe(true);
-
-    const envelope = JSON.parse(got.body);
-    expect(Object.keys(envelope)).toEqual(['id', 'create_time', 'resource_type', 'event_type', 'summary', 'resource']);
-    expect(envelope).toMatchObject({
-      resource_type: 'encrypt-resource',
-      event_type: 'TRANSACTION.SUCCESS',
-      summary: '支付成功',
-      resource: { original_type: 'transaction', algorithm: 'AEAD_AES_256_GCM', associated_data: 'transaction' },
+describe.each(['certificate', 'publicKey'] as const)(
+  'TRANSACTION.SUCCESS notification (%s mode)',
+  (keyMode) => {
+    let sim: Simulator;
+    let receiver: Receiver;
+    beforeAll(async () => {
+      sim = await startSimulator({ keyMode, notifyRetryScale: 0.001 });
+      receiver = await startReceiver();
     });
-    expect(envelope.resource.nonce).toMatch(/^[A-Za-z0-9]{12}$/);
-    expect(decryptResource(envelope.resource)).toMatchObject({
-      mchid: testKeys.mchid,
-      appid: testKeys.appid,
-      out_trade_no: body.out_trade_no,
-      transaction_id: transactionId,
-      trade_type: 'JSAPI',
-      trade_state: 'SUCCESS',
-      payer: { openid: body.payer.openid },
-      amount: { total: 1234, payer_total: 1234, currency: 'CNY', payer_currency: 'CNY' },
+    afterAll(async () => {
+      await sim.close();
+      await receiver.close();
     });
-    await sim.waitFor(() => sim.notifications().find((n) => n.out_trade_no === body.out_trade_no)?.state === 'delivered');
-  });
 
-  it('fails AES-GCM authentication when one ciphertext byte or the associated data is changed', async () => {
-    const got = receiver.received[0];
-    const { resource } = JSON.parse(got.body);
-    const bytes = Buffer.from(resource.ciphertext, 'base64');
-    bytes[3] ^= 0x01;
-    expect(() => decryptResource({ ...resource, ciphertext: bytes.toString('base64') })).toThrow();
-    expect(() => decryptResource({ ...resource, associated_data: 'refund' })).toThrow();
-    expect(() => decryptResource(resource, 'x'.repeat(32))).toThrow();
-    expect(decryptResource(resource).trade_state).toBe('SUCCESS');
-  });
-});
+    it('is a signed v3 envelope whose resource decrypts to the transaction', async () => {
+      const { body, transactionId } = await paidOrder(sim, receiver.url);
+      const got = await sim.waitFor(() =>
+        receiver.received.find((r) => r.body.includes('TRANSACTION.SUCCESS')),
+      );
+      const h = got.headers;
+      expect(h['wechatpay-serial']).toBe(
+        keyMode === 'certificate' ? testKeys.platformSerial : testKeys.publicKeyId,
+      );
+      expect(h['wechatpay-signature-type']).toBe('WECHATPAY2-SHA256-RSA2048');
+      expect(Math.abs(Number(h['wechatpay-timestamp']) - Date.now() / 1000)).toBeLessThan(5);
+      expect(h['content-type']).toBe('application/json');
+      expect(verifies(got)).toBe(true);
+
+      const envelope = JSON.parse(got.body);
+      expect(Object.keys(envelope)).toEqual([
+        'id',
+        'create_time',
+        'resource_type',
+        'event_type',
+        'summary',
+        'resource',
+      ]);
+      expect(envelope).toMatchObject({
+        resource_type: 'encrypt-resource',
+        event_type: 'TRANSACTION.SUCCESS',
+        summary: '支付成功',
+        resource: {
+          original_type: 'transaction',
+          algorithm: 'AEAD_AES_256_GCM',
+          associated_data: 'transaction',
+        },
+      });
+      expect(envelope.resource.nonce).toMatch(/^[A-Za-z0-9]{12}$/);
+      expect(decryptResource(envelope.resource)).toMatchObject({
+        mchid: testKeys.mchid,
+        appid: testKeys.appid,
+        out_trade_no: body.out_trade_no,
+        transaction_id: transactionId,
+        trade_type: 'JSAPI',
+        trade_state: 'SUCCESS',
+        payer: { openid: body.payer.openid },
+        amount: { total: 1234, payer_total: 1234, currency: 'CNY', payer_currency: 'CNY' },
+      });
+      await sim.waitFor(
+        () => sim.notifications().find((n) => n.out_trade_no === body.out_trade_no)?.state === 'delivered',
+      );
+    });
+
+    it('fails AES-GCM authentication when one ciphertext byte or the associated data is changed', async () => {
+      const got = receiver.received[0];
+      const { resource } = JSON.parse(got.body);
+      const bytes = Buffer.from(resource.ciphertext, 'base64');
+      bytes[3] ^= 0x01;
+      expect(() => decryptResource({ ...resource, ciphertext: bytes.toString('base64') })).toThrow();
+      expect(() => decryptResource({ ...resource, associated_data: 'refund' })).toThrow();
+      expect(() => decryptResource(resource, 'x'.repeat(32))).toThrow();
+      expect(decryptResource(resource).trade_state).toBe('SUCCESS');
+    });
+  },
+);
 
 describe('delivery, retries and faults', () => {
   let sim: Simulator;
@@ -111,7 +131,9 @@ describe('delivery, retries and faults', () => {
   it('ends delivery on 200 too; retries a refused connection', async () => {
     receiver.reply = () => 200;
     const { body } = await paidOrder(sim, receiver.url);
-    const ok = await sim.waitFor(() => sim.notifications().find((n) => n.out_trade_no === body.out_trade_no && n.state === 'delivered'));
+    const ok = await sim.waitFor(() =>
+      sim.notifications().find((n) => n.out_trade_no === body.out_trade_no && n.state === 'delivered'),
+    );
     expect(ok.attempts).toHaveLength(1);
 
     const refused = await paidOrder(sim, 'http://127.0.0.1:9/refused');
@@ -170,7 +192,11 @@ describe('delivery, retries and faults', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(receiver.received).toHaveLength(0);
     expect(sim.notifications().at(-1)?.state).toBe('dropped');
-    const q = await wxRequest(sim.url, 'GET', `/v3/pay/transactions/out-trade-no/${body.out_trade_no}?mchid=${testKeys.mchid}`);
+    const q = await wxRequest(
+      sim.url,
+      'GET',
+      `/v3/pay/transactions/out-trade-no/${body.out_trade_no}?mchid=${testKeys.mchid}`,
+    );
     expect(q.json.trade_state).toBe('SUCCESS');
   });
 
@@ -179,7 +205,10 @@ describe('delivery, retries and faults', () => {
     await paidOrder(sim, receiver.url);
     const got = await sim.waitFor(() => receiver.received[0]);
     expect(verifies(got)).toBe(true);
-    expect(decryptResource(JSON.parse(got.body).resource).amount).toMatchObject({ total: 1334, payer_total: 1334 });
+    expect(decryptResource(JSON.parse(got.body).resource).amount).toMatchObject({
+      total: 1334,
+      payer_total: 1334,
+    });
   });
 
   it('signtest: a WECHATPAY/SIGNTEST/ probe precedes the real notification and must not verify', async () => {
@@ -235,7 +264,10 @@ describe('delivery, retries and faults', () => {
     const forged = await sim.sendRawNotification({ outTradeNo: body.out_trade_no, signature: 'Zm9yZ2Vk' });
     expect(forged.status).toBe(401);
 
-    const notPaid = await sim.sendRawNotification({ outTradeNo: body.out_trade_no, resource: { trade_state: 'NOTPAY' } });
+    const notPaid = await sim.sendRawNotification({
+      outTradeNo: body.out_trade_no,
+      resource: { trade_state: 'NOTPAY' },
+    });
     expect(decryptResource(JSON.parse(notPaid.sentBody).resource).trade_state).toBe('NOTPAY');
 
     const viaHttp = await fetch(`${sim.url}/sim/notify`, {

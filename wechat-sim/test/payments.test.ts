@@ -29,7 +29,10 @@ describe('JSAPI payments', () => {
     const body = jsapiBody(receiver.url, { attach: 'order-42' });
     const first = await wxRequest(sim.url, 'POST', JSAPI, body);
     const again = await wxRequest(sim.url, 'POST', JSAPI, body);
-    const conflict = await wxRequest(sim.url, 'POST', JSAPI, { ...body, amount: { total: 1, currency: 'CNY' } });
+    const conflict = await wxRequest(sim.url, 'POST', JSAPI, {
+      ...body,
+      amount: { total: 1, currency: 'CNY' },
+    });
     expect(first.status).toBe(200);
     expect(again.json.prepay_id).toBe(first.json.prepay_id);
     expect(conflict.status).toBe(400);
@@ -37,11 +40,26 @@ describe('JSAPI payments', () => {
   });
 
   it('validates the order like WeChat (PARAM_ERROR, APPID_MCHID_NOT_MATCH)', async () => {
-    const noAmount = await wxRequest(sim.url, 'POST', JSAPI, { ...jsapiBody(receiver.url), amount: { total: 0 } });
-    const badExpire = await wxRequest(sim.url, 'POST', JSAPI, jsapiBody(receiver.url, { time_expire: 'tomorrow' }));
-    const wrongApp = await wxRequest(sim.url, 'POST', JSAPI, jsapiBody(receiver.url, { appid: 'wx0000000000000000' }));
+    const noAmount = await wxRequest(sim.url, 'POST', JSAPI, {
+      ...jsapiBody(receiver.url),
+      amount: { total: 0 },
+    });
+    const badExpire = await wxRequest(
+      sim.url,
+      'POST',
+      JSAPI,
+      jsapiBody(receiver.url, { time_expire: 'tomorrow' }),
+    );
+    const wrongApp = await wxRequest(
+      sim.url,
+      'POST',
+      JSAPI,
+      jsapiBody(receiver.url, { appid: 'wx0000000000000000' }),
+    );
     const notJson = await wxRequest(sim.url, 'POST', JSAPI, undefined, { sendBody: undefined });
-    expect([noAmount.status, badExpire.status, wrongApp.status, notJson.status]).toEqual([400, 400, 400, 400]);
+    expect([noAmount.status, badExpire.status, wrongApp.status, notJson.status]).toEqual([
+      400, 400, 400, 400,
+    ]);
     expect(noAmount.json.code).toBe('PARAM_ERROR');
     expect(badExpire.json.code).toBe('PARAM_ERROR');
     expect(wrongApp.json.code).toBe('APPID_MCHID_NOT_MATCH');

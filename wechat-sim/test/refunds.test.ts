@@ -1,5 +1,14 @@
 import { MAX_REFUNDS_PER_PAYMENT, startSimulator, Simulator, testKeys } from '../src';
-import { decryptResource, headerGetter, jsapiBody, startReceiver, Receiver, tradeNo, verifyWechatSignature, wxRequest } from './helpers';
+import {
+  decryptResource,
+  headerGetter,
+  jsapiBody,
+  startReceiver,
+  Receiver,
+  tradeNo,
+  verifyWechatSignature,
+  wxRequest,
+} from './helpers';
 
 const REFUNDS = '/v3/refund/domestic/refunds';
 
@@ -23,7 +32,12 @@ describe('refunds', () => {
     return { outTradeNo: body.out_trade_no, transactionId: sim.pay(json.prepay_id).transactionId };
   }
 
-  const refundBody = (outTradeNo: string, refund: number, total = 1000, extra: Record<string, unknown> = {}) => ({
+  const refundBody = (
+    outTradeNo: string,
+    refund: number,
+    total = 1000,
+    extra: Record<string, unknown> = {},
+  ) => ({
     out_trade_no: outTradeNo,
     out_refund_no: tradeNo('R'),
     reason: '演出取消',
@@ -65,7 +79,11 @@ describe('refunds', () => {
 
     const query = await wxRequest(sim.url, 'GET', `${REFUNDS}/${req.out_refund_no}`);
     expect(query.json).toMatchObject({ status: 'SUCCESS', success_time: expect.any(String) });
-    const order = await wxRequest(sim.url, 'GET', `/v3/pay/transactions/out-trade-no/${outTradeNo}?mchid=${testKeys.mchid}`);
+    const order = await wxRequest(
+      sim.url,
+      'GET',
+      `/v3/pay/transactions/out-trade-no/${outTradeNo}?mchid=${testKeys.mchid}`,
+    );
     expect(order.json.trade_state).toBe('REFUND');
   });
 
@@ -75,7 +93,10 @@ describe('refunds', () => {
     const a = await wxRequest(sim.url, 'POST', REFUNDS, req);
     const b = await wxRequest(sim.url, 'POST', REFUNDS, req);
     expect(b.json.refund_id).toBe(a.json.refund_id);
-    const conflict = await wxRequest(sim.url, 'POST', REFUNDS, { ...req, amount: { ...req.amount, refund: 301 } });
+    const conflict = await wxRequest(sim.url, 'POST', REFUNDS, {
+      ...req,
+      amount: { ...req.amount, refund: 301 },
+    });
     expect(conflict.status).toBe(400);
     expect(conflict.json.code).toBe('INVALID_REQUEST');
     expect(sim.refunds().filter((r) => r.out_trade_no === outTradeNo)).toHaveLength(1);
@@ -154,10 +175,15 @@ describe('refunds', () => {
     const req = refundBody(outTradeNo, 500);
     const created = await wxRequest(sim.url, 'POST', REFUNDS, req);
     await sim.waitFor(() => sim.refund(req.out_refund_no)?.status === 'ABNORMAL');
-    const retried = await wxRequest(sim.url, 'POST', `${REFUNDS}/${created.json.refund_id}/apply-abnormal-refund`, {
-      out_refund_no: req.out_refund_no,
-      type: 'USER_BANK_CARD',
-    });
+    const retried = await wxRequest(
+      sim.url,
+      'POST',
+      `${REFUNDS}/${created.json.refund_id}/apply-abnormal-refund`,
+      {
+        out_refund_no: req.out_refund_no,
+        type: 'USER_BANK_CARD',
+      },
+    );
     expect(retried.json.status).toBe('PROCESSING');
     await sim.waitFor(() => sim.refund(req.out_refund_no)?.status === 'SUCCESS');
   });

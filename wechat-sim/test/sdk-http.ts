@@ -40,7 +40,12 @@ export class BaseUrlHttp implements IPayRequest {
     return url.startsWith(WECHATPAY_BASE) ? this.baseUrl + url.slice(WECHATPAY_BASE.length) : url;
   }
 
-  private async send(method: string, url: string, headers: Record<string, string>, body?: string): Promise<Output> {
+  private async send(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<Output> {
     const target = this.rebase(url);
     const res = await fetch(target, {
       method,
@@ -53,12 +58,17 @@ export class BaseUrlHttp implements IPayRequest {
     // Bill files are the only unsigned answers (their SHA1 is checked instead).
     const isBillFile = new URL(target).pathname === '/v3/billdownload/file';
     if (!isBillFile && !this.verify(res.headers, text)) {
-      return { status: 599, error: 'response signature verification failed', errRaw: { status: res.status, text } };
+      return {
+        status: 599,
+        error: 'response signature verification failed',
+        errRaw: { status: res.status, text },
+      };
     }
     // Same shapes as the SDK's own PayRequest: {status, data} on 2xx, {status, error, errRaw} otherwise.
     if (res.status >= 200 && res.status < 300) {
       const type = res.headers.get('content-type') ?? '';
-      const data = type.includes('json') ? (text ? JSON.parse(text) : {}) : type.startsWith('text/') ? text : raw;
+      const data =
+        text === '' ? {} : type.includes('json') ? JSON.parse(text) : type.startsWith('text/') ? text : raw;
       return { status: res.status, data };
     }
     return { status: res.status, error: text, errRaw: { status: res.status, text } };
@@ -70,7 +80,8 @@ export class BaseUrlHttp implements IPayRequest {
     const timestamp = Number(h.get('wechatpay-timestamp'));
     const key = this.trusted[serial];
     if (!key || signature.startsWith('WECHATPAY/SIGNTEST/')) return false;
-    if (!Number.isFinite(timestamp) || Math.abs(Date.now() / 1000 - timestamp) >= this.maxSkewSeconds) return false;
+    if (!Number.isFinite(timestamp) || Math.abs(Date.now() / 1000 - timestamp) >= this.maxSkewSeconds)
+      return false;
     const message = `${h.get('wechatpay-timestamp')}\n${h.get('wechatpay-nonce')}\n${body}\n`;
     return crypto.createVerify('RSA-SHA256').update(message).verify(key, signature, 'base64');
   }

@@ -62,7 +62,8 @@ export function merchantApi(svc: Services) {
       }
     } catch (err) {
       const error = err instanceof WxPayError ? err : new WxPayError(500, 'SYSTEM_ERROR', '系统错误');
-      if (!(err instanceof WxPayError)) svc.log(`merchant API ${ctx.method} ${ctx.path} failed: ${String(err)}`);
+      if (!(err instanceof WxPayError))
+        svc.log(`merchant API ${ctx.method} ${ctx.path} failed: ${String(err)}`);
       ctx.status = error.status;
       ctx.body = error.toJSON();
       ctx.state.unsigned = false;

@@ -50,7 +50,11 @@ export function merchantRouter(svc: Services): Router {
   });
 
   r.get('/bill/tradebill', (ctx) => {
-    const query = { bill_date: queryParam(ctx, 'bill_date'), bill_type: queryParam(ctx, 'bill_type'), tar_type: queryParam(ctx, 'tar_type') };
+    const query = {
+      bill_date: queryParam(ctx, 'bill_date'),
+      bill_type: queryParam(ctx, 'bill_type'),
+      tar_type: queryParam(ctx, 'tar_type'),
+    };
     // Koa 3's ctx.origin is the Origin header; the download URL must use the host we were reached at.
     ctx.body = applyTradeBill(svc.store, query, `${ctx.protocol}://${ctx.host}`);
   });
