@@ -1,0 +1,44 @@
+import type { CreateOrderInput } from '@showtix/shared-types';
+import { useRef, useState } from 'react';
+import { normaliseAttendees, type AttendeeInput } from '../../services/attendees';
+import { clearDraft, type CheckoutDraft } from '../../services/draft';
+import { errorView, type ErrorView } from '../../services/errors';
+import { createOrder, OrderAttempt } from '../../services/orders';
+import type { FanOrder } from '../../services/types';
+
+export function orderInput(d: CheckoutDraft, attendees: AttendeeInput[]): CreateOrderInput {
+  const common = { sessionId: d.sessionId, ...(d.realName ? { attendees: normaliseAttendees(attendees) } : {}) };
+  if (d.seats) return { ...common, seatIds: d.seats.map((s) => s.id) };
+  return { ...common, zoneId: d.zone!.id, quantity: d.zone!.quantity };
+}
+
+/**
+ * Submitting the order: one OrderAttempt per page, so re-submitting the same selection (after a
+ * timeout, a 429 or a double tap) reuses its Idempotency-Key and can never buy twice.
+ */
+export function useCheckout(draft: CheckoutDraft | undefined) {
+  const attempt = useRef(new OrderAttempt());
+  const [order, setOrder] = useState<FanOrder>();
+  const [error, setError] = useState<ErrorView>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (attendees: AttendeeInput[]) => {
+    if (!draft || busy) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const o = await createOrder(orderInput(draft, attendees), attempt.current);
+      attempt.current.reset();
+      clearDraft();
+      setOrder(o);
+    } catch (e) {
+      const view = errorView(e);
+      // A definite refusal ends this attempt; transport trouble keeps the key for the retry.
+      if (view.code !== 'NETWORK' && view.code !== 'RATE_LIMITED' && view.code !== 'REQUEST_IN_PROGRESS') attempt.current.reset();
+      setError(view);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { order, setOrder, error, setError, busy, submit };
+}

@@ -1,0 +1,63 @@
+import { Button, ScrollView, View } from '@tarojs/components';
+import { stopPullDownRefresh, useDidShow, usePullDownRefresh } from '@tarojs/taro';
+import { useRef, useState } from 'react';
+import ErrorPanel from '../../components/ErrorPanel';
+import Loading, { Empty } from '../../components/Loading';
+import OrderCard from '../../components/OrderCard';
+import TabBar from '../../components/TabBar';
+import { useLoad } from '../../hooks/useLoad';
+import { go, switchTab } from '../../routes';
+import { listOrders } from '../../services/orders';
+import type { FanOrder } from '../../services/types';
+import { runRemedy } from '../../utils/remedy';
+import './index.scss';
+
+export default function OrdersPage() {
+  const first = useLoad(() => listOrders(), []);
+  const [more, setMore] = useState<FanOrder[]>([]);
+  const [next, setNext] = useState<string>();
+  const shownOnce = useRef(false);
+  // Coming back from an order (paid, cancelled) should show its new state.
+  useDidShow(() => {
+    if (shownOnce.current) first.reload();
+    shownOnce.current = true;
+    setMore([]);
+    setNext(undefined);
+  });
+  usePullDownRefresh(() => {
+    first.reload();
+    stopPullDownRefresh();
+  });
+  const cursor = next ?? first.data?.next;
+  const loadMore = async () => {
+    if (!cursor) return;
+    const page = await listOrders(cursor);
+    setMore((m) => [...m, ...page.items]);
+    setNext(page.next ?? '');
+  };
+  const orders = [...(first.data?.items ?? []), ...more];
+  return (
+    <View className='page page--tabbed orders'>
+      <ScrollView scrollY className='orders__list'>
+        {first.loading && !first.data ? <Loading /> : null}
+        {first.error && !first.data ? <ErrorPanel variant='inline' error={first.error} onAction={() => runRemedy(first.error!, {}, first.reload)} /> : null}
+        {first.data && orders.length === 0 ? (
+          <Empty text='还没有订单，去看看热门演出吧'>
+            <Button className='btn btn--primary' onClick={() => switchTab('home')}>
+              去逛逛
+            </Button>
+          </Empty>
+        ) : null}
+        {orders.map((o) => (
+          <OrderCard key={o.orderNo} order={o} onOpen={() => go('order', { orderNo: o.orderNo })} />
+        ))}
+        {cursor ? (
+          <Button className='btn btn--ghost orders__more' onClick={() => void loadMore()}>
+            加载更多
+          </Button>
+        ) : null}
+      </ScrollView>
+      <TabBar current='orders' />
+    </View>
+  );
+}

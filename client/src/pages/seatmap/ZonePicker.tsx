@@ -1,0 +1,66 @@
+import type { SeatMapZone, Tier } from '@showtix/shared-types';
+import { Button, Text, View } from '@tarojs/components';
+import PriceTag from '../../components/PriceTag';
+import { formatYuan } from '../../utils/money';
+import { flag } from '../../utils/flag';
+
+interface ZonePickerProps {
+  zones: SeatMapZone[];
+  tiers: Tier[];
+  limit: number;
+  zoneId: string | undefined;
+  quantity: number;
+  onZone: (id: string) => void;
+  onQuantity: (q: number) => void;
+}
+
+export function zonePrice(zone: SeatMapZone, tiers: Tier[]): number {
+  return tiers.find((t) => t.id === zone.tierId)?.priceFen ?? 0;
+}
+
+/** How many a fan may take: the purchase limit, and never more than what is left. */
+export function maxQuantity(zone: SeatMapZone | undefined, limit: number): number {
+  return zone ? Math.max(0, Math.min(limit, zone.available)) : 0;
+}
+
+function stockText(z: SeatMapZone): string {
+  if (z.available <= 0) return '已售罄';
+  if (z.available <= 20) return `仅剩 ${z.available} 张`;
+  return '可售';
+}
+
+/** General admission: pick a zone and how many tickets. */
+export default function ZonePicker(p: ZonePickerProps) {
+  const zone = p.zones.find((z) => z.id === p.zoneId);
+  const max = maxQuantity(zone, p.limit);
+  return (
+    <View className='zones'>
+      <Text className='zones__title'>选择区域</Text>
+      {p.zones.map((z) => (
+        <View
+          key={z.id}
+          data-testid='zone-option'
+          className={`zone ${z.id === p.zoneId ? 'zone--on' : ''} ${z.available <= 0 ? 'zone--out' : ''}`}
+          onClick={() => z.available > 0 && p.onZone(z.id)}
+        >
+          <Text className='zone__name'>{z.name}</Text>
+          <Text className='zone__stock'>{stockText(z)}</Text>
+          <PriceTag fen={zonePrice(z, p.tiers)} size='sm' />
+        </View>
+      ))}
+      <View className='stepper-row'>
+        <Text className='stepper-row__label'>数量（每单限购 {p.limit} 张）</Text>
+        <View className='stepper'>
+          <Button className='stepper__btn' disabled={flag(p.quantity <= 1)} onClick={() => p.onQuantity(Math.max(1, p.quantity - 1))}>
+            −
+          </Button>
+          <Text className='stepper__num' data-testid='zone-quantity'>{p.quantity}</Text>
+          <Button className='stepper__btn' data-testid='zone-plus' disabled={flag(p.quantity >= max)} onClick={() => p.onQuantity(Math.min(max, p.quantity + 1))}>
+            +
+          </Button>
+        </View>
+      </View>
+      {zone ? <Text className='zones__sum'>{`${zone.name} × ${p.quantity} = ${formatYuan(zonePrice(zone, p.tiers) * p.quantity)}`}</Text> : null}
+    </View>
+  );
+}

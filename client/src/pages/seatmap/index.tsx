@@ -1,0 +1,203 @@
+import type { SeatMap, SeatStates, SessionInfo } from '@showtix/shared-types';
+import { Button, ScrollView, Text, View } from '@tarojs/components';
+import Taro, { useRouter } from '@tarojs/taro';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import ErrorPanel from '../../components/ErrorPanel';
+import Loading from '../../components/Loading';
+import PriceTag from '../../components/PriceTag';
+import SeatCanvas from '../../components/SeatCanvas';
+import { useLoad } from '../../hooks/useLoad';
+import { go } from '../../routes';
+import { getSeatMap, getSession, getShow } from '../../services/catalog';
+import { saveDraft, type CheckoutDraft } from '../../services/draft';
+import { buildModel, seatLabel, type SeatModel } from '../../seatmap/model';
+import { selectionTotalFen, toggleSeat } from '../../seatmap/selection';
+import { formatYuan } from '../../utils/money';
+import { runRemedy } from '../../utils/remedy';
+import { formatDateTime } from '../../utils/time';
+import ZonePicker, { maxQuantity, zonePrice } from './ZonePicker';
+import { useSeatStates } from './useSeatStates';
+import './index.scss';
+import { flag } from '../../utils/flag';
+
+interface Loaded {
+  map: SeatMap;
+  session: SessionInfo;
+}
+
+function Legend({ model }: { model: SeatModel }) {
+  return (
+    <ScrollView scrollX className='legend'>
+      {model.tiers.map((t, i) => (
+        <View key={t.id} className='legend__item' data-testid='legend-tier'>
+          <View className='legend__swatch' style={{ background: model.colors[i] }} />
+          <Text className='legend__text'>
+            {t.name} {formatYuan(t.priceFen)}
+          </Text>
+        </View>
+      ))}
+      <View className='legend__item'>
+        <View className='legend__swatch legend__swatch--off' />
+        <Text className='legend__text'>已售/锁定</Text>
+      </View>
+      <View className='legend__item'>
+        <View className='legend__swatch legend__swatch--sel' />
+        <Text className='legend__text'>已选</Text>
+      </View>
+    </ScrollView>
+  );
+}
+
+function SelectedBar(props: { model: SeatModel; selected: number[]; limit: number; onRemove: (i: number) => void; onConfirm: () => void }) {
+  const { model, selected } = props;
+  const total = selectionTotalFen(model, selected);
+  return (
+    <View className='select-bar'>
+      <ScrollView scrollX className='select-bar__chips'>
+        {selected.length === 0 ? <Text className='select-bar__hint'>点击座位选择，最多 {props.limit} 张；双指缩放查看</Text> : null}
+        {selected.map((i) => (
+          <View key={i} className='seat-chip' data-testid='seat-chip' onClick={() => props.onRemove(i)}>
+            <Text className='seat-chip__label'>{seatLabel(model.seats[i]!)}</Text>
+            <Text className='seat-chip__price'>{formatYuan(model.tiers[model.tierOf[i]!]!.priceFen)} ×</Text>
+          </View>
+        ))}
+      </ScrollView>
+      <View className='bottom-bar bottom-bar--inline'>
+        <View className='bottom-bar__info'>
+          <Text className='bottom-bar__label'>合计</Text>
+          <View data-testid='running-total'>
+            <PriceTag fen={total} size='lg' />
+          </View>
+        </View>
+        <Button className='btn btn--primary btn--wide' data-testid='confirm-seats' disabled={flag(selected.length === 0)} onClick={props.onConfirm}>
+          {selected.length ? `确认选座（${selected.length}）` : '请先选座'}
+        </Button>
+      </View>
+    </View>
+  );
+}
+
+export default function SeatMapPage() {
+  const { params } = useRouter();
+  const sessionId = params.sessionId ?? '';
+  // The map and the session load together; the show (title only) never delays the first draw.
+  const data = useLoad<Loaded>(async () => {
+    const [map, session] = await Promise.all([getSeatMap(sessionId), getSession(sessionId)]);
+    return { map, session };
+  }, [sessionId]);
+  const showId = params.showId || data.data?.session.showId || '';
+  const show = useLoad(() => (showId ? getShow(showId) : Promise.resolve(undefined)), [showId]);
+  const model = useMemo(() => (data.data && data.data.map.seating === 'reserved' ? buildModel(data.data.map) : null), [data.data]);
+  const [selected, setSelectedState] = useState<number[]>([]);
+  const selectedRef = useRef<readonly number[]>(selected);
+  const setSelected = useCallback((s: number[]) => {
+    selectedRef.current = s;
+    setSelectedState(s);
+  }, []);
+  const [zoneLive, setZoneLive] = useState<SeatStates['zones']>();
+  const [zoneId, setZoneId] = useState<string>();
+  const [quantity, setQuantity] = useState(1);
+  const [zoom, setZoom] = useState({ n: 0, factor: 1 });
+  const statesVersion = useSeatStates(sessionId, Boolean(data.data), model, selectedRef, setSelected, setZoneLive);
+  const limit = data.data?.session.purchaseLimit ?? 1;
+
+  const onTapSeat = useCallback(
+    (seat: number) => {
+      if (!model) return;
+      const r = toggleSeat(model, selectedRef.current, seat, limit);
+      if (r.ok) setSelected(r.selected);
+      else void Taro.showToast({ title: r.message, icon: 'none' });
+    },
+    [model, limit, setSelected],
+  );
+
+  if (!data.data) {
+    return (
+      <View className='page'>
+        {data.error ? <ErrorPanel variant='inline' error={data.error} onAction={() => runRemedy(data.error!, {}, data.reload)} /> : <Loading text='正在加载座位图…' />}
+      </View>
+    );
+  }
+  const { map, session } = data.data;
+  const zones = map.zones.map((z) => ({ ...z, available: zoneLive?.find((l) => l.id === z.id)?.available ?? z.available }));
+  const draftBase = (): Omit<CheckoutDraft, 'seats' | 'zone'> => ({
+    sessionId,
+    showId: session.showId,
+    showTitle: show.data?.title ?? '',
+    venueName: show.data?.venue.name ?? show.data?.venueName ?? '',
+    startsAt: session.startsAt,
+    realName: session.realName,
+    purchaseLimit: session.purchaseLimit,
+  });
+  const confirmSeats = () => {
+    if (!model) return;
+    const seats = selectedRef.current.map((i) => {
+      const tier = model.tiers[model.tierOf[i]!]!;
+      return { id: model.ids[i]!, label: seatLabel(model.seats[i]!), tierName: tier.name, priceFen: tier.priceFen };
+    });
+    saveDraft({ ...draftBase(), seats });
+    go('confirm', { sessionId });
+  };
+  const zone = zones.find((z) => z.id === zoneId);
+  const confirmZone = () => {
+    if (!zone) return;
+    saveDraft({ ...draftBase(), zone: { id: zone.id, name: zone.name, priceFen: zonePrice(zone, map.tiers), quantity } });
+    go('confirm', { sessionId });
+  };
+
+  return (
+    <View className='page seatmap'>
+      <View className='seatmap__head'>
+        <Text className='seatmap__title'>{show.data?.title ?? ' '}</Text>
+        <Text className='seatmap__sub'>
+          {formatDateTime(session.startsAt)} · 限购 {session.purchaseLimit} 张
+        </Text>
+      </View>
+      {model ? (
+        <>
+          <Legend model={model} />
+          <View className='seatmap__stage'>
+            <SeatCanvas model={model} selected={selected} statesVersion={statesVersion} onTapSeat={onTapSeat} zoomSignal={zoom} />
+            <View className='zoom'>
+              <Button className='zoom__btn' onClick={() => setZoom((z) => ({ n: z.n + 1, factor: 1.5 }))}>
+                ＋
+              </Button>
+              <Button className='zoom__btn' onClick={() => setZoom((z) => ({ n: z.n + 1, factor: 1 / 1.5 }))}>
+                －
+              </Button>
+            </View>
+          </View>
+          <SelectedBar model={model} selected={selected} limit={limit} onRemove={(i) => setSelected(selected.filter((s) => s !== i))} onConfirm={confirmSeats} />
+        </>
+      ) : (
+        <>
+          <ScrollView scrollY className='seatmap__zones'>
+            <ZonePicker
+              zones={zones}
+              tiers={map.tiers}
+              limit={limit}
+              zoneId={zoneId}
+              quantity={quantity}
+              onZone={(id) => {
+                setZoneId(id);
+                setQuantity((q) => Math.max(1, Math.min(q, maxQuantity(zones.find((z) => z.id === id), limit))));
+              }}
+              onQuantity={setQuantity}
+            />
+          </ScrollView>
+          <View className='bottom-bar'>
+            <View className='bottom-bar__info'>
+              <Text className='bottom-bar__label'>合计</Text>
+              <View data-testid='running-total'>
+                <PriceTag fen={zone ? zonePrice(zone, map.tiers) * quantity : 0} size='lg' />
+              </View>
+            </View>
+            <Button className='btn btn--primary btn--wide' data-testid='confirm-zone' disabled={flag(!zone)} onClick={confirmZone}>
+              立即购买
+            </Button>
+          </View>
+        </>
+      )}
+    </View>
+  );
+}

@@ -1,0 +1,61 @@
+import Taro, { useDidHide, useDidShow } from '@tarojs/taro';
+import { useEffect, useRef, useState } from 'react';
+import type { SeatStates } from '@showtix/shared-types';
+import { getSeatStates } from '../../services/catalog';
+import { seatLabel, type SeatModel } from '../../seatmap/model';
+import { applyStates } from '../../seatmap/states';
+
+export const REFRESH_MS = 4000;
+
+/**
+ * Keeps the open map's states live: polls the compact seat-states endpoint while the page is
+ * visible (and at once when it shows again, e.g. back from a SEAT_TAKEN), rewrites the model's
+ * state array in place and drops selected seats that someone else took.
+ */
+export function useSeatStates(
+  sessionId: string,
+  enabled: boolean,
+  model: SeatModel | null,
+  selectedRef: { current: readonly number[] },
+  setSelected: (s: number[]) => void,
+  onZones?: (zones: SeatStates['zones']) => void,
+): number {
+  const [version, setVersion] = useState(0);
+  const [visible, setVisible] = useState(true);
+  const [kick, setKick] = useState(0);
+  const zonesCb = useRef(onZones);
+  zonesCb.current = onZones;
+  useDidShow(() => {
+    setVisible(true);
+    setKick((k) => k + 1);
+  });
+  useDidHide(() => setVisible(false));
+
+  useEffect(() => {
+    if (!enabled || !visible) return undefined;
+    let stopped = false;
+    const refresh = async () => {
+      try {
+        const s = await getSeatStates(sessionId);
+        if (stopped) return;
+        zonesCb.current?.(s.zones);
+        if (!model) return;
+        const { changed, lost } = applyStates(model, s, selectedRef.current);
+        if (lost.length) {
+          setSelected(selectedRef.current.filter((i) => !lost.includes(i)));
+          void Taro.showToast({ title: `${seatLabel(model.seats[lost[0]!]!)} 已被抢，请重新选择`, icon: 'none', duration: 2500 });
+        }
+        if (changed) setVersion((v) => v + 1);
+      } catch {
+        // A missed refresh is harmless: the next one comes in a few seconds.
+      }
+    };
+    if (kick > 0) void refresh();
+    const timer = setInterval(() => void refresh(), REFRESH_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [enabled, model, visible, kick, sessionId, selectedRef, setSelected]);
+  return version;
+}

@@ -1,0 +1,72 @@
+import type { DrawKind, SeatMapController } from './controller';
+
+/**
+ * Drawing-complete markers for the benchmark and the browser tests (H5 only). Times are
+ * performance.now() values, i.e. milliseconds since navigation started.
+ *   __seatmapDrawnAt        first full draw of the seats
+ *   __seatmapTapAt          the pointer-up that ended the last tap (event timestamp)
+ *   __seatmapSelectDrawnAt  the redraw that showed the last selection change
+ *   __seatmapSelectFrameAt  the animation frame after it (the frame that shows it)
+ *   __seatmap               seat lookups: where to tap a seat, which seats are free
+ */
+interface SeatMapWindow {
+  __seatmapDrawnAt?: number;
+  __seatmapTapAt?: number;
+  __seatmapSelectDrawnAt?: number;
+  __seatmapSelectFrameAt?: number;
+  __seatmapDraws?: number;
+  __seatmap?: unknown;
+}
+
+function win(): SeatMapWindow | undefined {
+  return typeof window === 'undefined' ? undefined : (window as unknown as SeatMapWindow);
+}
+
+export function markDrawn(kind: DrawKind): void {
+  const w = win();
+  if (!w || typeof performance === 'undefined') return;
+  const now = performance.now();
+  w.__seatmapDraws = (w.__seatmapDraws ?? 0) + 1;
+  if (kind === 'full' && w.__seatmapDrawnAt === undefined) w.__seatmapDrawnAt = now;
+  if (kind === 'select') {
+    w.__seatmapSelectDrawnAt = now;
+    window.requestAnimationFrame(() => {
+      w.__seatmapSelectFrameAt = performance.now();
+    });
+  }
+}
+
+export function markTap(eventTimeStamp: number): void {
+  const w = win();
+  if (w) w.__seatmapTapAt = eventTimeStamp;
+}
+
+export function exposeSeatMap(c: SeatMapController, rect: () => DOMRect): () => void {
+  const w = win();
+  if (!w) return () => undefined;
+  const api = {
+    /** Viewport (client) coordinates of a seat's centre, for page.mouse.click / touchscreen.tap. */
+    seatPoint(seat: number) {
+      const p = c.seatPoint(seat);
+      if (!p) return null;
+      const r = rect();
+      return { x: r.left + p.x, y: r.top + p.y };
+    },
+    seatAt: (x: number, y: number) => c.seatAtScreen(x - rect().left, y - rect().top),
+    /** The first n available seats in map order that are on screen, with their tap points. */
+    freeSeats(n: number) {
+      const m = c.currentModel();
+      const r = rect();
+      const out: { index: number; id: string; x: number; y: number }[] = [];
+      for (let i = 0; m && i < m.count && out.length < n; i++) {
+        const p = m.state[i] === 0 ? api.seatPoint(i) : null;
+        if (p && p.x > r.left + 4 && p.x < r.right - 4 && p.y > r.top + 4 && p.y < r.bottom - 4) out.push({ index: i, id: m.ids[i]!, ...p });
+      }
+      return out;
+    },
+  };
+  w.__seatmap = api;
+  return () => {
+    if (w.__seatmap === api) delete w.__seatmap;
+  };
+}

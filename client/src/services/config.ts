@@ -1,0 +1,13 @@
+/**
+ * Where the client finds the API. H5 is served by the API server itself, so it calls its own
+ * origin; the mini-program needs an absolute base, fixed at build time (TARO_APP_API_BASE).
+ */
+export function apiBase(): string {
+  if (process.env.TARO_ENV === 'h5') return '';
+  return process.env.TARO_APP_API_BASE || 'http://127.0.0.1:3000';
+}
+
+/** The WeChat simulator that hands out login codes to the H5 build (never used in WeChat). */
+export function wxSimUrl(): string {
+  return process.env.TARO_APP_WX_SIM_URL || 'http://127.0.0.1:3100';
+}

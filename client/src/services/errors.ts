@@ -1,0 +1,90 @@
+import { ERRORS, isErrorCode, type ErrorCode } from '@showtix/shared-types';
+
+/** Every failure of the service layer: an API error code, or NETWORK when no answer came. */
+export type ClientErrorCode = ErrorCode | 'NETWORK';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ClientErrorCode,
+    readonly status: number,
+    message: string,
+    /** From Retry-After on 429 answers. */
+    readonly retryAfterMs?: number,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  return new ApiError('NETWORK', 0, '网络不给力，请检查网络后重试');
+}
+
+/** What the page should offer after an error. Pages turn these into navigation. */
+export type Remedy =
+  | 'pick_other_seats'
+  | 'adjust_selection'
+  | 'back_to_show'
+  | 'back_home'
+  | 'order_again'
+  | 'retry_later'
+  | 'retry'
+  | 'login_again'
+  | 'fix_input'
+  | 'refresh_order';
+
+export interface ErrorView {
+  code: ClientErrorCode;
+  title: string;
+  message: string;
+  remedy: Remedy;
+  actionText: string;
+  retryAfterMs?: number;
+}
+
+interface Advice {
+  title: string;
+  remedy: Remedy;
+  actionText: string;
+  /** Replaces the shared message where the fan needs more than the server's sentence. */
+  message?: string;
+}
+
+const ADVICE: Record<ClientErrorCode, Advice> = {
+  SEAT_TAKEN: { title: '手慢了，座位刚被抢走', remedy: 'pick_other_seats', actionText: '重新选座', message: '您选的座位刚被其他观众锁定，座位图已刷新，请换个座位。' },
+  SOLD_OUT: { title: '本场已售罄', remedy: 'back_to_show', actionText: '看看其他场次' },
+  LIMIT_EXCEEDED: { title: '超出限购数量', remedy: 'adjust_selection', actionText: '调整选座', message: '本场每个账号限购数量已满，请减少张数或查看已有订单。' },
+  NOT_ON_SALE: { title: '暂未开售', remedy: 'back_to_show', actionText: '返回演出详情', message: '本场次当前不在售卖时间，请留意开售时间。' },
+  ORDER_EXPIRED: { title: '订单已超时', remedy: 'order_again', actionText: '重新下单', message: '支付时间已过，座位已释放，请重新下单。' },
+  RATE_LIMITED: { title: '当前人数较多', remedy: 'retry_later', actionText: '稍后重试' },
+  UNAUTHORIZED: { title: '登录已失效', remedy: 'login_again', actionText: '重新登录' },
+  // The queue page arrives with its own issue; until then the fan goes back to the show.
+  QUEUE_REQUIRED: { title: '需要排队购票', remedy: 'back_to_show', actionText: '返回演出详情' },
+  FORBIDDEN: { title: '无法操作', remedy: 'back_home', actionText: '返回首页' },
+  NOT_FOUND: { title: '内容不存在', remedy: 'back_home', actionText: '返回首页' },
+  VALIDATION_FAILED: { title: '信息有误', remedy: 'fix_input', actionText: '返回修改' },
+  PAYLOAD_TOO_LARGE: { title: '信息过多', remedy: 'fix_input', actionText: '返回修改' },
+  IDEMPOTENCY_CONFLICT: { title: '订单信息已变化', remedy: 'retry', actionText: '重新提交' },
+  REQUEST_IN_PROGRESS: { title: '正在处理中', remedy: 'retry_later', actionText: '稍后刷新' },
+  ORDER_STATE_INVALID: { title: '订单状态已变化', remedy: 'refresh_order', actionText: '刷新订单' },
+  INTERNAL: { title: '系统繁忙', remedy: 'retry', actionText: '重试' },
+  SERVICE_UNAVAILABLE: { title: '系统繁忙', remedy: 'retry_later', actionText: '稍后重试' },
+  NETWORK: { title: '网络不给力', remedy: 'retry', actionText: '重试', message: '网络连接失败，请检查网络后重试。' },
+};
+
+function sharedMessage(code: ClientErrorCode): string | undefined {
+  return code !== 'NETWORK' && isErrorCode(code) ? ERRORS[code].message : undefined;
+}
+
+/** The fan-facing title, message and way forward for any error the service layer throws. */
+export function errorView(err: unknown): ErrorView {
+  const e = toApiError(err);
+  const advice = ADVICE[e.code] ?? ADVICE.INTERNAL;
+  let message = advice.message ?? sharedMessage(e.code) ?? e.message;
+  if (e.code === 'RATE_LIMITED' && e.retryAfterMs) {
+    message = `${ERRORS.RATE_LIMITED.message}（约 ${Math.ceil(e.retryAfterMs / 1000)} 秒后）`;
+  }
+  return { code: e.code, title: advice.title, message, remedy: advice.remedy, actionText: advice.actionText, retryAfterMs: e.retryAfterMs };
+}

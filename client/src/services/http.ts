@@ -1,0 +1,85 @@
+import Taro from '@tarojs/taro';
+import { isErrorCode } from '@showtix/shared-types';
+import { apiBase } from './config';
+import { ApiError } from './errors';
+import { authHeader, relogin } from './auth';
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  body?: unknown;
+  /** Sends the fan's bearer token, logging in first when there is none. */
+  auth?: boolean;
+  idempotencyKey?: string;
+}
+
+interface RawResponse {
+  statusCode: number;
+  data: unknown;
+  header: Record<string, string>;
+}
+
+/** The longest Retry-After the layer waits out by itself; longer ones go to the page. */
+const AUTO_RETRY_MAX_MS = 3000;
+
+function headerValue(headers: Record<string, string> | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  return key ? headers[key] : undefined;
+}
+
+export function retryAfterMs(headers: Record<string, string> | undefined): number | undefined {
+  const v = headerValue(headers, 'retry-after');
+  if (!v) return undefined;
+  const s = Number(v);
+  if (Number.isFinite(s)) return Math.max(0, s * 1000);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+function toError(res: RawResponse): ApiError {
+  const body = res.data as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null;
+  const code = isErrorCode(body?.error?.code) ? body!.error!.code : res.statusCode >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED';
+  const message = typeof body?.error?.message === 'string' ? body.error.message : `HTTP ${res.statusCode}`;
+  return new ApiError(code, res.statusCode, message, res.statusCode === 429 ? retryAfterMs(res.header) : undefined, body?.error?.details);
+}
+
+async function send(path: string, opts: RequestOptions): Promise<RawResponse> {
+  const header: Record<string, string> = { 'content-type': 'application/json' };
+  if (opts.auth) Object.assign(header, await authHeader());
+  if (opts.idempotencyKey) header['Idempotency-Key'] = opts.idempotencyKey;
+  try {
+    const res = await Taro.request({
+      url: `${apiBase()}${path}`,
+      method: opts.method ?? 'GET',
+      data: opts.body as Record<string, unknown> | undefined,
+      header,
+      dataType: 'json',
+    });
+    return { statusCode: res.statusCode, data: res.data, header: (res.header ?? {}) as Record<string, string> };
+  } catch {
+    throw new ApiError('NETWORK', 0, '网络不给力，请检查网络后重试');
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The only way the client talks HTTP. Answers the parsed body or throws ApiError. A stale token
+ * is replaced once by logging in again; a short 429 is waited out once when the call is safe to
+ * repeat (a GET, or a POST carrying an Idempotency-Key).
+ */
+export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  let res = await send(path, opts);
+  if (res.statusCode === 401 && opts.auth) {
+    await relogin();
+    res = await send(path, opts);
+  }
+  const repeatable = (opts.method ?? 'GET') === 'GET' || Boolean(opts.idempotencyKey);
+  const wait = res.statusCode === 429 ? retryAfterMs(res.header) ?? 1000 : undefined;
+  if (wait !== undefined && repeatable && wait <= AUTO_RETRY_MAX_MS) {
+    await sleep(wait);
+    res = await send(path, opts);
+  }
+  if (res.statusCode >= 200 && res.statusCode < 300) return res.data as T;
+  throw toError(res);
+}

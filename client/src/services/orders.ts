@@ -1,0 +1,83 @@
+import { CreateOrderSchema, type CreateOrderInput, type Page } from '@showtix/shared-types';
+import { ApiError } from './errors';
+import { request } from './http';
+import type { FanOrder, PayResponse } from './types';
+import { randomId } from '../utils/random';
+
+/**
+ * One purchase attempt: the Idempotency-Key stays the same while the request body does, so a
+ * retried submit (timeout, 429, double tap) can never create a second order; a changed body
+ * (other seats, other attendees) is a new attempt with a new key.
+ */
+export class OrderAttempt {
+  private key: string | undefined;
+  private body: string | undefined;
+
+  keyFor(input: CreateOrderInput): string {
+    const body = JSON.stringify(input);
+    if (!this.key || body !== this.body) {
+      this.key = randomId('order');
+      this.body = body;
+    }
+    return this.key;
+  }
+
+  /** After a definite answer (an order, or a refusal) the next submit is a new attempt. */
+  reset(): void {
+    this.key = undefined;
+    this.body = undefined;
+  }
+}
+
+export async function createOrder(input: CreateOrderInput, attempt: OrderAttempt): Promise<FanOrder> {
+  const parsed = CreateOrderSchema.safeParse(input);
+  if (!parsed.success) throw new ApiError('VALIDATION_FAILED', 400, parsed.error.issues[0]?.message ?? '请求参数有误');
+  return request<FanOrder>('/api/v1/orders', {
+    method: 'POST',
+    body: input,
+    auth: true,
+    idempotencyKey: attempt.keyFor(input),
+  });
+}
+
+export function listOrders(before?: string): Promise<Page<FanOrder>> {
+  const q = before ? `?before=${encodeURIComponent(before)}` : '';
+  return request<Page<FanOrder>>(`/api/v1/orders${q}`, { auth: true });
+}
+
+const orderPath = (orderNo: string) => `/api/v1/orders/${encodeURIComponent(orderNo)}`;
+
+export function getOrder(orderNo: string): Promise<FanOrder> {
+  return request<FanOrder>(orderPath(orderNo), { auth: true });
+}
+
+export function cancelOrder(orderNo: string): Promise<FanOrder> {
+  return request<FanOrder>(`${orderPath(orderNo)}/cancel`, { method: 'POST', auth: true });
+}
+
+export function payOrder(orderNo: string): Promise<PayResponse> {
+  return request<PayResponse>(`${orderPath(orderNo)}/pay`, { method: 'POST', auth: true });
+}
+
+export function refundOrder(orderNo: string, reason?: string): Promise<FanOrder> {
+  return request<FanOrder>(`${orderPath(orderNo)}/refund`, { method: 'POST', auth: true, body: reason ? { reason } : {} });
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * After payment the server learns the result from WeChat's notification, so the order turns
+ * paid and then ticketed a moment later: poll until it settles or the time is up.
+ */
+export async function waitForSettled(
+  orderNo: string,
+  opts: { timeoutMs?: number; intervalMs?: number; isCancelled?: () => boolean } = {},
+): Promise<FanOrder> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  for (;;) {
+    const order = await getOrder(orderNo);
+    const settled = order.status === 'ticketed' || order.status === 'cancelled' || order.status === 'refunded';
+    if (settled || Date.now() >= deadline || opts.isCancelled?.()) return order;
+    await sleep(opts.intervalMs ?? 1000);
+  }
+}

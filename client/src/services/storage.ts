@@ -1,0 +1,35 @@
+import Taro from '@tarojs/taro';
+
+/** Typed wrappers over Taro storage (localStorage in H5, wx storage in WeChat). */
+export const KEYS = {
+  token: 'showtix.token',
+  openid: 'showtix.openid',
+  draft: 'showtix.draft',
+} as const;
+
+export function readString(key: string): string | undefined {
+  try {
+    const v: unknown = Taro.getStorageSync(key);
+    return typeof v === 'string' && v !== '' ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function readJson<T>(key: string): T | undefined {
+  const raw = readString(key);
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export function write(key: string, value: string): void {
+  Taro.setStorageSync(key, value);
+}
+
+export function remove(key: string): void {
+  Taro.removeStorageSync(key);
+}

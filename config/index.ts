@@ -1,0 +1,62 @@
+import path from 'node:path'
+import { defineConfig, type UserConfigExport } from '@tarojs/cli'
+import devConfig from './dev'
+import prodConfig from './prod'
+
+/**
+ * Taro config of the fan's mini-program. It lives at the repo root (Taro reads `config/` from
+ * the working directory) while the sources live in `client/src`; outputs go to `dist/<platform>`.
+ */
+export default defineConfig<'webpack5'>(async (merge) => {
+  const platform = process.env.TARO_ENV ?? 'weapp'
+  const baseConfig: UserConfigExport<'webpack5'> = {
+    projectName: 'showtix-client',
+    date: '2026-11-30',
+    designWidth: 750,
+    deviceRatio: { 640: 2.34 / 2, 750: 1, 375: 2, 828: 1.81 / 2 },
+    sourceRoot: 'client/src',
+    outputRoot: `dist/${platform}`,
+    plugins: [],
+    // API and simulator addresses are fixed at build time (shell env or a root .env file wins over
+    // these defaults); the code reads them as process.env.TARO_APP_*. See client/src/services/config.ts.
+    env: {
+      TARO_APP_API_BASE: JSON.stringify(process.env.TARO_APP_API_BASE || 'http://127.0.0.1:3000'),
+      TARO_APP_WX_SIM_URL: JSON.stringify(process.env.TARO_APP_WX_SIM_URL || 'http://127.0.0.1:3100'),
+    },
+    defineConstants: {},
+    alias: {
+      '@': path.resolve(__dirname, '..', 'client', 'src'),
+    },
+    copy: { patterns: [], options: {} },
+    framework: 'react',
+    compiler: 'webpack5',
+    cache: { enable: false },
+    mini: {
+      postcss: {
+        pxtransform: { enable: true, config: {} },
+        cssModules: { enable: false, config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' } },
+      },
+    },
+    h5: {
+      publicPath: './',
+      staticDirectory: 'static',
+      // Hash routing: deep links and reloads work from any static file server.
+      router: { mode: 'hash' },
+      output: {
+        filename: 'js/[name].[contenthash:8].js',
+        chunkFilename: 'js/[name].[chunkhash:8].js',
+      },
+      miniCssExtractPluginOption: {
+        ignoreOrder: true,
+        filename: 'css/[name].[contenthash:8].css',
+        chunkFilename: 'css/[name].[chunkhash].css',
+      },
+      postcss: {
+        autoprefixer: { enable: true, config: {} },
+        cssModules: { enable: false, config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' } },
+      },
+    },
+  }
+  if (process.env.NODE_ENV === 'development') return merge({}, baseConfig, devConfig)
+  return merge({}, baseConfig, prodConfig)
+})
