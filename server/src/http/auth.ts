@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { SignJWT, jwtVerify } from 'jose';
+import { createSigner, createVerifier } from 'fast-jwt';
 import { appError } from './errors';
 
 export type Role = 'fan' | 'staff' | 'admin';
@@ -9,29 +9,31 @@ export interface Principal {
   roles: Role[];
 }
 
-/** Signed session tokens (HS256 JWT). Stateless, so checking one costs no database round trip. */
+/**
+ * Signed session tokens (HS256 JWT, fast-jwt). Stateless, so checking one costs no database
+ * round trip; fast-jwt verifies synchronously and caches verified tokens, which matters on the
+ * purchase path (jose's WebCrypto verify cost a fifth of the server's CPU in the benchmark).
+ */
 export class TokenService {
-  private readonly key: Uint8Array;
+  private readonly sign: (payload: object) => string;
+  private readonly check: (token: string) => { sub?: unknown; roles?: unknown };
+
   constructor(
     secret: string,
     private readonly ttlS: number,
   ) {
-    this.key = new TextEncoder().encode(secret);
+    this.sign = createSigner({ key: secret, algorithm: 'HS256' });
+    this.check = createVerifier({ key: secret, algorithms: ['HS256'], cache: 10_000, requiredClaims: ['exp', 'sub'] });
   }
 
   async issue(p: Principal, nowMs = Date.now()): Promise<string> {
     const iat = Math.floor(nowMs / 1000);
-    return new SignJWT({ roles: p.roles })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(p.userId)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + this.ttlS)
-      .sign(this.key);
+    return this.sign({ sub: p.userId, roles: p.roles, iat, exp: iat + this.ttlS });
   }
 
   async verify(token: string): Promise<Principal> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      const payload = this.check(token);
       if (typeof payload.sub !== 'string' || !Array.isArray(payload.roles)) throw new Error('bad claims');
       return { userId: payload.sub, roles: payload.roles as Role[] };
     } catch {

@@ -20,8 +20,18 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * An expected refusal (SEAT_TAKEN, SOLD_OUT, ...). Built without a stack trace: in a flash sale
+ * most answers are refusals, and capturing stacks for them is measurable CPU for nothing.
+ */
 export function appError(code: ErrorCode, details?: unknown, message?: string): AppError {
-  return new AppError(code, ERRORS[code].status, true, message ?? ERRORS[code].message, details);
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new AppError(code, ERRORS[code].status, true, message ?? ERRORS[code].message, details);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 function fromZod(err: ZodError): AppError {

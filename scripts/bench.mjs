@@ -1,0 +1,16 @@
+// npm run bench [-- --scenario flash-sale|queue ...]: builds the server, then runs the scenario.
+import { execSync, spawnSync } from 'node:child_process';
+
+const argv = process.argv.slice(2);
+const i = argv.indexOf('--scenario');
+const scenario = i >= 0 ? argv[i + 1] : 'flash-sale';
+const rest = i >= 0 ? [...argv.slice(0, i), ...argv.slice(i + 2)] : argv;
+const scripts = { 'flash-sale': 'bench/flash-sale/run.mjs' };
+if (!scripts[scenario]) {
+  console.error(`unknown scenario "${scenario}"; known: ${Object.keys(scripts).join(', ')}`);
+  process.exit(2);
+}
+execSync('node scripts/ensure-install.mjs', { stdio: 'inherit' });
+execSync('npm run build -w shared-types -w server', { stdio: 'inherit' });
+const r = spawnSync('node', [scripts[scenario], ...rest], { stdio: 'inherit' });
+process.exit(r.status ?? 1);
