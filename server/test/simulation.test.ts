@@ -62,7 +62,8 @@ async function wave(w: World, rnd: () => number, from: number, to: number): Prom
     const tries = await Promise.all(Array.from({ length: 1 + p.retries }, () => attempt(d, user, p.input, p.key)));
     const orders = new Set(tries.filter((t) => t.order).map((t) => t.order!.orderNo));
     if (orders.size > 1) return [{ code: `one key gave ${orders.size} orders` }];
-    if (p.key && orders.size === 1 && tries.some((t) => !t.order)) return [{ code: 'a retry lost its order' }];
+    // A duplicate may still fail where another succeeded: a request that failed before MySQL gave
+    // its key up, and the state changed (an expiry freed the seat) before the next one ran.
     const first = tries[0]!;
     if (first.order && rnd() < 0.2) await d.orders.cancel(user, first.order.orderNo, d.clock.now());
     if (rnd() < 0.1) tries.push(await attempt(d, user, plan(rnd, w, from + j).input)); // a second order
