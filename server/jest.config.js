@@ -3,7 +3,10 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   transform: { '^.+\\.ts$': ['@swc/jest'] },
-  moduleNameMapper: { '^@showtix/shared-types$': '<rootDir>/../shared-types/src' },
+  moduleNameMapper: {
+    '^@showtix/shared-types$': '<rootDir>/../shared-types/src',
+    '^@showtix/wechat-sim$': '<rootDir>/../wechat-sim/src/index.ts',
+  },
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -19,6 +19,16 @@ import { IdGenerator } from './orders/ids';
 import { OrderWriter } from './orders/writer';
 import { OrderService } from './orders/service';
 import { orderRoutes } from './orders/routes';
+import { Broker } from './outbox/broker';
+import { OutboxRelay } from './outbox/relay';
+import { WechatClient } from './wechat/client';
+import { trustedWechatKeys } from './wechat/keys';
+import { WechatPay } from './wechat/pay';
+import { RefundService } from './refunds/service';
+import { PaymentService } from './payments/service';
+import { notifyRoutes, payRoutes } from './payments/routes';
+import { authRoutes } from './auth/routes';
+import { ticketRoutes } from './tickets/routes';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -36,6 +46,13 @@ export interface AppDeps {
   seatmaps: SeatMapService;
   writer: OrderWriter;
   orders: OrderService;
+  broker: Broker;
+  relay: OutboxRelay;
+  wechat: WechatClient;
+  wechatKeys: Map<string, import('node:crypto').KeyObject>;
+  pay: WechatPay;
+  refunds: RefundService;
+  payments: PaymentService;
 }
 
 export async function createDeps(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Promise<AppDeps> {
@@ -50,6 +67,14 @@ export async function createDeps(config: Config, opts: { clock?: Clock; log?: Lo
   const inventory = new InventoryService(redis, keys, db, log, config);
   const writer = new OrderWriter(writerDb, config, log);
   const ids = new IdGenerator(node);
+  const orders = new OrderService({ db, writer, inventory, catalog, ids, log, holdGraceMs: config.holdGraceMs });
+  const broker = new Broker(config.amqpUrl, config.amqpPrefix, log);
+  const relay = new OutboxRelay(db, broker, log);
+  const wechatKeys = trustedWechatKeys(config.wechat);
+  const pay = new WechatPay(config.wechat, wechatKeys, () => clock.now().getTime());
+  const refunds = new RefundService({ db, pay, relay, catalog, log });
+  const payments = new PaymentService({ db, pay, wechat: config.wechat, relay, refunds, log });
+  orders.connect({ guard: (id, now) => payments.settleBeforeCancel(id, now), refundOrder: (o) => refunds.refundOrder(o) });
   return {
     config,
     log,
@@ -64,12 +89,20 @@ export async function createDeps(config: Config, opts: { clock?: Clock; log?: Lo
     inventory,
     seatmaps: new SeatMapService(catalog, inventory, config.seatStatesCacheMs),
     writer,
-    orders: new OrderService({ db, writer, inventory, catalog, ids, log, holdGraceMs: config.holdGraceMs }),
+    orders,
+    broker,
+    relay,
+    wechat: new WechatClient(config.wechat, () => clock.now().getTime()),
+    wechatKeys,
+    pay,
+    refunds,
+    payments,
   };
 }
 
 export async function closeDeps(d: AppDeps): Promise<void> {
   await d.writer.drained();
+  await d.broker.close();
   await Promise.all([d.db.end(), d.writerDb.end(), d.redis.quit()]);
 }
 
@@ -97,10 +130,15 @@ export function createApp(d: AppDeps): Koa {
   app.use(errorMiddleware(d.log));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: d.config.bodyLimitBytes, encoding: 'utf-8' }));
   const auth = requireAuth(d.tokens);
+  const payDeps = { payments: d.payments, refunds: d.refunds, orders: d.orders, auth, clock: d.clock, trusted: d.wechatKeys, apiV3Key: d.config.wechat.apiV3Key };
   for (const router of [
     systemRoutes(d),
+    authRoutes(d),
     catalogRoutes(d.catalog, d.seatmaps, d.clock),
     orderRoutes(d.orders, auth, d.clock),
+    payRoutes(payDeps),
+    notifyRoutes(payDeps),
+    ticketRoutes(d.db, auth),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

@@ -6,6 +6,7 @@ import { closeDeps, createApp, createDeps, type AppDeps } from './app';
 import { Scheduler } from './jobs/scheduler';
 import { expireDueOrders, sweepOrphanHolds } from './orders/expiry';
 import { runLifecycle } from './catalog/lifecycle';
+import { startConsumers } from './workers';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -33,7 +34,11 @@ export function startJobs(d: AppDeps): Scheduler {
       intervalMs: d.config.expiryIntervalMs * 5,
       run: () => sweepOrphanHolds(expiry, selling, d.clock.now()),
     },
+    { name: 'outbox-relay', intervalMs: d.config.outboxIntervalMs, run: () => d.relay.runOnce() },
+    { name: 'payment-check', intervalMs: 5_000, run: () => d.payments.checkPending(d.clock.now(), d.config.payCheckAfterMs) },
+    { name: 'refund-check', intervalMs: 10_000, run: () => d.refunds.checkProcessing(d.clock.now(), d.config.payCheckAfterMs) },
   ]);
+  startConsumers(d);
   return scheduler;
 }
 

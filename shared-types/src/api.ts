@@ -100,6 +100,15 @@ export interface OrderItem {
   zoneName?: string;
 }
 
+export type RefundStatus = 'requested' | 'processing' | 'succeeded' | 'abnormal' | 'closed';
+
+export interface OrderRefund {
+  status: RefundStatus;
+  amountFen: number;
+  feeFen: number;
+  requestedAt: string;
+}
+
 export interface Order {
   orderNo: string;
   status: OrderStatus;
@@ -108,6 +117,8 @@ export interface Order {
   expireAt: string;
   createdAt: string;
   items: OrderItem[];
+  /** The buyer's or an admin's refund of this order, once asked for. */
+  refund?: OrderRefund;
 }
 
 export interface Page<T> {

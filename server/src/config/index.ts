@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { loadWechatConfig, type WechatConfig } from './wechat';
 
 /**
  * All configuration, read and validated once at start-up. Limits carry their unit last
@@ -32,6 +33,12 @@ const EnvSchema = z.object({
   EXPIRY_INTERVAL_MS: int(1_000),
   ORPHAN_GRACE_MS: int(60_000),
   REBUILD_SETTLE_MS: int(300),
+  AMQP_URL: z.string().default('amqp://guest:guest@127.0.0.1:5672'),
+  AMQP_PREFIX: z.string().default('showtix'),
+  OUTBOX_INTERVAL_MS: int(500),
+  CONSUMER_ATTEMPTS_MAX: int(8),
+  CONSUMER_BACKOFF_MS: int(1_000),
+  PAY_CHECK_AFTER_MS: int(60_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -59,6 +66,16 @@ export interface Config {
   /** A Redis hold with no live MySQL order this long after its expiry is released by the sweeper. */
   orphanGraceMs: number;
   rebuildSettleMs: number;
+  amqpUrl: string;
+  /** Exchange and queue names start with this (tests use their own). */
+  amqpPrefix: string;
+  outboxIntervalMs: number;
+  consumerAttemptsMax: number;
+  /** First retry delay of a failed consumer; doubles per attempt. */
+  consumerBackoffMs: number;
+  /** A pending order whose payment started this long ago is queried at WeChat. */
+  payCheckAfterMs: number;
+  wechat: WechatConfig;
 }
 
 const DEV_SECRET = 'development-only-secret-never-use-in-production!';
@@ -93,5 +110,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     expiryIntervalMs: e.EXPIRY_INTERVAL_MS,
     orphanGraceMs: e.ORPHAN_GRACE_MS,
     rebuildSettleMs: e.REBUILD_SETTLE_MS,
+    amqpUrl: e.AMQP_URL,
+    amqpPrefix: e.AMQP_PREFIX,
+    outboxIntervalMs: e.OUTBOX_INTERVAL_MS,
+    consumerAttemptsMax: e.CONSUMER_ATTEMPTS_MAX,
+    consumerBackoffMs: e.CONSUMER_BACKOFF_MS,
+    payCheckAfterMs: e.PAY_CHECK_AFTER_MS,
+    wechat: loadWechatConfig(source, e.NODE_ENV === 'production', e.PORT),
   });
 }

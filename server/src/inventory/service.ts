@@ -89,6 +89,28 @@ export class InventoryService {
     return { kind: code === RC.ALREADY ? 'already' : 'unknown' };
   }
 
+  /**
+   * Holds a released order's units again (a payment arrived after it was cancelled). Seats must
+   * be free; a zone order may get other slot numbers, returned in `slots`.
+   */
+  async retake(sessionId: string, orderId: string, userId: string, units: { seatIds: string[] } | { zoneId: string; quantity: number }, nowMs: number): Promise<TakeResult | { kind: 'already' }> {
+    const k = this.keys.session(sessionId);
+    const kindArgs = 'seatIds' in units ? ['s', units.seatIds.length, ...units.seatIds] : [`z${units.zoneId}`, units.quantity];
+    const reply = await this.withRebuild(sessionId, () =>
+      this.redis.retakeOrder(k.meta, k.seats, k.users, k.orders, k.pending, k.zslots, orderId, userId, nowMs, nowMs + this.opts.holdGraceMs, ...kindArgs),
+    );
+    if (reply[0] === RC.ALREADY) return { kind: 'already' };
+    return toTakeResult(reply);
+  }
+
+  /** What an order holds in Redis: its record's state and units (seat ids or slot numbers). */
+  async heldUnits(sessionId: string, orderId: string): Promise<{ state: string; units: string[] } | undefined> {
+    const rec = await this.redis.hget(this.keys.session(sessionId).orders, orderId);
+    if (!rec) return undefined;
+    const f = rec.split('|');
+    return { state: f[0]!, units: f[4] ? f[4].split(',') : [] };
+  }
+
   /** Opens or closes selling without touching stock (admin, sale start, session end). */
   async setOpen(sessionId: string, open: boolean): Promise<void> {
     const k = this.keys.session(sessionId);

@@ -12,8 +12,6 @@ export interface ExpiryDeps {
   inventory: InventoryService;
   log: Logger;
   orphanGraceMs: number;
-  /** Runs before an expired order is cancelled (the payment issue closes the WeChat order here). */
-  beforeExpire?: (orderId: string, now: Date) => Promise<'cancel' | 'skip'>;
 }
 
 const BATCH = 200;
@@ -25,8 +23,7 @@ const BATCH = 200;
 export async function expireDueOrders(d: ExpiryDeps, now: Date): Promise<number> {
   let cancelled = 0;
   for (const due of await dueForExpiry(d.db, now, BATCH)) {
-    if (d.beforeExpire && (await d.beforeExpire(due.id, now)) === 'skip') continue;
-    if (await d.orders.cancelAndRelease(due.id, 'expired', now, true)) cancelled++;
+    if (await d.orders.expire(due.id, now)) cancelled++;
   }
   return cancelled;
 }

@@ -3,6 +3,7 @@ import mysql from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import type { NewOrder, OrderRow } from './types';
 import { ORDER_STATUS } from './types';
+import type { RefundSummary } from './views';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -34,6 +35,16 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
       [items],
     ),
   });
+  out.push(...claimStatements(byId));
+  return out;
+}
+
+/** Orders' claims on seats and units, and their users' quota: the rows MySQL refuses twice. */
+export function claimStatements(
+  orders: Pick<NewOrder, 'id' | 'sessionId' | 'userId' | 'quantity' | 'purchaseLimit' | 'items'>[],
+): { step: InsertStep; sql: string }[] {
+  const byId = [...orders].sort((a, b) => cmp(a.id, b.id));
+  const out: { step: InsertStep; sql: string }[] = [];
   const seats = byId
     .flatMap((o) => o.items.filter((i) => i.seatId).map((i) => [o.sessionId, i.seatId!, o.id]))
     .sort((a, b) => cmp(a[0]!, b[0]!) || cmp(a[1]!, b[1]!));
@@ -69,7 +80,7 @@ function cmp(a: string, b: string): number {
 }
 
 const ORDER_COLUMNS = `id, order_no, user_id, session_id, status, amount_fen, quantity, idempotency_key,
-  request_hash, expire_at, created_at, paid_at, cancelled_at, cancel_reason`;
+  request_hash, expire_at, created_at, paid_at, cancelled_at, cancel_reason, prepay_id`;
 
 export async function findOrder(db: Db | Conn, where: string, params: unknown[], lock = false): Promise<OrderRow | undefined> {
   const [rows] = await db.query<Row[]>(
@@ -164,4 +175,16 @@ export async function dueForExpiry(db: Db, now: Date, limit: number): Promise<{ 
     [ORDER_STATUS.PENDING, now, limit],
   );
   return rows as { id: string; session_id: string }[];
+}
+
+/** The latest order refund (buyer or admin) of each order, for order views. */
+export async function refundsOf(db: Db | Conn, orderIds: string[]): Promise<Map<string, RefundSummary>> {
+  const out = new Map<string, RefundSummary>();
+  if (orderIds.length === 0) return out;
+  const [rows] = await db.query<Row[]>(
+    "SELECT order_id, status, amount_fen, fee_fen, created_at FROM refunds WHERE kind = 'order' AND order_id IN (?) ORDER BY id",
+    [orderIds],
+  );
+  for (const r of rows) out.set(String(r.order_id), r as RefundSummary);
+  return out;
 }

@@ -7,7 +7,7 @@ import { sleep, type InventoryService } from '../inventory/service';
 import type { TakeResult } from '../inventory/types';
 import { buildOrder, requestHash, resolveUnits } from './create';
 import type { IdGenerator } from './ids';
-import { cancelPending, findOrder, itemsOf, listOrdersOfUser } from './repo';
+import { cancelPending, findOrder, itemsOf, listOrdersOfUser, refundsOf } from './repo';
 import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
 import { newOrderView, orderView } from './views';
 import { WriteError, type OrderWriter } from './writer';
@@ -22,6 +22,12 @@ export interface OrderServiceDeps {
   holdGraceMs: number;
 }
 
+/** Before a pending order is cancelled: was a payment started that must be closed or honoured? */
+export type CancelGuard = (orderId: string, now: Date) => Promise<'cancel' | 'paid' | 'retry'>;
+
+/** The one refund path (buyer and admin), provided by the refunds domain. */
+export type RefundOrder = (o: { orderId: string; by: { kind: 'buyer'; id: string }; reason?: string; now: Date }) => Promise<unknown>;
+
 const WRITE_REFUSALS = {
   seat_taken: 'SEAT_TAKEN',
   unit_taken: 'SOLD_OUT',
@@ -33,7 +39,16 @@ const REPLAY_WAIT_MS = 3_000;
 const REPLAY_RERUNS_MAX = 5;
 
 export class OrderService {
+  private guard: CancelGuard = async () => 'cancel';
+  private refundOrder: RefundOrder | undefined;
+
   constructor(private readonly d: OrderServiceDeps) {}
+
+  /** Payments close the WeChat order before any cancellation, and refunds provide the refund path. */
+  connect(o: { guard: CancelGuard; refundOrder: RefundOrder }): void {
+    this.guard = o.guard;
+    this.refundOrder = o.refundOrder;
+  }
 
   /**
    * Redis decides (one script: hold, limit, idempotency), MySQL records (group commit with
@@ -114,8 +129,9 @@ export class OrderService {
     const code = status ? Number(Object.entries(ORDER_STATUS_NAME).find(([, n]) => n === status)![0]) : undefined;
     const rows = await listOrdersOfUser(this.d.db, userId, code, before, limit + 1);
     const page = rows.slice(0, limit);
-    const items = await itemsOf(this.d.db, page.map((o) => o.id));
-    const views = page.map((o) => orderView(o, items.filter((i) => i.order_id === o.id)));
+    const ids = page.map((o) => o.id);
+    const [items, refunds] = await Promise.all([itemsOf(this.d.db, ids), refundsOf(this.d.db, ids)]);
+    const views = page.map((o) => orderView(o, items.filter((i) => i.order_id === o.id), refunds.get(o.id)));
     return rows.length > limit ? { items: views, next: page[page.length - 1]!.id } : { items: views };
   }
 
@@ -123,14 +139,31 @@ export class OrderService {
   async cancel(userId: string, orderNo: string, now: Date): Promise<Order> {
     const order = await this.owned(userId, orderNo);
     if (order.status === ORDER_STATUS.CANCELLED) return this.view(order);
-    if (order.status !== ORDER_STATUS.PENDING) throw appError('ORDER_STATE_INVALID');
+    if (order.status !== ORDER_STATUS.PENDING) throw appError('ORDER_STATE_INVALID', undefined, '订单已支付，不能取消');
+    const settled = await this.guard(order.id, now);
+    if (settled === 'retry') throw appError('SERVICE_UNAVAILABLE');
+    if (settled === 'paid') throw appError('ORDER_STATE_INVALID', undefined, '订单已支付，不能取消');
     const cancelled = await this.cancelAndRelease(order.id, 'buyer', now, false);
     if (cancelled) return this.view(cancelled);
-    return this.cancel(userId, orderNo, now); // someone else changed it first: answer its new state
+    return this.view(await this.owned(userId, orderNo)); // someone else changed it first: answer its new state
   }
 
-  /** One pending order -> cancelled in MySQL, then its Redis holds back. Used by buyer and expiry. */
-  async cancelAndRelease(orderId: string, reason: string, now: Date, onlyIfExpired: boolean): Promise<OrderRow | undefined> {
+  /** The expiry job's cancellation: a payment in progress is closed or honoured first. */
+  async expire(orderId: string, now: Date): Promise<boolean> {
+    if ((await this.guard(orderId, now)) !== 'cancel') return false;
+    return (await this.cancelAndRelease(orderId, 'expired', now, true)) !== undefined;
+  }
+
+  /** The buyer asks for a refund of a ticketed order, under the show's refund rules. */
+  async requestRefund(userId: string, orderNo: string, reason: string | undefined, now: Date): Promise<Order> {
+    const order = await this.owned(userId, orderNo);
+    if (!this.refundOrder) throw appError('SERVICE_UNAVAILABLE');
+    await this.refundOrder({ orderId: order.id, by: { kind: 'buyer', id: userId }, ...(reason ? { reason } : {}), now });
+    return this.view(await this.owned(userId, orderNo));
+  }
+
+  /** One pending order -> cancelled in MySQL, then its Redis holds back. */
+  private async cancelAndRelease(orderId: string, reason: string, now: Date, onlyIfExpired: boolean): Promise<OrderRow | undefined> {
     const cancelled = await inTransaction(this.d.db, (c) => cancelPending(c, orderId, reason, now, onlyIfExpired));
     if (cancelled) await this.releaseInventory(cancelled.session_id, cancelled.id);
     return cancelled;
@@ -160,7 +193,8 @@ export class OrderService {
   }
 
   private async view(o: OrderRow): Promise<Order> {
-    return orderView(o, await itemsOf(this.d.db, [o.id]));
+    const [items, refunds] = await Promise.all([itemsOf(this.d.db, [o.id]), refundsOf(this.d.db, [o.id])]);
+    return orderView(o, items, refunds.get(o.id));
   }
 
   private background(p: Promise<unknown>, what: string): void {

@@ -49,4 +49,5 @@ export interface OrderRow {
   paid_at: Date | null;
   cancelled_at: Date | null;
   cancel_reason: string | null;
+  prepay_id: string | null;
 }

@@ -17,7 +17,16 @@ export function itemView(r: ItemRow): OrderItem {
   return { zoneId: r.zone_id!, tierId: r.tier_id, priceFen: r.price_fen, zoneName: r.zone_name ?? '' };
 }
 
-export function orderView(o: OrderRow, items: ItemRow[]): Order {
+export interface RefundSummary {
+  status: number;
+  amount_fen: number;
+  fee_fen: number;
+  created_at: Date;
+}
+
+const REFUND_STATUS_NAMES = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
+
+export function orderView(o: OrderRow, items: ItemRow[], refund?: RefundSummary): Order {
   return {
     orderNo: o.order_no,
     status: ORDER_STATUS_NAME[o.status]!,
@@ -26,6 +35,9 @@ export function orderView(o: OrderRow, items: ItemRow[]): Order {
     expireAt: o.expire_at.toISOString(),
     createdAt: o.created_at.toISOString(),
     items: items.map(itemView),
+    ...(refund
+      ? { refund: { status: REFUND_STATUS_NAMES[refund.status]!, amountFen: refund.amount_fen, feeFen: refund.fee_fen, requestedAt: refund.created_at.toISOString() } }
+      : {}),
   };
 }
 

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import amqp from 'amqplib';
 import Redis from 'ioredis';
+import { CONSUMERS } from '../../src/workers';
 import pino from 'pino';
 import { closeDeps, createDeps, type AppDeps } from '../../src/app';
 import { ManualClock } from '../../src/clock';
@@ -28,6 +30,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     JOBS_ENABLED: 'false',
     REBUILD_SETTLE_MS: '0',
+    AMQP_PREFIX: `tk_test_${id}`,
     ...overrides,
   });
 }
@@ -47,6 +50,24 @@ export async function deleteKeys(url: string, prefix: string): Promise<void> {
   }
 }
 
+/** Deletes this run's exchange and queues (consumers' main, retry and dead queues). */
+export async function deleteAmqp(url: string, prefix: string): Promise<void> {
+  let conn: amqp.ChannelModel | undefined;
+  try {
+    conn = await amqp.connect(url);
+    const ch = await conn.createChannel();
+    for (const name of CONSUMERS) {
+      for (const q of [`${prefix}.${name}`, `${prefix}.${name}.retry`, `${prefix}.${name}.dead`]) await ch.deleteQueue(q);
+    }
+    await ch.deleteExchange(`${prefix}.events`);
+    await ch.close();
+  } catch {
+    /* RabbitMQ down or nothing declared: nothing to clean */
+  } finally {
+    await conn?.close().catch(() => undefined);
+  }
+}
+
 export async function createTestEnv(overrides: Record<string, string> = {}): Promise<TestEnv> {
   const config = testConfig(overrides);
   await migrateUp(config.mysqlUrl);
@@ -58,6 +79,7 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
     clock,
     async close() {
       await closeDeps(deps);
+      await deleteAmqp(config.amqpUrl, config.amqpPrefix);
       await deleteKeys(config.redisUrl, config.redisKeyPrefix);
       await dropDatabase(config.mysqlUrl);
     },

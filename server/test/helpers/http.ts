@@ -17,10 +17,10 @@ export interface TestServer {
 }
 
 /** The real app on a random port, over real HTTP. */
-export async function startTestServer(env: TestEnv): Promise<TestServer> {
+export async function startTestServer(env: TestEnv, port = 0): Promise<TestServer> {
   const app = createApp(env.deps);
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = app.listen(port, '127.0.0.1', () => resolve(s));
   });
   const addr = server.address();
   const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;

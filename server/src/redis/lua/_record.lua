@@ -54,3 +54,37 @@ local function book(usersKey, ordersKey, pendingKey, idemKey, orderId, holdUntil
   redis.call('ZADD', pendingKey, holdUntil, orderId)
   if r.idem ~= '' then redis.call('HSET', idemKey, r.idem, orderId .. '|' .. reqHash) end
 end
+
+-- Checks that every seat is free (or its hold expired) and holds them all for orderId.
+-- Returns nil and the number of seats that were free (not taken over), or the code and seat.
+local function holdSeats(metaKey, seatsKey, seats, orderId, now, holdUntil)
+  local current = redis.call('HMGET', seatsKey, unpack(seats))
+  local fresh = 0
+  for i, v in ipairs(current) do
+    if v then
+      local taken = string.byte(v, 1) == 83 or tonumber(string.match(v, '(%d+)$')) > now
+      if taken then
+        local avail = tonumber(redis.call('HGET', metaKey, 'avail') or '0')
+        if avail <= 0 then return RC_SOLD_OUT, seats[i] end
+        return RC_SEAT_TAKEN, seats[i]
+      end
+    else
+      fresh = fresh + 1
+    end
+  end
+  local holdValue = 'H|' .. orderId .. '|' .. holdUntil
+  for _, seat in ipairs(seats) do redis.call('HSET', seatsKey, seat, holdValue) end
+  return nil, fresh
+end
+
+-- Takes qty free units of a zone (check and take in one step). Returns the slot numbers, or nil
+-- and the units left when there are not enough.
+local function takeSlots(zslotsKey, zoneId, qty)
+  local left = redis.call('ZCOUNT', zslotsKey, zoneId, zoneId)
+  if left < qty then return nil, left end
+  local members = redis.call('ZRANGEBYSCORE', zslotsKey, zoneId, zoneId, 'LIMIT', 0, qty)
+  redis.call('ZREM', zslotsKey, unpack(members))
+  local slots = {}
+  for i, m in ipairs(members) do slots[i] = string.sub(m, #zoneId + 2) end
+  return slots
+end

@@ -31,23 +31,8 @@ for i = 8, #ARGV do seats[#seats + 1] = ARGV[i] end
 local refused = gate(KEYS[1], KEYS[3], KEYS[4], KEYS[6], orderId, userId, ARGV[5], ARGV[6], ARGV[7], #seats)
 if refused then return refused end
 
-local current = redis.call('HMGET', KEYS[2], unpack(seats))
-local fresh = 0
-for i, v in ipairs(current) do
-  if v then
-    local taken = string.byte(v, 1) == 83 or tonumber(string.match(v, '(%d+)$')) > now
-    if taken then
-      local avail = tonumber(redis.call('HGET', KEYS[1], 'avail') or '0')
-      if avail <= 0 then return { RC_SOLD_OUT, seats[i] } end
-      return { RC_SEAT_TAKEN, seats[i] }
-    end
-  else
-    fresh = fresh + 1
-  end
-end
-
-local holdValue = 'H|' .. orderId .. '|' .. holdUntil
-for _, seat in ipairs(seats) do redis.call('HSET', KEYS[2], seat, holdValue) end
+local code, fresh = holdSeats(KEYS[1], KEYS[2], seats, orderId, now, holdUntil)
+if code then return { code, fresh } end
 local r = { user = userId, qty = #seats, kind = 's', units = seats, idem = ARGV[6] }
 book(KEYS[3], KEYS[4], KEYS[5], KEYS[6], orderId, holdUntil, ARGV[7], r)
 -- 0 - n, not -n: Lua 5.1 turns -0 into the string '-0', which HINCRBY refuses.

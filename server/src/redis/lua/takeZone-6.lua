@@ -20,14 +20,8 @@ local orderId, userId, holdUntil, zoneId, qty = ARGV[1], ARGV[2], ARGV[4], ARGV[
 local refused = gate(KEYS[1], KEYS[3], KEYS[4], KEYS[6], orderId, userId, ARGV[5], ARGV[6], ARGV[7], qty)
 if refused then return refused end
 
-local left = redis.call('ZCOUNT', KEYS[2], zoneId, zoneId)
-if left < qty then return { RC_SOLD_OUT, left } end
-
-local members = redis.call('ZRANGEBYSCORE', KEYS[2], zoneId, zoneId, 'LIMIT', 0, qty)
-redis.call('ZREM', KEYS[2], unpack(members))
-local slots = {}
-for i, m in ipairs(members) do slots[i] = string.sub(m, #zoneId + 2) end
-
+local slots, left = takeSlots(KEYS[2], zoneId, qty)
+if not slots then return { RC_SOLD_OUT, left } end
 local r = { user = userId, qty = qty, kind = 'z' .. zoneId, units = slots, idem = ARGV[6] }
 book(KEYS[3], KEYS[4], KEYS[5], KEYS[6], orderId, holdUntil, ARGV[7], r)
 local result = { RC_LOCKED, redis.call('HINCRBY', KEYS[1], 'avail', 0 - qty) }

@@ -1,0 +1,25 @@
+import type { Db } from '../db/pool';
+import { appError } from '../http/errors';
+import type { TokenService } from '../http/auth';
+import { upsertUserByOpenid } from '../users/repo';
+import { WechatLoginError, type WechatClient } from '../wechat/client';
+
+export interface AuthDeps {
+  db: Db;
+  wechat: WechatClient;
+  tokens: TokenService;
+}
+
+/** wx.login code -> jscode2session -> user by openid -> our signed session token. */
+export async function wxLogin(d: AuthDeps, code: string) {
+  let openid: string;
+  try {
+    ({ openid } = await d.wechat.code2session(code));
+  } catch (err) {
+    if (err instanceof WechatLoginError) throw appError('UNAUTHORIZED', undefined, '登录凭证无效或已过期，请重新登录');
+    throw err;
+  }
+  const userId = await upsertUserByOpenid(d.db, openid);
+  return { token: await d.tokens.issue({ userId, roles: ['fan'] }), user: { id: userId } };
+}
+

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * WeChat settings. In development and tests they default to the simulator and its TEST-ONLY
+ * keys (wechat-sim/test-keys); in production every value must be given explicitly, so going
+ * live is configuration only: real base URLs, the merchant's keys, the platform certificate
+ * and/or the WeChat Pay public key.
+ */
+export interface WechatConfig {
+  appid: string;
+  appSecret: string;
+  mchid: string;
+  merchantSerial: string;
+  merchantKeyPath: string;
+  merchantCertPath: string;
+  apiV3Key: string;
+  /** Platform certificates (certificate mode); their serials come from the files. */
+  platformCertPaths: string[];
+  /** WeChat Pay public key (public-key mode) and its id, PUB_KEY_ID_... */
+  payPublicKeyPath: string | null;
+  payPublicKeyId: string | null;
+  /** https://api.weixin.qq.com (login, access token, subscribe messages). */
+  apiBase: string;
+  /** https://api.mch.weixin.qq.com (WeChat Pay v3). */
+  payApiBase: string;
+  /** Public base URL of this server, for notify_url. */
+  publicBaseUrl: string;
+  /** H5 stand-in for wx.requestPayment (the simulator's cashier); null in production. */
+  cashierUrl: string | null;
+  /** Template id of the "购票成功" subscribe message. */
+  ticketTemplateId: string;
+}
+
+const SIM_KEYS = path.resolve(__dirname, '../../../wechat-sim/test-keys');
+
+const Env = z.object({
+  WECHAT_SIM_KEYS_DIR: z.string().optional(),
+  WECHAT_APPID: z.string().optional(),
+  WECHAT_APP_SECRET: z.string().optional(),
+  WECHAT_MCHID: z.string().optional(),
+  WECHAT_MCH_SERIAL: z.string().optional(),
+  WECHAT_MCH_KEY_PATH: z.string().optional(),
+  WECHAT_MCH_CERT_PATH: z.string().optional(),
+  WECHAT_APIV3_KEY: z.string().length(32).optional(),
+  WECHAT_PLATFORM_CERT_PATHS: z.string().optional(),
+  WECHAT_PAY_PUBLIC_KEY_PATH: z.string().optional(),
+  WECHAT_PAY_PUBLIC_KEY_ID: z.string().optional(),
+  WECHAT_API_BASE: z.string().url().optional(),
+  WECHAT_PAY_API_BASE: z.string().url().optional(),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  WECHAT_CASHIER_URL: z.string().optional(),
+  WECHAT_TICKET_TEMPLATE_ID: z.string().default('TICKET_PURCHASED'),
+});
+
+/** Settings read from a simulator key folder (config.json + PEM files). */
+function fromSimKeys(dir: string) {
+  const c = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')) as Record<string, string>;
+  return {
+    appid: c.appid!,
+    appSecret: c.appSecret!,
+    mchid: c.mchid!,
+    merchantSerial: c.merchantSerial!,
+    merchantKeyPath: path.join(dir, 'apiclient_key.pem'),
+    merchantCertPath: path.join(dir, 'apiclient_cert.pem'),
+    apiV3Key: c.apiV3Key!,
+    platformCertPaths: [path.join(dir, 'wechatpay_platform_cert.pem')],
+    payPublicKeyPath: path.join(dir, 'pub_key.pem'),
+    payPublicKeyId: c.publicKeyId!,
+  };
+}
+
+export function loadWechatConfig(source: NodeJS.ProcessEnv, production: boolean, port: number): WechatConfig {
+  const e = Env.parse(source);
+  const simDir = e.WECHAT_SIM_KEYS_DIR ?? (production ? undefined : SIM_KEYS);
+  const sim = simDir ? fromSimKeys(simDir) : undefined;
+  const simBase = production ? undefined : 'http://127.0.0.1:3100';
+  const need = <T>(v: T | undefined, name: string): T => {
+    if (v === undefined || v === '') throw new Error(`${name} is required (NODE_ENV=production has no simulator defaults)`);
+    return v;
+  };
+  const platform = e.WECHAT_PLATFORM_CERT_PATHS?.split(',').filter(Boolean) ?? sim?.platformCertPaths ?? [];
+  const publicKeyPath = e.WECHAT_PAY_PUBLIC_KEY_PATH ?? sim?.payPublicKeyPath ?? null;
+  if (platform.length === 0 && !publicKeyPath) {
+    throw new Error('WECHAT_PLATFORM_CERT_PATHS or WECHAT_PAY_PUBLIC_KEY_PATH is required to verify WeChat Pay');
+  }
+  return {
+    appid: need(e.WECHAT_APPID ?? sim?.appid, 'WECHAT_APPID'),
+    appSecret: need(e.WECHAT_APP_SECRET ?? sim?.appSecret, 'WECHAT_APP_SECRET'),
+    mchid: need(e.WECHAT_MCHID ?? sim?.mchid, 'WECHAT_MCHID'),
+    merchantSerial: need(e.WECHAT_MCH_SERIAL ?? sim?.merchantSerial, 'WECHAT_MCH_SERIAL').toUpperCase(),
+    merchantKeyPath: need(e.WECHAT_MCH_KEY_PATH ?? sim?.merchantKeyPath, 'WECHAT_MCH_KEY_PATH'),
+    merchantCertPath: need(e.WECHAT_MCH_CERT_PATH ?? sim?.merchantCertPath, 'WECHAT_MCH_CERT_PATH'),
+    apiV3Key: need(e.WECHAT_APIV3_KEY ?? sim?.apiV3Key, 'WECHAT_APIV3_KEY'),
+    platformCertPaths: platform,
+    payPublicKeyPath: publicKeyPath,
+    payPublicKeyId: publicKeyPath ? need(e.WECHAT_PAY_PUBLIC_KEY_ID ?? sim?.payPublicKeyId, 'WECHAT_PAY_PUBLIC_KEY_ID') : null,
+    apiBase: need(e.WECHAT_API_BASE ?? simBase, 'WECHAT_API_BASE'),
+    payApiBase: need(e.WECHAT_PAY_API_BASE ?? simBase, 'WECHAT_PAY_API_BASE'),
+    publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`,
+    cashierUrl: e.WECHAT_CASHIER_URL ?? (simBase ? `${simBase}/sim/cashier` : null),
+    ticketTemplateId: e.WECHAT_TICKET_TEMPLATE_ID,
+  };
+}

@@ -1,0 +1,116 @@
+import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
+import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { Logger } from 'pino';
+import type { Messages, Topic } from './repo';
+
+export interface ConsumerOptions {
+  prefetch: number;
+  attemptsMax: number;
+  /** First retry delay; doubles with each attempt. */
+  backoffMs: number;
+}
+
+export type Handler<T extends Topic> = (payload: Messages[T], meta: { messageId: string; attempt: number; topic: T }) => Promise<void>;
+
+const ATTEMPT_HEADER = 'x-showtix-attempt';
+
+/**
+ * RabbitMQ through amqp-connection-manager (reconnects, re-declares topology, re-subscribes).
+ * One durable topic exchange; each consumer has a durable queue, a retry queue whose messages
+ * expire back into it (backoff), and a dead-letter queue once attempts run out. Publishes use
+ * publisher confirms and fail after a timeout, so the outbox keeps what RabbitMQ did not take.
+ */
+export class Broker {
+  readonly exchange: string;
+  private readonly conn: AmqpConnectionManager;
+  private readonly pub: ChannelWrapper;
+  private readonly consumers: ChannelWrapper[] = [];
+
+  constructor(
+    url: string,
+    private readonly prefix: string,
+    private readonly log: Logger,
+  ) {
+    this.exchange = `${prefix}.events`;
+    this.conn = amqp.connect([url], { heartbeatIntervalInSeconds: 5, reconnectTimeInSeconds: 1 });
+    this.conn.on('disconnect', ({ err }) => log.warn({ err: err?.message }, 'RabbitMQ disconnected'));
+    this.pub = this.conn.createChannel({
+      confirm: true,
+      publishTimeout: 3000,
+      setup: (ch: ConfirmChannel) => ch.assertExchange(this.exchange, 'topic', { durable: true }),
+    });
+  }
+
+  queueName(name: string): string {
+    return `${this.prefix}.${name}`;
+  }
+
+  async publish<T extends Topic>(topic: T, messageId: string, payload: Messages[T]): Promise<void> {
+    await this.pub.publish(this.exchange, topic, Buffer.from(JSON.stringify(payload)), {
+      persistent: true,
+      messageId,
+      contentType: 'application/json',
+      headers: { [ATTEMPT_HEADER]: 0 },
+    });
+  }
+
+  consume<T extends Topic>(name: string, topic: T, handler: Handler<T>, o: ConsumerOptions): ChannelWrapper {
+    const queue = this.queueName(name);
+    const retry = `${queue}.retry`;
+    const dead = `${queue}.dead`;
+    const wrapper = this.conn.createChannel({
+      confirm: true,
+      setup: async (ch: ConfirmChannel) => {
+        await ch.assertExchange(this.exchange, 'topic', { durable: true });
+        await ch.assertQueue(queue, { durable: true });
+        await ch.assertQueue(retry, { durable: true, deadLetterExchange: '', deadLetterRoutingKey: queue });
+        await ch.assertQueue(dead, { durable: true });
+        await ch.bindQueue(queue, this.exchange, topic);
+        await ch.prefetch(o.prefetch);
+        await ch.consume(queue, (m) => m && void this.handle(ch, m, topic, handler, o, retry, dead));
+      },
+    });
+    this.consumers.push(wrapper);
+    return wrapper;
+  }
+
+  private async handle<T extends Topic>(
+    ch: Channel,
+    m: ConsumeMessage,
+    topic: T,
+    handler: Handler<T>,
+    o: ConsumerOptions,
+    retry: string,
+    dead: string,
+  ): Promise<void> {
+    const attempt = Number(m.properties.headers?.[ATTEMPT_HEADER] ?? 0);
+    const messageId = String(m.properties.messageId ?? '');
+    try {
+      await handler(JSON.parse(m.content.toString()) as Messages[T], { messageId, attempt, topic });
+      ch.ack(m);
+    } catch (err) {
+      const next = attempt + 1;
+      const headers = { ...m.properties.headers, [ATTEMPT_HEADER]: next };
+      const props = { persistent: true, messageId, contentType: 'application/json', headers };
+      try {
+        if (next >= o.attemptsMax) {
+          this.log.error({ err, topic, messageId, attempt }, 'message dead-lettered after its last attempt');
+          ch.sendToQueue(dead, m.content, props);
+        } else {
+          this.log.warn({ err, topic, messageId, attempt }, 'message handler failed; retrying later');
+          ch.sendToQueue(retry, m.content, { ...props, expiration: String(o.backoffMs * 2 ** attempt) });
+        }
+        ch.ack(m);
+      } catch (e) {
+        // The channel died mid-way: leave the message unacked, RabbitMQ redelivers it.
+        this.log.error({ err: e }, 'could not reroute a failed message');
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.consumers.map((c) => c.close()));
+    await this.pub.close();
+    await this.conn.close();
+  }
+}

@@ -1,0 +1,88 @@
+import type { Logger } from 'pino';
+import type { CatalogService } from '../catalog/service';
+import { ER_CHECK_FAILED, ER_DUP_ENTRY, inTransaction, sqlErrno, type Db } from '../db/pool';
+import type { InventoryService } from '../inventory/service';
+import { claimStatements, findOrder, itemsOf } from '../orders/repo';
+import { ORDER_STATUS, type OrderRow } from '../orders/types';
+import { enqueue } from '../outbox/repo';
+import type { OutboxRelay } from '../outbox/relay';
+import type { RefundService } from '../refunds/service';
+import { findPayment, setOutcome } from './repo';
+
+export interface LateDeps {
+  db: Db;
+  inventory: InventoryService;
+  catalog: CatalogService;
+  refunds: RefundService;
+  relay: OutboxRelay;
+  log: Logger;
+}
+
+class Refused extends Error {}
+
+/**
+ * A payment arrived for an order we had already cancelled. If its seats (or as many zone units)
+ * are still free, take them again, Redis first and MySQL's claims as the backstop, and issue
+ * tickets; otherwise refund the whole payment and tell the buyer. Money is never kept without
+ * a ticket. Idempotent: the payment's outcome changes from 'late' exactly once.
+ */
+export async function handleLatePayment(d: LateDeps, orderId: string, paymentId: string, now: Date): Promise<'honoured' | 'refunded' | 'done'> {
+  const order = await findOrder(d.db, 'id = ?', [orderId]);
+  const payment = await findPayment(d.db, 'id = ?', [paymentId]);
+  if (!order || payment?.outcome !== 'late') return 'done';
+  try {
+    await retake(d, order, now);
+    await reclaim(d, order, paymentId, now);
+    d.relay.nudge();
+    return 'honoured';
+  } catch (err) {
+    if (!(err instanceof Refused)) throw err;
+    await d.inventory.release(order.session_id, order.id, false);
+    const refunded = await inTransaction(d.db, async (conn) => {
+      const p = await findPayment(conn, 'id = ?', [paymentId], true);
+      if (p?.outcome !== 'late') return false;
+      await setOutcome(conn, paymentId, 'late_refund');
+      await d.refunds.refundPaymentInTx(conn, order, p, 'late', now);
+      return true;
+    });
+    d.relay.nudge();
+    d.log.info({ orderId, reason: err.message }, 'late payment refunded: its units are gone');
+    return refunded ? 'refunded' : 'done';
+  }
+}
+
+async function retake(d: LateDeps, order: OrderRow, now: Date): Promise<void> {
+  const items = await itemsOf(d.db, [order.id]);
+  const units = items[0]?.seat_id ? { seatIds: items.map((i) => i.seat_id!) } : { zoneId: items[0]!.zone_id!, quantity: items.length };
+  const r = await d.inventory.retake(order.session_id, order.id, order.user_id, units, now.getTime());
+  if (r.kind === 'refused') throw new Refused(r.code);
+}
+
+async function reclaim(d: LateDeps, order: OrderRow, paymentId: string, now: Date): Promise<void> {
+  const cat = await d.catalog.requireSession(order.session_id);
+  const held = await d.inventory.heldUnits(order.session_id, order.id);
+  try {
+    await inTransaction(d.db, async (conn) => {
+      const o = await findOrder(conn, 'id = ?', [order.id], true);
+      const p = await findPayment(conn, 'id = ?', [paymentId], true);
+      if (o?.status !== ORDER_STATUS.CANCELLED || p?.outcome !== 'late') return;
+      const items = await itemsOf(conn, [order.id]);
+      if (items[0]?.zone_id) {
+        // A zone order may have got other unit numbers this time.
+        const [rows] = await conn.query<any[]>('SELECT id FROM order_items WHERE order_id = ? ORDER BY id', [order.id]);
+        for (const [i, row] of rows.entries()) await conn.query('UPDATE order_items SET slot_no = ? WHERE id = ?', [held!.units[i], row.id]);
+      }
+      const claimItems = items.map((i, n) => (i.seat_id ? { seatId: i.seat_id, tierId: i.tier_id, priceFen: i.price_fen } : { zoneId: i.zone_id!, slotNo: Number(held!.units[n]), tierId: i.tier_id, priceFen: i.price_fen }));
+      for (const s of claimStatements([{ id: o.id, sessionId: o.session_id, userId: o.user_id, quantity: o.quantity, purchaseLimit: cat.purchaseLimit, items: claimItems }])) {
+        await conn.query(s.sql);
+      }
+      await conn.query('UPDATE orders SET status = ?, paid_at = ?, cancelled_at = NULL, cancel_reason = NULL WHERE id = ?', [ORDER_STATUS.PAID, now, o.id]);
+      await setOutcome(conn, paymentId, 'late_applied');
+      await enqueue(conn, 'order.paid', o.id, { orderId: o.id });
+    });
+  } catch (err) {
+    const errno = sqlErrno(err);
+    if (errno === ER_DUP_ENTRY || (errno !== undefined && ER_CHECK_FAILED.includes(errno))) throw new Refused('mysql refused the claims');
+    throw err;
+  }
+}

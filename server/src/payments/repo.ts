@@ -1,0 +1,68 @@
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
+
+type Row = RowDataPacket & Record<string, any>;
+
+export type PaymentOutcome = 'applied' | 'late' | 'late_applied' | 'late_refund' | 'duplicate';
+
+export interface PaymentRow {
+  id: string;
+  order_id: string;
+  transaction_id: string;
+  amount_fen: number;
+  refunded_fen: number;
+  outcome: PaymentOutcome;
+}
+
+export async function setPrepay(db: Db, orderId: string, prepayId: string, now: Date): Promise<void> {
+  await db.query('UPDATE orders SET prepay_id = ?, pay_requested_at = COALESCE(pay_requested_at, ?) WHERE id = ?', [prepayId, now, orderId]);
+}
+
+/** Records money received; undefined when this transaction was recorded before (a duplicate). */
+export async function insertPayment(
+  conn: Conn,
+  p: { orderId: string; transactionId: string; amountFen: number; payerOpenid: string | null; successTime: Date | null; outcome: PaymentOutcome },
+): Promise<string | undefined> {
+  try {
+    const [res] = await conn.query<ResultSetHeader>(
+      `INSERT INTO payments (order_id, transaction_id, amount_fen, payer_openid, success_time, outcome)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      [p.orderId, p.transactionId, p.amountFen, p.payerOpenid, p.successTime, p.outcome],
+    );
+    return String(res.insertId);
+  } catch (err) {
+    if (sqlErrno(err) === ER_DUP_ENTRY) return undefined;
+    throw err;
+  }
+}
+
+export async function findPayment(db: Db | Conn, where: string, params: unknown[], lock = false): Promise<PaymentRow | undefined> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT id, order_id, transaction_id, amount_fen, refunded_fen, outcome FROM payments WHERE ${where} LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
+    params,
+  );
+  return rows[0] as PaymentRow | undefined;
+}
+
+export async function setOutcome(conn: Conn, paymentId: string, outcome: PaymentOutcome): Promise<void> {
+  await conn.query('UPDATE payments SET outcome = ? WHERE id = ?', [outcome, paymentId]);
+}
+
+/** Pending orders whose payment began a while ago with no notification: ask WeChat. */
+export async function paymentsToCheck(db: Db, startedBefore: Date, checkedBefore: Date, limit: number): Promise<string[]> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT id FROM orders WHERE status = 1 AND pay_requested_at <= ?
+        AND (pay_checked_at IS NULL OR pay_checked_at <= ?) ORDER BY pay_requested_at LIMIT ?`,
+    [startedBefore, checkedBefore, limit],
+  );
+  return rows.map((r) => String(r.id));
+}
+
+export async function markChecked(db: Db, orderId: string, now: Date): Promise<void> {
+  await db.query('UPDATE orders SET pay_checked_at = ? WHERE id = ?', [now, orderId]);
+}
+
+export async function openidOf(db: Db, userId: string): Promise<string | undefined> {
+  const [rows] = await db.query<Row[]>('SELECT openid FROM users WHERE id = ?', [userId]);
+  return rows[0]?.openid;
+}

@@ -1,0 +1,144 @@
+import type { Logger } from 'pino';
+import type { WechatConfig } from '../config/wechat';
+import { inTransaction, type Db } from '../db/pool';
+import { appError } from '../http/errors';
+import { findOrder } from '../orders/repo';
+import { ORDER_STATUS, type OrderRow } from '../orders/types';
+import { enqueue } from '../outbox/repo';
+import type { OutboxRelay } from '../outbox/relay';
+import type { RefundService } from '../refunds/service';
+import { WechatPayError, type PayParams, type WechatPay, type WxTransaction } from '../wechat/pay';
+import { findPayment, insertPayment, markChecked, openidOf, paymentsToCheck, setPrepay } from './repo';
+
+export interface PaymentDeps {
+  db: Db;
+  pay: WechatPay;
+  wechat: WechatConfig;
+  relay: OutboxRelay;
+  refunds: RefundService;
+  log: Logger;
+}
+
+export interface PayAnswer {
+  prepayId: string;
+  payParams: PayParams;
+  cashierUrl?: string;
+}
+
+/** A validly signed payment that does not match our order: changes nothing, logged. */
+export class SuspiciousPayment extends Error {}
+
+export type ApplyResult = 'applied' | 'duplicate' | 'late' | 'double_payment';
+
+export class PaymentService {
+  constructor(private readonly d: PaymentDeps) {}
+
+  /** JSAPI prepay for the owner's pending order; WeChat refuses money after our hold expires. */
+  async prepay(userId: string, orderNo: string, now: Date, description: string): Promise<PayAnswer> {
+    const order = await findOrder(this.d.db, 'order_no = ?', [orderNo]);
+    if (!order || order.user_id !== userId) throw appError('NOT_FOUND', undefined, '订单不存在');
+    if (order.status === ORDER_STATUS.CANCELLED) throw appError(order.cancel_reason === 'expired' ? 'ORDER_EXPIRED' : 'ORDER_STATE_INVALID', undefined, order.cancel_reason === 'expired' ? undefined : '订单已取消');
+    if (order.status !== ORDER_STATUS.PENDING) throw appError('ORDER_STATE_INVALID', undefined, '订单已支付');
+    if (order.expire_at.getTime() <= now.getTime()) throw appError('ORDER_EXPIRED');
+    const openid = await openidOf(this.d.db, userId);
+    if (!openid) throw appError('FORBIDDEN', undefined, '请先使用微信登录');
+    let answer: { prepayId: string; payParams: PayParams };
+    try {
+      answer = await this.d.pay.prepay({ orderNo, description, amountFen: order.amount_fen, expireAt: order.expire_at, openid });
+    } catch (err) {
+      this.d.log.error({ err, orderNo }, 'JSAPI prepay failed');
+      throw appError('SERVICE_UNAVAILABLE', undefined, '微信支付暂时不可用，请稍后再试');
+    }
+    await setPrepay(this.d.db, order.id, answer.prepayId, now);
+    const cashierUrl = this.d.wechat.cashierUrl ? `${this.d.wechat.cashierUrl}?prepay_id=${encodeURIComponent(answer.prepayId)}` : undefined;
+    return { ...answer, ...(cashierUrl ? { cashierUrl } : {}) };
+  }
+
+  private check(tx: WxTransaction, order: OrderRow | undefined): asserts order is OrderRow {
+    const why =
+      tx.mchid !== this.d.wechat.mchid ? 'mchid' :
+      tx.appid !== this.d.wechat.appid ? 'appid' :
+      tx.trade_state !== 'SUCCESS' ? `trade_state ${tx.trade_state}` :
+      !tx.transaction_id ? 'no transaction_id' :
+      !order ? 'unknown order' :
+      tx.amount?.total !== order.amount_fen ? `amount ${tx.amount?.total} != ${order.amount_fen}` : undefined;
+    if (why) {
+      this.d.log.warn({ outTradeNo: tx.out_trade_no, transactionId: tx.transaction_id, why }, 'suspicious payment refused');
+      throw new SuspiciousPayment(why);
+    }
+  }
+
+  /**
+   * Money received (from a notification or a query). One transaction: the order row is locked,
+   * the payment recorded under its unique transaction id (a repeat changes nothing), and the
+   * order moved to paid with an outbox message; or, for an order we no longer hold, the payment
+   * is kept for the late-payment consumer, which re-takes the seats or refunds.
+   */
+  async applyTransaction(tx: WxTransaction, now: Date): Promise<ApplyResult> {
+    const result = await inTransaction(this.d.db, async (conn): Promise<ApplyResult> => {
+      const order = await findOrder(conn, 'order_no = ?', [tx.out_trade_no], true);
+      this.check(tx, order);
+      const live = order.status === ORDER_STATUS.PENDING;
+      const late = order.status === ORDER_STATUS.CANCELLED;
+      const paymentId = await insertPayment(conn, {
+        orderId: order.id,
+        transactionId: tx.transaction_id!,
+        amountFen: tx.amount!.total,
+        payerOpenid: tx.payer?.openid ?? null,
+        successTime: tx.success_time ? new Date(tx.success_time) : now,
+        outcome: live ? 'applied' : late ? 'late' : 'duplicate',
+      });
+      if (!paymentId) return 'duplicate';
+      if (live) {
+        await conn.query('UPDATE orders SET status = ?, paid_at = ? WHERE id = ?', [ORDER_STATUS.PAID, now, order.id]);
+        await enqueue(conn, 'order.paid', order.id, { orderId: order.id });
+        return 'applied';
+      }
+      if (late) {
+        await enqueue(conn, 'payment.late', order.id, { orderId: order.id, paymentId });
+        return 'late';
+      }
+      // Paid twice (another transaction already paid this order): give this money back.
+      const payment = (await findPayment(conn, 'id = ?', [paymentId]))!;
+      await this.d.refunds.refundPaymentInTx(conn, order, payment, 'duplicate', now);
+      return 'double_payment';
+    });
+    if (result !== 'duplicate') this.d.relay.nudge();
+    return result;
+  }
+
+  /**
+   * Before a pending order is cancelled (expiry or buyer): if a payment was started, close it at
+   * WeChat. ORDERPAID means the money came: the payment is applied and the order kept.
+   */
+  async settleBeforeCancel(orderId: string, now: Date): Promise<'cancel' | 'paid' | 'retry'> {
+    const order = await findOrder(this.d.db, 'id = ?', [orderId]);
+    if (!order?.prepay_id) return 'cancel';
+    try {
+      if ((await this.d.pay.close(order.order_no)) === 'closed') return 'cancel';
+      const tx = await this.d.pay.query(order.order_no);
+      if (tx?.trade_state === 'SUCCESS') await this.applyTransaction(tx, now);
+      return 'paid';
+    } catch (err) {
+      this.d.log.warn({ err: err instanceof WechatPayError ? err.message : err, orderId }, 'could not close the WeChat order; will retry');
+      return 'retry';
+    }
+  }
+
+  /** Missing notifications: ask WeChat about orders whose payment began a while ago. */
+  async checkPending(now: Date, afterMs: number): Promise<number> {
+    let applied = 0;
+    const ids = await paymentsToCheck(this.d.db, new Date(now.getTime() - afterMs), new Date(now.getTime() - 30_000), 50);
+    for (const id of ids) {
+      const order = (await findOrder(this.d.db, 'id = ?', [id]))!;
+      try {
+        const tx = await this.d.pay.query(order.order_no);
+        if (tx?.trade_state === 'SUCCESS' && (await this.applyTransaction(tx, now)) === 'applied') applied++;
+      } catch (err) {
+        this.d.log.warn({ err, orderNo: order.order_no }, 'payment query failed');
+      }
+      await markChecked(this.d.db, id, now);
+    }
+    return applied;
+  }
+}

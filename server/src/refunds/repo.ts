@@ -1,0 +1,69 @@
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
+
+type Row = RowDataPacket & Record<string, any>;
+
+export const REFUND_STATUS = { REQUESTED: 0, PROCESSING: 1, SUCCESS: 2, ABNORMAL: 3, CLOSED: 4 } as const;
+export const REFUND_STATUS_NAME = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
+
+/** order: the buyer's or an admin's refund of an order; late / duplicate: money we cannot keep. */
+export type RefundKind = 'order' | 'late' | 'duplicate';
+
+export interface RefundRow {
+  id: string;
+  order_id: string;
+  payment_id: string;
+  kind: RefundKind;
+  out_refund_no: string;
+  refund_id: string | null;
+  amount_fen: number;
+  fee_fen: number;
+  status: number;
+  reason: string | null;
+  requested_by: string;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+const COLUMNS = `id, order_id, payment_id, kind, out_refund_no, refund_id, amount_fen, fee_fen, status, reason,
+  requested_by, created_at, finished_at`;
+
+export async function findRefund(db: Db | Conn, where: string, params: unknown[], lock = false): Promise<RefundRow | undefined> {
+  const [rows] = await db.query<Row[]>(`SELECT ${COLUMNS} FROM refunds WHERE ${where} ORDER BY id DESC LIMIT 1${lock ? ' FOR UPDATE' : ''}`, params);
+  return rows[0] as RefundRow | undefined;
+}
+
+/** One refund per payment and kind: asking again answers the refund already made. */
+export async function createRefund(
+  conn: Conn,
+  r: { orderId: string; paymentId: string; kind: RefundKind; outRefundNo: string; amountFen: number; feeFen: number; reason: string; requestedBy: string; now: Date },
+): Promise<{ refund: RefundRow; created: boolean }> {
+  try {
+    const [res] = await conn.query<ResultSetHeader>(
+      `INSERT INTO refunds (order_id, payment_id, kind, out_refund_no, amount_fen, fee_fen, reason, requested_by, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [r.orderId, r.paymentId, r.kind, r.outRefundNo, r.amountFen, r.feeFen, r.reason, r.requestedBy, r.now],
+    );
+    return { refund: (await findRefund(conn, 'id = ?', [res.insertId]))!, created: true };
+  } catch (err) {
+    if (sqlErrno(err) !== ER_DUP_ENTRY) throw err;
+    return { refund: (await findRefund(conn, 'payment_id = ? AND kind = ?', [r.paymentId, r.kind]))!, created: false };
+  }
+}
+
+export async function setRefundStatus(conn: Db | Conn, id: string, status: number, o: { refundId?: string; finishedAt?: Date; from?: number[] } = {}): Promise<boolean> {
+  const [res] = await conn.query<ResultSetHeader>(
+    `UPDATE refunds SET status = ?, refund_id = COALESCE(?, refund_id), finished_at = COALESCE(?, finished_at)
+      WHERE id = ?${o.from ? ' AND status IN (?)' : ''}`,
+    [status, o.refundId ?? null, o.finishedAt ?? null, id, ...(o.from ? [o.from] : [])],
+  );
+  return res.affectedRows === 1;
+}
+
+export async function refundsToCheck(db: Db, before: Date, limit: number): Promise<string[]> {
+  const [rows] = await db.query<Row[]>(
+    'SELECT out_refund_no FROM refunds WHERE status IN (1, 3) AND created_at <= ? ORDER BY id LIMIT ?',
+    [before, limit],
+  );
+  return rows.map((r) => r.out_refund_no);
+}

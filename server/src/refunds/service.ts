@@ -1,0 +1,166 @@
+import type { Logger } from 'pino';
+import type { RowDataPacket } from 'mysql2/promise';
+import type { CatalogService } from '../catalog/service';
+import { parseRefundRules } from '../catalog/repo';
+import { inTransaction, type Conn, type Db } from '../db/pool';
+import { appError } from '../http/errors';
+import { findOrder, releaseClaims } from '../orders/repo';
+import { ORDER_STATUS, type OrderRow } from '../orders/types';
+import { enqueue } from '../outbox/repo';
+import type { OutboxRelay } from '../outbox/relay';
+import { findPayment, type PaymentRow } from '../payments/repo';
+import type { WechatPay, WxRefund } from '../wechat/pay';
+import { createRefund, findRefund, REFUND_STATUS, refundsToCheck, setRefundStatus, type RefundKind, type RefundRow } from './repo';
+import { refundTerms } from './rules';
+
+export interface RefundDeps {
+  db: Db;
+  pay: WechatPay;
+  relay: OutboxRelay;
+  catalog: CatalogService;
+  log: Logger;
+}
+
+export interface RefundActor {
+  kind: 'buyer' | 'admin' | 'system';
+  id: string;
+}
+
+const PREFIX: Record<RefundKind, string> = { order: 'RF', late: 'RL', duplicate: 'RD' };
+
+/** Stable per payment and kind: a retried refund reuses it, so WeChat refunds at most once. */
+export function outRefundNo(orderNo: string, paymentId: string, kind: RefundKind): string {
+  return `${PREFIX[kind]}${orderNo}P${paymentId}`;
+}
+
+/**
+ * Refunds: requested by the buyer (under the show's tiers) or an admin (in full), or made by
+ * the system for money we cannot keep (late or duplicate payments). All go through one path:
+ * a refunds row and an outbox message in the caller's transaction, the WeChat call by a
+ * consumer (stable out_refund_no), and the outcome from WeChat's notification or a query.
+ */
+export class RefundService {
+  constructor(private readonly d: RefundDeps) {}
+
+  /** The one path for refunding an order: buyer (with the show's fee) or admin (full). */
+  async refundOrder(o: { orderId: string; by: RefundActor; reason?: string; now: Date }): Promise<RefundRow> {
+    const refund = await inTransaction(this.d.db, async (conn) => {
+      const order = await findOrder(conn, 'id = ?', [o.orderId], true);
+      if (!order) throw appError('NOT_FOUND', undefined, '订单不存在');
+      const existing = await findRefund(conn, "order_id = ? AND kind = 'order'", [order.id]);
+      if (existing) return existing;
+      if (order.status !== ORDER_STATUS.TICKETED && order.status !== ORDER_STATUS.PAID) throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
+      const payment = await findPayment(conn, "order_id = ? AND outcome IN ('applied', 'late_applied')", [order.id], true);
+      if (!payment) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
+      const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(order, o.now) : 0;
+      const r = await this.create(conn, order, payment, 'order', order.amount_fen - feeFen, feeFen, o.reason ?? '', o.by, o.now);
+      await conn.query('UPDATE tickets SET status = 3 WHERE order_id = ? AND status = 1', [order.id]);
+      return r;
+    });
+    this.d.relay.nudge();
+    return refund;
+  }
+
+  private async buyerFee(order: OrderRow, now: Date): Promise<number> {
+    const [rows] = await this.d.db.query<RowDataPacket[]>(
+      'SELECT s.refund_rules, ss.starts_at FROM show_sessions ss JOIN shows s ON s.id = ss.show_id WHERE ss.id = ?',
+      [order.session_id],
+    );
+    const terms = refundTerms(parseRefundRules(rows[0]?.refund_rules ?? null), rows[0]!.starts_at, now, order.amount_fen);
+    if (!terms.allowed) throw appError('REFUND_NOT_ALLOWED');
+    return terms.feeFen;
+  }
+
+  /** In the caller's transaction: refund a whole payment we must not keep (late, duplicate). */
+  async refundPaymentInTx(conn: Conn, order: OrderRow, payment: PaymentRow, kind: 'late' | 'duplicate', now: Date): Promise<RefundRow> {
+    const reason = kind === 'late' ? '订单已取消且座位已售出，自动退款' : '重复支付，自动退款';
+    const r = await this.create(conn, order, payment, kind, payment.amount_fen, 0, reason, { kind: 'system', id: kind }, now);
+    await enqueue(conn, 'notice.send', order.id, { userId: order.user_id, template: 'late_refund', orderId: order.id });
+    return r;
+  }
+
+  private async create(conn: Conn, order: OrderRow, payment: PaymentRow, kind: RefundKind, amountFen: number, feeFen: number, reason: string, by: RefundActor, now: Date): Promise<RefundRow> {
+    const { refund, created } = await createRefund(conn, {
+      orderId: order.id,
+      paymentId: payment.id,
+      kind,
+      outRefundNo: outRefundNo(order.order_no, payment.id, kind),
+      amountFen,
+      feeFen,
+      reason,
+      requestedBy: `${by.kind}:${by.id}`,
+      now,
+    });
+    if (created) await enqueue(conn, 'refund.requested', refund.id, { refundId: refund.id });
+    return refund;
+  }
+
+  /** Consumer of refund.requested: asks WeChat to refund (idempotent by out_refund_no). */
+  async execute(refundId: string, now: Date): Promise<void> {
+    const refund = await findRefund(this.d.db, 'id = ?', [refundId]);
+    if (!refund || refund.status !== REFUND_STATUS.REQUESTED) return;
+    const order = (await findOrder(this.d.db, 'id = ?', [refund.order_id]))!;
+    const payment = (await findPayment(this.d.db, 'id = ?', [refund.payment_id]))!;
+    const wx = await this.d.pay.refund({
+      orderNo: order.order_no,
+      outRefundNo: refund.out_refund_no,
+      refundFen: refund.amount_fen,
+      totalFen: payment.amount_fen,
+      reason: refund.reason || '退票',
+    });
+    await setRefundStatus(this.d.db, refund.id, REFUND_STATUS.PROCESSING, { refundId: wx.refund_id, from: [REFUND_STATUS.REQUESTED] });
+    if (wx.status === 'SUCCESS') await this.applyResult(wx, now);
+  }
+
+  /**
+   * WeChat's verdict, from a notification or a query. Final outcomes are applied once (the
+   * refund row is locked); SUCCESS voids the tickets and gives the seats back to sale.
+   */
+  async applyResult(wx: WxRefund, now: Date): Promise<'applied' | 'duplicate' | 'pending' | 'unknown'> {
+    const status = wx.refund_status ?? wx.status ?? '';
+    if (!['SUCCESS', 'ABNORMAL', 'CLOSED'].includes(status)) return 'pending';
+    const result = await inTransaction(this.d.db, async (conn) => {
+      const refund = await findRefund(conn, 'out_refund_no = ?', [wx.out_refund_no], true);
+      if (!refund) return 'unknown' as const;
+      if (refund.status === REFUND_STATUS.SUCCESS || refund.status === REFUND_STATUS.CLOSED) return 'duplicate' as const;
+      if (wx.amount && wx.amount.refund !== refund.amount_fen) throw new Error(`refund ${refund.out_refund_no}: amount ${wx.amount.refund} != ${refund.amount_fen}`);
+      if (status === 'ABNORMAL') {
+        await setRefundStatus(conn, refund.id, REFUND_STATUS.ABNORMAL);
+        return 'applied' as const;
+      }
+      if (status === 'CLOSED') {
+        await setRefundStatus(conn, refund.id, REFUND_STATUS.CLOSED, { finishedAt: now });
+        if (refund.kind === 'order') await conn.query('UPDATE tickets SET status = 1 WHERE order_id = ? AND status = 3', [refund.order_id]);
+        return 'applied' as const;
+      }
+      await this.succeed(conn, refund, now);
+      return 'applied' as const;
+    });
+    if (result === 'unknown') this.d.log.warn({ outRefundNo: wx.out_refund_no }, 'refund result for an unknown refund (suspicious)');
+    this.d.relay.nudge();
+    return result;
+  }
+
+  private async succeed(conn: Conn, refund: RefundRow, now: Date): Promise<void> {
+    await setRefundStatus(conn, refund.id, REFUND_STATUS.SUCCESS, { finishedAt: now });
+    // The CHECK (refunded_fen <= amount_fen) makes refunding more than was paid impossible.
+    await conn.query('UPDATE payments SET refunded_fen = refunded_fen + ?, status = IF(refunded_fen >= amount_fen, 3, 2) WHERE id = ?', [refund.amount_fen, refund.payment_id]);
+    if (refund.kind !== 'order') return;
+    const order = (await findOrder(conn, 'id = ?', [refund.order_id], true))!;
+    await conn.query('UPDATE orders SET status = ? WHERE id = ? AND status IN (?)', [ORDER_STATUS.REFUNDED, order.id, [ORDER_STATUS.PAID, ORDER_STATUS.TICKETED]]);
+    await conn.query('UPDATE tickets SET status = 2, voided_at = ? WHERE order_id = ? AND status <> 2', [now, order.id]);
+    await releaseClaims(conn, order);
+    await enqueue(conn, 'inventory.release', order.id, { sessionId: order.session_id, orderId: order.id });
+    await enqueue(conn, 'notice.send', order.id, { userId: order.user_id, template: 'refunded', orderId: order.id });
+  }
+
+  /** Refunds WeChat accepted but never reported on: ask for their state. */
+  async checkProcessing(now: Date, olderThanMs: number): Promise<number> {
+    let settled = 0;
+    for (const no of await refundsToCheck(this.d.db, new Date(now.getTime() - olderThanMs), 50)) {
+      const wx = await this.d.pay.queryRefund(no);
+      if (wx && (await this.applyResult(wx, now)) === 'applied') settled++;
+    }
+    return settled;
+  }
+}

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import type { RowDataPacket } from 'mysql2/promise';
+import type { Logger } from 'pino';
+import { inTransaction, type Db } from '../db/pool';
+import type { InventoryService } from '../inventory/service';
+import { findOrder } from '../orders/repo';
+import { ORDER_STATUS } from '../orders/types';
+import { enqueue } from '../outbox/repo';
+import type { OutboxRelay } from '../outbox/relay';
+
+type Row = RowDataPacket & Record<string, any>;
+
+export interface TicketDeps {
+  db: Db;
+  inventory: InventoryService;
+  relay: OutboxRelay;
+  log: Logger;
+}
+
+const TICKET_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+
+/** 20 characters, no look-alikes (0/O, 1/I): read aloud at a gate if a scan fails. */
+export function newTicketNo(): string {
+  const bytes = randomBytes(19);
+  return 'T' + Array.from(bytes, (b) => TICKET_ALPHABET[b % 32]).join('');
+}
+
+/**
+ * Issues the tickets of a paid order (consumer of order.paid): the holds become sold in Redis
+ * (MySQL says the seats are this order's, so 'record' mode), then one transaction creates one
+ * ticket per seat or unit and moves the order to ticketed. A crash anywhere replays the
+ * message; the paid status check under the order lock and the unique key per order item make
+ * the second run a no-op, so there is exactly one set of tickets.
+ */
+export async function issueTickets(d: TicketDeps, orderId: string, now: Date): Promise<'issued' | 'skipped'> {
+  const order = await findOrder(d.db, 'id = ?', [orderId]);
+  if (order?.status !== ORDER_STATUS.PAID) return 'skipped';
+  const confirmed = await d.inventory.confirm(order.session_id, order.id, 'record');
+  if (confirmed.kind !== 'confirmed' && confirmed.kind !== 'already') {
+    // Redis does not know this sale (it lost data, or disagrees): rebuild it from MySQL.
+    d.log.warn({ orderId, redis: confirmed }, 'Redis disagrees with a paid order; rebuilding the session');
+    await d.inventory.rebuild(order.session_id, now.getTime());
+  }
+  const issued = await inTransaction(d.db, async (conn) => {
+    const o = await findOrder(conn, 'id = ?', [orderId], true);
+    if (o?.status !== ORDER_STATUS.PAID) return false;
+    const [items] = await conn.query<Row[]>('SELECT id, seat_id, zone_id, slot_no FROM order_items WHERE order_id = ? ORDER BY id', [orderId]);
+    const rows = items.map((i) => [newTicketNo(), o.id, i.id, o.user_id, o.session_id, i.seat_id, i.zone_id, i.slot_no, randomBytes(32).toString('base64url'), now]);
+    await conn.query('INSERT INTO tickets (ticket_no, order_id, order_item_id, user_id, session_id, seat_id, zone_id, slot_no, secret, created_at) VALUES ?', [rows]);
+    await conn.query('UPDATE orders SET status = ? WHERE id = ?', [ORDER_STATUS.TICKETED, orderId]);
+    await enqueue(conn, 'notice.send', o.id, { userId: o.user_id, template: 'ticketed', orderId: o.id });
+    return true;
+  });
+  if (issued) d.relay.nudge();
+  return issued ? 'issued' : 'skipped';
+}

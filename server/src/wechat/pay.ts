@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
+import Pay from 'wechatpay-node-v3';
+import type { Output } from 'wechatpay-node-v3/dist/lib/interface-v2';
+import type { WechatConfig } from '../config/wechat';
+import { VerifiedPayHttp } from './pay-http';
+
+export interface PayParams {
+  timeStamp: string;
+  nonceStr: string;
+  package: string;
+  signType: string;
+  paySign: string;
+}
+
+/** A transaction as WeChat Pay v3 describes it (query answers and notification resources). */
+export interface WxTransaction {
+  appid: string;
+  mchid: string;
+  out_trade_no: string;
+  transaction_id?: string;
+  trade_state: string;
+  success_time?: string;
+  amount?: { total: number; payer_total?: number; currency?: string };
+  payer?: { openid?: string };
+}
+
+export interface WxRefund {
+  refund_id?: string;
+  out_refund_no: string;
+  out_trade_no?: string;
+  status?: string; // query answer: SUCCESS | CLOSED | PROCESSING | ABNORMAL
+  refund_status?: string; // notification resource
+  amount?: { refund: number; total: number };
+}
+
+export class WechatPayError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(`WeChat Pay ${status} ${code}: ${message}`);
+  }
+}
+
+function fail(r: Output): never {
+  let code = 'UNKNOWN';
+  let message = String(r.error ?? '');
+  try {
+    const body = JSON.parse(message) as { code?: string; message?: string };
+    code = body.code ?? code;
+    message = body.message ?? message;
+  } catch {
+    /* not JSON: network error or unverifiable response */
+  }
+  throw new WechatPayError(r.status, code, message);
+}
+
+/** WeChat wants time_expire as RFC 3339 with an offset; Beijing time reads naturally in its console. */
+export function beijingTime(d: Date): string {
+  return new Date(d.getTime() + 8 * 3600_000).toISOString().replace(/\.\d{3}Z$/, '+08:00');
+}
+
+/**
+ * wechatpay-node-v3 wrapped: requests signed by the SDK, sent and verified by VerifiedPayHttp,
+ * errors thrown as WechatPayError instead of returned.
+ */
+export class WechatPay {
+  private readonly pay: Pay;
+
+  constructor(
+    private readonly c: WechatConfig,
+    trusted: Map<string, KeyObject>,
+    now: () => number,
+  ) {
+    this.pay = new Pay({
+      appid: c.appid,
+      mchid: c.mchid,
+      serial_no: c.merchantSerial, // passed explicitly: the SDK would derive a lower-case serial
+      publicKey: readFileSync(c.merchantCertPath),
+      privateKey: readFileSync(c.merchantKeyPath),
+      key: c.apiV3Key,
+    });
+    this.pay.createHttp(new VerifiedPayHttp(c.payApiBase, trusted, now));
+  }
+
+  async prepay(o: { orderNo: string; description: string; amountFen: number; expireAt: Date; openid: string }): Promise<{ prepayId: string; payParams: PayParams }> {
+    const r = await this.pay.transactions_jsapi({
+      description: o.description.slice(0, 127),
+      out_trade_no: o.orderNo,
+      time_expire: beijingTime(o.expireAt),
+      notify_url: `${this.c.publicBaseUrl}/api/v1/pay/wechat/notify`,
+      amount: { total: o.amountFen, currency: 'CNY' },
+      payer: { openid: o.openid },
+    });
+    if (r.status !== 200) fail(r);
+    // The SDK replaces the answer by the wx.requestPayment parameters; prepay_id is in `package`.
+    const d = r.data as PayParams;
+    return { prepayId: d.package.replace(/^prepay_id=/, ''), payParams: { timeStamp: d.timeStamp, nonceStr: d.nonceStr, package: d.package, signType: d.signType, paySign: d.paySign } };
+  }
+
+  async query(orderNo: string): Promise<WxTransaction | undefined> {
+    const r = await this.pay.query({ out_trade_no: orderNo });
+    if (r.status === 200) return r.data as WxTransaction;
+    if (r.status === 404) return undefined;
+    fail(r);
+  }
+
+  /** 'paid' when WeChat answers ORDERPAID: the order was paid and must be honoured. */
+  async close(orderNo: string): Promise<'closed' | 'paid'> {
+    const r = await this.pay.close(orderNo);
+    if (r.status === 204 || r.status === 200) return 'closed';
+    if (r.status === 400 && String(r.error).includes('ORDERPAID')) return 'paid';
+    fail(r);
+  }
+
+  async refund(o: { orderNo: string; outRefundNo: string; refundFen: number; totalFen: number; reason: string }): Promise<WxRefund> {
+    const r = await this.pay.refunds({
+      out_trade_no: o.orderNo,
+      out_refund_no: o.outRefundNo,
+      reason: o.reason.slice(0, 80),
+      notify_url: `${this.c.publicBaseUrl}/api/v1/pay/wechat/refund-notify`,
+      amount: { refund: o.refundFen, total: o.totalFen, currency: 'CNY' },
+    } as Parameters<Pay['refunds']>[0]);
+    if (r.status === 200) return r.data as WxRefund;
+    fail(r as Output);
+  }
+
+  async queryRefund(outRefundNo: string): Promise<WxRefund | undefined> {
+    const r = await this.pay.find_refunds(outRefundNo);
+    if (r.status === 200) return r.data as WxRefund;
+    if (r.status === 404) return undefined;
+    fail(r as Output);
+  }
+}

@@ -1,0 +1,68 @@
+import { createServer } from 'node:net';
+import { startSimulator, type Simulator, type SimulatorOptions } from '@showtix/wechat-sim';
+import { startConsumers } from '../../src/workers';
+import { createTestEnv, type TestEnv } from './env';
+import { startTestServer, type TestServer } from './http';
+
+export interface PayEnv extends TestEnv {
+  api: TestServer;
+  sim: Simulator;
+  /** A fan logged in through the simulator's wx.login, as the mini-program does. */
+  login(openid?: string): Promise<{ token: string; userId: string }>;
+  /** Waits until fn answers truthy (notifications, consumers and refunds run asynchronously). */
+  until<T>(fn: () => Promise<T | undefined | false>, what: string, ms?: number): Promise<T>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      s.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
+    });
+  });
+}
+
+/**
+ * The server with WeChat pointed at a real simulator (real HTTP, real signatures, encrypted
+ * notifications with a compressed retry schedule) and its RabbitMQ consumers running.
+ */
+export async function createPayEnv(o: { sim?: SimulatorOptions; env?: Record<string, string>; consumers?: boolean } = {}): Promise<PayEnv> {
+  const sim = await startSimulator({ notifyRetryScale: 0.0005, refundDelayMs: 30, ...o.sim });
+  const port = await freePort();
+  const env = await createTestEnv({
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    WECHAT_API_BASE: sim.url,
+    WECHAT_PAY_API_BASE: sim.url,
+    WECHAT_CASHIER_URL: `${sim.url}/sim/cashier`,
+    CONSUMER_BACKOFF_MS: '50',
+    ...o.env,
+  });
+  const api = await startTestServer(env, port);
+  if (o.consumers !== false) startConsumers(env.deps);
+  return {
+    ...env,
+    api,
+    sim,
+    async login(openid) {
+      const { code } = sim.login(openid);
+      const r = await api.call('POST', '/api/v1/auth/wx-login', { body: { code } });
+      if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);
+      return { token: r.body.token, userId: r.body.user.id };
+    },
+    async until(fn, what, ms = 10_000) {
+      const end = Date.now() + ms;
+      for (;;) {
+        const v = await fn();
+        if (v) return v;
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    async close() {
+      await api.close();
+      await env.close();
+      await sim.close();
+    },
+  };
+}
