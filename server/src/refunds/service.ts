@@ -103,6 +103,7 @@ export class RefundService {
     const payment = (await findPayment(this.d.db, 'id = ?', [refund.payment_id]))!;
     const wx = await this.d.pay.refund({
       orderNo: order.order_no,
+      ...(refund.kind === 'duplicate' ? { transactionId: payment.transaction_id } : {}),
       outRefundNo: refund.out_refund_no,
       refundFen: refund.amount_fen,
       totalFen: payment.amount_fen,

@@ -115,9 +115,10 @@ export class WechatPay {
     fail(r);
   }
 
-  async refund(o: { orderNo: string; outRefundNo: string; refundFen: number; totalFen: number; reason: string }): Promise<WxRefund> {
+  /** transactionId refunds that exact payment (a duplicate); otherwise the order's payment. */
+  async refund(o: { orderNo: string; transactionId?: string; outRefundNo: string; refundFen: number; totalFen: number; reason: string }): Promise<WxRefund> {
     const r = await this.pay.refunds({
-      out_trade_no: o.orderNo,
+      ...(o.transactionId ? { transaction_id: o.transactionId } : { out_trade_no: o.orderNo }),
       out_refund_no: o.outRefundNo,
       reason: o.reason.slice(0, 80),
       notify_url: `${this.c.publicBaseUrl}/api/v1/pay/wechat/refund-notify`,

@@ -23,6 +23,7 @@ export interface SessionOptions {
   startsAt?: Date;
   /** Two tiers: the first `vip` seats cost 1,880 yuan, the rest 680 yuan. */
   vip?: number;
+  refundRules?: { hoursBeforeStart: number; feePercent: number }[];
 }
 
 let venueCounter = 0;
@@ -33,7 +34,7 @@ export async function createSession(d: AppDeps, o: SessionOptions = {}): Promise
   const rows = Math.ceil(n / 20);
   const seats = blockSeats({ section: 'A', rows, seatsPerRow: 20, originX: 0, originY: 0 }).slice(0, n);
   const venueId = await insertVenue(d.db, { name: `测试场馆${++venueCounter}`, city: '上海', seats, zones: o.zones });
-  const showId = await insertShow(d.db, { title: `测试演出${venueCounter}`, venueId });
+  const showId = await insertShow(d.db, { title: `测试演出${venueCounter}`, venueId, refundRules: o.refundRules ?? [] });
   const seatRows = await seatIdsOfVenue(d.db, venueId);
   const vip = seatRows.slice(0, o.vip ?? 0).map((s) => s.id);
   const now = d.clock.now();
