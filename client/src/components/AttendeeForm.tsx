@@ -6,7 +6,8 @@ interface AttendeeFormProps {
   seatLabel: string;
   value: AttendeeInput;
   errors: AttendeeErrors;
-  onChange: (v: AttendeeInput) => void;
+  /** Only the changed field: merged by the page, so quick successive inputs never undo each other. */
+  onChange: (patch: Partial<AttendeeInput>) => void;
 }
 
 /** One ticket's holder: name, ID type and number (real-name sessions). */
@@ -25,7 +26,7 @@ export default function AttendeeForm({ index, seatLabel, value, errors, onChange
           placeholder='与证件一致的姓名'
           value={value.name}
           maxlength={32}
-          onInput={(e) => onChange({ ...value, name: e.detail.value })}
+          onInput={(e) => onChange({ name: e.detail.value })}
         />
       </View>
       {errors.name ? <Text className='field__error'>{errors.name}</Text> : null}
@@ -35,7 +36,7 @@ export default function AttendeeForm({ index, seatLabel, value, errors, onChange
           mode='selector'
           range={ID_TYPE_OPTIONS.map((o) => o.label)}
           value={ID_TYPE_OPTIONS.findIndex((o) => o.value === value.idType)}
-          onChange={(e) => onChange({ ...value, idType: ID_TYPE_OPTIONS[Number(e.detail.value)]!.value })}
+          onChange={(e) => onChange({ idType: ID_TYPE_OPTIONS[Number(e.detail.value)]!.value })}
         >
           <Text className='field__picker'>{ID_TYPE_LABELS[value.idType]} ▾</Text>
         </Picker>
@@ -49,7 +50,7 @@ export default function AttendeeForm({ index, seatLabel, value, errors, onChange
           value={value.idNumber}
           maxlength={32}
           type={value.idType === 'id_card' ? 'idcard' : 'text'}
-          onInput={(e) => onChange({ ...value, idNumber: e.detail.value })}
+          onInput={(e) => onChange({ idNumber: e.detail.value })}
         />
       </View>
       {errors.idNumber ? <Text className='field__error'>{errors.idNumber}</Text> : null}

@@ -53,14 +53,17 @@ export function exposeSeatMap(c: SeatMapController, rect: () => DOMRect): () => 
       return { x: r.left + p.x, y: r.top + p.y };
     },
     seatAt: (x: number, y: number) => c.seatAtScreen(x - rect().left, y - rect().top),
-    /** The first n available seats in map order that are on screen, with their tap points. */
+    /** The first n available seats in map order that can be tapped on screen, with their tap points. */
     freeSeats(n: number) {
       const m = c.currentModel();
       const r = rect();
+      const canvas = typeof document === 'undefined' ? null : document.querySelector('.seat-canvas__canvas');
       const out: { index: number; id: string; x: number; y: number }[] = [];
       for (let i = 0; m && i < m.count && out.length < n; i++) {
         const p = m.state[i] === 0 ? api.seatPoint(i) : null;
-        if (p && p.x > r.left + 4 && p.x < r.right - 4 && p.y > r.top + 4 && p.y < r.bottom - 4) out.push({ index: i, id: m.ids[i]!, ...p });
+        const inside = p && p.x > r.left + 4 && p.x < r.right - 4 && p.y > r.top + 4 && p.y < r.bottom - 4;
+        // Not under the zoom buttons or anything else drawn over the canvas.
+        if (inside && (!canvas || document.elementFromPoint(p.x, p.y) === canvas)) out.push({ index: i, id: m.ids[i]!, ...p });
       }
       return out;
     },

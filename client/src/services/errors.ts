@@ -52,7 +52,9 @@ interface Advice {
   message?: string;
 }
 
-const ADVICE: Record<ClientErrorCode, Advice> = {
+// Every code of the shared table must have advice (a new code fails the type check here);
+// codes the installed shared-types does not know yet may already be listed.
+const ADVICE: Record<ClientErrorCode, Advice> & Partial<Record<string, Advice>> = {
   SEAT_TAKEN: { title: '手慢了，座位刚被抢走', remedy: 'pick_other_seats', actionText: '重新选座', message: '您选的座位刚被其他观众锁定，座位图已刷新，请换个座位。' },
   SOLD_OUT: { title: '本场已售罄', remedy: 'back_to_show', actionText: '看看其他场次' },
   LIMIT_EXCEEDED: { title: '超出限购数量', remedy: 'adjust_selection', actionText: '调整选座', message: '本场每个账号限购数量已满，请减少张数或查看已有订单。' },
@@ -69,10 +71,19 @@ const ADVICE: Record<ClientErrorCode, Advice> = {
   IDEMPOTENCY_CONFLICT: { title: '订单信息已变化', remedy: 'retry', actionText: '重新提交' },
   REQUEST_IN_PROGRESS: { title: '正在处理中', remedy: 'retry_later', actionText: '稍后刷新' },
   ORDER_STATE_INVALID: { title: '订单状态已变化', remedy: 'refresh_order', actionText: '刷新订单' },
+  REFUND_NOT_ALLOWED: { title: '暂不支持退票', remedy: 'refresh_order', actionText: '查看订单' },
+  SESSION_STATE_INVALID: { title: '场次状态已变化', remedy: 'back_to_show', actionText: '返回演出详情' },
+  // Admin edits only; listed so that every code of the shared table has a way forward.
+  EDIT_CONFLICT: { title: '无法保存', remedy: 'retry', actionText: '重试' },
   INTERNAL: { title: '系统繁忙', remedy: 'retry', actionText: '重试' },
   SERVICE_UNAVAILABLE: { title: '系统繁忙', remedy: 'retry_later', actionText: '稍后重试' },
   NETWORK: { title: '网络不给力', remedy: 'retry', actionText: '重试', message: '网络连接失败，请检查网络后重试。' },
 };
+
+/** True when the code has its own advice (not the generic fallback). */
+export function hasAdvice(code: string): boolean {
+  return Object.prototype.hasOwnProperty.call(ADVICE, code);
+}
 
 function sharedMessage(code: ClientErrorCode): string | undefined {
   return code !== 'NETWORK' && isErrorCode(code) ? ERRORS[code].message : undefined;

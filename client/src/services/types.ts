@@ -1,6 +1,6 @@
 /**
  * Response shapes of endpoints that the API contract fixes but shared-types does not type yet
- * (login, payment, refund, tickets). Move them to @showtix/shared-types once the server has them.
+ * (login, payment, tickets). Move them to @showtix/shared-types when it exports them.
  */
 import type { Order } from '@showtix/shared-types';
 
@@ -24,14 +24,11 @@ export interface PayResponse {
   cashierUrl?: string;
 }
 
-export type RefundStatus = 'processing' | 'succeeded' | 'failed' | string;
+/** An order as the list/detail endpoints answer it (refund state included once asked for). */
+export type FanOrder = Order;
 
-/** An order as the list/detail endpoints answer it; refund details arrive once refunds exist. */
-export interface FanOrder extends Order {
-  refund?: { status: RefundStatus; amountFen?: number; feeFen?: number; reason?: string };
-}
-
-export type TicketStatus = 'valid' | 'used' | 'refunded' | 'void' | string;
+/** valid, voided, refunding today; the check-in issue adds used. */
+export type TicketStatus = 'valid' | 'voided' | 'refunding' | 'used' | (string & {});
 
 export interface Ticket {
   ticketId: string;
@@ -41,9 +38,10 @@ export interface Ticket {
   zoneId?: string;
   status: TicketStatus;
   qr: string;
-  /** Optional extras the server may add; the ticket wallet fills gaps from the order. */
-  section?: string;
-  row?: string;
-  number?: string;
+  /** Display fields the server adds; the wallet falls back to the order and session if absent. */
+  showTitle?: string;
+  venueName?: string;
+  startsAt?: string;
+  seat?: { section: string; row: string; number: string };
   zoneName?: string;
 }

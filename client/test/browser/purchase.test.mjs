@@ -1,14 +1,15 @@
 /**
- * The pages after the seat map, in the H5 build against the real server: a real-name order is
- * submitted (attendees, hold countdown, 支付 button), listed, opened and cancelled; the zone
- * picker prices a quantity; the ticket wallet renders QR codes. Payment itself, the cashier and
- * real tickets belong to the end-to-end suite added with the payment API.
+ * The pages after the seat map, in the H5 build against the real server and WeChat simulator:
+ * the fan logs in through the simulator (H5 login adapter), submits a real-name order
+ * (attendees, hold countdown, 支付 button), finds it in 我的订单, opens and cancels it; the zone
+ * picker prices a quantity; the ticket wallet shows real tickets with QR codes (bought through
+ * the API and paid in the simulator: the browser cashier flow is the end-to-end suite's).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, newFanPage, openPage, screenshot, seatMapReady, tapSeats } from '../harness/browser.mjs';
 import { mainlandId } from '../harness/ids.mjs';
-import { mintFanToken, startStack } from '../harness/stack.mjs';
+import { api, startStack, until } from '../harness/stack.mjs';
 import { seedShow } from '../harness/seed.mjs';
 
 const yuan = (fen) => `¥${String((fen - (fen % 100)) / 100).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
@@ -30,7 +31,7 @@ before(async () => {
   stack = await startStack({ tag: 'purchase' });
   seeded = await seedShow(stack.deps, { zones: true, realName: true, title: '林间音乐节 2027 · 杭州站' });
   browser = await launchBrowser();
-  fan = await newFanPage(browser, stack, { token: (await mintFanToken(stack, 'purchase-fan')).token });
+  fan = await newFanPage(browser, stack); // no token: the app logs in through the simulator
 });
 
 after(async () => {
@@ -64,6 +65,7 @@ test('a real-name order is submitted with attendees, held with a countdown, list
   await screenshot(page, '05-confirm');
   await page.getByTestId('submit-order').click();
   await page.getByTestId('hold-timer').waitFor();
+  assert.ok(await page.evaluate(() => localStorage.getItem('showtix.openid')), 'a stable per-browser openid');
   assert.match(await page.getByTestId('attendee-summary').first().innerText(), /张伟[\s\S]*110\*+\d{3}[\dX]/);
   await toTop(page, '.confirm__scroll');
   assert.match(await page.getByTestId('pay-button').innerText(), new RegExp(`支付\\s*${total.replace('¥', '¥\\s*')}`));
@@ -97,20 +99,39 @@ test('the zone picker sells a quantity at the zone price', async () => {
 
 test('the ticket wallet shows each ticket with its seat and QR code', async () => {
   const { page } = fan;
-  // GET /api/v1/tickets is not on the server yet: answer it with the contract's shape,
-  // pointing at a real order so seat, time and venue come from the real API.
-  const { token } = await mintFanToken(stack, 'purchase-fan');
-  const orders = await (await fetch(`${stack.apiUrl}/api/v1/orders`, { headers: { authorization: `Bearer ${token}` } })).json();
-  const order = orders.items[0];
-  const items = order.items.map((it, i) => ({ ticketId: `T${order.orderNo}${i}`, orderNo: order.orderNo, sessionId: order.sessionId, seatId: it.seatId, status: i === 0 ? 'valid' : 'used', qr: `STX1.${order.orderNo}.${i}.c2lnbmF0dXJl` }));
-  await fan.context.route('**/api/v1/tickets', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ items }) }));
+  // The same fan (the token the app keeps) buys two seats through the API and pays in WeChat.
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('showtix.token')).data);
+  const map = await api(stack, null, 'GET', `/api/v1/sessions/${seeded.sessionId}/seatmap`);
+  const seatIds = map.seats.filter((s) => s.state === 'available').slice(-2).map((s) => s.id);
+  const attendees = [
+    { name: '王芳', idType: 'id_card', idNumber: mainlandId('19880808', 321) },
+    { name: '赵磊', idType: 'passport', idNumber: 'E98765432' },
+  ];
+  const res = await fetch(`${stack.apiUrl}/api/v1/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': `wallet-${Date.now()}` },
+    body: JSON.stringify({ sessionId: seeded.sessionId, seatIds, attendees }),
+  });
+  const order = await res.json();
+  assert.equal(res.status, 201, JSON.stringify(order));
+  const { prepayId } = await api(stack, token, 'POST', `/api/v1/orders/${order.orderNo}/pay`);
+  stack.sim.pay(prepayId);
+  await until(async () => (await api(stack, token, 'GET', '/api/v1/tickets')).items.length === 2, 'two tickets');
+
   await openPage(page, stack.appUrl, 'tickets');
   await page.getByTestId('ticket').nth(1).waitFor();
   const first = page.getByTestId('ticket').first();
   await first.locator('.ticket__title').getByText('林间音乐节').waitFor();
-  await first.getByText(`${order.items[0].section} ${order.items[0].row}排${order.items[0].number}座`).waitFor();
+  const seat = map.seats.find((s) => s.id === seatIds[0]);
+  await first.getByText(`${seat.section} ${seat.row}排${seat.number}座`).waitFor();
+  await first.getByText('可使用').waitFor();
   const qr = await first.getByTestId('ticket-qr').evaluate((el) => el.querySelector('img')?.getAttribute('src') ?? el.getAttribute('src'));
   assert.match(qr, /^data:image\/svg\+xml/);
   await screenshot(page, '10-tickets');
-  await fan.context.unroute('**/api/v1/tickets');
+
+  await openPage(page, stack.appUrl, 'order', { orderNo: order.orderNo });
+  await page.locator('[data-testid=order-status][data-status=ticketed]').waitFor();
+  await page.getByText('申请退款').waitFor();
+  await screenshot(page, '11-order-ticketed');
+  assert.deepEqual(fan.errors, [], `page errors: ${fan.errors.join('; ')}`);
 });

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { DIST_H5, ROOT, rootRequire, serverDist } from './paths.mjs';
 import { ensureH5Built, ensureServerBuilt, ensureSimBuilt } from './build.mjs';
 import { startStatic } from './static.mjs';
@@ -18,6 +19,58 @@ async function deleteKeys(redis, prefix) {
   } while (cursor !== '0');
 }
 
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** Deletes this run's RabbitMQ exchange and queues (the server's consumers declare them). */
+async function deleteAmqp(url, prefix) {
+  let amqp;
+  try {
+    amqp = rootRequire('amqplib');
+  } catch {
+    return; // a server without a broker declares nothing
+  }
+  const consumers = (() => {
+    try {
+      return serverDist('workers.js').CONSUMERS;
+    } catch {
+      return [];
+    }
+  })();
+  let conn;
+  try {
+    conn = await amqp.connect(url);
+    const ch = await conn.createChannel();
+    for (const name of consumers) {
+      for (const q of [`${prefix}.${name}`, `${prefix}.${name}.retry`, `${prefix}.${name}.dead`]) await ch.deleteQueue(q);
+    }
+    await ch.deleteExchange(`${prefix}.events`);
+    await ch.close();
+  } catch {
+    // broker down or nothing declared: nothing to clean
+  } finally {
+    await conn?.close().catch(() => undefined);
+  }
+}
+
+/** The server's WeChat settings pointed at the simulator (login, Pay v3, the H5 cashier). */
+function wechatEnv(simUrl, port) {
+  if (!simUrl) return {};
+  return {
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    WECHAT_API_BASE: simUrl,
+    WECHAT_PAY_API_BASE: simUrl,
+    WECHAT_CASHIER_URL: `${simUrl}/sim/cashier`,
+  };
+}
+
 /** Does the API server serve the H5 build at / itself? Then no static server is needed. */
 async function serverServesH5(url) {
   try {
@@ -30,11 +83,11 @@ async function serverServesH5(url) {
 
 /**
  * The real back end for browser tests and the benchmark, in this process: its own MySQL
- * database and Redis key prefix (dropped in close()), the server from its compiled helpers,
- * optionally the WeChat simulator, and the H5 build on one origin with /api.
+ * database, Redis key prefix and RabbitMQ prefix (all deleted in close()), the server from its
+ * compiled helpers with its jobs and consumers, optionally the WeChat simulator (the server's
+ * WeChat login, Pay and cashier pointed at it), and the H5 build on one origin with /api.
  *
- * opts.env: extra server environment, or a function of the simulator URL returning it (for
- *           wiring the server's WeChat base URLs to the simulator once the server has them).
+ * opts.env: extra server environment (wins over the defaults here).
  * opts.sim: start the WeChat simulator (default true).
  */
 export async function startStack(opts = {}) {
@@ -59,17 +112,21 @@ export async function startStack(opts = {}) {
     const { dropDatabase } = serverDist('db/pool.js');
     closers.push(() => dropDatabase(mysqlUrl));
     await migrateUp(mysqlUrl);
-    const extra = typeof opts.env === 'function' ? opts.env(sim?.url) : opts.env ?? {};
+    const port = await freePort();
     const config = serverDist('config/index.js').loadConfig({
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
-      PORT: '0',
+      PORT: String(port),
       LOG_LEVEL: 'silent',
       MYSQL_URL: mysqlUrl,
       REDIS_KEY_PREFIX: prefix,
+      AMQP_PREFIX: name,
+      CONSUMER_BACKOFF_MS: '100',
       AUTH_SECRET: DEV_SECRET,
-      ...extra,
+      ...wechatEnv(sim?.url, port),
+      ...(opts.env ?? {}),
     });
+    if (config.amqpUrl) closers.push(() => deleteAmqp(config.amqpUrl, config.amqpPrefix));
     const server = await serverDist('server.js').startServer(config);
     const redis = server.deps.redis;
     // Keys go after the server closes its Redis client, so delete them with a client of our own.
@@ -94,7 +151,39 @@ export async function startStack(opts = {}) {
   }
 }
 
-/** A fan's bearer token, minted directly (until WeChat login is on the server). */
+/** A fan logged in as the mini-program does: a simulator login code traded at wx-login. */
+export async function loginFan(stack, openid) {
+  const { code } = stack.sim.login(openid);
+  const res = await fetch(`${stack.apiUrl}/api/v1/auth/wx-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+  const body = await res.json();
+  if (!res.ok) throw new Error(`wx-login failed: ${res.status} ${JSON.stringify(body)}`);
+  return { token: body.token, userId: body.user.id };
+}
+
+/** Calls the API as a fan (JSON in and out); throws on error statuses. */
+export async function api(stack, token, method, path, body) {
+  const res = await fetch(`${stack.apiUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = res.status === 204 ? null : await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** Polls fn until it answers truthy (payment notifications and ticket issuance are async). */
+export async function until(fn, what, ms = 15_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A fan's bearer token minted directly with the server's dev secret (no WeChat round trip). */
 export async function mintFanToken(stack, openid) {
   const { upsertUserByOpenid } = serverDist('users/repo.js');
   const { TokenService } = serverDist('http/auth.js');

@@ -172,10 +172,11 @@ export default function ConfirmPage() {
                 seatLabel={labels[i] ?? ''}
                 value={a}
                 errors={fieldErrors[i] ?? {}}
-                onChange={(v) => {
-                  setAttendees(attendees.map((x, j) => (j === i ? v : x)));
+                onChange={(patch) => {
+                  // Functional updates: inputs can fire faster than renders (autofill, IMEs).
+                  setAttendees((list) => list.map((x, j) => (j === i ? { ...x, ...patch } : x)));
                   // An edited attendee loses its complaints at once; the others keep theirs until the next submit.
-                  setFieldErrors(fieldErrors.map((e, j) => (j === i ? {} : e)));
+                  setFieldErrors((errs) => errs.map((e, j) => (j === i ? {} : e)));
                 }}
               />
             ))}

@@ -20,7 +20,13 @@ import { usePayResult } from './usePayResult';
 import './index.scss';
 import { flag } from '../../utils/flag';
 
-const REFUND_TEXT: Record<string, string> = { processing: '退款处理中', succeeded: '退款成功', failed: '退款失败，请联系客服' };
+const REFUND_TEXT: Record<string, string> = {
+  requested: '退款申请已提交',
+  processing: '退款处理中',
+  succeeded: '退款成功，款项将原路退回',
+  abnormal: '退款异常，客服将尽快处理',
+  closed: '退款已关闭',
+};
 
 function StatusHead({ order, waiting }: { order: FanOrder; waiting: boolean }) {
   const left = useCountdown(order.status === 'pending' ? order.expireAt : null);

@@ -15,11 +15,11 @@ import { runRemedy } from '../../utils/remedy';
 import { formatDateTime } from '../../utils/time';
 import './index.scss';
 
-const STATUS_TEXT: Record<string, string> = { valid: '可使用', used: '已检票', refunded: '已退票', void: '已作废' };
+const STATUS_TEXT: Record<string, string> = { valid: '可使用', used: '已检票', refunding: '退票中', voided: '已作废' };
 
 /** Seat or zone of a ticket: from the ticket itself when the server says it, else its order. */
 export function ticketPlace(t: Ticket, orders: Map<string, FanOrder>): string {
-  if (t.section && t.row && t.number) return `${t.section} ${t.row}排${t.number}座`;
+  if (t.seat) return `${t.seat.section} ${t.seat.row}排${t.seat.number}座`;
   if (t.zoneName) return t.zoneName;
   const items = orders.get(t.orderNo)?.items ?? [];
   const item = t.seatId ? items.find((i) => i.seatId === t.seatId) : items.find((i) => i.zoneId === t.zoneId);
@@ -29,20 +29,25 @@ export function ticketPlace(t: Ticket, orders: Map<string, FanOrder>): string {
 
 async function loadWallet(): Promise<{ tickets: Ticket[]; orders: Map<string, FanOrder> }> {
   const tickets = await listTickets();
-  const orderNos = [...new Set(tickets.map((t) => t.orderNo))];
+  // Orders only for tickets that do not name their own seat or zone.
+  const orderNos = [...new Set(tickets.filter((t) => !t.seat && !t.zoneName).map((t) => t.orderNo))];
   const orders = await Promise.all(orderNos.map((no) => getOrder(no).catch(() => undefined)));
   return { tickets, orders: new Map(orders.filter((o): o is FanOrder => Boolean(o)).map((o) => [o.orderNo, o])) };
 }
 
 function TicketCard({ t, place }: { t: Ticket; place: string }) {
-  const ctx = useSessionContext(t.sessionId);
-  const usable = t.status === 'valid' || t.status === undefined;
+  // The session is looked up only when the ticket does not carry its show, time and venue.
+  const ctx = useSessionContext(t.showTitle && t.startsAt && t.venueName ? undefined : t.sessionId);
+  const title = t.showTitle ?? ctx?.show.title ?? '电子票';
+  const startsAt = t.startsAt ?? ctx?.session.startsAt;
+  const venue = t.venueName ?? ctx?.show.venue.name;
+  const usable = t.status === 'valid';
   return (
     <View className={`ticket ${usable ? '' : 'ticket--off'}`} data-testid='ticket'>
       <View className='ticket__top'>
-        <Text className='ticket__title'>{ctx?.show.title ?? '电子票'}</Text>
-        {ctx ? <Text className='ticket__meta'>{formatDateTime(ctx.session.startsAt)}</Text> : null}
-        {ctx ? <Text className='ticket__meta'>{ctx.show.venue.name}</Text> : null}
+        <Text className='ticket__title'>{title}</Text>
+        {startsAt ? <Text className='ticket__meta'>{formatDateTime(startsAt)}</Text> : null}
+        {venue ? <Text className='ticket__meta'>{venue}</Text> : null}
         <Text className='ticket__seat'>{place}</Text>
       </View>
       <View className='ticket__tear' />

@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+/**
+ * Seat-map benchmark (npm run bench:seatmap): a 10,000-seat session on the real server (own
+ * MySQL database and Redis key prefix, dropped at the end), the H5 build in headless Chromium on
+ * a phone-sized viewport.
+ *   first_draw_ms  navigation start -> all seats drawn (window.__seatmapDrawnAt), fresh browser
+ *                  context per run (no cache), median of RUNS after one warm-up
+ *   tap_ms         tap (pointer-up event time) -> the animation frame after the redraw that
+ *                  shows the seat selected (window.__seatmapSelectFrameAt), median of TAPS
+ * Targets: first draw <= 1,000 ms, tap <= 100 ms. The last line printed is one JSON object.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ensureH5Built, ensureServerBuilt } from '../../client/test/harness/build.mjs';
+import { ROOT } from '../../client/test/harness/paths.mjs';
+import { startStack } from '../../client/test/harness/stack.mjs';
+import { bigVenueSeats, seedShow } from '../../client/test/harness/seed.mjs';
+import { launchBrowser, pageUrl } from '../../client/test/harness/browser.mjs';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const TAPS = Number(process.env.BENCH_TAPS ?? 12);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const round = (x) => Math.round(x * 10) / 10;
+
+async function openMap(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'zh-CN' });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => typeof window.__seatmapDrawnAt === 'number', null, { timeout: 60_000 });
+  return { context, page, drawnAt: await page.evaluate(() => window.__seatmapDrawnAt) };
+}
+
+async function measureTaps(page, n) {
+  const seats = await page.evaluate(() => window.__seatmap.freeSeats(20000));
+  const times = [];
+  // Alternate select / deselect of spread-out seats, so the selection stays under the limit.
+  for (let i = 0; i < n; i++) {
+    const s = seats[Math.floor((i >> 1) * (seats.length / (n / 2 + 1))) + 7];
+    const before = await page.evaluate(() => window.__seatmapSelectFrameAt ?? 0);
+    await page.touchscreen.tap(s.x, s.y);
+    await page.waitForFunction((b) => (window.__seatmapSelectFrameAt ?? 0) > b, before);
+    times.push(await page.evaluate(() => window.__seatmapSelectFrameAt - window.__seatmapTapAt));
+  }
+  return { times, seatsOnScreen: seats.length };
+}
+
+async function main() {
+  ensureServerBuilt({ force: true });
+  ensureH5Built();
+  const stack = await startStack({ tag: 'bench', sim: false });
+  let browser;
+  try {
+    const seeded = await seedShow(stack.deps, { seats: bigVenueSeats(), purchaseLimit: 6, title: '万人体育馆压力测试专场' });
+    const url = pageUrl(stack.appUrl, 'seatmap', { sessionId: seeded.sessionId, showId: seeded.showId });
+    browser = await launchBrowser();
+    const warm = await openMap(browser, url); // fills the server's catalog cache, JITs the server
+    await warm.context.close();
+    const draws = [];
+    let tapResult;
+    for (let r = 0; r < RUNS; r++) {
+      const run = await openMap(browser, url);
+      draws.push(run.drawnAt);
+      if (r === RUNS - 1) tapResult = await measureTaps(run.page, TAPS);
+      await run.context.close();
+    }
+    const result = {
+      bench: 'seatmap',
+      date: new Date().toISOString(),
+      seats: seeded.seatCount,
+      seats_drawn_on_screen: tapResult.seatsOnScreen,
+      first_draw_ms: round(median(draws)),
+      first_draw_runs_ms: draws.map(round),
+      tap_ms: round(median(tapResult.times)),
+      tap_max_ms: round(Math.max(...tapResult.times)),
+      tap_runs_ms: tapResult.times.map(round),
+      target_first_draw_ms: 1000,
+      target_tap_ms: 100,
+      viewport: '390x844@2x, touch',
+      browser: `chromium ${browser.version()}`,
+    };
+    const dir = path.join(ROOT, 'bench/results');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `seatmap-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 2) + '\n');
+    console.log(`seats ${result.seats}: first draw ${result.first_draw_ms} ms (runs ${draws.map(Math.round).join(', ')}), tap ${result.tap_ms} ms (max ${result.tap_max_ms})`);
+    console.log(JSON.stringify(result));
+  } finally {
+    await browser?.close();
+    await stack.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+/**
+ * Every client test, in order: type check, both Taro builds (they must compile), component
+ * tests (jest + jsdom), compiled mini-program pages (miniprogram-simulate on dist/weapp),
+ * browser tests of the H5 build against the real server (headless Chromium), and the
+ * miniprogram-automator suite (skipped, saying so, without WeChat DevTools).
+ * Runs all steps, prints a summary, exits non-zero if any failed.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const client = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(client, '..');
+const jest = path.join(root, 'node_modules/jest/bin/jest.js');
+const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+
+const steps = [
+  ['type check', process.execPath, [tsc, '-p', 'tsconfig.json']],
+  ['build weapp', process.execPath, ['scripts/taro-build.mjs', 'weapp']],
+  ['build h5', process.execPath, ['scripts/taro-build.mjs', 'h5']],
+  ['component tests', process.execPath, [jest, '--config', 'jest.config.js']],
+  ['mini-program pages (dist/weapp)', process.execPath, [jest, '--config', 'jest.weapp.config.js']],
+  ['browser tests (H5 + real server)', process.execPath, ['--test', '--test-concurrency=1', 'test/browser/']],
+  ['miniprogram-automator', process.execPath, ['test/automator/run.mjs']],
+];
+
+const only = process.argv.slice(2);
+const results = [];
+for (const [name, cmd, args] of steps) {
+  if (only.length && !only.some((o) => name.includes(o))) continue;
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { cwd: client, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  results.push({ name, ok: r.status === 0, s: ((Date.now() - started) / 1000).toFixed(1) });
+}
+console.log('\n=== client test summary ===');
+for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  (${r.s} s)`);
+process.exit(results.every((r) => r.ok) ? 0 : 1);

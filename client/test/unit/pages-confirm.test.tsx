@@ -1,0 +1,120 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import taro, { pages, resetTaro, router } from './stubs/taro';
+import ConfirmPage from '../../src/pages/confirm/index';
+import { saveDraft } from '../../src/services/draft';
+
+const ID_A = '11010519491231002X';
+const ID_B = '110105199001011232';
+const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
+
+type Res = { statusCode: number; data?: unknown; header?: Record<string, string> };
+const answer = (...res: Res[]) => res.forEach((r) => taro.request.mockResolvedValueOnce({ header: {}, ...r }));
+const call = (i: number) => taro.request.mock.calls[i][0];
+const order = { orderNo: 'N100', status: 'pending', sessionId: '7', amountFen: 256_050, expireAt: new Date(NOW + 15 * 60_000).toISOString(), createdAt: new Date(NOW).toISOString(), items: [] };
+
+beforeEach(() => {
+  resetTaro();
+  jest.useFakeTimers({ now: NOW });
+  taro.setStorageSync('showtix.token', 'tok');
+  router.params = { sessionId: '7' };
+  pages.push({ route: 'pages/show/index' }, { route: 'pages/seatmap/index' }, { route: 'pages/confirm/index' });
+  saveDraft({
+    sessionId: '7',
+    showId: '3',
+    showTitle: '星河巡回演唱会',
+    venueName: '梅赛德斯-奔驰文化中心',
+    startsAt: '2027-01-15T11:30:00.000Z',
+    realName: true,
+    purchaseLimit: 2,
+    seats: [
+      { id: '11', label: 'A区 1排1座', tierName: 'VIP', priceFen: 188_000 },
+      { id: '12', label: 'A区 2排1座', tierName: '看台', priceFen: 68_050 },
+    ],
+  });
+});
+afterEach(() => jest.useRealTimers());
+
+function fill(i: number, name: string, id: string) {
+  fireEvent.change(screen.getAllByTestId('attendee-name')[i]!, { target: { value: name } });
+  fireEvent.change(screen.getAllByTestId('attendee-id')[i]!, { target: { value: id } });
+}
+
+async function submit() {
+  await act(async () => {
+    fireEvent.click(screen.getByTestId('submit-order'));
+    await jest.advanceTimersByTimeAsync(0);
+  });
+}
+
+it('validates attendees, then holds the seats with a countdown to expireAt', async () => {
+  render(<ConfirmPage />);
+  expect(screen.getByTestId('confirm-total').textContent).toBe('¥2,560.50');
+  await submit();
+  expect(taro.request).not.toHaveBeenCalled();
+  expect(screen.getAllByText('请填写观演人姓名')).toHaveLength(2);
+
+  fill(0, '张三', ID_A);
+  fill(1, '李四', ID_A);
+  await submit();
+  expect(screen.getByText('同一证件只能购买一张票')).toBeTruthy();
+
+  fill(1, '李四', ID_B.toLowerCase());
+  answer({ statusCode: 201, data: order });
+  await submit();
+  expect(call(0)).toMatchObject({
+    url: '/api/v1/orders',
+    method: 'POST',
+    data: { sessionId: '7', seatIds: ['11', '12'], attendees: [{ name: '张三', idType: 'id_card', idNumber: ID_A }, { name: '李四', idType: 'id_card', idNumber: ID_B }] },
+  });
+  expect(screen.getByTestId('hold-timer').textContent).toContain('15:00');
+  await act(() => jest.advanceTimersByTimeAsync(61_000));
+  expect(screen.getByTestId('hold-timer').textContent).toContain('13:59');
+  expect(screen.getByTestId('pay-button').textContent).toBe('支付 ¥2,560.50');
+  expect(screen.getAllByTestId('attendee-summary')[0]!.textContent).toContain('110***********002X');
+  await act(() => jest.advanceTimersByTimeAsync(14 * 60_000));
+  expect(screen.getByTestId('hold-expired').textContent).toContain('支付超时');
+});
+
+it('sends the fan back to the open seat map when a seat was just taken', async () => {
+  render(<ConfirmPage />);
+  fill(0, '张三', ID_A);
+  fill(1, '李四', ID_B);
+  answer({ statusCode: 409, data: { error: { code: 'SEAT_TAKEN', message: '座位已被锁定' } } });
+  await submit();
+  const panel = screen.getByTestId('error-panel');
+  expect(panel.dataset.code).toBe('SEAT_TAKEN');
+  expect(panel.textContent).toContain('手慢了，座位刚被抢走');
+  fireEvent.click(screen.getByTestId('error-action'));
+  expect(taro.navigateBack).toHaveBeenCalledWith({ delta: 1 });
+});
+
+it('retries a failed submit with the same Idempotency-Key', async () => {
+  render(<ConfirmPage />);
+  fill(0, '张三', ID_A);
+  fill(1, '李四', ID_B);
+  taro.request.mockRejectedValueOnce(new Error('timeout'));
+  await submit();
+  expect(screen.getByTestId('error-panel').dataset.code).toBe('NETWORK');
+  answer({ statusCode: 201, data: order });
+  await act(async () => {
+    fireEvent.click(screen.getByTestId('error-action'));
+    await jest.advanceTimersByTimeAsync(0);
+  });
+  expect(screen.getByTestId('hold-timer')).toBeTruthy();
+  expect(call(1).header['Idempotency-Key']).toBe(call(0).header['Idempotency-Key']);
+});
+
+it('backs off after RATE_LIMITED and retries by itself', async () => {
+  render(<ConfirmPage />);
+  fill(0, '张三', ID_A);
+  fill(1, '李四', ID_B);
+  answer({ statusCode: 429, data: { error: { code: 'RATE_LIMITED', message: '' } }, header: { 'Retry-After': '10' } });
+  await submit();
+  expect(screen.getByTestId('error-panel').textContent).toContain('约 10 秒后');
+  answer({ statusCode: 201, data: order });
+  act(() => fireEvent.click(screen.getByTestId('error-action')));
+  expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: '10 秒后自动重试' }));
+  await act(() => jest.advanceTimersByTimeAsync(10_000));
+  expect(screen.getByTestId('hold-timer')).toBeTruthy();
+  expect(call(1).header['Idempotency-Key']).toBe(call(0).header['Idempotency-Key']);
+});

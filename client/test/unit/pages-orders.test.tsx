@@ -1,0 +1,149 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import taro, { resetTaro, router } from './stubs/taro';
+import { SESSION } from './fixtures';
+import OrderPage from '../../src/pages/order/index';
+import Index, { sortShows } from '../../src/pages/index/index';
+import { clearSessionContext } from '../../src/services/context';
+import type { ShowSummary } from '@showtix/shared-types';
+
+const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
+const SHOW = {
+  id: '3',
+  title: '星河巡回演唱会',
+  city: '上海',
+  venueName: '梅赛德斯',
+  venue: { id: '1', name: '梅赛德斯-奔驰文化中心', city: '上海', address: '世博大道1200号' },
+  refundRules: [{ hoursBeforeStart: 168, feePercent: 0 }, { hoursBeforeStart: 48, feePercent: 20 }],
+  sessions: [SESSION],
+};
+const ORDER = {
+  orderNo: 'N100',
+  status: 'pending',
+  sessionId: '7',
+  amountFen: 188_000,
+  expireAt: new Date(NOW + 90_000).toISOString(),
+  createdAt: new Date(NOW).toISOString(),
+  items: [{ seatId: '11', tierId: 't1', priceFen: 188_000, section: 'A区', row: '1', number: '1' }],
+};
+
+/** Answers requests by path, like the API would. */
+function serve(routes: Record<string, unknown>) {
+  taro.request.mockImplementation(async ({ url, method }: { url: string; method?: string }) => {
+    const key = `${method ?? 'GET'} ${url}`;
+    if (!(key in routes)) return { statusCode: 404, data: { error: { code: 'NOT_FOUND', message: key } }, header: {} };
+    return { statusCode: 200, data: routes[key], header: {} };
+  });
+}
+
+const flush = () => act(() => jest.advanceTimersByTimeAsync(0));
+
+beforeEach(() => {
+  resetTaro();
+  clearSessionContext();
+  jest.useFakeTimers({ now: NOW });
+  taro.setStorageSync('showtix.token', 'tok');
+});
+afterEach(() => jest.useRealTimers());
+
+describe('order detail', () => {
+  it('counts down a pending order and cancels it after the fan confirms', async () => {
+    router.params = { orderNo: 'N100' };
+    serve({
+      'GET /api/v1/orders/N100': ORDER,
+      'GET /api/v1/sessions/7': SESSION,
+      'GET /api/v1/shows/3': SHOW,
+      'POST /api/v1/orders/N100/cancel': { ...ORDER, status: 'cancelled' },
+    });
+    render(<OrderPage />);
+    await flush();
+    expect(screen.getByTestId('order-status').textContent).toContain('请在 01:30 内完成支付');
+    await act(() => jest.advanceTimersByTimeAsync(30_000));
+    expect(screen.getByTestId('order-status').textContent).toContain('请在 01:00 内完成支付');
+    expect(screen.getByText('星河巡回演唱会')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('cancel-order'));
+      await jest.advanceTimersByTimeAsync(0);
+    });
+    expect(taro.showModal).toHaveBeenCalled();
+    expect(screen.getByTestId('order-status').dataset.status).toBe('cancelled');
+    expect(screen.queryByTestId('pay-again')).toBeNull();
+  });
+
+  it('offers a refund under the show rules and polls a paid order until ticketed', async () => {
+    router.params = { orderNo: 'N100', result: 'success' };
+    let polls = 0;
+    serve({ 'GET /api/v1/sessions/7': SESSION, 'GET /api/v1/shows/3': SHOW, 'POST /api/v1/orders/N100/refund': { ...ORDER, status: 'ticketed', refund: { status: 'processing' } } });
+    const base = taro.request.getMockImplementation()!;
+    taro.request.mockImplementation(async (o: { url: string; method?: string }) => {
+      if (o.url !== '/api/v1/orders/N100') return base(o);
+      polls++;
+      return { statusCode: 200, header: {}, data: { ...ORDER, status: polls < 3 ? 'paid' : 'ticketed' } };
+    });
+    render(<OrderPage />);
+    await flush();
+    expect(screen.getByTestId('order-status').textContent).toContain('支付成功，正在出票');
+    await act(() => jest.advanceTimersByTimeAsync(2000));
+    expect(screen.getByTestId('order-status').dataset.status).toBe('ticketed');
+    expect(screen.getByText('当前可免费退票')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('refund-order'));
+      await jest.advanceTimersByTimeAsync(0);
+    });
+    expect(taro.showModal).toHaveBeenCalledWith(expect.objectContaining({ content: '将全额退回 ¥1,880。' }));
+    expect(screen.getByText('退款处理中')).toBeTruthy();
+  });
+
+  it('explains an error with its way forward', async () => {
+    router.params = { orderNo: 'N404' };
+    serve({});
+    render(<OrderPage />);
+    await flush();
+    expect(screen.getByTestId('error-panel').textContent).toContain('返回首页');
+  });
+});
+
+describe('home', () => {
+  const show = (id: string, status: ShowSummary['status'], nextSaleStartsAt: string | null = null): ShowSummary => ({
+    id,
+    title: `演出${id}`,
+    city: '上海',
+    venueName: '场馆',
+    posterUrl: null,
+    firstStartsAt: '2027-01-15T11:30:00Z',
+    lastStartsAt: '2027-01-16T11:30:00Z',
+    priceMinFen: 38_000,
+    priceMaxFen: 188_000,
+    status,
+    nextSaleStartsAt,
+  });
+
+  it('lists on-sale shows first, then upcoming ones by sale start', () => {
+    const sorted = sortShows([show('1', 'ended'), show('2', 'presale', '2026-12-09T00:00:00Z'), show('3', 'on_sale'), show('4', 'presale', '2026-12-02T00:00:00Z')]);
+    expect(sorted.map((s) => s.id)).toEqual(['3', '4', '2', '1']);
+  });
+
+  it('shows price, status and a countdown to the sale start', async () => {
+    serve({ 'GET /api/v1/shows': { items: [show('4', 'presale', new Date(NOW + 3 * 3600_000 + 5000).toISOString()), show('3', 'on_sale')] } });
+    render(<Index />);
+    await flush();
+    const cards = screen.getAllByTestId('show-card');
+    expect(cards[0]!.textContent).toContain('售票中');
+    expect(cards[0]!.textContent).toContain('¥380起');
+    expect(cards[1]!.textContent).toContain('还剩 03:00:05');
+    await act(() => jest.advanceTimersByTimeAsync(5000));
+    expect(cards[1]!.textContent).toContain('还剩 03:00:00');
+    fireEvent.click(cards[0]!);
+    expect(taro.navigateTo).toHaveBeenCalledWith({ url: '/pages/show/index?id=3' });
+  });
+});
+
+describe('ticket wallet', () => {
+  const { ticketPlace } = jest.requireActual('../../src/pages/tickets/index') as typeof import('../../src/pages/tickets/index');
+  const base = { ticketId: 'T1', orderNo: 'N100', sessionId: '7', status: 'valid', qr: 'STX1.T1' };
+
+  it('names the seat or zone, from the ticket or else from its order', () => {
+    expect(ticketPlace({ ...base, seatId: '11', seat: { section: 'A区', row: '3', number: '12' } }, new Map())).toBe('A区 3排12座');
+    expect(ticketPlace({ ...base, zoneId: 'z1', zoneName: '内场站席' }, new Map())).toBe('内场站席');
+    expect(ticketPlace({ ...base, seatId: '11' }, new Map([['N100', ORDER as never]]))).toBe('A区 1排1座');
+  });
+});

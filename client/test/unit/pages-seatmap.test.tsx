@@ -1,0 +1,114 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import taro, { pages, resetTaro, router } from './stubs/taro';
+import { SESSION, seatMap } from './fixtures';
+import * as catalog from '../../src/services/catalog';
+import SeatMapPage from '../../src/pages/seatmap/index';
+import { loadDraft } from '../../src/services/draft';
+
+jest.mock('../../src/services/catalog');
+const api = jest.mocked(catalog);
+
+type SeatMapApi = { seatPoint(i: number): { x: number; y: number } };
+const seatmap = () => (window as unknown as { __seatmap: SeatMapApi }).__seatmap;
+
+// jsdom has no layout or canvas: give boxes a phone-sized rect and canvases a do-nothing 2D context.
+const noop = () => undefined;
+const ctx = new Proxy({}, { get: (_t, k) => (k === 'canvas' ? undefined : noop), set: () => true });
+beforeAll(() => {
+  jest.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(() => ctx as never);
+  jest.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(() => ({ left: 0, top: 0, right: 375, bottom: 500, width: 375, height: 500, x: 0, y: 0, toJSON: noop }) as DOMRect);
+});
+
+beforeEach(() => {
+  resetTaro();
+  router.params = { sessionId: '7', showId: '3' };
+  api.getSeatMap.mockResolvedValue(seatMap({ s5: 'sold' }));
+  api.getSession.mockResolvedValue(SESSION);
+  api.getShow.mockResolvedValue({ id: '3', title: '星河巡回演唱会', venueName: '梅奔', venue: { id: '1', name: '梅赛德斯', city: '上海', address: '' } } as never);
+  api.getSeatStates.mockResolvedValue({ sessionId: '7', held: [], sold: ['s5'], zones: [] });
+});
+
+/** Taps the seat with that index where the map draws it. */
+function tap(index: number) {
+  const p = seatmap().seatPoint(index);
+  const canvas = document.querySelector('canvas')!;
+  act(() => {
+    fireEvent.pointerDown(canvas, { pointerId: 1, clientX: p.x, clientY: p.y });
+    fireEvent.pointerUp(canvas, { pointerId: 1, clientX: p.x, clientY: p.y });
+  });
+}
+
+const total = () => screen.getByTestId('running-total').textContent;
+
+it('selects seats up to the limit with a running total, and hands the selection to checkout', async () => {
+  render(<SeatMapPage />);
+  await screen.findByTestId('seat-canvas');
+  await waitFor(() => expect(seatmap()).toBeDefined());
+  expect(screen.getAllByTestId('legend-tier').map((e) => e.textContent)).toEqual(['VIP ¥1,880', '看台 ¥680.50']);
+
+  tap(0);
+  expect(screen.getAllByTestId('seat-chip')[0]!.textContent).toContain('A区 1排1座');
+  expect(total()).toBe('¥1,880');
+  tap(10);
+  expect(total()).toBe('¥2,560.50');
+  tap(11); // the session's limit is 2
+  expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: '本场每单限购 2 张' }));
+  expect(screen.getAllByTestId('seat-chip')).toHaveLength(2);
+  tap(4); // sold
+  expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: '该座位已售出，请选择其他座位' }));
+  tap(0); // toggles off
+  expect(total()).toBe('¥680.50');
+
+  tap(1);
+  fireEvent.click(screen.getByTestId('confirm-seats'));
+  expect(taro.navigateTo).toHaveBeenCalledWith({ url: '/pages/confirm/index?sessionId=7' });
+  expect(loadDraft('7')).toMatchObject({
+    showTitle: '星河巡回演唱会',
+    realName: true,
+    purchaseLimit: 2,
+    seats: [
+      { id: 's11', label: 'A区 2排1座', tierName: '看台', priceFen: 68_050 },
+      { id: 's2', label: 'A区 1排2座', tierName: 'VIP', priceFen: 188_000 },
+    ],
+  });
+});
+
+it('refreshes seat states while open and drops a selected seat someone else took', async () => {
+  jest.useFakeTimers();
+  try {
+    render(<SeatMapPage />);
+    await waitFor(() => expect(seatmap()).toBeDefined());
+    tap(10);
+    expect(total()).toBe('¥680.50');
+    api.getSeatStates.mockResolvedValue({ sessionId: '7', held: ['s11'], sold: ['s5'], zones: [] });
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(4000);
+    });
+    expect(screen.queryAllByTestId('seat-chip')).toHaveLength(0);
+    expect(total()).toBe('¥0');
+    expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: 'A区 2排1座 已被抢，请重新选择' }));
+    expect(api.getSeatMap).toHaveBeenCalledTimes(1); // states only: the map is not reloaded
+    tap(10);
+    expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: '该座位已被锁定，请选择其他座位' }));
+  } finally {
+    jest.useRealTimers();
+  }
+});
+
+it('offers a zone and quantity picker for general admission', async () => {
+  api.getSeatMap.mockResolvedValue({
+    sessionId: '8',
+    seating: 'zone',
+    tiers: [{ id: 'z1t', name: '内场站席', priceFen: 98_000 }],
+    seats: [],
+    zones: [{ id: 'z1', name: '内场站席', tierId: 'z1t', capacity: 100, available: 1 }],
+  });
+  pages.push({ route: 'pages/seatmap/index' });
+  render(<SeatMapPage />);
+  fireEvent.click(await screen.findByTestId('zone-option'));
+  fireEvent.click(screen.getByTestId('zone-plus')); // only 1 left: stays at 1
+  expect(screen.getByTestId('zone-quantity').textContent).toBe('1');
+  expect(total()).toBe('¥980');
+  fireEvent.click(screen.getByTestId('confirm-zone'));
+  expect(loadDraft('7')?.zone).toEqual({ id: 'z1', name: '内场站席', priceFen: 98_000, quantity: 1 });
+});

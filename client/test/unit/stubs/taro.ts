@@ -1,0 +1,42 @@
+/**
+ * A stand-in for @tarojs/taro: storage in a Map, navigation and UI calls recorded as jest mocks,
+ * page lifecycle hooks run as effects. Tests set `taro.request` responses and `router.params`.
+ */
+import { useEffect } from 'react';
+
+const store = new Map<string, unknown>();
+export const router: { params: Record<string, string | undefined> } = { params: {} };
+export const pages: { route: string }[] = [{ route: 'pages/index/index' }];
+
+const taro = {
+  request: jest.fn(),
+  login: jest.fn(async () => ({ code: 'wx-code-1', errMsg: 'login:ok' })),
+  requestPayment: jest.fn(async () => ({ errMsg: 'requestPayment:ok' })),
+  getStorageSync: (key: string) => (store.has(key) ? store.get(key) : ''),
+  setStorageSync: (key: string, value: unknown) => void store.set(key, value),
+  removeStorageSync: (key: string) => void store.delete(key),
+  showToast: jest.fn(async () => undefined),
+  showModal: jest.fn(async () => ({ confirm: true, cancel: false })),
+  navigateTo: jest.fn(async () => undefined),
+  redirectTo: jest.fn(async () => undefined),
+  reLaunch: jest.fn(async () => undefined),
+  navigateBack: jest.fn(async () => undefined),
+  getCurrentPages: () => pages,
+  nextTick: (fn: () => void) => setTimeout(fn, 0),
+  getSystemInfoSync: () => ({ windowWidth: 375, windowHeight: 667, pixelRatio: 2 }),
+  createSelectorQuery: () => ({ select: () => ({ fields: () => ({ exec: (cb: (r: unknown[]) => void) => cb([null]) }) }) }),
+};
+
+export function resetTaro(): void {
+  store.clear();
+  router.params = {};
+  pages.splice(0, pages.length, { route: 'pages/index/index' });
+  taro.request.mockReset();
+}
+
+export const useRouter = () => router;
+export const useDidShow = (fn: () => void) => useEffect(() => fn(), []); // eslint-disable-line react-hooks/exhaustive-deps
+export const useDidHide = (_fn: () => void) => undefined;
+export const usePullDownRefresh = (_fn: () => void) => undefined;
+export const stopPullDownRefresh = () => undefined;
+export default taro;

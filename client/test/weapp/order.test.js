@@ -1,0 +1,94 @@
+/**
+ * The compiled order pages (dist/weapp) in miniprogram-simulate: the confirmation page takes
+ * attendees, holds the seats and pays with wx.requestPayment; the order page counts down a
+ * pending order and cancels it.
+ */
+const { calls, routes, storage, openPage, until, reset, byClass, fire, text } = require('./mp');
+
+const NOW = Date.now();
+const ORDER = {
+  orderNo: 'N100',
+  status: 'pending',
+  sessionId: '7',
+  amountFen: 256050,
+  expireAt: new Date(NOW + 15 * 60_000 - 500).toISOString(),
+  createdAt: new Date(NOW).toISOString(),
+  items: [
+    { seatId: '11', tierId: 't1', priceFen: 188000, section: 'A区', row: '1', number: '1' },
+    { seatId: '12', tierId: 't2', priceFen: 68050, section: 'A区', row: '2', number: '1' },
+  ],
+};
+const DRAFT = {
+  sessionId: '7',
+  showId: '3',
+  showTitle: '星河巡回演唱会',
+  venueName: '梅赛德斯-奔驰文化中心',
+  startsAt: '2027-01-15T11:30:00.000Z',
+  realName: true,
+  purchaseLimit: 2,
+  seats: [
+    { id: '11', label: 'A区 1排1座', tierName: 'VIP', priceFen: 188000 },
+    { id: '12', label: 'A区 2排1座', tierName: '看台', priceFen: 68050 },
+  ],
+};
+const PAY = { prepayId: 'wx-prepay-1', payParams: { timeStamp: '1700000000', nonceStr: 'n', package: 'prepay_id=wx-prepay-1', signType: 'RSA', paySign: 'sig' } };
+
+beforeEach(() => {
+  reset();
+  storage.set('showtix.token', 'tok');
+});
+
+const typeInto = (page, n, value) => fire(page, 'field__input', 'input', { detail: { value } }, n);
+
+test('the confirmation page validates attendees, holds the seats and pays in WeChat', async () => {
+  storage.set('showtix.draft', JSON.stringify(DRAFT));
+  routes.set('POST /api/v1/orders', () => ({ statusCode: 201, data: ORDER }));
+  routes.set('POST /api/v1/orders/N100/pay', PAY);
+  const page = openPage('pages/confirm/index', { sessionId: '7' });
+  await until(() => byClass(page, 'attendee').length === 2, 'two attendee forms');
+  expect(text(page, 'bottom-bar__info')).toBe('实付¥2,560.50');
+
+  fire(page, 'btn--primary', 'tap');
+  await until(() => byClass(page, 'field__error').length === 4, 'field errors');
+  expect(text(page, 'field__error')).toBe('请填写观演人姓名');
+  expect(calls.request).toHaveLength(0);
+
+  typeInto(page, 0, '张三');
+  typeInto(page, 1, '11010519491231002x');
+  typeInto(page, 2, '李四');
+  typeInto(page, 3, '110105199001011232');
+  await until(() => byClass(page, 'field__error').length === 0, 'errors cleared');
+  fire(page, 'btn--primary', 'tap');
+  await until(() => byClass(page, 'hold').length, 'the hold timer');
+  const create = calls.request.find((r) => r.key === 'POST /api/v1/orders');
+  expect(create.data).toEqual({ sessionId: '7', seatIds: ['11', '12'], attendees: [{ name: '张三', idType: 'id_card', idNumber: '11010519491231002X' }, { name: '李四', idType: 'id_card', idNumber: '110105199001011232' }] });
+  expect(create.header['Idempotency-Key']).toMatch(/^order-/);
+  expect(create.header.Authorization).toBe('Bearer tok');
+  expect(text(page, 'hold')).toMatch(/座位已为您锁定，请在 1[45]:\d\d 内完成支付/);
+  expect(text(page, 'line__sub', 2)).toBe('身份证 110***********002X');
+
+  fire(page, 'btn--primary', 'tap');
+  await until(() => calls.navigate.length, 'the order page after paying');
+  expect(calls.navigate).toEqual([['redirectTo', '/pages/order/index?orderNo=N100&result=success']]);
+  page.detach();
+});
+
+test('the order page counts down a pending order and cancels it', async () => {
+  routes.set('GET /api/v1/orders/N100', ORDER);
+  routes.set('POST /api/v1/orders/N100/cancel', { ...ORDER, status: 'cancelled' });
+  routes.set('GET /api/v1/sessions/7', { id: '7', showId: '3', startsAt: '2027-01-15T11:30:00.000Z', tiers: [] });
+  routes.set('GET /api/v1/shows/3', { id: '3', title: '星河巡回演唱会', venue: { name: '梅赛德斯-奔驰文化中心', address: '世博大道1200号' }, refundRules: [] });
+  const page = openPage('pages/order/index', { orderNo: 'N100' });
+  await until(() => text(page, 'status-head__text').includes('内完成支付'), 'the countdown');
+  const first = text(page, 'status-head__text');
+  await until(() => text(page, 'status-head__text') !== first, 'the countdown to tick');
+  expect(text(page, 'badge')).toBe('待支付');
+  await until(() => text(page, 'card__title').includes('星河'), 'the show');
+  expect(byClass(page, 'line__label').map((e) => e.textContent)).toEqual(['A区 1排1座', 'A区 2排1座', '合计']);
+
+  fire(page, 'btn--ghost', 'tap');
+  await until(() => text(page, 'badge') === '已取消', 'the cancelled state');
+  expect(calls.modal[0].title).toBe('取消订单');
+  expect(text(page, 'status-head__text')).toBe('订单已取消');
+  page.detach();
+});

@@ -1,0 +1,63 @@
+/**
+ * The compiled seat-map page (dist/weapp) in miniprogram-simulate: legend, taps on the canvas
+ * hit-tested by the compiled code, the purchase limit, the running total, and the hand-over to
+ * the order confirmation page.
+ */
+const { calls, routes, storage, openPage, until, reset, byClass, fire, text } = require('./mp');
+const { seatMap, SESSION } = require('../unit/fixtures');
+const { buildModel } = require('../../src/seatmap/model');
+const { fitView, toScreen } = require('../../src/seatmap/viewport');
+
+// The weapp canvas falls back to the window's width and 60% of its height (no canvas node here).
+const WIDTH = 375;
+const HEIGHT = Math.round(667 * 0.6);
+const map = seatMap({ s5: 'sold' });
+const model = buildModel(map);
+const view = fitView(model.bounds, model.seatSize, WIDTH, HEIGHT);
+const point = (id) => toScreen(view, model.xs[model.index.get(id)], model.ys[model.index.get(id)]);
+
+function serve() {
+  routes.set('GET /api/v1/sessions/7/seatmap', map);
+  routes.set('GET /api/v1/sessions/7', { ...SESSION, realName: false });
+  routes.set('GET /api/v1/sessions/7/seat-states', { sessionId: '7', held: [], sold: ['s5'], zones: [] });
+  routes.set('GET /api/v1/shows/3', { id: '3', title: '星河巡回演唱会', venueName: '梅奔', venue: { id: '1', name: '梅赛德斯-奔驰文化中心', city: '上海', address: '' } });
+}
+
+beforeEach(() => {
+  reset();
+  serve();
+});
+
+const total = (page) => text(page, 'bottom-bar__info').replace('合计', '');
+
+test('taps on the canvas select seats up to the limit with a running total', async () => {
+  const page = openPage('pages/seatmap/index', { sessionId: '7', showId: '3' });
+  await until(() => byClass(page, 'legend__item').length === 4, 'the legend');
+  expect(byClass(page, 'legend__text').map((e) => e.textContent)).toEqual(['VIP ¥1,880', '看台 ¥680.50', '已售/锁定', '已选']);
+  expect(text(page, 'seatmap__title')).toBe('星河巡回演唱会');
+
+  fire(page, 'seat-canvas__canvas', 'tap', { detail: point('s1') });
+  await until(() => byClass(page, 'seat-chip').length === 1, 'the first seat');
+  expect(text(page, 'seat-chip__label')).toBe('A区 1排1座');
+  expect(total(page)).toBe('¥1,880');
+
+  fire(page, 'seat-canvas__canvas', 'tap', { detail: point('s11') });
+  await until(() => byClass(page, 'seat-chip').length === 2, 'the second seat');
+  expect(total(page)).toBe('¥2,560.50');
+
+  fire(page, 'seat-canvas__canvas', 'tap', { detail: point('s12') });
+  await until(() => calls.toast.includes('本场每单限购 2 张'), 'the limit toast');
+  fire(page, 'seat-canvas__canvas', 'tap', { detail: point('s5') });
+  await until(() => calls.toast.includes('该座位已售出，请选择其他座位'), 'the sold toast');
+  expect(byClass(page, 'seat-chip')).toHaveLength(2);
+
+  fire(page, 'seat-chip', 'tap'); // a chip removes its seat
+  await until(() => byClass(page, 'seat-chip').length === 1, 'the removal');
+  expect(total(page)).toBe('¥680.50');
+
+  fire(page, 'btn--primary', 'tap');
+  await until(() => calls.navigate.length, 'navigation');
+  expect(calls.navigate).toEqual([['navigateTo', '/pages/confirm/index?sessionId=7']]);
+  expect(JSON.parse(storage.get('showtix.draft'))).toMatchObject({ sessionId: '7', showTitle: '星河巡回演唱会', seats: [{ id: 's11', label: 'A区 2排1座', priceFen: 68050 }] });
+  page.detach();
+});
