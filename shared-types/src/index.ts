@@ -2,3 +2,4 @@ export * from './errors';
 export * from './schemas';
 export * from './api';
 export * from './idcard';
+export * from './admin';

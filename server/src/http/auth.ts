@@ -2,7 +2,8 @@ import type { Context, Next } from 'koa';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { appError } from './errors';
 
-export type Role = 'fan' | 'staff' | 'admin';
+// operator and staff_manager are admin-page roles; their tokens' sub is 'admin:<id>'.
+export type Role = 'fan' | 'staff' | 'admin' | 'operator' | 'staff_manager';
 
 export interface Principal {
   userId: string;
@@ -26,9 +27,11 @@ export class TokenService {
     this.check = createVerifier({ key: secret, algorithms: ['HS256'], cache: 10_000, requiredClaims: ['exp', 'sub'] });
   }
 
-  async issue(p: Principal, nowMs = Date.now()): Promise<string> {
+  /** `opts.jti` makes two tokens issued in one second differ; `opts.ttlS` shortens the lifetime. */
+  async issue(p: Principal, nowMs = Date.now(), opts: { jti?: string; ttlS?: number } = {}): Promise<string> {
     const iat = Math.floor(nowMs / 1000);
-    return this.sign({ sub: p.userId, roles: p.roles, iat, exp: iat + this.ttlS });
+    const jti = opts.jti ? { jti: opts.jti } : {};
+    return this.sign({ sub: p.userId, roles: p.roles, iat, exp: iat + (opts.ttlS ?? this.ttlS), ...jti });
   }
 
   async verify(token: string): Promise<Principal> {

@@ -1,0 +1,79 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import type { Db } from '../../db/pool';
+
+type Row = RowDataPacket & Record<string, any>;
+
+/** Units in live orders per tier: pending ones are held, paid or ticketed ones are sold. */
+export async function unitsByTier(db: Db, sessionId: string): Promise<Map<string, { held: number; sold: number }>> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT i.tier_id, o.status, COUNT(*) AS n FROM orders o JOIN order_items i ON i.order_id = o.id
+      WHERE o.session_id = ? AND o.status IN (1, 2, 3) GROUP BY i.tier_id, o.status`,
+    [sessionId],
+  );
+  const out = new Map<string, { held: number; sold: number }>();
+  for (const r of rows) {
+    const t = out.get(String(r.tier_id)) ?? { held: 0, sold: 0 };
+    if (r.status === 1) t.held += Number(r.n);
+    else t.sold += Number(r.n);
+    out.set(String(r.tier_id), t);
+  }
+  return out;
+}
+
+export async function ordersByStatus(db: Db, sessionId: string): Promise<Map<number, number>> {
+  const [rows] = await db.query<Row[]>('SELECT status, COUNT(*) AS n FROM orders WHERE session_id = ? GROUP BY status', [sessionId]);
+  return new Map(rows.map((r) => [Number(r.status), Number(r.n)]));
+}
+
+/** Counts per minute (keyed by minutes since the epoch) from `since` on. */
+export async function perMinute(db: Db, sessionId: string, since: Date): Promise<{ orders: Map<number, number>; payments: Map<number, number> }> {
+  const [orders] = await db.query<Row[]>(
+    `SELECT FLOOR(UNIX_TIMESTAMP(created_at) / 60) AS m, COUNT(*) AS n FROM orders
+      WHERE session_id = ? AND created_at >= ? GROUP BY m`,
+    [sessionId, since],
+  );
+  const [payments] = await db.query<Row[]>(
+    `SELECT FLOOR(UNIX_TIMESTAMP(p.success_time) / 60) AS m, COUNT(*) AS n FROM orders o JOIN payments p ON p.order_id = o.id
+      WHERE o.session_id = ? AND p.success_time >= ? GROUP BY m`,
+    [sessionId, since],
+  );
+  const toMap = (rows: Row[]) => new Map(rows.map((r) => [Number(r.m), Number(r.n)]));
+  return { orders: toMap(orders), payments: toMap(payments) };
+}
+
+export async function money(db: Db, sessionId: string): Promise<{ paidFen: number; refundedFen: number }> {
+  const [[r]] = await db.query<Row[]>(
+    `SELECT COALESCE(SUM(p.amount_fen), 0) AS paid, COALESCE(SUM(p.refunded_fen), 0) AS refunded
+       FROM orders o JOIN payments p ON p.order_id = o.id WHERE o.session_id = ?`,
+    [sessionId],
+  );
+  return { paidFen: Number(r!.paid), refundedFen: Number(r!.refunded) };
+}
+
+/** Held and sold seats from MySQL, for a session not (yet) loaded in Redis. */
+export async function claimedSeatStates(db: Db, sessionId: string): Promise<{ held: string[]; sold: string[] }> {
+  const [rows] = await db.query<Row[]>(
+    'SELECT sc.seat_id, o.status FROM seat_claims sc JOIN orders o ON o.id = sc.order_id WHERE sc.session_id = ?',
+    [sessionId],
+  );
+  return {
+    held: rows.filter((r) => r.status === 1).map((r) => String(r.seat_id)),
+    sold: rows.filter((r) => r.status !== 1).map((r) => String(r.seat_id)),
+  };
+}
+
+export interface LiveSessionRow {
+  id: string;
+  show_id: string;
+  title: string;
+  starts_at: Date;
+  status: number;
+}
+
+export async function liveSessions(db: Db): Promise<LiveSessionRow[]> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT ss.id, ss.show_id, s.title, ss.starts_at, ss.status FROM show_sessions ss JOIN shows s ON s.id = ss.show_id
+      WHERE ss.status IN (1, 2, 3) ORDER BY ss.status = 1, ss.starts_at LIMIT 200`,
+  );
+  return rows as LiveSessionRow[];
+}

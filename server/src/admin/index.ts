@@ -1,0 +1,96 @@
+import type Router from '@koa/router';
+import type { Logger } from 'pino';
+import type { AppDeps } from '../app';
+import type { CatalogService } from '../catalog/service';
+import { SeatMapService } from '../catalog/seatmap';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Db } from '../db/pool';
+import { requireAuth, TokenService } from '../http/auth';
+import type { InventoryService } from '../inventory/service';
+import type { ScriptedRedis } from '../redis/scripts';
+import { AuditService, auditRoutes } from './audit/routes';
+import { AdminAccountService } from './auth/accounts';
+import { LoginLimiter } from './auth/limiter';
+import { authRoutes, requireAdmin } from './auth/routes';
+import { AdminAuthService } from './auth/service';
+import { dashboardRoutes } from './dashboard/routes';
+import { DashboardService } from './dashboard/service';
+import { orderRoutes } from './orders/routes';
+import { AdminOrderService, type RefundPath } from './orders/service';
+import { sessionRoutes } from './sessions/routes';
+import { SessionService } from './sessions/service';
+import { showRoutes } from './shows/routes';
+import { ShowService } from './shows/service';
+import { spaRoutes } from './spa';
+import { staffRoutes, staffSelfRoutes } from './staff/routes';
+import { StaffService } from './staff/service';
+import { venueRoutes } from './venues/routes';
+import { VenueService } from './venues/service';
+
+export { adminBodyParser } from './http';
+
+export interface AdminServices {
+  auth: AdminAuthService;
+  accounts: AdminAccountService;
+  audit: AuditService;
+  venues: VenueService;
+  shows: ShowService;
+  sessions: SessionService;
+  dashboard: DashboardService;
+  orders: AdminOrderService;
+  staff: StaffService;
+}
+
+export interface AdminDepsIn {
+  config: Config;
+  log: Logger;
+  clock: Clock;
+  db: Db;
+  redis: ScriptedRedis;
+  catalog: CatalogService;
+  inventory: InventoryService;
+}
+
+/** Builds the admin side and creates the first admin account if there is none yet. */
+export async function createAdminServices(d: AdminDepsIn): Promise<AdminServices> {
+  const cfg = d.config.admin;
+  const limiter = new LoginLimiter(d.redis, d.config.redisKeyPrefix, cfg);
+  // The app's own token format and secret (built like AppDeps.tokens), so fan and staff tokens
+  // are recognised on admin routes and refused with 403 rather than mistaken for garbage.
+  const tokens = new TokenService(d.config.authSecret, d.config.authTokenTtlS);
+  const auth = new AdminAuthService(d.db, tokens, limiter, cfg, d.log);
+  await auth.bootstrap(d.clock.now());
+  // The admin's seat map reads live states uncached: an organiser checks, a crowd does not.
+  const seatmaps = new SeatMapService(d.catalog, d.inventory, 0);
+  return {
+    auth,
+    accounts: new AdminAccountService(d.db),
+    audit: new AuditService(d.db),
+    venues: new VenueService(d.db),
+    shows: new ShowService(d.db, cfg, (ids) => ids.forEach((id) => d.catalog.invalidate(id))),
+    sessions: new SessionService({ db: d.db, catalog: d.catalog, inventory: d.inventory, seatmaps, log: d.log, settleMs: d.config.rebuildSettleMs }),
+    dashboard: new DashboardService(d.db, d.inventory),
+    orders: new AdminOrderService(d.db),
+    staff: new StaffService(d.db),
+  };
+}
+
+/** Every admin router, the fan-side staff routes and the admin page itself. */
+export function adminRouters(d: AppDeps): Router[] {
+  const a = d.admin;
+  const auth = requireAdmin(a.auth, d.clock);
+  const refunds = (): RefundPath | undefined => d.refunds;
+  return [
+    authRoutes(a.auth, a.accounts, auth, d.clock),
+    auditRoutes(a.audit, auth),
+    venueRoutes(a.venues, auth, d.clock),
+    showRoutes(a.shows, auth, d.clock),
+    sessionRoutes(a.sessions, auth, d.clock),
+    dashboardRoutes(a.dashboard, auth, d.clock),
+    orderRoutes(a.orders, refunds, auth, d.clock),
+    staffRoutes(a.staff, auth, d.clock),
+    staffSelfRoutes(a.staff, requireAuth(d.tokens), d.clock),
+    spaRoutes(d.config.admin),
+  ];
+}

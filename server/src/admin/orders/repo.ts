@@ -1,0 +1,105 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import type { Db } from '../../db/pool';
+import { ORDER_STATUS_NAME } from '../../orders/types';
+import { tableExists } from '../schema';
+
+type Row = RowDataPacket & Record<string, any>;
+
+export interface OrderFilter {
+  orderNo?: string;
+  buyer?: string;
+  phone?: string;
+  idNumber?: string;
+  status?: string;
+  showId?: string;
+  sessionId?: string;
+  from?: string;
+  to?: string;
+}
+
+/**
+ * Attendees (name, ID number, phone) are kept by the purchase path in `order_attendees`
+ * (order_id, name, id_type, id_number, phone) when it records them; searching by phone or
+ * ID number needs that table and finds nothing without it.
+ */
+export const ATTENDEES = 'order_attendees';
+
+const FROM = `FROM orders o
+  LEFT JOIN users u ON u.id = o.user_id
+  JOIN show_sessions ss ON ss.id = o.session_id
+  JOIN shows s ON s.id = ss.show_id`;
+
+export const SELECT = `SELECT o.id, o.order_no, o.status, o.amount_fen, o.quantity, o.created_at, o.paid_at, o.expire_at,
+    o.cancelled_at, o.cancel_reason, o.user_id, o.session_id, u.nickname, u.openid, s.title, ss.starts_at ${FROM}`;
+
+async function where(db: Db, f: OrderFilter): Promise<{ sql: string; params: unknown[]; impossible: boolean }> {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, ...p: unknown[]) => (parts.push(sql), params.push(...p));
+  if (f.orderNo) add("o.order_no LIKE CONCAT(?, '%')", f.orderNo);
+  if (f.buyer) {
+    if (/^\d{1,20}$/.test(f.buyer)) add('(o.user_id = ? OR u.openid = ?)', f.buyer, f.buyer);
+    else add("(u.openid = ? OR u.nickname LIKE CONCAT('%', ?, '%'))", f.buyer, f.buyer.replace(/[\\%_]/g, '\\$&'));
+  }
+  const status = f.status ? Object.entries(ORDER_STATUS_NAME).find(([, n]) => n === f.status)?.[0] : undefined;
+  if (status) add('o.status = ?', Number(status));
+  if (f.sessionId) add('o.session_id = ?', f.sessionId);
+  if (f.showId) add('ss.show_id = ?', f.showId);
+  if (f.from) add('o.created_at >= ?', new Date(f.from));
+  if (f.to) add('o.created_at < ?', new Date(f.to));
+  let impossible = false;
+  if (f.phone || f.idNumber) {
+    if (!(await tableExists(db, ATTENDEES))) impossible = true;
+    if (f.phone) add(`o.id IN (SELECT order_id FROM ${ATTENDEES} WHERE phone = ?)`, f.phone);
+    if (f.idNumber) add(`o.id IN (SELECT order_id FROM ${ATTENDEES} WHERE id_number = ?)`, f.idNumber);
+  }
+  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params, impossible };
+}
+
+export async function searchOrders(db: Db, f: OrderFilter, offset: number, limit: number): Promise<{ rows: Row[]; total: number; attendeesKept: boolean }> {
+  const w = await where(db, f);
+  if (w.impossible) return { rows: [], total: 0, attendeesKept: false };
+  const [[count]] = await db.query<Row[]>(`SELECT COUNT(*) AS n ${FROM} ${w.sql}`, w.params);
+  const [rows] = await db.query<Row[]>(`${SELECT} ${w.sql} ORDER BY o.id DESC LIMIT ? OFFSET ?`, [...w.params, limit, offset]);
+  return { rows, total: Number(count!.n), attendeesKept: await tableExists(db, ATTENDEES) };
+}
+
+export async function findOrderRow(db: Db, orderNo: string): Promise<Row | undefined> {
+  const [rows] = await db.query<Row[]>(`${SELECT} WHERE o.order_no = ?`, [orderNo]);
+  return rows[0];
+}
+
+export async function attendeesOf(db: Db, orderIds: string[]): Promise<Map<string, Row[]>> {
+  const out = new Map<string, Row[]>();
+  if (!orderIds.length || !(await tableExists(db, ATTENDEES))) return out;
+  const [rows] = await db.query<Row[]>(`SELECT * FROM ${ATTENDEES} WHERE order_id IN (?)`, [orderIds]);
+  for (const r of rows) out.set(String(r.order_id), [...(out.get(String(r.order_id)) ?? []), r]);
+  return out;
+}
+
+export async function tierNames(db: Db, sessionId: string): Promise<Map<string, string>> {
+  const [rows] = await db.query<Row[]>('SELECT id, name FROM price_tiers WHERE session_id = ?', [sessionId]);
+  return new Map(rows.map((r) => [String(r.id), r.name]));
+}
+
+export async function paymentsOf(db: Db, orderId: string): Promise<Row[]> {
+  const [rows] = await db.query<Row[]>('SELECT * FROM payments WHERE order_id = ? ORDER BY id', [orderId]);
+  return rows;
+}
+
+export async function ticketsOf(db: Db, orderId: string): Promise<Row[]> {
+  if (!(await tableExists(db, 'tickets'))) return [];
+  const [rows] = await db.query<Row[]>(
+    `SELECT t.ticket_no, t.status, t.created_at, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name, t.slot_no
+       FROM tickets t LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id
+      WHERE t.order_id = ? ORDER BY t.id`,
+    [orderId],
+  );
+  return rows;
+}
+
+export async function refundsOf(db: Db, orderId: string): Promise<Row[]> {
+  if (!(await tableExists(db, 'refunds'))) return [];
+  const [rows] = await db.query<Row[]>('SELECT * FROM refunds WHERE order_id = ? ORDER BY id', [orderId]);
+  return rows;
+}

@@ -1,0 +1,113 @@
+import type { AdminOrderDetail, AdminOrderRow, AdminPage } from '@showtix/shared-types';
+import type { Db } from '../../db/pool';
+import { appError } from '../../http/errors';
+import { itemsOf } from '../../orders/repo';
+import { auditOf, recordAudit } from '../audit/repo';
+import type { Actor } from '../http';
+import { ordersCsv, ordersXlsx } from './export';
+import * as repo from './repo';
+import { orderRowView, PAYMENT_STATUS, REFUND_STATUS, seatLabel, TICKET_STATUS } from './views';
+
+/** The refund path the buyer's refunds take (server/src/refunds); admins refund in full through it. */
+export interface RefundPath {
+  refundOrder(o: { orderId: string; by: { kind: 'admin'; id: string }; reason?: string; now: Date }): Promise<unknown>;
+}
+
+export const EXPORT_ROWS_MAX = 50_000;
+
+export class AdminOrderService {
+  constructor(private readonly db: Db) {}
+
+  async search(f: repo.OrderFilter, page: number, pageSize: number): Promise<AdminPage<AdminOrderRow> & { notice?: string }> {
+    const { rows, total, attendeesKept } = await repo.searchOrders(this.db, f, (page - 1) * pageSize, pageSize);
+    const attendees = await repo.attendeesOf(this.db, rows.map((r) => String(r.id)));
+    const items = rows.map((r) => orderRowView(r, attendees.get(String(r.id))));
+    const notice = (f.phone || f.idNumber) && !attendeesKept ? '系统尚未记录观演人信息，无法按手机号或证件号查询' : undefined;
+    return { items, total, page, pageSize, ...(notice ? { notice } : {}) };
+  }
+
+  async detail(orderNo: string): Promise<AdminOrderDetail> {
+    const r = await repo.findOrderRow(this.db, orderNo);
+    if (!r) throw appError('NOT_FOUND', undefined, '订单不存在');
+    const id = String(r.id);
+    const [attendees, items, tiers, payments, tickets, refunds, audit] = await Promise.all([
+      repo.attendeesOf(this.db, [id]),
+      itemsOf(this.db, [id]),
+      repo.tierNames(this.db, String(r.session_id)),
+      repo.paymentsOf(this.db, id),
+      repo.ticketsOf(this.db, id),
+      repo.refundsOf(this.db, id),
+      auditOf(this.db, 'order', orderNo),
+    ]);
+    return {
+      ...orderRowView(r, attendees.get(id)),
+      expireAt: r.expire_at.toISOString(),
+      cancelledAt: r.cancelled_at ? r.cancelled_at.toISOString() : null,
+      cancelReason: r.cancel_reason ?? null,
+      items: items.map((i) => ({
+        ...(i.seat_id ? { seatId: i.seat_id } : { zoneId: i.zone_id! }),
+        tierId: i.tier_id,
+        tierName: tiers.get(String(i.tier_id)) ?? '',
+        priceFen: i.price_fen,
+        label: seatLabel(i),
+      })),
+      payments: payments.map((p) => ({
+        id: String(p.id),
+        transactionId: p.transaction_id,
+        amountFen: p.amount_fen,
+        refundedFen: p.refunded_fen,
+        status: PAYMENT_STATUS[p.status] ?? String(p.status),
+        successTime: p.success_time ? p.success_time.toISOString() : null,
+      })),
+      tickets: tickets.map((t) => ({ ticketNo: t.ticket_no, status: TICKET_STATUS[t.status] ?? String(t.status), seatLabel: seatLabel(t), createdAt: t.created_at.toISOString() })),
+      refunds: refunds.map((f) => ({
+        id: String(f.id),
+        outRefundNo: f.out_refund_no,
+        amountFen: f.amount_fen,
+        feeFen: f.fee_fen,
+        status: REFUND_STATUS[f.status] ?? String(f.status),
+        reason: f.reason ?? '',
+        requestedBy: f.requested_by,
+        createdAt: f.created_at.toISOString(),
+        finishedAt: f.finished_at ? f.finished_at.toISOString() : null,
+      })),
+      audit,
+    };
+  }
+
+  /**
+   * A full refund by an admin, through the buyer's refund path (fee-free for admins). That path
+   * commits its own transaction, so the audit entry follows it in one of its own.
+   */
+  async refund(refunds: RefundPath, who: Actor, orderNo: string, reason: string, now: Date): Promise<AdminOrderDetail> {
+    const r = await repo.findOrderRow(this.db, orderNo);
+    if (!r) throw appError('NOT_FOUND', undefined, '订单不存在');
+    await refunds.refundOrder({ orderId: String(r.id), by: { kind: 'admin', id: who.adminId }, reason, now });
+    const after = await this.detail(orderNo);
+    await recordAudit(this.db, {
+      actor: who,
+      action: 'order.refund',
+      entityType: 'order',
+      entityId: orderNo,
+      before: { status: orderRowView(r).status, amountFen: r.amount_fen },
+      after: { status: after.status, reason, refunds: after.refunds.map((f) => ({ outRefundNo: f.outRefundNo, amountFen: f.amountFen, status: f.status })) },
+    }, now);
+    return { ...after, audit: await auditOf(this.db, 'order', orderNo) };
+  }
+
+  /** Orders matching the filter as a file; exports of buyer data are audited. */
+  async export(who: Actor, f: repo.OrderFilter, format: 'csv' | 'xlsx', now: Date): Promise<{ name: string; type: string; body: string | Buffer }> {
+    const page = await this.search(f, 1, EXPORT_ROWS_MAX);
+    if (page.total > EXPORT_ROWS_MAX) {
+      throw appError('VALIDATION_FAILED', { total: page.total }, `一次最多导出 ${EXPORT_ROWS_MAX} 条，请缩小查询范围`);
+    }
+    await recordAudit(this.db, { actor: who, action: 'order.export', entityType: 'order', entityId: '*', after: { filter: f, format, rows: page.items.length } }, now);
+    const stamp = now.toISOString().slice(0, 16).replace(/[-:T]/g, '');
+    if (format === 'csv') return { name: `订单-${stamp}.csv`, type: 'text/csv; charset=utf-8', body: ordersCsv(page.items) };
+    return {
+      name: `订单-${stamp}.xlsx`,
+      type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      body: await ordersXlsx(page.items),
+    };
+  }
+}

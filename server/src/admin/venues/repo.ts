@@ -1,0 +1,75 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import type { VenueDetail, VenueSummary } from '@showtix/shared-types';
+import type { Conn, Db } from '../../db/pool';
+
+type Row = RowDataPacket & Record<string, any>;
+
+const SUMMARY = `SELECT v.id, v.name, v.city, v.address, v.created_at,
+    (SELECT COUNT(*) FROM venue_seats s WHERE s.venue_id = v.id) AS seat_count,
+    (SELECT COUNT(*) FROM venue_zones z WHERE z.venue_id = v.id) AS zone_count,
+    (SELECT GROUP_CONCAT(DISTINCT s.section ORDER BY s.section SEPARATOR '\\n') FROM venue_seats s WHERE s.venue_id = v.id) AS sections,
+    (SELECT COUNT(*) FROM show_sessions ss JOIN shows sh ON sh.id = ss.show_id WHERE sh.venue_id = v.id) AS session_count
+  FROM venues v`;
+
+function summaryView(r: Row): VenueSummary {
+  return {
+    id: r.id,
+    name: r.name,
+    city: r.city,
+    address: r.address,
+    seatCount: Number(r.seat_count),
+    zoneCount: Number(r.zone_count),
+    sections: r.sections ? String(r.sections).split('\n') : [],
+    sessionCount: Number(r.session_count),
+    createdAt: r.created_at.toISOString(),
+  };
+}
+
+export async function listVenues(db: Db): Promise<VenueSummary[]> {
+  const [rows] = await db.query<Row[]>(`${SUMMARY} ORDER BY v.id DESC`);
+  return rows.map(summaryView);
+}
+
+export async function venueSummary(db: Db | Conn, id: string): Promise<VenueSummary | undefined> {
+  const [rows] = await db.query<Row[]>(`${SUMMARY} WHERE v.id = ?`, [id]);
+  return rows[0] ? summaryView(rows[0]) : undefined;
+}
+
+export async function venueDetail(db: Db, id: string): Promise<VenueDetail | undefined> {
+  const summary = await venueSummary(db, id);
+  if (!summary) return undefined;
+  const [seats] = await db.query<Row[]>(
+    'SELECT id, section, row_label, seat_number, x, y FROM venue_seats WHERE venue_id = ? ORDER BY id',
+    [id],
+  );
+  const [zones] = await db.query<Row[]>('SELECT id, name, capacity FROM venue_zones WHERE venue_id = ? ORDER BY id', [id]);
+  return {
+    ...summary,
+    seats: seats.map((s) => ({ id: s.id, section: s.section, row: s.row_label, number: s.seat_number, x: s.x, y: s.y })),
+    zones: zones.map((z) => ({ id: z.id, name: z.name, capacity: z.capacity })),
+  };
+}
+
+export async function updateVenueMeta(c: Conn, id: string, v: { name?: string; city?: string; address?: string }): Promise<void> {
+  const sets: string[] = [];
+  const params: unknown[] = [];
+  for (const [col, val] of [['name', v.name], ['city', v.city], ['address', v.address]] as const) {
+    if (val !== undefined) (sets.push(`${col} = ?`), params.push(val));
+  }
+  if (sets.length) await c.query(`UPDATE venues SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);
+}
+
+/** Deletes a venue's seats and zones; only for a venue no session uses (the caller checks). */
+export async function clearLayout(c: Conn, id: string): Promise<void> {
+  await c.query('DELETE FROM venue_seats WHERE venue_id = ?', [id]);
+  await c.query('DELETE FROM venue_zones WHERE venue_id = ?', [id]);
+}
+
+export async function lockVenue(c: Conn, id: string): Promise<boolean> {
+  const [rows] = await c.query<Row[]>('SELECT id FROM venues WHERE id = ? FOR UPDATE', [id]);
+  return rows.length === 1;
+}
+
+export async function insertChunks(c: Conn, sql: string, rows: unknown[][], size = 2000): Promise<void> {
+  for (let i = 0; i < rows.length; i += size) await c.query(sql, [rows.slice(i, i + size)]);
+}

@@ -1,0 +1,58 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import { createTestEnv, type TestEnv } from '../helpers/env';
+import { startTestServer, type ApiResponse, type TestServer } from '../helpers/http';
+
+export const ADMIN_PASSWORD = 'correct-horse-battery';
+
+export interface AdminHarness {
+  env: TestEnv;
+  api: TestServer;
+  /** A token of the bootstrap admin (role admin). */
+  root: string;
+  login(username?: string, password?: string): Promise<string>;
+  /** Creates an account with these roles and logs it in. */
+  tokenWithRoles(roles: ('admin' | 'operator' | 'staff_manager')[]): Promise<string>;
+  as(token: string): <T = any>(method: string, path: string, body?: unknown) => Promise<ApiResponse<T>>;
+  close(): Promise<void>;
+}
+
+let accounts = 0;
+
+export async function adminHarness(overrides: Record<string, string> = {}): Promise<AdminHarness> {
+  const env = await createTestEnv({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD, DATA_DIR: `/tmp/showtix-admin-test-${process.pid}`, ...overrides });
+  const api = await startTestServer(env);
+  const login = async (username = 'root', password = ADMIN_PASSWORD) => {
+    const r = await api.call('POST', '/api/v1/admin/login', { body: { username, password } });
+    if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.token as string;
+  };
+  const root = await login();
+  const as = (token: string) => (method: string, path: string, body?: unknown) => api.call(method, path, { token, body });
+  return {
+    env,
+    api,
+    root,
+    login,
+    as,
+    async tokenWithRoles(roles) {
+      const username = `user${++accounts}_${roles.join('_')}`;
+      const r = await as(await login())('POST', '/api/v1/admin/admins', { username, password: ADMIN_PASSWORD, roles });
+      if (r.status !== 201) throw new Error(`create failed: ${JSON.stringify(r.body)}`);
+      return login(username);
+    },
+    async close() {
+      await api.close();
+      await env.close();
+    },
+  };
+}
+
+export async function auditRows(h: AdminHarness, action: string): Promise<RowDataPacket[]> {
+  const [rows] = await h.env.deps.db.query<RowDataPacket[]>('SELECT * FROM admin_audit_log WHERE action = ? ORDER BY id', [action]);
+  return rows;
+}
+
+/** A generated venue: `blocks` of rows x seats. */
+export function blocks(...specs: [section: string, rows: number, seats: number][]) {
+  return specs.map(([section, rows, seatsPerRow], i) => ({ section, rows, seatsPerRow, originX: i * 400, originY: 0 }));
+}
