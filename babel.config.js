@@ -2,10 +2,13 @@
 // See https://docs.taro.zone/docs/next/babel-config
 module.exports = {
   presets: [
-    ['taro', {
-      framework: 'react',
-      ts: true,
-      compiler: 'webpack5',
-    }],
+    [
+      'taro',
+      {
+        framework: 'react',
+        ts: true,
+        compiler: 'webpack5',
+      },
+    ],
   ],
-}
+};

@@ -10,7 +10,13 @@ module.exports = {
   // The compiled bundle runs as WeChat would run it: never transformed.
   transformIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {
-    '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2020' }, module: { type: 'commonjs' } }],
+    '^.+\\.(t|j)sx?$': [
+      '@swc/jest',
+      {
+        jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2020' },
+        module: { type: 'commonjs' },
+      },
+    ],
   },
   testTimeout: 30_000,
 };

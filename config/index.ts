@@ -1,14 +1,14 @@
-import path from 'node:path'
-import { defineConfig, type UserConfigExport } from '@tarojs/cli'
-import devConfig from './dev'
-import prodConfig from './prod'
+import path from 'node:path';
+import { defineConfig, type UserConfigExport } from '@tarojs/cli';
+import devConfig from './dev';
+import prodConfig from './prod';
 
 /**
  * Taro config of the fan's mini-program. It lives at the repo root (Taro reads `config/` from
  * the working directory) while the sources live in `client/src`; outputs go to `dist/<platform>`.
  */
 export default defineConfig<'webpack5'>(async (merge) => {
-  const platform = process.env.TARO_ENV ?? 'weapp'
+  const platform = process.env.TARO_ENV ?? 'weapp';
   const baseConfig: UserConfigExport<'webpack5'> = {
     projectName: 'showtix-client',
     date: '2026-11-30',
@@ -34,7 +34,10 @@ export default defineConfig<'webpack5'>(async (merge) => {
     mini: {
       postcss: {
         pxtransform: { enable: true, config: {} },
-        cssModules: { enable: false, config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' } },
+        cssModules: {
+          enable: false,
+          config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' },
+        },
       },
     },
     h5: {
@@ -53,10 +56,13 @@ export default defineConfig<'webpack5'>(async (merge) => {
       },
       postcss: {
         autoprefixer: { enable: true, config: {} },
-        cssModules: { enable: false, config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' } },
+        cssModules: {
+          enable: false,
+          config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' },
+        },
       },
     },
-  }
-  if (process.env.NODE_ENV === 'development') return merge({}, baseConfig, devConfig)
-  return merge({}, baseConfig, prodConfig)
-})
+  };
+  if (process.env.NODE_ENV === 'development') return merge({}, baseConfig, devConfig);
+  return merge({}, baseConfig, prodConfig);
+});

@@ -1,6 +1,6 @@
-import type { UserConfigExport } from '@tarojs/cli'
+import type { UserConfigExport } from '@tarojs/cli';
 
 export default {
   mini: {},
   h5: {},
-} satisfies UserConfigExport<'webpack5'>
+} satisfies UserConfigExport<'webpack5'>;

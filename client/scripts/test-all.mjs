@@ -31,7 +31,11 @@ for (const [name, cmd, args] of steps) {
   if (only.length && !only.some((o) => name.includes(o))) continue;
   console.log(`\n=== ${name} ===`);
   const started = Date.now();
-  const r = spawnSync(cmd, args, { cwd: client, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  const r = spawnSync(cmd, args, {
+    cwd: client,
+    stdio: 'inherit',
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
   results.push({ name, ok: r.status === 0, s: ((Date.now() - started) / 1000).toFixed(1) });
 }
 console.log('\n=== client test summary ===');

@@ -17,4 +17,4 @@ export default defineAppConfig({
     navigationBarTextStyle: 'black',
     backgroundColor: '#f4f4f7',
   },
-})
+});

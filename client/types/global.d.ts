@@ -4,7 +4,6 @@ declare module '*.png';
 declare module '*.svg';
 declare module '*.scss';
 
-
 declare namespace NodeJS {
   interface ProcessEnv {
     NODE_ENV: 'development' | 'production' | 'test';

@@ -11,7 +11,9 @@ import { OrderBadge } from './StatusBadge';
 export function itemsSummary(o: FanOrder): string {
   const seats = o.items.filter((i) => i.seatId);
   if (seats.length) {
-    const first = seats.slice(0, 2).map((i) => `${i.section ?? ''} ${i.row ?? ''}排${i.number ?? ''}座`.trim());
+    const first = seats
+      .slice(0, 2)
+      .map((i) => `${i.section ?? ''} ${i.row ?? ''}排${i.number ?? ''}座`.trim());
     return seats.length > 2 ? `${first.join('、')} 等 ${seats.length} 张` : first.join('、');
   }
   const zone = o.items[0]?.zoneName ?? '站席';
@@ -23,7 +25,11 @@ export function useSessionContext(sessionId: string | undefined): SessionContext
   const [ctx, setCtx] = useState<SessionContext>();
   useEffect(() => {
     let live = true;
-    if (sessionId) sessionContext(sessionId).then((c) => live && setCtx(c), () => undefined);
+    if (sessionId)
+      sessionContext(sessionId).then(
+        (c) => live && setCtx(c),
+        () => undefined,
+      );
     return () => {
       live = false;
     };
@@ -33,27 +39,36 @@ export function useSessionContext(sessionId: string | undefined): SessionContext
 
 function PendingClock({ expireAt }: { expireAt: string }) {
   const left = useCountdown(expireAt);
-  return <Text className='order-card__clock'>{left > 0 ? `剩余支付时间 ${formatCountdown(left)}` : '支付已超时'}</Text>;
+  return (
+    <Text className="order-card__clock">
+      {left > 0 ? `剩余支付时间 ${formatCountdown(left)}` : '支付已超时'}
+    </Text>
+  );
 }
 
 export default function OrderCard({ order, onOpen }: { order: FanOrder; onOpen: () => void }) {
   const ctx = useSessionContext(order.sessionId);
   const title = ctx?.show.title ?? '演出订单';
   return (
-    <View className='order-card' data-testid='order-card' onClick={onOpen}>
-      <View className='order-card__head'>
-        <Text className='order-card__no'>订单号 {order.orderNo}</Text>
+    <View className="order-card" data-testid="order-card" onClick={onOpen}>
+      <View className="order-card__head">
+        <Text className="order-card__no">订单号 {order.orderNo}</Text>
         <OrderBadge status={order.status} />
       </View>
-      <View className='order-card__body'>
-        <Poster id={ctx?.show.id ?? order.sessionId} title={title} posterUrl={ctx?.show.posterUrl ?? null} size='thumb' />
-        <View className='order-card__main'>
-          <Text className='order-card__title'>{title}</Text>
-          {ctx ? <Text className='order-card__meta'>{formatDateTime(ctx.session.startsAt)}</Text> : null}
-          <Text className='order-card__meta'>{itemsSummary(order)}</Text>
+      <View className="order-card__body">
+        <Poster
+          id={ctx?.show.id ?? order.sessionId}
+          title={title}
+          posterUrl={ctx?.show.posterUrl ?? null}
+          size="thumb"
+        />
+        <View className="order-card__main">
+          <Text className="order-card__title">{title}</Text>
+          {ctx ? <Text className="order-card__meta">{formatDateTime(ctx.session.startsAt)}</Text> : null}
+          <Text className="order-card__meta">{itemsSummary(order)}</Text>
           {order.status === 'pending' ? <PendingClock expireAt={order.expireAt} /> : null}
         </View>
-        <Text className='order-card__amount'>{formatYuan(order.amountFen)}</Text>
+        <Text className="order-card__amount">{formatYuan(order.amountFen)}</Text>
       </View>
     </View>
   );

@@ -29,13 +29,16 @@ interface PosterProps {
 /** The show's poster image, or a gradient poster with the title when there is none. */
 export default function Poster({ id, title, posterUrl, size = 'card' }: PosterProps) {
   if (posterUrl) {
-    return <Image className={`poster poster--${size}`} src={posterUrl} mode='aspectFill' />;
+    return <Image className={`poster poster--${size}`} src={posterUrl} mode="aspectFill" />;
   }
   return (
-    <View className={`poster poster--${size} poster--generated`} style={{ backgroundImage: posterGradient(id + title) }}>
-      <View className='poster__shine' />
-      <Text className='poster__title'>{title}</Text>
-      <Text className='poster__brand'>SHOWTIX LIVE</Text>
+    <View
+      className={`poster poster--${size} poster--generated`}
+      style={{ backgroundImage: posterGradient(id + title) }}
+    >
+      <View className="poster__shine" />
+      <Text className="poster__title">{title}</Text>
+      <Text className="poster__brand">SHOWTIX LIVE</Text>
     </View>
   );
 }

@@ -12,9 +12,9 @@ interface PriceTagProps {
 export default function PriceTag({ fen, from, size = 'md' }: PriceTagProps) {
   return (
     <View className={`price price--${size}`}>
-      <Text className='price__sign'>¥</Text>
-      <Text className='price__num'>{yuanNumber(fen)}</Text>
-      {from ? <Text className='price__from'>起</Text> : null}
+      <Text className="price__sign">¥</Text>
+      <Text className="price__num">{yuanNumber(fen)}</Text>
+      {from ? <Text className="price__from">起</Text> : null}
     </View>
   );
 }

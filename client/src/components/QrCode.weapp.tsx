@@ -25,10 +25,12 @@ export default function QrCode({ text, id }: { text: string; id: string }) {
           ctx.fillRect(0, 0, canvas.width, canvas.height);
           ctx.fillStyle = '#111111';
           for (let y = 0; y < m.size; y++) {
-            for (let x = 0; x < m.size; x++) if (m.dark(x, y)) ctx.fillRect((x + 4) * cell, (y + 4) * cell, Math.ceil(cell), Math.ceil(cell));
+            for (let x = 0; x < m.size; x++)
+              if (m.dark(x, y))
+                ctx.fillRect((x + 4) * cell, (y + 4) * cell, Math.ceil(cell), Math.ceil(cell));
           }
         });
     });
   }, [canvasId, text]);
-  return <Canvas type='2d' id={canvasId} className='qr' />;
+  return <Canvas type="2d" id={canvasId} className="qr" />;
 }

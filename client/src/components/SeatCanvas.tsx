@@ -34,7 +34,11 @@ export default function SeatCanvas(props: SeatCanvasProps) {
   useLayoutEffect(() => {
     const canvas = canvasRef.current!;
     const box = boxRef.current!;
-    const c = new SeatMapController(surfaceOf(canvas, box), (k: DrawKind) => markDrawn(k), (s) => onTap.current(s));
+    const c = new SeatMapController(
+      surfaceOf(canvas, box),
+      (k: DrawKind) => markDrawn(k),
+      (s) => onTap.current(s),
+    );
     ctl.current = c;
     const unexpose = exposeSeatMap(c, () => canvas.getBoundingClientRect());
     // The box gets its real size only once the page's CSS and layout settle (and again on
@@ -84,10 +88,10 @@ export default function SeatCanvas(props: SeatCanvasProps) {
     return [e.clientX - r.left, e.clientY - r.top] as const;
   };
   return (
-    <div ref={boxRef} className='seat-canvas' data-testid='seat-canvas'>
+    <div ref={boxRef} className="seat-canvas" data-testid="seat-canvas">
       <canvas
         ref={canvasRef}
-        className='seat-canvas__canvas'
+        className="seat-canvas__canvas"
         onPointerDown={(e) => {
           e.currentTarget.setPointerCapture?.(e.pointerId);
           ctl.current?.gestures.down(e.pointerId, ...pos(e));

@@ -47,15 +47,23 @@ export default function SeatCanvas(props: SeatCanvasProps) {
       Taro.createSelectorQuery()
         .select(`#${CANVAS_ID}`)
         .fields({ node: true, size: true, rect: true })
-        .exec((res: Array<{ node?: any; width: number; height: number; left?: number; top?: number } | null>) => {
-          const hit = res?.[0];
-          if (!hit?.node || ctl.current !== c) return;
-          origin.current = { left: hit.left ?? 0, top: hit.top ?? 0 };
-          const canvas = hit.node;
-          canvas.width = hit.width * w.dpr;
-          canvas.height = hit.height * w.dpr;
-          c.setSurface({ ctx: canvas.getContext('2d'), width: hit.width, height: hit.height, dpr: w.dpr, raf: (cb) => canvas.requestAnimationFrame(cb) });
-        });
+        .exec(
+          (res: Array<{ node?: any; width: number; height: number; left?: number; top?: number } | null>) => {
+            const hit = res?.[0];
+            if (!hit?.node || ctl.current !== c) return;
+            origin.current = { left: hit.left ?? 0, top: hit.top ?? 0 };
+            const canvas = hit.node;
+            canvas.width = hit.width * w.dpr;
+            canvas.height = hit.height * w.dpr;
+            c.setSurface({
+              ctx: canvas.getContext('2d'),
+              width: hit.width,
+              height: hit.height,
+              dpr: w.dpr,
+              raf: (cb) => canvas.requestAnimationFrame(cb),
+            });
+          },
+        );
     });
     return () => {
       ctl.current = null;
@@ -75,22 +83,27 @@ export default function SeatCanvas(props: SeatCanvasProps) {
     if (props.zoomSignal && props.zoomSignal.n > 0) ctl.current?.zoom(props.zoomSignal.factor);
   }, [props.zoomSignal]);
 
-  const each = (e: { changedTouches?: MpTouch[] }, fn: (t: MpTouch) => void) => (e.changedTouches ?? []).forEach(fn);
+  const each = (e: { changedTouches?: MpTouch[] }, fn: (t: MpTouch) => void) =>
+    (e.changedTouches ?? []).forEach(fn);
   const panOrPinch = (g: Gesture | null | undefined) => g && g.kind !== 'tap' && ctl.current?.handle(g);
   const onTapEvent = (e: { detail?: { x?: number; y?: number } }) => {
     const { x = 0, y = 0 } = e.detail ?? {};
     ctl.current?.handle({ kind: 'tap', x: x - origin.current.left, y: y - origin.current.top });
   };
   return (
-    <View className='seat-canvas' data-testid='seat-canvas'>
+    <View className="seat-canvas" data-testid="seat-canvas">
       <Canvas
-        type='2d'
+        type="2d"
         id={CANVAS_ID}
-        className='seat-canvas__canvas'
+        className="seat-canvas__canvas"
         disableScroll
         onTouchStart={(e) => each(e as never, (t) => ctl.current?.gestures.down(t.identifier, tx(t), ty(t)))}
-        onTouchMove={(e) => each(e as never, (t) => panOrPinch(ctl.current?.gestures.move(t.identifier, tx(t), ty(t))))}
-        onTouchEnd={(e) => each(e as never, (t) => panOrPinch(ctl.current?.gestures.up(t.identifier, tx(t), ty(t))))}
+        onTouchMove={(e) =>
+          each(e as never, (t) => panOrPinch(ctl.current?.gestures.move(t.identifier, tx(t), ty(t))))
+        }
+        onTouchEnd={(e) =>
+          each(e as never, (t) => panOrPinch(ctl.current?.gestures.up(t.identifier, tx(t), ty(t))))
+        }
         onTouchCancel={() => ctl.current?.gestures.cancel()}
         onClick={onTapEvent as never}
       />

@@ -6,15 +6,15 @@ const ICONS: Record<string, string> = { home: '♪', tickets: '▤', orders: '�
 /** Bottom navigation of the three top-level pages (drawn by us: no icon assets needed). */
 export default function TabBar({ current }: { current: RouteName }) {
   return (
-    <View className='tabbar'>
+    <View className="tabbar">
       {TABS.map((t) => (
         <View
           key={t.route}
           className={`tabbar__item ${t.route === current ? 'tabbar__item--on' : ''}`}
           onClick={() => t.route !== current && switchTab(t.route)}
         >
-          <Text className='tabbar__icon'>{ICONS[t.route]}</Text>
-          <Text className='tabbar__text'>{t.text}</Text>
+          <Text className="tabbar__icon">{ICONS[t.route]}</Text>
+          <Text className="tabbar__text">{t.text}</Text>
         </View>
       ))}
     </View>

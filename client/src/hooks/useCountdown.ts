@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'react';
 
 /** Milliseconds left until `target` (0 once passed), ticking every second; undefined target -> 0. */
-export function useCountdown(target: string | number | null | undefined, now: () => number = Date.now): number {
+export function useCountdown(
+  target: string | number | null | undefined,
+  now: () => number = Date.now,
+): number {
   const targetMs = target === null || target === undefined ? undefined : new Date(target).getTime();
   const left = () => (targetMs === undefined ? 0 : Math.max(0, targetMs - now()));
   const [remaining, setRemaining] = useState(left);

@@ -36,7 +36,8 @@ export class SeatMapController {
   setSurface(s: Surface): void {
     const wasReady = this.ready();
     this.surface = s;
-    if (this.model && (!this.view || !wasReady)) this.view = fitView(this.model.bounds, this.model.seatSize, s.width, s.height);
+    if (this.model && (!this.view || !wasReady))
+      this.view = fitView(this.model.bounds, this.model.seatSize, s.width, s.height);
     this.draw('full');
   }
 

@@ -63,7 +63,8 @@ export function exposeSeatMap(c: SeatMapController, rect: () => DOMRect): () => 
         const p = m.state[i] === 0 ? api.seatPoint(i) : null;
         const inside = p && p.x > r.left + 4 && p.x < r.right - 4 && p.y > r.top + 4 && p.y < r.bottom - 4;
         // Not under the zoom buttons or anything else drawn over the canvas.
-        if (inside && (!canvas || document.elementFromPoint(p.x, p.y) === canvas)) out.push({ index: i, id: m.ids[i]!, ...p });
+        if (inside && (!canvas || document.elementFromPoint(p.x, p.y) === canvas))
+          out.push({ index: i, id: m.ids[i]!, ...p });
       }
       return out;
     },

@@ -65,7 +65,8 @@ function boundsOf(xs: Float32Array, ys: Float32Array): Bounds {
 function buildGrid(xs: Float32Array, ys: Float32Array, b: Bounds, cell: number): SeatModel['grid'] {
   const cols = Math.max(1, Math.ceil((b.maxX - b.minX) / cell) + 1);
   const rows = Math.max(1, Math.ceil((b.maxY - b.minY) / cell) + 1);
-  const cellOf = (i: number) => Math.floor((ys[i]! - b.minY) / cell) * cols + Math.floor((xs[i]! - b.minX) / cell);
+  const cellOf = (i: number) =>
+    Math.floor((ys[i]! - b.minY) / cell) * cols + Math.floor((xs[i]! - b.minX) / cell);
   const starts = new Uint32Array(cols * rows + 1);
   for (let i = 0; i < xs.length; i++) starts[cellOf(i) + 1]!++;
   for (let c = 0; c < cols * rows; c++) starts[c + 1]! += starts[c]!;

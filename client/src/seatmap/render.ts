@@ -66,7 +66,14 @@ function drawSectionLabels(f: Frame, m: SeatModel, v: View, size: number): void 
  * One path per colour: 10,000 seats are a handful of fill() calls, which is what keeps a full
  * redraw in single-digit milliseconds. Seats off screen are skipped.
  */
-function fillSeats(f: Frame, m: SeatModel, v: View, list: ArrayLike<number>, color: string, pick: (i: number) => boolean): void {
+function fillSeats(
+  f: Frame,
+  m: SeatModel,
+  v: View,
+  list: ArrayLike<number>,
+  color: string,
+  pick: (i: number) => boolean,
+): void {
   const size = Math.max(m.seatSize * v.scale, 1.5);
   const half = size / 2;
   const { ctx, width, height } = f;
@@ -94,7 +101,9 @@ export function drawSeatMap(f: Frame, m: SeatModel, v: View, selected: readonly 
   const size = m.seatSize * v.scale;
   drawSectionLabels(f, m, v, size);
   fillSeats(f, m, v, m.all, UNAVAILABLE_COLOR, (i) => m.state[i] !== AVAILABLE && !chosen[i]);
-  m.byTier.forEach((list, t) => fillSeats(f, m, v, list, m.colors[t]!, (i) => m.state[i] === AVAILABLE && !chosen[i]));
+  m.byTier.forEach((list, t) =>
+    fillSeats(f, m, v, list, m.colors[t]!, (i) => m.state[i] === AVAILABLE && !chosen[i]),
+  );
   if (selected.length) {
     fillSeats(f, m, v, selected, SELECTED_COLOR, () => true);
     if (size >= 6) {
@@ -102,7 +111,12 @@ export function drawSeatMap(f: Frame, m: SeatModel, v: View, selected: readonly 
       ctx.lineWidth = Math.max(1, size / 8);
       for (const i of selected) {
         const s = Math.max(size, 1.5);
-        ctx.strokeRect(m.xs[i]! * v.scale + v.tx - s / 2 + ctx.lineWidth, m.ys[i]! * v.scale + v.ty - s / 2 + ctx.lineWidth, s - 2 * ctx.lineWidth, s - 2 * ctx.lineWidth);
+        ctx.strokeRect(
+          m.xs[i]! * v.scale + v.tx - s / 2 + ctx.lineWidth,
+          m.ys[i]! * v.scale + v.ty - s / 2 + ctx.lineWidth,
+          s - 2 * ctx.lineWidth,
+          s - 2 * ctx.lineWidth,
+        );
       }
     }
   }

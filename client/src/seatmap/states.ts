@@ -11,7 +11,11 @@ export interface StatesUpdate {
  * Applies a live snapshot in place: every seat not named held or sold is available again.
  * Only the state array changes, so the map is redrawn without being reloaded.
  */
-export function applyStates(m: SeatModel, s: Pick<SeatStates, 'held' | 'sold'>, selected: readonly number[]): StatesUpdate {
+export function applyStates(
+  m: SeatModel,
+  s: Pick<SeatStates, 'held' | 'sold'>,
+  selected: readonly number[],
+): StatesUpdate {
   const next = new Uint8Array(m.count);
   for (const id of s.held) {
     const i = m.index.get(id);

@@ -18,7 +18,8 @@ export function fitView(b: Bounds, seatSize: number, width: number, height: numb
   const h = Math.max(b.maxY - b.minY + seatSize, 1);
   const scale = Math.min((width - 2 * PAD) / w, (height - 2 * PAD - STAGE_SPACE) / h);
   const tx = (width - w * scale) / 2 - (b.minX - seatSize / 2) * scale;
-  const ty = PAD + STAGE_SPACE + (height - 2 * PAD - STAGE_SPACE - h * scale) / 2 - (b.minY - seatSize / 2) * scale;
+  const ty =
+    PAD + STAGE_SPACE + (height - 2 * PAD - STAGE_SPACE - h * scale) / 2 - (b.minY - seatSize / 2) * scale;
   // Zooming in stops when one seat is about 44 px, a comfortable finger target.
   return { scale, tx, ty, minScale: scale * 0.8, maxScale: Math.max(scale * 1.5, 44 / seatSize) };
 }

@@ -56,5 +56,9 @@ export function validateAttendees(list: AttendeeInput[]): { ok: boolean; errors:
 
 /** What goes into the order request: trimmed, ID upper-cased (as the schema normalises). */
 export function normaliseAttendees(list: AttendeeInput[]): AttendeeInput[] {
-  return list.map((a) => ({ name: a.name.trim(), idType: a.idType, idNumber: a.idNumber.trim().toUpperCase() }));
+  return list.map((a) => ({
+    name: a.name.trim(),
+    idType: a.idType,
+    idNumber: a.idNumber.trim().toUpperCase(),
+  }));
 }

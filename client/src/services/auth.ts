@@ -37,7 +37,8 @@ async function exchange(code: string): Promise<string> {
     throw new ApiError('UNAUTHORIZED', res.statusCode, '登录失败，请重试');
   }
   const token = res.data?.token;
-  if (typeof token !== 'string' || token === '') throw new ApiError('UNAUTHORIZED', res.statusCode, '登录失败，请重试');
+  if (typeof token !== 'string' || token === '')
+    throw new ApiError('UNAUTHORIZED', res.statusCode, '登录失败，请重试');
   return token;
 }
 

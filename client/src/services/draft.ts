@@ -45,7 +45,7 @@ export function clearDraft(): void {
 
 /** Number of tickets in the draft: one per seat, or the zone quantity. */
 export function draftUnits(d: CheckoutDraft): number {
-  return d.seats ? d.seats.length : d.zone?.quantity ?? 0;
+  return d.seats ? d.seats.length : (d.zone?.quantity ?? 0);
 }
 
 export function draftTotalFen(d: CheckoutDraft): number {

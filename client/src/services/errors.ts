@@ -55,11 +55,31 @@ interface Advice {
 // Every code of the shared table must have advice (a new code fails the type check here);
 // codes the installed shared-types does not know yet may already be listed.
 const ADVICE: Record<ClientErrorCode, Advice> & Partial<Record<string, Advice>> = {
-  SEAT_TAKEN: { title: '手慢了，座位刚被抢走', remedy: 'pick_other_seats', actionText: '重新选座', message: '您选的座位刚被其他观众锁定，座位图已刷新，请换个座位。' },
+  SEAT_TAKEN: {
+    title: '手慢了，座位刚被抢走',
+    remedy: 'pick_other_seats',
+    actionText: '重新选座',
+    message: '您选的座位刚被其他观众锁定，座位图已刷新，请换个座位。',
+  },
   SOLD_OUT: { title: '本场已售罄', remedy: 'back_to_show', actionText: '看看其他场次' },
-  LIMIT_EXCEEDED: { title: '超出限购数量', remedy: 'adjust_selection', actionText: '调整选座', message: '本场每个账号限购数量已满，请减少张数或查看已有订单。' },
-  NOT_ON_SALE: { title: '暂未开售', remedy: 'back_to_show', actionText: '返回演出详情', message: '本场次当前不在售卖时间，请留意开售时间。' },
-  ORDER_EXPIRED: { title: '订单已超时', remedy: 'order_again', actionText: '重新下单', message: '支付时间已过，座位已释放，请重新下单。' },
+  LIMIT_EXCEEDED: {
+    title: '超出限购数量',
+    remedy: 'adjust_selection',
+    actionText: '调整选座',
+    message: '本场每个账号限购数量已满，请减少张数或查看已有订单。',
+  },
+  NOT_ON_SALE: {
+    title: '暂未开售',
+    remedy: 'back_to_show',
+    actionText: '返回演出详情',
+    message: '本场次当前不在售卖时间，请留意开售时间。',
+  },
+  ORDER_EXPIRED: {
+    title: '订单已超时',
+    remedy: 'order_again',
+    actionText: '重新下单',
+    message: '支付时间已过，座位已释放，请重新下单。',
+  },
   RATE_LIMITED: { title: '当前人数较多', remedy: 'retry_later', actionText: '稍后重试' },
   UNAUTHORIZED: { title: '登录已失效', remedy: 'login_again', actionText: '重新登录' },
   // The queue page arrives with its own issue; until then the fan goes back to the show.
@@ -77,7 +97,12 @@ const ADVICE: Record<ClientErrorCode, Advice> & Partial<Record<string, Advice>> 
   EDIT_CONFLICT: { title: '无法保存', remedy: 'retry', actionText: '重试' },
   INTERNAL: { title: '系统繁忙', remedy: 'retry', actionText: '重试' },
   SERVICE_UNAVAILABLE: { title: '系统繁忙', remedy: 'retry_later', actionText: '稍后重试' },
-  NETWORK: { title: '网络不给力', remedy: 'retry', actionText: '重试', message: '网络连接失败，请检查网络后重试。' },
+  NETWORK: {
+    title: '网络不给力',
+    remedy: 'retry',
+    actionText: '重试',
+    message: '网络连接失败，请检查网络后重试。',
+  },
 };
 
 /** True when the code has its own advice (not the generic fallback). */
@@ -97,5 +122,12 @@ export function errorView(err: unknown): ErrorView {
   if (e.code === 'RATE_LIMITED' && e.retryAfterMs) {
     message = `${ERRORS.RATE_LIMITED.message}（约 ${Math.ceil(e.retryAfterMs / 1000)} 秒后）`;
   }
-  return { code: e.code, title: advice.title, message, remedy: advice.remedy, actionText: advice.actionText, retryAfterMs: e.retryAfterMs };
+  return {
+    code: e.code,
+    title: advice.title,
+    message,
+    remedy: advice.remedy,
+    actionText: advice.actionText,
+    retryAfterMs: e.retryAfterMs,
+  };
 }

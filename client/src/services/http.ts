@@ -38,9 +38,19 @@ export function retryAfterMs(headers: Record<string, string> | undefined): numbe
 
 function toError(res: RawResponse): ApiError {
   const body = res.data as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null;
-  const code = isErrorCode(body?.error?.code) ? body!.error!.code : res.statusCode >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED';
+  const code = isErrorCode(body?.error?.code)
+    ? body!.error!.code
+    : res.statusCode >= 500
+      ? 'INTERNAL'
+      : 'VALIDATION_FAILED';
   const message = typeof body?.error?.message === 'string' ? body.error.message : `HTTP ${res.statusCode}`;
-  return new ApiError(code, res.statusCode, message, res.statusCode === 429 ? retryAfterMs(res.header) : undefined, body?.error?.details);
+  return new ApiError(
+    code,
+    res.statusCode,
+    message,
+    res.statusCode === 429 ? retryAfterMs(res.header) : undefined,
+    body?.error?.details,
+  );
 }
 
 async function send(path: string, opts: RequestOptions): Promise<RawResponse> {
@@ -55,7 +65,11 @@ async function send(path: string, opts: RequestOptions): Promise<RawResponse> {
       header,
       dataType: 'json',
     });
-    return { statusCode: res.statusCode, data: res.data, header: (res.header ?? {}) as Record<string, string> };
+    return {
+      statusCode: res.statusCode,
+      data: res.data,
+      header: (res.header ?? {}) as Record<string, string>,
+    };
   } catch {
     throw new ApiError('NETWORK', 0, '网络不给力，请检查网络后重试');
   }
@@ -75,7 +89,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
     res = await send(path, opts);
   }
   const repeatable = (opts.method ?? 'GET') === 'GET' || Boolean(opts.idempotencyKey);
-  const wait = res.statusCode === 429 ? retryAfterMs(res.header) ?? 1000 : undefined;
+  const wait = res.statusCode === 429 ? (retryAfterMs(res.header) ?? 1000) : undefined;
   if (wait !== undefined && repeatable && wait <= AUTO_RETRY_MAX_MS) {
     await sleep(wait);
     res = await send(path, opts);

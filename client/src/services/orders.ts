@@ -31,7 +31,8 @@ export class OrderAttempt {
 
 export async function createOrder(input: CreateOrderInput, attempt: OrderAttempt): Promise<FanOrder> {
   const parsed = CreateOrderSchema.safeParse(input);
-  if (!parsed.success) throw new ApiError('VALIDATION_FAILED', 400, parsed.error.issues[0]?.message ?? '请求参数有误');
+  if (!parsed.success)
+    throw new ApiError('VALIDATION_FAILED', 400, parsed.error.issues[0]?.message ?? '请求参数有误');
   return request<FanOrder>('/api/v1/orders', {
     method: 'POST',
     body: input,
@@ -60,7 +61,11 @@ export function payOrder(orderNo: string): Promise<PayResponse> {
 }
 
 export function refundOrder(orderNo: string, reason?: string): Promise<FanOrder> {
-  return request<FanOrder>(`${orderPath(orderNo)}/refund`, { method: 'POST', auth: true, body: reason ? { reason } : {} });
+  return request<FanOrder>(`${orderPath(orderNo)}/refund`, {
+    method: 'POST',
+    auth: true,
+    body: reason ? { reason } : {},
+  });
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -76,7 +81,8 @@ export async function waitForSettled(
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   for (;;) {
     const order = await getOrder(orderNo);
-    const settled = order.status === 'ticketed' || order.status === 'cancelled' || order.status === 'refunded';
+    const settled =
+      order.status === 'ticketed' || order.status === 'cancelled' || order.status === 'refunded';
     if (settled || Date.now() >= deadline || opts.isCancelled?.()) return order;
     await sleep(opts.intervalMs ?? 1000);
   }

@@ -5,7 +5,10 @@ import { ROUTES } from '../routes';
 export type PayOutcome = 'confirmed' | 'cancelled' | 'redirected';
 
 /** The order page's absolute URL, where the cashier sends the fan back with ?result=. */
-export function orderReturnUrl(orderNo: string, loc: Pick<Location, 'origin' | 'pathname'> = window.location): string {
+export function orderReturnUrl(
+  orderNo: string,
+  loc: Pick<Location, 'origin' | 'pathname'> = window.location,
+): string {
   return `${loc.origin}${loc.pathname}#${ROUTES.order}?orderNo=${encodeURIComponent(orderNo)}`;
 }
 

@@ -73,6 +73,9 @@ export function splitDuration(ms: number): Duration {
 /** "2天 03:04:05", "03:04:05", "04:05". */
 export function formatCountdown(ms: number): string {
   const d = splitDuration(ms);
-  const clock = d.days > 0 || d.hours > 0 ? `${p2(d.hours)}:${p2(d.minutes)}:${p2(d.seconds)}` : `${p2(d.minutes)}:${p2(d.seconds)}`;
+  const clock =
+    d.days > 0 || d.hours > 0
+      ? `${p2(d.hours)}:${p2(d.minutes)}:${p2(d.seconds)}`
+      : `${p2(d.minutes)}:${p2(d.seconds)}`;
   return d.days > 0 ? `${d.days}天 ${clock}` : clock;
 }

@@ -25,7 +25,8 @@ exports.buildModel = function buildModel(map, width, height) {
   const h = b.maxY - b.minY + size;
   const scale = Math.min((width - 2 * PAD) / w, (height - 2 * PAD - STAGE_SPACE) / h);
   const tx = (width - w * scale) / 2 - (b.minX - size / 2) * scale;
-  const ty = PAD + STAGE_SPACE + (height - 2 * PAD - STAGE_SPACE - h * scale) / 2 - (b.minY - size / 2) * scale;
+  const ty =
+    PAD + STAGE_SPACE + (height - 2 * PAD - STAGE_SPACE - h * scale) / 2 - (b.minY - size / 2) * scale;
   const price = new Map(map.tiers.map((t) => [t.id, t.priceFen]));
   return map.seats
     .filter((s) => s.state === 'available')

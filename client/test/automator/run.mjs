@@ -23,8 +23,12 @@ const CANDIDATES = [
 
 const cliPath = CANDIDATES.find((p) => existsSync(p));
 if (!cliPath) {
-  console.log('SKIPPED miniprogram-automator suite: WeChat DevTools not found (it runs on Windows and macOS only;');
-  console.log(`        looked in: ${CANDIDATES.join(', ')}; set WECHAT_DEVTOOLS_CLI to its cli). Nothing was tested.`);
+  console.log(
+    'SKIPPED miniprogram-automator suite: WeChat DevTools not found (it runs on Windows and macOS only;',
+  );
+  console.log(
+    `        looked in: ${CANDIDATES.join(', ')}; set WECHAT_DEVTOOLS_CLI to its cli). Nothing was tested.`,
+  );
   process.exit(0);
 }
 
@@ -36,10 +40,20 @@ const stack = await startStack({ tag: 'automator', sim: false });
 let miniProgram;
 try {
   const seeded = await seedShow(stack.deps, { purchaseLimit: 4 });
-  const build = spawnSync('npm', ['run', 'build:weapp'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, TARO_APP_API_BASE: stack.apiUrl } });
+  const build = spawnSync('npm', ['run', 'build:weapp'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, TARO_APP_API_BASE: stack.apiUrl },
+  });
   assert.equal(build.status, 0, 'weapp build against the test server');
-  miniProgram = await automator.launch({ cliPath, projectPath: ROOT, projectConfig: { setting: { urlCheck: false } } });
-  const page = await miniProgram.reLaunch(`/pages/seatmap/index?sessionId=${seeded.sessionId}&showId=${seeded.showId}`);
+  miniProgram = await automator.launch({
+    cliPath,
+    projectPath: ROOT,
+    projectConfig: { setting: { urlCheck: false } },
+  });
+  const page = await miniProgram.reLaunch(
+    `/pages/seatmap/index?sessionId=${seeded.sessionId}&showId=${seeded.showId}`,
+  );
   await page.waitFor('.seat-canvas__canvas');
   await page.waitFor(async () => (await page.$$('.legend__item')).length >= 3);
 
@@ -52,7 +66,10 @@ try {
   for (const p of points.slice(0, 2)) await canvas.trigger('tap', { x: left + p.x, y: top + p.y });
   await page.waitFor(async () => (await page.$$('.seat-chip')).length === 2);
   const total = await (await page.$('.bottom-bar__info')).text();
-  assert.equal(total.replace(/\s/g, ''), `合计¥${(points[0].priceFen + points[1].priceFen) / 100}`.replace(/\B(?=(\d{3})+(?!\d))/g, ','));
+  assert.equal(
+    total.replace(/\s/g, ''),
+    `合计¥${(points[0].priceFen + points[1].priceFen) / 100}`.replace(/\B(?=(\d{3})+(?!\d))/g, ','),
+  );
   console.log('PASSED miniprogram-automator suite: two seats selected in WeChat DevTools, total', total);
 } finally {
   await miniProgram?.close();

@@ -7,7 +7,14 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, newFanPage, openPage, screenshot, seatMapReady, tapSeats } from '../harness/browser.mjs';
+import {
+  launchBrowser,
+  newFanPage,
+  openPage,
+  screenshot,
+  seatMapReady,
+  tapSeats,
+} from '../harness/browser.mjs';
 import { mainlandId } from '../harness/ids.mjs';
 import { api, startStack, until } from '../harness/stack.mjs';
 import { seedShow } from '../harness/seed.mjs';
@@ -68,7 +75,10 @@ test('a real-name order is submitted with attendees, held with a countdown, list
   assert.ok(await page.evaluate(() => localStorage.getItem('showtix.openid')), 'a stable per-browser openid');
   assert.match(await page.getByTestId('attendee-summary').first().innerText(), /张伟[\s\S]*110\*+\d{3}[\dX]/);
   await toTop(page, '.confirm__scroll');
-  assert.match(await page.getByTestId('pay-button').innerText(), new RegExp(`支付\\s*${total.replace('¥', '¥\\s*')}`));
+  assert.match(
+    await page.getByTestId('pay-button').innerText(),
+    new RegExp(`支付\\s*${total.replace('¥', '¥\\s*')}`),
+  );
   await screenshot(page, '06-confirm-held');
 
   await openPage(page, stack.appUrl, 'orders');
@@ -102,21 +112,31 @@ test('the ticket wallet shows each ticket with its seat and QR code', async () =
   // The same fan (the token the app keeps) buys two seats through the API and pays in WeChat.
   const token = await page.evaluate(() => JSON.parse(localStorage.getItem('showtix.token')).data);
   const map = await api(stack, null, 'GET', `/api/v1/sessions/${seeded.sessionId}/seatmap`);
-  const seatIds = map.seats.filter((s) => s.state === 'available').slice(-2).map((s) => s.id);
+  const seatIds = map.seats
+    .filter((s) => s.state === 'available')
+    .slice(-2)
+    .map((s) => s.id);
   const attendees = [
     { name: '王芳', idType: 'id_card', idNumber: mainlandId('19880808', 321) },
     { name: '赵磊', idType: 'passport', idNumber: 'E98765432' },
   ];
   const res = await fetch(`${stack.apiUrl}/api/v1/orders`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': `wallet-${Date.now()}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+      'idempotency-key': `wallet-${Date.now()}`,
+    },
     body: JSON.stringify({ sessionId: seeded.sessionId, seatIds, attendees }),
   });
   const order = await res.json();
   assert.equal(res.status, 201, JSON.stringify(order));
   const { prepayId } = await api(stack, token, 'POST', `/api/v1/orders/${order.orderNo}/pay`);
   stack.sim.pay(prepayId);
-  await until(async () => (await api(stack, token, 'GET', '/api/v1/tickets')).items.length === 2, 'two tickets');
+  await until(
+    async () => (await api(stack, token, 'GET', '/api/v1/tickets')).items.length === 2,
+    'two tickets',
+  );
 
   await openPage(page, stack.appUrl, 'tickets');
   await page.getByTestId('ticket').nth(1).waitFor();
@@ -125,7 +145,9 @@ test('the ticket wallet shows each ticket with its seat and QR code', async () =
   const seat = map.seats.find((s) => s.id === seatIds[0]);
   await first.getByText(`${seat.section} ${seat.row}排${seat.number}座`).waitFor();
   await first.getByText('可使用').waitFor();
-  const qr = await first.getByTestId('ticket-qr').evaluate((el) => el.querySelector('img')?.getAttribute('src') ?? el.getAttribute('src'));
+  const qr = await first
+    .getByTestId('ticket-qr')
+    .evaluate((el) => el.querySelector('img')?.getAttribute('src') ?? el.getAttribute('src'));
   assert.match(qr, /^data:image\/svg\+xml/);
   await screenshot(page, '10-tickets');
 

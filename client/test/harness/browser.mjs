@@ -4,7 +4,15 @@ import { ARTIFACTS, rootRequire } from './paths.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 /** Flags this machine needs (its network is closed; no GPU). */
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 /** Where the H5 build asks for login codes unless TARO_APP_WX_SIM_URL was set at build time. */
 export const DEFAULT_SIM_URL = 'http://127.0.0.1:3100';
 
@@ -34,7 +42,8 @@ export async function newFanPage(browser, stack, opts = {}) {
   if (opts.token) {
     await context.addInitScript((t) => {
       if (!location.protocol.startsWith('http')) return; // about:blank has no storage
-      if (!localStorage.getItem('showtix.token')) localStorage.setItem('showtix.token', JSON.stringify({ data: t }));
+      if (!localStorage.getItem('showtix.token'))
+        localStorage.setItem('showtix.token', JSON.stringify({ data: t }));
     }, opts.token);
   }
   if (stack.sim) await routeSimulator(context, stack.sim.url, opts.simUrl ?? DEFAULT_SIM_URL);
@@ -45,20 +54,36 @@ export async function newFanPage(browser, stack, opts = {}) {
 }
 
 async function routeSimulator(context, simUrl, appSimUrl) {
-  const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'GET,POST,OPTIONS' };
+  const cors = {
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': '*',
+    'access-control-allow-methods': 'GET,POST,OPTIONS',
+  };
   await context.route(`${appSimUrl}/sim/**`, async (route) => {
     const req = route.request();
     if (req.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
     const url = simUrl + new URL(req.url()).pathname;
-    const res = await fetch(url, { method: req.method(), headers: { 'content-type': 'application/json' }, body: req.postData() ?? undefined });
-    return route.fulfill({ status: res.status, headers: { ...cors, 'content-type': 'application/json' }, body: await res.text() });
+    const res = await fetch(url, {
+      method: req.method(),
+      headers: { 'content-type': 'application/json' },
+      body: req.postData() ?? undefined,
+    });
+    return route.fulfill({
+      status: res.status,
+      headers: { ...cors, 'content-type': 'application/json' },
+      body: await res.text(),
+    });
   });
 }
 
 /** Waits for fonts, for no CSS transition (Taro's H5 router slides pages in) and no toast. */
 export async function settle(page) {
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.constructor.name !== 'CSSTransition' || a.playState !== 'running'));
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.constructor.name !== 'CSSTransition' || a.playState !== 'running'),
+  );
   await page.waitForFunction(() =>
     [...document.querySelectorAll('.taro__toast')].every((el) => {
       const cs = getComputedStyle(el);
@@ -93,7 +118,9 @@ export async function openPage(page, appUrl, route, params = {}) {
 
 /** Waits for the seat map's first full draw (see client/src/seatmap/markers.ts). */
 export async function waitForSeatMap(page, timeout = 30_000) {
-  await page.waitForFunction(() => typeof window.__seatmapDrawnAt === 'number' && window.__seatmap, null, { timeout });
+  await page.waitForFunction(() => typeof window.__seatmapDrawnAt === 'number' && window.__seatmap, null, {
+    timeout,
+  });
 }
 
 /** The seat map drawn and its page at rest (title loaded, no transition), ready for taps. */
@@ -118,9 +145,22 @@ export async function tapSeats(page, seats) {
   for (const [i, s] of seats.entries()) {
     const p = await page.evaluate((index) => window.__seatmap.seatPoint(index), s.index);
     await page.touchscreen.tap(p.x, p.y);
-    await page.getByTestId('seat-chip').nth(i).waitFor({ timeout: 5000 }).catch(async (e) => {
-      const at = await page.evaluate(([x, y]) => ({ hit: window.__seatmap.seatAt(x, y), tapAt: window.__seatmapTapAt, now: window.__seatmap.seatPoint(window.__seatmap.freeSeats(1)[0]?.index ?? 0) }), [p.x, p.y]);
-      throw new Error(`seat ${s.index} at ${p.x},${p.y} not selected: ${JSON.stringify(at)} (${e.message})`);
-    });
+    await page
+      .getByTestId('seat-chip')
+      .nth(i)
+      .waitFor({ timeout: 5000 })
+      .catch(async (e) => {
+        const at = await page.evaluate(
+          ([x, y]) => ({
+            hit: window.__seatmap.seatAt(x, y),
+            tapAt: window.__seatmapTapAt,
+            now: window.__seatmap.seatPoint(window.__seatmap.freeSeats(1)[0]?.index ?? 0),
+          }),
+          [p.x, p.y],
+        );
+        throw new Error(
+          `seat ${s.index} at ${p.x},${p.y} not selected: ${JSON.stringify(at)} (${e.message})`,
+        );
+      });
   }
 }

@@ -4,7 +4,12 @@ import path from 'node:path';
 import { DIST_H5, DIST_WEAPP, ROOT } from './paths.mjs';
 
 function run(args, what, { quiet = false } = {}) {
-  const r = spawnSync('npm', args, { cwd: ROOT, stdio: quiet ? 'pipe' : ['ignore', 'inherit', 'inherit'], env: process.env, encoding: 'utf8' });
+  const r = spawnSync('npm', args, {
+    cwd: ROOT,
+    stdio: quiet ? 'pipe' : ['ignore', 'inherit', 'inherit'],
+    env: process.env,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) {
     const err = new Error(`${what} failed (npm ${args.join(' ')})`);
     err.output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
@@ -33,8 +38,11 @@ function stale(pkg, marker) {
  * existing build when there is one.
  */
 export function ensureServerBuilt({ force = false } = {}) {
-  const missing = !existsSync(path.join(ROOT, 'server/dist/server.js')) || !existsSync(path.join(ROOT, 'shared-types/dist/index.js'));
-  if (!force && !missing && !stale('server', 'dist/server.js') && !stale('shared-types', 'dist/index.js')) return;
+  const missing =
+    !existsSync(path.join(ROOT, 'server/dist/server.js')) ||
+    !existsSync(path.join(ROOT, 'shared-types/dist/index.js'));
+  if (!force && !missing && !stale('server', 'dist/server.js') && !stale('shared-types', 'dist/index.js'))
+    return;
   try {
     run(['run', 'build', '-w', 'shared-types', '-w', 'server'], 'server build', { quiet: true });
   } catch (err) {
@@ -48,7 +56,8 @@ export function ensureServerBuilt({ force = false } = {}) {
 }
 
 export function ensureSimBuilt() {
-  if (!existsSync(path.join(ROOT, 'wechat-sim/dist/index.js'))) run(['run', 'build', '-w', 'wechat-sim'], 'simulator build');
+  if (!existsSync(path.join(ROOT, 'wechat-sim/dist/index.js')))
+    run(['run', 'build', '-w', 'wechat-sim'], 'simulator build');
 }
 
 export function ensureH5Built({ force = false } = {}) {

@@ -38,7 +38,12 @@ export async function seedShow(deps, opts = {}) {
     city: '上海',
     address: '浦东新区世博大道1200号',
     seats,
-    zones: opts.zones ? [{ name: '内场站席', capacity: 2000 }, { name: '看台自由席', capacity: 3000 }] : [],
+    zones: opts.zones
+      ? [
+          { name: '内场站席', capacity: 2000 },
+          { name: '看台自由席', capacity: 3000 },
+        ]
+      : [],
   });
   const showId = await insertShow(deps.db, {
     title: opts.title ?? '星河巡回演唱会 2027 · 上海站',
@@ -96,7 +101,11 @@ export async function seedUpcomingShow(deps, opts = {}) {
     city: '北京',
     seats: blockSeats({ section: 'A区', rows: 5, seatsPerRow: 20, originX: 0, originY: 0 }),
   });
-  const showId = await insertShow(deps.db, { title: opts.title ?? '午夜回声 2027 巡回演唱会 · 北京站', venueId, posterUrl: null });
+  const showId = await insertShow(deps.db, {
+    title: opts.title ?? '午夜回声 2027 巡回演唱会 · 北京站',
+    venueId,
+    posterUrl: null,
+  });
   await insertSession(deps.db, {
     showId,
     startsAt: new Date(now.getTime() + 40 * DAY),

@@ -49,7 +49,8 @@ async function deleteAmqp(url, prefix) {
     conn = await amqp.connect(url);
     const ch = await conn.createChannel();
     for (const name of consumers) {
-      for (const q of [`${prefix}.${name}`, `${prefix}.${name}.retry`, `${prefix}.${name}.dead`]) await ch.deleteQueue(q);
+      for (const q of [`${prefix}.${name}`, `${prefix}.${name}.retry`, `${prefix}.${name}.dead`])
+        await ch.deleteQueue(q);
     }
     await ch.deleteExchange(`${prefix}.events`);
     await ch.close();
@@ -144,7 +145,19 @@ export async function startStack(opts = {}) {
       closers.push(() => st.close());
       appUrl = st.url;
     }
-    return { name, mysqlUrl, prefix, config, server, deps: server.deps, redis, sim, apiUrl: server.url, appUrl, close };
+    return {
+      name,
+      mysqlUrl,
+      prefix,
+      config,
+      server,
+      deps: server.deps,
+      redis,
+      sim,
+      apiUrl: server.url,
+      appUrl,
+      close,
+    };
   } catch (err) {
     await close();
     throw err;
@@ -154,7 +167,11 @@ export async function startStack(opts = {}) {
 /** A fan logged in as the mini-program does: a simulator login code traded at wx-login. */
 export async function loginFan(stack, openid) {
   const { code } = stack.sim.login(openid);
-  const res = await fetch(`${stack.apiUrl}/api/v1/auth/wx-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+  const res = await fetch(`${stack.apiUrl}/api/v1/auth/wx-login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code }),
+  });
   const body = await res.json();
   if (!res.ok) throw new Error(`wx-login failed: ${res.status} ${JSON.stringify(body)}`);
   return { token: body.token, userId: body.user.id };

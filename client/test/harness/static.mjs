@@ -27,7 +27,10 @@ function proxy(req, res, target) {
 }
 
 function serveFile(res, file) {
-  res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+  res.writeHead(200, {
+    'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+    'cache-control': 'no-cache',
+  });
   createReadStream(file).pipe(res);
 }
 

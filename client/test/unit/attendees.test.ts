@@ -4,7 +4,9 @@ const ID = '11010519491231002X'; // a valid mainland ID (check character X)
 
 describe('attendee validation with the shared schema', () => {
   it('accepts valid attendees, ID check character in any case', () => {
-    expect(validateAttendees([{ name: '张三', idType: 'id_card', idNumber: ID.toLowerCase() }]).ok).toBe(true);
+    expect(validateAttendees([{ name: '张三', idType: 'id_card', idNumber: ID.toLowerCase() }]).ok).toBe(
+      true,
+    );
     expect(validateAttendees([{ name: 'Tom Lee', idType: 'passport', idNumber: 'E12345678' }]).ok).toBe(true);
   });
 
@@ -15,7 +17,11 @@ describe('attendee validation with the shared schema', () => {
       { name: '王五', idType: 'passport', idNumber: 'E1' },
     ]);
     expect(r.ok).toBe(false);
-    expect(r.errors).toEqual([{ name: '请填写观演人姓名', idNumber: '请填写证件号码' }, { idNumber: '身份证号码有误，请核对' }, { idNumber: '证件号码格式不正确' }]);
+    expect(r.errors).toEqual([
+      { name: '请填写观演人姓名', idNumber: '请填写证件号码' },
+      { idNumber: '身份证号码有误，请核对' },
+      { idNumber: '证件号码格式不正确' },
+    ]);
   });
 
   it('sells one ticket per person on real-name sessions', () => {
@@ -27,6 +33,8 @@ describe('attendee validation with the shared schema', () => {
   });
 
   it('sends trimmed names and upper-cased ID numbers', () => {
-    expect(normaliseAttendees([{ name: ' 张三 ', idType: 'id_card', idNumber: ' 11010519491231002x ' }])).toEqual([{ name: '张三', idType: 'id_card', idNumber: ID }]);
+    expect(
+      normaliseAttendees([{ name: ' 张三 ', idType: 'id_card', idNumber: ' 11010519491231002x ' }]),
+    ).toEqual([{ name: '张三', idType: 'id_card', idNumber: ID }]);
   });
 });

@@ -11,7 +11,16 @@ export function seatMap(overrides: Partial<Record<string, SeatMapSeat['state']>>
   for (let r = 0; r < 4; r++) {
     for (let n = 0; n < 10; n++) {
       const id = `s${r * 10 + n + 1}`;
-      seats.push({ id, section: 'A区', row: String(r + 1), number: String(n + 1), x: n * 10, y: r * 12, tierId: r === 0 ? 't1' : 't2', state: overrides[id] ?? 'available' });
+      seats.push({
+        id,
+        section: 'A区',
+        row: String(r + 1),
+        number: String(n + 1),
+        x: n * 10,
+        y: r * 12,
+        tierId: r === 0 ? 't1' : 't2',
+        state: overrides[id] ?? 'available',
+      });
     }
   }
   return { sessionId: '7', seating: 'reserved', tiers: TIERS, seats, zones: [] };

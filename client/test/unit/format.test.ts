@@ -59,7 +59,11 @@ describe('refund rules', () => {
   const hoursBefore = (h: number) => new Date(start).getTime() - h * 3600_000;
 
   it('reads as fan-facing lines, widest window first', () => {
-    expect(refundRuleLines(rules)).toEqual(['开演前 168 小时以上：免费退票', '开演前 48 小时以上：收取票价 20% 手续费', '开演前 48 小时内：不支持退票']);
+    expect(refundRuleLines(rules)).toEqual([
+      '开演前 168 小时以上：免费退票',
+      '开演前 48 小时以上：收取票价 20% 手续费',
+      '开演前 48 小时内：不支持退票',
+    ]);
   });
 
   it('picks the tier that applies now', () => {

@@ -8,16 +8,29 @@ const ID_B = '110105199001011232';
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
 
 type Res = { statusCode: number; data?: unknown; header?: Record<string, string> };
-const answer = (...res: Res[]) => res.forEach((r) => taro.request.mockResolvedValueOnce({ header: {}, ...r }));
+const answer = (...res: Res[]) =>
+  res.forEach((r) => taro.request.mockResolvedValueOnce({ header: {}, ...r }));
 const call = (i: number) => taro.request.mock.calls[i][0];
-const order = { orderNo: 'N100', status: 'pending', sessionId: '7', amountFen: 256_050, expireAt: new Date(NOW + 15 * 60_000).toISOString(), createdAt: new Date(NOW).toISOString(), items: [] };
+const order = {
+  orderNo: 'N100',
+  status: 'pending',
+  sessionId: '7',
+  amountFen: 256_050,
+  expireAt: new Date(NOW + 15 * 60_000).toISOString(),
+  createdAt: new Date(NOW).toISOString(),
+  items: [],
+};
 
 beforeEach(() => {
   resetTaro();
   jest.useFakeTimers({ now: NOW });
   taro.setStorageSync('showtix.token', 'tok');
   router.params = { sessionId: '7' };
-  pages.push({ route: 'pages/show/index' }, { route: 'pages/seatmap/index' }, { route: 'pages/confirm/index' });
+  pages.push(
+    { route: 'pages/show/index' },
+    { route: 'pages/seatmap/index' },
+    { route: 'pages/confirm/index' },
+  );
   saveDraft({
     sessionId: '7',
     showId: '3',
@@ -64,7 +77,14 @@ it('validates attendees, then holds the seats with a countdown to expireAt', asy
   expect(call(0)).toMatchObject({
     url: '/api/v1/orders',
     method: 'POST',
-    data: { sessionId: '7', seatIds: ['11', '12'], attendees: [{ name: '张三', idType: 'id_card', idNumber: ID_A }, { name: '李四', idType: 'id_card', idNumber: ID_B }] },
+    data: {
+      sessionId: '7',
+      seatIds: ['11', '12'],
+      attendees: [
+        { name: '张三', idType: 'id_card', idNumber: ID_A },
+        { name: '李四', idType: 'id_card', idNumber: ID_B },
+      ],
+    },
   });
   expect(screen.getByTestId('hold-timer').textContent).toContain('15:00');
   await act(() => jest.advanceTimersByTimeAsync(61_000));
@@ -108,7 +128,11 @@ it('backs off after RATE_LIMITED and retries by itself', async () => {
   render(<ConfirmPage />);
   fill(0, '张三', ID_A);
   fill(1, '李四', ID_B);
-  answer({ statusCode: 429, data: { error: { code: 'RATE_LIMITED', message: '' } }, header: { 'Retry-After': '10' } });
+  answer({
+    statusCode: 429,
+    data: { error: { code: 'RATE_LIMITED', message: '' } },
+    header: { 'Retry-After': '10' },
+  });
   await submit();
   expect(screen.getByTestId('error-panel').textContent).toContain('约 10 秒后');
   answer({ statusCode: 201, data: order });

@@ -13,7 +13,10 @@ const SHOW = {
   city: '上海',
   venueName: '梅赛德斯',
   venue: { id: '1', name: '梅赛德斯-奔驰文化中心', city: '上海', address: '世博大道1200号' },
-  refundRules: [{ hoursBeforeStart: 168, feePercent: 0 }, { hoursBeforeStart: 48, feePercent: 20 }],
+  refundRules: [
+    { hoursBeforeStart: 168, feePercent: 0 },
+    { hoursBeforeStart: 48, feePercent: 20 },
+  ],
   sessions: [SESSION],
 };
 const ORDER = {
@@ -30,7 +33,8 @@ const ORDER = {
 function serve(routes: Record<string, unknown>) {
   taro.request.mockImplementation(async ({ url, method }: { url: string; method?: string }) => {
     const key = `${method ?? 'GET'} ${url}`;
-    if (!(key in routes)) return { statusCode: 404, data: { error: { code: 'NOT_FOUND', message: key } }, header: {} };
+    if (!(key in routes))
+      return { statusCode: 404, data: { error: { code: 'NOT_FOUND', message: key } }, header: {} };
     return { statusCode: 200, data: routes[key], header: {} };
   });
 }
@@ -72,7 +76,11 @@ describe('order detail', () => {
   it('offers a refund under the show rules and polls a paid order until ticketed', async () => {
     router.params = { orderNo: 'N100', result: 'success' };
     let polls = 0;
-    serve({ 'GET /api/v1/sessions/7': SESSION, 'GET /api/v1/shows/3': SHOW, 'POST /api/v1/orders/N100/refund': { ...ORDER, status: 'ticketed', refund: { status: 'processing' } } });
+    serve({
+      'GET /api/v1/sessions/7': SESSION,
+      'GET /api/v1/shows/3': SHOW,
+      'POST /api/v1/orders/N100/refund': { ...ORDER, status: 'ticketed', refund: { status: 'processing' } },
+    });
     const base = taro.request.getMockImplementation()!;
     taro.request.mockImplementation(async (o: { url: string; method?: string }) => {
       if (o.url !== '/api/v1/orders/N100') return base(o);
@@ -103,7 +111,11 @@ describe('order detail', () => {
 });
 
 describe('home', () => {
-  const show = (id: string, status: ShowSummary['status'], nextSaleStartsAt: string | null = null): ShowSummary => ({
+  const show = (
+    id: string,
+    status: ShowSummary['status'],
+    nextSaleStartsAt: string | null = null,
+  ): ShowSummary => ({
     id,
     title: `演出${id}`,
     city: '上海',
@@ -118,12 +130,24 @@ describe('home', () => {
   });
 
   it('lists on-sale shows first, then upcoming ones by sale start', () => {
-    const sorted = sortShows([show('1', 'ended'), show('2', 'presale', '2026-12-09T00:00:00Z'), show('3', 'on_sale'), show('4', 'presale', '2026-12-02T00:00:00Z')]);
+    const sorted = sortShows([
+      show('1', 'ended'),
+      show('2', 'presale', '2026-12-09T00:00:00Z'),
+      show('3', 'on_sale'),
+      show('4', 'presale', '2026-12-02T00:00:00Z'),
+    ]);
     expect(sorted.map((s) => s.id)).toEqual(['3', '4', '2', '1']);
   });
 
   it('shows price, status and a countdown to the sale start', async () => {
-    serve({ 'GET /api/v1/shows': { items: [show('4', 'presale', new Date(NOW + 3 * 3600_000 + 5000).toISOString()), show('3', 'on_sale')] } });
+    serve({
+      'GET /api/v1/shows': {
+        items: [
+          show('4', 'presale', new Date(NOW + 3 * 3600_000 + 5000).toISOString()),
+          show('3', 'on_sale'),
+        ],
+      },
+    });
     render(<Index />);
     await flush();
     const cards = screen.getAllByTestId('show-card');
@@ -138,11 +162,15 @@ describe('home', () => {
 });
 
 describe('ticket wallet', () => {
-  const { ticketPlace } = jest.requireActual('../../src/pages/tickets/index') as typeof import('../../src/pages/tickets/index');
+  const { ticketPlace } = jest.requireActual(
+    '../../src/pages/tickets/index',
+  ) as typeof import('../../src/pages/tickets/index');
   const base = { ticketId: 'T1', orderNo: 'N100', sessionId: '7', status: 'valid', qr: 'STX1.T1' };
 
   it('names the seat or zone, from the ticket or else from its order', () => {
-    expect(ticketPlace({ ...base, seatId: '11', seat: { section: 'A区', row: '3', number: '12' } }, new Map())).toBe('A区 3排12座');
+    expect(
+      ticketPlace({ ...base, seatId: '11', seat: { section: 'A区', row: '3', number: '12' } }, new Map()),
+    ).toBe('A区 3排12座');
     expect(ticketPlace({ ...base, zoneId: 'z1', zoneName: '内场站席' }, new Map())).toBe('内场站席');
     expect(ticketPlace({ ...base, seatId: '11' }, new Map([['N100', ORDER as never]]))).toBe('A区 1排1座');
   });

@@ -16,7 +16,20 @@ const noop = () => undefined;
 const ctx = new Proxy({}, { get: (_t, k) => (k === 'canvas' ? undefined : noop), set: () => true });
 beforeAll(() => {
   jest.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(() => ctx as never);
-  jest.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(() => ({ left: 0, top: 0, right: 375, bottom: 500, width: 375, height: 500, x: 0, y: 0, toJSON: noop }) as DOMRect);
+  jest.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(
+    () =>
+      ({
+        left: 0,
+        top: 0,
+        right: 375,
+        bottom: 500,
+        width: 375,
+        height: 500,
+        x: 0,
+        y: 0,
+        toJSON: noop,
+      }) as DOMRect,
+  );
 });
 
 beforeEach(() => {
@@ -24,7 +37,12 @@ beforeEach(() => {
   router.params = { sessionId: '7', showId: '3' };
   api.getSeatMap.mockResolvedValue(seatMap({ s5: 'sold' }));
   api.getSession.mockResolvedValue(SESSION);
-  api.getShow.mockResolvedValue({ id: '3', title: '星河巡回演唱会', venueName: '梅奔', venue: { id: '1', name: '梅赛德斯', city: '上海', address: '' } } as never);
+  api.getShow.mockResolvedValue({
+    id: '3',
+    title: '星河巡回演唱会',
+    venueName: '梅奔',
+    venue: { id: '1', name: '梅赛德斯', city: '上海', address: '' },
+  } as never);
   api.getSeatStates.mockResolvedValue({ sessionId: '7', held: [], sold: ['s5'], zones: [] });
 });
 
@@ -44,7 +62,10 @@ it('selects seats up to the limit with a running total, and hands the selection 
   render(<SeatMapPage />);
   await screen.findByTestId('seat-canvas');
   await waitFor(() => expect(seatmap()).toBeDefined());
-  expect(screen.getAllByTestId('legend-tier').map((e) => e.textContent)).toEqual(['VIP ¥1,880', '看台 ¥680.50']);
+  expect(screen.getAllByTestId('legend-tier').map((e) => e.textContent)).toEqual([
+    'VIP ¥1,880',
+    '看台 ¥680.50',
+  ]);
 
   tap(0);
   expect(screen.getAllByTestId('seat-chip')[0]!.textContent).toContain('A区 1排1座');
@@ -55,7 +76,9 @@ it('selects seats up to the limit with a running total, and hands the selection 
   expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: '本场每单限购 2 张' }));
   expect(screen.getAllByTestId('seat-chip')).toHaveLength(2);
   tap(4); // sold
-  expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: '该座位已售出，请选择其他座位' }));
+  expect(taro.showToast).toHaveBeenLastCalledWith(
+    expect.objectContaining({ title: '该座位已售出，请选择其他座位' }),
+  );
   tap(0); // toggles off
   expect(total()).toBe('¥680.50');
 
@@ -86,10 +109,14 @@ it('refreshes seat states while open and drops a selected seat someone else took
     });
     expect(screen.queryAllByTestId('seat-chip')).toHaveLength(0);
     expect(total()).toBe('¥0');
-    expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: 'A区 2排1座 已被抢，请重新选择' }));
+    expect(taro.showToast).toHaveBeenLastCalledWith(
+      expect.objectContaining({ title: 'A区 2排1座 已被抢，请重新选择' }),
+    );
     expect(api.getSeatMap).toHaveBeenCalledTimes(1); // states only: the map is not reloaded
     tap(10);
-    expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: '该座位已被锁定，请选择其他座位' }));
+    expect(taro.showToast).toHaveBeenLastCalledWith(
+      expect.objectContaining({ title: '该座位已被锁定，请选择其他座位' }),
+    );
   } finally {
     jest.useRealTimers();
   }

@@ -24,8 +24,16 @@ describe('seat selection rules', () => {
 
   it('refuses held and sold seats with the reason', () => {
     const m = buildModel(seatMap({ s5: 'held', s6: 'sold' }));
-    expect(toggleSeat(m, [], idx(m, 's5'), 4)).toMatchObject({ ok: false, reason: 'unavailable', message: '该座位已被锁定，请选择其他座位' });
-    expect(toggleSeat(m, [], idx(m, 's6'), 4)).toMatchObject({ ok: false, reason: 'unavailable', message: '该座位已售出，请选择其他座位' });
+    expect(toggleSeat(m, [], idx(m, 's5'), 4)).toMatchObject({
+      ok: false,
+      reason: 'unavailable',
+      message: '该座位已被锁定，请选择其他座位',
+    });
+    expect(toggleSeat(m, [], idx(m, 's6'), 4)).toMatchObject({
+      ok: false,
+      reason: 'unavailable',
+      message: '该座位已售出，请选择其他座位',
+    });
   });
 
   it('keeps a running total in integer fen', () => {

@@ -7,8 +7,13 @@ import { getLoginCode, browserOpenid } from '../../src/services/login-code.h5';
 import { cashierHref, orderReturnUrl } from '../../src/services/payment.h5';
 
 type Res = { statusCode: number; data?: unknown; header?: Record<string, string> };
-const answer = (...res: Res[]) => res.forEach((r) => taro.request.mockResolvedValueOnce({ header: {}, ...r }));
-const fail = (code: string, status: number, header: Record<string, string> = {}) => ({ statusCode: status, data: { error: { code, message: 'x' } }, header });
+const answer = (...res: Res[]) =>
+  res.forEach((r) => taro.request.mockResolvedValueOnce({ header: {}, ...r }));
+const fail = (code: string, status: number, header: Record<string, string> = {}) => ({
+  statusCode: status,
+  data: { error: { code, message: 'x' } },
+  header,
+});
 const sentHeaders = (call: number) => taro.request.mock.calls[call][0].header as Record<string, string>;
 
 beforeEach(() => {
@@ -40,8 +45,14 @@ describe('error codes -> message and way forward', () => {
   });
 
   it('says how long to wait when rate limited, and names network trouble', () => {
-    expect(errorView(new ApiError('RATE_LIMITED', 429, '', 5000)).message).toBe('请求过于频繁，请稍后再试（约 5 秒后）');
-    expect(errorView(new Error('boom'))).toMatchObject({ code: 'NETWORK', remedy: 'retry', title: '网络不给力' });
+    expect(errorView(new ApiError('RATE_LIMITED', 429, '', 5000)).message).toBe(
+      '请求过于频繁，请稍后再试（约 5 秒后）',
+    );
+    expect(errorView(new Error('boom'))).toMatchObject({
+      code: 'NETWORK',
+      remedy: 'retry',
+      title: '网络不给力',
+    });
   });
 });
 
@@ -54,7 +65,9 @@ describe('the HTTP layer', () => {
 
   it('reads Retry-After in seconds or as a date', () => {
     expect(retryAfterMs({ 'Retry-After': '7' })).toBe(7000);
-    expect(retryAfterMs({ 'retry-after': new Date(Date.now() + 60_000).toUTCString() })).toBeGreaterThan(50_000);
+    expect(retryAfterMs({ 'retry-after': new Date(Date.now() + 60_000).toUTCString() })).toBeGreaterThan(
+      50_000,
+    );
     expect(retryAfterMs({})).toBeUndefined();
   });
 
@@ -62,7 +75,10 @@ describe('the HTTP layer', () => {
     answer(fail('RATE_LIMITED', 429, { 'Retry-After': '0' }), { statusCode: 200, data: { ok: 1 } });
     await expect(request('/api/v1/shows')).resolves.toEqual({ ok: 1 });
     answer(fail('RATE_LIMITED', 429, { 'Retry-After': '30' }));
-    await expect(request('/api/v1/shows')).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfterMs: 30_000 });
+    await expect(request('/api/v1/shows')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      retryAfterMs: 30_000,
+    });
     expect(taro.request).toHaveBeenCalledTimes(3);
   });
 
@@ -79,7 +95,11 @@ describe('the HTTP layer', () => {
       { statusCode: 200, data: { items: [] } },
     );
     await expect(request('/api/v1/orders', { auth: true })).resolves.toEqual({ items: [] });
-    expect(taro.request.mock.calls[0][0]).toMatchObject({ url: '/api/v1/auth/wx-login', method: 'POST', data: { code: 'wx-code-1' } });
+    expect(taro.request.mock.calls[0][0]).toMatchObject({
+      url: '/api/v1/auth/wx-login',
+      method: 'POST',
+      data: { code: 'wx-code-1' },
+    });
     expect(sentHeaders(1).Authorization).toBe('Bearer tok-1');
     expect(sentHeaders(3).Authorization).toBe('Bearer tok-2');
   });
@@ -109,7 +129,9 @@ describe('orders and idempotency', () => {
   });
 
   it('checks the request with the shared schema before sending', async () => {
-    await expect(createOrder({ sessionId: '7', seatIds: ['11', '11'] }, new OrderAttempt())).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(
+      createOrder({ sessionId: '7', seatIds: ['11', '11'] }, new OrderAttempt()),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(taro.request).not.toHaveBeenCalled();
   });
 });
@@ -128,7 +150,9 @@ describe('H5 login and payment adapters', () => {
   it('sends the cashier back to the order page', () => {
     const back = orderReturnUrl('N1', { origin: 'http://shop.test', pathname: '/' });
     expect(back).toBe('http://shop.test/#/pages/order/index?orderNo=N1');
-    expect(cashierHref('http://sim/sim/cashier?prepay_id=p1', back)).toBe(`http://sim/sim/cashier?prepay_id=p1&return_url=${encodeURIComponent(back)}`);
+    expect(cashierHref('http://sim/sim/cashier?prepay_id=p1', back)).toBe(
+      `http://sim/sim/cashier?prepay_id=p1&return_url=${encodeURIComponent(back)}`,
+    );
     expect(cashierHref('http://sim/c', back)).toMatch(/^http:\/\/sim\/c\?return_url=/);
   });
 });

@@ -31,7 +31,12 @@ function request(opts) {
   const key = `${opts.method ?? 'GET'} ${url.pathname}`;
   calls.request.push({ key, data: opts.data, header: opts.header });
   const handler = routes.get(key);
-  const res = typeof handler === 'function' ? handler(opts) : handler !== undefined ? { statusCode: 200, data: handler } : { statusCode: 404, data: { error: { code: 'NOT_FOUND', message: key } } };
+  const res =
+    typeof handler === 'function'
+      ? handler(opts)
+      : handler !== undefined
+        ? { statusCode: 200, data: handler }
+        : { statusCode: 404, data: { error: { code: 'NOT_FOUND', message: key } } };
   return ok(opts, { header: {}, ...res });
 }
 
@@ -48,7 +53,18 @@ function selectorQuery() {
   return q;
 }
 
-const SYSTEM = { windowWidth: 375, windowHeight: 667, screenWidth: 375, screenHeight: 667, pixelRatio: 2, platform: 'devtools', language: 'zh_CN', version: '8.0.50', SDKVersion: '3.5.0', statusBarHeight: 20 };
+const SYSTEM = {
+  windowWidth: 375,
+  windowHeight: 667,
+  screenWidth: 375,
+  screenHeight: 667,
+  pixelRatio: 2,
+  platform: 'devtools',
+  language: 'zh_CN',
+  version: '8.0.50',
+  SDKVersion: '3.5.0',
+  statusBarHeight: 20,
+};
 
 function installWx() {
   Object.assign(global.wx, {

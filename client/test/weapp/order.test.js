@@ -31,7 +31,16 @@ const DRAFT = {
     { id: '12', label: 'A区 2排1座', tierName: '看台', priceFen: 68050 },
   ],
 };
-const PAY = { prepayId: 'wx-prepay-1', payParams: { timeStamp: '1700000000', nonceStr: 'n', package: 'prepay_id=wx-prepay-1', signType: 'RSA', paySign: 'sig' } };
+const PAY = {
+  prepayId: 'wx-prepay-1',
+  payParams: {
+    timeStamp: '1700000000',
+    nonceStr: 'n',
+    package: 'prepay_id=wx-prepay-1',
+    signType: 'RSA',
+    paySign: 'sig',
+  },
+};
 
 beforeEach(() => {
   reset();
@@ -61,7 +70,14 @@ test('the confirmation page validates attendees, holds the seats and pays in WeC
   fire(page, 'btn--primary', 'tap');
   await until(() => byClass(page, 'hold').length, 'the hold timer');
   const create = calls.request.find((r) => r.key === 'POST /api/v1/orders');
-  expect(create.data).toEqual({ sessionId: '7', seatIds: ['11', '12'], attendees: [{ name: '张三', idType: 'id_card', idNumber: '11010519491231002X' }, { name: '李四', idType: 'id_card', idNumber: '110105199001011232' }] });
+  expect(create.data).toEqual({
+    sessionId: '7',
+    seatIds: ['11', '12'],
+    attendees: [
+      { name: '张三', idType: 'id_card', idNumber: '11010519491231002X' },
+      { name: '李四', idType: 'id_card', idNumber: '110105199001011232' },
+    ],
+  });
   expect(create.header['Idempotency-Key']).toMatch(/^order-/);
   expect(create.header.Authorization).toBe('Bearer tok');
   expect(text(page, 'hold')).toMatch(/座位已为您锁定，请在 1[45]:\d\d 内完成支付/);
@@ -76,15 +92,29 @@ test('the confirmation page validates attendees, holds the seats and pays in WeC
 test('the order page counts down a pending order and cancels it', async () => {
   routes.set('GET /api/v1/orders/N100', ORDER);
   routes.set('POST /api/v1/orders/N100/cancel', { ...ORDER, status: 'cancelled' });
-  routes.set('GET /api/v1/sessions/7', { id: '7', showId: '3', startsAt: '2027-01-15T11:30:00.000Z', tiers: [] });
-  routes.set('GET /api/v1/shows/3', { id: '3', title: '星河巡回演唱会', venue: { name: '梅赛德斯-奔驰文化中心', address: '世博大道1200号' }, refundRules: [] });
+  routes.set('GET /api/v1/sessions/7', {
+    id: '7',
+    showId: '3',
+    startsAt: '2027-01-15T11:30:00.000Z',
+    tiers: [],
+  });
+  routes.set('GET /api/v1/shows/3', {
+    id: '3',
+    title: '星河巡回演唱会',
+    venue: { name: '梅赛德斯-奔驰文化中心', address: '世博大道1200号' },
+    refundRules: [],
+  });
   const page = openPage('pages/order/index', { orderNo: 'N100' });
   await until(() => text(page, 'status-head__text').includes('内完成支付'), 'the countdown');
   const first = text(page, 'status-head__text');
   await until(() => text(page, 'status-head__text') !== first, 'the countdown to tick');
   expect(text(page, 'badge')).toBe('待支付');
   await until(() => text(page, 'card__title').includes('星河'), 'the show');
-  expect(byClass(page, 'line__label').map((e) => e.textContent)).toEqual(['A区 1排1座', 'A区 2排1座', '合计']);
+  expect(byClass(page, 'line__label').map((e) => e.textContent)).toEqual([
+    'A区 1排1座',
+    'A区 2排1座',
+    '合计',
+  ]);
 
   fire(page, 'btn--ghost', 'tap');
   await until(() => text(page, 'badge') === '已取消', 'the cancelled state');

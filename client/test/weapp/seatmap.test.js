@@ -20,7 +20,12 @@ function serve() {
   routes.set('GET /api/v1/sessions/7/seatmap', map);
   routes.set('GET /api/v1/sessions/7', { ...SESSION, realName: false });
   routes.set('GET /api/v1/sessions/7/seat-states', { sessionId: '7', held: [], sold: ['s5'], zones: [] });
-  routes.set('GET /api/v1/shows/3', { id: '3', title: '星河巡回演唱会', venueName: '梅奔', venue: { id: '1', name: '梅赛德斯-奔驰文化中心', city: '上海', address: '' } });
+  routes.set('GET /api/v1/shows/3', {
+    id: '3',
+    title: '星河巡回演唱会',
+    venueName: '梅奔',
+    venue: { id: '1', name: '梅赛德斯-奔驰文化中心', city: '上海', address: '' },
+  });
 }
 
 beforeEach(() => {
@@ -33,7 +38,12 @@ const total = (page) => text(page, 'bottom-bar__info').replace('合计', '');
 test('taps on the canvas select seats up to the limit with a running total', async () => {
   const page = openPage('pages/seatmap/index', { sessionId: '7', showId: '3' });
   await until(() => byClass(page, 'legend__item').length === 4, 'the legend');
-  expect(byClass(page, 'legend__text').map((e) => e.textContent)).toEqual(['VIP ¥1,880', '看台 ¥680.50', '已售/锁定', '已选']);
+  expect(byClass(page, 'legend__text').map((e) => e.textContent)).toEqual([
+    'VIP ¥1,880',
+    '看台 ¥680.50',
+    '已售/锁定',
+    '已选',
+  ]);
   expect(text(page, 'seatmap__title')).toBe('星河巡回演唱会');
 
   fire(page, 'seat-canvas__canvas', 'tap', { detail: point('s1') });
@@ -58,6 +68,10 @@ test('taps on the canvas select seats up to the limit with a running total', asy
   fire(page, 'btn--primary', 'tap');
   await until(() => calls.navigate.length, 'navigation');
   expect(calls.navigate).toEqual([['navigateTo', '/pages/confirm/index?sessionId=7']]);
-  expect(JSON.parse(storage.get('showtix.draft'))).toMatchObject({ sessionId: '7', showTitle: '星河巡回演唱会', seats: [{ id: 's11', label: 'A区 2排1座', priceFen: 68050 }] });
+  expect(JSON.parse(storage.get('showtix.draft'))).toMatchObject({
+    sessionId: '7',
+    showTitle: '星河巡回演唱会',
+    seats: [{ id: 's11', label: 'A区 2排1座', priceFen: 68050 }],
+  });
   page.detach();
 });

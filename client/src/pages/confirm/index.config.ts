@@ -1,1 +1,1 @@
-export default definePageConfig({ navigationBarTitleText: '确认订单' })
+export default definePageConfig({ navigationBarTitleText: '确认订单' });

@@ -7,7 +7,13 @@ import { Empty } from '../../components/Loading';
 import PriceTag from '../../components/PriceTag';
 import { useCountdown } from '../../hooks/useCountdown';
 import { back, replace } from '../../routes';
-import { blankAttendee, ID_TYPE_LABELS, validateAttendees, type AttendeeErrors, type AttendeeInput } from '../../services/attendees';
+import {
+  blankAttendee,
+  ID_TYPE_LABELS,
+  validateAttendees,
+  type AttendeeErrors,
+  type AttendeeInput,
+} from '../../services/attendees';
 import { maskIdNumber } from '@showtix/shared-types';
 import { draftTotalFen, draftUnits, loadDraft, type CheckoutDraft } from '../../services/draft';
 import { errorView, type ErrorView } from '../../services/errors';
@@ -22,17 +28,24 @@ import { flag } from '../../utils/flag';
 function Lines({ d }: { d: CheckoutDraft }) {
   const lines = d.seats
     ? d.seats.map((s) => ({ key: s.id, label: s.label, sub: s.tierName, fen: s.priceFen }))
-    : [{ key: d.zone!.id, label: `${d.zone!.name} × ${d.zone!.quantity}`, sub: '自由站席', fen: d.zone!.priceFen * d.zone!.quantity }];
+    : [
+        {
+          key: d.zone!.id,
+          label: `${d.zone!.name} × ${d.zone!.quantity}`,
+          sub: '自由站席',
+          fen: d.zone!.priceFen * d.zone!.quantity,
+        },
+      ];
   return (
-    <View className='card'>
-      <Text className='card__title'>{d.seats ? `已选座位（${d.seats.length}）` : '已选区域'}</Text>
+    <View className="card">
+      <Text className="card__title">{d.seats ? `已选座位（${d.seats.length}）` : '已选区域'}</Text>
       {lines.map((l) => (
-        <View key={l.key} className='line' data-testid='order-line'>
-          <View className='line__main'>
-            <Text className='line__label'>{l.label}</Text>
-            <Text className='line__sub'>{l.sub}</Text>
+        <View key={l.key} className="line" data-testid="order-line">
+          <View className="line__main">
+            <Text className="line__label">{l.label}</Text>
+            <Text className="line__sub">{l.sub}</Text>
           </View>
-          <Text className='line__price'>{formatYuan(l.fen)}</Text>
+          <Text className="line__price">{formatYuan(l.fen)}</Text>
         </View>
       ))}
     </View>
@@ -42,17 +55,17 @@ function Lines({ d }: { d: CheckoutDraft }) {
 /** Once the order holds the seats, who goes is fixed: shown read-only, ID numbers masked. */
 function AttendeeSummary({ list, labels }: { list: AttendeeInput[]; labels: string[] }) {
   return (
-    <View className='card'>
-      <Text className='card__title'>观演人</Text>
+    <View className="card">
+      <Text className="card__title">观演人</Text>
       {list.map((a, i) => (
-        <View key={i} className='line' data-testid='attendee-summary'>
-          <View className='line__main'>
-            <Text className='line__label'>{a.name}</Text>
-            <Text className='line__sub'>
+        <View key={i} className="line" data-testid="attendee-summary">
+          <View className="line__main">
+            <Text className="line__label">{a.name}</Text>
+            <Text className="line__sub">
               {ID_TYPE_LABELS[a.idType]} {maskIdNumber(a.idNumber.trim().toUpperCase())}
             </Text>
           </View>
-          <Text className='line__sub'>{labels[i]}</Text>
+          <Text className="line__sub">{labels[i]}</Text>
         </View>
       ))}
     </View>
@@ -63,15 +76,15 @@ function HoldTimer({ expireAt, onExpired }: { expireAt: string; onExpired: () =>
   const left = useCountdown(expireAt);
   if (left <= 0) {
     return (
-      <View className='hold hold--over' data-testid='hold-expired' onClick={onExpired}>
+      <View className="hold hold--over" data-testid="hold-expired" onClick={onExpired}>
         <Text>支付超时，座位已释放。点此重新选座</Text>
       </View>
     );
   }
   return (
-    <View className='hold' data-testid='hold-timer'>
+    <View className="hold" data-testid="hold-timer">
       <Text>座位已为您锁定，请在 </Text>
-      <Text className='hold__clock'>{formatCountdown(left)}</Text>
+      <Text className="hold__clock">{formatCountdown(left)}</Text>
       <Text> 内完成支付</Text>
     </View>
   );
@@ -81,7 +94,9 @@ export default function ConfirmPage() {
   const { params } = useRouter();
   const [draft] = useState(() => loadDraft(params.sessionId ?? ''));
   const units = draft ? draftUnits(draft) : 0;
-  const [attendees, setAttendees] = useState<AttendeeInput[]>(() => Array.from({ length: units }, blankAttendee));
+  const [attendees, setAttendees] = useState<AttendeeInput[]>(() =>
+    Array.from({ length: units }, blankAttendee),
+  );
   const [fieldErrors, setFieldErrors] = useState<AttendeeErrors[]>([]);
   const [payError, setPayError] = useState<ErrorView>();
   const [paying, setPaying] = useState(false);
@@ -89,9 +104,9 @@ export default function ConfirmPage() {
 
   if (!draft) {
     return (
-      <View className='page'>
-        <Empty text='选座信息已失效，请重新选座'>
-          <Button className='btn btn--primary' onClick={() => back('home')}>
+      <View className="page">
+        <Empty text="选座信息已失效，请重新选座">
+          <Button className="btn btn--primary" onClick={() => back('home')}>
             返回
           </Button>
         </Empty>
@@ -100,7 +115,9 @@ export default function ConfirmPage() {
   }
   const order = checkout.order;
   const total = order ? order.amountFen : draftTotalFen(draft);
-  const labels = draft.seats ? draft.seats.map((s) => s.label) : Array.from({ length: units }, () => draft.zone!.name);
+  const labels = draft.seats
+    ? draft.seats.map((s) => s.label)
+    : Array.from({ length: units }, () => draft.zone!.name);
   const reselect = () => back('seatmap', { sessionId: draft.sessionId, showId: draft.showId });
 
   const submit = () => {
@@ -118,7 +135,8 @@ export default function ConfirmPage() {
     try {
       const outcome = await startPayment(order.orderNo);
       if (outcome === 'confirmed') replace('order', { orderNo: order.orderNo, result: 'success' });
-      else if (outcome === 'cancelled') void Taro.showToast({ title: '已取消支付，可在订单中继续支付', icon: 'none' });
+      else if (outcome === 'cancelled')
+        void Taro.showToast({ title: '已取消支付，可在订单中继续支付', icon: 'none' });
     } catch (e) {
       setPayError(errorView(e));
     } finally {
@@ -151,20 +169,20 @@ export default function ConfirmPage() {
   };
 
   return (
-    <View className='page page--barred confirm'>
-      <ScrollView scrollY className='confirm__scroll'>
+    <View className="page page--barred confirm">
+      <ScrollView scrollY className="confirm__scroll">
         {order ? <HoldTimer expireAt={order.expireAt} onExpired={reselect} /> : null}
-        <View className='card confirm__show'>
-          <Text className='confirm__title'>{draft.showTitle}</Text>
-          <Text className='card__sub'>{formatDateTime(draft.startsAt)}</Text>
-          <Text className='card__sub'>{draft.venueName}</Text>
+        <View className="card confirm__show">
+          <Text className="confirm__title">{draft.showTitle}</Text>
+          <Text className="card__sub">{formatDateTime(draft.startsAt)}</Text>
+          <Text className="card__sub">{draft.venueName}</Text>
         </View>
         <Lines d={draft} />
         {draft.realName && order ? <AttendeeSummary list={attendees} labels={labels} /> : null}
         {draft.realName && !order ? (
-          <View className='card'>
-            <Text className='card__title'>观演人信息</Text>
-            <Text className='card__sub'>本场实名制，一人一证一票，入场需核验证件</Text>
+          <View className="card">
+            <Text className="card__title">观演人信息</Text>
+            <Text className="card__sub">本场实名制，一人一证一票，入场需核验证件</Text>
             {attendees.map((a, i) => (
               <AttendeeForm
                 key={i}
@@ -182,28 +200,48 @@ export default function ConfirmPage() {
             ))}
           </View>
         ) : null}
-        <View className='card card--notice'>
-          <Text className='card__text'>提交订单后座位将为您保留一段时间，超时未支付将自动取消。演出票品具有时效性，请确认场次与座位后再支付。</Text>
+        <View className="card card--notice">
+          <Text className="card__text">
+            提交订单后座位将为您保留一段时间，超时未支付将自动取消。演出票品具有时效性，请确认场次与座位后再支付。
+          </Text>
         </View>
       </ScrollView>
-      <View className='bottom-bar'>
-        <View className='bottom-bar__info'>
-          <Text className='bottom-bar__label'>实付</Text>
-          <View data-testid='confirm-total'>
-            <PriceTag fen={total} size='lg' />
+      <View className="bottom-bar">
+        <View className="bottom-bar__info">
+          <Text className="bottom-bar__label">实付</Text>
+          <View data-testid="confirm-total">
+            <PriceTag fen={total} size="lg" />
           </View>
         </View>
         {order ? (
-          <Button className='btn btn--primary btn--wide' data-testid='pay-button' loading={flag(paying)} disabled={flag(paying)} onClick={pay}>
+          <Button
+            className="btn btn--primary btn--wide"
+            data-testid="pay-button"
+            loading={flag(paying)}
+            disabled={flag(paying)}
+            onClick={pay}
+          >
             支付 {formatYuan(order.amountFen)}
           </Button>
         ) : (
-          <Button className='btn btn--primary btn--wide' data-testid='submit-order' loading={flag(checkout.busy)} disabled={flag(checkout.busy)} onClick={submit}>
+          <Button
+            className="btn btn--primary btn--wide"
+            data-testid="submit-order"
+            loading={flag(checkout.busy)}
+            disabled={flag(checkout.busy)}
+            onClick={submit}
+          >
             提交订单
           </Button>
         )}
       </View>
-      {shown ? <ErrorPanel error={shown} onAction={onErrorAction} onClose={() => (checkout.setError(undefined), setPayError(undefined))} /> : null}
+      {shown ? (
+        <ErrorPanel
+          error={shown}
+          onAction={onErrorAction}
+          onClose={() => (checkout.setError(undefined), setPayError(undefined))}
+        />
+      ) : null}
     </View>
   );
 }

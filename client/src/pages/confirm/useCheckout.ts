@@ -7,7 +7,10 @@ import { createOrder, OrderAttempt } from '../../services/orders';
 import type { FanOrder } from '../../services/types';
 
 export function orderInput(d: CheckoutDraft, attendees: AttendeeInput[]): CreateOrderInput {
-  const common = { sessionId: d.sessionId, ...(d.realName ? { attendees: normaliseAttendees(attendees) } : {}) };
+  const common = {
+    sessionId: d.sessionId,
+    ...(d.realName ? { attendees: normaliseAttendees(attendees) } : {}),
+  };
   if (d.seats) return { ...common, seatIds: d.seats.map((s) => s.id) };
   return { ...common, zoneId: d.zone!.id, quantity: d.zone!.quantity };
 }
@@ -34,7 +37,8 @@ export function useCheckout(draft: CheckoutDraft | undefined) {
     } catch (e) {
       const view = errorView(e);
       // A definite refusal ends this attempt; transport trouble keeps the key for the retry.
-      if (view.code !== 'NETWORK' && view.code !== 'RATE_LIMITED' && view.code !== 'REQUEST_IN_PROGRESS') attempt.current.reset();
+      if (view.code !== 'NETWORK' && view.code !== 'RATE_LIMITED' && view.code !== 'REQUEST_IN_PROGRESS')
+        attempt.current.reset();
       setError(view);
     } finally {
       setBusy(false);

@@ -1,1 +1,1 @@
-export default definePageConfig({ navigationBarTitleText: '秀票 · 演出', enablePullDownRefresh: true })
+export default definePageConfig({ navigationBarTitleText: '秀票 · 演出', enablePullDownRefresh: true });

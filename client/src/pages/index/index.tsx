@@ -18,33 +18,43 @@ import './index.scss';
 export function sortShows(shows: ShowSummary[]): ShowSummary[] {
   const rank = { on_sale: 0, presale: 1, sold_out: 2, ended: 3 } as const;
   return [...shows].sort(
-    (a, b) => rank[a.status] - rank[b.status] || (a.nextSaleStartsAt ?? a.firstStartsAt ?? '').localeCompare(b.nextSaleStartsAt ?? b.firstStartsAt ?? ''),
+    (a, b) =>
+      rank[a.status] - rank[b.status] ||
+      (a.nextSaleStartsAt ?? a.firstStartsAt ?? '').localeCompare(
+        b.nextSaleStartsAt ?? b.firstStartsAt ?? '',
+      ),
   );
 }
 
 function SaleCountdown({ at }: { at: string }) {
   const left = useCountdown(at);
-  if (left <= 0) return <Text className='show-card__sale'>已开售，刷新查看</Text>;
+  if (left <= 0) return <Text className="show-card__sale">已开售，刷新查看</Text>;
   return (
-    <Text className='show-card__sale'>
-      {formatDateTime(at)} 开售 · 还剩 <Text className='show-card__clock'>{formatCountdown(left)}</Text>
+    <Text className="show-card__sale">
+      {formatDateTime(at)} 开售 · 还剩 <Text className="show-card__clock">{formatCountdown(left)}</Text>
     </Text>
   );
 }
 
 function ShowCard({ show }: { show: ShowSummary }) {
   return (
-    <View className='show-card' data-testid='show-card' onClick={() => go('show', { id: show.id })}>
+    <View className="show-card" data-testid="show-card" onClick={() => go('show', { id: show.id })}>
       <Poster id={show.id} title={show.title} posterUrl={show.posterUrl} />
-      <View className='show-card__body'>
-        <Text className='show-card__title'>{show.title}</Text>
-        <Text className='show-card__meta'>{formatDateRange(show.firstStartsAt, show.lastStartsAt)}</Text>
-        <Text className='show-card__meta'>
+      <View className="show-card__body">
+        <Text className="show-card__title">{show.title}</Text>
+        <Text className="show-card__meta">{formatDateRange(show.firstStartsAt, show.lastStartsAt)}</Text>
+        <Text className="show-card__meta">
           {show.city} · {show.venueName}
         </Text>
-        {show.status === 'presale' && show.nextSaleStartsAt ? <SaleCountdown at={show.nextSaleStartsAt} /> : null}
-        <View className='show-card__foot'>
-          {show.priceMinFen !== null ? <PriceTag fen={show.priceMinFen} from={show.priceMaxFen !== show.priceMinFen} /> : <Text className='muted'>票价待定</Text>}
+        {show.status === 'presale' && show.nextSaleStartsAt ? (
+          <SaleCountdown at={show.nextSaleStartsAt} />
+        ) : null}
+        <View className="show-card__foot">
+          {show.priceMinFen !== null ? (
+            <PriceTag fen={show.priceMinFen} from={show.priceMaxFen !== show.priceMinFen} />
+          ) : (
+            <Text className="muted">票价待定</Text>
+          )}
           <SessionBadge status={show.status} />
         </View>
       </View>
@@ -60,20 +70,22 @@ export default function Index() {
   });
   const list = shows.data ? sortShows(shows.data) : [];
   return (
-    <View className='page page--tabbed home'>
-      <View className='home__hero'>
-        <Text className='home__brand'>秀票</Text>
-        <Text className='home__slogan'>好戏不等人，热门演出实时开抢</Text>
+    <View className="page page--tabbed home">
+      <View className="home__hero">
+        <Text className="home__brand">秀票</Text>
+        <Text className="home__slogan">好戏不等人，热门演出实时开抢</Text>
       </View>
-      <ScrollView scrollY className='home__list'>
+      <ScrollView scrollY className="home__list">
         {shows.loading && !shows.data ? <Loading /> : null}
-        {shows.error && !shows.data ? <ErrorPanel variant='inline' error={shows.error} onAction={shows.reload} /> : null}
-        {shows.data && list.length === 0 ? <Empty text='暂无在售演出，敬请期待' /> : null}
+        {shows.error && !shows.data ? (
+          <ErrorPanel variant="inline" error={shows.error} onAction={shows.reload} />
+        ) : null}
+        {shows.data && list.length === 0 ? <Empty text="暂无在售演出，敬请期待" /> : null}
         {list.map((s) => (
           <ShowCard key={s.id} show={s} />
         ))}
       </ScrollView>
-      <TabBar current='home' />
+      <TabBar current="home" />
     </View>
   );
 }

@@ -32,16 +32,23 @@ function StatusHead({ order, waiting }: { order: FanOrder; waiting: boolean }) {
   const left = useCountdown(order.status === 'pending' ? order.expireAt : null);
   let text = '';
   if (waiting) text = '支付成功，正在出票…';
-  else if (order.status === 'pending') text = left > 0 ? `请在 ${formatCountdown(left)} 内完成支付` : '支付已超时，订单即将取消';
+  else if (order.status === 'pending')
+    text = left > 0 ? `请在 ${formatCountdown(left)} 内完成支付` : '支付已超时，订单即将取消';
   else if (order.status === 'paid') text = '支付成功，正在出票';
   else if (order.status === 'ticketed') text = '已出票，入场时请出示电子票';
   else if (order.status === 'cancelled') text = '订单已取消';
   else if (order.status === 'refunded') text = '已退款，款项将原路退回';
   return (
-    <View className={`status-head status-head--${order.status}`} data-testid='order-status' data-status={order.status}>
+    <View
+      className={`status-head status-head--${order.status}`}
+      data-testid="order-status"
+      data-status={order.status}
+    >
       <OrderBadge status={waiting ? 'paid' : order.status} />
-      <Text className='status-head__text'>{text}</Text>
-      {order.refund ? <Text className='status-head__sub'>{REFUND_TEXT[order.refund.status] ?? order.refund.status}</Text> : null}
+      <Text className="status-head__text">{text}</Text>
+      {order.refund ? (
+        <Text className="status-head__sub">{REFUND_TEXT[order.refund.status] ?? order.refund.status}</Text>
+      ) : null}
     </View>
   );
 }
@@ -58,7 +65,19 @@ export default function OrderPage() {
   const [error, setError] = useState<ErrorView>();
 
   if (!order) {
-    return <View className='page'>{loaded.error ? <ErrorPanel variant='inline' error={loaded.error} onAction={() => runRemedy(loaded.error!, {}, loaded.reload)} /> : <Loading />}</View>;
+    return (
+      <View className="page">
+        {loaded.error ? (
+          <ErrorPanel
+            variant="inline"
+            error={loaded.error}
+            onAction={() => runRemedy(loaded.error!, {}, loaded.reload)}
+          />
+        ) : (
+          <Loading />
+        )}
+      </View>
+    );
   }
   const act = async (fn: () => Promise<FanOrder | void>) => {
     if (busy) return;
@@ -73,7 +92,12 @@ export default function OrderPage() {
     }
   };
   const cancel = async () => {
-    const ok = await Taro.showModal({ title: '取消订单', content: '取消后座位将释放给其他观众，确定取消吗？', confirmText: '取消订单', cancelText: '再想想' });
+    const ok = await Taro.showModal({
+      title: '取消订单',
+      content: '取消后座位将释放给其他观众，确定取消吗？',
+      confirmText: '取消订单',
+      cancelText: '再想想',
+    });
     if (ok.confirm) await act(() => cancelOrder(order.orderNo));
   };
   const pay = () =>
@@ -84,65 +108,104 @@ export default function OrderPage() {
   const feePercent = ctx ? refundFeePercent(ctx.show.refundRules, ctx.session.startsAt, Date.now()) : 100;
   const refund = async () => {
     const fee = percentOfFen(order.amountFen, feePercent);
-    const content = fee > 0 ? `按退票规则收取手续费 ${formatYuan(fee)}，预计退回 ${formatYuan(order.amountFen - fee)}。` : `将全额退回 ${formatYuan(order.amountFen)}。`;
-    const ok = await Taro.showModal({ title: '申请退款', content, confirmText: '确认退款', cancelText: '不退了' });
+    const content =
+      fee > 0
+        ? `按退票规则收取手续费 ${formatYuan(fee)}，预计退回 ${formatYuan(order.amountFen - fee)}。`
+        : `将全额退回 ${formatYuan(order.amountFen)}。`;
+    const ok = await Taro.showModal({
+      title: '申请退款',
+      content,
+      confirmText: '确认退款',
+      cancelText: '不退了',
+    });
     if (ok.confirm) await act(() => refundOrder(order.orderNo));
   };
-  const refundable = (order.status === 'paid' || order.status === 'ticketed') && !order.refund && feePercent < 100;
+  const refundable =
+    (order.status === 'paid' || order.status === 'ticketed') && !order.refund && feePercent < 100;
 
   return (
-    <View className='page page--barred order'>
-      <ScrollView scrollY className='order__scroll'>
+    <View className="page page--barred order">
+      <ScrollView scrollY className="order__scroll">
         <StatusHead order={order} waiting={waiting} />
-        <View className='card'>
-          <Text className='card__title'>{ctx?.show.title ?? '演出订单'}</Text>
-          {ctx ? <Text className='card__sub'>{formatDateTime(ctx.session.startsAt)}</Text> : null}
-          {ctx ? <Text className='card__sub'>{ctx.show.venue.name} · {ctx.show.venue.address}</Text> : null}
+        <View className="card">
+          <Text className="card__title">{ctx?.show.title ?? '演出订单'}</Text>
+          {ctx ? <Text className="card__sub">{formatDateTime(ctx.session.startsAt)}</Text> : null}
+          {ctx ? (
+            <Text className="card__sub">
+              {ctx.show.venue.name} · {ctx.show.venue.address}
+            </Text>
+          ) : null}
         </View>
-        <View className='card'>
-          <Text className='card__title'>票品明细</Text>
+        <View className="card">
+          <Text className="card__title">票品明细</Text>
           {order.items.map((it, i) => (
-            <View key={i} className='line'>
-              <Text className='line__label'>{it.seatId ? `${it.section} ${it.row}排${it.number}座` : it.zoneName}</Text>
-              <Text className='line__price'>{formatYuan(it.priceFen)}</Text>
+            <View key={i} className="line">
+              <Text className="line__label">
+                {it.seatId ? `${it.section} ${it.row}排${it.number}座` : it.zoneName}
+              </Text>
+              <Text className="line__price">{formatYuan(it.priceFen)}</Text>
             </View>
           ))}
-          <View className='line line--total'>
-            <Text className='line__label'>合计</Text>
-            <Text className='line__price' data-testid='order-amount'>{formatYuan(order.amountFen)}</Text>
+          <View className="line line--total">
+            <Text className="line__label">合计</Text>
+            <Text className="line__price" data-testid="order-amount">
+              {formatYuan(order.amountFen)}
+            </Text>
           </View>
         </View>
-        <View className='card'>
-          <Text className='card__line'>订单编号：{order.orderNo}</Text>
-          <Text className='card__line'>下单时间：{formatDateTime(order.createdAt)}</Text>
+        <View className="card">
+          <Text className="card__line">订单编号：{order.orderNo}</Text>
+          <Text className="card__line">下单时间：{formatDateTime(order.createdAt)}</Text>
           {(order.status === 'paid' || order.status === 'ticketed') && !order.refund ? (
-            <Text className='card__line'>{feePercent >= 100 ? '当前时段不支持退票' : feePercent > 0 ? `当前退票收取 ${feePercent}% 手续费` : '当前可免费退票'}</Text>
+            <Text className="card__line">
+              {feePercent >= 100
+                ? '当前时段不支持退票'
+                : feePercent > 0
+                  ? `当前退票收取 ${feePercent}% 手续费`
+                  : '当前可免费退票'}
+            </Text>
           ) : null}
         </View>
       </ScrollView>
-      <View className='bottom-bar'>
+      <View className="bottom-bar">
         {order.status === 'pending' ? (
           <>
-            <Button className='btn btn--ghost' data-testid='cancel-order' disabled={flag(busy)} onClick={() => void cancel()}>
+            <Button
+              className="btn btn--ghost"
+              data-testid="cancel-order"
+              disabled={flag(busy)}
+              onClick={() => void cancel()}
+            >
               取消订单
             </Button>
-            <Button className='btn btn--primary btn--wide' data-testid='pay-again' disabled={flag(busy)} loading={flag(busy)} onClick={() => void pay()}>
+            <Button
+              className="btn btn--primary btn--wide"
+              data-testid="pay-again"
+              disabled={flag(busy)}
+              loading={flag(busy)}
+              onClick={() => void pay()}
+            >
               去支付 {formatYuan(order.amountFen)}
             </Button>
           </>
         ) : null}
         {refundable ? (
-          <Button className='btn btn--ghost' data-testid='refund-order' disabled={flag(busy)} onClick={() => void refund()}>
+          <Button
+            className="btn btn--ghost"
+            data-testid="refund-order"
+            disabled={flag(busy)}
+            onClick={() => void refund()}
+          >
             申请退款
           </Button>
         ) : null}
         {order.status === 'ticketed' ? (
-          <Button className='btn btn--primary btn--wide' onClick={() => go('tickets')}>
+          <Button className="btn btn--primary btn--wide" onClick={() => go('tickets')}>
             查看电子票
           </Button>
         ) : null}
         {order.status === 'cancelled' && ctx ? (
-          <Button className='btn btn--primary btn--wide' onClick={() => go('show', { id: ctx.show.id })}>
+          <Button className="btn btn--primary btn--wide" onClick={() => go('show', { id: ctx.show.id })}>
             重新购买
           </Button>
         ) : null}
@@ -153,7 +216,15 @@ export default function OrderPage() {
           onClose={() => setError(undefined)}
           onAction={() => {
             setError(undefined);
-            runRemedy(error, { order_again: () => ctx && go('show', { id: ctx.show.id }), refresh_order: loaded.reload, retry: loaded.reload }, loaded.reload);
+            runRemedy(
+              error,
+              {
+                order_again: () => ctx && go('show', { id: ctx.show.id }),
+                refresh_order: loaded.reload,
+                retry: loaded.reload,
+              },
+              loaded.reload,
+            );
           }}
         />
       ) : null}

@@ -7,7 +7,11 @@ import type { FanOrder } from '../../services/types';
  * Back from paying (the H5 cashier's ?result=, or wx.requestPayment in WeChat): on success the
  * server hears from WeChat Pay a moment later, so the order is polled until it is ticketed.
  */
-export function usePayResult(orderNo: string, result: string | undefined, onSettled: (o: FanOrder) => void): boolean {
+export function usePayResult(
+  orderNo: string,
+  result: string | undefined,
+  onSettled: (o: FanOrder) => void,
+): boolean {
   const [waiting, setWaiting] = useState(result === 'success');
   useEffect(() => {
     if (result === 'cancel') void Taro.showToast({ title: '已取消支付，可稍后继续支付', icon: 'none' });
@@ -18,7 +22,8 @@ export function usePayResult(orderNo: string, result: string | undefined, onSett
         if (stopped) return;
         setWaiting(false);
         onSettled(o);
-        if (o.status !== 'ticketed') void Taro.showToast({ title: '支付结果确认中，请稍后刷新', icon: 'none' });
+        if (o.status !== 'ticketed')
+          void Taro.showToast({ title: '支付结果确认中，请稍后刷新', icon: 'none' });
       },
       () => !stopped && setWaiting(false),
     );

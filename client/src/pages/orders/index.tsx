@@ -37,13 +37,19 @@ export default function OrdersPage() {
   };
   const orders = [...(first.data?.items ?? []), ...more];
   return (
-    <View className='page page--tabbed orders'>
-      <ScrollView scrollY className='orders__list'>
+    <View className="page page--tabbed orders">
+      <ScrollView scrollY className="orders__list">
         {first.loading && !first.data ? <Loading /> : null}
-        {first.error && !first.data ? <ErrorPanel variant='inline' error={first.error} onAction={() => runRemedy(first.error!, {}, first.reload)} /> : null}
+        {first.error && !first.data ? (
+          <ErrorPanel
+            variant="inline"
+            error={first.error}
+            onAction={() => runRemedy(first.error!, {}, first.reload)}
+          />
+        ) : null}
         {first.data && orders.length === 0 ? (
-          <Empty text='还没有订单，去看看热门演出吧'>
-            <Button className='btn btn--primary' onClick={() => switchTab('home')}>
+          <Empty text="还没有订单，去看看热门演出吧">
+            <Button className="btn btn--primary" onClick={() => switchTab('home')}>
               去逛逛
             </Button>
           </Empty>
@@ -52,12 +58,12 @@ export default function OrdersPage() {
           <OrderCard key={o.orderNo} order={o} onOpen={() => go('order', { orderNo: o.orderNo })} />
         ))}
         {cursor ? (
-          <Button className='btn btn--ghost orders__more' onClick={() => void loadMore()}>
+          <Button className="btn btn--ghost orders__more" onClick={() => void loadMore()}>
             加载更多
           </Button>
         ) : null}
       </ScrollView>
-      <TabBar current='orders' />
+      <TabBar current="orders" />
     </View>
   );
 }

@@ -34,33 +34,46 @@ export default function ZonePicker(p: ZonePickerProps) {
   const zone = p.zones.find((z) => z.id === p.zoneId);
   const max = maxQuantity(zone, p.limit);
   return (
-    <View className='zones'>
-      <Text className='zones__title'>选择区域</Text>
+    <View className="zones">
+      <Text className="zones__title">选择区域</Text>
       {p.zones.map((z) => (
         <View
           key={z.id}
-          data-testid='zone-option'
+          data-testid="zone-option"
           className={`zone ${z.id === p.zoneId ? 'zone--on' : ''} ${z.available <= 0 ? 'zone--out' : ''}`}
           onClick={() => z.available > 0 && p.onZone(z.id)}
         >
-          <Text className='zone__name'>{z.name}</Text>
-          <Text className='zone__stock'>{stockText(z)}</Text>
-          <PriceTag fen={zonePrice(z, p.tiers)} size='sm' />
+          <Text className="zone__name">{z.name}</Text>
+          <Text className="zone__stock">{stockText(z)}</Text>
+          <PriceTag fen={zonePrice(z, p.tiers)} size="sm" />
         </View>
       ))}
-      <View className='stepper-row'>
-        <Text className='stepper-row__label'>数量（每单限购 {p.limit} 张）</Text>
-        <View className='stepper'>
-          <Button className='stepper__btn' disabled={flag(p.quantity <= 1)} onClick={() => p.onQuantity(Math.max(1, p.quantity - 1))}>
+      <View className="stepper-row">
+        <Text className="stepper-row__label">数量（每单限购 {p.limit} 张）</Text>
+        <View className="stepper">
+          <Button
+            className="stepper__btn"
+            disabled={flag(p.quantity <= 1)}
+            onClick={() => p.onQuantity(Math.max(1, p.quantity - 1))}
+          >
             −
           </Button>
-          <Text className='stepper__num' data-testid='zone-quantity'>{p.quantity}</Text>
-          <Button className='stepper__btn' data-testid='zone-plus' disabled={flag(p.quantity >= max)} onClick={() => p.onQuantity(Math.min(max, p.quantity + 1))}>
+          <Text className="stepper__num" data-testid="zone-quantity">
+            {p.quantity}
+          </Text>
+          <Button
+            className="stepper__btn"
+            data-testid="zone-plus"
+            disabled={flag(p.quantity >= max)}
+            onClick={() => p.onQuantity(Math.min(max, p.quantity + 1))}
+          >
             +
           </Button>
         </View>
       </View>
-      {zone ? <Text className='zones__sum'>{`${zone.name} × ${p.quantity} = ${formatYuan(zonePrice(zone, p.tiers) * p.quantity)}`}</Text> : null}
+      {zone ? (
+        <Text className="zones__sum">{`${zone.name} × ${p.quantity} = ${formatYuan(zonePrice(zone, p.tiers) * p.quantity)}`}</Text>
+      ) : null}
     </View>
   );
 }

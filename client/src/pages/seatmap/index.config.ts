@@ -1,1 +1,1 @@
-export default definePageConfig({ navigationBarTitleText: '选座', disableScroll: true })
+export default definePageConfig({ navigationBarTitleText: '选座', disableScroll: true });

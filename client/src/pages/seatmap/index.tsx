@@ -27,49 +27,62 @@ interface Loaded {
 
 function Legend({ model }: { model: SeatModel }) {
   return (
-    <ScrollView scrollX className='legend'>
+    <ScrollView scrollX className="legend">
       {model.tiers.map((t, i) => (
-        <View key={t.id} className='legend__item' data-testid='legend-tier'>
-          <View className='legend__swatch' style={{ background: model.colors[i] }} />
-          <Text className='legend__text'>
+        <View key={t.id} className="legend__item" data-testid="legend-tier">
+          <View className="legend__swatch" style={{ background: model.colors[i] }} />
+          <Text className="legend__text">
             {t.name} {formatYuan(t.priceFen)}
           </Text>
         </View>
       ))}
-      <View className='legend__item'>
-        <View className='legend__swatch legend__swatch--off' />
-        <Text className='legend__text'>已售/锁定</Text>
+      <View className="legend__item">
+        <View className="legend__swatch legend__swatch--off" />
+        <Text className="legend__text">已售/锁定</Text>
       </View>
-      <View className='legend__item'>
-        <View className='legend__swatch legend__swatch--sel' />
-        <Text className='legend__text'>已选</Text>
+      <View className="legend__item">
+        <View className="legend__swatch legend__swatch--sel" />
+        <Text className="legend__text">已选</Text>
       </View>
     </ScrollView>
   );
 }
 
-function SelectedBar(props: { model: SeatModel; selected: number[]; limit: number; onRemove: (i: number) => void; onConfirm: () => void }) {
+function SelectedBar(props: {
+  model: SeatModel;
+  selected: number[];
+  limit: number;
+  onRemove: (i: number) => void;
+  onConfirm: () => void;
+}) {
   const { model, selected } = props;
   const total = selectionTotalFen(model, selected);
   return (
-    <View className='select-bar'>
-      <ScrollView scrollX className='select-bar__chips'>
-        {selected.length === 0 ? <Text className='select-bar__hint'>点击座位选择，最多 {props.limit} 张；双指缩放查看</Text> : null}
+    <View className="select-bar">
+      <ScrollView scrollX className="select-bar__chips">
+        {selected.length === 0 ? (
+          <Text className="select-bar__hint">点击座位选择，最多 {props.limit} 张；双指缩放查看</Text>
+        ) : null}
         {selected.map((i) => (
-          <View key={i} className='seat-chip' data-testid='seat-chip' onClick={() => props.onRemove(i)}>
-            <Text className='seat-chip__label'>{seatLabel(model.seats[i]!)}</Text>
-            <Text className='seat-chip__price'>{formatYuan(model.tiers[model.tierOf[i]!]!.priceFen)} ×</Text>
+          <View key={i} className="seat-chip" data-testid="seat-chip" onClick={() => props.onRemove(i)}>
+            <Text className="seat-chip__label">{seatLabel(model.seats[i]!)}</Text>
+            <Text className="seat-chip__price">{formatYuan(model.tiers[model.tierOf[i]!]!.priceFen)} ×</Text>
           </View>
         ))}
       </ScrollView>
-      <View className='bottom-bar bottom-bar--inline'>
-        <View className='bottom-bar__info'>
-          <Text className='bottom-bar__label'>合计</Text>
-          <View data-testid='running-total'>
-            <PriceTag fen={total} size='lg' />
+      <View className="bottom-bar bottom-bar--inline">
+        <View className="bottom-bar__info">
+          <Text className="bottom-bar__label">合计</Text>
+          <View data-testid="running-total">
+            <PriceTag fen={total} size="lg" />
           </View>
         </View>
-        <Button className='btn btn--primary btn--wide' data-testid='confirm-seats' disabled={flag(selected.length === 0)} onClick={props.onConfirm}>
+        <Button
+          className="btn btn--primary btn--wide"
+          data-testid="confirm-seats"
+          disabled={flag(selected.length === 0)}
+          onClick={props.onConfirm}
+        >
           {selected.length ? `确认选座（${selected.length}）` : '请先选座'}
         </Button>
       </View>
@@ -87,7 +100,10 @@ export default function SeatMapPage() {
   }, [sessionId]);
   const showId = params.showId || data.data?.session.showId || '';
   const show = useLoad(() => (showId ? getShow(showId) : Promise.resolve(undefined)), [showId]);
-  const model = useMemo(() => (data.data && data.data.map.seating === 'reserved' ? buildModel(data.data.map) : null), [data.data]);
+  const model = useMemo(
+    () => (data.data && data.data.map.seating === 'reserved' ? buildModel(data.data.map) : null),
+    [data.data],
+  );
   const [selected, setSelectedState] = useState<number[]>([]);
   const selectedRef = useRef<readonly number[]>(selected);
   const setSelected = useCallback((s: number[]) => {
@@ -98,7 +114,14 @@ export default function SeatMapPage() {
   const [zoneId, setZoneId] = useState<string>();
   const [quantity, setQuantity] = useState(1);
   const [zoom, setZoom] = useState({ n: 0, factor: 1 });
-  const statesVersion = useSeatStates(sessionId, Boolean(data.data), model, selectedRef, setSelected, setZoneLive);
+  const statesVersion = useSeatStates(
+    sessionId,
+    Boolean(data.data),
+    model,
+    selectedRef,
+    setSelected,
+    setZoneLive,
+  );
   const limit = data.data?.session.purchaseLimit ?? 1;
 
   const onTapSeat = useCallback(
@@ -113,13 +136,24 @@ export default function SeatMapPage() {
 
   if (!data.data) {
     return (
-      <View className='page'>
-        {data.error ? <ErrorPanel variant='inline' error={data.error} onAction={() => runRemedy(data.error!, {}, data.reload)} /> : <Loading text='正在加载座位图…' />}
+      <View className="page">
+        {data.error ? (
+          <ErrorPanel
+            variant="inline"
+            error={data.error}
+            onAction={() => runRemedy(data.error!, {}, data.reload)}
+          />
+        ) : (
+          <Loading text="正在加载座位图…" />
+        )}
       </View>
     );
   }
   const { map, session } = data.data;
-  const zones = map.zones.map((z) => ({ ...z, available: zoneLive?.find((l) => l.id === z.id)?.available ?? z.available }));
+  const zones = map.zones.map((z) => ({
+    ...z,
+    available: zoneLive?.find((l) => l.id === z.id)?.available ?? z.available,
+  }));
   const draftBase = (): Omit<CheckoutDraft, 'seats' | 'zone'> => ({
     sessionId,
     showId: session.showId,
@@ -133,7 +167,12 @@ export default function SeatMapPage() {
     if (!model) return;
     const seats = selectedRef.current.map((i) => {
       const tier = model.tiers[model.tierOf[i]!]!;
-      return { id: model.ids[i]!, label: seatLabel(model.seats[i]!), tierName: tier.name, priceFen: tier.priceFen };
+      return {
+        id: model.ids[i]!,
+        label: seatLabel(model.seats[i]!),
+        tierName: tier.name,
+        priceFen: tier.priceFen,
+      };
     });
     saveDraft({ ...draftBase(), seats });
     go('confirm', { sessionId });
@@ -141,37 +180,52 @@ export default function SeatMapPage() {
   const zone = zones.find((z) => z.id === zoneId);
   const confirmZone = () => {
     if (!zone) return;
-    saveDraft({ ...draftBase(), zone: { id: zone.id, name: zone.name, priceFen: zonePrice(zone, map.tiers), quantity } });
+    saveDraft({
+      ...draftBase(),
+      zone: { id: zone.id, name: zone.name, priceFen: zonePrice(zone, map.tiers), quantity },
+    });
     go('confirm', { sessionId });
   };
 
   return (
-    <View className='page seatmap'>
-      <View className='seatmap__head'>
-        <Text className='seatmap__title'>{show.data?.title ?? ' '}</Text>
-        <Text className='seatmap__sub'>
+    <View className="page seatmap">
+      <View className="seatmap__head">
+        <Text className="seatmap__title">{show.data?.title ?? ' '}</Text>
+        <Text className="seatmap__sub">
           {formatDateTime(session.startsAt)} · 限购 {session.purchaseLimit} 张
         </Text>
       </View>
       {model ? (
         <>
           <Legend model={model} />
-          <View className='seatmap__stage'>
-            <SeatCanvas model={model} selected={selected} statesVersion={statesVersion} onTapSeat={onTapSeat} zoomSignal={zoom} />
-            <View className='zoom'>
-              <Button className='zoom__btn' onClick={() => setZoom((z) => ({ n: z.n + 1, factor: 1.5 }))}>
+          <View className="seatmap__stage">
+            <SeatCanvas
+              model={model}
+              selected={selected}
+              statesVersion={statesVersion}
+              onTapSeat={onTapSeat}
+              zoomSignal={zoom}
+            />
+            <View className="zoom">
+              <Button className="zoom__btn" onClick={() => setZoom((z) => ({ n: z.n + 1, factor: 1.5 }))}>
                 ＋
               </Button>
-              <Button className='zoom__btn' onClick={() => setZoom((z) => ({ n: z.n + 1, factor: 1 / 1.5 }))}>
+              <Button className="zoom__btn" onClick={() => setZoom((z) => ({ n: z.n + 1, factor: 1 / 1.5 }))}>
                 －
               </Button>
             </View>
           </View>
-          <SelectedBar model={model} selected={selected} limit={limit} onRemove={(i) => setSelected(selected.filter((s) => s !== i))} onConfirm={confirmSeats} />
+          <SelectedBar
+            model={model}
+            selected={selected}
+            limit={limit}
+            onRemove={(i) => setSelected(selected.filter((s) => s !== i))}
+            onConfirm={confirmSeats}
+          />
         </>
       ) : (
         <>
-          <ScrollView scrollY className='seatmap__zones'>
+          <ScrollView scrollY className="seatmap__zones">
             <ZonePicker
               zones={zones}
               tiers={map.tiers}
@@ -180,19 +234,35 @@ export default function SeatMapPage() {
               quantity={quantity}
               onZone={(id) => {
                 setZoneId(id);
-                setQuantity((q) => Math.max(1, Math.min(q, maxQuantity(zones.find((z) => z.id === id), limit))));
+                setQuantity((q) =>
+                  Math.max(
+                    1,
+                    Math.min(
+                      q,
+                      maxQuantity(
+                        zones.find((z) => z.id === id),
+                        limit,
+                      ),
+                    ),
+                  ),
+                );
               }}
               onQuantity={setQuantity}
             />
           </ScrollView>
-          <View className='bottom-bar'>
-            <View className='bottom-bar__info'>
-              <Text className='bottom-bar__label'>合计</Text>
-              <View data-testid='running-total'>
-                <PriceTag fen={zone ? zonePrice(zone, map.tiers) * quantity : 0} size='lg' />
+          <View className="bottom-bar">
+            <View className="bottom-bar__info">
+              <Text className="bottom-bar__label">合计</Text>
+              <View data-testid="running-total">
+                <PriceTag fen={zone ? zonePrice(zone, map.tiers) * quantity : 0} size="lg" />
               </View>
             </View>
-            <Button className='btn btn--primary btn--wide' data-testid='confirm-zone' disabled={flag(!zone)} onClick={confirmZone}>
+            <Button
+              className="btn btn--primary btn--wide"
+              data-testid="confirm-zone"
+              disabled={flag(!zone)}
+              onClick={confirmZone}
+            >
               立即购买
             </Button>
           </View>

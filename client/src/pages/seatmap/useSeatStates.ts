@@ -43,7 +43,11 @@ export function useSeatStates(
         const { changed, lost } = applyStates(model, s, selectedRef.current);
         if (lost.length) {
           setSelected(selectedRef.current.filter((i) => !lost.includes(i)));
-          void Taro.showToast({ title: `${seatLabel(model.seats[lost[0]!]!)} 已被抢，请重新选择`, icon: 'none', duration: 2500 });
+          void Taro.showToast({
+            title: `${seatLabel(model.seats[lost[0]!]!)} 已被抢，请重新选择`,
+            icon: 'none',
+            duration: 2500,
+          });
         }
         if (changed) setVersion((v) => v + 1);
       } catch {

@@ -1,1 +1,1 @@
-export default definePageConfig({ navigationBarTitleText: '演出详情' })
+export default definePageConfig({ navigationBarTitleText: '演出详情' });

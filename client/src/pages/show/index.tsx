@@ -20,31 +20,37 @@ import { flag } from '../../utils/flag';
 
 /** The session shown first: the first one on sale, else the first one still to come. */
 export function defaultSession(sessions: SessionInfo[]): SessionInfo | undefined {
-  return sessions.find((s) => s.status === 'on_sale') ?? sessions.find((s) => s.status === 'presale') ?? sessions[0];
+  return (
+    sessions.find((s) => s.status === 'on_sale') ??
+    sessions.find((s) => s.status === 'presale') ??
+    sessions[0]
+  );
 }
 
 function SessionCard({ s, active, onPick }: { s: SessionInfo; active: boolean; onPick: () => void }) {
   const prices = s.tiers.map((t) => t.priceFen);
   return (
-    <View className={`session ${active ? 'session--on' : ''}`} data-testid='session-card' onClick={onPick}>
-      <View className='session__head'>
-        <Text className='session__time'>{formatDateTime(s.startsAt)}</Text>
+    <View className={`session ${active ? 'session--on' : ''}`} data-testid="session-card" onClick={onPick}>
+      <View className="session__head">
+        <Text className="session__time">{formatDateTime(s.startsAt)}</Text>
         <SessionBadge status={s.status} />
       </View>
-      <View className='session__tiers'>
+      <View className="session__tiers">
         {s.tiers.map((t) => (
-          <View key={t.id} className='tier-chip'>
-            <View className='tier-chip__dot' style={{ background: t.color || '#999' }} />
-            <Text className='tier-chip__name'>{t.name}</Text>
-            <PriceTag fen={t.priceFen} size='sm' />
+          <View key={t.id} className="tier-chip">
+            <View className="tier-chip__dot" style={{ background: t.color || '#999' }} />
+            <Text className="tier-chip__name">{t.name}</Text>
+            <PriceTag fen={t.priceFen} size="sm" />
           </View>
         ))}
       </View>
-      <View className='session__notes'>
-        <Text className='note'>{s.seating === 'reserved' ? '对号入座' : '站席/自由席'}</Text>
-        <Text className='note'>每单限购 {s.purchaseLimit} 张</Text>
-        {s.realName ? <Text className='note note--warn'>实名制</Text> : null}
-        {prices.length > 1 ? <Text className='note'>{formatPriceRange(Math.min(...prices), Math.max(...prices))}</Text> : null}
+      <View className="session__notes">
+        <Text className="note">{s.seating === 'reserved' ? '对号入座' : '站席/自由席'}</Text>
+        <Text className="note">每单限购 {s.purchaseLimit} 张</Text>
+        {s.realName ? <Text className="note note--warn">实名制</Text> : null}
+        {prices.length > 1 ? (
+          <Text className="note">{formatPriceRange(Math.min(...prices), Math.max(...prices))}</Text>
+        ) : null}
       </View>
     </View>
   );
@@ -66,13 +72,13 @@ function BuyBar({ show, s }: { show: ShowDetail; s: SessionInfo | undefined }) {
   }
   const min = s ? Math.min(...s.tiers.map((t) => t.priceFen)) : show.priceMinFen;
   return (
-    <View className='bottom-bar'>
-      <View className='bottom-bar__info'>
-        {min !== null && Number.isFinite(min) ? <PriceTag fen={min} from size='lg' /> : null}
+    <View className="bottom-bar">
+      <View className="bottom-bar__info">
+        {min !== null && Number.isFinite(min) ? <PriceTag fen={min} from size="lg" /> : null}
       </View>
       <Button
-        className='btn btn--primary btn--wide'
-        data-testid='buy-button'
+        className="btn btn--primary btn--wide"
+        data-testid="buy-button"
         disabled={flag(!enabled)}
         onClick={() => enabled && s && go('seatmap', { sessionId: s.id, showId: show.id })}
       >
@@ -90,45 +96,55 @@ export default function ShowPage() {
   useEffect(() => setPicked(show.data ? defaultSession(show.data.sessions)?.id : undefined), [show.data]);
   if (!show.data) {
     return (
-      <View className='page'>
-        {show.error ? <ErrorPanel variant='inline' error={show.error} onAction={() => runRemedy(show.error!, {}, show.reload)} /> : <Loading />}
+      <View className="page">
+        {show.error ? (
+          <ErrorPanel
+            variant="inline"
+            error={show.error}
+            onAction={() => runRemedy(show.error!, {}, show.reload)}
+          />
+        ) : (
+          <Loading />
+        )}
       </View>
     );
   }
   const d = show.data;
   const session = d.sessions.find((s) => s.id === picked);
   return (
-    <View className='page page--barred show'>
-      <ScrollView scrollY className='show__scroll'>
-        <View className='show__hero'>
-          <View className='show__hero-bg' />
-          <Poster id={d.id} title={d.title} posterUrl={d.posterUrl} size='hero' />
-          <View className='show__hero-info'>
-            <Text className='show__title'>{d.title}</Text>
-            <Text className='show__meta'>{formatDateRange(d.firstStartsAt, d.lastStartsAt)}</Text>
-            <Text className='show__meta'>
+    <View className="page page--barred show">
+      <ScrollView scrollY className="show__scroll">
+        <View className="show__hero">
+          <View className="show__hero-bg" />
+          <Poster id={d.id} title={d.title} posterUrl={d.posterUrl} size="hero" />
+          <View className="show__hero-info">
+            <Text className="show__title">{d.title}</Text>
+            <Text className="show__meta">{formatDateRange(d.firstStartsAt, d.lastStartsAt)}</Text>
+            <Text className="show__meta">
               {d.venue.city} · {d.venue.name}
             </Text>
-            {d.priceMinFen !== null ? <Text className='show__range'>{formatPriceRange(d.priceMinFen, d.priceMaxFen)}</Text> : null}
+            {d.priceMinFen !== null ? (
+              <Text className="show__range">{formatPriceRange(d.priceMinFen, d.priceMaxFen)}</Text>
+            ) : null}
           </View>
         </View>
-        <View className='card'>
-          <Text className='card__title'>选择场次</Text>
+        <View className="card">
+          <Text className="card__title">选择场次</Text>
           {d.sessions.map((s) => (
             <SessionCard key={s.id} s={s} active={s.id === picked} onPick={() => setPicked(s.id)} />
           ))}
         </View>
         {session?.realName ? <RealNameNotice limit={session.purchaseLimit} /> : null}
-        <View className='card'>
-          <Text className='card__title'>场馆</Text>
-          <Text className='card__text'>{d.venue.name}</Text>
-          <Text className='card__sub'>{d.venue.address}</Text>
+        <View className="card">
+          <Text className="card__title">场馆</Text>
+          <Text className="card__text">{d.venue.name}</Text>
+          <Text className="card__sub">{d.venue.address}</Text>
         </View>
         <RefundRules rules={d.refundRules} />
         {d.description ? (
-          <View className='card'>
-            <Text className='card__title'>演出介绍</Text>
-            <Text className='card__text'>{d.description}</Text>
+          <View className="card">
+            <Text className="card__title">演出介绍</Text>
+            <Text className="card__text">{d.description}</Text>
           </View>
         ) : null}
       </ScrollView>

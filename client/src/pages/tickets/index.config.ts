@@ -1,1 +1,1 @@
-export default definePageConfig({ navigationBarTitleText: '我的票夹', enablePullDownRefresh: true })
+export default definePageConfig({ navigationBarTitleText: '我的票夹', enablePullDownRefresh: true });

@@ -15,7 +15,12 @@ import { runRemedy } from '../../utils/remedy';
 import { formatDateTime } from '../../utils/time';
 import './index.scss';
 
-const STATUS_TEXT: Record<string, string> = { valid: '可使用', used: '已检票', refunding: '退票中', voided: '已作废' };
+const STATUS_TEXT: Record<string, string> = {
+  valid: '可使用',
+  used: '已检票',
+  refunding: '退票中',
+  voided: '已作废',
+};
 
 /** Seat or zone of a ticket: from the ticket itself when the server says it, else its order. */
 export function ticketPlace(t: Ticket, orders: Map<string, FanOrder>): string {
@@ -32,7 +37,10 @@ async function loadWallet(): Promise<{ tickets: Ticket[]; orders: Map<string, Fa
   // Orders only for tickets that do not name their own seat or zone.
   const orderNos = [...new Set(tickets.filter((t) => !t.seat && !t.zoneName).map((t) => t.orderNo))];
   const orders = await Promise.all(orderNos.map((no) => getOrder(no).catch(() => undefined)));
-  return { tickets, orders: new Map(orders.filter((o): o is FanOrder => Boolean(o)).map((o) => [o.orderNo, o])) };
+  return {
+    tickets,
+    orders: new Map(orders.filter((o): o is FanOrder => Boolean(o)).map((o) => [o.orderNo, o])),
+  };
 }
 
 function TicketCard({ t, place }: { t: Ticket; place: string }) {
@@ -43,19 +51,19 @@ function TicketCard({ t, place }: { t: Ticket; place: string }) {
   const venue = t.venueName ?? ctx?.show.venue.name;
   const usable = t.status === 'valid';
   return (
-    <View className={`ticket ${usable ? '' : 'ticket--off'}`} data-testid='ticket'>
-      <View className='ticket__top'>
-        <Text className='ticket__title'>{title}</Text>
-        {startsAt ? <Text className='ticket__meta'>{formatDateTime(startsAt)}</Text> : null}
-        {venue ? <Text className='ticket__meta'>{venue}</Text> : null}
-        <Text className='ticket__seat'>{place}</Text>
+    <View className={`ticket ${usable ? '' : 'ticket--off'}`} data-testid="ticket">
+      <View className="ticket__top">
+        <Text className="ticket__title">{title}</Text>
+        {startsAt ? <Text className="ticket__meta">{formatDateTime(startsAt)}</Text> : null}
+        {venue ? <Text className="ticket__meta">{venue}</Text> : null}
+        <Text className="ticket__seat">{place}</Text>
       </View>
-      <View className='ticket__tear' />
-      <View className='ticket__bottom'>
+      <View className="ticket__tear" />
+      <View className="ticket__bottom">
         <QrCode text={t.qr} id={t.ticketId} />
-        <Text className='ticket__status'>{STATUS_TEXT[t.status] ?? t.status}</Text>
-        <Text className='ticket__no'>票号 {t.ticketId}</Text>
-        <Text className='ticket__hint'>入场时出示此二维码，请勿截图转发</Text>
+        <Text className="ticket__status">{STATUS_TEXT[t.status] ?? t.status}</Text>
+        <Text className="ticket__no">票号 {t.ticketId}</Text>
+        <Text className="ticket__hint">入场时出示此二维码，请勿截图转发</Text>
       </View>
     </View>
   );
@@ -74,20 +82,28 @@ export default function TicketsPage() {
   });
   const data = wallet.data;
   return (
-    <View className='page page--tabbed tickets'>
-      <ScrollView scrollY className='tickets__list'>
+    <View className="page page--tabbed tickets">
+      <ScrollView scrollY className="tickets__list">
         {wallet.loading && !data ? <Loading /> : null}
-        {wallet.error && !data ? <ErrorPanel variant='inline' error={wallet.error} onAction={() => runRemedy(wallet.error!, {}, wallet.reload)} /> : null}
+        {wallet.error && !data ? (
+          <ErrorPanel
+            variant="inline"
+            error={wallet.error}
+            onAction={() => runRemedy(wallet.error!, {}, wallet.reload)}
+          />
+        ) : null}
         {data && data.tickets.length === 0 ? (
-          <Empty text='票夹空空，买到的电子票会出现在这里'>
-            <Button className='btn btn--primary' onClick={() => switchTab('home')}>
+          <Empty text="票夹空空，买到的电子票会出现在这里">
+            <Button className="btn btn--primary" onClick={() => switchTab('home')}>
               去买票
             </Button>
           </Empty>
         ) : null}
-        {data?.tickets.map((t) => <TicketCard key={t.ticketId} t={t} place={ticketPlace(t, data.orders)} />)}
+        {data?.tickets.map((t) => (
+          <TicketCard key={t.ticketId} t={t} place={ticketPlace(t, data.orders)} />
+        ))}
       </ScrollView>
-      <TabBar current='tickets' />
+      <TabBar current="tickets" />
     </View>
   );
 }

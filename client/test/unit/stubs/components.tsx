@@ -1,7 +1,13 @@
 /** Taro components as plain DOM elements, with the event shapes Taro hands to handlers. */
 import type { ReactNode } from 'react';
 
-type P = { children?: ReactNode; className?: string; style?: object; onClick?: (e: unknown) => void; [k: string]: unknown };
+type P = {
+  children?: ReactNode;
+  className?: string;
+  style?: object;
+  onClick?: (e: unknown) => void;
+  [k: string]: unknown;
+};
 
 function pass({ children, className, style, onClick, ...rest }: P) {
   const data = Object.fromEntries(Object.entries(rest).filter(([k]) => k.startsWith('data-') || k === 'id'));
@@ -11,7 +17,7 @@ function pass({ children, className, style, onClick, ...rest }: P) {
 export const View = (p: P) => <div {...pass(p)} />;
 export const Text = (p: P) => <span {...pass(p)} />;
 export const ScrollView = (p: P) => <div {...pass(p)} />;
-export const Image = (p: P) => <img alt='' src={p.src as string} {...pass(p)} />;
+export const Image = (p: P) => <img alt="" src={p.src as string} {...pass(p)} />;
 export const Canvas = (p: P) => <canvas {...pass(p)} />;
 export const Button = (p: P) => <button disabled={Boolean(p.disabled)} {...pass(p)} />;
 export const Input = (p: P) => (

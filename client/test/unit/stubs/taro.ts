@@ -24,7 +24,9 @@ const taro = {
   getCurrentPages: () => pages,
   nextTick: (fn: () => void) => setTimeout(fn, 0),
   getSystemInfoSync: () => ({ windowWidth: 375, windowHeight: 667, pixelRatio: 2 }),
-  createSelectorQuery: () => ({ select: () => ({ fields: () => ({ exec: (cb: (r: unknown[]) => void) => cb([null]) }) }) }),
+  createSelectorQuery: () => ({
+    select: () => ({ fields: () => ({ exec: (cb: (r: unknown[]) => void) => cb([null]) }) }),
+  }),
 };
 
 export function resetTaro(): void {
