@@ -2,6 +2,7 @@
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/serial/'],
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   moduleNameMapper: {
     '^@showtix/shared-types$': '<rootDir>/../shared-types/src',

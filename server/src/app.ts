@@ -29,6 +29,8 @@ import { PaymentService } from './payments/service';
 import { notifyRoutes, payRoutes } from './payments/routes';
 import { authRoutes } from './auth/routes';
 import { ticketRoutes } from './tickets/routes';
+import { QUEUES } from './workers';
+import { adminBodyParser, adminRouters, createAdminServices, type AdminServices } from './admin';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -53,6 +55,7 @@ export interface AppDeps {
   pay: WechatPay;
   refunds: RefundService;
   payments: PaymentService;
+  admin: AdminServices;
 }
 
 export async function createDeps(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Promise<AppDeps> {
@@ -68,7 +71,7 @@ export async function createDeps(config: Config, opts: { clock?: Clock; log?: Lo
   const writer = new OrderWriter(writerDb, config, log);
   const ids = new IdGenerator(node);
   const orders = new OrderService({ db, writer, inventory, catalog, ids, log, holdGraceMs: config.holdGraceMs });
-  const broker = new Broker(config.amqpUrl, config.amqpPrefix, log);
+  const broker = new Broker(config.amqpUrl, config.amqpPrefix, QUEUES, log);
   const relay = new OutboxRelay(db, broker, log);
   const wechatKeys = trustedWechatKeys(config.wechat);
   const pay = new WechatPay(config.wechat, wechatKeys, () => clock.now().getTime());
@@ -97,11 +100,13 @@ export async function createDeps(config: Config, opts: { clock?: Clock; log?: Lo
     pay,
     refunds,
     payments,
+    admin: await createAdminServices({ config, log, clock, db, redis, catalog, inventory }),
   };
 }
 
 export async function closeDeps(d: AppDeps): Promise<void> {
   await d.writer.drained();
+  await d.relay.close();
   await d.broker.close();
   await Promise.all([d.db.end(), d.writerDb.end(), d.redis.quit()]);
 }
@@ -128,6 +133,7 @@ export function createApp(d: AppDeps): Koa {
   // Metrics wrap everything so they see the final status the error middleware sets.
   app.use(d.metrics.middleware());
   app.use(errorMiddleware(d.log));
+  app.use(adminBodyParser(d.config.admin));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: d.config.bodyLimitBytes, encoding: 'utf-8' }));
   const auth = requireAuth(d.tokens);
   const payDeps = { payments: d.payments, refunds: d.refunds, orders: d.orders, auth, clock: d.clock, trusted: d.wechatKeys, apiV3Key: d.config.wechat.apiV3Key };
@@ -139,6 +145,7 @@ export function createApp(d: AppDeps): Koa {
     payRoutes(payDeps),
     notifyRoutes(payDeps),
     ticketRoutes(d.db, auth),
+    ...adminRouters(d),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

@@ -42,10 +42,23 @@ export function startJobs(d: AppDeps): Scheduler {
   return scheduler;
 }
 
+/** A process with only consumers and jobs (ROLE=worker). */
+export async function startWorker(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Promise<{ deps: AppDeps; close(): Promise<void> }> {
+  const deps = await createDeps(config, opts);
+  const scheduler = startJobs(deps);
+  return {
+    deps,
+    async close() {
+      await scheduler.stop();
+      await closeDeps(deps);
+    },
+  };
+}
+
 export async function startServer(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Promise<RunningServer> {
   const deps = await createDeps(config, opts);
   const app = createApp(deps);
-  const scheduler = config.jobsEnabled ? startJobs(deps) : undefined;
+  const scheduler = config.jobsEnabled && config.role === 'all' ? startJobs(deps) : undefined;
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });

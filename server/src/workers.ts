@@ -1,10 +1,19 @@
 import type { AppDeps } from './app';
+import type { Topic } from './outbox/repo';
 import { sendNotice } from './notices/consumer';
 import { handleLatePayment } from './payments/late';
 import { issueTickets } from './tickets/service';
 
-/** Queue names of the consumers below (tests delete them with their prefix). */
-export const CONSUMERS = ['tickets', 'late-payments', 'refunds', 'inventory', 'notices'] as const;
+/** Each consumer's queue and the topic it takes: the RabbitMQ topology, declared in one place. */
+export const QUEUES = {
+  tickets: 'order.paid',
+  'late-payments': 'payment.late',
+  refunds: 'refund.requested',
+  inventory: 'inventory.release',
+  notices: 'notice.send',
+} as const satisfies Record<string, Topic>;
+
+export const CONSUMERS = Object.keys(QUEUES) as (keyof typeof QUEUES)[];
 
 /**
  * The RabbitMQ consumers of one instance. Every handler is idempotent: RabbitMQ may deliver a
@@ -13,13 +22,12 @@ export const CONSUMERS = ['tickets', 'late-payments', 'refunds', 'inventory', 'n
 export function startConsumers(d: AppDeps): void {
   const o = { prefetch: 20, attemptsMax: d.config.consumerAttemptsMax, backoffMs: d.config.consumerBackoffMs };
   const now = () => d.clock.now();
-  d.broker.consume('tickets', 'order.paid', async (m) => void (await issueTickets(d, m.orderId, now())), o);
-  d.broker.consume('late-payments', 'payment.late', async (m) => void (await handleLatePayment(d, m.orderId, m.paymentId, now())), o);
-  d.broker.consume('refunds', 'refund.requested', (m) => d.refunds.execute(m.refundId, now()), o);
-  d.broker.consume('inventory', 'inventory.release', (m) => d.orders.releaseInventory(m.sessionId, m.orderId), o);
-  d.broker.consume(
+  d.broker.consume<'order.paid'>('tickets', async (m) => void (await issueTickets(d, m.orderId, now())), o);
+  d.broker.consume<'payment.late'>('late-payments', async (m) => void (await handleLatePayment(d, m.orderId, m.paymentId, now())), o);
+  d.broker.consume<'refund.requested'>('refunds', (m) => d.refunds.execute(m.refundId, now()), o);
+  d.broker.consume<'inventory.release'>('inventory', (m) => d.orders.releaseInventory(m.sessionId, m.orderId), o);
+  d.broker.consume<'notice.send'>(
     'notices',
-    'notice.send',
     (m, meta) => sendNotice({ db: d.db, wechat: d.wechat, log: d.log, templateId: d.config.wechat.ticketTemplateId }, m, meta.messageId),
     o,
   );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { loadWechatConfig, type WechatConfig } from './wechat';
+import { loadAdminConfig, type AdminConfig } from '../admin/config';
 
 /**
  * All configuration, read and validated once at start-up. Limits carry their unit last
@@ -30,6 +31,7 @@ const EnvSchema = z.object({
   SEAT_STATES_CACHE_MS: int(500),
   CATALOG_CACHE_MS: int(5_000),
   JOBS_ENABLED: bool(true),
+  ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   EXPIRY_INTERVAL_MS: int(1_000),
   ORPHAN_GRACE_MS: int(60_000),
   REBUILD_SETTLE_MS: int(300),
@@ -62,6 +64,8 @@ export interface Config {
   seatStatesCacheMs: number;
   catalogCacheMs: number;
   jobsEnabled: boolean;
+  /** all: HTTP and workers; api: HTTP only; worker: consumers and jobs only (scale them apart). */
+  role: 'all' | 'api' | 'worker';
   expiryIntervalMs: number;
   /** A Redis hold with no live MySQL order this long after its expiry is released by the sweeper. */
   orphanGraceMs: number;
@@ -76,6 +80,7 @@ export interface Config {
   /** A pending order whose payment started this long ago is queried at WeChat. */
   payCheckAfterMs: number;
   wechat: WechatConfig;
+  admin: AdminConfig;
 }
 
 const DEV_SECRET = 'development-only-secret-never-use-in-production!';
@@ -107,6 +112,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seatStatesCacheMs: e.SEAT_STATES_CACHE_MS,
     catalogCacheMs: e.CATALOG_CACHE_MS,
     jobsEnabled: e.JOBS_ENABLED,
+    role: e.ROLE,
     expiryIntervalMs: e.EXPIRY_INTERVAL_MS,
     orphanGraceMs: e.ORPHAN_GRACE_MS,
     rebuildSettleMs: e.REBUILD_SETTLE_MS,
@@ -117,5 +123,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     consumerBackoffMs: e.CONSUMER_BACKOFF_MS,
     payCheckAfterMs: e.PAY_CHECK_AFTER_MS,
     wechat: loadWechatConfig(source, e.NODE_ENV === 'production', e.PORT),
+    admin: loadAdminConfig(source, e.NODE_ENV),
   });
 }

@@ -26,9 +26,12 @@ export class Broker {
   private readonly pub: ChannelWrapper;
   private readonly consumers: ChannelWrapper[] = [];
 
+  /** queues: consumer name -> the topic it takes. All are declared when a publisher connects, so
+   * a message published before any consumer ever ran still has a queue to wait in. */
   constructor(
     url: string,
     private readonly prefix: string,
+    private readonly queues: Record<string, Topic>,
     private readonly log: Logger,
   ) {
     this.exchange = `${prefix}.events`;
@@ -37,8 +40,22 @@ export class Broker {
     this.pub = this.conn.createChannel({
       confirm: true,
       publishTimeout: 3000,
-      setup: (ch: ConfirmChannel) => ch.assertExchange(this.exchange, 'topic', { durable: true }),
+      setup: (ch: ConfirmChannel) => this.declare(ch),
     });
+    this.pub.on('error', (err) => log.warn({ err: err.message }, 'RabbitMQ publisher channel error'));
+    this.conn.on('connectFailed', ({ err }) => log.warn({ err: err?.message }, 'RabbitMQ unreachable'));
+  }
+
+  /** The exchange, and for every consumer its queue (bound to its topic), retry and dead queues. */
+  private async declare(ch: Channel): Promise<void> {
+    await ch.assertExchange(this.exchange, 'topic', { durable: true });
+    for (const [name, topic] of Object.entries(this.queues)) {
+      const queue = this.queueName(name);
+      await ch.assertQueue(queue, { durable: true });
+      await ch.assertQueue(`${queue}.retry`, { durable: true, deadLetterExchange: '', deadLetterRoutingKey: queue });
+      await ch.assertQueue(`${queue}.dead`, { durable: true });
+      await ch.bindQueue(queue, this.exchange, topic);
+    }
   }
 
   queueName(name: string): string {
@@ -54,22 +71,21 @@ export class Broker {
     });
   }
 
-  consume<T extends Topic>(name: string, topic: T, handler: Handler<T>, o: ConsumerOptions): ChannelWrapper {
+  consume<T extends Topic>(name: string, handler: Handler<T>, o: ConsumerOptions): ChannelWrapper {
+    const topic = this.queues[name] as T;
+    if (!topic) throw new Error(`no queue "${name}" in the topology`);
     const queue = this.queueName(name);
     const retry = `${queue}.retry`;
     const dead = `${queue}.dead`;
     const wrapper = this.conn.createChannel({
       confirm: true,
       setup: async (ch: ConfirmChannel) => {
-        await ch.assertExchange(this.exchange, 'topic', { durable: true });
-        await ch.assertQueue(queue, { durable: true });
-        await ch.assertQueue(retry, { durable: true, deadLetterExchange: '', deadLetterRoutingKey: queue });
-        await ch.assertQueue(dead, { durable: true });
-        await ch.bindQueue(queue, this.exchange, topic);
+        await this.declare(ch);
         await ch.prefetch(o.prefetch);
         await ch.consume(queue, (m) => m && void this.handle(ch, m, topic, handler, o, retry, dead));
       },
     });
+    wrapper.on('error', (err) => this.log.warn({ err: err.message, queue }, 'RabbitMQ consumer channel error'));
     this.consumers.push(wrapper);
     return wrapper;
   }

@@ -14,6 +14,7 @@ const RETRY_MAX_MS = 60_000;
 export class OutboxRelay {
   private running: Promise<number> | undefined;
   private again = false;
+  private closed = false;
 
   constructor(
     private readonly db: Db,
@@ -23,6 +24,7 @@ export class OutboxRelay {
 
   /** Runs a pass now (after a commit that enqueued something), or right after the current one. */
   nudge(): void {
+    if (this.closed) return;
     if (this.running) {
       this.again = true;
       return;
@@ -31,6 +33,7 @@ export class OutboxRelay {
   }
 
   runOnce(): Promise<number> {
+    if (this.closed) return Promise.resolve(0);
     if (this.running) return this.running;
     this.running = this.pass().finally(() => {
       this.running = undefined;
@@ -40,6 +43,12 @@ export class OutboxRelay {
       }
     });
     return this.running;
+  }
+
+  /** No new passes; waits for the current one. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.running?.catch(() => 0);
   }
 
   private async pass(): Promise<number> {
