@@ -129,7 +129,9 @@ describe('orders', () => {
     const r = await as(operator)('POST', `/api/v1/admin/orders/${ticketed.order.orderNo}/refund`, { reason: '演出取消' });
     expect(r.status).toBe(200);
     expect(r.body.refunds).toEqual([expect.objectContaining({ amountFen: ticketed.order.amountFen, feeFen: 0, reason: '演出取消' })]);
-    expect(r.body.refunds[0].requestedBy).toMatch(/^admin:\d+$/);
+    expect(r.body.refunds[0].requestedBy).toBe('管理员 ops');
+    const [[row]] = await p.deps.db.query<RowDataPacket[]>('SELECT requested_by FROM refunds WHERE out_refund_no = ?', [r.body.refunds[0].outRefundNo]);
+    expect(row!.requested_by).toMatch(/^admin:\d+$/);
     expect(r.body.audit.map((a: { action: string }) => a.action)).toContain('order.refund');
     const done = await p.until(async () => {
       const x = await as(operator)('GET', `/api/v1/admin/orders/${ticketed.order.orderNo}`);

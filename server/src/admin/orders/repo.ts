@@ -98,6 +98,11 @@ export async function ticketsOf(db: Db, orderId: string): Promise<Row[]> {
   return rows;
 }
 
+export async function adminNames(db: Db): Promise<Map<string, string>> {
+  const [rows] = await db.query<Row[]>('SELECT id, username FROM admin_users');
+  return new Map(rows.map((r) => [String(r.id), r.username]));
+}
+
 export async function refundsOf(db: Db, orderId: string): Promise<Row[]> {
   if (!(await tableExists(db, 'refunds'))) return [];
   const [rows] = await db.query<Row[]>('SELECT * FROM refunds WHERE order_id = ? ORDER BY id', [orderId]);

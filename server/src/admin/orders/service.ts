@@ -15,6 +15,13 @@ export interface RefundPath {
 
 export const EXPORT_ROWS_MAX = 50_000;
 
+/** 'admin:3' -> '管理员 alice', 'buyer:…' -> '买家', 'system:late' -> '系统'. */
+function requester(by: string, admins: Map<string, string>): string {
+  const [kind, id = ''] = by.split(':');
+  if (kind === 'admin') return `管理员 ${admins.get(id) ?? id}`;
+  return kind === 'buyer' ? '买家' : kind === 'system' ? '系统' : by;
+}
+
 export class AdminOrderService {
   constructor(private readonly db: Db) {}
 
@@ -30,7 +37,7 @@ export class AdminOrderService {
     const r = await repo.findOrderRow(this.db, orderNo);
     if (!r) throw appError('NOT_FOUND', undefined, '订单不存在');
     const id = String(r.id);
-    const [attendees, items, tiers, payments, tickets, refunds, audit] = await Promise.all([
+    const [attendees, items, tiers, payments, tickets, refunds, audit, admins] = await Promise.all([
       repo.attendeesOf(this.db, [id]),
       itemsOf(this.db, [id]),
       repo.tierNames(this.db, String(r.session_id)),
@@ -38,6 +45,7 @@ export class AdminOrderService {
       repo.ticketsOf(this.db, id),
       repo.refundsOf(this.db, id),
       auditOf(this.db, 'order', orderNo),
+      repo.adminNames(this.db),
     ]);
     return {
       ...orderRowView(r, attendees.get(id)),
@@ -67,7 +75,7 @@ export class AdminOrderService {
         feeFen: f.fee_fen,
         status: REFUND_STATUS[f.status] ?? String(f.status),
         reason: f.reason ?? '',
-        requestedBy: f.requested_by,
+        requestedBy: requester(f.requested_by, admins),
         createdAt: f.created_at.toISOString(),
         finishedAt: f.finished_at ? f.finished_at.toISOString() : null,
       })),

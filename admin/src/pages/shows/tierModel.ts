@@ -1,0 +1,80 @@
+import type { AdminSessionDetail, TierSpecInput, VenueDetail } from '@showtix/shared-types';
+import { fenToYuan, yuanToFen } from '../../utils/money';
+
+/** A tier being edited. `key` is local; `id` is set for tiers that exist on the server. */
+export interface TierDraft {
+  key: string;
+  id?: string;
+  name: string;
+  priceYuan: number | null;
+  color: string;
+  /** Units in live orders: the price is locked and the tier cannot be deleted. */
+  claimed: number;
+  /** Set for a standing-zone tier. */
+  zoneName?: string;
+}
+
+export interface TierState {
+  tiers: TierDraft[];
+  /** seat id -> tier key; seats not in the map are not on sale. */
+  seatTier: Map<string, string>;
+}
+
+let counter = 0;
+export const newKey = () => `t${++counter}`;
+
+/** Default tier colours: the fan map's palette without its orange, which the dashboard uses for held seats. */
+export const TIER_COLORS = ['#e4393c', '#2f7cf6', '#13a8a8', '#7b61ff', '#52a41a', '#c41d7f', '#d4380d', '#8c6d1f'];
+
+export function colorAt(i: number): string {
+  return TIER_COLORS[i % TIER_COLORS.length]!;
+}
+
+/** A new session: every seat in one tier, every standing zone on sale in its own tier. */
+export function initialState(venue: VenueDetail): TierState {
+  const main: TierDraft = { key: newKey(), name: '看台', priceYuan: 380, color: colorAt(0), claimed: 0 };
+  const zones = venue.zones.map((z, i): TierDraft => ({ key: newKey(), name: z.name, priceYuan: 280, color: colorAt(i + 2), claimed: 0, zoneName: z.name }));
+  return {
+    tiers: [...(venue.seats.length ? [main] : []), ...zones],
+    seatTier: new Map(venue.seats.map((s) => [s.id, main.key])),
+  };
+}
+
+/** An existing session's tiers and seat map as drafts. */
+export function stateFromSession(s: AdminSessionDetail): TierState {
+  const keyOf = new Map<string, string>();
+  const tiers = s.tiers.map((t, i): TierDraft => {
+    const key = newKey();
+    keyOf.set(t.id, key);
+    return { key, id: t.id, name: t.name, priceYuan: t.priceFen / 100, color: t.color ?? colorAt(i), claimed: t.claimed, ...(t.zoneName ? { zoneName: t.zoneName } : {}) };
+  });
+  const seatTier = new Map(Object.entries(s.seatTiers).map(([seat, tier]) => [seat, keyOf.get(tier)!]));
+  return { tiers, seatTier };
+}
+
+export function problems(state: TierState): string[] {
+  const out: string[] = [];
+  const names = state.tiers.map((t) => t.name.trim());
+  if (names.some((n) => !n)) out.push('票档名称不能为空');
+  if (new Set(names).size !== names.length) out.push('票档名称不能重复');
+  for (const t of state.tiers) if (yuanToFen(t.priceYuan ?? '') === undefined) out.push(`「${t.name || '未命名'}」的票价不正确`);
+  if (state.seatTier.size === 0 && !state.tiers.some((t) => t.zoneName)) out.push('至少要有一个座位或站席区开售');
+  return out;
+}
+
+/** The API's tiers: explicit seat lists (an empty list means "no seats", never "the rest"). */
+export function toTierSpecs(state: TierState): TierSpecInput[] {
+  const seatsOf = new Map<string, string[]>();
+  for (const [seat, key] of state.seatTier) seatsOf.set(key, [...(seatsOf.get(key) ?? []), seat]);
+  return state.tiers.map((t) => ({
+    ...(t.id ? { id: t.id } : {}),
+    name: t.name.trim(),
+    priceFen: yuanToFen(t.priceYuan ?? '')!,
+    color: t.color,
+    ...(t.zoneName ? { zoneName: t.zoneName } : { seatIds: seatsOf.get(t.key) ?? [] }),
+  }));
+}
+
+export function tierSummary(state: TierState): string {
+  return state.tiers.map((t) => `${t.name} ${fenToYuan(yuanToFen(t.priceYuan ?? '') ?? 0)}`).join('、');
+}

@@ -1,0 +1,74 @@
+import { useMemo, useState } from 'react';
+import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Result, Row, Space, Spin, Tag } from 'antd';
+import { DownloadOutlined, EditOutlined } from '@ant-design/icons';
+import { useParams } from 'react-router-dom';
+import type { VenueDetail } from '@showtix/shared-types';
+import { api, ApiError, download } from '../../api/client';
+import { useApi } from '../../api/useApi';
+import { SeatMapCanvas } from '../../components/SeatMapCanvas';
+import { PALETTE } from '../../seatmap/draw';
+import type { PlotSeat } from '../../seatmap/geometry';
+import { dateTime } from '../../utils/format';
+
+export function VenueDetailPage() {
+  const { venueId } = useParams();
+  const { message } = App.useApp();
+  const { data: v, error, reload } = useApi(() => api<VenueDetail>('GET', `/api/v1/admin/venues/${venueId}`), [venueId]);
+  const [editing, setEditing] = useState(false);
+  const [form] = Form.useForm();
+  const colorOf = useMemo(() => {
+    const idx = new Map((v?.sections ?? []).map((s, i) => [s, PALETTE[i % PALETTE.length]!]));
+    return (s: PlotSeat) => idx.get(s.section) ?? PALETTE[0]!;
+  }, [v]);
+  if (error) return <Result status="warning" title={error.message} />;
+  if (!v) return <Spin />;
+  const save = async (values: { name: string; city: string; address: string }) => {
+    try {
+      await api('PATCH', `/api/v1/admin/venues/${venueId}`, values);
+      message.success('已保存');
+      setEditing(false);
+      await reload();
+    } catch (e) {
+      message.error(e instanceof ApiError ? e.message : '保存失败');
+    }
+  };
+  return (
+    <>
+      <div className="page-header">
+        <h2>{v.name}</h2>
+        <Space>
+          <Button icon={<EditOutlined />} onClick={() => (form.setFieldsValue(v), setEditing(true))}>编辑信息</Button>
+          <Button icon={<DownloadOutlined />} onClick={() => download(`/api/v1/admin/venues/${v.id}/layout?format=csv`, `${v.name}.csv`)}>导出 CSV</Button>
+          <Button icon={<DownloadOutlined />} onClick={() => download(`/api/v1/admin/venues/${v.id}/layout?format=json`, `${v.name}.json`)}>导出 JSON</Button>
+        </Space>
+      </div>
+      <Row gutter={16}>
+        <Col xs={24} xl={7}>
+          <Card size="small" style={{ marginBottom: 16 }}>
+            <Descriptions column={1} size="small" items={[
+              { label: '城市', children: v.city || '—' },
+              { label: '地址', children: v.address || '—' },
+              { label: '座位', children: `${v.seatCount.toLocaleString('zh-CN')} 个` },
+              { label: '分区', children: v.sections.map((s) => <Tag key={s}>{s}区</Tag>) },
+              { label: '站席区', children: v.zones.length ? v.zones.map((z) => <Tag key={z.id}>{z.name} · {z.capacity}人</Tag>) : '无' },
+              { label: '场次', children: `${v.sessionCount} 场使用中` },
+              { label: '创建时间', children: dateTime(v.createdAt) },
+            ]} />
+          </Card>
+        </Col>
+        <Col xs={24} xl={17}>
+          <Card size="small" title="座位图">
+            <SeatMapCanvas seats={v.seats} colorOf={colorOf} height={600} />
+          </Card>
+        </Col>
+      </Row>
+      <Modal title="编辑场馆信息" open={editing} onCancel={() => setEditing(false)} onOk={() => form.submit()} okText="保存">
+        <Form form={form} layout="vertical" onFinish={save}>
+          <Form.Item name="name" label="场馆名称" rules={[{ required: true }]}><Input /></Form.Item>
+          <Form.Item name="city" label="城市"><Input /></Form.Item>
+          <Form.Item name="address" label="地址"><Input /></Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import { Button, Card, Space, Table, Tag } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { Link, useNavigate } from 'react-router-dom';
+import type { VenueSummary } from '@showtix/shared-types';
+import { api, download } from '../../api/client';
+import { useApi } from '../../api/useApi';
+import { dateTime } from '../../utils/format';
+
+export function VenueListPage() {
+  const navigate = useNavigate();
+  const { data, loading } = useApi(() => api<{ items: VenueSummary[] }>('GET', '/api/v1/admin/venues'), []);
+  return (
+    <>
+      <div className="page-header">
+        <h2>场馆与座位图</h2>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/venues/new')} data-testid="new-venue">新建场馆</Button>
+      </div>
+      <Card>
+        <Table<VenueSummary>
+          rowKey="id"
+          loading={loading}
+          dataSource={data?.items}
+          pagination={{ pageSize: 20, hideOnSinglePage: true }}
+          columns={[
+            { title: '场馆', dataIndex: 'name', render: (v, r) => <Link to={`/venues/${r.id}`}>{v}</Link> },
+            { title: '城市', dataIndex: 'city', width: 100 },
+            { title: '座位', dataIndex: 'seatCount', width: 100, align: 'right', render: (v: number) => v.toLocaleString('zh-CN') },
+            { title: '分区', dataIndex: 'sections', render: (s: string[]) => s.slice(0, 8).map((x) => <Tag key={x}>{x}区</Tag>) },
+            { title: '站席区', dataIndex: 'zoneCount', width: 90, align: 'right' },
+            { title: '场次', dataIndex: 'sessionCount', width: 80, align: 'right' },
+            { title: '创建时间', dataIndex: 'createdAt', width: 160, render: dateTime },
+            {
+              title: '导出',
+              width: 150,
+              render: (_, r) => (
+                <Space>
+                  <Button size="small" onClick={() => download(`/api/v1/admin/venues/${r.id}/layout?format=csv`, `${r.name}.csv`)}>CSV</Button>
+                  <Button size="small" onClick={() => download(`/api/v1/admin/venues/${r.id}/layout?format=json`, `${r.name}.json`)}>JSON</Button>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </Card>
+    </>
+  );
+}

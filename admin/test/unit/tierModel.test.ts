@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { AdminSessionDetail, VenueDetail } from '@showtix/shared-types';
+import { initialState, problems, stateFromSession, toTierSpecs } from '../../src/pages/shows/tierModel';
+
+const venue = {
+  id: '1', name: 'v', city: '', address: '', seatCount: 3, zoneCount: 1, sections: ['A'], sessionCount: 0, createdAt: '',
+  seats: ['1', '2', '3'].map((id, i) => ({ id, section: 'A', row: '1', number: String(i + 1), x: i * 10, y: 0 })),
+  zones: [{ id: '9', name: '草坪', capacity: 100 }],
+} satisfies VenueDetail;
+
+describe('tier drafts', () => {
+  it('start with every seat in one tier and every zone on sale', () => {
+    const s = initialState(venue);
+    expect(s.tiers.map((t) => t.name)).toEqual(['看台', '草坪']);
+    expect(toTierSpecs(s)).toEqual([
+      { name: '看台', priceFen: 38_000, color: expect.any(String), seatIds: ['1', '2', '3'] },
+      { name: '草坪', priceFen: 28_000, color: expect.any(String), zoneName: '草坪' },
+    ]);
+  });
+
+  it('send an empty seat list for a tier without seats (never "the rest")', () => {
+    const s = initialState(venue);
+    s.tiers.push({ key: 'x', name: 'VIP', priceYuan: 1880, color: '#000000', claimed: 0 });
+    expect(toTierSpecs(s)[2]).toMatchObject({ name: 'VIP', seatIds: [] });
+  });
+
+  it('round-trip an existing session, keeping ids', () => {
+    const session = {
+      tiers: [
+        { id: '11', name: 'VIP', priceFen: 188_000, seatCount: 1, zoneName: null, capacity: 1, claimed: 1 },
+        { id: '12', name: '看台', priceFen: 68_000, seatCount: 2, zoneName: null, capacity: 2, claimed: 0 },
+      ],
+      seatTiers: { '1': '11', '2': '12', '3': '12' },
+    } as unknown as AdminSessionDetail;
+    const specs = toTierSpecs(stateFromSession(session));
+    expect(specs.map((t) => [t.id, t.priceFen, t.seatIds])).toEqual([['11', 188_000, ['1']], ['12', 68_000, ['2', '3']]]);
+  });
+
+  it('report blank or duplicate names and bad prices', () => {
+    const s = initialState(venue);
+    s.tiers[1]!.name = '看台';
+    s.tiers[0]!.priceYuan = null;
+    expect(problems(s)).toEqual(['票档名称不能重复', '「看台」的票价不正确']);
+  });
+});

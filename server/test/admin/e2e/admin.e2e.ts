@@ -1,0 +1,264 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { createPayEnv, type PayEnv } from '../../helpers/pay-env';
+import { ADMIN_PASSWORD } from '../helpers';
+import { ARTIFACTS, openBrowser, type Browser } from './browser';
+
+/**
+ * An organiser runs a sale from the admin page alone, in headless Chromium against the real
+ * server (MariaDB, Redis, RabbitMQ, the WeChat simulator): log in, build a 2,000-seat venue with
+ * the generator, create a show and a session with two price tiers, open the sale, watch the
+ * dashboard count a purchase made through the API, and refund it. Screenshots go to
+ * test-artifacts/admin/.
+ */
+const DIST = path.resolve(__dirname, '../../../../admin/dist');
+
+let p: PayEnv;
+let b: Browser;
+let page: Page;
+const state: { venueId?: string; showId?: string; sessionId?: string; orderNo?: string; amountFen?: number } = {};
+
+beforeAll(async () => {
+  if (!existsSync(path.join(DIST, 'index.html'))) throw new Error('admin/dist is missing: run npm run build -w admin first (npm run test:admin:e2e does)');
+  p = await createPayEnv({ env: { ADMIN_USERNAME: 'organiser', ADMIN_PASSWORD, ADMIN_DIST_DIR: DIST, DATA_DIR: `/tmp/showtix-admin-e2e-${process.pid}` } });
+  b = await openBrowser();
+  page = b.page;
+});
+afterAll(async () => {
+  await b?.close();
+  await p?.close();
+});
+
+const url = (route: string) => `${p.api.url}/admin${route}`;
+const byTest = (id: string) => page.getByTestId(id);
+/** Lets antd's opening animations and ECharts' transitions finish before a screenshot (looks only). */
+const settle = () => page.waitForTimeout(900);
+/** Waits until an element's text matches (the dashboard polls every 3 s). */
+const waitText = (id: string, re: RegExp) => byTest(id).filter({ hasText: re }).waitFor({ timeout: 20_000 });
+
+async function setNumber(testId: string, value: number) {
+  const input = page.locator(`[data-testid="${testId}"] input, input[data-testid="${testId}"]`).first();
+  await input.fill(String(value));
+  await input.blur();
+}
+
+describe('the organiser runs a sale from the admin page', () => {
+  it('logs in (and is told when the password is wrong)', async () => {
+    await page.goto(url('/'));
+    await page.getByLabel('用户名').fill('organiser');
+    await page.getByLabel('密码').fill('wrong-password');
+    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await byTest('login-error').waitFor();
+    expect(await byTest('login-error').innerText()).toContain('用户名或密码错误');
+    await b.shot('login-error');
+    await page.getByLabel('密码').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await page.getByText('实时销售看板').waitFor();
+    await b.shot('dashboard-empty');
+  });
+
+  it('builds a 2,000-seat venue with the grid generator', async () => {
+    await page.goto(url('/venues/new'));
+    await byTest('venue-name').fill('国家大剧院·歌剧院');
+    // Three blocks: a curved centre block with two aisles between two wings: 500 + 1,000 + 500.
+    await byTest('add-block').click();
+    const blocks = [
+      { section: 'B', rows: 20, seats: 25, x: 0, y: 40, curve: 0 },
+      { section: 'A', rows: 20, seats: 50, x: 290, y: 0, curve: 40 },
+      { section: 'C', rows: 20, seats: 25, x: 840, y: 40, curve: 0 },
+    ];
+    for (const [i, k] of blocks.entries()) {
+      await byTest(`block-${i}-section`).fill(k.section);
+      await setNumber(`block-${i}-rows`, k.rows);
+      await setNumber(`block-${i}-seats`, k.seats);
+      await setNumber(`block-${i}-x`, k.x);
+      await setNumber(`block-${i}-y`, k.y);
+      await setNumber(`block-${i}-curve`, k.curve);
+    }
+    const aisles = page.locator('[data-testid="block-1-aisles"] input');
+    await aisles.fill('12');
+    await aisles.press('Enter');
+    await aisles.fill('38');
+    await aisles.press('Enter');
+    await waitText('seat-count', /2,?000/);
+    await b.shot('venue-builder');
+    await byTest('save-venue').click();
+    await page.waitForURL(/\/admin\/venues\/\d+$/);
+    state.venueId = page.url().split('/').pop();
+    await page.getByText('2,000 个').waitFor();
+    await b.shot('venue-detail');
+  });
+
+  it('creates a show with a poster and refund rules', async () => {
+    const poster = await makePoster();
+    await page.goto(url('/shows'));
+    await byTest('new-show').click();
+    await byTest('show-title').fill('2027 城市之光 巡回演唱会 · 北京站');
+    await byTest('show-venue').click();
+    await page.locator('.ant-select-item-option', { hasText: '国家大剧院·歌剧院' }).click();
+    await page.keyboard.press('Escape');
+    await page.locator('.ant-drawer input[type=file]').setInputFiles(poster);
+    await page.locator('.ant-drawer img').first().waitFor();
+    await page.locator('.ant-drawer textarea').fill('巡回演唱会北京站，全场对号入座。\n演出时长约 150 分钟。');
+    await settle();
+    await b.shot('show-create');
+    await byTest('save-show').click();
+    await page.waitForURL(/\/admin\/shows\/\d+$/);
+    state.showId = page.url().split('/').pop();
+  });
+
+  it('creates a session with two price tiers painted on the seat map', async () => {
+    await byTest('new-session').click();
+    await page.waitForURL(/sessions\/new$/);
+    await byTest('tier-seatmap').waitFor();
+    await byTest('tier-name-0').fill('看台');
+    await setNumber('tier-price-0', 680);
+    await byTest('add-tier').click();
+    await byTest('tier-name-1').fill('VIP 内场');
+    await setNumber('tier-price-1', 1880);
+    // Box-select the front rows of the centre block and make them VIP.
+    await page.getByText('框选', { exact: true }).click();
+    const box = (await byTest('tier-seatmap').locator('canvas').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.12);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.4, { steps: 8 });
+    await page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.48, { steps: 8 });
+    await b.shot('tier-box-select');
+    await page.mouse.up();
+    const picked = Number((await byTest('selected-count').innerText()).replace(/\D/g, ''));
+    expect(picked).toBeGreaterThan(100);
+    await byTest('assign-1').click();
+    await b.shot('session-tiers');
+    await byTest('fan-preview-btn').click();
+    await byTest('fan-preview').waitFor();
+    await settle();
+    await b.shot('fan-preview-draft');
+    await page.locator('.ant-modal-close').click();
+    await byTest('save-session').click();
+    await page.waitForURL(/\/admin\/sessions\/\d+$/);
+    state.sessionId = page.url().split('/').pop();
+    const detail = (await p.api.call('GET', `/api/v1/admin/sessions/${state.sessionId}`, { token: await adminToken() })).body;
+    expect(detail.tiers.map((t: { name: string; priceFen: number; seatCount: number }) => [t.name, t.priceFen, t.seatCount])).toEqual([
+      ['看台', 68_000, 2000 - picked],
+      ['VIP 内场', 188_000, picked],
+    ]);
+  });
+
+  it('opens the sale: on sale, inventory preheated', async () => {
+    await byTest(`open-sale-${state.sessionId}`).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: /开\s*售/ }).click();
+    await page.locator('.ant-tag', { hasText: '售票中' }).first().waitFor();
+    expect(await p.deps.inventory.isLoaded(state.sessionId!)).toBe(true);
+    await byTest('fan-preview-btn').click();
+    await byTest('fan-preview').waitFor();
+    await settle();
+    await b.shot('fan-preview-live');
+    await page.locator('.ant-modal-close').click();
+  });
+
+  it('watches the dashboard count a purchase made through the API, then its payment', async () => {
+    await page.goto(url(`/dashboard/${state.sessionId}`));
+    await byTest('stat-sold').waitFor();
+    await settle();
+    await b.shot('dashboard-before');
+    const fan = await p.login('e2e-buyer-openid');
+    const token = await p.api.tokenFor(fan.userId);
+    const map = (await p.api.call('GET', `/api/v1/sessions/${state.sessionId}/seatmap`)).body;
+    const vip = map.tiers.find((t: { name: string }) => t.name === 'VIP 内场').id;
+    const seatIds = map.seats.filter((s: { tierId: string }) => s.tierId === vip).slice(0, 2).map((s: { id: string }) => s.id);
+    const order = await p.api.call('POST', '/api/v1/orders', { token, body: { sessionId: state.sessionId, seatIds }, headers: { 'idempotency-key': 'e2e-order-0001' } });
+    expect(order.status).toBe(201);
+    state.orderNo = order.body.orderNo;
+    state.amountFen = order.body.amountFen;
+    await waitText('stat-held', /中（待支付）\s*2$/);
+    await settle();
+    await b.shot('dashboard-held');
+    const pay = await p.api.call('POST', `/api/v1/orders/${state.orderNo}/pay`, { token });
+    p.sim.pay(pay.body.prepayId);
+    await waitText('stat-sold', /^已售\s*2\s*\//);
+    expect(await byTest('stat-revenue').innerText()).toContain('3,760');
+    await settle();
+    await b.shot('dashboard-sold');
+  });
+
+  it('finds the order, refunds it in full, and the dashboard follows', async () => {
+    await page.goto(url('/orders'));
+    await byTest('search-orderNo').fill(state.orderNo!);
+    await byTest('search-orders').click();
+    await page.locator('tr', { hasText: state.orderNo! }).locator('td').nth(1).click();
+    await byTest('refund-btn').waitFor();
+    await settle();
+    await b.shot('order-detail');
+    await byTest('refund-btn').click();
+    await byTest('refund-reason').fill('演出场地调整，主办方全额退款');
+    await byTest('confirm-refund').click();
+    await p.until(async () => (await p.api.call('GET', `/api/v1/admin/orders/${state.orderNo}`, { token: await adminToken() })).body.status === 'refunded', 'the refund');
+    await page.locator('.ant-drawer-close').click();
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await page.locator('tr', { hasText: state.orderNo! }).locator('td').nth(1).click();
+    await page.locator('.ant-drawer .ant-tag', { hasText: '已退款' }).waitFor();
+    await settle();
+    await b.shot('order-refunded');
+    await page.goto(url(`/dashboard/${state.sessionId}`));
+    await waitText('stat-sold', /^已售\s*0\s*\//);
+    await settle();
+    await b.shot('dashboard-after-refund');
+  });
+
+  it('shows the audit log and the staff page', async () => {
+    await page.goto(url('/audit'));
+    await page.locator('.ant-table-row').first().waitFor();
+    await page.locator('.ant-table-row-expand-icon').first().click();
+    await settle();
+    await b.shot('audit-log');
+    await page.goto(url('/staff'));
+    await page.getByText('添加检票人员').click();
+    const dialog = page.getByRole('dialog', { name: '添加检票人员' });
+    await dialog.locator('.ant-select').first().click();
+    await page.keyboard.type('1');
+    await page.locator('.ant-select-item-option', { hasText: 'ID 1' }).click();
+    await dialog.locator('.ant-select').nth(1).click();
+    await page.locator('.ant-select-item-option', { hasText: '城市之光' }).click();
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: /保\s*存/ }).click();
+    await page.locator('.ant-table-row', { hasText: 'ID 1' }).waitFor();
+    await settle();
+    await b.shot('staff');
+    await page.getByRole('tab', { name: '邀请码' }).click();
+    await page.getByRole('button', { name: '生成邀请码' }).click();
+    const invite = page.getByRole('dialog', { name: '生成邀请码' });
+    await invite.locator('.ant-select').first().click();
+    await page.locator('.ant-select-item-option', { hasText: '城市之光' }).last().click();
+    await page.keyboard.press('Escape');
+    await invite.locator('input#note').fill('东门检票组');
+    await invite.getByRole('button', { name: /生\s*成/ }).click();
+    await page.locator('.ant-modal-confirm-title', { hasText: '邀请码已生成' }).waitFor();
+    await settle();
+    await b.shot('staff-invite');
+  });
+
+  it('left no errors in the browser console (but the wrong password\'s 401)', () => {
+    expect(b.problems).toEqual([]);
+  });
+});
+
+let cachedToken: string | undefined;
+async function adminToken(): Promise<string> {
+  cachedToken ??= (await p.api.call('POST', '/api/v1/admin/login', { body: { username: 'organiser', password: ADMIN_PASSWORD } })).body.token;
+  return cachedToken!;
+}
+
+/** A poster drawn by the browser itself (a gradient and the title), saved as PNG for the upload. */
+async function makePoster(): Promise<string> {
+  const file = path.join(ARTIFACTS, 'poster.png');
+  const tab = await page.context().newPage();
+  await tab.setViewportSize({ width: 600, height: 800 });
+  await tab.setContent(`<body style="margin:0"><div style="width:600px;height:800px;background:linear-gradient(160deg,#1f1147,#c2185b 60%,#ff8a00);
+    color:#fff;font-family:sans-serif;display:flex;flex-direction:column;justify-content:flex-end;padding:48px;box-sizing:border-box">
+    <div style="font-size:30px;opacity:.8">2027 巡回演唱会</div><div style="font-size:64px;font-weight:700;line-height:1.1">城市之光</div>
+    <div style="font-size:28px;margin-top:16px">北京 · 国家大剧院</div></div></body>`);
+  await tab.screenshot({ path: file });
+  await tab.close();
+  return file;
+}

@@ -1,0 +1,52 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const ARTIFACTS = path.resolve(__dirname, '../../../../test-artifacts/admin');
+
+export interface Browser {
+  page: Page;
+  /** Console errors and React/antd warnings seen so far. */
+  problems: string[];
+  shot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Debian's Chromium, headless, with a fresh profile and no background traffic (the machine's network is closed). */
+export async function openBrowser(): Promise<Browser> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const profile = mkdtempSync(path.join(tmpdir(), 'showtix-admin-chromium-'));
+  const context: BrowserContext = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1440, height: 900 },
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    // Failed requests are reported below with their address; the console line has none.
+    if (m.text().startsWith('Failed to load resource')) return;
+    if (m.type() === 'error' || (m.type() === 'warning' && /Warning|antd/.test(m.text()))) problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('response', (r) => {
+    const expected = r.status() === 401 && r.url().endsWith('/api/v1/admin/login');
+    if (r.status() >= 400 && !expected) problems.push(`HTTP ${r.status()} ${r.request().method()} ${r.url()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  let n = 0;
+  return {
+    page,
+    problems,
+    async shot(name) {
+      await page.screenshot({ path: path.join(ARTIFACTS, `${String(++n).padStart(2, '0')}-${name}.png`), fullPage: true });
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
