@@ -35,6 +35,7 @@ export function App() {
         <Route path="venues" element={<VenueListPage />} />
         <Route path="venues/new" element={<VenueBuilderPage />} />
         <Route path="venues/:venueId" element={<VenueDetailPage />} />
+        <Route path="venues/:venueId/layout" element={<VenueBuilderPage />} />
         <Route path="shows" element={<ShowListPage />} />
         <Route path="shows/:showId" element={<ShowDetailPage />} />
         <Route path="shows/:showId/sessions/new" element={<SessionPage />} />

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, App, Button, Card, Col, Form, Input, Row, Space, Statistic, Tabs, Tag, Typography, Upload } from 'antd';
 import { InboxOutlined, SaveOutlined } from '@ant-design/icons';
-import { useNavigate } from 'react-router-dom';
-import type { ParsedLayout, SeatSpecInput, VenueSummary } from '@showtix/shared-types';
+import { useNavigate, useParams } from 'react-router-dom';
+import type { ParsedLayout, SeatSpecInput, VenueDetail, VenueSummary } from '@showtix/shared-types';
 import { api, ApiError } from '../../api/client';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import { PALETTE } from '../../seatmap/draw';
@@ -35,7 +35,9 @@ function plot(seats: SeatSpecInput[]): PlotSeat[] {
   return seats.map((s) => ({ ...s, id: `${s.section}|${s.row}|${s.number}` }));
 }
 
+/** New venue, or (under /venues/:venueId/layout) a new layout for a venue no session uses yet. */
 export function VenueBuilderPage() {
+  const { venueId } = useParams();
   const [form] = Form.useForm<VenueForm>();
   const { message } = App.useApp();
   const navigate = useNavigate();
@@ -64,6 +66,15 @@ export function VenueBuilderPage() {
     return () => clearTimeout(timer.current);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+  // Editing: the current seats start as the "imported" layout; the generator can replace them.
+  useEffect(() => {
+    if (!venueId) return;
+    void api<VenueDetail>('GET', `/api/v1/admin/venues/${venueId}`).then((v) => {
+      form.setFieldsValue({ name: v.name, city: v.city, address: v.address, zones: v.zones.map(({ name, capacity }) => ({ name, capacity })) });
+      setImported({ seats: v.seats.map(({ section, row, number, x, y }) => ({ section, row, number, x, y })), duplicates: [], overlaps: 0, fileName: '当前座位图' });
+      setSource('import');
+    });
+  }, [venueId, form]);
 
   const preview = source === 'generator' ? generated : imported ?? { seats: [], duplicates: [], overlaps: 0 };
   const seats = useMemo(() => plot(preview.seats), [preview.seats]);
@@ -91,8 +102,10 @@ export function VenueBuilderPage() {
     setSaving(true);
     try {
       const layout = source === 'generator' ? { blocks: (v.blocks ?? []).map(toBlockSpec) } : { seats: imported?.seats ?? [] };
-      const venue = await api<VenueSummary>('POST', '/api/v1/admin/venues', { name: v.name, city: v.city ?? '', address: v.address ?? '', zones: v.zones ?? [], ...layout });
-      message.success(`场馆「${venue.name}」已创建，共 ${venue.seatCount} 个座位`);
+      const venue = venueId
+        ? await api<VenueSummary>('PUT', `/api/v1/admin/venues/${venueId}/layout`, { zones: v.zones ?? [], ...layout })
+        : await api<VenueSummary>('POST', '/api/v1/admin/venues', { name: v.name, city: v.city ?? '', address: v.address ?? '', zones: v.zones ?? [], ...layout });
+      message.success(`场馆「${venue.name}」已${venueId ? '更新' : '创建'}，共 ${venue.seatCount} 个座位`);
       navigate(`/venues/${venue.id}`);
     } catch (e) {
       message.error(e instanceof ApiError ? e.message : '保存失败');
@@ -106,19 +119,19 @@ export function VenueBuilderPage() {
   return (
     <Form form={form} layout="vertical" initialValues={INITIAL} onValuesChange={(c) => 'blocks' in c && regenerate()} onFinish={save}>
       <div className="page-header">
-        <h2>新建场馆</h2>
+        <h2>{venueId ? '修改座位图' : '新建场馆'}</h2>
         <Space>
-          <Button onClick={() => navigate('/venues')}>取消</Button>
+          <Button onClick={() => navigate(venueId ? `/venues/${venueId}` : '/venues')}>取消</Button>
           <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={saving} disabled={!preview.seats.length && !zones.length || preview.duplicates.length > 0} data-testid="save-venue">保存场馆</Button>
         </Space>
       </div>
       <Row gutter={16} align="top">
         <Col xs={24} xl={10}>
           <Card size="small" title="基本信息" style={{ marginBottom: 16 }}>
-            <Form.Item name="name" label="场馆名称" rules={[{ required: true, message: '请填写场馆名称' }]}><Input placeholder="如 上海大剧院" data-testid="venue-name" /></Form.Item>
+            <Form.Item name="name" label="场馆名称" rules={[{ required: true, message: '请填写场馆名称' }]}><Input placeholder="如 上海大剧院" disabled={!!venueId} data-testid="venue-name" /></Form.Item>
             <Row gutter={12}>
-              <Col span={8}><Form.Item name="city" label="城市"><Input placeholder="上海" /></Form.Item></Col>
-              <Col span={16}><Form.Item name="address" label="地址"><Input /></Form.Item></Col>
+              <Col span={8}><Form.Item name="city" label="城市"><Input placeholder="上海" disabled={!!venueId} /></Form.Item></Col>
+              <Col span={16}><Form.Item name="address" label="地址"><Input disabled={!!venueId} /></Form.Item></Col>
             </Row>
           </Card>
           <Card size="small" style={{ marginBottom: 16 }}>
@@ -138,6 +151,7 @@ export function VenueBuilderPage() {
                         <Typography.Text type="secondary">CSV 表头：section,row,number,x,y（或 区,排,座,x,y）；JSON：{'{seats, zones}'}</Typography.Text>
                       </Upload.Dragger>
                       {imported && <Alert style={{ marginTop: 12 }} type="success" showIcon title={`${imported.fileName}：${imported.seats.length} 个座位`} />}
+                      {venueId && <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>也可以切换到「网格生成器」重新生成整个座位图。</Typography.Paragraph>}
                     </>
                   ),
                 },

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Result, Row, Space, Spin, Tag } from 'antd';
 import { DownloadOutlined, EditOutlined } from '@ant-design/icons';
-import { useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import type { VenueDetail } from '@showtix/shared-types';
 import { api, ApiError, download } from '../../api/client';
 import { useApi } from '../../api/useApi';
@@ -13,6 +13,7 @@ import { dateTime } from '../../utils/format';
 export function VenueDetailPage() {
   const { venueId } = useParams();
   const { message } = App.useApp();
+  const navigate = useNavigate();
   const { data: v, error, reload } = useApi(() => api<VenueDetail>('GET', `/api/v1/admin/venues/${venueId}`), [venueId]);
   const [editing, setEditing] = useState(false);
   const [form] = Form.useForm();
@@ -38,6 +39,7 @@ export function VenueDetailPage() {
         <h2>{v.name}</h2>
         <Space>
           <Button icon={<EditOutlined />} onClick={() => (form.setFieldsValue(v), setEditing(true))}>编辑信息</Button>
+          {v.sessionCount === 0 && <Button onClick={() => navigate(`/venues/${v.id}/layout`)}>修改座位图</Button>}
           <Button icon={<DownloadOutlined />} onClick={() => download(`/api/v1/admin/venues/${v.id}/layout?format=csv`, `${v.name}.csv`)}>导出 CSV</Button>
           <Button icon={<DownloadOutlined />} onClick={() => download(`/api/v1/admin/venues/${v.id}/layout?format=json`, `${v.name}.json`)}>导出 JSON</Button>
         </Space>

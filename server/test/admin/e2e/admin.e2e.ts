@@ -88,6 +88,11 @@ describe('the organiser runs a sale from the admin page', () => {
     state.venueId = page.url().split('/').pop();
     await page.getByText('2,000 个').waitFor();
     await b.shot('venue-detail');
+    // No session uses it yet, so its layout can still be reopened in the builder.
+    await page.getByRole('button', { name: '修改座位图' }).click();
+    await waitText('seat-count', /2,?000/);
+    await page.getByRole('button', { name: /取\s*消/ }).click();
+    await page.waitForURL(/\/admin\/venues\/\d+$/);
   });
 
   it('creates a show with a poster and refund rules', async () => {
