@@ -8,7 +8,9 @@ export default defineConfig({
   plugins: [react()],
   resolve: {
     // The TypeScript sources of the shared types (ESM), not their CommonJS build.
-    alias: { '@showtix/shared-types': fileURLToPath(new URL('../shared-types/src/index.ts', import.meta.url)) },
+    alias: {
+      '@showtix/shared-types': fileURLToPath(new URL('../shared-types/src/index.ts', import.meta.url)),
+    },
   },
   server: {
     port: 5174,
@@ -24,7 +26,11 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/, priority: 3 },
-            { name: 'antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+)[\\/]/, priority: 2 },
+            {
+              name: 'antd',
+              test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+)[\\/]/,
+              priority: 2,
+            },
             { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
           ],
         },

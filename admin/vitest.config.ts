@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [react()],
   resolve: {
-    alias: { '@showtix/shared-types': fileURLToPath(new URL('../shared-types/src/index.ts', import.meta.url)) },
+    alias: {
+      '@showtix/shared-types': fileURLToPath(new URL('../shared-types/src/index.ts', import.meta.url)),
+    },
   },
   test: {
     environment: 'jsdom',

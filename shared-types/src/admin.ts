@@ -1,10 +1,11 @@
 /**
- * The admin API: request schemas (validated by the server, reused by the admin page's forms)
- * and response shapes. Money is integer fen; times are ISO 8601 strings.
+ * The admin API's request schemas, validated by the server and reused by the admin page's forms;
+ * its response shapes are in admin-views.ts. Money is integer fen; times are ISO 8601 strings.
  */
 import { z } from 'zod';
 import { IdSchema } from './schemas';
-import type { OrderStatus, SessionStatus, Tier, RefundTier } from './api';
+
+export * from './admin-views';
 
 export const ADMIN_ROLES = ['admin', 'operator', 'staff_manager'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
@@ -18,7 +19,10 @@ export const AdminLoginSchema = z.strictObject({ username: name(64), password: z
 
 export const PASSWORD_MIN = 10;
 export const AdminCreateSchema = z.strictObject({
-  username: z.string().trim().regex(/^[A-Za-z0-9_.-]{3,64}$/, '用户名只能包含字母、数字和 _ . -'),
+  username: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_.-]{3,64}$/, '用户名只能包含字母、数字和 _ . -'),
   displayName: text(64).default(''),
   password: z.string().min(PASSWORD_MIN, `密码至少 ${PASSWORD_MIN} 位`).max(200),
   roles: z.array(z.enum(ADMIN_ROLES)).min(1),
@@ -29,21 +33,6 @@ export const AdminUpdateSchema = z.strictObject({
   roles: z.array(z.enum(ADMIN_ROLES)).min(1).optional(),
   disabled: z.boolean().optional(),
 });
-
-export interface AdminAccount {
-  id: string;
-  username: string;
-  displayName: string;
-  roles: AdminRole[];
-  disabled: boolean;
-  lastLoginAt: string | null;
-  createdAt: string;
-}
-export interface AdminLoginResult {
-  token: string;
-  expiresAt: string;
-  admin: AdminAccount;
-}
 
 // ---------- venues ----------
 /** One block of the grid generator; one seat is 10 venue units wide. */
@@ -80,7 +69,10 @@ export const SeatSpecSchema = z.strictObject({
 });
 export type SeatSpecInput = z.infer<typeof SeatSpecSchema>;
 
-export const ZoneSpecSchema = z.strictObject({ name: name(64), capacity: z.number().int().min(1).max(200_000) });
+export const ZoneSpecSchema = z.strictObject({
+  name: name(64),
+  capacity: z.number().int().min(1).max(200_000),
+});
 
 export const VENUE_SEATS_MAX = 60_000;
 export const GenerateLayoutSchema = z.strictObject({ blocks: z.array(BlockSpecSchema).min(1).max(50) });
@@ -97,54 +89,47 @@ const noUnits = { message: '场馆至少需要一个座位或一个站席区' };
 /** A venue's seats: explicit seats (import) and/or generator blocks, plus standing zones. */
 export const VenueLayoutSchema = z.strictObject(layoutFields).refine(hasUnits, noUnits);
 export const VenueCreateSchema = z
-  .strictObject({ name: name(100), city: text(32).default(''), address: text(255).default(''), ...layoutFields })
+  .strictObject({
+    name: name(100),
+    city: text(32).default(''),
+    address: text(255).default(''),
+    ...layoutFields,
+  })
   .refine(hasUnits, noUnits);
 export type VenueCreateInput = z.input<typeof VenueCreateSchema>;
 
-export const VenueUpdateSchema = z.strictObject({ name: name(100).optional(), city: text(32).optional(), address: text(255).optional() });
+export const VenueUpdateSchema = z.strictObject({
+  name: name(100).optional(),
+  city: text(32).optional(),
+  address: text(255).optional(),
+});
 
-export const ParseLayoutSchema = z.strictObject({ format: z.enum(['csv', 'json']), text: z.string().min(1).max(8_000_000) });
-
-export interface VenueSummary {
-  id: string;
-  name: string;
-  city: string;
-  address: string;
-  seatCount: number;
-  zoneCount: number;
-  sections: string[];
-  sessionCount: number;
-  createdAt: string;
-}
-export interface VenueSeat {
-  id: string;
-  section: string;
-  row: string;
-  number: string;
-  x: number;
-  y: number;
-}
-export interface VenueDetail extends VenueSummary {
-  seats: VenueSeat[];
-  zones: { id: string; name: string; capacity: number }[];
-}
-export interface ParsedLayout {
-  seats: SeatSpecInput[];
-  zones: { name: string; capacity: number }[];
-}
+export const ParseLayoutSchema = z.strictObject({
+  format: z.enum(['csv', 'json']),
+  text: z.string().min(1).max(8_000_000),
+});
 
 // ---------- shows ----------
 export const RefundTierSchema = z.strictObject({
-  hoursBeforeStart: z.number().int().min(0).max(24 * 365),
+  hoursBeforeStart: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 365),
   feePercent: z.number().int().min(0).max(100),
 });
 const refundRules = z
   .array(RefundTierSchema)
   .max(10)
-  .refine((r) => new Set(r.map((t) => t.hoursBeforeStart)).size === r.length, { message: '退票规则的时限不能重复' })
+  .refine((r) => new Set(r.map((t) => t.hoursBeforeStart)).size === r.length, {
+    message: '退票规则的时限不能重复',
+  })
   // Kept most generous (earliest) first, as the fan page and the refund path read them.
   .transform((r) => [...r].sort((a, b) => b.hoursBeforeStart - a.hoursBeforeStart));
-const posterUrl = z.string().regex(/^\/media\/posters\/[\w.-]{1,120}$|^https:\/\/\S{1,480}$/, '海报地址不正确').nullable();
+const posterUrl = z
+  .string()
+  .regex(/^\/media\/posters\/[\w.-]{1,120}$|^https:\/\/\S{1,480}$/, '海报地址不正确')
+  .nullable();
 
 export const ShowCreateSchema = z.strictObject({
   title: name(200),
@@ -162,30 +147,16 @@ export const ShowUpdateSchema = z.strictObject({
   refundRules: refundRules.optional(),
 });
 
-export interface AdminShowSummary {
-  id: string;
-  title: string;
-  venueId: string;
-  venueName: string;
-  posterUrl: string | null;
-  sessionCount: number;
-  firstStartsAt: string | null;
-  statuses: SessionStatus[];
-  createdAt: string;
-}
-export interface AdminShowDetail extends AdminShowSummary {
-  description: string;
-  refundRules: RefundTier[];
-  sessions: AdminSessionSummary[];
-}
-
 // ---------- sessions ----------
 export const TierSpecSchema = z.strictObject({
   /** Present when editing an existing tier. */
   id: IdSchema.optional(),
   name: name(32),
   priceFen: z.number().int().min(0).max(100_000_000),
-  color: z.string().regex(/^#[0-9a-fA-F]{6}$/).optional(),
+  color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .optional(),
   seatIds: z.array(IdSchema).max(VENUE_SEATS_MAX).optional(),
   zoneName: name(64).optional(),
 });
@@ -196,7 +167,9 @@ const tiers = z
   .min(1)
   .max(30)
   .refine((t) => new Set(t.map((x) => x.name)).size === t.length, { message: '票档名称不能重复' })
-  .refine((t) => t.filter((x) => !x.seatIds && !x.zoneName).length <= 1, { message: '只能有一个票档覆盖其余座位' });
+  .refine((t) => t.filter((x) => !x.seatIds && !x.zoneName).length <= 1, {
+    message: '只能有一个票档覆盖其余座位',
+  });
 
 const sessionFields = {
   startsAt: isoTime,
@@ -229,73 +202,28 @@ export const SessionUpdateSchema = z
   .refine(saleBeforeStart, { message: '开售时间必须早于演出开始时间', path: ['saleStartsAt'] });
 export const TiersUpdateSchema = z.strictObject({ tiers });
 
-export interface AdminTier extends Tier {
-  seatCount: number;
-  zoneName: string | null;
-  capacity: number;
-  /** Units in live orders (pending, paid or ticketed): such a tier's price is locked. */
-  claimed: number;
-}
-export interface AdminSessionSummary {
-  id: string;
-  showId: string;
-  startsAt: string;
-  saleStartsAt: string;
-  status: SessionStatus;
-  holdMinutes: number;
-  purchaseLimit: number;
-  realName: boolean;
-  queueEnabled: boolean;
-  queueRatePerMin: number | null;
-  capacity: number;
-  tiers: AdminTier[];
-}
-export interface AdminSessionDetail extends AdminSessionSummary {
-  showTitle: string;
-  venueId: string;
-  /** seatId -> tierId for every seat on sale. */
-  seatTiers: Record<string, string>;
-  claimedSeatIds: string[];
-}
-
 // ---------- dashboard ----------
-export interface TierSales {
-  tierId: string;
-  name: string;
-  priceFen: number;
-  capacity: number;
-  sold: number;
-  held: number;
-  available: number;
-}
-export interface MinutePoint {
-  minute: string;
-  orders: number;
-  payments: number;
-}
-export interface SessionDashboard {
-  sessionId: string;
-  status: SessionStatus;
-  generatedAt: string;
-  totals: { capacity: number; sold: number; held: number; available: number };
-  tiers: TierSales[];
-  perMinute: MinutePoint[];
-  orders: { total: number; pending: number; paid: number; cancelled: number; refunded: number };
-  /** Paid orders over orders that are no longer pending; null before any order settled. */
-  paymentSuccessRate: number | null;
-  revenueFen: number;
-  refundedFen: number;
-  queue: { enabled: boolean; length: number | null };
-  seatStates: { held: string[]; sold: string[] };
-}
 
 // ---------- orders ----------
 export const ORDER_STATUSES = ['pending', 'paid', 'ticketed', 'cancelled', 'refunded'] as const;
 export const OrderSearchSchema = z.strictObject({
-  orderNo: z.string().trim().regex(/^\d{1,32}$/, '订单号只含数字').optional(),
+  orderNo: z
+    .string()
+    .trim()
+    .regex(/^\d{1,32}$/, '订单号只含数字')
+    .optional(),
   buyer: text(64).optional(),
-  phone: z.string().trim().regex(/^\+?\d{4,20}$/, '手机号格式不正确').optional(),
-  idNumber: z.string().trim().toUpperCase().regex(/^[0-9A-Z]{4,32}$/, '证件号格式不正确').optional(),
+  phone: z
+    .string()
+    .trim()
+    .regex(/^\+?\d{4,20}$/, '手机号格式不正确')
+    .optional(),
+  idNumber: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[0-9A-Z]{4,32}$/, '证件号格式不正确')
+    .optional(),
   status: z.enum(ORDER_STATUSES).optional(),
   showId: IdSchema.optional(),
   sessionId: IdSchema.optional(),
@@ -308,88 +236,45 @@ export type OrderSearchInput = z.input<typeof OrderSearchSchema>;
 export const ExportQuerySchema = OrderSearchSchema.extend({ format: z.enum(['csv', 'xlsx']).default('csv') });
 export const AdminRefundSchema = z.strictObject({ reason: text(200).min(1, '请填写退款原因') });
 
-export interface AdminOrderRow {
-  orderNo: string;
-  status: OrderStatus;
-  amountFen: number;
-  quantity: number;
-  createdAt: string;
-  paidAt: string | null;
-  buyer: { userId: string; nickname: string | null; openidMasked: string };
-  showTitle: string;
-  sessionId: string;
-  sessionStartsAt: string;
-  /** Masked, from the attendees recorded with the order (when the purchase path keeps them). */
-  attendees: { name: string; idNumber: string; phone: string | null }[];
-}
-export interface AdminOrderDetail extends AdminOrderRow {
-  expireAt: string;
-  cancelledAt: string | null;
-  cancelReason: string | null;
-  items: { seatId?: string; zoneId?: string; tierId: string; tierName: string; priceFen: number; label: string }[];
-  payments: { id: string; transactionId: string; amountFen: number; refundedFen: number; status: string; successTime: string | null }[];
-  tickets: { ticketNo: string; status: string; seatLabel: string; createdAt: string }[];
-  refunds: { id: string; outRefundNo: string; amountFen: number; feeFen: number; status: string; reason: string; requestedBy: string; createdAt: string; finishedAt: string | null }[];
-  audit: AuditEntry[];
-}
-export interface AdminPage<T> {
-  items: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
 // ---------- staff ----------
-export const StaffAssignSchema = z.strictObject({ userId: IdSchema, showIds: z.array(IdSchema).min(1).max(200) });
+export const StaffAssignSchema = z.strictObject({
+  userId: IdSchema,
+  showIds: z.array(IdSchema).min(1).max(200),
+});
 export const InviteCreateSchema = z.strictObject({
   showIds: z.array(IdSchema).min(1).max(200),
   maxUses: z.number().int().min(1).max(1_000).default(1),
-  expiresInHours: z.number().int().min(1).max(24 * 90).default(72),
+  expiresInHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(72),
   note: text(100).default(''),
 });
-export const InviteRedeemSchema = z.strictObject({ code: z.string().trim().toUpperCase().regex(/^[A-Z0-9]{8,16}$/, '邀请码格式不正确') });
-
-export interface StaffMember {
-  userId: string;
-  nickname: string | null;
-  shows: { id: string; title: string }[];
-  since: string;
-}
-export interface StaffInvite {
-  code: string;
-  shows: { id: string; title: string }[];
-  maxUses: number;
-  uses: number;
-  note: string;
-  expiresAt: string;
-  revoked: boolean;
-  createdBy: string;
-  createdAt: string;
-}
-export interface GateCounts {
-  /** False until check-in exists (its own issue): the counts are then empty. */
-  available: boolean;
-  gates: { gate: string; admitted: number }[];
-}
+export const InviteRedeemSchema = z.strictObject({
+  code: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z0-9]{8,16}$/, '邀请码格式不正确'),
+});
 
 // ---------- audit ----------
 export const AuditQuerySchema = z.strictObject({
-  entityType: z.string().regex(/^[a-z_]{1,32}$/).optional(),
-  entityId: z.string().regex(/^[\w:-]{1,64}$/).optional(),
+  entityType: z
+    .string()
+    .regex(/^[a-z_]{1,32}$/)
+    .optional(),
+  entityId: z
+    .string()
+    .regex(/^[\w:-]{1,64}$/)
+    .optional(),
   actor: text(64).optional(),
-  action: z.string().regex(/^[a-z_.]{1,64}$/).optional(),
+  action: z
+    .string()
+    .regex(/^[a-z_.]{1,64}$/)
+    .optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(20),
 });
-export interface AuditEntry {
-  id: string;
-  adminId: string | null;
-  actor: string;
-  action: string;
-  entityType: string;
-  entityId: string;
-  before: unknown;
-  after: unknown;
-  ip: string;
-  createdAt: string;
-}

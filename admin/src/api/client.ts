@@ -36,13 +36,19 @@ export async function toApiError(res: Response): Promise<ApiError> {
   } catch {
     body = undefined;
   }
-  const err = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)?.error;
+  const err = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)
+    ?.error;
   const code = isErrorCode(err?.code) ? err.code : res.status === 401 ? 'UNAUTHORIZED' : 'INTERNAL';
   const message = typeof err?.message === 'string' ? err.message : ERRORS[code].message;
   return new ApiError(res.status, code, message, err?.details);
 }
 
-async function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+async function send(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const token = tokenStore.get();
   const h: Record<string, string> = { ...headers };
   if (token) h.authorization = `Bearer ${token}`;
@@ -66,7 +72,12 @@ async function send(method: string, path: string, body?: unknown, headers: Recor
   return res;
 }
 
-export async function api<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T> {
+export async function api<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+): Promise<T> {
   const res = await send(method, path, body, headers);
   if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
@@ -90,7 +101,8 @@ export async function download(path: string, fallbackName: string): Promise<void
 
 export function query(params: Record<string, string | number | undefined | null>): string {
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  for (const [k, v] of Object.entries(params))
+    if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
   const s = q.toString();
   return s ? `?${s}` : '';
 }

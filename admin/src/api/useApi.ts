@@ -33,7 +33,7 @@ export function useApi<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   }, []);
   useEffect(() => {
     void reload();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Reloads only when the caller's deps change; the loader itself is read through a ref.
   }, deps);
   return { data, error, loading, reload };
 }

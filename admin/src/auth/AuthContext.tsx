@@ -52,7 +52,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       login,
       logout,
       // Mirrors the server's rule: 'admin' may do everything. The server checks again.
-      can: (...roles) => !!admin && (admin.roles.includes('admin') || roles.some((r) => admin.roles.includes(r))),
+      can: (...roles) =>
+        !!admin && (admin.roles.includes('admin') || roles.some((r) => admin.roles.includes(r))),
     }),
     [admin, checking, login, logout],
   );

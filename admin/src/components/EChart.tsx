@@ -5,11 +5,29 @@ import { GridComponent, LegendComponent, TooltipComponent, TitleComponent } from
 import { CanvasRenderer } from 'echarts/renderers';
 
 // Only the parts the dashboard draws: keeps the bundle a fraction of full ECharts.
-echarts.use([BarChart, LineChart, GaugeChart, PieChart, GridComponent, LegendComponent, TooltipComponent, TitleComponent, CanvasRenderer]);
+echarts.use([
+  BarChart,
+  LineChart,
+  GaugeChart,
+  PieChart,
+  GridComponent,
+  LegendComponent,
+  TooltipComponent,
+  TitleComponent,
+  CanvasRenderer,
+]);
 
 export type ChartOption = echarts.EChartsCoreOption;
 
-export function EChart({ option, height = 300, testId }: { option: ChartOption; height?: number; testId?: string }) {
+export function EChart({
+  option,
+  height = 300,
+  testId,
+}: {
+  option: ChartOption;
+  height?: number;
+  testId?: string;
+}) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   useEffect(() => {

@@ -3,8 +3,19 @@ import { Button, Tooltip } from 'antd';
 import { CompressOutlined, MinusOutlined, PlusOutlined } from '@ant-design/icons';
 import { drawSeatMap } from '../seatmap/draw';
 import {
-  boundsOf, fitView, sameRow, sameSection, seatAt, seatLabel, seatsInPolygon, seatsInRect, toWorld, zoomAt,
-  type PlotSeat, type Point, type View,
+  boundsOf,
+  fitView,
+  sameRow,
+  sameSection,
+  seatAt,
+  seatLabel,
+  seatsInPolygon,
+  seatsInRect,
+  toWorld,
+  zoomAt,
+  type PlotSeat,
+  type Point,
+  type View,
 } from '../seatmap/geometry';
 
 export type SelectMode = 'view' | 'seat' | 'row' | 'section' | 'box' | 'lasso';
@@ -23,7 +34,15 @@ export interface SeatMapCanvasProps {
 const EMPTY = new Set<string>();
 
 /** A canvas seat map with zoom (wheel, buttons), pan (drag) and the selection tools of the tier painter. */
-export function SeatMapCanvas({ seats, colorOf, selected = EMPTY, mode = 'view', onSelect, height = 480, testId }: SeatMapCanvasProps) {
+export function SeatMapCanvas({
+  seats,
+  colorOf,
+  selected = EMPTY,
+  mode = 'view',
+  onSelect,
+  height = 480,
+  testId,
+}: SeatMapCanvasProps) {
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [size, setSize] = useState({ width: 0, height });
@@ -55,7 +74,17 @@ export function SeatMapCanvas({ seats, colorOf, selected = EMPTY, mode = 'view',
     c.width = size.width * dpr;
     c.height = size.height * dpr;
     const ctx = c.getContext('2d');
-    if (ctx) drawSeatMap(ctx, dpr, { seats, colorOf, selected, bounds, view, width: size.width, height: size.height, gesture });
+    if (ctx)
+      drawSeatMap(ctx, dpr, {
+        seats,
+        colorOf,
+        selected,
+        bounds,
+        view,
+        width: size.width,
+        height: size.height,
+        gesture,
+      });
   }, [seats, colorOf, selected, bounds, view, size, gesture]);
 
   useEffect(() => {
@@ -63,7 +92,9 @@ export function SeatMapCanvas({ seats, colorOf, selected = EMPTY, mode = 'view',
     const onWheel = (e: WheelEvent) => {
       e.preventDefault();
       const r = c.getBoundingClientRect();
-      setView((v) => (v ? zoomAt(v, e.deltaY < 0 ? 1.15 : 1 / 1.15, e.clientX - r.left, e.clientY - r.top) : v));
+      setView((v) =>
+        v ? zoomAt(v, e.deltaY < 0 ? 1.15 : 1 / 1.15, e.clientX - r.left, e.clientY - r.top) : v,
+      );
     };
     c.addEventListener('wheel', onWheel, { passive: false });
     return () => c.removeEventListener('wheel', onWheel);
@@ -92,7 +123,10 @@ export function SeatMapCanvas({ seats, colorOf, selected = EMPTY, mode = 'view',
       return;
     }
     if (Math.abs(x - d.x) + Math.abs(y - d.y) > 4) d.moved = true;
-    if (drawing) setGesture((g) => (g ? { ...g, points: g.kind === 'box' ? [g.points[0]!, [x, y]] : [...g.points, [x, y]] } : g));
+    if (drawing)
+      setGesture((g) =>
+        g ? { ...g, points: g.kind === 'box' ? [g.points[0]!, [x, y]] : [...g.points, [x, y]] } : g,
+      );
     else if (d.moved) setView({ ...d.view, tx: d.view.tx + x - d.x, ty: d.view.ty + y - d.y });
   };
   const onUp = (e: React.PointerEvent) => {
@@ -102,7 +136,8 @@ export function SeatMapCanvas({ seats, colorOf, selected = EMPTY, mode = 'view',
     const [x, y] = local(e);
     if (drawing && gesture) {
       const pts = gesture.points.map(([px, py]) => toWorld(view, px, py));
-      const ids = mode === 'box' ? seatsInRect(seats, pts[0]!, toWorld(view, x, y)) : seatsInPolygon(seats, pts);
+      const ids =
+        mode === 'box' ? seatsInRect(seats, pts[0]!, toWorld(view, x, y)) : seatsInPolygon(seats, pts);
       setGesture(undefined);
       if (d.moved) onSelect?.(ids, d.additive);
       return;
@@ -127,12 +162,30 @@ export function SeatMapCanvas({ seats, colorOf, selected = EMPTY, mode = 'view',
         onPointerLeave={() => setHover(undefined)}
       />
       <div className="seatmap-toolbar">
-        <Tooltip title="放大"><Button size="small" icon={<PlusOutlined />} onClick={() => zoom(1.3)} /></Tooltip>
-        <Tooltip title="缩小"><Button size="small" icon={<MinusOutlined />} onClick={() => zoom(1 / 1.3)} /></Tooltip>
-        <Tooltip title="适应窗口"><Button size="small" icon={<CompressOutlined />} onClick={fit} /></Tooltip>
+        <Tooltip title="放大">
+          <Button size="small" icon={<PlusOutlined />} onClick={() => zoom(1.3)} />
+        </Tooltip>
+        <Tooltip title="缩小">
+          <Button size="small" icon={<MinusOutlined />} onClick={() => zoom(1 / 1.3)} />
+        </Tooltip>
+        <Tooltip title="适应窗口">
+          <Button size="small" icon={<CompressOutlined />} onClick={fit} />
+        </Tooltip>
       </div>
       {hover && (
-        <div style={{ position: 'absolute', left: hover.x + 12, top: hover.y + 12, background: 'rgba(17,24,39,.85)', color: '#fff', fontSize: 12, padding: '2px 6px', borderRadius: 4, pointerEvents: 'none' }}>
+        <div
+          style={{
+            position: 'absolute',
+            left: hover.x + 12,
+            top: hover.y + 12,
+            background: 'rgba(17,24,39,.85)',
+            color: '#fff',
+            fontSize: 12,
+            padding: '2px 6px',
+            borderRadius: 4,
+            pointerEvents: 'none',
+          }}
+        >
           {hover.text}
         </div>
       )}

@@ -1,7 +1,15 @@
 import { useState } from 'react';
 import { Avatar, Button, Dropdown, Layout, Menu, Space, Tag, type MenuProps } from 'antd';
 import {
-  AuditOutlined, BankOutlined, DashboardOutlined, LogoutOutlined, ProfileOutlined, SafetyOutlined, TeamOutlined, UserOutlined, VideoCameraOutlined,
+  AuditOutlined,
+  BankOutlined,
+  DashboardOutlined,
+  LogoutOutlined,
+  ProfileOutlined,
+  SafetyOutlined,
+  TeamOutlined,
+  UserOutlined,
+  VideoCameraOutlined,
 } from '@ant-design/icons';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import type { AdminRole } from '@showtix/shared-types';
@@ -26,23 +34,61 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const [collapsed, setCollapsed] = useState(false);
   const items = NAV.filter((n) => can(...n.roles)).map(({ key, label, icon }) => ({ key, label, icon }));
-  const selected = items.find((i) => pathname.startsWith(i.key) || (i.key === '/shows' && pathname.startsWith('/sessions')))?.key;
-  const userMenu: MenuProps['items'] = [{ key: 'logout', icon: <LogoutOutlined />, label: '退出登录', onClick: () => void logout() }];
+  const selected = items.find(
+    (i) => pathname.startsWith(i.key) || (i.key === '/shows' && pathname.startsWith('/sessions')),
+  )?.key;
+  const userMenu: MenuProps['items'] = [
+    { key: 'logout', icon: <LogoutOutlined />, label: '退出登录', onClick: () => void logout() },
+  ];
   return (
     // The menu stays in view while a long page scrolls; the dark background continues below it.
     <Layout style={{ minHeight: '100vh', background: '#001529' }}>
-      <Sider collapsible collapsed={collapsed} onCollapse={setCollapsed} width={208} theme="dark" style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}>
-        <div className="brand">{collapsed ? '票' : <>演出票务<small>管理后台</small></>}</div>
-        <Menu theme="dark" mode="inline" selectedKeys={selected ? [selected] : []} items={items} onClick={(e) => navigate(e.key)} />
+      <Sider
+        collapsible
+        collapsed={collapsed}
+        onCollapse={setCollapsed}
+        width={208}
+        theme="dark"
+        style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}
+      >
+        <div className="brand">
+          {collapsed ? (
+            '票'
+          ) : (
+            <>
+              演出票务<small>管理后台</small>
+            </>
+          )}
+        </div>
+        <Menu
+          theme="dark"
+          mode="inline"
+          selectedKeys={selected ? [selected] : []}
+          items={items}
+          onClick={(e) => navigate(e.key)}
+        />
       </Sider>
       <Layout style={{ background: '#f5f5f7' }}>
-        <Header style={{ background: '#fff', padding: '0 24px', display: 'flex', justifyContent: 'flex-end', alignItems: 'center', borderBottom: '1px solid #f0f0f0' }}>
+        <Header
+          style={{
+            background: '#fff',
+            padding: '0 24px',
+            display: 'flex',
+            justifyContent: 'flex-end',
+            alignItems: 'center',
+            borderBottom: '1px solid #f0f0f0',
+          }}
+        >
           <Dropdown menu={{ items: userMenu }} placement="bottomRight">
             <Button type="text" style={{ height: 48 }}>
               <Space>
                 <Avatar size="small" icon={<UserOutlined />} style={{ background: '#e4393c' }} />
                 <span>{admin?.displayName || admin?.username}</span>
-                {admin?.roles.map((r) => <Tag key={r} style={{ marginInlineEnd: 0 }}>{ROLE_LABEL[r]}</Tag>)}
+                {admin?.roles.map((r) => (
+                  <Tag key={r} style={{ marginInlineEnd: 0 }}>
+                    {ROLE_LABEL[r]}
+                  </Tag>
+                ))}
               </Space>
             </Button>
           </Dropdown>

@@ -22,9 +22,15 @@ export function LoginPage() {
   return (
     <div className="login-page">
       <Card className="login-card">
-        <Typography.Title level={3} style={{ textAlign: 'center', marginTop: 0 }}>演出票务管理后台</Typography.Title>
-        <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>主办方与现场运营使用</Typography.Paragraph>
-        {error && <Alert type="error" title={error} showIcon style={{ marginBottom: 16 }} data-testid="login-error" />}
+        <Typography.Title level={3} style={{ textAlign: 'center', marginTop: 0 }}>
+          演出票务管理后台
+        </Typography.Title>
+        <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
+          主办方与现场运营使用
+        </Typography.Paragraph>
+        {error && (
+          <Alert type="error" title={error} showIcon style={{ marginBottom: 16 }} data-testid="login-error" />
+        )}
         <Form layout="vertical" onFinish={submit} requiredMark={false}>
           <Form.Item name="username" label="用户名" rules={[{ required: true, message: '请输入用户名' }]}>
             <Input prefix={<UserOutlined />} autoComplete="username" size="large" />
@@ -32,7 +38,9 @@ export function LoginPage() {
           <Form.Item name="password" label="密码" rules={[{ required: true, message: '请输入密码' }]}>
             <Input.Password prefix={<LockOutlined />} autoComplete="current-password" size="large" />
           </Form.Item>
-          <Button type="primary" htmlType="submit" block size="large" loading={busy}>登录</Button>
+          <Button type="primary" htmlType="submit" block size="large" loading={busy}>
+            登录
+          </Button>
         </Form>
       </Card>
     </div>

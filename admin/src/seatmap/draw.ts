@@ -1,9 +1,26 @@
-import { SEAT_SIZE, sectionLabels, STAGE_SPACE, type Bounds, type PlotSeat, type Point, type View } from './geometry';
+import {
+  SEAT_SIZE,
+  sectionLabels,
+  STAGE_SPACE,
+  type Bounds,
+  type PlotSeat,
+  type Point,
+  type View,
+} from './geometry';
 
 export const BACKGROUND = '#fbfbfd';
 export const UNAVAILABLE = '#d9d9de';
 /** The fan's mini-program palette, so the preview looks like what fans see. */
-export const PALETTE = ['#e4393c', '#ff8a00', '#2f7cf6', '#13a8a8', '#7b61ff', '#52a41a', '#d4380d', '#c41d7f'];
+export const PALETTE = [
+  '#e4393c',
+  '#ff8a00',
+  '#2f7cf6',
+  '#13a8a8',
+  '#7b61ff',
+  '#52a41a',
+  '#d4380d',
+  '#c41d7f',
+];
 
 export interface DrawInput {
   seats: PlotSeat[];

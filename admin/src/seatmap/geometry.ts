@@ -46,7 +46,8 @@ export function fitView(b: Bounds, width: number, height: number, pad = 24): Vie
   const h = Math.max(b.maxY - b.minY + SEAT_SIZE, 1);
   const scale = Math.max(0.05, Math.min((width - 2 * pad) / w, (height - 2 * pad - STAGE_SPACE) / h));
   const tx = (width - w * scale) / 2 - (b.minX - SEAT_SIZE / 2) * scale;
-  const ty = pad + STAGE_SPACE + (height - 2 * pad - STAGE_SPACE - h * scale) / 2 - (b.minY - SEAT_SIZE / 2) * scale;
+  const ty =
+    pad + STAGE_SPACE + (height - 2 * pad - STAGE_SPACE - h * scale) / 2 - (b.minY - SEAT_SIZE / 2) * scale;
   return { scale, tx, ty };
 }
 
@@ -68,7 +69,7 @@ export function seatAt<T extends PlotSeat>(seats: T[], wx: number, wy: number): 
   for (const s of seats) {
     const dx = Math.abs(s.x - wx);
     const dy = Math.abs(s.y - wy);
-    if (dx <= half && dy <= half && dx + dy < bestD) (best = s), (bestD = dx + dy);
+    if (dx <= half && dy <= half && dx + dy < bestD) ((best = s), (bestD = dx + dy));
   }
   return best;
 }
@@ -94,7 +95,10 @@ export function seatsInPolygon(seats: PlotSeat[], poly: Point[]): string[] {
   if (poly.length < 3) return [];
   const b = boundsOf(poly.map(([x, y]) => ({ x, y })));
   return seats
-    .filter((s) => s.x >= b.minX && s.x <= b.maxX && s.y >= b.minY && s.y <= b.maxY && pointInPolygon(s.x, s.y, poly))
+    .filter(
+      (s) =>
+        s.x >= b.minX && s.x <= b.maxX && s.y >= b.minY && s.y <= b.maxY && pointInPolygon(s.x, s.y, poly),
+    )
     .map((s) => s.id);
 }
 

@@ -24,7 +24,11 @@ export const ORDER_STATUS: Record<OrderStatus, { label: string; color: string }>
   refunded: { label: '已退款', color: 'purple' },
 };
 
-export const ROLE_LABEL: Record<string, string> = { admin: '管理员', operator: '运营', staff_manager: '现场管理' };
+export const ROLE_LABEL: Record<string, string> = {
+  admin: '管理员',
+  operator: '运营',
+  staff_manager: '现场管理',
+};
 
 export function percent(v: number | null): string {
   return v === null ? '—' : `${(v * 100).toFixed(1)}%`;

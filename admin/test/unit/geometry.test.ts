@@ -1,11 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { boundsOf, fitView, pointInPolygon, sameRow, sameSection, seatAt, seatsInPolygon, seatsInRect, toWorld, zoomAt, type PlotSeat } from '../../src/seatmap/geometry';
+import {
+  boundsOf,
+  fitView,
+  pointInPolygon,
+  sameRow,
+  sameSection,
+  seatAt,
+  seatsInPolygon,
+  seatsInRect,
+  toWorld,
+  zoomAt,
+  type PlotSeat,
+} from '../../src/seatmap/geometry';
 
 const grid: PlotSeat[] = [];
 for (const section of ['A', 'B']) {
   for (let r = 1; r <= 3; r++) {
     for (let n = 1; n <= 4; n++) {
-      grid.push({ id: `${section}-${r}-${n}`, section, row: String(r), number: String(n), x: (section === 'A' ? 0 : 100) + n * 10, y: r * 12 });
+      grid.push({
+        id: `${section}-${r}-${n}`,
+        section,
+        row: String(r),
+        number: String(n),
+        x: (section === 'A' ? 0 : 100) + n * 10,
+        y: r * 12,
+      });
     }
   }
 }
@@ -37,11 +56,25 @@ describe('seat map geometry', () => {
     expect(sameSection(grid, grid[0]!)).toHaveLength(12);
     expect(seatsInRect(grid, [15, 0], [35, 25])).toEqual(['A-1-2', 'A-1-3', 'A-2-2', 'A-2-3']);
     // A triangle above the diagonal y = x - 120 catches only B's top-right corner seat.
-    const tri: [number, number][] = [[125, 5], [150, 5], [150, 30]];
+    const tri: [number, number][] = [
+      [125, 5],
+      [150, 5],
+      [150, 30],
+    ];
     expect(seatsInPolygon(grid, tri)).toEqual(['B-1-4']);
-    const quad: [number, number][] = [[105, 5], [145, 5], [145, 30], [105, 30]];
+    const quad: [number, number][] = [
+      [105, 5],
+      [145, 5],
+      [145, 30],
+      [105, 30],
+    ];
     expect(seatsInPolygon(grid, quad)).toHaveLength(8);
     expect(pointInPolygon(0, 0, tri)).toBe(false);
-    expect(seatsInPolygon(grid, [[0, 0], [1, 1]])).toEqual([]);
+    expect(
+      seatsInPolygon(grid, [
+        [0, 0],
+        [1, 1],
+      ]),
+    ).toEqual([]);
   });
 });

@@ -7,7 +7,9 @@ import { AuthProvider } from '../../src/auth/AuthContext';
 import { App } from '../../src/App';
 
 function reply(status: number, body: unknown) {
-  return Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
+  return Promise.resolve(
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+  );
 }
 
 function renderApp() {
@@ -26,7 +28,9 @@ describe('login page', () => {
   beforeEach(() => vi.restoreAllMocks());
 
   it('shows the server message for a wrong password', async () => {
-    vi.spyOn(globalThis, 'fetch').mockImplementation(() => reply(401, { error: { code: 'UNAUTHORIZED', message: '用户名或密码错误' } }));
+    vi.spyOn(globalThis, 'fetch').mockImplementation(() =>
+      reply(401, { error: { code: 'UNAUTHORIZED', message: '用户名或密码错误' } }),
+    );
     renderApp();
     await userEvent.type(screen.getByLabelText('用户名'), 'organiser');
     await userEvent.type(screen.getByLabelText('密码'), 'nope');
@@ -36,7 +40,9 @@ describe('login page', () => {
   });
 
   it('tells a locked-out user when to retry', async () => {
-    vi.spyOn(globalThis, 'fetch').mockImplementation(() => reply(429, { error: { code: 'RATE_LIMITED', message: '登录失败次数过多，请 15 分钟后再试' } }));
+    vi.spyOn(globalThis, 'fetch').mockImplementation(() =>
+      reply(429, { error: { code: 'RATE_LIMITED', message: '登录失败次数过多，请 15 分钟后再试' } }),
+    );
     renderApp();
     await userEvent.type(screen.getByLabelText('用户名'), 'organiser');
     await userEvent.type(screen.getByLabelText('密码'), 'x');
@@ -45,7 +51,15 @@ describe('login page', () => {
   });
 
   it('keeps the token and shows the menu for the roles of the account', async () => {
-    const admin = { id: '2', username: 'sm', displayName: '现场经理', roles: ['staff_manager'], disabled: false, lastLoginAt: null, createdAt: '' };
+    const admin = {
+      id: '2',
+      username: 'sm',
+      displayName: '现场经理',
+      roles: ['staff_manager'],
+      disabled: false,
+      lastLoginAt: null,
+      createdAt: '',
+    };
     vi.spyOn(globalThis, 'fetch').mockImplementation((input) => {
       const path = String(input);
       if (path.endsWith('/login')) return reply(200, { token: 'tok.en.x', expiresAt: '', admin });

@@ -3,8 +3,23 @@ import type { AdminSessionDetail, VenueDetail } from '@showtix/shared-types';
 import { initialState, problems, stateFromSession, toTierSpecs } from '../../src/pages/shows/tierModel';
 
 const venue = {
-  id: '1', name: 'v', city: '', address: '', seatCount: 3, zoneCount: 1, sections: ['A'], sessionCount: 0, createdAt: '',
-  seats: ['1', '2', '3'].map((id, i) => ({ id, section: 'A', row: '1', number: String(i + 1), x: i * 10, y: 0 })),
+  id: '1',
+  name: 'v',
+  city: '',
+  address: '',
+  seatCount: 3,
+  zoneCount: 1,
+  sections: ['A'],
+  sessionCount: 0,
+  createdAt: '',
+  seats: ['1', '2', '3'].map((id, i) => ({
+    id,
+    section: 'A',
+    row: '1',
+    number: String(i + 1),
+    x: i * 10,
+    y: 0,
+  })),
   zones: [{ id: '9', name: '草坪', capacity: 100 }],
 } satisfies VenueDetail;
 
@@ -33,7 +48,10 @@ describe('tier drafts', () => {
       seatTiers: { '1': '11', '2': '12', '3': '12' },
     } as unknown as AdminSessionDetail;
     const specs = toTierSpecs(stateFromSession(session));
-    expect(specs.map((t) => [t.id, t.priceFen, t.seatIds])).toEqual([['11', 188_000, ['1']], ['12', 68_000, ['2', '3']]]);
+    expect(specs.map((t) => [t.id, t.priceFen, t.seatIds])).toEqual([
+      ['11', 188_000, ['1']],
+      ['12', 68_000, ['2', '3']],
+    ]);
   });
 
   it('report blank or duplicate names and bad prices', () => {

@@ -8,7 +8,10 @@ import { z } from 'zod';
 const int = (def: number) => z.coerce.number().int().positive().default(def);
 
 const AdminEnvSchema = z.object({
-  ADMIN_USERNAME: z.string().regex(/^[A-Za-z0-9_.-]{3,64}$/).default('admin'),
+  ADMIN_USERNAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{3,64}$/)
+    .default('admin'),
   ADMIN_PASSWORD: z.string().min(10).max(200).optional(),
   /** An admin session ends after this long without a request... */
   ADMIN_SESSION_IDLE_MIN: int(30),
@@ -46,7 +49,10 @@ export interface AdminConfig {
 
 export const DEV_ADMIN_PASSWORD = 'showtix-dev-admin';
 
-export function loadAdminConfig(source: NodeJS.ProcessEnv, env: 'development' | 'test' | 'production'): AdminConfig {
+export function loadAdminConfig(
+  source: NodeJS.ProcessEnv,
+  env: 'development' | 'test' | 'production',
+): AdminConfig {
   const parsed = AdminEnvSchema.safeParse(source);
   if (!parsed.success) throw new Error(`Invalid admin configuration: ${z.prettifyError(parsed.error)}`);
   const e = parsed.data;

@@ -60,7 +60,10 @@ export function allow(...roles: AdminRole[]): Middleware {
 /** Sends a file download with a UTF-8 file name (Chinese names survive every browser). */
 export function download(ctx: Context, fileName: string, type: string, body: string | Buffer): void {
   ctx.type = type;
-  ctx.set('Content-Disposition', `attachment; filename="export"; filename*=UTF-8''${encodeURIComponent(fileName)}`);
+  ctx.set(
+    'Content-Disposition',
+    `attachment; filename="export"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+  );
   ctx.set('Cache-Control', 'no-store');
   ctx.body = body;
 }

@@ -8,7 +8,10 @@ import type { AdminConfig } from './config';
 const YEAR_MS = 365 * 24 * 3_600_000;
 
 async function isFile(file: string): Promise<boolean> {
-  return stat(file).then((s) => s.isFile(), () => false);
+  return stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
 
 /**
@@ -27,7 +30,11 @@ export function spaRoutes(cfg: AdminConfig): Router {
   const serve = async (ctx: Context) => {
     const rest = (ctx.params.rest as string[] | string | undefined) ?? [];
     const rel = Array.isArray(rest) ? rest.join('/') : rest;
-    if (rel && !rel.split('/').some((p) => p.startsWith('.')) && (await isFile(path.join(cfg.distDir, rel)))) {
+    if (
+      rel &&
+      !rel.split('/').some((p) => p.startsWith('.')) &&
+      (await isFile(path.join(cfg.distDir, rel)))
+    ) {
       const hashed = rel.startsWith('assets/');
       await send(ctx, rel, { root: cfg.distDir, maxage: hashed ? YEAR_MS : 0, immutable: hashed });
       return;

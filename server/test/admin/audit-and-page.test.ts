@@ -5,7 +5,10 @@ import { adminHarness, type AdminHarness } from './helpers';
 
 const dist = mkdtempSync(path.join(tmpdir(), 'showtix-admin-dist-'));
 mkdirSync(path.join(dist, 'assets'));
-writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>票务管理后台</title><div id="root"></div>');
+writeFileSync(
+  path.join(dist, 'index.html'),
+  '<!doctype html><title>票务管理后台</title><div id="root"></div>',
+);
 writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
 
 let h: AdminHarness;
@@ -21,7 +24,11 @@ describe('audit log', () => {
     await op('POST', '/api/v1/admin/venues', { name: '审计场馆', zones: [{ name: 'z', capacity: 1 }] });
     const all = await op('GET', '/api/v1/admin/audit?pageSize=5');
     expect(all.status).toBe(200);
-    expect(all.body.items[0]).toMatchObject({ action: 'venue.create', entityType: 'venue', actor: expect.stringMatching(/^user/) });
+    expect(all.body.items[0]).toMatchObject({
+      action: 'venue.create',
+      entityType: 'venue',
+      actor: expect.stringMatching(/^user/),
+    });
     expect(all.body.items[0].after).toMatchObject({ name: '审计场馆' });
     expect(all.body.total).toBeGreaterThanOrEqual(3);
     const venues = await op('GET', '/api/v1/admin/audit?entityType=venue');
@@ -49,9 +56,14 @@ describe('the admin page and posters', () => {
   });
 
   it('stores an uploaded poster by content and serves it', async () => {
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100, 7)]);
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.alloc(100, 7),
+    ]);
     const up = await fetch(`${h.api.url}/api/v1/admin/uploads/poster`, {
-      method: 'POST', headers: { authorization: `Bearer ${h.root}`, 'content-type': 'image/png' }, body: png,
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.root}`, 'content-type': 'image/png' },
+      body: png,
     });
     expect(up.status).toBe(201);
     const { url } = (await up.json()) as { url: string };
@@ -60,15 +72,21 @@ describe('the admin page and posters', () => {
     expect(got.status).toBe(200);
     expect(Buffer.from(await got.arrayBuffer()).equals(png)).toBe(true);
     const text = await fetch(`${h.api.url}/api/v1/admin/uploads/poster`, {
-      method: 'POST', headers: { authorization: `Bearer ${h.root}`, 'content-type': 'image/png' }, body: 'not an image',
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.root}`, 'content-type': 'image/png' },
+      body: 'not an image',
     });
     expect(text.status).toBe(400);
     const big = await fetch(`${h.api.url}/api/v1/admin/uploads/poster`, {
-      method: 'POST', headers: { authorization: `Bearer ${h.root}`, 'content-type': 'image/png' }, body: Buffer.concat([png, Buffer.alloc(4096)]),
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.root}`, 'content-type': 'image/png' },
+      body: Buffer.concat([png, Buffer.alloc(4096)]),
     });
     expect(big.status).toBe(413);
     const fan = await fetch(`${h.api.url}/api/v1/admin/uploads/poster`, {
-      method: 'POST', headers: { authorization: `Bearer ${await h.api.tokenFor('1')}`, 'content-type': 'image/png' }, body: png,
+      method: 'POST',
+      headers: { authorization: `Bearer ${await h.api.tokenFor('1')}`, 'content-type': 'image/png' },
+      body: png,
     });
     expect(fan.status).toBe(403);
     expect((await h.api.call('GET', '/media/posters/nope.png')).status).toBe(404);

@@ -9,8 +9,18 @@ describe('admin configuration', () => {
   });
 
   it('uses a flagged development default elsewhere, and ADMIN_PASSWORD when given', () => {
-    expect(loadAdminConfig({}, 'development')).toMatchObject({ bootstrapPassword: DEV_ADMIN_PASSWORD, bootstrapIsDefault: true, bootstrapUsername: 'admin' });
-    expect(loadAdminConfig({ ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: 'a-long-secret' }, 'production')).toMatchObject({ bootstrapUsername: 'boss', bootstrapPassword: 'a-long-secret', bootstrapIsDefault: false });
+    expect(loadAdminConfig({}, 'development')).toMatchObject({
+      bootstrapPassword: DEV_ADMIN_PASSWORD,
+      bootstrapIsDefault: true,
+      bootstrapUsername: 'admin',
+    });
+    expect(
+      loadAdminConfig({ ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: 'a-long-secret' }, 'production'),
+    ).toMatchObject({
+      bootstrapUsername: 'boss',
+      bootstrapPassword: 'a-long-secret',
+      bootstrapIsDefault: false,
+    });
   });
 
   it('refuses a short ADMIN_PASSWORD and bad numbers, through the app configuration', () => {

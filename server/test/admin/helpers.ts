@@ -19,7 +19,12 @@ export interface AdminHarness {
 let accounts = 0;
 
 export async function adminHarness(overrides: Record<string, string> = {}): Promise<AdminHarness> {
-  const env = await createTestEnv({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD, DATA_DIR: `/tmp/showtix-admin-test-${process.pid}`, ...overrides });
+  const env = await createTestEnv({
+    ADMIN_USERNAME: 'root',
+    ADMIN_PASSWORD,
+    DATA_DIR: `/tmp/showtix-admin-test-${process.pid}`,
+    ...overrides,
+  });
   const api = await startTestServer(env);
   const login = async (username = 'root', password = ADMIN_PASSWORD) => {
     const r = await api.call('POST', '/api/v1/admin/login', { body: { username, password } });
@@ -27,7 +32,8 @@ export async function adminHarness(overrides: Record<string, string> = {}): Prom
     return r.body.token as string;
   };
   const root = await login();
-  const as = (token: string) => (method: string, path: string, body?: unknown) => api.call(method, path, { token, body });
+  const as = (token: string) => (method: string, path: string, body?: unknown) =>
+    api.call(method, path, { token, body });
   return {
     env,
     api,
@@ -36,7 +42,11 @@ export async function adminHarness(overrides: Record<string, string> = {}): Prom
     as,
     async tokenWithRoles(roles) {
       const username = `user${++accounts}_${roles.join('_')}`;
-      const r = await as(await login())('POST', '/api/v1/admin/admins', { username, password: ADMIN_PASSWORD, roles });
+      const r = await as(await login())('POST', '/api/v1/admin/admins', {
+        username,
+        password: ADMIN_PASSWORD,
+        roles,
+      });
       if (r.status !== 201) throw new Error(`create failed: ${JSON.stringify(r.body)}`);
       return login(username);
     },
@@ -48,11 +58,20 @@ export async function adminHarness(overrides: Record<string, string> = {}): Prom
 }
 
 export async function auditRows(h: AdminHarness, action: string): Promise<RowDataPacket[]> {
-  const [rows] = await h.env.deps.db.query<RowDataPacket[]>('SELECT * FROM admin_audit_log WHERE action = ? ORDER BY id', [action]);
+  const [rows] = await h.env.deps.db.query<RowDataPacket[]>(
+    'SELECT * FROM admin_audit_log WHERE action = ? ORDER BY id',
+    [action],
+  );
   return rows;
 }
 
 /** A generated venue: `blocks` of rows x seats. */
 export function blocks(...specs: [section: string, rows: number, seats: number][]) {
-  return specs.map(([section, rows, seatsPerRow], i) => ({ section, rows, seatsPerRow, originX: i * 400, originY: 0 }));
+  return specs.map(([section, rows, seatsPerRow], i) => ({
+    section,
+    rows,
+    seatsPerRow,
+    originX: i * 400,
+    originY: 0,
+  }));
 }

@@ -38,7 +38,10 @@ describe('venue grid generator', () => {
 
   it('finds duplicate labels and overlapping seats', () => {
     const a = generateBlock(spec({}));
-    expect(checkLayout([...a, ...a])).toEqual({ duplicates: expect.arrayContaining(['A区1排1号']), overlaps: 24 });
+    expect(checkLayout([...a, ...a])).toEqual({
+      duplicates: expect.arrayContaining(['A区1排1号']),
+      overlaps: 24,
+    });
   });
 });
 
@@ -46,6 +49,9 @@ describe('layout CSV', () => {
   it('round-trips quotes, commas and Chinese names', () => {
     const seats = [{ section: '看台"东",1', row: '1', number: '2', x: 10, y: -5 }];
     const rows = parseCsv(seatsToCsv(seats));
-    expect(rows).toEqual([['section', 'row', 'number', 'x', 'y'], ['看台"东",1', '1', '2', '10', '-5']]);
+    expect(rows).toEqual([
+      ['section', 'row', 'number', 'x', 'y'],
+      ['看台"东",1', '1', '2', '10', '-5'],
+    ]);
   });
 });

@@ -12,7 +12,8 @@ let operator: string;
 let staffManager: string;
 let seat = 0;
 
-const as = (token: string) => (method: string, path: string, body?: unknown) => p.api.call(method, path, { token, body });
+const as = (token: string) => (method: string, path: string, body?: unknown) =>
+  p.api.call(method, path, { token, body });
 async function login(username: string): Promise<string> {
   const r = await p.api.call('POST', '/api/v1/admin/login', { body: { username, password: ADMIN_PASSWORD } });
   return r.body.token;
@@ -22,7 +23,10 @@ beforeAll(async () => {
   p = await createPayEnv({ env: { ADMIN_USERNAME: 'root', ADMIN_PASSWORD } });
   s = await createSession(p.deps, { seats: 40, vip: 10 });
   admin = await login('root');
-  for (const [username, roles] of [['ops', ['operator']], ['smgr', ['staff_manager']]] as const) {
+  for (const [username, roles] of [
+    ['ops', ['operator']],
+    ['smgr', ['staff_manager']],
+  ] as const) {
     await as(admin)('POST', '/api/v1/admin/admins', { username, password: ADMIN_PASSWORD, roles });
   }
   operator = await login('ops');
@@ -37,7 +41,12 @@ async function order(openid: string, n: number, pay: boolean) {
   if (pay) {
     const prepay = (await p.api.call('POST', `/api/v1/orders/${o.orderNo}/pay`, { token: fan.token })).body;
     p.sim.pay(prepay.prepayId);
-    await p.until(async () => (await p.api.call('GET', `/api/v1/orders/${o.orderNo}`, { token: fan.token })).body.status === 'ticketed', 'tickets');
+    await p.until(
+      async () =>
+        (await p.api.call('GET', `/api/v1/orders/${o.orderNo}`, { token: fan.token })).body.status ===
+        'ticketed',
+      'tickets',
+    );
   }
   return { fan, order: o };
 }
@@ -69,9 +78,20 @@ describe('live sales dashboard', () => {
   });
 
   it('is for operators: staff managers, fans and staff are refused', async () => {
-    expect((await as(staffManager)('GET', `/api/v1/admin/sessions/${s.sessionId}/dashboard`)).status).toBe(403);
-    expect((await as(await p.api.tokenFor('1'))('GET', `/api/v1/admin/sessions/${s.sessionId}/dashboard`)).status).toBe(403);
-    expect((await as(await p.api.tokenFor('1', ['staff']))('GET', `/api/v1/admin/sessions/${s.sessionId}/dashboard`)).status).toBe(403);
+    expect((await as(staffManager)('GET', `/api/v1/admin/sessions/${s.sessionId}/dashboard`)).status).toBe(
+      403,
+    );
+    expect(
+      (await as(await p.api.tokenFor('1'))('GET', `/api/v1/admin/sessions/${s.sessionId}/dashboard`)).status,
+    ).toBe(403);
+    expect(
+      (
+        await as(await p.api.tokenFor('1', ['staff']))(
+          'GET',
+          `/api/v1/admin/sessions/${s.sessionId}/dashboard`,
+        )
+      ).status,
+    ).toBe(403);
     expect((await as(operator)('GET', '/api/v1/admin/sessions/999999/dashboard')).status).toBe(404);
   });
 });
@@ -89,7 +109,11 @@ describe('orders', () => {
     expect(byNo.items.map((o: { orderNo: string }) => o.orderNo)).toContain(ticketed.order.orderNo);
     const byBuyer = await q(`buyer=${ticketed.fan.userId}`);
     expect(byBuyer.items).toHaveLength(1);
-    expect(byBuyer.items[0]).toMatchObject({ orderNo: ticketed.order.orderNo, status: 'ticketed', buyer: { userId: ticketed.fan.userId } });
+    expect(byBuyer.items[0]).toMatchObject({
+      orderNo: ticketed.order.orderNo,
+      status: 'ticketed',
+      buyer: { userId: ticketed.fan.userId },
+    });
     expect(byBuyer.items[0].buyer.openidMasked).toMatch(/^orde\*+eted$/);
     expect((await q('status=pending')).total).toBe(1);
     expect((await q(`sessionId=${s.sessionId}&pageSize=2`)).items).toHaveLength(2);
@@ -102,13 +126,24 @@ describe('orders', () => {
   it('searches by phone or ID number once attendees are recorded, and shows them masked', async () => {
     const none = await as(operator)('GET', '/api/v1/admin/orders?idNumber=11010519491231002X');
     expect(none.body).toMatchObject({ total: 0, notice: expect.stringContaining('观演人') });
-    await p.deps.db.query(`CREATE TABLE order_attendees (order_id BIGINT UNSIGNED NOT NULL, name VARCHAR(32) NOT NULL,
+    await p.deps.db
+      .query(`CREATE TABLE order_attendees (order_id BIGINT UNSIGNED NOT NULL, name VARCHAR(32) NOT NULL,
       id_type VARCHAR(16) NOT NULL, id_number VARCHAR(32) NOT NULL, phone VARCHAR(20) NULL, KEY (id_number), KEY (phone))`);
-    const [[row]] = await p.deps.db.query<RowDataPacket[]>('SELECT id FROM orders WHERE order_no = ?', [ticketed.order.orderNo]);
-    await p.deps.db.query('INSERT INTO order_attendees VALUES (?, ?, ?, ?, ?)', [row!.id, '张三丰', 'id_card', '11010519491231002X', '13812345678']);
+    const [[row]] = await p.deps.db.query<RowDataPacket[]>('SELECT id FROM orders WHERE order_no = ?', [
+      ticketed.order.orderNo,
+    ]);
+    await p.deps.db.query('INSERT INTO order_attendees VALUES (?, ?, ?, ?, ?)', [
+      row!.id,
+      '张三丰',
+      'id_card',
+      '11010519491231002X',
+      '13812345678',
+    ]);
     const byId = await as(operator)('GET', '/api/v1/admin/orders?idNumber=11010519491231002x');
     expect(byId.body.items).toHaveLength(1);
-    expect(byId.body.items[0].attendees).toEqual([{ name: '张*丰', idNumber: '110***********002X', phone: '138****5678' }]);
+    expect(byId.body.items[0].attendees).toEqual([
+      { name: '张*丰', idNumber: '110***********002X', phone: '138****5678' },
+    ]);
     const byPhone = await as(operator)('GET', '/api/v1/admin/orders?phone=13812345678');
     expect(byPhone.body.items[0].orderNo).toBe(ticketed.order.orderNo);
   });
@@ -116,8 +151,12 @@ describe('orders', () => {
   it('shows an order with its items, payments and tickets', async () => {
     const d = await as(operator)('GET', `/api/v1/admin/orders/${ticketed.order.orderNo}`);
     expect(d.status).toBe(200);
-    expect(d.body.items).toEqual([expect.objectContaining({ tierName: 'VIP', label: expect.stringMatching(/^A区 \d+排 \d+号$/) })]);
-    expect(d.body.payments).toEqual([expect.objectContaining({ amountFen: ticketed.order.amountFen, status: '已支付' })]);
+    expect(d.body.items).toEqual([
+      expect.objectContaining({ tierName: 'VIP', label: expect.stringMatching(/^A区 \d+排 \d+号$/) }),
+    ]);
+    expect(d.body.payments).toEqual([
+      expect.objectContaining({ amountFen: ticketed.order.amountFen, status: '已支付' }),
+    ]);
     expect(d.body.tickets).toHaveLength(1);
     expect(d.body.tickets[0].status).toBe('有效');
     expect((await as(operator)('GET', '/api/v1/admin/orders/123456789')).status).toBe(404);
@@ -126,11 +165,18 @@ describe('orders', () => {
   it('refunds in full through the buyer refund path, audited', async () => {
     const bad = await as(operator)('POST', `/api/v1/admin/orders/${ticketed.order.orderNo}/refund`, {});
     expect(bad.status).toBe(400);
-    const r = await as(operator)('POST', `/api/v1/admin/orders/${ticketed.order.orderNo}/refund`, { reason: '演出取消' });
+    const r = await as(operator)('POST', `/api/v1/admin/orders/${ticketed.order.orderNo}/refund`, {
+      reason: '演出取消',
+    });
     expect(r.status).toBe(200);
-    expect(r.body.refunds).toEqual([expect.objectContaining({ amountFen: ticketed.order.amountFen, feeFen: 0, reason: '演出取消' })]);
+    expect(r.body.refunds).toEqual([
+      expect.objectContaining({ amountFen: ticketed.order.amountFen, feeFen: 0, reason: '演出取消' }),
+    ]);
     expect(r.body.refunds[0].requestedBy).toBe('管理员 ops');
-    const [[row]] = await p.deps.db.query<RowDataPacket[]>('SELECT requested_by FROM refunds WHERE out_refund_no = ?', [r.body.refunds[0].outRefundNo]);
+    const [[row]] = await p.deps.db.query<RowDataPacket[]>(
+      'SELECT requested_by FROM refunds WHERE out_refund_no = ?',
+      [r.body.refunds[0].outRefundNo],
+    );
     expect(row!.requested_by).toMatch(/^admin:\d+$/);
     expect(r.body.audit.map((a: { action: string }) => a.action)).toContain('order.refund');
     const done = await p.until(async () => {
@@ -141,7 +187,9 @@ describe('orders', () => {
     expect(done.tickets[0].status).toBe('已作废');
     // A pending order cannot be refunded.
     const pending = (await as(operator)('GET', '/api/v1/admin/orders?status=pending')).body.items[0];
-    expect((await as(operator)('POST', `/api/v1/admin/orders/${pending.orderNo}/refund`, { reason: 'x' })).status).toBe(409);
+    expect(
+      (await as(operator)('POST', `/api/v1/admin/orders/${pending.orderNo}/refund`, { reason: 'x' })).status,
+    ).toBe(409);
     const d = (await as(operator)('GET', `/api/v1/admin/sessions/${s.sessionId}/dashboard`)).body;
     expect(d.refundedFen).toBe(ticketed.order.amountFen);
     expect(d.orders.refunded).toBe(1);
@@ -153,21 +201,31 @@ describe('orders', () => {
     const lines = String(csv.body).trim().split('\r\n');
     expect(lines[0]).toContain('订单号,状态,演出');
     expect(lines).toHaveLength(1 + 3);
-    const res = await fetch(`${p.api.url}/api/v1/admin/orders/export?format=xlsx`, { headers: { authorization: `Bearer ${operator}` } });
+    const res = await fetch(`${p.api.url}/api/v1/admin/orders/export?format=xlsx`, {
+      headers: { authorization: `Bearer ${operator}` },
+    });
     expect(res.headers.get('content-type')).toContain('spreadsheetml');
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
     const ws = wb.getWorksheet('订单')!;
     expect(ws.getRow(1).getCell(1).value).toBe('订单号');
     expect(ws.rowCount).toBe(4);
-    const [rows] = await p.deps.db.query<RowDataPacket[]>("SELECT * FROM admin_audit_log WHERE action = 'order.export'");
+    const [rows] = await p.deps.db.query<RowDataPacket[]>(
+      "SELECT * FROM admin_audit_log WHERE action = 'order.export'",
+    );
     expect(rows).toHaveLength(2);
     expect(rows[0]!.actor).toBe('ops');
   });
 
   it('are closed to staff managers and fans', async () => {
     expect((await as(staffManager)('GET', '/api/v1/admin/orders')).status).toBe(403);
-    expect((await as(staffManager)('POST', `/api/v1/admin/orders/${ticketed.order.orderNo}/refund`, { reason: 'x' })).status).toBe(403);
+    expect(
+      (
+        await as(staffManager)('POST', `/api/v1/admin/orders/${ticketed.order.orderNo}/refund`, {
+          reason: 'x',
+        })
+      ).status,
+    ).toBe(403);
     expect((await as(ticketed.fan.token)('GET', '/api/v1/admin/orders')).status).toBe(403);
   });
 });

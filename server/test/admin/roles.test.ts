@@ -11,16 +11,36 @@ let routes: { method: string; path: string }[];
 beforeAll(async () => {
   h = await adminHarness();
   routes = adminRouters(h.env.deps)
-    .flatMap((r) => r.stack)
-    .filter((l) => l.methods.length > 0 && l.path.startsWith('/api/v1/admin') && l.path !== '/api/v1/admin/login')
-    .map((l) => ({ method: l.methods.find((m) => m !== 'HEAD')!, path: l.path.replace(/:(\w+)/g, (_, name: string) => (name === 'code' ? 'ABCDEFGH23' : name === 'orderNo' ? '1234567890' : '1')) }));
+    .flatMap((r) => r.stack.map((l) => ({ methods: l.methods, path: String(l.path) })))
+    .filter(
+      (l) => l.methods.length > 0 && l.path.startsWith('/api/v1/admin') && l.path !== '/api/v1/admin/login',
+    )
+    .map((l) => ({
+      method: l.methods.find((m) => m !== 'HEAD')!,
+      path: l.path.replace(/:(\w+)/g, (_: string, name: string) =>
+        name === 'code' ? 'ABCDEFGH23' : name === 'orderNo' ? '1234567890' : '1',
+      ),
+    }));
 });
 afterAll(() => h.close());
 
 describe('role checks on every admin route', () => {
   it('covers the routes of every domain', () => {
     const prefixes = new Set(routes.map((r) => r.path.split('/')[4]));
-    for (const p of ['admins', 'audit', 'venues', 'shows', 'sessions', 'dashboard', 'orders', 'staff', 'uploads', 'me', 'logout']) expect(prefixes).toContain(p);
+    for (const p of [
+      'admins',
+      'audit',
+      'venues',
+      'shows',
+      'sessions',
+      'dashboard',
+      'orders',
+      'staff',
+      'uploads',
+      'me',
+      'logout',
+    ])
+      expect(prefixes).toContain(p);
     expect(routes.length).toBeGreaterThanOrEqual(35);
   });
 
@@ -32,9 +52,13 @@ describe('role checks on every admin route', () => {
       const body = r.method === 'GET' || r.method === 'DELETE' ? undefined : {};
       const none = await h.api.call(r.method, r.path, { body });
       if (none.status !== 401) wrong.push(`${r.method} ${r.path} without token: ${none.status}`);
-      for (const [who, token] of [['buyer', fan], ['staff', staff]] as const) {
+      for (const [who, token] of [
+        ['buyer', fan],
+        ['staff', staff],
+      ] as const) {
         const res = await h.api.call(r.method, r.path, { token, body });
-        if (res.status !== 403 || res.body.error.code !== 'FORBIDDEN') wrong.push(`${r.method} ${r.path} as ${who}: ${res.status}`);
+        if (res.status !== 403 || res.body.error.code !== 'FORBIDDEN')
+          wrong.push(`${r.method} ${r.path} as ${who}: ${res.status}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -43,7 +67,8 @@ describe('role checks on every admin route', () => {
   it('keeps each admin role to its own pages', async () => {
     const op = h.as(await h.tokenWithRoles(['operator']));
     const sm = h.as(await h.tokenWithRoles(['staff_manager']));
-    const status = async (call: ReturnType<AdminHarness['as']>, method: string, path: string) => (await call(method, path)).status;
+    const status = async (call: ReturnType<AdminHarness['as']>, method: string, path: string) =>
+      (await call(method, path)).status;
     // Operators: catalog, sales and orders, not staff or accounts.
     expect(await status(op, 'GET', '/api/v1/admin/orders')).toBe(200);
     expect(await status(op, 'GET', '/api/v1/admin/dashboard')).toBe(200);
@@ -52,7 +77,14 @@ describe('role checks on every admin route', () => {
     // Staff managers: staff and the show list, nothing else.
     expect(await status(sm, 'GET', '/api/v1/admin/staff')).toBe(200);
     expect(await status(sm, 'GET', '/api/v1/admin/shows')).toBe(200);
-    for (const path of ['/api/v1/admin/orders', '/api/v1/admin/dashboard', '/api/v1/admin/venues', '/api/v1/admin/audit', '/api/v1/admin/admins', '/api/v1/admin/sessions/1']) {
+    for (const path of [
+      '/api/v1/admin/orders',
+      '/api/v1/admin/dashboard',
+      '/api/v1/admin/venues',
+      '/api/v1/admin/audit',
+      '/api/v1/admin/admins',
+      '/api/v1/admin/sessions/1',
+    ]) {
       expect(await status(sm, 'GET', path)).toBe(403);
     }
     // Everyone signed in may see and end their own session.

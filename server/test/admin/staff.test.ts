@@ -9,7 +9,10 @@ let showIds: string[];
 let users: string[];
 
 async function user(nickname: string): Promise<string> {
-  const [r] = await h.env.deps.db.query<ResultSetHeader>('INSERT INTO users (openid, nickname) VALUES (?, ?)', [`staff-${nickname}-${Math.random()}`, nickname]);
+  const [r] = await h.env.deps.db.query<ResultSetHeader>(
+    'INSERT INTO users (openid, nickname) VALUES (?, ?)',
+    [`staff-${nickname}-${Math.random()}`, nickname],
+  );
   return String(r.insertId);
 }
 
@@ -17,9 +20,13 @@ beforeAll(async () => {
   h = await adminHarness();
   sm = h.as(await h.tokenWithRoles(['staff_manager']));
   operator = h.as(await h.tokenWithRoles(['operator']));
-  const v = await operator('POST', '/api/v1/admin/venues', { name: '体育场', zones: [{ name: '草坪', capacity: 100 }] });
+  const v = await operator('POST', '/api/v1/admin/venues', {
+    name: '体育场',
+    zones: [{ name: '草坪', capacity: 100 }],
+  });
   showIds = [];
-  for (const title of ['音乐节第一天', '音乐节第二天']) showIds.push((await operator('POST', '/api/v1/admin/shows', { title, venueId: v.body.id })).body.id);
+  for (const title of ['音乐节第一天', '音乐节第二天'])
+    showIds.push((await operator('POST', '/api/v1/admin/shows', { title, venueId: v.body.id })).body.id);
   users = [await user('检票员小王'), await user('检票员小李'), await user('检票员小张')];
 });
 afterAll(() => h.close());
@@ -28,7 +35,11 @@ describe('gate staff', () => {
   it('a staff manager binds a WeChat user to shows (the contract route), audited', async () => {
     const r = await sm('POST', '/api/v1/admin/staff', { userId: users[0], showIds: [showIds[0]] });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ userId: users[0], nickname: '检票员小王', shows: [{ id: showIds[0], title: '音乐节第一天' }] });
+    expect(r.body).toMatchObject({
+      userId: users[0],
+      nickname: '检票员小王',
+      shows: [{ id: showIds[0], title: '音乐节第一天' }],
+    });
     expect(await isStaffFor(h.env.deps.db, users[0]!, showIds[0]!)).toBe(true);
     expect(await isStaffFor(h.env.deps.db, users[0]!, showIds[1]!)).toBe(false);
     const again = await sm('POST', '/api/v1/admin/staff', { userId: users[0], showIds: showIds });
@@ -41,16 +52,25 @@ describe('gate staff', () => {
   });
 
   it('validates the user and the shows', async () => {
-    expect((await sm('POST', '/api/v1/admin/staff', { userId: '999999', showIds: [showIds[0]] })).body.error.message).toContain('微信用户不存在');
-    expect((await sm('POST', '/api/v1/admin/staff', { userId: users[1], showIds: ['999999'] })).status).toBe(400);
+    expect(
+      (await sm('POST', '/api/v1/admin/staff', { userId: '999999', showIds: [showIds[0]] })).body.error
+        .message,
+    ).toContain('微信用户不存在');
+    expect((await sm('POST', '/api/v1/admin/staff', { userId: users[1], showIds: ['999999'] })).status).toBe(
+      400,
+    );
     expect((await sm('POST', '/api/v1/admin/staff', { userId: users[1], showIds: [] })).status).toBe(400);
-    expect((await sm('POST', '/api/v1/admin/staff', { userId: 'abc', showIds: [showIds[0]] })).status).toBe(400);
+    expect((await sm('POST', '/api/v1/admin/staff', { userId: 'abc', showIds: [showIds[0]] })).status).toBe(
+      400,
+    );
   });
 
   it('finds WeChat users by id or nickname', async () => {
     const r = await sm('GET', `/api/v1/admin/staff/users?q=${encodeURIComponent('小李')}`);
     expect(r.body.items.map((u: { id: string }) => u.id)).toEqual([users[1]]);
-    expect((await sm('GET', `/api/v1/admin/staff/users?q=${users[2]}`)).body.items[0].nickname).toBe('检票员小张');
+    expect((await sm('GET', `/api/v1/admin/staff/users?q=${users[2]}`)).body.items[0].nickname).toBe(
+      '检票员小张',
+    );
   });
 
   it('removes assignments, one show or all', async () => {
@@ -62,37 +82,73 @@ describe('gate staff', () => {
   });
 
   it('is for staff managers: operators, fans and staff tokens are refused', async () => {
-    expect((await operator('POST', '/api/v1/admin/staff', { userId: users[1], showIds: [showIds[0]] })).status).toBe(403);
+    expect(
+      (await operator('POST', '/api/v1/admin/staff', { userId: users[1], showIds: [showIds[0]] })).status,
+    ).toBe(403);
     for (const roles of [['fan'], ['staff']] as const) {
       const t = await h.api.tokenFor(users[1]!, [...roles]);
-      expect((await h.as(t)('POST', '/api/v1/admin/staff', { userId: users[1], showIds: [showIds[0]] })).status).toBe(403);
+      expect(
+        (await h.as(t)('POST', '/api/v1/admin/staff', { userId: users[1], showIds: [showIds[0]] })).status,
+      ).toBe(403);
     }
   });
 });
 
 describe('invite codes', () => {
   it('a WeChat user redeems a code and becomes staff; redeeming again is harmless', async () => {
-    const inv = await sm('POST', '/api/v1/admin/staff/invites', { showIds, maxUses: 2, expiresInHours: 24, note: '南门' });
+    const inv = await sm('POST', '/api/v1/admin/staff/invites', {
+      showIds,
+      maxUses: 2,
+      expiresInHours: 24,
+      note: '南门',
+    });
     expect(inv.status).toBe(201);
     expect(inv.body.code).toMatch(/^[A-HJ-NP-Z2-9]{10}$/);
     const fan = await h.api.tokenFor(users[1]!);
-    const r = await h.api.call('POST', '/api/v1/staff/invites/redeem', { token: fan, body: { code: inv.body.code.toLowerCase() } });
+    const r = await h.api.call('POST', '/api/v1/staff/invites/redeem', {
+      token: fan,
+      body: { code: inv.body.code.toLowerCase() },
+    });
     expect(r.status).toBe(200);
     expect(r.body.shows.map((s: { id: string }) => s.id)).toEqual(showIds);
-    expect((await h.api.call('POST', '/api/v1/staff/invites/redeem', { token: fan, body: { code: inv.body.code } })).status).toBe(200);
+    expect(
+      (
+        await h.api.call('POST', '/api/v1/staff/invites/redeem', {
+          token: fan,
+          body: { code: inv.body.code },
+        })
+      ).status,
+    ).toBe(200);
     expect((await h.api.call('GET', '/api/v1/staff/me', { token: fan })).body.shows).toHaveLength(2);
     const list = await sm('GET', '/api/v1/admin/staff/invites');
-    expect(list.body.items[0]).toMatchObject({ code: inv.body.code, uses: 1, maxUses: 2, note: '南门', revoked: false });
+    expect(list.body.items[0]).toMatchObject({
+      code: inv.body.code,
+      uses: 1,
+      maxUses: 2,
+      note: '南门',
+      revoked: false,
+    });
     expect((await auditRows(h, 'staff.redeem')).map((e) => e.actor)).toEqual([`user:${users[1]}`]);
   });
 
   it('refuses used-up, expired, revoked and unknown codes, and admin tokens', async () => {
-    const inv = (await sm('POST', '/api/v1/admin/staff/invites', { showIds: [showIds[0]], maxUses: 1, expiresInHours: 1 })).body;
+    const inv = (
+      await sm('POST', '/api/v1/admin/staff/invites', {
+        showIds: [showIds[0]],
+        maxUses: 1,
+        expiresInHours: 1,
+      })
+    ).body;
     const redeem = async (userId: string, code: string) =>
-      h.api.call('POST', '/api/v1/staff/invites/redeem', { token: await h.api.tokenFor(userId), body: { code } });
+      h.api.call('POST', '/api/v1/staff/invites/redeem', {
+        token: await h.api.tokenFor(userId),
+        body: { code },
+      });
     expect((await redeem(users[2]!, inv.code)).status).toBe(200);
     expect((await redeem(users[0]!, inv.code)).body.error.message).toBe('邀请码已被用完');
-    const later = (await sm('POST', '/api/v1/admin/staff/invites', { showIds: [showIds[0]], expiresInHours: 1 })).body;
+    const later = (
+      await sm('POST', '/api/v1/admin/staff/invites', { showIds: [showIds[0]], expiresInHours: 1 })
+    ).body;
     h.env.clock.advance(3_600_000);
     expect((await redeem(users[0]!, later.code)).body.error.message).toBe('邀请码已过期');
     h.env.clock.advance(-3_600_000);
@@ -102,10 +158,17 @@ describe('invite codes', () => {
     expect((await redeem(users[0]!, 'ZZZZZZZZZZ')).body.error.message).toBe('邀请码无效');
     expect((await redeem(users[0]!, 'bad')).status).toBe(400);
     const adminToken = await h.login();
-    const r = await h.api.call('POST', '/api/v1/staff/invites/redeem', { token: adminToken, body: { code: inv.code } });
+    const r = await h.api.call('POST', '/api/v1/staff/invites/redeem', {
+      token: adminToken,
+      body: { code: inv.code },
+    });
     expect(r.status).toBe(403);
-    expect((await h.api.call('POST', '/api/v1/staff/invites/redeem', { body: { code: inv.code } })).status).toBe(401);
-    expect((await sm('POST', '/api/v1/admin/staff/invites', { showIds: [showIds[0]], maxUses: 0 })).status).toBe(400);
+    expect(
+      (await h.api.call('POST', '/api/v1/staff/invites/redeem', { body: { code: inv.code } })).status,
+    ).toBe(401);
+    expect(
+      (await sm('POST', '/api/v1/admin/staff/invites', { showIds: [showIds[0]], maxUses: 0 })).status,
+    ).toBe(400);
   });
 
   it('answers per-gate counts as unavailable until check-in exists', async () => {

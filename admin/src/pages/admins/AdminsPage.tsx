@@ -6,7 +6,11 @@ import { api, ApiError } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { dateTime, ROLE_LABEL } from '../../utils/format';
 
-const ROLE_HELP: Record<string, string> = { admin: '全部权限，含账号管理', operator: '场馆、演出、场次、看板、订单与退款', staff_manager: '检票人员与邀请码' };
+const ROLE_HELP: Record<string, string> = {
+  admin: '全部权限，含账号管理',
+  operator: '场馆、演出、场次、看板、订单与退款',
+  staff_manager: '检票人员与邀请码',
+};
 const roleOptions = ADMIN_ROLES.map((r) => ({ value: r, label: `${ROLE_LABEL[r]}（${ROLE_HELP[r]}）` }));
 
 export function AdminsPage() {
@@ -14,10 +18,22 @@ export function AdminsPage() {
   const list = useApi(() => api<{ items: AdminAccount[] }>('GET', '/api/v1/admin/admins'), []);
   const [editing, setEditing] = useState<AdminAccount | 'new' | null>(null);
   const [form] = Form.useForm();
-  const save = async (v: { username?: string; displayName?: string; password?: string; roles: string[]; disabled?: boolean }) => {
+  const save = async (v: {
+    username?: string;
+    displayName?: string;
+    password?: string;
+    roles: string[];
+    disabled?: boolean;
+  }) => {
     try {
       if (editing === 'new') await api('POST', '/api/v1/admin/admins', v);
-      else if (editing) await api('PATCH', `/api/v1/admin/admins/${editing.id}`, { displayName: v.displayName, roles: v.roles, disabled: v.disabled, ...(v.password ? { password: v.password } : {}) });
+      else if (editing)
+        await api('PATCH', `/api/v1/admin/admins/${editing.id}`, {
+          displayName: v.displayName,
+          roles: v.roles,
+          disabled: v.disabled,
+          ...(v.password ? { password: v.password } : {}),
+        });
       message.success('已保存');
       setEditing(null);
       await list.reload();
@@ -29,28 +45,99 @@ export function AdminsPage() {
     <>
       <div className="page-header">
         <h2>账号与权限</h2>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => (form.resetFields(), form.setFieldsValue({ roles: ['operator'] }), setEditing('new'))}>新建账号</Button>
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => (
+            form.resetFields(),
+            form.setFieldsValue({ roles: ['operator'] }),
+            setEditing('new')
+          )}
+        >
+          新建账号
+        </Button>
       </div>
       <Card>
-        <Table<AdminAccount> rowKey="id" loading={list.loading} dataSource={list.data?.items} pagination={false}
+        <Table<AdminAccount>
+          rowKey="id"
+          loading={list.loading}
+          dataSource={list.data?.items}
+          pagination={false}
           columns={[
             { title: '用户名', dataIndex: 'username' },
             { title: '姓名', dataIndex: 'displayName' },
-            { title: '角色', dataIndex: 'roles', render: (r: string[]) => r.map((x) => <Tag key={x} color={x === 'admin' ? 'red' : 'blue'}>{ROLE_LABEL[x]}</Tag>) },
-            { title: '状态', dataIndex: 'disabled', render: (d: boolean) => (d ? <Tag>已停用</Tag> : <Tag color="green">正常</Tag>) },
+            {
+              title: '角色',
+              dataIndex: 'roles',
+              render: (r: string[]) =>
+                r.map((x) => (
+                  <Tag key={x} color={x === 'admin' ? 'red' : 'blue'}>
+                    {ROLE_LABEL[x]}
+                  </Tag>
+                )),
+            },
+            {
+              title: '状态',
+              dataIndex: 'disabled',
+              render: (d: boolean) => (d ? <Tag>已停用</Tag> : <Tag color="green">正常</Tag>),
+            },
             { title: '最近登录', dataIndex: 'lastLoginAt', render: dateTime },
-            { title: '', width: 80, render: (_, a) => <Button size="small" onClick={() => (form.resetFields(), form.setFieldsValue(a), setEditing(a))}>编辑</Button> },
-          ]} />
+            {
+              title: '',
+              width: 80,
+              render: (_, a) => (
+                <Button
+                  size="small"
+                  onClick={() => (form.resetFields(), form.setFieldsValue(a), setEditing(a))}
+                >
+                  编辑
+                </Button>
+              ),
+            },
+          ]}
+        />
       </Card>
-      <Modal title={editing === 'new' ? '新建账号' : '编辑账号'} open={!!editing} onCancel={() => setEditing(null)} onOk={() => form.submit()} okText="保存" destroyOnHidden>
+      <Modal
+        title={editing === 'new' ? '新建账号' : '编辑账号'}
+        open={!!editing}
+        onCancel={() => setEditing(null)}
+        onOk={() => form.submit()}
+        okText="保存"
+        destroyOnHidden
+      >
         <Form form={form} layout="vertical" onFinish={save}>
-          {editing === 'new' && <Form.Item name="username" label="用户名" rules={[{ required: true, pattern: /^[A-Za-z0-9_.-]{3,64}$/, message: '3-64 位字母、数字或 _ . -' }]}><Input autoComplete="off" /></Form.Item>}
-          <Form.Item name="displayName" label="姓名"><Input maxLength={64} /></Form.Item>
-          <Form.Item name="password" label={editing === 'new' ? '密码' : '重置密码（留空不修改）'} rules={[{ required: editing === 'new', min: PASSWORD_MIN, message: `至少 ${PASSWORD_MIN} 位` }]}>
+          {editing === 'new' && (
+            <Form.Item
+              name="username"
+              label="用户名"
+              rules={[
+                { required: true, pattern: /^[A-Za-z0-9_.-]{3,64}$/, message: '3-64 位字母、数字或 _ . -' },
+              ]}
+            >
+              <Input autoComplete="off" />
+            </Form.Item>
+          )}
+          <Form.Item name="displayName" label="姓名">
+            <Input maxLength={64} />
+          </Form.Item>
+          <Form.Item
+            name="password"
+            label={editing === 'new' ? '密码' : '重置密码（留空不修改）'}
+            rules={[{ required: editing === 'new', min: PASSWORD_MIN, message: `至少 ${PASSWORD_MIN} 位` }]}
+          >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
-          <Form.Item name="roles" label="角色" rules={[{ required: true, message: '至少选择一个角色' }]}><Checkbox.Group options={roleOptions} style={{ display: 'flex', flexDirection: 'column', gap: 6 }} /></Form.Item>
-          {editing !== 'new' && <Form.Item name="disabled" label="停用账号" valuePropName="checked"><Switch /></Form.Item>}
+          <Form.Item name="roles" label="角色" rules={[{ required: true, message: '至少选择一个角色' }]}>
+            <Checkbox.Group
+              options={roleOptions}
+              style={{ display: 'flex', flexDirection: 'column', gap: 6 }}
+            />
+          </Form.Item>
+          {editing !== 'new' && (
+            <Form.Item name="disabled" label="停用账号" valuePropName="checked">
+              <Switch />
+            </Form.Item>
+          )}
         </Form>
       </Modal>
     </>

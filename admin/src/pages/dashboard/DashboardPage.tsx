@@ -14,7 +14,13 @@ import { minuteOption, rateOption, statusOption, tierOption } from './charts';
 
 const POLL_MS = 3000;
 
-interface LiveSession { id: string; showId: string; showTitle: string; startsAt: string; status: SessionStatus }
+interface LiveSession {
+  id: string;
+  showId: string;
+  showTitle: string;
+  startsAt: string;
+  status: SessionStatus;
+}
 
 /** Polls the dashboard while the page is open and visible. */
 function useLive(sessionId: string | undefined) {
@@ -54,15 +60,32 @@ export function DashboardPage() {
     if (!sessionId && first) navigate(`/dashboard/${first.id}`, { replace: true });
   }, [sessionId, sessions.data, navigate]);
   const { data: d, error } = useLive(sessionId);
-  const map = useApi(() => (sessionId ? api<SeatMap>('GET', `/api/v1/admin/sessions/${sessionId}/seatmap`) : Promise.resolve(undefined)), [sessionId]);
+  const map = useApi(
+    () =>
+      sessionId
+        ? api<SeatMap>('GET', `/api/v1/admin/sessions/${sessionId}/seatmap`)
+        : Promise.resolve(undefined),
+    [sessionId],
+  );
 
-  const options = useMemo(() => (d ? { tiers: tierOption(d), minutes: minuteOption(d), rate: rateOption(d), status: statusOption(d) } : undefined), [d]);
+  const options = useMemo(
+    () =>
+      d
+        ? { tiers: tierOption(d), minutes: minuteOption(d), rate: rateOption(d), status: statusOption(d) }
+        : undefined,
+    [d],
+  );
   const colorOf = useMemo(() => {
     const tierColor = new Map((map.data?.tiers ?? []).map((t, i) => [t.id, t.color || colorAt(i)]));
     const seatTier = new Map((map.data?.seats ?? []).map((s) => [s.id, s.tierId]));
     const sold = new Set(d?.seatStates.sold);
     const held = new Set(d?.seatStates.held);
-    return (s: PlotSeat) => (sold.has(s.id) ? '#4b4b5b' : held.has(s.id) ? '#ff8a00' : tierColor.get(seatTier.get(s.id)!) ?? '#d9d9de');
+    return (s: PlotSeat) =>
+      sold.has(s.id)
+        ? '#4b4b5b'
+        : held.has(s.id)
+          ? '#ff8a00'
+          : (tierColor.get(seatTier.get(s.id)!) ?? '#d9d9de');
   }, [map.data, d]);
 
   const picker = (
@@ -72,7 +95,10 @@ export function DashboardPage() {
       value={sessionId}
       loading={sessions.loading}
       onChange={(id) => navigate(`/dashboard/${id}`)}
-      options={(sessions.data?.items ?? []).map((s) => ({ value: s.id, label: `${s.showTitle} · ${dateTime(s.startsAt)} · ${SESSION_STATUS[s.status].label}` }))}
+      options={(sessions.data?.items ?? []).map((s) => ({
+        value: s.id,
+        label: `${s.showTitle} · ${dateTime(s.startsAt)} · ${SESSION_STATUS[s.status].label}`,
+      }))}
       data-testid="session-picker"
     />
   );
@@ -80,12 +106,29 @@ export function DashboardPage() {
     <div className="page-header">
       <h2>实时销售看板</h2>
       <Space>
-        {d && <Badge status="processing" text={<Typography.Text type="secondary">每 3 秒自动刷新 · {new Date(d.generatedAt).toLocaleTimeString('zh-CN')}</Typography.Text>} />}
+        {d && (
+          <Badge
+            status="processing"
+            text={
+              <Typography.Text type="secondary">
+                每 3 秒自动刷新 · {new Date(d.generatedAt).toLocaleTimeString('zh-CN')}
+              </Typography.Text>
+            }
+          />
+        )}
         {picker}
       </Space>
     </div>
   );
-  if (!sessionId) return <>{header}<Card><Empty description={sessions.loading ? '加载中…' : '暂无进行中的场次'} /></Card></>;
+  if (!sessionId)
+    return (
+      <>
+        {header}
+        <Card>
+          <Empty description={sessions.loading ? '加载中…' : '暂无进行中的场次'} />
+        </Card>
+      </>
+    );
   const soldPct = d && d.totals.capacity ? d.totals.sold / d.totals.capacity : null;
   return (
     <>
@@ -94,32 +137,111 @@ export function DashboardPage() {
       {d && options && (
         <>
           <Row gutter={[16, 16]} className="stat-grid" style={{ marginBottom: 16 }}>
-            <Col xs={12} lg={4}><Card><Statistic title="已售" value={d.totals.sold} suffix={`/ ${d.totals.capacity}`} data-testid="stat-sold" /><Typography.Text type="secondary">售出率 {percent(soldPct)}</Typography.Text></Card></Col>
-            <Col xs={12} lg={4}><Card><Statistic title="锁座中（待支付）" value={d.totals.held} styles={{ content: { color: '#ff8a00' } }} data-testid="stat-held" /></Card></Col>
-            <Col xs={12} lg={4}><Card><Statistic title="可售" value={d.totals.available} data-testid="stat-available" /></Card></Col>
-            <Col xs={12} lg={4}><Card><Statistic title="销售额（已扣退款）" value={fenToYuan(d.revenueFen)} data-testid="stat-revenue" /><Typography.Text type="secondary">退款 {fenToYuan(d.refundedFen)}</Typography.Text></Card></Col>
-            <Col xs={12} lg={4}><Card><Statistic title="订单" value={d.orders.total} suffix="笔" data-testid="stat-orders" /><Typography.Text type="secondary">待支付 {d.orders.pending} · 已退款 {d.orders.refunded}</Typography.Text></Card></Col>
             <Col xs={12} lg={4}>
               <Card>
-                <Statistic title="排队人数" value={d.queue.enabled ? d.queue.length ?? '—' : '未开启'} />
+                <Statistic
+                  title="已售"
+                  value={d.totals.sold}
+                  suffix={`/ ${d.totals.capacity}`}
+                  data-testid="stat-sold"
+                />
+                <Typography.Text type="secondary">售出率 {percent(soldPct)}</Typography.Text>
+              </Card>
+            </Col>
+            <Col xs={12} lg={4}>
+              <Card>
+                <Statistic
+                  title="锁座中（待支付）"
+                  value={d.totals.held}
+                  styles={{ content: { color: '#ff8a00' } }}
+                  data-testid="stat-held"
+                />
+              </Card>
+            </Col>
+            <Col xs={12} lg={4}>
+              <Card>
+                <Statistic title="可售" value={d.totals.available} data-testid="stat-available" />
+              </Card>
+            </Col>
+            <Col xs={12} lg={4}>
+              <Card>
+                <Statistic
+                  title="销售额（已扣退款）"
+                  value={fenToYuan(d.revenueFen)}
+                  data-testid="stat-revenue"
+                />
+                <Typography.Text type="secondary">退款 {fenToYuan(d.refundedFen)}</Typography.Text>
+              </Card>
+            </Col>
+            <Col xs={12} lg={4}>
+              <Card>
+                <Statistic title="订单" value={d.orders.total} suffix="笔" data-testid="stat-orders" />
+                <Typography.Text type="secondary">
+                  待支付 {d.orders.pending} · 已退款 {d.orders.refunded}
+                </Typography.Text>
+              </Card>
+            </Col>
+            <Col xs={12} lg={4}>
+              <Card>
+                <Statistic title="排队人数" value={d.queue.enabled ? (d.queue.length ?? '—') : '未开启'} />
                 <Tag color={SESSION_STATUS[d.status].color}>{SESSION_STATUS[d.status].label}</Tag>
               </Card>
             </Col>
           </Row>
           <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
-            <Col xs={24} xl={14}><Card size="small" title="各票档销售（张）"><EChart option={options.tiers} height={Math.max(220, 70 * d.tiers.length + 60)} testId="chart-tiers" /></Card></Col>
-            <Col xs={24} xl={10}><Card size="small" title="每分钟下单与支付（近 30 分钟）"><EChart option={options.minutes} height={Math.max(220, 70 * d.tiers.length + 60)} testId="chart-minutes" /></Card></Col>
+            <Col xs={24} xl={14}>
+              <Card size="small" title="各票档销售（张）">
+                <EChart
+                  option={options.tiers}
+                  height={Math.max(220, 70 * d.tiers.length + 60)}
+                  testId="chart-tiers"
+                />
+              </Card>
+            </Col>
+            <Col xs={24} xl={10}>
+              <Card size="small" title="每分钟下单与支付（近 30 分钟）">
+                <EChart
+                  option={options.minutes}
+                  height={Math.max(220, 70 * d.tiers.length + 60)}
+                  testId="chart-minutes"
+                />
+              </Card>
+            </Col>
           </Row>
           <Row gutter={[16, 16]}>
-            <Col xs={24} xl={6}><Card size="small" title="支付成功率"><EChart option={options.rate} height={260} /></Card></Col>
-            <Col xs={24} xl={6}><Card size="small" title="订单状态"><EChart option={options.status} height={260} /></Card></Col>
+            <Col xs={24} xl={6}>
+              <Card size="small" title="支付成功率">
+                <EChart option={options.rate} height={260} />
+              </Card>
+            </Col>
+            <Col xs={24} xl={6}>
+              <Card size="small" title="订单状态">
+                <EChart option={options.status} height={260} />
+              </Card>
+            </Col>
             <Col xs={24} xl={12}>
               <Card size="small" title="实时座位图">
-                <SeatMapCanvas seats={map.data?.seats ?? []} colorOf={colorOf} height={260} testId="live-seatmap" />
+                <SeatMapCanvas
+                  seats={map.data?.seats ?? []}
+                  colorOf={colorOf}
+                  height={260}
+                  testId="live-seatmap"
+                />
                 <div className="legend" style={{ marginTop: 6 }}>
-                  <span><i style={{ background: '#4b4b5b' }} />已售</span>
-                  <span><i style={{ background: '#ff8a00' }} />锁座中</span>
-                  {map.data?.tiers.map((t, i) => <span key={t.id}><i style={{ background: t.color || colorAt(i) }} />{t.name} {fenToYuan(t.priceFen)}</span>)}
+                  <span>
+                    <i style={{ background: '#4b4b5b' }} />
+                    已售
+                  </span>
+                  <span>
+                    <i style={{ background: '#ff8a00' }} />
+                    锁座中
+                  </span>
+                  {map.data?.tiers.map((t, i) => (
+                    <span key={t.id}>
+                      <i style={{ background: t.color || colorAt(i) }} />
+                      {t.name} {fenToYuan(t.priceFen)}
+                    </span>
+                  ))}
                 </div>
               </Card>
             </Col>

@@ -15,9 +15,33 @@ export function tierOption(d: SessionDashboard): ChartOption {
     xAxis: { type: 'value', minInterval: 1 },
     yAxis: { type: 'category', data: names, inverse: true },
     series: [
-      { name: '已售', type: 'bar', stack: 'all', itemStyle: { color: SOLD }, label: { show: true, position: 'inside', formatter: (p: { value: number }) => (p.value ? String(p.value) : '') }, data: d.tiers.map((t) => t.sold) },
-      { name: '锁座中', type: 'bar', stack: 'all', itemStyle: { color: HELD }, data: d.tiers.map((t) => t.held) },
-      { name: '可售', type: 'bar', stack: 'all', itemStyle: { color: FREE }, label: { show: true, position: 'insideRight', color: '#555' }, data: d.tiers.map((t) => t.available) },
+      {
+        name: '已售',
+        type: 'bar',
+        stack: 'all',
+        itemStyle: { color: SOLD },
+        label: {
+          show: true,
+          position: 'inside',
+          formatter: (p: { value: number }) => (p.value ? String(p.value) : ''),
+        },
+        data: d.tiers.map((t) => t.sold),
+      },
+      {
+        name: '锁座中',
+        type: 'bar',
+        stack: 'all',
+        itemStyle: { color: HELD },
+        data: d.tiers.map((t) => t.held),
+      },
+      {
+        name: '可售',
+        type: 'bar',
+        stack: 'all',
+        itemStyle: { color: FREE },
+        label: { show: true, position: 'insideRight', color: '#555' },
+        data: d.tiers.map((t) => t.available),
+      },
     ],
   };
 }
@@ -36,7 +60,14 @@ export function minuteOption(d: SessionDashboard): ChartOption {
     yAxis: { type: 'value', minInterval: 1, name: '笔/分钟' },
     series: [
       { name: '下单', type: 'bar', itemStyle: { color: '#2f7cf6' }, data: d.perMinute.map((m) => m.orders) },
-      { name: '支付', type: 'line', smooth: true, symbolSize: 6, itemStyle: { color: '#52a41a' }, data: d.perMinute.map((m) => m.payments) },
+      {
+        name: '支付',
+        type: 'line',
+        smooth: true,
+        symbolSize: 6,
+        itemStyle: { color: '#52a41a' },
+        data: d.perMinute.map((m) => m.payments),
+      },
     ],
   };
 }
@@ -50,13 +81,22 @@ export function rateOption(d: SessionDashboard): ChartOption {
         type: 'gauge',
         min: 0,
         max: 100,
-        progress: { show: true, width: 14, itemStyle: { color: v >= 80 ? '#52a41a' : v >= 50 ? '#ff8a00' : SOLD } },
+        progress: {
+          show: true,
+          width: 14,
+          itemStyle: { color: v >= 80 ? '#52a41a' : v >= 50 ? '#ff8a00' : SOLD },
+        },
         axisLine: { lineStyle: { width: 14 } },
         axisTick: { show: false },
         splitLine: { length: 8, lineStyle: { width: 1, color: '#bbb' } },
         axisLabel: { distance: 18, color: '#999', fontSize: 10 },
         pointer: { show: false },
-        detail: { valueAnimation: true, fontSize: 28, offsetCenter: [0, '0%'], formatter: d.paymentSuccessRate === null ? '—' : '{value}%' },
+        detail: {
+          valueAnimation: true,
+          fontSize: 28,
+          offsetCenter: [0, '0%'],
+          formatter: d.paymentSuccessRate === null ? '—' : '{value}%',
+        },
         title: { show: false },
         data: [{ value: v, name: '支付成功率' }],
       },
@@ -75,6 +115,8 @@ export function statusOption(d: SessionDashboard): ChartOption {
   return {
     tooltip: { trigger: 'item', formatter: '{b}：{c} 单（{d}%）' },
     legend: { bottom: 0, icon: 'circle' },
-    series: [{ type: 'pie', radius: ['45%', '70%'], center: ['50%', '45%'], label: { formatter: '{c}' }, data }],
+    series: [
+      { type: 'pie', radius: ['45%', '70%'], center: ['50%', '45%'], label: { formatter: '{c}' }, data },
+    ],
   };
 }

@@ -1,5 +1,20 @@
 import { useState } from 'react';
-import { App, Button, Card, Col, Descriptions, Drawer, Form, Image, Result, Row, Space, Spin, Table, Tag } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Drawer,
+  Form,
+  Image,
+  Result,
+  Row,
+  Space,
+  Spin,
+  Table,
+  Tag,
+} from 'antd';
 import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { AdminSessionSummary, AdminShowDetail } from '@showtix/shared-types';
@@ -14,7 +29,11 @@ export function ShowDetailPage() {
   const { showId } = useParams();
   const navigate = useNavigate();
   const { message } = App.useApp();
-  const { data: show, error, reload } = useApi(() => api<AdminShowDetail>('GET', `/api/v1/admin/shows/${showId}`), [showId]);
+  const {
+    data: show,
+    error,
+    reload,
+  } = useApi(() => api<AdminShowDetail>('GET', `/api/v1/admin/shows/${showId}`), [showId]);
   const [editing, setEditing] = useState(false);
   const [form] = Form.useForm<ShowFormValues>();
   if (error) return <Result status="warning" title={error.message} />;
@@ -34,19 +53,55 @@ export function ShowDetailPage() {
       <div className="page-header">
         <h2>{show.title}</h2>
         <Space>
-          <Button icon={<EditOutlined />} onClick={() => (form.setFieldsValue(show), setEditing(true))}>编辑演出</Button>
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(`/shows/${show.id}/sessions/new`)} data-testid="new-session">新建场次</Button>
+          <Button icon={<EditOutlined />} onClick={() => (form.setFieldsValue(show), setEditing(true))}>
+            编辑演出
+          </Button>
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => navigate(`/shows/${show.id}/sessions/new`)}
+            data-testid="new-session"
+          >
+            新建场次
+          </Button>
         </Space>
       </div>
       <Row gutter={16}>
         <Col xs={24} xl={7}>
           <Card size="small" style={{ marginBottom: 16 }}>
-            {show.posterUrl && <Image src={show.posterUrl} width="100%" style={{ borderRadius: 6, marginBottom: 12, maxHeight: 360, objectFit: 'cover' }} />}
-            <Descriptions column={1} size="small" items={[
-              { label: '场馆', children: <Link to={`/venues/${show.venueId}`}>{show.venueName}</Link> },
-              { label: '退票规则', children: show.refundRules.length ? show.refundRules.map((r) => <div key={r.hoursBeforeStart}>开演前 ≥{r.hoursBeforeStart} 小时：{r.feePercent === 0 ? '免费退' : r.feePercent === 100 ? '不可退' : `收 ${r.feePercent}% 手续费`}</div>) : '不支持退票' },
-              { label: '介绍', children: <div style={{ whiteSpace: 'pre-wrap' }}>{show.description || '—'}</div> },
-            ]} />
+            {show.posterUrl && (
+              <Image
+                src={show.posterUrl}
+                width="100%"
+                style={{ borderRadius: 6, marginBottom: 12, maxHeight: 360, objectFit: 'cover' }}
+              />
+            )}
+            <Descriptions
+              column={1}
+              size="small"
+              items={[
+                { label: '场馆', children: <Link to={`/venues/${show.venueId}`}>{show.venueName}</Link> },
+                {
+                  label: '退票规则',
+                  children: show.refundRules.length
+                    ? show.refundRules.map((r) => (
+                        <div key={r.hoursBeforeStart}>
+                          开演前 ≥{r.hoursBeforeStart} 小时：
+                          {r.feePercent === 0
+                            ? '免费退'
+                            : r.feePercent === 100
+                              ? '不可退'
+                              : `收 ${r.feePercent}% 手续费`}
+                        </div>
+                      ))
+                    : '不支持退票',
+                },
+                {
+                  label: '介绍',
+                  children: <div style={{ whiteSpace: 'pre-wrap' }}>{show.description || '—'}</div>,
+                },
+              ]}
+            />
           </Card>
         </Col>
         <Col xs={24} xl={17}>
@@ -56,20 +111,64 @@ export function ShowDetailPage() {
               dataSource={show.sessions}
               pagination={false}
               columns={[
-                { title: '演出时间', dataIndex: 'startsAt', render: (v, r) => <Link to={`/sessions/${r.id}`}>{dateTime(v)}</Link> },
+                {
+                  title: '演出时间',
+                  dataIndex: 'startsAt',
+                  render: (v, r) => <Link to={`/sessions/${r.id}`}>{dateTime(v)}</Link>,
+                },
                 { title: '开售时间', dataIndex: 'saleStartsAt', render: dateTime },
-                { title: '状态', dataIndex: 'status', render: (s: AdminSessionSummary['status']) => <Tag color={SESSION_STATUS[s].color}>{SESSION_STATUS[s].label}</Tag> },
-                { title: '票档', dataIndex: 'tiers', render: (t: AdminSessionSummary['tiers']) => t.map((x) => <Tag key={x.id}>{x.name} {fenToYuan(x.priceFen)}</Tag>) },
+                {
+                  title: '状态',
+                  dataIndex: 'status',
+                  render: (s: AdminSessionSummary['status']) => (
+                    <Tag color={SESSION_STATUS[s].color}>{SESSION_STATUS[s].label}</Tag>
+                  ),
+                },
+                {
+                  title: '票档',
+                  dataIndex: 'tiers',
+                  render: (t: AdminSessionSummary['tiers']) =>
+                    t.map((x) => (
+                      <Tag key={x.id}>
+                        {x.name} {fenToYuan(x.priceFen)}
+                      </Tag>
+                    )),
+                },
                 { title: '容量', dataIndex: 'capacity', align: 'right' },
-                { title: '操作', render: (_, s) => <Space><Button size="small" onClick={() => navigate(`/sessions/${s.id}`)}>设置</Button><SessionActions s={s} done={reload} compact /></Space> },
+                {
+                  title: '操作',
+                  render: (_, s) => (
+                    <Space>
+                      <Button size="small" onClick={() => navigate(`/sessions/${s.id}`)}>
+                        设置
+                      </Button>
+                      <SessionActions s={s} done={reload} compact />
+                    </Space>
+                  ),
+                },
               ]}
             />
           </Card>
         </Col>
       </Row>
-      <Drawer title="编辑演出" size={560} open={editing} onClose={() => setEditing(false)} destroyOnHidden
-        extra={<Space><Button onClick={() => setEditing(false)}>取消</Button><Button type="primary" onClick={() => form.submit()}>保存</Button></Space>}>
-        <Form form={form} layout="vertical" onFinish={save}><ShowForm venueLocked={show.sessionCount > 0} /></Form>
+      <Drawer
+        title="编辑演出"
+        size={560}
+        open={editing}
+        onClose={() => setEditing(false)}
+        destroyOnHidden
+        extra={
+          <Space>
+            <Button onClick={() => setEditing(false)}>取消</Button>
+            <Button type="primary" onClick={() => form.submit()}>
+              保存
+            </Button>
+          </Space>
+        }
+      >
+        <Form form={form} layout="vertical" onFinish={save}>
+          <ShowForm venueLocked={show.sessionCount > 0} />
+        </Form>
       </Drawer>
     </>
   );

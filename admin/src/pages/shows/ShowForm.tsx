@@ -1,5 +1,18 @@
 import { useState } from 'react';
-import { App, Button, Col, Form, Image, Input, InputNumber, Row, Select, Space, Typography, Upload } from 'antd';
+import {
+  App,
+  Button,
+  Col,
+  Form,
+  Image,
+  Input,
+  InputNumber,
+  Row,
+  Select,
+  Space,
+  Typography,
+  Upload,
+} from 'antd';
 import { DeleteOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import type { RefundTier, VenueSummary } from '@showtix/shared-types';
 import { api, ApiError } from '../../api/client';
@@ -20,7 +33,9 @@ function PosterField({ value, onChange }: { value?: string | null; onChange?: (v
   const upload = async (file: File) => {
     setBusy(true);
     try {
-      const r = await api<{ url: string }>('POST', '/api/v1/admin/uploads/poster', file, { 'content-type': file.type || 'application/octet-stream' });
+      const r = await api<{ url: string }>('POST', '/api/v1/admin/uploads/poster', file, {
+        'content-type': file.type || 'application/octet-stream',
+      });
       onChange?.(r.url);
     } catch (e) {
       message.error(e instanceof ApiError ? e.message : '上传失败');
@@ -31,13 +46,25 @@ function PosterField({ value, onChange }: { value?: string | null; onChange?: (v
   };
   return (
     <Space align="start">
-      {value ? <Image src={value} width={96} height={128} style={{ objectFit: 'cover', borderRadius: 6 }} /> : <div style={{ width: 96, height: 128, background: '#f0f0f0', borderRadius: 6 }} />}
+      {value ? (
+        <Image src={value} width={96} height={128} style={{ objectFit: 'cover', borderRadius: 6 }} />
+      ) : (
+        <div style={{ width: 96, height: 128, background: '#f0f0f0', borderRadius: 6 }} />
+      )}
       <Space orientation="vertical">
         <Upload accept="image/jpeg,image/png,image/webp" showUploadList={false} beforeUpload={upload}>
-          <Button icon={<UploadOutlined />} loading={busy}>{value ? '更换海报' : '上传海报'}</Button>
+          <Button icon={<UploadOutlined />} loading={busy}>
+            {value ? '更换海报' : '上传海报'}
+          </Button>
         </Upload>
-        {value && <Button type="link" danger onClick={() => onChange?.(null)} style={{ padding: 0 }}>移除</Button>}
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>JPG / PNG / WebP，不超过 5 MB，建议 3:4 竖版</Typography.Text>
+        {value && (
+          <Button type="link" danger onClick={() => onChange?.(null)} style={{ padding: 0 }}>
+            移除
+          </Button>
+        )}
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          JPG / PNG / WebP，不超过 5 MB，建议 3:4 竖版
+        </Typography.Text>
       </Space>
     </Space>
   );
@@ -48,32 +75,70 @@ export function ShowForm({ venueLocked }: { venueLocked?: boolean }) {
   const venues = useApi(() => api<{ items: VenueSummary[] }>('GET', '/api/v1/admin/venues'), []);
   return (
     <>
-      <Form.Item name="title" label="演出名称" rules={[{ required: true, message: '请填写演出名称' }]}><Input maxLength={200} data-testid="show-title" /></Form.Item>
-      <Form.Item name="venueId" label="场馆" rules={[{ required: true, message: '请选择场馆' }]} extra={venueLocked ? '已有场次的演出不能更换场馆' : undefined}>
+      <Form.Item name="title" label="演出名称" rules={[{ required: true, message: '请填写演出名称' }]}>
+        <Input maxLength={200} data-testid="show-title" />
+      </Form.Item>
+      <Form.Item
+        name="venueId"
+        label="场馆"
+        rules={[{ required: true, message: '请选择场馆' }]}
+        extra={venueLocked ? '已有场次的演出不能更换场馆' : undefined}
+      >
         <Select
           disabled={venueLocked}
           loading={venues.loading}
           showSearch={{ optionFilterProp: 'label' }}
-          options={(venues.data?.items ?? []).map((v) => ({ value: v.id, label: `${v.name}（${v.seatCount} 座${v.zoneCount ? ` + ${v.zoneCount} 站席区` : ''}）` }))}
+          options={(venues.data?.items ?? []).map((v) => ({
+            value: v.id,
+            label: `${v.name}（${v.seatCount} 座${v.zoneCount ? ` + ${v.zoneCount} 站席区` : ''}）`,
+          }))}
           data-testid="show-venue"
         />
       </Form.Item>
-      <Form.Item name="posterUrl" label="海报"><PosterField /></Form.Item>
-      <Form.Item name="description" label="演出介绍"><Input.TextArea rows={4} maxLength={20000} showCount /></Form.Item>
-      <Form.Item label="退票规则" tooltip="距开演还有至少 N 小时时，按对应比例收取手续费；没有匹配的规则即不可退">
+      <Form.Item name="posterUrl" label="海报">
+        <PosterField />
+      </Form.Item>
+      <Form.Item name="description" label="演出介绍">
+        <Input.TextArea rows={4} maxLength={20000} showCount />
+      </Form.Item>
+      <Form.Item
+        label="退票规则"
+        tooltip="距开演还有至少 N 小时时，按对应比例收取手续费；没有匹配的规则即不可退"
+      >
         <Form.List name="refundRules">
           {(fields, { add, remove }) => (
             <>
               {fields.map((f) => (
                 <Row key={f.key} gutter={8} align="middle" style={{ marginBottom: 8 }}>
-                  <Col><Typography.Text>开演前至少</Typography.Text></Col>
-                  <Col><Form.Item name={[f.name, 'hoursBeforeStart']} noStyle rules={[{ required: true }]}><InputNumber min={0} max={8760} suffix="小时" style={{ width: 120 }} /></Form.Item></Col>
-                  <Col><Typography.Text>退票手续费</Typography.Text></Col>
-                  <Col><Form.Item name={[f.name, 'feePercent']} noStyle rules={[{ required: true }]}><InputNumber min={0} max={100} suffix="%" style={{ width: 100 }} /></Form.Item></Col>
-                  <Col><Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} /></Col>
+                  <Col>
+                    <Typography.Text>开演前至少</Typography.Text>
+                  </Col>
+                  <Col>
+                    <Form.Item name={[f.name, 'hoursBeforeStart']} noStyle rules={[{ required: true }]}>
+                      <InputNumber min={0} max={8760} suffix="小时" style={{ width: 120 }} />
+                    </Form.Item>
+                  </Col>
+                  <Col>
+                    <Typography.Text>退票手续费</Typography.Text>
+                  </Col>
+                  <Col>
+                    <Form.Item name={[f.name, 'feePercent']} noStyle rules={[{ required: true }]}>
+                      <InputNumber min={0} max={100} suffix="%" style={{ width: 100 }} />
+                    </Form.Item>
+                  </Col>
+                  <Col>
+                    <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} />
+                  </Col>
                 </Row>
               ))}
-              <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({ hoursBeforeStart: 48, feePercent: 20 })} style={{ marginTop: 8 }}>添加规则</Button>
+              <Button
+                type="dashed"
+                icon={<PlusOutlined />}
+                onClick={() => add({ hoursBeforeStart: 48, feePercent: 20 })}
+                style={{ marginTop: 8 }}
+              >
+                添加规则
+              </Button>
             </>
           )}
         </Form.List>

@@ -14,11 +14,19 @@ export function ShowListPage() {
   const [open, setOpen] = useState(false);
   const [saving, setSaving] = useState(false);
   const [form] = Form.useForm<ShowFormValues>();
-  const { data, loading } = useApi(() => api<{ items: AdminShowSummary[] }>('GET', '/api/v1/admin/shows'), []);
+  const { data, loading } = useApi(
+    () => api<{ items: AdminShowSummary[] }>('GET', '/api/v1/admin/shows'),
+    [],
+  );
   const create = async (v: ShowFormValues) => {
     setSaving(true);
     try {
-      const show = await api<AdminShowDetail>('POST', '/api/v1/admin/shows', { ...v, description: v.description ?? '', refundRules: v.refundRules ?? [], posterUrl: v.posterUrl ?? null });
+      const show = await api<AdminShowDetail>('POST', '/api/v1/admin/shows', {
+        ...v,
+        description: v.description ?? '',
+        refundRules: v.refundRules ?? [],
+        posterUrl: v.posterUrl ?? null,
+      });
       message.success('演出已创建，接下来添加场次');
       navigate(`/shows/${show.id}`);
     } catch (e) {
@@ -31,7 +39,14 @@ export function ShowListPage() {
     <>
       <div className="page-header">
         <h2>演出与场次</h2>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => (form.resetFields(), setOpen(true))} data-testid="new-show">新建演出</Button>
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => (form.resetFields(), setOpen(true))}
+          data-testid="new-show"
+        >
+          新建演出
+        </Button>
       </div>
       <Card>
         <Table<AdminShowSummary>
@@ -40,18 +55,65 @@ export function ShowListPage() {
           dataSource={data?.items}
           pagination={{ pageSize: 20, hideOnSinglePage: true }}
           columns={[
-            { title: '海报', dataIndex: 'posterUrl', width: 72, render: (u: string | null) => (u ? <Image src={u} width={40} height={54} style={{ objectFit: 'cover', borderRadius: 4 }} /> : <div style={{ width: 40, height: 54, background: '#f0f0f0', borderRadius: 4 }} />) },
+            {
+              title: '海报',
+              dataIndex: 'posterUrl',
+              width: 72,
+              render: (u: string | null) =>
+                u ? (
+                  <Image src={u} width={40} height={54} style={{ objectFit: 'cover', borderRadius: 4 }} />
+                ) : (
+                  <div style={{ width: 40, height: 54, background: '#f0f0f0', borderRadius: 4 }} />
+                ),
+            },
             { title: '演出', dataIndex: 'title', render: (v, r) => <Link to={`/shows/${r.id}`}>{v}</Link> },
             { title: '场馆', dataIndex: 'venueName' },
             { title: '场次', dataIndex: 'sessionCount', width: 70, align: 'right' },
             { title: '首场时间', dataIndex: 'firstStartsAt', width: 160, render: dateTime },
-            { title: '状态', dataIndex: 'statuses', render: (s: AdminShowSummary['statuses']) => (s.length ? [...new Set(s)].map((x) => <Tag key={x} color={SESSION_STATUS[x].color}>{SESSION_STATUS[x].label}</Tag>) : <Tag>未排场</Tag>) },
+            {
+              title: '状态',
+              dataIndex: 'statuses',
+              render: (s: AdminShowSummary['statuses']) =>
+                s.length ? (
+                  [...new Set(s)].map((x) => (
+                    <Tag key={x} color={SESSION_STATUS[x].color}>
+                      {SESSION_STATUS[x].label}
+                    </Tag>
+                  ))
+                ) : (
+                  <Tag>未排场</Tag>
+                ),
+            },
           ]}
         />
       </Card>
-      <Drawer title="新建演出" size={560} open={open} onClose={() => setOpen(false)} destroyOnHidden
-        extra={<Space><Button onClick={() => setOpen(false)}>取消</Button><Button type="primary" loading={saving} onClick={() => form.submit()} data-testid="save-show">创建</Button></Space>}>
-        <Form form={form} layout="vertical" onFinish={create} initialValues={{ refundRules: [{ hoursBeforeStart: 168, feePercent: 0 }, { hoursBeforeStart: 48, feePercent: 20 }], posterUrl: null }}>
+      <Drawer
+        title="新建演出"
+        size={560}
+        open={open}
+        onClose={() => setOpen(false)}
+        destroyOnHidden
+        extra={
+          <Space>
+            <Button onClick={() => setOpen(false)}>取消</Button>
+            <Button type="primary" loading={saving} onClick={() => form.submit()} data-testid="save-show">
+              创建
+            </Button>
+          </Space>
+        }
+      >
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={create}
+          initialValues={{
+            refundRules: [
+              { hoursBeforeStart: 168, feePercent: 0 },
+              { hoursBeforeStart: 48, feePercent: 20 },
+            ],
+            posterUrl: null,
+          }}
+        >
           <ShowForm />
         </Form>
       </Drawer>

@@ -1,5 +1,20 @@
 import { useMemo, useState } from 'react';
-import { App, Button, Card, Col, ColorPicker, InputNumber, Input, Row, Segmented, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  Col,
+  ColorPicker,
+  InputNumber,
+  Input,
+  Row,
+  Segmented,
+  Space,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
 import { DeleteOutlined, LockOutlined, PlusOutlined } from '@ant-design/icons';
 import type { VenueDetail } from '@showtix/shared-types';
 import { SeatMapCanvas, type SelectMode } from '../../components/SeatMapCanvas';
@@ -31,7 +46,10 @@ export function TierPainter({ venue, value, onChange, claimedSeats }: Props) {
   const seatTiers = value.tiers.filter((t) => !t.zoneName);
   const zoneTiers = value.tiers.filter((t) => t.zoneName);
   const colorByKey = useMemo(() => new Map(value.tiers.map((t) => [t.key, t.color])), [value.tiers]);
-  const colorOf = useMemo(() => (s: PlotSeat) => colorByKey.get(value.seatTier.get(s.id) ?? '') ?? UNAVAILABLE, [colorByKey, value.seatTier]);
+  const colorOf = useMemo(
+    () => (s: PlotSeat) => colorByKey.get(value.seatTier.get(s.id) ?? '') ?? UNAVAILABLE,
+    [colorByKey, value.seatTier],
+  );
   const counts = useMemo(() => {
     const c = new Map<string, number>();
     for (const k of value.seatTier.values()) c.set(k, (c.get(k) ?? 0) + 1);
@@ -44,7 +62,7 @@ export function TierPainter({ venue, value, onChange, claimedSeats }: Props) {
       // Clicks toggle: clicking a picked row again drops it.
       const next = new Set(prev);
       const all = ids.every((id) => next.has(id));
-      for (const id of ids) (all ? next.delete(id) : next.add(id));
+      for (const id of ids) all ? next.delete(id) : next.add(id);
       return next;
     });
   };
@@ -63,32 +81,91 @@ export function TierPainter({ venue, value, onChange, claimedSeats }: Props) {
     onChange({ ...value, seatTier });
     setSelected(new Set());
   };
-  const update = (key: string, patch: Partial<TierDraft>) => onChange({ ...value, tiers: value.tiers.map((t) => (t.key === key ? { ...t, ...patch } : t)) });
+  const update = (key: string, patch: Partial<TierDraft>) =>
+    onChange({ ...value, tiers: value.tiers.map((t) => (t.key === key ? { ...t, ...patch } : t)) });
   const remove = (key: string) => {
     const seatTier = new Map([...value.seatTier].filter(([, k]) => k !== key));
     onChange({ tiers: value.tiers.filter((t) => t.key !== key), seatTier });
   };
-  const add = () => onChange({ ...value, tiers: [...value.tiers, { key: newKey(), name: `票档${seatTiers.length + 1}`, priceYuan: 680, color: colorAt(value.tiers.length), claimed: 0 }] });
+  const add = () =>
+    onChange({
+      ...value,
+      tiers: [
+        ...value.tiers,
+        {
+          key: newKey(),
+          name: `票档${seatTiers.length + 1}`,
+          priceYuan: 680,
+          color: colorAt(value.tiers.length),
+          claimed: 0,
+        },
+      ],
+    });
 
   const tierColumns = (zone: boolean) => [
     {
-      title: '颜色', width: 56,
-      render: (_: unknown, t: TierDraft) => <ColorPicker size="small" disabledAlpha value={t.color} presets={[{ label: '推荐', colors: TIER_COLORS }]} onChange={(c) => update(t.key, { color: c.toHexString() })} />,
+      title: '颜色',
+      width: 56,
+      render: (_: unknown, t: TierDraft) => (
+        <ColorPicker
+          size="small"
+          disabledAlpha
+          value={t.color}
+          presets={[{ label: '推荐', colors: TIER_COLORS }]}
+          onChange={(c) => update(t.key, { color: c.toHexString() })}
+        />
+      ),
     },
     ...(zone ? [{ title: '站席区', width: 96, render: (_: unknown, t: TierDraft) => t.zoneName }] : []),
-    { title: '票档名称', render: (_: unknown, t: TierDraft, i: number) => <Input value={t.name} maxLength={32} onChange={(e) => update(t.key, { name: e.target.value })} data-testid={`${zone ? 'zone' : 'tier'}-name-${i}`} /> },
     {
-      title: '票价（元）', width: 130,
+      title: '票档名称',
+      render: (_: unknown, t: TierDraft, i: number) => (
+        <Input
+          value={t.name}
+          maxLength={32}
+          onChange={(e) => update(t.key, { name: e.target.value })}
+          data-testid={`${zone ? 'zone' : 'tier'}-name-${i}`}
+        />
+      ),
+    },
+    {
+      title: '票价（元）',
+      width: 130,
       render: (_: unknown, t: TierDraft, i: number) => (
         <Tooltip title={t.claimed ? '已有售出或锁定的票，不能改价' : undefined}>
-          <InputNumber value={t.priceYuan} min={0} max={1000000} precision={2} step={10} prefix="¥" disabled={t.claimed > 0} onChange={(v) => update(t.key, { priceYuan: v })} style={{ width: '100%' }} data-testid={`${zone ? 'zone' : 'tier'}-price-${i}`} />
+          <InputNumber
+            value={t.priceYuan}
+            min={0}
+            max={1000000}
+            precision={2}
+            step={10}
+            prefix="¥"
+            disabled={t.claimed > 0}
+            onChange={(v) => update(t.key, { priceYuan: v })}
+            style={{ width: '100%' }}
+            data-testid={`${zone ? 'zone' : 'tier'}-price-${i}`}
+          />
         </Tooltip>
       ),
     },
-    { title: zone ? '容量' : '座位', width: 64, align: 'right' as const, render: (_: unknown, t: TierDraft) => (zone ? venue.zones.find((z) => z.name === t.zoneName)?.capacity : counts.get(t.key) ?? 0) },
     {
-      title: '', width: 40,
-      render: (_: unknown, t: TierDraft) => (t.claimed > 0 ? <Tooltip title="已有订单，不能删除"><LockOutlined style={{ color: '#999' }} /></Tooltip> : <Button size="small" type="text" danger icon={<DeleteOutlined />} onClick={() => remove(t.key)} />),
+      title: zone ? '容量' : '座位',
+      width: 64,
+      align: 'right' as const,
+      render: (_: unknown, t: TierDraft) =>
+        zone ? venue.zones.find((z) => z.name === t.zoneName)?.capacity : (counts.get(t.key) ?? 0),
+    },
+    {
+      title: '',
+      width: 40,
+      render: (_: unknown, t: TierDraft) =>
+        t.claimed > 0 ? (
+          <Tooltip title="已有订单，不能删除">
+            <LockOutlined style={{ color: '#999' }} />
+          </Tooltip>
+        ) : (
+          <Button size="small" type="text" danger icon={<DeleteOutlined />} onClick={() => remove(t.key)} />
+        ),
     },
   ];
 
@@ -96,17 +173,59 @@ export function TierPainter({ venue, value, onChange, claimedSeats }: Props) {
   return (
     <Row gutter={16}>
       <Col xs={24} xl={11}>
-        <Card size="small" title="座位票档" extra={<Button size="small" icon={<PlusOutlined />} onClick={add} data-testid="add-tier">添加票档</Button>} style={{ marginBottom: 16 }}>
-          <Table rowKey="key" size="small" pagination={false} dataSource={seatTiers} columns={tierColumns(false)} />
+        <Card
+          size="small"
+          title="座位票档"
+          extra={
+            <Button size="small" icon={<PlusOutlined />} onClick={add} data-testid="add-tier">
+              添加票档
+            </Button>
+          }
+          style={{ marginBottom: 16 }}
+        >
+          <Table
+            rowKey="key"
+            size="small"
+            pagination={false}
+            dataSource={seatTiers}
+            columns={tierColumns(false)}
+          />
           <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0', fontSize: 12 }}>
             在右侧座位图上选择座位（按区、按排、框选或套索），再点「将选中座位设为」的票档。未分配票档的座位（灰色）不开售。
           </Typography.Paragraph>
         </Card>
         {venue.zones.length > 0 && (
           <Card size="small" title="站席区票档">
-            <Table rowKey="key" size="small" pagination={false} dataSource={zoneTiers} columns={tierColumns(true)} />
+            <Table
+              rowKey="key"
+              size="small"
+              pagination={false}
+              dataSource={zoneTiers}
+              columns={tierColumns(true)}
+            />
             {zoneOff.map((z) => (
-              <Button key={z.id} size="small" type="dashed" style={{ marginTop: 8, marginRight: 8 }} onClick={() => onChange({ ...value, tiers: [...value.tiers, { key: newKey(), name: z.name, priceYuan: 280, color: colorAt(value.tiers.length), claimed: 0, zoneName: z.name }] })}>
+              <Button
+                key={z.id}
+                size="small"
+                type="dashed"
+                style={{ marginTop: 8, marginRight: 8 }}
+                onClick={() =>
+                  onChange({
+                    ...value,
+                    tiers: [
+                      ...value.tiers,
+                      {
+                        key: newKey(),
+                        name: z.name,
+                        priceYuan: 280,
+                        color: colorAt(value.tiers.length),
+                        claimed: 0,
+                        zoneName: z.name,
+                      },
+                    ],
+                  })
+                }
+              >
                 开售 {z.name}
               </Button>
             ))}
@@ -116,26 +235,75 @@ export function TierPainter({ venue, value, onChange, claimedSeats }: Props) {
       <Col xs={24} xl={13}>
         <Card size="small" title="选座分配">
           <Space wrap style={{ marginBottom: 8 }}>
-            <Segmented options={MODES} value={mode} onChange={(m) => setMode(m as SelectMode)} data-testid="select-mode" />
-            <Tag color={selected.size ? 'blue' : undefined} data-testid="selected-count">已选 {selected.size} 座</Tag>
-            <Button size="small" onClick={() => setSelected(new Set(venue.seats.map((s) => s.id)))}>全选</Button>
-            <Button size="small" onClick={() => setSelected(new Set())} disabled={!selected.size}>清除选择</Button>
+            <Segmented
+              options={MODES}
+              value={mode}
+              onChange={(m) => setMode(m as SelectMode)}
+              data-testid="select-mode"
+            />
+            <Tag color={selected.size ? 'blue' : undefined} data-testid="selected-count">
+              已选 {selected.size} 座
+            </Tag>
+            <Button size="small" onClick={() => setSelected(new Set(venue.seats.map((s) => s.id)))}>
+              全选
+            </Button>
+            <Button size="small" onClick={() => setSelected(new Set())} disabled={!selected.size}>
+              清除选择
+            </Button>
           </Space>
           <Space wrap style={{ marginBottom: 8 }}>
             <Typography.Text type="secondary">将选中座位设为：</Typography.Text>
             {seatTiers.map((t, i) => (
-              <Button key={t.key} size="small" disabled={!selected.size} onClick={() => assign(t.key)} data-testid={`assign-${i}`}
-                icon={<span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 2, background: t.color }} />}>
+              <Button
+                key={t.key}
+                size="small"
+                disabled={!selected.size}
+                onClick={() => assign(t.key)}
+                data-testid={`assign-${i}`}
+                icon={
+                  <span
+                    style={{
+                      display: 'inline-block',
+                      width: 10,
+                      height: 10,
+                      borderRadius: 2,
+                      background: t.color,
+                    }}
+                  />
+                }
+              >
                 {t.name || '未命名'}
               </Button>
             ))}
-            <Button size="small" danger disabled={!selected.size} onClick={() => assign(undefined)}>不售</Button>
+            <Button size="small" danger disabled={!selected.size} onClick={() => assign(undefined)}>
+              不售
+            </Button>
           </Space>
-          <SeatMapCanvas seats={venue.seats} colorOf={colorOf} selected={selected} mode={mode} onSelect={select} height={520} testId="tier-seatmap" />
+          <SeatMapCanvas
+            seats={venue.seats}
+            colorOf={colorOf}
+            selected={selected}
+            mode={mode}
+            onSelect={select}
+            height={520}
+            testId="tier-seatmap"
+          />
           <div className="legend" style={{ marginTop: 8 }}>
-            {seatTiers.map((t) => <span key={t.key}><i style={{ background: t.color }} />{t.name} {counts.get(t.key) ?? 0} 座</span>)}
-            <span><i style={{ background: UNAVAILABLE }} />不售 {venue.seats.length - value.seatTier.size} 座</span>
-            {claimedSeats.size > 0 && <span><LockOutlined /> 已售或锁定 {claimedSeats.size} 座（不能改动）</span>}
+            {seatTiers.map((t) => (
+              <span key={t.key}>
+                <i style={{ background: t.color }} />
+                {t.name} {counts.get(t.key) ?? 0} 座
+              </span>
+            ))}
+            <span>
+              <i style={{ background: UNAVAILABLE }} />
+              不售 {venue.seats.length - value.seatTier.size} 座
+            </span>
+            {claimedSeats.size > 0 && (
+              <span>
+                <LockOutlined /> 已售或锁定 {claimedSeats.size} 座（不能改动）
+              </span>
+            )}
             <Typography.Text type="secondary">提示：框选、套索时按住 Shift 可追加选择</Typography.Text>
           </div>
         </Card>

@@ -4,7 +4,15 @@ import type { AdminSessionSummary } from '@showtix/shared-types';
 import { api, ApiError } from '../../api/client';
 
 /** Open the sale / end the session, with a confirmation; `done` reloads the caller's data. */
-export function SessionActions({ s, done, compact }: { s: AdminSessionSummary; done: () => void; compact?: boolean }) {
+export function SessionActions({
+  s,
+  done,
+  compact,
+}: {
+  s: AdminSessionSummary;
+  done: () => void;
+  compact?: boolean;
+}) {
   const { message } = App.useApp();
   const navigate = useNavigate();
   const act = async (what: 'open' | 'end') => {
@@ -20,16 +28,35 @@ export function SessionActions({ s, done, compact }: { s: AdminSessionSummary; d
   return (
     <Space wrap>
       {s.status === 'presale' && (
-        <Popconfirm title="立即开售？" description="开售后观众即可下单，库存会预热到缓存。" okText="开售" onConfirm={() => act('open')}>
-          <Button type="primary" size={size} data-testid={`open-sale-${s.id}`}>立即开售</Button>
+        <Popconfirm
+          title="立即开售？"
+          description="开售后观众即可下单，库存会预热到缓存。"
+          okText="开售"
+          onConfirm={() => act('open')}
+        >
+          <Button type="primary" size={size} data-testid={`open-sale-${s.id}`}>
+            立即开售
+          </Button>
         </Popconfirm>
       )}
       {s.status !== 'ended' && (
-        <Popconfirm title="结束该场次？" description="结束后不能再售票，也不能再修改。" okText="结束" okButtonProps={{ danger: true }} onConfirm={() => act('end')}>
-          <Button danger size={size}>结束</Button>
+        <Popconfirm
+          title="结束该场次？"
+          description="结束后不能再售票，也不能再修改。"
+          okText="结束"
+          okButtonProps={{ danger: true }}
+          onConfirm={() => act('end')}
+        >
+          <Button danger size={size}>
+            结束
+          </Button>
         </Popconfirm>
       )}
-      {s.status !== 'presale' && <Button size={size} onClick={() => navigate(`/dashboard/${s.id}`)}>销售看板</Button>}
+      {s.status !== 'presale' && (
+        <Button size={size} onClick={() => navigate(`/dashboard/${s.id}`)}>
+          销售看板
+        </Button>
+      )}
     </Space>
   );
 }

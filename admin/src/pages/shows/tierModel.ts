@@ -24,7 +24,16 @@ let counter = 0;
 export const newKey = () => `t${++counter}`;
 
 /** Default tier colours: the fan map's palette without its orange, which the dashboard uses for held seats. */
-export const TIER_COLORS = ['#e4393c', '#2f7cf6', '#13a8a8', '#7b61ff', '#52a41a', '#c41d7f', '#d4380d', '#8c6d1f'];
+export const TIER_COLORS = [
+  '#e4393c',
+  '#2f7cf6',
+  '#13a8a8',
+  '#7b61ff',
+  '#52a41a',
+  '#c41d7f',
+  '#d4380d',
+  '#8c6d1f',
+];
 
 export function colorAt(i: number): string {
   return TIER_COLORS[i % TIER_COLORS.length]!;
@@ -33,7 +42,14 @@ export function colorAt(i: number): string {
 /** A new session: every seat in one tier, every standing zone on sale in its own tier. */
 export function initialState(venue: VenueDetail): TierState {
   const main: TierDraft = { key: newKey(), name: '看台', priceYuan: 380, color: colorAt(0), claimed: 0 };
-  const zones = venue.zones.map((z, i): TierDraft => ({ key: newKey(), name: z.name, priceYuan: 280, color: colorAt(i + 2), claimed: 0, zoneName: z.name }));
+  const zones = venue.zones.map((z, i): TierDraft => ({
+    key: newKey(),
+    name: z.name,
+    priceYuan: 280,
+    color: colorAt(i + 2),
+    claimed: 0,
+    zoneName: z.name,
+  }));
   return {
     tiers: [...(venue.seats.length ? [main] : []), ...zones],
     seatTier: new Map(venue.seats.map((s) => [s.id, main.key])),
@@ -46,7 +62,15 @@ export function stateFromSession(s: AdminSessionDetail): TierState {
   const tiers = s.tiers.map((t, i): TierDraft => {
     const key = newKey();
     keyOf.set(t.id, key);
-    return { key, id: t.id, name: t.name, priceYuan: t.priceFen / 100, color: t.color ?? colorAt(i), claimed: t.claimed, ...(t.zoneName ? { zoneName: t.zoneName } : {}) };
+    return {
+      key,
+      id: t.id,
+      name: t.name,
+      priceYuan: t.priceFen / 100,
+      color: t.color ?? colorAt(i),
+      claimed: t.claimed,
+      ...(t.zoneName ? { zoneName: t.zoneName } : {}),
+    };
   });
   const seatTier = new Map(Object.entries(s.seatTiers).map(([seat, tier]) => [seat, keyOf.get(tier)!]));
   return { tiers, seatTier };
@@ -57,8 +81,10 @@ export function problems(state: TierState): string[] {
   const names = state.tiers.map((t) => t.name.trim());
   if (names.some((n) => !n)) out.push('票档名称不能为空');
   if (new Set(names).size !== names.length) out.push('票档名称不能重复');
-  for (const t of state.tiers) if (yuanToFen(t.priceYuan ?? '') === undefined) out.push(`「${t.name || '未命名'}」的票价不正确`);
-  if (state.seatTier.size === 0 && !state.tiers.some((t) => t.zoneName)) out.push('至少要有一个座位或站席区开售');
+  for (const t of state.tiers)
+    if (yuanToFen(t.priceYuan ?? '') === undefined) out.push(`「${t.name || '未命名'}」的票价不正确`);
+  if (state.seatTier.size === 0 && !state.tiers.some((t) => t.zoneName))
+    out.push('至少要有一个座位或站席区开售');
   return out;
 }
 

@@ -1,12 +1,32 @@
 import { useState } from 'react';
-import { App, Button, Card, Empty, Form, InputNumber, Input, Modal, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  Empty,
+  Form,
+  InputNumber,
+  Input,
+  Modal,
+  Popconfirm,
+  Select,
+  Space,
+  Table,
+  Tabs,
+  Tag,
+  Typography,
+} from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { AdminShowSummary, GateCounts, StaffInvite, StaffMember } from '@showtix/shared-types';
 import { api, ApiError, query } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { dateTime } from '../../utils/format';
 
-interface WxUser { id: string; nickname: string | null; createdAt: string }
+interface WxUser {
+  id: string;
+  nickname: string | null;
+  createdAt: string;
+}
 
 function useShows() {
   const shows = useApi(() => api<{ items: AdminShowSummary[] }>('GET', '/api/v1/admin/shows'), []);
@@ -40,20 +60,70 @@ function StaffTab() {
   };
   return (
     <>
-      <Space style={{ marginBottom: 12 }}><Button type="primary" icon={<PlusOutlined />} onClick={() => (form.resetFields(), setOpen(true))}>添加检票人员</Button></Space>
-      <Table<StaffMember> rowKey="userId" loading={staff.loading} dataSource={staff.data?.items} pagination={false}
+      <Space style={{ marginBottom: 12 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => (form.resetFields(), setOpen(true))}>
+          添加检票人员
+        </Button>
+      </Space>
+      <Table<StaffMember>
+        rowKey="userId"
+        loading={staff.loading}
+        dataSource={staff.data?.items}
+        pagination={false}
         columns={[
-          { title: '微信用户', render: (_, m) => <>{m.nickname ?? '微信用户'} <Typography.Text type="secondary">ID {m.userId}</Typography.Text></> },
-          { title: '负责演出', dataIndex: 'shows', render: (s: StaffMember['shows']) => s.map((x) => <Tag key={x.id}>{x.title}</Tag>) },
+          {
+            title: '微信用户',
+            render: (_, m) => (
+              <>
+                {m.nickname ?? '微信用户'} <Typography.Text type="secondary">ID {m.userId}</Typography.Text>
+              </>
+            ),
+          },
+          {
+            title: '负责演出',
+            dataIndex: 'shows',
+            render: (s: StaffMember['shows']) => s.map((x) => <Tag key={x.id}>{x.title}</Tag>),
+          },
           { title: '加入时间', dataIndex: 'since', render: dateTime },
-          { title: '', width: 80, render: (_, m) => <Popconfirm title="移除该检票人员？" onConfirm={() => remove(m.userId)}><Button size="small" danger>移除</Button></Popconfirm> },
-        ]} />
-      <Modal title="添加检票人员" open={open} onCancel={() => setOpen(false)} onOk={() => form.submit()} okText="保存">
+          {
+            title: '',
+            width: 80,
+            render: (_, m) => (
+              <Popconfirm title="移除该检票人员？" onConfirm={() => remove(m.userId)}>
+                <Button size="small" danger>
+                  移除
+                </Button>
+              </Popconfirm>
+            ),
+          },
+        ]}
+      />
+      <Modal
+        title="添加检票人员"
+        open={open}
+        onCancel={() => setOpen(false)}
+        onOk={() => form.submit()}
+        okText="保存"
+      >
         <Form form={form} layout="vertical" onFinish={save}>
-          <Form.Item name="userId" label="微信用户" rules={[{ required: true, message: '请选择用户' }]} extra="按用户 ID 或昵称搜索；对方需先在小程序登录过">
-            <Select showSearch={{ filterOption: false, onSearch: (q) => void search(q) }} placeholder="输入用户 ID 或昵称" options={users.map((u) => ({ value: u.id, label: `${u.nickname ?? '微信用户'}（ID ${u.id}）` }))} />
+          <Form.Item
+            name="userId"
+            label="微信用户"
+            rules={[{ required: true, message: '请选择用户' }]}
+            extra="按用户 ID 或昵称搜索；对方需先在小程序登录过"
+          >
+            <Select
+              showSearch={{ filterOption: false, onSearch: (q) => void search(q) }}
+              placeholder="输入用户 ID 或昵称"
+              options={users.map((u) => ({
+                value: u.id,
+                label: `${u.nickname ?? '微信用户'}（ID ${u.id}）`,
+              }))}
+            />
           </Form.Item>
-          <Form.Item name="showIds" label="负责演出" rules={[{ required: true, message: '请选择演出' }]}><Select mode="multiple" options={showOptions} /></Form.Item>
+          <Form.Item name="showIds" label="负责演出" rules={[{ required: true, message: '请选择演出' }]}>
+            <Select mode="multiple" options={showOptions} />
+          </Form.Item>
         </Form>
       </Modal>
     </>
@@ -69,7 +139,17 @@ function InviteTab() {
   const create = async (v: { showIds: string[]; maxUses: number; expiresInHours: number; note: string }) => {
     try {
       const inv = await api<StaffInvite>('POST', '/api/v1/admin/staff/invites', { ...v, note: v.note ?? '' });
-      modal.success({ title: '邀请码已生成', content: <><Typography.Title level={2} copyable style={{ letterSpacing: 4, fontFamily: 'monospace' }}>{inv.code}</Typography.Title>请把邀请码发给检票人员，对方在小程序中输入后即成为所选演出的检票员。</> });
+      modal.success({
+        title: '邀请码已生成',
+        content: (
+          <>
+            <Typography.Title level={2} copyable style={{ letterSpacing: 4, fontFamily: 'monospace' }}>
+              {inv.code}
+            </Typography.Title>
+            请把邀请码发给检票人员，对方在小程序中输入后即成为所选演出的检票员。
+          </>
+        ),
+      });
       setOpen(false);
       await invites.reload();
     } catch (e) {
@@ -82,25 +162,88 @@ function InviteTab() {
   };
   return (
     <>
-      <Space style={{ marginBottom: 12 }}><Button type="primary" icon={<PlusOutlined />} onClick={() => (form.resetFields(), setOpen(true))}>生成邀请码</Button></Space>
-      <Table<StaffInvite> rowKey="code" loading={invites.loading} dataSource={invites.data?.items} pagination={false}
+      <Space style={{ marginBottom: 12 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => (form.resetFields(), setOpen(true))}>
+          生成邀请码
+        </Button>
+      </Space>
+      <Table<StaffInvite>
+        rowKey="code"
+        loading={invites.loading}
+        dataSource={invites.data?.items}
+        pagination={false}
         columns={[
-          { title: '邀请码', dataIndex: 'code', render: (c: string) => <Typography.Text copyable style={{ fontFamily: 'monospace', fontSize: 15 }}>{c}</Typography.Text> },
-          { title: '演出', dataIndex: 'shows', render: (s: StaffInvite['shows']) => s.map((x) => <Tag key={x.id}>{x.title}</Tag>) },
+          {
+            title: '邀请码',
+            dataIndex: 'code',
+            render: (c: string) => (
+              <Typography.Text copyable style={{ fontFamily: 'monospace', fontSize: 15 }}>
+                {c}
+              </Typography.Text>
+            ),
+          },
+          {
+            title: '演出',
+            dataIndex: 'shows',
+            render: (s: StaffInvite['shows']) => s.map((x) => <Tag key={x.id}>{x.title}</Tag>),
+          },
           { title: '已用 / 上限', render: (_, i) => `${i.uses} / ${i.maxUses}` },
           { title: '备注', dataIndex: 'note' },
           { title: '有效期至', dataIndex: 'expiresAt', render: dateTime },
-          { title: '状态', render: (_, i) => (i.revoked ? <Tag>已作废</Tag> : Date.parse(i.expiresAt) < Date.now() ? <Tag>已过期</Tag> : i.uses >= i.maxUses ? <Tag>已用完</Tag> : <Tag color="green">有效</Tag>) },
-          { title: '', width: 80, render: (_, i) => !i.revoked && <Popconfirm title="作废该邀请码？" onConfirm={() => revoke(i.code)}><Button size="small" danger>作废</Button></Popconfirm> },
-        ]} />
-      <Modal title="生成邀请码" open={open} onCancel={() => setOpen(false)} onOk={() => form.submit()} okText="生成">
-        <Form form={form} layout="vertical" onFinish={create} initialValues={{ maxUses: 5, expiresInHours: 72 }}>
-          <Form.Item name="showIds" label="负责演出" rules={[{ required: true, message: '请选择演出' }]}><Select mode="multiple" options={showOptions} /></Form.Item>
+          {
+            title: '状态',
+            render: (_, i) =>
+              i.revoked ? (
+                <Tag>已作废</Tag>
+              ) : Date.parse(i.expiresAt) < Date.now() ? (
+                <Tag>已过期</Tag>
+              ) : i.uses >= i.maxUses ? (
+                <Tag>已用完</Tag>
+              ) : (
+                <Tag color="green">有效</Tag>
+              ),
+          },
+          {
+            title: '',
+            width: 80,
+            render: (_, i) =>
+              !i.revoked && (
+                <Popconfirm title="作废该邀请码？" onConfirm={() => revoke(i.code)}>
+                  <Button size="small" danger>
+                    作废
+                  </Button>
+                </Popconfirm>
+              ),
+          },
+        ]}
+      />
+      <Modal
+        title="生成邀请码"
+        open={open}
+        onCancel={() => setOpen(false)}
+        onOk={() => form.submit()}
+        okText="生成"
+      >
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={create}
+          initialValues={{ maxUses: 5, expiresInHours: 72 }}
+        >
+          <Form.Item name="showIds" label="负责演出" rules={[{ required: true, message: '请选择演出' }]}>
+            <Select mode="multiple" options={showOptions} />
+          </Form.Item>
           <Space>
-            <Form.Item name="maxUses" label="可使用人数"><InputNumber min={1} max={1000} /></Form.Item>
-            <Form.Item name="expiresInHours" label="有效期"><InputNumber min={1} max={2160} suffix="小时" /></Form.Item>
+            <Form.Item name="maxUses" label="可使用人数">
+              <InputNumber min={1} max={1000} />
+            </Form.Item>
+            <Form.Item name="expiresInHours" label="有效期">
+              <InputNumber min={1} max={2160} suffix="小时" />
+            </Form.Item>
           </Space>
-          <Form.Item name="note" label="备注"><Input maxLength={100} placeholder="如 南门检票组" /></Form.Item>
+          <Form.Item name="note" label="备注">
+            <Input maxLength={100} placeholder="如 南门检票组" />
+          </Form.Item>
         </Form>
       </Modal>
     </>
@@ -110,13 +253,33 @@ function InviteTab() {
 function GateTab() {
   const showOptions = useShows();
   const [showId, setShowId] = useState<string>();
-  const gates = useApi(() => (showId ? api<GateCounts>('GET', `/api/v1/admin/staff/gates${query({ showId })}`) : Promise.resolve(undefined)), [showId]);
+  const gates = useApi(
+    () =>
+      showId
+        ? api<GateCounts>('GET', `/api/v1/admin/staff/gates${query({ showId })}`)
+        : Promise.resolve(undefined),
+    [showId],
+  );
   return (
     <>
-      <Select style={{ width: 320, marginBottom: 12 }} placeholder="选择演出" options={showOptions} value={showId} onChange={setShowId} />
+      <Select
+        style={{ width: 320, marginBottom: 12 }}
+        placeholder="选择演出"
+        options={showOptions}
+        value={showId}
+        onChange={setShowId}
+      />
       {gates.data && !gates.data.available && <Empty description="检票功能上线后，这里按入口显示入场人数" />}
       {gates.data?.available && (
-        <Table rowKey="gate" pagination={false} dataSource={gates.data.gates} columns={[{ title: '入口', dataIndex: 'gate' }, { title: '已入场', dataIndex: 'admitted', align: 'right' }]} />
+        <Table
+          rowKey="gate"
+          pagination={false}
+          dataSource={gates.data.gates}
+          columns={[
+            { title: '入口', dataIndex: 'gate' },
+            { title: '已入场', dataIndex: 'admitted', align: 'right' },
+          ]}
+        />
       )}
     </>
   );
@@ -125,13 +288,17 @@ function GateTab() {
 export function StaffPage() {
   return (
     <>
-      <div className="page-header"><h2>检票人员</h2></div>
+      <div className="page-header">
+        <h2>检票人员</h2>
+      </div>
       <Card>
-        <Tabs items={[
-          { key: 'staff', label: '检票人员', children: <StaffTab /> },
-          { key: 'invites', label: '邀请码', children: <InviteTab /> },
-          { key: 'gates', label: '各入口检票', children: <GateTab /> },
-        ]} />
+        <Tabs
+          items={[
+            { key: 'staff', label: '检票人员', children: <StaffTab /> },
+            { key: 'invites', label: '邀请码', children: <InviteTab /> },
+            { key: 'gates', label: '各入口检票', children: <GateTab /> },
+          ]}
+        />
       </Card>
     </>
   );

@@ -12,16 +12,42 @@ export interface BlockForm extends Omit<BlockSpecInput, 'gaps' | 'aisles' | 'row
 const nums = (v: string[] | undefined) => (v ?? []).map(Number).filter((n) => Number.isInteger(n) && n > 0);
 
 export function toBlockSpec(b: BlockForm): BlockSpecInput {
-  return { ...b, section: (b.section ?? '').trim(), gaps: nums(b.gaps), aisles: nums(b.aisles), rowAisles: nums(b.rowAisles) };
+  return {
+    ...b,
+    section: (b.section ?? '').trim(),
+    gaps: nums(b.gaps),
+    aisles: nums(b.aisles),
+    rowAisles: nums(b.rowAisles),
+  };
 }
 
 export function newBlock(index: number, previous?: BlockForm): BlockForm {
   const section = String.fromCharCode(65 + (index % 26));
   const originX = previous ? (previous.originX ?? 0) + ((previous.seatsPerRow ?? 10) + 4) * 10 : 0;
-  return { section, rows: 10, seatsPerRow: 20, originX, originY: previous?.originY ?? 0, curve: 0, widenPerRow: 0, rowLabels: 'number', firstRow: 1, numbering: 'ltr', gaps: [], aisles: [], rowAisles: [] };
+  return {
+    section,
+    rows: 10,
+    seatsPerRow: 20,
+    originX,
+    originY: previous?.originY ?? 0,
+    curve: 0,
+    widenPerRow: 0,
+    rowLabels: 'number',
+    firstRow: 1,
+    numbering: 'ltr',
+    gaps: [],
+    aisles: [],
+    rowAisles: [],
+  };
 }
 
-const tags = { mode: 'tags' as const, tokenSeparators: [',', '，', ' '], open: false, placeholder: '如 5,10', style: { width: '100%' } };
+const tags = {
+  mode: 'tags' as const,
+  tokenSeparators: [',', '，', ' '],
+  open: false,
+  placeholder: '如 5,10',
+  style: { width: '100%' },
+};
 
 /** The generator's blocks: each a grid of rows and seats with aisles, gaps and curvature. */
 export function BlockEditor() {
@@ -35,35 +61,139 @@ export function BlockEditor() {
               key={f.key}
               size="small"
               style={{ marginBottom: 12 }}
-              title={<Form.Item noStyle shouldUpdate>{() => `区块 ${i + 1}：${form.getFieldValue(['blocks', f.name, 'section']) || '未命名'}区`}</Form.Item>}
-              extra={<Tooltip title="删除区块"><Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} /></Tooltip>}
+              title={
+                <Form.Item noStyle shouldUpdate>
+                  {() => `区块 ${i + 1}：${form.getFieldValue(['blocks', f.name, 'section']) || '未命名'}区`}
+                </Form.Item>
+              }
+              extra={
+                <Tooltip title="删除区块">
+                  <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} />
+                </Tooltip>
+              }
             >
               <Row gutter={12}>
-                <Col span={6}><Form.Item name={[f.name, 'section']} label="区名" rules={[{ required: true, message: '必填' }]}><Input placeholder="A" data-testid={`block-${i}-section`} /></Form.Item></Col>
-                <Col span={6}><Form.Item name={[f.name, 'rows']} label="排数" rules={[{ required: true, message: '必填' }]}><InputNumber min={1} max={200} style={{ width: '100%' }} data-testid={`block-${i}-rows`} /></Form.Item></Col>
-                <Col span={6}><Form.Item name={[f.name, 'seatsPerRow']} label="每排座位" rules={[{ required: true, message: '必填' }]}><InputNumber min={1} max={300} style={{ width: '100%' }} data-testid={`block-${i}-seats`} /></Form.Item></Col>
-                <Col span={6}><Form.Item name={[f.name, 'widenPerRow']} label="每排递增" tooltip="扇形区：后一排比前一排多几个座位"><InputNumber min={0} max={10} style={{ width: '100%' }} /></Form.Item></Col>
-                <Col span={6}><Form.Item name={[f.name, 'originX']} label="位置 X" tooltip="区块左上角，一个座位宽 10"><InputNumber style={{ width: '100%' }} data-testid={`block-${i}-x`} /></Form.Item></Col>
-                <Col span={6}><Form.Item name={[f.name, 'originY']} label="位置 Y" tooltip="越大离舞台越远"><InputNumber style={{ width: '100%' }} data-testid={`block-${i}-y`} /></Form.Item></Col>
-                <Col span={6}><Form.Item name={[f.name, 'curve']} label="弧度" tooltip="两端向舞台弯曲的距离，0 为直排"><InputNumber min={0} max={2000} style={{ width: '100%' }} data-testid={`block-${i}-curve`} /></Form.Item></Col>
-                <Col span={6}><Form.Item name={[f.name, 'firstRow']} label="起始排号"><InputNumber min={1} max={999} style={{ width: '100%' }} /></Form.Item></Col>
-                <Col span={8}><Form.Item name={[f.name, 'aisles']} label="纵向过道" tooltip="在这些座号之后留出过道"><Select {...tags} data-testid={`block-${i}-aisles`} /></Form.Item></Col>
-                <Col span={8}><Form.Item name={[f.name, 'rowAisles']} label="横向过道" tooltip="在这些排之后留出过道"><Select {...tags} /></Form.Item></Col>
-                <Col span={8}><Form.Item name={[f.name, 'gaps']} label="空位" tooltip="每排这些位置没有座位（立柱、机位）"><Select {...tags} /></Form.Item></Col>
+                <Col span={6}>
+                  <Form.Item
+                    name={[f.name, 'section']}
+                    label="区名"
+                    rules={[{ required: true, message: '必填' }]}
+                  >
+                    <Input placeholder="A" data-testid={`block-${i}-section`} />
+                  </Form.Item>
+                </Col>
+                <Col span={6}>
+                  <Form.Item
+                    name={[f.name, 'rows']}
+                    label="排数"
+                    rules={[{ required: true, message: '必填' }]}
+                  >
+                    <InputNumber
+                      min={1}
+                      max={200}
+                      style={{ width: '100%' }}
+                      data-testid={`block-${i}-rows`}
+                    />
+                  </Form.Item>
+                </Col>
+                <Col span={6}>
+                  <Form.Item
+                    name={[f.name, 'seatsPerRow']}
+                    label="每排座位"
+                    rules={[{ required: true, message: '必填' }]}
+                  >
+                    <InputNumber
+                      min={1}
+                      max={300}
+                      style={{ width: '100%' }}
+                      data-testid={`block-${i}-seats`}
+                    />
+                  </Form.Item>
+                </Col>
+                <Col span={6}>
+                  <Form.Item
+                    name={[f.name, 'widenPerRow']}
+                    label="每排递增"
+                    tooltip="扇形区：后一排比前一排多几个座位"
+                  >
+                    <InputNumber min={0} max={10} style={{ width: '100%' }} />
+                  </Form.Item>
+                </Col>
+                <Col span={6}>
+                  <Form.Item name={[f.name, 'originX']} label="位置 X" tooltip="区块左上角，一个座位宽 10">
+                    <InputNumber style={{ width: '100%' }} data-testid={`block-${i}-x`} />
+                  </Form.Item>
+                </Col>
+                <Col span={6}>
+                  <Form.Item name={[f.name, 'originY']} label="位置 Y" tooltip="越大离舞台越远">
+                    <InputNumber style={{ width: '100%' }} data-testid={`block-${i}-y`} />
+                  </Form.Item>
+                </Col>
+                <Col span={6}>
+                  <Form.Item name={[f.name, 'curve']} label="弧度" tooltip="两端向舞台弯曲的距离，0 为直排">
+                    <InputNumber
+                      min={0}
+                      max={2000}
+                      style={{ width: '100%' }}
+                      data-testid={`block-${i}-curve`}
+                    />
+                  </Form.Item>
+                </Col>
+                <Col span={6}>
+                  <Form.Item name={[f.name, 'firstRow']} label="起始排号">
+                    <InputNumber min={1} max={999} style={{ width: '100%' }} />
+                  </Form.Item>
+                </Col>
+                <Col span={8}>
+                  <Form.Item name={[f.name, 'aisles']} label="纵向过道" tooltip="在这些座号之后留出过道">
+                    <Select {...tags} data-testid={`block-${i}-aisles`} />
+                  </Form.Item>
+                </Col>
+                <Col span={8}>
+                  <Form.Item name={[f.name, 'rowAisles']} label="横向过道" tooltip="在这些排之后留出过道">
+                    <Select {...tags} />
+                  </Form.Item>
+                </Col>
+                <Col span={8}>
+                  <Form.Item
+                    name={[f.name, 'gaps']}
+                    label="空位"
+                    tooltip="每排这些位置没有座位（立柱、机位）"
+                  >
+                    <Select {...tags} />
+                  </Form.Item>
+                </Col>
                 <Col span={12}>
                   <Form.Item name={[f.name, 'rowLabels']} label="排号样式">
-                    <Select options={[{ value: 'number', label: '数字（1排、2排）' }, { value: 'letter', label: '字母（A排、B排）' }]} />
+                    <Select
+                      options={[
+                        { value: 'number', label: '数字（1排、2排）' },
+                        { value: 'letter', label: '字母（A排、B排）' },
+                      ]}
+                    />
                   </Form.Item>
                 </Col>
                 <Col span={12}>
                   <Form.Item name={[f.name, 'numbering']} label="座号顺序">
-                    <Select options={[{ value: 'ltr', label: '从左到右' }, { value: 'rtl', label: '从右到左' }, { value: 'odd-even', label: '单双号（中间 1 号，右单左双）' }]} />
+                    <Select
+                      options={[
+                        { value: 'ltr', label: '从左到右' },
+                        { value: 'rtl', label: '从右到左' },
+                        { value: 'odd-even', label: '单双号（中间 1 号，右单左双）' },
+                      ]}
+                    />
                   </Form.Item>
                 </Col>
               </Row>
             </Card>
           ))}
-          <Button type="dashed" block icon={<PlusOutlined />} onClick={() => add(newBlock(fields.length, form.getFieldValue(['blocks', fields.length - 1])))} data-testid="add-block">
+          <Button
+            type="dashed"
+            block
+            icon={<PlusOutlined />}
+            onClick={() => add(newBlock(fields.length, form.getFieldValue(['blocks', fields.length - 1])))}
+            data-testid="add-block"
+          >
             添加区块
           </Button>
         </>

@@ -1,5 +1,20 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, App, Button, Card, Col, Form, Input, Row, Space, Statistic, Tabs, Tag, Typography, Upload } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Col,
+  Form,
+  Input,
+  Row,
+  Space,
+  Statistic,
+  Tabs,
+  Tag,
+  Typography,
+  Upload,
+} from 'antd';
 import { InboxOutlined, SaveOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { ParsedLayout, SeatSpecInput, VenueDetail, VenueSummary } from '@showtix/shared-types';
@@ -25,7 +40,9 @@ interface VenueForm {
 }
 
 const INITIAL: VenueForm = {
-  name: '', city: '', address: '',
+  name: '',
+  city: '',
+  address: '',
   blocks: [newBlock(0), { ...newBlock(1, newBlock(0)) }],
   zones: [],
 };
@@ -51,10 +68,16 @@ export function VenueBuilderPage() {
   const regenerate = () => {
     clearTimeout(timer.current);
     timer.current = setTimeout(async () => {
-      const blocks = ((form.getFieldValue('blocks') as BlockForm[] | undefined) ?? []).filter((b) => b?.section && b.rows && b.seatsPerRow);
+      const blocks = ((form.getFieldValue('blocks') as BlockForm[] | undefined) ?? []).filter(
+        (b) => b?.section && b.rows && b.seatsPerRow,
+      );
       if (!blocks.length) return setGenerated({ seats: [], duplicates: [], overlaps: 0 });
       try {
-        setGenerated(await api<Preview>('POST', '/api/v1/admin/venues/layout/generate', { blocks: blocks.map(toBlockSpec) }));
+        setGenerated(
+          await api<Preview>('POST', '/api/v1/admin/venues/layout/generate', {
+            blocks: blocks.map(toBlockSpec),
+          }),
+        );
         setProblem(undefined);
       } catch (e) {
         setProblem(e instanceof ApiError ? e.message : String(e));
@@ -64,19 +87,30 @@ export function VenueBuilderPage() {
   useEffect(() => {
     regenerate();
     return () => clearTimeout(timer.current);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Once, on mount: later previews follow form changes (onValuesChange).
   }, []);
   // Editing: the current seats start as the "imported" layout; the generator can replace them.
   useEffect(() => {
     if (!venueId) return;
     void api<VenueDetail>('GET', `/api/v1/admin/venues/${venueId}`).then((v) => {
-      form.setFieldsValue({ name: v.name, city: v.city, address: v.address, zones: v.zones.map(({ name, capacity }) => ({ name, capacity })) });
-      setImported({ seats: v.seats.map(({ section, row, number, x, y }) => ({ section, row, number, x, y })), duplicates: [], overlaps: 0, fileName: '当前座位图' });
+      form.setFieldsValue({
+        name: v.name,
+        city: v.city,
+        address: v.address,
+        zones: v.zones.map(({ name, capacity }) => ({ name, capacity })),
+      });
+      setImported({
+        seats: v.seats.map(({ section, row, number, x, y }) => ({ section, row, number, x, y })),
+        duplicates: [],
+        overlaps: 0,
+        fileName: '当前座位图',
+      });
       setSource('import');
     });
   }, [venueId, form]);
 
-  const preview = source === 'generator' ? generated : imported ?? { seats: [], duplicates: [], overlaps: 0 };
+  const preview =
+    source === 'generator' ? generated : (imported ?? { seats: [], duplicates: [], overlaps: 0 });
   const seats = useMemo(() => plot(preview.seats), [preview.seats]);
   const sections = useMemo(() => [...new Set(preview.seats.map((s) => s.section))].sort(), [preview.seats]);
   const colorOf = useMemo(() => {
@@ -88,10 +122,15 @@ export function VenueBuilderPage() {
     const text = await file.text();
     const format = file.name.toLowerCase().endsWith('.json') ? 'json' : 'csv';
     try {
-      const r = await api<ParsedLayout & Preview>('POST', '/api/v1/admin/venues/layout/parse', { format, text });
+      const r = await api<ParsedLayout & Preview>('POST', '/api/v1/admin/venues/layout/parse', {
+        format,
+        text,
+      });
       setImported({ ...r, fileName: file.name });
       if (r.zones.length) form.setFieldValue('zones', r.zones);
-      message.success(`已读取 ${r.seats.length} 个座位${r.zones.length ? `、${r.zones.length} 个站席区` : ''}`);
+      message.success(
+        `已读取 ${r.seats.length} 个座位${r.zones.length ? `、${r.zones.length} 个站席区` : ''}`,
+      );
     } catch (e) {
       message.error(e instanceof ApiError ? e.message : '文件读取失败');
     }
@@ -101,10 +140,22 @@ export function VenueBuilderPage() {
   const save = async (v: VenueForm) => {
     setSaving(true);
     try {
-      const layout = source === 'generator' ? { blocks: (v.blocks ?? []).map(toBlockSpec) } : { seats: imported?.seats ?? [] };
+      const layout =
+        source === 'generator'
+          ? { blocks: (v.blocks ?? []).map(toBlockSpec) }
+          : { seats: imported?.seats ?? [] };
       const venue = venueId
-        ? await api<VenueSummary>('PUT', `/api/v1/admin/venues/${venueId}/layout`, { zones: v.zones ?? [], ...layout })
-        : await api<VenueSummary>('POST', '/api/v1/admin/venues', { name: v.name, city: v.city ?? '', address: v.address ?? '', zones: v.zones ?? [], ...layout });
+        ? await api<VenueSummary>('PUT', `/api/v1/admin/venues/${venueId}/layout`, {
+            zones: v.zones ?? [],
+            ...layout,
+          })
+        : await api<VenueSummary>('POST', '/api/v1/admin/venues', {
+            name: v.name,
+            city: v.city ?? '',
+            address: v.address ?? '',
+            zones: v.zones ?? [],
+            ...layout,
+          });
       message.success(`场馆「${venue.name}」已${venueId ? '更新' : '创建'}，共 ${venue.seatCount} 个座位`);
       navigate(`/venues/${venue.id}`);
     } catch (e) {
@@ -117,21 +168,46 @@ export function VenueBuilderPage() {
   const zones = Form.useWatch('zones', form) ?? [];
   const standing = zones.reduce((n, z) => n + (Number(z?.capacity) || 0), 0);
   return (
-    <Form form={form} layout="vertical" initialValues={INITIAL} onValuesChange={(c) => 'blocks' in c && regenerate()} onFinish={save}>
+    <Form
+      form={form}
+      layout="vertical"
+      initialValues={INITIAL}
+      onValuesChange={(c) => 'blocks' in c && regenerate()}
+      onFinish={save}
+    >
       <div className="page-header">
         <h2>{venueId ? '修改座位图' : '新建场馆'}</h2>
         <Space>
           <Button onClick={() => navigate(venueId ? `/venues/${venueId}` : '/venues')}>取消</Button>
-          <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={saving} disabled={!preview.seats.length && !zones.length || preview.duplicates.length > 0} data-testid="save-venue">保存场馆</Button>
+          <Button
+            type="primary"
+            htmlType="submit"
+            icon={<SaveOutlined />}
+            loading={saving}
+            disabled={(!preview.seats.length && !zones.length) || preview.duplicates.length > 0}
+            data-testid="save-venue"
+          >
+            保存场馆
+          </Button>
         </Space>
       </div>
       <Row gutter={16} align="top">
         <Col xs={24} xl={10}>
           <Card size="small" title="基本信息" style={{ marginBottom: 16 }}>
-            <Form.Item name="name" label="场馆名称" rules={[{ required: true, message: '请填写场馆名称' }]}><Input placeholder="如 上海大剧院" disabled={!!venueId} data-testid="venue-name" /></Form.Item>
+            <Form.Item name="name" label="场馆名称" rules={[{ required: true, message: '请填写场馆名称' }]}>
+              <Input placeholder="如 上海大剧院" disabled={!!venueId} data-testid="venue-name" />
+            </Form.Item>
             <Row gutter={12}>
-              <Col span={8}><Form.Item name="city" label="城市"><Input placeholder="上海" disabled={!!venueId} /></Form.Item></Col>
-              <Col span={16}><Form.Item name="address" label="地址"><Input disabled={!!venueId} /></Form.Item></Col>
+              <Col span={8}>
+                <Form.Item name="city" label="城市">
+                  <Input placeholder="上海" disabled={!!venueId} />
+                </Form.Item>
+              </Col>
+              <Col span={16}>
+                <Form.Item name="address" label="地址">
+                  <Input disabled={!!venueId} />
+                </Form.Item>
+              </Col>
             </Row>
           </Card>
           <Card size="small" style={{ marginBottom: 16 }}>
@@ -146,35 +222,85 @@ export function VenueBuilderPage() {
                   children: (
                     <>
                       <Upload.Dragger accept=".csv,.json" showUploadList={false} beforeUpload={importFile}>
-                        <p className="ant-upload-drag-icon"><InboxOutlined /></p>
+                        <p className="ant-upload-drag-icon">
+                          <InboxOutlined />
+                        </p>
                         <p>点击或拖入座位图文件</p>
-                        <Typography.Text type="secondary">CSV 表头：section,row,number,x,y（或 区,排,座,x,y）；JSON：{'{seats, zones}'}</Typography.Text>
+                        <Typography.Text type="secondary">
+                          CSV 表头：section,row,number,x,y（或 区,排,座,x,y）；JSON：{'{seats, zones}'}
+                        </Typography.Text>
                       </Upload.Dragger>
-                      {imported && <Alert style={{ marginTop: 12 }} type="success" showIcon title={`${imported.fileName}：${imported.seats.length} 个座位`} />}
-                      {venueId && <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>也可以切换到「网格生成器」重新生成整个座位图。</Typography.Paragraph>}
+                      {imported && (
+                        <Alert
+                          style={{ marginTop: 12 }}
+                          type="success"
+                          showIcon
+                          title={`${imported.fileName}：${imported.seats.length} 个座位`}
+                        />
+                      )}
+                      {venueId && (
+                        <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
+                          也可以切换到「网格生成器」重新生成整个座位图。
+                        </Typography.Paragraph>
+                      )}
                     </>
                   ),
                 },
               ]}
             />
           </Card>
-          <Card size="small" title="站席区（无座）" style={{ marginBottom: 16 }}><ZoneEditor /></Card>
+          <Card size="small" title="站席区（无座）" style={{ marginBottom: 16 }}>
+            <ZoneEditor />
+          </Card>
         </Col>
         <Col xs={24} xl={14}>
           <Card size="small" title="座位图预览（观众视角）" style={{ position: 'sticky', top: 16 }}>
             <Row gutter={16} style={{ marginBottom: 12 }}>
-              <Col span={6}><Statistic title="座位" value={preview.seats.length} suffix="个" data-testid="seat-count" /></Col>
-              <Col span={6}><Statistic title="分区" value={sections.length} /></Col>
-              <Col span={6}><Statistic title="站席" value={standing} suffix="人" /></Col>
-              <Col span={6}><Statistic title="总容量" value={preview.seats.length + standing} /></Col>
+              <Col span={6}>
+                <Statistic title="座位" value={preview.seats.length} suffix="个" data-testid="seat-count" />
+              </Col>
+              <Col span={6}>
+                <Statistic title="分区" value={sections.length} />
+              </Col>
+              <Col span={6}>
+                <Statistic title="站席" value={standing} suffix="人" />
+              </Col>
+              <Col span={6}>
+                <Statistic title="总容量" value={preview.seats.length + standing} />
+              </Col>
             </Row>
             {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 8 }} />}
-            {preview.duplicates.length > 0 && <Alert type="error" showIcon title={`座位编号重复：${preview.duplicates.slice(0, 5).join('、')}`} style={{ marginBottom: 8 }} />}
-            {preview.overlaps > 0 && <Alert type="warning" showIcon title={`有 ${preview.overlaps} 个座位与其他座位重叠，请调整区块位置`} style={{ marginBottom: 8 }} />}
+            {preview.duplicates.length > 0 && (
+              <Alert
+                type="error"
+                showIcon
+                title={`座位编号重复：${preview.duplicates.slice(0, 5).join('、')}`}
+                style={{ marginBottom: 8 }}
+              />
+            )}
+            {preview.overlaps > 0 && (
+              <Alert
+                type="warning"
+                showIcon
+                title={`有 ${preview.overlaps} 个座位与其他座位重叠，请调整区块位置`}
+                style={{ marginBottom: 8 }}
+              />
+            )}
             <SeatMapCanvas seats={seats} colorOf={colorOf} height={560} />
             <div className="legend" style={{ marginTop: 8 }}>
-              {sections.map((s) => <span key={s}><i style={{ background: colorOf({ section: s } as PlotSeat) }} />{s}区 {preview.seats.filter((x) => x.section === s).length}</span>)}
-              {zones.filter((z) => z?.name).map((z) => <Tag key={z.name}>站席 · {z.name} {z.capacity}人</Tag>)}
+              {sections.map((s) => (
+                <span key={s}>
+                  <i style={{ background: colorOf({ section: s } as PlotSeat) }} />
+                  {s}区 {preview.seats.filter((x) => x.section === s).length}
+                </span>
+              ))}
+              {zones
+                .filter((z) => z?.name)
+                .map((z) => (
+                  <Tag key={z.name}>
+                    站席 · {z.name} {z.capacity}人
+                  </Tag>
+                ))}
             </div>
           </Card>
         </Col>

@@ -1,5 +1,19 @@
 import { useMemo, useState } from 'react';
-import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Result, Row, Space, Spin, Tag } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Form,
+  Input,
+  Modal,
+  Result,
+  Row,
+  Space,
+  Spin,
+  Tag,
+} from 'antd';
 import { DownloadOutlined, EditOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { VenueDetail } from '@showtix/shared-types';
@@ -14,7 +28,11 @@ export function VenueDetailPage() {
   const { venueId } = useParams();
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const { data: v, error, reload } = useApi(() => api<VenueDetail>('GET', `/api/v1/admin/venues/${venueId}`), [venueId]);
+  const {
+    data: v,
+    error,
+    reload,
+  } = useApi(() => api<VenueDetail>('GET', `/api/v1/admin/venues/${venueId}`), [venueId]);
   const [editing, setEditing] = useState(false);
   const [form] = Form.useForm();
   const colorOf = useMemo(() => {
@@ -38,24 +56,51 @@ export function VenueDetailPage() {
       <div className="page-header">
         <h2>{v.name}</h2>
         <Space>
-          <Button icon={<EditOutlined />} onClick={() => (form.setFieldsValue(v), setEditing(true))}>编辑信息</Button>
-          {v.sessionCount === 0 && <Button onClick={() => navigate(`/venues/${v.id}/layout`)}>修改座位图</Button>}
-          <Button icon={<DownloadOutlined />} onClick={() => download(`/api/v1/admin/venues/${v.id}/layout?format=csv`, `${v.name}.csv`)}>导出 CSV</Button>
-          <Button icon={<DownloadOutlined />} onClick={() => download(`/api/v1/admin/venues/${v.id}/layout?format=json`, `${v.name}.json`)}>导出 JSON</Button>
+          <Button icon={<EditOutlined />} onClick={() => (form.setFieldsValue(v), setEditing(true))}>
+            编辑信息
+          </Button>
+          {v.sessionCount === 0 && (
+            <Button onClick={() => navigate(`/venues/${v.id}/layout`)}>修改座位图</Button>
+          )}
+          <Button
+            icon={<DownloadOutlined />}
+            onClick={() => download(`/api/v1/admin/venues/${v.id}/layout?format=csv`, `${v.name}.csv`)}
+          >
+            导出 CSV
+          </Button>
+          <Button
+            icon={<DownloadOutlined />}
+            onClick={() => download(`/api/v1/admin/venues/${v.id}/layout?format=json`, `${v.name}.json`)}
+          >
+            导出 JSON
+          </Button>
         </Space>
       </div>
       <Row gutter={16}>
         <Col xs={24} xl={7}>
           <Card size="small" style={{ marginBottom: 16 }}>
-            <Descriptions column={1} size="small" items={[
-              { label: '城市', children: v.city || '—' },
-              { label: '地址', children: v.address || '—' },
-              { label: '座位', children: `${v.seatCount.toLocaleString('zh-CN')} 个` },
-              { label: '分区', children: v.sections.map((s) => <Tag key={s}>{s}区</Tag>) },
-              { label: '站席区', children: v.zones.length ? v.zones.map((z) => <Tag key={z.id}>{z.name} · {z.capacity}人</Tag>) : '无' },
-              { label: '场次', children: `${v.sessionCount} 场使用中` },
-              { label: '创建时间', children: dateTime(v.createdAt) },
-            ]} />
+            <Descriptions
+              column={1}
+              size="small"
+              items={[
+                { label: '城市', children: v.city || '—' },
+                { label: '地址', children: v.address || '—' },
+                { label: '座位', children: `${v.seatCount.toLocaleString('zh-CN')} 个` },
+                { label: '分区', children: v.sections.map((s) => <Tag key={s}>{s}区</Tag>) },
+                {
+                  label: '站席区',
+                  children: v.zones.length
+                    ? v.zones.map((z) => (
+                        <Tag key={z.id}>
+                          {z.name} · {z.capacity}人
+                        </Tag>
+                      ))
+                    : '无',
+                },
+                { label: '场次', children: `${v.sessionCount} 场使用中` },
+                { label: '创建时间', children: dateTime(v.createdAt) },
+              ]}
+            />
           </Card>
         </Col>
         <Col xs={24} xl={17}>
@@ -64,11 +109,23 @@ export function VenueDetailPage() {
           </Card>
         </Col>
       </Row>
-      <Modal title="编辑场馆信息" open={editing} onCancel={() => setEditing(false)} onOk={() => form.submit()} okText="保存">
+      <Modal
+        title="编辑场馆信息"
+        open={editing}
+        onCancel={() => setEditing(false)}
+        onOk={() => form.submit()}
+        okText="保存"
+      >
         <Form form={form} layout="vertical" onFinish={save}>
-          <Form.Item name="name" label="场馆名称" rules={[{ required: true }]}><Input /></Form.Item>
-          <Form.Item name="city" label="城市"><Input /></Form.Item>
-          <Form.Item name="address" label="地址"><Input /></Form.Item>
+          <Form.Item name="name" label="场馆名称" rules={[{ required: true }]}>
+            <Input />
+          </Form.Item>
+          <Form.Item name="city" label="城市">
+            <Input />
+          </Form.Item>
+          <Form.Item name="address" label="地址">
+            <Input />
+          </Form.Item>
         </Form>
       </Modal>
     </>

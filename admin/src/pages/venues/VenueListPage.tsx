@@ -13,7 +13,14 @@ export function VenueListPage() {
     <>
       <div className="page-header">
         <h2>场馆与座位图</h2>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/venues/new')} data-testid="new-venue">新建场馆</Button>
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => navigate('/venues/new')}
+          data-testid="new-venue"
+        >
+          新建场馆
+        </Button>
       </div>
       <Card>
         <Table<VenueSummary>
@@ -24,8 +31,18 @@ export function VenueListPage() {
           columns={[
             { title: '场馆', dataIndex: 'name', render: (v, r) => <Link to={`/venues/${r.id}`}>{v}</Link> },
             { title: '城市', dataIndex: 'city', width: 100 },
-            { title: '座位', dataIndex: 'seatCount', width: 100, align: 'right', render: (v: number) => v.toLocaleString('zh-CN') },
-            { title: '分区', dataIndex: 'sections', render: (s: string[]) => s.slice(0, 8).map((x) => <Tag key={x}>{x}区</Tag>) },
+            {
+              title: '座位',
+              dataIndex: 'seatCount',
+              width: 100,
+              align: 'right',
+              render: (v: number) => v.toLocaleString('zh-CN'),
+            },
+            {
+              title: '分区',
+              dataIndex: 'sections',
+              render: (s: string[]) => s.slice(0, 8).map((x) => <Tag key={x}>{x}区</Tag>),
+            },
             { title: '站席区', dataIndex: 'zoneCount', width: 90, align: 'right' },
             { title: '场次', dataIndex: 'sessionCount', width: 80, align: 'right' },
             { title: '创建时间', dataIndex: 'createdAt', width: 160, render: dateTime },
@@ -34,8 +51,22 @@ export function VenueListPage() {
               width: 150,
               render: (_, r) => (
                 <Space>
-                  <Button size="small" onClick={() => download(`/api/v1/admin/venues/${r.id}/layout?format=csv`, `${r.name}.csv`)}>CSV</Button>
-                  <Button size="small" onClick={() => download(`/api/v1/admin/venues/${r.id}/layout?format=json`, `${r.name}.json`)}>JSON</Button>
+                  <Button
+                    size="small"
+                    onClick={() =>
+                      download(`/api/v1/admin/venues/${r.id}/layout?format=csv`, `${r.name}.csv`)
+                    }
+                  >
+                    CSV
+                  </Button>
+                  <Button
+                    size="small"
+                    onClick={() =>
+                      download(`/api/v1/admin/venues/${r.id}/layout?format=json`, `${r.name}.json`)
+                    }
+                  >
+                    JSON
+                  </Button>
                 </Space>
               ),
             },

@@ -9,12 +9,35 @@ export function ZoneEditor() {
         <>
           {fields.map((f) => (
             <Row gutter={8} key={f.key} align="top">
-              <Col flex="auto"><Form.Item name={[f.name, 'name']} rules={[{ required: true, message: '请填写名称' }]}><Input placeholder="如 内场站席" /></Form.Item></Col>
-              <Col flex="140px"><Form.Item name={[f.name, 'capacity']} rules={[{ required: true, message: '容量' }]}><InputNumber min={1} max={200000} placeholder="容量" style={{ width: '100%' }} suffix="人" /></Form.Item></Col>
-              <Col flex="32px"><Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} /></Col>
+              <Col flex="auto">
+                <Form.Item name={[f.name, 'name']} rules={[{ required: true, message: '请填写名称' }]}>
+                  <Input placeholder="如 内场站席" />
+                </Form.Item>
+              </Col>
+              <Col flex="140px">
+                <Form.Item name={[f.name, 'capacity']} rules={[{ required: true, message: '容量' }]}>
+                  <InputNumber
+                    min={1}
+                    max={200000}
+                    placeholder="容量"
+                    style={{ width: '100%' }}
+                    suffix="人"
+                  />
+                </Form.Item>
+              </Col>
+              <Col flex="32px">
+                <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} />
+              </Col>
             </Row>
           ))}
-          <Button type="dashed" block icon={<PlusOutlined />} onClick={() => add({ name: '', capacity: 500 })}>添加站席区</Button>
+          <Button
+            type="dashed"
+            block
+            icon={<PlusOutlined />}
+            onClick={() => add({ name: '', capacity: 500 })}
+          >
+            添加站席区
+          </Button>
         </>
       )}
     </Form.List>

@@ -20,7 +20,17 @@ export async function recordAudit(conn: Conn | Db, e: AuditInput, now: Date): Pr
   const [res] = await conn.query<ResultSetHeader>(
     `INSERT INTO admin_audit_log (admin_id, actor, action, entity_type, entity_id, before_json, after_json, ip, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [e.actor.adminId, e.actor.username, e.action, e.entityType, e.entityId, json(e.before), json(e.after), e.actor.ip, now],
+    [
+      e.actor.adminId,
+      e.actor.username,
+      e.action,
+      e.entityType,
+      e.entityId,
+      json(e.before),
+      json(e.after),
+      e.actor.ip,
+      now,
+    ],
   );
   return String(res.insertId);
 }
@@ -66,7 +76,12 @@ function where(f: AuditFilter): { sql: string; params: unknown[] } {
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 
-export async function listAudit(db: Db, f: AuditFilter, offset: number, limit: number): Promise<{ rows: AuditEntry[]; total: number }> {
+export async function listAudit(
+  db: Db,
+  f: AuditFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: AuditEntry[]; total: number }> {
   const w = where(f);
   const [[count]] = await db.query<Row[]>(`SELECT COUNT(*) AS n FROM admin_audit_log ${w.sql}`, w.params);
   const [rows] = await db.query<Row[]>(

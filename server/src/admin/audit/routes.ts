@@ -8,7 +8,14 @@ import { listAudit } from './repo';
 export class AuditService {
   constructor(private readonly db: Db) {}
 
-  async list(q: { entityType?: string; entityId?: string; actor?: string; action?: string; page: number; pageSize: number }): Promise<AdminPage<AuditEntry>> {
+  async list(q: {
+    entityType?: string;
+    entityId?: string;
+    actor?: string;
+    action?: string;
+    page: number;
+    pageSize: number;
+  }): Promise<AdminPage<AuditEntry>> {
     const { page, pageSize, ...filter } = q;
     const { rows, total } = await listAudit(this.db, filter, (page - 1) * pageSize, pageSize);
     return { items: rows, total, page, pageSize };

@@ -20,7 +20,11 @@ export class AdminAccountService {
     return (await repo.listAdmins(this.db)).map(repo.accountView);
   }
 
-  async create(who: Actor, input: { username: string; displayName: string; password: string; roles: AdminRole[] }, now: Date): Promise<AdminAccount> {
+  async create(
+    who: Actor,
+    input: { username: string; displayName: string; password: string; roles: AdminRole[] },
+    now: Date,
+  ): Promise<AdminAccount> {
     const passwordHash = await hashPassword(input.password);
     const id = await audited(
       this.db,
@@ -31,7 +35,12 @@ export class AdminAccountService {
         if (!newId) throw appError('VALIDATION_FAILED', { field: 'username' }, '用户名已存在');
         return newId;
       },
-      (newId) => ({ action: 'admin.create', entityType: 'admin', entityId: newId, after: { username: input.username, displayName: input.displayName, roles: input.roles } }),
+      (newId) => ({
+        action: 'admin.create',
+        entityType: 'admin',
+        entityId: newId,
+        after: { username: input.username, displayName: input.displayName, roles: input.roles },
+      }),
     );
     return repo.accountView((await repo.findAdmin(this.db, 'id = ?', [id]))!);
   }
@@ -47,15 +56,25 @@ export class AdminAccountService {
       throw appError('VALIDATION_FAILED', { field: 'roles' }, '不能停用自己或移除自己的管理员角色');
     }
     const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-    await audited(this.db, who, now, async (c) => {
-      const before = await repo.findAdmin(c, 'id = ?', [id], true);
-      if (!before) throw appError('NOT_FOUND', undefined, '账号不存在');
-      await repo.updateAdmin(c, id, { ...input, passwordHash });
-      // A new password, other roles or a disabled account end the open sessions at once.
-      if (passwordHash || input.roles || input.disabled !== undefined) await repo.revokeSessionsOf(c, id, now);
-      const after = (await repo.findAdmin(c, 'id = ?', [id]))!;
-      return { before: snapshot(before), after: { ...snapshot(after), ...(input.password ? { passwordChanged: true } : {}) } };
-    }, (r) => ({ action: 'admin.update', entityType: 'admin', entityId: id, ...r }));
+    await audited(
+      this.db,
+      who,
+      now,
+      async (c) => {
+        const before = await repo.findAdmin(c, 'id = ?', [id], true);
+        if (!before) throw appError('NOT_FOUND', undefined, '账号不存在');
+        await repo.updateAdmin(c, id, { ...input, passwordHash });
+        // A new password, other roles or a disabled account end the open sessions at once.
+        if (passwordHash || input.roles || input.disabled !== undefined)
+          await repo.revokeSessionsOf(c, id, now);
+        const after = (await repo.findAdmin(c, 'id = ?', [id]))!;
+        return {
+          before: snapshot(before),
+          after: { ...snapshot(after), ...(input.password ? { passwordChanged: true } : {}) },
+        };
+      },
+      (r) => ({ action: 'admin.update', entityType: 'admin', entityId: id, ...r }),
+    );
     return repo.accountView((await repo.findAdmin(this.db, 'id = ?', [id]))!);
   }
 }

@@ -14,8 +14,16 @@ export class LoginLimiter {
 
   constructor(redis: Redis, keyPrefix: string, cfg: AdminConfig) {
     const common = { storeClient: redis, duration: cfg.loginWindowS };
-    this.byUserIp = new RateLimiterRedis({ ...common, keyPrefix: `${keyPrefix}admin-login:user-ip`, points: cfg.loginFailsMax });
-    this.byIp = new RateLimiterRedis({ ...common, keyPrefix: `${keyPrefix}admin-login:ip`, points: cfg.loginFailsPerIpMax });
+    this.byUserIp = new RateLimiterRedis({
+      ...common,
+      keyPrefix: `${keyPrefix}admin-login:user-ip`,
+      points: cfg.loginFailsMax,
+    });
+    this.byIp = new RateLimiterRedis({
+      ...common,
+      keyPrefix: `${keyPrefix}admin-login:ip`,
+      points: cfg.loginFailsPerIpMax,
+    });
   }
 
   private static userKey(username: string, ip: string): string {
@@ -24,7 +32,10 @@ export class LoginLimiter {
 
   /** Throws RATE_LIMITED (with Retry-After) while either limit is used up. */
   async check(username: string, ip: string): Promise<void> {
-    const [u, i] = await Promise.all([this.byUserIp.get(LoginLimiter.userKey(username, ip)), this.byIp.get(ip)]);
+    const [u, i] = await Promise.all([
+      this.byUserIp.get(LoginLimiter.userKey(username, ip)),
+      this.byIp.get(ip),
+    ]);
     const blocked = [
       u && u.consumedPoints >= this.byUserIp.points ? u : undefined,
       i && i.consumedPoints >= this.byIp.points ? i : undefined,
@@ -46,7 +57,14 @@ export class LoginLimiter {
 
 function limited(msBeforeNext: number): AppError {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new AppError('RATE_LIMITED', 429, true, `登录失败次数过多，请 ${Math.ceil(seconds / 60)} 分钟后再试`, undefined, {
-    'Retry-After': String(seconds),
-  });
+  return new AppError(
+    'RATE_LIMITED',
+    429,
+    true,
+    `登录失败次数过多，请 ${Math.ceil(seconds / 60)} 分钟后再试`,
+    undefined,
+    {
+      'Retry-After': String(seconds),
+    },
+  );
 }

@@ -36,8 +36,16 @@ export async function countAdmins(db: Db): Promise<number> {
   return Number(r!.n);
 }
 
-export async function findAdmin(db: Db | Conn, where: string, params: unknown[], lock = false): Promise<AdminRow | undefined> {
-  const [rows] = await db.query<Row[]>(`SELECT * FROM admin_users WHERE ${where} LIMIT 1${lock ? ' FOR UPDATE' : ''}`, params);
+export async function findAdmin(
+  db: Db | Conn,
+  where: string,
+  params: unknown[],
+  lock = false,
+): Promise<AdminRow | undefined> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT * FROM admin_users WHERE ${where} LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
+    params,
+  );
   return rows[0] as AdminRow | undefined;
 }
 
@@ -83,7 +91,10 @@ export interface SessionRow {
   disabled: number;
 }
 
-export async function insertSession(c: Conn, s: { tokenHash: string; adminId: string; now: Date; expiresAt: Date; ip: string }): Promise<void> {
+export async function insertSession(
+  c: Conn,
+  s: { tokenHash: string; adminId: string; now: Date; expiresAt: Date; ip: string },
+): Promise<void> {
   await c.query(
     `INSERT INTO admin_sessions (token_hash, admin_id, created_at, last_seen_at, expires_at, ip)
      VALUES (?, ?, ?, ?, ?, ?)`,
@@ -102,14 +113,24 @@ export async function findSession(db: Db, tokenHash: string): Promise<SessionRow
 }
 
 export async function touchSession(db: Db, tokenHash: string, now: Date): Promise<void> {
-  await db.query('UPDATE admin_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at < ?', [now, tokenHash, now]);
+  await db.query('UPDATE admin_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at < ?', [
+    now,
+    tokenHash,
+    now,
+  ]);
 }
 
 export async function revokeSession(c: Db | Conn, tokenHash: string, now: Date): Promise<void> {
-  await c.query('UPDATE admin_sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL', [now, tokenHash]);
+  await c.query('UPDATE admin_sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL', [
+    now,
+    tokenHash,
+  ]);
 }
 
 /** Ends every session of an account (password, role or status changed). */
 export async function revokeSessionsOf(c: Conn, adminId: string, now: Date): Promise<void> {
-  await c.query('UPDATE admin_sessions SET revoked_at = ? WHERE admin_id = ? AND revoked_at IS NULL', [now, adminId]);
+  await c.query('UPDATE admin_sessions SET revoked_at = ? WHERE admin_id = ? AND revoked_at IS NULL', [
+    now,
+    adminId,
+  ]);
 }

@@ -18,7 +18,12 @@ export function requireAdmin(auth: AdminAuthService, clock: Clock): Middleware {
   };
 }
 
-export function authRoutes(auth: AdminAuthService, accounts: AdminAccountService, requireAdminMw: Middleware, clock: Clock): Router {
+export function authRoutes(
+  auth: AdminAuthService,
+  accounts: AdminAccountService,
+  requireAdminMw: Middleware,
+  clock: Clock,
+): Router {
   const r = new Router({ prefix: ADMIN_PREFIX });
   r.post('/login', async (ctx) => {
     const input = AdminLoginSchema.parse(ctx.request.body);

@@ -45,13 +45,31 @@ export class AdminAuthService {
     const passwordHash = await hashPassword(password);
     await inTransaction(this.db, async (c) => {
       const username = this.cfg.bootstrapUsername;
-      const id = await repo.insertAdmin(c, { username, displayName: '超级管理员', passwordHash, roles: ['admin'] });
+      const id = await repo.insertAdmin(c, {
+        username,
+        displayName: '超级管理员',
+        passwordHash,
+        roles: ['admin'],
+      });
       if (!id) return; // another instance created it first
       const after = { id, username, roles: ['admin'] };
-      await recordAudit(c, { actor: { adminId: null, username: 'system', ip: '' }, action: 'admin.bootstrap', entityType: 'admin', entityId: id, after }, now);
+      await recordAudit(
+        c,
+        {
+          actor: { adminId: null, username: 'system', ip: '' },
+          action: 'admin.bootstrap',
+          entityType: 'admin',
+          entityId: id,
+          after,
+        },
+        now,
+      );
     });
     if (this.cfg.bootstrapIsDefault) {
-      this.log.warn({ username: this.cfg.bootstrapUsername }, `DEVELOPMENT admin account created with the default password "${password}"; set ADMIN_PASSWORD`);
+      this.log.warn(
+        { username: this.cfg.bootstrapUsername },
+        `DEVELOPMENT admin account created with the default password "${password}"; set ADMIN_PASSWORD`,
+      );
     } else {
       this.log.info({ username: this.cfg.bootstrapUsername }, 'first admin account created');
     }
@@ -60,7 +78,8 @@ export class AdminAuthService {
   async login(username: string, password: string, ip: string, now: Date): Promise<AdminLoginResult> {
     await this.limiter.check(username, ip);
     const row = await repo.findAdmin(this.db, 'username = ?', [username]);
-    const ok = (await verifyPassword(row?.password_hash, password)) && row !== undefined && row.disabled === 0;
+    const ok =
+      (await verifyPassword(row?.password_hash, password)) && row !== undefined && row.disabled === 0;
     if (!ok || !row) {
       await this.limiter.failed(username, ip);
       this.log.warn({ username, ip }, 'admin login failed');
@@ -78,7 +97,11 @@ export class AdminAuthService {
       await recordAudit(c, { actor: who, action: 'auth.login', entityType: 'admin', entityId: row.id }, now);
     });
     await this.limiter.succeeded(username, ip);
-    return { token, expiresAt: expiresAt.toISOString(), admin: repo.accountView({ ...row, last_login_at: now }) };
+    return {
+      token,
+      expiresAt: expiresAt.toISOString(),
+      admin: repo.accountView({ ...row, last_login_at: now }),
+    };
   }
 
   /** The admin behind a bearer token, or 401 (no live session) / 403 (not an admin token). */
@@ -97,13 +120,23 @@ export class AdminAuthService {
       throw expired('登录已过期，请重新登录');
     }
     if (t - s.last_seen_at.getTime() >= TOUCH_EVERY_MS) await repo.touchSession(this.db, hash, now);
-    return { adminId: s.admin_id, username: s.username, roles: repo.parseRoles(s.roles), ip, tokenHash: hash };
+    return {
+      adminId: s.admin_id,
+      username: s.username,
+      roles: repo.parseRoles(s.roles),
+      ip,
+      tokenHash: hash,
+    };
   }
 
   async logout(who: AdminPrincipal, now: Date): Promise<void> {
     await inTransaction(this.db, async (c) => {
       await repo.revokeSession(c, who.tokenHash, now);
-      await recordAudit(c, { actor: who, action: 'auth.logout', entityType: 'admin', entityId: who.adminId }, now);
+      await recordAudit(
+        c,
+        { actor: who, action: 'auth.logout', entityType: 'admin', entityId: who.adminId },
+        now,
+      );
     });
   }
 

@@ -4,7 +4,10 @@ import type { Db } from '../../db/pool';
 type Row = RowDataPacket & Record<string, any>;
 
 /** Units in live orders per tier: pending ones are held, paid or ticketed ones are sold. */
-export async function unitsByTier(db: Db, sessionId: string): Promise<Map<string, { held: number; sold: number }>> {
+export async function unitsByTier(
+  db: Db,
+  sessionId: string,
+): Promise<Map<string, { held: number; sold: number }>> {
   const [rows] = await db.query<Row[]>(
     `SELECT i.tier_id, o.status, COUNT(*) AS n FROM orders o JOIN order_items i ON i.order_id = o.id
       WHERE o.session_id = ? AND o.status IN (1, 2, 3) GROUP BY i.tier_id, o.status`,
@@ -21,12 +24,19 @@ export async function unitsByTier(db: Db, sessionId: string): Promise<Map<string
 }
 
 export async function ordersByStatus(db: Db, sessionId: string): Promise<Map<number, number>> {
-  const [rows] = await db.query<Row[]>('SELECT status, COUNT(*) AS n FROM orders WHERE session_id = ? GROUP BY status', [sessionId]);
+  const [rows] = await db.query<Row[]>(
+    'SELECT status, COUNT(*) AS n FROM orders WHERE session_id = ? GROUP BY status',
+    [sessionId],
+  );
   return new Map(rows.map((r) => [Number(r.status), Number(r.n)]));
 }
 
 /** Counts per minute (keyed by minutes since the epoch) from `since` on. */
-export async function perMinute(db: Db, sessionId: string, since: Date): Promise<{ orders: Map<number, number>; payments: Map<number, number> }> {
+export async function perMinute(
+  db: Db,
+  sessionId: string,
+  since: Date,
+): Promise<{ orders: Map<number, number>; payments: Map<number, number> }> {
   const [orders] = await db.query<Row[]>(
     `SELECT FLOOR(UNIX_TIMESTAMP(created_at) / 60) AS m, COUNT(*) AS n FROM orders
       WHERE session_id = ? AND created_at >= ? GROUP BY m`,
@@ -51,7 +61,10 @@ export async function money(db: Db, sessionId: string): Promise<{ paidFen: numbe
 }
 
 /** Held and sold seats from MySQL, for a session not (yet) loaded in Redis. */
-export async function claimedSeatStates(db: Db, sessionId: string): Promise<{ held: string[]; sold: string[] }> {
+export async function claimedSeatStates(
+  db: Db,
+  sessionId: string,
+): Promise<{ held: string[]; sold: string[] }> {
   const [rows] = await db.query<Row[]>(
     'SELECT sc.seat_id, o.status FROM seat_claims sc JOIN orders o ON o.id = sc.order_id WHERE sc.session_id = ?',
     [sessionId],

@@ -16,15 +16,30 @@ function tierSales(cat: SessionCatalog, units: Map<string, { held: number; sold:
   return cat.tiers.map((t) => {
     const cap = capacity.get(t.id) ?? 0;
     const u = units.get(t.id) ?? { held: 0, sold: 0 };
-    return { tierId: t.id, name: t.name, priceFen: t.priceFen, capacity: cap, sold: u.sold, held: u.held, available: Math.max(0, cap - u.sold - u.held) };
+    return {
+      tierId: t.id,
+      name: t.name,
+      priceFen: t.priceFen,
+      capacity: cap,
+      sold: u.sold,
+      held: u.held,
+      available: Math.max(0, cap - u.sold - u.held),
+    };
   });
 }
 
-function minutes(now: Date, counts: { orders: Map<number, number>; payments: Map<number, number> }): MinutePoint[] {
+function minutes(
+  now: Date,
+  counts: { orders: Map<number, number>; payments: Map<number, number> },
+): MinutePoint[] {
   const last = Math.floor(now.getTime() / 60_000);
   const out: MinutePoint[] = [];
   for (let m = last - WINDOW_MIN + 1; m <= last; m++) {
-    out.push({ minute: new Date(m * 60_000).toISOString(), orders: counts.orders.get(m) ?? 0, payments: counts.payments.get(m) ?? 0 });
+    out.push({
+      minute: new Date(m * 60_000).toISOString(),
+      orders: counts.orders.get(m) ?? 0,
+      payments: counts.payments.get(m) ?? 0,
+    });
   }
   return out;
 }
@@ -62,10 +77,21 @@ export class DashboardService {
       sessionId,
       status: SESSION_STATUS_NAME[cat.status]!,
       generatedAt: now.toISOString(),
-      totals: { capacity: cat.capacity, sold: sum('sold'), held: sum('held'), available: Math.max(0, cat.capacity - sum('sold') - sum('held')) },
+      totals: {
+        capacity: cat.capacity,
+        sold: sum('sold'),
+        held: sum('held'),
+        available: Math.max(0, cat.capacity - sum('sold') - sum('held')),
+      },
       tiers,
       perMinute: minutes(now, counts),
-      orders: { total, pending: n(ORDER_STATUS.PENDING), paid: n(ORDER_STATUS.PAID) + n(ORDER_STATUS.TICKETED), cancelled: n(ORDER_STATUS.CANCELLED), refunded: n(ORDER_STATUS.REFUNDED) },
+      orders: {
+        total,
+        pending: n(ORDER_STATUS.PENDING),
+        paid: n(ORDER_STATUS.PAID) + n(ORDER_STATUS.TICKETED),
+        cancelled: n(ORDER_STATUS.CANCELLED),
+        refunded: n(ORDER_STATUS.REFUNDED),
+      },
       paymentSuccessRate: settled > 0 ? paidEver / settled : null,
       revenueFen: money.paidFen - money.refundedFen,
       refundedFen: money.refundedFen,
@@ -82,6 +108,12 @@ export class DashboardService {
 
   async overview() {
     const rows = await repo.liveSessions(this.db);
-    return rows.map((r) => ({ id: r.id, showId: r.show_id, showTitle: r.title, startsAt: r.starts_at.toISOString(), status: SESSION_STATUS_NAME[r.status]! }));
+    return rows.map((r) => ({
+      id: r.id,
+      showId: r.show_id,
+      showTitle: r.title,
+      startsAt: r.starts_at.toISOString(),
+      status: SESSION_STATUS_NAME[r.status]!,
+    }));
   }
 }

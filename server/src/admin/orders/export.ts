@@ -2,7 +2,13 @@ import ExcelJS from 'exceljs';
 import type { AdminOrderRow } from '@showtix/shared-types';
 import { toCsv } from '../venues/csv';
 
-const STATUS_ZH: Record<string, string> = { pending: '待支付', paid: '已支付', ticketed: '已出票', cancelled: '已取消', refunded: '已退款' };
+const STATUS_ZH: Record<string, string> = {
+  pending: '待支付',
+  paid: '已支付',
+  ticketed: '已出票',
+  cancelled: '已取消',
+  refunded: '已退款',
+};
 
 const COLUMNS: { header: string; width: number; value: (o: AdminOrderRow) => string | number }[] = [
   { header: '订单号', width: 24, value: (o) => o.orderNo },
@@ -15,7 +21,11 @@ const COLUMNS: { header: string; width: number; value: (o: AdminOrderRow) => str
   { header: '金额(元)', width: 10, value: (o) => o.amountFen / 100 },
   { header: '下单时间', width: 20, value: (o) => beijing(o.createdAt) },
   { header: '支付时间', width: 20, value: (o) => (o.paidAt ? beijing(o.paidAt) : '') },
-  { header: '观演人(已脱敏)', width: 36, value: (o) => o.attendees.map((a) => `${a.name} ${a.idNumber}`).join('; ') },
+  {
+    header: '观演人(已脱敏)',
+    width: 36,
+    value: (o) => o.attendees.map((a) => `${a.name} ${a.idNumber}`).join('; '),
+  },
 ];
 
 /** Times in exports are Beijing time, as organisers read them. */

@@ -32,16 +32,26 @@ const FROM = `FROM orders o
 export const SELECT = `SELECT o.id, o.order_no, o.status, o.amount_fen, o.quantity, o.created_at, o.paid_at, o.expire_at,
     o.cancelled_at, o.cancel_reason, o.user_id, o.session_id, u.nickname, u.openid, s.title, ss.starts_at ${FROM}`;
 
-async function where(db: Db, f: OrderFilter): Promise<{ sql: string; params: unknown[]; impossible: boolean }> {
+async function where(
+  db: Db,
+  f: OrderFilter,
+): Promise<{ sql: string; params: unknown[]; impossible: boolean }> {
   const parts: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...p: unknown[]) => (parts.push(sql), params.push(...p));
   if (f.orderNo) add("o.order_no LIKE CONCAT(?, '%')", f.orderNo);
   if (f.buyer) {
     if (/^\d{1,20}$/.test(f.buyer)) add('(o.user_id = ? OR u.openid = ?)', f.buyer, f.buyer);
-    else add("(u.openid = ? OR u.nickname LIKE CONCAT('%', ?, '%'))", f.buyer, f.buyer.replace(/[\\%_]/g, '\\$&'));
+    else
+      add(
+        "(u.openid = ? OR u.nickname LIKE CONCAT('%', ?, '%'))",
+        f.buyer,
+        f.buyer.replace(/[\\%_]/g, '\\$&'),
+      );
   }
-  const status = f.status ? Object.entries(ORDER_STATUS_NAME).find(([, n]) => n === f.status)?.[0] : undefined;
+  const status = f.status
+    ? Object.entries(ORDER_STATUS_NAME).find(([, n]) => n === f.status)?.[0]
+    : undefined;
   if (status) add('o.status = ?', Number(status));
   if (f.sessionId) add('o.session_id = ?', f.sessionId);
   if (f.showId) add('ss.show_id = ?', f.showId);
@@ -56,11 +66,20 @@ async function where(db: Db, f: OrderFilter): Promise<{ sql: string; params: unk
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params, impossible };
 }
 
-export async function searchOrders(db: Db, f: OrderFilter, offset: number, limit: number): Promise<{ rows: Row[]; total: number; attendeesKept: boolean }> {
+export async function searchOrders(
+  db: Db,
+  f: OrderFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: Row[]; total: number; attendeesKept: boolean }> {
   const w = await where(db, f);
   if (w.impossible) return { rows: [], total: 0, attendeesKept: false };
   const [[count]] = await db.query<Row[]>(`SELECT COUNT(*) AS n ${FROM} ${w.sql}`, w.params);
-  const [rows] = await db.query<Row[]>(`${SELECT} ${w.sql} ORDER BY o.id DESC LIMIT ? OFFSET ?`, [...w.params, limit, offset]);
+  const [rows] = await db.query<Row[]>(`${SELECT} ${w.sql} ORDER BY o.id DESC LIMIT ? OFFSET ?`, [
+    ...w.params,
+    limit,
+    offset,
+  ]);
   return { rows, total: Number(count!.n), attendeesKept: await tableExists(db, ATTENDEES) };
 }
 

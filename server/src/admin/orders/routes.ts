@@ -12,7 +12,12 @@ function orderNo(value: string | undefined): string {
 }
 
 /** `refunds` is read per request: the refund path is built with the rest of the app's services. */
-export function orderRoutes(orders: AdminOrderService, refunds: () => RefundPath | undefined, auth: Middleware, clock: Clock): Router {
+export function orderRoutes(
+  orders: AdminOrderService,
+  refunds: () => RefundPath | undefined,
+  auth: Middleware,
+  clock: Clock,
+): Router {
   const r = new Router({ prefix: `${ADMIN_PREFIX}/orders` });
   r.use(auth, allow('operator'));
   r.get('/', async (ctx) => {

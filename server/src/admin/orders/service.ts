@@ -10,7 +10,12 @@ import { orderRowView, PAYMENT_STATUS, REFUND_STATUS, seatLabel, TICKET_STATUS }
 
 /** The refund path the buyer's refunds take (server/src/refunds); admins refund in full through it. */
 export interface RefundPath {
-  refundOrder(o: { orderId: string; by: { kind: 'admin'; id: string }; reason?: string; now: Date }): Promise<unknown>;
+  refundOrder(o: {
+    orderId: string;
+    by: { kind: 'admin'; id: string };
+    reason?: string;
+    now: Date;
+  }): Promise<unknown>;
 }
 
 export const EXPORT_ROWS_MAX = 50_000;
@@ -25,11 +30,26 @@ function requester(by: string, admins: Map<string, string>): string {
 export class AdminOrderService {
   constructor(private readonly db: Db) {}
 
-  async search(f: repo.OrderFilter, page: number, pageSize: number): Promise<AdminPage<AdminOrderRow> & { notice?: string }> {
-    const { rows, total, attendeesKept } = await repo.searchOrders(this.db, f, (page - 1) * pageSize, pageSize);
-    const attendees = await repo.attendeesOf(this.db, rows.map((r) => String(r.id)));
+  async search(
+    f: repo.OrderFilter,
+    page: number,
+    pageSize: number,
+  ): Promise<AdminPage<AdminOrderRow> & { notice?: string }> {
+    const { rows, total, attendeesKept } = await repo.searchOrders(
+      this.db,
+      f,
+      (page - 1) * pageSize,
+      pageSize,
+    );
+    const attendees = await repo.attendeesOf(
+      this.db,
+      rows.map((r) => String(r.id)),
+    );
     const items = rows.map((r) => orderRowView(r, attendees.get(String(r.id))));
-    const notice = (f.phone || f.idNumber) && !attendeesKept ? '系统尚未记录观演人信息，无法按手机号或证件号查询' : undefined;
+    const notice =
+      (f.phone || f.idNumber) && !attendeesKept
+        ? '系统尚未记录观演人信息，无法按手机号或证件号查询'
+        : undefined;
     return { items, total, page, pageSize, ...(notice ? { notice } : {}) };
   }
 
@@ -67,7 +87,12 @@ export class AdminOrderService {
         status: PAYMENT_STATUS[p.status] ?? String(p.status),
         successTime: p.success_time ? p.success_time.toISOString() : null,
       })),
-      tickets: tickets.map((t) => ({ ticketNo: t.ticket_no, status: TICKET_STATUS[t.status] ?? String(t.status), seatLabel: seatLabel(t), createdAt: t.created_at.toISOString() })),
+      tickets: tickets.map((t) => ({
+        ticketNo: t.ticket_no,
+        status: TICKET_STATUS[t.status] ?? String(t.status),
+        seatLabel: seatLabel(t),
+        createdAt: t.created_at.toISOString(),
+      })),
       refunds: refunds.map((f) => ({
         id: String(f.id),
         outRefundNo: f.out_refund_no,
@@ -87,31 +112,69 @@ export class AdminOrderService {
    * A full refund by an admin, through the buyer's refund path (fee-free for admins). That path
    * commits its own transaction, so the audit entry follows it in one of its own.
    */
-  async refund(refunds: RefundPath, who: Actor, orderNo: string, reason: string, now: Date): Promise<AdminOrderDetail> {
+  async refund(
+    refunds: RefundPath,
+    who: Actor,
+    orderNo: string,
+    reason: string,
+    now: Date,
+  ): Promise<AdminOrderDetail> {
     const r = await repo.findOrderRow(this.db, orderNo);
     if (!r) throw appError('NOT_FOUND', undefined, '订单不存在');
     await refunds.refundOrder({ orderId: String(r.id), by: { kind: 'admin', id: who.adminId }, reason, now });
     const after = await this.detail(orderNo);
-    await recordAudit(this.db, {
-      actor: who,
-      action: 'order.refund',
-      entityType: 'order',
-      entityId: orderNo,
-      before: { status: orderRowView(r).status, amountFen: r.amount_fen },
-      after: { status: after.status, reason, refunds: after.refunds.map((f) => ({ outRefundNo: f.outRefundNo, amountFen: f.amountFen, status: f.status })) },
-    }, now);
+    await recordAudit(
+      this.db,
+      {
+        actor: who,
+        action: 'order.refund',
+        entityType: 'order',
+        entityId: orderNo,
+        before: { status: orderRowView(r).status, amountFen: r.amount_fen },
+        after: {
+          status: after.status,
+          reason,
+          refunds: after.refunds.map((f) => ({
+            outRefundNo: f.outRefundNo,
+            amountFen: f.amountFen,
+            status: f.status,
+          })),
+        },
+      },
+      now,
+    );
     return { ...after, audit: await auditOf(this.db, 'order', orderNo) };
   }
 
   /** Orders matching the filter as a file; exports of buyer data are audited. */
-  async export(who: Actor, f: repo.OrderFilter, format: 'csv' | 'xlsx', now: Date): Promise<{ name: string; type: string; body: string | Buffer }> {
+  async export(
+    who: Actor,
+    f: repo.OrderFilter,
+    format: 'csv' | 'xlsx',
+    now: Date,
+  ): Promise<{ name: string; type: string; body: string | Buffer }> {
     const page = await this.search(f, 1, EXPORT_ROWS_MAX);
     if (page.total > EXPORT_ROWS_MAX) {
-      throw appError('VALIDATION_FAILED', { total: page.total }, `一次最多导出 ${EXPORT_ROWS_MAX} 条，请缩小查询范围`);
+      throw appError(
+        'VALIDATION_FAILED',
+        { total: page.total },
+        `一次最多导出 ${EXPORT_ROWS_MAX} 条，请缩小查询范围`,
+      );
     }
-    await recordAudit(this.db, { actor: who, action: 'order.export', entityType: 'order', entityId: '*', after: { filter: f, format, rows: page.items.length } }, now);
+    await recordAudit(
+      this.db,
+      {
+        actor: who,
+        action: 'order.export',
+        entityType: 'order',
+        entityId: '*',
+        after: { filter: f, format, rows: page.items.length },
+      },
+      now,
+    );
     const stamp = now.toISOString().slice(0, 16).replace(/[-:T]/g, '');
-    if (format === 'csv') return { name: `订单-${stamp}.csv`, type: 'text/csv; charset=utf-8', body: ordersCsv(page.items) };
+    if (format === 'csv')
+      return { name: `订单-${stamp}.csv`, type: 'text/csv; charset=utf-8', body: ordersCsv(page.items) };
     return {
       name: `订单-${stamp}.xlsx`,
       type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',

@@ -7,7 +7,9 @@ type Row = RowDataPacket & Record<string, any>;
 /** oAbc********wxyz: enough to tell buyers apart, not enough to reuse. */
 export function maskOpenid(openid: string | null): string {
   if (!openid) return '';
-  return openid.length <= 8 ? '*'.repeat(openid.length) : `${openid.slice(0, 4)}${'*'.repeat(openid.length - 8)}${openid.slice(-4)}`;
+  return openid.length <= 8
+    ? '*'.repeat(openid.length)
+    : `${openid.slice(0, 4)}${'*'.repeat(openid.length - 8)}${openid.slice(-4)}`;
 }
 
 export function maskPhone(phone: string | null): string | null {
@@ -23,7 +25,11 @@ export function orderRowView(r: Row, attendees: Row[] = []): AdminOrderRow {
     quantity: r.quantity,
     createdAt: r.created_at.toISOString(),
     paidAt: r.paid_at ? r.paid_at.toISOString() : null,
-    buyer: { userId: String(r.user_id), nickname: r.nickname ?? null, openidMasked: maskOpenid(r.openid ?? null) },
+    buyer: {
+      userId: String(r.user_id),
+      nickname: r.nickname ?? null,
+      openidMasked: maskOpenid(r.openid ?? null),
+    },
     showTitle: r.title,
     sessionId: String(r.session_id),
     sessionStartsAt: r.starts_at.toISOString(),
@@ -37,7 +43,13 @@ export function orderRowView(r: Row, attendees: Row[] = []): AdminOrderRow {
 
 export const PAYMENT_STATUS: Record<number, string> = { 1: '已支付', 2: '部分退款', 3: '已全额退款' };
 export const TICKET_STATUS: Record<number, string> = { 1: '有效', 2: '已作废', 3: '退票中' };
-export const REFUND_STATUS: Record<number, string> = { 0: '已申请', 1: '退款中', 2: '退款成功', 3: '退款异常', 4: '已关闭' };
+export const REFUND_STATUS: Record<number, string> = {
+  0: '已申请',
+  1: '退款中',
+  2: '退款成功',
+  3: '退款异常',
+  4: '已关闭',
+};
 
 export function seatLabel(r: Record<string, any>): string {
   if (r.section) return `${r.section}区 ${r.row_label}排 ${r.seat_number}号`;

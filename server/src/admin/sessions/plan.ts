@@ -18,7 +18,12 @@ export interface TierPlan {
   deleted: string[];
 }
 
-export const EMPTY_CLAIMS: Claims = { seats: new Map(), zones: new Map(), tierUnits: new Map(), history: new Set() };
+export const EMPTY_CLAIMS: Claims = {
+  seats: new Map(),
+  zones: new Map(),
+  tierUnits: new Map(),
+  history: new Set(),
+};
 
 function invalid(message: string, details?: unknown): never {
   throw appError('VALIDATION_FAILED', details, message);
@@ -62,7 +67,8 @@ export function planTiers(cur: CurrentTiers, desired: TierSpec[], claims: Claims
       fallback = keys[i];
     }
   });
-  if (fallback) for (const seat of cur.venueSeats.keys()) if (!seatTier.has(seat)) seatTier.set(seat, fallback);
+  if (fallback)
+    for (const seat of cur.venueSeats.keys()) if (!seatTier.has(seat)) seatTier.set(seat, fallback);
   if (seatTier.size + zoneTier.size === 0) invalid('票档没有覆盖任何座位或站席区');
 
   const deleted = cur.tiers.filter((t) => !keys.includes(t.id)).map((t) => t.id);
@@ -81,7 +87,10 @@ function checkSold(
 ): void {
   const byId = new Map(cur.tiers.map((t) => [t.id, t]));
   for (const id of deleted) {
-    if (claims.history.has(id)) conflict(`票档「${byId.get(id)!.name}」已有订单记录，不能删除；可把它的座位改到其他票档`, { tierId: id });
+    if (claims.history.has(id))
+      conflict(`票档「${byId.get(id)!.name}」已有订单记录，不能删除；可把它的座位改到其他票档`, {
+        tierId: id,
+      });
   }
   desired.forEach((t, i) => {
     const old = byId.get(keys[i]!);

@@ -24,7 +24,10 @@ export interface SessionRowFull {
 }
 
 export async function findSession(c: Q, id: string, lock = false): Promise<SessionRowFull | undefined> {
-  const [rows] = await c.query<Row[]>(`SELECT * FROM show_sessions WHERE id = ?${lock ? ' FOR UPDATE' : ''}`, [id]);
+  const [rows] = await c.query<Row[]>(
+    `SELECT * FROM show_sessions WHERE id = ?${lock ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
   return rows[0] as SessionRowFull | undefined;
 }
 
@@ -66,9 +69,19 @@ async function tiersOf(c: Q, sessionIds: string[]): Promise<Map<string, AdminTie
   return out;
 }
 
-export async function sessionSummaries(c: Q, where: string, params: unknown[]): Promise<AdminSessionSummary[]> {
-  const [rows] = await c.query<Row[]>(`SELECT ss.* FROM show_sessions ss WHERE ${where} ORDER BY ss.starts_at, ss.id`, params);
-  const tiers = await tiersOf(c, rows.map((r) => r.id));
+export async function sessionSummaries(
+  c: Q,
+  where: string,
+  params: unknown[],
+): Promise<AdminSessionSummary[]> {
+  const [rows] = await c.query<Row[]>(
+    `SELECT ss.* FROM show_sessions ss WHERE ${where} ORDER BY ss.starts_at, ss.id`,
+    params,
+  );
+  const tiers = await tiersOf(
+    c,
+    rows.map((r) => r.id),
+  );
   return (rows as SessionRowFull[]).map((s) => {
     const own = tiers.get(s.id) ?? [];
     return {
@@ -102,11 +115,23 @@ export interface CurrentTiers {
 export async function currentTiers(c: Q, sessionId: string, showId: string): Promise<CurrentTiers> {
   const [[show]] = await c.query<Row[]>('SELECT title, venue_id FROM shows WHERE id = ?', [showId]);
   const venueId = String(show!.venue_id);
-  const [tiers] = await c.query<Row[]>('SELECT id, name, price_fen, sort_order FROM price_tiers WHERE session_id = ? ORDER BY sort_order, id', [sessionId]);
-  const [seats] = await c.query<Row[]>('SELECT seat_id, tier_id FROM session_seats WHERE session_id = ?', [sessionId]);
-  const [zones] = await c.query<Row[]>('SELECT zone_id, tier_id FROM session_zones WHERE session_id = ?', [sessionId]);
-  const [vSeats] = await c.query<Row[]>('SELECT id, section, row_label, seat_number FROM venue_seats WHERE venue_id = ?', [venueId]);
-  const [vZones] = await c.query<Row[]>('SELECT id, name, capacity FROM venue_zones WHERE venue_id = ?', [venueId]);
+  const [tiers] = await c.query<Row[]>(
+    'SELECT id, name, price_fen, sort_order FROM price_tiers WHERE session_id = ? ORDER BY sort_order, id',
+    [sessionId],
+  );
+  const [seats] = await c.query<Row[]>('SELECT seat_id, tier_id FROM session_seats WHERE session_id = ?', [
+    sessionId,
+  ]);
+  const [zones] = await c.query<Row[]>('SELECT zone_id, tier_id FROM session_zones WHERE session_id = ?', [
+    sessionId,
+  ]);
+  const [vSeats] = await c.query<Row[]>(
+    'SELECT id, section, row_label, seat_number FROM venue_seats WHERE venue_id = ?',
+    [venueId],
+  );
+  const [vZones] = await c.query<Row[]>('SELECT id, name, capacity FROM venue_zones WHERE venue_id = ?', [
+    venueId,
+  ]);
   return {
     venueId,
     showTitle: show!.title,
@@ -136,7 +161,10 @@ export async function claimsOf(c: Q, sessionId: string): Promise<Claims> {
       WHERE sc.session_id = ?`,
     [sessionId],
   );
-  const [zones] = await c.query<Row[]>('SELECT zone_id, COUNT(*) AS n FROM zone_claims WHERE session_id = ? GROUP BY zone_id', [sessionId]);
+  const [zones] = await c.query<Row[]>(
+    'SELECT zone_id, COUNT(*) AS n FROM zone_claims WHERE session_id = ? GROUP BY zone_id',
+    [sessionId],
+  );
   const [units] = await c.query<Row[]>(
     `SELECT i.tier_id, SUM(o.status IN ${LIVE_ORDER}) AS live FROM orders o JOIN order_items i ON i.order_id = o.id
       WHERE o.session_id = ? GROUP BY i.tier_id`,
@@ -151,21 +179,37 @@ export async function claimsOf(c: Q, sessionId: string): Promise<Claims> {
 }
 
 export async function countLiveOrders(c: Q, sessionId: string): Promise<number> {
-  const [[r]] = await c.query<Row[]>(`SELECT COUNT(*) AS n FROM orders WHERE session_id = ? AND status IN ${LIVE_ORDER}`, [sessionId]);
+  const [[r]] = await c.query<Row[]>(
+    `SELECT COUNT(*) AS n FROM orders WHERE session_id = ? AND status IN ${LIVE_ORDER}`,
+    [sessionId],
+  );
   return Number(r!.n);
 }
 
 export async function updateSessionFields(c: Conn, id: string, sets: Record<string, unknown>): Promise<void> {
   const cols = Object.keys(sets);
   if (!cols.length) return;
-  await c.query(`UPDATE show_sessions SET ${cols.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`, [...Object.values(sets), id]);
+  await c.query(`UPDATE show_sessions SET ${cols.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`, [
+    ...Object.values(sets),
+    id,
+  ]);
 }
 
 /** Rewrites a session's seat-to-tier and zone-to-tier maps. */
-export async function writeMaps(c: Conn, sessionId: string, seatTier: Map<string, string>, zoneTier: Map<string, { tierId: string; capacity: number }>): Promise<void> {
+export async function writeMaps(
+  c: Conn,
+  sessionId: string,
+  seatTier: Map<string, string>,
+  zoneTier: Map<string, { tierId: string; capacity: number }>,
+): Promise<void> {
   await c.query('DELETE FROM session_seats WHERE session_id = ?', [sessionId]);
   await c.query('DELETE FROM session_zones WHERE session_id = ?', [sessionId]);
-  await insertChunks(c, 'INSERT INTO session_seats (session_id, seat_id, tier_id) VALUES ?', [...seatTier].map(([seat, tier]) => [sessionId, seat, tier]));
+  await insertChunks(
+    c,
+    'INSERT INTO session_seats (session_id, seat_id, tier_id) VALUES ?',
+    [...seatTier].map(([seat, tier]) => [sessionId, seat, tier]),
+  );
   const zones = [...zoneTier].map(([zone, z]) => [sessionId, zone, z.tierId, z.capacity]);
-  if (zones.length) await c.query('INSERT INTO session_zones (session_id, zone_id, tier_id, capacity) VALUES ?', [zones]);
+  if (zones.length)
+    await c.query('INSERT INTO session_zones (session_id, zone_id, tier_id, capacity) VALUES ?', [zones]);
 }

@@ -36,10 +36,17 @@ export interface SessionServiceDeps {
 }
 
 const SELLING: number[] = [SESSION_STATUS.ON_SALE, SESSION_STATUS.SOLD_OUT];
-const tierShape = (t: { id: string; name: string; priceFen: number; seatCount?: number; zoneName?: string | null }) => t;
+const tierShape = (t: {
+  id: string;
+  name: string;
+  priceFen: number;
+  seatCount?: number;
+  zoneName?: string | null;
+}) => t;
 
 function duplicateStart(err: unknown): never {
-  if (sqlErrno(err) === ER_DUP_ENTRY) throw appError('VALIDATION_FAILED', { field: 'startsAt' }, '该演出已有相同开始时间的场次');
+  if (sqlErrno(err) === ER_DUP_ENTRY)
+    throw appError('VALIDATION_FAILED', { field: 'startsAt' }, '该演出已有相同开始时间的场次');
   throw err;
 }
 
@@ -66,58 +73,106 @@ export class SessionService {
     };
   }
 
-  async create(who: Actor, showId: string, input: SessionFields & { tiers: TierSpec[] }, now: Date): Promise<AdminSessionDetail> {
-    if (Date.parse(input.startsAt) <= now.getTime()) throw appError('VALIDATION_FAILED', { field: 'startsAt' }, '演出时间必须晚于当前时间');
-    const id = await audited(this.d.db, who, now, async (c) => {
-      const [show] = await c.query<import('mysql2').RowDataPacket[]>('SELECT id FROM shows WHERE id = ? FOR UPDATE', [showId]);
-      if (!show.length) throw appError('NOT_FOUND', undefined, '演出不存在');
-      const cur = await repo.currentTiers(c, '0', showId);
-      planTiers(cur, input.tiers, EMPTY_CLAIMS); // validates seats and zones against the venue
-      return insertSession(joinTransaction(c), {
-        showId,
-        startsAt: new Date(input.startsAt),
-        saleStartsAt: new Date(input.saleStartsAt),
-        holdMinutes: input.holdMinutes,
-        purchaseLimit: input.purchaseLimit,
-        realName: input.realName,
-        queueEnabled: input.queueEnabled,
-        queueRatePerMin: input.queueRatePerMin ?? null,
-        tiers: input.tiers,
-      }).catch(duplicateStart);
-    }, (newId) => ({
-      action: 'session.create',
-      entityType: 'session',
-      entityId: newId,
-      after: { ...input, showId, tiers: input.tiers.map((t) => ({ name: t.name, priceFen: t.priceFen, seats: t.seatIds?.length ?? null, zoneName: t.zoneName ?? null })) },
-    }));
+  async create(
+    who: Actor,
+    showId: string,
+    input: SessionFields & { tiers: TierSpec[] },
+    now: Date,
+  ): Promise<AdminSessionDetail> {
+    if (Date.parse(input.startsAt) <= now.getTime())
+      throw appError('VALIDATION_FAILED', { field: 'startsAt' }, '演出时间必须晚于当前时间');
+    const id = await audited(
+      this.d.db,
+      who,
+      now,
+      async (c) => {
+        const [show] = await c.query<import('mysql2').RowDataPacket[]>(
+          'SELECT id FROM shows WHERE id = ? FOR UPDATE',
+          [showId],
+        );
+        if (!show.length) throw appError('NOT_FOUND', undefined, '演出不存在');
+        const cur = await repo.currentTiers(c, '0', showId);
+        planTiers(cur, input.tiers, EMPTY_CLAIMS); // validates seats and zones against the venue
+        return insertSession(joinTransaction(c), {
+          showId,
+          startsAt: new Date(input.startsAt),
+          saleStartsAt: new Date(input.saleStartsAt),
+          holdMinutes: input.holdMinutes,
+          purchaseLimit: input.purchaseLimit,
+          realName: input.realName,
+          queueEnabled: input.queueEnabled,
+          queueRatePerMin: input.queueRatePerMin ?? null,
+          tiers: input.tiers,
+        }).catch(duplicateStart);
+      },
+      (newId) => ({
+        action: 'session.create',
+        entityType: 'session',
+        entityId: newId,
+        after: {
+          ...input,
+          showId,
+          tiers: input.tiers.map((t) => ({
+            name: t.name,
+            priceFen: t.priceFen,
+            seats: t.seatIds?.length ?? null,
+            zoneName: t.zoneName ?? null,
+          })),
+        },
+      }),
+    );
     return this.get(id);
   }
 
-  async update(who: Actor, id: string, input: Partial<SessionFields>, now: Date): Promise<AdminSessionDetail> {
-    await audited(this.d.db, who, now, async (c) => {
-      const s = await this.require(c, id, true);
-      if (s.status === SESSION_STATUS.ENDED) throw appError('SESSION_STATE_INVALID', undefined, '场次已结束，不能修改');
-      const startsAt = input.startsAt ? new Date(input.startsAt) : s.starts_at;
-      const saleStartsAt = input.saleStartsAt ? new Date(input.saleStartsAt) : s.sale_starts_at;
-      if (input.saleStartsAt && saleStartsAt.getTime() !== s.sale_starts_at.getTime() && s.status !== SESSION_STATUS.PRESALE) {
-        throw appError('SESSION_STATE_INVALID', { field: 'saleStartsAt' }, '已开售的场次不能修改开售时间');
-      }
-      if (input.startsAt && startsAt.getTime() <= now.getTime()) throw appError('VALIDATION_FAILED', { field: 'startsAt' }, '演出时间必须晚于当前时间');
-      if (saleStartsAt >= startsAt) throw appError('VALIDATION_FAILED', { field: 'saleStartsAt' }, '开售时间必须早于演出开始时间');
-      if (input.realName && !s.real_name && (await repo.countLiveOrders(c, id)) > 0) {
-        throw appError('EDIT_CONFLICT', { field: 'realName' }, '已有订单的场次不能改为实名制');
-      }
-      const sets: Record<string, unknown> = {};
-      if (input.startsAt) sets.starts_at = startsAt;
-      if (input.saleStartsAt) sets.sale_starts_at = saleStartsAt;
-      if (input.holdMinutes !== undefined) sets.hold_minutes = input.holdMinutes;
-      if (input.purchaseLimit !== undefined) sets.purchase_limit = input.purchaseLimit;
-      if (input.realName !== undefined) sets.real_name = input.realName ? 1 : 0;
-      if (input.queueEnabled !== undefined) sets.queue_enabled = input.queueEnabled ? 1 : 0;
-      if (input.queueRatePerMin !== undefined) sets.queue_rate_per_min = input.queueRatePerMin;
-      await repo.updateSessionFields(c, id, sets).catch(duplicateStart);
-      return { before: s, after: (await repo.findSession(c, id))! };
-    }, (r) => ({ action: 'session.update', entityType: 'session', entityId: id, before: r.before, after: r.after }));
+  async update(
+    who: Actor,
+    id: string,
+    input: Partial<SessionFields>,
+    now: Date,
+  ): Promise<AdminSessionDetail> {
+    await audited(
+      this.d.db,
+      who,
+      now,
+      async (c) => {
+        const s = await this.require(c, id, true);
+        if (s.status === SESSION_STATUS.ENDED)
+          throw appError('SESSION_STATE_INVALID', undefined, '场次已结束，不能修改');
+        const startsAt = input.startsAt ? new Date(input.startsAt) : s.starts_at;
+        const saleStartsAt = input.saleStartsAt ? new Date(input.saleStartsAt) : s.sale_starts_at;
+        if (
+          input.saleStartsAt &&
+          saleStartsAt.getTime() !== s.sale_starts_at.getTime() &&
+          s.status !== SESSION_STATUS.PRESALE
+        ) {
+          throw appError('SESSION_STATE_INVALID', { field: 'saleStartsAt' }, '已开售的场次不能修改开售时间');
+        }
+        if (input.startsAt && startsAt.getTime() <= now.getTime())
+          throw appError('VALIDATION_FAILED', { field: 'startsAt' }, '演出时间必须晚于当前时间');
+        if (saleStartsAt >= startsAt)
+          throw appError('VALIDATION_FAILED', { field: 'saleStartsAt' }, '开售时间必须早于演出开始时间');
+        if (input.realName && !s.real_name && (await repo.countLiveOrders(c, id)) > 0) {
+          throw appError('EDIT_CONFLICT', { field: 'realName' }, '已有订单的场次不能改为实名制');
+        }
+        const sets: Record<string, unknown> = {};
+        if (input.startsAt) sets.starts_at = startsAt;
+        if (input.saleStartsAt) sets.sale_starts_at = saleStartsAt;
+        if (input.holdMinutes !== undefined) sets.hold_minutes = input.holdMinutes;
+        if (input.purchaseLimit !== undefined) sets.purchase_limit = input.purchaseLimit;
+        if (input.realName !== undefined) sets.real_name = input.realName ? 1 : 0;
+        if (input.queueEnabled !== undefined) sets.queue_enabled = input.queueEnabled ? 1 : 0;
+        if (input.queueRatePerMin !== undefined) sets.queue_rate_per_min = input.queueRatePerMin;
+        await repo.updateSessionFields(c, id, sets).catch(duplicateStart);
+        return { before: s, after: (await repo.findSession(c, id))! };
+      },
+      (r) => ({
+        action: 'session.update',
+        entityType: 'session',
+        entityId: id,
+        before: r.before,
+        after: r.after,
+      }),
+    );
     this.d.catalog.invalidate(id);
     return this.get(id);
   }
@@ -129,16 +184,26 @@ export class SessionService {
    */
   async setTiers(who: Actor, id: string, tiers: TierSpec[], now: Date): Promise<AdminSessionDetail> {
     const s = await this.require(this.d.db, id);
-    if (s.status === SESSION_STATUS.ENDED) throw appError('SESSION_STATE_INVALID', undefined, '场次已结束，不能修改票档');
+    if (s.status === SESSION_STATUS.ENDED)
+      throw appError('SESSION_STATE_INVALID', undefined, '场次已结束，不能修改票档');
     const selling = SELLING.includes(s.status);
     if (selling) {
       await this.d.inventory.setOpen(id, false);
       await sleep(this.d.settleMs);
     }
     try {
-      await audited(this.d.db, who, now, (c) => this.applyTiers(c, id, s.show_id, tiers), (r) => ({
-        action: 'session.tiers', entityType: 'session', entityId: id, ...r,
-      }));
+      await audited(
+        this.d.db,
+        who,
+        now,
+        (c) => this.applyTiers(c, id, s.show_id, tiers),
+        (r) => ({
+          action: 'session.tiers',
+          entityType: 'session',
+          entityId: id,
+          ...r,
+        }),
+      );
     } finally {
       this.d.catalog.invalidate(id);
       if (selling) await this.d.inventory.rebuild(id, now.getTime());
@@ -163,7 +228,10 @@ export class SessionService {
         );
         ids.set(key, String(res.insertId));
       } else {
-        await c.query('UPDATE price_tiers SET name = ?, price_fen = ?, color = ?, sort_order = ? WHERE id = ?', [t.name, t.priceFen, t.color ?? null, i, key]);
+        await c.query(
+          'UPDATE price_tiers SET name = ?, price_fen = ?, color = ?, sort_order = ? WHERE id = ?',
+          [t.name, t.priceFen, t.color ?? null, i, key],
+        );
         ids.set(key, key);
       }
     }
@@ -182,24 +250,49 @@ export class SessionService {
   /** Presale -> on sale through the catalog's openSale, which preheats Redis from MySQL. */
   async open(who: Actor, id: string, now: Date): Promise<AdminSessionDetail> {
     const s = await this.require(this.d.db, id);
-    if (s.status !== SESSION_STATUS.PRESALE) throw appError('SESSION_STATE_INVALID', undefined, '只有预售中的场次可以开售');
+    if (s.status !== SESSION_STATUS.PRESALE)
+      throw appError('SESSION_STATE_INVALID', undefined, '只有预售中的场次可以开售');
     await openSale(this.d, id, now);
     const after = await this.require(this.d.db, id);
-    if (after.status !== SESSION_STATUS.ON_SALE) throw appError('SESSION_STATE_INVALID', undefined, '场次状态已变化，请刷新');
+    if (after.status !== SESSION_STATUS.ON_SALE)
+      throw appError('SESSION_STATE_INVALID', undefined, '场次状态已变化，请刷新');
     // openSale commits on its own connections, so its audit entry follows in a transaction of its own.
-    await recordAudit(this.d.db, { actor: who, action: 'session.open', entityType: 'session', entityId: id, before: { status: 'presale' }, after: { status: 'on_sale' } }, now);
+    await recordAudit(
+      this.d.db,
+      {
+        actor: who,
+        action: 'session.open',
+        entityType: 'session',
+        entityId: id,
+        before: { status: 'presale' },
+        after: { status: 'on_sale' },
+      },
+      now,
+    );
     return this.get(id);
   }
 
   /** Ends the sale (and the session): nothing more can be bought. */
   async end(who: Actor, id: string, now: Date): Promise<AdminSessionDetail> {
-    await audited(this.d.db, who, now, async (c) => {
-      const s = await this.require(c, id, true);
-      const from = [SESSION_STATUS.PRESALE, ...SELLING];
-      if (!from.includes(s.status)) throw appError('SESSION_STATE_INVALID', undefined, '场次已结束');
-      await transitionSession(joinTransaction(c), id, from, SESSION_STATUS.ENDED);
-      return s.status;
-    }, (status) => ({ action: 'session.end', entityType: 'session', entityId: id, before: { status: SESSION_STATUS_NAME[status] }, after: { status: 'ended' } }));
+    await audited(
+      this.d.db,
+      who,
+      now,
+      async (c) => {
+        const s = await this.require(c, id, true);
+        const from = [SESSION_STATUS.PRESALE, ...SELLING];
+        if (!from.includes(s.status)) throw appError('SESSION_STATE_INVALID', undefined, '场次已结束');
+        await transitionSession(joinTransaction(c), id, from, SESSION_STATUS.ENDED);
+        return s.status;
+      },
+      (status) => ({
+        action: 'session.end',
+        entityType: 'session',
+        entityId: id,
+        before: { status: SESSION_STATUS_NAME[status] },
+        after: { status: 'ended' },
+      }),
+    );
     await this.d.inventory.setOpen(id, false);
     this.d.catalog.invalidate(id);
     return this.get(id);
@@ -210,4 +303,3 @@ export class SessionService {
     return this.d.seatmaps.seatMap(id, now.getTime());
   }
 }
-

@@ -7,8 +7,15 @@ import { appError } from '../../http/errors';
 /** Image types a poster may have, recognised by their first bytes rather than by what the upload claims. */
 const SIGNATURES: { ext: string; test: (b: Buffer) => boolean }[] = [
   { ext: 'jpg', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { ext: 'png', test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
-  { ext: 'webp', test: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
+  {
+    ext: 'png',
+    test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  },
+  {
+    ext: 'webp',
+    test: (b) =>
+      b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  },
 ];
 
 export async function readLimited(stream: Readable, maxBytes: number): Promise<Buffer> {
@@ -16,7 +23,12 @@ export async function readLimited(stream: Readable, maxBytes: number): Promise<B
   let size = 0;
   for await (const chunk of stream) {
     size += (chunk as Buffer).length;
-    if (size > maxBytes) throw appError('PAYLOAD_TOO_LARGE', { maxBytes }, `海报不能超过 ${Math.floor(maxBytes / 1024 / 1024)} MB`);
+    if (size > maxBytes)
+      throw appError(
+        'PAYLOAD_TOO_LARGE',
+        { maxBytes },
+        `海报不能超过 ${Math.floor(maxBytes / 1024 / 1024)} MB`,
+      );
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);

@@ -26,7 +26,11 @@ function view(r: Row): ShowFull {
     posterUrl: r.poster_url,
     sessionCount: Number(r.session_count),
     firstStartsAt: r.first_starts_at ? r.first_starts_at.toISOString() : null,
-    statuses: r.statuses ? String(r.statuses).split(',').map((x) => SESSION_STATUS_NAME[Number(x)]!) : [],
+    statuses: r.statuses
+      ? String(r.statuses)
+          .split(',')
+          .map((x) => SESSION_STATUS_NAME[Number(x)]!)
+      : [],
     createdAt: r.created_at.toISOString(),
     description: r.description ?? '',
     refundRules: parseRefundRules(r.refund_rules),
@@ -59,7 +63,13 @@ export async function venueExists(db: Db | Conn, id: string): Promise<boolean> {
 export async function updateShow(
   c: Conn,
   id: string,
-  u: { title?: string; venueId?: string; description?: string; posterUrl?: string | null; refundRules?: RefundTier[] },
+  u: {
+    title?: string;
+    venueId?: string;
+    description?: string;
+    posterUrl?: string | null;
+    refundRules?: RefundTier[];
+  },
 ): Promise<void> {
   const sets: string[] = [];
   const params: unknown[] = [];

@@ -44,31 +44,49 @@ export class ShowService {
   }
 
   async create(who: Actor, input: ShowInput, now: Date): Promise<AdminShowDetail> {
-    const id = await audited(this.db, who, now, async (c) => {
-      if (!(await repo.venueExists(c, input.venueId))) throw appError('VALIDATION_FAILED', { field: 'venueId' }, '场馆不存在');
-      return insertShow(joinTransaction(c), input);
-    }, (newId) => ({ action: 'show.create', entityType: 'show', entityId: newId, after: input }));
+    const id = await audited(
+      this.db,
+      who,
+      now,
+      async (c) => {
+        if (!(await repo.venueExists(c, input.venueId)))
+          throw appError('VALIDATION_FAILED', { field: 'venueId' }, '场馆不存在');
+        return insertShow(joinTransaction(c), input);
+      },
+      (newId) => ({ action: 'show.create', entityType: 'show', entityId: newId, after: input }),
+    );
     return this.get(id);
   }
 
   async update(who: Actor, id: string, input: Partial<ShowInput>, now: Date): Promise<AdminShowDetail> {
-    await audited(this.db, who, now, async (c) => {
-      if (!(await repo.lockShow(c, id))) throw appError('NOT_FOUND', undefined, '演出不存在');
-      const before = (await repo.findShow(c, id))!;
-      if (input.venueId !== undefined && input.venueId !== before.venueId) {
-        if (before.sessionCount > 0) throw appError('EDIT_CONFLICT', { field: 'venueId' }, '演出已有场次，不能更换场馆');
-        if (!(await repo.venueExists(c, input.venueId))) throw appError('VALIDATION_FAILED', { field: 'venueId' }, '场馆不存在');
-      }
-      await repo.updateShow(c, id, input);
-      return { before: auditShape(before), after: auditShape((await repo.findShow(c, id))!) };
-    }, (r) => ({ action: 'show.update', entityType: 'show', entityId: id, ...r }));
+    await audited(
+      this.db,
+      who,
+      now,
+      async (c) => {
+        if (!(await repo.lockShow(c, id))) throw appError('NOT_FOUND', undefined, '演出不存在');
+        const before = (await repo.findShow(c, id))!;
+        if (input.venueId !== undefined && input.venueId !== before.venueId) {
+          if (before.sessionCount > 0)
+            throw appError('EDIT_CONFLICT', { field: 'venueId' }, '演出已有场次，不能更换场馆');
+          if (!(await repo.venueExists(c, input.venueId)))
+            throw appError('VALIDATION_FAILED', { field: 'venueId' }, '场馆不存在');
+        }
+        await repo.updateShow(c, id, input);
+        return { before: auditShape(before), after: auditShape((await repo.findShow(c, id))!) };
+      },
+      (r) => ({ action: 'show.update', entityType: 'show', entityId: id, ...r }),
+    );
     const show = await this.get(id);
     // Session views carry the show's data (refund rules, poster) through the catalog cache.
     this.invalidate(show.sessions.map((s) => s.id));
     return show;
   }
 
-  async uploadPoster(body: Readable, contentLength: number | undefined): Promise<{ url: string; bytes: number }> {
+  async uploadPoster(
+    body: Readable,
+    contentLength: number | undefined,
+  ): Promise<{ url: string; bytes: number }> {
     if (contentLength !== undefined && contentLength > this.cfg.posterMaxBytes) {
       throw appError('PAYLOAD_TOO_LARGE', { maxBytes: this.cfg.posterMaxBytes }, '海报图片过大');
     }

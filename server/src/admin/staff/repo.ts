@@ -8,7 +8,10 @@ type Row = RowDataPacket & Record<string, any>;
  * authorises a staff member's fan token with this.
  */
 export async function isStaffFor(db: Db, userId: string, showId: string): Promise<boolean> {
-  const [rows] = await db.query<Row[]>('SELECT 1 FROM staff_assignments WHERE user_id = ? AND show_id = ?', [userId, showId]);
+  const [rows] = await db.query<Row[]>('SELECT 1 FROM staff_assignments WHERE user_id = ? AND show_id = ?', [
+    userId,
+    showId,
+  ]);
   return rows.length > 0;
 }
 
@@ -40,18 +43,28 @@ export async function existingShows(c: Db | Conn, showIds: string[]): Promise<Ma
 }
 
 export async function assignmentsOf(c: Db | Conn, userId: string): Promise<string[]> {
-  const [rows] = await c.query<Row[]>('SELECT show_id FROM staff_assignments WHERE user_id = ? ORDER BY show_id', [userId]);
+  const [rows] = await c.query<Row[]>(
+    'SELECT show_id FROM staff_assignments WHERE user_id = ? ORDER BY show_id',
+    [userId],
+  );
   return rows.map((r) => String(r.show_id));
 }
 
-export async function assign(c: Conn, userId: string, showIds: string[], by: string, now: Date): Promise<void> {
+export async function assign(
+  c: Conn,
+  userId: string,
+  showIds: string[],
+  by: string,
+  now: Date,
+): Promise<void> {
   await c.query('INSERT IGNORE INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES ?', [
     showIds.map((s) => [userId, s, by, now]),
   ]);
 }
 
 export async function unassign(c: Conn, userId: string, showIds: string[] | undefined): Promise<void> {
-  if (showIds) await c.query('DELETE FROM staff_assignments WHERE user_id = ? AND show_id IN (?)', [userId, showIds]);
+  if (showIds)
+    await c.query('DELETE FROM staff_assignments WHERE user_id = ? AND show_id IN (?)', [userId, showIds]);
   else await c.query('DELETE FROM staff_assignments WHERE user_id = ?', [userId]);
 }
 
@@ -66,7 +79,15 @@ export async function findUsers(db: Db, q: string): Promise<Row[]> {
 
 export async function insertInvite(
   c: Conn,
-  i: { code: string; showIds: string[]; maxUses: number; note: string; expiresAt: Date; by: string; now: Date },
+  i: {
+    code: string;
+    showIds: string[];
+    maxUses: number;
+    note: string;
+    expiresAt: Date;
+    by: string;
+    now: Date;
+  },
 ): Promise<void> {
   await c.query(
     `INSERT INTO staff_invites (code, show_ids, max_uses, note, expires_at, created_by, created_at)
@@ -76,7 +97,10 @@ export async function insertInvite(
 }
 
 export async function findInvite(c: Db | Conn, code: string, lock = false): Promise<Row | undefined> {
-  const [rows] = await c.query<Row[]>(`SELECT * FROM staff_invites WHERE code = ?${lock ? ' FOR UPDATE' : ''}`, [code]);
+  const [rows] = await c.query<Row[]>(
+    `SELECT * FROM staff_invites WHERE code = ?${lock ? ' FOR UPDATE' : ''}`,
+    [code],
+  );
   return rows[0];
 }
 
@@ -86,13 +110,20 @@ export async function listInvites(db: Db): Promise<Row[]> {
 }
 
 export async function hasRedeemed(c: Conn, code: string, userId: string): Promise<boolean> {
-  const [rows] = await c.query<Row[]>('SELECT 1 FROM staff_invite_redemptions WHERE code = ? AND user_id = ?', [code, userId]);
+  const [rows] = await c.query<Row[]>(
+    'SELECT 1 FROM staff_invite_redemptions WHERE code = ? AND user_id = ?',
+    [code, userId],
+  );
   return rows.length > 0;
 }
 
 /** Records a redemption and counts it (the invite row is locked by the caller). */
 export async function redeem(c: Conn, code: string, userId: string, now: Date): Promise<void> {
-  await c.query('INSERT INTO staff_invite_redemptions (code, user_id, redeemed_at) VALUES (?, ?, ?)', [code, userId, now]);
+  await c.query('INSERT INTO staff_invite_redemptions (code, user_id, redeemed_at) VALUES (?, ?, ?)', [
+    code,
+    userId,
+    now,
+  ]);
   await c.query('UPDATE staff_invites SET uses = uses + 1 WHERE code = ?', [code]);
 }
 

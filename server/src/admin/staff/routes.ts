@@ -9,7 +9,12 @@ import { appError } from '../../http/errors';
 import { ADMIN_PREFIX, actor, allow } from '../http';
 import type { StaffService } from './service';
 
-const RemoveQuery = z.strictObject({ showIds: z.string().regex(/^\d+(,\d+)*$/).optional() });
+const RemoveQuery = z.strictObject({
+  showIds: z
+    .string()
+    .regex(/^\d+(,\d+)*$/)
+    .optional(),
+});
 const UserQuery = z.strictObject({ q: z.string().trim().min(1).max(64) });
 const GateQuery = z.strictObject({ showId: IdSchema });
 

@@ -27,7 +27,12 @@ export class StaffService {
   async list(): Promise<StaffMember[]> {
     const byUser = new Map<string, StaffMember>();
     for (const r of await repo.listStaff(this.db)) {
-      const m: StaffMember = byUser.get(String(r.user_id)) ?? { userId: String(r.user_id), nickname: r.nickname ?? null, shows: [], since: r.created_at.toISOString() };
+      const m: StaffMember = byUser.get(String(r.user_id)) ?? {
+        userId: String(r.user_id),
+        nickname: r.nickname ?? null,
+        shows: [],
+        since: r.created_at.toISOString(),
+      };
       m.shows.push({ id: String(r.show_id), title: r.title });
       if (r.created_at.toISOString() < m.since) m.since = r.created_at.toISOString();
       byUser.set(m.userId, m);
@@ -38,32 +43,50 @@ export class StaffService {
   private async checkShows(c: Db | Conn, showIds: string[]): Promise<void> {
     const found = await repo.existingShows(c, showIds);
     const missing = showIds.filter((s) => !found.has(s));
-    if (missing.length) throw appError('VALIDATION_FAILED', { showIds: missing }, `演出不存在：${missing.join(', ')}`);
+    if (missing.length)
+      throw appError('VALIDATION_FAILED', { showIds: missing }, `演出不存在：${missing.join(', ')}`);
   }
 
   async assign(who: Actor, userId: string, showIds: string[], now: Date): Promise<StaffMember> {
     const ids = [...new Set(showIds)];
-    await audited(this.db, who, now, async (c) => {
-      if (!(await repo.userExists(c, userId))) throw appError('VALIDATION_FAILED', { field: 'userId' }, '该微信用户不存在（需先在小程序登录过）');
-      await this.checkShows(c, ids);
-      const before = await repo.assignmentsOf(c, userId);
-      await repo.assign(c, userId, ids, who.username, now);
-      return { before: { showIds: before }, after: { showIds: await repo.assignmentsOf(c, userId) } };
-    }, (r) => ({ action: 'staff.assign', entityType: 'staff', entityId: userId, ...r }));
+    await audited(
+      this.db,
+      who,
+      now,
+      async (c) => {
+        if (!(await repo.userExists(c, userId)))
+          throw appError('VALIDATION_FAILED', { field: 'userId' }, '该微信用户不存在（需先在小程序登录过）');
+        await this.checkShows(c, ids);
+        const before = await repo.assignmentsOf(c, userId);
+        await repo.assign(c, userId, ids, who.username, now);
+        return { before: { showIds: before }, after: { showIds: await repo.assignmentsOf(c, userId) } };
+      },
+      (r) => ({ action: 'staff.assign', entityType: 'staff', entityId: userId, ...r }),
+    );
     return (await this.list()).find((m) => m.userId === userId)!;
   }
 
   async remove(who: Actor, userId: string, showIds: string[] | undefined, now: Date): Promise<void> {
-    await audited(this.db, who, now, async (c) => {
-      const before = await repo.assignmentsOf(c, userId);
-      if (!before.length) throw appError('NOT_FOUND', undefined, '该用户不是工作人员');
-      await repo.unassign(c, userId, showIds);
-      return { before: { showIds: before }, after: { showIds: await repo.assignmentsOf(c, userId) } };
-    }, (r) => ({ action: 'staff.remove', entityType: 'staff', entityId: userId, ...r }));
+    await audited(
+      this.db,
+      who,
+      now,
+      async (c) => {
+        const before = await repo.assignmentsOf(c, userId);
+        if (!before.length) throw appError('NOT_FOUND', undefined, '该用户不是工作人员');
+        await repo.unassign(c, userId, showIds);
+        return { before: { showIds: before }, after: { showIds: await repo.assignmentsOf(c, userId) } };
+      },
+      (r) => ({ action: 'staff.remove', entityType: 'staff', entityId: userId, ...r }),
+    );
   }
 
   async findUsers(q: string) {
-    return (await repo.findUsers(this.db, q)).map((r) => ({ id: String(r.id), nickname: r.nickname ?? null, createdAt: r.created_at.toISOString() }));
+    return (await repo.findUsers(this.db, q)).map((r) => ({
+      id: String(r.id),
+      nickname: r.nickname ?? null,
+      createdAt: r.created_at.toISOString(),
+    }));
   }
 
   private async inviteView(r: import('mysql2').RowDataPacket): Promise<StaffInvite> {
@@ -86,23 +109,55 @@ export class StaffService {
     return Promise.all((await repo.listInvites(this.db)).map((r) => this.inviteView(r)));
   }
 
-  async createInvite(who: Actor, input: { showIds: string[]; maxUses: number; expiresInHours: number; note: string }, now: Date): Promise<StaffInvite> {
+  async createInvite(
+    who: Actor,
+    input: { showIds: string[]; maxUses: number; expiresInHours: number; note: string },
+    now: Date,
+  ): Promise<StaffInvite> {
     const code = inviteCode();
     const showIds = [...new Set(input.showIds)];
     const expiresAt = new Date(now.getTime() + input.expiresInHours * 3_600_000);
-    await audited(this.db, who, now, async (c) => {
-      await this.checkShows(c, showIds);
-      await repo.insertInvite(c, { code, showIds, maxUses: input.maxUses, note: input.note, expiresAt, by: who.username, now });
-    }, { action: 'staff.invite', entityType: 'invite', entityId: code, after: { showIds, maxUses: input.maxUses, expiresAt, note: input.note } });
+    await audited(
+      this.db,
+      who,
+      now,
+      async (c) => {
+        await this.checkShows(c, showIds);
+        await repo.insertInvite(c, {
+          code,
+          showIds,
+          maxUses: input.maxUses,
+          note: input.note,
+          expiresAt,
+          by: who.username,
+          now,
+        });
+      },
+      {
+        action: 'staff.invite',
+        entityType: 'invite',
+        entityId: code,
+        after: { showIds, maxUses: input.maxUses, expiresAt, note: input.note },
+      },
+    );
     return this.inviteView((await repo.findInvite(this.db, code))!);
   }
 
   async revokeInvite(who: Actor, code: string, now: Date): Promise<StaffInvite> {
-    await audited(this.db, who, now, async (c) => {
-      const inv = await repo.findInvite(c, code, true);
-      if (!inv) throw appError('NOT_FOUND', undefined, '邀请码不存在');
-      await c.query('UPDATE staff_invites SET revoked_at = ? WHERE code = ? AND revoked_at IS NULL', [now, code]);
-    }, { action: 'staff.invite_revoke', entityType: 'invite', entityId: code, after: { revoked: true } });
+    await audited(
+      this.db,
+      who,
+      now,
+      async (c) => {
+        const inv = await repo.findInvite(c, code, true);
+        if (!inv) throw appError('NOT_FOUND', undefined, '邀请码不存在');
+        await c.query('UPDATE staff_invites SET revoked_at = ? WHERE code = ? AND revoked_at IS NULL', [
+          now,
+          code,
+        ]);
+      },
+      { action: 'staff.invite_revoke', entityType: 'invite', entityId: code, after: { revoked: true } },
+    );
     return this.inviteView((await repo.findInvite(this.db, code))!);
   }
 
@@ -120,7 +175,18 @@ export class StaffService {
       const live = [...(await repo.existingShows(c, showIds)).keys()];
       if (live.length) await repo.assign(c, userId, live, `invite:${code}`, now);
       const who = { adminId: null, username: `user:${userId}`, ip: '' };
-      if (!already) await recordAudit(c, { actor: who, action: 'staff.redeem', entityType: 'staff', entityId: userId, after: { code, showIds } }, now);
+      if (!already)
+        await recordAudit(
+          c,
+          {
+            actor: who,
+            action: 'staff.redeem',
+            entityType: 'staff',
+            entityId: userId,
+            after: { code, showIds },
+          },
+          now,
+        );
     });
     return { shows: await repo.showsOfStaff(this.db, userId) };
   }

@@ -12,25 +12,33 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < src.length; i++) {
     const ch = src[i]!;
     if (quoted) {
-      if (ch === '"' && src[i + 1] === '"') (field += '"'), i++;
+      if (ch === '"' && src[i + 1] === '"') ((field += '"'), i++);
       else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(field), (field = '');
+    else if (ch === ',') (row.push(field), (field = ''));
     else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && src[i + 1] === '\n') i++;
-      row.push(field), rows.push(row), (row = []), (field = '');
+      (row.push(field), rows.push(row), (row = []), (field = ''));
     } else field += ch;
   }
-  if (field !== '' || row.length) row.push(field), rows.push(row);
+  if (field !== '' || row.length) (row.push(field), rows.push(row));
   return rows.filter((r) => r.some((c) => c.trim() !== ''));
 }
 
 const HEADERS: Record<string, keyof SeatSpecInput> = {
-  section: 'section', 区域: 'section', 区: 'section',
-  row: 'row', 排: 'row',
-  number: 'number', seat: 'number', 座: 'number', 座号: 'number', 座位号: 'number',
-  x: 'x', y: 'y',
+  section: 'section',
+  区域: 'section',
+  区: 'section',
+  row: 'row',
+  排: 'row',
+  number: 'number',
+  seat: 'number',
+  座: 'number',
+  座号: 'number',
+  座位号: 'number',
+  x: 'x',
+  y: 'y',
 };
 
 function csvCell(v: string | number): string {
@@ -44,7 +52,10 @@ export function toCsv(rows: (string | number)[][]): string {
 }
 
 export function seatsToCsv(seats: SeatSpecInput[]): string {
-  return toCsv([['section', 'row', 'number', 'x', 'y'], ...seats.map((s) => [s.section, s.row, s.number, s.x, s.y])]);
+  return toCsv([
+    ['section', 'row', 'number', 'x', 'y'],
+    ...seats.map((s) => [s.section, s.row, s.number, s.x, s.y]),
+  ]);
 }
 
 function lineError(line: number, message: string): never {
@@ -65,7 +76,8 @@ function parseSeatsCsv(text: string): ParsedLayout {
       if (col) raw[col] = col === 'x' || col === 'y' ? Number(cells[k]) : (cells[k] ?? '').trim();
     });
     const r = SeatSpecSchema.safeParse(raw);
-    if (!r.success) lineError(i + 2, r.error.issues.map((x) => `${x.path.join('.')} ${x.message}`).join('；'));
+    if (!r.success)
+      lineError(i + 2, r.error.issues.map((x) => `${x.path.join('.')} ${x.message}`).join('；'));
     return r.data;
   });
   return { seats, zones: [] };
@@ -86,7 +98,11 @@ function parseJson(text: string): ParsedLayout {
   const r = JsonLayoutSchema.safeParse(data);
   if (!r.success) {
     const first = r.error.issues[0]!;
-    throw appError('VALIDATION_FAILED', { path: first.path.join('.') }, `JSON 格式不正确：${first.path.join('.')} ${first.message}`);
+    throw appError(
+      'VALIDATION_FAILED',
+      { path: first.path.join('.') },
+      `JSON 格式不正确：${first.path.join('.')} ${first.message}`,
+    );
   }
   return Array.isArray(r.data) ? { seats: r.data, zones: [] } : r.data;
 }

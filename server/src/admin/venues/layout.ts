@@ -13,7 +13,8 @@ export function rowLabel(index: number, style: BlockSpec['rowLabels'], first: nu
   const n = first + index;
   if (style === 'number') return String(n);
   let label = '';
-  for (let k = n; k > 0; k = Math.floor((k - 1) / 26)) label = String.fromCharCode(65 + ((k - 1) % 26)) + label;
+  for (let k = n; k > 0; k = Math.floor((k - 1) / 26))
+    label = String.fromCharCode(65 + ((k - 1) % 26)) + label;
   return label;
 }
 

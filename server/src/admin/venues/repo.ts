@@ -42,18 +42,36 @@ export async function venueDetail(db: Db, id: string): Promise<VenueDetail | und
     'SELECT id, section, row_label, seat_number, x, y FROM venue_seats WHERE venue_id = ? ORDER BY id',
     [id],
   );
-  const [zones] = await db.query<Row[]>('SELECT id, name, capacity FROM venue_zones WHERE venue_id = ? ORDER BY id', [id]);
+  const [zones] = await db.query<Row[]>(
+    'SELECT id, name, capacity FROM venue_zones WHERE venue_id = ? ORDER BY id',
+    [id],
+  );
   return {
     ...summary,
-    seats: seats.map((s) => ({ id: s.id, section: s.section, row: s.row_label, number: s.seat_number, x: s.x, y: s.y })),
+    seats: seats.map((s) => ({
+      id: s.id,
+      section: s.section,
+      row: s.row_label,
+      number: s.seat_number,
+      x: s.x,
+      y: s.y,
+    })),
     zones: zones.map((z) => ({ id: z.id, name: z.name, capacity: z.capacity })),
   };
 }
 
-export async function updateVenueMeta(c: Conn, id: string, v: { name?: string; city?: string; address?: string }): Promise<void> {
+export async function updateVenueMeta(
+  c: Conn,
+  id: string,
+  v: { name?: string; city?: string; address?: string },
+): Promise<void> {
   const sets: string[] = [];
   const params: unknown[] = [];
-  for (const [col, val] of [['name', v.name], ['city', v.city], ['address', v.address]] as const) {
+  for (const [col, val] of [
+    ['name', v.name],
+    ['city', v.city],
+    ['address', v.address],
+  ] as const) {
     if (val !== undefined) (sets.push(`${col} = ?`), params.push(val));
   }
   if (sets.length) await c.query(`UPDATE venues SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);

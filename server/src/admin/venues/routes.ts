@@ -1,6 +1,12 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { GenerateLayoutSchema, ParseLayoutSchema, VenueCreateSchema, VenueLayoutSchema, VenueUpdateSchema } from '@showtix/shared-types';
+import {
+  GenerateLayoutSchema,
+  ParseLayoutSchema,
+  VenueCreateSchema,
+  VenueLayoutSchema,
+  VenueUpdateSchema,
+} from '@showtix/shared-types';
 import { z } from 'zod';
 import type { Clock } from '../../clock';
 import { pathId } from '../../catalog/routes';
@@ -42,7 +48,12 @@ export function venueRoutes(venues: VenueService, auth: Middleware, clock: Clock
   r.get('/:venueId/layout', allow('operator'), async (ctx) => {
     const { format } = ExportQuery.parse(ctx.query);
     const file = await venues.export(pathId(ctx.params.venueId), format);
-    download(ctx, file.name, format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', file.body);
+    download(
+      ctx,
+      file.name,
+      format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+      file.body,
+    );
   });
   return r;
 }

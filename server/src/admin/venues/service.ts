@@ -1,4 +1,10 @@
-import type { ParsedLayout, VenueDetail, VenueSummary, BlockSpec, SeatSpecInput } from '@showtix/shared-types';
+import type {
+  ParsedLayout,
+  VenueDetail,
+  VenueSummary,
+  BlockSpec,
+  SeatSpecInput,
+} from '@showtix/shared-types';
 import type { Db } from '../../db/pool';
 import { insertVenue } from '../../catalog/admin-repo';
 import type { SeatSpec } from '../../catalog/layout';
@@ -20,16 +26,29 @@ export function resolveSeats(input: LayoutInput): SeatSpec[] {
   const seats = [...(input.seats ?? []), ...generateLayout(input.blocks ?? [])];
   const { duplicates } = checkLayout(seats);
   if (duplicates.length) {
-    throw appError('VALIDATION_FAILED', { duplicates: duplicates.slice(0, 20) }, `座位编号重复：${duplicates.slice(0, 3).join('、')}`);
+    throw appError(
+      'VALIDATION_FAILED',
+      { duplicates: duplicates.slice(0, 20) },
+      `座位编号重复：${duplicates.slice(0, 3).join('、')}`,
+    );
   }
   const zoneNames = new Set(input.zones.map((z) => z.name));
-  if (zoneNames.size !== input.zones.length) throw appError('VALIDATION_FAILED', { field: 'zones' }, '站席区名称重复');
+  if (zoneNames.size !== input.zones.length)
+    throw appError('VALIDATION_FAILED', { field: 'zones' }, '站席区名称重复');
   return seats;
 }
 
 /** What the audit log keeps of a venue: its shape, not 2,000 coordinates. */
 function auditShape(v: VenueSummary, blocks?: BlockSpec[]) {
-  return { name: v.name, city: v.city, address: v.address, seatCount: v.seatCount, zoneCount: v.zoneCount, sections: v.sections, ...(blocks ? { blocks } : {}) };
+  return {
+    name: v.name,
+    city: v.city,
+    address: v.address,
+    seatCount: v.seatCount,
+    zoneCount: v.zoneCount,
+    sections: v.sections,
+    ...(blocks ? { blocks } : {}),
+  };
 }
 
 export class VenueService {
@@ -56,44 +75,98 @@ export class VenueService {
     return { ...parsed, ...checkLayout(parsed.seats) };
   }
 
-  async create(who: Actor, input: LayoutInput & { name: string; city: string; address: string }, now: Date): Promise<VenueSummary> {
+  async create(
+    who: Actor,
+    input: LayoutInput & { name: string; city: string; address: string },
+    now: Date,
+  ): Promise<VenueSummary> {
     const seats = resolveSeats(input);
     return audited(
       this.db,
       who,
       now,
       async (c) => {
-        const id = await insertVenue(joinTransaction(c), { name: input.name, city: input.city, address: input.address, seats, zones: input.zones });
+        const id = await insertVenue(joinTransaction(c), {
+          name: input.name,
+          city: input.city,
+          address: input.address,
+          seats,
+          zones: input.zones,
+        });
         return (await repo.venueSummary(c, id))!;
       },
-      (v) => ({ action: 'venue.create', entityType: 'venue', entityId: v.id, after: auditShape(v, input.blocks) }),
+      (v) => ({
+        action: 'venue.create',
+        entityType: 'venue',
+        entityId: v.id,
+        after: auditShape(v, input.blocks),
+      }),
     );
   }
 
-  async update(who: Actor, id: string, input: { name?: string; city?: string; address?: string }, now: Date): Promise<VenueSummary> {
-    return audited(this.db, who, now, async (c) => {
-      if (!(await repo.lockVenue(c, id))) throw appError('NOT_FOUND', undefined, '场馆不存在');
-      const before = (await repo.venueSummary(c, id))!;
-      await repo.updateVenueMeta(c, id, input);
-      return { before, after: (await repo.venueSummary(c, id))! };
-    }, (r) => ({ action: 'venue.update', entityType: 'venue', entityId: id, before: auditShape(r.before), after: auditShape(r.after) })).then((r) => r.after);
+  async update(
+    who: Actor,
+    id: string,
+    input: { name?: string; city?: string; address?: string },
+    now: Date,
+  ): Promise<VenueSummary> {
+    return audited(
+      this.db,
+      who,
+      now,
+      async (c) => {
+        if (!(await repo.lockVenue(c, id))) throw appError('NOT_FOUND', undefined, '场馆不存在');
+        const before = (await repo.venueSummary(c, id))!;
+        await repo.updateVenueMeta(c, id, input);
+        return { before, after: (await repo.venueSummary(c, id))! };
+      },
+      (r) => ({
+        action: 'venue.update',
+        entityType: 'venue',
+        entityId: id,
+        before: auditShape(r.before),
+        after: auditShape(r.after),
+      }),
+    ).then((r) => r.after);
   }
 
   /** Replaces the seats and zones of a venue that no session sells yet. */
   async replaceLayout(who: Actor, id: string, input: LayoutInput, now: Date): Promise<VenueSummary> {
     const seats = resolveSeats(input);
-    const r = await audited(this.db, who, now, async (c) => {
-      if (!(await repo.lockVenue(c, id))) throw appError('NOT_FOUND', undefined, '场馆不存在');
-      const before = (await repo.venueSummary(c, id))!;
-      if (before.sessionCount > 0) {
-        throw appError('EDIT_CONFLICT', { sessions: before.sessionCount }, '已有场次使用该场馆，不能再修改座位图');
-      }
-      await repo.clearLayout(c, id);
-      await repo.insertChunks(c, 'INSERT INTO venue_seats (venue_id, section, row_label, seat_number, x, y) VALUES ?',
-        seats.map((s) => [id, s.section, s.row, s.number, Math.round(s.x), Math.round(s.y)]));
-      if (input.zones.length) await c.query('INSERT INTO venue_zones (venue_id, name, capacity) VALUES ?', [input.zones.map((z) => [id, z.name, z.capacity])]);
-      return { before, after: (await repo.venueSummary(c, id))! };
-    }, (x) => ({ action: 'venue.layout', entityType: 'venue', entityId: id, before: auditShape(x.before), after: auditShape(x.after, input.blocks) }));
+    const r = await audited(
+      this.db,
+      who,
+      now,
+      async (c) => {
+        if (!(await repo.lockVenue(c, id))) throw appError('NOT_FOUND', undefined, '场馆不存在');
+        const before = (await repo.venueSummary(c, id))!;
+        if (before.sessionCount > 0) {
+          throw appError(
+            'EDIT_CONFLICT',
+            { sessions: before.sessionCount },
+            '已有场次使用该场馆，不能再修改座位图',
+          );
+        }
+        await repo.clearLayout(c, id);
+        await repo.insertChunks(
+          c,
+          'INSERT INTO venue_seats (venue_id, section, row_label, seat_number, x, y) VALUES ?',
+          seats.map((s) => [id, s.section, s.row, s.number, Math.round(s.x), Math.round(s.y)]),
+        );
+        if (input.zones.length)
+          await c.query('INSERT INTO venue_zones (venue_id, name, capacity) VALUES ?', [
+            input.zones.map((z) => [id, z.name, z.capacity]),
+          ]);
+        return { before, after: (await repo.venueSummary(c, id))! };
+      },
+      (x) => ({
+        action: 'venue.layout',
+        entityType: 'venue',
+        entityId: id,
+        before: auditShape(x.before),
+        after: auditShape(x.after, input.blocks),
+      }),
+    );
     return r.after;
   }
 

@@ -17,11 +17,20 @@ const DIST = path.resolve(__dirname, '../../../../admin/dist');
 let p: PayEnv;
 let b: Browser;
 let page: Page;
-const state: { venueId?: string; showId?: string; sessionId?: string; orderNo?: string; amountFen?: number } = {};
+const state: { venueId?: string; showId?: string; sessionId?: string; orderNo?: string; amountFen?: number } =
+  {};
 
 beforeAll(async () => {
-  if (!existsSync(path.join(DIST, 'index.html'))) throw new Error('admin/dist is missing: run npm run build -w admin first (npm run test:admin:e2e does)');
-  p = await createPayEnv({ env: { ADMIN_USERNAME: 'organiser', ADMIN_PASSWORD, ADMIN_DIST_DIR: DIST, DATA_DIR: `/tmp/showtix-admin-e2e-${process.pid}` } });
+  if (!existsSync(path.join(DIST, 'index.html')))
+    throw new Error('admin/dist is missing: run npm run build -w admin first (npm run test:admin:e2e does)');
+  p = await createPayEnv({
+    env: {
+      ADMIN_USERNAME: 'organiser',
+      ADMIN_PASSWORD,
+      ADMIN_DIST_DIR: DIST,
+      DATA_DIR: `/tmp/showtix-admin-e2e-${process.pid}`,
+    },
+  });
   b = await openBrowser();
   page = b.page;
 });
@@ -105,7 +114,9 @@ describe('the organiser runs a sale from the admin page', () => {
     await page.keyboard.press('Escape');
     await page.locator('.ant-drawer input[type=file]').setInputFiles(poster);
     await page.locator('.ant-drawer img').first().waitFor();
-    await page.locator('.ant-drawer textarea').fill('巡回演唱会北京站，全场对号入座。\n演出时长约 150 分钟。');
+    await page
+      .locator('.ant-drawer textarea')
+      .fill('巡回演唱会北京站，全场对号入座。\n演出时长约 150 分钟。');
     await settle();
     await b.shot('show-create');
     await byTest('save-show').click();
@@ -143,8 +154,16 @@ describe('the organiser runs a sale from the admin page', () => {
     await byTest('save-session').click();
     await page.waitForURL(/\/admin\/sessions\/\d+$/);
     state.sessionId = page.url().split('/').pop();
-    const detail = (await p.api.call('GET', `/api/v1/admin/sessions/${state.sessionId}`, { token: await adminToken() })).body;
-    expect(detail.tiers.map((t: { name: string; priceFen: number; seatCount: number }) => [t.name, t.priceFen, t.seatCount])).toEqual([
+    const detail = (
+      await p.api.call('GET', `/api/v1/admin/sessions/${state.sessionId}`, { token: await adminToken() })
+    ).body;
+    expect(
+      detail.tiers.map((t: { name: string; priceFen: number; seatCount: number }) => [
+        t.name,
+        t.priceFen,
+        t.seatCount,
+      ]),
+    ).toEqual([
       ['看台', 68_000, 2000 - picked],
       ['VIP 内场', 188_000, picked],
     ]);
@@ -152,7 +171,10 @@ describe('the organiser runs a sale from the admin page', () => {
 
   it('opens the sale: on sale, inventory preheated', async () => {
     await byTest(`open-sale-${state.sessionId}`).click();
-    await page.locator('.ant-popconfirm').getByRole('button', { name: /开\s*售/ }).click();
+    await page
+      .locator('.ant-popconfirm')
+      .getByRole('button', { name: /开\s*售/ })
+      .click();
     await page.locator('.ant-tag', { hasText: '售票中' }).first().waitFor();
     expect(await p.deps.inventory.isLoaded(state.sessionId!)).toBe(true);
     await byTest('fan-preview-btn').click();
@@ -171,8 +193,15 @@ describe('the organiser runs a sale from the admin page', () => {
     const token = await p.api.tokenFor(fan.userId);
     const map = (await p.api.call('GET', `/api/v1/sessions/${state.sessionId}/seatmap`)).body;
     const vip = map.tiers.find((t: { name: string }) => t.name === 'VIP 内场').id;
-    const seatIds = map.seats.filter((s: { tierId: string }) => s.tierId === vip).slice(0, 2).map((s: { id: string }) => s.id);
-    const order = await p.api.call('POST', '/api/v1/orders', { token, body: { sessionId: state.sessionId, seatIds }, headers: { 'idempotency-key': 'e2e-order-0001' } });
+    const seatIds = map.seats
+      .filter((s: { tierId: string }) => s.tierId === vip)
+      .slice(0, 2)
+      .map((s: { id: string }) => s.id);
+    const order = await p.api.call('POST', '/api/v1/orders', {
+      token,
+      body: { sessionId: state.sessionId, seatIds },
+      headers: { 'idempotency-key': 'e2e-order-0001' },
+    });
     expect(order.status).toBe(201);
     state.orderNo = order.body.orderNo;
     state.amountFen = order.body.amountFen;
@@ -198,7 +227,12 @@ describe('the organiser runs a sale from the admin page', () => {
     await byTest('refund-btn').click();
     await byTest('refund-reason').fill('演出场地调整，主办方全额退款');
     await byTest('confirm-refund').click();
-    await p.until(async () => (await p.api.call('GET', `/api/v1/admin/orders/${state.orderNo}`, { token: await adminToken() })).body.status === 'refunded', 'the refund');
+    await p.until(
+      async () =>
+        (await p.api.call('GET', `/api/v1/admin/orders/${state.orderNo}`, { token: await adminToken() })).body
+          .status === 'refunded',
+      'the refund',
+    );
     await page.locator('.ant-drawer-close').click();
     await page.getByRole('button', { name: /查\s*询/ }).click();
     await page.locator('tr', { hasText: state.orderNo! }).locator('td').nth(1).click();
@@ -243,14 +277,18 @@ describe('the organiser runs a sale from the admin page', () => {
     await b.shot('staff-invite');
   });
 
-  it('left no errors in the browser console (but the wrong password\'s 401)', () => {
+  it("left no errors in the browser console (but the wrong password's 401)", () => {
     expect(b.problems).toEqual([]);
   });
 });
 
 let cachedToken: string | undefined;
 async function adminToken(): Promise<string> {
-  cachedToken ??= (await p.api.call('POST', '/api/v1/admin/login', { body: { username: 'organiser', password: ADMIN_PASSWORD } })).body.token;
+  cachedToken ??= (
+    await p.api.call('POST', '/api/v1/admin/login', {
+      body: { username: 'organiser', password: ADMIN_PASSWORD },
+    })
+  ).body.token;
   return cachedToken!;
 }
 

@@ -23,18 +23,29 @@ export async function openBrowser(): Promise<Browser> {
     viewport: { width: 1440, height: 900 },
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const problems: string[] = [];
   page.on('console', (m) => {
     // Failed requests are reported below with their address; the console line has none.
     if (m.text().startsWith('Failed to load resource')) return;
-    if (m.type() === 'error' || (m.type() === 'warning' && /Warning|antd/.test(m.text()))) problems.push(`${m.type()}: ${m.text()}`);
+    if (m.type() === 'error' || (m.type() === 'warning' && /Warning|antd/.test(m.text())))
+      problems.push(`${m.type()}: ${m.text()}`);
   });
   page.on('response', (r) => {
     const expected = r.status() === 401 && r.url().endsWith('/api/v1/admin/login');
-    if (r.status() >= 400 && !expected) problems.push(`HTTP ${r.status()} ${r.request().method()} ${r.url()}`);
+    if (r.status() >= 400 && !expected)
+      problems.push(`HTTP ${r.status()} ${r.request().method()} ${r.url()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   let n = 0;
@@ -42,7 +53,10 @@ export async function openBrowser(): Promise<Browser> {
     page,
     problems,
     async shot(name) {
-      await page.screenshot({ path: path.join(ARTIFACTS, `${String(++n).padStart(2, '0')}-${name}.png`), fullPage: true });
+      await page.screenshot({
+        path: path.join(ARTIFACTS, `${String(++n).padStart(2, '0')}-${name}.png`),
+        fullPage: true,
+      });
     },
     async close() {
       await context.close();

@@ -1,0 +1,226 @@
+/** Response shapes of the admin API (its request schemas are in admin.ts). */
+import type { OrderStatus, RefundTier, SessionStatus, Tier } from './api';
+import type { AdminRole, SeatSpecInput } from './admin';
+
+export interface AdminAccount {
+  id: string;
+  username: string;
+  displayName: string;
+  roles: AdminRole[];
+  disabled: boolean;
+  lastLoginAt: string | null;
+  createdAt: string;
+}
+
+export interface AdminLoginResult {
+  token: string;
+  expiresAt: string;
+  admin: AdminAccount;
+}
+
+export interface VenueSummary {
+  id: string;
+  name: string;
+  city: string;
+  address: string;
+  seatCount: number;
+  zoneCount: number;
+  sections: string[];
+  sessionCount: number;
+  createdAt: string;
+}
+
+export interface VenueSeat {
+  id: string;
+  section: string;
+  row: string;
+  number: string;
+  x: number;
+  y: number;
+}
+
+export interface VenueDetail extends VenueSummary {
+  seats: VenueSeat[];
+  zones: { id: string; name: string; capacity: number }[];
+}
+
+export interface ParsedLayout {
+  seats: SeatSpecInput[];
+  zones: { name: string; capacity: number }[];
+}
+
+export interface AdminShowSummary {
+  id: string;
+  title: string;
+  venueId: string;
+  venueName: string;
+  posterUrl: string | null;
+  sessionCount: number;
+  firstStartsAt: string | null;
+  statuses: SessionStatus[];
+  createdAt: string;
+}
+
+export interface AdminShowDetail extends AdminShowSummary {
+  description: string;
+  refundRules: RefundTier[];
+  sessions: AdminSessionSummary[];
+}
+
+export interface AdminTier extends Tier {
+  seatCount: number;
+  zoneName: string | null;
+  capacity: number;
+  /** Units in live orders (pending, paid or ticketed): such a tier's price is locked. */
+  claimed: number;
+}
+
+export interface AdminSessionSummary {
+  id: string;
+  showId: string;
+  startsAt: string;
+  saleStartsAt: string;
+  status: SessionStatus;
+  holdMinutes: number;
+  purchaseLimit: number;
+  realName: boolean;
+  queueEnabled: boolean;
+  queueRatePerMin: number | null;
+  capacity: number;
+  tiers: AdminTier[];
+}
+
+export interface AdminSessionDetail extends AdminSessionSummary {
+  showTitle: string;
+  venueId: string;
+  /** seatId -> tierId for every seat on sale. */
+  seatTiers: Record<string, string>;
+  claimedSeatIds: string[];
+}
+
+export interface TierSales {
+  tierId: string;
+  name: string;
+  priceFen: number;
+  capacity: number;
+  sold: number;
+  held: number;
+  available: number;
+}
+
+export interface MinutePoint {
+  minute: string;
+  orders: number;
+  payments: number;
+}
+
+export interface SessionDashboard {
+  sessionId: string;
+  status: SessionStatus;
+  generatedAt: string;
+  totals: { capacity: number; sold: number; held: number; available: number };
+  tiers: TierSales[];
+  perMinute: MinutePoint[];
+  orders: { total: number; pending: number; paid: number; cancelled: number; refunded: number };
+  /** Paid orders over orders that are no longer pending; null before any order settled. */
+  paymentSuccessRate: number | null;
+  revenueFen: number;
+  refundedFen: number;
+  queue: { enabled: boolean; length: number | null };
+  seatStates: { held: string[]; sold: string[] };
+}
+
+export interface AdminOrderRow {
+  orderNo: string;
+  status: OrderStatus;
+  amountFen: number;
+  quantity: number;
+  createdAt: string;
+  paidAt: string | null;
+  buyer: { userId: string; nickname: string | null; openidMasked: string };
+  showTitle: string;
+  sessionId: string;
+  sessionStartsAt: string;
+  /** Masked, from the attendees recorded with the order (when the purchase path keeps them). */
+  attendees: { name: string; idNumber: string; phone: string | null }[];
+}
+
+export interface AdminOrderDetail extends AdminOrderRow {
+  expireAt: string;
+  cancelledAt: string | null;
+  cancelReason: string | null;
+  items: {
+    seatId?: string;
+    zoneId?: string;
+    tierId: string;
+    tierName: string;
+    priceFen: number;
+    label: string;
+  }[];
+  payments: {
+    id: string;
+    transactionId: string;
+    amountFen: number;
+    refundedFen: number;
+    status: string;
+    successTime: string | null;
+  }[];
+  tickets: { ticketNo: string; status: string; seatLabel: string; createdAt: string }[];
+  refunds: {
+    id: string;
+    outRefundNo: string;
+    amountFen: number;
+    feeFen: number;
+    status: string;
+    reason: string;
+    requestedBy: string;
+    createdAt: string;
+    finishedAt: string | null;
+  }[];
+  audit: AuditEntry[];
+}
+
+export interface AdminPage<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface StaffMember {
+  userId: string;
+  nickname: string | null;
+  shows: { id: string; title: string }[];
+  since: string;
+}
+
+export interface StaffInvite {
+  code: string;
+  shows: { id: string; title: string }[];
+  maxUses: number;
+  uses: number;
+  note: string;
+  expiresAt: string;
+  revoked: boolean;
+  createdBy: string;
+  createdAt: string;
+}
+
+export interface GateCounts {
+  /** False until check-in exists (its own issue): the counts are then empty. */
+  available: boolean;
+  gates: { gate: string; admitted: number }[];
+}
+
+export interface AuditEntry {
+  id: string;
+  adminId: string | null;
+  actor: string;
+  action: string;
+  entityType: string;
+  entityId: string;
+  before: unknown;
+  after: unknown;
+  ip: string;
+  createdAt: string;
+}
