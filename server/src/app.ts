@@ -30,6 +30,7 @@ import { notifyRoutes, payRoutes } from './payments/routes';
 import { authRoutes } from './auth/routes';
 import { ticketRoutes } from './tickets/routes';
 import { QUEUES } from './workers';
+import { h5Routes } from './http/h5';
 import { adminBodyParser, adminRouters, createAdminServices, type AdminServices } from './admin';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
@@ -146,6 +147,7 @@ export function createApp(d: AppDeps): Koa {
     notifyRoutes(payDeps),
     ticketRoutes(d.db, auth),
     ...adminRouters(d),
+    h5Routes(d.config.h5Dir),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

@@ -24,10 +24,26 @@ const otherBody = bodyParser({
   onError: (_err, ctx) => ctx.throw(400, 'malformed body'),
 });
 
+/**
+ * The H5 build of the mini-program runs on another origin and asks the simulator for wx.login
+ * codes from the browser: the development endpoints under /sim answer CORS (preflight too).
+ */
+async function simCors(ctx: Koa.Context, next: Koa.Next) {
+  if (!ctx.path.startsWith('/sim/')) return next();
+  ctx.set('Access-Control-Allow-Origin', ctx.get('origin') || '*');
+  ctx.set('Vary', 'Origin');
+  if (ctx.method !== 'OPTIONS') return next();
+  ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+  ctx.set('Access-Control-Allow-Headers', ctx.get('access-control-request-headers') || 'content-type');
+  ctx.set('Access-Control-Max-Age', '600');
+  ctx.status = 204;
+}
+
 export function buildApp(svc: Services): Koa {
   const app = new Koa();
   app.silent = true;
   app.on('error', (err: Error) => svc.log(`unhandled: ${err.stack ?? String(err)}`));
+  app.use(simCors);
 
   app.use(async (ctx, next) =>
     ctx.path.startsWith('/v3/') ? merchantBody(ctx, next) : otherBody(ctx, next),

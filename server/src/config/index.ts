@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { loadWechatConfig, type WechatConfig } from './wechat';
 import { loadAdminConfig, type AdminConfig } from '../admin/config';
@@ -32,6 +33,7 @@ const EnvSchema = z.object({
   CATALOG_CACHE_MS: int(5_000),
   JOBS_ENABLED: bool(true),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  H5_DIR: z.string().optional(),
   EXPIRY_INTERVAL_MS: int(1_000),
   ORPHAN_GRACE_MS: int(60_000),
   REBUILD_SETTLE_MS: int(300),
@@ -66,6 +68,8 @@ export interface Config {
   jobsEnabled: boolean;
   /** all: HTTP and workers; api: HTTP only; worker: consumers and jobs only (scale them apart). */
   role: 'all' | 'api' | 'worker';
+  /** The fan's H5 build served at "/" (default: dist/h5 of the repository). */
+  h5Dir: string;
   expiryIntervalMs: number;
   /** A Redis hold with no live MySQL order this long after its expiry is released by the sweeper. */
   orphanGraceMs: number;
@@ -113,6 +117,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     catalogCacheMs: e.CATALOG_CACHE_MS,
     jobsEnabled: e.JOBS_ENABLED,
     role: e.ROLE,
+    h5Dir: e.H5_DIR ?? path.resolve(__dirname, '../../../dist/h5'),
     expiryIntervalMs: e.EXPIRY_INTERVAL_MS,
     orphanGraceMs: e.ORPHAN_GRACE_MS,
     rebuildSettleMs: e.REBUILD_SETTLE_MS,

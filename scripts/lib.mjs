@@ -1,0 +1,44 @@
+// Helpers for the root scripts. Node built-ins only: these run on a fresh clone before
+// `npm ci` has installed anything.
+import { execSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+
+export const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+
+export function run(cmd, opts = {}) {
+  console.log(`$ ${cmd}`);
+  execSync(cmd, { stdio: 'inherit', cwd: root, ...opts });
+}
+
+export function tryRun(cmd) {
+  return spawnSync('sh', ['-c', cmd], { stdio: 'ignore' }).status === 0;
+}
+
+export function portOpen(port, host = '127.0.0.1', timeoutMs = 1000) {
+  return new Promise((resolve) => {
+    const s = connect(port, host);
+    const done = (ok) => {
+      s.destroy();
+      resolve(ok);
+    };
+    s.setTimeout(timeoutMs, () => done(false));
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
+  });
+}
+
+export async function waitPort(port, name, timeoutMs = 60_000) {
+  const end = Date.now() + timeoutMs;
+  while (!(await portOpen(port))) {
+    if (Date.now() > end) throw new Error(`${name} did not come up on port ${port}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Installs npm dependencies when node_modules is missing or older than package-lock.json. */
+export function ensureInstall() {
+  run('node scripts/ensure-install.mjs');
+}
+
+export const has = (bin) => existsSync(bin) || tryRun(`command -v ${bin}`);

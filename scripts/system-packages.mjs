@@ -1,0 +1,19 @@
+// Debian packages the browser tests need: Chromium (Playwright drives it; browsers cannot be
+// downloaded here) and CJK fonts (without them Chinese text renders as boxes in screenshots).
+import { existsSync } from 'node:fs';
+import { run, tryRun } from './lib.mjs';
+
+const PACKAGES = [
+  { pkg: 'chromium', present: () => existsSync('/usr/bin/chromium') },
+  { pkg: 'fonts-noto-cjk', present: () => tryRun('fc-list :lang=zh | grep -q .') || existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc') },
+];
+
+export function ensureSystemPackages() {
+  const missing = PACKAGES.filter((p) => !p.present()).map((p) => p.pkg);
+  if (missing.length === 0) return;
+  const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
+  run(`${sudo}apt-get update -qq`);
+  run(`${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${missing.join(' ')}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) ensureSystemPackages();
