@@ -191,7 +191,7 @@ export function VenueBuilderPage() {
           </Button>
         </Space>
       </div>
-      <Row gutter={16} align="top">
+      <Row gutter={16}>
         <Col xs={24} xl={10}>
           <Card size="small" title="基本信息" style={{ marginBottom: 16 }}>
             <Form.Item name="name" label="场馆名称" rules={[{ required: true, message: '请填写场馆名称' }]}>

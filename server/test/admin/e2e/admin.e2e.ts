@@ -91,6 +91,7 @@ describe('the organiser runs a sale from the admin page', () => {
     await aisles.fill('38');
     await aisles.press('Enter');
     await waitText('seat-count', /2,?000/);
+    await page.getByRole('heading', { name: '新建场馆' }).scrollIntoViewIfNeeded();
     await b.shot('venue-builder');
     await byTest('save-venue').click();
     await page.waitForURL(/\/admin\/venues\/\d+$/);

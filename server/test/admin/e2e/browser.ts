@@ -20,7 +20,7 @@ export async function openBrowser(): Promise<Browser> {
   const context: BrowserContext = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    viewport: { width: 1440, height: 900 },
+    viewport: { width: 1440, height: 1000 },
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
     args: [
@@ -53,10 +53,8 @@ export async function openBrowser(): Promise<Browser> {
     page,
     problems,
     async shot(name) {
-      await page.screenshot({
-        path: path.join(ARTIFACTS, `${String(++n).padStart(2, '0')}-${name}.png`),
-        fullPage: true,
-      });
+      // The viewport, not the full page: the menu is sticky, and full-page capture misplaces it.
+      await page.screenshot({ path: path.join(ARTIFACTS, `${String(++n).padStart(2, '0')}-${name}.png`) });
     },
     async close() {
       await context.close();
