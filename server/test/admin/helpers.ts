@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { RowDataPacket } from 'mysql2/promise';
 import { createTestEnv, type TestEnv } from '../helpers/env';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/http';
@@ -19,10 +22,11 @@ export interface AdminHarness {
 let accounts = 0;
 
 export async function adminHarness(overrides: Record<string, string> = {}): Promise<AdminHarness> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'showtix-admin-test-'));
   const env = await createTestEnv({
     ADMIN_USERNAME: 'root',
     ADMIN_PASSWORD,
-    DATA_DIR: `/tmp/showtix-admin-test-${process.pid}`,
+    DATA_DIR: dataDir,
     ...overrides,
   });
   const api = await startTestServer(env);
@@ -53,6 +57,7 @@ export async function adminHarness(overrides: Record<string, string> = {}): Prom
     async close() {
       await api.close();
       await env.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -2,6 +2,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../../db/pool';
 import { ORDER_STATUS_NAME } from '../../orders/types';
 import { tableExists } from '../schema';
+import { attendeeFilter, attendeeStore, type IdHasher } from './attendees';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -17,13 +18,6 @@ export interface OrderFilter {
   to?: string;
 }
 
-/**
- * Attendees (name, ID number, phone) are kept by the purchase path in `order_attendees`
- * (order_id, name, id_type, id_number, phone) when it records them; searching by phone or
- * ID number needs that table and finds nothing without it.
- */
-export const ATTENDEES = 'order_attendees';
-
 const FROM = `FROM orders o
   LEFT JOIN users u ON u.id = o.user_id
   JOIN show_sessions ss ON ss.id = o.session_id
@@ -35,7 +29,8 @@ export const SELECT = `SELECT o.id, o.order_no, o.status, o.amount_fen, o.quanti
 async function where(
   db: Db,
   f: OrderFilter,
-): Promise<{ sql: string; params: unknown[]; impossible: boolean }> {
+  hasher: IdHasher | undefined,
+): Promise<{ sql: string; params: unknown[]; unsupported: string[] }> {
   const parts: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...p: unknown[]) => (parts.push(sql), params.push(...p));
@@ -57,13 +52,9 @@ async function where(
   if (f.showId) add('ss.show_id = ?', f.showId);
   if (f.from) add('o.created_at >= ?', new Date(f.from));
   if (f.to) add('o.created_at < ?', new Date(f.to));
-  let impossible = false;
-  if (f.phone || f.idNumber) {
-    if (!(await tableExists(db, ATTENDEES))) impossible = true;
-    if (f.phone) add(`o.id IN (SELECT order_id FROM ${ATTENDEES} WHERE phone = ?)`, f.phone);
-    if (f.idNumber) add(`o.id IN (SELECT order_id FROM ${ATTENDEES} WHERE id_number = ?)`, f.idNumber);
-  }
-  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params, impossible };
+  const a = attendeeFilter(await attendeeStore(db), f, hasher);
+  for (const c of a.clauses) add(c.sql, ...c.params);
+  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params, unsupported: a.unsupported };
 }
 
 export async function searchOrders(
@@ -71,29 +62,22 @@ export async function searchOrders(
   f: OrderFilter,
   offset: number,
   limit: number,
-): Promise<{ rows: Row[]; total: number; attendeesKept: boolean }> {
-  const w = await where(db, f);
-  if (w.impossible) return { rows: [], total: 0, attendeesKept: false };
+  hasher?: IdHasher,
+): Promise<{ rows: Row[]; total: number; unsupported: string[] }> {
+  const w = await where(db, f, hasher);
+  if (w.unsupported.length) return { rows: [], total: 0, unsupported: w.unsupported };
   const [[count]] = await db.query<Row[]>(`SELECT COUNT(*) AS n ${FROM} ${w.sql}`, w.params);
   const [rows] = await db.query<Row[]>(`${SELECT} ${w.sql} ORDER BY o.id DESC LIMIT ? OFFSET ?`, [
     ...w.params,
     limit,
     offset,
   ]);
-  return { rows, total: Number(count!.n), attendeesKept: await tableExists(db, ATTENDEES) };
+  return { rows, total: Number(count!.n), unsupported: [] };
 }
 
 export async function findOrderRow(db: Db, orderNo: string): Promise<Row | undefined> {
   const [rows] = await db.query<Row[]>(`${SELECT} WHERE o.order_no = ?`, [orderNo]);
   return rows[0];
-}
-
-export async function attendeesOf(db: Db, orderIds: string[]): Promise<Map<string, Row[]>> {
-  const out = new Map<string, Row[]>();
-  if (!orderIds.length || !(await tableExists(db, ATTENDEES))) return out;
-  const [rows] = await db.query<Row[]>(`SELECT * FROM ${ATTENDEES} WHERE order_id IN (?)`, [orderIds]);
-  for (const r of rows) out.set(String(r.order_id), [...(out.get(String(r.order_id)) ?? []), r]);
-  return out;
 }
 
 export async function tierNames(db: Db, sessionId: string): Promise<Map<string, string>> {

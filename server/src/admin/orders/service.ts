@@ -5,6 +5,7 @@ import { itemsOf } from '../../orders/repo';
 import { auditOf, recordAudit } from '../audit/repo';
 import type { Actor } from '../http';
 import { ordersCsv, ordersXlsx } from './export';
+import { attendeesOf, type IdHasher } from './attendees';
 import * as repo from './repo';
 import { orderRowView, PAYMENT_STATUS, REFUND_STATUS, seatLabel, TICKET_STATUS } from './views';
 
@@ -28,28 +29,27 @@ function requester(by: string, admins: Map<string, string>): string {
 }
 
 export class AdminOrderService {
-  constructor(private readonly db: Db) {}
+  /** `idHasher`: the keyed hash the purchase path stores attendees' ID numbers under, when it has one. */
+  constructor(
+    private readonly db: Db,
+    private readonly idHasher?: IdHasher,
+  ) {}
 
   async search(
     f: repo.OrderFilter,
     page: number,
     pageSize: number,
   ): Promise<AdminPage<AdminOrderRow> & { notice?: string }> {
-    const { rows, total, attendeesKept } = await repo.searchOrders(
-      this.db,
-      f,
-      (page - 1) * pageSize,
-      pageSize,
-    );
-    const attendees = await repo.attendeesOf(
+    const offset = (page - 1) * pageSize;
+    const { rows, total, unsupported } = await repo.searchOrders(this.db, f, offset, pageSize, this.idHasher);
+    const attendees = await attendeesOf(
       this.db,
       rows.map((r) => String(r.id)),
     );
     const items = rows.map((r) => orderRowView(r, attendees.get(String(r.id))));
-    const notice =
-      (f.phone || f.idNumber) && !attendeesKept
-        ? '系统尚未记录观演人信息，无法按手机号或证件号查询'
-        : undefined;
+    const notice = unsupported.length
+      ? `系统未保存可检索的${unsupported.join('、')}，无法按${unsupported.join('、')}查询`
+      : undefined;
     return { items, total, page, pageSize, ...(notice ? { notice } : {}) };
   }
 
@@ -58,7 +58,7 @@ export class AdminOrderService {
     if (!r) throw appError('NOT_FOUND', undefined, '订单不存在');
     const id = String(r.id);
     const [attendees, items, tiers, payments, tickets, refunds, audit, admins] = await Promise.all([
-      repo.attendeesOf(this.db, [id]),
+      attendeesOf(this.db, [id]),
       itemsOf(this.db, [id]),
       repo.tierNames(this.db, String(r.session_id)),
       repo.paymentsOf(this.db, id),

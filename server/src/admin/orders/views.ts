@@ -1,5 +1,5 @@
 import type { RowDataPacket } from 'mysql2/promise';
-import { maskIdNumber, maskName, type AdminOrderRow } from '@showtix/shared-types';
+import type { AdminOrderRow } from '@showtix/shared-types';
 import { ORDER_STATUS_NAME } from '../../orders/types';
 
 type Row = RowDataPacket & Record<string, any>;
@@ -17,7 +17,8 @@ export function maskPhone(phone: string | null): string | null {
   return phone.length <= 7 ? '*'.repeat(phone.length) : `${phone.slice(0, 3)}****${phone.slice(-4)}`;
 }
 
-export function orderRowView(r: Row, attendees: Row[] = []): AdminOrderRow {
+/** An order row for the list; attendees come already masked (see attendees.ts). */
+export function orderRowView(r: Row, attendees: AdminOrderRow['attendees'] = []): AdminOrderRow {
   return {
     orderNo: r.order_no,
     status: ORDER_STATUS_NAME[r.status]!,
@@ -33,11 +34,7 @@ export function orderRowView(r: Row, attendees: Row[] = []): AdminOrderRow {
     showTitle: r.title,
     sessionId: String(r.session_id),
     sessionStartsAt: r.starts_at.toISOString(),
-    attendees: attendees.map((a) => ({
-      name: maskName(String(a.name ?? '')),
-      idNumber: maskIdNumber(String(a.id_number ?? '')),
-      phone: maskPhone(a.phone ?? null),
-    })),
+    attendees,
   };
 }
 

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { createPayEnv, type PayEnv } from '../../helpers/pay-env';
@@ -14,6 +15,7 @@ import { ARTIFACTS, openBrowser, type Browser } from './browser';
  */
 const DIST = path.resolve(__dirname, '../../../../admin/dist');
 
+const dataDir = mkdtempSync(path.join(tmpdir(), 'showtix-admin-e2e-'));
 let p: PayEnv;
 let b: Browser;
 let page: Page;
@@ -28,7 +30,7 @@ beforeAll(async () => {
       ADMIN_USERNAME: 'organiser',
       ADMIN_PASSWORD,
       ADMIN_DIST_DIR: DIST,
-      DATA_DIR: `/tmp/showtix-admin-e2e-${process.pid}`,
+      DATA_DIR: dataDir,
     },
   });
   b = await openBrowser();
@@ -37,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await b?.close();
   await p?.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const url = (route: string) => `${p.api.url}/admin${route}`;
