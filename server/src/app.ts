@@ -31,6 +31,14 @@ import { authRoutes } from './auth/routes';
 import { ticketRoutes } from './tickets/routes';
 import { QUEUES } from './workers';
 import { h5Routes } from './http/h5';
+import { IdentityVault } from './attendees/crypto';
+import { AdmissionTokens } from './queue/tokens';
+import { QueueService } from './queue/service';
+import { RiskService } from './risk/service';
+import { riskOptions } from './config/risk';
+import { queueRoutes } from './queue/routes';
+import { AttendeeBook } from './attendees/service';
+import { attendeeRoutes } from './attendees/routes';
 import { adminBodyParser, adminRouters, createAdminServices, type AdminServices } from './admin';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
@@ -57,6 +65,10 @@ export interface AppDeps {
   refunds: RefundService;
   payments: PaymentService;
   admin: AdminServices;
+  vault: IdentityVault;
+  risk: RiskService;
+  queue: QueueService;
+  attendees: AttendeeBook;
 }
 
 export async function createDeps(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Promise<AppDeps> {
@@ -71,13 +83,17 @@ export async function createDeps(config: Config, opts: { clock?: Clock; log?: Lo
   const inventory = new InventoryService(redis, keys, db, log, config);
   const writer = new OrderWriter(writerDb, config, log);
   const ids = new IdGenerator(node);
-  const orders = new OrderService({ db, writer, inventory, catalog, ids, log, holdGraceMs: config.holdGraceMs });
+  const vault = new IdentityVault(config.idSecret);
+  const admissions = new AdmissionTokens(config.authSecret);
+  const risk = new RiskService(db, redis, log, riskOptions(config));
+  const orders = new OrderService({ db, writer, inventory, catalog, ids, log, holdGraceMs: config.holdGraceMs, vault, admissions, risk });
+  const queue = new QueueService(redis, keys, catalog, admissions, vault, risk, log, { turnMs: config.queueTurnMs, defaultRatePerMin: config.queueRatePerMin });
   const broker = new Broker(config.amqpUrl, config.amqpPrefix, QUEUES, log);
   const relay = new OutboxRelay(db, broker, log);
   const wechatKeys = trustedWechatKeys(config.wechat);
   const pay = new WechatPay(config.wechat, wechatKeys, () => clock.now().getTime());
   const refunds = new RefundService({ db, pay, relay, catalog, log });
-  const payments = new PaymentService({ db, pay, wechat: config.wechat, relay, refunds, log });
+  const payments = new PaymentService({ db, pay, wechat: config.wechat, relay, refunds, log, onPaid: (userId) => risk.onPaid(userId) });
   orders.connect({ guard: (id, now) => payments.settleBeforeCancel(id, now), refundOrder: (o) => refunds.refundOrder(o) });
   return {
     config,
@@ -101,6 +117,10 @@ export async function createDeps(config: Config, opts: { clock?: Clock; log?: Lo
     pay,
     refunds,
     payments,
+    vault,
+    risk,
+    queue,
+    attendees: new AttendeeBook(db, vault),
     admin: await createAdminServices({ config, log, clock, db, redis, catalog, inventory }),
   };
 }
@@ -137,7 +157,7 @@ export function createApp(d: AppDeps): Koa {
   app.use(adminBodyParser(d.config.admin));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: d.config.bodyLimitBytes, encoding: 'utf-8' }));
   const auth = requireAuth(d.tokens);
-  const payDeps = { payments: d.payments, refunds: d.refunds, orders: d.orders, auth, clock: d.clock, trusted: d.wechatKeys, apiV3Key: d.config.wechat.apiV3Key };
+  const payDeps = { payments: d.payments, refunds: d.refunds, orders: d.orders, auth, clock: d.clock, trusted: d.wechatKeys, apiV3Key: d.config.wechat.apiV3Key, log: d.log };
   for (const router of [
     systemRoutes(d),
     authRoutes(d),
@@ -146,6 +166,8 @@ export function createApp(d: AppDeps): Koa {
     payRoutes(payDeps),
     notifyRoutes(payDeps),
     ticketRoutes(d.db, auth),
+    queueRoutes(d.queue, auth, d.clock),
+    attendeeRoutes(d.attendees, auth),
     ...adminRouters(d),
     h5Routes(d.config.h5Dir),
   ]) {

@@ -8,6 +8,14 @@ import { expireDueOrders, sweepOrphanHolds } from './orders/expiry';
 import { runLifecycle } from './catalog/lifecycle';
 import { startConsumers } from './workers';
 
+/** One admission tick for every selling session that has a waiting room. */
+async function admitQueues(d: AppDeps, selling: string[]): Promise<void> {
+  for (const id of selling) {
+    const cat = await d.catalog.session(id);
+    if (cat?.queueEnabled) await d.queue.tick(cat, d.clock.now());
+  }
+}
+
 export interface RunningServer {
   deps: AppDeps;
   server: Server;
@@ -35,6 +43,7 @@ export function startJobs(d: AppDeps): Scheduler {
       run: () => sweepOrphanHolds(expiry, selling, d.clock.now()),
     },
     { name: 'outbox-relay', intervalMs: d.config.outboxIntervalMs, run: () => d.relay.runOnce() },
+    { name: 'queue-admit', intervalMs: 1_000, run: () => admitQueues(d, selling) },
     { name: 'payment-check', intervalMs: 5_000, run: () => d.payments.checkPending(d.clock.now(), d.config.payCheckAfterMs) },
     { name: 'refund-check', intervalMs: 10_000, run: () => d.refunds.checkProcessing(d.clock.now(), d.config.payCheckAfterMs) },
   ]);

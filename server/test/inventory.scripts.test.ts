@@ -26,18 +26,34 @@ beforeEach(async () => {
   for (let slot = 1; slot <= 5; slot++) await redis.zadd(k.zslots, 7, `7:${slot}`);
 });
 
-const lock = (orderId: string, user: string, seats: string[], o: { now?: number; limit?: number; idem?: string; hash?: string } = {}) =>
-  redis.lockSeats(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, orderId, user, o.now ?? NOW, HOLD, o.limit ?? 4, o.idem ?? '', o.hash ?? 'h', ...seats);
-const take = (orderId: string, user: string, qty: number, o: { limit?: number; idem?: string; hash?: string } = {}) =>
-  redis.takeZone(k.meta, k.zslots, k.users, k.orders, k.pending, k.idem, orderId, user, NOW, HOLD, o.limit ?? 4, o.idem ?? '', o.hash ?? 'h', '7', qty);
+interface Opts {
+  now?: number;
+  limit?: number;
+  idem?: string;
+  hash?: string;
+  /** admission token id (and TTL) used up by the order */
+  jti?: string;
+  ids?: string[];
+}
+const req = (orderId: string, user: string, o: Opts) => {
+  const ids = o.ids ?? [];
+  return [orderId, user, o.now ?? NOW, HOLD, o.limit ?? 4, o.idem ?? '', o.hash ?? 'h', o.jti ? 60_000 : 0, ids.length, ...ids];
+};
+const lock = (orderId: string, user: string, seats: string[], o: Opts = {}) =>
+  redis.lockSeats(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.admission(o.jti ?? ''), k.ids, ...req(orderId, user, o), ...seats);
+const take = (orderId: string, user: string, qty: number, o: Opts = {}) =>
+  redis.takeZone(k.meta, k.zslots, k.users, k.orders, k.pending, k.idem, k.admission(o.jti ?? ''), k.ids, ...req(orderId, user, o), '7', qty);
 const confirm = (orderId: string, mode = 'owned') => redis.confirmOrder(k.meta, k.seats, k.orders, k.pending, orderId, mode);
 const release = (orderId: string, forget = false) =>
-  redis.releaseOrder(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, orderId, forget ? '1' : '0');
+  redis.releaseOrder(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids, orderId, forget ? '1' : '0');
+const retake = (orderId: string, user: string, kind: string, qty: number, ids: string[], seats: string[] = []) =>
+  redis.retakeOrder(k.meta, k.seats, k.users, k.orders, k.pending, k.zslots, k.ids, orderId, user, NOW, HOLD, kind, qty, ids.length, ...ids, ...seats);
 
 describe('key layout', () => {
   it('puts every key of a session in one Redis Cluster slot', () => {
-    const slots = new Set(Object.values(env.deps.keys.session('123')).map((key) => calculateSlot(key)));
-    expect(slots.size).toBe(1);
+    const s = env.deps.keys.session('123');
+    const names = [s.meta, s.seats, s.users, s.orders, s.pending, s.idem, s.zslots, s.rebuildLock, s.ids, s.admission('abc'), ...Object.values(s.queue)];
+    expect(new Set(names.map((key) => calculateSlot(key))).size).toBe(1);
   });
 });
 
@@ -90,6 +106,35 @@ describe('lockSeats', () => {
     expect(await lock('o1', 'u1', ['101'])).toEqual([RC.NOT_ON_SALE]);
     await redis.del(k.meta);
     expect(await lock('o1', 'u1', ['101'])).toEqual([RC.NOT_READY]);
+  });
+});
+
+describe('admission tokens and real-name IDs', () => {
+  it('uses an admission token up with the order that bought, not with a refused one', async () => {
+    await lock('o1', 'u1', ['101']);
+    expect(await lock('o2', 'u2', ['101'], { jti: 't2' })).toEqual([RC.SEAT_TAKEN, '101']);
+    expect((await lock('o3', 'u2', ['102'], { jti: 't2' }))[0]).toBe(RC.LOCKED); // the refusal did not use it
+    expect(await redis.pttl(k.admission('t2'))).toBeGreaterThan(0);
+    expect(await lock('o4', 'u2', ['103'], { jti: 't2' })).toEqual([RC.ADMISSION_USED]);
+  });
+
+  it('one ID, one ticket per session: a second order with the same ID is refused until the first is released', async () => {
+    expect((await lock('o1', 'u1', ['101'], { ids: ['idA'] }))[0]).toBe(RC.LOCKED);
+    expect(await take('o2', 'u2', 1, { ids: ['idA'] })).toEqual([RC.ID_TAKEN, 'idA']);
+    expect(await redis.zcount(k.zslots, 7, 7)).toBe(5);
+    await release('o1');
+    expect((await take('o3', 'u2', 1, { ids: ['idA'] }))[0]).toBe(RC.LOCKED);
+  });
+
+  it('retakes a released order for a late payment only while its seats and IDs are free', async () => {
+    await lock('o1', 'u1', ['101', '102'], { ids: ['idA', 'idB'] });
+    await release('o1');
+    await lock('o2', 'u2', ['103'], { ids: ['idB'] });
+    expect(await retake('o1', 'u1', 's', 2, ['idA', 'idB'], ['101', '102'])).toEqual([RC.ID_TAKEN, 'idB']);
+    await release('o2');
+    expect(await retake('o1', 'u1', 's', 2, ['idA', 'idB'], ['101', '102'])).toEqual([RC.LOCKED, 8]);
+    expect(await retake('o1', 'u1', 's', 2, ['idA', 'idB'], ['101', '102'])).toEqual([RC.ALREADY]);
+    expect(await redis.hget(k.ids, 'idB')).toBe('o1');
   });
 });
 

@@ -27,6 +27,9 @@ function orderFor(userId: string, sessionId: string, seatId: string, now: Date):
     expireAt: new Date(now.getTime() + 900_000),
     createdAt: now,
     items: [{ seatId, tierId: '1', priceFen: 68_000 }],
+    showId: '1',
+    showLimit: null,
+    attendees: [],
   };
 }
 

@@ -125,3 +125,74 @@ export interface Page<T> {
   items: T[];
   next?: string;
 }
+
+/** POST /api/v1/auth/wx-login: the API's bearer token for a WeChat login code. */
+export interface WxLoginResponse {
+  token: string;
+  user: { id: string };
+}
+
+/** The arguments of wx.requestPayment, signed by the server (JSAPI, RSA). */
+export interface PayParams {
+  timeStamp: string;
+  nonceStr: string;
+  package: string;
+  signType: string;
+  paySign: string;
+}
+
+/** POST /api/v1/orders/:orderNo/pay */
+export interface PayResponse {
+  prepayId: string;
+  payParams: PayParams;
+  /** The simulator's cashier page, for the H5 build (absent in production WeChat). */
+  cashierUrl?: string;
+}
+
+/** valid, voided, refunding today; the check-in issue adds used. */
+export type TicketStatus = 'valid' | 'voided' | 'refunding' | 'used';
+
+/** An electronic ticket of GET /api/v1/tickets ({ items: Ticket[] }). */
+export interface Ticket {
+  ticketId: string;
+  orderNo: string;
+  sessionId: string;
+  seatId?: string;
+  zoneId?: string;
+  status: TicketStatus;
+  /** The payload of the ticket's QR code, shown at the gate. */
+  qr: string;
+  showTitle: string;
+  venueName: string;
+  startsAt: string;
+  seat?: { section: string; row: string; number: string };
+  zoneName?: string;
+}
+
+/** The waiting room as one fan sees it. */
+export interface QueueStatus {
+  sessionId: string;
+  queueEnabled: boolean;
+  /** presale: joined before the sale; shuffling: places being drawn; waiting; admitted; expired: the turn ran out; sold_out. */
+  state: 'not_joined' | 'presale' | 'shuffling' | 'waiting' | 'admitted' | 'expired' | 'sold_out';
+  position: number | null;
+  ahead: number | null;
+  admitted: boolean;
+  admissionToken?: string;
+  /** When the admitted turn ends. */
+  admissionExpiresAt?: string;
+  soldOut: boolean;
+  etaSeconds: number | null;
+  /** Poll again after this long (the server spreads polls out by distance to the front). */
+  pollAfterMs: number;
+}
+
+/** A buyer's saved attendee: full values for filling an order (only ever sent to its owner), masked ones for display. */
+export interface SavedAttendee {
+  id: string;
+  name: string;
+  idType: string;
+  idNumber: string;
+  nameMasked: string;
+  idMasked: string;
+}

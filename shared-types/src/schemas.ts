@@ -57,3 +57,12 @@ export const ListOrdersQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   before: z.string().regex(/^\d{1,20}$/).optional(),
 });
+
+/** Joining a waiting room; a real-name session needs the ID the place is for. */
+export const QueueJoinSchema = z.strictObject({
+  idType: z.enum(ID_TYPES).optional(),
+  idNumber: z.string().trim().toUpperCase().min(5).max(32).optional(),
+});
+
+/** A frequent attendee (常用观演人) saved by a buyer. */
+export const SavedAttendeeSchema = AttendeeSchema;

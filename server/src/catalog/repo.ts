@@ -15,6 +15,7 @@ export interface SessionRow {
   hold_minutes: number;
   real_name: number;
   queue_enabled: number;
+  queue_rate_per_min: number | null;
 }
 
 export interface ShowRow {
@@ -50,7 +51,7 @@ export async function findShowRow(db: Db, showId: string): Promise<ShowRow | und
 export async function sessionRows(db: Db, where: string, params: unknown[]): Promise<SessionRow[]> {
   const [rows] = await db.query<Row[]>(
     `SELECT id, show_id, starts_at, sale_starts_at, status, purchase_limit, hold_minutes, real_name,
-            queue_enabled FROM show_sessions WHERE ${where} ORDER BY starts_at, id`,
+            queue_enabled, queue_rate_per_min FROM show_sessions WHERE ${where} ORDER BY starts_at, id`,
     params,
   );
   return rows as SessionRow[];
@@ -122,6 +123,7 @@ export async function loadSessionCatalog(db: Db, sessionId: string): Promise<Ses
   const price = new Map(tiers.map((t) => [t.id, t.priceFen]));
   const seats = await seatsOf(db, sessionId, price);
   const zones = await zonesOf(db, sessionId, price);
+  const [[show]] = await db.query<Row[]>('SELECT show_purchase_limit FROM shows WHERE id = ?', [s.show_id]);
   let capacity = seats.size;
   for (const z of zones.values()) capacity += z.capacity;
   return {
@@ -134,11 +136,13 @@ export async function loadSessionCatalog(db: Db, sessionId: string): Promise<Ses
     holdMinutes: s.hold_minutes,
     realName: s.real_name === 1,
     queueEnabled: s.queue_enabled === 1,
+    queueRatePerMin: s.queue_rate_per_min,
     seating: seats.size > 0 ? 'reserved' : 'zone',
     tiers,
     seats,
     zones,
     capacity,
+    showPurchaseLimit: show?.show_purchase_limit ?? null,
   };
 }
 

@@ -39,10 +39,14 @@ export interface SessionCatalog {
   holdMinutes: number;
   realName: boolean;
   queueEnabled: boolean;
+  /** Fans admitted per minute by the waiting room (null: the configured default). */
+  queueRatePerMin: number | null;
   seating: Seating;
   tiers: Tier[];
   seats: Map<string, CatalogSeat>;
   zones: Map<string, CatalogZone>;
   /** Seats plus every zone's capacity. */
   capacity: number;
+  /** Per-user limit across all sessions of the show, if the show has one. */
+  showPurchaseLimit: number | null;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { loadWechatConfig, type WechatConfig } from './wechat';
+import { loadRiskConfig, type RiskConfig } from './risk';
 import { loadAdminConfig, type AdminConfig } from '../admin/config';
 
 /**
@@ -34,6 +35,7 @@ const EnvSchema = z.object({
   JOBS_ENABLED: bool(true),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   H5_DIR: z.string().optional(),
+  ID_SECRET: z.string().min(32).optional(),
   EXPIRY_INTERVAL_MS: int(1_000),
   ORPHAN_GRACE_MS: int(60_000),
   REBUILD_SETTLE_MS: int(300),
@@ -47,7 +49,7 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
-export interface Config {
+export interface Config extends RiskConfig {
   env: Env['NODE_ENV'];
   host: string;
   port: number;
@@ -70,6 +72,8 @@ export interface Config {
   role: 'all' | 'api' | 'worker';
   /** The fan's H5 build served at "/" (default: dist/h5 of the repository). */
   h5Dir: string;
+  /** Keys for attendees' names and ID numbers (encryption and lookup hash) derive from this. */
+  idSecret: string;
   expiryIntervalMs: number;
   /** A Redis hold with no live MySQL order this long after its expiry is released by the sweeper. */
   orphanGraceMs: number;
@@ -95,8 +99,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
   }
   const e = parsed.data;
-  if (e.NODE_ENV === 'production' && !e.AUTH_SECRET) {
-    throw new Error('AUTH_SECRET (at least 32 characters) is required when NODE_ENV=production');
+  if (e.NODE_ENV === 'production' && (!e.AUTH_SECRET || !e.ID_SECRET)) {
+    throw new Error('AUTH_SECRET and ID_SECRET (at least 32 characters each) are required when NODE_ENV=production');
   }
   return Object.freeze({
     env: e.NODE_ENV,
@@ -118,6 +122,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     jobsEnabled: e.JOBS_ENABLED,
     role: e.ROLE,
     h5Dir: e.H5_DIR ?? path.resolve(__dirname, '../../../dist/h5'),
+    idSecret: e.ID_SECRET ?? 'development-only-id-secret-never-in-production',
     expiryIntervalMs: e.EXPIRY_INTERVAL_MS,
     orphanGraceMs: e.ORPHAN_GRACE_MS,
     rebuildSettleMs: e.REBUILD_SETTLE_MS,
@@ -128,6 +133,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     consumerBackoffMs: e.CONSUMER_BACKOFF_MS,
     payCheckAfterMs: e.PAY_CHECK_AFTER_MS,
     wechat: loadWechatConfig(source, e.NODE_ENV === 'production', e.PORT),
+    ...loadRiskConfig(source),
     admin: loadAdminConfig(source, e.NODE_ENV),
   });
 }

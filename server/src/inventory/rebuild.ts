@@ -16,6 +16,7 @@ interface LiveOrder {
   idem: string;
   kind: string;
   units: string[];
+  ids: string[];
 }
 
 async function liveOrders(db: Db, sessionId: string, holdGraceMs: number): Promise<Map<string, LiveOrder>> {
@@ -35,6 +36,7 @@ async function liveOrders(db: Db, sessionId: string, holdGraceMs: number): Promi
       idem: r.idempotency_key ? `${r.user_id}:${r.idempotency_key}` : '',
       kind: 's',
       units: [],
+      ids: [],
     });
   }
   return out;
@@ -63,6 +65,8 @@ export async function rebuildSession(
     'SELECT zone_id, slot_no, order_id FROM zone_claims WHERE session_id = ? ORDER BY order_id, slot_no',
     [sessionId],
   );
+  const [idRows] = await db.query<Row[]>('SELECT id_hash, order_id FROM attendee_claims WHERE session_id = ? ORDER BY order_id, id_hash', [sessionId]);
+  for (const r of idRows) orders.get(r.order_id)?.ids.push(r.id_hash);
   const [idemRows] = await db.query<Row[]>(
     `SELECT id, user_id, idempotency_key, request_hash FROM orders
       WHERE session_id = ? AND idempotency_key IS NOT NULL`,
@@ -70,7 +74,7 @@ export async function rebuildSession(
   );
 
   const multi = redis.multi();
-  multi.del(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots);
+  multi.del(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids);
 
   const seatValues: string[] = [];
   for (const c of seatClaims) {
@@ -104,7 +108,8 @@ export async function rebuildSession(
   for (const o of orders.values()) {
     users.set(o.user, (users.get(o.user) ?? 0) + o.qty);
     const state = o.status === 1 ? 'H' : 'S';
-    multi.hset(k.orders, o.id, `${state}|${o.user}|${o.qty}|${o.kind}|${o.units.join(',')}|${o.idem}`);
+    multi.hset(k.orders, o.id, `${state}|${o.user}|${o.qty}|${o.kind}|${o.units.join(',')}|${o.idem}|${o.ids.join(',')}`);
+    for (const id of o.ids) multi.hset(k.ids, id, o.id);
     if (o.status === 1) multi.zadd(k.pending, o.holdUntilMs, o.id);
   }
   for (const [user, qty] of users) multi.hset(k.users, user, qty);

@@ -21,6 +21,8 @@ const REFUSALS: Partial<Record<RC, { code: RefusalCode; detail?: string }>> = {
   [RC.SOLD_OUT]: { code: 'SOLD_OUT' },
   [RC.LIMIT_EXCEEDED]: { code: 'LIMIT_EXCEEDED', detail: 'alreadyHeld' },
   [RC.IDEMPOTENCY_CONFLICT]: { code: 'IDEMPOTENCY_CONFLICT' },
+  [RC.ADMISSION_USED]: { code: 'QUEUE_REQUIRED' },
+  [RC.ID_TAKEN]: { code: 'ID_TAKEN' },
 };
 
 export interface InventoryOptions {
@@ -47,7 +49,7 @@ export class InventoryService {
   async lockSeats(req: TakeRequest, seatIds: string[]): Promise<TakeResult> {
     const k = this.keys.session(req.sessionId);
     const reply = await this.withRebuild(req.sessionId, () =>
-      this.redis.lockSeats(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, ...takeArgs(req), ...seatIds),
+      this.redis.lockSeats(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.admission(req.admission?.jti ?? ''), k.ids, ...takeArgs(req), ...seatIds),
     );
     return toTakeResult(reply);
   }
@@ -55,7 +57,7 @@ export class InventoryService {
   async takeZone(req: TakeRequest, zoneId: string, quantity: number): Promise<TakeResult> {
     const k = this.keys.session(req.sessionId);
     const reply = await this.withRebuild(req.sessionId, () =>
-      this.redis.takeZone(k.meta, k.zslots, k.users, k.orders, k.pending, k.idem, ...takeArgs(req), zoneId, quantity),
+      this.redis.takeZone(k.meta, k.zslots, k.users, k.orders, k.pending, k.idem, k.admission(req.admission?.jti ?? ''), k.ids, ...takeArgs(req), zoneId, quantity),
     );
     return toTakeResult(reply);
   }
@@ -83,7 +85,7 @@ export class InventoryService {
   async release(sessionId: string, orderId: string, forget: boolean): Promise<ReleaseResult> {
     const k = this.keys.session(sessionId);
     const [code, avail, freed] = await this.redis.releaseOrder(
-      k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, orderId, forget ? '1' : '0',
+      k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids, orderId, forget ? '1' : '0',
     );
     if (code === RC.RELEASED) return { kind: 'released', availAfter: Number(avail), freed: Number(freed) };
     return { kind: code === RC.ALREADY ? 'already' : 'unknown' };
@@ -93,11 +95,12 @@ export class InventoryService {
    * Holds a released order's units again (a payment arrived after it was cancelled). Seats must
    * be free; a zone order may get other slot numbers, returned in `slots`.
    */
-  async retake(sessionId: string, orderId: string, userId: string, units: { seatIds: string[] } | { zoneId: string; quantity: number }, nowMs: number): Promise<TakeResult | { kind: 'already' }> {
+  async retake(sessionId: string, orderId: string, userId: string, units: { seatIds: string[] } | { zoneId: string; quantity: number }, idHashes: string[], nowMs: number): Promise<TakeResult | { kind: 'already' }> {
     const k = this.keys.session(sessionId);
-    const kindArgs = 'seatIds' in units ? ['s', units.seatIds.length, ...units.seatIds] : [`z${units.zoneId}`, units.quantity];
+    const ids = [idHashes.length, ...idHashes];
+    const kindArgs = 'seatIds' in units ? ['s', units.seatIds.length, ...ids, ...units.seatIds] : [`z${units.zoneId}`, units.quantity, ...ids];
     const reply = await this.withRebuild(sessionId, () =>
-      this.redis.retakeOrder(k.meta, k.seats, k.users, k.orders, k.pending, k.zslots, orderId, userId, nowMs, nowMs + this.opts.holdGraceMs, ...kindArgs),
+      this.redis.retakeOrder(k.meta, k.seats, k.users, k.orders, k.pending, k.zslots, k.ids, orderId, userId, nowMs, nowMs + this.opts.holdGraceMs, ...kindArgs),
     );
     if (reply[0] === RC.ALREADY) return { kind: 'already' };
     return toTakeResult(reply);
@@ -201,7 +204,8 @@ export class InventoryService {
 }
 
 function takeArgs(r: TakeRequest): (string | number)[] {
-  return [r.orderId, r.userId, r.nowMs, r.holdUntilMs, r.limit, r.idemField, r.requestHash];
+  const ids = r.idHashes ?? [];
+  return [r.orderId, r.userId, r.nowMs, r.holdUntilMs, r.limit, r.idemField, r.requestHash, r.admission?.ttlMs ?? 0, ids.length, ...ids];
 }
 
 function toTakeResult(reply: ScriptReply): TakeResult {

@@ -10,6 +10,8 @@ export type RefusalCode =
   | 'SOLD_OUT'
   | 'LIMIT_EXCEEDED'
   | 'IDEMPOTENCY_CONFLICT'
+  | 'QUEUE_REQUIRED'
+  | 'ID_TAKEN'
   | 'SERVICE_UNAVAILABLE';
 
 export interface TakeRequest {
@@ -22,6 +24,10 @@ export interface TakeRequest {
   /** 'userId:key' or '' when the request has no idempotency key. */
   idemField: string;
   requestHash: string;
+  /** The waiting room's admission token, used up by this order. */
+  admission?: { jti: string; ttlMs: number };
+  /** Keyed hashes of the attendees' ID documents (real-name sessions). */
+  idHashes?: string[];
 }
 
 export type ConfirmMode = 'owned' | 'record';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CreateOrderInput } from '@showtix/shared-types';
+import type { SealedAttendee } from '../attendees/crypto';
 import type { CatalogZone, SessionCatalog } from '../catalog/types';
 import { appError } from '../http/errors';
 import { orderNoFor } from './ids';
@@ -17,6 +18,10 @@ export function resolveUnits(cat: SessionCatalog, input: CreateOrderInput): Unit
   }
   if (cat.realName && (input.attendees?.length ?? 0) !== quantity) {
     throw appError('VALIDATION_FAILED', { field: 'attendees' }, '实名制场次需为每张票填写一位观演人');
+  }
+  const ids = new Set((input.attendees ?? []).map((a) => `${a.idType}|${a.idNumber}`));
+  if (ids.size !== (input.attendees?.length ?? 0)) {
+    throw appError('VALIDATION_FAILED', { field: 'attendees' }, '同一证件在一个订单中只能购买一张票');
   }
   if ('seatIds' in input) {
     const unknown = input.seatIds.find((id) => !cat.seats.has(id));
@@ -46,6 +51,8 @@ export interface OrderDraft {
   idempotencyKey: string | null;
   requestHash: string;
   now: Date;
+  /** Sealed attendees, only on real-name sessions. */
+  attendees: SealedAttendee[];
 }
 
 export function buildOrder(d: OrderDraft): NewOrder {
@@ -72,5 +79,8 @@ export function buildOrder(d: OrderDraft): NewOrder {
     expireAt: new Date(d.now.getTime() + d.cat.holdMinutes * 60_000),
     createdAt: d.now,
     items,
+    showId: d.cat.showId,
+    showLimit: d.cat.showPurchaseLimit,
+    attendees: d.attendees,
   };
 }

@@ -7,7 +7,7 @@ import type { RefundSummary } from './views';
 
 type Row = RowDataPacket & Record<string, any>;
 
-export type InsertStep = 'orders' | 'items' | 'seat_claims' | 'zone_claims' | 'quota';
+export type InsertStep = 'orders' | 'items' | 'attendees' | 'seat_claims' | 'zone_claims' | 'attendee_claims' | 'quota' | 'show_quota';
 
 /**
  * The INSERTs that write a set of new orders, one multi-row statement per table. Rows are sorted
@@ -35,13 +35,27 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
       [items],
     ),
   });
+  const attendees = byId.flatMap((o) =>
+    o.attendees.map((a, i) => [o.id, i, a.idType, a.nameEnc, a.idNumberEnc, a.nameMasked, a.idMasked, a.idHash]),
+  );
+  if (attendees.length) {
+    out.push({
+      step: 'attendees',
+      sql: mysql.format(
+        `INSERT INTO order_attendees (order_id, position, id_type, name_enc, id_number_enc, name_masked, id_masked, id_hash) VALUES ?`,
+        [attendees],
+      ),
+    });
+  }
   out.push(...claimStatements(byId));
   return out;
 }
 
 /** Orders' claims on seats and units, and their users' quota: the rows MySQL refuses twice. */
 export function claimStatements(
-  orders: Pick<NewOrder, 'id' | 'sessionId' | 'userId' | 'quantity' | 'purchaseLimit' | 'items'>[],
+  orders: (Pick<NewOrder, 'id' | 'sessionId' | 'userId' | 'quantity' | 'purchaseLimit' | 'items' | 'showId' | 'showLimit'> & {
+    attendees: { idHash: string }[];
+  })[],
 ): { step: InsertStep; sql: string }[] {
   const byId = [...orders].sort((a, b) => cmp(a.id, b.id));
   const out: { step: InsertStep; sql: string }[] = [];
@@ -60,6 +74,12 @@ export function claimStatements(
       sql: mysql.format('INSERT INTO zone_claims (session_id, zone_id, slot_no, order_id) VALUES ?', [slots]),
     });
   }
+  const ids = byId
+    .flatMap((o) => o.attendees.map((a) => [o.sessionId, a.idHash, o.id]))
+    .sort((a, b) => cmp(a[0]!, b[0]!) || (a[1]! < b[1]! ? -1 : a[1]! > b[1]! ? 1 : 0));
+  if (ids.length) {
+    out.push({ step: 'attendee_claims', sql: mysql.format('INSERT INTO attendee_claims (session_id, id_hash, order_id) VALUES ?', [ids]) });
+  }
   const quota = byId
     .map((o) => [o.userId, o.sessionId, o.quantity, o.purchaseLimit])
     .sort((a, b) => cmp(String(a[0]), String(b[0])) || cmp(String(a[1]), String(b[1])));
@@ -71,6 +91,20 @@ export function claimStatements(
       [quota],
     ),
   });
+  const showQuota = byId
+    .filter((o) => o.showLimit !== null)
+    .map((o) => [o.userId, o.showId, o.quantity, o.showLimit])
+    .sort((a, b) => cmp(String(a[0]), String(b[0])) || cmp(String(a[1]), String(b[1])));
+  if (showQuota.length) {
+    out.push({
+      step: 'show_quota',
+      sql: mysql.format(
+        `INSERT INTO user_show_quota (user_id, show_id, used, limit_max) VALUES ?
+           ON DUPLICATE KEY UPDATE used = used + VALUES(used), limit_max = VALUES(limit_max)`,
+        [showQuota],
+      ),
+    });
+  }
   return out;
 }
 
@@ -162,11 +196,17 @@ export async function cancelPending(
 export async function releaseClaims(conn: Conn, order: Pick<OrderRow, 'id' | 'user_id' | 'session_id' | 'quantity'>) {
   await conn.query('DELETE FROM seat_claims WHERE order_id = ?', [order.id]);
   await conn.query('DELETE FROM zone_claims WHERE order_id = ?', [order.id]);
+  await conn.query('DELETE FROM attendee_claims WHERE order_id = ?', [order.id]);
   await conn.query('UPDATE user_session_quota SET used = used - ? WHERE user_id = ? AND session_id = ?', [
     order.quantity,
     order.user_id,
     order.session_id,
   ]);
+  await conn.query(
+    `UPDATE user_show_quota q JOIN show_sessions s ON s.show_id = q.show_id SET q.used = q.used - ?
+      WHERE q.user_id = ? AND s.id = ?`,
+    [order.quantity, order.user_id, order.session_id],
+  );
 }
 
 export async function dueForExpiry(db: Db, now: Date, limit: number): Promise<{ id: string; session_id: string }[]> {

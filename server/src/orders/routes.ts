@@ -5,6 +5,7 @@ import { principal } from '../http/auth';
 import { appError } from '../http/errors';
 import type { Middleware } from 'koa';
 import type { OrderService } from './service';
+import { clientOf } from '../risk/client';
 
 function idempotencyKey(header: string): string | undefined {
   if (header === '') return undefined;
@@ -20,7 +21,7 @@ export function orderRoutes(orders: OrderService, auth: Middleware, clock: Clock
     const input = CreateOrderSchema.parse(ctx.request.body);
     const key = idempotencyKey(ctx.get('idempotency-key'));
     ctx.status = 201;
-    ctx.body = await orders.create(principal(ctx).userId, input, key, clock.now());
+    ctx.body = await orders.create(principal(ctx).userId, input, key, clock.now(), clientOf(ctx));
   });
   r.get('/', async (ctx) => {
     const q = ListOrdersQuerySchema.parse(ctx.query);

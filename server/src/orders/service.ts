@@ -11,6 +11,10 @@ import { cancelPending, findOrder, itemsOf, listOrdersOfUser, refundsOf } from '
 import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
 import { newOrderView, orderView } from './views';
 import { WriteError, type OrderWriter } from './writer';
+import type { IdentityVault } from '../attendees/crypto';
+import type { AdmissionTokens } from '../queue/tokens';
+import type { RiskService } from '../risk/service';
+import type { Client } from '../risk/limits';
 
 export interface OrderServiceDeps {
   db: Db;
@@ -20,6 +24,9 @@ export interface OrderServiceDeps {
   ids: IdGenerator;
   log: Logger;
   holdGraceMs: number;
+  vault: IdentityVault;
+  admissions: AdmissionTokens;
+  risk: RiskService;
 }
 
 /** Before a pending order is cancelled: was a payment started that must be closed or honoured? */
@@ -29,14 +36,19 @@ export type CancelGuard = (orderId: string, now: Date) => Promise<'cancel' | 'pa
 export type RefundOrder = (o: { orderId: string; by: { kind: 'buyer'; id: string }; reason?: string; now: Date }) => Promise<unknown>;
 
 const WRITE_REFUSALS = {
-  seat_taken: 'SEAT_TAKEN',
-  unit_taken: 'SOLD_OUT',
-  limit: 'LIMIT_EXCEEDED',
+  seat_taken: ['SEAT_TAKEN', undefined],
+  unit_taken: ['SOLD_OUT', undefined],
+  id_taken: ['ID_TAKEN', undefined],
+  limit: ['LIMIT_EXCEEDED', undefined],
+  show_limit: ['LIMIT_EXCEEDED', '超出本演出每人限购数量'],
 } as const;
 
 /** How long a retry waits for the first request with its idempotency key to finish writing. */
 const REPLAY_WAIT_MS = 3_000;
 const REPLAY_RERUNS_MAX = 5;
+
+/** Orders placed by the server itself (tests, tools): no address or device to rate-limit. */
+const INTERNAL: Client = { ip: undefined, device: undefined };
 
 export class OrderService {
   private guard: CancelGuard = async () => 'cancel';
@@ -54,9 +66,13 @@ export class OrderService {
    * Redis decides (one script: hold, limit, idempotency), MySQL records (group commit with
    * unique claims as the backstop). Anything that fails after Redis said yes gives the holds back.
    */
-  async create(userId: string, input: CreateOrderInput, idempotencyKey: string | undefined, now: Date, reruns = 0): Promise<Order> {
+  async create(userId: string, input: CreateOrderInput, idempotencyKey: string | undefined, now: Date, client: Client = INTERNAL, reruns = 0): Promise<Order> {
     const cat = await this.d.catalog.requireSession(input.sessionId);
     const units = resolveUnits(cat, input);
+    const attendees = cat.realName ? input.attendees!.map((a) => this.d.vault.seal(a)) : [];
+    const idHashes = attendees.map((a) => a.idHash);
+    if (reruns === 0) await this.d.risk.guardPurchase(userId, client, now.getTime(), idHashes);
+    const admission = cat.queueEnabled ? this.d.admissions.verify(input.admissionToken, cat.id, userId, now.getTime()) : undefined;
     const hash = requestHash(input);
     const orderId = this.d.ids.next(now.getTime());
     const expireMs = now.getTime() + cat.holdMinutes * 60_000;
@@ -69,6 +85,8 @@ export class OrderService {
       limit: cat.purchaseLimit,
       idemField: idempotencyKey ? `${userId}:${idempotencyKey}` : '',
       requestHash: hash,
+      idHashes,
+      ...(admission ? { admission } : {}),
     };
     const taken: TakeResult =
       units.kind === 'seats'
@@ -79,12 +97,12 @@ export class OrderService {
       if (replayed) return replayed;
       // The request that had this key failed and gave it up: this one starts afresh. Bounded,
       // because each rerun means another duplicate took the key and failed in between.
-      if (reruns < REPLAY_RERUNS_MAX) return this.create(userId, input, idempotencyKey, now, reruns + 1);
+      if (reruns < REPLAY_RERUNS_MAX) return this.create(userId, input, idempotencyKey, now, client, reruns + 1);
       throw appError('REQUEST_IN_PROGRESS');
     }
     if (taken.kind === 'refused') throw appError(taken.code, taken.details);
 
-    const order = buildOrder({ id: orderId, userId, cat, units, slots: taken.slots, idempotencyKey: idempotencyKey ?? null, requestHash: hash, now });
+    const order = buildOrder({ id: orderId, userId, cat, units, slots: taken.slots, idempotencyKey: idempotencyKey ?? null, requestHash: hash, now, attendees });
     try {
       await this.d.writer.write(order);
     } catch (err) {
@@ -102,7 +120,10 @@ export class OrderService {
       if (existing && existing.request_hash === hash) return this.view(existing);
       throw appError('IDEMPOTENCY_CONFLICT');
     }
-    if (err.reason in WRITE_REFUSALS) throw appError(WRITE_REFUSALS[err.reason as keyof typeof WRITE_REFUSALS]);
+    if (err.reason in WRITE_REFUSALS) {
+      const [code, message] = WRITE_REFUSALS[err.reason as keyof typeof WRITE_REFUSALS];
+      throw appError(code, undefined, message);
+    }
     this.d.log.error({ err: err.cause }, 'order write failed');
     throw appError('SERVICE_UNAVAILABLE');
   }
@@ -151,7 +172,9 @@ export class OrderService {
   /** The expiry job's cancellation: a payment in progress is closed or honoured first. */
   async expire(orderId: string, now: Date): Promise<boolean> {
     if ((await this.guard(orderId, now)) !== 'cancel') return false;
-    return (await this.cancelAndRelease(orderId, 'expired', now, true)) !== undefined;
+    const cancelled = await this.cancelAndRelease(orderId, 'expired', now, true);
+    if (cancelled) await this.d.risk.onHoldExpired(cancelled.user_id).catch((err) => this.d.log.error({ err }, 'expired-hold streak'));
+    return cancelled !== undefined;
   }
 
   /** The buyer asks for a refund of a ticketed order, under the show's refund rules. */

@@ -1,4 +1,5 @@
 import type { OrderStatus } from '@showtix/shared-types';
+import type { SealedAttendee } from '../attendees/crypto';
 
 export const ORDER_STATUS = { PENDING: 1, PAID: 2, TICKETED: 3, CANCELLED: 4, REFUNDED: 5 } as const;
 
@@ -32,6 +33,11 @@ export interface NewOrder {
   expireAt: Date;
   createdAt: Date;
   items: NewOrderItem[];
+  showId: string;
+  /** Per-user limit across the show (null: none). */
+  showLimit: number | null;
+  /** Real-name sessions: one attendee per item, in item order. */
+  attendees: SealedAttendee[];
 }
 
 export interface OrderRow {

@@ -3,7 +3,7 @@ import { ER_CHECK_FAILED, ER_DUP_ENTRY, sqlErrno, type Db } from '../db/pool';
 import { insertStatements, type InsertStep } from './repo';
 import type { NewOrder } from './types';
 
-export type WriteFailure = 'seat_taken' | 'unit_taken' | 'limit' | 'idempotency_duplicate' | 'error';
+export type WriteFailure = 'seat_taken' | 'unit_taken' | 'id_taken' | 'limit' | 'show_limit' | 'idempotency_duplicate' | 'error';
 
 export class WriteError extends Error {
   constructor(
@@ -136,7 +136,8 @@ function classify(err: unknown, step: InsertStep | undefined): WriteError {
     if (message.includes('uk_order_idempotency')) return new WriteError('idempotency_duplicate', err);
     if (step === 'seat_claims') return new WriteError('seat_taken', err);
     if (step === 'zone_claims') return new WriteError('unit_taken', err);
+    if (step === 'attendee_claims') return new WriteError('id_taken', err);
   }
-  if (errno !== undefined && ER_CHECK_FAILED.includes(errno)) return new WriteError('limit', err);
+  if (errno !== undefined && ER_CHECK_FAILED.includes(errno)) return new WriteError(step === 'show_quota' ? 'show_limit' : 'limit', err);
   return new WriteError('error', err);
 }

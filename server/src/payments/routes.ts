@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
+import type { Logger } from 'pino';
 import type { KeyObject } from 'node:crypto';
 import { RefundRequestSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
@@ -18,6 +19,7 @@ export interface PaymentRouteDeps {
   clock: Clock;
   trusted: Map<string, KeyObject>;
   apiV3Key: string;
+  log: Logger;
 }
 
 /** Fan-facing: pay and refund an order. */
@@ -48,7 +50,7 @@ export function notifyRoutes(d: PaymentRouteDeps): Router {
       ctx.status = 204;
     } catch (err) {
       const status = err instanceof NotificationRejected ? err.status : err instanceof SuspiciousPayment ? 400 : 500;
-      if (status === 500) ctx.app.emit('error', err, ctx);
+      if (status === 500) d.log.error({ err, path: ctx.path }, 'notification handling failed; WeChat will retry');
       ctx.status = status;
       ctx.body = { code: 'FAIL', message: status === 500 ? 'internal error' : (err as Error).message };
     }

@@ -17,6 +17,8 @@ export interface PaymentDeps {
   relay: OutboxRelay;
   refunds: RefundService;
   log: Logger;
+  /** A payment ends the buyer's expired-hold streak. */
+  onPaid: (userId: string) => Promise<void>;
 }
 
 export interface PayAnswer {
@@ -75,9 +77,11 @@ export class PaymentService {
    * is kept for the late-payment consumer, which re-takes the seats or refunds.
    */
   async applyTransaction(tx: WxTransaction, now: Date): Promise<ApplyResult> {
+    let buyer = '';
     const result = await inTransaction(this.d.db, async (conn): Promise<ApplyResult> => {
       const order = await findOrder(conn, 'order_no = ?', [tx.out_trade_no], true);
       this.check(tx, order);
+      buyer = order.user_id;
       const live = order.status === ORDER_STATUS.PENDING;
       const late = order.status === ORDER_STATUS.CANCELLED;
       const paymentId = await insertPayment(conn, {
@@ -104,6 +108,7 @@ export class PaymentService {
       return 'double_payment';
     });
     if (result !== 'duplicate') this.d.relay.nudge();
+    if (result === 'applied') await this.d.onPaid(buyer).catch((err) => this.d.log.error({ err }, 'resetting the expired-hold streak'));
     return result;
   }
 

@@ -8,6 +8,10 @@ export enum RC {
   CONFIRMED = 3,
   RELEASED = 4,
   ALREADY = 5,
+  QUEUED = 6,
+  PRESALE = 7,
+  OPENED = 8,
+  ADMITTED = 9,
   NOT_READY = -1,
   NOT_ON_SALE = -2,
   SEAT_TAKEN = -3,
@@ -17,6 +21,8 @@ export enum RC {
   UNKNOWN_ORDER = -7,
   NOT_OWNER = -8,
   CONFLICT = -9,
+  ADMISSION_USED = -10,
+  ID_TAKEN = -11,
 }
 
 /** UPPER_SNAKE names for the Lua prelude: RC.SEAT_TAKEN -> RC_SEAT_TAKEN. */

@@ -11,6 +11,12 @@ export interface SessionKeys {
   idem: string;
   zslots: string;
   rebuildLock: string;
+  /** Real-name attendees' ID hashes -> the live order holding them. */
+  ids: string;
+  /** An admission token's used-up marker (jti from the signed token; '-' when none). */
+  admission(jti: string): string;
+  /** The waiting room: see queue/keys in the queue scripts. */
+  queue: { line: string; pre: string; frozen: string; state: string; ids: string; turns: string };
 }
 
 export class Keys {
@@ -27,6 +33,16 @@ export class Keys {
       idem: `${tag}:idem`,
       zslots: `${tag}:zslots`,
       rebuildLock: `${tag}:rebuild`,
+      ids: `${tag}:ids`,
+      admission: (jti: string) => `${tag}:adm:${jti || '-'}`,
+      queue: {
+        line: `${tag}:q:line`,
+        pre: `${tag}:q:pre`,
+        frozen: `${tag}:q:frozen`,
+        state: `${tag}:q:state`,
+        ids: `${tag}:q:ids`,
+        turns: `${tag}:q:turns`,
+      },
     };
   }
 

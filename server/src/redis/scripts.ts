@@ -14,6 +14,9 @@ export interface InventoryCommands {
   confirmOrder(...args: (string | number)[]): Promise<ScriptReply>;
   releaseOrder(...args: (string | number)[]): Promise<ScriptReply>;
   retakeOrder(...args: (string | number)[]): Promise<ScriptReply>;
+  queueJoin(...args: (string | number)[]): Promise<ScriptReply>;
+  queueOpen(...args: (string | number)[]): Promise<ScriptReply>;
+  queueAdmit(...args: (string | number)[]): Promise<ScriptReply>;
 }
 
 export type ScriptedRedis = Redis & InventoryCommands;

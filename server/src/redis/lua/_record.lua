@@ -1,7 +1,8 @@
 -- Shared helpers, included into the scripts at load time.
 -- An order's record in the session's orders hash:
---   state|userId|qty|kind|units|idemField
---   state: H held, S sold, R released; kind: 's' (seats) or 'z<zoneId>'; units: comma list
+--   state|userId|qty|kind|units|idemField|idHashes
+--   state: H held, S sold, R released; kind: 's' (seats) or 'z<zoneId>'; units, idHashes: comma
+--   lists (idHashes: the real-name attendees' ID documents, keyed hashes)
 -- A seat's value in the seats hash: 'H|orderId|holdUntilMs' or 'S|orderId'; absent = available.
 local function split(s, sep)
   local out = {}
@@ -19,40 +20,63 @@ end
 
 local function parseRecord(rec)
   local f = split(rec, '|')
-  local units = {}
+  local units, ids = {}, {}
   if f[5] ~= '' then units = split(f[5], ',') end
-  return { state = f[1], user = f[2], qty = tonumber(f[3]), kind = f[4], units = units, idem = f[6] or '' }
+  if f[7] and f[7] ~= '' then ids = split(f[7], ',') end
+  return { state = f[1], user = f[2], qty = tonumber(f[3]), kind = f[4], units = units, idem = f[6] or '', ids = ids }
 end
 
 local function recordString(state, r)
   return state .. '|' .. r.user .. '|' .. r.qty .. '|' .. r.kind .. '|' .. table.concat(r.units, ',') .. '|' .. r.idem
+    .. '|' .. table.concat(r.ids, ',')
 end
 
--- Common admission checks of the two take scripts. Returns nil when the order may proceed.
-local function gate(metaKey, usersKey, ordersKey, idemKey, orderId, userId, limit, idemField, reqHash, qty)
-  local open = redis.call('HGET', metaKey, 'open')
+-- The request part shared by the take scripts (see lockSeats-8.lua for the layout):
+-- ARGV[1..7] order, user, times, limit, idempotency; ARGV[8] admission TTL ms (0: no token);
+-- ARGV[9] n, ARGV[10..9+n] ID hashes; the units follow. Returns the request and where units start.
+local function readRequest()
+  local n = tonumber(ARGV[9])
+  local ids = {}
+  for i = 10, 9 + n do ids[#ids + 1] = ARGV[i] end
+  return {
+    orderId = ARGV[1], userId = ARGV[2], now = tonumber(ARGV[3]), holdUntil = ARGV[4], limit = tonumber(ARGV[5]),
+    idem = ARGV[6], reqHash = ARGV[7], admissionTtl = tonumber(ARGV[8]), ids = ids,
+  }, 10 + n
+end
+
+-- Checks of the take scripts before any unit is taken. Returns nil when the order may proceed.
+-- K: meta, users, orders, idem, admission, ids keys.
+local function gate(K, q, qty)
+  local open = redis.call('HGET', K.meta, 'open')
   if not open then return { RC_NOT_READY } end
-  if idemField ~= '' then
-    local prev = redis.call('HGET', idemKey, idemField)
+  if q.idem ~= '' then
+    local prev = redis.call('HGET', K.idem, q.idem)
     if prev then
       local bar = string.find(prev, '|', 1, true)
-      if string.sub(prev, bar + 1) ~= reqHash then return { RC_IDEMPOTENCY_CONFLICT } end
+      if string.sub(prev, bar + 1) ~= q.reqHash then return { RC_IDEMPOTENCY_CONFLICT } end
       return { RC_REPLAY, string.sub(prev, 1, bar - 1) }
     end
   end
   if open ~= '1' then return { RC_NOT_ON_SALE } end
-  if redis.call('HEXISTS', ordersKey, orderId) == 1 then return { RC_REPLAY, orderId } end
-  local used = tonumber(redis.call('HGET', usersKey, userId) or '0')
-  if used + qty > tonumber(limit) then return { RC_LIMIT_EXCEEDED, used } end
+  if redis.call('HEXISTS', K.orders, q.orderId) == 1 then return { RC_REPLAY, q.orderId } end
+  if q.admissionTtl > 0 and redis.call('EXISTS', K.admission) == 1 then return { RC_ADMISSION_USED } end
+  local used = tonumber(redis.call('HGET', K.users, q.userId) or '0')
+  if used + qty > q.limit then return { RC_LIMIT_EXCEEDED, used } end
+  for _, id in ipairs(q.ids) do
+    if redis.call('HEXISTS', K.ids, id) == 1 then return { RC_ID_TAKEN, id } end
+  end
   return nil
 end
 
--- Books the order once its units are taken: record, user count, expiry index, idempotency.
-local function book(usersKey, ordersKey, pendingKey, idemKey, orderId, holdUntil, reqHash, r)
-  redis.call('HINCRBY', usersKey, r.user, r.qty)
-  redis.call('HSET', ordersKey, orderId, recordString('H', r))
-  redis.call('ZADD', pendingKey, holdUntil, orderId)
-  if r.idem ~= '' then redis.call('HSET', idemKey, r.idem, orderId .. '|' .. reqHash) end
+-- Books the order once its units are taken: record, user count, expiry index, idempotency,
+-- the admission token (used up) and the attendees' IDs.
+local function book(K, q, r)
+  redis.call('HINCRBY', K.users, r.user, r.qty)
+  redis.call('HSET', K.orders, q.orderId, recordString('H', r))
+  redis.call('ZADD', K.pending, q.holdUntil, q.orderId)
+  if r.idem ~= '' then redis.call('HSET', K.idem, r.idem, q.orderId .. '|' .. q.reqHash) end
+  if q.admissionTtl > 0 then redis.call('SET', K.admission, q.orderId, 'PX', q.admissionTtl) end
+  for _, id in ipairs(r.ids) do redis.call('HSET', K.ids, id, q.orderId) end
 end
 
 -- Checks that every seat is free (or its hold expired) and holds them all for orderId.

@@ -4,7 +4,7 @@
   freed. Idempotent: a second call changes nothing.
 
   KEYS[1] meta  KEYS[2] seats  KEYS[3] users  KEYS[4] orders  KEYS[5] pending  KEYS[6] idem
-  KEYS[7] zslots
+  KEYS[7] zslots  KEYS[8] ids (real-name attendees' IDs: freed with the order)
   ARGV[1] orderId
   ARGV[2] '1' to forget the order and its idempotency key (it never reached MySQL, so a retry
           with the same key must be able to start again), '0' to keep a released tombstone
@@ -41,6 +41,9 @@ else
 end
 
 if redis.call('HINCRBY', KEYS[3], r.user, -r.qty) <= 0 then redis.call('HDEL', KEYS[3], r.user) end
+for _, id in ipairs(r.ids) do
+  if redis.call('HGET', KEYS[8], id) == orderId then redis.call('HDEL', KEYS[8], id) end
+end
 redis.call('ZREM', KEYS[5], orderId)
 if forget then
   redis.call('HDEL', KEYS[4], orderId)

@@ -1,0 +1,50 @@
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { maskIdNumber, maskName } from '@showtix/shared-types';
+
+/**
+ * Attendee identity at rest: names and ID numbers encrypted with AES-256-GCM (random IV, tag
+ * checked on read), masked copies for display, and a keyed hash (HMAC-SHA256) of type + number
+ * that finds "the same ID" across orders and accounts without storing it in the clear.
+ */
+export class IdentityVault {
+  private readonly encKey: Buffer;
+  private readonly hashKey: Buffer;
+
+  constructor(secret: string) {
+    // Two independent keys derived from one configured secret.
+    this.encKey = createHmac('sha256', secret).update('showtix:id-encryption').digest();
+    this.hashKey = createHmac('sha256', secret).update('showtix:id-hash').digest();
+  }
+
+  encrypt(text: string): string {
+    const iv = randomBytes(12);
+    const c = createCipheriv('aes-256-gcm', this.encKey, iv);
+    const body = Buffer.concat([c.update(text, 'utf8'), c.final()]);
+    return `v1.${Buffer.concat([iv, body, c.getAuthTag()]).toString('base64url')}`;
+  }
+
+  decrypt(sealed: string): string {
+    const raw = Buffer.from(sealed.replace(/^v1\./, ''), 'base64url');
+    const d = createDecipheriv('aes-256-gcm', this.encKey, raw.subarray(0, 12));
+    d.setAuthTag(raw.subarray(raw.length - 16));
+    return Buffer.concat([d.update(raw.subarray(12, raw.length - 16)), d.final()]).toString('utf8');
+  }
+
+  idHash(idType: string, idNumber: string): string {
+    return createHmac('sha256', this.hashKey).update(`${idType}|${idNumber.toUpperCase()}`).digest('hex');
+  }
+
+  /** Everything stored about one attendee. */
+  seal(a: { name: string; idType: string; idNumber: string }) {
+    return {
+      idType: a.idType,
+      nameEnc: this.encrypt(a.name),
+      idNumberEnc: this.encrypt(a.idNumber),
+      nameMasked: maskName(a.name),
+      idMasked: maskIdNumber(a.idNumber),
+      idHash: this.idHash(a.idType, a.idNumber),
+    };
+  }
+}
+
+export type SealedAttendee = ReturnType<IdentityVault['seal']>;

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { RiskOptions } from '../risk/service';
+import type { PathLimits } from '../risk/limits';
+
+const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
+
+/**
+ * Rate limits ("<points>/<seconds>", 0 points = off) per user, address and device on the
+ * purchase, waiting-room and login paths, and the anti-scalper thresholds.
+ */
+const Env = z.object({
+  RATE_PURCHASE_USER: z.string().default('10/10'),
+  RATE_PURCHASE_IP: z.string().default('300/1'),
+  RATE_PURCHASE_DEVICE: z.string().default('20/10'),
+  RATE_QUEUE_USER: z.string().default('60/60'),
+  RATE_QUEUE_IP: z.string().default('600/1'),
+  RATE_QUEUE_DEVICE: z.string().default('120/60'),
+  RATE_LOGIN_IP: z.string().default('60/60'),
+  RATE_LOGIN_DEVICE: z.string().default('10/60'),
+  EXPIRED_HOLDS_MAX: int(3),
+  HOLD_COOLDOWN_MS: int(30 * 60_000),
+  ACCOUNTS_PER_DEVICE_MAX: int(3),
+  ACCOUNTS_PER_IP_MAX: int(50),
+  QUEUE_TURN_MS: int(10 * 60_000),
+  QUEUE_RATE_PER_MIN: int(600),
+});
+
+function limit(spec: string, name: string) {
+  const m = /^(\d+)\/(\d+)$/.exec(spec);
+  if (!m) throw new Error(`${name} must look like "<points>/<seconds>", got "${spec}"`);
+  return { points: Number(m[1]), durationS: Math.max(1, Number(m[2])) };
+}
+
+export interface RiskConfig {
+  risk: Omit<RiskOptions, 'keyPrefix'>;
+  queueTurnMs: number;
+  queueRatePerMin: number;
+}
+
+export function loadRiskConfig(source: NodeJS.ProcessEnv): RiskConfig {
+  const e = Env.parse(source);
+  const path = (user: string | undefined, ip: string, device: string): PathLimits => ({
+    user: user ? limit(user, 'RATE_*_USER') : { points: 0, durationS: 1 },
+    ip: limit(ip, 'RATE_*_IP'),
+    device: limit(device, 'RATE_*_DEVICE'),
+  });
+  return {
+    risk: {
+      purchase: path(e.RATE_PURCHASE_USER, e.RATE_PURCHASE_IP, e.RATE_PURCHASE_DEVICE),
+      queue: path(e.RATE_QUEUE_USER, e.RATE_QUEUE_IP, e.RATE_QUEUE_DEVICE),
+      login: path(undefined, e.RATE_LOGIN_IP, e.RATE_LOGIN_DEVICE),
+      expiredHoldsMax: e.EXPIRED_HOLDS_MAX,
+      cooldownMs: e.HOLD_COOLDOWN_MS,
+      accountsPerDeviceMax: e.ACCOUNTS_PER_DEVICE_MAX,
+      accountsPerIpMax: e.ACCOUNTS_PER_IP_MAX,
+      blocklistRefreshMs: 5_000,
+    },
+    queueTurnMs: e.QUEUE_TURN_MS,
+    queueRatePerMin: e.QUEUE_RATE_PER_MIN,
+  };
+}
+
+export function riskOptions(c: { redisKeyPrefix: string; risk: RiskConfig['risk'] }): RiskOptions {
+  return { keyPrefix: c.redisKeyPrefix, ...c.risk };
+}

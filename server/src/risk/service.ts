@@ -1,0 +1,141 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import type Redis from 'ioredis';
+import type { Logger } from 'pino';
+import type { Db } from '../db/pool';
+import { AppError, appError } from '../http/errors';
+import { ERRORS } from '@showtix/shared-types';
+import { PathLimiter, type Client, type PathLimits } from './limits';
+
+export interface RiskOptions {
+  keyPrefix: string;
+  purchase: PathLimits;
+  queue: PathLimits;
+  login: PathLimits;
+  /** Holds a user may let expire in a row before new holds wait for cooldownMs. */
+  expiredHoldsMax: number;
+  cooldownMs: number;
+  /** Accounts seen behind one device / one address before it is flagged for review. */
+  accountsPerDeviceMax: number;
+  accountsPerIpMax: number;
+  blocklistRefreshMs: number;
+}
+
+type BlockKind = 'user' | 'device' | 'ip' | 'id';
+
+/**
+ * Anti-scalper rules: request rates, the blocklist the admin page edits, a cooldown after
+ * too many holds left to expire in a row (the hold-expire-hold loop), and flags for many
+ * accounts behind one device or address. Every refusal carries its own code and message.
+ */
+export class RiskService {
+  private readonly limiters: Record<'purchase' | 'queue' | 'login', PathLimiter>;
+  private blocked = new Map<BlockKind, Set<string>>();
+  private blockedAt = 0;
+  private loading: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly redis: Redis,
+    private readonly log: Logger,
+    private readonly o: RiskOptions,
+  ) {
+    this.limiters = {
+      purchase: new PathLimiter(redis, o.keyPrefix, 'purchase', o.purchase),
+      queue: new PathLimiter(redis, o.keyPrefix, 'queue', o.queue),
+      login: new PathLimiter(redis, o.keyPrefix, 'login', o.login),
+    };
+  }
+
+  private cooldownKey(userId: string): string {
+    return `${this.o.keyPrefix}cooldown:${userId}`;
+  }
+
+  /** Before a hold: blocklist, cooldown and rates. Checks run side by side (one round trip). */
+  async guardPurchase(userId: string, client: Client, nowMs: number, idHashes: string[] = []): Promise<void> {
+    const [, cooldownMs] = await Promise.all([
+      this.limiters.purchase.consume(userId, client),
+      this.redis.pttl(this.cooldownKey(userId)),
+      this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: idHashes }, nowMs),
+    ]);
+    if (cooldownMs > 0) {
+      const s = Math.ceil(cooldownMs / 1000);
+      throw new AppError('HOLD_COOLDOWN', 429, true, ERRORS.HOLD_COOLDOWN.message, { retryAfterS: s }, { 'Retry-After': String(s) });
+    }
+  }
+
+  async guardQueue(userId: string, client: Client, nowMs: number): Promise<void> {
+    await Promise.all([this.limiters.queue.consume(userId, client), this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: [] }, nowMs)]);
+  }
+
+  async guardLogin(client: Client): Promise<void> {
+    await this.limiters.login.consume(undefined, client);
+  }
+
+  private async checkBlocked(s: { user: string; ip: string | undefined; device: string | undefined; ids: string[] }, nowMs: number): Promise<void> {
+    await this.refreshBlocklist(nowMs);
+    const hit =
+      this.blocked.get('user')?.has(s.user) ||
+      (s.ip !== undefined && this.blocked.get('ip')?.has(s.ip)) ||
+      (s.device !== undefined && this.blocked.get('device')?.has(s.device)) ||
+      s.ids.some((id) => this.blocked.get('id')?.has(id));
+    if (hit) throw appError('BLOCKED');
+  }
+
+  /** The blocklist is small and read on every purchase: each instance keeps a copy for a few seconds. */
+  private async refreshBlocklist(nowMs: number): Promise<void> {
+    if (nowMs - this.blockedAt < this.o.blocklistRefreshMs) return;
+    this.loading ??= (async () => {
+      const [rows] = await this.db.query<RowDataPacket[]>('SELECT kind, value FROM blocklist');
+      const next = new Map<BlockKind, Set<string>>();
+      for (const r of rows) {
+        const set = next.get(r.kind as BlockKind) ?? new Set<string>();
+        set.add(String(r.value));
+        next.set(r.kind as BlockKind, set);
+      }
+      this.blocked = next;
+      this.blockedAt = nowMs;
+    })().finally(() => (this.loading = undefined));
+    await this.loading;
+  }
+
+  /** Tells every instance to reload the blocklist on its next check (after an admin edit). */
+  invalidateBlocklist(): void {
+    this.blockedAt = 0;
+  }
+
+  /** An order of this user expired unpaid: one more in the streak; past the cap, a cooldown. */
+  async onHoldExpired(userId: string): Promise<void> {
+    await this.db.query('UPDATE users SET expired_streak = expired_streak + 1 WHERE id = ?', [userId]);
+    const [rows] = await this.db.query<RowDataPacket[]>('SELECT expired_streak FROM users WHERE id = ?', [userId]);
+    if ((rows[0]?.expired_streak ?? 0) >= this.o.expiredHoldsMax) {
+      await this.redis.set(this.cooldownKey(userId), '1', 'PX', this.o.cooldownMs);
+      this.log.info({ userId, streak: rows[0]!.expired_streak }, 'hold cooldown after repeated expired holds');
+    }
+  }
+
+  /** A payment ends the streak. */
+  async onPaid(userId: string): Promise<void> {
+    await this.db.query('UPDATE users SET expired_streak = 0 WHERE id = ? AND expired_streak <> 0', [userId]);
+    await this.redis.del(this.cooldownKey(userId));
+  }
+
+  /** Remembers which accounts a device and an address carry; flags them past the threshold. */
+  async noteAccount(userId: string, client: Client, now: Date): Promise<void> {
+    const seen = [
+      ['device', client.device, this.o.accountsPerDeviceMax],
+      ['ip', client.ip, this.o.accountsPerIpMax],
+    ] as const;
+    for (const [kind, subject, max] of seen) {
+      if (!subject || max <= 0) continue;
+      const key = `${this.o.keyPrefix}seen:${kind}:${subject}`;
+      const [[, added], [, count]] = (await this.redis.multi().sadd(key, userId).scard(key).expire(key, 86_400).exec()) as [unknown, number][];
+      if (added === 1 && count > max) {
+        await this.db.query(
+          `INSERT INTO risk_flags (kind, subject, accounts, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)
+             ON DUPLICATE KEY UPDATE accounts = VALUES(accounts), last_seen = VALUES(last_seen)`,
+          [kind, subject, count, now, now],
+        );
+      }
+    }
+  }
+}

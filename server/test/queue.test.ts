@@ -1,0 +1,183 @@
+import type { CreateOrderInput } from '@showtix/shared-types';
+import { createTestEnv, type TestEnv } from './helpers/env';
+import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
+import { startTestServer, type TestServer } from './helpers/http';
+
+/** The waiting room: fairness of places, admission at the rate, tokens that cannot be abused. */
+let env: TestEnv;
+let api: TestServer;
+beforeAll(async () => {
+  env = await createTestEnv({ QUEUE_TURN_MS: String(5 * 60_000), RATE_QUEUE_USER: '1000/1' });
+  api = await startTestServer(env);
+});
+afterAll(async () => {
+  await api.close();
+  await env.close();
+});
+
+async function queueSession(o: { seats?: number; ratePerMin?: number; open?: boolean } = {}): Promise<SessionFixture> {
+  const s = await createSession(env.deps, { seats: o.seats ?? 20, open: o.open });
+  await env.deps.db.query('UPDATE show_sessions SET queue_enabled = 1, queue_rate_per_min = ? WHERE id = ?', [o.ratePerMin ?? 60, s.sessionId]);
+  env.deps.catalog.invalidate(s.sessionId);
+  return s;
+}
+
+const tick = async (sessionId: string) => env.deps.queue.tick((await env.deps.catalog.requireSession(sessionId))!, env.clock.now());
+
+async function inBatches<T>(n: number, size: number, f: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < n; i += size) out.push(...(await Promise.all(Array.from({ length: Math.min(size, n - i) }, (_, j) => f(i + j)))));
+  return out;
+}
+
+it('100,000 fans: the pre-sale pool is a random permutation, later arrivals queue in order, places are unique and complete', async () => {
+  const s = await queueSession({ open: false, ratePerMin: 6_000 });
+  const PRE = 60_000;
+  const ALL = 100_000;
+  await inBatches(PRE, 2_000, (i) => env.deps.queue.join(`fan${i}`, s.sessionId, {}, env.clock.now()));
+  // the sale opens: the pool is frozen and drawn
+  await env.deps.db.query('UPDATE show_sessions SET status = 2 WHERE id = ?', [s.sessionId]);
+  env.deps.catalog.invalidate(s.sessionId);
+  await env.deps.inventory.rebuild(s.sessionId, env.clock.now().getTime());
+  await tick(s.sessionId);
+  for (let i = PRE; i < ALL; i++) await env.deps.queue.join(`fan${i}`, s.sessionId, {}, env.clock.now()); // in arrival order
+  const line = await env.deps.redis.zrange(env.deps.keys.session(s.sessionId).queue.line, '0', '-1', 'WITHSCORES');
+  const place = new Map<string, number>();
+  for (let i = 0; i < line.length; i += 2) place.set(line[i]!, Number(line[i + 1]));
+  expect(place.size).toBe(ALL);
+  expect(new Set(place.values()).size).toBe(ALL);
+  expect(Math.min(...place.values())).toBe(1);
+  expect(Math.max(...place.values())).toBe(ALL);
+  const prePlaces = Array.from({ length: PRE }, (_, i) => place.get(`fan${i}`)!);
+  expect(new Set(prePlaces).size).toBe(PRE);
+  expect(Math.max(...prePlaces)).toBe(PRE); // the pool takes places 1..60,000, in a drawn order
+  const inJoinOrder = prePlaces.filter((p, i) => p === i + 1).length;
+  expect(inJoinOrder).toBeLessThan(100); // a random permutation, not the order they came in
+  for (let i = PRE; i < ALL; i++) expect(place.get(`fan${i}`)).toBe(i + 1);
+}, 120_000);
+
+it('admits in place order at the configured rate, then hands out a token for a time-limited turn', async () => {
+  const s = await queueSession({ ratePerMin: 120 }); // two a second
+  await tick(s.sessionId);
+  const fans = Array.from({ length: 10 }, (_, i) => `rate${i}`);
+  for (const f of fans) await env.deps.queue.join(f, s.sessionId, {}, env.clock.now());
+  const admittedAfter = async (ms: number) => {
+    env.clock.advance(ms);
+    await tick(s.sessionId);
+    return Promise.all(fans.map((f) => env.deps.queue.status(f, s.sessionId, env.clock.now())));
+  };
+  let st = await admittedAfter(1_000);
+  expect(st.map((x) => x.admitted)).toEqual([true, true, false, false, false, false, false, false, false, false]);
+  expect(st[2]).toMatchObject({ state: 'waiting', position: 3, ahead: 0 });
+  expect(st[9]).toMatchObject({ ahead: 7, etaSeconds: 4 });
+  st = await admittedAfter(1_500);
+  expect(st.filter((x) => x.admitted).map((x) => x.position)).toEqual([1, 2, 3, 4, 5]);
+  expect(st[0]!.admissionToken).toEqual(expect.any(String));
+  expect(st[0]!.pollAfterMs).toBeGreaterThan(st[4]!.pollAfterMs - 1);
+  // the turn ends: the place is given up, joining again queues at the back
+  env.clock.advance(5 * 60_000 + 1);
+  expect((await env.deps.queue.status(fans[0]!, s.sessionId, env.clock.now())).state).toBe('expired');
+  expect((await env.deps.queue.join(fans[0]!, s.sessionId, {}, env.clock.now())).position).toBe(11);
+});
+
+it('admits faster when stock comes back, and tells everyone when the session sells out', async () => {
+  const s = await queueSession({ seats: 2, ratePerMin: 1 });
+  await tick(s.sessionId);
+  const [u1] = await createUsers(env.deps, 1);
+  for (let i = 0; i < 5; i++) await env.deps.queue.join(`back${i}`, s.sessionId, {}, env.clock.now());
+  await env.deps.queue.join(u1!, s.sessionId, {}, env.clock.now());
+  const admitted = async () => Number(await env.deps.redis.hget(env.deps.keys.session(s.sessionId).queue.state, 'admitted'));
+  expect(await admitted()).toBe(0);
+  // fans sell the session out
+  const o = await env.deps.orders.create(u1!, { sessionId: s.sessionId, seatIds: s.seatIds }, undefined, env.clock.now()).catch((e) => e);
+  expect(o.code).toBe('QUEUE_REQUIRED'); // not admitted yet
+  await env.deps.db.query('UPDATE show_sessions SET queue_enabled = 0 WHERE id = ?', [s.sessionId]);
+  env.deps.catalog.invalidate(s.sessionId);
+  const bought = await env.deps.orders.create(u1!, { sessionId: s.sessionId, seatIds: s.seatIds }, undefined, env.clock.now());
+  await env.deps.db.query('UPDATE show_sessions SET queue_enabled = 1 WHERE id = ?', [s.sessionId]);
+  env.deps.catalog.invalidate(s.sessionId);
+  env.clock.advance(1_000);
+  await tick(s.sessionId);
+  expect((await env.deps.queue.status('back0', s.sessionId, env.clock.now())).state).toBe('sold_out');
+  // the buyer cancels: two units are back, two more fans are let in at once
+  await env.deps.orders.cancel(u1!, bought.orderNo, env.clock.now());
+  env.clock.advance(1_000);
+  await tick(s.sessionId);
+  expect(await admitted()).toBe(2);
+  expect((await env.deps.queue.status('back0', s.sessionId, env.clock.now())).state).toBe('admitted');
+});
+
+describe('admission tokens', () => {
+  let s: SessionFixture;
+  let fan: string;
+  let other: string;
+  let token: string;
+  beforeAll(async () => {
+    s = await queueSession({ seats: 10, ratePerMin: 6_000 });
+    [fan, other] = await createUsers(env.deps, 2);
+    await tick(s.sessionId);
+    await env.deps.queue.join(fan!, s.sessionId, {}, env.clock.now());
+    await env.deps.queue.join(other!, s.sessionId, {}, env.clock.now());
+    env.clock.advance(1_000);
+    await tick(s.sessionId);
+    token = (await env.deps.queue.status(fan!, s.sessionId, env.clock.now())).admissionToken!;
+  });
+  const buy = (user: string, body: Partial<CreateOrderInput> & { admissionToken?: string }, seat = 0) =>
+    env.deps.orders
+      .create(user, { sessionId: s.sessionId, seatIds: [s.seatIds[seat]!], ...body } as CreateOrderInput, undefined, env.clock.now())
+      .then(() => 'ok', (e) => e.code as string);
+
+  it('are required while the queue is on', async () => expect(await buy(fan!, {})).toBe('QUEUE_REQUIRED'));
+  it('cannot be forged', async () => {
+    const [payload] = token.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), u: other })).toString('base64url');
+    expect(await buy(other!, { admissionToken: `${forged}.${token.split('.')[1]}` })).toBe('QUEUE_REQUIRED');
+    expect(await buy(fan!, { admissionToken: token.slice(0, -2) + 'AA' })).toBe('QUEUE_REQUIRED');
+  });
+  it('cannot be used by another account or for another session', async () => {
+    expect(await buy(other!, { admissionToken: token })).toBe('QUEUE_REQUIRED');
+    const s2 = await queueSession();
+    const r = await env.deps.orders.create(fan!, { sessionId: s2.sessionId, seatIds: [s2.seatIds[0]!], admissionToken: token }, undefined, env.clock.now()).catch((e) => e.code);
+    expect(r).toBe('QUEUE_REQUIRED');
+  });
+  it('buy once: a refused attempt does not use the token up, a replay after the purchase is refused', async () => {
+    const now = env.clock.now().getTime();
+    await env.deps.inventory.lockSeats({ sessionId: s.sessionId, orderId: '77', userId: other!, nowMs: now, holdUntilMs: now + 60_000, limit: 4, idemField: '', requestHash: 'x' }, [s.seatIds[5]!]);
+    expect(await buy(fan!, { admissionToken: token }, 5)).toBe('SEAT_TAKEN');
+    expect(await buy(fan!, { admissionToken: token }, 0)).toBe('ok');
+    expect(await buy(fan!, { admissionToken: token }, 1)).toBe('QUEUE_REQUIRED');
+  });
+  it('expire with the turn', async () => {
+    const t2 = (await env.deps.queue.status(other!, s.sessionId, env.clock.now())).admissionToken;
+    expect(t2).toEqual(expect.any(String));
+    env.clock.advance(5 * 60_000 + 1_000);
+    expect(await buy(other!, { admissionToken: t2 }, 2)).toBe('QUEUE_REQUIRED');
+  });
+});
+
+it('500 parallel joins from one account give one place (over HTTP, from several devices)', async () => {
+  const s = await queueSession();
+  await tick(s.sessionId);
+  const [u] = await createUsers(env.deps, 1);
+  const token = await api.tokenFor(u!);
+  const answers = await Promise.all(
+    Array.from({ length: 500 }, (_, i) =>
+      api.call('POST', `/api/v1/sessions/${s.sessionId}/queue/join`, { token, body: {}, headers: { 'x-device-id': `device-${i % 7}-abcdef` } }),
+    ),
+  );
+  const places = new Set(answers.filter((a) => a.status === 200).map((a) => a.body.position));
+  expect([...places]).toEqual([1]);
+  expect(await env.deps.redis.zcard(env.deps.keys.session(s.sessionId).queue.line)).toBe(1);
+});
+
+it('real-name sessions: one place per ID document, whichever account asks', async () => {
+  const s = await queueSession();
+  await env.deps.db.query('UPDATE show_sessions SET real_name = 1 WHERE id = ?', [s.sessionId]);
+  env.deps.catalog.invalidate(s.sessionId);
+  await tick(s.sessionId);
+  const [a, b] = await createUsers(env.deps, 2);
+  const id = { idType: 'id_card', idNumber: '11010519491231002X' };
+  await env.deps.queue.join(a!, s.sessionId, id, env.clock.now());
+  await expect(env.deps.queue.join(b!, s.sessionId, id, env.clock.now())).rejects.toMatchObject({ code: 'QUEUE_ID_TAKEN' });
+  await expect(env.deps.queue.join(b!, s.sessionId, {}, env.clock.now())).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+});
