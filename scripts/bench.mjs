@@ -5,7 +5,7 @@ const argv = process.argv.slice(2);
 const i = argv.indexOf('--scenario');
 const scenario = i >= 0 ? argv[i + 1] : 'flash-sale';
 const rest = i >= 0 ? [...argv.slice(0, i), ...argv.slice(i + 2)] : argv;
-const scripts = { 'flash-sale': 'bench/flash-sale/run.mjs' };
+const scripts = { 'flash-sale': 'bench/flash-sale/run.mjs', queue: 'bench/queue/run.mjs' };
 if (!scripts[scenario]) {
   console.error(`unknown scenario "${scenario}"; known: ${Object.keys(scripts).join(', ')}`);
   process.exit(2);

@@ -1,22 +1,18 @@
 // Flash-sale benchmark: a tour goes on sale at once and buyers arrive over real HTTP.
 // Prints progress, then as its last line one JSON object with the figures; writes it to
-// bench/results/. Usage: npm run bench [-- --buyers 200000 --sessions 10 --connections 100 --smoke]
-import { fork, spawn, execFileSync } from 'node:child_process';
+// bench/results/. Usage: npm run bench [-- --buyers 200000 --sessions 10 --connections 100 --pin --smoke]
+// --pin puts the server (hello-world and real alike) on core 0; by default the load generator,
+// the server, MariaDB and Redis share the machine's cores, as they do in the issue's reference.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { benchEnv, cleanup, dist, freePort, parseArgs, percentile, rng, root, startProcess, waitHealthy } from '../lib.mjs';
 import { seedTour, seedUsers } from './seed.mjs';
 import { audit } from './audit.mjs';
 
-const require = createRequire(import.meta.url);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const { loadConfig } = require(`${root}/server/dist/config/index.js`);
-const { migrateUp } = require(`${root}/server/dist/db/migrate.js`);
-const { dropDatabase } = require(`${root}/server/dist/db/pool.js`);
-const { createDeps, closeDeps } = require(`${root}/server/dist/app.js`);
+const { loadConfig } = dist('config/index.js');
+const { migrateUp } = dist('db/migrate.js');
+const { createDeps, closeDeps } = dist('app.js');
 
 const args = parseArgs(process.argv.slice(2));
 const smoke = args.smoke === true;
@@ -26,70 +22,11 @@ const SEATS = smoke ? 1000 : 10_000;
 const ZONE = smoke ? 1000 : 10_000;
 const CONNECTIONS = Number(args.connections ?? 100);
 const HELLO_SECONDS = smoke ? 2 : 8;
-
-function parseArgs(argv) {
-  const out = {};
-  for (let i = 0; i < argv.length; i++) {
-    const m = /^--([\w-]+)$/.exec(argv[i]);
-    if (!m) continue;
-    const next = argv[i + 1];
-    if (next === undefined || next.startsWith('--')) out[m[1]] = true;
-    else out[m[1]] = argv[++i];
-  }
-  return out;
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** Server and load generator each get a core of their own when the machine has two. */
-const pinnable = (() => {
-  try {
-    execFileSync('taskset', ['-c', '0', 'true']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const pinned = (core, cmd, argv) => (pinnable ? ['taskset', ['-c', String(core), cmd, ...argv]] : [cmd, argv]);
-
-async function waitHealthy(url) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      const r = await fetch(`${url}/healthz`);
-      if (r.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server at ${url} did not become healthy`);
-}
-
-function startProcess(cmd, argv, env) {
-  const [c, a] = pinned(0, cmd, argv);
-  const child = spawn(c, a, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
-  return {
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-      }),
-  };
-}
+const pin = args.pin === true ? { pinCore: 0 } : {};
 
 async function helloCeiling() {
   const port = await freePort();
-  const hello = startProcess('node', [path.join(root, 'bench/flash-sale/hello.mjs')], { PORT: String(port) });
+  const hello = startProcess('node', [path.join(root, 'bench/flash-sale/hello.mjs')], { PORT: String(port) }, pin);
   await new Promise((r) => setTimeout(r, 700));
   await autocannon({ url: `http://127.0.0.1:${port}/`, connections: CONNECTIONS, duration: 1 }); // warm-up
   const res = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: CONNECTIONS, duration: HELLO_SECONDS });
@@ -97,22 +34,11 @@ async function helloCeiling() {
   return res.requests.average;
 }
 
-/** Deterministic buyer choices (mulberry32), so two runs ask for the same things. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function buyerBodies(tour, n, seed) {
   const rnd = rng(seed);
   const bodies = new Array(n);
   for (let i = 0; i < n; i++) {
-    const s = rnd() < 0.5 ? tour[0] : tour[1 + Math.floor(rnd() * (tour.length - 1))] ?? tour[0];
+    const s = rnd() < 0.5 ? tour[0] : (tour[1 + Math.floor(rnd() * (tour.length - 1))] ?? tour[0]);
     const qty = 1 + Math.floor(rnd() * 4);
     if (rnd() < 0.75) {
       // adjacent seats, mostly in the best third of the house: choices overlap heavily
@@ -142,15 +68,8 @@ async function purchaseRun(url, tokens, bodies) {
         setupRequest: (req, ctx) => {
           const i = next++ % bodies.length;
           ctx.sentAt = performance.now();
-          return {
-            ...req,
-            headers: {
-              'content-type': 'application/json',
-              authorization: `Bearer ${tokens[i]}`,
-              'idempotency-key': `bench-key-${i}`,
-            },
-            body: bodies[i],
-          };
+          const headers = { 'content-type': 'application/json', authorization: `Bearer ${tokens[i]}`, 'idempotency-key': `bench-key-${i}` };
+          return { ...req, headers, body: bodies[i] };
         },
         onResponse: (status, _body, ctx) => {
           const now = performance.now();
@@ -162,40 +81,22 @@ async function purchaseRun(url, tokens, bodies) {
   return samples;
 }
 
-function percentile(sorted, p) {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
-}
-
+/** Rates over the selling window: up to the last committed order (refusals after a sell-out are cheap). */
 function summarize(samples) {
   const ok = samples.filter((s) => s[2] === 201);
-  const lastOk = ok.length ? Math.max(...ok.map((s) => s[0])) : 0;
+  const lastOk = ok.reduce((m, s) => Math.max(m, s[0]), 0);
   const inWindow = samples.filter((s) => s[0] <= lastOk);
   const lat = inWindow.map((s) => s[1]).sort((a, b) => a - b);
   const statuses = {};
   for (const s of samples) statuses[s[2]] = (statuses[s[2]] ?? 0) + 1;
   const windowS = lastOk / 1000;
-  return {
-    windowS,
-    purchaseRps: inWindow.length / windowS,
-    ordersPerS: ok.length / windowS,
-    p50: percentile(lat, 50),
-    p99: percentile(lat, 99),
-    created: ok.length,
-    statuses,
-  };
+  return { windowS, purchaseRps: inWindow.length / windowS, ordersPerS: ok.length / windowS, p50: percentile(lat, 50), p99: percentile(lat, 99), created: ok.length, statuses };
 }
 
 async function main() {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const port = await freePort();
-  const env = {
-    NODE_ENV: 'production',
-    PORT: String(port),
-    MYSQL_URL: `mysql://root@127.0.0.1:3306/showtix_bench_${process.pid}`,
-    REDIS_KEY_PREFIX: `bench${process.pid}:`,
-    AUTH_SECRET: 'bench-only-secret-0123456789abcdef0123456789',
-    LOG_LEVEL: 'warn',
-  };
+  // The bench is one address: the per-address limits are off; per-user limits stay on.
+  const env = await benchEnv('flash', { RATE_PURCHASE_IP: '0/1' });
   const config = loadConfig({ ...process.env, ...env, JOBS_ENABLED: 'false' });
   console.log(`seeding: ${SESSIONS} sessions x (${SEATS} seats + ${ZONE}-unit zone), ${BUYERS} buyers`);
   await migrateUp(config.mysqlUrl);
@@ -212,13 +113,12 @@ async function main() {
     console.log(`hello-world: ${Math.round(helloRps)} req/s`);
 
     const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : [];
-    server = startProcess('node', [...nodeArgs, path.join(root, 'server/dist/main.js')], env);
-    const url = `http://127.0.0.1:${port}`;
+    server = startProcess('node', [...nodeArgs, path.join(root, 'server/dist/main.js')], env, pin);
+    const url = `http://127.0.0.1:${env.PORT}`;
     await waitHealthy(url);
-    await autocannon({ url: `${url}/api/v1/sessions/${tour[0].id}`, connections: 20, duration: 1 }); // JIT warm-up
+    await autocannon({ url: `${url}/api/v1/sessions/${tour[0].id}/seat-states`, connections: 20, duration: 1 }); // JIT warm-up
     console.log(`selling ${capacity} units to ${BUYERS} buyers over ${CONNECTIONS} connections ...`);
-    const samples = await purchaseRun(url, tokens, bodies);
-    const s = summarize(samples);
+    const s = summarize(await purchaseRun(url, tokens, bodies));
     await server.stop();
     server = undefined;
 
@@ -243,7 +143,7 @@ async function main() {
       hello_rps: Math.round(helloRps),
       ratio: Number((s.purchaseRps / helloRps).toFixed(3)),
       statuses: s.statuses,
-      pinned: pinnable,
+      pinned: args.pin === true,
       at: new Date().toISOString(),
     };
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
@@ -258,16 +158,7 @@ async function main() {
   } finally {
     await server?.stop();
     await closeDeps(deps);
-    await dropDatabase(config.mysqlUrl);
-    const { default: Redis } = await import('ioredis');
-    const r = new Redis(config.redisUrl);
-    let cursor = '0';
-    do {
-      const [nextCursor, keys] = await r.scan(cursor, 'MATCH', `${config.redisKeyPrefix}*`, 'COUNT', 1000);
-      if (keys.length) await r.del(...keys);
-      cursor = nextCursor;
-    } while (cursor !== '0');
-    await r.quit();
+    await cleanup(config);
   }
 }
 

@@ -177,6 +177,8 @@ export interface QueueStatus {
   state: 'not_joined' | 'presale' | 'shuffling' | 'waiting' | 'admitted' | 'expired' | 'sold_out';
   position: number | null;
   ahead: number | null;
+  /** Places 1..admittedThrough have been let in ("now admitting #N"). */
+  admittedThrough: number | null;
   admitted: boolean;
   admissionToken?: string;
   /** When the admitted turn ends. */

@@ -74,7 +74,7 @@ export class QueueService {
     const admittedUpTo = Number(admittedStr ?? 0);
     const soldOut = soldOutStr === '1';
     const rate = cat.queueRatePerMin ?? this.o.defaultRatePerMin;
-    const base = { sessionId, queueEnabled: true, soldOut, admitted: false, position: null, ahead: null, etaSeconds: null };
+    const base = { sessionId, queueEnabled: true, soldOut, admitted: false, position: null, ahead: null, etaSeconds: null, admittedThrough: admittedUpTo };
     if (place === null) {
       if (pre !== null) return { ...base, state: 'presale', pollAfterMs: this.presalePoll(cat, now) };
       if (frozen !== null || drawing === '1') return { ...base, state: 'shuffling', pollAfterMs: 2_000 };
@@ -111,7 +111,7 @@ export class QueueService {
   }
 
   private noQueue(cat: SessionCatalog): QueueStatus {
-    return { sessionId: cat.id, queueEnabled: false, state: 'admitted', admitted: true, position: null, ahead: null, soldOut: false, etaSeconds: 0, pollAfterMs: 60_000 };
+    return { sessionId: cat.id, queueEnabled: false, state: 'admitted', admitted: true, position: null, ahead: null, admittedThrough: null, soldOut: false, etaSeconds: 0, pollAfterMs: 60_000 };
   }
 
   private presalePoll(cat: SessionCatalog, now: Date): number {

@@ -1,0 +1,118 @@
+// Shared plumbing of the benchmarks: arguments, ports, pinning, the server process, cleanup.
+import { execFileSync, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+export const dist = (p) => require(`${root}/server/dist/${p}`);
+
+export function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([\w-]+)$/.exec(argv[i]);
+    if (!m) continue;
+    const next = argv[i + 1];
+    if (next === undefined || next.startsWith('--')) out[m[1]] = true;
+    else out[m[1]] = argv[++i];
+  }
+  return out;
+}
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const canPin = (() => {
+  try {
+    execFileSync('taskset', ['-c', '0', 'true']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** A child process, pinned to one core when asked (and possible). */
+export function startProcess(cmd, argv, env, { pinCore } = {}) {
+  const [c, a] = pinCore !== undefined && canPin ? ['taskset', ['-c', String(pinCore), cmd, ...argv]] : [cmd, argv];
+  const child = spawn(c, a, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  return {
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}
+
+export async function waitHealthy(url) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server at ${url} did not become healthy`);
+}
+
+/** Environment of a benchmark's own server: its own database, key prefix and queues. */
+export async function benchEnv(name, extra = {}) {
+  const port = await freePort();
+  return {
+    NODE_ENV: 'production',
+    PORT: String(port),
+    MYSQL_URL: `mysql://root@127.0.0.1:3306/showtix_bench_${name}_${process.pid}`,
+    REDIS_KEY_PREFIX: `bench${process.pid}:`,
+    AMQP_PREFIX: `bench${process.pid}`,
+    AUTH_SECRET: 'bench-only-secret-0123456789abcdef0123456789',
+    ID_SECRET: 'bench-only-id-secret-0123456789abcdef012345',
+    ADMIN_PASSWORD: 'bench-only-admin-password',
+    WECHAT_SIM_KEYS_DIR: path.join(root, 'wechat-sim/test-keys'),
+    WECHAT_API_BASE: 'http://127.0.0.1:9',
+    WECHAT_PAY_API_BASE: 'http://127.0.0.1:9',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
+/** Drops the benchmark's database and deletes its Redis keys. */
+export async function cleanup(config) {
+  const { dropDatabase } = dist('db/pool.js');
+  await dropDatabase(config.mysqlUrl);
+  const { default: Redis } = await import('ioredis');
+  const r = new Redis(config.redisUrl);
+  let cursor = '0';
+  do {
+    const [next, keys] = await r.scan(cursor, 'MATCH', `${config.redisKeyPrefix}*`, 'COUNT', 1000);
+    if (keys.length) await r.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await r.quit();
+}
+
+export function percentile(sorted, p) {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
+}
+
+/** Deterministic choices (mulberry32), so two runs ask for the same things. */
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

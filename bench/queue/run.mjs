@@ -1,0 +1,172 @@
+// Waiting-room benchmark: 200,000 fans join one session's queue and poll it while the sale
+// runs and admitted fans buy. Last line: one JSON object (fans, joins_per_s, polls_per_s,
+// purchase_p99_ms, out_of_order, ...). Usage: npm run bench -- --scenario queue [--fans N --smoke]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { benchEnv, cleanup, dist, parseArgs, percentile, rng, root, startProcess, waitHealthy } from '../lib.mjs';
+import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
+
+const { loadConfig } = dist('config/index.js');
+const { migrateUp } = dist('db/migrate.js');
+const { createDeps, closeDeps } = dist('app.js');
+
+const args = parseArgs(process.argv.slice(2));
+const smoke = args.smoke === true;
+const FANS = Number(args.fans ?? (smoke ? 5000 : 200_000));
+const POLL_SECONDS = Number(args.seconds ?? (smoke ? 4 : 20));
+const RATE_PER_MIN = Number(args.rate ?? 30_000);
+const CONNECTIONS = Number(args.connections ?? 100);
+const BUYERS = 20; // concurrent admitted fans buying
+
+async function joinAll(url, sessionId, tokens) {
+  let next = 0;
+  const places = new Array(tokens.length);
+  let ok = 0;
+  const t0 = performance.now();
+  const r = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    amount: tokens.length,
+    requests: [
+      {
+        method: 'POST',
+        path: `/api/v1/sessions/${sessionId}/queue/join`,
+        setupRequest: (req, ctx) => {
+          ctx.fan = next++;
+          return { ...req, headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[ctx.fan]}` }, body: '{}' };
+        },
+        onResponse: (status, body, ctx) => {
+          if (status !== 200) return;
+          ok++;
+          places[ctx.fan] = JSON.parse(body).position;
+        },
+      },
+    ],
+  });
+  return { perS: tokens.length / ((performance.now() - t0) / 1000), errors: r.non2xx + r.errors, places, ok };
+}
+
+/** Random fans poll; every answer is kept to check that admission never goes out of order. */
+async function pollMany(url, sessionId, tokens, seconds, observations) {
+  const rnd = rng(7);
+  const r = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'GET',
+        path: `/api/v1/sessions/${sessionId}/queue`,
+        setupRequest: (req) => ({ ...req, headers: { authorization: `Bearer ${tokens[Math.floor(rnd() * tokens.length)]}` } }),
+        onResponse: (status, body) => {
+          if (status === 200) observations.push([performance.now(), JSON.parse(body)]);
+        },
+      },
+    ],
+  });
+  return { perS: r.requests.average, errors: r.non2xx + r.errors };
+}
+
+/** Fans in place order wait for their turn (polling), then buy one seat with their token. */
+async function buyInTurn(url, sessionId, tokens, order, seatIds, untilMs, observations) {
+  const latencies = [];
+  let next = 0;
+  const auth = (i) => ({ authorization: `Bearer ${tokens[i]}`, 'content-type': 'application/json' });
+  const worker = async () => {
+    while (performance.now() < untilMs && next < order.length) {
+      const fan = order[next++];
+      for (;;) {
+        if (performance.now() >= untilMs) return;
+        const st = await (await fetch(`${url}/api/v1/sessions/${sessionId}/queue`, { headers: auth(fan) })).json();
+        observations.push([performance.now(), st]);
+        if (st.admitted) {
+          const t0 = performance.now();
+          const body = JSON.stringify({ sessionId, seatIds: [seatIds[fan % seatIds.length]], admissionToken: st.admissionToken });
+          await (await fetch(`${url}/api/v1/orders`, { method: 'POST', headers: auth(fan), body })).arrayBuffer();
+          latencies.push(performance.now() - t0);
+          break;
+        }
+        if (st.state === 'sold_out' || st.state === 'expired') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: BUYERS }, worker));
+  return latencies.sort((a, b) => a - b);
+}
+
+/** Admitted beyond the counter, or the counter seen going backwards (beyond 50 ms of skew). */
+function outOfOrder(observations) {
+  let bad = 0;
+  const sorted = [...observations].sort((a, b) => a[0] - b[0]);
+  let best = { t: 0, through: 0 };
+  for (const [t, st] of sorted) {
+    if (st.admitted && st.position > st.admittedThrough) bad++;
+    if (st.admittedThrough < best.through && t - best.t > 50) bad++;
+    if (st.admittedThrough >= best.through) best = { t, through: st.admittedThrough };
+  }
+  return bad;
+}
+
+async function main() {
+  const env = await benchEnv('queue', { RATE_QUEUE_IP: '0/1', RATE_PURCHASE_IP: '0/1', RATE_QUEUE_USER: '100000/60', QUEUE_RATE_PER_MIN: String(RATE_PER_MIN) });
+  const config = loadConfig({ ...process.env, ...env, JOBS_ENABLED: 'false' });
+  await migrateUp(config.mysqlUrl);
+  const deps = await createDeps(config);
+  let server;
+  try {
+    console.log(`seeding one session with a waiting room and ${FANS} fans ...`);
+    const [session] = await seedTour(deps, { sessions: 1, seatsPerSession: 10_000, zoneCapacity: 10_000 });
+    await deps.db.query('UPDATE show_sessions SET queue_enabled = 1, queue_rate_per_min = ? WHERE id = ?', [RATE_PER_MIN, session.id]);
+    const tokens = await seedUsers(deps, FANS);
+    server = startProcess('node', [path.join(root, 'server/dist/main.js')], env);
+    const url = `http://127.0.0.1:${env.PORT}`;
+    await waitHealthy(url);
+    // the lifecycle job finds the session on sale and opens its waiting room
+    await new Promise((r) => setTimeout(r, 3000));
+
+    console.log('joining ...');
+    const joins = await joinAll(url, session.id, tokens);
+    const order = joins.places.map((p, i) => [p, i]).filter(([p]) => p).sort((a, b) => a[0] - b[0]).map(([, i]) => i);
+    console.log(`${Math.round(joins.perS)} joins/s; polling for ${POLL_SECONDS} s while admitted fans buy ...`);
+    const observations = [];
+    const until = performance.now() + POLL_SECONDS * 1000;
+    const [polls, buys] = await Promise.all([
+      pollMany(url, session.id, tokens, POLL_SECONDS, observations),
+      buyInTurn(url, session.id, tokens, order, session.seatIds, until, observations),
+    ]);
+    await server.stop();
+    server = undefined;
+    const result = {
+      scenario: 'queue',
+      fans: FANS,
+      joined: joins.ok,
+      joins_per_s: Math.round(joins.perS),
+      join_errors: joins.errors,
+      polls_per_s: Math.round(polls.perS),
+      poll_errors: polls.errors,
+      purchases: buys.length,
+      purchase_p50_ms: Number(percentile(buys, 50).toFixed(1)),
+      purchase_p99_ms: Number(percentile(buys, 99).toFixed(1)),
+      out_of_order: outOfOrder(observations),
+      admission_rate_per_min: RATE_PER_MIN,
+      at: new Date().toISOString(),
+    };
+    if (!smoke) {
+      mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+      writeFileSync(path.join(root, `bench/results/queue-${result.at.replace(/[:.]/g, '-')}.json`), JSON.stringify(result, null, 2) + '\n');
+    }
+    console.log(JSON.stringify(result));
+    if (result.out_of_order || result.joined !== FANS) process.exitCode = 1;
+  } finally {
+    await server?.stop();
+    await closeDeps(deps);
+    await cleanup(config);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
