@@ -78,6 +78,7 @@ export async function benchEnv(name, extra = {}) {
     AMQP_PREFIX: `bench${process.pid}`,
     AUTH_SECRET: 'bench-only-secret-0123456789abcdef0123456789',
     ID_SECRET: 'bench-only-id-secret-0123456789abcdef012345',
+    TICKET_KEY_SECRET: 'bench-only-ticket-key-secret-0123456789abcdef',
     ADMIN_PASSWORD: 'bench-only-admin-password',
     WECHAT_SIM_KEYS_DIR: path.join(root, 'wechat-sim/test-keys'),
     WECHAT_API_BASE: 'http://127.0.0.1:9',

@@ -39,6 +39,9 @@ import { riskOptions } from './config/risk';
 import { queueRoutes } from './queue/routes';
 import { AttendeeBook } from './attendees/service';
 import { attendeeRoutes } from './attendees/routes';
+import { TicketKeys } from './tickets/keys';
+import { CheckinService } from './checkin/service';
+import { checkinRoutes } from './checkin/routes';
 import { adminBodyParser, adminRouters, createAdminServices, type AdminServices } from './admin';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
@@ -69,6 +72,8 @@ export interface AppDeps {
   risk: RiskService;
   queue: QueueService;
   attendees: AttendeeBook;
+  ticketKeys: TicketKeys;
+  checkins: CheckinService;
 }
 
 export async function createDeps(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Promise<AppDeps> {
@@ -84,6 +89,7 @@ export async function createDeps(config: Config, opts: { clock?: Clock; log?: Lo
   const writer = new OrderWriter(writerDb, config, log);
   const ids = new IdGenerator(node);
   const vault = new IdentityVault(config.idSecret);
+  const ticketKeys = new TicketKeys(config.ticketKeySecret, config.ticketKeyIds);
   const admissions = new AdmissionTokens(config.authSecret);
   const risk = new RiskService(db, redis, log, riskOptions(config));
   const orders = new OrderService({ db, writer, inventory, catalog, ids, log, holdGraceMs: config.holdGraceMs, vault, admissions, risk });
@@ -121,6 +127,8 @@ export async function createDeps(config: Config, opts: { clock?: Clock; log?: Lo
     risk,
     queue,
     attendees: new AttendeeBook(db, vault),
+    ticketKeys,
+    checkins: new CheckinService(db, ticketKeys),
     admin: await createAdminServices({ config, log, clock, db, redis, catalog, inventory }),
   };
 }
@@ -165,7 +173,8 @@ export function createApp(d: AppDeps): Koa {
     orderRoutes(d.orders, auth, d.clock),
     payRoutes(payDeps),
     notifyRoutes(payDeps),
-    ticketRoutes(d.db, auth),
+    ticketRoutes(d.db, d.ticketKeys, auth, d.clock),
+    checkinRoutes(d.checkins, auth, d.clock),
     queueRoutes(d.queue, auth, d.clock),
     attendeeRoutes(d.attendees, auth),
     ...adminRouters(d),

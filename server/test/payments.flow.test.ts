@@ -65,7 +65,7 @@ describe('login -> order -> pay -> notify -> tickets', () => {
     expect(done.status).toBe('ticketed');
     const tickets = await p.api.call('GET', '/api/v1/tickets', { token: fan.token });
     expect(tickets.body.items).toHaveLength(2);
-    expect(tickets.body.items[0]).toMatchObject({ orderNo: order.orderNo, status: 'valid', seatId: s.seatIds[0], qr: expect.stringMatching(/^STX1\./) });
+    expect(tickets.body.items[0]).toMatchObject({ orderNo: order.orderNo, status: 'valid', seatId: s.seatIds[0], qr: expect.stringMatching(/^STX2\./) });
     const seats = await p.api.call('GET', `/api/v1/sessions/${s.sessionId}/seat-states`);
     expect(seats.body.sold).toEqual(expect.arrayContaining(s.seatIds.slice(0, 2)));
     await p.until(async () => p.sim.messages().some((m) => JSON.stringify(m).includes(order.orderNo)), 'the 购票成功 notice');

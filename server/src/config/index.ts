@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   H5_DIR: z.string().optional(),
   ID_SECRET: z.string().min(32).optional(),
+  TICKET_KEY_SECRET: z.string().min(32).optional(),
+  TICKET_KEY_IDS: z.string().regex(/^[\w-]{1,16}(,[\w-]{1,16})*$/).default('k1'),
   EXPIRY_INTERVAL_MS: int(1_000),
   ORPHAN_GRACE_MS: int(60_000),
   REBUILD_SETTLE_MS: int(300),
@@ -74,6 +76,9 @@ export interface Config extends RiskConfig {
   h5Dir: string;
   /** Keys for attendees' names and ID numbers (encryption and lookup hash) derive from this. */
   idSecret: string;
+  /** Ticket QR signing keys derive from this and their ids; the first id signs. */
+  ticketKeySecret: string;
+  ticketKeyIds: string[];
   expiryIntervalMs: number;
   /** A Redis hold with no live MySQL order this long after its expiry is released by the sweeper. */
   orphanGraceMs: number;
@@ -99,8 +104,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
   }
   const e = parsed.data;
-  if (e.NODE_ENV === 'production' && (!e.AUTH_SECRET || !e.ID_SECRET)) {
-    throw new Error('AUTH_SECRET and ID_SECRET (at least 32 characters each) are required when NODE_ENV=production');
+  if (e.NODE_ENV === 'production' && (!e.AUTH_SECRET || !e.ID_SECRET || !e.TICKET_KEY_SECRET)) {
+    throw new Error('AUTH_SECRET, ID_SECRET and TICKET_KEY_SECRET (32+ characters each) are required when NODE_ENV=production');
   }
   return Object.freeze({
     env: e.NODE_ENV,
@@ -123,6 +128,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     role: e.ROLE,
     h5Dir: e.H5_DIR ?? path.resolve(__dirname, '../../../dist/h5'),
     idSecret: e.ID_SECRET ?? 'development-only-id-secret-never-in-production',
+    ticketKeySecret: e.TICKET_KEY_SECRET ?? 'development-only-ticket-key-secret-not-for-production',
+    ticketKeyIds: e.TICKET_KEY_IDS.split(','),
     expiryIntervalMs: e.EXPIRY_INTERVAL_MS,
     orphanGraceMs: e.ORPHAN_GRACE_MS,
     rebuildSettleMs: e.REBUILD_SETTLE_MS,

@@ -52,6 +52,11 @@ export class RefundService {
       if (order.status !== ORDER_STATUS.TICKETED && order.status !== ORDER_STATUS.PAID) throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
       const payment = await findPayment(conn, "order_id = ? AND outcome IN ('applied', 'late_applied')", [order.id], true);
       if (!payment) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
+      const [used] = await conn.query<RowDataPacket[]>(
+        'SELECT COUNT(*) n FROM tickets t JOIN checkins c ON c.ticket_id = t.id WHERE t.order_id = ? FOR UPDATE',
+        [order.id],
+      );
+      if (Number(used[0]!.n) > 0) throw appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
       const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(order, o.now) : 0;
       const r = await this.create(conn, order, payment, 'order', order.amount_fen - feeFen, feeFen, o.reason ?? '', o.by, o.now);
       await conn.query('UPDATE tickets SET status = 3 WHERE order_id = ? AND status = 1', [order.id]);

@@ -1,5 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
+import { CODE_STEP_MS, currentQr } from '@showtix/shared-types';
 import type { Db } from '../db/pool';
+import { codeKeyOf, type TicketKeys } from './keys';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -12,7 +14,13 @@ export interface TicketView {
   seatId?: string;
   zoneId?: string;
   status: 'valid' | 'voided' | 'refunding';
+  /** The QR as of this answer (it rotates: show qrSigned + the code for the current window). */
   qr: string;
+  /** The fixed, signed part; the ticket page adds the current code itself, also offline. */
+  qrSigned: string;
+  codeKey: string;
+  codeStepMs: number;
+  checkedInAt?: string;
   showTitle: string;
   venueName: string;
   startsAt: string;
@@ -20,14 +28,9 @@ export interface TicketView {
   zoneName?: string;
 }
 
-/** The QR payload shown at the gate (versioned; the check-in issue adds signatures and rotation). */
-export function qrPayload(ticketNo: string): string {
-  return `STX1.${ticketNo}`;
-}
-
-export async function ticketsOfUser(db: Db, userId: string): Promise<TicketView[]> {
+export async function ticketsOfUser(db: Db, keys: TicketKeys, userId: string, now: Date): Promise<TicketView[]> {
   const [rows] = await db.query<Row[]>(
-    `SELECT t.ticket_no, t.session_id, t.seat_id, t.zone_id, t.status, o.order_no, sh.title, v.name AS venue_name,
+    `SELECT t.ticket_no, t.session_id, t.seat_id, t.zone_id, t.status, t.secret, c.scanned_at, o.order_no, sh.title, v.name AS venue_name,
             ss.starts_at, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name
        FROM tickets t
        JOIN orders o ON o.id = t.order_id
@@ -36,19 +39,28 @@ export async function ticketsOfUser(db: Db, userId: string): Promise<TicketView[
        JOIN venues v ON v.id = sh.venue_id
        LEFT JOIN venue_seats vs ON vs.id = t.seat_id
        LEFT JOIN venue_zones vz ON vz.id = t.zone_id
+       LEFT JOIN checkins c ON c.ticket_id = t.id
       WHERE t.user_id = ? ORDER BY ss.starts_at, t.id`,
     [userId],
   );
-  return rows.map((r) => ({
+  return rows.map((r) => {
+    const qrSigned = keys.signedQr(r.ticket_no, String(r.session_id));
+    const codeKey = codeKeyOf(r.secret);
+    return {
     ticketId: r.ticket_no,
     orderNo: r.order_no,
     sessionId: r.session_id,
     ...(r.seat_id ? { seatId: r.seat_id, seat: { section: r.section, row: r.row_label, number: r.seat_number } } : {}),
     ...(r.zone_id ? { zoneId: r.zone_id, zoneName: r.zone_name } : {}),
     status: TICKET_STATUS_NAME[r.status]!,
-    qr: qrPayload(r.ticket_no),
+    qr: currentQr(qrSigned, codeKey, now.getTime()),
+    qrSigned,
+    codeKey,
+    codeStepMs: CODE_STEP_MS,
+    ...(r.scanned_at ? { checkedInAt: r.scanned_at.toISOString() } : {}),
     showTitle: r.title,
     venueName: r.venue_name,
     startsAt: r.starts_at.toISOString(),
-  }));
+    };
+  });
 }

@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS checkin_conflicts;
+DROP TABLE IF EXISTS checkins;

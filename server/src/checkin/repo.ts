@@ -1,0 +1,84 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
+
+type Row = RowDataPacket & Record<string, any>;
+
+export interface TicketForGate {
+  id: string;
+  ticket_no: string;
+  session_id: string;
+  show_id: string;
+  status: number;
+  secret: string;
+  real_name: number;
+  section: string | null;
+  row_label: string | null;
+  seat_number: string | null;
+  zone_name: string | null;
+}
+
+const TICKET_SQL = `SELECT t.id, t.ticket_no, t.session_id, ss.show_id, t.status, t.secret, ss.real_name,
+    vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name
+  FROM tickets t JOIN show_sessions ss ON ss.id = t.session_id
+  LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id`;
+
+export async function ticketByNo(db: Db | Conn, ticketNo: string): Promise<TicketForGate | undefined> {
+  const [rows] = await db.query<Row[]>(`${TICKET_SQL} WHERE t.ticket_no = ?`, [ticketNo]);
+  return rows[0] as TicketForGate | undefined;
+}
+
+/** Locks the ticket row alone (not its session) and reads its status under the lock. */
+export async function lockTicket(conn: Conn, ticketId: string): Promise<number> {
+  const [rows] = await conn.query<Row[]>('SELECT status FROM tickets WHERE id = ? FOR UPDATE', [ticketId]);
+  return Number(rows[0]!.status);
+}
+
+export async function staffShows(db: Db, userId: string): Promise<Set<string>> {
+  const [rows] = await db.query<Row[]>('SELECT show_id FROM staff_assignments WHERE user_id = ?', [userId]);
+  return new Set(rows.map((r) => String(r.show_id)));
+}
+
+export interface CheckinRow {
+  gate: string;
+  staff_user_id: string;
+  scanned_at: Date;
+}
+
+export async function checkinOf(db: Db | Conn, ticketId: string): Promise<CheckinRow | undefined> {
+  const [rows] = await db.query<Row[]>('SELECT gate, staff_user_id, scanned_at FROM checkins WHERE ticket_id = ?', [ticketId]);
+  return rows[0] as CheckinRow | undefined;
+}
+
+/** The first scan wins: false when the ticket was admitted before (the primary key refuses). */
+export async function insertCheckin(
+  conn: Conn,
+  c: { ticketId: string; sessionId: string; gate: string; staffUserId: string; device: string | null; mode: 'online' | 'offline'; scannedAt: Date; now: Date },
+): Promise<boolean> {
+  try {
+    await conn.query(
+      `INSERT INTO checkins (ticket_id, session_id, gate, staff_user_id, device, mode, scanned_at, recorded_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [c.ticketId, c.sessionId, c.gate, c.staffUserId, c.device, c.mode, c.scannedAt, c.now],
+    );
+    return true;
+  } catch (err) {
+    if (sqlErrno(err) === ER_DUP_ENTRY) return false;
+    throw err;
+  }
+}
+
+export async function attendeeOfTicket(db: Db, ticketId: string): Promise<{ name_masked: string; id_masked: string } | undefined> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT oa.name_masked, oa.id_masked FROM tickets t
+       JOIN order_items oi ON oi.id = t.order_item_id
+       JOIN order_attendees oa ON oa.order_id = t.order_id
+      WHERE t.id = ? AND oa.position = (SELECT COUNT(*) FROM order_items x WHERE x.order_id = t.order_id AND x.id < oi.id)`,
+    [ticketId],
+  );
+  return rows[0] as { name_masked: string; id_masked: string } | undefined;
+}
+
+export async function gateCount(db: Db, sessionId: string, gate: string): Promise<number> {
+  const [rows] = await db.query<Row[]>('SELECT COUNT(*) n FROM checkins WHERE session_id = ? AND gate = ?', [sessionId, gate]);
+  return Number(rows[0]!.n);
+}

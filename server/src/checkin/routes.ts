@@ -1,0 +1,42 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { z } from 'zod';
+import { IdSchema } from '@showtix/shared-types';
+import type { Clock } from '../clock';
+import { pathId } from '../catalog/routes';
+import { principal } from '../http/auth';
+import { clientOf } from '../risk/client';
+import type { CheckinService } from './service';
+
+const Gate = z.string().trim().min(1).max(32);
+
+/** sessionId (optional): the session this gate checks; tickets of other sessions are refused. */
+const CheckinSchema = z.union([
+  z.strictObject({ qr: z.string().min(1).max(1024), gate: Gate, sessionId: IdSchema.optional() }),
+  z.strictObject({ ticketNo: z.string().regex(/^T[2-9A-Z]{19}$/), gate: Gate, sessionId: IdSchema.optional() }),
+]);
+
+const SyncSchema = z.strictObject({
+  gate: Gate,
+  checkins: z.array(z.strictObject({ ticketNo: z.string().regex(/^T[2-9A-Z]{19}$/), scannedAt: z.iso.datetime({ offset: true }) })).max(5_000),
+});
+
+export function checkinRoutes(checkins: CheckinService, auth: Middleware, clock: Clock): Router {
+  const r = new Router({ prefix: '/api/v1' });
+  r.use(auth);
+  r.post('/checkin', async (ctx) => {
+    const input = CheckinSchema.parse(ctx.request.body);
+    const scan = { staffUserId: principal(ctx).userId, gate: input.gate, device: clientOf(ctx).device ?? null };
+    ctx.body = await checkins.checkin(scan, input, clock.now());
+  });
+  r.post('/checkin/sync', async (ctx) => {
+    const input = SyncSchema.parse(ctx.request.body);
+    const scan = { staffUserId: principal(ctx).userId, gate: input.gate, device: clientOf(ctx).device ?? null };
+    const items = input.checkins.map((c) => ({ ticketNo: c.ticketNo, scannedAt: new Date(c.scannedAt) }));
+    ctx.body = { items: await checkins.sync(scan, items, clock.now()) };
+  });
+  r.get('/staff/sessions/:sessionId/offline-bundle', async (ctx) => {
+    ctx.body = await checkins.offlineBundle(principal(ctx).userId, pathId(ctx.params.sessionId), clock.now());
+  });
+  return r;
+}
