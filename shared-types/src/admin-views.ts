@@ -206,10 +206,22 @@ export interface StaffInvite {
   createdAt: string;
 }
 
+export interface GateConflict {
+  ticketNo: string;
+  /** What the offline scan turned out to be when the device synced: a second use, or a refunded ticket. */
+  kind: string;
+  gate: string;
+  scannedAt: string;
+  firstGate: string | null;
+  firstAt: string | null;
+}
+
 export interface GateCounts {
-  /** False until check-in exists (its own issue): the counts are then empty. */
+  /** False while check-in (its own issue) is not installed: the lists are then empty. */
   available: boolean;
   gates: { gate: string; admitted: number }[];
+  /** Admissions found to be duplicates (or refunded tickets) when offline devices synced. */
+  conflicts: GateConflict[];
 }
 
 export interface AuditEntry {

@@ -26,6 +26,9 @@ import { spaRoutes } from './spa';
 import { staffRoutes, staffSelfRoutes } from './staff/routes';
 import { StaffService } from './staff/service';
 import { venueRoutes } from './venues/routes';
+import { IdentityVault } from '../attendees/crypto';
+import { Keys } from '../redis/keys';
+import { ID_TYPES } from '@showtix/shared-types';
 import { VenueService } from './venues/service';
 
 export { adminBodyParser } from './http';
@@ -77,10 +80,16 @@ export async function createAdminServices(d: AdminDepsIn): Promise<AdminServices
       log: d.log,
       settleMs: d.config.rebuildSettleMs,
     }),
-    dashboard: new DashboardService(d.db, d.inventory),
-    orders: new AdminOrderService(d.db),
+    dashboard: new DashboardService(d.db, d.inventory, d.redis, new Keys(d.config.redisKeyPrefix)),
+    orders: new AdminOrderService(d.db, idHasher(d.config.idSecret)),
     staff: new StaffService(d.db),
   };
+}
+
+/** Finds attendees by ID number through the purchase path's keyed hash (same secret, same key). */
+function idHasher(secret: string) {
+  const vault = new IdentityVault(secret);
+  return (idNumber: string) => ID_TYPES.map((t) => vault.idHash(t, idNumber));
 }
 
 /** Every admin router, the fan-side staff routes and the admin page itself. */

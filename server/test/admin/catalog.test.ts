@@ -358,6 +358,37 @@ describe('shows and sessions', () => {
   });
 });
 
+describe('dashboard with a waiting room', () => {
+  it('shows how many fans wait in the queue', async () => {
+    const v = await op('POST', '/api/v1/admin/venues', {
+      name: '排队场馆',
+      zones: [{ name: '内场', capacity: 100 }],
+    });
+    const show = await op('POST', '/api/v1/admin/shows', { title: '排队演出', venueId: v.body.id });
+    const s = await op('POST', `/api/v1/admin/shows/${show.body.id}/sessions`, {
+      startsAt: future(30),
+      saleStartsAt: future(1),
+      holdMinutes: 15,
+      purchaseLimit: 2,
+      realName: false,
+      queueEnabled: true,
+      queueRatePerMin: 600,
+      tiers: [{ name: '内场', priceFen: 50_000, zoneName: '内场' }],
+    });
+    const dash = () => op('GET', `/api/v1/admin/sessions/${s.body.id}/dashboard`).then((r) => r.body);
+    expect((await dash()).queue).toEqual({ enabled: true, length: 0 });
+    for (let i = 0; i < 3; i++) {
+      const fan = await h.api.tokenFor(await createUser(h));
+      const j = await h.api.call('POST', `/api/v1/sessions/${s.body.id}/queue/join`, {
+        token: fan,
+        body: {},
+      });
+      expect(j.status).toBe(200);
+    }
+    expect((await dash()).queue).toEqual({ enabled: true, length: 3 });
+  });
+});
+
 async function createUser(h: AdminHarness): Promise<string> {
   const [res] = await h.env.deps.db.query<import('mysql2').ResultSetHeader>(
     'INSERT INTO users (openid) VALUES (?)',

@@ -171,8 +171,66 @@ describe('invite codes', () => {
     ).toBe(400);
   });
 
-  it('answers per-gate counts as unavailable until check-in exists', async () => {
-    const r = await sm('GET', `/api/v1/admin/staff/gates?showId=${showIds[0]}`);
-    expect(r.body).toEqual({ available: false, gates: [] });
+  it('counts admissions per gate and lists offline conflicts once check-in exists', async () => {
+    const db = h.env.deps.db;
+    const gates = () => sm('GET', `/api/v1/admin/staff/gates?showId=${showIds[0]}`).then((r) => r.body);
+    const [have] = await db.query<import('mysql2').RowDataPacket[]>(
+      "SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'checkins'",
+    );
+    if (!have.length) {
+      expect(await gates()).toEqual({ available: false, gates: [], conflicts: [] });
+      // The check-in migration's tables, for a database that does not have them yet.
+      await db.query(`CREATE TABLE checkins (ticket_id BIGINT UNSIGNED NOT NULL PRIMARY KEY, session_id BIGINT UNSIGNED NOT NULL,
+        gate VARCHAR(32) NOT NULL, staff_user_id BIGINT UNSIGNED NOT NULL, device VARCHAR(64) NULL, mode VARCHAR(8) NOT NULL,
+        scanned_at DATETIME(3) NOT NULL, recorded_at DATETIME(3) NOT NULL)`);
+      await db.query(`CREATE TABLE checkin_conflicts (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+        ticket_id BIGINT UNSIGNED NOT NULL, session_id BIGINT UNSIGNED NOT NULL, kind VARCHAR(16) NOT NULL, gate VARCHAR(32) NOT NULL,
+        staff_user_id BIGINT UNSIGNED NOT NULL, device VARCHAR(64) NULL, scanned_at DATETIME(3) NOT NULL,
+        first_gate VARCHAR(32) NULL, first_at DATETIME(3) NULL, created_at DATETIME(3) NOT NULL)`);
+    }
+    expect(await gates()).toEqual({ available: true, gates: [], conflicts: [] });
+    const session = await operator('POST', `/api/v1/admin/shows/${showIds[0]}/sessions`, {
+      startsAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      saleStartsAt: new Date(Date.now() + 86_400_000).toISOString(),
+      holdMinutes: 15,
+      purchaseLimit: 4,
+      realName: false,
+      queueEnabled: false,
+      tiers: [{ name: '草坪', priceFen: 38_000, zoneName: '草坪' }],
+    });
+    const sid = session.body.id;
+    const now = new Date();
+    for (let i = 1; i <= 3; i++) {
+      await db.query(
+        `INSERT INTO tickets (ticket_no, order_id, order_item_id, user_id, session_id, zone_id, slot_no, secret)
+         VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
+        [`T${i}`.padEnd(20, 'X'), 100 + i, 100 + i, users[0], sid, i, 's'.repeat(43)],
+      );
+    }
+    const [tickets] = await db.query<import('mysql2').RowDataPacket[]>(
+      'SELECT id FROM tickets WHERE session_id = ? ORDER BY id',
+      [sid],
+    );
+    const admit = (ticket: string, gate: string) =>
+      db.query(
+        "INSERT INTO checkins (ticket_id, session_id, gate, staff_user_id, mode, scanned_at, recorded_at) VALUES (?, ?, ?, ?, 'online', ?, ?)",
+        [ticket, sid, gate, users[1], now, now],
+      );
+    await admit(tickets[0]!.id, '南门');
+    await admit(tickets[1]!.id, '南门');
+    await admit(tickets[2]!.id, '北门');
+    await db.query(
+      `INSERT INTO checkin_conflicts (ticket_id, session_id, kind, gate, staff_user_id, scanned_at, first_gate, first_at, created_at)
+       VALUES (?, ?, 'already_used', '北门', ?, ?, '南门', ?, ?)`,
+      [tickets[0]!.id, sid, users[1], now, now, now],
+    );
+    const r = await gates();
+    expect(r.gates).toEqual([
+      { gate: '北门', admitted: 1 },
+      { gate: '南门', admitted: 2 },
+    ]);
+    expect(r.conflicts).toEqual([
+      expect.objectContaining({ ticketNo: 'T1XXXXXXXXXXXXXXXXXX', gate: '北门', firstGate: '南门' }),
+    ]);
   });
 });

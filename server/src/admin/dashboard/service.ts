@@ -5,6 +5,8 @@ import type { Db } from '../../db/pool';
 import { appError } from '../../http/errors';
 import type { InventoryService } from '../../inventory/service';
 import { ORDER_STATUS } from '../../orders/types';
+import type Redis from 'ioredis';
+import type { Keys } from '../../redis/keys';
 import * as repo from './repo';
 
 const WINDOW_MIN = 30;
@@ -52,6 +54,8 @@ export class DashboardService {
   constructor(
     private readonly db: Db,
     private readonly inventory: InventoryService,
+    private readonly redis: Redis,
+    private readonly keys: Keys,
   ) {}
 
   async session(sessionId: string, now: Date): Promise<SessionDashboard> {
@@ -96,9 +100,28 @@ export class DashboardService {
       revenueFen: money.paidFen - money.refundedFen,
       refundedFen: money.refundedFen,
       // The waiting room comes with its own issue; until then there is no length to show.
-      queue: { enabled: cat.queueEnabled, length: null },
+      queue: {
+        enabled: cat.queueEnabled,
+        length: cat.queueEnabled ? await this.queueLength(sessionId) : null,
+      },
       seatStates,
     };
+  }
+
+  /**
+   * Fans waiting in the session's waiting room (queue/): the pre-sale pool, the pool being drawn,
+   * and places in line not yet admitted. Read-only, from the queue's own Redis keys.
+   */
+  private async queueLength(sessionId: string): Promise<number> {
+    const q = this.keys.session(sessionId).queue;
+    const admitted = Number((await this.redis.hget(q.state, 'admitted')) ?? 0);
+    const res = await this.redis
+      .pipeline()
+      .zcard(q.pre)
+      .zcard(q.frozen)
+      .zcount(q.line, `(${admitted}`, '+inf')
+      .exec();
+    return (res ?? []).reduce((n, [err, v]) => n + (err ? 0 : Number(v)), 0);
   }
 
   private async seatStates(cat: SessionCatalog, now: Date): Promise<{ held: string[]; sold: string[] }> {

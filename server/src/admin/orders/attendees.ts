@@ -14,7 +14,8 @@ type Row = RowDataPacket & Record<string, any>;
  */
 export const ATTENDEES = 'order_attendees';
 
-export type IdHasher = (idNumber: string) => string;
+/** The stored keyed hashes an ID number may have (one per ID type: the search box has no type). */
+export type IdHasher = (idNumber: string) => string[];
 
 export interface AttendeeStore {
   exists: boolean;
@@ -61,16 +62,16 @@ export function attendeeFilter(
   const out: AttendeeFilter = { clauses: [], unsupported: [] };
   const sub = (cond: string, value: unknown) =>
     out.clauses.push({
-      sql: `o.id IN (SELECT order_id FROM ${ATTENDEES} WHERE ${cond} = ?)`,
+      sql: `o.id IN (SELECT order_id FROM ${ATTENDEES} WHERE ${cond})`,
       params: [value],
     });
   if (f.idNumber) {
-    if (s.idHash && hasher) sub('id_hash', hasher(f.idNumber));
-    else if (s.plainId) sub('id_number', f.idNumber);
+    if (s.idHash && hasher) sub('id_hash IN (?)', hasher(f.idNumber));
+    else if (s.plainId) sub('id_number = ?', f.idNumber);
     else out.unsupported.push('证件号');
   }
   if (f.phone) {
-    if (s.phone) sub('phone', f.phone);
+    if (s.phone) sub('phone = ?', f.phone);
     else out.unsupported.push('手机号');
   }
   return out;

@@ -1,4 +1,5 @@
 import type { RowDataPacket } from 'mysql2/promise';
+import type { GateConflict } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
 
 type Row = RowDataPacket & Record<string, any>;
@@ -135,4 +136,22 @@ export async function gateCounts(db: Db, showId: string): Promise<{ gate: string
     [showId],
   );
   return rows.map((r) => ({ gate: String(r.gate), admitted: Number(r.n) }));
+}
+
+/** Offline scans of a show found at sync to be second uses or refunded tickets (check-in's table). */
+export async function gateConflicts(db: Db, showId: string): Promise<GateConflict[]> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT t.ticket_no, c.kind, c.gate, c.scanned_at, c.first_gate, c.first_at
+       FROM checkin_conflicts c JOIN show_sessions ss ON ss.id = c.session_id JOIN tickets t ON t.id = c.ticket_id
+      WHERE ss.show_id = ? ORDER BY c.id DESC LIMIT 200`,
+    [showId],
+  );
+  return rows.map((r) => ({
+    ticketNo: String(r.ticket_no),
+    kind: String(r.kind),
+    gate: String(r.gate),
+    scannedAt: r.scanned_at.toISOString(),
+    firstGate: r.first_gate ?? null,
+    firstAt: r.first_at ? r.first_at.toISOString() : null,
+  }));
 }

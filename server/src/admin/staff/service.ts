@@ -197,9 +197,13 @@ export class StaffService {
 
   /** Per-gate counts once check-in exists; until then `available` is false. */
   async gates(showId: string): Promise<GateCounts> {
-    if (!(await tableExists(this.db, 'checkins'))) return { available: false, gates: [] };
+    const none: GateCounts = { available: false, gates: [], conflicts: [] };
+    if (!(await tableExists(this.db, 'checkins'))) return none;
     const cols = await columnsOf(this.db, 'checkins');
-    if (!cols.has('gate') || !cols.has('session_id')) return { available: false, gates: [] };
-    return { available: true, gates: await repo.gateCounts(this.db, showId) };
+    if (!cols.has('gate') || !cols.has('session_id')) return none;
+    const conflicts = (await tableExists(this.db, 'checkin_conflicts'))
+      ? await repo.gateConflicts(this.db, showId)
+      : [];
+    return { available: true, gates: await repo.gateCounts(this.db, showId), conflicts };
   }
 }
