@@ -14,6 +14,7 @@ import { OrderListPage } from './pages/orders/OrderListPage';
 import { StaffPage } from './pages/staff/StaffPage';
 import { AuditPage } from './pages/audit/AuditPage';
 import { AdminsPage } from './pages/admins/AdminsPage';
+import { RiskPage } from './pages/risk/RiskPage';
 
 export function App() {
   const { admin, checking, can } = useAuth();
@@ -43,6 +44,7 @@ export function App() {
         <Route path="orders" element={<OrderListPage />} />
         <Route path="staff" element={<StaffPage />} />
         <Route path="audit" element={<AuditPage />} />
+        <Route path="risk" element={<RiskPage />} />
         <Route path="admins" element={<AdminsPage />} />
         <Route path="*" element={<Navigate to={home} replace />} />
       </Route>

@@ -236,3 +236,22 @@ export interface AuditEntry {
   ip: string;
   createdAt: string;
 }
+
+export interface BlockEntry {
+  id: string;
+  kind: 'user' | 'device' | 'ip' | 'id';
+  /** For kind "id" only the start of the keyed hash: the ID number itself is never stored. */
+  value: string;
+  reason: string;
+  createdBy: string;
+  createdAt: string;
+}
+
+export interface RiskFlag {
+  id: string;
+  kind: 'device' | 'ip';
+  subject: string;
+  accounts: number;
+  firstSeen: string;
+  lastSeen: string;
+}

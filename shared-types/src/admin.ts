@@ -3,7 +3,7 @@
  * its response shapes are in admin-views.ts. Money is integer fen; times are ISO 8601 strings.
  */
 import { z } from 'zod';
-import { IdSchema } from './schemas';
+import { ID_TYPES, IdSchema } from './schemas';
 
 export * from './admin-views';
 
@@ -278,3 +278,22 @@ export const AuditQuerySchema = z.strictObject({
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(20),
 });
+
+// ---------- risk (the fair-access blocklist and flags) ----------
+export const BLOCK_KINDS = ['user', 'device', 'ip', 'id'] as const;
+export const BlockCreateSchema = z
+  .strictObject({
+    kind: z.enum(BLOCK_KINDS),
+    /** A user id, device id, IP address, or (kind "id") the ID number itself, stored only as its keyed hash. */
+    value: z.string().trim().min(1).max(128),
+    idType: z.enum(ID_TYPES).default('id_card'),
+    reason: text(200).default(''),
+  })
+  .refine((b) => b.kind !== 'user' || /^\d{1,20}$/.test(b.value), {
+    message: '用户 ID 只含数字',
+    path: ['value'],
+  })
+  .refine((b) => b.kind !== 'id' || /^[0-9A-Za-z]{5,32}$/.test(b.value), {
+    message: '证件号格式不正确',
+    path: ['value'],
+  });

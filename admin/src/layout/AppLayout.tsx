@@ -6,6 +6,7 @@ import {
   DashboardOutlined,
   LogoutOutlined,
   ProfileOutlined,
+  StopOutlined,
   SafetyOutlined,
   TeamOutlined,
   UserOutlined,
@@ -24,6 +25,7 @@ const NAV: { key: string; label: string; icon: React.ReactNode; roles: AdminRole
   { key: '/venues', label: '场馆与座位图', icon: <BankOutlined />, roles: ['operator'] },
   { key: '/orders', label: '订单管理', icon: <ProfileOutlined />, roles: ['operator'] },
   { key: '/staff', label: '检票人员', icon: <TeamOutlined />, roles: ['staff_manager'] },
+  { key: '/risk', label: '风控与黑名单', icon: <StopOutlined />, roles: ['operator'] },
   { key: '/audit', label: '操作日志', icon: <AuditOutlined />, roles: ['operator'] },
   { key: '/admins', label: '账号与权限', icon: <SafetyOutlined />, roles: ['admin'] },
 ];

@@ -26,6 +26,8 @@ import { spaRoutes } from './spa';
 import { staffRoutes, staffSelfRoutes } from './staff/routes';
 import { StaffService } from './staff/service';
 import { venueRoutes } from './venues/routes';
+import { riskRoutes } from './risk/routes';
+import { RiskAdminService } from './risk/service';
 import { IdentityVault } from '../attendees/crypto';
 import { Keys } from '../redis/keys';
 import { ID_TYPES } from '@showtix/shared-types';
@@ -106,6 +108,8 @@ export function adminRouters(d: AppDeps): Router[] {
     dashboardRoutes(a.dashboard, auth, d.clock),
     orderRoutes(a.orders, refunds, auth, d.clock),
     staffRoutes(a.staff, auth, d.clock),
+    // Built here: it edits what the app's RiskService enforces and tells it to reload.
+    riskRoutes(new RiskAdminService(d.db, d.vault, () => d.risk.invalidateBlocklist()), auth, d.clock),
     staffSelfRoutes(a.staff, requireAuth(d.tokens), d.clock),
     spaRoutes(d.config.admin),
   ];

@@ -39,6 +39,7 @@ describe('role checks on every admin route', () => {
       'uploads',
       'me',
       'logout',
+      'risk',
     ])
       expect(prefixes).toContain(p);
     expect(routes.length).toBeGreaterThanOrEqual(35);

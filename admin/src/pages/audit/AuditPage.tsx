@@ -13,6 +13,7 @@ const ENTITY: Record<string, string> = {
   staff: '检票人员',
   invite: '邀请码',
   admin: '账号',
+  blocklist: '黑名单',
 };
 
 const ACTION: Record<string, string> = {
@@ -38,6 +39,8 @@ const ACTION: Record<string, string> = {
   'admin.update': '修改账号',
   'auth.login': '登录',
   'auth.logout': '退出',
+  'risk.block': '加入黑名单',
+  'risk.unblock': '移出黑名单',
 };
 
 function Json({ value }: { value: unknown }) {

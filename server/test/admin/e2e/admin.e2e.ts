@@ -249,7 +249,7 @@ describe('the organiser runs a sale from the admin page', () => {
     await b.shot('dashboard-after-refund');
   });
 
-  it('shows the audit log and the staff page', async () => {
+  it('shows the audit log, the staff page and the blocklist', async () => {
     await page.goto(url('/audit'));
     await page.locator('.ant-table-row').first().waitFor();
     await page.locator('.ant-table-row-expand-icon').first().click();
@@ -279,6 +279,16 @@ describe('the organiser runs a sale from the admin page', () => {
     await page.locator('.ant-modal-confirm-title', { hasText: '邀请码已生成' }).waitFor();
     await settle();
     await b.shot('staff-invite');
+    await page.keyboard.press('Escape');
+    await page.goto(url('/risk'));
+    await page.getByRole('button', { name: '加入黑名单' }).click();
+    const block = page.getByRole('dialog', { name: '加入黑名单' });
+    await block.locator('input#value').fill('1');
+    await block.locator('input#reason').fill('同一设备注册大量账号');
+    await block.getByRole('button', { name: /加\s*入/ }).click();
+    await page.locator('.ant-table-row', { hasText: '同一设备注册大量账号' }).waitFor();
+    await settle();
+    await b.shot('risk-blocklist');
   });
 
   it("left no errors in the browser console (but the wrong password's 401)", () => {

@@ -1,0 +1,172 @@
+import { useState } from 'react';
+import {
+  App,
+  Button,
+  Card,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Select,
+  Space,
+  Table,
+  Tabs,
+  Tag,
+  Typography,
+} from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { ID_TYPES, type BlockEntry, type RiskFlag } from '@showtix/shared-types';
+import { api, ApiError } from '../../api/client';
+import { useApi } from '../../api/useApi';
+import { dateTime } from '../../utils/format';
+
+const KIND: Record<string, string> = { user: '用户', device: '设备', ip: 'IP 地址', id: '证件号' };
+const ID_TYPE: Record<string, string> = {
+  id_card: '居民身份证',
+  passport: '护照',
+  hk_macau_permit: '港澳通行证',
+  taiwan_permit: '台湾通行证',
+};
+
+function Blocklist() {
+  const { message } = App.useApp();
+  const list = useApi(() => api<{ items: BlockEntry[] }>('GET', '/api/v1/admin/risk/blocklist'), []);
+  const [open, setOpen] = useState(false);
+  const [form] = Form.useForm();
+  const kind = Form.useWatch('kind', form);
+  const add = async (v: { kind: string; value: string; idType?: string; reason?: string }) => {
+    try {
+      await api('POST', '/api/v1/admin/risk/blocklist', { ...v, reason: v.reason ?? '' });
+      message.success('已加入黑名单，购票与排队将被拒绝');
+      setOpen(false);
+      await list.reload();
+    } catch (e) {
+      message.error(e instanceof ApiError ? e.message : '保存失败');
+    }
+  };
+  const remove = async (id: string) => {
+    await api('DELETE', `/api/v1/admin/risk/blocklist/${id}`);
+    await list.reload();
+  };
+  return (
+    <>
+      <Space style={{ marginBottom: 12 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => (form.resetFields(), setOpen(true))}>
+          加入黑名单
+        </Button>
+        <Typography.Text type="secondary">黑名单中的用户、设备、IP 或证件不能排队和下单。</Typography.Text>
+      </Space>
+      <Table<BlockEntry>
+        rowKey="id"
+        loading={list.loading}
+        dataSource={list.data?.items}
+        pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        columns={[
+          { title: '类型', dataIndex: 'kind', width: 100, render: (k: string) => <Tag>{KIND[k] ?? k}</Tag> },
+          {
+            title: '对象',
+            dataIndex: 'value',
+            render: (v: string, e) =>
+              e.kind === 'id' ? <Typography.Text type="secondary">已加密 {v}</Typography.Text> : v,
+          },
+          { title: '原因', dataIndex: 'reason' },
+          { title: '操作人', dataIndex: 'createdBy', width: 120 },
+          { title: '时间', dataIndex: 'createdAt', width: 160, render: dateTime },
+          {
+            title: '',
+            width: 80,
+            render: (_, e) => (
+              <Popconfirm title="移出黑名单？" onConfirm={() => remove(e.id)}>
+                <Button size="small">移出</Button>
+              </Popconfirm>
+            ),
+          },
+        ]}
+      />
+      <Modal
+        title="加入黑名单"
+        open={open}
+        onCancel={() => setOpen(false)}
+        onOk={() => form.submit()}
+        okText="加入"
+        destroyOnHidden
+      >
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={add}
+          initialValues={{ kind: 'user', idType: 'id_card' }}
+        >
+          <Form.Item name="kind" label="类型">
+            <Select options={Object.entries(KIND).map(([value, label]) => ({ value, label }))} />
+          </Form.Item>
+          {kind === 'id' && (
+            <Form.Item name="idType" label="证件类型">
+              <Select options={ID_TYPES.map((t) => ({ value: t, label: ID_TYPE[t] }))} />
+            </Form.Item>
+          )}
+          <Form.Item
+            name="value"
+            label={KIND[kind ?? 'user']}
+            rules={[{ required: true, message: '请填写' }]}
+            extra={kind === 'id' ? '证件号只以加密摘要保存，不保存明文' : undefined}
+          >
+            <Input />
+          </Form.Item>
+          <Form.Item name="reason" label="原因">
+            <Input maxLength={200} placeholder="如 批量囤票" />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}
+
+function Flags() {
+  const flags = useApi(() => api<{ items: RiskFlag[] }>('GET', '/api/v1/admin/risk/flags'), []);
+  return (
+    <>
+      <Typography.Paragraph type="secondary">
+        同一设备或 IP 上出现过多账号时会被标记，可据此加入黑名单。
+      </Typography.Paragraph>
+      <Table<RiskFlag>
+        rowKey="id"
+        loading={flags.loading}
+        dataSource={flags.data?.items}
+        pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        locale={{ emptyText: '暂无风险标记' }}
+        columns={[
+          {
+            title: '类型',
+            dataIndex: 'kind',
+            width: 100,
+            render: (k: string) => <Tag color="orange">{KIND[k] ?? k}</Tag>,
+          },
+          { title: '设备 / IP', dataIndex: 'subject' },
+          { title: '账号数', dataIndex: 'accounts', align: 'right', width: 90 },
+          { title: '首次发现', dataIndex: 'firstSeen', width: 160, render: dateTime },
+          { title: '最近', dataIndex: 'lastSeen', width: 160, render: dateTime },
+        ]}
+      />
+    </>
+  );
+}
+
+/** The anti-scalper rules' blocklist and flags (see the fair-access part of the server). */
+export function RiskPage() {
+  return (
+    <>
+      <div className="page-header">
+        <h2>风控与黑名单</h2>
+      </div>
+      <Card>
+        <Tabs
+          items={[
+            { key: 'blocklist', label: '黑名单', children: <Blocklist /> },
+            { key: 'flags', label: '风险标记', children: <Flags /> },
+          ]}
+        />
+      </Card>
+    </>
+  );
+}
