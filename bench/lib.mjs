@@ -1,5 +1,6 @@
 // Shared plumbing of the benchmarks: arguments, ports, pinning, the server process, cleanup.
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -116,4 +117,29 @@ export function rng(seed) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** CPU time (user + system, microseconds) used so far by a process, from /proc. */
+export function cpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100; // clock ticks, USER_HZ = 100
+  } catch {
+    return 0;
+  }
+}
+
+/** The pid of a running program by name (mariadbd, redis-server), or undefined. */
+export function pidOf(name) {
+  try {
+    return Number(execFileSync('pidof', ['-s', name]).toString().trim()) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU used by each process between two calls: where a request's cost goes. */
+export function cpuMeter(pids) {
+  const start = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMicros(pid) : 0]));
+  return () => Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMicros(pid) - start[k] : 0]));
 }

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { benchEnv, cleanup, dist, freePort, parseArgs, percentile, rng, root, startProcess, waitHealthy } from '../lib.mjs';
+import { benchEnv, cleanup, cpuMeter, dist, freePort, parseArgs, percentile, pidOf, rng, root, startProcess, waitHealthy } from '../lib.mjs';
 import { seedTour, seedUsers } from './seed.mjs';
 import { audit } from './audit.mjs';
 
@@ -118,7 +118,10 @@ async function main() {
     await waitHealthy(url);
     await autocannon({ url: `${url}/api/v1/sessions/${tour[0].id}/seat-states`, connections: 20, duration: 1 }); // JIT warm-up
     console.log(`selling ${capacity} units to ${BUYERS} buyers over ${CONNECTIONS} connections ...`);
-    const s = summarize(await purchaseRun(url, tokens, bodies));
+    const meter = cpuMeter({ server: server.child.pid, mysqld: pidOf('mariadbd') ?? pidOf('mysqld'), redis: pidOf('redis-server'), loadgen: process.pid });
+    const samples = await purchaseRun(url, tokens, bodies);
+    const cpu = meter();
+    const s = summarize(samples);
     await server.stop();
     server = undefined;
 
@@ -143,6 +146,8 @@ async function main() {
       hello_rps: Math.round(helloRps),
       ratio: Number((s.purchaseRps / helloRps).toFixed(3)),
       statuses: s.statuses,
+      // CPU microseconds per purchase request, by process (the machine's two cores are shared)
+      cpu_us_per_request: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round(v / samples.length)])),
       pinned: args.pin === true,
       at: new Date().toISOString(),
     };
@@ -151,7 +156,8 @@ async function main() {
     console.log(
       `sold ${a.sold}/${capacity}, oversold ${result.oversold}, double-sold ${a.doubleSold}; ` +
         `${result.purchase_rps} purchase req/s, ${result.orders_per_s} orders/s over ${result.selling_window_s}s; ` +
-        `p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms; hello-world ${result.hello_rps} req/s; ratio ${result.ratio}`,
+        `p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms; hello-world ${result.hello_rps} req/s; ratio ${result.ratio}; ` +
+        `CPU µs/request ${JSON.stringify(result.cpu_us_per_request)}`,
     );
     console.log(JSON.stringify(result));
     if (result.oversold || result.double_sold || result.created_201 !== result.committed_orders) process.exitCode = 1;

@@ -158,7 +158,12 @@ function systemRoutes(d: AppDeps): Router {
 }
 
 export function createApp(d: AppDeps): Koa {
-  const app = new Koa({ proxy: false });
+  const app = new Koa({ proxy: d.config.trustProxy });
+  // Errors outside the middleware chain (a client hanging up mid-response) go to the log, not stderr.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    const aborted = err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE';
+    d.log[aborted ? 'debug' : 'error']({ err }, 'HTTP error outside a request handler');
+  });
   // Metrics wrap everything so they see the final status the error middleware sets.
   app.use(d.metrics.middleware());
   app.use(errorMiddleware(d.log));
@@ -166,16 +171,17 @@ export function createApp(d: AppDeps): Koa {
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: d.config.bodyLimitBytes, encoding: 'utf-8' }));
   const auth = requireAuth(d.tokens);
   const payDeps = { payments: d.payments, refunds: d.refunds, orders: d.orders, auth, clock: d.clock, trusted: d.wechatKeys, apiV3Key: d.config.wechat.apiV3Key, log: d.log };
+  // Each router tries its routes in turn: the purchase path and the seat map come first.
   for (const router of [
+    orderRoutes(d.orders, auth, d.clock),
+    catalogRoutes(d.catalog, d.seatmaps, d.clock),
+    queueRoutes(d.queue, auth, d.clock),
     systemRoutes(d),
     authRoutes(d),
-    catalogRoutes(d.catalog, d.seatmaps, d.clock),
-    orderRoutes(d.orders, auth, d.clock),
     payRoutes(payDeps),
     notifyRoutes(payDeps),
     ticketRoutes(d.db, d.ticketKeys, auth, d.clock),
     checkinRoutes(d.checkins, auth, d.clock),
-    queueRoutes(d.queue, auth, d.clock),
     attendeeRoutes(d.attendees, auth),
     ...adminRouters(d),
     h5Routes(d.config.h5Dir),

@@ -35,6 +35,7 @@ const EnvSchema = z.object({
   JOBS_ENABLED: bool(true),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   H5_DIR: z.string().optional(),
+  TRUST_PROXY: bool(false),
   ID_SECRET: z.string().min(32).optional(),
   TICKET_KEY_SECRET: z.string().min(32).optional(),
   TICKET_KEY_IDS: z.string().regex(/^[\w-]{1,16}(,[\w-]{1,16})*$/).default('k1'),
@@ -72,6 +73,8 @@ export interface Config extends RiskConfig {
   jobsEnabled: boolean;
   /** all: HTTP and workers; api: HTTP only; worker: consumers and jobs only (scale them apart). */
   role: 'all' | 'api' | 'worker';
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, risk flags). */
+  trustProxy: boolean;
   /** The fan's H5 build served at "/" (default: dist/h5 of the repository). */
   h5Dir: string;
   /** Keys for attendees' names and ID numbers (encryption and lookup hash) derive from this. */
@@ -126,6 +129,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     catalogCacheMs: e.CATALOG_CACHE_MS,
     jobsEnabled: e.JOBS_ENABLED,
     role: e.ROLE,
+    trustProxy: e.TRUST_PROXY,
     h5Dir: e.H5_DIR ?? path.resolve(__dirname, '../../../dist/h5'),
     idSecret: e.ID_SECRET ?? 'development-only-id-secret-never-in-production',
     ticketKeySecret: e.TICKET_KEY_SECRET ?? 'development-only-ticket-key-secret-not-for-production',
