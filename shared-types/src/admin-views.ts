@@ -64,6 +64,7 @@ export interface AdminShowSummary {
 export interface AdminShowDetail extends AdminShowSummary {
   description: string;
   refundRules: RefundTier[];
+  showPurchaseLimit: number | null;
   sessions: AdminSessionSummary[];
 }
 

@@ -137,6 +137,8 @@ export const ShowCreateSchema = z.strictObject({
   description: text(20_000).default(''),
   posterUrl: posterUrl.default(null),
   refundRules: refundRules.default([]),
+  /** Tickets one buyer may hold across every session of the show (null: only per-session limits). */
+  showPurchaseLimit: z.number().int().min(1).max(100).nullable().default(null),
 });
 export type ShowCreateInput = z.input<typeof ShowCreateSchema>;
 export const ShowUpdateSchema = z.strictObject({
@@ -145,6 +147,7 @@ export const ShowUpdateSchema = z.strictObject({
   description: text(20_000).optional(),
   posterUrl: posterUrl.optional(),
   refundRules: refundRules.optional(),
+  showPurchaseLimit: z.number().int().min(1).max(100).nullable().optional(),
 });
 
 // ---------- sessions ----------

@@ -144,6 +144,7 @@ describe('shows and sessions', () => {
       title: '周杰伦嘉年华',
       venueId,
       description: '世界巡回演唱会',
+      showPurchaseLimit: 6,
       refundRules: [
         { hoursBeforeStart: 24, feePercent: 20 },
         { hoursBeforeStart: 168, feePercent: 0 },
@@ -151,6 +152,7 @@ describe('shows and sessions', () => {
     });
     expect(r.status).toBe(201);
     showId = r.body.id;
+    expect(r.body.showPurchaseLimit).toBe(6);
     // Kept most generous first.
     expect(r.body.refundRules).toEqual([
       { hoursBeforeStart: 168, feePercent: 0 },
@@ -160,6 +162,9 @@ describe('shows and sessions', () => {
     expect(u.body.title).toBe('周杰伦 嘉年华 世界巡回演唱会');
     const [entry] = await auditRows(h, 'show.update');
     expect(JSON.parse(entry!.before_json).title).toBe('周杰伦嘉年华');
+    const unlimited = await op('PATCH', `/api/v1/admin/shows/${showId}`, { showPurchaseLimit: null });
+    expect(unlimited.body.showPurchaseLimit).toBeNull();
+    expect((await op('PATCH', `/api/v1/admin/shows/${showId}`, { showPurchaseLimit: 0 })).status).toBe(400);
     expect((await op('POST', '/api/v1/admin/shows', { title: 'x', venueId: '999999' })).status).toBe(400);
     expect((await op('POST', '/api/v1/admin/shows', { title: '', venueId })).body.error.code).toBe(
       'VALIDATION_FAILED',

@@ -40,7 +40,11 @@ export function ShowDetailPage() {
   if (!show) return <Spin />;
   const save = async (v: ShowFormValues) => {
     try {
-      await api('PATCH', `/api/v1/admin/shows/${showId}`, { ...v, posterUrl: v.posterUrl ?? null });
+      await api('PATCH', `/api/v1/admin/shows/${showId}`, {
+        ...v,
+        posterUrl: v.posterUrl ?? null,
+        showPurchaseLimit: v.showPurchaseLimit ?? null,
+      });
       message.success('已保存');
       setEditing(false);
       await reload();
@@ -81,6 +85,12 @@ export function ShowDetailPage() {
               size="small"
               items={[
                 { label: '场馆', children: <Link to={`/venues/${show.venueId}`}>{show.venueName}</Link> },
+                {
+                  label: '全演出限购',
+                  children: show.showPurchaseLimit
+                    ? `每人 ${show.showPurchaseLimit} 张`
+                    : '不限（按场次限购）',
+                },
                 {
                   label: '退票规则',
                   children: show.refundRules.length

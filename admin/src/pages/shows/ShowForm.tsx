@@ -24,6 +24,7 @@ export interface ShowFormValues {
   description: string;
   posterUrl: string | null;
   refundRules: RefundTier[];
+  showPurchaseLimit: number | null;
 }
 
 function PosterField({ value, onChange }: { value?: string | null; onChange?: (v: string | null) => void }) {
@@ -94,6 +95,13 @@ export function ShowForm({ venueLocked }: { venueLocked?: boolean }) {
           }))}
           data-testid="show-venue"
         />
+      </Form.Item>
+      <Form.Item
+        name="showPurchaseLimit"
+        label="全演出每人限购"
+        tooltip="同一买家在本演出所有场次合计最多可买的张数；不填则只按各场次的限购"
+      >
+        <InputNumber min={1} max={100} suffix="张" placeholder="不限" style={{ width: 160 }} />
       </Form.Item>
       <Form.Item name="posterUrl" label="海报">
         <PosterField />

@@ -26,6 +26,7 @@ export function ShowListPage() {
         description: v.description ?? '',
         refundRules: v.refundRules ?? [],
         posterUrl: v.posterUrl ?? null,
+        showPurchaseLimit: v.showPurchaseLimit ?? null,
       });
       message.success('演出已创建，接下来添加场次');
       navigate(`/shows/${show.id}`);

@@ -6,7 +6,7 @@ import { SESSION_STATUS_NAME } from '../../catalog/types';
 
 type Row = RowDataPacket & Record<string, any>;
 
-const SUMMARY = `SELECT s.id, s.title, s.venue_id, v.name AS venue_name, s.poster_url, s.description, s.refund_rules, s.created_at,
+const SUMMARY = `SELECT s.id, s.title, s.venue_id, v.name AS venue_name, s.poster_url, s.description, s.refund_rules, s.show_purchase_limit, s.created_at,
     (SELECT COUNT(*) FROM show_sessions ss WHERE ss.show_id = s.id) AS session_count,
     (SELECT MIN(ss.starts_at) FROM show_sessions ss WHERE ss.show_id = s.id) AS first_starts_at,
     (SELECT GROUP_CONCAT(DISTINCT ss.status) FROM show_sessions ss WHERE ss.show_id = s.id) AS statuses
@@ -15,6 +15,7 @@ const SUMMARY = `SELECT s.id, s.title, s.venue_id, v.name AS venue_name, s.poste
 export interface ShowFull extends AdminShowSummary {
   description: string;
   refundRules: RefundTier[];
+  showPurchaseLimit: number | null;
 }
 
 function view(r: Row): ShowFull {
@@ -34,13 +35,14 @@ function view(r: Row): ShowFull {
     createdAt: r.created_at.toISOString(),
     description: r.description ?? '',
     refundRules: parseRefundRules(r.refund_rules),
+    showPurchaseLimit: r.show_purchase_limit ?? null,
   };
 }
 
 export async function listShows(db: Db): Promise<AdminShowSummary[]> {
   const [rows] = await db.query<Row[]>(`${SUMMARY} ORDER BY s.id DESC`);
   return rows.map((r) => {
-    const { description: _d, refundRules: _r, ...summary } = view(r);
+    const { description: _d, refundRules: _r, showPurchaseLimit: _l, ...summary } = view(r);
     return summary;
   });
 }
@@ -69,6 +71,7 @@ export async function updateShow(
     description?: string;
     posterUrl?: string | null;
     refundRules?: RefundTier[];
+    showPurchaseLimit?: number | null;
   },
 ): Promise<void> {
   const sets: string[] = [];
@@ -79,6 +82,7 @@ export async function updateShow(
     ['description', u.description],
     ['poster_url', u.posterUrl],
     ['refund_rules', u.refundRules === undefined ? undefined : JSON.stringify(u.refundRules)],
+    ['show_purchase_limit', u.showPurchaseLimit],
   ];
   for (const [col, val] of cols) if (val !== undefined) (sets.push(`${col} = ?`), params.push(val));
   if (sets.length) await c.query(`UPDATE shows SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);

@@ -16,6 +16,7 @@ export interface ShowInput {
   description: string;
   posterUrl: string | null;
   refundRules: RefundTier[];
+  showPurchaseLimit: number | null;
 }
 
 const auditShape = (s: repo.ShowFull) => ({
@@ -24,6 +25,7 @@ const auditShape = (s: repo.ShowFull) => ({
   description: s.description,
   posterUrl: s.posterUrl,
   refundRules: s.refundRules,
+  showPurchaseLimit: s.showPurchaseLimit,
 });
 
 export class ShowService {
@@ -51,7 +53,11 @@ export class ShowService {
       async (c) => {
         if (!(await repo.venueExists(c, input.venueId)))
           throw appError('VALIDATION_FAILED', { field: 'venueId' }, '场馆不存在');
-        return insertShow(joinTransaction(c), input);
+        const newId = await insertShow(joinTransaction(c), input);
+        // The catalog's writer predates the per-show limit (fair-access migration): set it here.
+        if (input.showPurchaseLimit !== null)
+          await repo.updateShow(c, newId, { showPurchaseLimit: input.showPurchaseLimit });
+        return newId;
       },
       (newId) => ({ action: 'show.create', entityType: 'show', entityId: newId, after: input }),
     );
