@@ -176,7 +176,8 @@ describe('authentication', () => {
     const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: users[0], roles: ['fan'], exp: now + 3600 })}.`;
     const forged = createSigner({ key: 'x'.repeat(48) })({ sub: users[0], roles: ['fan'], exp: now + 3600 });
     const noExpiry = createSigner({ key: env.config.authSecret })({ sub: users[0], roles: ['fan'] });
-    for (const t of [expired, none, forged, noExpiry, 'garbage']) {
+    const adminPage = await api.tokenFor('admin:1', ['admin']);
+    for (const t of [expired, none, forged, noExpiry, 'garbage', adminPage]) {
       expect((await api.call('GET', '/api/v1/orders', { token: t })).status).toBe(401);
     }
   });

@@ -50,13 +50,18 @@ export interface AuthState {
   principal: Principal;
 }
 
-/** Requires a valid bearer token; puts the principal on ctx.state. */
+/**
+ * Requires a fan's (WeChat user's) bearer token; puts the principal on ctx.state. Admin-page
+ * tokens ('admin:<id>' subjects) are not WeChat users and are refused here.
+ */
 export function requireAuth(tokens: TokenService) {
   return async (ctx: Context, next: Next) => {
     const header = ctx.get('authorization');
     const m = /^Bearer ([\w.-]+)$/.exec(header);
     if (!m) throw appError('UNAUTHORIZED');
-    (ctx.state as AuthState).principal = await tokens.verify(m[1]!);
+    const p = await tokens.verify(m[1]!);
+    if (!/^\d{1,20}$/.test(p.userId)) throw appError('UNAUTHORIZED', undefined, '请使用微信登录');
+    (ctx.state as AuthState).principal = p;
     await next();
   };
 }
