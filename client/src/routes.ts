@@ -56,7 +56,8 @@ export function back(name: RouteName = 'home', params?: Record<string, string | 
   const stack = Taro.getCurrentPages();
   const target = ROUTES[name].slice(1);
   for (let i = stack.length - 2; i >= 0; i--) {
-    if (stack[i]?.route?.split('?')[0] === target) {
+    // WeChat names routes 'pages/x/index', Taro's H5 router '/pages/x/index'.
+    if (stack[i]?.route?.split('?')[0]?.replace(/^\//, '') === target) {
       void Taro.navigateBack({ delta: stack.length - 1 - i });
       return;
     }

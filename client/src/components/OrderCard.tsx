@@ -2,13 +2,13 @@ import { Text, View } from '@tarojs/components';
 import { useEffect, useState } from 'react';
 import { useCountdown } from '../hooks/useCountdown';
 import { sessionContext, type SessionContext } from '../services/context';
-import type { FanOrder } from '../services/types';
+import type { Order } from '@showtix/shared-types';
 import { formatYuan } from '../utils/money';
 import { formatCountdown, formatDateTime } from '../utils/time';
 import Poster from './Poster';
 import { OrderBadge } from './StatusBadge';
 
-export function itemsSummary(o: FanOrder): string {
+export function itemsSummary(o: Order): string {
   const seats = o.items.filter((i) => i.seatId);
   if (seats.length) {
     const first = seats
@@ -46,7 +46,7 @@ function PendingClock({ expireAt }: { expireAt: string }) {
   );
 }
 
-export default function OrderCard({ order, onOpen }: { order: FanOrder; onOpen: () => void }) {
+export default function OrderCard({ order, onOpen }: { order: Order; onOpen: () => void }) {
   const ctx = useSessionContext(order.sessionId);
   const title = ctx?.show.title ?? '演出订单';
   return (

@@ -46,6 +46,8 @@ export default function SeatCanvas(props: SeatCanvasProps) {
     let last = '';
     const onResize = () => {
       const r = box.getBoundingClientRect();
+      // A hidden page (another page on top) has no box: keep the canvas and the fan's zoom.
+      if (r.width < 1 || r.height < 1) return;
       const key = `${Math.round(r.width)}x${Math.round(r.height)}`;
       if (key !== last) {
         last = key;

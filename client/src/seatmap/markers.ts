@@ -53,6 +53,14 @@ export function exposeSeatMap(c: SeatMapController, rect: () => DOMRect): () => 
       return { x: r.left + p.x, y: r.top + p.y };
     },
     seatAt: (x: number, y: number) => c.seatAtScreen(x - rect().left, y - rect().top),
+    /** The index of a seat id in the map (for seatPoint), or -1. */
+    indexOf: (id: string) => c.currentModel()?.index.get(id) ?? -1,
+    /** A seat's state as the map draws it now: available, held or sold (live refreshes included). */
+    seatState(id: string) {
+      const m = c.currentModel();
+      const i = m?.index.get(id);
+      return m && i !== undefined ? (['available', 'held', 'sold'][m.state[i]!] ?? 'unknown') : undefined;
+    },
     /** The first n available seats in map order that can be tapped on screen, with their tap points. */
     freeSeats(n: number) {
       const m = c.currentModel();

@@ -97,18 +97,32 @@ function estimatePitch(xs: Float32Array, ys: Float32Array): number {
   return dists[Math.floor(dists.length / 2)] ?? 10;
 }
 
+/**
+ * One label per section, centred above it: above the seats near its middle, which for a curved
+ * stand are lower than its ends (the ends would put the label on the block in front).
+ */
 function sectionLabels(seats: SeatMapSeat[]): SectionLabel[] {
-  const acc = new Map<string, { minX: number; maxX: number; minY: number }>();
+  const acc = new Map<string, { minX: number; maxX: number; minY: number; top: number }>();
   for (const s of seats) {
     const a = acc.get(s.section);
-    if (!a) acc.set(s.section, { minX: s.x, maxX: s.x, minY: s.y });
+    if (!a) acc.set(s.section, { minX: s.x, maxX: s.x, minY: s.y, top: Infinity });
     else {
       a.minX = Math.min(a.minX, s.x);
       a.maxX = Math.max(a.maxX, s.x);
       a.minY = Math.min(a.minY, s.y);
     }
   }
-  return [...acc].map(([name, a]) => ({ name, x: (a.minX + a.maxX) / 2, y: a.minY }));
+  for (const s of seats) {
+    const a = acc.get(s.section)!;
+    const mid = (a.minX + a.maxX) / 2;
+    if (Math.abs(s.x - mid) <= Math.max((a.maxX - a.minX) * 0.1, 1) && s.y < a.top) a.top = s.y;
+  }
+  // No seat near the middle (two blocks with a wide aisle): above the section's highest seat.
+  return [...acc].map(([name, a]) => ({
+    name,
+    x: (a.minX + a.maxX) / 2,
+    y: a.top === Infinity ? a.minY : a.top,
+  }));
 }
 
 const STATE_CODE = { available: AVAILABLE, held: HELD, sold: SOLD } as const;

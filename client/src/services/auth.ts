@@ -3,7 +3,7 @@ import { apiBase } from './config';
 import { ApiError } from './errors';
 import { getLoginCode } from './login-code';
 import { KEYS, readString, remove, write } from './storage';
-import type { LoginResponse } from './types';
+import type { WxLoginResponse } from '@showtix/shared-types';
 
 /**
  * Fan login: a WeChat login code (Taro.login, or the simulator in H5) is traded for the API's
@@ -21,9 +21,9 @@ export function logout(): void {
 }
 
 async function exchange(code: string): Promise<string> {
-  let res: Taro.request.SuccessCallbackResult<LoginResponse>;
+  let res: Taro.request.SuccessCallbackResult<WxLoginResponse>;
   try {
-    res = await Taro.request<LoginResponse>({
+    res = await Taro.request<WxLoginResponse>({
       url: `${apiBase()}/api/v1/auth/wx-login`,
       method: 'POST',
       data: { code },

@@ -1,3 +1,5 @@
+import { KEYS, readString } from './storage';
+
 /**
  * Where the client finds the API. H5 is served by the API server itself, so it calls its own
  * origin; the mini-program needs an absolute base, fixed at build time (TARO_APP_API_BASE).
@@ -7,7 +9,11 @@ export function apiBase(): string {
   return process.env.TARO_APP_API_BASE || 'http://127.0.0.1:3000';
 }
 
-/** The WeChat simulator that hands out login codes to the H5 build (never used in WeChat). */
+/**
+ * The WeChat simulator that hands out login codes to the H5 build (never used in WeChat): fixed
+ * at build time (TARO_APP_WX_SIM_URL), or for one browser by storage key `showtix.wxSimUrl`
+ * (a simulator on another port, e.g. the browser tests' own, without rebuilding).
+ */
 export function wxSimUrl(): string {
-  return process.env.TARO_APP_WX_SIM_URL || 'http://127.0.0.1:3100';
+  return readString(KEYS.wxSimUrl) || process.env.TARO_APP_WX_SIM_URL || 'http://127.0.0.1:3100';
 }

@@ -92,6 +92,11 @@ const ADVICE: Record<ClientErrorCode, Advice> & Partial<Record<string, Advice>> 
   REQUEST_IN_PROGRESS: { title: '正在处理中', remedy: 'retry_later', actionText: '稍后刷新' },
   ORDER_STATE_INVALID: { title: '订单状态已变化', remedy: 'refresh_order', actionText: '刷新订单' },
   REFUND_NOT_ALLOWED: { title: '暂不支持退票', remedy: 'refresh_order', actionText: '查看订单' },
+  // Fair-access codes (real-name and risk rules); listed ahead of the shared table that adds them.
+  ID_TAKEN: { title: '证件已购票', remedy: 'fix_input', actionText: '更换观演人' },
+  QUEUE_ID_TAKEN: { title: '证件已在排队', remedy: 'back_to_show', actionText: '返回演出详情' },
+  BLOCKED: { title: '暂不能购票', remedy: 'back_home', actionText: '返回首页' },
+  HOLD_COOLDOWN: { title: '操作过于频繁', remedy: 'back_to_show', actionText: '返回演出详情' },
   SESSION_STATE_INVALID: { title: '场次状态已变化', remedy: 'back_to_show', actionText: '返回演出详情' },
   // Admin edits only; listed so that every code of the shared table has a way forward.
   EDIT_CONFLICT: { title: '无法保存', remedy: 'retry', actionText: '重试' },

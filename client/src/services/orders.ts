@@ -1,7 +1,12 @@
-import { CreateOrderSchema, type CreateOrderInput, type Page } from '@showtix/shared-types';
+import {
+  CreateOrderSchema,
+  type CreateOrderInput,
+  type Order,
+  type Page,
+  type PayResponse,
+} from '@showtix/shared-types';
 import { ApiError } from './errors';
 import { request } from './http';
-import type { FanOrder, PayResponse } from './types';
 import { randomId } from '../utils/random';
 
 /**
@@ -29,11 +34,11 @@ export class OrderAttempt {
   }
 }
 
-export async function createOrder(input: CreateOrderInput, attempt: OrderAttempt): Promise<FanOrder> {
+export async function createOrder(input: CreateOrderInput, attempt: OrderAttempt): Promise<Order> {
   const parsed = CreateOrderSchema.safeParse(input);
   if (!parsed.success)
     throw new ApiError('VALIDATION_FAILED', 400, parsed.error.issues[0]?.message ?? '请求参数有误');
-  return request<FanOrder>('/api/v1/orders', {
+  return request<Order>('/api/v1/orders', {
     method: 'POST',
     body: input,
     auth: true,
@@ -41,27 +46,27 @@ export async function createOrder(input: CreateOrderInput, attempt: OrderAttempt
   });
 }
 
-export function listOrders(before?: string): Promise<Page<FanOrder>> {
+export function listOrders(before?: string): Promise<Page<Order>> {
   const q = before ? `?before=${encodeURIComponent(before)}` : '';
-  return request<Page<FanOrder>>(`/api/v1/orders${q}`, { auth: true });
+  return request<Page<Order>>(`/api/v1/orders${q}`, { auth: true });
 }
 
 const orderPath = (orderNo: string) => `/api/v1/orders/${encodeURIComponent(orderNo)}`;
 
-export function getOrder(orderNo: string): Promise<FanOrder> {
-  return request<FanOrder>(orderPath(orderNo), { auth: true });
+export function getOrder(orderNo: string): Promise<Order> {
+  return request<Order>(orderPath(orderNo), { auth: true });
 }
 
-export function cancelOrder(orderNo: string): Promise<FanOrder> {
-  return request<FanOrder>(`${orderPath(orderNo)}/cancel`, { method: 'POST', auth: true });
+export function cancelOrder(orderNo: string): Promise<Order> {
+  return request<Order>(`${orderPath(orderNo)}/cancel`, { method: 'POST', auth: true });
 }
 
 export function payOrder(orderNo: string): Promise<PayResponse> {
   return request<PayResponse>(`${orderPath(orderNo)}/pay`, { method: 'POST', auth: true });
 }
 
-export function refundOrder(orderNo: string, reason?: string): Promise<FanOrder> {
-  return request<FanOrder>(`${orderPath(orderNo)}/refund`, {
+export function refundOrder(orderNo: string, reason?: string): Promise<Order> {
+  return request<Order>(`${orderPath(orderNo)}/refund`, {
     method: 'POST',
     auth: true,
     body: reason ? { reason } : {},
@@ -77,7 +82,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export async function waitForSettled(
   orderNo: string,
   opts: { timeoutMs?: number; intervalMs?: number; isCancelled?: () => boolean } = {},
-): Promise<FanOrder> {
+): Promise<Order> {
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   for (;;) {
     const order = await getOrder(orderNo);

@@ -5,6 +5,8 @@ export const KEYS = {
   token: 'showtix.token',
   openid: 'showtix.openid',
   draft: 'showtix.draft',
+  /** H5 development only: another WeChat simulator than the one fixed at build time. */
+  wxSimUrl: 'showtix.wxSimUrl',
 } as const;
 
 export function readString(key: string): string | undefined {

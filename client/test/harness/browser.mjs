@@ -13,9 +13,6 @@ const FLAGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-/** Where the H5 build asks for login codes unless TARO_APP_WX_SIM_URL was set at build time. */
-export const DEFAULT_SIM_URL = 'http://127.0.0.1:3100';
-
 /**
  * Headless Debian Chromium through playwright-core. Playwright gives every launch a fresh
  * temporary profile (it rejects --user-data-dir for launch()), deleted on close.
@@ -27,8 +24,10 @@ export async function launchBrowser() {
 
 /**
  * One fan in their own browser context (own localStorage = own openid and token), on a phone
- * sized viewport. opts.token signs the fan in directly; without it the app logs in through the
- * simulator, whose /sim/login this forwards to stack.sim (the simulator sends no CORS headers).
+ * sized viewport, on the app's origin (stack.appUrl). opts.token signs the fan in directly;
+ * without it the app logs in by itself through the simulator: the page asks stack.sim for a
+ * wx.login code (the simulator answers CORS), pointed there by the app's `showtix.wxSimUrl`
+ * storage key because the test simulator listens on a port of its own.
  */
 export async function newFanPage(browser, stack, opts = {}) {
   const context = await browser.newContext({
@@ -39,62 +38,56 @@ export async function newFanPage(browser, stack, opts = {}) {
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
   });
-  if (opts.token) {
-    await context.addInitScript((t) => {
-      if (!location.protocol.startsWith('http')) return; // about:blank has no storage
-      if (!localStorage.getItem('showtix.token'))
-        localStorage.setItem('showtix.token', JSON.stringify({ data: t }));
-    }, opts.token);
-  }
-  if (stack.sim) await routeSimulator(context, stack.sim.url, opts.simUrl ?? DEFAULT_SIM_URL);
+  const origin = new URL(stack.appUrl).origin;
+  // Taro's H5 storage keeps {"data": value} per key. Only on the app's origin (not the cashier).
+  await context.addInitScript(
+    ({ origin, token, simUrl }) => {
+      if (location.origin !== origin) return;
+      const put = (k, v) => localStorage.getItem(k) || localStorage.setItem(k, JSON.stringify({ data: v }));
+      if (simUrl) put('showtix.wxSimUrl', simUrl);
+      if (token) put('showtix.token', token);
+    },
+    { origin, token: opts.token ?? null, simUrl: stack.sim?.url ?? null },
+  );
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   return { context, page, errors };
 }
 
-async function routeSimulator(context, simUrl, appSimUrl) {
-  const cors = {
-    'access-control-allow-origin': '*',
-    'access-control-allow-headers': '*',
-    'access-control-allow-methods': 'GET,POST,OPTIONS',
-  };
-  await context.route(`${appSimUrl}/sim/**`, async (route) => {
-    const req = route.request();
-    if (req.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
-    const url = simUrl + new URL(req.url()).pathname;
-    const res = await fetch(url, {
-      method: req.method(),
-      headers: { 'content-type': 'application/json' },
-      body: req.postData() ?? undefined,
-    });
-    return route.fulfill({
-      status: res.status,
-      headers: { ...cors, 'content-type': 'application/json' },
-      body: await res.text(),
-    });
-  });
-}
-
-/** Waits for fonts, for no CSS transition (Taro's H5 router slides pages in) and no toast. */
-export async function settle(page) {
+/**
+ * Waits for fonts, for no CSS transition (Taro's H5 router slides pages in) and no toast
+ * (opts.toast: true keeps a toast that is showing, to have it in a screenshot).
+ */
+export async function settle(page, opts = {}) {
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  // Taro's router: a page slides in after a delay and is marked stationed once there; a page
+  // going away loses taro_page_show until it is removed. At rest every page is either hidden
+  // (shade) or shown and stationed.
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('.taro_router > .taro_page')].every(
+      (el) =>
+        el.classList.contains('taro_page_shade') ||
+        (el.classList.contains('taro_page_show') && el.classList.contains('taro_page_stationed')),
+    ),
+  );
   await page.waitForFunction(() =>
     document
       .getAnimations()
       .every((a) => a.constructor.name !== 'CSSTransition' || a.playState !== 'running'),
   );
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll('.taro__toast')].every((el) => {
-      const cs = getComputedStyle(el);
-      return cs.display === 'none' || Number(cs.opacity) === 0 || el.getClientRects().length === 0;
-    }),
-  );
+  if (!opts.toast)
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.taro__toast')].every((el) => {
+        const cs = getComputedStyle(el);
+        return cs.display === 'none' || Number(cs.opacity) === 0 || el.getClientRects().length === 0;
+      }),
+    );
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
-export async function screenshot(page, name) {
-  await settle(page);
+export async function screenshot(page, name, opts = {}) {
+  await settle(page, opts);
   mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path: file });
@@ -163,4 +156,44 @@ export async function tapSeats(page, seats) {
         );
       });
   }
+}
+
+/** Seat ids as the open map draws them now: resolves once every one shows `state`. */
+export async function waitForSeatStates(page, ids, state, timeout = 15_000) {
+  await page.waitForFunction(
+    ([list, want]) => list.every((id) => window.__seatmap?.seatState(id) === want),
+    [ids, state],
+    { timeout },
+  );
+}
+
+/** Free seats (as in window.__seatmap.freeSeats) of the given ids, where this page draws them. */
+export async function seatsById(page, ids) {
+  return page.evaluate((list) => list.map((id) => ({ id, index: window.__seatmap.indexOf(id) })), ids);
+}
+
+/** Answers a Taro.showModal with the button of that text. */
+export async function modalButton(page, text) {
+  const button = page.locator('.taro-modal__foot').getByText(text, { exact: true });
+  await button.waitFor();
+  return button;
+}
+
+/**
+ * n free seats next to each other (consecutive in map order) nearest to the middle of the map
+ * as drawn now, for taps that look like a fan's (and screenshots that show them).
+ */
+export async function seatsNearCentre(page, n) {
+  return page.evaluate((count) => {
+    const r = document.querySelector('.seat-canvas__canvas').getBoundingClientRect();
+    const [cx, cy] = [r.left + r.width / 2, r.top + r.height / 2];
+    const free = window.__seatmap.freeSeats(100_000);
+    const byIndex = new Map(free.map((s) => [s.index, s]));
+    free.sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
+    for (const s of free) {
+      const run = Array.from({ length: count }, (_, k) => byIndex.get(s.index + k));
+      if (run.every(Boolean)) return run;
+    }
+    throw new Error(`no ${count} free seats side by side on screen`);
+  }, n);
 }

@@ -60,8 +60,11 @@ export function ensureSimBuilt() {
     run(['run', 'build', '-w', 'wechat-sim'], 'simulator build');
 }
 
+/** The H5 build, rebuilt when missing or older than the client's sources. */
 export function ensureH5Built({ force = false } = {}) {
-  if (force || !existsSync(path.join(DIST_H5, 'index.html'))) run(['run', 'build:h5'], 'H5 build');
+  const index = path.join(DIST_H5, 'index.html');
+  if (force || !existsSync(index) || newestMtime(path.join(ROOT, 'client/src')) > statSync(index).mtimeMs)
+    run(['run', 'build:h5'], 'H5 build');
 }
 
 export function ensureWeappBuilt({ force = false } = {}) {

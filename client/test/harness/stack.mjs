@@ -1,7 +1,6 @@
 import { createServer } from 'node:net';
 import { DIST_H5, ROOT, rootRequire, serverDist } from './paths.mjs';
 import { ensureH5Built, ensureServerBuilt, ensureSimBuilt } from './build.mjs';
-import { startStatic } from './static.mjs';
 
 const DEV_SECRET = 'development-only-secret-never-use-in-production!';
 
@@ -72,24 +71,24 @@ function wechatEnv(simUrl, port) {
   };
 }
 
-/** Does the API server serve the H5 build at / itself? Then no static server is needed. */
-async function serverServesH5(url) {
-  try {
-    const res = await fetch(`${url}/`);
-    return res.ok && (await res.text()).includes('id="app"');
-  } catch {
-    return false;
-  }
+/** The server answers the H5 build's index at "/" (it serves dist/h5 itself since H5_DIR). */
+async function assertServesH5(url) {
+  const res = await fetch(`${url}/`).catch((e) => ({ ok: false, status: e.message, text: async () => '' }));
+  const html = res.ok ? await res.text() : '';
+  if (!html.includes('id="app"'))
+    throw new Error(`the server does not serve the H5 build at ${url}/ (answer: ${res.status}); H5_DIR=${DIST_H5}`);
 }
 
 /**
  * The real back end for browser tests and the benchmark, in this process: its own MySQL
  * database, Redis key prefix and RabbitMQ prefix (all deleted in close()), the server from its
- * compiled helpers with its jobs and consumers, optionally the WeChat simulator (the server's
- * WeChat login, Pay and cashier pointed at it), and the H5 build on one origin with /api.
+ * compiled helpers with its jobs and RabbitMQ consumers (JOBS_ENABLED), optionally the WeChat
+ * simulator (the server's WeChat login, Pay and cashier pointed at it); the server serves the
+ * H5 build (dist/h5) at "/", so the app and /api share one origin.
  *
  * opts.env: extra server environment (wins over the defaults here).
  * opts.sim: start the WeChat simulator (default true).
+ * opts.clock: the server's clock (e.g. a ManualClock from clockModule(), for expiry tests).
  */
 export async function startStack(opts = {}) {
   ensureServerBuilt();
@@ -123,12 +122,15 @@ export async function startStack(opts = {}) {
       REDIS_KEY_PREFIX: prefix,
       AMQP_PREFIX: name,
       CONSUMER_BACKOFF_MS: '100',
+      JOBS_ENABLED: 'true',
+      ROLE: 'all',
+      H5_DIR: DIST_H5,
       AUTH_SECRET: DEV_SECRET,
       ...wechatEnv(sim?.url, port),
       ...(opts.env ?? {}),
     });
     if (config.amqpUrl) closers.push(() => deleteAmqp(config.amqpUrl, config.amqpPrefix));
-    const server = await serverDist('server.js').startServer(config);
+    const server = await serverDist('server.js').startServer(config, opts.clock ? { clock: opts.clock } : {});
     const redis = server.deps.redis;
     // Keys go after the server closes its Redis client, so delete them with a client of our own.
     const Redis = rootRequire('ioredis');
@@ -139,12 +141,7 @@ export async function startStack(opts = {}) {
       await r.quit();
     });
     closers.push(() => server.close());
-    let appUrl = server.url;
-    if (!(await serverServesH5(server.url))) {
-      const st = await startStatic(DIST_H5, server.url);
-      closers.push(() => st.close());
-      appUrl = st.url;
-    }
+    await assertServesH5(server.url);
     return {
       name,
       mysqlUrl,
@@ -155,13 +152,18 @@ export async function startStack(opts = {}) {
       redis,
       sim,
       apiUrl: server.url,
-      appUrl,
+      appUrl: server.url,
       close,
     };
   } catch (err) {
     await close();
     throw err;
   }
+}
+
+/** The server's clock module (ManualClock: now(), advance(ms), set(ms)). */
+export function clockModule() {
+  return serverDist('clock.js');
 }
 
 /** A fan logged in as the mini-program does: a simulator login code traded at wx-login. */

@@ -76,15 +76,26 @@ describe('order detail', () => {
   it('offers a refund under the show rules and polls a paid order until ticketed', async () => {
     router.params = { orderNo: 'N100', result: 'success' };
     let polls = 0;
+    let refunded = false;
     serve({
       'GET /api/v1/sessions/7': SESSION,
       'GET /api/v1/shows/3': SHOW,
-      'POST /api/v1/orders/N100/refund': { ...ORDER, status: 'ticketed', refund: { status: 'processing' } },
+      'POST /api/v1/orders/N100/refund': {
+        ...ORDER,
+        status: 'ticketed',
+        refund: { status: 'processing', amountFen: 188_000, feeFen: 0 },
+      },
     });
     const base = taro.request.getMockImplementation()!;
     taro.request.mockImplementation(async (o: { url: string; method?: string }) => {
       if (o.url !== '/api/v1/orders/N100') return base(o);
       polls++;
+      if (refunded)
+        return {
+          statusCode: 200,
+          header: {},
+          data: { ...ORDER, status: 'refunded', refund: { status: 'succeeded', amountFen: 188_000, feeFen: 0 } },
+        };
       return { statusCode: 200, header: {}, data: { ...ORDER, status: polls < 3 ? 'paid' : 'ticketed' } };
     });
     render(<OrderPage />);
@@ -98,7 +109,13 @@ describe('order detail', () => {
       await jest.advanceTimersByTimeAsync(0);
     });
     expect(taro.showModal).toHaveBeenCalledWith(expect.objectContaining({ content: '将全额退回 ¥1,880。' }));
-    expect(screen.getByText('退款处理中')).toBeTruthy();
+    expect(screen.getByTestId('refund-status').textContent).toBe('退款处理中，预计退回 ¥1,880');
+    // The page follows the refund until WeChat Pay settles it.
+    refunded = true;
+    await act(() => jest.advanceTimersByTimeAsync(2000));
+    expect(screen.getByTestId('order-status').dataset.status).toBe('refunded');
+    expect(screen.getByTestId('refund-status').textContent).toBe('¥1,880 已原路退回微信支付');
+    expect(screen.queryByTestId('refund-order')).toBeNull();
   });
 
   it('explains an error with its way forward', async () => {
@@ -165,13 +182,22 @@ describe('ticket wallet', () => {
   const { ticketPlace } = jest.requireActual(
     '../../src/pages/tickets/index',
   ) as typeof import('../../src/pages/tickets/index');
-  const base = { ticketId: 'T1', orderNo: 'N100', sessionId: '7', status: 'valid', qr: 'STX1.T1' };
+  const base = {
+    ticketId: 'T1',
+    orderNo: 'N100',
+    sessionId: '7',
+    status: 'valid' as const,
+    qr: 'STX1.T1',
+    showTitle: '星河巡回演唱会',
+    venueName: '梅赛德斯-奔驰文化中心',
+    startsAt: '2027-01-01T11:30:00.000Z',
+  };
 
-  it('names the seat or zone, from the ticket or else from its order', () => {
-    expect(
-      ticketPlace({ ...base, seatId: '11', seat: { section: 'A区', row: '3', number: '12' } }, new Map()),
-    ).toBe('A区 3排12座');
-    expect(ticketPlace({ ...base, zoneId: 'z1', zoneName: '内场站席' }, new Map())).toBe('内场站席');
-    expect(ticketPlace({ ...base, seatId: '11' }, new Map([['N100', ORDER as never]]))).toBe('A区 1排1座');
+  it('names the seat or zone the ticket carries', () => {
+    expect(ticketPlace({ ...base, seatId: '11', seat: { section: 'A区', row: '3', number: '12' } })).toBe(
+      'A区 3排12座',
+    );
+    expect(ticketPlace({ ...base, zoneId: 'z1', zoneName: '内场站席' })).toBe('内场站席');
+    expect(ticketPlace({ ...base, seatId: '11' })).toBe('对号入座');
   });
 });

@@ -4,7 +4,7 @@ import { normaliseAttendees, type AttendeeInput } from '../../services/attendees
 import { clearDraft, type CheckoutDraft } from '../../services/draft';
 import { errorView, type ErrorView } from '../../services/errors';
 import { createOrder, OrderAttempt } from '../../services/orders';
-import type { FanOrder } from '../../services/types';
+import type { Order } from '@showtix/shared-types';
 
 export function orderInput(d: CheckoutDraft, attendees: AttendeeInput[]): CreateOrderInput {
   const common = {
@@ -21,7 +21,7 @@ export function orderInput(d: CheckoutDraft, attendees: AttendeeInput[]): Create
  */
 export function useCheckout(draft: CheckoutDraft | undefined) {
   const attempt = useRef(new OrderAttempt());
-  const [order, setOrder] = useState<FanOrder>();
+  const [order, setOrder] = useState<Order>();
   const [error, setError] = useState<ErrorView>();
   const [busy, setBusy] = useState(false);
 

@@ -1,6 +1,6 @@
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro, { useRouter } from '@tarojs/taro';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import ErrorPanel from '../../components/ErrorPanel';
 import Loading from '../../components/Loading';
 import { useSessionContext } from '../../components/OrderCard';
@@ -11,7 +11,7 @@ import { go, replace } from '../../routes';
 import { errorView, type ErrorView } from '../../services/errors';
 import { cancelOrder, getOrder, refundOrder } from '../../services/orders';
 import { startPayment } from '../../services/payment';
-import type { FanOrder } from '../../services/types';
+import type { Order, OrderRefund } from '@showtix/shared-types';
 import { formatYuan, percentOfFen } from '../../utils/money';
 import { refundFeePercent } from '../../utils/refund';
 import { runRemedy } from '../../utils/remedy';
@@ -20,15 +20,26 @@ import { usePayResult } from './usePayResult';
 import './index.scss';
 import { flag } from '../../utils/flag';
 
-const REFUND_TEXT: Record<string, string> = {
-  requested: '退款申请已提交',
-  processing: '退款处理中',
-  succeeded: '退款成功，款项将原路退回',
-  abnormal: '退款异常，客服将尽快处理',
-  closed: '退款已关闭',
-};
+/** The refund's state in the fan's words, with the money it returns. */
+export function refundText(r: OrderRefund): string {
+  const money = `${formatYuan(r.amountFen)}${r.feeFen > 0 ? `（已扣手续费 ${formatYuan(r.feeFen)}）` : ''}`;
+  switch (r.status) {
+    case 'requested':
+      return `退款申请已提交，预计退回 ${money}`;
+    case 'processing':
+      return `退款处理中，预计退回 ${money}`;
+    case 'succeeded':
+      return `${money} 已原路退回微信支付`;
+    case 'abnormal':
+      return '退款异常，客服将尽快处理';
+    case 'closed':
+      return '退款已关闭';
+    default:
+      return String(r.status);
+  }
+}
 
-function StatusHead({ order, waiting }: { order: FanOrder; waiting: boolean }) {
+function StatusHead({ order, waiting }: { order: Order; waiting: boolean }) {
   const left = useCountdown(order.status === 'pending' ? order.expireAt : null);
   let text = '';
   if (waiting) text = '支付成功，正在出票…';
@@ -37,7 +48,7 @@ function StatusHead({ order, waiting }: { order: FanOrder; waiting: boolean }) {
   else if (order.status === 'paid') text = '支付成功，正在出票';
   else if (order.status === 'ticketed') text = '已出票，入场时请出示电子票';
   else if (order.status === 'cancelled') text = '订单已取消';
-  else if (order.status === 'refunded') text = '已退款，款项将原路退回';
+  else if (order.status === 'refunded') text = '订单已退款';
   return (
     <View
       className={`status-head status-head--${order.status}`}
@@ -47,22 +58,53 @@ function StatusHead({ order, waiting }: { order: FanOrder; waiting: boolean }) {
       <OrderBadge status={waiting ? 'paid' : order.status} />
       <Text className="status-head__text">{text}</Text>
       {order.refund ? (
-        <Text className="status-head__sub">{REFUND_TEXT[order.refund.status] ?? order.refund.status}</Text>
+        <Text className="status-head__sub" data-testid="refund-status" data-refund={order.refund.status}>
+          {refundText(order.refund)}
+        </Text>
       ) : null}
     </View>
   );
+}
+
+export const REFUND_POLL_MS = 2000;
+const REFUND_POLLS_MAX = 30;
+
+/**
+ * A refund asked for settles at WeChat Pay a moment later: while this page is open the order is
+ * re-read every REFUND_POLL_MS (for about a minute) until the refund leaves requested/processing.
+ */
+function useRefundFollowUp(orderNo: string, order: Order | undefined, setOrder: (o: Order) => void) {
+  const polls = useRef(0);
+  const [retry, setRetry] = useState(0);
+  const open = order?.refund?.status === 'requested' || order?.refund?.status === 'processing';
+  useEffect(() => {
+    if (!open || polls.current >= REFUND_POLLS_MAX) return undefined;
+    let live = true;
+    const timer = setTimeout(() => {
+      polls.current++;
+      getOrder(orderNo).then(
+        (o) => live && setOrder(o),
+        () => live && setRetry((n) => n + 1),
+      );
+    }, REFUND_POLL_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [open, order, orderNo, setOrder, retry]);
 }
 
 export default function OrderPage() {
   const { params } = useRouter();
   const orderNo = params.orderNo ?? '';
   const loaded = useLoad(() => getOrder(orderNo), [orderNo]);
-  const [order, setOrder] = useState<FanOrder>();
+  const [order, setOrder] = useState<Order>();
   useEffect(() => setOrder(loaded.data), [loaded.data]);
   const waiting = usePayResult(orderNo, params.result, setOrder);
   const ctx = useSessionContext(order?.sessionId);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorView>();
+  useRefundFollowUp(orderNo, order, setOrder);
 
   if (!order) {
     return (
@@ -79,7 +121,7 @@ export default function OrderPage() {
       </View>
     );
   }
-  const act = async (fn: () => Promise<FanOrder | void>) => {
+  const act = async (fn: () => Promise<Order | void>) => {
     if (busy) return;
     setBusy(true);
     try {
@@ -122,6 +164,9 @@ export default function OrderPage() {
   };
   const refundable =
     (order.status === 'paid' || order.status === 'ticketed') && !order.refund && feePercent < 100;
+  const buyAgain = order.status === 'cancelled' || order.status === 'refunded';
+  const hasActions =
+    order.status === 'pending' || order.status === 'ticketed' || refundable || (buyAgain && Boolean(ctx));
 
   return (
     <View className="page page--barred order">
@@ -167,49 +212,51 @@ export default function OrderPage() {
           ) : null}
         </View>
       </ScrollView>
-      <View className="bottom-bar">
-        {order.status === 'pending' ? (
-          <>
+      {hasActions ? (
+        <View className="bottom-bar">
+          {order.status === 'pending' ? (
+            <>
+              <Button
+                className="btn btn--ghost"
+                data-testid="cancel-order"
+                disabled={flag(busy)}
+                onClick={() => void cancel()}
+              >
+                取消订单
+              </Button>
+              <Button
+                className="btn btn--primary btn--wide"
+                data-testid="pay-again"
+                disabled={flag(busy)}
+                loading={flag(busy)}
+                onClick={() => void pay()}
+              >
+                去支付 {formatYuan(order.amountFen)}
+              </Button>
+            </>
+          ) : null}
+          {refundable ? (
             <Button
               className="btn btn--ghost"
-              data-testid="cancel-order"
+              data-testid="refund-order"
               disabled={flag(busy)}
-              onClick={() => void cancel()}
+              onClick={() => void refund()}
             >
-              取消订单
+              申请退款
             </Button>
-            <Button
-              className="btn btn--primary btn--wide"
-              data-testid="pay-again"
-              disabled={flag(busy)}
-              loading={flag(busy)}
-              onClick={() => void pay()}
-            >
-              去支付 {formatYuan(order.amountFen)}
+          ) : null}
+          {order.status === 'ticketed' ? (
+            <Button className="btn btn--primary btn--wide" onClick={() => go('tickets')}>
+              查看电子票
             </Button>
-          </>
-        ) : null}
-        {refundable ? (
-          <Button
-            className="btn btn--ghost"
-            data-testid="refund-order"
-            disabled={flag(busy)}
-            onClick={() => void refund()}
-          >
-            申请退款
-          </Button>
-        ) : null}
-        {order.status === 'ticketed' ? (
-          <Button className="btn btn--primary btn--wide" onClick={() => go('tickets')}>
-            查看电子票
-          </Button>
-        ) : null}
-        {order.status === 'cancelled' && ctx ? (
-          <Button className="btn btn--primary btn--wide" onClick={() => go('show', { id: ctx.show.id })}>
-            重新购买
-          </Button>
-        ) : null}
-      </View>
+          ) : null}
+          {buyAgain && ctx ? (
+            <Button className="btn btn--primary btn--wide" onClick={() => go('show', { id: ctx.show.id })}>
+              重新购买
+            </Button>
+          ) : null}
+        </View>
+      ) : null}
       {error ? (
         <ErrorPanel
           error={error}

@@ -1,7 +1,7 @@
 import Taro from '@tarojs/taro';
 import { useEffect, useState } from 'react';
 import { waitForSettled } from '../../services/orders';
-import type { FanOrder } from '../../services/types';
+import type { Order } from '@showtix/shared-types';
 
 /**
  * Back from paying (the H5 cashier's ?result=, or wx.requestPayment in WeChat): on success the
@@ -10,7 +10,7 @@ import type { FanOrder } from '../../services/types';
 export function usePayResult(
   orderNo: string,
   result: string | undefined,
-  onSettled: (o: FanOrder) => void,
+  onSettled: (o: Order) => void,
 ): boolean {
   const [waiting, setWaiting] = useState(result === 'success');
   useEffect(() => {

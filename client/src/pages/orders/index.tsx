@@ -8,13 +8,13 @@ import TabBar from '../../components/TabBar';
 import { useLoad } from '../../hooks/useLoad';
 import { go, switchTab } from '../../routes';
 import { listOrders } from '../../services/orders';
-import type { FanOrder } from '../../services/types';
+import type { Order } from '@showtix/shared-types';
 import { runRemedy } from '../../utils/remedy';
 import './index.scss';
 
 export default function OrdersPage() {
   const first = useLoad(() => listOrders(), []);
-  const [more, setMore] = useState<FanOrder[]>([]);
+  const [more, setMore] = useState<Order[]>([]);
   const [next, setNext] = useState<string>();
   const shownOnce = useRef(false);
   // Coming back from an order (paid, cancelled) should show its new state.

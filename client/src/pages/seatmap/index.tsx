@@ -27,7 +27,7 @@ interface Loaded {
 
 function Legend({ model }: { model: SeatModel }) {
   return (
-    <ScrollView scrollX className="legend">
+    <View className="legend">
       {model.tiers.map((t, i) => (
         <View key={t.id} className="legend__item" data-testid="legend-tier">
           <View className="legend__swatch" style={{ background: model.colors[i] }} />
@@ -44,7 +44,7 @@ function Legend({ model }: { model: SeatModel }) {
         <View className="legend__swatch legend__swatch--sel" />
         <Text className="legend__text">已选</Text>
       </View>
-    </ScrollView>
+    </View>
   );
 }
 

@@ -14,3 +14,10 @@ if (typeof window !== 'undefined' && typeof window.PointerEvent === 'undefined')
   }
   (window as unknown as { PointerEvent: unknown }).PointerEvent = PointerEventShim;
 }
+
+// jsdom has no TextEncoder/TextDecoder; shared-types' ticket codes (@noble/curves) need them
+// when the module loads.
+import { TextDecoder, TextEncoder } from 'node:util';
+
+if (typeof globalThis.TextEncoder === 'undefined')
+  Object.assign(globalThis, { TextEncoder, TextDecoder });
