@@ -9,6 +9,7 @@ import { ensureSystemPackages } from './system-packages.mjs';
 const only = process.argv.slice(2);
 
 const STEPS = [
+  ['lint', 'npx eslint .'],
   ['wechat simulator', 'npm test -w wechat-sim'],
   ['server', 'npx jest --ci', 'server'],
   ['server: faults (one at a time)', 'npx jest --ci -c jest.serial.config.js', 'server'],

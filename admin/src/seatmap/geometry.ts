@@ -69,7 +69,10 @@ export function seatAt<T extends PlotSeat>(seats: T[], wx: number, wy: number): 
   for (const s of seats) {
     const dx = Math.abs(s.x - wx);
     const dy = Math.abs(s.y - wy);
-    if (dx <= half && dy <= half && dx + dy < bestD) ((best = s), (bestD = dx + dy));
+    if (dx <= half && dy <= half && dx + dy < bestD) {
+      best = s;
+      bestD = dx + dy;
+    }
   }
   return best;
 }

@@ -133,8 +133,14 @@ export async function listOrdersOfUser(
 ): Promise<OrderRow[]> {
   const where = ['user_id = ?'];
   const params: unknown[] = [userId];
-  if (status !== undefined) (where.push('status = ?'), params.push(status));
-  if (beforeId !== undefined) (where.push('id < ?'), params.push(beforeId));
+  if (status !== undefined) {
+    where.push('status = ?');
+    params.push(status);
+  }
+  if (beforeId !== undefined) {
+    where.push('id < ?');
+    params.push(beforeId);
+  }
   const [rows] = await db.query<Row[]>(
     `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
     [...params, limit],

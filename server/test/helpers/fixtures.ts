@@ -66,6 +66,6 @@ export async function createSession(d: AppDeps, o: SessionOptions = {}): Promise
 export async function createUsers(d: AppDeps, n: number, tag = 'u'): Promise<string[]> {
   const stamp = `${tag}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   await d.db.query('INSERT INTO users (openid) VALUES ?', [Array.from({ length: n }, (_, i) => [`${stamp}_${i}`])]);
-  const [rows] = await d.db.query<RowDataPacket[]>('SELECT id FROM users WHERE openid LIKE ? ORDER BY id', [`${stamp}\_%`]);
+  const [rows] = await d.db.query<RowDataPacket[]>('SELECT id FROM users WHERE openid LIKE ? ORDER BY id', [`${stamp}\\_%`]);
   return rows.map((r) => String(r.id));
 }

@@ -35,7 +35,10 @@ function useLive(sessionId: string | undefined) {
       if (!document.hidden) {
         try {
           const d = await api<SessionDashboard>('GET', `/api/v1/admin/sessions/${sessionId}/dashboard`);
-          if (!stop) (setData(d), setError(undefined));
+          if (!stop) {
+            setData(d);
+            setError(undefined);
+          }
         } catch (e) {
           if (!stop) setError(e as ApiError);
         }

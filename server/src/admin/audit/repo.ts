@@ -69,10 +69,22 @@ export interface AuditFilter {
 function where(f: AuditFilter): { sql: string; params: unknown[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
-  if (f.entityType) (parts.push('entity_type = ?'), params.push(f.entityType));
-  if (f.entityId) (parts.push('entity_id = ?'), params.push(f.entityId));
-  if (f.actor) (parts.push('actor = ?'), params.push(f.actor));
-  if (f.action) (parts.push('action = ?'), params.push(f.action));
+  if (f.entityType) {
+    parts.push('entity_type = ?');
+    params.push(f.entityType);
+  }
+  if (f.entityId) {
+    parts.push('entity_id = ?');
+    params.push(f.entityId);
+  }
+  if (f.actor) {
+    parts.push('actor = ?');
+    params.push(f.actor);
+  }
+  if (f.action) {
+    parts.push('action = ?');
+    params.push(f.action);
+  }
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 

@@ -73,10 +73,22 @@ export async function updateAdmin(
 ): Promise<void> {
   const sets: string[] = [];
   const params: unknown[] = [];
-  if (u.displayName !== undefined) (sets.push('display_name = ?'), params.push(u.displayName));
-  if (u.passwordHash !== undefined) (sets.push('password_hash = ?'), params.push(u.passwordHash));
-  if (u.roles !== undefined) (sets.push('roles = ?'), params.push(u.roles.join(',')));
-  if (u.disabled !== undefined) (sets.push('disabled = ?'), params.push(u.disabled ? 1 : 0));
+  if (u.displayName !== undefined) {
+    sets.push('display_name = ?');
+    params.push(u.displayName);
+  }
+  if (u.passwordHash !== undefined) {
+    sets.push('password_hash = ?');
+    params.push(u.passwordHash);
+  }
+  if (u.roles !== undefined) {
+    sets.push('roles = ?');
+    params.push(u.roles.join(','));
+  }
+  if (u.disabled !== undefined) {
+    sets.push('disabled = ?');
+    params.push(u.disabled ? 1 : 0);
+  }
   if (sets.length) await c.query(`UPDATE admin_users SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);
 }
 

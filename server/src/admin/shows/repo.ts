@@ -84,6 +84,10 @@ export async function updateShow(
     ['refund_rules', u.refundRules === undefined ? undefined : JSON.stringify(u.refundRules)],
     ['show_purchase_limit', u.showPurchaseLimit],
   ];
-  for (const [col, val] of cols) if (val !== undefined) (sets.push(`${col} = ?`), params.push(val));
+  for (const [col, val] of cols) {
+    if (val === undefined) continue;
+    sets.push(`${col} = ?`);
+    params.push(val);
+  }
   if (sets.length) await c.query(`UPDATE shows SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);
 }

@@ -12,17 +12,29 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < src.length; i++) {
     const ch = src[i]!;
     if (quoted) {
-      if (ch === '"' && src[i + 1] === '"') ((field += '"'), i++);
+      if (ch === '"' && src[i + 1] === '"') {
+        field += '"';
+        i++;
+      }
       else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') (row.push(field), (field = ''));
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    }
     else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && src[i + 1] === '\n') i++;
-      (row.push(field), rows.push(row), (row = []), (field = ''));
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
     } else field += ch;
   }
-  if (field !== '' || row.length) (row.push(field), rows.push(row));
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows.filter((r) => r.some((c) => c.trim() !== ''));
 }
 

@@ -72,7 +72,10 @@ export async function updateVenueMeta(
     ['city', v.city],
     ['address', v.address],
   ] as const) {
-    if (val !== undefined) (sets.push(`${col} = ?`), params.push(val));
+    if (val !== undefined) {
+      sets.push(`${col} = ?`);
+      params.push(val);
+    }
   }
   if (sets.length) await c.query(`UPDATE venues SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);
 }

@@ -1,0 +1,38 @@
+// One lint setup for every workspace (flat config): ESLint's and typescript-eslint's
+// recommended rules, with formatting left to Prettier.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+export default tseslint.config(
+  {
+    ignores: ['**/*.json', '**/dist/**', '**/node_modules/**', '**/coverage/**', 'test-artifacts/**', '.swc/**', 'bench/results/**', '**/*.d.ts'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      // Rows from mysql2 and parsed JSON are typed at the edges; `any` there is deliberate.
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-require-imports': 'off',
+      'no-empty': ['error', { allowEmptyCatch: true }],
+      '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],
+    },
+  },
+  {
+    files: ['client/**/*.{ts,tsx}', 'admin/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    files: ['**/test/**', '**/*.test.*', '**/e2e/**'],
+    languageOptions: { globals: { ...globals.jest } },
+  },
+  {
+    files: ['**/*.{js,cjs}'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);
