@@ -7,6 +7,7 @@
  * Runs all steps, prints a summary, exits non-zero if any failed.
  */
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,6 +31,9 @@ const results = [];
 for (const [name, cmd, args] of steps) {
   if (only.length && !only.some((o) => name.includes(o))) continue;
   console.log(`\n=== ${name} ===`);
+  // This run's screenshots only (test-artifacts/client/*.png, one set per browser run).
+  if (name.startsWith('browser'))
+    rmSync(path.join(root, 'test-artifacts/client'), { recursive: true, force: true });
   const started = Date.now();
   const r = spawnSync(cmd, args, {
     cwd: client,

@@ -1,4 +1,4 @@
-import { AttendeeSchema, ID_TYPES } from '@showtix/shared-types';
+import { AttendeeSchema, ID_TYPES } from './shared';
 
 export type IdType = (typeof ID_TYPES)[number];
 

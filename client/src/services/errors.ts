@@ -1,4 +1,5 @@
-import { ERRORS, isErrorCode, type ErrorCode } from '@showtix/shared-types';
+import type { ErrorCode } from '@showtix/shared-types';
+import { ERRORS, isErrorCode } from './shared';
 
 /** Every failure of the service layer: an API error code, or NETWORK when no answer came. */
 export type ClientErrorCode = ErrorCode | 'NETWORK';

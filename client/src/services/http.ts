@@ -1,5 +1,5 @@
 import Taro from '@tarojs/taro';
-import { isErrorCode } from '@showtix/shared-types';
+import { isErrorCode } from './shared';
 import { apiBase } from './config';
 import { ApiError } from './errors';
 import { authHeader, relogin } from './auth';

@@ -1,10 +1,5 @@
-import {
-  CreateOrderSchema,
-  type CreateOrderInput,
-  type Order,
-  type Page,
-  type PayResponse,
-} from '@showtix/shared-types';
+import type { CreateOrderInput, Order, Page, PayResponse } from '@showtix/shared-types';
+import { CreateOrderSchema } from './shared';
 import { ApiError } from './errors';
 import { request } from './http';
 import { randomId } from '../utils/random';

@@ -3,7 +3,7 @@
  * the fan logs in through the simulator (H5 login adapter), submits a real-name order
  * (attendees, hold countdown, 支付 button), finds it in 我的订单, opens and cancels it; the zone
  * picker prices a quantity; the ticket wallet shows real tickets with QR codes (bought through
- * the API and paid in the simulator: the browser cashier flow is the end-to-end suite's).
+ * the API and paid in the simulator: the browser cashier flow is checkout.test.mjs's).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -76,7 +76,9 @@ async function assertServesH5(url) {
   const res = await fetch(`${url}/`).catch((e) => ({ ok: false, status: e.message, text: async () => '' }));
   const html = res.ok ? await res.text() : '';
   if (!html.includes('id="app"'))
-    throw new Error(`the server does not serve the H5 build at ${url}/ (answer: ${res.status}); H5_DIR=${DIST_H5}`);
+    throw new Error(
+      `the server does not serve the H5 build at ${url}/ (answer: ${res.status}); H5_DIR=${DIST_H5}`,
+    );
 }
 
 /**

@@ -108,6 +108,25 @@ it('sends the fan back to the open seat map when a seat was just taken', async (
   expect(taro.navigateBack).toHaveBeenCalledWith({ delta: 1 });
 });
 
+it('believes the server over the countdown when paying is refused as ORDER_EXPIRED', async () => {
+  render(<ConfirmPage />);
+  fill(0, '张三', ID_A);
+  fill(1, '李四', ID_B);
+  answer({ statusCode: 201, data: order });
+  await submit();
+  expect(screen.getByTestId('hold-timer').textContent).toContain('15:00');
+  answer({ statusCode: 409, data: { error: { code: 'ORDER_EXPIRED', message: '订单已过期' } } });
+  await act(async () => {
+    fireEvent.click(screen.getByTestId('pay-button'));
+    await jest.advanceTimersByTimeAsync(0);
+  });
+  expect(screen.getByTestId('error-panel').textContent).toContain('支付时间已过，座位已释放，请重新下单。');
+  expect(screen.getByTestId('hold-expired').textContent).toContain('支付超时');
+  expect(screen.queryByTestId('pay-button')).toBeNull();
+  fireEvent.click(screen.getByTestId('error-action'));
+  expect(taro.navigateBack).toHaveBeenCalledWith({ delta: 1 });
+});
+
 it('retries a failed submit with the same Idempotency-Key', async () => {
   render(<ConfirmPage />);
   fill(0, '张三', ID_A);

@@ -94,7 +94,11 @@ describe('order detail', () => {
         return {
           statusCode: 200,
           header: {},
-          data: { ...ORDER, status: 'refunded', refund: { status: 'succeeded', amountFen: 188_000, feeFen: 0 } },
+          data: {
+            ...ORDER,
+            status: 'refunded',
+            refund: { status: 'succeeded', amountFen: 188_000, feeFen: 0 },
+          },
         };
       return { statusCode: 200, header: {}, data: { ...ORDER, status: polls < 3 ? 'paid' : 'ticketed' } };
     });
@@ -199,5 +203,45 @@ describe('ticket wallet', () => {
     );
     expect(ticketPlace({ ...base, zoneId: 'z1', zoneName: '内场站席' })).toBe('内场站席');
     expect(ticketPlace({ ...base, seatId: '11' })).toBe('对号入座');
+  });
+});
+
+describe('refund and wallet wording', () => {
+  const { refundText } = jest.requireActual(
+    '../../src/pages/order/index',
+  ) as typeof import('../../src/pages/order/index');
+  const { walletOrder } = jest.requireActual(
+    '../../src/pages/tickets/index',
+  ) as typeof import('../../src/pages/tickets/index');
+  const at = '2026-12-01T04:00:00.000Z';
+
+  it('says what a refund returns, fee included', () => {
+    expect(refundText({ status: 'requested', amountFen: 150_400, feeFen: 37_600, requestedAt: at })).toBe(
+      '退款申请已提交，预计退回 ¥1,504（已扣手续费 ¥376）',
+    );
+    expect(refundText({ status: 'succeeded', amountFen: 188_000, feeFen: 0, requestedAt: at })).toBe(
+      '¥1,880 已原路退回微信支付',
+    );
+    expect(refundText({ status: 'abnormal', amountFen: 1, feeFen: 0, requestedAt: at })).toBe(
+      '退款异常，客服将尽快处理',
+    );
+  });
+
+  it('lists usable tickets first', () => {
+    const t = (ticketId: string, status: 'valid' | 'voided' | 'refunding') => ({
+      ticketId,
+      status,
+      orderNo: 'N1',
+      sessionId: '7',
+      qr: 'STX1.' + ticketId,
+      showTitle: 'x',
+      venueName: 'y',
+      startsAt: at,
+    });
+    expect(
+      walletOrder([t('A', 'voided'), t('B', 'valid'), t('C', 'refunding'), t('D', 'valid')]).map(
+        (x) => x.ticketId,
+      ),
+    ).toEqual(['B', 'D', 'A', 'C']);
   });
 });

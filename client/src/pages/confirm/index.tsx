@@ -14,7 +14,7 @@ import {
   type AttendeeErrors,
   type AttendeeInput,
 } from '../../services/attendees';
-import { maskIdNumber } from '@showtix/shared-types';
+import { maskIdNumber } from '../../services/shared';
 import { draftTotalFen, draftUnits, loadDraft, type CheckoutDraft } from '../../services/draft';
 import { errorView, type ErrorView } from '../../services/errors';
 import { startPayment } from '../../services/payment';
@@ -72,9 +72,11 @@ function AttendeeSummary({ list, labels }: { list: AttendeeInput[]; labels: stri
   );
 }
 
-function HoldTimer({ expireAt, onExpired }: { expireAt: string; onExpired: () => void }) {
+function HoldTimer(props: { expireAt: string; expired: boolean; onExpired: () => void }) {
+  const { expireAt, expired, onExpired } = props;
   const left = useCountdown(expireAt);
-  if (left <= 0) {
+  // The server's word (ORDER_EXPIRED) wins over this phone's clock.
+  if (left <= 0 || expired) {
     return (
       <View className="hold hold--over" data-testid="hold-expired" onClick={onExpired}>
         <Text>支付超时，座位已释放。点此重新选座</Text>
@@ -100,6 +102,7 @@ export default function ConfirmPage() {
   const [fieldErrors, setFieldErrors] = useState<AttendeeErrors[]>([]);
   const [payError, setPayError] = useState<ErrorView>();
   const [paying, setPaying] = useState(false);
+  const [expired, setExpired] = useState(false);
   const checkout = useCheckout(draft);
 
   if (!draft) {
@@ -138,7 +141,9 @@ export default function ConfirmPage() {
       else if (outcome === 'cancelled')
         void Taro.showToast({ title: '已取消支付，可在订单中继续支付', icon: 'none' });
     } catch (e) {
-      setPayError(errorView(e));
+      const view = errorView(e);
+      if (view.code === 'ORDER_EXPIRED') setExpired(true);
+      setPayError(view);
     } finally {
       setPaying(false);
     }
@@ -171,7 +176,7 @@ export default function ConfirmPage() {
   return (
     <View className="page page--barred confirm">
       <ScrollView scrollY className="confirm__scroll">
-        {order ? <HoldTimer expireAt={order.expireAt} onExpired={reselect} /> : null}
+        {order ? <HoldTimer expireAt={order.expireAt} expired={expired} onExpired={reselect} /> : null}
         <View className="card confirm__show">
           <Text className="confirm__title">{draft.showTitle}</Text>
           <Text className="card__sub">{formatDateTime(draft.startsAt)}</Text>
@@ -213,7 +218,11 @@ export default function ConfirmPage() {
             <PriceTag fen={total} size="lg" />
           </View>
         </View>
-        {order ? (
+        {order && expired ? (
+          <Button className="btn btn--primary btn--wide" data-testid="reselect" onClick={reselect}>
+            重新选座
+          </Button>
+        ) : order ? (
           <Button
             className="btn btn--primary btn--wide"
             data-testid="pay-button"

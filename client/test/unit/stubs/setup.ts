@@ -19,5 +19,4 @@ if (typeof window !== 'undefined' && typeof window.PointerEvent === 'undefined')
 // when the module loads.
 import { TextDecoder, TextEncoder } from 'node:util';
 
-if (typeof globalThis.TextEncoder === 'undefined')
-  Object.assign(globalThis, { TextEncoder, TextDecoder });
+if (typeof globalThis.TextEncoder === 'undefined') Object.assign(globalThis, { TextEncoder, TextDecoder });

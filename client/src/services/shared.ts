@@ -1,0 +1,10 @@
+/**
+ * The runtime values the fan app takes from @showtix/shared-types, imported module by module.
+ * The package's index also exports the ticket-code signer (@noble/curves), which computes tables
+ * and needs TextEncoder when it loads: WeChat's JS engine has no TextEncoder, so importing the
+ * index at runtime stops the compiled mini-program before its first page (and costs every fan
+ * the start-up time). Types may come from the index (`import type` is erased).
+ */
+export { ERRORS, isErrorCode } from '@showtix/shared-types/dist/errors';
+export { AttendeeSchema, CreateOrderSchema, ID_TYPES } from '@showtix/shared-types/dist/schemas';
+export { maskIdNumber } from '@showtix/shared-types/dist/idcard';
