@@ -22,7 +22,19 @@ const steps = [
   ['build h5', process.execPath, ['scripts/taro-build.mjs', 'h5']],
   ['component tests', process.execPath, [jest, '--config', 'jest.config.js']],
   ['mini-program pages (dist/weapp)', process.execPath, [jest, '--config', 'jest.weapp.config.js']],
-  ['browser tests (H5 + real server)', process.execPath, ['--test', '--test-concurrency=1', 'test/browser/']],
+  [
+    'browser tests (H5 + real server)',
+    process.execPath,
+    [
+      '--test',
+      '--test-concurrency=1',
+      // A hung page or service fails its test instead of the run; a handle left open after the
+      // hooks cannot keep the runner waiting.
+      '--test-timeout=180000',
+      '--test-force-exit',
+      'test/browser/',
+    ],
+  ],
   ['miniprogram-automator', process.execPath, ['test/automator/run.mjs']],
 ];
 

@@ -40,20 +40,26 @@ let seeded;
 let seatInfo;
 const fans = [];
 
-before(async () => {
-  stack = await startStack({ tag: 'e2e_pay' });
-  seeded = await seedShow(stack.deps, { title: TITLE });
-  const map = await api(stack, null, 'GET', `/api/v1/sessions/${seeded.sessionId}/seatmap`);
-  const price = new Map(map.tiers.map((t) => [t.id, t.priceFen]));
-  seatInfo = new Map(map.seats.map((s) => [s.id, { ...s, priceFen: price.get(s.tierId) }]));
-  browser = await launchBrowser();
-});
+before(
+  async () => {
+    stack = await startStack({ tag: 'e2e_pay' });
+    seeded = await seedShow(stack.deps, { title: TITLE });
+    const map = await api(stack, null, 'GET', `/api/v1/sessions/${seeded.sessionId}/seatmap`);
+    const price = new Map(map.tiers.map((t) => [t.id, t.priceFen]));
+    seatInfo = new Map(map.seats.map((s) => [s.id, { ...s, priceFen: price.get(s.tierId) }]));
+    browser = await launchBrowser();
+  },
+  { timeout: 180_000 },
+);
 
-after(async () => {
-  for (const f of fans) await f.context.close().catch(() => undefined);
-  await browser?.close();
-  await stack?.close();
-});
+after(
+  async () => {
+    for (const f of fans) await f.context.close().catch(() => undefined);
+    await browser?.close();
+    await stack?.close();
+  },
+  { timeout: 60_000 },
+);
 
 async function fan() {
   const f = await newFanPage(browser, stack);

@@ -34,28 +34,34 @@ let seeded;
 let seatInfo;
 const fans = [];
 
-before(async () => {
-  const { ManualClock } = clockModule();
-  clock = new ManualClock(Date.now());
-  // The server caches seat states per session for SEAT_STATES_CACHE_MS measured on the injected
-  // clock: a clock that stands still between advances would keep one snapshot forever (see the
-  // report), so this stack reads Redis on every request.
-  stack = await startStack({
-    tag: 'e2e_expiry',
-    clock,
-    env: { EXPIRY_INTERVAL_MS: '200', SEAT_STATES_CACHE_MS: '0' },
-  });
-  seeded = await seedShow(stack.deps, { now: clock.now(), holdMinutes: HOLD_MINUTES, title: TITLE });
-  const map = await api(stack, null, 'GET', `/api/v1/sessions/${seeded.sessionId}/seatmap`);
-  seatInfo = new Map(map.seats.map((s) => [s.id, s]));
-  browser = await launchBrowser();
-});
+before(
+  async () => {
+    const { ManualClock } = clockModule();
+    clock = new ManualClock(Date.now());
+    // The server caches seat states per session for SEAT_STATES_CACHE_MS measured on the injected
+    // clock: a clock that stands still between advances would keep one snapshot forever (see the
+    // report), so this stack reads Redis on every request.
+    stack = await startStack({
+      tag: 'e2e_expiry',
+      clock,
+      env: { EXPIRY_INTERVAL_MS: '200', SEAT_STATES_CACHE_MS: '0' },
+    });
+    seeded = await seedShow(stack.deps, { now: clock.now(), holdMinutes: HOLD_MINUTES, title: TITLE });
+    const map = await api(stack, null, 'GET', `/api/v1/sessions/${seeded.sessionId}/seatmap`);
+    seatInfo = new Map(map.seats.map((s) => [s.id, s]));
+    browser = await launchBrowser();
+  },
+  { timeout: 180_000 },
+);
 
-after(async () => {
-  for (const f of fans) await f.context.close().catch(() => undefined);
-  await browser?.close();
-  await stack?.close();
-});
+after(
+  async () => {
+    for (const f of fans) await f.context.close().catch(() => undefined);
+    await browser?.close();
+    await stack?.close();
+  },
+  { timeout: 60_000 },
+);
 
 async function fan() {
   const f = await newFanPage(browser, stack);

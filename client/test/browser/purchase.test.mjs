@@ -34,18 +34,24 @@ let browser;
 let seeded;
 let fan;
 
-before(async () => {
-  stack = await startStack({ tag: 'purchase' });
-  seeded = await seedShow(stack.deps, { zones: true, realName: true, title: '林间音乐节 2027 · 杭州站' });
-  browser = await launchBrowser();
-  fan = await newFanPage(browser, stack); // no token: the app logs in through the simulator
-});
+before(
+  async () => {
+    stack = await startStack({ tag: 'purchase' });
+    seeded = await seedShow(stack.deps, { zones: true, realName: true, title: '林间音乐节 2027 · 杭州站' });
+    browser = await launchBrowser();
+    fan = await newFanPage(browser, stack); // no token: the app logs in through the simulator
+  },
+  { timeout: 180_000 },
+);
 
-after(async () => {
-  await fan?.context.close();
-  await browser?.close();
-  await stack?.close();
-});
+after(
+  async () => {
+    await fan?.context.close();
+    await browser?.close();
+    await stack?.close();
+  },
+  { timeout: 60_000 },
+);
 
 test('a real-name order is submitted with attendees, held with a countdown, listed and cancelled', async () => {
   const { page } = fan;

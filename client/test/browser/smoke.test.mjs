@@ -24,19 +24,25 @@ let browser;
 let seeded;
 let fan;
 
-before(async () => {
-  stack = await startStack({ tag: 'smoke' });
-  seeded = await seedShow(stack.deps, { zones: true });
-  await seedUpcomingShow(stack.deps);
-  browser = await launchBrowser();
-  fan = await newFanPage(browser, stack); // browsing and picking seats need no login
-});
+before(
+  async () => {
+    stack = await startStack({ tag: 'smoke' });
+    seeded = await seedShow(stack.deps, { zones: true });
+    await seedUpcomingShow(stack.deps);
+    browser = await launchBrowser();
+    fan = await newFanPage(browser, stack); // browsing and picking seats need no login
+  },
+  { timeout: 180_000 },
+);
 
-after(async () => {
-  await fan?.context.close();
-  await browser?.close();
-  await stack?.close();
-});
+after(
+  async () => {
+    await fan?.context.close();
+    await browser?.close();
+    await stack?.close();
+  },
+  { timeout: 60_000 },
+);
 
 test('a fan goes from the show list to two selected seats with the right total', async () => {
   const { page } = fan;
