@@ -6,6 +6,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   moduleNameMapper: {
     '^@showtix/shared-types$': '<rootDir>/../shared-types/src',
+    '^@showtix/shared-types/dist/(.*)$': '<rootDir>/../shared-types/src/$1',
     '^@showtix/wechat-sim$': '<rootDir>/../wechat-sim/src/index.ts',
   },
   testTimeout: 60000,

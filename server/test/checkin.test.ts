@@ -1,5 +1,5 @@
 import type { RowDataPacket } from 'mysql2/promise';
-import { CODE_STEP_MS, currentQr, verifyOffline, type OfflineBundle } from '@showtix/shared-types';
+import { CODE_STEP_MS, currentQr, verifyOffline, type OfflineBundle } from '@showtix/shared-types/dist/ticket-code';
 import { TicketKeys } from '../src/tickets/keys';
 import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
@@ -146,7 +146,7 @@ it('manual entry of a ticket number, and key rotation keeps old tickets valid', 
   expect((await p.api.call('POST', '/api/v1/checkin', { token: staffToken, body: { ticketNo: tickets[0]!.ticketId, gate: 'A1' } })).body.result).toBe('admitted');
   const rotated = new TicketKeys(p.config.ticketKeySecret, ['k2', ...p.config.ticketKeyIds]);
   expect(rotated.publicKeys()).toHaveProperty('k1');
-  const { parseQr, verifySignature } = await import('@showtix/shared-types');
+  const { parseQr, verifySignature } = await import('@showtix/shared-types/dist/ticket-code');
   const old = parseQr(qrOf(tickets[1]!))!;
   expect(verifySignature(old, rotated.publicKey(old.payload.k)!)).toBe(true);
   expect(parseQr(currentQr(rotated.signedQr(tickets[1]!.ticketId, s.sessionId), tickets[1]!.codeKey, now()))!.payload.k).toBe('k2');

@@ -3,4 +3,3 @@ export * from './schemas';
 export * from './api';
 export * from './idcard';
 export * from './admin';
-export * from './ticket-code';

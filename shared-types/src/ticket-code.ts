@@ -14,6 +14,9 @@ import { sha256 } from '@noble/hashes/sha256';
  *           key: it changes on screen, so a screenshot stops working within seconds.
  *
  * Only the current window and one either side (clock skew) are accepted.
+ *
+ * Not exported from the package index: it needs TextEncoder, which WeChat's JS engine lacks,
+ * so importers opt in with '@showtix/shared-types/dist/ticket-code' (and a polyfill there).
  */
 export const QR_PREFIX = 'STX2';
 export const CODE_STEP_MS = 20_000;

@@ -56,10 +56,12 @@ export class SeatMapService {
   }
 
   private states(cat: SessionCatalog, nowMs: number): Promise<SeatStates> {
+    // The cache ages in real time; nowMs (business time, injectable) only decides which holds expired.
+    const at = performance.now();
     const hit = this.snapshots.get(cat.id);
-    if (hit && nowMs - hit.at < this.cacheMs) return hit.value;
+    if (hit && at - hit.at < this.cacheMs) return hit.value;
     const value = this.load(cat, nowMs);
-    this.snapshots.set(cat.id, { at: nowMs, value });
+    this.snapshots.set(cat.id, { at, value });
     value.catch(() => this.snapshots.delete(cat.id));
     return value;
   }

@@ -1,4 +1,4 @@
-import { codeIsCurrent, parseQr, verifySignature, type OfflineBundle } from '@showtix/shared-types';
+import { codeIsCurrent, parseQr, verifySignature, type OfflineBundle } from '@showtix/shared-types/dist/ticket-code';
 import type { RowDataPacket } from 'mysql2/promise';
 import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../http/errors';

@@ -35,6 +35,7 @@ export function orderView(o: OrderRow, items: ItemRow[], refund?: RefundSummary)
     expireAt: o.expire_at.toISOString(),
     createdAt: o.created_at.toISOString(),
     items: items.map(itemView),
+    ...(o.cancel_reason ? { cancelReason: o.cancel_reason } : {}),
     ...(refund
       ? { refund: { status: REFUND_STATUS_NAMES[refund.status]!, amountFen: refund.amount_fen, feeFen: refund.fee_fen, requestedAt: refund.created_at.toISOString() } }
       : {}),

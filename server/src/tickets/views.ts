@@ -1,5 +1,5 @@
 import type { RowDataPacket } from 'mysql2/promise';
-import { CODE_STEP_MS, currentQr } from '@showtix/shared-types';
+import { CODE_STEP_MS, currentQr } from '@showtix/shared-types/dist/ticket-code';
 import type { Db } from '../db/pool';
 import { codeKeyOf, type TicketKeys } from './keys';
 

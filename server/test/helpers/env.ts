@@ -30,6 +30,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     JOBS_ENABLED: 'false',
     REBUILD_SETTLE_MS: '0',
+    SEAT_STATES_CACHE_MS: '0', // tests read seat states right after changing them
     AMQP_PREFIX: `tk_test_${id}`,
     ...overrides,
   });
