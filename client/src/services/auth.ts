@@ -1,5 +1,6 @@
 import Taro from '@tarojs/taro';
 import { apiBase } from './config';
+import { deviceId } from './device';
 import { ApiError } from './errors';
 import { getLoginCode } from './login-code';
 import { KEYS, readString, remove, write } from './storage';
@@ -27,7 +28,7 @@ async function exchange(code: string): Promise<string> {
       url: `${apiBase()}/api/v1/auth/wx-login`,
       method: 'POST',
       data: { code },
-      header: { 'content-type': 'application/json' },
+      header: { 'content-type': 'application/json', 'X-Device-Id': deviceId() },
       dataType: 'json',
     });
   } catch {

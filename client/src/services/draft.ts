@@ -26,6 +26,8 @@ export interface CheckoutDraft {
   startsAt: string;
   realName: boolean;
   purchaseLimit: number;
+  /** The session has a waiting room: the order carries the fan's admission token. */
+  queueEnabled?: boolean;
   seats?: DraftSeat[];
   zone?: DraftZone;
 }

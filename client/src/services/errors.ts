@@ -34,7 +34,8 @@ export type Remedy =
   | 'retry'
   | 'login_again'
   | 'fix_input'
-  | 'refresh_order';
+  | 'refresh_order'
+  | 'rejoin_queue';
 
 export interface ErrorView {
   code: ClientErrorCode;
@@ -83,8 +84,12 @@ const ADVICE: Record<ClientErrorCode, Advice> & Partial<Record<string, Advice>> 
   },
   RATE_LIMITED: { title: '当前人数较多', remedy: 'retry_later', actionText: '稍后重试' },
   UNAUTHORIZED: { title: '登录已失效', remedy: 'login_again', actionText: '重新登录' },
-  // The queue page arrives with its own issue; until then the fan goes back to the show.
-  QUEUE_REQUIRED: { title: '需要排队购票', remedy: 'back_to_show', actionText: '返回演出详情' },
+  QUEUE_REQUIRED: {
+    title: '需要排队购票',
+    remedy: 'rejoin_queue',
+    actionText: '去排队',
+    message: '本场次需排队购票，您的购票资格已失效或已使用，请重新排队。',
+  },
   FORBIDDEN: { title: '无法操作', remedy: 'back_home', actionText: '返回首页' },
   NOT_FOUND: { title: '内容不存在', remedy: 'back_home', actionText: '返回首页' },
   VALIDATION_FAILED: { title: '信息有误', remedy: 'fix_input', actionText: '返回修改' },
@@ -94,9 +99,24 @@ const ADVICE: Record<ClientErrorCode, Advice> & Partial<Record<string, Advice>> 
   ORDER_STATE_INVALID: { title: '订单状态已变化', remedy: 'refresh_order', actionText: '刷新订单' },
   REFUND_NOT_ALLOWED: { title: '暂不支持退票', remedy: 'refresh_order', actionText: '查看订单' },
   // Fair-access codes (real-name and risk rules); listed ahead of the shared table that adds them.
-  ID_TAKEN: { title: '证件已购票', remedy: 'fix_input', actionText: '更换观演人' },
-  QUEUE_ID_TAKEN: { title: '证件已在排队', remedy: 'back_to_show', actionText: '返回演出详情' },
-  BLOCKED: { title: '暂不能购票', remedy: 'back_home', actionText: '返回首页' },
+  ID_TAKEN: {
+    title: '证件已购票',
+    remedy: 'fix_input',
+    actionText: '更换观演人',
+    message: '该证件已持有本场次门票（一证一票），请更换观演人或调整购票张数。',
+  },
+  QUEUE_ID_TAKEN: {
+    title: '证件已在排队',
+    remedy: 'fix_input',
+    actionText: '更换证件',
+    message: '该证件已在其他账号排队（一证一位），请使用本人的其他证件，或用原账号继续排队。',
+  },
+  BLOCKED: {
+    title: '暂不能购票',
+    remedy: 'back_home',
+    actionText: '返回首页',
+    message: '账号或设备存在异常，暂不能排队或购票。如有疑问请联系客服。',
+  },
   HOLD_COOLDOWN: { title: '操作过于频繁', remedy: 'back_to_show', actionText: '返回演出详情' },
   SESSION_STATE_INVALID: { title: '场次状态已变化', remedy: 'back_to_show', actionText: '返回演出详情' },
   // Admin edits only; listed so that every code of the shared table has a way forward.
@@ -120,13 +140,30 @@ function sharedMessage(code: ClientErrorCode): string | undefined {
   return code !== 'NETWORK' && isErrorCode(code) ? ERRORS[code].message : undefined;
 }
 
+/** Codes whose server message says more than the shared one (which field, which limit). */
+const SERVER_WORDS = new Set<ClientErrorCode>(['VALIDATION_FAILED', 'FORBIDDEN', 'LIMIT_EXCEEDED']);
+const hasChinese = (s: string) => /[\u4e00-\u9fa5]/.test(s);
+
+/** "约 30 分钟后" / "约 20 秒后" */
+export function waitText(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s < 60) return `约 ${s} 秒后`;
+  const m = Math.ceil(s / 60);
+  return m < 60 ? `约 ${m} 分钟后` : `约 ${Math.floor(m / 60)} 小时 ${m % 60} 分钟后`;
+}
+
 /** The fan-facing title, message and way forward for any error the service layer throws. */
 export function errorView(err: unknown): ErrorView {
   const e = toApiError(err);
   const advice = ADVICE[e.code] ?? ADVICE.INTERNAL;
   let message = advice.message ?? sharedMessage(e.code) ?? e.message;
+  if (SERVER_WORDS.has(e.code) && hasChinese(e.message) && e.message !== sharedMessage(e.code))
+    message = e.message;
   if (e.code === 'RATE_LIMITED' && e.retryAfterMs) {
     message = `${ERRORS.RATE_LIMITED.message}（约 ${Math.ceil(e.retryAfterMs / 1000)} 秒后）`;
+  }
+  if (e.code === 'HOLD_COOLDOWN' && e.retryAfterMs) {
+    message = `您多次锁定座位未支付，暂不能下单，请${waitText(e.retryAfterMs)}再试。`;
   }
   return {
     code: e.code,

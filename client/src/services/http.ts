@@ -3,13 +3,16 @@ import { isErrorCode } from './shared';
 import { apiBase } from './config';
 import { ApiError } from './errors';
 import { authHeader, relogin } from './auth';
+import { deviceId } from './device';
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   body?: unknown;
   /** Sends the fan's bearer token, logging in first when there is none. */
   auth?: boolean;
   idempotencyKey?: string;
+  /** false: a 429 goes straight to the caller (pollers that schedule their own back-off). */
+  waitOut429?: boolean;
 }
 
 interface RawResponse {
@@ -54,7 +57,10 @@ function toError(res: RawResponse): ApiError {
 }
 
 async function send(path: string, opts: RequestOptions): Promise<RawResponse> {
-  const header: Record<string, string> = { 'content-type': 'application/json' };
+  const header: Record<string, string> = {
+    'content-type': 'application/json',
+    'X-Device-Id': deviceId(),
+  };
   if (opts.auth) Object.assign(header, await authHeader());
   if (opts.idempotencyKey) header['Idempotency-Key'] = opts.idempotencyKey;
   try {
@@ -90,7 +96,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
   }
   const repeatable = (opts.method ?? 'GET') === 'GET' || Boolean(opts.idempotencyKey);
   const wait = res.statusCode === 429 ? (retryAfterMs(res.header) ?? 1000) : undefined;
-  if (wait !== undefined && repeatable && wait <= AUTO_RETRY_MAX_MS) {
+  if (wait !== undefined && repeatable && opts.waitOut429 !== false && wait <= AUTO_RETRY_MAX_MS) {
     await sleep(wait);
     res = await send(path, opts);
   }

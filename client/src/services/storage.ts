@@ -5,6 +5,10 @@ export const KEYS = {
   token: 'showtix.token',
   openid: 'showtix.openid',
   draft: 'showtix.draft',
+  /** A random id of this phone, sent as X-Device-Id (per-device limits and risk flags). */
+  deviceId: 'showtix.deviceId',
+  /** Last ticket list, for the wallet without a network. */
+  tickets: 'showtix.tickets',
   /** H5 development only: another WeChat simulator than the one fixed at build time. */
   wxSimUrl: 'showtix.wxSimUrl',
 } as const;

@@ -1,6 +1,61 @@
-import { request } from './http';
 import type { Ticket } from '@showtix/shared-types';
+import { request } from './http';
+import { toApiError } from './errors';
+import { KEYS, readJson, write } from './storage';
 
-export async function listTickets(): Promise<Ticket[]> {
-  return (await request<{ items: Ticket[] }>('/api/v1/tickets', { auth: true })).items;
+/**
+ * A ticket of GET /api/v1/tickets as the check-in server sends it: the fixed signed part of the
+ * QR and the ticket's own code key, from which the phone makes the rotating code itself (also
+ * offline), and when the ticket was admitted at the gate.
+ */
+export interface WalletTicket extends Ticket {
+  qrSigned?: string;
+  codeKey?: string;
+  codeStepMs?: number;
+  checkedInAt?: string;
+}
+
+export interface Wallet {
+  tickets: WalletTicket[];
+  /** When the list was fetched (this answer, or the cached one). */
+  fetchedAt: number;
+  /** True when the network failed and the list is the one kept from before. */
+  offline: boolean;
+}
+
+export async function listTickets(): Promise<WalletTicket[]> {
+  return (await request<{ items: WalletTicket[] }>('/api/v1/tickets', { auth: true })).items;
+}
+
+interface Cached {
+  at: number;
+  items: WalletTicket[];
+}
+
+export function cachedWallet(): Wallet | undefined {
+  const c = readJson<Cached>(KEYS.tickets);
+  return c && Array.isArray(c.items) ? { tickets: c.items, fetchedAt: c.at, offline: true } : undefined;
+}
+
+/**
+ * The wallet from the server, kept in storage; without a network, the list kept from before
+ * (its codes rotate on the phone, so they still open the gate).
+ */
+export async function loadWallet(now: () => number = Date.now): Promise<Wallet> {
+  try {
+    const tickets = await listTickets();
+    const at = now();
+    try {
+      write(KEYS.tickets, JSON.stringify({ at, items: tickets } satisfies Cached));
+    } catch {
+      // storage full: the wallet still shows, only not offline
+    }
+    return { tickets, fetchedAt: at, offline: false };
+  } catch (err) {
+    const e = toApiError(err);
+    const unreachable = e.code === 'NETWORK' || e.code === 'INTERNAL' || e.code === 'SERVICE_UNAVAILABLE';
+    const cached = unreachable ? cachedWallet() : undefined;
+    if (cached) return cached;
+    throw err;
+  }
 }

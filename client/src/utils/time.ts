@@ -79,3 +79,10 @@ export function formatCountdown(ms: number): string {
       : `${p2(d.minutes)}:${p2(d.seconds)}`;
   return d.days > 0 ? `${d.days}天 ${clock}` : clock;
 }
+
+/** "19:30:05" (Beijing time), for gate times where seconds matter. */
+export function formatClock(iso: string | number): string {
+  const p = beijingParts(iso);
+  const s = new Date(new Date(iso).getTime() + BEIJING_OFFSET_MS).getUTCSeconds();
+  return `${p2(p.hour)}:${p2(p.minute)}:${p2(s)}`;
+}

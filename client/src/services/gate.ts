@@ -1,0 +1,247 @@
+import { toApiError } from './errors';
+import {
+  checkin,
+  offlineBundle,
+  syncCheckins,
+  type CheckinAnswer,
+  type CheckinResult,
+  type SyncItem,
+} from './staff';
+import { readJson, remove, write } from './storage';
+import { verifyOffline, type OfflineBundle, type OfflineVerdict } from './ticket-code';
+
+/**
+ * The gate desk of a staff phone: scans go to POST /api/v1/checkin while there is a network;
+ * without one they are checked against the session's offline bundle (signatures, rotating codes,
+ * revocation list), admitted, and queued in storage until POST /api/v1/checkin/sync takes them.
+ */
+
+/** What the result screen shows for one scan. */
+export interface ScanView {
+  result: CheckinResult;
+  /** Checked on this phone without the server. */
+  offline: boolean;
+  ticketId?: string;
+  seat?: string;
+  attendee?: { name: string; idNumber: string };
+  usedAt?: string;
+  usedGate?: string;
+  usedBy?: string;
+  reason?: string;
+  gateCount?: number;
+}
+
+/** One check-in of this phone, kept per session (refuses a second use while offline). */
+export interface AdmittedHere {
+  at: string;
+  gate: string;
+  offline: boolean;
+}
+
+export interface PendingCheckin extends SyncItem {
+  sessionId: string;
+  gate: string;
+}
+
+export interface SyncReport {
+  at: string;
+  sent: number;
+  admitted: number;
+  conflicts: { ticketNo: string; result: CheckinResult }[];
+}
+
+const PREFIX = 'showtix.gate';
+const bundleKey = (sessionId: string) => `${PREFIX}.bundle.${sessionId}`;
+const admittedKey = (sessionId: string) => `${PREFIX}.admitted.${sessionId}`;
+const PENDING_KEY = `${PREFIX}.pending`;
+/** Tickets per storage key: WeChat allows 1 MB per key (about 150 bytes a ticket). */
+const CHUNK = 1500;
+
+interface BundleHead extends Omit<OfflineBundle, 'tickets'> {
+  chunks: number;
+  count: number;
+}
+
+function tryWrite(key: string, value: unknown): boolean {
+  try {
+    write(key, JSON.stringify(value));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Stores a bundle in chunks; false when storage is full (it then lives in memory only). */
+export function saveBundle(b: OfflineBundle): boolean {
+  const entries = Object.entries(b.tickets);
+  const chunks = Math.ceil(entries.length / CHUNK);
+  const { tickets: _tickets, ...rest } = b;
+  for (let i = 0; i < chunks; i++) {
+    const part = Object.fromEntries(entries.slice(i * CHUNK, (i + 1) * CHUNK));
+    if (!tryWrite(`${bundleKey(b.sessionId)}.${i}`, part)) return false;
+  }
+  const old = readJson<BundleHead>(bundleKey(b.sessionId));
+  for (let i = chunks; i < (old?.chunks ?? 0); i++) remove(`${bundleKey(b.sessionId)}.${i}`);
+  return tryWrite(bundleKey(b.sessionId), { ...rest, chunks, count: entries.length } satisfies BundleHead);
+}
+
+export function loadBundle(sessionId: string): OfflineBundle | undefined {
+  const head = readJson<BundleHead>(bundleKey(sessionId));
+  if (!head || head.sessionId !== sessionId) return undefined;
+  const tickets: OfflineBundle['tickets'] = {};
+  for (let i = 0; i < head.chunks; i++) {
+    const part = readJson<OfflineBundle['tickets']>(`${bundleKey(sessionId)}.${i}`);
+    if (!part) return undefined;
+    Object.assign(tickets, part);
+  }
+  const { chunks: _c, count: _n, ...rest } = head;
+  return { ...rest, tickets };
+}
+
+export function admittedHere(sessionId: string): Record<string, AdmittedHere> {
+  return readJson<Record<string, AdmittedHere>>(admittedKey(sessionId)) ?? {};
+}
+
+function noteAdmitted(sessionId: string, ticketNo: string, a: AdmittedHere): void {
+  tryWrite(admittedKey(sessionId), { ...admittedHere(sessionId), [ticketNo]: a });
+}
+
+export function pendingCheckins(): PendingCheckin[] {
+  return readJson<PendingCheckin[]>(PENDING_KEY) ?? [];
+}
+
+function enqueue(p: PendingCheckin): void {
+  tryWrite(PENDING_KEY, [...pendingCheckins(), p]);
+}
+
+const same = (a: SyncItem, b: SyncItem) => a.ticketNo === b.ticketNo && a.scannedAt === b.scannedAt;
+
+function dropPending(done: SyncItem[]): void {
+  const left = pendingCheckins().filter((p) => !done.some((d) => same(d, p)));
+  if (left.length) tryWrite(PENDING_KEY, left);
+  else remove(PENDING_KEY);
+}
+
+export function fromAnswer(a: CheckinAnswer): ScanView {
+  return {
+    result: a.result,
+    offline: false,
+    ticketId: a.ticketId,
+    seat: a.seat,
+    attendee: a.attendee,
+    usedAt: a.usedAt,
+    usedGate: a.gate,
+    usedBy: a.usedBy,
+    reason: a.reason,
+    gateCount: a.gateCount,
+  };
+}
+
+function fromVerdict(v: OfflineVerdict, here: Record<string, AdmittedHere>): ScanView {
+  if (v.result === 'invalid') return { result: 'invalid', offline: true, reason: v.reason };
+  if (v.result === 'admitted')
+    return { result: 'admitted', offline: true, ticketId: v.ticketId, seat: v.seat, attendee: v.attendee };
+  const prior = here[v.ticketId];
+  return {
+    result: v.result,
+    offline: true,
+    ticketId: v.ticketId,
+    ...(prior ? { usedAt: prior.at, usedGate: prior.gate, usedBy: '本机' } : {}),
+  };
+}
+
+/** A ticket number read out by the holder, checked against the bundle (no code to check). */
+function verifyNumberOffline(bundle: OfflineBundle, ticketNo: string, here: ReadonlySet<string>): OfflineVerdict {
+  if (bundle.revoked.includes(ticketNo)) return { result: 'refunded', ticketId: ticketNo };
+  const t = bundle.tickets[ticketNo];
+  if (!t) return { result: 'invalid', reason: 'unknown ticket' };
+  if (here.has(ticketNo)) return { result: 'already_used', ticketId: ticketNo };
+  return { result: 'admitted', ticketId: ticketNo, seat: t.seat, ...(t.attendee ? { attendee: t.attendee } : {}) };
+}
+
+export type ScanInput = { qr: string } | { ticketNo: string };
+
+/** Checks one scan without the server; an admission is remembered and queued for the sync. */
+export function scanOffline(
+  bundle: OfflineBundle,
+  input: ScanInput,
+  gate: string,
+  nowMs: number,
+): ScanView {
+  const here = admittedHere(bundle.sessionId);
+  const seen = new Set(Object.keys(here));
+  const verdict =
+    'qr' in input
+      ? verifyOffline(bundle, input.qr, nowMs, seen)
+      : verifyNumberOffline(bundle, input.ticketNo.trim().toUpperCase(), seen);
+  const view = fromVerdict(verdict, here);
+  if (verdict.result === 'admitted') {
+    const at = new Date(nowMs).toISOString();
+    noteAdmitted(bundle.sessionId, verdict.ticketId, { at, gate, offline: true });
+    enqueue({ sessionId: bundle.sessionId, gate, ticketNo: verdict.ticketId, scannedAt: at });
+  }
+  return view;
+}
+
+/**
+ * One scan: online first (the server's word: first scan wins across gates); when the request
+ * cannot reach the server, the offline check. Other errors (not assigned, logged out) throw.
+ */
+export async function scanTicket(opts: {
+  input: ScanInput;
+  gate: string;
+  sessionId: string;
+  online: boolean;
+  bundle: OfflineBundle | undefined;
+  nowMs: () => number;
+}): Promise<ScanView> {
+  const { input, gate, sessionId, bundle } = opts;
+  if (opts.online) {
+    try {
+      const a = await checkin(input, gate, sessionId);
+      if (a.result === 'admitted' && a.ticketId)
+        noteAdmitted(sessionId, a.ticketId, { at: new Date(opts.nowMs()).toISOString(), gate, offline: false });
+      return fromAnswer(a);
+    } catch (err) {
+      if (toApiError(err).code !== 'NETWORK' || !bundle) throw err;
+    }
+  }
+  if (!bundle) throw toApiError(new Error('offline without a bundle'));
+  return scanOffline(bundle, input, gate, opts.nowMs());
+}
+
+/** Downloads the session's bundle and keeps it; answers it with whether it was stored. */
+export async function refreshBundle(sessionId: string): Promise<{ bundle: OfflineBundle; stored: boolean }> {
+  const bundle = await offlineBundle(sessionId);
+  return { bundle, stored: saveBundle(bundle) };
+}
+
+/**
+ * Sends the queued offline check-ins, gate by gate. What the server answered leaves the queue
+ * (conflicts included: they are recorded for the admin page); a failed request keeps its items
+ * and throws after the others were tried.
+ */
+export async function syncPending(nowMs: number): Promise<SyncReport | undefined> {
+  const pending = pendingCheckins();
+  if (!pending.length) return undefined;
+  const byGate = new Map<string, PendingCheckin[]>();
+  for (const p of pending) byGate.set(p.gate, [...(byGate.get(p.gate) ?? []), p]);
+  const report: SyncReport = { at: new Date(nowMs).toISOString(), sent: 0, admitted: 0, conflicts: [] };
+  let failure: unknown;
+  for (const [gate, items] of byGate) {
+    const batch = items.map((p) => ({ ticketNo: p.ticketNo, scannedAt: p.scannedAt }));
+    try {
+      const results = await syncCheckins(gate, batch);
+      dropPending(batch);
+      report.sent += batch.length;
+      for (const r of results) {
+        if (r.result === 'admitted') report.admitted++;
+        else report.conflicts.push(r);
+      }
+    } catch (err) {
+      failure ??= err;
+    }
+  }
+  if (failure && report.sent === 0) throw failure;
+  return report;
+}

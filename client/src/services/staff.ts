@@ -1,0 +1,70 @@
+import { request } from './http';
+import type { OfflineBundle } from './ticket-code';
+
+/** The shows this WeChat user checks tickets for (empty: not staff). */
+export interface StaffShows {
+  shows: { id: string; title: string }[];
+}
+
+export type CheckinResult = 'admitted' | 'already_used' | 'invalid' | 'refunded';
+
+/** POST /api/v1/checkin */
+export interface CheckinAnswer {
+  result: CheckinResult;
+  ticketId?: string;
+  usedAt?: string;
+  gate?: string;
+  usedBy?: string;
+  reason?: string;
+  seat?: string;
+  attendee?: { name: string; idNumber: string };
+  gateCount?: number;
+}
+
+export interface SyncItem {
+  ticketNo: string;
+  scannedAt: string;
+}
+
+export function staffMe(): Promise<StaffShows> {
+  return request<StaffShows>('/api/v1/staff/me', { auth: true });
+}
+
+export function redeemInvite(code: string): Promise<StaffShows> {
+  return request<StaffShows>('/api/v1/staff/invites/redeem', {
+    method: 'POST',
+    auth: true,
+    body: { code: code.trim().toUpperCase() },
+  });
+}
+
+export function checkin(
+  input: { qr: string } | { ticketNo: string },
+  gate: string,
+  sessionId: string,
+): Promise<CheckinAnswer> {
+  return request<CheckinAnswer>('/api/v1/checkin', {
+    method: 'POST',
+    auth: true,
+    body: { ...input, gate, sessionId },
+  });
+}
+
+export async function syncCheckins(
+  gate: string,
+  checkins: SyncItem[],
+): Promise<{ ticketNo: string; result: CheckinResult }[]> {
+  return (
+    await request<{ items: { ticketNo: string; result: CheckinResult }[] }>('/api/v1/checkin/sync', {
+      method: 'POST',
+      auth: true,
+      body: { gate, checkins },
+    })
+  ).items;
+}
+
+export function offlineBundle(sessionId: string): Promise<OfflineBundle> {
+  return request<OfflineBundle>(`/api/v1/staff/sessions/${encodeURIComponent(sessionId)}/offline-bundle`, {
+    auth: true,
+  });
+}
