@@ -1,15 +1,19 @@
 export default defineAppConfig({
-  // Keep in step with ROUTES in routes.ts. Reserved for later issues (see routes.ts):
-  // 'pages/queue/index' here, and subPackages: [{ root: 'packages/staff', pages: ['scan/index'] }].
+  // Keep in step with ROUTES in routes.ts.
   pages: [
     'pages/index/index',
     'pages/show/index',
+    'pages/queue/index',
     'pages/seatmap/index',
     'pages/confirm/index',
     'pages/orders/index',
     'pages/order/index',
     'pages/tickets/index',
+    'pages/me/index',
+    'pages/attendees/index',
   ],
+  // Gate staff only: not part of the package every fan downloads.
+  subPackages: [{ root: 'packages/staff', pages: ['scan/index', 'invite/index'] }],
   window: {
     backgroundTextStyle: 'dark',
     navigationBarBackgroundColor: '#ffffff',

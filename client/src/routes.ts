@@ -1,31 +1,32 @@
 import Taro from '@tarojs/taro';
 
 /**
- * Route table of the fan's app. Every page here is also listed in app.config.ts.
- *
- * Reserved for later issues (add the page files and their app.config.ts entries then):
- *   - queue:     'pages/queue/index'         waiting room of queue-enabled sessions
- *                (QUEUE_REQUIRED currently sends the fan back to the show page)
- *   - staffScan: 'packages/staff/scan/index' gate staff's ticket scanner, a sub-package
- *                (subPackages: [{ root: 'packages/staff', pages: ['scan/index'] }])
+ * Route table of the fan's app. Every page here is also listed in app.config.ts; the gate
+ * staff's pages are a sub-package (packages/staff), downloaded only by those who open them.
  */
 export const ROUTES = {
   home: '/pages/index/index',
   show: '/pages/show/index',
+  queue: '/pages/queue/index',
   seatmap: '/pages/seatmap/index',
   confirm: '/pages/confirm/index',
   orders: '/pages/orders/index',
   order: '/pages/order/index',
   tickets: '/pages/tickets/index',
+  me: '/pages/me/index',
+  attendees: '/pages/attendees/index',
+  staffScan: '/packages/staff/scan/index',
+  staffInvite: '/packages/staff/invite/index',
 } as const;
 
 export type RouteName = keyof typeof ROUTES;
 
-/** The three top-level pages of the bottom tab bar: switching between them replaces the stack. */
+/** The top-level pages of the bottom tab bar: switching between them replaces the stack. */
 export const TABS: { route: RouteName; text: string }[] = [
   { route: 'home', text: '演出' },
   { route: 'tickets', text: '票夹' },
   { route: 'orders', text: '订单' },
+  { route: 'me', text: '我的' },
 ];
 
 export function routeUrl(name: RouteName, params: Record<string, string | number | undefined> = {}): string {

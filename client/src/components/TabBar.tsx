@@ -1,7 +1,7 @@
 import { Text, View } from '@tarojs/components';
 import { TABS, switchTab, type RouteName } from '../routes';
 
-const ICONS: Record<string, string> = { home: '♪', tickets: '▤', orders: '≡' };
+const ICONS: Record<string, string> = { home: '♪', tickets: '▤', orders: '≡', me: '☺' };
 
 /** Bottom navigation of the three top-level pages (drawn by us: no icon assets needed). */
 export default function TabBar({ current }: { current: RouteName }) {

@@ -9,7 +9,10 @@ const simulate = require('miniprogram-simulate');
 const DIST = path.resolve(__dirname, '../../../dist/weapp');
 const API = 'http://127.0.0.1:3000';
 
-const calls = { request: [], toast: [], navigate: [], modal: [] };
+const calls = { request: [], toast: [], navigate: [], modal: [], scan: [], vibrate: [], audio: [], files: [] };
+/** Codes wx.scanCode reads, in order; when none are left it fails as if the staff closed it. */
+const scans = [];
+const network = { type: 'wifi', listeners: new Set() };
 const routes = new Map();
 const storage = new Map();
 const stack = [];
@@ -31,9 +34,19 @@ function request(opts) {
   const key = `${opts.method ?? 'GET'} ${url.pathname}`;
   calls.request.push({ key, data: opts.data, header: opts.header });
   const handler = routes.get(key);
+  const res0 = typeof handler === 'function' ? handler(opts) : undefined;
+  if (res0 && res0.fail) {
+    // No answer at all (the network is down): wx.request calls fail.
+    // Only the callbacks: a rejected promise nobody awaits would be an unhandled rejection.
+    return void later(() => {
+      const err = { errMsg: 'request:fail' };
+      opts?.fail?.(err);
+      opts?.complete?.(err);
+    });
+  }
   const res =
     typeof handler === 'function'
-      ? handler(opts)
+      ? res0
       : handler !== undefined
         ? { statusCode: 200, data: handler }
         : { statusCode: 404, data: { error: { code: 'NOT_FOUND', message: key } } };
@@ -66,8 +79,47 @@ const SYSTEM = {
   statusBarHeight: 20,
 };
 
+/** wx.scanCode: the next queued code, or a cancel when none is left. */
+function scanCode(opts) {
+  calls.scan.push(opts?.scanType);
+  const code = scans.shift();
+  later(() => {
+    const res =
+      code === undefined
+        ? { errMsg: 'scanCode:fail cancel' }
+        : { result: code, scanType: 'QR_CODE', errMsg: 'scanCode:ok' };
+    (code === undefined ? opts?.fail : opts?.success)?.(res);
+    opts?.complete?.(res);
+  });
+}
+
+/** Switches the simulated network and tells the listeners, as WeChat does. */
+function setNetwork(type) {
+  network.type = type;
+  for (const cb of network.listeners) cb({ isConnected: type !== 'none', networkType: type });
+}
+
 function installWx() {
   Object.assign(global.wx, {
+    env: { USER_DATA_PATH: 'wxfile://usr' },
+    scanCode,
+    vibrateShort: (o) => (calls.vibrate.push('short'), ok(o, {})),
+    vibrateLong: (o) => (calls.vibrate.push('long'), ok(o, {})),
+    getNetworkType: (o) => ok(o, { networkType: network.type }),
+    onNetworkStatusChange: (cb) => void network.listeners.add(cb),
+    offNetworkStatusChange: (cb) => void network.listeners.delete(cb),
+    getFileSystemManager: () => ({
+      writeFileSync: (path, data) => void calls.files.push([path, data.byteLength ?? data.length]),
+    }),
+    createInnerAudioContext: () => {
+      const a = {
+        play: () => void calls.audio.push(a.src),
+        onEnded: () => undefined,
+        onError: () => undefined,
+        destroy: () => undefined,
+      };
+      return a;
+    },
     request,
     getSystemInfoSync: () => ({ ...SYSTEM }),
     getWindowInfo: () => ({ ...SYSTEM }),
@@ -119,11 +171,39 @@ function pageAsComponent(opts, route, query) {
   };
 }
 
+/**
+ * A page opened a second time: simulate.load runs the page's js with require(), which jest
+ * caches, so Page() would not be called again. Its first Page() options are replayed instead
+ * (WeChat, too, makes every instance of a page from one Page() call).
+ */
+const pageOptions = new Map();
+const simUtils = require('miniprogram-simulate/src/utils');
+const runJsOnce = simUtils.runJs;
+function replayingRunJs(file) {
+  if (pageOptions.has(file)) return global.Page(pageOptions.get(file));
+  const define = global.Page;
+  global.Page = (opts) => {
+    pageOptions.set(file, opts);
+    return define(opts);
+  };
+  try {
+    runJsOnce(file);
+  } finally {
+    global.Page = define;
+  }
+}
+simUtils.runJs = replayingRunJs;
+
 let booted = false;
 /** Loads app.js once, as WeChat does before any page. */
 function boot() {
   if (booted) return;
   booted = true;
+  // WeChat's JS engine has none of these; the app brings its own (utils/text-encoding.ts).
+  for (const k of ['TextEncoder', 'TextDecoder', 'atob', 'btoa']) {
+    delete global[k];
+    if (typeof window !== 'undefined') delete window[k];
+  }
   installWx();
   global.App = (cfg) => {
     app = cfg;
@@ -173,7 +253,25 @@ const text = (page, cls, n = 0) => byClass(page, cls)[n]?.textContent ?? '';
 function reset() {
   routes.clear();
   storage.clear();
+  scans.length = 0;
+  network.type = 'wifi';
+  network.listeners.clear();
   for (const k of Object.keys(calls)) calls[k].length = 0;
 }
 
-module.exports = { API, DIST, calls, routes, storage, openPage, until, reset, simulate, byClass, fire, text };
+module.exports = {
+  API,
+  DIST,
+  calls,
+  routes,
+  storage,
+  scans,
+  setNetwork,
+  openPage,
+  until,
+  reset,
+  simulate,
+  byClass,
+  fire,
+  text,
+};

@@ -5,6 +5,8 @@ import AttendeeForm from '../../components/AttendeeForm';
 import ErrorPanel from '../../components/ErrorPanel';
 import { Empty } from '../../components/Loading';
 import PriceTag from '../../components/PriceTag';
+import SavedChooser from '../../components/SavedChooser';
+import TurnTimer from '../../components/TurnTimer';
 import { useCountdown } from '../../hooks/useCountdown';
 import { back, replace } from '../../routes';
 import {
@@ -18,6 +20,7 @@ import { maskIdNumber } from '../../services/shared';
 import { draftTotalFen, draftUnits, loadDraft, type CheckoutDraft } from '../../services/draft';
 import { errorView, type ErrorView } from '../../services/errors';
 import { startPayment } from '../../services/payment';
+import { currentAdmission } from '../../services/queue';
 import { formatYuan } from '../../utils/money';
 import { runRemedy } from '../../utils/remedy';
 import { formatCountdown, formatDateTime } from '../../utils/time';
@@ -104,6 +107,7 @@ export default function ConfirmPage() {
   const [paying, setPaying] = useState(false);
   const [expired, setExpired] = useState(false);
   const checkout = useCheckout(draft);
+  const [admission] = useState(() => (draft?.queueEnabled ? currentAdmission(draft.sessionId) : undefined));
 
   if (!draft) {
     return (
@@ -122,6 +126,7 @@ export default function ConfirmPage() {
     ? draft.seats.map((s) => s.label)
     : Array.from({ length: units }, () => draft.zone!.name);
   const reselect = () => back('seatmap', { sessionId: draft.sessionId, showId: draft.showId });
+  const requeue = () => replace('queue', { sessionId: draft.sessionId, showId: draft.showId });
 
   const submit = () => {
     if (draft.realName) {
@@ -168,6 +173,7 @@ export default function ConfirmPage() {
           setTimeout(order ? pay : submit, wait);
         },
         refresh_order: () => order && replace('order', { orderNo: order.orderNo }),
+        rejoin_queue: requeue,
       },
       order ? pay : submit,
     );
@@ -175,6 +181,7 @@ export default function ConfirmPage() {
 
   return (
     <View className="page page--barred confirm">
+      {draft.queueEnabled && !order ? <TurnTimer admission={admission} onRequeue={requeue} /> : null}
       <ScrollView scrollY className="confirm__scroll">
         {order ? <HoldTimer expireAt={order.expireAt} expired={expired} onExpired={reselect} /> : null}
         <View className="card confirm__show">
@@ -188,6 +195,13 @@ export default function ConfirmPage() {
           <View className="card">
             <Text className="card__title">观演人信息</Text>
             <Text className="card__sub">本场实名制，一人一证一票，入场需核验证件</Text>
+            <SavedChooser
+              attendees={attendees}
+              onChange={(list) => {
+                setAttendees(list);
+                setFieldErrors([]);
+              }}
+            />
             {attendees.map((a, i) => (
               <AttendeeForm
                 key={i}

@@ -4,12 +4,14 @@ import { normaliseAttendees, type AttendeeInput } from '../../services/attendees
 import { clearDraft, type CheckoutDraft } from '../../services/draft';
 import { errorView, type ErrorView } from '../../services/errors';
 import { createOrder, OrderAttempt } from '../../services/orders';
+import { currentAdmission, markAdmissionUsed } from '../../services/queue';
 import type { Order } from '@showtix/shared-types';
 
-export function orderInput(d: CheckoutDraft, attendees: AttendeeInput[]): CreateOrderInput {
+export function orderInput(d: CheckoutDraft, attendees: AttendeeInput[], admissionToken?: string): CreateOrderInput {
   const common = {
     sessionId: d.sessionId,
     ...(d.realName ? { attendees: normaliseAttendees(attendees) } : {}),
+    ...(admissionToken ? { admissionToken } : {}),
   };
   if (d.seats) return { ...common, seatIds: d.seats.map((s) => s.id) };
   return { ...common, zoneId: d.zone!.id, quantity: d.zone!.quantity };
@@ -29,13 +31,17 @@ export function useCheckout(draft: CheckoutDraft | undefined) {
     if (!draft || busy) return;
     setBusy(true);
     setError(undefined);
+    // Sessions with a waiting room: the turn's token (it buys one order).
+    const token = draft.queueEnabled ? currentAdmission(draft.sessionId)?.token : undefined;
     try {
-      const o = await createOrder(orderInput(draft, attendees), attempt.current);
+      const o = await createOrder(orderInput(draft, attendees, token), attempt.current);
       attempt.current.reset();
       clearDraft();
+      if (token) markAdmissionUsed(draft.sessionId, token);
       setOrder(o);
     } catch (e) {
       const view = errorView(e);
+      if (view.code === 'QUEUE_REQUIRED') markAdmissionUsed(draft.sessionId, token);
       // A definite refusal ends this attempt; transport trouble keeps the key for the retry.
       if (view.code !== 'NETWORK' && view.code !== 'RATE_LIMITED' && view.code !== 'REQUEST_IN_PROGRESS')
         attempt.current.reset();

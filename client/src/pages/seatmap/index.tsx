@@ -1,13 +1,15 @@
 import type { SeatMap, SeatStates, SessionInfo } from '@showtix/shared-types';
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro, { useRouter } from '@tarojs/taro';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import ErrorPanel from '../../components/ErrorPanel';
 import Loading from '../../components/Loading';
 import PriceTag from '../../components/PriceTag';
 import SeatCanvas from '../../components/SeatCanvas';
+import TurnTimer from '../../components/TurnTimer';
 import { useLoad } from '../../hooks/useLoad';
-import { go } from '../../routes';
+import { go, replace } from '../../routes';
+import { currentAdmission } from '../../services/queue';
 import { getSeatMap, getSession, getShow } from '../../services/catalog';
 import { saveDraft, type CheckoutDraft } from '../../services/draft';
 import { buildModel, seatLabel, type SeatModel } from '../../seatmap/model';
@@ -123,6 +125,16 @@ export default function SeatMapPage() {
     setZoneLive,
   );
   const limit = data.data?.session.purchaseLimit ?? 1;
+  // Sessions with a waiting room: only with a turn (the order needs its token).
+  const queued = data.data?.session.queueEnabled ?? false;
+  const [admission] = useState(() => currentAdmission(sessionId));
+  const requeue = useCallback(
+    () => replace('queue', { sessionId, showId: params.showId || data.data?.session.showId }),
+    [sessionId, params.showId, data.data],
+  );
+  useEffect(() => {
+    if (queued && !admission) requeue();
+  }, [queued, admission, requeue]);
 
   const onTapSeat = useCallback(
     (seat: number) => {
@@ -162,6 +174,7 @@ export default function SeatMapPage() {
     startsAt: session.startsAt,
     realName: session.realName,
     purchaseLimit: session.purchaseLimit,
+    queueEnabled: session.queueEnabled,
   });
   const confirmSeats = () => {
     if (!model) return;
@@ -195,6 +208,7 @@ export default function SeatMapPage() {
           {formatDateTime(session.startsAt)} · 限购 {session.purchaseLimit} 张
         </Text>
       </View>
+      {queued ? <TurnTimer admission={admission} onRequeue={requeue} /> : null}
       {model ? (
         <>
           <Legend model={model} />

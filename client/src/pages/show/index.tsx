@@ -48,6 +48,7 @@ function SessionCard({ s, active, onPick }: { s: SessionInfo; active: boolean; o
         <Text className="note">{s.seating === 'reserved' ? '对号入座' : '站席/自由席'}</Text>
         <Text className="note">每单限购 {s.purchaseLimit} 张</Text>
         {s.realName ? <Text className="note note--warn">实名制</Text> : null}
+        {s.queueEnabled ? <Text className="note note--warn">排队购票</Text> : null}
         {prices.length > 1 ? (
           <Text className="note">{formatPriceRange(Math.min(...prices), Math.max(...prices))}</Text>
         ) : null}
@@ -65,6 +66,11 @@ function BuyBar({ show, s }: { show: ShowDetail; s: SessionInfo | undefined }) {
     enabled = true;
   } else if (s?.status === 'presale') {
     label = left > 0 ? `${formatCountdown(left)} 后开售` : '即将开售';
+    // A waiting room takes fans before the sale: they are drawn into a random order when it opens.
+    if (s.queueEnabled) {
+      label = `${label} · 提前排队`;
+      enabled = true;
+    }
   } else if (s?.status === 'sold_out') {
     label = '已售罄';
   } else if (s?.status === 'ended') {
@@ -80,7 +86,9 @@ function BuyBar({ show, s }: { show: ShowDetail; s: SessionInfo | undefined }) {
         className="btn btn--primary btn--wide"
         data-testid="buy-button"
         disabled={flag(!enabled)}
-        onClick={() => enabled && s && go('seatmap', { sessionId: s.id, showId: show.id })}
+        onClick={() =>
+          enabled && s && go(s.queueEnabled ? 'queue' : 'seatmap', { sessionId: s.id, showId: show.id })
+        }
       >
         {label}
       </Button>

@@ -3,15 +3,17 @@ import { stopPullDownRefresh, useDidShow, usePullDownRefresh } from '@tarojs/tar
 import { useRef } from 'react';
 import ErrorPanel from '../../components/ErrorPanel';
 import Loading, { Empty } from '../../components/Loading';
-import QrCode from '../../components/QrCode';
+import RotatingQr from '../../components/RotatingQr';
 import TabBar from '../../components/TabBar';
 import { useLoad } from '../../hooks/useLoad';
+import { useTicker } from '../../hooks/useTicker';
 import { switchTab } from '../../routes';
-import { listTickets } from '../../services/tickets';
-import type { Ticket } from '@showtix/shared-types';
+import { loadWallet, type WalletTicket } from '../../services/tickets';
 import { runRemedy } from '../../utils/remedy';
 import { formatDateTime } from '../../utils/time';
 import './index.scss';
+
+type Ticket = WalletTicket;
 
 const STATUS_TEXT: Record<string, string> = {
   valid: '可使用',
@@ -22,6 +24,7 @@ const STATUS_TEXT: Record<string, string> = {
 
 /** Why a ticket that cannot be used shows no code. */
 const OFF_HINT: Record<string, string> = {
+  checked_in: '已核验入场，欢迎观演',
   used: '已核验入场',
   refunding: '退票处理中，暂不能入场',
   voided: '此票已作废，不能入场',
@@ -29,7 +32,8 @@ const OFF_HINT: Record<string, string> = {
 
 /** Usable tickets first; otherwise the server's order (by session time). */
 export function walletOrder(tickets: Ticket[]): Ticket[] {
-  return [...tickets].sort((a, b) => Number(b.status === 'valid') - Number(a.status === 'valid'));
+  const usable = (t: Ticket) => Number(ticketState(t) === 'valid');
+  return [...tickets].sort((a, b) => usable(b) - usable(a));
 }
 
 /** Seat or zone of a ticket, as printed on it. */
@@ -38,10 +42,17 @@ export function ticketPlace(t: Ticket): string {
   return t.zoneName ?? (t.seatId ? '对号入座' : '站席');
 }
 
-function TicketCard({ t }: { t: Ticket }) {
-  const usable = t.status === 'valid';
+/** What the card shows: the live code, or why there is none. */
+function ticketState(t: Ticket): string {
+  if (t.status === 'valid' && t.checkedInAt) return 'checked_in';
+  return t.status;
+}
+
+function TicketCard({ t, now }: { t: Ticket; now: number }) {
+  const state = ticketState(t);
+  const usable = state === 'valid';
   return (
-    <View className={`ticket ${usable ? '' : 'ticket--off'}`} data-testid="ticket" data-status={t.status}>
+    <View className={`ticket ${usable ? '' : 'ticket--off'}`} data-testid="ticket" data-status={state}>
       <View className="ticket__top">
         <Text className="ticket__title">{t.showTitle}</Text>
         <Text className="ticket__meta">{formatDateTime(t.startsAt)}</Text>
@@ -51,7 +62,11 @@ function TicketCard({ t }: { t: Ticket }) {
       <View className="ticket__tear" />
       <View className="ticket__bottom">
         {usable ? (
-          <QrCode text={t.qr} id={t.ticketId} />
+          <RotatingQr ticket={t} now={now} />
+        ) : state === 'checked_in' ? (
+          <View className="ticket__stamp ticket__stamp--in" data-testid="ticket-stamp">
+            <Text>已入场</Text>
+          </View>
         ) : (
           // No code to show at the gate for a ticket that will not open it.
           <View className="ticket__stamp" data-testid="ticket-stamp">
@@ -59,9 +74,14 @@ function TicketCard({ t }: { t: Ticket }) {
           </View>
         )}
         {usable ? <Text className="ticket__status">{STATUS_TEXT.valid}</Text> : null}
+        {state === 'checked_in' ? (
+          <Text className="ticket__status ticket__status--in" data-testid="checked-in-at">
+            {formatDateTime(t.checkedInAt!)} 入场
+          </Text>
+        ) : null}
         <Text className="ticket__no">票号 {t.ticketId}</Text>
         <Text className="ticket__hint">
-          {usable ? '入场时出示此二维码，请勿截图转发' : (OFF_HINT[t.status] ?? '此票不能入场')}
+          {usable ? '入场时出示此动态二维码，截图无效' : (OFF_HINT[state] ?? '此票不能入场')}
         </Text>
       </View>
     </View>
@@ -69,7 +89,10 @@ function TicketCard({ t }: { t: Ticket }) {
 }
 
 export default function TicketsPage() {
-  const wallet = useLoad(listTickets, []);
+  const wallet = useLoad(() => loadWallet(), []);
+  const data = wallet.data?.tickets;
+  // One clock for every code on the page; stopped when nothing shows a code.
+  const now = useTicker(1000, Boolean(data?.some((t) => ticketState(t) === 'valid')));
   const shownOnce = useRef(false);
   useDidShow(() => {
     if (shownOnce.current) wallet.reload();
@@ -79,9 +102,13 @@ export default function TicketsPage() {
     wallet.reload();
     stopPullDownRefresh();
   });
-  const data = wallet.data;
   return (
     <View className="page page--tabbed tickets">
+      {wallet.data?.offline ? (
+        <View className="tickets__offline" data-testid="wallet-offline">
+          <Text>网络不可用：显示 {formatDateTime(new Date(wallet.data.fetchedAt).toISOString())} 保存的票夹，动态二维码照常可用</Text>
+        </View>
+      ) : null}
       <ScrollView scrollY className="tickets__list">
         {wallet.loading && !data ? <Loading /> : null}
         {wallet.error && !data ? (
@@ -98,7 +125,7 @@ export default function TicketsPage() {
             </Button>
           </Empty>
         ) : null}
-        {data ? walletOrder(data).map((t) => <TicketCard key={t.ticketId} t={t} />) : null}
+        {data ? walletOrder(data).map((t) => <TicketCard key={t.ticketId} t={t} now={now} />) : null}
       </ScrollView>
       <TabBar current="tickets" />
     </View>

@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '检票邀请码' });

@@ -1,0 +1,102 @@
+import type { ShowDetail } from '@showtix/shared-types';
+import { Button, Input, Text, View } from '@tarojs/components';
+import { useState } from 'react';
+import ErrorPanel from '../../../components/ErrorPanel';
+import Loading, { Empty } from '../../../components/Loading';
+import { useLoad } from '../../../hooks/useLoad';
+import { go } from '../../../routes';
+import { getShow } from '../../../services/catalog';
+import { staffMe } from '../../../services/staff';
+import { runRemedy } from '../../../utils/remedy';
+import { formatDateTime } from '../../../utils/time';
+import type { DeskSetup } from './useDesk';
+
+/** The shows this staff member checks, with their sessions. */
+async function assignedShows(): Promise<ShowDetail[]> {
+  const { shows } = await staffMe();
+  return Promise.all(shows.map((s) => getShow(s.id)));
+}
+
+/** Before scanning: which session, at which gate. */
+export default function Setup({ initial, onStart }: { initial?: DeskSetup; onStart: (s: DeskSetup) => void }) {
+  const shows = useLoad(assignedShows, []);
+  const [sessionId, setSessionId] = useState(initial?.sessionId);
+  const [gate, setGate] = useState(initial?.gate ?? '');
+  const [hint, setHint] = useState<string>();
+
+  if (!shows.data) {
+    return shows.error ? (
+      <ErrorPanel variant="inline" error={shows.error} onAction={() => runRemedy(shows.error!, {}, shows.reload)} />
+    ) : (
+      <Loading />
+    );
+  }
+  if (shows.data.length === 0) {
+    return (
+      <Empty text="您还没有被分配检票任务">
+        <Button className="btn btn--primary" onClick={() => go('staffInvite')}>
+          输入邀请码
+        </Button>
+      </Empty>
+    );
+  }
+  const start = () => {
+    const show = shows.data!.find((s) => s.sessions.some((x) => x.id === sessionId));
+    const session = show?.sessions.find((x) => x.id === sessionId);
+    if (!show || !session) return setHint('请选择检票场次');
+    if (!gate.trim()) return setHint('请填写入口名称，如“东1门”');
+    onStart({ showId: show.id, showTitle: show.title, sessionId: session.id, startsAt: session.startsAt, gate: gate.trim() });
+  };
+  return (
+    <View className="setup">
+      <View className="card">
+        <Text className="card__title">选择检票场次</Text>
+        {shows.data.map((show) => (
+          <View key={show.id} className="setup__show">
+            <Text className="setup__title">{show.title}</Text>
+            {show.sessions.map((s) => (
+              <View
+                key={s.id}
+                className={`choice ${sessionId === s.id ? 'choice--on' : ''}`}
+                data-testid="setup-session"
+                onClick={() => {
+                  setSessionId(s.id);
+                  setHint(undefined);
+                }}
+              >
+                <View className="choice__main">
+                  <Text className="choice__title">{formatDateTime(s.startsAt)}</Text>
+                  <Text className="choice__sub">
+                    {show.venue?.name ?? show.venueName}
+                    {s.realName ? ' · 实名制' : ''}
+                  </Text>
+                </View>
+                <View className="choice__mark" />
+              </View>
+            ))}
+          </View>
+        ))}
+      </View>
+      <View className="card">
+        <Text className="card__title">入口名称</Text>
+        <View className="field">
+          <Input
+            className="field__input"
+            data-testid="gate-input"
+            placeholder="如：东1门"
+            value={gate}
+            maxlength={32}
+            onInput={(e) => {
+              setGate(e.detail.value);
+              setHint(undefined);
+            }}
+          />
+        </View>
+        {hint ? <Text className="field__error field__error--block">{hint}</Text> : null}
+        <Button className="btn btn--primary setup__start" data-testid="setup-start" onClick={start}>
+          开始检票
+        </Button>
+      </View>
+    </View>
+  );
+}

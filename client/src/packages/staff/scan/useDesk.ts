@@ -1,0 +1,181 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { errorView, toApiError, type ErrorView } from '../../../services/errors';
+import { cue } from '../../../services/feedback';
+import {
+  admittedHere,
+  loadBundle,
+  pendingCheckins,
+  refreshBundle,
+  scanTicket,
+  syncPending,
+  type ScanInput,
+  type ScanView,
+  type SyncReport,
+} from '../../../services/gate';
+import { watchNetwork } from '../../../services/network';
+import type { OfflineBundle } from '../../../services/ticket-code';
+import { readJson, remove, write } from '../../../services/storage';
+
+/** Where this phone checks tickets: a session of an assigned show, at a named gate. */
+export interface DeskSetup {
+  showId: string;
+  showTitle: string;
+  sessionId: string;
+  startsAt: string;
+  gate: string;
+}
+
+const SETUP_KEY = 'showtix.gate.setup';
+export const loadSetup = () => readJson<DeskSetup>(SETUP_KEY);
+export const saveSetup = (s: DeskSetup) => write(SETUP_KEY, JSON.stringify(s));
+export const clearSetup = () => remove(SETUP_KEY);
+
+/** Fresh offline data while online: the revocation list must keep up with refunds. */
+export const BUNDLE_REFRESH_MS = 5 * 60_000;
+/** While check-ins wait to be synced, try (and so probe the network) this often. */
+export const SYNC_RETRY_MS = 20_000;
+
+export interface Desk {
+  online: boolean;
+  bundle: OfflineBundle | undefined;
+  bundleStored: boolean;
+  bundleError: ErrorView | undefined;
+  pending: number;
+  report: SyncReport | undefined;
+  result: ScanView | undefined;
+  error: ErrorView | undefined;
+  busy: boolean;
+  gateCount: number;
+  scan: (input: ScanInput) => Promise<ScanView | undefined>;
+  sync: () => Promise<void>;
+  refresh: () => Promise<void>;
+  clearResult: () => void;
+  clearError: () => void;
+}
+
+/**
+ * The scan desk's state: network, offline bundle (downloaded at start, refreshed while online),
+ * queued offline check-ins (synced when the network is back, and retried), the last result.
+ */
+export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
+  const { sessionId, gate } = setup;
+  const [online, setOnlineState] = useState(true);
+  const onlineRef = useRef(true);
+  const [bundle, setBundle] = useState<OfflineBundle | undefined>(() => loadBundle(sessionId));
+  const bundleRef = useRef(bundle);
+  const [bundleStored, setStored] = useState(true);
+  const [bundleError, setBundleError] = useState<ErrorView>();
+  const [pending, setPending] = useState(() => pendingCheckins().length);
+  const [report, setReport] = useState<SyncReport>();
+  const [result, setResult] = useState<ScanView>();
+  const [error, setError] = useState<ErrorView>();
+  const [busy, setBusy] = useState(false);
+  const busyRef = useRef(false);
+  const localCount = () => Object.values(admittedHere(sessionId)).filter((a) => a.gate === gate).length;
+  const [gateCount, setGateCount] = useState(localCount);
+
+  const setOnline = useCallback((v: boolean) => {
+    onlineRef.current = v;
+    setOnlineState(v);
+  }, []);
+
+  const refresh = useCallback(async () => {
+    try {
+      const r = await refreshBundle(sessionId);
+      bundleRef.current = r.bundle;
+      setBundle(r.bundle);
+      setStored(r.stored);
+      setBundleError(undefined);
+      setOnline(true);
+    } catch (e) {
+      const v = errorView(e);
+      if (v.code === 'NETWORK') setOnline(false);
+      else setBundleError(v);
+    }
+  }, [sessionId, setOnline]);
+
+  const sync = useCallback(async () => {
+    try {
+      const r = await syncPending(now());
+      if (r) setReport(r);
+      if (r) setOnline(true);
+    } catch (e) {
+      if (toApiError(e).code === 'NETWORK') setOnline(false);
+    } finally {
+      setPending(pendingCheckins().length);
+    }
+  }, [now, setOnline]);
+
+  const scan = useCallback(
+    async (input: ScanInput) => {
+      if (busyRef.current) return undefined;
+      busyRef.current = true;
+      setBusy(true);
+      setError(undefined);
+      try {
+        const wasOnline = onlineRef.current;
+        const v = await scanTicket({ input, gate, sessionId, online: wasOnline, bundle: bundleRef.current, nowMs: now });
+        if (v.offline && wasOnline) setOnline(false);
+        if (v.gateCount !== undefined) setGateCount(v.gateCount);
+        else if (v.result === 'admitted') setGateCount((n) => n + 1);
+        setPending(pendingCheckins().length);
+        setResult(v);
+        cue(v.result === 'admitted' ? 'ok' : 'fail');
+        return v;
+      } catch (e) {
+        const v = errorView(e);
+        if (v.code === 'NETWORK') setOnline(false);
+        setError(v);
+        cue('fail');
+        return undefined;
+      } finally {
+        busyRef.current = false;
+        setBusy(false);
+      }
+    },
+    [gate, now, sessionId, setOnline],
+  );
+
+  // The network: back online -> sync what was admitted offline and fetch a fresh bundle.
+  useEffect(
+    () =>
+      watchNetwork((up) => {
+        const was = onlineRef.current;
+        setOnline(up);
+        if (up && !was) {
+          void sync();
+          void refresh();
+        }
+      }),
+    [refresh, setOnline, sync],
+  );
+
+  useEffect(() => {
+    void refresh();
+    void sync();
+    const bundleTimer = setInterval(() => onlineRef.current && void refresh(), BUNDLE_REFRESH_MS);
+    const syncTimer = setInterval(() => pendingCheckins().length && void sync(), SYNC_RETRY_MS);
+    return () => {
+      clearInterval(bundleTimer);
+      clearInterval(syncTimer);
+    };
+  }, [refresh, sync]);
+
+  return {
+    online,
+    bundle,
+    bundleStored,
+    bundleError,
+    pending,
+    report,
+    result,
+    error,
+    busy,
+    gateCount,
+    scan,
+    sync,
+    refresh,
+    clearResult: () => setResult(undefined),
+    clearError: () => setError(undefined),
+  };
+}

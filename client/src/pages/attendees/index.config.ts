@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '常用观演人' });

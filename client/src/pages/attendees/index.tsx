@@ -1,0 +1,156 @@
+import { Button, Input, Picker, ScrollView, Text, View } from '@tarojs/components';
+import Taro from '@tarojs/taro';
+import { useState } from 'react';
+import ErrorPanel from '../../components/ErrorPanel';
+import Loading, { Empty } from '../../components/Loading';
+import { useLoad } from '../../hooks/useLoad';
+import {
+  blankAttendee,
+  ID_TYPE_LABELS,
+  ID_TYPE_OPTIONS,
+  validateAttendees,
+  type AttendeeErrors,
+  type AttendeeInput,
+} from '../../services/attendees';
+import { errorView, type ErrorView } from '../../services/errors';
+import { addSaved, listSaved, removeSaved, type Saved } from '../../services/saved-attendees';
+import { flag } from '../../utils/flag';
+import { runRemedy } from '../../utils/remedy';
+import './index.scss';
+
+function Row({ a, onDelete }: { a: Saved; onDelete: () => void }) {
+  return (
+    <View className="saved-row" data-testid="saved-row">
+      <View className="saved-row__main">
+        <Text className="saved-row__name">{a.nameMasked}</Text>
+        <Text className="saved-row__id">
+          {ID_TYPE_LABELS[a.idType]} {a.idMasked}
+        </Text>
+      </View>
+      <Text className="saved-row__delete" data-testid="saved-delete" onClick={onDelete}>
+        删除
+      </Text>
+    </View>
+  );
+}
+
+/** 常用观演人: the buyer's saved attendees, shown masked; add and delete. */
+export default function AttendeesPage() {
+  const list = useLoad(listSaved, []);
+  const [form, setForm] = useState<AttendeeInput>(blankAttendee);
+  const [errors, setErrors] = useState<AttendeeErrors>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorView>();
+
+  const add = async () => {
+    const v = validateAttendees([form]);
+    setErrors(v.errors[0] ?? {});
+    if (!v.ok || busy) return;
+    setBusy(true);
+    try {
+      await addSaved(form);
+      setForm(blankAttendee());
+      void Taro.showToast({ title: '已保存', icon: 'success' });
+      list.reload();
+    } catch (e) {
+      setError(errorView(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const remove = async (a: Saved) => {
+    const ok = await Taro.showModal({
+      title: '删除常用观演人',
+      content: `确定删除 ${a.nameMasked}（${a.idMasked}）？已购门票不受影响。`,
+      confirmText: '删除',
+    });
+    if (!ok.confirm) return;
+    try {
+      await removeSaved(a.id);
+      list.reload();
+    } catch (e) {
+      setError(errorView(e));
+    }
+  };
+  const edit = (patch: Partial<AttendeeInput>) => {
+    setForm((f) => ({ ...f, ...patch }));
+    setErrors({});
+  };
+
+  return (
+    <View className="page attendees">
+      <ScrollView scrollY className="attendees__scroll">
+        <View className="card">
+          <Text className="card__title">常用观演人</Text>
+          <Text className="card__sub">购买实名制演出时可直接选择；证件信息加密保存，仅显示部分号码</Text>
+          {list.loading && !list.data ? <Loading /> : null}
+          {list.error && !list.data ? (
+            <ErrorPanel variant="inline" error={list.error} onAction={() => runRemedy(list.error!, {}, list.reload)} />
+          ) : null}
+          {list.data?.length === 0 ? <Empty text="还没有常用观演人，在下方添加" /> : null}
+          {(list.data ?? []).map((a) => (
+            <Row key={a.id} a={a} onDelete={() => void remove(a)} />
+          ))}
+        </View>
+        <View className="card" data-testid="saved-form">
+          <Text className="card__title">添加观演人</Text>
+          <View className="field">
+            <Text className="field__label">姓名</Text>
+            <Input
+              className="field__input"
+              data-testid="saved-name"
+              placeholder="与证件一致的姓名"
+              value={form.name}
+              maxlength={32}
+              onInput={(e) => edit({ name: e.detail.value })}
+            />
+          </View>
+          {errors.name ? <Text className="field__error">{errors.name}</Text> : null}
+          <View className="field">
+            <Text className="field__label">证件类型</Text>
+            <Picker
+              mode="selector"
+              range={ID_TYPE_OPTIONS.map((o) => o.label)}
+              value={ID_TYPE_OPTIONS.findIndex((o) => o.value === form.idType)}
+              onChange={(e) => edit({ idType: ID_TYPE_OPTIONS[Number(e.detail.value)]!.value })}
+            >
+              <Text className="field__picker">{ID_TYPE_LABELS[form.idType]} ▾</Text>
+            </Picker>
+          </View>
+          <View className="field">
+            <Text className="field__label">证件号码</Text>
+            <Input
+              className="field__input"
+              data-testid="saved-id"
+              placeholder="请输入证件号码"
+              value={form.idNumber}
+              maxlength={32}
+              type={form.idType === 'id_card' ? 'idcard' : 'text'}
+              onInput={(e) => edit({ idNumber: e.detail.value })}
+            />
+          </View>
+          {errors.idNumber ? <Text className="field__error">{errors.idNumber}</Text> : null}
+          <Button
+            className="btn btn--primary attendees__add"
+            data-testid="saved-add"
+            loading={flag(busy)}
+            disabled={flag(busy)}
+            onClick={() => void add()}
+          >
+            保存
+          </Button>
+        </View>
+      </ScrollView>
+      {error ? (
+        <ErrorPanel
+          error={error}
+          onClose={() => setError(undefined)}
+          onAction={() => {
+            setError(undefined);
+            runRemedy(error, { fix_input: () => undefined, retry: () => void add() }, list.reload);
+          }}
+        />
+      ) : null}
+    </View>
+  );
+}

@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '排队购票', disableScroll: true });

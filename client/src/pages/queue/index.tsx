@@ -1,0 +1,99 @@
+import { Text, View } from '@tarojs/components';
+import { useRouter } from '@tarojs/taro';
+import { useEffect } from 'react';
+import ErrorPanel from '../../components/ErrorPanel';
+import IdPicker from '../../components/IdPicker';
+import Loading from '../../components/Loading';
+import { useLoad } from '../../hooks/useLoad';
+import { back, replace, switchTab } from '../../routes';
+import { sessionContext } from '../../services/context';
+import { retryDelayMs } from '../../services/queue';
+import { runRemedy } from '../../utils/remedy';
+import { formatDateTime } from '../../utils/time';
+import QueueBoard from './QueueBoard';
+import { useQueue } from './useQueue';
+import './index.scss';
+
+/**
+ * The waiting room of a queue-enabled session: joins (with an ID on real-name sessions), shows
+ * the place, the people ahead, who is being let in and the wait, and moves on to seat selection
+ * by itself when the fan is admitted. Its place survives app restarts (see useQueue).
+ */
+export default function QueuePage() {
+  const { params } = useRouter();
+  const sessionId = params.sessionId ?? '';
+  const ctx = useLoad(() => sessionContext(sessionId), [sessionId]);
+  const session = ctx.data?.session;
+  const showId = params.showId || session?.showId || '';
+  const toSeats = () => replace('seatmap', { sessionId, showId });
+  const q = useQueue(sessionId, {
+    ready: Boolean(session?.queueEnabled),
+    realName: Boolean(session?.realName),
+    showId,
+    onAdmitted: toSeats,
+  });
+  // A session without a waiting room (or one switched off) goes straight to its seats.
+  useEffect(() => {
+    if (session && !session.queueEnabled) toSeats();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [session]);
+
+  if (!session) {
+    return (
+      <View className="page">
+        {ctx.error ? (
+          <ErrorPanel variant="inline" error={ctx.error} onAction={() => runRemedy(ctx.error!, {}, ctx.reload)} />
+        ) : (
+          <Loading />
+        )}
+      </View>
+    );
+  }
+  const show = ctx.data!.show;
+  const err = q.error;
+  // Trouble the page retries by itself is a quiet line; a refusal is a sheet with a way forward.
+  const retrying = err && retryDelayMs(err, 0, 1) !== undefined;
+  const toShow = () => back('show', { id: showId });
+
+  return (
+    <View className="page queue" data-testid="queue-page" data-view={q.view}>
+      <View className="queue__head">
+        <Text className="queue__title">{show.title}</Text>
+        <Text className="queue__sub">
+          {formatDateTime(session.startsAt)} · {show.venue?.name ?? show.venueName}
+        </Text>
+      </View>
+      {q.view === 'loading' ? <Loading text="正在进入排队…" /> : null}
+      {q.view === 'need_id' ? <IdPicker busy={q.busy} onPick={q.join} /> : null}
+      <QueueBoard
+        view={q.view}
+        status={q.status}
+        entry={q.entry}
+        saleStartsAt={session.saleStartsAt}
+        onRejoin={q.rejoin}
+        onBackToShow={toShow}
+        onOrders={() => switchTab('orders')}
+      />
+      {retrying ? (
+        <Text className="queue__notice" data-testid="queue-retrying">
+          {err.code === 'RATE_LIMITED' ? '当前排队人数较多，稍后自动刷新' : '网络不给力，正在自动重试…'}
+        </Text>
+      ) : null}
+      <View className="queue__foot">
+        <Text className="queue__tip">
+          离开本页或关闭小程序不会失去排队位置，回来即可继续；轮到您后将自动进入选座。
+        </Text>
+      </View>
+      {err && !retrying ? (
+        <ErrorPanel
+          error={err}
+          onClose={q.dismissError}
+          onAction={() => {
+            q.dismissError();
+            runRemedy(err, { fix_input: () => undefined, back_to_show: toShow }, q.rejoin);
+          }}
+        />
+      ) : null}
+    </View>
+  );
+}
