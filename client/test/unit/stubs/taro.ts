@@ -8,8 +8,33 @@ const store = new Map<string, unknown>();
 export const router: { params: Record<string, string | undefined> } = { params: {} };
 export const pages: { route: string }[] = [{ route: 'pages/index/index' }];
 
+/** Network listeners (Taro.onNetworkStatusChange) and the type getNetworkType answers. */
+export const network = { type: 'wifi', listeners: new Set<(r: { isConnected: boolean }) => void>() };
+export function setNetwork(type: string): void {
+  network.type = type;
+  for (const cb of network.listeners) cb({ isConnected: type !== 'none' });
+}
+
 const taro = {
   request: jest.fn(),
+  env: { USER_DATA_PATH: 'wxfile://usr' },
+  scanCode: jest.fn(async (): Promise<{ result: string }> => {
+    throw new Error('scanCode:fail cancel');
+  }),
+  vibrateShort: jest.fn(async () => undefined),
+  vibrateLong: jest.fn(async () => undefined),
+  getNetworkType: jest.fn(async () => ({ networkType: network.type })),
+  onNetworkStatusChange: (cb: (r: { isConnected: boolean }) => void) => void network.listeners.add(cb),
+  offNetworkStatusChange: (cb: (r: { isConnected: boolean }) => void) => void network.listeners.delete(cb),
+  getFileSystemManager: () => ({ writeFileSync: jest.fn() }),
+  createInnerAudioContext: jest.fn(() => ({
+    src: '',
+    obeyMuteSwitch: true,
+    play: jest.fn(),
+    onEnded: jest.fn(),
+    onError: jest.fn(),
+    destroy: jest.fn(),
+  })),
   login: jest.fn(async () => ({ code: 'wx-code-1', errMsg: 'login:ok' })),
   requestPayment: jest.fn(async () => ({ errMsg: 'requestPayment:ok' })),
   getStorageSync: (key: string) => (store.has(key) ? store.get(key) : ''),
@@ -34,6 +59,8 @@ export function resetTaro(): void {
   router.params = {};
   pages.splice(0, pages.length, { route: 'pages/index/index' });
   taro.request.mockReset();
+  network.type = 'wifi';
+  network.listeners.clear();
 }
 
 export const useRouter = () => router;

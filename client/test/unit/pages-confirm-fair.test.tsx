@@ -1,0 +1,131 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import taro, { pages, resetTaro, router } from './stubs/taro';
+import { ok, refuse, serveApi } from './fake-api';
+import ConfirmPage from '../../src/pages/confirm/index';
+import { saveDraft, type CheckoutDraft } from '../../src/services/draft';
+import { currentAdmission, saveEntry } from '../../src/services/queue';
+
+const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
+const ID_A = '11010519491231002X';
+const ID_B = '110105199001011232';
+const ORDER = {
+  orderNo: 'N1',
+  status: 'pending',
+  sessionId: '7',
+  amountFen: 256_050,
+  expireAt: new Date(NOW + 15 * 60_000).toISOString(),
+  createdAt: new Date(NOW).toISOString(),
+  items: [],
+};
+const DRAFT: CheckoutDraft = {
+  sessionId: '7',
+  showId: '3',
+  showTitle: '星河巡回演唱会',
+  venueName: '梅奔',
+  startsAt: '2027-01-15T11:30:00.000Z',
+  realName: true,
+  purchaseLimit: 2,
+  queueEnabled: true,
+  seats: [
+    { id: '11', label: 'A区 1排1座', tierName: 'VIP', priceFen: 188_000 },
+    { id: '12', label: 'A区 2排1座', tierName: '看台', priceFen: 68_050 },
+  ],
+};
+const SAVED = [
+  { id: '1', name: '张三', idType: 'id_card', idNumber: ID_A, nameMasked: '张*', idMasked: '110***********002X' },
+  { id: '2', name: '李四', idType: 'id_card', idNumber: ID_B, nameMasked: '李*', idMasked: '110***********1232' },
+];
+
+const tick = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms));
+
+beforeEach(() => {
+  resetTaro();
+  jest.useFakeTimers({ now: NOW });
+  taro.setStorageSync('showtix.token', 'tok');
+  router.params = { sessionId: '7' };
+  pages.push({ route: 'pages/show/index' }, { route: 'pages/seatmap/index' }, { route: 'pages/confirm/index' });
+  saveDraft(DRAFT);
+  saveEntry({
+    sessionId: '7',
+    join: {},
+    joinedAt: NOW - 60_000,
+    state: 'admitted',
+    admissionToken: 'adm.1',
+    admissionExpiresAt: new Date(NOW + 5 * 60_000).toISOString(),
+  });
+});
+afterEach(() => jest.useRealTimers());
+
+async function pickSavedAndSubmit() {
+  render(<ConfirmPage />);
+  fireEvent.click(screen.getByTestId('saved-open'));
+  await tick(0);
+  const chips = screen.getAllByTestId('saved-chip');
+  fireEvent.click(chips[0]!);
+  fireEvent.click(chips[1]!);
+  fireEvent.click(screen.getByTestId('submit-order'));
+  await tick(0);
+}
+
+it('fills attendees from 常用观演人, shows the turn left, and buys with the admission token once', async () => {
+  const sent = serveApi({ 'GET /api/v1/me/attendees': ok({ items: SAVED }), 'POST /api/v1/orders': { statusCode: 201, data: ORDER } });
+  render(<ConfirmPage />);
+  expect(screen.getByTestId('turn-timer').textContent).toBe('已轮到您，剩余购票时间 05:00');
+  expect(sent).toHaveLength(0); // nothing asked before the fan opens the list
+  fireEvent.click(screen.getByTestId('saved-open'));
+  await tick(0);
+  const chips = screen.getAllByTestId('saved-chip');
+  expect(chips.map((c) => c.textContent)).toEqual(['张*身份证 002X', '李*身份证 1232']);
+  fireEvent.click(chips[1]!);
+  fireEvent.click(chips[0]!);
+  expect(screen.getAllByTestId('attendee-name').map((e) => (e as HTMLInputElement).value)).toEqual(['李四', '张三']);
+  fireEvent.click(chips[1]!); // taken out again
+  expect(screen.getAllByTestId('attendee-name').map((e) => (e as HTMLInputElement).value)).toEqual(['', '张三']);
+  fireEvent.click(chips[1]!);
+  fireEvent.click(screen.getByTestId('submit-order'));
+  await tick(0);
+  expect(sent.find((s) => s.key === 'POST /api/v1/orders')!.data).toEqual({
+    sessionId: '7',
+    seatIds: ['11', '12'],
+    attendees: [
+      { name: '李四', idType: 'id_card', idNumber: ID_B },
+      { name: '张三', idType: 'id_card', idNumber: ID_A },
+    ],
+    admissionToken: 'adm.1',
+  });
+  expect(screen.getByTestId('hold-timer')).toBeTruthy();
+  expect(screen.queryByTestId('turn-timer')).toBeNull();
+  expect(currentAdmission('7', NOW)).toBeUndefined(); // it bought its order
+});
+
+it('QUEUE_REQUIRED: the token is dropped and the fan goes back to the queue', async () => {
+  serveApi({ 'GET /api/v1/me/attendees': ok({ items: SAVED }), 'POST /api/v1/orders': refuse(403, 'QUEUE_REQUIRED') });
+  await pickSavedAndSubmit();
+  const panel = screen.getByTestId('error-panel');
+  expect(panel.textContent).toContain('请重新排队');
+  fireEvent.click(screen.getByTestId('error-action'));
+  expect(taro.redirectTo).toHaveBeenCalledWith({ url: '/pages/queue/index?sessionId=7&showId=3' });
+  expect(currentAdmission('7', NOW)).toBeUndefined();
+});
+
+it.each([
+  ['ID_TAKEN', 409, {}, '该证件已持有本场次门票（一证一票），请更换观演人或调整购票张数。', '更换观演人'],
+  ['BLOCKED', 403, {}, '账号或设备存在异常，暂不能排队或购票。如有疑问请联系客服。', '返回首页'],
+  ['HOLD_COOLDOWN', 429, { 'Retry-After': '1740' }, '您多次锁定座位未支付，暂不能下单，请约 29 分钟后再试。', '返回演出详情'],
+])('%s is explained with a way forward', async (code, status, header, message, action) => {
+  serveApi({ 'GET /api/v1/me/attendees': ok({ items: SAVED }), 'POST /api/v1/orders': refuse(status, code, header) });
+  await pickSavedAndSubmit();
+  const panel = screen.getByTestId('error-panel');
+  expect(panel.dataset.code).toBe(code);
+  expect(panel.textContent).toContain(message);
+  expect(screen.getByTestId('error-action').textContent).toBe(action);
+});
+
+it('when the turn has run out, offers the queue again', async () => {
+  serveApi({});
+  render(<ConfirmPage />);
+  await tick(5 * 60_000);
+  expect(screen.getByTestId('turn-over').textContent).toContain('购票时间已结束');
+  fireEvent.click(screen.getByTestId('turn-requeue'));
+  expect(taro.redirectTo).toHaveBeenCalledWith({ url: '/pages/queue/index?sessionId=7&showId=3' });
+});

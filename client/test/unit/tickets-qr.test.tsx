@@ -1,0 +1,110 @@
+import { act, render, screen } from '@testing-library/react';
+import taro, { resetTaro } from './stubs/taro';
+import { ok, serveApi } from './fake-api';
+import TicketsPage from '../../src/pages/tickets/index';
+import { currentQr } from '../../src/services/ticket-code';
+import { utf8Decode, utf8Encode, base64ToBinary } from '../../src/utils/text-encoding';
+
+// Independent of the app: node:crypto signatures and codes (test/support/tickets.js).
+const support = require('../support/tickets');
+
+const STEP = 20_000;
+/** 1.5 s before a window boundary. */
+const NOW = Math.ceil(new Date('2027-01-15T10:50:00.000Z').getTime() / STEP) * STEP + 3 * STEP - 1_500;
+const keys = support.keyPair();
+const signed = support.ticket(keys, 'TABCDEFGHJKLMNPQRSTU', '7');
+
+const base = {
+  orderNo: 'N1',
+  sessionId: '7',
+  showTitle: '星河巡回演唱会',
+  venueName: '梅奔',
+  startsAt: '2027-01-15T11:30:00.000Z',
+  seat: { section: 'A区', row: '1', number: '1' },
+};
+const live = {
+  ...base,
+  ticketId: signed.ticketNo,
+  status: 'valid',
+  qr: 'STX2.stale-as-of-the-answer',
+  qrSigned: signed.qrSigned,
+  codeKey: signed.codeKey,
+  codeStepMs: STEP,
+};
+
+const tick = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms));
+const shown = () => screen.getByTestId('live-qr').dataset.qr!;
+const ring = () => screen.getByTestId('countdown-ring').textContent;
+
+beforeEach(() => {
+  resetTaro();
+  jest.useFakeTimers({ now: NOW });
+  taro.setStorageSync('showtix.token', 'tok');
+});
+afterEach(() => jest.useRealTimers());
+
+it('shows the code of the current window and changes it exactly at the window boundary', async () => {
+  serveApi({ 'GET /api/v1/tickets': ok({ items: [live] }) });
+  render(<TicketsPage />);
+  await tick(0);
+  const first = shown();
+  expect(first).toBe(support.qrAt(signed, NOW));
+  expect(first).toBe(currentQr(signed.qrSigned, signed.codeKey, NOW));
+  expect(ring()).toBe('2');
+  await tick(1_000);
+  expect(shown()).toBe(first);
+  expect(ring()).toBe('1');
+  await tick(499);
+  expect(shown()).toBe(first);
+  await tick(1);
+  const next = shown();
+  expect(next).not.toBe(first);
+  expect(next).toBe(support.qrAt(signed, NOW + 1_500));
+  expect(ring()).toBe('20');
+  expect(screen.getByTestId('ticket').textContent).toContain('动态二维码，每 20 秒刷新');
+  await tick(STEP);
+  expect(shown()).toBe(support.qrAt(signed, NOW + 1_500 + STEP));
+});
+
+it('voided and refunding tickets show no code; an admitted one shows 已入场 with the time', async () => {
+  serveApi({
+    'GET /api/v1/tickets': ok({
+      items: [
+        { ...live, ticketId: 'TV', status: 'voided' },
+        { ...live, ticketId: 'TR', status: 'refunding' },
+        { ...live, ticketId: 'TC', checkedInAt: '2027-01-15T11:02:00.000Z' },
+      ],
+    }),
+  });
+  render(<TicketsPage />);
+  await tick(0);
+  expect(screen.queryByTestId('live-qr')).toBeNull();
+  const cards = screen.getAllByTestId('ticket');
+  expect(cards.map((c) => c.dataset.status)).toEqual(['voided', 'refunding', 'checked_in']);
+  expect(cards[2]!.textContent).toContain('已入场');
+  expect(screen.getByTestId('checked-in-at').textContent).toBe('2027.01.15 周五 19:02 入场');
+  expect(cards[0]!.textContent).toContain('此票已作废，不能入场');
+});
+
+it('keeps working offline: the list kept from the last visit, codes still rotating', async () => {
+  serveApi({ 'GET /api/v1/tickets': ok({ items: [live] }) });
+  const online = render(<TicketsPage />);
+  await tick(0);
+  online.unmount();
+
+  serveApi({ 'GET /api/v1/tickets': 'network' });
+  render(<TicketsPage />);
+  await tick(0);
+  expect(screen.getByTestId('wallet-offline').textContent).toContain('网络不可用');
+  expect(shown()).toBe(support.qrAt(signed, NOW));
+  await tick(1_500);
+  expect(shown()).toBe(support.qrAt(signed, NOW + 1_500));
+});
+
+it('the text-encoding polyfill agrees with the platform', () => {
+  for (const s of ['STX2', '检票 ✓', '𠮷野家', '']) {
+    expect(utf8Encode(s)).toEqual(new Uint8Array(Buffer.from(s, 'utf8')));
+    expect(utf8Decode(Buffer.from(s, 'utf8'))).toBe(s);
+  }
+  expect(base64ToBinary(Buffer.from([0, 255, 16, 200]).toString('base64'))).toBe('\u0000\u00ff\u0010\u00c8');
+});
