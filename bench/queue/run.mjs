@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { benchEnv, cleanup, dist, parseArgs, percentile, rng, root, startProcess, waitHealthy } from '../lib.mjs';
+import { benchEnv, cleanup, cpuMeter, dist, parseArgs, percentile, pidOf, rng, root, startProcess, waitHealthy } from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 
 const { loadConfig } = dist('config/index.js');
@@ -47,9 +47,13 @@ async function joinAll(url, sessionId, tokens) {
   return { perS: tokens.length / ((performance.now() - t0) / 1000), errors: r.non2xx + r.errors, places, ok };
 }
 
-/** Random fans poll; every answer is kept to check that admission never goes out of order. */
+/**
+ * Random fans poll. Every 16th answer is kept (parsing all of them would make the load
+ * generator, not the server, the limit) to check that admission never goes out of order.
+ */
 async function pollMany(url, sessionId, tokens, seconds, observations) {
   const rnd = rng(7);
+  let n = 0;
   const r = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -60,7 +64,7 @@ async function pollMany(url, sessionId, tokens, seconds, observations) {
         path: `/api/v1/sessions/${sessionId}/queue`,
         setupRequest: (req) => ({ ...req, headers: { authorization: `Bearer ${tokens[Math.floor(rnd() * tokens.length)]}` } }),
         onResponse: (status, body) => {
-          if (status === 200) observations.push([performance.now(), JSON.parse(body)]);
+          if (status === 200 && (n++ & 15) === 0) observations.push([performance.now(), JSON.parse(body)]);
         },
       },
     ],
@@ -110,7 +114,7 @@ function outOfOrder(observations) {
 }
 
 async function main() {
-  const env = await benchEnv('queue', { RATE_QUEUE_IP: '0/1', RATE_PURCHASE_IP: '0/1', RATE_QUEUE_USER: '100000/60', QUEUE_RATE_PER_MIN: String(RATE_PER_MIN) });
+  const env = await benchEnv('queue', { RATE_QUEUE_IP: '0/1', RATE_PURCHASE_IP: '0/1', RATE_QUEUE_USER: '100000/60', RATE_POLL_USER: '100000/60', RATE_POLL_IP: '0/1', QUEUE_RATE_PER_MIN: String(RATE_PER_MIN) });
   const config = loadConfig({ ...process.env, ...env, JOBS_ENABLED: 'false' });
   await migrateUp(config.mysqlUrl);
   const deps = await createDeps(config);
@@ -120,7 +124,8 @@ async function main() {
     const [session] = await seedTour(deps, { sessions: 1, seatsPerSession: 10_000, zoneCapacity: 10_000 });
     await deps.db.query('UPDATE show_sessions SET queue_enabled = 1, queue_rate_per_min = ? WHERE id = ?', [RATE_PER_MIN, session.id]);
     const tokens = await seedUsers(deps, FANS);
-    server = startProcess('node', [path.join(root, 'server/dist/main.js')], env);
+    const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : [];
+    server = startProcess('node', [...nodeArgs, path.join(root, 'server/dist/main.js')], env);
     const url = `http://127.0.0.1:${env.PORT}`;
     await waitHealthy(url);
     // the lifecycle job finds the session on sale and opens its waiting room
@@ -132,12 +137,15 @@ async function main() {
     console.log(`${Math.round(joins.perS)} joins/s; polling for ${POLL_SECONDS} s while admitted fans buy ...`);
     const observations = [];
     const until = performance.now() + POLL_SECONDS * 1000;
+    const meter = cpuMeter({ server: server.child.pid, redis: pidOf('redis-server'), loadgen: process.pid });
     const [polls, buys] = await Promise.all([
       pollMany(url, session.id, tokens, POLL_SECONDS, observations),
       buyInTurn(url, session.id, tokens, order, session.seatIds, until, observations),
     ]);
+    const cpu = meter();
     await server.stop();
     server = undefined;
+    const requests = polls.perS * POLL_SECONDS;
     const result = {
       scenario: 'queue',
       fans: FANS,
@@ -150,6 +158,8 @@ async function main() {
       purchase_p50_ms: Number(percentile(buys, 50).toFixed(1)),
       purchase_p99_ms: Number(percentile(buys, 99).toFixed(1)),
       out_of_order: outOfOrder(observations),
+      // CPU microseconds per poll during the polling phase (purchases included), by process
+      cpu_us_per_poll: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round(v / requests)])),
       admission_rate_per_min: RATE_PER_MIN,
       at: new Date().toISOString(),
     };

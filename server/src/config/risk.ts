@@ -15,6 +15,9 @@ const Env = z.object({
   RATE_QUEUE_USER: z.string().default('60/60'),
   RATE_QUEUE_IP: z.string().default('600/1'),
   RATE_QUEUE_DEVICE: z.string().default('120/60'),
+  RATE_POLL_USER: z.string().default('40/60'),
+  RATE_POLL_IP: z.string().default('2000/1'),
+  RATE_POLL_DEVICE: z.string().default('80/60'),
   RATE_LOGIN_IP: z.string().default('60/60'),
   RATE_LOGIN_DEVICE: z.string().default('10/60'),
   EXPIRED_HOLDS_MAX: int(3),
@@ -48,6 +51,7 @@ export function loadRiskConfig(source: NodeJS.ProcessEnv): RiskConfig {
     risk: {
       purchase: path(e.RATE_PURCHASE_USER, e.RATE_PURCHASE_IP, e.RATE_PURCHASE_DEVICE),
       queue: path(e.RATE_QUEUE_USER, e.RATE_QUEUE_IP, e.RATE_QUEUE_DEVICE),
+      poll: path(e.RATE_POLL_USER, e.RATE_POLL_IP, e.RATE_POLL_DEVICE),
       login: path(undefined, e.RATE_LOGIN_IP, e.RATE_LOGIN_DEVICE),
       expiredHoldsMax: e.EXPIRED_HOLDS_MAX,
       cooldownMs: e.HOLD_COOLDOWN_MS,

@@ -14,6 +14,9 @@ import type { AdmissionTokens } from './tokens';
 import type { Client } from '../risk/limits';
 import type { RiskService } from '../risk/service';
 
+/** The queue scripts' view of one fan: place, drawing, admittedThrough, soldOut, inPresalePool, inDraw, turnStart. */
+type QueueView = [string, string, string, string, string, string, string];
+
 export interface QueueOptions {
   /** How long an admitted fan's turn lasts. */
   turnMs: number;
@@ -39,10 +42,7 @@ export class QueueService {
 
   /** Joins (idempotent) after the rate and blocklist checks; notes the device for risk flags. */
   async join(userId: string, sessionId: string, id: { idType?: string; idNumber?: string }, now: Date, client?: Client): Promise<QueueStatus> {
-    if (client) {
-      await this.risk.guardQueue(userId, client, now.getTime());
-      await this.risk.noteAccount(userId, client, now);
-    }
+    if (client) await Promise.all([this.risk.guardQueue(userId, client, now.getTime()), this.risk.noteAccount(userId, client, now)]);
     const cat = await this.catalog.requireSession(sessionId);
     if (!cat.queueEnabled) return this.noQueue(cat);
     if (cat.status === SESSION_STATUS.ENDED) throw appError('NOT_ON_SALE');
@@ -52,32 +52,30 @@ export class QueueService {
       idHash = this.vault.idHash(id.idType, id.idNumber);
     }
     const q = this.keys.session(sessionId).queue;
-    const [code] = await this.redis.queueJoin(q.state, q.pre, q.frozen, q.line, q.ids, userId, now.getTime(), idHash);
+    const [code, view] = (await this.redis.queueJoin(q.state, q.pre, q.frozen, q.line, q.ids, q.turns, userId, now.getTime(), idHash)) as unknown as [number, QueueView];
     if (code === RC.ID_TAKEN) throw appError('QUEUE_ID_TAKEN');
-    return this.status(userId, sessionId, now);
+    return this.toStatus(cat, userId, view, now);
   }
 
   async status(userId: string, sessionId: string, now: Date, client?: Client): Promise<QueueStatus> {
-    if (client) await this.risk.guardQueue(userId, client, now.getTime());
+    if (client) await this.risk.guardQueue(userId, client, now.getTime(), 'poll');
     const cat = await this.catalog.requireSession(sessionId);
     if (!cat.queueEnabled) return this.noQueue(cat);
     const q = this.keys.session(sessionId).queue;
-    const [[, place], [, st], [, pre], [, frozen], [, turnStart]] = (await this.redis
-      .pipeline()
-      .zscore(q.line, userId)
-      .hmget(q.state, 'open', 'drawing', 'admitted', 'soldOut')
-      .zscore(q.pre, userId)
-      .zscore(q.frozen, userId)
-      .hget(q.turns, userId)
-      .exec()) as [unknown, any][];
-    const [, drawing, admittedStr, soldOutStr] = st as (string | null)[];
-    const admittedUpTo = Number(admittedStr ?? 0);
+    const view = (await this.redis.queueStatus(q.state, q.pre, q.frozen, q.line, q.turns, userId)) as unknown as QueueView;
+    return this.toStatus(cat, userId, view, now);
+  }
+
+  /** A fan's status from the scripts' one-step view of the queue. */
+  private async toStatus(cat: SessionCatalog, userId: string, view: QueueView, now: Date): Promise<QueueStatus> {
+    const [place, drawing, admittedStr, soldOutStr, inPre, inDraw, turnStart] = view;
+    const admittedUpTo = Number(admittedStr);
     const soldOut = soldOutStr === '1';
     const rate = cat.queueRatePerMin ?? this.o.defaultRatePerMin;
-    const base = { sessionId, queueEnabled: true, soldOut, admitted: false, position: null, ahead: null, etaSeconds: null, admittedThrough: admittedUpTo };
-    if (place === null) {
-      if (pre !== null) return { ...base, state: 'presale', pollAfterMs: this.presalePoll(cat, now) };
-      if (frozen !== null || drawing === '1') return { ...base, state: 'shuffling', pollAfterMs: 2_000 };
+    const base = { sessionId: cat.id, queueEnabled: true, soldOut, admitted: false, position: null, ahead: null, etaSeconds: null, admittedThrough: admittedUpTo };
+    if (place === '') {
+      if (inPre === '1') return { ...base, state: 'presale', pollAfterMs: this.presalePoll(cat, now) };
+      if (inDraw === '1' || drawing === '1') return { ...base, state: 'shuffling', pollAfterMs: 2_000 };
       return { ...base, state: soldOut ? 'sold_out' : 'not_joined', pollAfterMs: 10_000 };
     }
     const position = Number(place);
@@ -85,7 +83,7 @@ export class QueueService {
       const ahead = position - admittedUpTo - 1;
       return { ...base, state: soldOut ? 'sold_out' : 'waiting', position, ahead, etaSeconds: Math.ceil((ahead / Math.max(rate, 1)) * 60), pollAfterMs: pollInterval(ahead) };
     }
-    return this.admittedStatus(userId, sessionId, q, position, turnStart, now, base);
+    return this.admittedStatus(userId, cat.id, this.keys.session(cat.id).queue, position, turnStart === '' ? null : turnStart, now, base);
   }
 
   private async admittedStatus(userId: string, sessionId: string, q: SessionKeys['queue'], position: number, turnStart: string | null, now: Date, base: Omit<QueueStatus, 'state' | 'pollAfterMs'>): Promise<QueueStatus> {

@@ -1,4 +1,4 @@
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type Redis from 'ioredis';
 import { AppError } from '../http/errors';
 import { ERRORS } from '@showtix/shared-types';
@@ -28,18 +28,21 @@ export function rateLimited(retryAfterMs: number): AppError {
 }
 
 /**
- * Request rates per user, per address and per device on one path (rate-limiter-flexible on
- * Redis, shared by all instances). The dimensions are consumed together in one round trip
- * (ioredis pipelines them); the first one used up answers 429 with Retry-After.
+ * Request rates per user, per address and per device on one path (rate-limiter-flexible). On
+ * Redis the limits are shared by all instances and the dimensions are consumed together in one
+ * round trip (ioredis pipelines them); 'memory' keeps them per instance, for the waiting room's
+ * polls, which are many, cheap, and not worth a Redis round trip each. The first dimension used
+ * up answers 429 with Retry-After.
  */
 export class PathLimiter {
-  private readonly dims: { name: keyof PathLimits; limiter: RateLimiterRedis }[] = [];
+  private readonly dims: { name: keyof PathLimits; limiter: RateLimiterAbstract }[] = [];
 
-  constructor(redis: Redis, keyPrefix: string, path: string, limits: PathLimits) {
+  constructor(redis: Redis, keyPrefix: string, path: string, limits: PathLimits, store: 'redis' | 'memory' = 'redis') {
     for (const name of ['user', 'ip', 'device'] as const) {
       const l = limits[name];
       if (l.points <= 0) continue;
-      this.dims.push({ name, limiter: new RateLimiterRedis({ storeClient: redis, keyPrefix: `${keyPrefix}rl:${path}:${name}`, points: l.points, duration: l.durationS }) });
+      const opts = { keyPrefix: `${keyPrefix}rl:${path}:${name}`, points: l.points, duration: l.durationS };
+      this.dims.push({ name, limiter: store === 'redis' ? new RateLimiterRedis({ storeClient: redis, ...opts }) : new RateLimiterMemory(opts) });
     }
   }
 

@@ -10,6 +10,7 @@ export interface RiskOptions {
   keyPrefix: string;
   purchase: PathLimits;
   queue: PathLimits;
+  poll: PathLimits;
   login: PathLimits;
   /** Holds a user may let expire in a row before new holds wait for cooldownMs. */
   expiredHoldsMax: number;
@@ -28,7 +29,7 @@ type BlockKind = 'user' | 'device' | 'ip' | 'id';
  * accounts behind one device or address. Every refusal carries its own code and message.
  */
 export class RiskService {
-  private readonly limiters: Record<'purchase' | 'queue' | 'login', PathLimiter>;
+  private readonly limiters: Record<'purchase' | 'queue' | 'poll' | 'login', PathLimiter>;
   private blocked = new Map<BlockKind, Set<string>>();
   private blockedAt = 0;
   private loading: Promise<void> | undefined;
@@ -42,6 +43,7 @@ export class RiskService {
     this.limiters = {
       purchase: new PathLimiter(redis, o.keyPrefix, 'purchase', o.purchase),
       queue: new PathLimiter(redis, o.keyPrefix, 'queue', o.queue),
+      poll: new PathLimiter(redis, o.keyPrefix, 'poll', o.poll, 'memory'),
       login: new PathLimiter(redis, o.keyPrefix, 'login', o.login),
     };
   }
@@ -63,8 +65,10 @@ export class RiskService {
     }
   }
 
-  async guardQueue(userId: string, client: Client, nowMs: number): Promise<void> {
-    await Promise.all([this.limiters.queue.consume(userId, client), this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: [] }, nowMs)]);
+  /** Joining the waiting room ('join') or asking for one's place ('poll'). */
+  async guardQueue(userId: string, client: Client, nowMs: number, what: 'join' | 'poll' = 'join'): Promise<void> {
+    const limiter = what === 'join' ? this.limiters.queue : this.limiters.poll;
+    await Promise.all([limiter.consume(userId, client), this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: [] }, nowMs)]);
   }
 
   async guardLogin(client: Client): Promise<void> {
@@ -119,7 +123,11 @@ export class RiskService {
     await this.redis.del(this.cooldownKey(userId));
   }
 
-  /** Remembers which accounts a device and an address carry; flags them past the threshold. */
+  /**
+   * Remembers which accounts a device and an address carry (a day's worth); flags them past the
+   * threshold. The flag row is written when the count first passes it and then at each doubling,
+   * not for every new account (a busy NAT address must not turn every login into a write).
+   */
   async noteAccount(userId: string, client: Client, now: Date): Promise<void> {
     const seen = [
       ['device', client.device, this.o.accountsPerDeviceMax],
@@ -129,7 +137,8 @@ export class RiskService {
       if (!subject || max <= 0) continue;
       const key = `${this.o.keyPrefix}seen:${kind}:${subject}`;
       const [[, added], [, count]] = (await this.redis.multi().sadd(key, userId).scard(key).expire(key, 86_400).exec()) as [unknown, number][];
-      if (added === 1 && count > max) {
+      const milestone = count === max + 1 || (count > max && (count & (count - 1)) === 0);
+      if (added === 1 && milestone) {
         await this.db.query(
           `INSERT INTO risk_flags (kind, subject, accounts, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)
              ON DUPLICATE KEY UPDATE accounts = VALUES(accounts), last_seen = VALUES(last_seen)`,

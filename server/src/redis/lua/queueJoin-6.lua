@@ -8,26 +8,27 @@
   KEYS[3] frozen  zset: the pre-sale pool while its order is being drawn
   KEYS[4] line    zset userId -> place (1-based)
   KEYS[5] ids     hash idHash -> userId (real-name: the ID a place is for)
+  KEYS[6] turns   hash userId -> turn start ms
   ARGV[1] userId  ARGV[2] nowMs  ARGV[3] idHash or ''
 
   Returns
-    { RC_QUEUED, place }     in line (now, or from before)
-    { RC_PRESALE }           in the pre-sale pool; the place is drawn when the sale opens
+    { RC_QUEUED, view }      joined (now or before); view as queueStatus answers it
     { RC_ID_TAKEN }          this ID holds a place for another account
 ]]
+-- @include "_queue.lua"
 local userId, now, idHash = ARGV[1], ARGV[2], ARGV[3]
+local function view() return { RC_QUEUED, queueView(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[6], userId) } end
 if idHash ~= '' then
   local owner = redis.call('HGET', KEYS[5], idHash)
   if owner and owner ~= userId then return { RC_ID_TAKEN } end
 end
-local place = redis.call('ZSCORE', KEYS[4], userId)
-if place then return { RC_QUEUED, tonumber(place) } end
-if redis.call('ZSCORE', KEYS[2], userId) or redis.call('ZSCORE', KEYS[3], userId) then return { RC_PRESALE } end
+if redis.call('ZSCORE', KEYS[4], userId) or redis.call('ZSCORE', KEYS[2], userId) or redis.call('ZSCORE', KEYS[3], userId) then
+  return view()
+end
 if idHash ~= '' then redis.call('HSET', KEYS[5], idHash, userId) end
 if redis.call('HGET', KEYS[1], 'open') ~= '1' then
   redis.call('ZADD', KEYS[2], now, userId)
-  return { RC_PRESALE }
+else
+  redis.call('ZADD', KEYS[4], redis.call('HINCRBY', KEYS[1], 'seq', 1), userId)
 end
-place = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-redis.call('ZADD', KEYS[4], place, userId)
-return { RC_QUEUED, place }
+return view()
