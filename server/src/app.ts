@@ -42,6 +42,7 @@ import { attendeeRoutes } from './attendees/routes';
 import { TicketKeys } from './tickets/keys';
 import { CheckinService } from './checkin/service';
 import { checkinRoutes } from './checkin/routes';
+import { Reconciler } from './payments/reconcile';
 import { adminBodyParser, adminRouters, createAdminServices, type AdminServices } from './admin';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
@@ -74,6 +75,7 @@ export interface AppDeps {
   attendees: AttendeeBook;
   ticketKeys: TicketKeys;
   checkins: CheckinService;
+  reconciler: Reconciler;
 }
 
 export async function createDeps(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Promise<AppDeps> {
@@ -129,6 +131,7 @@ export async function createDeps(config: Config, opts: { clock?: Clock; log?: Lo
     attendees: new AttendeeBook(db, vault),
     ticketKeys,
     checkins: new CheckinService(db, ticketKeys),
+    reconciler: new Reconciler(db, pay, payments, log),
     admin: await createAdminServices({ config, log, clock, db, redis, catalog, inventory }),
   };
 }

@@ -7,6 +7,14 @@ import { Scheduler } from './jobs/scheduler';
 import { expireDueOrders, sweepOrphanHolds } from './orders/expiry';
 import { runLifecycle } from './catalog/lifecycle';
 import { startConsumers } from './workers';
+import { beijingDate } from './payments/reconcile';
+
+/** WeChat's bill for a day is ready from about 10:00 the next day (Beijing time). */
+async function reconcileYesterday(d: AppDeps): Promise<void> {
+  const now = d.clock.now();
+  const beijingHour = (now.getUTCHours() + 8) % 24;
+  if (beijingHour >= 10) await d.reconciler.reconcile(beijingDate(now, -1), now);
+}
 
 /** One admission tick for every selling session that has a waiting room. */
 async function admitQueues(d: AppDeps, selling: string[]): Promise<void> {
@@ -46,6 +54,7 @@ export function startJobs(d: AppDeps): Scheduler {
     { name: 'queue-admit', intervalMs: 1_000, run: () => admitQueues(d, selling) },
     { name: 'payment-check', intervalMs: 5_000, run: () => d.payments.checkPending(d.clock.now(), d.config.payCheckAfterMs) },
     { name: 'refund-check', intervalMs: 10_000, run: () => d.refunds.checkProcessing(d.clock.now(), d.config.payCheckAfterMs) },
+    { name: 'reconcile', intervalMs: 10 * 60_000, run: () => reconcileYesterday(d) },
   ]);
   startConsumers(d);
   return scheduler;

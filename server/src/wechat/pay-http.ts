@@ -44,6 +44,12 @@ export class VerifiedPayHttp implements IPayRequest {
     } catch (err) {
       return { status: 0, error: `network: ${(err as Error).message}` };
     }
+    // Bill files are not signed: the caller checks the SHA1 of their exact bytes (a BOM
+    // included) against the signed hash_value.
+    if (new URL(target).pathname === '/v3/billdownload/file') {
+      const bytes = Buffer.from(await res.arrayBuffer());
+      return res.ok ? { status: res.status, data: bytes } : { status: res.status, error: bytes.toString('utf8') };
+    }
     const text = await res.text();
     const verdict = verifyWechatSignature(
       {

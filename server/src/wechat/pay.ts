@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import Pay from 'wechatpay-node-v3';
@@ -126,6 +127,25 @@ export class WechatPay {
     } as Parameters<Pay['refunds']>[0]);
     if (r.status === 200) return r.data as WxRefund;
     fail(r as Output);
+  }
+
+  /**
+   * The day's trade bill (date in Beijing time, YYYY-MM-DD) as CSV text, its SHA1 checked
+   * against the signed answer. undefined when WeChat has no bill for the day (no trades).
+   */
+  async tradeBill(date: string): Promise<string | undefined> {
+    const r = await this.pay.tradebill({ bill_date: date, bill_type: 'ALL' });
+    if (r.status === 400 && String(r.error).includes('NO_STATEMENT_EXIST')) return undefined;
+    if (r.status !== 200) fail(r);
+    const { download_url: url, hash_value: hash } = r.data as { download_url: string; hash_value: string };
+    // The SDK signs only URLs on WeChat's own origin: give it that one, the HTTP layer rebases it.
+    const file = await this.pay.downloadBill(url.replace(/^https?:\/\/[^/]+/, 'https://api.mch.weixin.qq.com'));
+    if (file.status !== 200) fail(file);
+    const bytes = file.data as Buffer;
+    if (createHash('sha1').update(bytes).digest('hex') !== String(hash).toLowerCase()) {
+      throw new WechatPayError(599, 'BILL_HASH', 'the trade bill does not match its hash');
+    }
+    return bytes.toString('utf8').replace(/^\uFEFF/, '');
   }
 
   async queryRefund(outRefundNo: string): Promise<WxRefund | undefined> {
