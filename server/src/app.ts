@@ -94,7 +94,8 @@ export async function createDeps(config: Config, opts: { clock?: Clock; log?: Lo
   const ticketKeys = new TicketKeys(config.ticketKeySecret, config.ticketKeyIds);
   const admissions = new AdmissionTokens(config.authSecret);
   const risk = new RiskService(db, redis, log, riskOptions(config));
-  const orders = new OrderService({ db, writer, inventory, catalog, ids, log, holdGraceMs: config.holdGraceMs, vault, admissions, risk });
+  const metrics = new Metrics(config.env !== 'test');
+  const orders = new OrderService({ db, writer, inventory, catalog, ids, log, holdGraceMs: config.holdGraceMs, vault, admissions, risk, created: metrics.ordersCreated });
   const queue = new QueueService(redis, keys, catalog, admissions, vault, risk, log, { turnMs: config.queueTurnMs, defaultRatePerMin: config.queueRatePerMin });
   const broker = new Broker(config.amqpUrl, config.amqpPrefix, QUEUES, log);
   const relay = new OutboxRelay(db, broker, log);
@@ -112,7 +113,7 @@ export async function createDeps(config: Config, opts: { clock?: Clock; log?: Lo
     redis,
     keys,
     tokens: new TokenService(config.authSecret, config.authTokenTtlS),
-    metrics: new Metrics(config.env !== 'test'),
+    metrics,
     catalog,
     inventory,
     seatmaps: new SeatMapService(catalog, inventory, config.seatStatesCacheMs),

@@ -8,6 +8,7 @@ import { expireDueOrders, sweepOrphanHolds } from './orders/expiry';
 import { runLifecycle } from './catalog/lifecycle';
 import { startConsumers } from './workers';
 import { beijingDate } from './payments/reconcile';
+import { auditInventory } from './inventory/audit';
 
 /** WeChat's bill for a day is ready from about 10:00 the next day (Beijing time). */
 async function reconcileYesterday(d: AppDeps): Promise<void> {
@@ -55,6 +56,7 @@ export function startJobs(d: AppDeps): Scheduler {
     { name: 'payment-check', intervalMs: 5_000, run: () => d.payments.checkPending(d.clock.now(), d.config.payCheckAfterMs) },
     { name: 'refund-check', intervalMs: 10_000, run: () => d.refunds.checkProcessing(d.clock.now(), d.config.payCheckAfterMs) },
     { name: 'reconcile', intervalMs: 10 * 60_000, run: () => reconcileYesterday(d) },
+    { name: 'inventory-audit', intervalMs: 60_000, run: () => auditInventory(d, selling) },
   ]);
   startConsumers(d);
   return scheduler;

@@ -78,3 +78,14 @@ it('redis-server restarted empty: the next buyers trigger a rebuild and nothing 
   expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
   expect(await env.deps.inventory.availability(s.sessionId)).toBe(300);
 });
+
+it('the inventory audit reports a Redis/MySQL difference until a rebuild clears it', async () => {
+  const { auditInventory } = await import('../src/inventory/audit');
+  const d = env.deps;
+  expect((await auditInventory(d, [s.sessionId])).get(s.sessionId)).toBe(0);
+  await d.redis.hincrby(d.keys.session(s.sessionId).meta, 'avail', 3); // Redis goes wrong
+  expect((await auditInventory(d, [s.sessionId])).get(s.sessionId)).toBe(3);
+  expect(await d.metrics.registry.getSingleMetricAsString('inventory_reconcile_difference')).toContain(`session="${s.sessionId}"} 3`);
+  await d.inventory.rebuild(s.sessionId, env.clock.now().getTime());
+  expect((await auditInventory(d, [s.sessionId])).get(s.sessionId)).toBe(0);
+});

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prometheus metrics of one app instance (own registry, so tests can run several apps). */
 export class Metrics {
@@ -14,6 +14,12 @@ export class Metrics {
   readonly ordersCreated = new Counter({
     name: 'orders_created_total',
     help: 'Orders committed to MySQL',
+    registers: [this.registry],
+  });
+  readonly inventoryDifference = new Gauge({
+    name: 'inventory_reconcile_difference',
+    help: 'Units Redis says are available minus what MySQL says, per selling session (0 when they agree)',
+    labelNames: ['session'],
     registers: [this.registry],
   });
   readonly errors = new Counter({

@@ -27,6 +27,8 @@ export interface OrderServiceDeps {
   vault: IdentityVault;
   admissions: AdmissionTokens;
   risk: RiskService;
+  /** Counts committed orders (Prometheus orders_created_total). */
+  created: { inc(): void };
 }
 
 /** Before a pending order is cancelled: was a payment started that must be closed or honoured? */
@@ -109,6 +111,7 @@ export class OrderService {
       await this.d.inventory.release(cat.id, orderId, true);
       return this.afterWriteFailure(err, userId, idempotencyKey, hash);
     }
+    this.d.created.inc();
     if (taken.availAfter <= 0) this.background(this.d.catalog.markSoldOut(cat.id), 'mark sold out');
     return newOrderView(order, cat);
   }
