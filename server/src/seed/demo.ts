@@ -63,7 +63,46 @@ export async function seedDemo(d: AppDeps, now: Date, log: Logger): Promise<{ sh
       { name: '看台自由席', priceFen: 48_000, color: '#2f7cf6', zoneName: '看台自由席' },
     ],
   });
-  for (const id of [reserved, standing]) await openSale(d, id, now);
-  log.info({ showId, sessions: [reserved, standing] }, 'demo show seeded');
+  const hot = await seedHotShow(d, now);
+  for (const id of [reserved, standing, hot]) await openSale(d, id, now);
+  log.info({ showId, sessions: [reserved, standing, hot] }, 'demo shows seeded');
   return { showId, created: true };
+}
+
+/** A second, smaller show that shows off fair access: a waiting room and real-name tickets. */
+async function seedHotShow(d: AppDeps, now: Date): Promise<string> {
+  const venueId = await insertVenue(d.db, {
+    name: '北京工人体育馆',
+    city: '北京',
+    address: '朝阳区工人体育场北路',
+    seats: [
+      ...blockSeats({ section: '内场', rows: 8, seatsPerRow: 20, originX: 40, originY: 60, gaps: [10] }),
+      ...blockSeats({ section: '看台', rows: 10, seatsPerRow: 30, originX: 0, originY: 180, curve: 20 }),
+    ],
+  });
+  const showId = await insertShow(d.db, {
+    title: '夏夜回声 · 限量专场',
+    venueId,
+    description: '仅此一场，开售即排队。实名制购票：每张票对应一位观演人，一证一票，入场时人、证、票一致。',
+    posterUrl: null,
+    refundRules: [
+      { hoursBeforeStart: 72, feePercent: 10 },
+      { hoursBeforeStart: 0, feePercent: 100 },
+    ],
+  });
+  await d.db.query('UPDATE shows SET show_purchase_limit = 2 WHERE id = ?', [showId]);
+  const floor = (await seatIdsOfVenue(d.db, venueId)).filter((s) => s.section === '内场').map((s) => s.id);
+  return insertSession(d.db, {
+    showId,
+    startsAt: new Date(Math.floor(now.getTime() / DAY_MS + 45) * DAY_MS + 12 * 3600_000),
+    saleStartsAt: now,
+    purchaseLimit: 2,
+    realName: true,
+    queueEnabled: true,
+    queueRatePerMin: 120,
+    tiers: [
+      { name: '内场', priceFen: 128_000, color: '#e4393c', seatIds: floor },
+      { name: '看台', priceFen: 58_000, color: '#2f7cf6' },
+    ],
+  });
 }
