@@ -89,8 +89,21 @@ export async function benchEnv(name, extra = {}) {
   };
 }
 
-/** Drops the benchmark's database and deletes its Redis keys. */
+/** Drops the benchmark's database, deletes its Redis keys and its RabbitMQ queues. */
 export async function cleanup(config) {
+  const { QUEUES } = dist('workers.js');
+  const { default: amqp } = await import('amqplib');
+  try {
+    const conn = await amqp.connect(config.amqpUrl);
+    const ch = await conn.createChannel();
+    for (const name of Object.keys(QUEUES)) {
+      for (const q of [`${config.amqpPrefix}.${name}`, `${config.amqpPrefix}.${name}.retry`, `${config.amqpPrefix}.${name}.dead`]) await ch.deleteQueue(q);
+    }
+    await ch.deleteExchange(`${config.amqpPrefix}.events`);
+    await conn.close();
+  } catch {
+    /* RabbitMQ down: nothing was declared */
+  }
   const { dropDatabase } = dist('db/pool.js');
   await dropDatabase(config.mysqlUrl);
   const { default: Redis } = await import('ioredis');
