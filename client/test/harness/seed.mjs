@@ -67,6 +67,9 @@ export async function seedShow(deps, opts = {}) {
     holdMinutes: opts.holdMinutes ?? 15,
     purchaseLimit: opts.purchaseLimit ?? 4,
     realName: opts.realName ?? false,
+    // The waiting room (its queue-admit job lets queueRatePerMin fans in a minute).
+    queueEnabled: opts.queueEnabled ?? false,
+    queueRatePerMin: opts.queueRatePerMin ?? null,
     tiers: [
       { name: 'VIP 内场', priceFen: 188_000, color: '#e4393c', seatIds: front },
       { name: '内场', priceFen: 128_000, color: '#ff8a00', seatIds: floor },

@@ -15,7 +15,7 @@ function Pulse({ label, value, testid }: { label: string; value: string; testid:
       <View className="pulse__ring pulse__ring--late" />
       <View className="pulse__core">
         <Text className="pulse__label">{label}</Text>
-        <Text className="pulse__value" data-testid={testid}>
+        <Text className={`pulse__value ${value.length > 7 ? 'pulse__value--long' : ''}`} data-testid={testid}>
           {value}
         </Text>
       </View>
@@ -72,7 +72,9 @@ function TurnLeft({ until }: { until: string | undefined }) {
 
 function Final(props: {
   testid: string;
+  /** A glyph in a coloured disc (no emoji: fonts differ between phones). */
   icon: string;
+  tone: 'ok' | 'off' | 'warn';
   title: string;
   text: string;
   action?: string;
@@ -81,7 +83,9 @@ function Final(props: {
 }) {
   return (
     <View className="queue__body" data-testid={props.testid}>
-      <Text className="queue__icon">{props.icon}</Text>
+      <View className={`queue__icon queue__icon--${props.tone}`}>
+        <Text>{props.icon}</Text>
+      </View>
       <Text className="queue__headline">{props.title}</Text>
       <Text className="queue__text">{props.text}</Text>
       {props.children}
@@ -123,13 +127,14 @@ export default function QueueBoard(p: BoardProps) {
       return s ? <Waiting s={s} entry={p.entry} /> : null;
     case 'admitted':
       return (
-        <Final testid="queue-admitted" icon="🎉" title="轮到您了！" text="正在进入选座，请在购票时间内完成下单。" />
+        <Final testid="queue-admitted" icon="✓" tone="ok" title="轮到您了！" text="正在进入选座，请在购票时间内完成下单。" />
       );
     case 'used':
       return (
         <Final
           testid="queue-used"
           icon="✓"
+          tone="ok"
           title="本轮购票资格已使用"
           text="每次排队可提交一次订单。如需再次购买，请在本轮结束后重新排队。"
           action="查看我的订单"
@@ -142,7 +147,8 @@ export default function QueueBoard(p: BoardProps) {
       return (
         <Final
           testid="queue-soldout"
-          icon="🎫"
+          icon="✕"
+          tone="off"
           title="已售罄"
           text="本场门票已全部售出，感谢您的耐心等待。后续如有退票回流，将在演出详情页开放。"
           action="返回演出详情"
@@ -153,7 +159,8 @@ export default function QueueBoard(p: BoardProps) {
       return (
         <Final
           testid="queue-expired"
-          icon="⏰"
+          icon="!"
+          tone="warn"
           title="本轮购票时间已结束"
           text="您的购票时间已用完，排队位置已释放。重新排队将排在队尾。"
           action="重新排队"

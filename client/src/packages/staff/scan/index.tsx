@@ -16,7 +16,7 @@ const TICKET_NO = /^T[2-9A-Z]{19}$/;
 /** After a green result that needs no ID check, the camera opens again by itself. */
 const RESCAN_MS = 1200;
 
-function StatusBar({ desk, setup }: { desk: ReturnType<typeof useDesk>; setup: DeskSetup }) {
+function StatusBar({ desk }: { desk: ReturnType<typeof useDesk> }) {
   const b = desk.bundle;
   return (
     <View className="desk__status">
@@ -35,7 +35,6 @@ function StatusBar({ desk, setup }: { desk: ReturnType<typeof useDesk>; setup: D
           待同步 {desk.pending} 条 · 立即同步
         </Text>
       ) : null}
-      <Text className="desk__meta">{setup.gate}</Text>
     </View>
   );
 }
@@ -102,7 +101,7 @@ function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
           {formatDateTime(setup.startsAt)} · 入口 {setup.gate}
         </Text>
       </View>
-      <StatusBar desk={desk} setup={setup} />
+      <StatusBar desk={desk} />
       <ScrollView scrollY className="desk__scroll">
         <View className="desk__count">
           <Text className="desk__count-num" data-testid="gate-count">
