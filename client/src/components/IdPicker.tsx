@@ -2,12 +2,7 @@ import { Button, Input, Picker, Text, View } from '@tarojs/components';
 import { useState } from 'react';
 import { useLoad } from '../hooks/useLoad';
 import { go } from '../routes';
-import {
-  ID_TYPE_LABELS,
-  ID_TYPE_OPTIONS,
-  validateAttendees,
-  type IdType,
-} from '../services/attendees';
+import { ID_TYPE_LABELS, ID_TYPE_OPTIONS, validateAttendees, type IdType } from '../services/attendees';
 import type { QueueJoin } from '../services/queue';
 import { listSaved } from '../services/saved-attendees';
 import { flag } from '../utils/flag';

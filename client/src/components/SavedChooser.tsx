@@ -9,7 +9,13 @@ import { go } from '../routes';
  * 常用观演人 on 确认订单: opened on demand (it needs the fan's login), each tap fills the next
  * empty attendee with a saved one, or takes them out again.
  */
-export default function SavedChooser({ attendees, onChange }: { attendees: AttendeeInput[]; onChange: (list: AttendeeInput[]) => void }) {
+export default function SavedChooser({
+  attendees,
+  onChange,
+}: {
+  attendees: AttendeeInput[];
+  onChange: (list: AttendeeInput[]) => void;
+}) {
   const [open, setOpen] = useState(false);
   const [saved, setSaved] = useState<Saved[]>();
   const [error, setError] = useState<string>();
@@ -21,7 +27,10 @@ export default function SavedChooser({ attendees, onChange }: { attendees: Atten
   };
   const toggle = (s: Saved) => {
     const at = attendees.findIndex((a) => samePerson(a, s));
-    if (at >= 0) return onChange(attendees.map((a, i) => (i === at ? { name: '', idType: 'id_card', idNumber: '' } : a)));
+    if (at >= 0)
+      return onChange(
+        attendees.map((a, i) => (i === at ? { name: '', idType: 'id_card', idNumber: '' } : a)),
+      );
     const empty = attendees.findIndex((a) => !a.name.trim() && !a.idNumber.trim());
     if (empty < 0) return setError('观演人已填满，请先移除一位');
     setError(undefined);
@@ -42,7 +51,12 @@ export default function SavedChooser({ attendees, onChange }: { attendees: Atten
         {(saved ?? []).map((s) => {
           const on = attendees.some((a) => samePerson(a, s));
           return (
-            <View key={s.id} className={`chip ${on ? 'chip--on' : ''}`} data-testid="saved-chip" onClick={() => toggle(s)}>
+            <View
+              key={s.id}
+              className={`chip ${on ? 'chip--on' : ''}`}
+              data-testid="saved-chip"
+              onClick={() => toggle(s)}
+            >
               <Text className="chip__name">{s.nameMasked}</Text>
               <Text className="chip__id">
                 {ID_TYPE_LABELS[s.idType]} {s.idMasked.slice(-4)}

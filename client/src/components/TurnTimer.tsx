@@ -7,7 +7,13 @@ import { formatCountdown } from '../utils/time';
  * The time left of the fan's turn from the waiting room (seat map and 确认订单 of queue-enabled
  * sessions). When it runs out the fan is offered the queue again.
  */
-export default function TurnTimer({ admission, onRequeue }: { admission: Admission | undefined; onRequeue: () => void }) {
+export default function TurnTimer({
+  admission,
+  onRequeue,
+}: {
+  admission: Admission | undefined;
+  onRequeue: () => void;
+}) {
   const left = useCountdown(admission?.expiresAt);
   if (!admission || left <= 0) {
     return (

@@ -151,23 +151,27 @@ function fromVerdict(v: OfflineVerdict, here: Record<string, AdmittedHere>): Sca
 }
 
 /** A ticket number read out by the holder, checked against the bundle (no code to check). */
-function verifyNumberOffline(bundle: OfflineBundle, ticketNo: string, here: ReadonlySet<string>): OfflineVerdict {
+function verifyNumberOffline(
+  bundle: OfflineBundle,
+  ticketNo: string,
+  here: ReadonlySet<string>,
+): OfflineVerdict {
   if (bundle.revoked.includes(ticketNo)) return { result: 'refunded', ticketId: ticketNo };
   const t = bundle.tickets[ticketNo];
   if (!t) return { result: 'invalid', reason: 'unknown ticket' };
   if (here.has(ticketNo)) return { result: 'already_used', ticketId: ticketNo };
-  return { result: 'admitted', ticketId: ticketNo, seat: t.seat, ...(t.attendee ? { attendee: t.attendee } : {}) };
+  return {
+    result: 'admitted',
+    ticketId: ticketNo,
+    seat: t.seat,
+    ...(t.attendee ? { attendee: t.attendee } : {}),
+  };
 }
 
 export type ScanInput = { qr: string } | { ticketNo: string };
 
 /** Checks one scan without the server; an admission is remembered and queued for the sync. */
-export function scanOffline(
-  bundle: OfflineBundle,
-  input: ScanInput,
-  gate: string,
-  nowMs: number,
-): ScanView {
+export function scanOffline(bundle: OfflineBundle, input: ScanInput, gate: string, nowMs: number): ScanView {
   const here = admittedHere(bundle.sessionId);
   const seen = new Set(Object.keys(here));
   const verdict =
@@ -200,7 +204,11 @@ export async function scanTicket(opts: {
     try {
       const a = await checkin(input, gate, sessionId);
       if (a.result === 'admitted' && a.ticketId)
-        noteAdmitted(sessionId, a.ticketId, { at: new Date(opts.nowMs()).toISOString(), gate, offline: false });
+        noteAdmitted(sessionId, a.ticketId, {
+          at: new Date(opts.nowMs()).toISOString(),
+          gate,
+          offline: false,
+        });
       return fromAnswer(a);
     } catch (err) {
       if (toApiError(err).code !== 'NETWORK' || !bundle) throw err;

@@ -5,10 +5,5 @@
  */
 import '../utils/text-encoding';
 
-export {
-  CODE_STEP_MS,
-  currentQr,
-  parseQr,
-  verifyOffline,
-} from '@showtix/shared-types/dist/ticket-code';
+export { CODE_STEP_MS, currentQr, parseQr, verifyOffline } from '@showtix/shared-types/dist/ticket-code';
 export type { OfflineBundle, OfflineVerdict } from '@showtix/shared-types/dist/ticket-code';

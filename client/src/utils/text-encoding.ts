@@ -29,13 +29,14 @@ export function utf8Decode(input: ArrayBuffer | ArrayBufferView | undefined): st
     ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
     : new Uint8Array(input);
   let s = '';
-  for (let i = 0; i < b.length; ) {
+  for (let i = 0; i < b.length;) {
     const c = b[i++]!;
     let cp = 0xfffd;
     if (c < 0x80) cp = c;
     else if (c >= 0xc0 && c < 0xe0) cp = ((c & 31) << 6) | (b[i++]! & 63);
     else if (c >= 0xe0 && c < 0xf0) cp = ((c & 15) << 12) | ((b[i++]! & 63) << 6) | (b[i++]! & 63);
-    else if (c >= 0xf0) cp = ((c & 7) << 18) | ((b[i++]! & 63) << 12) | ((b[i++]! & 63) << 6) | (b[i++]! & 63);
+    else if (c >= 0xf0)
+      cp = ((c & 7) << 18) | ((b[i++]! & 63) << 12) | ((b[i++]! & 63) << 6) | (b[i++]! & 63);
     if (cp >= 0x10000) {
       cp -= 0x10000;
       s += String.fromCharCode(0xd800 + (cp >> 10), 0xdc00 + (cp & 1023));

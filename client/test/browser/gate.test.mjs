@@ -55,7 +55,11 @@ after(
 
 /** The ticket's QR as the fan's page shows it right now. */
 const liveQr = (page, ticketId) =>
-  page.getByTestId('ticket').filter({ hasText: `票号 ${ticketId}` }).getByTestId('live-qr').getAttribute('data-qr');
+  page
+    .getByTestId('ticket')
+    .filter({ hasText: `票号 ${ticketId}` })
+    .getByTestId('live-qr')
+    .getAttribute('data-qr');
 
 async function paste(staff, qr) {
   await staff.getByTestId('scan-input').locator('input').fill(qr);
@@ -70,7 +74,11 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
     ['王小明', mainlandId('19950312', 321)],
     ['陈静', mainlandId('19970708', 654)],
   ])
-    await api(stack, fanUser.token, 'POST', '/api/v1/me/attendees', { name, idType: 'id_card', idNumber: id });
+    await api(stack, fanUser.token, 'POST', '/api/v1/me/attendees', {
+      name,
+      idType: 'id_card',
+      idNumber: id,
+    });
   const fan = await newFanPage(browser, stack, { token: fanUser.token });
   contexts.push(fan.context);
   const { page } = fan;
@@ -144,9 +152,13 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
   await staff.locator('[data-testid=scan-result][data-result=admitted][data-offline="1"]').waitFor();
   await screenshot(staff, 'gate-07-admitted-offline');
   await staff.getByTestId('scan-next').click();
+  await result.waitFor({ state: 'detached' });
   await staff.getByTestId('pending-count').getByText('待同步 1 条').waitFor();
   await staffSide.context.setOffline(false);
-  await staff.getByTestId('sync-report').getByText('确认入场 1 条，无冲突', { exact: false }).waitFor({ timeout: 30_000 });
+  await staff
+    .getByTestId('sync-report')
+    .getByText('确认入场 1 条，无冲突', { exact: false })
+    .waitFor({ timeout: 30_000 });
   assert.equal(await staff.getByTestId('pending-count').count(), 0);
   await screenshot(staff, 'gate-08-synced');
   const [rows] = await stack.deps.db.query(
@@ -162,9 +174,15 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
 
   // The fan's wallet: both admitted, with the time, no code left to show.
   await openPage(page, stack.appUrl, 'tickets');
-  await until(async () => (await page.locator('[data-testid=ticket][data-status=checked_in]').count()) === 2, 'both tickets 已入场');
+  await until(
+    async () => (await page.locator('[data-testid=ticket][data-status=checked_in]').count()) === 2,
+    'both tickets 已入场',
+  );
   assert.equal(await page.getByTestId('live-qr').count(), 0);
-  assert.match(await page.getByTestId('checked-in-at').first().innerText(), /^\d{4}\.\d{2}\.\d{2} .+ \d{2}:\d{2} 入场$/);
+  assert.match(
+    await page.getByTestId('checked-in-at').first().innerText(),
+    /^\d{4}\.\d{2}\.\d{2} .+ \d{2}:\d{2} 入场$/,
+  );
   await screenshot(page, 'gate-09-fan-checked-in');
   // 常用观演人: the two saved ones, masked.
   await openPage(page, stack.appUrl, 'attendees');

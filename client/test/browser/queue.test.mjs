@@ -10,7 +10,16 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, newFanPage, openPage, screenshot, seatMapReady, seatsNearCentre, tapSeats, zoomIn } from '../harness/browser.mjs';
+import {
+  launchBrowser,
+  newFanPage,
+  openPage,
+  screenshot,
+  seatMapReady,
+  seatsNearCentre,
+  tapSeats,
+  zoomIn,
+} from '../harness/browser.mjs';
 import { api, mintFanToken, startStack, until } from '../harness/stack.mjs';
 import { seedShow } from '../harness/seed.mjs';
 
@@ -55,7 +64,11 @@ test('a fan queues, is admitted by the server, lands on the seat map and orders 
   // Fans ahead in line, once the queue-admit job has opened the queue (joins before that are
   // drawn in random order with everyone else in the pre-sale pool).
   const probe = await mintFanToken(stack, 'queue-ahead-0');
-  await until(async () => !['presale', 'shuffling'].includes((await join(probe.token)).state), 'the queue open', 20_000);
+  await until(
+    async () => !['presale', 'shuffling'].includes((await join(probe.token)).state),
+    'the queue open',
+    20_000,
+  );
   for (let i = 1; i < AHEAD; i++) await join((await mintFanToken(stack, `queue-ahead-${i}`)).token);
 
   await page.getByTestId('buy-button').click();
@@ -74,7 +87,8 @@ test('a fan queues, is admitted by the server, lands on the seat map and orders 
   });
   await page.waitForURL(/#\/pages\/seatmap\/index\?/, { timeout: 30_000 });
   assert.ok(page.url().includes(`sessionId=${seeded.sessionId}`), page.url());
-  for (let i = 1; i < polls.length; i++) assert.ok(polls[i] - polls[i - 1] >= 1_900, `polls ${polls.join(',')}`);
+  for (let i = 1; i < polls.length; i++)
+    assert.ok(polls[i] - polls[i - 1] >= 1_900, `polls ${polls.join(',')}`);
   const token = await page.evaluate(
     (sid) => JSON.parse(JSON.parse(localStorage.getItem(`showtix.queue.${sid}`)).data).admissionToken,
     seeded.sessionId,
@@ -91,7 +105,9 @@ test('a fan queues, is admitted by the server, lands on the seat map and orders 
   await page.locator('.confirm [data-testid=turn-timer]').waitFor();
   await screenshot(page, 'queue-03-confirm-turn');
 
-  const sent = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/orders');
+  const sent = page.waitForRequest(
+    (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/orders',
+  );
   await page.getByTestId('submit-order').click();
   assert.equal((await sent).postDataJSON().admissionToken, token);
   await page.getByTestId('hold-timer').waitFor();

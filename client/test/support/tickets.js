@@ -44,7 +44,10 @@ function bundle(keys, sessionId, tickets, revoked = [], extra = {}) {
     generatedAt: new Date().toISOString(),
     keys: { [keys.kid]: keys.publicB64 },
     tickets: Object.fromEntries(
-      tickets.map((t) => [t.ticketNo, { codeKey: t.codeKey, seat: 'A区 1排1座', ...(extra[t.ticketNo] ?? {}) }]),
+      tickets.map((t) => [
+        t.ticketNo,
+        { codeKey: t.codeKey, seat: 'A区 1排1座', ...(extra[t.ticketNo] ?? {}) },
+      ]),
     ),
     revoked,
   };

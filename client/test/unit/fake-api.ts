@@ -25,20 +25,22 @@ export const refuse = (status: number, code: string, header: Record<string, stri
 export function serveApi(routes: Record<string, Route>): Sent[] {
   const sent: Sent[] = [];
   const lists = new Map<string, Reply[]>();
-  taro.request.mockImplementation(async (opts: { url: string; method?: string; data?: unknown; header: Record<string, string> }) => {
-    const key = `${opts.method ?? 'GET'} ${opts.url}`;
-    sent.push({ key, at: Date.now(), data: opts.data, header: opts.header });
-    const route = routes[key];
-    let reply: Reply;
-    if (route === undefined) reply = refuse(404, 'NOT_FOUND');
-    else if (typeof route === 'function') reply = route({ data: opts.data });
-    else if (Array.isArray(route)) {
-      const list = lists.get(key) ?? [...route];
-      lists.set(key, list);
-      reply = list.length > 1 ? list.shift()! : list[0]!;
-    } else reply = route;
-    if (reply === 'network') throw new Error('request:fail');
-    return { header: {}, ...reply };
-  });
+  taro.request.mockImplementation(
+    async (opts: { url: string; method?: string; data?: unknown; header: Record<string, string> }) => {
+      const key = `${opts.method ?? 'GET'} ${opts.url}`;
+      sent.push({ key, at: Date.now(), data: opts.data, header: opts.header });
+      const route = routes[key];
+      let reply: Reply;
+      if (route === undefined) reply = refuse(404, 'NOT_FOUND');
+      else if (typeof route === 'function') reply = route({ data: opts.data });
+      else if (Array.isArray(route)) {
+        const list = lists.get(key) ?? [...route];
+        lists.set(key, list);
+        reply = list.length > 1 ? list.shift()! : list[0]!;
+      } else reply = route;
+      if (reply === 'network') throw new Error('request:fail');
+      return { header: {}, ...reply };
+    },
+  );
   return sent;
 }

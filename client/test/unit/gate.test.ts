@@ -22,7 +22,9 @@ const no = (i: number) => {
   return `T${s}`;
 };
 const [a, b, c] = [no(3), no(4), no(5)].map((t) => support.ticket(keys, t, '7'));
-const bundle = support.bundle(keys, '7', [a, b], [c.ticketNo], { [b.ticketNo]: { attendee: { name: '张*', idNumber: '110***********002X' } } });
+const bundle = support.bundle(keys, '7', [a, b], [c.ticketNo], {
+  [b.ticketNo]: { attendee: { name: '张*', idNumber: '110***********002X' } },
+});
 
 beforeEach(() => {
   resetTaro();
@@ -31,7 +33,11 @@ beforeEach(() => {
 
 describe('the offline bundle in storage', () => {
   it('is kept in chunks of at most 1,500 tickets and read back whole; old chunks go', () => {
-    const many = Array.from({ length: 4_000 }, (_, i) => ({ ticketNo: no(i + 10), codeKey: 'k', qrSigned: '' }));
+    const many = Array.from({ length: 4_000 }, (_, i) => ({
+      ticketNo: no(i + 10),
+      codeKey: 'k',
+      qrSigned: '',
+    }));
     const big = support.bundle(keys, '9', many, ['TX']);
     expect(saveBundle(big)).toBe(true);
     expect(taro.getStorageSync('showtix.gate.bundle.9.2')).not.toBe('');
@@ -59,12 +65,22 @@ describe('the offline bundle in storage', () => {
 describe('offline checks', () => {
   it('admits a current code once, queues it, and refuses the second use with when and where', () => {
     const first = scanOffline(bundle, { qr: support.qrAt(a, NOW) }, '东1门', NOW);
-    expect(first).toMatchObject({ result: 'admitted', offline: true, ticketId: a.ticketNo, seat: 'A区 1排1座' });
+    expect(first).toMatchObject({
+      result: 'admitted',
+      offline: true,
+      ticketId: a.ticketNo,
+      seat: 'A区 1排1座',
+    });
     expect(pendingCheckins()).toEqual([
       { sessionId: '7', gate: '东1门', ticketNo: a.ticketNo, scannedAt: new Date(NOW).toISOString() },
     ]);
     const again = scanOffline(bundle, { qr: support.qrAt(a, NOW + 5_000) }, '西2门', NOW + 5_000);
-    expect(again).toMatchObject({ result: 'already_used', usedAt: new Date(NOW).toISOString(), usedGate: '东1门', usedBy: '本机' });
+    expect(again).toMatchObject({
+      result: 'already_used',
+      usedAt: new Date(NOW).toISOString(),
+      usedGate: '东1门',
+      usedBy: '本机',
+    });
     expect(pendingCheckins()).toHaveLength(1);
   });
 
@@ -82,9 +98,21 @@ describe('offline checks', () => {
 
   it.each([
     ['a refunded ticket', () => support.qrAt(c, NOW), { result: 'refunded' }],
-    ['another session', () => support.qrAt(support.ticket(keys, no(6), '8'), NOW), { reason: 'other session' }],
-    ['another key', () => support.qrAt(support.ticket(support.keyPair(), no(7), '7'), NOW), { reason: 'signature' }],
-    ['a ticket not in the bundle', () => support.qrAt(support.ticket(keys, no(8), '7'), NOW), { reason: 'unknown ticket' }],
+    [
+      'another session',
+      () => support.qrAt(support.ticket(keys, no(6), '8'), NOW),
+      { reason: 'other session' },
+    ],
+    [
+      'another key',
+      () => support.qrAt(support.ticket(support.keyPair(), no(7), '7'), NOW),
+      { reason: 'signature' },
+    ],
+    [
+      'a ticket not in the bundle',
+      () => support.qrAt(support.ticket(keys, no(8), '7'), NOW),
+      { reason: 'unknown ticket' },
+    ],
     ['garbage', () => 'hello', { reason: 'unreadable' }],
     [
       'a flipped payload byte',
@@ -101,7 +129,9 @@ describe('offline checks', () => {
   });
 
   it('checks a typed ticket number against the bundle and the revocation list', () => {
-    expect(scanOffline(bundle, { ticketNo: a.ticketNo.toLowerCase() }, 'G', NOW)).toMatchObject({ result: 'admitted' });
+    expect(scanOffline(bundle, { ticketNo: a.ticketNo.toLowerCase() }, 'G', NOW)).toMatchObject({
+      result: 'admitted',
+    });
     expect(scanOffline(bundle, { ticketNo: a.ticketNo }, 'G', NOW)).toMatchObject({ result: 'already_used' });
     expect(scanOffline(bundle, { ticketNo: c.ticketNo }, 'G', NOW)).toMatchObject({ result: 'refunded' });
   });
@@ -147,7 +177,12 @@ describe('sync', () => {
     const sent = serveApi({
       'POST /api/v1/checkin/sync': ({ data }) => {
         const { gate, checkins } = data as { gate: string; checkins: { ticketNo: string }[] };
-        return ok({ items: checkins.map((x) => ({ ticketNo: x.ticketNo, result: gate === '东1门' ? 'admitted' : 'already_used' })) });
+        return ok({
+          items: checkins.map((x) => ({
+            ticketNo: x.ticketNo,
+            result: gate === '东1门' ? 'admitted' : 'already_used',
+          })),
+        });
       },
     });
     const report = await syncPending(NOW + 60_000);
@@ -172,9 +207,14 @@ describe('sync', () => {
     expect(pendingCheckins()).toHaveLength(2);
     serveApi({
       'POST /api/v1/checkin/sync': ({ data }) =>
-        (data as { gate: string }).gate === '东1门' ? ok({ items: [{ ticketNo: a.ticketNo, result: 'refunded' }] }) : 'network',
+        (data as { gate: string }).gate === '东1门'
+          ? ok({ items: [{ ticketNo: a.ticketNo, result: 'refunded' }] })
+          : 'network',
     });
-    expect(await syncPending(NOW)).toMatchObject({ sent: 1, conflicts: [{ ticketNo: a.ticketNo, result: 'refunded' }] });
+    expect(await syncPending(NOW)).toMatchObject({
+      sent: 1,
+      conflicts: [{ ticketNo: a.ticketNo, result: 'refunded' }],
+    });
     expect(pendingCheckins().map((p) => p.ticketNo)).toEqual([b.ticketNo]);
   });
 });

@@ -6,7 +6,14 @@ import { resetDeviceId } from '../../src/services/device';
 import { request } from '../../src/services/http';
 
 const ID_A = '11010519491231002X';
-const A = { id: '1', name: '张三', idType: 'id_card', idNumber: ID_A, nameMasked: '张*', idMasked: '110***********002X' };
+const A = {
+  id: '1',
+  name: '张三',
+  idType: 'id_card',
+  idNumber: ID_A,
+  nameMasked: '张*',
+  idMasked: '110***********002X',
+};
 const tick = () => act(() => jest.advanceTimersByTimeAsync(0));
 
 beforeEach(() => {
@@ -22,14 +29,25 @@ it('lists saved attendees masked, adds one, deletes one; the server refusing a d
     'GET /api/v1/me/attendees': () => ok({ items }),
     'POST /api/v1/me/attendees': ({ data }) =>
       (data as { idNumber: string }).idNumber === ID_A
-        ? { statusCode: 400, data: { error: { code: 'VALIDATION_FAILED', message: '该证件已在常用观演人中' } } }
-        : ((items = [...items, { ...A, id: '2', name: '李四', nameMasked: '李*', idMasked: '110***********1232' }]),
+        ? {
+            statusCode: 400,
+            data: { error: { code: 'VALIDATION_FAILED', message: '该证件已在常用观演人中' } },
+          }
+        : ((items = [
+            ...items,
+            { ...A, id: '2', name: '李四', nameMasked: '李*', idMasked: '110***********1232' },
+          ]),
           { statusCode: 201, data: items[1] }),
-    'DELETE /api/v1/me/attendees/1': () => ((items = items.filter((x) => x.id !== '1')), { statusCode: 204, data: '' }),
+    'DELETE /api/v1/me/attendees/1': () => (
+      (items = items.filter((x) => x.id !== '1')),
+      { statusCode: 204, data: '' }
+    ),
   });
   render(<AttendeesPage />);
   await tick();
-  expect(screen.getAllByTestId('saved-row').map((r) => r.textContent)).toEqual(['张*身份证 110***********002X删除']);
+  expect(screen.getAllByTestId('saved-row').map((r) => r.textContent)).toEqual([
+    '张*身份证 110***********002X删除',
+  ]);
   expect(screen.queryByText(ID_A)).toBeNull();
 
   fireEvent.click(screen.getByTestId('saved-add'));
@@ -54,8 +72,12 @@ it('lists saved attendees masked, adds one, deletes one; the server refusing a d
 
   fireEvent.click(screen.getAllByTestId('saved-delete')[0]!);
   await tick();
-  expect(taro.showModal).toHaveBeenCalledWith(expect.objectContaining({ content: expect.stringContaining('张*') }));
-  expect(screen.getAllByTestId('saved-row').map((r) => r.textContent)).toEqual(['李*身份证 110***********1232删除']);
+  expect(taro.showModal).toHaveBeenCalledWith(
+    expect.objectContaining({ content: expect.stringContaining('张*') }),
+  );
+  expect(screen.getAllByTestId('saved-row').map((r) => r.textContent)).toEqual([
+    '李*身份证 110***********1232删除',
+  ]);
 });
 
 it('every request carries the same random X-Device-Id, kept in storage', async () => {

@@ -32,8 +32,22 @@ const DRAFT: CheckoutDraft = {
   ],
 };
 const SAVED = [
-  { id: '1', name: '张三', idType: 'id_card', idNumber: ID_A, nameMasked: '张*', idMasked: '110***********002X' },
-  { id: '2', name: '李四', idType: 'id_card', idNumber: ID_B, nameMasked: '李*', idMasked: '110***********1232' },
+  {
+    id: '1',
+    name: '张三',
+    idType: 'id_card',
+    idNumber: ID_A,
+    nameMasked: '张*',
+    idMasked: '110***********002X',
+  },
+  {
+    id: '2',
+    name: '李四',
+    idType: 'id_card',
+    idNumber: ID_B,
+    nameMasked: '李*',
+    idMasked: '110***********1232',
+  },
 ];
 
 const tick = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms));
@@ -43,7 +57,11 @@ beforeEach(() => {
   jest.useFakeTimers({ now: NOW });
   taro.setStorageSync('showtix.token', 'tok');
   router.params = { sessionId: '7' };
-  pages.push({ route: 'pages/show/index' }, { route: 'pages/seatmap/index' }, { route: 'pages/confirm/index' });
+  pages.push(
+    { route: 'pages/show/index' },
+    { route: 'pages/seatmap/index' },
+    { route: 'pages/confirm/index' },
+  );
   saveDraft(DRAFT);
   saveEntry({
     sessionId: '7',
@@ -68,7 +86,10 @@ async function pickSavedAndSubmit() {
 }
 
 it('fills attendees from 常用观演人, shows the turn left, and buys with the admission token once', async () => {
-  const sent = serveApi({ 'GET /api/v1/me/attendees': ok({ items: SAVED }), 'POST /api/v1/orders': { statusCode: 201, data: ORDER } });
+  const sent = serveApi({
+    'GET /api/v1/me/attendees': ok({ items: SAVED }),
+    'POST /api/v1/orders': { statusCode: 201, data: ORDER },
+  });
   render(<ConfirmPage />);
   expect(screen.getByTestId('turn-timer').textContent).toBe('已轮到您，剩余购票时间 05:00');
   expect(sent).toHaveLength(0); // nothing asked before the fan opens the list
@@ -78,9 +99,15 @@ it('fills attendees from 常用观演人, shows the turn left, and buys with the
   expect(chips.map((c) => c.textContent)).toEqual(['张*身份证 002X', '李*身份证 1232']);
   fireEvent.click(chips[1]!);
   fireEvent.click(chips[0]!);
-  expect(screen.getAllByTestId('attendee-name').map((e) => (e as HTMLInputElement).value)).toEqual(['李四', '张三']);
+  expect(screen.getAllByTestId('attendee-name').map((e) => (e as HTMLInputElement).value)).toEqual([
+    '李四',
+    '张三',
+  ]);
   fireEvent.click(chips[1]!); // taken out again
-  expect(screen.getAllByTestId('attendee-name').map((e) => (e as HTMLInputElement).value)).toEqual(['', '张三']);
+  expect(screen.getAllByTestId('attendee-name').map((e) => (e as HTMLInputElement).value)).toEqual([
+    '',
+    '张三',
+  ]);
   fireEvent.click(chips[1]!);
   fireEvent.click(screen.getByTestId('submit-order'));
   await tick(0);
@@ -99,7 +126,10 @@ it('fills attendees from 常用观演人, shows the turn left, and buys with the
 });
 
 it('QUEUE_REQUIRED: the token is dropped and the fan goes back to the queue', async () => {
-  serveApi({ 'GET /api/v1/me/attendees': ok({ items: SAVED }), 'POST /api/v1/orders': refuse(403, 'QUEUE_REQUIRED') });
+  serveApi({
+    'GET /api/v1/me/attendees': ok({ items: SAVED }),
+    'POST /api/v1/orders': refuse(403, 'QUEUE_REQUIRED'),
+  });
   await pickSavedAndSubmit();
   const panel = screen.getByTestId('error-panel');
   expect(panel.textContent).toContain('请重新排队');
@@ -111,9 +141,18 @@ it('QUEUE_REQUIRED: the token is dropped and the fan goes back to the queue', as
 it.each([
   ['ID_TAKEN', 409, {}, '该证件已持有本场次门票（一证一票），请更换观演人或调整购票张数。', '更换观演人'],
   ['BLOCKED', 403, {}, '账号或设备存在异常，暂不能排队或购票。如有疑问请联系客服。', '返回首页'],
-  ['HOLD_COOLDOWN', 429, { 'Retry-After': '1740' }, '您多次锁定座位未支付，暂不能下单，请约 29 分钟后再试。', '返回演出详情'],
+  [
+    'HOLD_COOLDOWN',
+    429,
+    { 'Retry-After': '1740' },
+    '您多次锁定座位未支付，暂不能下单，请约 29 分钟后再试。',
+    '返回演出详情',
+  ],
 ])('%s is explained with a way forward', async (code, status, header, message, action) => {
-  serveApi({ 'GET /api/v1/me/attendees': ok({ items: SAVED }), 'POST /api/v1/orders': refuse(status, code, header) });
+  serveApi({
+    'GET /api/v1/me/attendees': ok({ items: SAVED }),
+    'POST /api/v1/orders': refuse(status, code, header),
+  });
   await pickSavedAndSubmit();
   const panel = screen.getByTestId('error-panel');
   expect(panel.dataset.code).toBe(code);

@@ -54,7 +54,10 @@ async function open() {
 it('shows the place, the people ahead, who is let in and the wait; polls after pollAfterMs, never sooner', async () => {
   const sent = api({
     [JOIN]: ok(status()),
-    [POLL]: [ok(status({ ahead: 60, admittedThrough: 59, etaSeconds: 360, pollAfterMs: 2_000 })), ok(status({ ahead: 10, admittedThrough: 109 }))],
+    [POLL]: [
+      ok(status({ ahead: 60, admittedThrough: 59, etaSeconds: 360, pollAfterMs: 2_000 })),
+      ok(status({ ahead: 10, admittedThrough: 109 })),
+    ],
   });
   await open();
   expect(view()).toBe('waiting');
@@ -115,7 +118,16 @@ it('retry delays: Retry-After, exponential back-off with jitter, nothing for ref
 it('presale: 开售后随机排序; then shuffling; then a place in line', async () => {
   api(
     {
-      [JOIN]: ok(status({ state: 'presale', position: null, ahead: null, admittedThrough: 0, etaSeconds: null, pollAfterMs: 30_000 })),
+      [JOIN]: ok(
+        status({
+          state: 'presale',
+          position: null,
+          ahead: null,
+          admittedThrough: 0,
+          etaSeconds: null,
+          pollAfterMs: 30_000,
+        }),
+      ),
       [POLL]: [
         ok(status({ state: 'shuffling', position: null, ahead: null, pollAfterMs: 2_000 })),
         ok(status({ position: 5, ahead: 4, admittedThrough: 0 })),
@@ -154,7 +166,16 @@ it('admitted: keeps the token and moves on to the seat map by itself', async () 
   const until = new Date(NOW + 10 * 60_000).toISOString();
   const sent = api({
     [JOIN]: ok(status()),
-    [POLL]: ok(status({ state: 'admitted', admitted: true, ahead: 0, admissionToken: 'adm.1', admissionExpiresAt: until, pollAfterMs: 15_000 })),
+    [POLL]: ok(
+      status({
+        state: 'admitted',
+        admitted: true,
+        ahead: 0,
+        admissionToken: 'adm.1',
+        admissionExpiresAt: until,
+        pollAfterMs: 15_000,
+      }),
+    ),
   });
   await open();
   await tick(5_000);
@@ -182,14 +203,28 @@ it('a turn that ran out: 重新排队 joins again (at the back)', async () => {
 });
 
 it('keeps its place across restarts: joins again with the same body, and shows a finished turn as it ended', async () => {
-  saveEntry({ sessionId: '7', join: { idType: 'id_card', idNumber: '11010519491231002X' }, joinedAt: NOW - 60_000, state: 'waiting', firstAhead: 200 });
+  saveEntry({
+    sessionId: '7',
+    join: { idType: 'id_card', idNumber: '11010519491231002X' },
+    joinedAt: NOW - 60_000,
+    state: 'waiting',
+    firstAhead: 200,
+  });
   const sent = api({ [JOIN]: ok(status({ ahead: 100 })) }, { realName: true });
   await open();
-  expect(sent.find((s) => s.key === JOIN)!.data).toEqual({ idType: 'id_card', idNumber: '11010519491231002X' });
+  expect(sent.find((s) => s.key === JOIN)!.data).toEqual({
+    idType: 'id_card',
+    idNumber: '11010519491231002X',
+  });
   expect(view()).toBe('waiting');
   expect(loadEntry('7')!.firstAhead).toBe(200); // the progress bar keeps its start
 
-  saveEntry({ ...loadEntry('7')!, state: 'admitted', admissionToken: 'old', admissionExpiresAt: new Date(NOW - 1).toISOString() });
+  saveEntry({
+    ...loadEntry('7')!,
+    state: 'admitted',
+    admissionToken: 'old',
+    admissionExpiresAt: new Date(NOW - 1).toISOString(),
+  });
   const again = api({ [JOIN]: ok(status()) }, { realName: true });
   render(<QueuePage />);
   await tick(0);
@@ -198,7 +233,10 @@ it('keeps its place across restarts: joins again with the same body, and shows a
 });
 
 it('real-name: asks for an ID; QUEUE_ID_TAKEN says so and asks again', async () => {
-  const sent = api({ [JOIN]: [refuse(409, 'QUEUE_ID_TAKEN'), ok(status())], 'GET /api/v1/me/attendees': ok({ items: [] }) }, { realName: true });
+  const sent = api(
+    { [JOIN]: [refuse(409, 'QUEUE_ID_TAKEN'), ok(status())], 'GET /api/v1/me/attendees': ok({ items: [] }) },
+    { realName: true },
+  );
   await open();
   expect(view()).toBe('need_id');
   fireEvent.change(screen.getByTestId('queue-id-number'), { target: { value: '110105194912310021' } });
@@ -207,7 +245,10 @@ it('real-name: asks for an ID; QUEUE_ID_TAKEN says so and asks again', async () 
   fireEvent.change(screen.getByTestId('queue-id-number'), { target: { value: '11010519491231002x' } });
   fireEvent.click(screen.getByTestId('queue-join'));
   await tick(0);
-  expect(sent.find((s) => s.key === JOIN)!.data).toEqual({ idType: 'id_card', idNumber: '11010519491231002X' });
+  expect(sent.find((s) => s.key === JOIN)!.data).toEqual({
+    idType: 'id_card',
+    idNumber: '11010519491231002X',
+  });
   const panel = screen.getByTestId('error-panel');
   expect(panel.dataset.code).toBe('QUEUE_ID_TAKEN');
   expect(panel.textContent).toContain('该证件已在其他账号排队');

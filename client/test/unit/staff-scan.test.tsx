@@ -11,7 +11,13 @@ const NOW = new Date('2027-01-15T11:00:00.000Z').getTime();
 const T1 = 'TABCDEFGHJKLMNPQRSTU';
 const keys = support.keyPair();
 const t1 = support.ticket(keys, T1, '7');
-const SETUP = { showId: '3', showTitle: '星河巡回演唱会', sessionId: '7', startsAt: '2027-01-15T11:30:00.000Z', gate: '东1门' };
+const SETUP = {
+  showId: '3',
+  showTitle: '星河巡回演唱会',
+  sessionId: '7',
+  startsAt: '2027-01-15T11:30:00.000Z',
+  gate: '东1门',
+};
 
 const tick = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms));
 
@@ -41,7 +47,9 @@ describe('the result screen', () => {
     });
     expect(el.className).toContain('result--ok');
     expect(screen.getByTestId('result-title').textContent).toBe('已入场');
-    expect(screen.getByTestId('result-attendee').textContent).toBe('实名核验：请核对观众证件张*110***********002X');
+    expect(screen.getByTestId('result-attendee').textContent).toBe(
+      '实名核验：请核对观众证件张*110***********002X',
+    );
     expect(screen.getByTestId('result-count').textContent).toBe('本入口已入场 41 人');
     expect(screen.queryByTestId('result-why')).toBeNull();
     fireEvent.click(screen.getByTestId('scan-next'));
@@ -60,7 +68,9 @@ describe('the result screen', () => {
     });
     expect(el.className).toContain('result--bad');
     expect(screen.getByTestId('result-title').textContent).toBe('已使用');
-    expect(screen.getByTestId('result-used').textContent).toBe('首次入场：01月15日 19:02:05入口：西2门核验人：工作人员 #88');
+    expect(screen.getByTestId('result-used').textContent).toBe(
+      '首次入场：01月15日 19:02:05入口：西2门核验人：工作人员 #88',
+    );
   });
 
   it('refunded: red, cannot enter', () => {
@@ -91,7 +101,13 @@ describe('the scan desk (H5: codes pasted)', () => {
       'GET /api/v1/staff/sessions/7/offline-bundle': ok(support.bundle(keys, '7', [t1])),
       'POST /api/v1/checkin': [
         ok({ result: 'admitted', ticketId: T1, seat: 'A区 1排1座', gateCount: 7 }),
-        ok({ result: 'already_used', ticketId: T1, usedAt: '2027-01-15T11:00:00.000Z', gate: '东1门', usedBy: '5' }),
+        ok({
+          result: 'already_used',
+          ticketId: T1,
+          usedAt: '2027-01-15T11:00:00.000Z',
+          gate: '东1门',
+          usedBy: '5',
+        }),
       ],
     });
     render(<ScanPage />);
@@ -101,7 +117,11 @@ describe('the scan desk (H5: codes pasted)', () => {
     fireEvent.change(screen.getByTestId('scan-input'), { target: { value: ` ${qr} ` } });
     fireEvent.click(screen.getByTestId('scan-submit'));
     await tick(0);
-    expect(sent.find((s) => s.key === 'POST /api/v1/checkin')!.data).toEqual({ qr, gate: '东1门', sessionId: '7' });
+    expect(sent.find((s) => s.key === 'POST /api/v1/checkin')!.data).toEqual({
+      qr,
+      gate: '东1门',
+      sessionId: '7',
+    });
     expect(screen.getByTestId('scan-result').dataset.result).toBe('admitted');
     expect(taro.vibrateShort).toHaveBeenCalled();
     expect(screen.getByTestId('gate-count').textContent).toBe('7');
@@ -113,7 +133,11 @@ describe('the scan desk (H5: codes pasted)', () => {
     fireEvent.change(screen.getByTestId('ticket-no-input'), { target: { value: T1.toLowerCase() } });
     fireEvent.click(screen.getByTestId('ticket-no-submit'));
     await tick(0);
-    expect(sent.filter((s) => s.key === 'POST /api/v1/checkin')[1]!.data).toEqual({ ticketNo: T1, gate: '东1门', sessionId: '7' });
+    expect(sent.filter((s) => s.key === 'POST /api/v1/checkin')[1]!.data).toEqual({
+      ticketNo: T1,
+      gate: '东1门',
+      sessionId: '7',
+    });
     expect(screen.getByTestId('scan-result').dataset.result).toBe('already_used');
     expect(taro.vibrateLong).toHaveBeenCalled();
   });
@@ -121,7 +145,10 @@ describe('the scan desk (H5: codes pasted)', () => {
   it('a staff member of another show is told so, with no result screen', async () => {
     serveApi({
       'GET /api/v1/staff/sessions/7/offline-bundle': ok(support.bundle(keys, '7', [t1])),
-      'POST /api/v1/checkin': { statusCode: 403, data: { error: { code: 'FORBIDDEN', message: '您未被分配到本场演出检票' } } },
+      'POST /api/v1/checkin': {
+        statusCode: 403,
+        data: { error: { code: 'FORBIDDEN', message: '您未被分配到本场演出检票' } },
+      },
     });
     render(<ScanPage />);
     await tick(0);
@@ -162,7 +189,9 @@ describe('the scan desk (H5: codes pasted)', () => {
   });
 
   it('refreshes the offline bundle every 5 minutes while online', async () => {
-    const sent = serveApi({ 'GET /api/v1/staff/sessions/7/offline-bundle': ok(support.bundle(keys, '7', [t1])) });
+    const sent = serveApi({
+      'GET /api/v1/staff/sessions/7/offline-bundle': ok(support.bundle(keys, '7', [t1])),
+    });
     render(<ScanPage />);
     await tick(0);
     const bundles = () => sent.filter((s) => s.key === 'GET /api/v1/staff/sessions/7/offline-bundle').length;
@@ -207,6 +236,9 @@ it('the gate setup asks which session and which gate', async () => {
   fireEvent.click(screen.getByTestId('setup-start'));
   await tick(0);
   expect(screen.getByTestId('desk')).toBeTruthy();
-  expect(JSON.parse(taro.getStorageSync('showtix.gate.setup') as string)).toMatchObject({ sessionId: '7', gate: '北3门' });
+  expect(JSON.parse(taro.getStorageSync('showtix.gate.setup') as string)).toMatchObject({
+    sessionId: '7',
+    gate: '北3门',
+  });
   expect(screen.getByTestId('bundle-status').textContent).toBe('离线数据下载失败');
 });

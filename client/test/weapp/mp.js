@@ -9,7 +9,16 @@ const simulate = require('miniprogram-simulate');
 const DIST = path.resolve(__dirname, '../../../dist/weapp');
 const API = 'http://127.0.0.1:3000';
 
-const calls = { request: [], toast: [], navigate: [], modal: [], scan: [], vibrate: [], audio: [], files: [] };
+const calls = {
+  request: [],
+  toast: [],
+  navigate: [],
+  modal: [],
+  scan: [],
+  vibrate: [],
+  audio: [],
+  files: [],
+};
 /** Codes wx.scanCode reads, in order; when none are left it fails as if the staff closed it. */
 const scans = [];
 const network = { type: 'wifi', listeners: new Set() };

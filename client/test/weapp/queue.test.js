@@ -51,7 +51,11 @@ test('a fan in line sees the place, the people ahead, who is let in and the wait
   expect(text(page, 'queue__admitting')).toBe('正在放行第 10,000 位');
   expect(joins()[0].data).toEqual({});
   expect(joins()[0].header['X-Device-Id']).toMatch(/^dev-/);
-  expect(JSON.parse(storage.get('showtix.queue.7'))).toMatchObject({ state: 'waiting', firstAhead: 2_344, join: {} });
+  expect(JSON.parse(storage.get('showtix.queue.7'))).toMatchObject({
+    state: 'waiting',
+    firstAhead: 2_344,
+    join: {},
+  });
   page.detach();
 });
 
@@ -59,10 +63,20 @@ test('real-name: the fan queues with a saved attendee ID', async () => {
   serve('8', { realName: true });
   routes.set('GET /api/v1/me/attendees', {
     items: [
-      { id: '5', name: '张三', idType: 'id_card', idNumber: '11010519491231002X', nameMasked: '张*', idMasked: '110***********002X' },
+      {
+        id: '5',
+        name: '张三',
+        idType: 'id_card',
+        idNumber: '11010519491231002X',
+        nameMasked: '张*',
+        idMasked: '110***********002X',
+      },
     ],
   });
-  routes.set('POST /api/v1/sessions/8/queue/join', status({ position: 3, ahead: 2, admittedThrough: 0, etaSeconds: 20 }));
+  routes.set(
+    'POST /api/v1/sessions/8/queue/join',
+    status({ position: 3, ahead: 2, admittedThrough: 0, etaSeconds: 20 }),
+  );
   const page = openPage('pages/queue/index', { sessionId: '8', showId: '3' });
   await until(() => byClass(page, 'choice').length, 'the saved attendees');
   expect(text(page, 'choice__sub')).toBe('身份证 110***********002X');
@@ -84,7 +98,14 @@ test('a finished turn offers 重新排队; the admission moves on to the seat ma
   const expiresAt = new Date(Date.now() + 600_000).toISOString();
   routes.set(
     'POST /api/v1/sessions/9/queue/join',
-    status({ sessionId: '9', state: 'admitted', admitted: true, ahead: 0, admissionToken: 'adm.tok', admissionExpiresAt: expiresAt }),
+    status({
+      sessionId: '9',
+      state: 'admitted',
+      admitted: true,
+      ahead: 0,
+      admissionToken: 'adm.tok',
+      admissionExpiresAt: expiresAt,
+    }),
   );
   const page = openPage('pages/queue/index', { sessionId: '9', showId: '3' });
   await until(() => byClass(page, 'queue__action').length, 'the finished turn');

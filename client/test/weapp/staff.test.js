@@ -5,7 +5,19 @@
  * result, and an offline admission verified on the phone (Ed25519 + rotating code) and synced
  * when the network is back.
  */
-const { calls, routes, storage, scans, setNetwork, openPage, until, reset, byClass, fire, text } = require('./mp');
+const {
+  calls,
+  routes,
+  storage,
+  scans,
+  setNetwork,
+  openPage,
+  until,
+  reset,
+  byClass,
+  fire,
+  text,
+} = require('./mp');
 const { keyPair, ticket, qrAt, bundle } = require('../support/tickets');
 
 const SESSION = '7';
@@ -69,7 +81,11 @@ test('a camera scan shows the big green screen with the attendee; 继续检票 o
   fire(page, 'desk__scan', 'tap');
   await until(() => byClass(page, 'result--ok').length, 'the green result');
   expect(calls.scan[0]).toEqual(['qrCode']);
-  expect(posted('POST /api/v1/checkin')[0].data).toEqual({ qr: 'STX2.scanned-code', gate: '东1门', sessionId: SESSION });
+  expect(posted('POST /api/v1/checkin')[0].data).toEqual({
+    qr: 'STX2.scanned-code',
+    gate: '东1门',
+    sessionId: SESSION,
+  });
   expect(posted('POST /api/v1/checkin')[0].header['X-Device-Id']).toMatch(/^dev-/);
   expect(text(page, 'result__title')).toBe('已入场');
   expect(text(page, 'result__seat')).toBe('内场A区 3排12座');

@@ -85,7 +85,11 @@ export default function AttendeesPage() {
           <Text className="card__sub">购买实名制演出时可直接选择；证件信息加密保存，仅显示部分号码</Text>
           {list.loading && !list.data ? <Loading /> : null}
           {list.error && !list.data ? (
-            <ErrorPanel variant="inline" error={list.error} onAction={() => runRemedy(list.error!, {}, list.reload)} />
+            <ErrorPanel
+              variant="inline"
+              error={list.error}
+              onAction={() => runRemedy(list.error!, {}, list.reload)}
+            />
           ) : null}
           {list.data?.length === 0 ? <Empty text="还没有常用观演人，在下方添加" /> : null}
           {(list.data ?? []).map((a) => (

@@ -7,7 +7,11 @@ import { createOrder, OrderAttempt } from '../../services/orders';
 import { currentAdmission, markAdmissionUsed } from '../../services/queue';
 import type { Order } from '@showtix/shared-types';
 
-export function orderInput(d: CheckoutDraft, attendees: AttendeeInput[], admissionToken?: string): CreateOrderInput {
+export function orderInput(
+  d: CheckoutDraft,
+  attendees: AttendeeInput[],
+  admissionToken?: string,
+): CreateOrderInput {
   const common = {
     sessionId: d.sessionId,
     ...(d.realName ? { attendees: normaliseAttendees(attendees) } : {}),

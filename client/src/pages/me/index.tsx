@@ -48,7 +48,12 @@ export default function MePage() {
               onTap={open('staffScan')}
             />
           ) : null}
-          <Item text="工作人员邀请码" sub="主办方邀请检票时使用" testid="me-staff-invite" onTap={open('staffInvite')} />
+          <Item
+            text="工作人员邀请码"
+            sub="主办方邀请检票时使用"
+            testid="me-staff-invite"
+            onTap={open('staffInvite')}
+          />
         </View>
       </ScrollView>
       <TabBar current="me" />

@@ -27,7 +27,11 @@ function Waiting({ s, entry }: { s: QueueStatus; entry: QueueEntry | undefined }
   const pct = Math.round(queueProgress(s.ahead, entry?.firstAhead) * 100);
   return (
     <View className="queue__body" data-testid="queue-waiting">
-      <Pulse label="您的排队号" value={s.position === null ? '—' : group(s.position)} testid="queue-position" />
+      <Pulse
+        label="您的排队号"
+        value={s.position === null ? '—' : group(s.position)}
+        testid="queue-position"
+      />
       <View className="queue__stats">
         <View className="queue__stat">
           <Text className="queue__stat-label">前面还有</Text>
@@ -56,7 +60,11 @@ function Presale({ saleStartsAt }: { saleStartsAt: string }) {
   const left = useCountdown(saleStartsAt);
   return (
     <View className="queue__body" data-testid="queue-presale">
-      <Pulse label="开售倒计时" value={left > 0 ? formatCountdown(left) : '即将开售'} testid="queue-sale-clock" />
+      <Pulse
+        label="开售倒计时"
+        value={left > 0 ? formatCountdown(left) : '即将开售'}
+        testid="queue-sale-clock"
+      />
       <Text className="queue__headline">已进入候场队列</Text>
       <Text className="queue__text">
         开售后随机排序：开售前进入的观众将在开售时随机分配排队顺序，早到晚到机会均等；开售后进入的观众按到达顺序排在其后。
@@ -90,7 +98,11 @@ function Final(props: {
       <Text className="queue__text">{props.text}</Text>
       {props.children}
       {props.action ? (
-        <Button className="btn btn--primary queue__action" data-testid={`${props.testid}-action`} onClick={props.onAction}>
+        <Button
+          className="btn btn--primary queue__action"
+          data-testid={`${props.testid}-action`}
+          onClick={props.onAction}
+        >
           {props.action}
         </Button>
       ) : null}
@@ -127,7 +139,13 @@ export default function QueueBoard(p: BoardProps) {
       return s ? <Waiting s={s} entry={p.entry} /> : null;
     case 'admitted':
       return (
-        <Final testid="queue-admitted" icon="✓" tone="ok" title="轮到您了！" text="正在进入选座，请在购票时间内完成下单。" />
+        <Final
+          testid="queue-admitted"
+          icon="✓"
+          tone="ok"
+          title="轮到您了！"
+          text="正在进入选座，请在购票时间内完成下单。"
+        />
       );
     case 'used':
       return (

@@ -42,7 +42,11 @@ export default function QueuePage() {
     return (
       <View className="page">
         {ctx.error ? (
-          <ErrorPanel variant="inline" error={ctx.error} onAction={() => runRemedy(ctx.error!, {}, ctx.reload)} />
+          <ErrorPanel
+            variant="inline"
+            error={ctx.error}
+            onAction={() => runRemedy(ctx.error!, {}, ctx.reload)}
+          />
         ) : (
           <Loading />
         )}

@@ -124,15 +124,18 @@ export function useQueue(
     [later, persist, sessionId, stopTimer],
   );
 
-  const fail = useCallback((err: unknown, retry: () => void) => {
-    if (!alive.current) return;
-    const v = errorView(err);
-    failures.current += 1;
-    setError(v);
-    const wait = retryDelayMs(v, lastPollAfter.current, failures.current);
-    if (wait === undefined) return stopTimer();
-    later(wait, retry);
-  }, [later, stopTimer]);
+  const fail = useCallback(
+    (err: unknown, retry: () => void) => {
+      if (!alive.current) return;
+      const v = errorView(err);
+      failures.current += 1;
+      setError(v);
+      const wait = retryDelayMs(v, lastPollAfter.current, failures.current);
+      if (wait === undefined) return stopTimer();
+      later(wait, retry);
+    },
+    [later, stopTimer],
+  );
 
   // The server lost this fan's place (a turn that ended while the app was closed, a restarted
   // queue): join again, once, with the body this phone joined with.

@@ -106,7 +106,10 @@ export default function TicketsPage() {
     <View className="page page--tabbed tickets">
       {wallet.data?.offline ? (
         <View className="tickets__offline" data-testid="wallet-offline">
-          <Text>网络不可用：显示 {formatDateTime(new Date(wallet.data.fetchedAt).toISOString())} 保存的票夹，动态二维码照常可用</Text>
+          <Text>
+            网络不可用：显示 {formatDateTime(new Date(wallet.data.fetchedAt).toISOString())}{' '}
+            保存的票夹，动态二维码照常可用
+          </Text>
         </View>
       ) : null}
       <ScrollView scrollY className="tickets__list">

@@ -42,7 +42,11 @@ export default function InvitePage() {
               · {s.title}
             </Text>
           ))}
-          <Button className="btn btn--primary invite__go" data-testid="invite-scan" onClick={() => replace('staffScan')}>
+          <Button
+            className="btn btn--primary invite__go"
+            data-testid="invite-scan"
+            onClick={() => replace('staffScan')}
+          >
             开始检票
           </Button>
         </View>

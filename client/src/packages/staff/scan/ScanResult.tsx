@@ -9,7 +9,12 @@ const TITLE: Record<ScanView['result'], string> = {
   invalid: '无效票',
 };
 
-const ICON: Record<ScanView['result'], string> = { admitted: '✓', already_used: '✕', refunded: '✕', invalid: '✕' };
+const ICON: Record<ScanView['result'], string> = {
+  admitted: '✓',
+  already_used: '✕',
+  refunded: '✕',
+  invalid: '✕',
+};
 
 /** Why a code was refused, in the staff member's words. */
 export const REASONS: Record<string, string> = {
@@ -35,7 +40,9 @@ function UsedBefore({ v }: { v: ScanView }) {
       </Text>
       {v.usedGate ? <Text className="result__line">入口：{v.usedGate}</Text> : null}
       {v.usedBy ? (
-        <Text className="result__line">核验人：{/^\d+$/.test(v.usedBy) ? `工作人员 #${v.usedBy}` : v.usedBy}</Text>
+        <Text className="result__line">
+          核验人：{/^\d+$/.test(v.usedBy) ? `工作人员 #${v.usedBy}` : v.usedBy}
+        </Text>
       ) : null}
     </View>
   );

@@ -18,7 +18,13 @@ async function assignedShows(): Promise<ShowDetail[]> {
 }
 
 /** Before scanning: which session, at which gate. */
-export default function Setup({ initial, onStart }: { initial?: DeskSetup; onStart: (s: DeskSetup) => void }) {
+export default function Setup({
+  initial,
+  onStart,
+}: {
+  initial?: DeskSetup;
+  onStart: (s: DeskSetup) => void;
+}) {
   const shows = useLoad(assignedShows, []);
   const [sessionId, setSessionId] = useState(initial?.sessionId);
   const [gate, setGate] = useState(initial?.gate ?? '');
@@ -26,7 +32,11 @@ export default function Setup({ initial, onStart }: { initial?: DeskSetup; onSta
 
   if (!shows.data) {
     return shows.error ? (
-      <ErrorPanel variant="inline" error={shows.error} onAction={() => runRemedy(shows.error!, {}, shows.reload)} />
+      <ErrorPanel
+        variant="inline"
+        error={shows.error}
+        onAction={() => runRemedy(shows.error!, {}, shows.reload)}
+      />
     ) : (
       <Loading />
     );
@@ -45,7 +55,13 @@ export default function Setup({ initial, onStart }: { initial?: DeskSetup; onSta
     const session = show?.sessions.find((x) => x.id === sessionId);
     if (!show || !session) return setHint('请选择检票场次');
     if (!gate.trim()) return setHint('请填写入口名称，如“东1门”');
-    onStart({ showId: show.id, showTitle: show.title, sessionId: session.id, startsAt: session.startsAt, gate: gate.trim() });
+    onStart({
+      showId: show.id,
+      showTitle: show.title,
+      sessionId: session.id,
+      startsAt: session.startsAt,
+      gate: gate.trim(),
+    });
   };
   return (
     <View className="setup">

@@ -112,7 +112,9 @@ function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
         {H5 ? (
           <View className="card">
             <Text className="card__title">扫码内容</Text>
-            <Text className="card__sub">浏览器中无法调用摄像头扫码：请粘贴扫码枪或其他设备读到的二维码内容</Text>
+            <Text className="card__sub">
+              浏览器中无法调用摄像头扫码：请粘贴扫码枪或其他设备读到的二维码内容
+            </Text>
             <View className="field">
               <Input
                 className="field__input desk__qr-input"
@@ -212,11 +214,5 @@ export default function ScanPage() {
       </View>
     );
   }
-  return (
-    <Desk
-      key={`${setup.sessionId}:${setup.gate}`}
-      setup={setup}
-      onChange={() => setEditing(true)}
-    />
-  );
+  return <Desk key={`${setup.sessionId}:${setup.gate}`} setup={setup} onChange={() => setEditing(true)} />;
 }

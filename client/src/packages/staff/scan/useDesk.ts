@@ -114,7 +114,14 @@ export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
       setError(undefined);
       try {
         const wasOnline = onlineRef.current;
-        const v = await scanTicket({ input, gate, sessionId, online: wasOnline, bundle: bundleRef.current, nowMs: now });
+        const v = await scanTicket({
+          input,
+          gate,
+          sessionId,
+          online: wasOnline,
+          bundle: bundleRef.current,
+          nowMs: now,
+        });
         if (v.offline && wasOnline) setOnline(false);
         if (v.gateCount !== undefined) setGateCount(v.gateCount);
         else if (v.result === 'admitted') setGateCount((n) => n + 1);
