@@ -191,8 +191,8 @@ export function useQueue(
       e?.state === 'admitted' &&
       e.admissionExpiresAt !== undefined &&
       new Date(e.admissionExpiresAt).getTime() <= Date.now();
+    // (A session sold out last time is asked again: returned tickets may have reopened it.)
     if (e && (e.state === 'expired' || over)) setView('expired');
-    else if (e?.state === 'sold_out') setView('sold_out');
     else if (e) doJoin(e.join);
     else if (opts.realName) setView('need_id');
     else doJoin({});
