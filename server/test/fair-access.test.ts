@@ -100,6 +100,7 @@ describe('anti-scalper rules', () => {
   it('a per-user limit across the whole show, as well as per session', async () => {
     const s1 = await createSession(env.deps, { seats: 10 });
     await env.deps.db.query('UPDATE shows SET show_purchase_limit = 3 WHERE id = ?', [s1.showId]);
+    env.deps.catalog.invalidate(s1.sessionId);
     const [show] = (await env.deps.db.query<RowDataPacket[]>('SELECT venue_id FROM shows WHERE id = ?', [s1.showId]))[0];
     const { insertSession } = await import('../src/catalog/admin-repo');
     const { openSale } = await import('../src/catalog/lifecycle');

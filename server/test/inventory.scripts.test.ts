@@ -44,8 +44,8 @@ const lock = (orderId: string, user: string, seats: string[], o: Opts = {}) =>
 const take = (orderId: string, user: string, qty: number, o: Opts = {}) =>
   redis.takeZone(k.meta, k.zslots, k.users, k.orders, k.pending, k.idem, k.admission(o.jti ?? ''), k.ids, ...req(orderId, user, o), '7', qty);
 const confirm = (orderId: string, mode = 'owned') => redis.confirmOrder(k.meta, k.seats, k.orders, k.pending, orderId, mode);
-const release = (orderId: string, forget = false) =>
-  redis.releaseOrder(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids, orderId, forget ? '1' : '0');
+const release = (orderId: string, forget = false, turn = '') =>
+  redis.releaseOrder(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids, k.admission(turn), orderId, forget ? '1' : '0', turn ? '1' : '0');
 const retake = (orderId: string, user: string, kind: string, qty: number, ids: string[], seats: string[] = []) =>
   redis.retakeOrder(k.meta, k.seats, k.users, k.orders, k.pending, k.zslots, k.ids, orderId, user, NOW, HOLD, kind, qty, ids.length, ...ids, ...seats);
 
@@ -116,6 +116,15 @@ describe('admission tokens and real-name IDs', () => {
     expect((await lock('o3', 'u2', ['102'], { jti: 't2' }))[0]).toBe(RC.LOCKED); // the refusal did not use it
     expect(await redis.pttl(k.admission('t2'))).toBeGreaterThan(0);
     expect(await lock('o4', 'u2', ['103'], { jti: 't2' })).toEqual([RC.ADMISSION_USED]);
+  });
+
+  it('a cancelled order can give its admission token back; a released order of another keeps it', async () => {
+    await lock('o1', 'u1', ['101'], { jti: 't1' });
+    await release('o1', false, 't1');
+    expect(await redis.exists(k.admission('t1'))).toBe(0);
+    expect((await lock('o2', 'u1', ['102'], { jti: 't1' }))[0]).toBe(RC.LOCKED);
+    await release('o9', false, 't1'); // another order names the token: untouched
+    expect(await redis.get(k.admission('t1'))).toBe('o2');
   });
 
   it('one ID, one ticket per session: a second order with the same ID is refused until the first is released', async () => {

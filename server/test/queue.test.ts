@@ -147,11 +147,22 @@ describe('admission tokens', () => {
     expect(await buy(fan!, { admissionToken: token }, 0)).toBe('ok');
     expect(await buy(fan!, { admissionToken: token }, 1)).toBe('QUEUE_REQUIRED');
   });
+  it('a buyer who cancels gets the turn back to pick other seats', async () => {
+    const o = await env.deps.orders.create(other!, { sessionId: s.sessionId, seatIds: [s.seatIds[3]!], admissionToken: (await env.deps.queue.status(other!, s.sessionId, env.clock.now())).admissionToken }, undefined, env.clock.now());
+    const t = (await env.deps.queue.status(other!, s.sessionId, env.clock.now())).admissionToken;
+    expect(await buy(other!, { admissionToken: t }, 4)).toBe('QUEUE_REQUIRED');
+    await env.deps.orders.cancel(other!, o.orderNo, env.clock.now());
+    expect(await buy(other!, { admissionToken: t }, 4)).toBe('ok');
+  });
   it('expire with the turn', async () => {
-    const t2 = (await env.deps.queue.status(other!, s.sessionId, env.clock.now())).admissionToken;
+    const [late] = await createUsers(env.deps, 1);
+    await env.deps.queue.join(late!, s.sessionId, {}, env.clock.now());
+    env.clock.advance(1_000);
+    await tick(s.sessionId);
+    const t2 = (await env.deps.queue.status(late!, s.sessionId, env.clock.now())).admissionToken;
     expect(t2).toEqual(expect.any(String));
     env.clock.advance(5 * 60_000 + 1_000);
-    expect(await buy(other!, { admissionToken: t2 }, 2)).toBe('QUEUE_REQUIRED');
+    expect(await buy(late!, { admissionToken: t2 }, 2)).toBe('QUEUE_REQUIRED');
   });
 });
 

@@ -30,6 +30,7 @@ function orderFor(userId: string, sessionId: string, seatId: string, now: Date):
     showId: '1',
     showLimit: null,
     attendees: [],
+    admissionJti: null,
   };
 }
 

@@ -152,7 +152,8 @@ export interface PayResponse {
 }
 
 /** valid, voided, refunding today; the check-in issue adds used. */
-export type TicketStatus = 'valid' | 'voided' | 'refunding' | 'used';
+/** valid; voided (refunded); refunding (a refund is under way: not admitted). Entry shows as checkedInAt. */
+export type TicketStatus = 'valid' | 'voided' | 'refunding';
 
 /** An electronic ticket of GET /api/v1/tickets ({ items: Ticket[] }). */
 export interface Ticket {
@@ -162,8 +163,15 @@ export interface Ticket {
   seatId?: string;
   zoneId?: string;
   status: TicketStatus;
-  /** The payload of the ticket's QR code, shown at the gate. */
+  /** The ticket's QR code as of this answer; it rotates, so pages show currentQr(qrSigned, codeKey, now). */
   qr: string;
+  /** The fixed, Ed25519-signed part of the QR code (see ticket-code.ts). */
+  qrSigned: string;
+  /** The key of the ticket's rotating code. */
+  codeKey: string;
+  codeStepMs: number;
+  /** When the ticket was admitted at a gate. */
+  checkedInAt?: string;
   showTitle: string;
   venueName: string;
   startsAt: string;

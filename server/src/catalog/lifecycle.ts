@@ -3,13 +3,15 @@ import type { Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
 import { sessionRows, transitionSession } from './repo';
 import type { CatalogService } from './service';
-import { SESSION_STATUS } from './types';
+import { SESSION_STATUS, type SessionCatalog } from './types';
 
 export interface LifecycleDeps {
   db: Db;
   catalog: CatalogService;
   inventory: InventoryService;
   log: Logger;
+  /** Opens the session's waiting room with the sale, so nobody who joins right then waits in the pre-sale pool. */
+  queue?: { tick(cat: SessionCatalog, now: Date): Promise<unknown> };
 }
 
 /** Preheats Redis from MySQL and opens the sale. Also used by the admin "open sale" action. */
@@ -17,6 +19,8 @@ export async function openSale(d: LifecycleDeps, sessionId: string, now: Date): 
   await transitionSession(d.db, sessionId, [SESSION_STATUS.PRESALE], SESSION_STATUS.ON_SALE);
   d.catalog.invalidate(sessionId);
   await d.inventory.rebuild(sessionId, now.getTime());
+  const cat = await d.catalog.session(sessionId);
+  if (cat?.queueEnabled) await d.queue?.tick(cat, now);
   d.log.info({ sessionId }, 'sale opened');
 }
 

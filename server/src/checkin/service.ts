@@ -131,6 +131,7 @@ export class CheckinService {
   async sync(s: Scan, items: { ticketNo: string; scannedAt: Date }[], now: Date): Promise<{ ticketNo: string; result: CheckinResult }[]> {
     const shows = await this.assignedShows(s.staffUserId);
     const out: { ticketNo: string; result: CheckinResult }[] = [];
+    const sameScan = (a: CheckinAnswer, at: Date) => a.result === 'already_used' && a.gate === s.gate && a.usedAt === at.toISOString() && a.usedBy === s.staffUserId;
     for (const it of items) {
       const t = await ticketByNo(this.db, it.ticketNo);
       if (!t || !shows.has(t.show_id)) {
@@ -138,15 +139,25 @@ export class CheckinService {
         continue;
       }
       const a = await this.admit(t, s, 'offline', it.scannedAt, now);
+      // The same scan sent again (its answer was lost): it was admitted, say so.
+      if (sameScan(a, it.scannedAt)) {
+        out.push({ ticketNo: it.ticketNo, result: 'admitted' });
+        continue;
+      }
       if (a.result === 'already_used' || a.result === 'refunded') await this.conflict(t, s, a, it.scannedAt, now);
       out.push({ ticketNo: it.ticketNo, result: a.result });
     }
     return out;
   }
 
+  /** sync, plus how many the gate has admitted for the session so far (for the desk's counter). */
+  async syncWithCount(s: Scan, items: { ticketNo: string; scannedAt: Date }[], now: Date): Promise<{ items: { ticketNo: string; result: CheckinResult }[]; gateCount?: number }> {
+    const results = await this.sync(s, items, now);
+    const first = items[0] ? await ticketByNo(this.db, items[0].ticketNo) : undefined;
+    return { items: results, ...(first ? { gateCount: await gateCount(this.db, first.session_id, s.gate) } : {}) };
+  }
+
   private async conflict(t: TicketForGate, s: Scan, a: CheckinAnswer, scannedAt: Date, now: Date): Promise<void> {
-    // The device's own earlier sync of the same scan is not a conflict.
-    if (a.result === 'already_used' && a.gate === s.gate && a.usedAt === scannedAt.toISOString()) return;
     await this.db.query(
       `INSERT IGNORE INTO checkin_conflicts (ticket_id, session_id, kind, gate, staff_user_id, device, scanned_at, first_gate, first_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

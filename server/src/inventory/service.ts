@@ -81,11 +81,15 @@ export class InventoryService {
     }
   }
 
-  /** forget: the order never reached MySQL, so its idempotency key must be usable again. */
-  async release(sessionId: string, orderId: string, forget: boolean): Promise<ReleaseResult> {
+  /**
+   * forget: the order never reached MySQL, so its idempotency key must be usable again.
+   * returnTurn: the jti of the admission token the order used, to give the buyer's turn back.
+   */
+  async release(sessionId: string, orderId: string, forget: boolean, returnTurn?: string): Promise<ReleaseResult> {
     const k = this.keys.session(sessionId);
     const [code, avail, freed] = await this.redis.releaseOrder(
-      k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids, orderId, forget ? '1' : '0',
+      k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids, k.admission(returnTurn ?? ''),
+      orderId, forget ? '1' : '0', returnTurn ? '1' : '0',
     );
     if (code === RC.RELEASED) return { kind: 'released', availAfter: Number(avail), freed: Number(freed) };
     return { kind: code === RC.ALREADY ? 'already' : 'unknown' };

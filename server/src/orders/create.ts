@@ -53,6 +53,7 @@ export interface OrderDraft {
   now: Date;
   /** Sealed attendees, only on real-name sessions. */
   attendees: SealedAttendee[];
+  admissionJti: string | null;
 }
 
 export function buildOrder(d: OrderDraft): NewOrder {
@@ -82,5 +83,6 @@ export function buildOrder(d: OrderDraft): NewOrder {
     showId: d.cat.showId,
     showLimit: d.cat.showPurchaseLimit,
     attendees: d.attendees,
+    admissionJti: d.admissionJti,
   };
 }

@@ -20,9 +20,9 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
     step: 'orders',
     sql: mysql.format(
       `INSERT INTO orders (id, order_no, user_id, session_id, status, amount_fen, quantity,
-         idempotency_key, request_hash, expire_at, created_at) VALUES ?`,
+         idempotency_key, request_hash, expire_at, created_at, admission_jti) VALUES ?`,
       [byId.map((o) => [o.id, o.orderNo, o.userId, o.sessionId, ORDER_STATUS.PENDING, o.amountFen, o.quantity,
-        o.idempotencyKey, o.requestHash, o.expireAt, o.createdAt])],
+        o.idempotencyKey, o.requestHash, o.expireAt, o.createdAt, o.admissionJti])],
     ),
   });
   const items = byId.flatMap((o) =>
@@ -114,7 +114,7 @@ function cmp(a: string, b: string): number {
 }
 
 const ORDER_COLUMNS = `id, order_no, user_id, session_id, status, amount_fen, quantity, idempotency_key,
-  request_hash, expire_at, created_at, paid_at, cancelled_at, cancel_reason, prepay_id`;
+  request_hash, expire_at, created_at, paid_at, cancelled_at, cancel_reason, prepay_id, admission_jti`;
 
 export async function findOrder(db: Db | Conn, where: string, params: unknown[], lock = false): Promise<OrderRow | undefined> {
   const [rows] = await db.query<Row[]>(

@@ -104,7 +104,7 @@ export class OrderService {
     }
     if (taken.kind === 'refused') throw appError(taken.code, taken.details);
 
-    const order = buildOrder({ id: orderId, userId, cat, units, slots: taken.slots, idempotencyKey: idempotencyKey ?? null, requestHash: hash, now, attendees });
+    const order = buildOrder({ id: orderId, userId, cat, units, slots: taken.slots, idempotencyKey: idempotencyKey ?? null, requestHash: hash, now, attendees, admissionJti: admission?.jti ?? null });
     try {
       await this.d.writer.write(order);
     } catch (err) {
@@ -167,7 +167,8 @@ export class OrderService {
     const settled = await this.guard(order.id, now);
     if (settled === 'retry') throw appError('SERVICE_UNAVAILABLE');
     if (settled === 'paid') throw appError('ORDER_STATE_INVALID', undefined, '订单已支付，不能取消');
-    const cancelled = await this.cancelAndRelease(order.id, 'buyer', now, false);
+    // A buyer who cancels gets the waiting-room turn back (to pick other seats while it lasts).
+    const cancelled = await this.cancelAndRelease(order.id, 'buyer', now, false, order.admission_jti ?? undefined);
     if (cancelled) return this.view(cancelled);
     return this.view(await this.owned(userId, orderNo)); // someone else changed it first: answer its new state
   }
@@ -189,9 +190,9 @@ export class OrderService {
   }
 
   /** One pending order -> cancelled in MySQL, then its Redis holds back. */
-  private async cancelAndRelease(orderId: string, reason: string, now: Date, onlyIfExpired: boolean): Promise<OrderRow | undefined> {
+  private async cancelAndRelease(orderId: string, reason: string, now: Date, onlyIfExpired: boolean, returnTurn?: string): Promise<OrderRow | undefined> {
     const cancelled = await inTransaction(this.d.db, (c) => cancelPending(c, orderId, reason, now, onlyIfExpired));
-    if (cancelled) await this.releaseInventory(cancelled.session_id, cancelled.id);
+    if (cancelled) await this.releaseInventory(cancelled.session_id, cancelled.id, returnTurn);
     return cancelled;
   }
 
@@ -200,9 +201,9 @@ export class OrderService {
    * failure here is logged, not thrown: MySQL already freed the claims and the orphan sweep
    * (or a rebuild) frees the Redis side later.
    */
-  async releaseInventory(sessionId: string, orderId: string): Promise<void> {
+  async releaseInventory(sessionId: string, orderId: string, returnTurn?: string): Promise<void> {
     try {
-      const r = await this.d.inventory.release(sessionId, orderId, false);
+      const r = await this.d.inventory.release(sessionId, orderId, false, returnTurn);
       if (r.kind === 'released' && r.availAfter > 0 && r.availAfter - r.freed <= 0) {
         await this.d.catalog.markBackOnSale(sessionId);
       }

@@ -38,6 +38,8 @@ export interface NewOrder {
   showLimit: number | null;
   /** Real-name sessions: one attendee per item, in item order. */
   attendees: SealedAttendee[];
+  /** The waiting room's admission token (its id) the order used. */
+  admissionJti: string | null;
 }
 
 export interface OrderRow {
@@ -56,4 +58,5 @@ export interface OrderRow {
   cancelled_at: Date | null;
   cancel_reason: string | null;
   prepay_id: string | null;
+  admission_jti: string | null;
 }
