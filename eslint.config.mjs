@@ -7,7 +7,16 @@ import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   {
-    ignores: ['**/*.json', '**/dist/**', '**/node_modules/**', '**/coverage/**', 'test-artifacts/**', '.swc/**', 'bench/results/**', '**/*.d.ts'],
+    ignores: [
+      '**/*.json',
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/coverage/**',
+      'test-artifacts/**',
+      '.swc/**',
+      'bench/results/**',
+      '**/*.d.ts',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

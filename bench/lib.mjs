@@ -42,7 +42,8 @@ const canPin = (() => {
 
 /** A child process, pinned to one core when asked (and possible). */
 export function startProcess(cmd, argv, env, { pinCore } = {}) {
-  const [c, a] = pinCore !== undefined && canPin ? ['taskset', ['-c', String(pinCore), cmd, ...argv]] : [cmd, argv];
+  const [c, a] =
+    pinCore !== undefined && canPin ? ['taskset', ['-c', String(pinCore), cmd, ...argv]] : [cmd, argv];
   const child = spawn(c, a, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
   return {
     child,
@@ -97,7 +98,12 @@ export async function cleanup(config) {
     const conn = await amqp.connect(config.amqpUrl);
     const ch = await conn.createChannel();
     for (const name of Object.keys(QUEUES)) {
-      for (const q of [`${config.amqpPrefix}.${name}`, `${config.amqpPrefix}.${name}.retry`, `${config.amqpPrefix}.${name}.dead`]) await ch.deleteQueue(q);
+      for (const q of [
+        `${config.amqpPrefix}.${name}`,
+        `${config.amqpPrefix}.${name}.retry`,
+        `${config.amqpPrefix}.${name}.dead`,
+      ])
+        await ch.deleteQueue(q);
     }
     await ch.deleteExchange(`${config.amqpPrefix}.events`);
     await conn.close();
@@ -154,5 +160,6 @@ export function pidOf(name) {
 /** CPU used by each process between two calls: where a request's cost goes. */
 export function cpuMeter(pids) {
   const start = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMicros(pid) : 0]));
-  return () => Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMicros(pid) - start[k] : 0]));
+  return () =>
+    Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMicros(pid) - start[k] : 0]));
 }

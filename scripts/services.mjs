@@ -5,7 +5,10 @@ import { tryRun, portOpen, waitPort } from './lib.mjs';
 
 const local = (url, fallbackPort) => {
   const u = new URL(url);
-  return { local: ['127.0.0.1', 'localhost', '::1'].includes(u.hostname), port: Number(u.port || fallbackPort) };
+  return {
+    local: ['127.0.0.1', 'localhost', '::1'].includes(u.hostname),
+    port: Number(u.port || fallbackPort),
+  };
 };
 
 const SERVICES = [

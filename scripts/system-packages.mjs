@@ -5,7 +5,12 @@ import { run, tryRun } from './lib.mjs';
 
 const PACKAGES = [
   { pkg: 'chromium', present: () => existsSync('/usr/bin/chromium') },
-  { pkg: 'fonts-noto-cjk', present: () => tryRun('fc-list :lang=zh | grep -q .') || existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc') },
+  {
+    pkg: 'fonts-noto-cjk',
+    present: () =>
+      tryRun('fc-list :lang=zh | grep -q .') ||
+      existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'),
+  },
 ];
 
 export function ensureSystemPackages() {
@@ -13,7 +18,9 @@ export function ensureSystemPackages() {
   if (missing.length === 0) return;
   const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
   run(`${sudo}apt-get update -qq`);
-  run(`${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${missing.join(' ')}`);
+  run(
+    `${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${missing.join(' ')}`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) ensureSystemPackages();

@@ -9,7 +9,7 @@ import { ensureSystemPackages } from './system-packages.mjs';
 const only = process.argv.slice(2);
 
 const STEPS = [
-  ['lint', 'npx eslint .'],
+  ['lint and format', 'npx eslint . && npx prettier --check .'],
   ['wechat simulator', 'npm test -w wechat-sim'],
   ['server', 'npx jest --ci', 'server'],
   ['server: faults (one at a time)', 'npx jest --ci -c jest.serial.config.js', 'server'],
@@ -28,7 +28,11 @@ for (const [name, cmd, cwd] of STEPS) {
   if (only.length && !only.some((o) => name.includes(o))) continue;
   console.log(`\n===== ${name}: ${cmd} =====`);
   const t0 = Date.now();
-  const r = spawnSync('sh', ['-c', cmd], { cwd: cwd ? `${root}/${cwd}` : root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  const r = spawnSync('sh', ['-c', cmd], {
+    cwd: cwd ? `${root}/${cwd}` : root,
+    stdio: 'inherit',
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
   results.push({ name, ok: r.status === 0, s: Math.round((Date.now() - t0) / 1000) });
 }
 console.log('\n===== summary =====');

@@ -4,7 +4,9 @@ export async function audit(deps, sessionIds) {
   const q = async (sql, params) => (await deps.db.query(sql, params))[0];
   const [seats] = await q('SELECT COUNT(*) n FROM seat_claims WHERE session_id IN (?)', [sessionIds]);
   const [units] = await q('SELECT COUNT(*) n FROM zone_claims WHERE session_id IN (?)', [sessionIds]);
-  const [orders] = await q('SELECT COUNT(*) n FROM orders WHERE session_id IN (?) AND status IN (1, 2, 3)', [sessionIds]);
+  const [orders] = await q('SELECT COUNT(*) n FROM orders WHERE session_id IN (?) AND status IN (1, 2, 3)', [
+    sessionIds,
+  ]);
   const [dupSeats] = await q(
     `SELECT COUNT(*) n FROM (SELECT i.session_id, i.seat_id FROM order_items i JOIN orders o ON o.id = i.order_id
        WHERE o.status IN (1, 2, 3) AND i.seat_id IS NOT NULL AND i.session_id IN (?)

@@ -6,7 +6,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { benchEnv, cleanup, cpuMeter, dist, freePort, parseArgs, percentile, pidOf, rng, root, startProcess, waitHealthy } from '../lib.mjs';
+import {
+  benchEnv,
+  cleanup,
+  cpuMeter,
+  dist,
+  freePort,
+  parseArgs,
+  percentile,
+  pidOf,
+  rng,
+  root,
+  startProcess,
+  waitHealthy,
+} from '../lib.mjs';
 import { seedTour, seedUsers } from './seed.mjs';
 import { audit } from './audit.mjs';
 
@@ -26,10 +39,19 @@ const pin = args.pin === true ? { pinCore: 0 } : {};
 
 async function helloCeiling() {
   const port = await freePort();
-  const hello = startProcess('node', [path.join(root, 'bench/flash-sale/hello.mjs')], { PORT: String(port) }, pin);
+  const hello = startProcess(
+    'node',
+    [path.join(root, 'bench/flash-sale/hello.mjs')],
+    { PORT: String(port) },
+    pin,
+  );
   await new Promise((r) => setTimeout(r, 700));
   await autocannon({ url: `http://127.0.0.1:${port}/`, connections: CONNECTIONS, duration: 1 }); // warm-up
-  const res = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: CONNECTIONS, duration: HELLO_SECONDS });
+  const res = await autocannon({
+    url: `http://127.0.0.1:${port}/`,
+    connections: CONNECTIONS,
+    duration: HELLO_SECONDS,
+  });
   await hello.stop();
   return res.requests.average;
 }
@@ -68,7 +90,11 @@ async function purchaseRun(url, tokens, bodies) {
         setupRequest: (req, ctx) => {
           const i = next++ % bodies.length;
           ctx.sentAt = performance.now();
-          const headers = { 'content-type': 'application/json', authorization: `Bearer ${tokens[i]}`, 'idempotency-key': `bench-key-${i}` };
+          const headers = {
+            'content-type': 'application/json',
+            authorization: `Bearer ${tokens[i]}`,
+            'idempotency-key': `bench-key-${i}`,
+          };
           return { ...req, headers, body: bodies[i] };
         },
         onResponse: (status, _body, ctx) => {
@@ -90,7 +116,15 @@ function summarize(samples) {
   const statuses = {};
   for (const s of samples) statuses[s[2]] = (statuses[s[2]] ?? 0) + 1;
   const windowS = lastOk / 1000;
-  return { windowS, purchaseRps: inWindow.length / windowS, ordersPerS: ok.length / windowS, p50: percentile(lat, 50), p99: percentile(lat, 99), created: ok.length, statuses };
+  return {
+    windowS,
+    purchaseRps: inWindow.length / windowS,
+    ordersPerS: ok.length / windowS,
+    p50: percentile(lat, 50),
+    p99: percentile(lat, 99),
+    created: ok.length,
+    statuses,
+  };
 }
 
 async function main() {
@@ -116,16 +150,28 @@ async function main() {
     server = startProcess('node', [...nodeArgs, path.join(root, 'server/dist/main.js')], env, pin);
     const url = `http://127.0.0.1:${env.PORT}`;
     await waitHealthy(url);
-    await autocannon({ url: `${url}/api/v1/sessions/${tour[0].id}/seat-states`, connections: 20, duration: 1 }); // JIT warm-up
+    await autocannon({
+      url: `${url}/api/v1/sessions/${tour[0].id}/seat-states`,
+      connections: 20,
+      duration: 1,
+    }); // JIT warm-up
     console.log(`selling ${capacity} units to ${BUYERS} buyers over ${CONNECTIONS} connections ...`);
-    const meter = cpuMeter({ server: server.child.pid, mysqld: pidOf('mariadbd') ?? pidOf('mysqld'), redis: pidOf('redis-server'), loadgen: process.pid });
+    const meter = cpuMeter({
+      server: server.child.pid,
+      mysqld: pidOf('mariadbd') ?? pidOf('mysqld'),
+      redis: pidOf('redis-server'),
+      loadgen: process.pid,
+    });
     const samples = await purchaseRun(url, tokens, bodies);
     const cpu = meter();
     const s = summarize(samples);
     await server.stop();
     server = undefined;
 
-    const a = await audit(deps, tour.map((t) => t.id));
+    const a = await audit(
+      deps,
+      tour.map((t) => t.id),
+    );
     const result = {
       scenario: 'flash-sale',
       buyers: BUYERS,
@@ -147,12 +193,18 @@ async function main() {
       ratio: Number((s.purchaseRps / helloRps).toFixed(3)),
       statuses: s.statuses,
       // CPU microseconds per purchase request, by process (the machine's two cores are shared)
-      cpu_us_per_request: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round(v / samples.length)])),
+      cpu_us_per_request: Object.fromEntries(
+        Object.entries(cpu).map(([k, v]) => [k, Math.round(v / samples.length)]),
+      ),
       pinned: args.pin === true,
       at: new Date().toISOString(),
     };
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    if (!smoke) writeFileSync(path.join(root, `bench/results/flash-sale-${stamp}.json`), JSON.stringify(result, null, 2) + '\n');
+    if (!smoke)
+      writeFileSync(
+        path.join(root, `bench/results/flash-sale-${stamp}.json`),
+        JSON.stringify(result, null, 2) + '\n',
+      );
     console.log(
       `sold ${a.sold}/${capacity}, oversold ${result.oversold}, double-sold ${a.doubleSold}; ` +
         `${result.purchase_rps} purchase req/s, ${result.orders_per_s} orders/s over ${result.selling_window_s}s; ` +
@@ -160,7 +212,8 @@ async function main() {
         `CPU µs/request ${JSON.stringify(result.cpu_us_per_request)}`,
     );
     console.log(JSON.stringify(result));
-    if (result.oversold || result.double_sold || result.created_201 !== result.committed_orders) process.exitCode = 1;
+    if (result.oversold || result.double_sold || result.created_201 !== result.committed_orders)
+      process.exitCode = 1;
   } finally {
     await server?.stop();
     await closeDeps(deps);

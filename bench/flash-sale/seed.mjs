@@ -12,9 +12,20 @@ const { loadSessionCatalog } = dist('catalog/repo.js');
 export async function seedTour(deps, { sessions, seatsPerSession, zoneCapacity }) {
   const perSection = seatsPerSession / 4;
   const seats = ['A', 'B', 'C', 'D'].flatMap((section, i) =>
-    blockSeats({ section, rows: perSection / 50, seatsPerRow: 50, originX: (i % 2) * 560, originY: Math.floor(i / 2) * 700 }),
+    blockSeats({
+      section,
+      rows: perSection / 50,
+      seatsPerRow: 50,
+      originX: (i % 2) * 560,
+      originY: Math.floor(i / 2) * 700,
+    }),
   );
-  const venueId = await insertVenue(deps.db, { name: '压测体育场', city: '北京', seats, zones: [{ name: '内场站席', capacity: zoneCapacity }] });
+  const venueId = await insertVenue(deps.db, {
+    name: '压测体育场',
+    city: '北京',
+    seats,
+    zones: [{ name: '内场站席', capacity: zoneCapacity }],
+  });
   const showId = await insertShow(deps.db, { title: '压测巡演', venueId });
   const now = new Date();
   const out = [];
@@ -32,7 +43,12 @@ export async function seedTour(deps, { sessions, seatsPerSession, zoneCapacity }
     });
     await openSale(deps, sessionId, now);
     const cat = await loadSessionCatalog(deps.db, sessionId);
-    out.push({ id: sessionId, seatIds: [...cat.seats.keys()], zoneId: [...cat.zones.keys()][0], capacity: cat.capacity });
+    out.push({
+      id: sessionId,
+      seatIds: [...cat.seats.keys()],
+      zoneId: [...cat.zones.keys()][0],
+      capacity: cat.capacity,
+    });
   }
   return out;
 }

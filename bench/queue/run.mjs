@@ -4,7 +4,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { benchEnv, cleanup, cpuMeter, dist, parseArgs, percentile, pidOf, rng, root, startProcess, waitHealthy } from '../lib.mjs';
+import {
+  benchEnv,
+  cleanup,
+  cpuMeter,
+  dist,
+  parseArgs,
+  percentile,
+  pidOf,
+  rng,
+  root,
+  startProcess,
+  waitHealthy,
+} from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 
 const { loadConfig } = dist('config/index.js');
@@ -34,7 +46,11 @@ async function joinAll(url, sessionId, tokens) {
         path: `/api/v1/sessions/${sessionId}/queue/join`,
         setupRequest: (req, ctx) => {
           ctx.fan = next++;
-          return { ...req, headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[ctx.fan]}` }, body: '{}' };
+          return {
+            ...req,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[ctx.fan]}` },
+            body: '{}',
+          };
         },
         onResponse: (status, body, ctx) => {
           if (status !== 200) return;
@@ -62,7 +78,10 @@ async function pollMany(url, sessionId, tokens, seconds, observations) {
       {
         method: 'GET',
         path: `/api/v1/sessions/${sessionId}/queue`,
-        setupRequest: (req) => ({ ...req, headers: { authorization: `Bearer ${tokens[Math.floor(rnd() * tokens.length)]}` } }),
+        setupRequest: (req) => ({
+          ...req,
+          headers: { authorization: `Bearer ${tokens[Math.floor(rnd() * tokens.length)]}` },
+        }),
         onResponse: (status, body) => {
           if (status === 200 && (n++ & 15) === 0) observations.push([performance.now(), JSON.parse(body)]);
         },
@@ -82,12 +101,20 @@ async function buyInTurn(url, sessionId, tokens, order, seatIds, untilMs, observ
       const fan = order[next++];
       for (;;) {
         if (performance.now() >= untilMs) return;
-        const st = await (await fetch(`${url}/api/v1/sessions/${sessionId}/queue`, { headers: auth(fan) })).json();
+        const st = await (
+          await fetch(`${url}/api/v1/sessions/${sessionId}/queue`, { headers: auth(fan) })
+        ).json();
         observations.push([performance.now(), st]);
         if (st.admitted) {
           const t0 = performance.now();
-          const body = JSON.stringify({ sessionId, seatIds: [seatIds[fan % seatIds.length]], admissionToken: st.admissionToken });
-          await (await fetch(`${url}/api/v1/orders`, { method: 'POST', headers: auth(fan), body })).arrayBuffer();
+          const body = JSON.stringify({
+            sessionId,
+            seatIds: [seatIds[fan % seatIds.length]],
+            admissionToken: st.admissionToken,
+          });
+          await (
+            await fetch(`${url}/api/v1/orders`, { method: 'POST', headers: auth(fan), body })
+          ).arrayBuffer();
           latencies.push(performance.now() - t0);
           break;
         }
@@ -114,7 +141,14 @@ function outOfOrder(observations) {
 }
 
 async function main() {
-  const env = await benchEnv('queue', { RATE_QUEUE_IP: '0/1', RATE_PURCHASE_IP: '0/1', RATE_QUEUE_USER: '100000/60', RATE_POLL_USER: '100000/60', RATE_POLL_IP: '0/1', QUEUE_RATE_PER_MIN: String(RATE_PER_MIN) });
+  const env = await benchEnv('queue', {
+    RATE_QUEUE_IP: '0/1',
+    RATE_PURCHASE_IP: '0/1',
+    RATE_QUEUE_USER: '100000/60',
+    RATE_POLL_USER: '100000/60',
+    RATE_POLL_IP: '0/1',
+    QUEUE_RATE_PER_MIN: String(RATE_PER_MIN),
+  });
   const config = loadConfig({ ...process.env, ...env, JOBS_ENABLED: 'false' });
   await migrateUp(config.mysqlUrl);
   const deps = await createDeps(config);
@@ -122,7 +156,10 @@ async function main() {
   try {
     console.log(`seeding one session with a waiting room and ${FANS} fans ...`);
     const [session] = await seedTour(deps, { sessions: 1, seatsPerSession: 10_000, zoneCapacity: 10_000 });
-    await deps.db.query('UPDATE show_sessions SET queue_enabled = 1, queue_rate_per_min = ? WHERE id = ?', [RATE_PER_MIN, session.id]);
+    await deps.db.query('UPDATE show_sessions SET queue_enabled = 1, queue_rate_per_min = ? WHERE id = ?', [
+      RATE_PER_MIN,
+      session.id,
+    ]);
     const tokens = await seedUsers(deps, FANS);
     const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : [];
     server = startProcess('node', [...nodeArgs, path.join(root, 'server/dist/main.js')], env);
@@ -133,8 +170,14 @@ async function main() {
 
     console.log('joining ...');
     const joins = await joinAll(url, session.id, tokens);
-    const order = joins.places.map((p, i) => [p, i]).filter(([p]) => p).sort((a, b) => a[0] - b[0]).map(([, i]) => i);
-    console.log(`${Math.round(joins.perS)} joins/s; polling for ${POLL_SECONDS} s while admitted fans buy ...`);
+    const order = joins.places
+      .map((p, i) => [p, i])
+      .filter(([p]) => p)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, i]) => i);
+    console.log(
+      `${Math.round(joins.perS)} joins/s; polling for ${POLL_SECONDS} s while admitted fans buy ...`,
+    );
     const observations = [];
     const until = performance.now() + POLL_SECONDS * 1000;
     const meter = cpuMeter({ server: server.child.pid, redis: pidOf('redis-server'), loadgen: process.pid });
@@ -165,7 +208,10 @@ async function main() {
     };
     if (!smoke) {
       mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-      writeFileSync(path.join(root, `bench/results/queue-${result.at.replace(/[:.]/g, '-')}.json`), JSON.stringify(result, null, 2) + '\n');
+      writeFileSync(
+        path.join(root, `bench/results/queue-${result.at.replace(/[:.]/g, '-')}.json`),
+        JSON.stringify(result, null, 2) + '\n',
+      );
     }
     console.log(JSON.stringify(result));
     if (result.out_of_order || result.joined !== FANS) process.exitCode = 1;

@@ -78,7 +78,10 @@ export interface AppDeps {
   reconciler: Reconciler;
 }
 
-export async function createDeps(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Promise<AppDeps> {
+export async function createDeps(
+  config: Config,
+  opts: { clock?: Clock; log?: Logger } = {},
+): Promise<AppDeps> {
   const log = opts.log ?? pino({ level: config.logLevel });
   const clock = opts.clock ?? systemClock;
   const db = createPool(config.mysqlUrl, config.mysqlPoolSize);
@@ -95,15 +98,41 @@ export async function createDeps(config: Config, opts: { clock?: Clock; log?: Lo
   const admissions = new AdmissionTokens(config.authSecret);
   const risk = new RiskService(db, redis, log, riskOptions(config));
   const metrics = new Metrics(config.env !== 'test');
-  const orders = new OrderService({ db, writer, inventory, catalog, ids, log, holdGraceMs: config.holdGraceMs, vault, admissions, risk, created: metrics.ordersCreated });
-  const queue = new QueueService(redis, keys, catalog, admissions, vault, risk, log, { turnMs: config.queueTurnMs, defaultRatePerMin: config.queueRatePerMin });
+  const orders = new OrderService({
+    db,
+    writer,
+    inventory,
+    catalog,
+    ids,
+    log,
+    holdGraceMs: config.holdGraceMs,
+    vault,
+    admissions,
+    risk,
+    created: metrics.ordersCreated,
+  });
+  const queue = new QueueService(redis, keys, catalog, admissions, vault, risk, log, {
+    turnMs: config.queueTurnMs,
+    defaultRatePerMin: config.queueRatePerMin,
+  });
   const broker = new Broker(config.amqpUrl, config.amqpPrefix, QUEUES, log);
   const relay = new OutboxRelay(db, broker, log);
   const wechatKeys = trustedWechatKeys(config.wechat);
   const pay = new WechatPay(config.wechat, wechatKeys, () => clock.now().getTime());
   const refunds = new RefundService({ db, pay, relay, catalog, log });
-  const payments = new PaymentService({ db, pay, wechat: config.wechat, relay, refunds, log, onPaid: (userId) => risk.onPaid(userId) });
-  orders.connect({ guard: (id, now) => payments.settleBeforeCancel(id, now), refundOrder: (o) => refunds.refundOrder(o) });
+  const payments = new PaymentService({
+    db,
+    pay,
+    wechat: config.wechat,
+    relay,
+    refunds,
+    log,
+    onPaid: (userId) => risk.onPaid(userId),
+  });
+  orders.connect({
+    guard: (id, now) => payments.settleBeforeCancel(id, now),
+    refundOrder: (o) => refunds.refundOrder(o),
+  });
   return {
     config,
     log,
@@ -148,8 +177,14 @@ function systemRoutes(d: AppDeps): Router {
   const r = new Router();
   r.get('/healthz', async (ctx) => {
     const [mysql, redis] = await Promise.all([
-      d.db.query('SELECT 1').then(() => true, () => false),
-      d.redis.ping().then(() => true, () => false),
+      d.db.query('SELECT 1').then(
+        () => true,
+        () => false,
+      ),
+      d.redis.ping().then(
+        () => true,
+        () => false,
+      ),
     ]);
     ctx.status = mysql && redis ? 200 : 503;
     ctx.body = { ok: mysql && redis, mysql, redis };
@@ -165,7 +200,8 @@ export function createApp(d: AppDeps): Koa {
   const app = new Koa({ proxy: d.config.trustProxy });
   // Errors outside the middleware chain (a client hanging up mid-response) go to the log, not stderr.
   app.on('error', (err: NodeJS.ErrnoException) => {
-    const aborted = err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE';
+    const aborted =
+      err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE';
     d.log[aborted ? 'debug' : 'error']({ err }, 'HTTP error outside a request handler');
   });
   // Metrics wrap everything so they see the final status the error middleware sets.
@@ -174,7 +210,16 @@ export function createApp(d: AppDeps): Koa {
   app.use(adminBodyParser(d.config.admin));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: d.config.bodyLimitBytes, encoding: 'utf-8' }));
   const auth = requireAuth(d.tokens);
-  const payDeps = { payments: d.payments, refunds: d.refunds, orders: d.orders, auth, clock: d.clock, trusted: d.wechatKeys, apiV3Key: d.config.wechat.apiV3Key, log: d.log };
+  const payDeps = {
+    payments: d.payments,
+    refunds: d.refunds,
+    orders: d.orders,
+    auth,
+    clock: d.clock,
+    trusted: d.wechatKeys,
+    apiV3Key: d.config.wechat.apiV3Key,
+    log: d.log,
+  };
   // Each router tries its routes in turn: the purchase path and the seat map come first.
   for (const router of [
     orderRoutes(d.orders, auth, d.clock),

@@ -6,7 +6,8 @@ async function main() {
   const config = loadConfig();
   const applied = await migrateUp(config.mysqlUrl);
   const running = config.role === 'worker' ? await startWorker(config) : await startServer(config);
-  if ('url' in running) running.deps.log.info({ url: running.url, migrationsApplied: applied }, 'showtix server listening');
+  if ('url' in running)
+    running.deps.log.info({ url: running.url, migrationsApplied: applied }, 'showtix server listening');
   else running.deps.log.info({ migrationsApplied: applied }, 'showtix worker running');
   const shutdown = async (signal: string) => {
     running.deps.log.info({ signal }, 'shutting down');

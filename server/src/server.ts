@@ -36,7 +36,13 @@ export interface RunningServer {
 export function startJobs(d: AppDeps): Scheduler {
   const scheduler = new Scheduler(d.log);
   let selling: string[] = [];
-  const expiry = { db: d.db, orders: d.orders, inventory: d.inventory, log: d.log, orphanGraceMs: d.config.orphanGraceMs };
+  const expiry = {
+    db: d.db,
+    orders: d.orders,
+    inventory: d.inventory,
+    log: d.log,
+    orphanGraceMs: d.config.orphanGraceMs,
+  };
   scheduler.start([
     {
       name: 'session-lifecycle',
@@ -45,7 +51,11 @@ export function startJobs(d: AppDeps): Scheduler {
         selling = await runLifecycle(d, d.clock.now());
       },
     },
-    { name: 'order-expiry', intervalMs: d.config.expiryIntervalMs, run: () => expireDueOrders(expiry, d.clock.now()) },
+    {
+      name: 'order-expiry',
+      intervalMs: d.config.expiryIntervalMs,
+      run: () => expireDueOrders(expiry, d.clock.now()),
+    },
     {
       name: 'orphan-sweep',
       intervalMs: d.config.expiryIntervalMs * 5,
@@ -53,8 +63,16 @@ export function startJobs(d: AppDeps): Scheduler {
     },
     { name: 'outbox-relay', intervalMs: d.config.outboxIntervalMs, run: () => d.relay.runOnce() },
     { name: 'queue-admit', intervalMs: 1_000, run: () => admitQueues(d, selling) },
-    { name: 'payment-check', intervalMs: 5_000, run: () => d.payments.checkPending(d.clock.now(), d.config.payCheckAfterMs) },
-    { name: 'refund-check', intervalMs: 10_000, run: () => d.refunds.checkProcessing(d.clock.now(), d.config.payCheckAfterMs) },
+    {
+      name: 'payment-check',
+      intervalMs: 5_000,
+      run: () => d.payments.checkPending(d.clock.now(), d.config.payCheckAfterMs),
+    },
+    {
+      name: 'refund-check',
+      intervalMs: 10_000,
+      run: () => d.refunds.checkProcessing(d.clock.now(), d.config.payCheckAfterMs),
+    },
     { name: 'reconcile', intervalMs: 10 * 60_000, run: () => reconcileYesterday(d) },
     { name: 'inventory-audit', intervalMs: 60_000, run: () => auditInventory(d, selling) },
   ]);
@@ -63,7 +81,10 @@ export function startJobs(d: AppDeps): Scheduler {
 }
 
 /** A process with only consumers and jobs (ROLE=worker). */
-export async function startWorker(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Promise<{ deps: AppDeps; close(): Promise<void> }> {
+export async function startWorker(
+  config: Config,
+  opts: { clock?: Clock; log?: Logger } = {},
+): Promise<{ deps: AppDeps; close(): Promise<void> }> {
   const deps = await createDeps(config, opts);
   const scheduler = startJobs(deps);
   return {
@@ -75,7 +96,10 @@ export async function startWorker(config: Config, opts: { clock?: Clock; log?: L
   };
 }
 
-export async function startServer(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  opts: { clock?: Clock; log?: Logger } = {},
+): Promise<RunningServer> {
   const deps = await createDeps(config, opts);
   const app = createApp(deps);
   const scheduler = config.jobsEnabled && config.role === 'all' ? startJobs(deps) : undefined;

@@ -20,15 +20,32 @@ export const CONSUMERS = Object.keys(QUEUES) as (keyof typeof QUEUES)[];
  * message twice (relay crash after publishing, consumer crash before acking).
  */
 export function startConsumers(d: AppDeps): void {
-  const o = { prefetch: 20, attemptsMax: d.config.consumerAttemptsMax, backoffMs: d.config.consumerBackoffMs };
+  const o = {
+    prefetch: 20,
+    attemptsMax: d.config.consumerAttemptsMax,
+    backoffMs: d.config.consumerBackoffMs,
+  };
   const now = () => d.clock.now();
   d.broker.consume<'order.paid'>('tickets', async (m) => void (await issueTickets(d, m.orderId, now())), o);
-  d.broker.consume<'payment.late'>('late-payments', async (m) => void (await handleLatePayment(d, m.orderId, m.paymentId, now())), o);
+  d.broker.consume<'payment.late'>(
+    'late-payments',
+    async (m) => void (await handleLatePayment(d, m.orderId, m.paymentId, now())),
+    o,
+  );
   d.broker.consume<'refund.requested'>('refunds', (m) => d.refunds.execute(m.refundId, now()), o);
-  d.broker.consume<'inventory.release'>('inventory', (m) => d.orders.releaseInventory(m.sessionId, m.orderId), o);
+  d.broker.consume<'inventory.release'>(
+    'inventory',
+    (m) => d.orders.releaseInventory(m.sessionId, m.orderId),
+    o,
+  );
   d.broker.consume<'notice.send'>(
     'notices',
-    (m, meta) => sendNotice({ db: d.db, wechat: d.wechat, log: d.log, templateId: d.config.wechat.ticketTemplateId }, m, meta.messageId),
+    (m, meta) =>
+      sendNotice(
+        { db: d.db, wechat: d.wechat, log: d.log, templateId: d.config.wechat.ticketTemplateId },
+        m,
+        meta.messageId,
+      ),
     o,
   );
 }

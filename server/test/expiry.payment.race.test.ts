@@ -18,14 +18,28 @@ it('30 races between the buyer paying and the expiry job', async () => {
   const orders = [];
   for (let i = 0; i < 30; i++) {
     const fan = await p.login(`openid-race-${i}`);
-    const o = (await p.api.call('POST', '/api/v1/orders', { token: fan.token, body: { sessionId: s.sessionId, seatIds: [s.seatIds[i]] } })).body;
+    const o = (
+      await p.api.call('POST', '/api/v1/orders', {
+        token: fan.token,
+        body: { sessionId: s.sessionId, seatIds: [s.seatIds[i]] },
+      })
+    ).body;
     const pay = (await p.api.call('POST', `/api/v1/orders/${o.orderNo}/pay`, { token: fan.token })).body;
     orders.push({ orderNo: o.orderNo as string, prepayId: pay.prepayId as string });
   }
   // Our hold ends now; WeChat would still take the money for a while (its time_expire is ours,
   // but the clocks meet at this instant), so both may happen at once.
-  await p.deps.db.query('UPDATE orders SET expire_at = ? WHERE session_id = ?', [new Date(p.clock.now().getTime() - 1), s.sessionId]);
-  const expiry = { db: p.deps.db, orders: p.deps.orders, inventory: p.deps.inventory, log: p.deps.log, orphanGraceMs: 60_000 };
+  await p.deps.db.query('UPDATE orders SET expire_at = ? WHERE session_id = ?', [
+    new Date(p.clock.now().getTime() - 1),
+    s.sessionId,
+  ]);
+  const expiry = {
+    db: p.deps.db,
+    orders: p.deps.orders,
+    inventory: p.deps.inventory,
+    log: p.deps.log,
+    orphanGraceMs: 60_000,
+  };
   const payments = orders.map(async (o, i) => {
     await new Promise((r) => setTimeout(r, (i * 97) % 600)); // spread over the expiry pass
     try {
@@ -34,16 +48,33 @@ it('30 races between the buyer paying and the expiry job', async () => {
       /* closed first: WeChat refuses the payment */
     }
   });
-  await Promise.all([...payments, expireDueOrders(expiry, p.clock.now()), expireDueOrders(expiry, p.clock.now())]);
+  await Promise.all([
+    ...payments,
+    expireDueOrders(expiry, p.clock.now()),
+    expireDueOrders(expiry, p.clock.now()),
+  ]);
   await expireDueOrders(expiry, p.clock.now());
 
-  const charged = (no: string) => p.sim.orders().find((o) => o.out_trade_no === no)?.trade_state === 'SUCCESS';
+  const charged = (no: string) =>
+    p.sim.orders().find((o) => o.out_trade_no === no)?.trade_state === 'SUCCESS';
   await p.until(async () => {
-    const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT order_no, status FROM orders WHERE session_id = ?', [s.sessionId]);
+    const [rows] = await p.deps.db.query<RowDataPacket[]>(
+      'SELECT order_no, status FROM orders WHERE session_id = ?',
+      [s.sessionId],
+    );
     return rows.every((r) => (charged(r.order_no) ? r.status === 3 : r.status === 4));
   }, 'every charged order ticketed and every other one cancelled');
-  const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT order_no, status FROM orders WHERE session_id = ?', [s.sessionId]);
-  if (process.env.RACE_DEBUG) console.log('charged', rows.filter((r) => r.status === 3).length, 'of', rows.length);
-  for (const r of rows) expect({ orderNo: r.order_no, charged: charged(r.order_no), status: r.status }).toEqual({ orderNo: r.order_no, charged: r.status === 3, status: r.status });
+  const [rows] = await p.deps.db.query<RowDataPacket[]>(
+    'SELECT order_no, status FROM orders WHERE session_id = ?',
+    [s.sessionId],
+  );
+  if (process.env.RACE_DEBUG)
+    console.log('charged', rows.filter((r) => r.status === 3).length, 'of', rows.length);
+  for (const r of rows)
+    expect({ orderNo: r.order_no, charged: charged(r.order_no), status: r.status }).toEqual({
+      orderNo: r.order_no,
+      charged: r.status === 3,
+      status: r.status,
+    });
   expect(await audit(p.deps, s.sessionId, p.clock.now().getTime())).toEqual([]);
 });

@@ -19,16 +19,32 @@ const expiryDeps = (d: AppDeps): ExpiryDeps => ({
 });
 
 async function orderStatus(no: string): Promise<number> {
-  const [rows] = await env.deps.db.query<RowDataPacket[]>('SELECT status FROM orders WHERE order_no = ?', [no]);
+  const [rows] = await env.deps.db.query<RowDataPacket[]>('SELECT status FROM orders WHERE order_no = ?', [
+    no,
+  ]);
   return rows[0]!.status;
 }
 
 describe('order expiry', () => {
   it('cancels an unpaid order after its hold time and gives back exactly what it held', async () => {
-    const s = await createSession(env.deps, { seats: 10, zones: [{ name: 'GA', capacity: 5 }], holdMinutes: 10 });
+    const s = await createSession(env.deps, {
+      seats: 10,
+      zones: [{ name: 'GA', capacity: 5 }],
+      holdMinutes: 10,
+    });
     const [u] = await createUsers(env.deps, 1);
-    const a = await env.deps.orders.create(u!, { sessionId: s.sessionId, seatIds: s.seatIds.slice(0, 2) }, undefined, env.clock.now());
-    const b = await env.deps.orders.create(u!, { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: 2 }, undefined, env.clock.now());
+    const a = await env.deps.orders.create(
+      u!,
+      { sessionId: s.sessionId, seatIds: s.seatIds.slice(0, 2) },
+      undefined,
+      env.clock.now(),
+    );
+    const b = await env.deps.orders.create(
+      u!,
+      { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: 2 },
+      undefined,
+      env.clock.now(),
+    );
 
     env.clock.advance(10 * 60_000 - 1);
     expect(await expireDueOrders(expiryDeps(env.deps), env.clock.now())).toBe(0);
@@ -39,14 +55,24 @@ describe('order expiry', () => {
     expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
     expect(await env.deps.inventory.availability(s.sessionId)).toBe(15);
     // the limit came back too: the same buyer can take 4 again
-    await env.deps.orders.create(u!, { sessionId: s.sessionId, seatIds: s.seatIds.slice(0, 4) }, undefined, env.clock.now());
+    await env.deps.orders.create(
+      u!,
+      { sessionId: s.sessionId, seatIds: s.seatIds.slice(0, 4) },
+      undefined,
+      env.clock.now(),
+    );
     expect(await expireDueOrders(expiryDeps(env.deps), env.clock.now())).toBe(0);
   });
 
   it('leaves paid orders alone', async () => {
     const s = await createSession(env.deps, { seats: 2, holdMinutes: 1 });
     const [u] = await createUsers(env.deps, 1);
-    const o = await env.deps.orders.create(u!, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] }, undefined, env.clock.now());
+    const o = await env.deps.orders.create(
+      u!,
+      { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] },
+      undefined,
+      env.clock.now(),
+    );
     await env.deps.db.query('UPDATE orders SET status = 2 WHERE order_no = ?', [o.orderNo]);
     env.clock.advance(5 * 60_000);
     expect(await expireDueOrders(expiryDeps(env.deps), env.clock.now())).toBe(0);
@@ -54,23 +80,33 @@ describe('order expiry', () => {
   });
 
   it('is safe with several instances running it at once: each order cancelled and released once', async () => {
-    const s = await createSession(env.deps, { seats: 120, zones: [{ name: 'GA', capacity: 80 }], holdMinutes: 1 });
+    const s = await createSession(env.deps, {
+      seats: 120,
+      zones: [{ name: 'GA', capacity: 80 }],
+      holdMinutes: 1,
+    });
     const users = await createUsers(env.deps, 60);
     await Promise.all(
       users.map((u, i) =>
         env.deps.orders.create(
           u,
-          i % 2 ? { sessionId: s.sessionId, seatIds: s.seatIds.slice(i * 2, i * 2 + 2) } : { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: 2 },
+          i % 2
+            ? { sessionId: s.sessionId, seatIds: s.seatIds.slice(i * 2, i * 2 + 2) }
+            : { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: 2 },
           undefined,
           env.clock.now(),
         ),
       ),
     );
     expect(await env.deps.inventory.availability(s.sessionId)).toBe(200 - 120);
-    const others = await Promise.all([1, 2].map(() => createDeps(env.config, { clock: env.clock, log: pino({ level: 'silent' }) })));
+    const others = await Promise.all(
+      [1, 2].map(() => createDeps(env.config, { clock: env.clock, log: pino({ level: 'silent' }) })),
+    );
     try {
       env.clock.advance(2 * 60_000);
-      const counts = await Promise.all([env.deps, ...others].map((d) => expireDueOrders(expiryDeps(d), env.clock.now())));
+      const counts = await Promise.all(
+        [env.deps, ...others].map((d) => expireDueOrders(expiryDeps(d), env.clock.now())),
+      );
       expect(counts.reduce((a, b) => a + b, 0)).toBe(60);
       expect(await env.deps.inventory.availability(s.sessionId)).toBe(200);
       expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
@@ -82,7 +118,12 @@ describe('order expiry', () => {
   it('a buyer cancelling while the job expires the same order: one wins, released once', async () => {
     const s = await createSession(env.deps, { seats: 4, holdMinutes: 1 });
     const [u] = await createUsers(env.deps, 1);
-    const o = await env.deps.orders.create(u!, { sessionId: s.sessionId, seatIds: s.seatIds.slice(0, 3) }, undefined, env.clock.now());
+    const o = await env.deps.orders.create(
+      u!,
+      { sessionId: s.sessionId, seatIds: s.seatIds.slice(0, 3) },
+      undefined,
+      env.clock.now(),
+    );
     env.clock.advance(61_000);
     const [job, buyer] = await Promise.all([
       expireDueOrders(expiryDeps(env.deps), env.clock.now()),
@@ -102,7 +143,16 @@ describe('orphan sweep', () => {
     const now = env.clock.now().getTime();
     // a server died between its Redis hold and its MySQL write
     await env.deps.inventory.lockSeats(
-      { sessionId: s.sessionId, orderId: '42', userId: u!, nowMs: now, holdUntilMs: now + 60_000, limit: 4, idemField: `${u}:k-orphan`, requestHash: 'x' },
+      {
+        sessionId: s.sessionId,
+        orderId: '42',
+        userId: u!,
+        nowMs: now,
+        holdUntilMs: now + 60_000,
+        limit: 4,
+        idemField: `${u}:k-orphan`,
+        requestHash: 'x',
+      },
       [s.seatIds[0]!],
     );
     const d = expiryDeps(env.deps);
@@ -111,7 +161,12 @@ describe('orphan sweep', () => {
     env.clock.advance(60_001);
     expect(await sweepOrphanHolds(d, [s.sessionId], env.clock.now())).toBe(1);
     expect(await env.deps.inventory.availability(s.sessionId)).toBe(3);
-    const retry = await env.deps.orders.create(u!, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] }, 'k-orphan', env.clock.now());
+    const retry = await env.deps.orders.create(
+      u!,
+      { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] },
+      'k-orphan',
+      env.clock.now(),
+    );
     expect(retry.status).toBe('pending');
     expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
   });

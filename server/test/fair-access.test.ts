@@ -8,7 +8,12 @@ import { startTestServer, type TestServer } from './helpers/http';
 let env: TestEnv;
 let api: TestServer;
 beforeAll(async () => {
-  env = await createTestEnv({ RATE_PURCHASE_USER: '5/60', RATE_LOGIN_IP: '3/60', EXPIRED_HOLDS_MAX: '2', ACCOUNTS_PER_DEVICE_MAX: '2' });
+  env = await createTestEnv({
+    RATE_PURCHASE_USER: '5/60',
+    RATE_LOGIN_IP: '3/60',
+    EXPIRED_HOLDS_MAX: '2',
+    ACCOUNTS_PER_DEVICE_MAX: '2',
+  });
   api = await startTestServer(env);
 });
 afterAll(async () => {
@@ -32,49 +37,116 @@ describe('real-name sessions', () => {
     const [a, b] = await createUsers(env.deps, 2);
     const attendee = { name: '张三', idType: 'id_card' as const, idNumber: ID_A };
     const results = await Promise.allSettled(
-      [a!, b!].map((u, i) => env.deps.orders.create(u, { sessionId: s.sessionId, seatIds: [s.seatIds[i]!], attendees: [attendee] }, undefined, env.clock.now())),
+      [a!, b!].map((u, i) =>
+        env.deps.orders.create(
+          u,
+          { sessionId: s.sessionId, seatIds: [s.seatIds[i]!], attendees: [attendee] },
+          undefined,
+          env.clock.now(),
+        ),
+      ),
     );
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
-    expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason.code).toBe('ID_TAKEN');
+    expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason.code).toBe(
+      'ID_TAKEN',
+    );
   });
 
   it('stores ID numbers encrypted and shows them masked; MySQL refuses the same ID even when Redis is wrong', async () => {
     const s = await realNameSession();
     const [a, b] = await createUsers(env.deps, 2);
-    await env.deps.orders.create(a!, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!], attendees: [{ name: '李四', idType: 'id_card', idNumber: ID_B }] }, undefined, env.clock.now());
-    const [rows] = await env.deps.db.query<RowDataPacket[]>('SELECT * FROM order_attendees oa JOIN orders o ON o.id = oa.order_id WHERE o.session_id = ?', [s.sessionId]);
+    await env.deps.orders.create(
+      a!,
+      {
+        sessionId: s.sessionId,
+        seatIds: [s.seatIds[0]!],
+        attendees: [{ name: '李四', idType: 'id_card', idNumber: ID_B }],
+      },
+      undefined,
+      env.clock.now(),
+    );
+    const [rows] = await env.deps.db.query<RowDataPacket[]>(
+      'SELECT * FROM order_attendees oa JOIN orders o ON o.id = oa.order_id WHERE o.session_id = ?',
+      [s.sessionId],
+    );
     expect(JSON.stringify(rows)).not.toContain(ID_B);
     expect(JSON.stringify(rows)).not.toContain('李四');
     expect(rows[0]).toMatchObject({ id_masked: '440***********0014', name_masked: '李*' });
     expect(env.deps.vault.decrypt(rows[0]!.id_number_enc)).toBe(ID_B);
     await env.deps.redis.del(env.deps.keys.session(s.sessionId).ids); // Redis forgets the claim
     await expect(
-      env.deps.orders.create(b!, { sessionId: s.sessionId, seatIds: [s.seatIds[1]!], attendees: [{ name: '李四', idType: 'id_card', idNumber: ID_B }] }, undefined, env.clock.now()),
+      env.deps.orders.create(
+        b!,
+        {
+          sessionId: s.sessionId,
+          seatIds: [s.seatIds[1]!],
+          attendees: [{ name: '李四', idType: 'id_card', idNumber: ID_B }],
+        },
+        undefined,
+        env.clock.now(),
+      ),
     ).rejects.toMatchObject({ code: 'ID_TAKEN' });
   });
 
   it('refuses a bad checksum, a missing attendee and one ID twice in an order', async () => {
     const s = await realNameSession();
     const token = await api.tokenFor((await createUsers(env.deps, 1))[0]!);
-    const post = (body: object) => api.call('POST', '/api/v1/orders', { token, body: { sessionId: s.sessionId, ...body } });
-    expect((await post({ seatIds: [s.seatIds[0]], attendees: [{ name: '王五', idType: 'id_card', idNumber: '110105194912310021' }] })).status).toBe(400);
-    expect((await post({ seatIds: [s.seatIds[0], s.seatIds[1]], attendees: [{ name: '王五', idType: 'id_card', idNumber: ID_A }] })).status).toBe(400);
-    const twice = [{ name: '王五', idType: 'id_card', idNumber: ID_A }, { name: '赵六', idType: 'id_card', idNumber: ID_A }];
+    const post = (body: object) =>
+      api.call('POST', '/api/v1/orders', { token, body: { sessionId: s.sessionId, ...body } });
+    expect(
+      (
+        await post({
+          seatIds: [s.seatIds[0]],
+          attendees: [{ name: '王五', idType: 'id_card', idNumber: '110105194912310021' }],
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await post({
+          seatIds: [s.seatIds[0], s.seatIds[1]],
+          attendees: [{ name: '王五', idType: 'id_card', idNumber: ID_A }],
+        })
+      ).status,
+    ).toBe(400);
+    const twice = [
+      { name: '王五', idType: 'id_card', idNumber: ID_A },
+      { name: '赵六', idType: 'id_card', idNumber: ID_A },
+    ];
     expect((await post({ seatIds: [s.seatIds[0], s.seatIds[1]], attendees: twice })).status).toBe(400);
   });
 
   it('buyers keep a list of frequent attendees, shown only to them', async () => {
     const [a, b] = await createUsers(env.deps, 2);
     const ta = await api.tokenFor(a!);
-    const added = await api.call('POST', '/api/v1/me/attendees', { token: ta, body: { name: '张三', idType: 'id_card', idNumber: ID_A } });
+    const added = await api.call('POST', '/api/v1/me/attendees', {
+      token: ta,
+      body: { name: '张三', idType: 'id_card', idNumber: ID_A },
+    });
     expect(added.status).toBe(201);
-    expect(added.body).toMatchObject({ name: '张三', idNumber: ID_A, idMasked: '110***********002X', nameMasked: '张*' });
-    expect((await api.call('POST', '/api/v1/me/attendees', { token: ta, body: { name: '张三', idType: 'id_card', idNumber: ID_A } })).status).toBe(400);
+    expect(added.body).toMatchObject({
+      name: '张三',
+      idNumber: ID_A,
+      idMasked: '110***********002X',
+      nameMasked: '张*',
+    });
+    expect(
+      (
+        await api.call('POST', '/api/v1/me/attendees', {
+          token: ta,
+          body: { name: '张三', idType: 'id_card', idNumber: ID_A },
+        })
+      ).status,
+    ).toBe(400);
     expect((await api.call('GET', '/api/v1/me/attendees', { token: ta })).body.items).toHaveLength(1);
     const tb = await api.tokenFor(b!);
     expect((await api.call('GET', '/api/v1/me/attendees', { token: tb })).body.items).toHaveLength(0);
-    expect((await api.call('DELETE', `/api/v1/me/attendees/${added.body.id}`, { token: tb })).status).toBe(404);
-    expect((await api.call('DELETE', `/api/v1/me/attendees/${added.body.id}`, { token: ta })).status).toBe(204);
+    expect((await api.call('DELETE', `/api/v1/me/attendees/${added.body.id}`, { token: tb })).status).toBe(
+      404,
+    );
+    expect((await api.call('DELETE', `/api/v1/me/attendees/${added.body.id}`, { token: ta })).status).toBe(
+      204,
+    );
   });
 });
 
@@ -83,7 +155,13 @@ describe('rate limits', () => {
     const s = await createSession(env.deps, { seats: 20, purchaseLimit: 10 });
     const token = await api.tokenFor((await createUsers(env.deps, 1))[0]!);
     const answers = [];
-    for (let i = 0; i < 7; i++) answers.push(await api.call('POST', '/api/v1/orders', { token, body: { sessionId: s.sessionId, seatIds: [s.seatIds[i]] } }));
+    for (let i = 0; i < 7; i++)
+      answers.push(
+        await api.call('POST', '/api/v1/orders', {
+          token,
+          body: { sessionId: s.sessionId, seatIds: [s.seatIds[i]] },
+        }),
+      );
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 201, 429, 429]);
     expect(answers[5]!.body.error.code).toBe('RATE_LIMITED');
     expect(Number(answers[5]!.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -91,7 +169,8 @@ describe('rate limits', () => {
 
   it('logins per address answer 429', async () => {
     const codes = [];
-    for (let i = 0; i < 5; i++) codes.push((await api.call('POST', '/api/v1/auth/wx-login', { body: { code: `nope-${i}` } })).status);
+    for (let i = 0; i < 5; i++)
+      codes.push((await api.call('POST', '/api/v1/auth/wx-login', { body: { code: `nope-${i}` } })).status);
     expect(codes.slice(3)).toEqual([429, 429]);
   });
 });
@@ -101,56 +180,126 @@ describe('anti-scalper rules', () => {
     const s1 = await createSession(env.deps, { seats: 10 });
     await env.deps.db.query('UPDATE shows SET show_purchase_limit = 3 WHERE id = ?', [s1.showId]);
     env.deps.catalog.invalidate(s1.sessionId);
-    const [show] = (await env.deps.db.query<RowDataPacket[]>('SELECT venue_id FROM shows WHERE id = ?', [s1.showId]))[0];
+    const [show] = (
+      await env.deps.db.query<RowDataPacket[]>('SELECT venue_id FROM shows WHERE id = ?', [s1.showId])
+    )[0];
     const { insertSession } = await import('../src/catalog/admin-repo');
     const { openSale } = await import('../src/catalog/lifecycle');
-    const s2 = await insertSession(env.deps.db, { showId: s1.showId, startsAt: new Date(env.clock.now().getTime() + 40 * 86_400_000), saleStartsAt: env.clock.now(), tiers: [{ name: '看台', priceFen: 100 }] });
+    const s2 = await insertSession(env.deps.db, {
+      showId: s1.showId,
+      startsAt: new Date(env.clock.now().getTime() + 40 * 86_400_000),
+      saleStartsAt: env.clock.now(),
+      tiers: [{ name: '看台', priceFen: 100 }],
+    });
     await openSale(env.deps, s2, env.clock.now());
     expect(show).toBeDefined();
     const [u] = await createUsers(env.deps, 1);
     const cat2 = (await env.deps.catalog.requireSession(s2))!;
-    await env.deps.orders.create(u!, { sessionId: s1.sessionId, seatIds: s1.seatIds.slice(0, 2) }, undefined, env.clock.now());
-    await expect(env.deps.orders.create(u!, { sessionId: s2, seatIds: [...cat2.seats.keys()].slice(0, 2) }, undefined, env.clock.now())).rejects.toMatchObject({
+    await env.deps.orders.create(
+      u!,
+      { sessionId: s1.sessionId, seatIds: s1.seatIds.slice(0, 2) },
+      undefined,
+      env.clock.now(),
+    );
+    await expect(
+      env.deps.orders.create(
+        u!,
+        { sessionId: s2, seatIds: [...cat2.seats.keys()].slice(0, 2) },
+        undefined,
+        env.clock.now(),
+      ),
+    ).rejects.toMatchObject({
       code: 'LIMIT_EXCEEDED',
       message: '超出本演出每人限购数量',
     });
-    await env.deps.orders.create(u!, { sessionId: s2, seatIds: [...cat2.seats.keys()].slice(0, 1) }, undefined, env.clock.now());
+    await env.deps.orders.create(
+      u!,
+      { sessionId: s2, seatIds: [...cat2.seats.keys()].slice(0, 1) },
+      undefined,
+      env.clock.now(),
+    );
   });
 
   it('letting holds expire again and again earns a cooldown; paying ends the streak', async () => {
     const s = await createSession(env.deps, { seats: 10, holdMinutes: 1 });
     const [u] = await createUsers(env.deps, 1);
-    const expiry = { db: env.deps.db, orders: env.deps.orders, inventory: env.deps.inventory, log: env.deps.log, orphanGraceMs: 60_000 };
+    const expiry = {
+      db: env.deps.db,
+      orders: env.deps.orders,
+      inventory: env.deps.inventory,
+      log: env.deps.log,
+      orphanGraceMs: 60_000,
+    };
     for (let i = 0; i < 2; i++) {
-      await env.deps.orders.create(u!, { sessionId: s.sessionId, seatIds: [s.seatIds[i]!] }, undefined, env.clock.now());
+      await env.deps.orders.create(
+        u!,
+        { sessionId: s.sessionId, seatIds: [s.seatIds[i]!] },
+        undefined,
+        env.clock.now(),
+      );
       env.clock.advance(61_000);
       await expireDueOrders(expiry, env.clock.now());
     }
-    await expect(env.deps.orders.create(u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] }, undefined, env.clock.now())).rejects.toMatchObject({ code: 'HOLD_COOLDOWN' });
+    await expect(
+      env.deps.orders.create(
+        u!,
+        { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] },
+        undefined,
+        env.clock.now(),
+      ),
+    ).rejects.toMatchObject({ code: 'HOLD_COOLDOWN' });
     await env.deps.risk.onPaid(u!);
-    await env.deps.orders.create(u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] }, undefined, env.clock.now());
+    await env.deps.orders.create(
+      u!,
+      { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] },
+      undefined,
+      env.clock.now(),
+    );
   });
 
   it('the blocklist refuses a user, a device or an ID with a clear code', async () => {
     const s = await realNameSession();
     const [u, v] = await createUsers(env.deps, 2);
-    await env.deps.db.query("INSERT INTO blocklist (kind, value, reason) VALUES ('user', ?, 'test'), ('device', 'dev-blocked-1', 'test'), ('id', ?, 'test')", [u, env.deps.vault.idHash('id_card', ID_B)]);
+    await env.deps.db.query(
+      "INSERT INTO blocklist (kind, value, reason) VALUES ('user', ?, 'test'), ('device', 'dev-blocked-1', 'test'), ('id', ?, 'test')",
+      [u, env.deps.vault.idHash('id_card', ID_B)],
+    );
     env.deps.risk.invalidateBlocklist();
     const tu = await api.tokenFor(u!);
     const tv = await api.tokenFor(v!);
-    const body = (id: string) => ({ sessionId: s.sessionId, seatIds: [s.seatIds[3]], attendees: [{ name: '孙七', idType: 'id_card', idNumber: id }] });
+    const body = (id: string) => ({
+      sessionId: s.sessionId,
+      seatIds: [s.seatIds[3]],
+      attendees: [{ name: '孙七', idType: 'id_card', idNumber: id }],
+    });
     const blocked = await api.call('POST', '/api/v1/orders', { token: tu, body: body(ID_A) });
     expect(blocked.status).toBe(403);
-    expect(blocked.body.error).toMatchObject({ code: 'BLOCKED', message: '账号存在异常，暂不能购票，请联系客服' });
-    expect((await api.call('POST', '/api/v1/orders', { token: tv, body: body(ID_A), headers: { 'x-device-id': 'dev-blocked-1' } })).body.error.code).toBe('BLOCKED');
-    expect((await api.call('POST', '/api/v1/orders', { token: tv, body: body(ID_B) })).body.error.code).toBe('BLOCKED');
+    expect(blocked.body.error).toMatchObject({
+      code: 'BLOCKED',
+      message: '账号存在异常，暂不能购票，请联系客服',
+    });
+    expect(
+      (
+        await api.call('POST', '/api/v1/orders', {
+          token: tv,
+          body: body(ID_A),
+          headers: { 'x-device-id': 'dev-blocked-1' },
+        })
+      ).body.error.code,
+    ).toBe('BLOCKED');
+    expect((await api.call('POST', '/api/v1/orders', { token: tv, body: body(ID_B) })).body.error.code).toBe(
+      'BLOCKED',
+    );
     expect((await api.call('POST', '/api/v1/orders', { token: tv, body: body(ID_A) })).status).toBe(201);
   });
 
   it('flags a device behind many accounts', async () => {
     const users = await createUsers(env.deps, 4);
-    for (const u of users) await env.deps.risk.noteAccount(u, { ip: '10.0.0.9', device: 'shared-phone-1' }, env.clock.now());
-    const [rows] = await env.deps.db.query<RowDataPacket[]>("SELECT accounts FROM risk_flags WHERE kind = 'device' AND subject = 'shared-phone-1'");
+    for (const u of users)
+      await env.deps.risk.noteAccount(u, { ip: '10.0.0.9', device: 'shared-phone-1' }, env.clock.now());
+    const [rows] = await env.deps.db.query<RowDataPacket[]>(
+      "SELECT accounts FROM risk_flags WHERE kind = 'device' AND subject = 'shared-phone-1'",
+    );
     expect(rows[0]!.accounts).toBe(4);
   });
 });

@@ -37,22 +37,106 @@ interface Opts {
 }
 const req = (orderId: string, user: string, o: Opts) => {
   const ids = o.ids ?? [];
-  return [orderId, user, o.now ?? NOW, HOLD, o.limit ?? 4, o.idem ?? '', o.hash ?? 'h', o.jti ? 60_000 : 0, ids.length, ...ids];
+  return [
+    orderId,
+    user,
+    o.now ?? NOW,
+    HOLD,
+    o.limit ?? 4,
+    o.idem ?? '',
+    o.hash ?? 'h',
+    o.jti ? 60_000 : 0,
+    ids.length,
+    ...ids,
+  ];
 };
 const lock = (orderId: string, user: string, seats: string[], o: Opts = {}) =>
-  redis.lockSeats(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.admission(o.jti ?? ''), k.ids, ...req(orderId, user, o), ...seats);
+  redis.lockSeats(
+    k.meta,
+    k.seats,
+    k.users,
+    k.orders,
+    k.pending,
+    k.idem,
+    k.admission(o.jti ?? ''),
+    k.ids,
+    ...req(orderId, user, o),
+    ...seats,
+  );
 const take = (orderId: string, user: string, qty: number, o: Opts = {}) =>
-  redis.takeZone(k.meta, k.zslots, k.users, k.orders, k.pending, k.idem, k.admission(o.jti ?? ''), k.ids, ...req(orderId, user, o), '7', qty);
-const confirm = (orderId: string, mode = 'owned') => redis.confirmOrder(k.meta, k.seats, k.orders, k.pending, orderId, mode);
+  redis.takeZone(
+    k.meta,
+    k.zslots,
+    k.users,
+    k.orders,
+    k.pending,
+    k.idem,
+    k.admission(o.jti ?? ''),
+    k.ids,
+    ...req(orderId, user, o),
+    '7',
+    qty,
+  );
+const confirm = (orderId: string, mode = 'owned') =>
+  redis.confirmOrder(k.meta, k.seats, k.orders, k.pending, orderId, mode);
 const release = (orderId: string, forget = false, turn = '') =>
-  redis.releaseOrder(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids, k.admission(turn), orderId, forget ? '1' : '0', turn ? '1' : '0');
-const retake = (orderId: string, user: string, kind: string, qty: number, ids: string[], seats: string[] = []) =>
-  redis.retakeOrder(k.meta, k.seats, k.users, k.orders, k.pending, k.zslots, k.ids, orderId, user, NOW, HOLD, kind, qty, ids.length, ...ids, ...seats);
+  redis.releaseOrder(
+    k.meta,
+    k.seats,
+    k.users,
+    k.orders,
+    k.pending,
+    k.idem,
+    k.zslots,
+    k.ids,
+    k.admission(turn),
+    orderId,
+    forget ? '1' : '0',
+    turn ? '1' : '0',
+  );
+const retake = (
+  orderId: string,
+  user: string,
+  kind: string,
+  qty: number,
+  ids: string[],
+  seats: string[] = [],
+) =>
+  redis.retakeOrder(
+    k.meta,
+    k.seats,
+    k.users,
+    k.orders,
+    k.pending,
+    k.zslots,
+    k.ids,
+    orderId,
+    user,
+    NOW,
+    HOLD,
+    kind,
+    qty,
+    ids.length,
+    ...ids,
+    ...seats,
+  );
 
 describe('key layout', () => {
   it('puts every key of a session in one Redis Cluster slot', () => {
     const s = env.deps.keys.session('123');
-    const names = [s.meta, s.seats, s.users, s.orders, s.pending, s.idem, s.zslots, s.rebuildLock, s.ids, s.admission('abc'), ...Object.values(s.queue)];
+    const names = [
+      s.meta,
+      s.seats,
+      s.users,
+      s.orders,
+      s.pending,
+      s.idem,
+      s.zslots,
+      s.rebuildLock,
+      s.ids,
+      s.admission('abc'),
+      ...Object.values(s.queue),
+    ];
     expect(new Set(names.map((key) => calculateSlot(key))).size).toBe(1);
   });
 });

@@ -12,7 +12,12 @@ let tokens: string[];
 beforeAll(async () => {
   env = await createTestEnv();
   api = await startTestServer(env);
-  s = await createSession(env.deps, { seats: 40, vip: 10, zones: [{ name: '内场站席', capacity: 6 }], purchaseLimit: 4 });
+  s = await createSession(env.deps, {
+    seats: 40,
+    vip: 10,
+    zones: [{ name: '内场站席', capacity: 6 }],
+    purchaseLimit: 4,
+  });
   users = await createUsers(env.deps, 6);
   tokens = await Promise.all(users.map((u) => api.tokenFor(u)));
 });
@@ -22,7 +27,11 @@ afterAll(async () => {
 });
 
 const order = (i: number, body: unknown, key?: string) =>
-  api.call('POST', '/api/v1/orders', { token: tokens[i], body, headers: key ? { 'idempotency-key': key } : {} });
+  api.call('POST', '/api/v1/orders', {
+    token: tokens[i],
+    body,
+    headers: key ? { 'idempotency-key': key } : {},
+  });
 
 describe('catalog', () => {
   it('lists shows and shows a show with its sessions', async () => {
@@ -52,15 +61,27 @@ describe('catalog', () => {
     const map = await api.call('GET', `/api/v1/sessions/${s.sessionId}/seatmap`);
     expect(map.status).toBe(200);
     expect(map.body.seats).toHaveLength(40);
-    expect(map.body.seats[0]).toMatchObject({ id: s.seatIds[0], section: 'A', row: '1', number: '1', state: 'available' });
+    expect(map.body.seats[0]).toMatchObject({
+      id: s.seatIds[0],
+      section: 'A',
+      row: '1',
+      number: '1',
+      state: 'available',
+    });
     expect(map.body.tiers.map((t: { priceFen: number }) => t.priceFen)).toEqual([188_000, 68_000, 48_000]);
-    expect(map.body.zones).toEqual([expect.objectContaining({ id: s.zoneIds[0], capacity: 6, available: 6 })]);
+    expect(map.body.zones).toEqual([
+      expect.objectContaining({ id: s.zoneIds[0], capacity: 6, available: 6 }),
+    ]);
   });
 });
 
 describe('creating orders', () => {
   it('holds seats and prices them from the database', async () => {
-    const r = await order(0, { sessionId: s.sessionId, seatIds: [s.seatIds[0], s.seatIds[20]] }, 'key-create-1');
+    const r = await order(
+      0,
+      { sessionId: s.sessionId, seatIds: [s.seatIds[0], s.seatIds[20]] },
+      'key-create-1',
+    );
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ status: 'pending', amountFen: 188_000 + 68_000, sessionId: s.sessionId });
     expect(r.body.items).toEqual([
@@ -88,7 +109,11 @@ describe('creating orders', () => {
   it('refuses a seat someone holds: 409 SEAT_TAKEN', async () => {
     const r = await order(2, { sessionId: s.sessionId, seatIds: [s.seatIds[0]] });
     expect(r.status).toBe(409);
-    expect(r.body.error).toEqual({ code: 'SEAT_TAKEN', message: '座位已被锁定，请选择其他座位', details: { seatId: s.seatIds[0] } });
+    expect(r.body.error).toEqual({
+      code: 'SEAT_TAKEN',
+      message: '座位已被锁定，请选择其他座位',
+      details: { seatId: s.seatIds[0] },
+    });
   });
 
   it('enforces the purchase limit across orders: 409 LIMIT_EXCEEDED', async () => {
@@ -96,7 +121,9 @@ describe('creating orders', () => {
     const r = await order(3, { sessionId: s.sessionId, zoneId: s.zoneIds[0], quantity: 2 });
     expect(r.status).toBe(409);
     expect(r.body.error.code).toBe('LIMIT_EXCEEDED');
-    expect((await order(3, { sessionId: s.sessionId, seatIds: s.seatIds.slice(33, 38) })).body.error.code).toBe('LIMIT_EXCEEDED');
+    expect(
+      (await order(3, { sessionId: s.sessionId, seatIds: s.seatIds.slice(33, 38) })).body.error.code,
+    ).toBe('LIMIT_EXCEEDED');
   });
 
   it('sells general admission by quantity and says SOLD_OUT when the zone runs out', async () => {
@@ -143,7 +170,10 @@ describe('bad input changes nothing', () => {
   });
 
   it('answers 413 for a 10 MB body and 400 for broken JSON', async () => {
-    const big = await api.call('POST', '/api/v1/orders', { token: tokens[5], raw: JSON.stringify({ x: 'a'.repeat(10 * 1024 * 1024) }) });
+    const big = await api.call('POST', '/api/v1/orders', {
+      token: tokens[5],
+      raw: JSON.stringify({ x: 'a'.repeat(10 * 1024 * 1024) }),
+    });
     expect(big.status).toBe(413);
     expect(big.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     const broken = await api.call('POST', '/api/v1/orders', { token: tokens[5], raw: '{"sessionId":' });
@@ -156,7 +186,9 @@ describe('bad input changes nothing', () => {
   });
 
   it('wrote nothing for any of the refused requests', async () => {
-    const [rows] = await env.deps.db.query<any[]>('SELECT COUNT(*) n FROM orders WHERE user_id = ?', [users[5]]);
+    const [rows] = await env.deps.db.query<any[]>('SELECT COUNT(*) n FROM orders WHERE user_id = ?', [
+      users[5],
+    ]);
     expect(Number(rows[0].n)).toBe(0);
   });
 });
@@ -170,7 +202,11 @@ describe('authentication', () => {
 
   it('refuses expired, unsigned (alg:none) and wrongly signed tokens', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const expired = createSigner({ key: env.config.authSecret })({ sub: users[0], roles: ['fan'], exp: now - 10 });
+    const expired = createSigner({ key: env.config.authSecret })({
+      sub: users[0],
+      roles: ['fan'],
+      exp: now - 10,
+    });
     const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
     const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: users[0], roles: ['fan'], exp: now + 3600 })}.`;
     const forged = createSigner({ key: 'x'.repeat(48) })({ sub: users[0], roles: ['fan'], exp: now + 3600 });

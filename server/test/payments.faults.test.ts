@@ -15,7 +15,8 @@ beforeAll(async () => {
 afterAll(() => p.close());
 afterEach(() => p.sim.resetFaults());
 
-const one = async <T = any>(sql: string, params: unknown[]) => (await p.deps.db.query<RowDataPacket[]>(sql, params))[0]![0] as T;
+const one = async <T = any>(sql: string, params: unknown[]) =>
+  (await p.deps.db.query<RowDataPacket[]>(sql, params))[0]![0] as T;
 
 async function orderAndPrepay(openid: string, seats = 1) {
   const fan = await p.login(openid);
@@ -25,8 +26,10 @@ async function orderAndPrepay(openid: string, seats = 1) {
   return { fan, order, prepayId: pay.prepayId as string, orderNo: order.orderNo as string };
 }
 
-const statusOf = async (orderNo: string) => (await one<{ status: number }>('SELECT status FROM orders WHERE order_no = ?', [orderNo])).status;
-const ticketed = (orderNo: string) => p.until(async () => (await statusOf(orderNo)) === 3, `order ${orderNo} ticketed`);
+const statusOf = async (orderNo: string) =>
+  (await one<{ status: number }>('SELECT status FROM orders WHERE order_no = ?', [orderNo])).status;
+const ticketed = (orderNo: string) =>
+  p.until(async () => (await statusOf(orderNo)) === 3, `order ${orderNo} ticketed`);
 
 it('50 copies of one notification at once: one payment, one paid transition, one set of tickets, all 204', async () => {
   const o = await orderAndPrepay('openid-dup', 2);
@@ -45,7 +48,11 @@ it('50 copies of one notification at once: one payment, one paid transition, one
        FROM orders o WHERE order_no = ?`,
     [o.orderNo],
   );
-  expect({ pays: Number(counts.pays), paid: Number(counts.paid_msgs), tickets: Number(counts.tickets) }).toEqual({ pays: 1, paid: 1, tickets: 2 });
+  expect({
+    pays: Number(counts.pays),
+    paid: Number(counts.paid_msgs),
+    tickets: Number(counts.tickets),
+  }).toEqual({ pays: 1, paid: 1, tickets: 2 });
 });
 
 it('a database error mid-notification answers 5xx, never 2xx, and the retry succeeds', async () => {
@@ -53,7 +60,14 @@ it('a database error mid-notification answers 5xx, never 2xx, and the retry succ
   await p.deps.db.query('RENAME TABLE payments TO payments_away');
   try {
     p.sim.pay(o.prepayId);
-    await p.until(async () => p.sim.notifications().find((x) => x.out_trade_no === o.orderNo)?.attempts.some((a) => a.status === 500), 'a 500 answer');
+    await p.until(
+      async () =>
+        p.sim
+          .notifications()
+          .find((x) => x.out_trade_no === o.orderNo)
+          ?.attempts.some((a) => a.status === 500),
+      'a 500 answer',
+    );
   } finally {
     await p.deps.db.query('RENAME TABLE payments_away TO payments');
   }
@@ -86,9 +100,15 @@ it('a second payment for an already paid order is refunded automatically', async
   const o = await orderAndPrepay('openid-double');
   p.sim.pay(o.prepayId);
   await ticketed(o.orderNo);
-  const r = await p.sim.sendRawNotification({ outTradeNo: o.orderNo, resource: { transaction_id: '4200000000000000000000000099' } });
+  const r = await p.sim.sendRawNotification({
+    outTradeNo: o.orderNo,
+    resource: { transaction_id: '4200000000000000000000000099' },
+  });
   expect(r.status).toBe(204);
-  const refund = await one("SELECT kind, amount_fen FROM refunds WHERE order_id = (SELECT id FROM orders WHERE order_no = ?) AND kind = 'duplicate'", [o.orderNo]);
+  const refund = await one(
+    "SELECT kind, amount_fen FROM refunds WHERE order_id = (SELECT id FROM orders WHERE order_no = ?) AND kind = 'duplicate'",
+    [o.orderNo],
+  );
   expect(refund).toMatchObject({ kind: 'duplicate', amount_fen: o.order.amountFen });
   expect(await statusOf(o.orderNo)).toBe(3); // the order and its tickets stand
 });
@@ -98,9 +118,14 @@ describe('late payments (the order was cancelled before the money came)', () => 
   async function cancelWithoutClosing(o: { fan: { token: string }; orderNo: string }) {
     p.deps.orders.connect({ guard: async () => 'cancel', refundOrder: (x) => p.deps.refunds.refundOrder(x) });
     try {
-      expect((await p.api.call('POST', `/api/v1/orders/${o.orderNo}/cancel`, { token: o.fan.token })).body.status).toBe('cancelled');
+      expect(
+        (await p.api.call('POST', `/api/v1/orders/${o.orderNo}/cancel`, { token: o.fan.token })).body.status,
+      ).toBe('cancelled');
     } finally {
-      p.deps.orders.connect({ guard: (id, now) => p.deps.payments.settleBeforeCancel(id, now), refundOrder: (x) => p.deps.refunds.refundOrder(x) });
+      p.deps.orders.connect({
+        guard: (id, now) => p.deps.payments.settleBeforeCancel(id, now),
+        refundOrder: (x) => p.deps.refunds.refundOrder(x),
+      });
     }
   }
 
@@ -116,18 +141,31 @@ describe('late payments (the order was cancelled before the money came)', () => 
     const o = await orderAndPrepay('openid-late-gone');
     await cancelWithoutClosing(o);
     const rival = await p.login('openid-late-rival');
-    const taken = await p.api.call('POST', '/api/v1/orders', { token: rival.token, body: { sessionId: s.sessionId, seatIds: [o.order.items[0].seatId] } });
+    const taken = await p.api.call('POST', '/api/v1/orders', {
+      token: rival.token,
+      body: { sessionId: s.sessionId, seatIds: [o.order.items[0].seatId] },
+    });
     expect(taken.status).toBe(201);
     p.sim.pay(o.prepayId);
     const refund = await p.until(
-      async () => one<{ status: number; amount_fen: number }>("SELECT status, amount_fen FROM refunds WHERE order_id = (SELECT id FROM orders WHERE order_no = ?) AND kind = 'late'", [o.orderNo]).then((r) => r?.status === 2 && r),
+      async () =>
+        one<{ status: number; amount_fen: number }>(
+          "SELECT status, amount_fen FROM refunds WHERE order_id = (SELECT id FROM orders WHERE order_no = ?) AND kind = 'late'",
+          [o.orderNo],
+        ).then((r) => r?.status === 2 && r),
       'the late refund to succeed',
     );
     expect(refund.amount_fen).toBe(o.order.amountFen);
-    const pay = await one('SELECT outcome, refunded_fen, amount_fen FROM payments WHERE order_id = (SELECT id FROM orders WHERE order_no = ?)', [o.orderNo]);
+    const pay = await one(
+      'SELECT outcome, refunded_fen, amount_fen FROM payments WHERE order_id = (SELECT id FROM orders WHERE order_no = ?)',
+      [o.orderNo],
+    );
     expect(pay).toMatchObject({ outcome: 'late_refund', refunded_fen: o.order.amountFen });
     expect(await statusOf(o.orderNo)).toBe(4);
-    await p.until(async () => p.sim.messages().some((m) => JSON.stringify(m).includes(o.orderNo)), 'a notice to the buyer');
+    await p.until(
+      async () => p.sim.messages().some((m) => JSON.stringify(m).includes(o.orderNo)),
+      'a notice to the buyer',
+    );
     expect(await audit(p.deps, s.sessionId, p.clock.now().getTime())).toEqual([]);
   });
 });

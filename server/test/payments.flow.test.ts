@@ -14,7 +14,10 @@ afterAll(() => p.close());
 const q = async (sql: string, params: unknown[]) => (await p.deps.db.query<RowDataPacket[]>(sql, params))[0];
 
 async function buy(token: string, body: object) {
-  const order = await p.api.call('POST', '/api/v1/orders', { token, body: { sessionId: s.sessionId, ...body } });
+  const order = await p.api.call('POST', '/api/v1/orders', {
+    token,
+    body: { sessionId: s.sessionId, ...body },
+  });
   expect(order.status).toBe(201);
   return order.body;
 }
@@ -65,11 +68,24 @@ describe('login -> order -> pay -> notify -> tickets', () => {
     expect(done.status).toBe('ticketed');
     const tickets = await p.api.call('GET', '/api/v1/tickets', { token: fan.token });
     expect(tickets.body.items).toHaveLength(2);
-    expect(tickets.body.items[0]).toMatchObject({ orderNo: order.orderNo, status: 'valid', seatId: s.seatIds[0], qr: expect.stringMatching(/^STX2\./) });
+    expect(tickets.body.items[0]).toMatchObject({
+      orderNo: order.orderNo,
+      status: 'valid',
+      seatId: s.seatIds[0],
+      qr: expect.stringMatching(/^STX2\./),
+    });
     const seats = await p.api.call('GET', `/api/v1/sessions/${s.sessionId}/seat-states`);
     expect(seats.body.sold).toEqual(expect.arrayContaining(s.seatIds.slice(0, 2)));
-    await p.until(async () => p.sim.messages().some((m) => JSON.stringify(m).includes(order.orderNo)), 'the 购票成功 notice');
-    expect(p.sim.notifications().find((n) => JSON.stringify(n).includes(order.orderNo))?.attempts.at(-1)?.status).toBe(204);
+    await p.until(
+      async () => p.sim.messages().some((m) => JSON.stringify(m).includes(order.orderNo)),
+      'the 购票成功 notice',
+    );
+    expect(
+      p.sim
+        .notifications()
+        .find((n) => JSON.stringify(n).includes(order.orderNo))
+        ?.attempts.at(-1)?.status,
+    ).toBe(204);
   });
 
   it('works for general admission: one ticket per unit', async () => {
@@ -77,7 +93,16 @@ describe('login -> order -> pay -> notify -> tickets', () => {
     const order = await buy(fan.token, { zoneId: s.zoneIds[0], quantity: 3 });
     const pay = await p.api.call('POST', `/api/v1/orders/${order.orderNo}/pay`, { token: fan.token });
     p.sim.pay(pay.body.prepayId);
-    await p.until(async () => (await q('SELECT COUNT(*) n FROM tickets WHERE order_id = (SELECT id FROM orders WHERE order_no = ?)', [order.orderNo]))[0]!.n == 3, 'three tickets');
+    await p.until(
+      async () =>
+        (
+          await q(
+            'SELECT COUNT(*) n FROM tickets WHERE order_id = (SELECT id FROM orders WHERE order_no = ?)',
+            [order.orderNo],
+          )
+        )[0]!.n == 3,
+      'three tickets',
+    );
   });
 });
 
@@ -86,7 +111,9 @@ describe('who may pay what', () => {
     const a = await p.login('openid-owner');
     const b = await p.login('openid-other');
     const order = await buy(a.token, { seatIds: [s.seatIds[10]] });
-    expect((await p.api.call('POST', `/api/v1/orders/${order.orderNo}/pay`, { token: b.token })).status).toBe(404);
+    expect((await p.api.call('POST', `/api/v1/orders/${order.orderNo}/pay`, { token: b.token })).status).toBe(
+      404,
+    );
     await p.api.call('POST', `/api/v1/orders/${order.orderNo}/cancel`, { token: a.token });
     const cancelled = await p.api.call('POST', `/api/v1/orders/${order.orderNo}/pay`, { token: a.token });
     expect(cancelled.status).toBe(409);
@@ -108,6 +135,11 @@ describe('who may pay what', () => {
     const cancel = await p.api.call('POST', `/api/v1/orders/${order.orderNo}/cancel`, { token: fan.token });
     p.sim.resetFaults();
     expect(cancel.body.error.code).toBe('ORDER_STATE_INVALID');
-    await p.until(async () => (await p.api.call('GET', `/api/v1/orders/${order.orderNo}`, { token: fan.token })).body.status === 'ticketed', 'tickets');
+    await p.until(
+      async () =>
+        (await p.api.call('GET', `/api/v1/orders/${order.orderNo}`, { token: fan.token })).body.status ===
+        'ticketed',
+      'tickets',
+    );
   });
 });

@@ -23,7 +23,12 @@ afterAll(() => p.close());
 /** An order paid at WeChat whose notification was dropped; returns a valid notification for it. */
 async function paidButUnnotified(seat: number) {
   const fan = await p.login(`openid-notify-${seat}`);
-  const order = (await p.api.call('POST', '/api/v1/orders', { token: fan.token, body: { sessionId: s.sessionId, seatIds: [s.seatIds[seat]] } })).body;
+  const order = (
+    await p.api.call('POST', '/api/v1/orders', {
+      token: fan.token,
+      body: { sessionId: s.sessionId, seatIds: [s.seatIds[seat]] },
+    })
+  ).body;
   const pay = await p.api.call('POST', `/api/v1/orders/${order.orderNo}/pay`, { token: fan.token });
   p.sim.setFaults({ drop: true });
   p.sim.pay(pay.body.prepayId);
@@ -33,10 +38,15 @@ async function paidButUnnotified(seat: number) {
   return { body: r.sentBody, headers: lower(r.headers), orderNo: order.orderNo as string };
 }
 
-const lower = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+const lower = (h: Record<string, string>) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
 async function post(body: string, headers: Record<string, string>) {
-  const res = await fetch(notifyUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const res = await fetch(notifyUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -46,7 +56,10 @@ async function unchanged(orderNo: string) {
     'SELECT o.status, (SELECT COUNT(*) FROM payments WHERE order_id = o.id) AS payments FROM orders o WHERE order_no = ?',
     [orderNo],
   );
-  expect({ status: rows[0]!.status, payments: Number(rows[0]!.payments) }).toEqual({ status: 1, payments: 0 });
+  expect({ status: rows[0]!.status, payments: Number(rows[0]!.payments) }).toEqual({
+    status: 1,
+    payments: 0,
+  });
 }
 
 function withResource(body: string, change: (r: Record<string, string>) => void): string {
@@ -56,25 +69,100 @@ function withResource(body: string, change: (r: Record<string, string>) => void)
 }
 
 const refusedCases: [string, () => { body: string; headers: Record<string, string> }][] = [
-  ['a missing signature header', () => ({ body: good.body, headers: { ...good.headers, 'wechatpay-signature': undefined as unknown as string } })],
+  [
+    'a missing signature header',
+    () => ({
+      body: good.body,
+      headers: { ...good.headers, 'wechatpay-signature': undefined as unknown as string },
+    }),
+  ],
   ['an empty serial', () => ({ body: good.body, headers: { ...good.headers, 'wechatpay-serial': '' } })],
-  ['a non-numeric timestamp', () => ({ body: good.body, headers: wechatHeaders(good.body, { timestamp: 'soon' as unknown as number }) })],
-  ['a timestamp exactly 5 minutes old', () => ({ body: good.body, headers: wechatHeaders(good.body, { timestamp: Math.floor(Date.now() / 1000) - 300 }) })],
-  ['a timestamp 5 minutes ahead', () => ({ body: good.body, headers: wechatHeaders(good.body, { timestamp: Math.floor(Date.now() / 1000) + 301 }) })],
-  ['a re-serialised body', () => ({ body: JSON.stringify(JSON.parse(good.body), null, 1), headers: good.headers })],
-  ['a WECHATPAY/SIGNTEST/ probe signature', () => ({ body: good.body, headers: { ...good.headers, 'wechatpay-signature': 'WECHATPAY/SIGNTEST/' + good.headers['wechatpay-signature'] } })],
-  ['one flipped bit in the signature', () => ({ body: good.body, headers: { ...good.headers, 'wechatpay-signature': flipBase64(good.headers['wechatpay-signature']!, 10) } })],
-  ['an unknown serial', () => ({ body: good.body, headers: wechatHeaders(good.body, { serial: 'DEADBEEF' }) })],
-  ['a flipped ciphertext byte (re-signed)', () => { const b = withResource(good.body, (r) => (r.ciphertext = flipBase64(r.ciphertext!, 3))); return { body: b, headers: wechatHeaders(b) }; }],
-  ['a flipped GCM tag byte (re-signed)', () => { const b = withResource(good.body, (r) => (r.ciphertext = flipBase64(r.ciphertext!, -2))); return { body: b, headers: wechatHeaders(b) }; }],
-  ['wrong associated data (re-signed)', () => { const b = withResource(good.body, (r) => (r.associated_data = 'certificate')); return { body: b, headers: wechatHeaders(b) }; }],
-  ['a wrong nonce (re-signed)', () => { const b = withResource(good.body, (r) => (r.nonce = 'AAAAAAAAAAAA')); return { body: b, headers: wechatHeaders(b) }; }],
+  [
+    'a non-numeric timestamp',
+    () => ({
+      body: good.body,
+      headers: wechatHeaders(good.body, { timestamp: 'soon' as unknown as number }),
+    }),
+  ],
+  [
+    'a timestamp exactly 5 minutes old',
+    () => ({
+      body: good.body,
+      headers: wechatHeaders(good.body, { timestamp: Math.floor(Date.now() / 1000) - 300 }),
+    }),
+  ],
+  [
+    'a timestamp 5 minutes ahead',
+    () => ({
+      body: good.body,
+      headers: wechatHeaders(good.body, { timestamp: Math.floor(Date.now() / 1000) + 301 }),
+    }),
+  ],
+  [
+    'a re-serialised body',
+    () => ({ body: JSON.stringify(JSON.parse(good.body), null, 1), headers: good.headers }),
+  ],
+  [
+    'a WECHATPAY/SIGNTEST/ probe signature',
+    () => ({
+      body: good.body,
+      headers: {
+        ...good.headers,
+        'wechatpay-signature': 'WECHATPAY/SIGNTEST/' + good.headers['wechatpay-signature'],
+      },
+    }),
+  ],
+  [
+    'one flipped bit in the signature',
+    () => ({
+      body: good.body,
+      headers: {
+        ...good.headers,
+        'wechatpay-signature': flipBase64(good.headers['wechatpay-signature']!, 10),
+      },
+    }),
+  ],
+  [
+    'an unknown serial',
+    () => ({ body: good.body, headers: wechatHeaders(good.body, { serial: 'DEADBEEF' }) }),
+  ],
+  [
+    'a flipped ciphertext byte (re-signed)',
+    () => {
+      const b = withResource(good.body, (r) => (r.ciphertext = flipBase64(r.ciphertext!, 3)));
+      return { body: b, headers: wechatHeaders(b) };
+    },
+  ],
+  [
+    'a flipped GCM tag byte (re-signed)',
+    () => {
+      const b = withResource(good.body, (r) => (r.ciphertext = flipBase64(r.ciphertext!, -2)));
+      return { body: b, headers: wechatHeaders(b) };
+    },
+  ],
+  [
+    'wrong associated data (re-signed)',
+    () => {
+      const b = withResource(good.body, (r) => (r.associated_data = 'certificate'));
+      return { body: b, headers: wechatHeaders(b) };
+    },
+  ],
+  [
+    'a wrong nonce (re-signed)',
+    () => {
+      const b = withResource(good.body, (r) => (r.nonce = 'AAAAAAAAAAAA'));
+      return { body: b, headers: wechatHeaders(b) };
+    },
+  ],
 ];
 
 describe('refused before anything is parsed or written', () => {
   it.each(refusedCases)('%s -> 4xx FAIL', async (_name, make) => {
     const { body, headers } = make();
-    const r = await post(body, Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)));
+    const r = await post(
+      body,
+      Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)),
+    );
     expect(r.status).toBeGreaterThanOrEqual(400);
     expect(r.status).toBeLessThan(500);
     expect(r.body).toEqual({ code: 'FAIL', message: expect.any(String) });
@@ -82,7 +170,11 @@ describe('refused before anything is parsed or written', () => {
   });
 
   it('a resource encrypted under another APIv3 key', async () => {
-    const r = await p.sim.sendRawNotification({ outTradeNo: good.orderNo, url: notifyUrl, apiV3Key: 'x'.repeat(32) });
+    const r = await p.sim.sendRawNotification({
+      outTradeNo: good.orderNo,
+      url: notifyUrl,
+      apiV3Key: 'x'.repeat(32),
+    });
     expect(r.status).toBe(400);
     await unchanged(good.orderNo);
   });
@@ -107,7 +199,9 @@ describe('accepted', () => {
   it('in certificate mode, with a timestamp just inside the window', async () => {
     const headers = wechatHeaders(good.body, { timestamp: Math.floor(Date.now() / 1000) - 295 });
     expect((await post(good.body, headers)).status).toBe(204);
-    const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT status FROM orders WHERE order_no = ?', [good.orderNo]);
+    const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT status FROM orders WHERE order_no = ?', [
+      good.orderNo,
+    ]);
     expect([2, 3]).toContain(rows[0]!.status);
   });
 
@@ -125,7 +219,10 @@ describe('accepted', () => {
     } finally {
       p.clock.advance(-6 * 60_000);
     }
-    const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT COUNT(*) n FROM payments WHERE order_id = (SELECT id FROM orders WHERE order_no = ?)', [third.orderNo]);
+    const [rows] = await p.deps.db.query<RowDataPacket[]>(
+      'SELECT COUNT(*) n FROM payments WHERE order_id = (SELECT id FROM orders WHERE order_no = ?)',
+      [third.orderNo],
+    );
     expect(Number(rows[0]!.n)).toBe(1);
   });
 });

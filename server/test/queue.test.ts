@@ -15,18 +15,25 @@ afterAll(async () => {
   await env.close();
 });
 
-async function queueSession(o: { seats?: number; ratePerMin?: number; open?: boolean } = {}): Promise<SessionFixture> {
+async function queueSession(
+  o: { seats?: number; ratePerMin?: number; open?: boolean } = {},
+): Promise<SessionFixture> {
   const s = await createSession(env.deps, { seats: o.seats ?? 20, open: o.open });
-  await env.deps.db.query('UPDATE show_sessions SET queue_enabled = 1, queue_rate_per_min = ? WHERE id = ?', [o.ratePerMin ?? 60, s.sessionId]);
+  await env.deps.db.query('UPDATE show_sessions SET queue_enabled = 1, queue_rate_per_min = ? WHERE id = ?', [
+    o.ratePerMin ?? 60,
+    s.sessionId,
+  ]);
   env.deps.catalog.invalidate(s.sessionId);
   return s;
 }
 
-const tick = async (sessionId: string) => env.deps.queue.tick((await env.deps.catalog.requireSession(sessionId))!, env.clock.now());
+const tick = async (sessionId: string) =>
+  env.deps.queue.tick((await env.deps.catalog.requireSession(sessionId))!, env.clock.now());
 
 async function inBatches<T>(n: number, size: number, f: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
-  for (let i = 0; i < n; i += size) out.push(...(await Promise.all(Array.from({ length: Math.min(size, n - i) }, (_, j) => f(i + j)))));
+  for (let i = 0; i < n; i += size)
+    out.push(...(await Promise.all(Array.from({ length: Math.min(size, n - i) }, (_, j) => f(i + j)))));
   return out;
 }
 
@@ -41,7 +48,12 @@ it('100,000 fans: the pre-sale pool is a random permutation, later arrivals queu
   await env.deps.inventory.rebuild(s.sessionId, env.clock.now().getTime());
   await tick(s.sessionId);
   for (let i = PRE; i < ALL; i++) await env.deps.queue.join(`fan${i}`, s.sessionId, {}, env.clock.now()); // in arrival order
-  const line = await env.deps.redis.zrange(env.deps.keys.session(s.sessionId).queue.line, '0', '-1', 'WITHSCORES');
+  const line = await env.deps.redis.zrange(
+    env.deps.keys.session(s.sessionId).queue.line,
+    '0',
+    '-1',
+    'WITHSCORES',
+  );
   const place = new Map<string, number>();
   for (let i = 0; i < line.length; i += 2) place.set(line[i]!, Number(line[i + 1]));
   expect(place.size).toBe(ALL);
@@ -67,7 +79,18 @@ it('admits in place order at the configured rate, then hands out a token for a t
     return Promise.all(fans.map((f) => env.deps.queue.status(f, s.sessionId, env.clock.now())));
   };
   let st = await admittedAfter(1_000);
-  expect(st.map((x) => x.admitted)).toEqual([true, true, false, false, false, false, false, false, false, false]);
+  expect(st.map((x) => x.admitted)).toEqual([
+    true,
+    true,
+    false,
+    false,
+    false,
+    false,
+    false,
+    false,
+    false,
+    false,
+  ]);
   expect(st[2]).toMatchObject({ state: 'waiting', position: 3, ahead: 0 });
   expect(st[9]).toMatchObject({ ahead: 7, etaSeconds: 4 });
   st = await admittedAfter(1_500);
@@ -86,14 +109,22 @@ it('admits faster when stock comes back, and tells everyone when the session sel
   const [u1] = await createUsers(env.deps, 1);
   for (let i = 0; i < 5; i++) await env.deps.queue.join(`back${i}`, s.sessionId, {}, env.clock.now());
   await env.deps.queue.join(u1!, s.sessionId, {}, env.clock.now());
-  const admitted = async () => Number(await env.deps.redis.hget(env.deps.keys.session(s.sessionId).queue.state, 'admitted'));
+  const admitted = async () =>
+    Number(await env.deps.redis.hget(env.deps.keys.session(s.sessionId).queue.state, 'admitted'));
   expect(await admitted()).toBe(0);
   // fans sell the session out
-  const o = await env.deps.orders.create(u1!, { sessionId: s.sessionId, seatIds: s.seatIds }, undefined, env.clock.now()).catch((e) => e);
+  const o = await env.deps.orders
+    .create(u1!, { sessionId: s.sessionId, seatIds: s.seatIds }, undefined, env.clock.now())
+    .catch((e) => e);
   expect(o.code).toBe('QUEUE_REQUIRED'); // not admitted yet
   await env.deps.db.query('UPDATE show_sessions SET queue_enabled = 0 WHERE id = ?', [s.sessionId]);
   env.deps.catalog.invalidate(s.sessionId);
-  const bought = await env.deps.orders.create(u1!, { sessionId: s.sessionId, seatIds: s.seatIds }, undefined, env.clock.now());
+  const bought = await env.deps.orders.create(
+    u1!,
+    { sessionId: s.sessionId, seatIds: s.seatIds },
+    undefined,
+    env.clock.now(),
+  );
   await env.deps.db.query('UPDATE show_sessions SET queue_enabled = 1 WHERE id = ?', [s.sessionId]);
   env.deps.catalog.invalidate(s.sessionId);
   env.clock.advance(1_000);
@@ -124,31 +155,69 @@ describe('admission tokens', () => {
   });
   const buy = (user: string, body: Partial<CreateOrderInput> & { admissionToken?: string }, seat = 0) =>
     env.deps.orders
-      .create(user, { sessionId: s.sessionId, seatIds: [s.seatIds[seat]!], ...body } as CreateOrderInput, undefined, env.clock.now())
-      .then(() => 'ok', (e) => e.code as string);
+      .create(
+        user,
+        { sessionId: s.sessionId, seatIds: [s.seatIds[seat]!], ...body } as CreateOrderInput,
+        undefined,
+        env.clock.now(),
+      )
+      .then(
+        () => 'ok',
+        (e) => e.code as string,
+      );
 
   it('are required while the queue is on', async () => expect(await buy(fan!, {})).toBe('QUEUE_REQUIRED'));
   it('cannot be forged', async () => {
     const [payload] = token.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), u: other })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), u: other }),
+    ).toString('base64url');
     expect(await buy(other!, { admissionToken: `${forged}.${token.split('.')[1]}` })).toBe('QUEUE_REQUIRED');
     expect(await buy(fan!, { admissionToken: token.slice(0, -2) + 'AA' })).toBe('QUEUE_REQUIRED');
   });
   it('cannot be used by another account or for another session', async () => {
     expect(await buy(other!, { admissionToken: token })).toBe('QUEUE_REQUIRED');
     const s2 = await queueSession();
-    const r = await env.deps.orders.create(fan!, { sessionId: s2.sessionId, seatIds: [s2.seatIds[0]!], admissionToken: token }, undefined, env.clock.now()).catch((e) => e.code);
+    const r = await env.deps.orders
+      .create(
+        fan!,
+        { sessionId: s2.sessionId, seatIds: [s2.seatIds[0]!], admissionToken: token },
+        undefined,
+        env.clock.now(),
+      )
+      .catch((e) => e.code);
     expect(r).toBe('QUEUE_REQUIRED');
   });
   it('buy once: a refused attempt does not use the token up, a replay after the purchase is refused', async () => {
     const now = env.clock.now().getTime();
-    await env.deps.inventory.lockSeats({ sessionId: s.sessionId, orderId: '77', userId: other!, nowMs: now, holdUntilMs: now + 60_000, limit: 4, idemField: '', requestHash: 'x' }, [s.seatIds[5]!]);
+    await env.deps.inventory.lockSeats(
+      {
+        sessionId: s.sessionId,
+        orderId: '77',
+        userId: other!,
+        nowMs: now,
+        holdUntilMs: now + 60_000,
+        limit: 4,
+        idemField: '',
+        requestHash: 'x',
+      },
+      [s.seatIds[5]!],
+    );
     expect(await buy(fan!, { admissionToken: token }, 5)).toBe('SEAT_TAKEN');
     expect(await buy(fan!, { admissionToken: token }, 0)).toBe('ok');
     expect(await buy(fan!, { admissionToken: token }, 1)).toBe('QUEUE_REQUIRED');
   });
   it('a buyer who cancels gets the turn back to pick other seats', async () => {
-    const o = await env.deps.orders.create(other!, { sessionId: s.sessionId, seatIds: [s.seatIds[3]!], admissionToken: (await env.deps.queue.status(other!, s.sessionId, env.clock.now())).admissionToken }, undefined, env.clock.now());
+    const o = await env.deps.orders.create(
+      other!,
+      {
+        sessionId: s.sessionId,
+        seatIds: [s.seatIds[3]!],
+        admissionToken: (await env.deps.queue.status(other!, s.sessionId, env.clock.now())).admissionToken,
+      },
+      undefined,
+      env.clock.now(),
+    );
     const t = (await env.deps.queue.status(other!, s.sessionId, env.clock.now())).admissionToken;
     expect(await buy(other!, { admissionToken: t }, 4)).toBe('QUEUE_REQUIRED');
     await env.deps.orders.cancel(other!, o.orderNo, env.clock.now());
@@ -173,7 +242,11 @@ it('500 parallel joins from one account give one place (over HTTP, from several 
   const token = await api.tokenFor(u!);
   const answers = await Promise.all(
     Array.from({ length: 500 }, (_, i) =>
-      api.call('POST', `/api/v1/sessions/${s.sessionId}/queue/join`, { token, body: {}, headers: { 'x-device-id': `device-${i % 7}-abcdef` } }),
+      api.call('POST', `/api/v1/sessions/${s.sessionId}/queue/join`, {
+        token,
+        body: {},
+        headers: { 'x-device-id': `device-${i % 7}-abcdef` },
+      }),
     ),
   );
   const places = new Set(answers.filter((a) => a.status === 200).map((a) => a.body.position));
@@ -189,6 +262,10 @@ it('real-name sessions: one place per ID document, whichever account asks', asyn
   const [a, b] = await createUsers(env.deps, 2);
   const id = { idType: 'id_card', idNumber: '11010519491231002X' };
   await env.deps.queue.join(a!, s.sessionId, id, env.clock.now());
-  await expect(env.deps.queue.join(b!, s.sessionId, id, env.clock.now())).rejects.toMatchObject({ code: 'QUEUE_ID_TAKEN' });
-  await expect(env.deps.queue.join(b!, s.sessionId, {}, env.clock.now())).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  await expect(env.deps.queue.join(b!, s.sessionId, id, env.clock.now())).rejects.toMatchObject({
+    code: 'QUEUE_ID_TAKEN',
+  });
+  await expect(env.deps.queue.join(b!, s.sessionId, {}, env.clock.now())).rejects.toMatchObject({
+    code: 'VALIDATION_FAILED',
+  });
 });

@@ -64,7 +64,9 @@ describe('Redis guard: the check and the hold must be one atomic step', () => {
       for i, s in ipairs(ARGV) do if locked[s] then return s end end
       for i, s in ipairs(ARGV) do redis.call('SADD', KEYS[1], s) end
       return 'OK'`;
-    const replies = await Promise.all(Array.from({ length: BUYERS }, () => env.deps.redis.eval(seedLua, 1, key, '1')));
+    const replies = await Promise.all(
+      Array.from({ length: BUYERS }, () => env.deps.redis.eval(seedLua, 1, key, '1')),
+    );
     expect(replies.filter((r) => r === 'OK')).toHaveLength(BUYERS);
   });
 
@@ -73,7 +75,9 @@ describe('Redis guard: the check and the hold must be one atomic step', () => {
     const users = await createUsers(env.deps, BUYERS);
     const now = env.clock.now();
     const results = await Promise.allSettled(
-      users.map((u) => env.deps.orders.create(u, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] }, undefined, now)),
+      users.map((u) =>
+        env.deps.orders.create(u, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] }, undefined, now),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(await liveOrdersForSeat(env, s.seatIds[0]!)).toBe(1);
@@ -84,11 +88,15 @@ describe('MySQL guard: the claim key refuses a second live sale even when Redis 
   it('guard off: without the unique claim key, orders that bypass Redis all commit', async () => {
     const env = await createTestEnv();
     try {
-      await env.deps.db.query('ALTER TABLE seat_claims DROP PRIMARY KEY, ADD KEY k_no_guard (session_id, seat_id)');
+      await env.deps.db.query(
+        'ALTER TABLE seat_claims DROP PRIMARY KEY, ADD KEY k_no_guard (session_id, seat_id)',
+      );
       const s = await createSession(env.deps, { seats: 1 });
       const users = await createUsers(env.deps, BUYERS);
       const now = env.clock.now();
-      await Promise.all(users.map((u) => env.deps.writer.write(orderFor(u, s.sessionId, s.seatIds[0]!, now))));
+      await Promise.all(
+        users.map((u) => env.deps.writer.write(orderFor(u, s.sessionId, s.seatIds[0]!, now))),
+      );
       expect(await liveOrdersForSeat(env, s.seatIds[0]!)).toBe(BUYERS);
     } finally {
       await env.close();
@@ -121,11 +129,25 @@ describe('MySQL guard: the claim key refuses a second live sale even when Redis 
       const seat = s.seatIds[0]!;
       const t0 = env.clock.now();
       const stale = orderFor(slow!, s.sessionId, seat, t0);
-      const take = { sessionId: s.sessionId, userId: slow!, nowMs: t0.getTime(), limit: 4, idemField: '', requestHash: 'h' };
-      await env.deps.inventory.lockSeats({ ...take, orderId: stale.id, holdUntilMs: t0.getTime() + 60_000 }, [seat]);
+      const take = {
+        sessionId: s.sessionId,
+        userId: slow!,
+        nowMs: t0.getTime(),
+        limit: 4,
+        idemField: '',
+        requestHash: 'h',
+      };
+      await env.deps.inventory.lockSeats({ ...take, orderId: stale.id, holdUntilMs: t0.getTime() + 60_000 }, [
+        seat,
+      ]);
       // ... the slow buyer stalls; its hold expires; the fast buyer takes the seat and commits.
       env.clock.advance(10 * 60_000);
-      await env.deps.orders.create(fast!, { sessionId: s.sessionId, seatIds: [seat] }, undefined, env.clock.now());
+      await env.deps.orders.create(
+        fast!,
+        { sessionId: s.sessionId, seatIds: [seat] },
+        undefined,
+        env.clock.now(),
+      );
       await expect(env.deps.writer.write(stale)).rejects.toMatchObject({ reason: 'seat_taken' });
       expect(await liveOrdersForSeat(env, seat)).toBe(1);
     } finally {
@@ -142,7 +164,11 @@ describe('MySQL guard: the claim key refuses a second live sale even when Redis 
       // Redis is wrong about seat 0: MySQL already sold it.
       await env.deps.writer.write(orderFor(users[0]!, s.sessionId, s.seatIds[0]!, now));
       const results = await Promise.allSettled(
-        users.slice(1).map((u, i) => env.deps.writer.write(orderFor(u, s.sessionId, s.seatIds[i === 20 ? 0 : i + 1]!, now))),
+        users
+          .slice(1)
+          .map((u, i) =>
+            env.deps.writer.write(orderFor(u, s.sessionId, s.seatIds[i === 20 ? 0 : i + 1]!, now)),
+          ),
       );
       const refused = results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []));
       expect(refused).toEqual([20]);

@@ -56,7 +56,9 @@ it('FLUSHALL in the middle of a sale: rebuilt from MySQL, no seat sold twice, Re
   await env.deps.redis.flushall();
   const second = buyers(2, 150, 300);
   const results = [...(await Promise.all(first)), ...(await Promise.all(second))];
-  const codes = results.map((r) => (r instanceof Error ? (r as { code?: string }).code ?? r.message : 'ok'));
+  const codes = results.map((r) =>
+    r instanceof Error ? ((r as { code?: string }).code ?? r.message) : 'ok',
+  );
   for (const c of codes) expect(['ok', 'SEAT_TAKEN', 'SOLD_OUT', 'LIMIT_EXCEEDED']).toContain(c);
   expect(codes.filter((c) => c === 'ok').length).toBeGreaterThan(50);
   // Orders in flight when Redis was emptied may be missing from the rebuilt state: the sweep
@@ -72,7 +74,13 @@ it('redis-server restarted empty: the next buyers trigger a rebuild and nothing 
   expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
   env.clock.advance(16 * 60_000);
   await expireDueOrders(
-    { db: env.deps.db, orders: env.deps.orders, inventory: env.deps.inventory, log: env.deps.log, orphanGraceMs: 60_000 },
+    {
+      db: env.deps.db,
+      orders: env.deps.orders,
+      inventory: env.deps.inventory,
+      log: env.deps.log,
+      orphanGraceMs: 60_000,
+    },
     env.clock.now(),
   );
   expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
@@ -85,7 +93,9 @@ it('the inventory audit reports a Redis/MySQL difference until a rebuild clears 
   expect((await auditInventory(d, [s.sessionId])).get(s.sessionId)).toBe(0);
   await d.redis.hincrby(d.keys.session(s.sessionId).meta, 'avail', 3); // Redis goes wrong
   expect((await auditInventory(d, [s.sessionId])).get(s.sessionId)).toBe(3);
-  expect(await d.metrics.registry.getSingleMetricAsString('inventory_reconcile_difference')).toContain(`session="${s.sessionId}"} 3`);
+  expect(await d.metrics.registry.getSingleMetricAsString('inventory_reconcile_difference')).toContain(
+    `session="${s.sessionId}"} 3`,
+  );
   await d.inventory.rebuild(s.sessionId, env.clock.now().getTime());
   expect((await auditInventory(d, [s.sessionId])).get(s.sessionId)).toBe(0);
 });

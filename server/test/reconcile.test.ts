@@ -14,7 +14,12 @@ afterAll(() => p.close());
 
 async function paid(i: number, drop = false): Promise<string> {
   const fan = await p.login(`openid-bill-${i}`);
-  const o = (await p.api.call('POST', '/api/v1/orders', { token: fan.token, body: { sessionId: s.sessionId, seatIds: [s.seatIds[i]] } })).body;
+  const o = (
+    await p.api.call('POST', '/api/v1/orders', {
+      token: fan.token,
+      body: { sessionId: s.sessionId, seatIds: [s.seatIds[i]] },
+    })
+  ).body;
   const pay = (await p.api.call('POST', `/api/v1/orders/${o.orderNo}/pay`, { token: fan.token })).body;
   if (drop) p.sim.setFaults({ drop: true });
   p.sim.pay(pay.prepayId);
@@ -26,17 +31,30 @@ it('finds a payment we never heard of, recovers it into tickets, and reports not
   const seen = await paid(0);
   const lost = await paid(1, true); // its notification never comes
   await p.until(async () => {
-    const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT status FROM orders WHERE order_no = ?', [seen]);
+    const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT status FROM orders WHERE order_no = ?', [
+      seen,
+    ]);
     return rows[0]!.status === 3;
   }, 'the first order ticketed');
   const today = beijingDate(p.clock.now());
   const report = await p.deps.reconciler.reconcile(today, p.clock.now());
-  expect(report).toMatchObject({ billDate: today, wechatPayments: 2, ourPayments: 1, recovered: 1, unmatched: [] });
+  expect(report).toMatchObject({
+    billDate: today,
+    wechatPayments: 2,
+    ourPayments: 1,
+    recovered: 1,
+    unmatched: [],
+  });
   await p.until(async () => {
-    const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT status FROM orders WHERE order_no = ?', [lost]);
+    const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT status FROM orders WHERE order_no = ?', [
+      lost,
+    ]);
     return rows[0]!.status === 3;
   }, 'the recovered order ticketed');
   expect(await p.deps.reconciler.reconcile(today, p.clock.now())).toBeUndefined(); // one run per day
-  const [[row]] = await p.deps.db.query<RowDataPacket[]>('SELECT status, recovered FROM reconciliations WHERE bill_date = ?', [today]);
+  const [[row]] = await p.deps.db.query<RowDataPacket[]>(
+    'SELECT status, recovered FROM reconciliations WHERE bill_date = ?',
+    [today],
+  );
   expect(row).toMatchObject({ status: 'ok', recovered: 1 });
 });

@@ -14,8 +14,18 @@ describe('refund tiers', () => {
   const start = new Date('2027-01-10T12:00:00Z');
   const at = (h: number) => new Date(start.getTime() - h * 3_600_000);
   it('free until the first deadline, then a fee rounded down, then closed', () => {
-    expect(refundTerms(RULES, start, at(200), 68_001)).toEqual({ allowed: true, feePercent: 0, feeFen: 0, refundFen: 68_001 });
-    expect(refundTerms(RULES, start, at(100), 68_001)).toEqual({ allowed: true, feePercent: 20, feeFen: 13_600, refundFen: 54_401 });
+    expect(refundTerms(RULES, start, at(200), 68_001)).toEqual({
+      allowed: true,
+      feePercent: 0,
+      feeFen: 0,
+      refundFen: 68_001,
+    });
+    expect(refundTerms(RULES, start, at(100), 68_001)).toEqual({
+      allowed: true,
+      feePercent: 20,
+      feeFen: 13_600,
+      refundFen: 54_401,
+    });
     expect(refundTerms(RULES, start, at(10), 68_001).allowed).toBe(false);
     expect(refundTerms(RULES, start, at(-1), 68_001).allowed).toBe(false);
     expect(refundTerms([], start, at(500), 100).allowed).toBe(false);
@@ -35,7 +45,8 @@ describe('refunding a ticketed order', () => {
   afterAll(() => p.close());
   afterEach(() => p.sim.resetFaults());
 
-  const one = async (sql: string, params: unknown[]) => (await p.deps.db.query<RowDataPacket[]>(sql, params))[0]![0]!;
+  const one = async (sql: string, params: unknown[]) =>
+    (await p.deps.db.query<RowDataPacket[]>(sql, params))[0]![0]!;
 
   async function ticketedOrder(openid: string, n = 2) {
     const fan = await p.login(openid);
@@ -43,11 +54,19 @@ describe('refunding a ticketed order', () => {
     const order = (await p.api.call('POST', '/api/v1/orders', { token: fan.token, body })).body;
     const pay = (await p.api.call('POST', `/api/v1/orders/${order.orderNo}/pay`, { token: fan.token })).body;
     p.sim.pay(pay.prepayId);
-    await p.until(async () => (await p.api.call('GET', `/api/v1/orders/${order.orderNo}`, { token: fan.token })).body.status === 'ticketed', 'tickets');
+    await p.until(
+      async () =>
+        (await p.api.call('GET', `/api/v1/orders/${order.orderNo}`, { token: fan.token })).body.status ===
+        'ticketed',
+      'tickets',
+    );
     return { fan, order };
   }
   const refund = (o: { fan: { token: string }; order: { orderNo: string } }) =>
-    p.api.call('POST', `/api/v1/orders/${o.order.orderNo}/refund`, { token: o.fan.token, body: { reason: '行程有变' } });
+    p.api.call('POST', `/api/v1/orders/${o.order.orderNo}/refund`, {
+      token: o.fan.token,
+      body: { reason: '行程有变' },
+    });
   const getOrder = (o: { fan: { token: string }; order: { orderNo: string } }) =>
     p.api.call('GET', `/api/v1/orders/${o.order.orderNo}`, { token: o.fan.token }).then((r) => r.body);
 
@@ -57,11 +76,17 @@ describe('refunding a ticketed order', () => {
     expect(first.status).toBe(200);
     expect(first.body.refund).toMatchObject({ amountFen: o.order.amountFen, feeFen: 0 });
     expect((await refund(o)).status).toBe(200); // asked again: the same refund
-    const done = await p.until(async () => (await getOrder(o)).status === 'refunded' && getOrder(o), 'refunded');
+    const done = await p.until(
+      async () => (await getOrder(o)).status === 'refunded' && getOrder(o),
+      'refunded',
+    );
     expect(done.refund.status).toBe('succeeded');
     const tickets = await p.api.call('GET', '/api/v1/tickets', { token: o.fan.token });
     expect(tickets.body.items.every((t: { status: string }) => t.status === 'voided')).toBe(true);
-    const pay = await one('SELECT refunded_fen, amount_fen FROM payments WHERE order_id = (SELECT id FROM orders WHERE order_no = ?)', [o.order.orderNo]);
+    const pay = await one(
+      'SELECT refunded_fen, amount_fen FROM payments WHERE order_id = (SELECT id FROM orders WHERE order_no = ?)',
+      [o.order.orderNo],
+    );
     expect(pay.refunded_fen).toBe(pay.amount_fen);
     expect(p.sim.refunds().filter((r) => r.out_trade_no === o.order.orderNo)).toHaveLength(1);
     await p.until(async () => {
@@ -79,7 +104,10 @@ describe('refunding a ticketed order', () => {
     p.clock.advance(startsIn - 100 * 3_600_000); // 100 hours before the show
     try {
       const r = await refund(o);
-      expect(r.body.refund).toMatchObject({ feeFen: Math.floor(o.order.amountFen * 0.2), amountFen: o.order.amountFen - Math.floor(o.order.amountFen * 0.2) });
+      expect(r.body.refund).toMatchObject({
+        feeFen: Math.floor(o.order.amountFen * 0.2),
+        amountFen: o.order.amountFen - Math.floor(o.order.amountFen * 0.2),
+      });
       p.clock.advance(90 * 3_600_000); // 10 hours before
       const closed = await refund(c);
       expect(closed.status).toBe(409);
@@ -106,11 +134,22 @@ describe('refunding a ticketed order', () => {
     expect(back.body.items[0].status).toBe('valid');
   });
 
-  it('refuses refunds of pending orders and of other people\'s orders', async () => {
+  it("refuses refunds of pending orders and of other people's orders", async () => {
     const fan = await p.login('openid-refund-pending');
     const other = await p.login('openid-refund-other');
-    const order = (await p.api.call('POST', '/api/v1/orders', { token: fan.token, body: { sessionId: s.sessionId, seatIds: [s.seatIds[seat++]] } })).body;
-    expect((await p.api.call('POST', `/api/v1/orders/${order.orderNo}/refund`, { token: fan.token, body: {} })).body.error.code).toBe('ORDER_STATE_INVALID');
-    expect((await p.api.call('POST', `/api/v1/orders/${order.orderNo}/refund`, { token: other.token, body: {} })).status).toBe(404);
+    const order = (
+      await p.api.call('POST', '/api/v1/orders', {
+        token: fan.token,
+        body: { sessionId: s.sessionId, seatIds: [s.seatIds[seat++]] },
+      })
+    ).body;
+    expect(
+      (await p.api.call('POST', `/api/v1/orders/${order.orderNo}/refund`, { token: fan.token, body: {} }))
+        .body.error.code,
+    ).toBe('ORDER_STATE_INVALID');
+    expect(
+      (await p.api.call('POST', `/api/v1/orders/${order.orderNo}/refund`, { token: other.token, body: {} }))
+        .status,
+    ).toBe(404);
   });
 });

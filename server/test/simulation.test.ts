@@ -43,7 +43,11 @@ function pickSeats(rnd: () => number, seats: string[], n: number): string[] {
 }
 
 /** One buyer's plan, drawn from the seed. */
-function plan(rnd: () => number, w: World, i: number): { input: CreateOrderInput; key?: string; retries: number } {
+function plan(
+  rnd: () => number,
+  w: World,
+  i: number,
+): { input: CreateOrderInput; key?: string; retries: number } {
   const s = i % 5 === 0 ? w.hot : w.big;
   const roll = rnd();
   const n = roll < 0.05 ? 5 : 1 + Math.floor(rnd() * 4); // 5 is over every limit here
@@ -59,7 +63,9 @@ async function wave(w: World, rnd: () => number, from: number, to: number): Prom
   const runs = w.users.slice(from, to).map(async (user, j) => {
     const p = plan(rnd, w, from + j);
     const d = j % 2 ? w.second : w.env.deps;
-    const tries = await Promise.all(Array.from({ length: 1 + p.retries }, () => attempt(d, user, p.input, p.key)));
+    const tries = await Promise.all(
+      Array.from({ length: 1 + p.retries }, () => attempt(d, user, p.input, p.key)),
+    );
     const orders = new Set(tries.filter((t) => t.order).map((t) => t.order!.orderNo));
     if (orders.size > 1) return [{ code: `one key gave ${orders.size} orders` }];
     // A duplicate may still fail where another succeeded: a request that failed before MySQL gave
@@ -74,8 +80,14 @@ async function wave(w: World, rnd: () => number, from: number, to: number): Prom
 
 async function auditAll(w: World, phase: string, seed: number): Promise<void> {
   const now = w.env.clock.now().getTime();
-  const bad = [...(await audit(w.env.deps, w.hot.sessionId, now)), ...(await audit(w.env.deps, w.big.sessionId, now))];
-  if (bad.length) throw new Error(`seed ${seed}, after ${phase}:\n${bad.slice(0, 20).join('\n')}\nreplay: SIM_SEED=${seed}`);
+  const bad = [
+    ...(await audit(w.env.deps, w.hot.sessionId, now)),
+    ...(await audit(w.env.deps, w.big.sessionId, now)),
+  ];
+  if (bad.length)
+    throw new Error(
+      `seed ${seed}, after ${phase}:\n${bad.slice(0, 20).join('\n')}\nreplay: SIM_SEED=${seed}`,
+    );
 }
 
 describe.each(SEEDS)('simulation with seed %i', (seed) => {
@@ -84,7 +96,11 @@ describe.each(SEEDS)('simulation with seed %i', (seed) => {
   beforeAll(async () => {
     const env = await createTestEnv();
     const second = await createDeps(env.config, { clock: env.clock, log: pino({ level: 'silent' }) });
-    const hot = await createSession(env.deps, { seats: 3, zones: [{ name: 'hot-GA', capacity: 2 }], holdMinutes: 10 });
+    const hot = await createSession(env.deps, {
+      seats: 3,
+      zones: [{ name: 'hot-GA', capacity: 2 }],
+      holdMinutes: 10,
+    });
     const big = await createSession(env.deps, {
       seats: 300,
       vip: 60,
@@ -105,7 +121,10 @@ describe.each(SEEDS)('simulation with seed %i', (seed) => {
     const rnd = mulberry32(seed);
     const check = (outcomes: Outcome[]) => {
       const odd = outcomes.filter((o) => !ACCEPTED.has(o.code));
-      if (odd.length) throw new Error(`seed ${seed}: unexpected outcomes ${JSON.stringify(odd.slice(0, 5))} (SIM_SEED=${seed})`);
+      if (odd.length)
+        throw new Error(
+          `seed ${seed}: unexpected outcomes ${JSON.stringify(odd.slice(0, 5))} (SIM_SEED=${seed})`,
+        );
     };
 
     check(await wave(w, rnd, 0, 2000));
@@ -116,7 +135,9 @@ describe.each(SEEDS)('simulation with seed %i', (seed) => {
     const burst = await Promise.all(
       w.users.slice(3000, 3200).map((u, j) => {
         const input: CreateOrderInput =
-          j % 2 ? { sessionId: w.hot.sessionId, seatIds: [w.hot.seatIds[j % 3]!] } : { sessionId: w.hot.sessionId, zoneId: w.hot.zoneIds[0]!, quantity: 1 };
+          j % 2
+            ? { sessionId: w.hot.sessionId, seatIds: [w.hot.seatIds[j % 3]!] }
+            : { sessionId: w.hot.sessionId, zoneId: w.hot.zoneIds[0]!, quantity: 1 };
         return attempt(j % 4 < 2 ? w.env.deps : w.second, u, input);
       }),
     );
@@ -127,7 +148,10 @@ describe.each(SEEDS)('simulation with seed %i', (seed) => {
     // Holds run out while the second wave buys and two instances expire orders at once.
     w.env.clock.advance(10 * 60_000 + 30_001);
     const expiry = (d: AppDeps) =>
-      expireDueOrders({ db: d.db, orders: d.orders, inventory: d.inventory, log: d.log, orphanGraceMs: 60_000 }, d.clock.now());
+      expireDueOrders(
+        { db: d.db, orders: d.orders, inventory: d.inventory, log: d.log, orphanGraceMs: 60_000 },
+        d.clock.now(),
+      );
     const [outcomes] = await Promise.all([wave(w, rnd, 2000, 3000), expiry(w.env.deps), expiry(w.second)]);
     check(outcomes);
     await Promise.all([expiry(w.env.deps), expiry(w.second)]);

@@ -55,7 +55,10 @@ export const RefundRequestSchema = z.strictObject({ reason: z.string().max(200).
 export const ListOrdersQuerySchema = z.strictObject({
   status: z.enum(['pending', 'paid', 'ticketed', 'cancelled', 'refunded']).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  before: z.string().regex(/^\d{1,20}$/).optional(),
+  before: z
+    .string()
+    .regex(/^\d{1,20}$/)
+    .optional(),
 });
 
 /** Joining a waiting room; a real-name session needs the ID the place is for. */

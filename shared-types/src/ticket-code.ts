@@ -52,7 +52,8 @@ export function parseQr(qr: string): ParsedQr | undefined {
   if (!m) return undefined;
   try {
     const payload = JSON.parse(new TextDecoder().decode(b64urlToBytes(m[1]!))) as QrPayload;
-    if (typeof payload.t !== 'string' || typeof payload.s !== 'string' || typeof payload.k !== 'string') return undefined;
+    if (typeof payload.t !== 'string' || typeof payload.s !== 'string' || typeof payload.k !== 'string')
+      return undefined;
     return { signed: `${QR_PREFIX}.${m[1]}`, payload, signature: b64urlToBytes(m[2]!), code: m[3]! };
   } catch {
     return undefined;
@@ -80,7 +81,8 @@ export function currentQr(signedQr: string, codeKey: string, nowMs: number): str
 
 export function codeIsCurrent(codeKey: string, code: string, nowMs: number): boolean {
   const w = Math.floor(nowMs / CODE_STEP_MS);
-  for (let d = -CODE_SKEW_STEPS; d <= CODE_SKEW_STEPS; d++) if (windowCode(codeKey, w + d) === code) return true;
+  for (let d = -CODE_SKEW_STEPS; d <= CODE_SKEW_STEPS; d++)
+    if (windowCode(codeKey, w + d) === code) return true;
   return false;
 }
 
@@ -114,7 +116,12 @@ export type OfflineVerdict =
  * Offline check on the staff device: signature by a known key, this session, the ticket in the
  * bundle and not revoked, the code current, and not already admitted on this device.
  */
-export function verifyOffline(bundle: OfflineBundle, qr: string, nowMs: number, admittedHere: ReadonlySet<string>): OfflineVerdict {
+export function verifyOffline(
+  bundle: OfflineBundle,
+  qr: string,
+  nowMs: number,
+  admittedHere: ReadonlySet<string>,
+): OfflineVerdict {
   const p = parseQr(qr);
   if (!p) return { result: 'invalid', reason: 'unreadable' };
   const key = bundle.keys[p.payload.k];
@@ -125,5 +132,10 @@ export function verifyOffline(bundle: OfflineBundle, qr: string, nowMs: number, 
   if (!t) return { result: 'invalid', reason: 'unknown ticket' };
   if (!codeIsCurrent(t.codeKey, p.code, nowMs)) return { result: 'invalid', reason: 'code expired' };
   if (admittedHere.has(p.payload.t)) return { result: 'already_used', ticketId: p.payload.t };
-  return { result: 'admitted', ticketId: p.payload.t, seat: t.seat, ...(t.attendee ? { attendee: t.attendee } : {}) };
+  return {
+    result: 'admitted',
+    ticketId: p.payload.t,
+    seat: t.seat,
+    ...(t.attendee ? { attendee: t.attendee } : {}),
+  };
 }

@@ -48,12 +48,20 @@ describe('mini-program login and subscribe messages', () => {
   it('answers CORS on /sim/login so the H5 build can ask for a code from the browser', async () => {
     const pre = await fetch(`${sim.url}/sim/login`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://127.0.0.1:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'http://127.0.0.1:3000',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:3000');
     expect(pre.headers.get('access-control-allow-headers')).toBe('content-type');
-    const res = await fetch(`${sim.url}/sim/login`, { method: 'POST', headers: { origin: 'http://127.0.0.1:3000', 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${sim.url}/sim/login`, {
+      method: 'POST',
+      headers: { origin: 'http://127.0.0.1:3000', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:3000');
     // the WeChat APIs themselves are not browser endpoints
     const wx = await fetch(`${sim.url}/sns/jscode2session`, { headers: { origin: 'http://127.0.0.1:3000' } });

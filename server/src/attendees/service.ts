@@ -29,8 +29,12 @@ export class AttendeeBook {
   }
 
   async add(userId: string, a: { name: string; idType: string; idNumber: string }): Promise<SavedAttendee> {
-    const [[count]] = await this.db.query<RowDataPacket[]>('SELECT COUNT(*) n FROM user_attendees WHERE user_id = ?', [userId]);
-    if (Number(count!.n) >= SAVED_MAX) throw appError('VALIDATION_FAILED', undefined, `最多保存 ${SAVED_MAX} 位常用观演人`);
+    const [[count]] = await this.db.query<RowDataPacket[]>(
+      'SELECT COUNT(*) n FROM user_attendees WHERE user_id = ?',
+      [userId],
+    );
+    if (Number(count!.n) >= SAVED_MAX)
+      throw appError('VALIDATION_FAILED', undefined, `最多保存 ${SAVED_MAX} 位常用观演人`);
     const s = this.vault.seal(a);
     try {
       const [res] = await this.db.query<ResultSetHeader>(
@@ -40,13 +44,17 @@ export class AttendeeBook {
       );
       return { id: String(res.insertId), ...a, nameMasked: s.nameMasked, idMasked: s.idMasked };
     } catch (err) {
-      if (sqlErrno(err) === ER_DUP_ENTRY) throw appError('VALIDATION_FAILED', undefined, '该证件已在常用观演人中');
+      if (sqlErrno(err) === ER_DUP_ENTRY)
+        throw appError('VALIDATION_FAILED', undefined, '该证件已在常用观演人中');
       throw err;
     }
   }
 
   async remove(userId: string, id: string): Promise<void> {
-    const [res] = await this.db.query<ResultSetHeader>('DELETE FROM user_attendees WHERE id = ? AND user_id = ?', [id, userId]);
+    const [res] = await this.db.query<ResultSetHeader>(
+      'DELETE FROM user_attendees WHERE id = ? AND user_id = ?',
+      [id, userId],
+    );
     if (res.affectedRows === 0) throw appError('NOT_FOUND');
   }
 }

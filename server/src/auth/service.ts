@@ -22,11 +22,11 @@ export async function wxLogin(d: AuthDeps, code: string, client: Client) {
   try {
     ({ openid } = await d.wechat.code2session(code));
   } catch (err) {
-    if (err instanceof WechatLoginError) throw appError('UNAUTHORIZED', undefined, '登录凭证无效或已过期，请重新登录');
+    if (err instanceof WechatLoginError)
+      throw appError('UNAUTHORIZED', undefined, '登录凭证无效或已过期，请重新登录');
     throw err;
   }
   const userId = await upsertUserByOpenid(d.db, openid);
   await d.risk.noteAccount(userId, client, d.clock.now());
   return { token: await d.tokens.issue({ userId, roles: ['fan'] }), user: { id: userId } };
 }
-

@@ -21,11 +21,10 @@ async function insertChunks(conn: Conn, sql: string, rows: unknown[][], size = 2
 /** Creates a venue with its seats and zones; returns the venue id. */
 export async function insertVenue(db: Db, v: VenueInput): Promise<string> {
   return inTransaction(db, async (c) => {
-    const [res] = await c.query<ResultSetHeader>('INSERT INTO venues (name, city, address) VALUES (?, ?, ?)', [
-      v.name,
-      v.city ?? '',
-      v.address ?? '',
-    ]);
+    const [res] = await c.query<ResultSetHeader>(
+      'INSERT INTO venues (name, city, address) VALUES (?, ?, ?)',
+      [v.name, v.city ?? '', v.address ?? ''],
+    );
     const venueId = String(res.insertId);
     await insertChunks(
       c,
@@ -85,14 +84,24 @@ export async function insertSession(db: Db, s: SessionInput): Promise<string> {
     const [res] = await c.query<ResultSetHeader>(
       `INSERT INTO show_sessions (show_id, starts_at, sale_starts_at, hold_minutes, purchase_limit, real_name,
          queue_enabled, queue_rate_per_min) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [s.showId, s.startsAt, s.saleStartsAt, s.holdMinutes ?? 15, s.purchaseLimit ?? 4, s.realName ? 1 : 0,
-        s.queueEnabled ? 1 : 0, s.queueRatePerMin ?? null],
+      [
+        s.showId,
+        s.startsAt,
+        s.saleStartsAt,
+        s.holdMinutes ?? 15,
+        s.purchaseLimit ?? 4,
+        s.realName ? 1 : 0,
+        s.queueEnabled ? 1 : 0,
+        s.queueRatePerMin ?? null,
+      ],
     );
     const sessionId = String(res.insertId);
     const [[venue]] = await c.query<Row[]>('SELECT venue_id FROM shows WHERE id = ?', [s.showId]);
     const venueId = String(venue!.venue_id);
     const [seats] = await c.query<Row[]>('SELECT id FROM venue_seats WHERE venue_id = ?', [venueId]);
-    const [zones] = await c.query<Row[]>('SELECT id, name, capacity FROM venue_zones WHERE venue_id = ?', [venueId]);
+    const [zones] = await c.query<Row[]>('SELECT id, name, capacity FROM venue_zones WHERE venue_id = ?', [
+      venueId,
+    ]);
     const seatTier = new Map<string, string>();
     let fallback: string | undefined;
     for (const [i, t] of s.tiers.entries()) {
@@ -104,9 +113,10 @@ export async function insertSession(db: Db, s: SessionInput): Promise<string> {
       if (t.zoneName) {
         const zone = zones.find((z) => z.name === t.zoneName);
         if (!zone) throw new Error(`zone "${t.zoneName}" is not in the venue`);
-        await c.query('INSERT INTO session_zones (session_id, zone_id, tier_id, capacity) VALUES (?, ?, ?, ?)', [
-          sessionId, zone.id, tierId, zone.capacity,
-        ]);
+        await c.query(
+          'INSERT INTO session_zones (session_id, zone_id, tier_id, capacity) VALUES (?, ?, ?, ?)',
+          [sessionId, zone.id, tierId, zone.capacity],
+        );
       } else if (t.seatIds) {
         for (const id of t.seatIds) seatTier.set(id, tierId);
       } else {
@@ -121,7 +131,10 @@ export async function insertSession(db: Db, s: SessionInput): Promise<string> {
   });
 }
 
-export async function seatIdsOfVenue(db: Db, venueId: string): Promise<{ id: string; section: string; row: string }[]> {
+export async function seatIdsOfVenue(
+  db: Db,
+  venueId: string,
+): Promise<{ id: string; section: string; row: string }[]> {
   const [rows] = await db.query<Row[]>(
     'SELECT id, section, row_label AS `row` FROM venue_seats WHERE venue_id = ? ORDER BY id',
     [venueId],

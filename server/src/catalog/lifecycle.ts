@@ -30,7 +30,10 @@ export async function openSale(d: LifecycleDeps, sessionId: string, now: Date): 
  * with what is left.
  */
 export async function runLifecycle(d: LifecycleDeps, now: Date): Promise<string[]> {
-  for (const s of await sessionRows(d.db, 'status = ? AND sale_starts_at <= ?', [SESSION_STATUS.PRESALE, now])) {
+  for (const s of await sessionRows(d.db, 'status = ? AND sale_starts_at <= ?', [
+    SESSION_STATUS.PRESALE,
+    now,
+  ])) {
     await openSale(d, s.id, now);
   }
   const live = [SESSION_STATUS.PRESALE, SESSION_STATUS.ON_SALE, SESSION_STATUS.SOLD_OUT];
@@ -40,7 +43,9 @@ export async function runLifecycle(d: LifecycleDeps, now: Date): Promise<string[
       d.log.info({ sessionId: s.id }, 'session ended');
     }
   }
-  const selling = await sessionRows(d.db, 'status IN (?)', [[SESSION_STATUS.ON_SALE, SESSION_STATUS.SOLD_OUT]]);
+  const selling = await sessionRows(d.db, 'status IN (?)', [
+    [SESSION_STATUS.ON_SALE, SESSION_STATUS.SOLD_OUT],
+  ]);
   for (const s of selling) {
     const avail = await d.inventory.availability(s.id);
     if (avail === undefined || !(await d.inventory.isLoaded(s.id))) {

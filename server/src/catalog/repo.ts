@@ -73,7 +73,11 @@ export async function tiersOfSessions(db: Db, sessionIds: string[]): Promise<Map
   return out;
 }
 
-async function seatsOf(db: Db, sessionId: string, price: Map<string, number>): Promise<Map<string, CatalogSeat>> {
+async function seatsOf(
+  db: Db,
+  sessionId: string,
+  price: Map<string, number>,
+): Promise<Map<string, CatalogSeat>> {
   const [rows] = await db.query<Row[]>(
     `SELECT vs.id, vs.section, vs.row_label, vs.seat_number, vs.x, vs.y, ss.tier_id
        FROM session_seats ss JOIN venue_seats vs ON vs.id = ss.seat_id
@@ -96,7 +100,11 @@ async function seatsOf(db: Db, sessionId: string, price: Map<string, number>): P
   return seats;
 }
 
-async function zonesOf(db: Db, sessionId: string, price: Map<string, number>): Promise<Map<string, CatalogZone>> {
+async function zonesOf(
+  db: Db,
+  sessionId: string,
+  price: Map<string, number>,
+): Promise<Map<string, CatalogZone>> {
   const [rows] = await db.query<Row[]>(
     `SELECT vz.id, vz.name, sz.tier_id, sz.capacity
        FROM session_zones sz JOIN venue_zones vz ON vz.id = sz.zone_id
@@ -147,7 +155,12 @@ export async function loadSessionCatalog(db: Db, sessionId: string): Promise<Ses
 }
 
 /** Moves a session between statuses only from the expected ones (safe with many instances). */
-export async function transitionSession(db: Db, sessionId: string, from: number[], to: number): Promise<boolean> {
+export async function transitionSession(
+  db: Db,
+  sessionId: string,
+  from: number[],
+  to: number,
+): Promise<boolean> {
   const [res] = await db.query<import('mysql2').ResultSetHeader>(
     'UPDATE show_sessions SET status = ? WHERE id = ? AND status IN (?)',
     [to, sessionId, from],

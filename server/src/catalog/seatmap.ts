@@ -76,7 +76,12 @@ export class SeatMapService {
     }
     if (!live.loaded) {
       // Not preheated yet (before the sale): nothing can have been sold.
-      return { sessionId: cat.id, held: [], sold: [], zones: zoneIds.map((id) => ({ id, available: cat.zones.get(id)!.capacity })) };
+      return {
+        sessionId: cat.id,
+        held: [],
+        sold: [],
+        zones: zoneIds.map((id) => ({ id, available: cat.zones.get(id)!.capacity })),
+      };
     }
     return {
       sessionId: cat.id,

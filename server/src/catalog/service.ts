@@ -53,7 +53,10 @@ export class CatalogService {
   async listShows(): Promise<ShowSummary[]> {
     const shows = await listShowRows(this.db);
     const sessions = await sessionRows(this.db, '1 = 1', []);
-    const tiers = await tiersOfSessions(this.db, sessions.map((s) => s.id));
+    const tiers = await tiersOfSessions(
+      this.db,
+      sessions.map((s) => s.id),
+    );
     return shows.map((show) => {
       const own = sessions.filter((s) => s.show_id === show.id);
       return summarize(show, own, tiers);
@@ -64,7 +67,10 @@ export class CatalogService {
     const show = await findShowRow(this.db, showId);
     if (!show) throw appError('NOT_FOUND', undefined, '演出不存在');
     const sessions = await sessionRows(this.db, 'show_id = ?', [showId]);
-    const tiers = await tiersOfSessions(this.db, sessions.map((s) => s.id));
+    const tiers = await tiersOfSessions(
+      this.db,
+      sessions.map((s) => s.id),
+    );
     const infos = await Promise.all(sessions.map((s) => this.sessionInfo(s, tiers.get(s.id) ?? [])));
     return {
       ...summarize(show, sessions, tiers),
@@ -128,6 +134,8 @@ function summarize(show: ShowRow, sessions: SessionRow[], tiers: Map<string, Tie
     priceMinFen: prices.length ? Math.min(...prices) : null,
     priceMaxFen: prices.length ? Math.max(...prices) : null,
     status,
-    nextSaleStartsAt: upcoming.length ? new Date(Math.min(...upcoming.map((d) => d.getTime()))).toISOString() : null,
+    nextSaleStartsAt: upcoming.length
+      ? new Date(Math.min(...upcoming.map((d) => d.getTime()))).toISOString()
+      : null,
   };
 }

@@ -45,14 +45,26 @@ export interface CheckinRow {
 }
 
 export async function checkinOf(db: Db | Conn, ticketId: string): Promise<CheckinRow | undefined> {
-  const [rows] = await db.query<Row[]>('SELECT gate, staff_user_id, scanned_at FROM checkins WHERE ticket_id = ?', [ticketId]);
+  const [rows] = await db.query<Row[]>(
+    'SELECT gate, staff_user_id, scanned_at FROM checkins WHERE ticket_id = ?',
+    [ticketId],
+  );
   return rows[0] as CheckinRow | undefined;
 }
 
 /** The first scan wins: false when the ticket was admitted before (the primary key refuses). */
 export async function insertCheckin(
   conn: Conn,
-  c: { ticketId: string; sessionId: string; gate: string; staffUserId: string; device: string | null; mode: 'online' | 'offline'; scannedAt: Date; now: Date },
+  c: {
+    ticketId: string;
+    sessionId: string;
+    gate: string;
+    staffUserId: string;
+    device: string | null;
+    mode: 'online' | 'offline';
+    scannedAt: Date;
+    now: Date;
+  },
 ): Promise<boolean> {
   try {
     await conn.query(
@@ -67,7 +79,10 @@ export async function insertCheckin(
   }
 }
 
-export async function attendeeOfTicket(db: Db, ticketId: string): Promise<{ name_masked: string; id_masked: string } | undefined> {
+export async function attendeeOfTicket(
+  db: Db,
+  ticketId: string,
+): Promise<{ name_masked: string; id_masked: string } | undefined> {
   const [rows] = await db.query<Row[]>(
     `SELECT oa.name_masked, oa.id_masked FROM tickets t
        JOIN order_items oi ON oi.id = t.order_item_id
@@ -79,6 +94,9 @@ export async function attendeeOfTicket(db: Db, ticketId: string): Promise<{ name
 }
 
 export async function gateCount(db: Db, sessionId: string, gate: string): Promise<number> {
-  const [rows] = await db.query<Row[]>('SELECT COUNT(*) n FROM checkins WHERE session_id = ? AND gate = ?', [sessionId, gate]);
+  const [rows] = await db.query<Row[]>('SELECT COUNT(*) n FROM checkins WHERE session_id = ? AND gate = ?', [
+    sessionId,
+    gate,
+  ]);
   return Number(rows[0]!.n);
 }

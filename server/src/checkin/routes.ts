@@ -13,12 +13,23 @@ const Gate = z.string().trim().min(1).max(32);
 /** sessionId (optional): the session this gate checks; tickets of other sessions are refused. */
 const CheckinSchema = z.union([
   z.strictObject({ qr: z.string().min(1).max(1024), gate: Gate, sessionId: IdSchema.optional() }),
-  z.strictObject({ ticketNo: z.string().regex(/^T[2-9A-Z]{19}$/), gate: Gate, sessionId: IdSchema.optional() }),
+  z.strictObject({
+    ticketNo: z.string().regex(/^T[2-9A-Z]{19}$/),
+    gate: Gate,
+    sessionId: IdSchema.optional(),
+  }),
 ]);
 
 const SyncSchema = z.strictObject({
   gate: Gate,
-  checkins: z.array(z.strictObject({ ticketNo: z.string().regex(/^T[2-9A-Z]{19}$/), scannedAt: z.iso.datetime({ offset: true }) })).max(5_000),
+  checkins: z
+    .array(
+      z.strictObject({
+        ticketNo: z.string().regex(/^T[2-9A-Z]{19}$/),
+        scannedAt: z.iso.datetime({ offset: true }),
+      }),
+    )
+    .max(5_000),
 });
 
 export function checkinRoutes(checkins: CheckinService, auth: Middleware, clock: Clock): Router {
@@ -26,12 +37,20 @@ export function checkinRoutes(checkins: CheckinService, auth: Middleware, clock:
   r.use(auth);
   r.post('/checkin', async (ctx) => {
     const input = CheckinSchema.parse(ctx.request.body);
-    const scan = { staffUserId: principal(ctx).userId, gate: input.gate, device: clientOf(ctx).device ?? null };
+    const scan = {
+      staffUserId: principal(ctx).userId,
+      gate: input.gate,
+      device: clientOf(ctx).device ?? null,
+    };
     ctx.body = await checkins.checkin(scan, input, clock.now());
   });
   r.post('/checkin/sync', async (ctx) => {
     const input = SyncSchema.parse(ctx.request.body);
-    const scan = { staffUserId: principal(ctx).userId, gate: input.gate, device: clientOf(ctx).device ?? null };
+    const scan = {
+      staffUserId: principal(ctx).userId,
+      gate: input.gate,
+      device: clientOf(ctx).device ?? null,
+    };
     const items = input.checkins.map((c) => ({ ticketNo: c.ticketNo, scannedAt: new Date(c.scannedAt) }));
     ctx.body = await checkins.syncWithCount(scan, items, clock.now());
   });

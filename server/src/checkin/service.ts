@@ -1,9 +1,23 @@
-import { codeIsCurrent, parseQr, verifySignature, type OfflineBundle } from '@showtix/shared-types/dist/ticket-code';
+import {
+  codeIsCurrent,
+  parseQr,
+  verifySignature,
+  type OfflineBundle,
+} from '@showtix/shared-types/dist/ticket-code';
 import type { RowDataPacket } from 'mysql2/promise';
 import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../http/errors';
 import { codeKeyOf, type TicketKeys } from '../tickets/keys';
-import { attendeeOfTicket, checkinOf, gateCount, insertCheckin, lockTicket, staffShows, ticketByNo, type TicketForGate } from './repo';
+import {
+  attendeeOfTicket,
+  checkinOf,
+  gateCount,
+  insertCheckin,
+  lockTicket,
+  staffShows,
+  ticketByNo,
+  type TicketForGate,
+} from './repo';
 
 export type CheckinResult = 'admitted' | 'already_used' | 'invalid' | 'refunded';
 
@@ -48,7 +62,11 @@ export class CheckinService {
   }
 
   /** Scans a QR (or, as a fallback, a ticket number read out by the holder). */
-  async checkin(s: Scan, input: { qr?: string; ticketNo?: string; sessionId?: string }, now: Date): Promise<CheckinAnswer> {
+  async checkin(
+    s: Scan,
+    input: { qr?: string; ticketNo?: string; sessionId?: string },
+    now: Date,
+  ): Promise<CheckinAnswer> {
     const shows = await this.assignedShows(s.staffUserId);
     let ticketNo = input.ticketNo;
     if (input.qr !== undefined) {
@@ -59,28 +77,51 @@ export class CheckinService {
       const t = await ticketByNo(this.db, p.payload.t);
       if (!t || t.session_id !== p.payload.s) return { result: 'invalid', reason: 'unknown ticket' };
       if (!shows.has(t.show_id)) throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
-      if (!codeIsCurrent(codeKeyOf(t.secret), p.code, now.getTime())) return { result: 'invalid', reason: 'code expired', ticketId: t.ticket_no };
+      if (!codeIsCurrent(codeKeyOf(t.secret), p.code, now.getTime()))
+        return { result: 'invalid', reason: 'code expired', ticketId: t.ticket_no };
       ticketNo = t.ticket_no;
     }
     const t = ticketNo ? await ticketByNo(this.db, ticketNo) : undefined;
     if (!t) return { result: 'invalid', reason: 'unknown ticket' };
     if (!shows.has(t.show_id)) throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
-    if (input.sessionId && input.sessionId !== t.session_id) return { result: 'invalid', reason: 'other session', ticketId: t.ticket_no };
+    if (input.sessionId && input.sessionId !== t.session_id)
+      return { result: 'invalid', reason: 'other session', ticketId: t.ticket_no };
     return this.admit(t, s, 'online', now, now);
   }
 
   /** Admission itself (online scans and offline ones being synced). */
-  private async admit(t: TicketForGate, s: Scan, mode: 'online' | 'offline', scannedAt: Date, now: Date): Promise<CheckinAnswer> {
+  private async admit(
+    t: TicketForGate,
+    s: Scan,
+    mode: 'online' | 'offline',
+    scannedAt: Date,
+    now: Date,
+  ): Promise<CheckinAnswer> {
     const result = await inTransaction(this.db, async (conn) => {
       if ((await lockTicket(conn, t.id)) !== 1) return 'refunded' as const;
-      const first = await insertCheckin(conn, { ticketId: t.id, sessionId: t.session_id, gate: s.gate, staffUserId: s.staffUserId, device: s.device, mode, scannedAt, now });
+      const first = await insertCheckin(conn, {
+        ticketId: t.id,
+        sessionId: t.session_id,
+        gate: s.gate,
+        staffUserId: s.staffUserId,
+        device: s.device,
+        mode,
+        scannedAt,
+        now,
+      });
       return first ? ('admitted' as const) : ('already_used' as const);
     });
     const base = { ticketId: t.ticket_no, seat: seatLabel(t) };
     if (result === 'refunded') return { result, ...base };
     if (result === 'already_used') {
       const c = (await checkinOf(this.db, t.id))!;
-      return { result, ...base, usedAt: c.scanned_at.toISOString(), gate: c.gate, usedBy: String(c.staff_user_id) };
+      return {
+        result,
+        ...base,
+        usedAt: c.scanned_at.toISOString(),
+        gate: c.gate,
+        usedBy: String(c.staff_user_id),
+      };
     }
     const attendee = t.real_name ? await attendeeOfTicket(this.db, t.id) : undefined;
     return {
@@ -94,9 +135,13 @@ export class CheckinService {
   /** What a staff device needs to check a session's tickets offline, and what it must refuse. */
   async offlineBundle(staffUserId: string, sessionId: string, now: Date): Promise<OfflineBundle> {
     const shows = await this.assignedShows(staffUserId);
-    const [[session]] = await this.db.query<RowDataPacket[]>('SELECT show_id, real_name FROM show_sessions WHERE id = ?', [sessionId]);
+    const [[session]] = await this.db.query<RowDataPacket[]>(
+      'SELECT show_id, real_name FROM show_sessions WHERE id = ?',
+      [sessionId],
+    );
     if (!session) throw appError('NOT_FOUND');
-    if (!shows.has(String(session.show_id))) throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
+    if (!shows.has(String(session.show_id)))
+      throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
     const [rows] = await this.db.query<RowDataPacket[]>(
       `SELECT t.ticket_no, t.status, t.secret, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
               oa.name_masked, oa.id_masked
@@ -108,7 +153,13 @@ export class CheckinService {
         WHERE t.session_id = ?`,
       [sessionId],
     );
-    const bundle: OfflineBundle = { sessionId, generatedAt: now.toISOString(), keys: this.keys.publicKeys(), tickets: {}, revoked: [] };
+    const bundle: OfflineBundle = {
+      sessionId,
+      generatedAt: now.toISOString(),
+      keys: this.keys.publicKeys(),
+      tickets: {},
+      revoked: [],
+    };
     for (const r of rows) {
       if (r.status !== 1) {
         bundle.revoked.push(r.ticket_no);
@@ -128,10 +179,18 @@ export class CheckinService {
    * first use; a second use (another gate was first) or a ticket refunded meanwhile is recorded
    * as a conflict for the admin page.
    */
-  async sync(s: Scan, items: { ticketNo: string; scannedAt: Date }[], now: Date): Promise<{ ticketNo: string; result: CheckinResult }[]> {
+  async sync(
+    s: Scan,
+    items: { ticketNo: string; scannedAt: Date }[],
+    now: Date,
+  ): Promise<{ ticketNo: string; result: CheckinResult }[]> {
     const shows = await this.assignedShows(s.staffUserId);
     const out: { ticketNo: string; result: CheckinResult }[] = [];
-    const sameScan = (a: CheckinAnswer, at: Date) => a.result === 'already_used' && a.gate === s.gate && a.usedAt === at.toISOString() && a.usedBy === s.staffUserId;
+    const sameScan = (a: CheckinAnswer, at: Date) =>
+      a.result === 'already_used' &&
+      a.gate === s.gate &&
+      a.usedAt === at.toISOString() &&
+      a.usedBy === s.staffUserId;
     for (const it of items) {
       const t = await ticketByNo(this.db, it.ticketNo);
       if (!t || !shows.has(t.show_id)) {
@@ -144,24 +203,49 @@ export class CheckinService {
         out.push({ ticketNo: it.ticketNo, result: 'admitted' });
         continue;
       }
-      if (a.result === 'already_used' || a.result === 'refunded') await this.conflict(t, s, a, it.scannedAt, now);
+      if (a.result === 'already_used' || a.result === 'refunded')
+        await this.conflict(t, s, a, it.scannedAt, now);
       out.push({ ticketNo: it.ticketNo, result: a.result });
     }
     return out;
   }
 
   /** sync, plus how many the gate has admitted for the session so far (for the desk's counter). */
-  async syncWithCount(s: Scan, items: { ticketNo: string; scannedAt: Date }[], now: Date): Promise<{ items: { ticketNo: string; result: CheckinResult }[]; gateCount?: number }> {
+  async syncWithCount(
+    s: Scan,
+    items: { ticketNo: string; scannedAt: Date }[],
+    now: Date,
+  ): Promise<{ items: { ticketNo: string; result: CheckinResult }[]; gateCount?: number }> {
     const results = await this.sync(s, items, now);
     const first = items[0] ? await ticketByNo(this.db, items[0].ticketNo) : undefined;
-    return { items: results, ...(first ? { gateCount: await gateCount(this.db, first.session_id, s.gate) } : {}) };
+    return {
+      items: results,
+      ...(first ? { gateCount: await gateCount(this.db, first.session_id, s.gate) } : {}),
+    };
   }
 
-  private async conflict(t: TicketForGate, s: Scan, a: CheckinAnswer, scannedAt: Date, now: Date): Promise<void> {
+  private async conflict(
+    t: TicketForGate,
+    s: Scan,
+    a: CheckinAnswer,
+    scannedAt: Date,
+    now: Date,
+  ): Promise<void> {
     await this.db.query(
       `INSERT IGNORE INTO checkin_conflicts (ticket_id, session_id, kind, gate, staff_user_id, device, scanned_at, first_gate, first_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [t.id, t.session_id, a.result === 'refunded' ? 'refunded' : 'duplicate', s.gate, s.staffUserId, s.device, scannedAt, a.gate ?? null, a.usedAt ? new Date(a.usedAt) : null, now],
+      [
+        t.id,
+        t.session_id,
+        a.result === 'refunded' ? 'refunded' : 'duplicate',
+        s.gate,
+        s.staffUserId,
+        s.device,
+        scannedAt,
+        a.gate ?? null,
+        a.usedAt ? new Date(a.usedAt) : null,
+        now,
+      ],
     );
   }
 }

@@ -38,7 +38,10 @@ const EnvSchema = z.object({
   TRUST_PROXY: bool(false),
   ID_SECRET: z.string().min(32).optional(),
   TICKET_KEY_SECRET: z.string().min(32).optional(),
-  TICKET_KEY_IDS: z.string().regex(/^[\w-]{1,16}(,[\w-]{1,16})*$/).default('k1'),
+  TICKET_KEY_IDS: z
+    .string()
+    .regex(/^[\w-]{1,16}(,[\w-]{1,16})*$/)
+    .default('k1'),
   EXPIRY_INTERVAL_MS: int(1_000),
   ORPHAN_GRACE_MS: int(60_000),
   REBUILD_SETTLE_MS: int(300),
@@ -108,7 +111,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   if (e.NODE_ENV === 'production' && (!e.AUTH_SECRET || !e.ID_SECRET || !e.TICKET_KEY_SECRET)) {
-    throw new Error('AUTH_SECRET, ID_SECRET and TICKET_KEY_SECRET (32+ characters each) are required when NODE_ENV=production');
+    throw new Error(
+      'AUTH_SECRET, ID_SECRET and TICKET_KEY_SECRET (32+ characters each) are required when NODE_ENV=production',
+    );
   }
   return Object.freeze({
     env: e.NODE_ENV,

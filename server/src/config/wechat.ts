@@ -77,13 +77,16 @@ export function loadWechatConfig(source: NodeJS.ProcessEnv, production: boolean,
   const sim = simDir ? fromSimKeys(simDir) : undefined;
   const simBase = production ? undefined : 'http://127.0.0.1:3100';
   const need = <T>(v: T | undefined, name: string): T => {
-    if (v === undefined || v === '') throw new Error(`${name} is required (NODE_ENV=production has no simulator defaults)`);
+    if (v === undefined || v === '')
+      throw new Error(`${name} is required (NODE_ENV=production has no simulator defaults)`);
     return v;
   };
   const platform = e.WECHAT_PLATFORM_CERT_PATHS?.split(',').filter(Boolean) ?? sim?.platformCertPaths ?? [];
   const publicKeyPath = e.WECHAT_PAY_PUBLIC_KEY_PATH ?? sim?.payPublicKeyPath ?? null;
   if (platform.length === 0 && !publicKeyPath) {
-    throw new Error('WECHAT_PLATFORM_CERT_PATHS or WECHAT_PAY_PUBLIC_KEY_PATH is required to verify WeChat Pay');
+    throw new Error(
+      'WECHAT_PLATFORM_CERT_PATHS or WECHAT_PAY_PUBLIC_KEY_PATH is required to verify WeChat Pay',
+    );
   }
   return {
     appid: need(e.WECHAT_APPID ?? sim?.appid, 'WECHAT_APPID'),
@@ -95,7 +98,9 @@ export function loadWechatConfig(source: NodeJS.ProcessEnv, production: boolean,
     apiV3Key: need(e.WECHAT_APIV3_KEY ?? sim?.apiV3Key, 'WECHAT_APIV3_KEY'),
     platformCertPaths: platform,
     payPublicKeyPath: publicKeyPath,
-    payPublicKeyId: publicKeyPath ? need(e.WECHAT_PAY_PUBLIC_KEY_ID ?? sim?.payPublicKeyId, 'WECHAT_PAY_PUBLIC_KEY_ID') : null,
+    payPublicKeyId: publicKeyPath
+      ? need(e.WECHAT_PAY_PUBLIC_KEY_ID ?? sim?.payPublicKeyId, 'WECHAT_PAY_PUBLIC_KEY_ID')
+      : null,
     apiBase: need(e.WECHAT_API_BASE ?? simBase, 'WECHAT_API_BASE'),
     payApiBase: need(e.WECHAT_PAY_API_BASE ?? simBase, 'WECHAT_PAY_API_BASE'),
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`,

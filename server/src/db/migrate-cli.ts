@@ -5,7 +5,9 @@ async function main() {
   const config = loadConfig();
   const down = process.argv.includes('--down');
   const names = down ? await migrateDownAll(config.mysqlUrl) : await migrateUp(config.mysqlUrl);
-  console.log(`${down ? 'reverted' : 'applied'} ${names.length} migration(s)${names.length ? ': ' + names.join(', ') : ''}`);
+  console.log(
+    `${down ? 'reverted' : 'applied'} ${names.length} migration(s)${names.length ? ': ' + names.join(', ') : ''}`,
+  );
 }
 
 main().catch((err) => {

@@ -51,7 +51,9 @@ export async function ensureDatabase(url: string): Promise<void> {
   const name = databaseName(url);
   const conn = await mysql.createConnection({ ...connectionOptions(url), database: undefined });
   try {
-    await conn.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await conn.query(
+      `CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+    );
   } finally {
     await conn.end();
   }

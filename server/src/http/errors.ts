@@ -69,7 +69,9 @@ export function errorMiddleware(log: Logger) {
       ctx.status = e.status;
       if (e.headers) ctx.set(e.headers);
       const message = e.expose ? e.message : ERRORS[e.code].message;
-      ctx.body = { error: { code: e.code, message, ...(e.expose && e.details ? { details: e.details } : {}) } };
+      ctx.body = {
+        error: { code: e.code, message, ...(e.expose && e.details ? { details: e.details } : {}) },
+      };
     }
   };
 }

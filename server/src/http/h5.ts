@@ -14,9 +14,16 @@ export function h5Routes(dir: string): Router {
   const r = new Router();
   r.get('/{*path}', async (ctx, next) => {
     const rel = ctx.path === '/' ? 'index.html' : decodeURIComponent(ctx.path.slice(1));
-    if (/^(api|admin|media|metrics|healthz)(\/|$)/.test(rel) || rel.split('/').some((p) => p.startsWith('.'))) return next();
+    if (/^(api|admin|media|metrics|healthz)(\/|$)/.test(rel) || rel.split('/').some((p) => p.startsWith('.')))
+      return next();
     const file = path.join(dir, rel);
-    if (!(await stat(file).then((s) => s.isFile(), () => false))) return next();
+    if (
+      !(await stat(file).then(
+        (s) => s.isFile(),
+        () => false,
+      ))
+    )
+      return next();
     const hashed = /\.[0-9a-f]{8,}\.(js|css)$/.test(rel) || rel.startsWith('static/');
     if (rel === 'index.html') ctx.set('Cache-Control', 'no-cache');
     await send(ctx, rel, { root: dir, maxage: hashed ? YEAR_MS : 0, immutable: hashed });

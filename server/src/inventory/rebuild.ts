@@ -58,14 +58,18 @@ export async function rebuildSession(
   const cat = await loadSessionCatalog(db, sessionId);
   if (!cat) return false;
   const orders = await liveOrders(db, sessionId, holdGraceMs);
-  const [seatClaims] = await db.query<Row[]>('SELECT seat_id, order_id FROM seat_claims WHERE session_id = ?', [
-    sessionId,
-  ]);
+  const [seatClaims] = await db.query<Row[]>(
+    'SELECT seat_id, order_id FROM seat_claims WHERE session_id = ?',
+    [sessionId],
+  );
   const [zoneClaims] = await db.query<Row[]>(
     'SELECT zone_id, slot_no, order_id FROM zone_claims WHERE session_id = ? ORDER BY order_id, slot_no',
     [sessionId],
   );
-  const [idRows] = await db.query<Row[]>('SELECT id_hash, order_id FROM attendee_claims WHERE session_id = ? ORDER BY order_id, id_hash', [sessionId]);
+  const [idRows] = await db.query<Row[]>(
+    'SELECT id_hash, order_id FROM attendee_claims WHERE session_id = ? ORDER BY order_id, id_hash',
+    [sessionId],
+  );
   for (const r of idRows) orders.get(r.order_id)?.ids.push(r.id_hash);
   const [idemRows] = await db.query<Row[]>(
     `SELECT id, user_id, idempotency_key, request_hash FROM orders
@@ -108,16 +112,31 @@ export async function rebuildSession(
   for (const o of orders.values()) {
     users.set(o.user, (users.get(o.user) ?? 0) + o.qty);
     const state = o.status === 1 ? 'H' : 'S';
-    multi.hset(k.orders, o.id, `${state}|${o.user}|${o.qty}|${o.kind}|${o.units.join(',')}|${o.idem}|${o.ids.join(',')}`);
+    multi.hset(
+      k.orders,
+      o.id,
+      `${state}|${o.user}|${o.qty}|${o.kind}|${o.units.join(',')}|${o.idem}|${o.ids.join(',')}`,
+    );
     for (const id of o.ids) multi.hset(k.ids, id, o.id);
     if (o.status === 1) multi.zadd(k.pending, o.holdUntilMs, o.id);
   }
   for (const [user, qty] of users) multi.hset(k.users, user, qty);
-  for (const r of idemRows) multi.hset(k.idem, `${r.user_id}:${r.idempotency_key}`, `${r.id}|${r.request_hash}`);
+  for (const r of idemRows)
+    multi.hset(k.idem, `${r.user_id}:${r.idempotency_key}`, `${r.id}|${r.request_hash}`);
 
   const selling = cat.status === SESSION_STATUS.ON_SALE || cat.status === SESSION_STATUS.SOLD_OUT;
   const open = selling ? '1' : '0';
-  multi.hset(k.meta, 'avail', cat.capacity - claimed, 'capacity', cat.capacity, 'rebuiltAt', nowMs, 'open', open);
+  multi.hset(
+    k.meta,
+    'avail',
+    cat.capacity - claimed,
+    'capacity',
+    cat.capacity,
+    'rebuiltAt',
+    nowMs,
+    'open',
+    open,
+  );
   await multi.exec();
   return true;
 }

@@ -49,7 +49,18 @@ export class InventoryService {
   async lockSeats(req: TakeRequest, seatIds: string[]): Promise<TakeResult> {
     const k = this.keys.session(req.sessionId);
     const reply = await this.withRebuild(req.sessionId, () =>
-      this.redis.lockSeats(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.admission(req.admission?.jti ?? ''), k.ids, ...takeArgs(req), ...seatIds),
+      this.redis.lockSeats(
+        k.meta,
+        k.seats,
+        k.users,
+        k.orders,
+        k.pending,
+        k.idem,
+        k.admission(req.admission?.jti ?? ''),
+        k.ids,
+        ...takeArgs(req),
+        ...seatIds,
+      ),
     );
     return toTakeResult(reply);
   }
@@ -57,7 +68,19 @@ export class InventoryService {
   async takeZone(req: TakeRequest, zoneId: string, quantity: number): Promise<TakeResult> {
     const k = this.keys.session(req.sessionId);
     const reply = await this.withRebuild(req.sessionId, () =>
-      this.redis.takeZone(k.meta, k.zslots, k.users, k.orders, k.pending, k.idem, k.admission(req.admission?.jti ?? ''), k.ids, ...takeArgs(req), zoneId, quantity),
+      this.redis.takeZone(
+        k.meta,
+        k.zslots,
+        k.users,
+        k.orders,
+        k.pending,
+        k.idem,
+        k.admission(req.admission?.jti ?? ''),
+        k.ids,
+        ...takeArgs(req),
+        zoneId,
+        quantity,
+      ),
     );
     return toTakeResult(reply);
   }
@@ -85,11 +108,26 @@ export class InventoryService {
    * forget: the order never reached MySQL, so its idempotency key must be usable again.
    * returnTurn: the jti of the admission token the order used, to give the buyer's turn back.
    */
-  async release(sessionId: string, orderId: string, forget: boolean, returnTurn?: string): Promise<ReleaseResult> {
+  async release(
+    sessionId: string,
+    orderId: string,
+    forget: boolean,
+    returnTurn?: string,
+  ): Promise<ReleaseResult> {
     const k = this.keys.session(sessionId);
     const [code, avail, freed] = await this.redis.releaseOrder(
-      k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids, k.admission(returnTurn ?? ''),
-      orderId, forget ? '1' : '0', returnTurn ? '1' : '0',
+      k.meta,
+      k.seats,
+      k.users,
+      k.orders,
+      k.pending,
+      k.idem,
+      k.zslots,
+      k.ids,
+      k.admission(returnTurn ?? ''),
+      orderId,
+      forget ? '1' : '0',
+      returnTurn ? '1' : '0',
     );
     if (code === RC.RELEASED) return { kind: 'released', availAfter: Number(avail), freed: Number(freed) };
     return { kind: code === RC.ALREADY ? 'already' : 'unknown' };
@@ -99,19 +137,45 @@ export class InventoryService {
    * Holds a released order's units again (a payment arrived after it was cancelled). Seats must
    * be free; a zone order may get other slot numbers, returned in `slots`.
    */
-  async retake(sessionId: string, orderId: string, userId: string, units: { seatIds: string[] } | { zoneId: string; quantity: number }, idHashes: string[], nowMs: number): Promise<TakeResult | { kind: 'already' }> {
+  async retake(
+    sessionId: string,
+    orderId: string,
+    userId: string,
+    units: { seatIds: string[] } | { zoneId: string; quantity: number },
+    idHashes: string[],
+    nowMs: number,
+  ): Promise<TakeResult | { kind: 'already' }> {
     const k = this.keys.session(sessionId);
     const ids = [idHashes.length, ...idHashes];
-    const kindArgs = 'seatIds' in units ? ['s', units.seatIds.length, ...ids, ...units.seatIds] : [`z${units.zoneId}`, units.quantity, ...ids];
+    const kindArgs =
+      'seatIds' in units
+        ? ['s', units.seatIds.length, ...ids, ...units.seatIds]
+        : [`z${units.zoneId}`, units.quantity, ...ids];
     const reply = await this.withRebuild(sessionId, () =>
-      this.redis.retakeOrder(k.meta, k.seats, k.users, k.orders, k.pending, k.zslots, k.ids, orderId, userId, nowMs, nowMs + this.opts.holdGraceMs, ...kindArgs),
+      this.redis.retakeOrder(
+        k.meta,
+        k.seats,
+        k.users,
+        k.orders,
+        k.pending,
+        k.zslots,
+        k.ids,
+        orderId,
+        userId,
+        nowMs,
+        nowMs + this.opts.holdGraceMs,
+        ...kindArgs,
+      ),
     );
     if (reply[0] === RC.ALREADY) return { kind: 'already' };
     return toTakeResult(reply);
   }
 
   /** What an order holds in Redis: its record's state and units (seat ids or slot numbers). */
-  async heldUnits(sessionId: string, orderId: string): Promise<{ state: string; units: string[] } | undefined> {
+  async heldUnits(
+    sessionId: string,
+    orderId: string,
+  ): Promise<{ state: string; units: string[] } | undefined> {
     const rec = await this.redis.hget(this.keys.session(sessionId).orders, orderId);
     if (!rec) return undefined;
     const f = rec.split('|');
@@ -141,7 +205,14 @@ export class InventoryService {
 
   /** Orders whose Redis hold ended before `beforeMs` (candidates for the orphan sweep). */
   async staleHolds(sessionId: string, beforeMs: number, limit: number): Promise<string[]> {
-    return this.redis.zrangebyscore(this.keys.session(sessionId).pending, '-inf', beforeMs, 'LIMIT', 0, limit);
+    return this.redis.zrangebyscore(
+      this.keys.session(sessionId).pending,
+      '-inf',
+      beforeMs,
+      'LIMIT',
+      0,
+      limit,
+    );
   }
 
   async states(sessionId: string, zoneIds: string[], nowMs: number): Promise<LiveStates> {
@@ -209,12 +280,24 @@ export class InventoryService {
 
 function takeArgs(r: TakeRequest): (string | number)[] {
   const ids = r.idHashes ?? [];
-  return [r.orderId, r.userId, r.nowMs, r.holdUntilMs, r.limit, r.idemField, r.requestHash, r.admission?.ttlMs ?? 0, ids.length, ...ids];
+  return [
+    r.orderId,
+    r.userId,
+    r.nowMs,
+    r.holdUntilMs,
+    r.limit,
+    r.idemField,
+    r.requestHash,
+    r.admission?.ttlMs ?? 0,
+    ids.length,
+    ...ids,
+  ];
 }
 
 function toTakeResult(reply: ScriptReply): TakeResult {
   const [code, ...rest] = reply;
-  if (code === RC.LOCKED) return { kind: 'taken', availAfter: Number(rest[0]), slots: rest.slice(1).map(Number) };
+  if (code === RC.LOCKED)
+    return { kind: 'taken', availAfter: Number(rest[0]), slots: rest.slice(1).map(Number) };
   if (code === RC.REPLAY) return { kind: 'replay', orderId: String(rest[0]) };
   const refusal = REFUSALS[code as RC];
   if (refusal) {

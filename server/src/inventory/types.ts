@@ -37,8 +37,7 @@ export type ConfirmResult =
   | { kind: 'not_owner' | 'conflict'; seatId: string };
 
 export type ReleaseResult =
-  | { kind: 'released'; availAfter: number; freed: number }
-  | { kind: 'already' | 'unknown' };
+  { kind: 'released'; availAfter: number; freed: number } | { kind: 'already' | 'unknown' };
 
 export interface LiveStates {
   held: string[];

@@ -14,8 +14,14 @@ const TEXT: Record<Messages['notice.send']['template'], { title: string; page: s
  * Sends a buyer's notice as a WeChat subscribe message, once per outbox message (the message
  * id is the key, so a redelivery does not notify twice unless the first send crashed midway).
  */
-export async function sendNotice(d: { db: Db; wechat: WechatClient; log: Logger; templateId: string }, m: Messages['notice.send'], messageKey: string): Promise<void> {
-  const [done] = await d.db.query<RowDataPacket[]>('SELECT 1 FROM notices WHERE message_key = ?', [messageKey]);
+export async function sendNotice(
+  d: { db: Db; wechat: WechatClient; log: Logger; templateId: string },
+  m: Messages['notice.send'],
+  messageKey: string,
+): Promise<void> {
+  const [done] = await d.db.query<RowDataPacket[]>('SELECT 1 FROM notices WHERE message_key = ?', [
+    messageKey,
+  ]);
   if (done.length) return;
   const [rows] = await d.db.query<RowDataPacket[]>(
     `SELECT u.openid, o.order_no, sh.title FROM users u JOIN orders o ON o.id = ? JOIN show_sessions ss ON ss.id = o.session_id
@@ -29,7 +35,15 @@ export async function sendNotice(d: { db: Db; wechat: WechatClient; log: Logger;
     openid: r.openid,
     templateId: d.templateId,
     page: `${text.page}?orderNo=${r.order_no}`,
-    data: { thing1: { value: String(r.title).slice(0, 20) }, character_string2: { value: r.order_no }, thing3: { value: text.title.slice(0, 20) } },
+    data: {
+      thing1: { value: String(r.title).slice(0, 20) },
+      character_string2: { value: r.order_no },
+      thing3: { value: text.title.slice(0, 20) },
+    },
   });
-  await d.db.query('INSERT IGNORE INTO notices (message_key, user_id, template) VALUES (?, ?, ?)', [messageKey, m.userId, m.template]);
+  await d.db.query('INSERT IGNORE INTO notices (message_key, user_id, template) VALUES (?, ?, ?)', [
+    messageKey,
+    m.userId,
+    m.template,
+  ]);
 }

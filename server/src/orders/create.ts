@@ -7,14 +7,17 @@ import { orderNoFor } from './ids';
 import type { NewOrder, NewOrderItem } from './types';
 
 export type Units =
-  | { kind: 'seats'; seatIds: string[] }
-  | { kind: 'zone'; zone: CatalogZone; quantity: number };
+  { kind: 'seats'; seatIds: string[] } | { kind: 'zone'; zone: CatalogZone; quantity: number };
 
 /** Checks the request against the session before anything is held. Prices never come from it. */
 export function resolveUnits(cat: SessionCatalog, input: CreateOrderInput): Units {
   const quantity = 'seatIds' in input ? input.seatIds.length : input.quantity;
   if (quantity > cat.purchaseLimit) {
-    throw appError('LIMIT_EXCEEDED', { purchaseLimit: cat.purchaseLimit }, `每人限购 ${cat.purchaseLimit} 张`);
+    throw appError(
+      'LIMIT_EXCEEDED',
+      { purchaseLimit: cat.purchaseLimit },
+      `每人限购 ${cat.purchaseLimit} 张`,
+    );
   }
   if (cat.realName && (input.attendees?.length ?? 0) !== quantity) {
     throw appError('VALIDATION_FAILED', { field: 'attendees' }, '实名制场次需为每张票填写一位观演人');

@@ -37,7 +37,9 @@ export async function sweepOrphanHolds(d: ExpiryDeps, sessionIds: string[], now:
   for (const sessionId of sessionIds) {
     const stale = await d.inventory.staleHolds(sessionId, now.getTime() - d.orphanGraceMs, BATCH);
     if (stale.length === 0) continue;
-    const [rows] = await d.db.query<RowDataPacket[]>('SELECT id, status FROM orders WHERE id IN (?)', [stale]);
+    const [rows] = await d.db.query<RowDataPacket[]>('SELECT id, status FROM orders WHERE id IN (?)', [
+      stale,
+    ]);
     const status = new Map(rows.map((r) => [String(r.id), Number(r.status)]));
     for (const orderId of stale) {
       const s = status.get(orderId);

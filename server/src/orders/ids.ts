@@ -30,7 +30,11 @@ export class IdGenerator {
       this.seq = 0;
     }
     this.lastMs = ms;
-    return ((BigInt(ms - EPOCH_MS) << (NODE_BITS + SEQ_BITS)) | (this.node << SEQ_BITS) | BigInt(this.seq)).toString();
+    return (
+      (BigInt(ms - EPOCH_MS) << (NODE_BITS + SEQ_BITS)) |
+      (this.node << SEQ_BITS) |
+      BigInt(this.seq)
+    ).toString();
   }
 }
 

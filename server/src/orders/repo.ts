@@ -7,7 +7,15 @@ import type { RefundSummary } from './views';
 
 type Row = RowDataPacket & Record<string, any>;
 
-export type InsertStep = 'orders' | 'items' | 'attendees' | 'seat_claims' | 'zone_claims' | 'attendee_claims' | 'quota' | 'show_quota';
+export type InsertStep =
+  | 'orders'
+  | 'items'
+  | 'attendees'
+  | 'seat_claims'
+  | 'zone_claims'
+  | 'attendee_claims'
+  | 'quota'
+  | 'show_quota';
 
 /**
  * The INSERTs that write a set of new orders, one multi-row statement per table. Rows are sorted
@@ -21,12 +29,34 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
     sql: mysql.format(
       `INSERT INTO orders (id, order_no, user_id, session_id, status, amount_fen, quantity,
          idempotency_key, request_hash, expire_at, created_at, admission_jti) VALUES ?`,
-      [byId.map((o) => [o.id, o.orderNo, o.userId, o.sessionId, ORDER_STATUS.PENDING, o.amountFen, o.quantity,
-        o.idempotencyKey, o.requestHash, o.expireAt, o.createdAt, o.admissionJti])],
+      [
+        byId.map((o) => [
+          o.id,
+          o.orderNo,
+          o.userId,
+          o.sessionId,
+          ORDER_STATUS.PENDING,
+          o.amountFen,
+          o.quantity,
+          o.idempotencyKey,
+          o.requestHash,
+          o.expireAt,
+          o.createdAt,
+          o.admissionJti,
+        ]),
+      ],
     ),
   });
   const items = byId.flatMap((o) =>
-    o.items.map((i) => [o.id, o.sessionId, i.seatId ?? null, i.zoneId ?? null, i.slotNo ?? null, i.tierId, i.priceFen]),
+    o.items.map((i) => [
+      o.id,
+      o.sessionId,
+      i.seatId ?? null,
+      i.zoneId ?? null,
+      i.slotNo ?? null,
+      i.tierId,
+      i.priceFen,
+    ]),
   );
   out.push({
     step: 'items',
@@ -36,7 +66,16 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
     ),
   });
   const attendees = byId.flatMap((o) =>
-    o.attendees.map((a, i) => [o.id, i, a.idType, a.nameEnc, a.idNumberEnc, a.nameMasked, a.idMasked, a.idHash]),
+    o.attendees.map((a, i) => [
+      o.id,
+      i,
+      a.idType,
+      a.nameEnc,
+      a.idNumberEnc,
+      a.nameMasked,
+      a.idMasked,
+      a.idHash,
+    ]),
   );
   if (attendees.length) {
     out.push({
@@ -53,7 +92,10 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
 
 /** Orders' claims on seats and units, and their users' quota: the rows MySQL refuses twice. */
 export function claimStatements(
-  orders: (Pick<NewOrder, 'id' | 'sessionId' | 'userId' | 'quantity' | 'purchaseLimit' | 'items' | 'showId' | 'showLimit'> & {
+  orders: (Pick<
+    NewOrder,
+    'id' | 'sessionId' | 'userId' | 'quantity' | 'purchaseLimit' | 'items' | 'showId' | 'showLimit'
+  > & {
     attendees: { idHash: string }[];
   })[],
 ): { step: InsertStep; sql: string }[] {
@@ -63,10 +105,17 @@ export function claimStatements(
     .flatMap((o) => o.items.filter((i) => i.seatId).map((i) => [o.sessionId, i.seatId!, o.id]))
     .sort((a, b) => cmp(a[0]!, b[0]!) || cmp(a[1]!, b[1]!));
   if (seats.length) {
-    out.push({ step: 'seat_claims', sql: mysql.format('INSERT INTO seat_claims (session_id, seat_id, order_id) VALUES ?', [seats]) });
+    out.push({
+      step: 'seat_claims',
+      sql: mysql.format('INSERT INTO seat_claims (session_id, seat_id, order_id) VALUES ?', [seats]),
+    });
   }
   const slots = byId
-    .flatMap((o) => o.items.filter((i) => i.zoneId).map((i): [string, string, number, string] => [o.sessionId, i.zoneId!, i.slotNo!, o.id]))
+    .flatMap((o) =>
+      o.items
+        .filter((i) => i.zoneId)
+        .map((i): [string, string, number, string] => [o.sessionId, i.zoneId!, i.slotNo!, o.id]),
+    )
     .sort((a, b) => cmp(a[0], b[0]) || cmp(a[1], b[1]) || a[2] - b[2]);
   if (slots.length) {
     out.push({
@@ -78,7 +127,10 @@ export function claimStatements(
     .flatMap((o) => o.attendees.map((a) => [o.sessionId, a.idHash, o.id]))
     .sort((a, b) => cmp(a[0]!, b[0]!) || (a[1]! < b[1]! ? -1 : a[1]! > b[1]! ? 1 : 0));
   if (ids.length) {
-    out.push({ step: 'attendee_claims', sql: mysql.format('INSERT INTO attendee_claims (session_id, id_hash, order_id) VALUES ?', [ids]) });
+    out.push({
+      step: 'attendee_claims',
+      sql: mysql.format('INSERT INTO attendee_claims (session_id, id_hash, order_id) VALUES ?', [ids]),
+    });
   }
   const quota = byId
     .map((o) => [o.userId, o.sessionId, o.quantity, o.purchaseLimit])
@@ -116,7 +168,12 @@ function cmp(a: string, b: string): number {
 const ORDER_COLUMNS = `id, order_no, user_id, session_id, status, amount_fen, quantity, idempotency_key,
   request_hash, expire_at, created_at, paid_at, cancelled_at, cancel_reason, prepay_id, admission_jti`;
 
-export async function findOrder(db: Db | Conn, where: string, params: unknown[], lock = false): Promise<OrderRow | undefined> {
+export async function findOrder(
+  db: Db | Conn,
+  where: string,
+  params: unknown[],
+  lock = false,
+): Promise<OrderRow | undefined> {
   const [rows] = await db.query<Row[]>(
     `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where} LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
     params,
@@ -199,7 +256,10 @@ export async function cancelPending(
 }
 
 /** Frees what a live order held in MySQL: its seat and unit claims and the user's quota. */
-export async function releaseClaims(conn: Conn, order: Pick<OrderRow, 'id' | 'user_id' | 'session_id' | 'quantity'>) {
+export async function releaseClaims(
+  conn: Conn,
+  order: Pick<OrderRow, 'id' | 'user_id' | 'session_id' | 'quantity'>,
+) {
   await conn.query('DELETE FROM seat_claims WHERE order_id = ?', [order.id]);
   await conn.query('DELETE FROM zone_claims WHERE order_id = ?', [order.id]);
   await conn.query('DELETE FROM attendee_claims WHERE order_id = ?', [order.id]);
@@ -215,7 +275,11 @@ export async function releaseClaims(conn: Conn, order: Pick<OrderRow, 'id' | 'us
   );
 }
 
-export async function dueForExpiry(db: Db, now: Date, limit: number): Promise<{ id: string; session_id: string }[]> {
+export async function dueForExpiry(
+  db: Db,
+  now: Date,
+  limit: number,
+): Promise<{ id: string; session_id: string }[]> {
   const [rows] = await db.query<Row[]>(
     'SELECT id, session_id FROM orders WHERE status = ? AND expire_at <= ? ORDER BY expire_at LIMIT ?',
     [ORDER_STATUS.PENDING, now, limit],

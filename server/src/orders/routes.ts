@@ -10,7 +10,8 @@ import { clientOf } from '../risk/client';
 function idempotencyKey(header: string): string | undefined {
   if (header === '') return undefined;
   const r = IdempotencyKeySchema.safeParse(header);
-  if (!r.success) throw appError('VALIDATION_FAILED', { header: 'Idempotency-Key' }, 'Idempotency-Key 格式不正确');
+  if (!r.success)
+    throw appError('VALIDATION_FAILED', { header: 'Idempotency-Key' }, 'Idempotency-Key 格式不正确');
   return r.data;
 }
 

@@ -35,7 +35,12 @@ export interface OrderServiceDeps {
 export type CancelGuard = (orderId: string, now: Date) => Promise<'cancel' | 'paid' | 'retry'>;
 
 /** The one refund path (buyer and admin), provided by the refunds domain. */
-export type RefundOrder = (o: { orderId: string; by: { kind: 'buyer'; id: string }; reason?: string; now: Date }) => Promise<unknown>;
+export type RefundOrder = (o: {
+  orderId: string;
+  by: { kind: 'buyer'; id: string };
+  reason?: string;
+  now: Date;
+}) => Promise<unknown>;
 
 const WRITE_REFUSALS = {
   seat_taken: ['SEAT_TAKEN', undefined],
@@ -68,13 +73,22 @@ export class OrderService {
    * Redis decides (one script: hold, limit, idempotency), MySQL records (group commit with
    * unique claims as the backstop). Anything that fails after Redis said yes gives the holds back.
    */
-  async create(userId: string, input: CreateOrderInput, idempotencyKey: string | undefined, now: Date, client: Client = INTERNAL, reruns = 0): Promise<Order> {
+  async create(
+    userId: string,
+    input: CreateOrderInput,
+    idempotencyKey: string | undefined,
+    now: Date,
+    client: Client = INTERNAL,
+    reruns = 0,
+  ): Promise<Order> {
     const cat = await this.d.catalog.requireSession(input.sessionId);
     const units = resolveUnits(cat, input);
     const attendees = cat.realName ? input.attendees!.map((a) => this.d.vault.seal(a)) : [];
     const idHashes = attendees.map((a) => a.idHash);
     if (reruns === 0) await this.d.risk.guardPurchase(userId, client, now.getTime(), idHashes);
-    const admission = cat.queueEnabled ? this.d.admissions.verify(input.admissionToken, cat.id, userId, now.getTime()) : undefined;
+    const admission = cat.queueEnabled
+      ? this.d.admissions.verify(input.admissionToken, cat.id, userId, now.getTime())
+      : undefined;
     const hash = requestHash(input);
     const orderId = this.d.ids.next(now.getTime());
     const expireMs = now.getTime() + cat.holdMinutes * 60_000;
@@ -99,12 +113,24 @@ export class OrderService {
       if (replayed) return replayed;
       // The request that had this key failed and gave it up: this one starts afresh. Bounded,
       // because each rerun means another duplicate took the key and failed in between.
-      if (reruns < REPLAY_RERUNS_MAX) return this.create(userId, input, idempotencyKey, now, client, reruns + 1);
+      if (reruns < REPLAY_RERUNS_MAX)
+        return this.create(userId, input, idempotencyKey, now, client, reruns + 1);
       throw appError('REQUEST_IN_PROGRESS');
     }
     if (taken.kind === 'refused') throw appError(taken.code, taken.details);
 
-    const order = buildOrder({ id: orderId, userId, cat, units, slots: taken.slots, idempotencyKey: idempotencyKey ?? null, requestHash: hash, now, attendees, admissionJti: admission?.jti ?? null });
+    const order = buildOrder({
+      id: orderId,
+      userId,
+      cat,
+      units,
+      slots: taken.slots,
+      idempotencyKey: idempotencyKey ?? null,
+      requestHash: hash,
+      now,
+      attendees,
+      admissionJti: admission?.jti ?? null,
+    });
     try {
       await this.d.writer.write(order);
     } catch (err) {
@@ -116,7 +142,12 @@ export class OrderService {
     return newOrderView(order, cat);
   }
 
-  private async afterWriteFailure(err: unknown, userId: string, key: string | undefined, hash: string): Promise<Order> {
+  private async afterWriteFailure(
+    err: unknown,
+    userId: string,
+    key: string | undefined,
+    hash: string,
+  ): Promise<Order> {
     if (!(err instanceof WriteError)) throw err;
     if (err.reason === 'idempotency_duplicate' && key) {
       const existing = await findOrder(this.d.db, 'user_id = ? AND idempotency_key = ?', [userId, key]);
@@ -135,7 +166,12 @@ export class OrderService {
    * The same key arrived again; its order may still be on its way to MySQL. Answers the order
    * once it is there, or undefined if the first request failed and released its key.
    */
-  private async awaitReplay(userId: string, orderId: string, sessionId: string, idemField: string): Promise<Order | undefined> {
+  private async awaitReplay(
+    userId: string,
+    orderId: string,
+    sessionId: string,
+    idemField: string,
+  ): Promise<Order | undefined> {
     for (let waited = 0; waited <= REPLAY_WAIT_MS; waited += 25) {
       const o = await findOrder(this.d.db, 'id = ? AND user_id = ?', [orderId, userId]);
       if (o) return this.view(o);
@@ -149,13 +185,26 @@ export class OrderService {
     return this.view(await this.owned(userId, orderNo));
   }
 
-  async list(userId: string, status: string | undefined, before: string | undefined, limit: number): Promise<Page<Order>> {
-    const code = status ? Number(Object.entries(ORDER_STATUS_NAME).find(([, n]) => n === status)![0]) : undefined;
+  async list(
+    userId: string,
+    status: string | undefined,
+    before: string | undefined,
+    limit: number,
+  ): Promise<Page<Order>> {
+    const code = status
+      ? Number(Object.entries(ORDER_STATUS_NAME).find(([, n]) => n === status)![0])
+      : undefined;
     const rows = await listOrdersOfUser(this.d.db, userId, code, before, limit + 1);
     const page = rows.slice(0, limit);
     const ids = page.map((o) => o.id);
     const [items, refunds] = await Promise.all([itemsOf(this.d.db, ids), refundsOf(this.d.db, ids)]);
-    const views = page.map((o) => orderView(o, items.filter((i) => i.order_id === o.id), refunds.get(o.id)));
+    const views = page.map((o) =>
+      orderView(
+        o,
+        items.filter((i) => i.order_id === o.id),
+        refunds.get(o.id),
+      ),
+    );
     return rows.length > limit ? { items: views, next: page[page.length - 1]!.id } : { items: views };
   }
 
@@ -163,12 +212,19 @@ export class OrderService {
   async cancel(userId: string, orderNo: string, now: Date): Promise<Order> {
     const order = await this.owned(userId, orderNo);
     if (order.status === ORDER_STATUS.CANCELLED) return this.view(order);
-    if (order.status !== ORDER_STATUS.PENDING) throw appError('ORDER_STATE_INVALID', undefined, '订单已支付，不能取消');
+    if (order.status !== ORDER_STATUS.PENDING)
+      throw appError('ORDER_STATE_INVALID', undefined, '订单已支付，不能取消');
     const settled = await this.guard(order.id, now);
     if (settled === 'retry') throw appError('SERVICE_UNAVAILABLE');
     if (settled === 'paid') throw appError('ORDER_STATE_INVALID', undefined, '订单已支付，不能取消');
     // A buyer who cancels gets the waiting-room turn back (to pick other seats while it lasts).
-    const cancelled = await this.cancelAndRelease(order.id, 'buyer', now, false, order.admission_jti ?? undefined);
+    const cancelled = await this.cancelAndRelease(
+      order.id,
+      'buyer',
+      now,
+      false,
+      order.admission_jti ?? undefined,
+    );
     if (cancelled) return this.view(cancelled);
     return this.view(await this.owned(userId, orderNo)); // someone else changed it first: answer its new state
   }
@@ -177,21 +233,42 @@ export class OrderService {
   async expire(orderId: string, now: Date): Promise<boolean> {
     if ((await this.guard(orderId, now)) !== 'cancel') return false;
     const cancelled = await this.cancelAndRelease(orderId, 'expired', now, true);
-    if (cancelled) await this.d.risk.onHoldExpired(cancelled.user_id).catch((err) => this.d.log.error({ err }, 'expired-hold streak'));
+    if (cancelled)
+      await this.d.risk
+        .onHoldExpired(cancelled.user_id)
+        .catch((err) => this.d.log.error({ err }, 'expired-hold streak'));
     return cancelled !== undefined;
   }
 
   /** The buyer asks for a refund of a ticketed order, under the show's refund rules. */
-  async requestRefund(userId: string, orderNo: string, reason: string | undefined, now: Date): Promise<Order> {
+  async requestRefund(
+    userId: string,
+    orderNo: string,
+    reason: string | undefined,
+    now: Date,
+  ): Promise<Order> {
     const order = await this.owned(userId, orderNo);
     if (!this.refundOrder) throw appError('SERVICE_UNAVAILABLE');
-    await this.refundOrder({ orderId: order.id, by: { kind: 'buyer', id: userId }, ...(reason ? { reason } : {}), now });
+    await this.refundOrder({
+      orderId: order.id,
+      by: { kind: 'buyer', id: userId },
+      ...(reason ? { reason } : {}),
+      now,
+    });
     return this.view(await this.owned(userId, orderNo));
   }
 
   /** One pending order -> cancelled in MySQL, then its Redis holds back. */
-  private async cancelAndRelease(orderId: string, reason: string, now: Date, onlyIfExpired: boolean, returnTurn?: string): Promise<OrderRow | undefined> {
-    const cancelled = await inTransaction(this.d.db, (c) => cancelPending(c, orderId, reason, now, onlyIfExpired));
+  private async cancelAndRelease(
+    orderId: string,
+    reason: string,
+    now: Date,
+    onlyIfExpired: boolean,
+    returnTurn?: string,
+  ): Promise<OrderRow | undefined> {
+    const cancelled = await inTransaction(this.d.db, (c) =>
+      cancelPending(c, orderId, reason, now, onlyIfExpired),
+    );
     if (cancelled) await this.releaseInventory(cancelled.session_id, cancelled.id, returnTurn);
     return cancelled;
   }

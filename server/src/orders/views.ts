@@ -37,7 +37,14 @@ export function orderView(o: OrderRow, items: ItemRow[], refund?: RefundSummary)
     items: items.map(itemView),
     ...(o.cancel_reason ? { cancelReason: o.cancel_reason } : {}),
     ...(refund
-      ? { refund: { status: REFUND_STATUS_NAMES[refund.status]!, amountFen: refund.amount_fen, feeFen: refund.fee_fen, requestedAt: refund.created_at.toISOString() } }
+      ? {
+          refund: {
+            status: REFUND_STATUS_NAMES[refund.status]!,
+            amountFen: refund.amount_fen,
+            feeFen: refund.fee_fen,
+            requestedAt: refund.created_at.toISOString(),
+          },
+        }
       : {}),
   };
 }
@@ -54,9 +61,21 @@ export function newOrderView(o: NewOrder, cat: SessionCatalog): Order {
     items: o.items.map((i): OrderItem => {
       if (i.seatId) {
         const s = cat.seats.get(i.seatId)!;
-        return { seatId: i.seatId, tierId: i.tierId, priceFen: i.priceFen, section: s.section, row: s.row, number: s.number };
+        return {
+          seatId: i.seatId,
+          tierId: i.tierId,
+          priceFen: i.priceFen,
+          section: s.section,
+          row: s.row,
+          number: s.number,
+        };
       }
-      return { zoneId: i.zoneId!, tierId: i.tierId, priceFen: i.priceFen, zoneName: cat.zones.get(i.zoneId!)!.name };
+      return {
+        zoneId: i.zoneId!,
+        tierId: i.tierId,
+        priceFen: i.priceFen,
+        zoneName: cat.zones.get(i.zoneId!)!.name,
+      };
     }),
   };
 }

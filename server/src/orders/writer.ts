@@ -3,7 +3,8 @@ import { ER_CHECK_FAILED, ER_DUP_ENTRY, sqlErrno, type Db } from '../db/pool';
 import { insertStatements, type InsertStep } from './repo';
 import type { NewOrder } from './types';
 
-export type WriteFailure = 'seat_taken' | 'unit_taken' | 'id_taken' | 'limit' | 'show_limit' | 'idempotency_duplicate' | 'error';
+export type WriteFailure =
+  'seat_taken' | 'unit_taken' | 'id_taken' | 'limit' | 'show_limit' | 'idempotency_duplicate' | 'error';
 
 export class WriteError extends Error {
   constructor(
@@ -138,6 +139,7 @@ function classify(err: unknown, step: InsertStep | undefined): WriteError {
     if (step === 'zone_claims') return new WriteError('unit_taken', err);
     if (step === 'attendee_claims') return new WriteError('id_taken', err);
   }
-  if (errno !== undefined && ER_CHECK_FAILED.includes(errno)) return new WriteError(step === 'show_quota' ? 'show_limit' : 'limit', err);
+  if (errno !== undefined && ER_CHECK_FAILED.includes(errno))
+    return new WriteError(step === 'show_quota' ? 'show_limit' : 'limit', err);
   return new WriteError('error', err);
 }

@@ -10,7 +10,10 @@ export interface ConsumerOptions {
   backoffMs: number;
 }
 
-export type Handler<T extends Topic> = (payload: Messages[T], meta: { messageId: string; attempt: number; topic: T }) => Promise<void>;
+export type Handler<T extends Topic> = (
+  payload: Messages[T],
+  meta: { messageId: string; attempt: number; topic: T },
+) => Promise<void>;
 
 const ATTEMPT_HEADER = 'x-showtix-attempt';
 
@@ -52,7 +55,11 @@ export class Broker {
     for (const [name, topic] of Object.entries(this.queues)) {
       const queue = this.queueName(name);
       await ch.assertQueue(queue, { durable: true });
-      await ch.assertQueue(`${queue}.retry`, { durable: true, deadLetterExchange: '', deadLetterRoutingKey: queue });
+      await ch.assertQueue(`${queue}.retry`, {
+        durable: true,
+        deadLetterExchange: '',
+        deadLetterRoutingKey: queue,
+      });
       await ch.assertQueue(`${queue}.dead`, { durable: true });
       await ch.bindQueue(queue, this.exchange, topic);
     }
@@ -85,7 +92,9 @@ export class Broker {
         await ch.consume(queue, (m) => m && void this.handle(ch, m, topic, handler, o, retry, dead));
       },
     });
-    wrapper.on('error', (err) => this.log.warn({ err: err.message, queue }, 'RabbitMQ consumer channel error'));
+    wrapper.on('error', (err) =>
+      this.log.warn({ err: err.message, queue }, 'RabbitMQ consumer channel error'),
+    );
     this.consumers.push(wrapper);
     return wrapper;
   }

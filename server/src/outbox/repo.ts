@@ -21,8 +21,17 @@ export interface OutboxRow {
 }
 
 /** Writes a message in the caller's transaction: it leaves only if the state change commits. */
-export async function enqueue<T extends Topic>(conn: Conn, topic: T, aggregateId: string, payload: Messages[T]): Promise<void> {
-  await conn.query('INSERT INTO outbox (topic, aggregate_id, payload) VALUES (?, ?, ?)', [topic, aggregateId, JSON.stringify(payload)]);
+export async function enqueue<T extends Topic>(
+  conn: Conn,
+  topic: T,
+  aggregateId: string,
+  payload: Messages[T],
+): Promise<void> {
+  await conn.query('INSERT INTO outbox (topic, aggregate_id, payload) VALUES (?, ?, ?)', [
+    topic,
+    aggregateId,
+    JSON.stringify(payload),
+  ]);
 }
 
 // Outbox timing uses the database's clock (NOW(3)): it is plumbing, not business time, and one
@@ -42,7 +51,13 @@ export async function markSent(conn: Conn, ids: string[]): Promise<void> {
   if (ids.length) await conn.query('UPDATE outbox SET status = 1, sent_at = NOW(3) WHERE id IN (?)', [ids]);
 }
 
-export async function markFailed(conn: Conn, id: string, attempts: number, delayMs: number, error: string): Promise<void> {
+export async function markFailed(
+  conn: Conn,
+  id: string,
+  attempts: number,
+  delayMs: number,
+  error: string,
+): Promise<void> {
   await conn.query<ResultSetHeader>(
     'UPDATE outbox SET attempts = ?, next_attempt_at = NOW(3) + INTERVAL ? MICROSECOND, last_error = ? WHERE id = ?',
     [attempts, delayMs * 1000, error.slice(0, 500), id],

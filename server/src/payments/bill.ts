@@ -18,7 +18,14 @@ export function parseTradeBill(csv: string): BillLine[] {
   const lines = csv.split(/\r?\n/);
   const header = lines[0]!.split(',');
   const col = (name: string) => header.indexOf(name);
-  const idx = { tx: col('微信订单号'), no: col('商户订单号'), state: col('交易状态'), total: col('订单金额'), refundNo: col('商户退款单号'), refund: col('退款金额') };
+  const idx = {
+    tx: col('微信订单号'),
+    no: col('商户订单号'),
+    state: col('交易状态'),
+    total: col('订单金额'),
+    refundNo: col('商户退款单号'),
+    refund: col('退款金额'),
+  };
   const out: BillLine[] = [];
   for (const line of lines.slice(1)) {
     if (!line.startsWith('`')) break; // the summary starts here

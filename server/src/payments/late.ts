@@ -26,7 +26,12 @@ class Refused extends Error {}
  * tickets; otherwise refund the whole payment and tell the buyer. Money is never kept without
  * a ticket. Idempotent: the payment's outcome changes from 'late' exactly once.
  */
-export async function handleLatePayment(d: LateDeps, orderId: string, paymentId: string, now: Date): Promise<'honoured' | 'refunded' | 'done'> {
+export async function handleLatePayment(
+  d: LateDeps,
+  orderId: string,
+  paymentId: string,
+  now: Date,
+): Promise<'honoured' | 'refunded' | 'done'> {
   const order = await findOrder(d.db, 'id = ?', [orderId]);
   const payment = await findPayment(d.db, 'id = ?', [paymentId]);
   if (!order || payment?.outcome !== 'late') return 'done';
@@ -53,8 +58,17 @@ export async function handleLatePayment(d: LateDeps, orderId: string, paymentId:
 
 async function retake(d: LateDeps, order: OrderRow, now: Date): Promise<void> {
   const items = await itemsOf(d.db, [order.id]);
-  const units = items[0]?.seat_id ? { seatIds: items.map((i) => i.seat_id!) } : { zoneId: items[0]!.zone_id!, quantity: items.length };
-  const r = await d.inventory.retake(order.session_id, order.id, order.user_id, units, await idHashesOf(d, order.id), now.getTime());
+  const units = items[0]?.seat_id
+    ? { seatIds: items.map((i) => i.seat_id!) }
+    : { zoneId: items[0]!.zone_id!, quantity: items.length };
+  const r = await d.inventory.retake(
+    order.session_id,
+    order.id,
+    order.user_id,
+    units,
+    await idHashesOf(d, order.id),
+    now.getTime(),
+  );
   if (r.kind === 'refused') throw new Refused(r.code);
 }
 
@@ -69,27 +83,51 @@ async function reclaim(d: LateDeps, order: OrderRow, paymentId: string, now: Dat
       const items = await itemsOf(conn, [order.id]);
       if (items[0]?.zone_id) {
         // A zone order may have got other unit numbers this time.
-        const [rows] = await conn.query<any[]>('SELECT id FROM order_items WHERE order_id = ? ORDER BY id', [order.id]);
-        for (const [i, row] of rows.entries()) await conn.query('UPDATE order_items SET slot_no = ? WHERE id = ?', [held!.units[i], row.id]);
+        const [rows] = await conn.query<any[]>('SELECT id FROM order_items WHERE order_id = ? ORDER BY id', [
+          order.id,
+        ]);
+        for (const [i, row] of rows.entries())
+          await conn.query('UPDATE order_items SET slot_no = ? WHERE id = ?', [held!.units[i], row.id]);
       }
-      const claimItems = items.map((i, n) => (i.seat_id ? { seatId: i.seat_id, tierId: i.tier_id, priceFen: i.price_fen } : { zoneId: i.zone_id!, slotNo: Number(held!.units[n]), tierId: i.tier_id, priceFen: i.price_fen }));
+      const claimItems = items.map((i, n) =>
+        i.seat_id
+          ? { seatId: i.seat_id, tierId: i.tier_id, priceFen: i.price_fen }
+          : { zoneId: i.zone_id!, slotNo: Number(held!.units[n]), tierId: i.tier_id, priceFen: i.price_fen },
+      );
       const attendees = (await idHashesOf(d, o.id)).map((idHash) => ({ idHash }));
-      const claim = { id: o.id, sessionId: o.session_id, userId: o.user_id, quantity: o.quantity, purchaseLimit: cat.purchaseLimit, items: claimItems, showId: cat.showId, showLimit: cat.showPurchaseLimit, attendees };
+      const claim = {
+        id: o.id,
+        sessionId: o.session_id,
+        userId: o.user_id,
+        quantity: o.quantity,
+        purchaseLimit: cat.purchaseLimit,
+        items: claimItems,
+        showId: cat.showId,
+        showLimit: cat.showPurchaseLimit,
+        attendees,
+      };
       for (const s of claimStatements([claim])) {
         await conn.query(s.sql);
       }
-      await conn.query('UPDATE orders SET status = ?, paid_at = ?, cancelled_at = NULL, cancel_reason = NULL WHERE id = ?', [ORDER_STATUS.PAID, now, o.id]);
+      await conn.query(
+        'UPDATE orders SET status = ?, paid_at = ?, cancelled_at = NULL, cancel_reason = NULL WHERE id = ?',
+        [ORDER_STATUS.PAID, now, o.id],
+      );
       await setOutcome(conn, paymentId, 'late_applied');
       await enqueue(conn, 'order.paid', o.id, { orderId: o.id });
     });
   } catch (err) {
     const errno = sqlErrno(err);
-    if (errno === ER_DUP_ENTRY || (errno !== undefined && ER_CHECK_FAILED.includes(errno))) throw new Refused('mysql refused the claims');
+    if (errno === ER_DUP_ENTRY || (errno !== undefined && ER_CHECK_FAILED.includes(errno)))
+      throw new Refused('mysql refused the claims');
     throw err;
   }
 }
 
 async function idHashesOf(d: LateDeps, orderId: string): Promise<string[]> {
-  const [rows] = await d.db.query<any[]>('SELECT id_hash FROM order_attendees WHERE order_id = ? ORDER BY position', [orderId]);
+  const [rows] = await d.db.query<any[]>(
+    'SELECT id_hash FROM order_attendees WHERE order_id = ? ORDER BY position',
+    [orderId],
+  );
   return rows.map((r) => r.id_hash as string);
 }

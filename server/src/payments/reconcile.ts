@@ -45,10 +45,22 @@ export class Reconciler {
       await this.db.query(
         `UPDATE reconciliations SET status = ?, wechat_payments = ?, our_payments = ?, recovered = ?, unmatched = ?,
            details = ?, finished_at = ? WHERE bill_date = ?`,
-        [report.unmatched.length ? 'differences' : 'ok', report.wechatPayments, report.ourPayments, report.recovered,
-          report.unmatched.length, JSON.stringify(report.unmatched.slice(0, 500)), now, billDate],
+        [
+          report.unmatched.length ? 'differences' : 'ok',
+          report.wechatPayments,
+          report.ourPayments,
+          report.recovered,
+          report.unmatched.length,
+          JSON.stringify(report.unmatched.slice(0, 500)),
+          now,
+          billDate,
+        ],
       );
-      if (report.unmatched.length) this.log.error({ billDate, unmatched: report.unmatched.slice(0, 20) }, 'reconciliation found differences');
+      if (report.unmatched.length)
+        this.log.error(
+          { billDate, unmatched: report.unmatched.slice(0, 20) },
+          'reconciliation found differences',
+        );
       return report;
     } catch (err) {
       await this.db.query('DELETE FROM reconciliations WHERE bill_date = ?', [billDate]); // let a later run retry
@@ -76,7 +88,8 @@ export class Reconciler {
           await this.payments.applyTransaction(tx, now);
           recovered++;
         } else unmatched.push(`${l.transactionId}: in the bill, unknown to us`);
-      } else if (amount !== l.totalFen) unmatched.push(`${l.transactionId}: we recorded ${amount} fen, the bill says ${l.totalFen}`);
+      } else if (amount !== l.totalFen)
+        unmatched.push(`${l.transactionId}: we recorded ${amount} fen, the bill says ${l.totalFen}`);
     }
     for (const tx of known.keys()) if (!paid.has(tx)) unmatched.push(`${tx}: ours, not in the bill`);
     return { billDate, wechatPayments: paid.size, ourPayments: known.size, recovered, unmatched };

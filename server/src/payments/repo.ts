@@ -15,13 +15,23 @@ export interface PaymentRow {
 }
 
 export async function setPrepay(db: Db, orderId: string, prepayId: string, now: Date): Promise<void> {
-  await db.query('UPDATE orders SET prepay_id = ?, pay_requested_at = COALESCE(pay_requested_at, ?) WHERE id = ?', [prepayId, now, orderId]);
+  await db.query(
+    'UPDATE orders SET prepay_id = ?, pay_requested_at = COALESCE(pay_requested_at, ?) WHERE id = ?',
+    [prepayId, now, orderId],
+  );
 }
 
 /** Records money received; undefined when this transaction was recorded before (a duplicate). */
 export async function insertPayment(
   conn: Conn,
-  p: { orderId: string; transactionId: string; amountFen: number; payerOpenid: string | null; successTime: Date | null; outcome: PaymentOutcome },
+  p: {
+    orderId: string;
+    transactionId: string;
+    amountFen: number;
+    payerOpenid: string | null;
+    successTime: Date | null;
+    outcome: PaymentOutcome;
+  },
 ): Promise<string | undefined> {
   try {
     const [res] = await conn.query<ResultSetHeader>(
@@ -36,7 +46,12 @@ export async function insertPayment(
   }
 }
 
-export async function findPayment(db: Db | Conn, where: string, params: unknown[], lock = false): Promise<PaymentRow | undefined> {
+export async function findPayment(
+  db: Db | Conn,
+  where: string,
+  params: unknown[],
+  lock = false,
+): Promise<PaymentRow | undefined> {
   const [rows] = await db.query<Row[]>(
     `SELECT id, order_id, transaction_id, amount_fen, refunded_fen, outcome FROM payments WHERE ${where} LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
     params,
@@ -49,7 +64,12 @@ export async function setOutcome(conn: Conn, paymentId: string, outcome: Payment
 }
 
 /** Pending orders whose payment began a while ago with no notification: ask WeChat. */
-export async function paymentsToCheck(db: Db, startedBefore: Date, checkedBefore: Date, limit: number): Promise<string[]> {
+export async function paymentsToCheck(
+  db: Db,
+  startedBefore: Date,
+  checkedBefore: Date,
+  limit: number,
+): Promise<string[]> {
   const [rows] = await db.query<Row[]>(
     `SELECT id FROM orders WHERE status = 1 AND pay_requested_at <= ?
         AND (pay_checked_at IS NULL OR pay_checked_at <= ?) ORDER BY pay_requested_at LIMIT ?`,

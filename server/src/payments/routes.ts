@@ -31,7 +31,12 @@ export function payRoutes(d: PaymentRouteDeps): Router {
   });
   r.post('/:orderNo/refund', async (ctx) => {
     const { reason } = RefundRequestSchema.parse(ctx.request.body ?? {});
-    ctx.body = await d.orders.requestRefund(principal(ctx).userId, ctx.params.orderNo!, reason, d.clock.now());
+    ctx.body = await d.orders.requestRefund(
+      principal(ctx).userId,
+      ctx.params.orderNo!,
+      reason,
+      d.clock.now(),
+    );
   });
   return r;
 }
@@ -49,8 +54,10 @@ export function notifyRoutes(d: PaymentRouteDeps): Router {
       await apply(n);
       ctx.status = 204;
     } catch (err) {
-      const status = err instanceof NotificationRejected ? err.status : err instanceof SuspiciousPayment ? 400 : 500;
-      if (status === 500) d.log.error({ err, path: ctx.path }, 'notification handling failed; WeChat will retry');
+      const status =
+        err instanceof NotificationRejected ? err.status : err instanceof SuspiciousPayment ? 400 : 500;
+      if (status === 500)
+        d.log.error({ err, path: ctx.path }, 'notification handling failed; WeChat will retry');
       ctx.status = status;
       ctx.body = { code: 'FAIL', message: status === 500 ? 'internal error' : (err as Error).message };
     }

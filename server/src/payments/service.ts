@@ -39,33 +39,56 @@ export class PaymentService {
   async prepay(userId: string, orderNo: string, now: Date, description: string): Promise<PayAnswer> {
     const order = await findOrder(this.d.db, 'order_no = ?', [orderNo]);
     if (!order || order.user_id !== userId) throw appError('NOT_FOUND', undefined, '订单不存在');
-    if (order.status === ORDER_STATUS.CANCELLED) throw appError(order.cancel_reason === 'expired' ? 'ORDER_EXPIRED' : 'ORDER_STATE_INVALID', undefined, order.cancel_reason === 'expired' ? undefined : '订单已取消');
+    if (order.status === ORDER_STATUS.CANCELLED)
+      throw appError(
+        order.cancel_reason === 'expired' ? 'ORDER_EXPIRED' : 'ORDER_STATE_INVALID',
+        undefined,
+        order.cancel_reason === 'expired' ? undefined : '订单已取消',
+      );
     if (order.status !== ORDER_STATUS.PENDING) throw appError('ORDER_STATE_INVALID', undefined, '订单已支付');
     if (order.expire_at.getTime() <= now.getTime()) throw appError('ORDER_EXPIRED');
     const openid = await openidOf(this.d.db, userId);
     if (!openid) throw appError('FORBIDDEN', undefined, '请先使用微信登录');
     let answer: { prepayId: string; payParams: PayParams };
     try {
-      answer = await this.d.pay.prepay({ orderNo, description, amountFen: order.amount_fen, expireAt: order.expire_at, openid });
+      answer = await this.d.pay.prepay({
+        orderNo,
+        description,
+        amountFen: order.amount_fen,
+        expireAt: order.expire_at,
+        openid,
+      });
     } catch (err) {
       this.d.log.error({ err, orderNo }, 'JSAPI prepay failed');
       throw appError('SERVICE_UNAVAILABLE', undefined, '微信支付暂时不可用，请稍后再试');
     }
     await setPrepay(this.d.db, order.id, answer.prepayId, now);
-    const cashierUrl = this.d.wechat.cashierUrl ? `${this.d.wechat.cashierUrl}?prepay_id=${encodeURIComponent(answer.prepayId)}` : undefined;
+    const cashierUrl = this.d.wechat.cashierUrl
+      ? `${this.d.wechat.cashierUrl}?prepay_id=${encodeURIComponent(answer.prepayId)}`
+      : undefined;
     return { ...answer, ...(cashierUrl ? { cashierUrl } : {}) };
   }
 
   private check(tx: WxTransaction, order: OrderRow | undefined): asserts order is OrderRow {
     const why =
-      tx.mchid !== this.d.wechat.mchid ? 'mchid' :
-      tx.appid !== this.d.wechat.appid ? 'appid' :
-      tx.trade_state !== 'SUCCESS' ? `trade_state ${tx.trade_state}` :
-      !tx.transaction_id ? 'no transaction_id' :
-      !order ? 'unknown order' :
-      tx.amount?.total !== order.amount_fen ? `amount ${tx.amount?.total} != ${order.amount_fen}` : undefined;
+      tx.mchid !== this.d.wechat.mchid
+        ? 'mchid'
+        : tx.appid !== this.d.wechat.appid
+          ? 'appid'
+          : tx.trade_state !== 'SUCCESS'
+            ? `trade_state ${tx.trade_state}`
+            : !tx.transaction_id
+              ? 'no transaction_id'
+              : !order
+                ? 'unknown order'
+                : tx.amount?.total !== order.amount_fen
+                  ? `amount ${tx.amount?.total} != ${order.amount_fen}`
+                  : undefined;
     if (why) {
-      this.d.log.warn({ outTradeNo: tx.out_trade_no, transactionId: tx.transaction_id, why }, 'suspicious payment refused');
+      this.d.log.warn(
+        { outTradeNo: tx.out_trade_no, transactionId: tx.transaction_id, why },
+        'suspicious payment refused',
+      );
       throw new SuspiciousPayment(why);
     }
   }
@@ -94,7 +117,11 @@ export class PaymentService {
       });
       if (!paymentId) return 'duplicate';
       if (live) {
-        await conn.query('UPDATE orders SET status = ?, paid_at = ? WHERE id = ?', [ORDER_STATUS.PAID, now, order.id]);
+        await conn.query('UPDATE orders SET status = ?, paid_at = ? WHERE id = ?', [
+          ORDER_STATUS.PAID,
+          now,
+          order.id,
+        ]);
         await enqueue(conn, 'order.paid', order.id, { orderId: order.id });
         return 'applied';
       }
@@ -108,7 +135,10 @@ export class PaymentService {
       return 'double_payment';
     });
     if (result !== 'duplicate') this.d.relay.nudge();
-    if (result === 'applied') await this.d.onPaid(buyer).catch((err) => this.d.log.error({ err }, 'resetting the expired-hold streak'));
+    if (result === 'applied')
+      await this.d
+        .onPaid(buyer)
+        .catch((err) => this.d.log.error({ err }, 'resetting the expired-hold streak'));
     return result;
   }
 
@@ -125,7 +155,10 @@ export class PaymentService {
       if (tx?.trade_state === 'SUCCESS') await this.applyTransaction(tx, now);
       return 'paid';
     } catch (err) {
-      this.d.log.warn({ err: err instanceof WechatPayError ? err.message : err, orderId }, 'could not close the WeChat order; will retry');
+      this.d.log.warn(
+        { err: err instanceof WechatPayError ? err.message : err, orderId },
+        'could not close the WeChat order; will retry',
+      );
       return 'retry';
     }
   }
@@ -133,7 +166,12 @@ export class PaymentService {
   /** Missing notifications: ask WeChat about orders whose payment began a while ago. */
   async checkPending(now: Date, afterMs: number): Promise<number> {
     let applied = 0;
-    const ids = await paymentsToCheck(this.d.db, new Date(now.getTime() - afterMs), new Date(now.getTime() - 30_000), 50);
+    const ids = await paymentsToCheck(
+      this.d.db,
+      new Date(now.getTime() - afterMs),
+      new Date(now.getTime() - 30_000),
+      50,
+    );
     for (const id of ids) {
       const order = (await findOrder(this.d.db, 'id = ?', [id]))!;
       try {

@@ -12,10 +12,21 @@ export function queueRoutes(queue: QueueService, auth: Middleware, clock: Clock)
   r.use(auth);
   r.post('/join', async (ctx) => {
     const body = QueueJoinSchema.parse(ctx.request.body ?? {});
-    ctx.body = await queue.join(principal(ctx).userId, pathId(ctx.params.sessionId), body, clock.now(), clientOf(ctx));
+    ctx.body = await queue.join(
+      principal(ctx).userId,
+      pathId(ctx.params.sessionId),
+      body,
+      clock.now(),
+      clientOf(ctx),
+    );
   });
   r.get('/', async (ctx) => {
-    ctx.body = await queue.status(principal(ctx).userId, pathId(ctx.params.sessionId), clock.now(), clientOf(ctx));
+    ctx.body = await queue.status(
+      principal(ctx).userId,
+      pathId(ctx.params.sessionId),
+      clock.now(),
+      clientOf(ctx),
+    );
   });
   return r;
 }

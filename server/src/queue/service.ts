@@ -41,18 +41,39 @@ export class QueueService {
   ) {}
 
   /** Joins (idempotent) after the rate and blocklist checks; notes the device for risk flags. */
-  async join(userId: string, sessionId: string, id: { idType?: string; idNumber?: string }, now: Date, client?: Client): Promise<QueueStatus> {
-    if (client) await Promise.all([this.risk.guardQueue(userId, client, now.getTime()), this.risk.noteAccount(userId, client, now)]);
+  async join(
+    userId: string,
+    sessionId: string,
+    id: { idType?: string; idNumber?: string },
+    now: Date,
+    client?: Client,
+  ): Promise<QueueStatus> {
+    if (client)
+      await Promise.all([
+        this.risk.guardQueue(userId, client, now.getTime()),
+        this.risk.noteAccount(userId, client, now),
+      ]);
     const cat = await this.catalog.requireSession(sessionId);
     if (!cat.queueEnabled) return this.noQueue(cat);
     if (cat.status === SESSION_STATUS.ENDED) throw appError('NOT_ON_SALE');
     let idHash = '';
     if (cat.realName) {
-      if (!id.idType || !id.idNumber) throw appError('VALIDATION_FAILED', { field: 'idNumber' }, '实名制场次排队需填写证件');
+      if (!id.idType || !id.idNumber)
+        throw appError('VALIDATION_FAILED', { field: 'idNumber' }, '实名制场次排队需填写证件');
       idHash = this.vault.idHash(id.idType, id.idNumber);
     }
     const q = this.keys.session(sessionId).queue;
-    const [code, view] = (await this.redis.queueJoin(q.state, q.pre, q.frozen, q.line, q.ids, q.turns, userId, now.getTime(), idHash)) as unknown as [number, QueueView];
+    const [code, view] = (await this.redis.queueJoin(
+      q.state,
+      q.pre,
+      q.frozen,
+      q.line,
+      q.ids,
+      q.turns,
+      userId,
+      now.getTime(),
+      idHash,
+    )) as unknown as [number, QueueView];
     if (code === RC.ID_TAKEN) throw appError('QUEUE_ID_TAKEN');
     return this.toStatus(cat, userId, view, now);
   }
@@ -62,17 +83,38 @@ export class QueueService {
     const cat = await this.catalog.requireSession(sessionId);
     if (!cat.queueEnabled) return this.noQueue(cat);
     const q = this.keys.session(sessionId).queue;
-    const view = (await this.redis.queueStatus(q.state, q.pre, q.frozen, q.line, q.turns, userId)) as unknown as QueueView;
+    const view = (await this.redis.queueStatus(
+      q.state,
+      q.pre,
+      q.frozen,
+      q.line,
+      q.turns,
+      userId,
+    )) as unknown as QueueView;
     return this.toStatus(cat, userId, view, now);
   }
 
   /** A fan's status from the scripts' one-step view of the queue. */
-  private async toStatus(cat: SessionCatalog, userId: string, view: QueueView, now: Date): Promise<QueueStatus> {
+  private async toStatus(
+    cat: SessionCatalog,
+    userId: string,
+    view: QueueView,
+    now: Date,
+  ): Promise<QueueStatus> {
     const [place, drawing, admittedStr, soldOutStr, inPre, inDraw, turnStart] = view;
     const admittedUpTo = Number(admittedStr);
     const soldOut = soldOutStr === '1';
     const rate = cat.queueRatePerMin ?? this.o.defaultRatePerMin;
-    const base = { sessionId: cat.id, queueEnabled: true, soldOut, admitted: false, position: null, ahead: null, etaSeconds: null, admittedThrough: admittedUpTo };
+    const base = {
+      sessionId: cat.id,
+      queueEnabled: true,
+      soldOut,
+      admitted: false,
+      position: null,
+      ahead: null,
+      etaSeconds: null,
+      admittedThrough: admittedUpTo,
+    };
     if (place === '') {
       if (inPre === '1') return { ...base, state: 'presale', pollAfterMs: this.presalePoll(cat, now) };
       if (inDraw === '1' || drawing === '1') return { ...base, state: 'shuffling', pollAfterMs: 2_000 };
@@ -81,14 +123,38 @@ export class QueueService {
     const position = Number(place);
     if (position > admittedUpTo) {
       const ahead = position - admittedUpTo - 1;
-      return { ...base, state: soldOut ? 'sold_out' : 'waiting', position, ahead, etaSeconds: Math.ceil((ahead / Math.max(rate, 1)) * 60), pollAfterMs: pollInterval(ahead) };
+      return {
+        ...base,
+        state: soldOut ? 'sold_out' : 'waiting',
+        position,
+        ahead,
+        etaSeconds: Math.ceil((ahead / Math.max(rate, 1)) * 60),
+        pollAfterMs: pollInterval(ahead),
+      };
     }
-    return this.admittedStatus(userId, cat.id, this.keys.session(cat.id).queue, position, turnStart === '' ? null : turnStart, now, base);
+    return this.admittedStatus(
+      userId,
+      cat.id,
+      this.keys.session(cat.id).queue,
+      position,
+      turnStart === '' ? null : turnStart,
+      now,
+      base,
+    );
   }
 
-  private async admittedStatus(userId: string, sessionId: string, q: SessionKeys['queue'], position: number, turnStart: string | null, now: Date, base: Omit<QueueStatus, 'state' | 'pollAfterMs'>): Promise<QueueStatus> {
+  private async admittedStatus(
+    userId: string,
+    sessionId: string,
+    q: SessionKeys['queue'],
+    position: number,
+    turnStart: string | null,
+    now: Date,
+    base: Omit<QueueStatus, 'state' | 'pollAfterMs'>,
+  ): Promise<QueueStatus> {
     let start = turnStart === null ? now.getTime() : Number(turnStart);
-    if (turnStart === null && (await this.redis.hsetnx(q.turns, userId, String(start))) === 0) start = Number(await this.redis.hget(q.turns, userId));
+    if (turnStart === null && (await this.redis.hsetnx(q.turns, userId, String(start))) === 0)
+      start = Number(await this.redis.hget(q.turns, userId));
     const end = start + this.o.turnMs;
     if (end <= now.getTime()) {
       // The turn is over: the place is given up; joining again queues at the back.
@@ -109,7 +175,18 @@ export class QueueService {
   }
 
   private noQueue(cat: SessionCatalog): QueueStatus {
-    return { sessionId: cat.id, queueEnabled: false, state: 'admitted', admitted: true, position: null, ahead: null, admittedThrough: null, soldOut: false, etaSeconds: 0, pollAfterMs: 60_000 };
+    return {
+      sessionId: cat.id,
+      queueEnabled: false,
+      state: 'admitted',
+      admitted: true,
+      position: null,
+      ahead: null,
+      admittedThrough: null,
+      soldOut: false,
+      etaSeconds: 0,
+      pollAfterMs: 60_000,
+    };
   }
 
   private presalePoll(cat: SessionCatalog, now: Date): number {
@@ -122,9 +199,20 @@ export class QueueService {
    */
   async tick(cat: SessionCatalog, now: Date): Promise<{ admitted: number; soldOut: boolean } | undefined> {
     const k = this.keys.session(cat.id);
-    await this.redis.queueOpen(k.queue.state, k.queue.pre, k.queue.frozen, randomBytes(16).toString('hex'), now.getTime());
+    await this.redis.queueOpen(
+      k.queue.state,
+      k.queue.pre,
+      k.queue.frozen,
+      randomBytes(16).toString('hex'),
+      now.getTime(),
+    );
     if ((await this.redis.hget(k.queue.state, 'drawing')) === '1') await this.draw(k);
-    const [code, admitted, soldOut] = await this.redis.queueAdmit(k.queue.state, k.meta, now.getTime(), cat.queueRatePerMin ?? this.o.defaultRatePerMin);
+    const [code, admitted, soldOut] = await this.redis.queueAdmit(
+      k.queue.state,
+      k.meta,
+      now.getTime(),
+      cat.queueRatePerMin ?? this.o.defaultRatePerMin,
+    );
     if (code !== RC.ADMITTED) return undefined;
     return { admitted: Number(admitted), soldOut: Number(soldOut) === 1 };
   }

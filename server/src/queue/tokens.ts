@@ -21,8 +21,13 @@ export class AdmissionTokens {
 
   /** The same user, session and turn always get the same token id: polling does not mint new turns. */
   issue(sessionId: string, userId: string, position: number, expiresAtMs: number): string {
-    const jti = createHash('sha256').update(`${sessionId}:${userId}:${position}`).digest('base64url').slice(0, 22);
-    const payload = Buffer.from(JSON.stringify({ s: sessionId, u: userId, e: expiresAtMs, j: jti })).toString('base64url');
+    const jti = createHash('sha256')
+      .update(`${sessionId}:${userId}:${position}`)
+      .digest('base64url')
+      .slice(0, 22);
+    const payload = Buffer.from(JSON.stringify({ s: sessionId, u: userId, e: expiresAtMs, j: jti })).toString(
+      'base64url',
+    );
     return `${payload}.${this.mac(payload)}`;
   }
 

@@ -28,15 +28,33 @@ export interface RefundRow {
 const COLUMNS = `id, order_id, payment_id, kind, out_refund_no, refund_id, amount_fen, fee_fen, status, reason,
   requested_by, created_at, finished_at`;
 
-export async function findRefund(db: Db | Conn, where: string, params: unknown[], lock = false): Promise<RefundRow | undefined> {
-  const [rows] = await db.query<Row[]>(`SELECT ${COLUMNS} FROM refunds WHERE ${where} ORDER BY id DESC LIMIT 1${lock ? ' FOR UPDATE' : ''}`, params);
+export async function findRefund(
+  db: Db | Conn,
+  where: string,
+  params: unknown[],
+  lock = false,
+): Promise<RefundRow | undefined> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT ${COLUMNS} FROM refunds WHERE ${where} ORDER BY id DESC LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
+    params,
+  );
   return rows[0] as RefundRow | undefined;
 }
 
 /** One refund per payment and kind: asking again answers the refund already made. */
 export async function createRefund(
   conn: Conn,
-  r: { orderId: string; paymentId: string; kind: RefundKind; outRefundNo: string; amountFen: number; feeFen: number; reason: string; requestedBy: string; now: Date },
+  r: {
+    orderId: string;
+    paymentId: string;
+    kind: RefundKind;
+    outRefundNo: string;
+    amountFen: number;
+    feeFen: number;
+    reason: string;
+    requestedBy: string;
+    now: Date;
+  },
 ): Promise<{ refund: RefundRow; created: boolean }> {
   try {
     const [res] = await conn.query<ResultSetHeader>(
@@ -47,11 +65,19 @@ export async function createRefund(
     return { refund: (await findRefund(conn, 'id = ?', [res.insertId]))!, created: true };
   } catch (err) {
     if (sqlErrno(err) !== ER_DUP_ENTRY) throw err;
-    return { refund: (await findRefund(conn, 'payment_id = ? AND kind = ?', [r.paymentId, r.kind]))!, created: false };
+    return {
+      refund: (await findRefund(conn, 'payment_id = ? AND kind = ?', [r.paymentId, r.kind]))!,
+      created: false,
+    };
   }
 }
 
-export async function setRefundStatus(conn: Db | Conn, id: string, status: number, o: { refundId?: string; finishedAt?: Date; from?: number[] } = {}): Promise<boolean> {
+export async function setRefundStatus(
+  conn: Db | Conn,
+  id: string,
+  status: number,
+  o: { refundId?: string; finishedAt?: Date; from?: number[] } = {},
+): Promise<boolean> {
   const [res] = await conn.query<ResultSetHeader>(
     `UPDATE refunds SET status = ?, refund_id = COALESCE(?, refund_id), finished_at = COALESCE(?, finished_at)
       WHERE id = ?${o.from ? ' AND status IN (?)' : ''}`,

@@ -14,8 +14,11 @@ export interface RefundTerms {
  */
 export function refundTerms(rules: RefundTier[], startsAt: Date, now: Date, amountFen: number): RefundTerms {
   const hoursLeft = (startsAt.getTime() - now.getTime()) / 3_600_000;
-  const tier = [...rules].sort((a, b) => b.hoursBeforeStart - a.hoursBeforeStart).find((t) => hoursLeft >= t.hoursBeforeStart);
-  if (!tier || hoursLeft <= 0 || tier.feePercent >= 100) return { allowed: false, feePercent: 100, feeFen: amountFen, refundFen: 0 };
+  const tier = [...rules]
+    .sort((a, b) => b.hoursBeforeStart - a.hoursBeforeStart)
+    .find((t) => hoursLeft >= t.hoursBeforeStart);
+  if (!tier || hoursLeft <= 0 || tier.feePercent >= 100)
+    return { allowed: false, feePercent: 100, feeFen: amountFen, refundFen: 0 };
   const feeFen = Math.floor((amountFen * tier.feePercent) / 100);
   return { allowed: true, feePercent: tier.feePercent, feeFen, refundFen: amountFen - feeFen };
 }

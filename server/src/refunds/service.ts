@@ -10,7 +10,15 @@ import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import { findPayment, type PaymentRow } from '../payments/repo';
 import type { WechatPay, WxRefund } from '../wechat/pay';
-import { createRefund, findRefund, REFUND_STATUS, refundsToCheck, setRefundStatus, type RefundKind, type RefundRow } from './repo';
+import {
+  createRefund,
+  findRefund,
+  REFUND_STATUS,
+  refundsToCheck,
+  setRefundStatus,
+  type RefundKind,
+  type RefundRow,
+} from './repo';
 import { refundTerms } from './rules';
 
 export interface RefundDeps {
@@ -49,16 +57,33 @@ export class RefundService {
       if (!order) throw appError('NOT_FOUND', undefined, '订单不存在');
       const existing = await findRefund(conn, "order_id = ? AND kind = 'order'", [order.id]);
       if (existing) return existing;
-      if (order.status !== ORDER_STATUS.TICKETED && order.status !== ORDER_STATUS.PAID) throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
-      const payment = await findPayment(conn, "order_id = ? AND outcome IN ('applied', 'late_applied')", [order.id], true);
+      if (order.status !== ORDER_STATUS.TICKETED && order.status !== ORDER_STATUS.PAID)
+        throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
+      const payment = await findPayment(
+        conn,
+        "order_id = ? AND outcome IN ('applied', 'late_applied')",
+        [order.id],
+        true,
+      );
       if (!payment) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
       const [used] = await conn.query<RowDataPacket[]>(
         'SELECT COUNT(*) n FROM tickets t JOIN checkins c ON c.ticket_id = t.id WHERE t.order_id = ? FOR UPDATE',
         [order.id],
       );
-      if (Number(used[0]!.n) > 0) throw appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
+      if (Number(used[0]!.n) > 0)
+        throw appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
       const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(order, o.now) : 0;
-      const r = await this.create(conn, order, payment, 'order', order.amount_fen - feeFen, feeFen, o.reason ?? '', o.by, o.now);
+      const r = await this.create(
+        conn,
+        order,
+        payment,
+        'order',
+        order.amount_fen - feeFen,
+        feeFen,
+        o.reason ?? '',
+        o.by,
+        o.now,
+      );
       await conn.query('UPDATE tickets SET status = 3 WHERE order_id = ? AND status = 1', [order.id]);
       return r;
     });
@@ -71,20 +96,55 @@ export class RefundService {
       'SELECT s.refund_rules, ss.starts_at FROM show_sessions ss JOIN shows s ON s.id = ss.show_id WHERE ss.id = ?',
       [order.session_id],
     );
-    const terms = refundTerms(parseRefundRules(rows[0]?.refund_rules ?? null), rows[0]!.starts_at, now, order.amount_fen);
+    const terms = refundTerms(
+      parseRefundRules(rows[0]?.refund_rules ?? null),
+      rows[0]!.starts_at,
+      now,
+      order.amount_fen,
+    );
     if (!terms.allowed) throw appError('REFUND_NOT_ALLOWED');
     return terms.feeFen;
   }
 
   /** In the caller's transaction: refund a whole payment we must not keep (late, duplicate). */
-  async refundPaymentInTx(conn: Conn, order: OrderRow, payment: PaymentRow, kind: 'late' | 'duplicate', now: Date): Promise<RefundRow> {
+  async refundPaymentInTx(
+    conn: Conn,
+    order: OrderRow,
+    payment: PaymentRow,
+    kind: 'late' | 'duplicate',
+    now: Date,
+  ): Promise<RefundRow> {
     const reason = kind === 'late' ? '订单已取消且座位已售出，自动退款' : '重复支付，自动退款';
-    const r = await this.create(conn, order, payment, kind, payment.amount_fen, 0, reason, { kind: 'system', id: kind }, now);
-    await enqueue(conn, 'notice.send', order.id, { userId: order.user_id, template: 'late_refund', orderId: order.id });
+    const r = await this.create(
+      conn,
+      order,
+      payment,
+      kind,
+      payment.amount_fen,
+      0,
+      reason,
+      { kind: 'system', id: kind },
+      now,
+    );
+    await enqueue(conn, 'notice.send', order.id, {
+      userId: order.user_id,
+      template: 'late_refund',
+      orderId: order.id,
+    });
     return r;
   }
 
-  private async create(conn: Conn, order: OrderRow, payment: PaymentRow, kind: RefundKind, amountFen: number, feeFen: number, reason: string, by: RefundActor, now: Date): Promise<RefundRow> {
+  private async create(
+    conn: Conn,
+    order: OrderRow,
+    payment: PaymentRow,
+    kind: RefundKind,
+    amountFen: number,
+    feeFen: number,
+    reason: string,
+    by: RefundActor,
+    now: Date,
+  ): Promise<RefundRow> {
     const { refund, created } = await createRefund(conn, {
       orderId: order.id,
       paymentId: payment.id,
@@ -114,7 +174,10 @@ export class RefundService {
       totalFen: payment.amount_fen,
       reason: refund.reason || '退票',
     });
-    await setRefundStatus(this.d.db, refund.id, REFUND_STATUS.PROCESSING, { refundId: wx.refund_id, from: [REFUND_STATUS.REQUESTED] });
+    await setRefundStatus(this.d.db, refund.id, REFUND_STATUS.PROCESSING, {
+      refundId: wx.refund_id,
+      from: [REFUND_STATUS.REQUESTED],
+    });
     if (wx.status === 'SUCCESS') await this.applyResult(wx, now);
   }
 
@@ -128,21 +191,27 @@ export class RefundService {
     const result = await inTransaction(this.d.db, async (conn) => {
       const refund = await findRefund(conn, 'out_refund_no = ?', [wx.out_refund_no], true);
       if (!refund) return 'unknown' as const;
-      if (refund.status === REFUND_STATUS.SUCCESS || refund.status === REFUND_STATUS.CLOSED) return 'duplicate' as const;
-      if (wx.amount && wx.amount.refund !== refund.amount_fen) throw new Error(`refund ${refund.out_refund_no}: amount ${wx.amount.refund} != ${refund.amount_fen}`);
+      if (refund.status === REFUND_STATUS.SUCCESS || refund.status === REFUND_STATUS.CLOSED)
+        return 'duplicate' as const;
+      if (wx.amount && wx.amount.refund !== refund.amount_fen)
+        throw new Error(`refund ${refund.out_refund_no}: amount ${wx.amount.refund} != ${refund.amount_fen}`);
       if (status === 'ABNORMAL') {
         await setRefundStatus(conn, refund.id, REFUND_STATUS.ABNORMAL);
         return 'applied' as const;
       }
       if (status === 'CLOSED') {
         await setRefundStatus(conn, refund.id, REFUND_STATUS.CLOSED, { finishedAt: now });
-        if (refund.kind === 'order') await conn.query('UPDATE tickets SET status = 1 WHERE order_id = ? AND status = 3', [refund.order_id]);
+        if (refund.kind === 'order')
+          await conn.query('UPDATE tickets SET status = 1 WHERE order_id = ? AND status = 3', [
+            refund.order_id,
+          ]);
         return 'applied' as const;
       }
       await this.succeed(conn, refund, now);
       return 'applied' as const;
     });
-    if (result === 'unknown') this.d.log.warn({ outRefundNo: wx.out_refund_no }, 'refund result for an unknown refund (suspicious)');
+    if (result === 'unknown')
+      this.d.log.warn({ outRefundNo: wx.out_refund_no }, 'refund result for an unknown refund (suspicious)');
     this.d.relay.nudge();
     return result;
   }
@@ -150,14 +219,28 @@ export class RefundService {
   private async succeed(conn: Conn, refund: RefundRow, now: Date): Promise<void> {
     await setRefundStatus(conn, refund.id, REFUND_STATUS.SUCCESS, { finishedAt: now });
     // The CHECK (refunded_fen <= amount_fen) makes refunding more than was paid impossible.
-    await conn.query('UPDATE payments SET refunded_fen = refunded_fen + ?, status = IF(refunded_fen >= amount_fen, 3, 2) WHERE id = ?', [refund.amount_fen, refund.payment_id]);
+    await conn.query(
+      'UPDATE payments SET refunded_fen = refunded_fen + ?, status = IF(refunded_fen >= amount_fen, 3, 2) WHERE id = ?',
+      [refund.amount_fen, refund.payment_id],
+    );
     if (refund.kind !== 'order') return;
     const order = (await findOrder(conn, 'id = ?', [refund.order_id], true))!;
-    await conn.query('UPDATE orders SET status = ? WHERE id = ? AND status IN (?)', [ORDER_STATUS.REFUNDED, order.id, [ORDER_STATUS.PAID, ORDER_STATUS.TICKETED]]);
-    await conn.query('UPDATE tickets SET status = 2, voided_at = ? WHERE order_id = ? AND status <> 2', [now, order.id]);
+    await conn.query('UPDATE orders SET status = ? WHERE id = ? AND status IN (?)', [
+      ORDER_STATUS.REFUNDED,
+      order.id,
+      [ORDER_STATUS.PAID, ORDER_STATUS.TICKETED],
+    ]);
+    await conn.query('UPDATE tickets SET status = 2, voided_at = ? WHERE order_id = ? AND status <> 2', [
+      now,
+      order.id,
+    ]);
     await releaseClaims(conn, order);
     await enqueue(conn, 'inventory.release', order.id, { sessionId: order.session_id, orderId: order.id });
-    await enqueue(conn, 'notice.send', order.id, { userId: order.user_id, template: 'refunded', orderId: order.id });
+    await enqueue(conn, 'notice.send', order.id, {
+      userId: order.user_id,
+      template: 'refunded',
+      orderId: order.id,
+    });
   }
 
   /** Refunds WeChat accepted but never reported on: ask for their state. */

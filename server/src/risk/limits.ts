@@ -1,4 +1,9 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type Redis from 'ioredis';
 import { AppError } from '../http/errors';
 import { ERRORS } from '@showtix/shared-types';
@@ -24,7 +29,14 @@ export interface Client {
 
 export function rateLimited(retryAfterMs: number): AppError {
   const s = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new AppError('RATE_LIMITED', 429, true, ERRORS.RATE_LIMITED.message, { retryAfterS: s }, { 'Retry-After': String(s) });
+  return new AppError(
+    'RATE_LIMITED',
+    429,
+    true,
+    ERRORS.RATE_LIMITED.message,
+    { retryAfterS: s },
+    { 'Retry-After': String(s) },
+  );
 }
 
 /**
@@ -37,18 +49,32 @@ export function rateLimited(retryAfterMs: number): AppError {
 export class PathLimiter {
   private readonly dims: { name: keyof PathLimits; limiter: RateLimiterAbstract }[] = [];
 
-  constructor(redis: Redis, keyPrefix: string, path: string, limits: PathLimits, store: 'redis' | 'memory' = 'redis') {
+  constructor(
+    redis: Redis,
+    keyPrefix: string,
+    path: string,
+    limits: PathLimits,
+    store: 'redis' | 'memory' = 'redis',
+  ) {
     for (const name of ['user', 'ip', 'device'] as const) {
       const l = limits[name];
       if (l.points <= 0) continue;
       const opts = { keyPrefix: `${keyPrefix}rl:${path}:${name}`, points: l.points, duration: l.durationS };
-      this.dims.push({ name, limiter: store === 'redis' ? new RateLimiterRedis({ storeClient: redis, ...opts }) : new RateLimiterMemory(opts) });
+      this.dims.push({
+        name,
+        limiter:
+          store === 'redis'
+            ? new RateLimiterRedis({ storeClient: redis, ...opts })
+            : new RateLimiterMemory(opts),
+      });
     }
   }
 
   async consume(userId: string | undefined, client: Client): Promise<void> {
     const key = { user: userId, ip: client.ip, device: client.device };
-    const results = await Promise.allSettled(this.dims.filter((d) => key[d.name]).map((d) => d.limiter.consume(key[d.name]!)));
+    const results = await Promise.allSettled(
+      this.dims.filter((d) => key[d.name]).map((d) => d.limiter.consume(key[d.name]!)),
+    );
     let wait = 0;
     for (const r of results) {
       if (r.status === 'fulfilled') continue;

@@ -61,21 +61,39 @@ export class RiskService {
     ]);
     if (cooldownMs > 0) {
       const s = Math.ceil(cooldownMs / 1000);
-      throw new AppError('HOLD_COOLDOWN', 429, true, ERRORS.HOLD_COOLDOWN.message, { retryAfterS: s }, { 'Retry-After': String(s) });
+      throw new AppError(
+        'HOLD_COOLDOWN',
+        429,
+        true,
+        ERRORS.HOLD_COOLDOWN.message,
+        { retryAfterS: s },
+        { 'Retry-After': String(s) },
+      );
     }
   }
 
   /** Joining the waiting room ('join') or asking for one's place ('poll'). */
-  async guardQueue(userId: string, client: Client, nowMs: number, what: 'join' | 'poll' = 'join'): Promise<void> {
+  async guardQueue(
+    userId: string,
+    client: Client,
+    nowMs: number,
+    what: 'join' | 'poll' = 'join',
+  ): Promise<void> {
     const limiter = what === 'join' ? this.limiters.queue : this.limiters.poll;
-    await Promise.all([limiter.consume(userId, client), this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: [] }, nowMs)]);
+    await Promise.all([
+      limiter.consume(userId, client),
+      this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: [] }, nowMs),
+    ]);
   }
 
   async guardLogin(client: Client): Promise<void> {
     await this.limiters.login.consume(undefined, client);
   }
 
-  private async checkBlocked(s: { user: string; ip: string | undefined; device: string | undefined; ids: string[] }, nowMs: number): Promise<void> {
+  private async checkBlocked(
+    s: { user: string; ip: string | undefined; device: string | undefined; ids: string[] },
+    nowMs: number,
+  ): Promise<void> {
     await this.refreshBlocklist(nowMs);
     const hit =
       this.blocked.get('user')?.has(s.user) ||
@@ -110,10 +128,15 @@ export class RiskService {
   /** An order of this user expired unpaid: one more in the streak; past the cap, a cooldown. */
   async onHoldExpired(userId: string): Promise<void> {
     await this.db.query('UPDATE users SET expired_streak = expired_streak + 1 WHERE id = ?', [userId]);
-    const [rows] = await this.db.query<RowDataPacket[]>('SELECT expired_streak FROM users WHERE id = ?', [userId]);
+    const [rows] = await this.db.query<RowDataPacket[]>('SELECT expired_streak FROM users WHERE id = ?', [
+      userId,
+    ]);
     if ((rows[0]?.expired_streak ?? 0) >= this.o.expiredHoldsMax) {
       await this.redis.set(this.cooldownKey(userId), '1', 'PX', this.o.cooldownMs);
-      this.log.info({ userId, streak: rows[0]!.expired_streak }, 'hold cooldown after repeated expired holds');
+      this.log.info(
+        { userId, streak: rows[0]!.expired_streak },
+        'hold cooldown after repeated expired holds',
+      );
     }
   }
 
@@ -136,7 +159,12 @@ export class RiskService {
     for (const [kind, subject, max] of seen) {
       if (!subject || max <= 0) continue;
       const key = `${this.o.keyPrefix}seen:${kind}:${subject}`;
-      const [[, added], [, count]] = (await this.redis.multi().sadd(key, userId).scard(key).expire(key, 86_400).exec()) as [unknown, number][];
+      const [[, added], [, count]] = (await this.redis
+        .multi()
+        .sadd(key, userId)
+        .scard(key)
+        .expire(key, 86_400)
+        .exec()) as [unknown, number][];
       const milestone = count === max + 1 || (count > max && (count & (count - 1)) === 0);
       if (added === 1 && milestone) {
         await this.db.query(

@@ -10,7 +10,11 @@ export const DEMO_TITLE = '星河巡回演唱会 2027 · 上海站';
 const DAY_MS = 86_400_000;
 
 /** A demo show with a reserved-seating session and a general-admission session, both on sale. */
-export async function seedDemo(d: AppDeps, now: Date, log: Logger): Promise<{ showId: string; created: boolean }> {
+export async function seedDemo(
+  d: AppDeps,
+  now: Date,
+  log: Logger,
+): Promise<{ showId: string; created: boolean }> {
   const [existing] = await d.db.query<RowDataPacket[]>('SELECT id FROM shows WHERE title = ?', [DEMO_TITLE]);
   if (existing[0]) return { showId: String(existing[0].id), created: false };
 
@@ -43,7 +47,8 @@ export async function seedDemo(d: AppDeps, now: Date, log: Logger): Promise<{ sh
   const all = await seatIdsOfVenue(d.db, venueId);
   const vip = all.filter((s) => s.section.startsWith('内场') && Number(s.row) <= 4).map((s) => s.id);
   const floor = all.filter((s) => s.section.startsWith('内场') && Number(s.row) > 4).map((s) => s.id);
-  const evening = (days: number) => new Date(Math.floor(now.getTime() / DAY_MS + days) * DAY_MS + 11.5 * 3600_000);
+  const evening = (days: number) =>
+    new Date(Math.floor(now.getTime() / DAY_MS + days) * DAY_MS + 11.5 * 3600_000);
   const reserved = await insertSession(d.db, {
     showId,
     startsAt: evening(30),

@@ -16,7 +16,11 @@ export class TicketKeys {
     if (kids.length === 0) throw new Error('at least one ticket key id is required');
     for (const kid of kids) {
       const seed = createHmac('sha256', secret).update(`showtix:ticket-key:${kid}`).digest();
-      const priv = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+      const priv = createPrivateKey({
+        key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
+        format: 'der',
+        type: 'pkcs8',
+      });
       const pub = createPublicKey(priv);
       const raw = pub.export({ format: 'der', type: 'spki' }).subarray(-32);
       this.keys.set(kid, { priv, pub, raw });
@@ -39,7 +43,9 @@ export class TicketKeys {
 
   /** The signed, fixed part of a ticket's QR code. */
   signedQr(ticketNo: string, sessionId: string): string {
-    const payload = Buffer.from(JSON.stringify({ t: ticketNo, s: sessionId, k: this.activeKid })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ t: ticketNo, s: sessionId, k: this.activeKid })).toString(
+      'base64url',
+    );
     const signed = `STX2.${payload}`;
     return `${signed}.${this.sign(signed)}`;
   }

@@ -44,9 +44,26 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
   const issued = await inTransaction(d.db, async (conn) => {
     const o = await findOrder(conn, 'id = ?', [orderId], true);
     if (o?.status !== ORDER_STATUS.PAID) return false;
-    const [items] = await conn.query<Row[]>('SELECT id, seat_id, zone_id, slot_no FROM order_items WHERE order_id = ? ORDER BY id', [orderId]);
-    const rows = items.map((i) => [newTicketNo(), o.id, i.id, o.user_id, o.session_id, i.seat_id, i.zone_id, i.slot_no, randomBytes(32).toString('base64url'), now]);
-    await conn.query('INSERT INTO tickets (ticket_no, order_id, order_item_id, user_id, session_id, seat_id, zone_id, slot_no, secret, created_at) VALUES ?', [rows]);
+    const [items] = await conn.query<Row[]>(
+      'SELECT id, seat_id, zone_id, slot_no FROM order_items WHERE order_id = ? ORDER BY id',
+      [orderId],
+    );
+    const rows = items.map((i) => [
+      newTicketNo(),
+      o.id,
+      i.id,
+      o.user_id,
+      o.session_id,
+      i.seat_id,
+      i.zone_id,
+      i.slot_no,
+      randomBytes(32).toString('base64url'),
+      now,
+    ]);
+    await conn.query(
+      'INSERT INTO tickets (ticket_no, order_id, order_item_id, user_id, session_id, seat_id, zone_id, slot_no, secret, created_at) VALUES ?',
+      [rows],
+    );
     await conn.query('UPDATE orders SET status = ? WHERE id = ?', [ORDER_STATUS.TICKETED, orderId]);
     await enqueue(conn, 'notice.send', o.id, { userId: o.user_id, template: 'ticketed', orderId: o.id });
     return true;

@@ -5,7 +5,11 @@ import { codeKeyOf, type TicketKeys } from './keys';
 
 type Row = RowDataPacket & Record<string, any>;
 
-export const TICKET_STATUS_NAME: Record<number, 'valid' | 'voided' | 'refunding'> = { 1: 'valid', 2: 'voided', 3: 'refunding' };
+export const TICKET_STATUS_NAME: Record<number, 'valid' | 'voided' | 'refunding'> = {
+  1: 'valid',
+  2: 'voided',
+  3: 'refunding',
+};
 
 export interface TicketView {
   ticketId: string;
@@ -28,7 +32,12 @@ export interface TicketView {
   zoneName?: string;
 }
 
-export async function ticketsOfUser(db: Db, keys: TicketKeys, userId: string, now: Date): Promise<TicketView[]> {
+export async function ticketsOfUser(
+  db: Db,
+  keys: TicketKeys,
+  userId: string,
+  now: Date,
+): Promise<TicketView[]> {
   const [rows] = await db.query<Row[]>(
     `SELECT t.ticket_no, t.session_id, t.seat_id, t.zone_id, t.status, t.secret, c.scanned_at, o.order_no, sh.title, v.name AS venue_name,
             ss.starts_at, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name
@@ -47,20 +56,22 @@ export async function ticketsOfUser(db: Db, keys: TicketKeys, userId: string, no
     const qrSigned = keys.signedQr(r.ticket_no, String(r.session_id));
     const codeKey = codeKeyOf(r.secret);
     return {
-    ticketId: r.ticket_no,
-    orderNo: r.order_no,
-    sessionId: r.session_id,
-    ...(r.seat_id ? { seatId: r.seat_id, seat: { section: r.section, row: r.row_label, number: r.seat_number } } : {}),
-    ...(r.zone_id ? { zoneId: r.zone_id, zoneName: r.zone_name } : {}),
-    status: TICKET_STATUS_NAME[r.status]!,
-    qr: currentQr(qrSigned, codeKey, now.getTime()),
-    qrSigned,
-    codeKey,
-    codeStepMs: CODE_STEP_MS,
-    ...(r.scanned_at ? { checkedInAt: r.scanned_at.toISOString() } : {}),
-    showTitle: r.title,
-    venueName: r.venue_name,
-    startsAt: r.starts_at.toISOString(),
+      ticketId: r.ticket_no,
+      orderNo: r.order_no,
+      sessionId: r.session_id,
+      ...(r.seat_id
+        ? { seatId: r.seat_id, seat: { section: r.section, row: r.row_label, number: r.seat_number } }
+        : {}),
+      ...(r.zone_id ? { zoneId: r.zone_id, zoneName: r.zone_name } : {}),
+      status: TICKET_STATUS_NAME[r.status]!,
+      qr: currentQr(qrSigned, codeKey, now.getTime()),
+      qrSigned,
+      codeKey,
+      codeStepMs: CODE_STEP_MS,
+      ...(r.scanned_at ? { checkedInAt: r.scanned_at.toISOString() } : {}),
+      showTitle: r.title,
+      venueName: r.venue_name,
+      startsAt: r.starts_at.toISOString(),
     };
   });
 }

@@ -15,6 +15,7 @@ export function trustedWechatKeys(c: WechatConfig): Map<string, KeyObject> {
     const cert = new X509Certificate(readFileSync(p));
     keys.set(cert.serialNumber.toUpperCase(), cert.publicKey);
   }
-  if (c.payPublicKeyPath && c.payPublicKeyId) keys.set(c.payPublicKeyId, createPublicKey(readFileSync(c.payPublicKeyPath)));
+  if (c.payPublicKeyPath && c.payPublicKeyId)
+    keys.set(c.payPublicKeyId, createPublicKey(readFileSync(c.payPublicKeyPath)));
   return keys;
 }

@@ -29,7 +29,13 @@ const header = (h: Headers, name: string): string => {
  * received (both key modes, 5-minute window, probes refused), then AEAD_AES_256_GCM with the tag
  * checked. Nothing is parsed before the signature holds.
  */
-export function readNotification<T>(headers: Headers, rawBody: string | undefined, keys: Map<string, KeyObject>, apiV3Key: string, nowMs: number): WechatNotification<T> {
+export function readNotification<T>(
+  headers: Headers,
+  rawBody: string | undefined,
+  keys: Map<string, KeyObject>,
+  apiV3Key: string,
+  nowMs: number,
+): WechatNotification<T> {
   if (rawBody === undefined || rawBody === '') throw new NotificationRejected(400, 'empty body');
   const verdict = verifyWechatSignature(
     {
@@ -49,7 +55,8 @@ export function readNotification<T>(headers: Headers, rawBody: string | undefine
   } catch {
     throw new NotificationRejected(400, 'body is not JSON');
   }
-  if (!body.resource || typeof body.event_type !== 'string') throw new NotificationRejected(400, 'no resource');
+  if (!body.resource || typeof body.event_type !== 'string')
+    throw new NotificationRejected(400, 'no resource');
   let plain: string;
   try {
     plain = decryptResource(body.resource, apiV3Key);

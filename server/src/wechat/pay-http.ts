@@ -31,7 +31,12 @@ export class VerifiedPayHttp implements IPayRequest {
     return Promise.reject(new Error('uploads are not used'));
   }
 
-  private async send(method: string, url: string, headers: Record<string, string>, body?: string): Promise<Output> {
+  private async send(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<Output> {
     const target = url.startsWith(WECHATPAY_ORIGIN) ? this.baseUrl + url.slice(WECHATPAY_ORIGIN.length) : url;
     let res: Response;
     try {
@@ -48,7 +53,9 @@ export class VerifiedPayHttp implements IPayRequest {
     // included) against the signed hash_value.
     if (new URL(target).pathname === '/v3/billdownload/file') {
       const bytes = Buffer.from(await res.arrayBuffer());
-      return res.ok ? { status: res.status, data: bytes } : { status: res.status, error: bytes.toString('utf8') };
+      return res.ok
+        ? { status: res.status, data: bytes }
+        : { status: res.status, error: bytes.toString('utf8') };
     }
     const text = await res.text();
     const verdict = verifyWechatSignature(
@@ -62,7 +69,8 @@ export class VerifiedPayHttp implements IPayRequest {
       this.trusted,
       this.now(),
     );
-    if (verdict !== 'ok') return { status: 599, error: `response signature ${verdict}`, errRaw: { status: res.status, text } };
+    if (verdict !== 'ok')
+      return { status: 599, error: `response signature ${verdict}`, errRaw: { status: res.status, text } };
     if (res.ok) return { status: res.status, data: text === '' ? {} : JSON.parse(text) };
     return { status: res.status, error: text, errRaw: { status: res.status, text } };
   }

@@ -86,7 +86,13 @@ export class WechatPay {
     this.pay.createHttp(new VerifiedPayHttp(c.payApiBase, trusted, now));
   }
 
-  async prepay(o: { orderNo: string; description: string; amountFen: number; expireAt: Date; openid: string }): Promise<{ prepayId: string; payParams: PayParams }> {
+  async prepay(o: {
+    orderNo: string;
+    description: string;
+    amountFen: number;
+    expireAt: Date;
+    openid: string;
+  }): Promise<{ prepayId: string; payParams: PayParams }> {
     const r = await this.pay.transactions_jsapi({
       description: o.description.slice(0, 127),
       out_trade_no: o.orderNo,
@@ -98,7 +104,16 @@ export class WechatPay {
     if (r.status !== 200) fail(r);
     // The SDK replaces the answer by the wx.requestPayment parameters; prepay_id is in `package`.
     const d = r.data as PayParams;
-    return { prepayId: d.package.replace(/^prepay_id=/, ''), payParams: { timeStamp: d.timeStamp, nonceStr: d.nonceStr, package: d.package, signType: d.signType, paySign: d.paySign } };
+    return {
+      prepayId: d.package.replace(/^prepay_id=/, ''),
+      payParams: {
+        timeStamp: d.timeStamp,
+        nonceStr: d.nonceStr,
+        package: d.package,
+        signType: d.signType,
+        paySign: d.paySign,
+      },
+    };
   }
 
   async query(orderNo: string): Promise<WxTransaction | undefined> {
@@ -117,7 +132,14 @@ export class WechatPay {
   }
 
   /** transactionId refunds that exact payment (a duplicate); otherwise the order's payment. */
-  async refund(o: { orderNo: string; transactionId?: string; outRefundNo: string; refundFen: number; totalFen: number; reason: string }): Promise<WxRefund> {
+  async refund(o: {
+    orderNo: string;
+    transactionId?: string;
+    outRefundNo: string;
+    refundFen: number;
+    totalFen: number;
+    reason: string;
+  }): Promise<WxRefund> {
     const r = await this.pay.refunds({
       ...(o.transactionId ? { transaction_id: o.transactionId } : { out_trade_no: o.orderNo }),
       out_refund_no: o.outRefundNo,
@@ -139,7 +161,9 @@ export class WechatPay {
     if (r.status !== 200) fail(r);
     const { download_url: url, hash_value: hash } = r.data as { download_url: string; hash_value: string };
     // The SDK signs only URLs on WeChat's own origin: give it that one, the HTTP layer rebases it.
-    const file = await this.pay.downloadBill(url.replace(/^https?:\/\/[^/]+/, 'https://api.mch.weixin.qq.com'));
+    const file = await this.pay.downloadBill(
+      url.replace(/^https?:\/\/[^/]+/, 'https://api.mch.weixin.qq.com'),
+    );
     if (file.status !== 200) fail(file);
     const bytes = file.data as Buffer;
     if (createHash('sha1').update(bytes).digest('hex') !== String(hash).toLowerCase()) {

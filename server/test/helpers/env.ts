@@ -58,7 +58,8 @@ export async function deleteAmqp(url: string, prefix: string): Promise<void> {
     conn = await amqp.connect(url);
     const ch = await conn.createChannel();
     for (const name of CONSUMERS) {
-      for (const q of [`${prefix}.${name}`, `${prefix}.${name}.retry`, `${prefix}.${name}.dead`]) await ch.deleteQueue(q);
+      for (const q of [`${prefix}.${name}`, `${prefix}.${name}.retry`, `${prefix}.${name}.dead`])
+        await ch.deleteQueue(q);
     }
     await ch.deleteExchange(`${prefix}.events`);
     await ch.close();

@@ -33,8 +33,17 @@ export async function createSession(d: AppDeps, o: SessionOptions = {}): Promise
   const n = o.seats ?? 0;
   const rows = Math.ceil(n / 20);
   const seats = blockSeats({ section: 'A', rows, seatsPerRow: 20, originX: 0, originY: 0 }).slice(0, n);
-  const venueId = await insertVenue(d.db, { name: `测试场馆${++venueCounter}`, city: '上海', seats, zones: o.zones });
-  const showId = await insertShow(d.db, { title: `测试演出${venueCounter}`, venueId, refundRules: o.refundRules ?? [] });
+  const venueId = await insertVenue(d.db, {
+    name: `测试场馆${++venueCounter}`,
+    city: '上海',
+    seats,
+    zones: o.zones,
+  });
+  const showId = await insertShow(d.db, {
+    title: `测试演出${venueCounter}`,
+    venueId,
+    refundRules: o.refundRules ?? [],
+  });
   const seatRows = await seatIdsOfVenue(d.db, venueId);
   const vip = seatRows.slice(0, o.vip ?? 0).map((s) => s.id);
   const now = d.clock.now();
@@ -65,7 +74,11 @@ export async function createSession(d: AppDeps, o: SessionOptions = {}): Promise
 /** n users in one INSERT; returns their ids in order. */
 export async function createUsers(d: AppDeps, n: number, tag = 'u'): Promise<string[]> {
   const stamp = `${tag}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  await d.db.query('INSERT INTO users (openid) VALUES ?', [Array.from({ length: n }, (_, i) => [`${stamp}_${i}`])]);
-  const [rows] = await d.db.query<RowDataPacket[]>('SELECT id FROM users WHERE openid LIKE ? ORDER BY id', [`${stamp}\\_%`]);
+  await d.db.query('INSERT INTO users (openid) VALUES ?', [
+    Array.from({ length: n }, (_, i) => [`${stamp}_${i}`]),
+  ]);
+  const [rows] = await d.db.query<RowDataPacket[]>('SELECT id FROM users WHERE openid LIKE ? ORDER BY id', [
+    `${stamp}\\_%`,
+  ]);
   return rows.map((r) => String(r.id));
 }

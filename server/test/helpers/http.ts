@@ -12,7 +12,11 @@ export interface TestServer {
   url: string;
   close(): Promise<void>;
   /** JSON request; `token` becomes a bearer header. */
-  call<T = any>(method: string, path: string, o?: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<ApiResponse<T>>;
+  call<T = any>(
+    method: string,
+    path: string,
+    o?: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string },
+  ): Promise<ApiResponse<T>>;
   tokenFor(userId: string, roles?: ('fan' | 'staff' | 'admin')[]): Promise<string>;
 }
 

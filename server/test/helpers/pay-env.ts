@@ -26,7 +26,9 @@ export async function freePort(): Promise<number> {
  * The server with WeChat pointed at a real simulator (real HTTP, real signatures, encrypted
  * notifications with a compressed retry schedule) and its RabbitMQ consumers running.
  */
-export async function createPayEnv(o: { sim?: SimulatorOptions; env?: Record<string, string>; consumers?: boolean } = {}): Promise<PayEnv> {
+export async function createPayEnv(
+  o: { sim?: SimulatorOptions; env?: Record<string, string>; consumers?: boolean } = {},
+): Promise<PayEnv> {
   const sim = await startSimulator({ notifyRetryScale: 0.0005, refundDelayMs: 30, ...o.sim });
   const port = await freePort();
   const env = await createTestEnv({

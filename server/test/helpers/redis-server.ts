@@ -47,9 +47,13 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const url = `redis://127.0.0.1:${port}/0`;
   let proc: ChildProcess | undefined;
   const start = async () => {
-    proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
+    proc = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
     await waitReady(port);
   };
   const stop = async () => {

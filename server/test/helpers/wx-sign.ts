@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { testKeys } from '@showtix/wechat-sim';
 
 /** Signs a notification body as WeChat's platform key does (for crafting tampered variants). */
-export function wechatHeaders(body: string, o: { timestamp?: number; nonce?: string; serial?: string; publicKeyMode?: boolean } = {}): Record<string, string> {
+export function wechatHeaders(
+  body: string,
+  o: { timestamp?: number; nonce?: string; serial?: string; publicKeyMode?: boolean } = {},
+): Record<string, string> {
   const timestamp = String(o.timestamp ?? Math.floor(Date.now() / 1000));
   const nonce = o.nonce ?? randomBytes(16).toString('hex');
   const key = readFileSync(o.publicKeyMode ? testKeys.publicKeyPrivatePath : testKeys.platformPrivateKeyPath);

@@ -33,7 +33,10 @@ function workerEnv(c: Config, simUrl: string): NodeJS.ProcessEnv {
 }
 
 function startWorker(env: NodeJS.ProcessEnv): ChildProcess {
-  const c = spawn(process.execPath, [path.join(root, 'dist/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const c = spawn(process.execPath, [path.join(root, 'dist/main.js')], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   workers.push(c);
   return c;
 }
@@ -46,7 +49,8 @@ const stop = (c: ChildProcess, signal: NodeJS.Signals) =>
   });
 
 beforeAll(async () => {
-  if (!existsSync(path.join(root, 'dist/main.js'))) execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  if (!existsSync(path.join(root, 'dist/main.js')))
+    execSync('npm run build', { cwd: root, stdio: 'inherit' });
   p = await createPayEnv({ consumers: false });
 });
 afterAll(async () => {
@@ -59,26 +63,47 @@ it('exactly one set of tickets per paid order after the worker is killed mid-iss
   const orders: string[] = [];
   for (let i = 0; i < 60; i++) {
     const fan = await p.login(`openid-crash-${i}`);
-    const o = (await p.api.call('POST', '/api/v1/orders', { token: fan.token, body: { sessionId: s.sessionId, seatIds: s.seatIds.slice(i * 3, i * 3 + 3) } })).body;
+    const o = (
+      await p.api.call('POST', '/api/v1/orders', {
+        token: fan.token,
+        body: { sessionId: s.sessionId, seatIds: s.seatIds.slice(i * 3, i * 3 + 3) },
+      })
+    ).body;
     const pay = (await p.api.call('POST', `/api/v1/orders/${o.orderNo}/pay`, { token: fan.token })).body;
     p.sim.pay(pay.prepayId);
     orders.push(o.orderNo);
   }
-  const count = async (sql: string) => Number((await p.deps.db.query<RowDataPacket[]>(sql, [s.sessionId]))[0][0]!.n);
-  await p.until(async () => (await count('SELECT COUNT(*) n FROM orders WHERE session_id = ? AND status = 2')) === 60, 'all paid');
+  const count = async (sql: string) =>
+    Number((await p.deps.db.query<RowDataPacket[]>(sql, [s.sessionId]))[0][0]!.n);
+  await p.until(
+    async () => (await count('SELECT COUNT(*) n FROM orders WHERE session_id = ? AND status = 2')) === 60,
+    'all paid',
+  );
 
   const env = workerEnv(p.config, p.sim.url);
   const first = startWorker(env);
-  await p.until(async () => (await count('SELECT COUNT(*) n FROM tickets WHERE session_id = ?')) > 0, 'the worker to start issuing', 30_000);
+  await p.until(
+    async () => (await count('SELECT COUNT(*) n FROM tickets WHERE session_id = ?')) > 0,
+    'the worker to start issuing',
+    30_000,
+  );
   await stop(first, 'SIGKILL');
   const issuedBeforeKill = await count('SELECT COUNT(*) n FROM orders WHERE session_id = ? AND status = 3');
 
   const second = startWorker(env);
-  await p.until(async () => (await count('SELECT COUNT(*) n FROM orders WHERE session_id = ? AND status = 3')) === 60, 'every order ticketed', 30_000);
+  await p.until(
+    async () => (await count('SELECT COUNT(*) n FROM orders WHERE session_id = ? AND status = 3')) === 60,
+    'every order ticketed',
+    30_000,
+  );
   await stop(second, 'SIGTERM');
   expect(issuedBeforeKill).toBeLessThan(60); // the kill did land mid-way
   expect(await count('SELECT COUNT(*) n FROM tickets WHERE session_id = ?')).toBe(180);
-  expect(await count('SELECT COUNT(*) n FROM (SELECT order_item_id FROM tickets WHERE session_id = ? GROUP BY order_item_id HAVING COUNT(*) > 1) d')).toBe(0);
+  expect(
+    await count(
+      'SELECT COUNT(*) n FROM (SELECT order_item_id FROM tickets WHERE session_id = ? GROUP BY order_item_id HAVING COUNT(*) > 1) d',
+    ),
+  ).toBe(0);
   const sold = await p.deps.inventory.states(s.sessionId, [], Date.now());
   expect(sold.sold).toHaveLength(180);
 });

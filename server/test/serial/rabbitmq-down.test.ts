@@ -28,7 +28,12 @@ it('pays during the outage, issues every ticket after it', async () => {
   const orders = [];
   for (let i = 0; i < 5; i++) {
     const fan = await p.login(`openid-mq-${i}`);
-    const o = (await p.api.call('POST', '/api/v1/orders', { token: fan.token, body: { sessionId: s.sessionId, seatIds: [s.seatIds[i]] } })).body;
+    const o = (
+      await p.api.call('POST', '/api/v1/orders', {
+        token: fan.token,
+        body: { sessionId: s.sessionId, seatIds: [s.seatIds[i]] },
+      })
+    ).body;
     const pay = (await p.api.call('POST', `/api/v1/orders/${o.orderNo}/pay`, { token: fan.token })).body;
     orders.push({ orderNo: o.orderNo as string, prepayId: pay.prepayId as string });
   }
@@ -36,22 +41,46 @@ it('pays during the outage, issues every ticket after it', async () => {
   try {
     for (const o of orders) p.sim.pay(o.prepayId);
     const count = async (status: number) =>
-      Number((await p.deps.db.query<RowDataPacket[]>('SELECT COUNT(*) n FROM orders WHERE session_id = ? AND status = ?', [s.sessionId, status]))[0][0]!.n);
+      Number(
+        (
+          await p.deps.db.query<RowDataPacket[]>(
+            'SELECT COUNT(*) n FROM orders WHERE session_id = ? AND status = ?',
+            [s.sessionId, status],
+          )
+        )[0][0]!.n,
+      );
     await p.until(async () => (await count(2)) === 5, 'all five paid while RabbitMQ is down');
-    await p.until(async () => {
-      const [rows] = await p.deps.db.query<RowDataPacket[]>("SELECT MIN(attempts) a FROM outbox WHERE topic = 'order.paid' AND status = 0");
-      return Number(rows[0]!.a) >= 1;
-    }, 'the relay to have tried and kept the messages', 15_000);
+    await p.until(
+      async () => {
+        const [rows] = await p.deps.db.query<RowDataPacket[]>(
+          "SELECT MIN(attempts) a FROM outbox WHERE topic = 'order.paid' AND status = 0",
+        );
+        return Number(rows[0]!.a) >= 1;
+      },
+      'the relay to have tried and kept the messages',
+      15_000,
+    );
     expect(await count(3)).toBe(0);
   } finally {
     rabbit('start_app');
   }
-  await p.until(async () => {
-    const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT COUNT(*) n FROM tickets WHERE session_id = ?', [s.sessionId]);
-    return Number(rows[0]!.n) === 5;
-  }, 'every ticket after RabbitMQ returns', 30_000);
-  await p.until(async () => {
-    const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT COUNT(*) n FROM outbox WHERE status = 0');
-    return Number(rows[0]!.n) === 0;
-  }, 'the outbox to drain', 30_000);
+  await p.until(
+    async () => {
+      const [rows] = await p.deps.db.query<RowDataPacket[]>(
+        'SELECT COUNT(*) n FROM tickets WHERE session_id = ?',
+        [s.sessionId],
+      );
+      return Number(rows[0]!.n) === 5;
+    },
+    'every ticket after RabbitMQ returns',
+    30_000,
+  );
+  await p.until(
+    async () => {
+      const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT COUNT(*) n FROM outbox WHERE status = 0');
+      return Number(rows[0]!.n) === 0;
+    },
+    'the outbox to drain',
+    30_000,
+  );
 });

@@ -15,15 +15,13 @@ export function parseCsv(text: string): string[][] {
       if (ch === '"' && src[i + 1] === '"') {
         field += '"';
         i++;
-      }
-      else if (ch === '"') quoted = false;
+      } else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
     else if (ch === ',') {
       row.push(field);
       field = '';
-    }
-    else if (ch === '\n' || ch === '\r') {
+    } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && src[i + 1] === '\n') i++;
       row.push(field);
       rows.push(row);
