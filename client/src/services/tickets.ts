@@ -8,12 +8,7 @@ import { KEYS, readJson, write } from './storage';
  * QR and the ticket's own code key, from which the phone makes the rotating code itself (also
  * offline), and when the ticket was admitted at the gate.
  */
-export interface WalletTicket extends Ticket {
-  qrSigned?: string;
-  codeKey?: string;
-  codeStepMs?: number;
-  checkedInAt?: string;
-}
+export type WalletTicket = Ticket;
 
 export interface Wallet {
   tickets: WalletTicket[];
