@@ -1,9 +1,5 @@
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { WindowCounter } from './window';
 import type Redis from 'ioredis';
 import { AppError } from '../http/errors';
 import { ERRORS } from '@showtix/shared-types';
@@ -42,12 +38,15 @@ export function rateLimited(retryAfterMs: number): AppError {
 /**
  * Request rates per user, per address and per device on one path (rate-limiter-flexible). On
  * Redis the limits are shared by all instances and the dimensions are consumed together in one
- * round trip (ioredis pipelines them); 'memory' keeps them per instance, for the waiting room's
- * polls, which are many, cheap, and not worth a Redis round trip each. The first dimension used
+ * round trip (ioredis pipelines them); 'memory' keeps them per instance (WindowCounter), for the
+ * waiting room's polls, which are many, cheap, and not worth a Redis round trip each. The first dimension used
  * up answers 429 with Retry-After.
  */
 export class PathLimiter {
-  private readonly dims: { name: keyof PathLimits; limiter: RateLimiterAbstract }[] = [];
+  private readonly dims: {
+    name: keyof PathLimits;
+    limiter: { consume(key: string): Promise<RateLimiterRes> };
+  }[] = [];
 
   constructor(
     redis: Redis,
@@ -60,13 +59,11 @@ export class PathLimiter {
       const l = limits[name];
       if (l.points <= 0) continue;
       const opts = { keyPrefix: `${keyPrefix}rl:${path}:${name}`, points: l.points, duration: l.durationS };
-      this.dims.push({
-        name,
-        limiter:
-          store === 'redis'
-            ? new RateLimiterRedis({ storeClient: redis, ...opts })
-            : new RateLimiterMemory(opts),
-      });
+      const limiter =
+        store === 'redis'
+          ? new RateLimiterRedis({ storeClient: redis, ...opts })
+          : new WindowCounter(l.points, l.durationS * 1000);
+      this.dims.push({ name, limiter });
     }
   }
 

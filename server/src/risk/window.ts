@@ -1,0 +1,36 @@
+import { RateLimiterRes } from 'rate-limiter-flexible';
+
+/**
+ * A per-instance fixed-window counter with the consume() contract of rate-limiter-flexible
+ * (resolves, or rejects with a RateLimiterRes carrying msBeforeNext). rate-limiter-flexible's
+ * own memory store keeps a timer per key, which with a few hundred thousand fans polling costs
+ * more than the poll itself; here expired windows are swept in one pass per window instead.
+ */
+export class WindowCounter {
+  private counts = new Map<string, { n: number; endsAt: number }>();
+  private sweptAt = 0;
+
+  constructor(
+    readonly points: number,
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  consume(key: string): Promise<RateLimiterRes> {
+    const now = this.now();
+    if (now - this.sweptAt >= this.windowMs) this.sweep(now);
+    let w = this.counts.get(key);
+    if (!w || w.endsAt <= now) {
+      w = { n: 0, endsAt: now + this.windowMs };
+      this.counts.set(key, w);
+    }
+    w.n++;
+    const res = new RateLimiterRes(Math.max(0, this.points - w.n), w.endsAt - now, w.n);
+    return w.n > this.points ? Promise.reject(res) : Promise.resolve(res);
+  }
+
+  private sweep(now: number): void {
+    for (const [key, w] of this.counts) if (w.endsAt <= now) this.counts.delete(key);
+    this.sweptAt = now;
+  }
+}
