@@ -115,6 +115,29 @@ describe('order expiry', () => {
     }
   });
 
+  it('a run goes past one batch: 450 orders falling due together are all cancelled', async () => {
+    const s = await createSession(env.deps, { zones: [{ name: 'GA', capacity: 500 }], holdMinutes: 1 });
+    const users = await createUsers(env.deps, 450);
+    for (let i = 0; i < users.length; i += 50) {
+      await Promise.all(
+        users
+          .slice(i, i + 50)
+          .map((u) =>
+            env.deps.orders.create(
+              u,
+              { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: 1 },
+              undefined,
+              env.clock.now(),
+            ),
+          ),
+      );
+    }
+    env.clock.advance(61_000);
+    expect(await expireDueOrders(expiryDeps(env.deps), env.clock.now())).toBe(450);
+    expect(await env.deps.inventory.availability(s.sessionId)).toBe(500);
+    expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
+  });
+
   it('a buyer cancelling while the job expires the same order: one wins, released once', async () => {
     const s = await createSession(env.deps, { seats: 4, holdMinutes: 1 });
     const [u] = await createUsers(env.deps, 1);
