@@ -62,6 +62,9 @@ async function unchanged(orderNo: string) {
   });
 }
 
+/** The server's clock (a test clock, fixed at start-up): the window is measured against it. */
+const serverNowS = () => Math.floor(p.clock.now().getTime() / 1000);
+
 function withResource(body: string, change: (r: Record<string, string>) => void): string {
   const b = JSON.parse(body);
   change(b.resource);
@@ -88,14 +91,14 @@ const refusedCases: [string, () => { body: string; headers: Record<string, strin
     'a timestamp exactly 5 minutes old',
     () => ({
       body: good.body,
-      headers: wechatHeaders(good.body, { timestamp: Math.floor(Date.now() / 1000) - 300 }),
+      headers: wechatHeaders(good.body, { timestamp: serverNowS() - 300 }),
     }),
   ],
   [
     'a timestamp 5 minutes ahead',
     () => ({
       body: good.body,
-      headers: wechatHeaders(good.body, { timestamp: Math.floor(Date.now() / 1000) + 301 }),
+      headers: wechatHeaders(good.body, { timestamp: serverNowS() + 301 }),
     }),
   ],
   [
@@ -197,7 +200,7 @@ describe('validly signed but not our payment: refused, order unchanged', () => {
 
 describe('accepted', () => {
   it('in certificate mode, with a timestamp just inside the window', async () => {
-    const headers = wechatHeaders(good.body, { timestamp: Math.floor(Date.now() / 1000) - 295 });
+    const headers = wechatHeaders(good.body, { timestamp: serverNowS() - 295 });
     expect((await post(good.body, headers)).status).toBe(204);
     const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT status FROM orders WHERE order_no = ?', [
       good.orderNo,
