@@ -4,30 +4,68 @@ import {
   ID_TYPE_OPTIONS,
   type AttendeeErrors,
   type AttendeeInput,
+  type IdType,
 } from '../services/attendees';
 
-interface AttendeeFormProps {
-  index: number;
-  seatLabel: string;
+/** ID type and number: every form that takes an ID (order attendees, 常用观演人, the queue's ID). */
+export function IdFields(props: {
+  idType: IdType;
+  idNumber: string;
+  testid: string;
+  onChange: (patch: Partial<Pick<AttendeeInput, 'idType' | 'idNumber'>>) => void;
+}) {
+  const { idType, idNumber, onChange } = props;
+  return (
+    <>
+      <View className="field">
+        <Text className="field__label">证件类型</Text>
+        <Picker
+          mode="selector"
+          range={ID_TYPE_OPTIONS.map((o) => o.label)}
+          value={ID_TYPE_OPTIONS.findIndex((o) => o.value === idType)}
+          onChange={(e) => onChange({ idType: ID_TYPE_OPTIONS[Number(e.detail.value)]!.value })}
+        >
+          <Text className="field__picker">{ID_TYPE_LABELS[idType]} ▾</Text>
+        </Picker>
+      </View>
+      <View className="field">
+        <Text className="field__label">证件号码</Text>
+        <Input
+          className="field__input"
+          data-testid={props.testid}
+          placeholder="请输入证件号码"
+          value={idNumber}
+          maxlength={32}
+          type={idType === 'id_card' ? 'idcard' : 'text'}
+          onInput={(e) => onChange({ idNumber: e.detail.value })}
+        />
+      </View>
+    </>
+  );
+}
+
+interface AttendeeFieldsProps {
   value: AttendeeInput;
   errors: AttendeeErrors;
   /** Only the changed field: merged by the page, so quick successive inputs never undo each other. */
   onChange: (patch: Partial<AttendeeInput>) => void;
+  testids?: { name: string; idNumber: string };
 }
 
-/** One ticket's holder: name, ID type and number (real-name sessions). */
-export default function AttendeeForm({ index, seatLabel, value, errors, onChange }: AttendeeFormProps) {
+/** Name, ID type and number of one person, each with its complaint. */
+export function AttendeeFields({
+  value,
+  errors,
+  onChange,
+  testids = { name: 'attendee-name', idNumber: 'attendee-id' },
+}: AttendeeFieldsProps) {
   return (
-    <View className="attendee" data-testid="attendee">
-      <View className="attendee__head">
-        <Text className="attendee__no">观演人 {index + 1}</Text>
-        <Text className="attendee__seat">{seatLabel}</Text>
-      </View>
+    <>
       <View className="field">
         <Text className="field__label">姓名</Text>
         <Input
           className="field__input"
-          data-testid="attendee-name"
+          data-testid={testids.name}
           placeholder="与证件一致的姓名"
           value={value.name}
           maxlength={32}
@@ -35,30 +73,30 @@ export default function AttendeeForm({ index, seatLabel, value, errors, onChange
         />
       </View>
       {errors.name ? <Text className="field__error">{errors.name}</Text> : null}
-      <View className="field">
-        <Text className="field__label">证件类型</Text>
-        <Picker
-          mode="selector"
-          range={ID_TYPE_OPTIONS.map((o) => o.label)}
-          value={ID_TYPE_OPTIONS.findIndex((o) => o.value === value.idType)}
-          onChange={(e) => onChange({ idType: ID_TYPE_OPTIONS[Number(e.detail.value)]!.value })}
-        >
-          <Text className="field__picker">{ID_TYPE_LABELS[value.idType]} ▾</Text>
-        </Picker>
-      </View>
-      <View className="field">
-        <Text className="field__label">证件号码</Text>
-        <Input
-          className="field__input"
-          data-testid="attendee-id"
-          placeholder="请输入证件号码"
-          value={value.idNumber}
-          maxlength={32}
-          type={value.idType === 'id_card' ? 'idcard' : 'text'}
-          onInput={(e) => onChange({ idNumber: e.detail.value })}
-        />
-      </View>
+      <IdFields
+        idType={value.idType}
+        idNumber={value.idNumber}
+        testid={testids.idNumber}
+        onChange={onChange}
+      />
       {errors.idNumber ? <Text className="field__error">{errors.idNumber}</Text> : null}
+    </>
+  );
+}
+
+/** One ticket's holder: name, ID type and number (real-name sessions). */
+export default function AttendeeForm({
+  index,
+  seatLabel,
+  ...fields
+}: Omit<AttendeeFieldsProps, 'testids'> & { index: number; seatLabel: string }) {
+  return (
+    <View className="attendee" data-testid="attendee">
+      <View className="attendee__head">
+        <Text className="attendee__no">观演人 {index + 1}</Text>
+        <Text className="attendee__seat">{seatLabel}</Text>
+      </View>
+      <AttendeeFields {...fields} />
     </View>
   );
 }

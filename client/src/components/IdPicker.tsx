@@ -1,11 +1,12 @@
-import { Button, Input, Picker, Text, View } from '@tarojs/components';
+import { Button, Text, View } from '@tarojs/components';
 import { useState } from 'react';
 import { useLoad } from '../hooks/useLoad';
 import { go } from '../routes';
-import { ID_TYPE_LABELS, ID_TYPE_OPTIONS, validateAttendees, type IdType } from '../services/attendees';
+import { ID_TYPE_LABELS, validateAttendees, type IdType } from '../services/attendees';
 import type { QueueJoin } from '../services/queue';
 import { listSaved } from '../services/saved-attendees';
 import { flag } from '../utils/flag';
+import { IdFields } from './AttendeeForm';
 
 /** The ID error of one number, as the order form would say it. */
 export function idNumberError(idType: IdType, idNumber: string): string | undefined {
@@ -64,32 +65,18 @@ export default function IdPicker(props: { busy: boolean; onPick: (join: Required
         : null}
       {typing ? (
         <View className="attendee">
-          <View className="field">
-            <Text className="field__label">证件类型</Text>
-            <Picker
-              mode="selector"
-              range={ID_TYPE_OPTIONS.map((o) => o.label)}
-              value={ID_TYPE_OPTIONS.findIndex((o) => o.value === idType)}
-              onChange={(e) => setIdType(ID_TYPE_OPTIONS[Number(e.detail.value)]!.value)}
-            >
-              <Text className="field__picker">{ID_TYPE_LABELS[idType]} ▾</Text>
-            </Picker>
-          </View>
-          <View className="field">
-            <Text className="field__label">证件号码</Text>
-            <Input
-              className="field__input"
-              data-testid="queue-id-number"
-              placeholder="请输入证件号码"
-              value={idNumber}
-              maxlength={32}
-              type={idType === 'id_card' ? 'idcard' : 'text'}
-              onInput={(e) => {
-                setIdNumber(e.detail.value);
+          <IdFields
+            idType={idType}
+            idNumber={idNumber}
+            testid="queue-id-number"
+            onChange={(patch) => {
+              if (patch.idType) setIdType(patch.idType);
+              if (patch.idNumber !== undefined) {
+                setIdNumber(patch.idNumber);
                 setError(undefined);
-              }}
-            />
-          </View>
+              }
+            }}
+          />
         </View>
       ) : null}
       {error ? <Text className="field__error field__error--block">{error}</Text> : null}

@@ -1,13 +1,13 @@
-import { Button, Input, Picker, ScrollView, Text, View } from '@tarojs/components';
+import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro from '@tarojs/taro';
 import { useState } from 'react';
+import { AttendeeFields } from '../../components/AttendeeForm';
 import ErrorPanel from '../../components/ErrorPanel';
 import Loading, { Empty } from '../../components/Loading';
 import { useLoad } from '../../hooks/useLoad';
 import {
   blankAttendee,
   ID_TYPE_LABELS,
-  ID_TYPE_OPTIONS,
   validateAttendees,
   type AttendeeErrors,
   type AttendeeInput,
@@ -98,42 +98,12 @@ export default function AttendeesPage() {
         </View>
         <View className="card" data-testid="saved-form">
           <Text className="card__title">添加观演人</Text>
-          <View className="field">
-            <Text className="field__label">姓名</Text>
-            <Input
-              className="field__input"
-              data-testid="saved-name"
-              placeholder="与证件一致的姓名"
-              value={form.name}
-              maxlength={32}
-              onInput={(e) => edit({ name: e.detail.value })}
-            />
-          </View>
-          {errors.name ? <Text className="field__error">{errors.name}</Text> : null}
-          <View className="field">
-            <Text className="field__label">证件类型</Text>
-            <Picker
-              mode="selector"
-              range={ID_TYPE_OPTIONS.map((o) => o.label)}
-              value={ID_TYPE_OPTIONS.findIndex((o) => o.value === form.idType)}
-              onChange={(e) => edit({ idType: ID_TYPE_OPTIONS[Number(e.detail.value)]!.value })}
-            >
-              <Text className="field__picker">{ID_TYPE_LABELS[form.idType]} ▾</Text>
-            </Picker>
-          </View>
-          <View className="field">
-            <Text className="field__label">证件号码</Text>
-            <Input
-              className="field__input"
-              data-testid="saved-id"
-              placeholder="请输入证件号码"
-              value={form.idNumber}
-              maxlength={32}
-              type={form.idType === 'id_card' ? 'idcard' : 'text'}
-              onInput={(e) => edit({ idNumber: e.detail.value })}
-            />
-          </View>
-          {errors.idNumber ? <Text className="field__error">{errors.idNumber}</Text> : null}
+          <AttendeeFields
+            value={form}
+            errors={errors}
+            onChange={edit}
+            testids={{ name: 'saved-name', idNumber: 'saved-id' }}
+          />
           <Button
             className="btn btn--primary attendees__add"
             data-testid="saved-add"
