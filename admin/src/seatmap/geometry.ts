@@ -1,12 +1,8 @@
 /** Pure geometry of the seat map: fitting, hit tests, box and lasso selection (unit-tested). */
-export interface PlotSeat {
-  id: string;
-  section: string;
-  row: string;
-  number: string;
-  x: number;
-  y: number;
-}
+import type { VenueSeat } from '@showtix/shared-types';
+
+/** A seat as every layout the page draws has it (venue, session map, builder preview). */
+export type PlotSeat = VenueSeat;
 
 export interface Bounds {
   minX: number;
