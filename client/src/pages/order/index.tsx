@@ -2,7 +2,7 @@ import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro, { useRouter } from '@tarojs/taro';
 import { useEffect, useRef, useState } from 'react';
 import ErrorPanel from '../../components/ErrorPanel';
-import Loading from '../../components/Loading';
+import LoadState from '../../components/LoadState';
 import { useSessionContext } from '../../components/OrderCard';
 import { OrderBadge } from '../../components/StatusBadge';
 import { useCountdown } from '../../hooks/useCountdown';
@@ -109,15 +109,7 @@ export default function OrderPage() {
   if (!order) {
     return (
       <View className="page">
-        {loaded.error ? (
-          <ErrorPanel
-            variant="inline"
-            error={loaded.error}
-            onAction={() => runRemedy(loaded.error!, {}, loaded.reload)}
-          />
-        ) : (
-          <Loading />
-        )}
+        <LoadState loaded={loaded} />
       </View>
     );
   }

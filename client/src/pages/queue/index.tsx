@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import ErrorPanel from '../../components/ErrorPanel';
 import IdPicker from '../../components/IdPicker';
 import Loading from '../../components/Loading';
+import LoadState from '../../components/LoadState';
 import { useLoad } from '../../hooks/useLoad';
 import { back, replace, switchTab } from '../../routes';
 import { sessionContext } from '../../services/context';
@@ -41,15 +42,7 @@ export default function QueuePage() {
   if (!session) {
     return (
       <View className="page">
-        {ctx.error ? (
-          <ErrorPanel
-            variant="inline"
-            error={ctx.error}
-            onAction={() => runRemedy(ctx.error!, {}, ctx.reload)}
-          />
-        ) : (
-          <Loading />
-        )}
+        <LoadState loaded={ctx} />
       </View>
     );
   }

@@ -2,8 +2,7 @@ import type { SeatMap, SeatStates, SessionInfo } from '@showtix/shared-types';
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro, { useRouter } from '@tarojs/taro';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import ErrorPanel from '../../components/ErrorPanel';
-import Loading from '../../components/Loading';
+import LoadState from '../../components/LoadState';
 import PriceTag from '../../components/PriceTag';
 import SeatCanvas from '../../components/SeatCanvas';
 import TurnTimer from '../../components/TurnTimer';
@@ -15,7 +14,6 @@ import { saveDraft, type CheckoutDraft } from '../../services/draft';
 import { buildModel, seatLabel, type SeatModel } from '../../seatmap/model';
 import { selectionTotalFen, toggleSeat } from '../../seatmap/selection';
 import { formatYuan } from '../../utils/money';
-import { runRemedy } from '../../utils/remedy';
 import { formatDateTime } from '../../utils/time';
 import ZonePicker, { maxQuantity, zonePrice } from './ZonePicker';
 import { useSeatStates } from './useSeatStates';
@@ -149,15 +147,7 @@ export default function SeatMapPage() {
   if (!data.data) {
     return (
       <View className="page">
-        {data.error ? (
-          <ErrorPanel
-            variant="inline"
-            error={data.error}
-            onAction={() => runRemedy(data.error!, {}, data.reload)}
-          />
-        ) : (
-          <Loading text="正在加载座位图…" />
-        )}
+        <LoadState loaded={data} text="正在加载座位图…" />
       </View>
     );
   }

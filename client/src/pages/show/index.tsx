@@ -2,8 +2,7 @@ import type { SessionInfo, ShowDetail } from '@showtix/shared-types';
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import { useRouter } from '@tarojs/taro';
 import { useEffect, useState } from 'react';
-import ErrorPanel from '../../components/ErrorPanel';
-import Loading from '../../components/Loading';
+import LoadState from '../../components/LoadState';
 import Poster from '../../components/Poster';
 import PriceTag from '../../components/PriceTag';
 import { SessionBadge } from '../../components/StatusBadge';
@@ -12,7 +11,6 @@ import { useLoad } from '../../hooks/useLoad';
 import { go } from '../../routes';
 import { getShow } from '../../services/catalog';
 import { formatPriceRange } from '../../utils/money';
-import { runRemedy } from '../../utils/remedy';
 import { formatCountdown, formatDateRange, formatDateTime } from '../../utils/time';
 import { RefundRules, RealNameNotice } from './notices';
 import './index.scss';
@@ -105,15 +103,7 @@ export default function ShowPage() {
   if (!show.data) {
     return (
       <View className="page">
-        {show.error ? (
-          <ErrorPanel
-            variant="inline"
-            error={show.error}
-            onAction={() => runRemedy(show.error!, {}, show.reload)}
-          />
-        ) : (
-          <Loading />
-        )}
+        <LoadState loaded={show} />
       </View>
     );
   }

@@ -1,13 +1,12 @@
 import type { ShowDetail } from '@showtix/shared-types';
 import { Button, Input, Text, View } from '@tarojs/components';
 import { useState } from 'react';
-import ErrorPanel from '../../../components/ErrorPanel';
-import Loading, { Empty } from '../../../components/Loading';
+import { Empty } from '../../../components/Loading';
+import LoadState from '../../../components/LoadState';
 import { useLoad } from '../../../hooks/useLoad';
 import { go } from '../../../routes';
 import { getShow } from '../../../services/catalog';
 import { staffMe } from '../../../services/staff';
-import { runRemedy } from '../../../utils/remedy';
 import { formatDateTime } from '../../../utils/time';
 import type { DeskSetup } from './useDesk';
 
@@ -31,15 +30,7 @@ export default function Setup({
   const [hint, setHint] = useState<string>();
 
   if (!shows.data) {
-    return shows.error ? (
-      <ErrorPanel
-        variant="inline"
-        error={shows.error}
-        onAction={() => runRemedy(shows.error!, {}, shows.reload)}
-      />
-    ) : (
-      <Loading />
-    );
+    return <LoadState loaded={shows} />;
   }
   if (shows.data.length === 0) {
     return (
