@@ -29,7 +29,7 @@ export const tokenStore = {
 };
 
 /** Turns an error answer into an ApiError with the server's Chinese message. */
-export async function toApiError(res: Response): Promise<ApiError> {
+async function toApiError(res: Response): Promise<ApiError> {
   let body: unknown;
   try {
     body = await res.json();

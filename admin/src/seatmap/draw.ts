@@ -8,7 +8,7 @@ import {
   type View,
 } from './geometry';
 
-export const BACKGROUND = '#fbfbfd';
+const BACKGROUND = '#fbfbfd';
 export const UNAVAILABLE = '#d9d9de';
 /** The fan's mini-program palette, so the preview looks like what fans see. */
 export const PALETTE = [

@@ -1,5 +1,5 @@
 import type { AdminSessionDetail, TierSpecInput, VenueDetail } from '@showtix/shared-types';
-import { fenToYuan, yuanToFen } from '../../utils/money';
+import { yuanToFen } from '../../utils/money';
 
 /** A tier being edited. `key` is local; `id` is set for tiers that exist on the server. */
 export interface TierDraft {
@@ -99,8 +99,4 @@ export function toTierSpecs(state: TierState): TierSpecInput[] {
     color: t.color,
     ...(t.zoneName ? { zoneName: t.zoneName } : { seatIds: seatsOf.get(t.key) ?? [] }),
   }));
-}
-
-export function tierSummary(state: TierState): string {
-  return state.tiers.map((t) => `${t.name} ${fenToYuan(yuanToFen(t.priceYuan ?? '') ?? 0)}`).join('、');
 }
