@@ -1,5 +1,5 @@
 /** Response shapes of the admin API (its request schemas are in admin.ts). */
-import type { OrderStatus, RefundTier, SessionStatus, Tier } from './api';
+import type { OrderStatus, RefundTier, SeatPosition, SessionStatus, Tier } from './api';
 import type { AdminRole, SeatSpecInput } from './admin';
 
 export interface AdminAccount {
@@ -30,14 +30,7 @@ export interface VenueSummary {
   createdAt: string;
 }
 
-export interface VenueSeat {
-  id: string;
-  section: string;
-  row: string;
-  number: string;
-  x: number;
-  y: number;
-}
+export type VenueSeat = SeatPosition;
 
 export interface VenueDetail extends VenueSummary {
   seats: VenueSeat[];

@@ -54,13 +54,17 @@ export interface ShowDetail extends ShowSummary {
   sessions: SessionInfo[];
 }
 
-export interface SeatMapSeat {
+/** A seat of a venue and where the seat map draws it. */
+export interface SeatPosition {
   id: string;
   section: string;
   row: string;
   number: string;
   x: number;
   y: number;
+}
+
+export interface SeatMapSeat extends SeatPosition {
   tierId: string;
   state: SeatState;
 }
@@ -151,7 +155,6 @@ export interface PayResponse {
   cashierUrl?: string;
 }
 
-/** valid, voided, refunding today; the check-in issue adds used. */
 /** valid; voided (refunded); refunding (a refund is under way: not admitted). Entry shows as checkedInAt. */
 export type TicketStatus = 'valid' | 'voided' | 'refunding';
 

@@ -1,4 +1,4 @@
-import type { Seating, SessionStatus, Tier } from '@showtix/shared-types';
+import type { SeatPosition, Seating, SessionStatus, Tier } from '@showtix/shared-types';
 
 export const SESSION_STATUS = { PRESALE: 1, ON_SALE: 2, SOLD_OUT: 3, ENDED: 4 } as const;
 
@@ -9,13 +9,7 @@ export const SESSION_STATUS_NAME: Record<number, SessionStatus> = {
   4: 'ended',
 };
 
-export interface CatalogSeat {
-  id: string;
-  section: string;
-  row: string;
-  number: string;
-  x: number;
-  y: number;
+export interface CatalogSeat extends SeatPosition {
   tierId: string;
   priceFen: number;
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { PayResponse } from '@showtix/shared-types';
 import type { WechatConfig } from '../config/wechat';
 import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../http/errors';
@@ -7,7 +8,7 @@ import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import type { RefundService } from '../refunds/service';
-import { WechatPayError, type PayParams, type WechatPay, type WxTransaction } from '../wechat/pay';
+import { WechatPayError, type WechatPay, type WxTransaction } from '../wechat/pay';
 import { findPayment, insertPayment, markChecked, openidOf, paymentsToCheck, setPrepay } from './repo';
 
 export interface PaymentDeps {
@@ -21,12 +22,6 @@ export interface PaymentDeps {
   onPaid: (userId: string) => Promise<void>;
 }
 
-export interface PayAnswer {
-  prepayId: string;
-  payParams: PayParams;
-  cashierUrl?: string;
-}
-
 /** A validly signed payment that does not match our order: changes nothing, logged. */
 export class SuspiciousPayment extends Error {}
 
@@ -36,7 +31,7 @@ export class PaymentService {
   constructor(private readonly d: PaymentDeps) {}
 
   /** JSAPI prepay for the owner's pending order; WeChat refuses money after our hold expires. */
-  async prepay(userId: string, orderNo: string, now: Date, description: string): Promise<PayAnswer> {
+  async prepay(userId: string, orderNo: string, now: Date, description: string): Promise<PayResponse> {
     const order = await findOrder(this.d.db, 'order_no = ?', [orderNo]);
     if (!order || order.user_id !== userId) throw appError('NOT_FOUND', undefined, '订单不存在');
     if (order.status === ORDER_STATUS.CANCELLED)
@@ -49,7 +44,7 @@ export class PaymentService {
     if (order.expire_at.getTime() <= now.getTime()) throw appError('ORDER_EXPIRED');
     const openid = await openidOf(this.d.db, userId);
     if (!openid) throw appError('FORBIDDEN', undefined, '请先使用微信登录');
-    let answer: { prepayId: string; payParams: PayParams };
+    let answer: Omit<PayResponse, 'cashierUrl'>;
     try {
       answer = await this.d.pay.prepay({
         orderNo,

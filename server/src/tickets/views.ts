@@ -1,43 +1,18 @@
 import type { RowDataPacket } from 'mysql2/promise';
+import type { Ticket, TicketStatus } from '@showtix/shared-types';
 import { CODE_STEP_MS, currentQr } from '@showtix/shared-types/dist/ticket-code';
 import type { Db } from '../db/pool';
 import { codeKeyOf, type TicketKeys } from './keys';
 
 type Row = RowDataPacket & Record<string, any>;
 
-export const TICKET_STATUS_NAME: Record<number, 'valid' | 'voided' | 'refunding'> = {
+const TICKET_STATUS_NAME: Record<number, TicketStatus> = {
   1: 'valid',
   2: 'voided',
   3: 'refunding',
 };
 
-export interface TicketView {
-  ticketId: string;
-  orderNo: string;
-  sessionId: string;
-  seatId?: string;
-  zoneId?: string;
-  status: 'valid' | 'voided' | 'refunding';
-  /** The QR as of this answer (it rotates: show qrSigned + the code for the current window). */
-  qr: string;
-  /** The fixed, signed part; the ticket page adds the current code itself, also offline. */
-  qrSigned: string;
-  codeKey: string;
-  codeStepMs: number;
-  checkedInAt?: string;
-  showTitle: string;
-  venueName: string;
-  startsAt: string;
-  seat?: { section: string; row: string; number: string };
-  zoneName?: string;
-}
-
-export async function ticketsOfUser(
-  db: Db,
-  keys: TicketKeys,
-  userId: string,
-  now: Date,
-): Promise<TicketView[]> {
+export async function ticketsOfUser(db: Db, keys: TicketKeys, userId: string, now: Date): Promise<Ticket[]> {
   const [rows] = await db.query<Row[]>(
     `SELECT t.ticket_no, t.session_id, t.seat_id, t.zone_id, t.status, t.secret, c.scanned_at, o.order_no, sh.title, v.name AS venue_name,
             ss.starts_at, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name

@@ -1,18 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
+import type { PayParams, PayResponse } from '@showtix/shared-types';
 import Pay from 'wechatpay-node-v3';
 import type { Output } from 'wechatpay-node-v3/dist/lib/interface-v2';
 import type { WechatConfig } from '../config/wechat';
 import { VerifiedPayHttp } from './pay-http';
-
-export interface PayParams {
-  timeStamp: string;
-  nonceStr: string;
-  package: string;
-  signType: string;
-  paySign: string;
-}
 
 /** A transaction as WeChat Pay v3 describes it (query answers and notification resources). */
 export interface WxTransaction {
@@ -92,7 +85,7 @@ export class WechatPay {
     amountFen: number;
     expireAt: Date;
     openid: string;
-  }): Promise<{ prepayId: string; payParams: PayParams }> {
+  }): Promise<Omit<PayResponse, 'cashierUrl'>> {
     const r = await this.pay.transactions_jsapi({
       description: o.description.slice(0, 127),
       out_trade_no: o.orderNo,
