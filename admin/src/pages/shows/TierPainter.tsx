@@ -20,7 +20,7 @@ import type { VenueDetail } from '@showtix/shared-types';
 import { SeatMapCanvas, type SelectMode } from '../../components/SeatMapCanvas';
 import { UNAVAILABLE } from '../../seatmap/draw';
 import type { PlotSeat } from '../../seatmap/geometry';
-import { colorAt, newKey, TIER_COLORS, type TierDraft, type TierState } from './tierModel';
+import { colorAt, newKey, TIER_COLORS, zoneTier, type TierDraft, type TierState } from './tierModel';
 
 interface Props {
   venue: VenueDetail;
@@ -212,17 +212,7 @@ export function TierPainter({ venue, value, onChange, claimedSeats }: Props) {
                 onClick={() =>
                   onChange({
                     ...value,
-                    tiers: [
-                      ...value.tiers,
-                      {
-                        key: newKey(),
-                        name: z.name,
-                        priceYuan: 280,
-                        color: colorAt(value.tiers.length),
-                        claimed: 0,
-                        zoneName: z.name,
-                      },
-                    ],
+                    tiers: [...value.tiers, zoneTier(z.name, colorAt(value.tiers.length))],
                   })
                 }
               >

@@ -39,17 +39,15 @@ export function colorAt(i: number): string {
   return TIER_COLORS[i % TIER_COLORS.length]!;
 }
 
+/** A standing zone on sale in a tier of its own, named after it, at the default price. */
+export function zoneTier(zoneName: string, color: string): TierDraft {
+  return { key: newKey(), name: zoneName, priceYuan: 280, color, claimed: 0, zoneName };
+}
+
 /** A new session: every seat in one tier, every standing zone on sale in its own tier. */
 export function initialState(venue: VenueDetail): TierState {
   const main: TierDraft = { key: newKey(), name: '看台', priceYuan: 380, color: colorAt(0), claimed: 0 };
-  const zones = venue.zones.map((z, i): TierDraft => ({
-    key: newKey(),
-    name: z.name,
-    priceYuan: 280,
-    color: colorAt(i + 2),
-    claimed: 0,
-    zoneName: z.name,
-  }));
+  const zones = venue.zones.map((z, i) => zoneTier(z.name, colorAt(i + 2)));
   return {
     tiers: [...(venue.seats.length ? [main] : []), ...zones],
     seatTier: new Map(venue.seats.map((s) => [s.id, main.key])),
