@@ -1,17 +1,7 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { SeatMapController, type DrawKind, type Surface } from '../seatmap/controller';
-import type { SeatModel } from '../seatmap/model';
 import { exposeSeatMap, markDrawn, markTap } from '../seatmap/markers';
-
-export interface SeatCanvasProps {
-  model: SeatModel | null;
-  selected: readonly number[];
-  /** Bumped when live states changed the model in place. */
-  statesVersion: number;
-  onTapSeat: (seat: number) => void;
-  /** Zoom requests from the +/- buttons: a counter per direction. */
-  zoomSignal?: { n: number; factor: number };
-}
+import { useSeatCanvasProps, type SeatCanvasProps } from './useSeatCanvas';
 
 function surfaceOf(canvas: HTMLCanvasElement, box: HTMLElement): Surface {
   const rect = box.getBoundingClientRect();
@@ -72,18 +62,7 @@ export default function SeatCanvas(props: SeatCanvasProps) {
     };
   }, []);
 
-  useLayoutEffect(() => {
-    if (props.model) ctl.current?.setModel(props.model);
-  }, [props.model]);
-  useLayoutEffect(() => {
-    ctl.current?.setSelected(props.selected);
-  }, [props.selected]);
-  useEffect(() => {
-    if (props.statesVersion > 0) ctl.current?.statesChanged();
-  }, [props.statesVersion]);
-  useEffect(() => {
-    if (props.zoomSignal && props.zoomSignal.n > 0) ctl.current?.zoom(props.zoomSignal.factor);
-  }, [props.zoomSignal]);
+  useSeatCanvasProps(ctl, props);
 
   const pos = (e: React.PointerEvent<HTMLCanvasElement>) => {
     const r = e.currentTarget.getBoundingClientRect();

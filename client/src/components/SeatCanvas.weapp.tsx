@@ -1,9 +1,9 @@
 import { Canvas, View } from '@tarojs/components';
 import Taro from '@tarojs/taro';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { SeatMapController, type Surface } from '../seatmap/controller';
 import type { Gesture } from '../seatmap/gesture';
-import type { SeatCanvasProps } from './SeatCanvas';
+import { useSeatCanvasProps, type SeatCanvasProps } from './useSeatCanvas';
 
 const CANVAS_ID = 'seatmap-canvas';
 
@@ -70,18 +70,7 @@ export default function SeatCanvas(props: SeatCanvasProps) {
     };
   }, []);
 
-  useLayoutEffect(() => {
-    if (props.model) ctl.current?.setModel(props.model);
-  }, [props.model]);
-  useLayoutEffect(() => {
-    ctl.current?.setSelected(props.selected);
-  }, [props.selected]);
-  useEffect(() => {
-    if (props.statesVersion > 0) ctl.current?.statesChanged();
-  }, [props.statesVersion]);
-  useEffect(() => {
-    if (props.zoomSignal && props.zoomSignal.n > 0) ctl.current?.zoom(props.zoomSignal.factor);
-  }, [props.zoomSignal]);
+  useSeatCanvasProps(ctl, props);
 
   const each = (e: { changedTouches?: MpTouch[] }, fn: (t: MpTouch) => void) =>
     (e.changedTouches ?? []).forEach(fn);
