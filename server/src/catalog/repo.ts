@@ -1,5 +1,5 @@
 import type { RowDataPacket } from 'mysql2/promise';
-import type { Db } from '../db/pool';
+import type { Conn, Db } from '../db/pool';
 import type { CatalogSeat, CatalogZone, SessionCatalog } from './types';
 import type { RefundTier, Tier } from '@showtix/shared-types';
 
@@ -156,7 +156,7 @@ export async function loadSessionCatalog(db: Db, sessionId: string): Promise<Ses
 
 /** Moves a session between statuses only from the expected ones (safe with many instances). */
 export async function transitionSession(
-  db: Db,
+  db: Db | Conn,
   sessionId: string,
   from: number[],
   to: number,

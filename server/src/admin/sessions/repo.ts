@@ -2,7 +2,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { AdminSessionSummary, AdminTier } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
 import { SESSION_STATUS_NAME } from '../../catalog/types';
-import { insertChunks } from '../venues/repo';
+import { insertChunks } from '../../catalog/admin-repo';
 
 type Row = RowDataPacket & Record<string, any>;
 type Q = Db | Conn;

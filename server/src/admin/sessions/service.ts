@@ -1,7 +1,7 @@
 import type { AdminSessionDetail, SeatMap } from '@showtix/shared-types';
 import type { Logger } from 'pino';
 import type { CatalogService } from '../../catalog/service';
-import { insertSession } from '../../catalog/admin-repo';
+import { writeSession } from '../../catalog/admin-repo';
 import { openSale } from '../../catalog/lifecycle';
 import { transitionSession } from '../../catalog/repo';
 import type { SeatMapService } from '../../catalog/seatmap';
@@ -11,7 +11,7 @@ import { appError } from '../../http/errors';
 import { sleep, type InventoryService } from '../../inventory/service';
 import { recordAudit } from '../audit/repo';
 import type { Actor } from '../http';
-import { audited, joinTransaction } from '../tx';
+import { audited } from '../tx';
 import { EMPTY_CLAIMS, planTiers, type TierSpec } from './plan';
 import * as repo from './repo';
 
@@ -93,7 +93,7 @@ export class SessionService {
         if (!show.length) throw appError('NOT_FOUND', undefined, '演出不存在');
         const cur = await repo.currentTiers(c, '0', showId);
         planTiers(cur, input.tiers, EMPTY_CLAIMS); // validates seats and zones against the venue
-        return insertSession(joinTransaction(c), {
+        return writeSession(c, {
           showId,
           startsAt: new Date(input.startsAt),
           saleStartsAt: new Date(input.saleStartsAt),
@@ -282,7 +282,7 @@ export class SessionService {
         const s = await this.require(c, id, true);
         const from = [SESSION_STATUS.PRESALE, ...SELLING];
         if (!from.includes(s.status)) throw appError('SESSION_STATE_INVALID', undefined, '场次已结束');
-        await transitionSession(joinTransaction(c), id, from, SESSION_STATUS.ENDED);
+        await transitionSession(c, id, from, SESSION_STATUS.ENDED);
         return s.status;
       },
       (status) => ({

@@ -6,7 +6,7 @@ import { appError } from '../../http/errors';
 import type { AdminConfig } from '../config';
 import type { Actor } from '../http';
 import { sessionSummaries } from '../sessions/repo';
-import { audited, joinTransaction } from '../tx';
+import { audited } from '../tx';
 import { readLimited, storePoster } from './poster';
 import * as repo from './repo';
 
@@ -53,7 +53,7 @@ export class ShowService {
       async (c) => {
         if (!(await repo.venueExists(c, input.venueId)))
           throw appError('VALIDATION_FAILED', { field: 'venueId' }, '场馆不存在');
-        const newId = await insertShow(joinTransaction(c), input);
+        const newId = await insertShow(c, input);
         // The catalog's writer predates the per-show limit (fair-access migration): set it here.
         if (input.showPurchaseLimit !== null)
           await repo.updateShow(c, newId, { showPurchaseLimit: input.showPurchaseLimit });

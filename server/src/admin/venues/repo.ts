@@ -90,7 +90,3 @@ export async function lockVenue(c: Conn, id: string): Promise<boolean> {
   const [rows] = await c.query<Row[]>('SELECT id FROM venues WHERE id = ? FOR UPDATE', [id]);
   return rows.length === 1;
 }
-
-export async function insertChunks(c: Conn, sql: string, rows: unknown[][], size = 2000): Promise<void> {
-  for (let i = 0; i < rows.length; i += size) await c.query(sql, [rows.slice(i, i + size)]);
-}

@@ -6,11 +6,11 @@ import type {
   SeatSpecInput,
 } from '@showtix/shared-types';
 import type { Db } from '../../db/pool';
-import { insertVenue } from '../../catalog/admin-repo';
+import { insertLayout, writeVenue } from '../../catalog/admin-repo';
 import type { SeatSpec } from '../../catalog/layout';
 import { appError } from '../../http/errors';
 import type { Actor } from '../http';
-import { audited, joinTransaction } from '../tx';
+import { audited } from '../tx';
 import { parseLayout, seatsToCsv } from './csv';
 import { checkLayout, generateLayout } from './layout';
 import * as repo from './repo';
@@ -86,7 +86,7 @@ export class VenueService {
       who,
       now,
       async (c) => {
-        const id = await insertVenue(joinTransaction(c), {
+        const id = await writeVenue(c, {
           name: input.name,
           city: input.city,
           address: input.address,
@@ -148,15 +148,7 @@ export class VenueService {
           );
         }
         await repo.clearLayout(c, id);
-        await repo.insertChunks(
-          c,
-          'INSERT INTO venue_seats (venue_id, section, row_label, seat_number, x, y) VALUES ?',
-          seats.map((s) => [id, s.section, s.row, s.number, Math.round(s.x), Math.round(s.y)]),
-        );
-        if (input.zones.length)
-          await c.query('INSERT INTO venue_zones (venue_id, name, capacity) VALUES ?', [
-            input.zones.map((z) => [id, z.name, z.capacity]),
-          ]);
+        await insertLayout(c, id, seats, input.zones);
         return { before, after: (await repo.venueSummary(c, id))! };
       },
       (x) => ({
