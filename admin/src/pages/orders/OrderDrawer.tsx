@@ -14,6 +14,7 @@ import {
   Tag,
   Timeline,
   Typography,
+  type TableProps,
 } from 'antd';
 import type { AdminOrderDetail } from '@showtix/shared-types';
 import { api, ApiError } from '../../api/client';
@@ -22,6 +23,18 @@ import { dateTimeSec, ORDER_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
 
 const ACTION_LABEL: Record<string, string> = { 'order.refund': '管理员退款', 'order.export': '导出' };
+
+/** One part of the order under its heading: a small table with all its rows. */
+function Part<T extends object>({ heading, ...table }: { heading: string } & TableProps<T>) {
+  return (
+    <>
+      <Typography.Title level={5} style={{ marginTop: 20 }}>
+        {heading}
+      </Typography.Title>
+      <Table<T> size="small" pagination={false} {...table} />
+    </>
+  );
+}
 
 export function OrderDrawer({
   orderNo,
@@ -123,12 +136,8 @@ export function OrderDrawer({
                   : []),
               ]}
             />
-            <Typography.Title level={5} style={{ marginTop: 20 }}>
-              票品
-            </Typography.Title>
-            <Table
-              size="small"
-              pagination={false}
+            <Part
+              heading="票品"
               rowKey={(r) => r.seatId ?? `${r.zoneId}-${r.label}`}
               dataSource={o.items}
               columns={[
@@ -137,12 +146,8 @@ export function OrderDrawer({
                 { title: '票价', dataIndex: 'priceFen', align: 'right', render: fenToYuan },
               ]}
             />
-            <Typography.Title level={5} style={{ marginTop: 20 }}>
-              支付
-            </Typography.Title>
-            <Table
-              size="small"
-              pagination={false}
+            <Part
+              heading="支付"
               rowKey="id"
               dataSource={o.payments}
               locale={{ emptyText: '暂无支付记录' }}
@@ -154,12 +159,8 @@ export function OrderDrawer({
                 { title: '时间', dataIndex: 'successTime', render: dateTimeSec },
               ]}
             />
-            <Typography.Title level={5} style={{ marginTop: 20 }}>
-              电子票
-            </Typography.Title>
-            <Table
-              size="small"
-              pagination={false}
+            <Part
+              heading="电子票"
               rowKey="ticketNo"
               dataSource={o.tickets}
               locale={{ emptyText: '尚未出票' }}
@@ -170,12 +171,8 @@ export function OrderDrawer({
                 { title: '出票时间', dataIndex: 'createdAt', render: dateTimeSec },
               ]}
             />
-            <Typography.Title level={5} style={{ marginTop: 20 }}>
-              退款
-            </Typography.Title>
-            <Table
-              size="small"
-              pagination={false}
+            <Part
+              heading="退款"
               rowKey="id"
               dataSource={o.refunds}
               locale={{ emptyText: '无退款' }}
