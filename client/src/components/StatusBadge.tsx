@@ -16,14 +16,6 @@ const ORDER: Record<OrderStatus, { text: string; tone: string }> = {
   refunded: { text: '已退款', tone: 'muted' },
 };
 
-export function sessionStatusText(s: SessionStatus): string {
-  return SESSION[s]?.text ?? s;
-}
-
-export function orderStatusText(s: OrderStatus): string {
-  return ORDER[s]?.text ?? s;
-}
-
 export function SessionBadge({ status }: { status: SessionStatus }) {
   const v = SESSION[status] ?? { text: status, tone: 'muted' };
   return <Text className={`badge badge--${v.tone}`}>{v.text}</Text>;

@@ -1,6 +1,6 @@
 import type { QueueStatus } from '@showtix/shared-types';
 import { request } from './http';
-import { readJson, remove, write } from './storage';
+import { readJson, write } from './storage';
 import type { IdType } from './attendees';
 
 /** Body of POST .../queue/join: real-name sessions queue one ID per place. */
@@ -56,10 +56,6 @@ export function saveEntry(e: QueueEntry): void {
   write(entryKey(e.sessionId), JSON.stringify(e));
 }
 
-export function clearEntry(sessionId: string): void {
-  remove(entryKey(sessionId));
-}
-
 export interface Admission {
   token: string;
   expiresAt: string;
@@ -80,9 +76,6 @@ export function markAdmissionUsed(sessionId: string, token?: string): void {
   if (!e?.admissionToken || (token && e.admissionToken !== token)) return;
   saveEntry({ ...e, usedToken: e.admissionToken });
 }
-
-/** The turn is over: states that stop polling. */
-export const FINAL_STATES: ReadonlySet<QueueStatus['state']> = new Set(['admitted', 'sold_out', 'expired']);
 
 /** Slowest poll while waiting on a network that does not answer. */
 const BACKOFF_MAX_MS = 30_000;

@@ -14,7 +14,7 @@ import {
 } from '../../../services/gate';
 import { watchNetwork } from '../../../services/network';
 import type { OfflineBundle } from '../../../services/ticket-code';
-import { readJson, remove, write } from '../../../services/storage';
+import { readJson, write } from '../../../services/storage';
 
 /** Where this phone checks tickets: a session of an assigned show, at a named gate. */
 export interface DeskSetup {
@@ -28,7 +28,6 @@ export interface DeskSetup {
 const SETUP_KEY = 'showtix.gate.setup';
 export const loadSetup = () => readJson<DeskSetup>(SETUP_KEY);
 export const saveSetup = (s: DeskSetup) => write(SETUP_KEY, JSON.stringify(s));
-export const clearSetup = () => remove(SETUP_KEY);
 
 /** Fresh offline data while online: the revocation list must keep up with refunds. */
 export const BUNDLE_REFRESH_MS = 5 * 60_000;
