@@ -60,12 +60,22 @@ export interface ShowInput {
   description?: string;
   posterUrl?: string | null;
   refundRules?: RefundTier[];
+  /** Per-user limit across all sessions of the show. */
+  showPurchaseLimit?: number | null;
 }
 
 export async function insertShow(db: Db | Conn, s: ShowInput): Promise<string> {
   const [res] = await db.query<ResultSetHeader>(
-    'INSERT INTO shows (title, venue_id, description, poster_url, refund_rules) VALUES (?, ?, ?, ?, ?)',
-    [s.title, s.venueId, s.description ?? '', s.posterUrl ?? null, JSON.stringify(s.refundRules ?? [])],
+    `INSERT INTO shows (title, venue_id, description, poster_url, refund_rules, show_purchase_limit)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+    [
+      s.title,
+      s.venueId,
+      s.description ?? '',
+      s.posterUrl ?? null,
+      JSON.stringify(s.refundRules ?? []),
+      s.showPurchaseLimit ?? null,
+    ],
   );
   return String(res.insertId);
 }

@@ -53,11 +53,7 @@ export class ShowService {
       async (c) => {
         if (!(await repo.venueExists(c, input.venueId)))
           throw appError('VALIDATION_FAILED', { field: 'venueId' }, '场馆不存在');
-        const newId = await insertShow(c, input);
-        // The catalog's writer predates the per-show limit (fair-access migration): set it here.
-        if (input.showPurchaseLimit !== null)
-          await repo.updateShow(c, newId, { showPurchaseLimit: input.showPurchaseLimit });
-        return newId;
+        return insertShow(c, input);
       },
       (newId) => ({ action: 'show.create', entityType: 'show', entityId: newId, after: input }),
     );
