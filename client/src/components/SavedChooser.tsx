@@ -1,7 +1,7 @@
 import { Text, View } from '@tarojs/components';
 import { useState } from 'react';
 import { errorView } from '../services/errors';
-import { ID_TYPE_LABELS, type AttendeeInput } from '../services/attendees';
+import { blankAttendee, ID_TYPE_LABELS, type AttendeeInput } from '../services/attendees';
 import { listSaved, samePerson, toInput, type Saved } from '../services/saved-attendees';
 import { go } from '../routes';
 
@@ -27,10 +27,7 @@ export default function SavedChooser({
   };
   const toggle = (s: Saved) => {
     const at = attendees.findIndex((a) => samePerson(a, s));
-    if (at >= 0)
-      return onChange(
-        attendees.map((a, i) => (i === at ? { name: '', idType: 'id_card', idNumber: '' } : a)),
-      );
+    if (at >= 0) return onChange(attendees.map((a, i) => (i === at ? blankAttendee() : a)));
     const empty = attendees.findIndex((a) => !a.name.trim() && !a.idNumber.trim());
     if (empty < 0) return setError('观演人已填满，请先移除一位');
     setError(undefined);
