@@ -1,6 +1,8 @@
 import calculateSlot from 'cluster-key-slot';
 import { RC } from '../src/redis/codes';
-import type { SessionKeys } from '../src/redis/keys';
+import { takeArgs } from '../src/inventory/service';
+import type { TakeRequest } from '../src/inventory/types';
+import { scriptKeys, type SessionKeys } from '../src/redis/keys';
 import type { ScriptedRedis } from '../src/redis/scripts';
 import { createTestEnv, type TestEnv } from './helpers/env';
 
@@ -10,6 +12,7 @@ import { createTestEnv, type TestEnv } from './helpers/env';
  */
 let env: TestEnv;
 let redis: ScriptedRedis;
+let sessionId: string;
 let k: SessionKeys;
 const NOW = 1_000_000;
 const HOLD = NOW + 60_000;
@@ -21,7 +24,8 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 beforeEach(async () => {
-  k = env.deps.keys.session(`s${Math.random().toString(36).slice(2)}`);
+  sessionId = `s${Math.random().toString(36).slice(2)}`;
+  k = env.deps.keys.session(sessionId);
   await redis.hset(k.meta, 'open', '1', 'avail', 10);
   for (let slot = 1; slot <= 5; slot++) await redis.zadd(k.zslots, 7, `7:${slot}`);
 });
@@ -35,65 +39,26 @@ interface Opts {
   jti?: string;
   ids?: string[];
 }
-const req = (orderId: string, user: string, o: Opts) => {
-  const ids = o.ids ?? [];
-  return [
-    orderId,
-    user,
-    o.now ?? NOW,
-    HOLD,
-    o.limit ?? 4,
-    o.idem ?? '',
-    o.hash ?? 'h',
-    o.jti ? 60_000 : 0,
-    ids.length,
-    ...ids,
-  ];
-};
+const req = (orderId: string, user: string, o: Opts): TakeRequest => ({
+  sessionId,
+  orderId,
+  userId: user,
+  nowMs: o.now ?? NOW,
+  holdUntilMs: HOLD,
+  limit: o.limit ?? 4,
+  idemField: o.idem ?? '',
+  requestHash: o.hash ?? 'h',
+  idHashes: o.ids ?? [],
+  ...(o.jti ? { admission: { jti: o.jti, ttlMs: 60_000 } } : {}),
+});
 const lock = (orderId: string, user: string, seats: string[], o: Opts = {}) =>
-  redis.lockSeats(
-    k.meta,
-    k.seats,
-    k.users,
-    k.orders,
-    k.pending,
-    k.idem,
-    k.admission(o.jti ?? ''),
-    k.ids,
-    ...req(orderId, user, o),
-    ...seats,
-  );
+  redis.lockSeats(...scriptKeys.take(k, k.seats, o.jti ?? ''), ...takeArgs(req(orderId, user, o)), ...seats);
 const take = (orderId: string, user: string, qty: number, o: Opts = {}) =>
-  redis.takeZone(
-    k.meta,
-    k.zslots,
-    k.users,
-    k.orders,
-    k.pending,
-    k.idem,
-    k.admission(o.jti ?? ''),
-    k.ids,
-    ...req(orderId, user, o),
-    '7',
-    qty,
-  );
+  redis.takeZone(...scriptKeys.take(k, k.zslots, o.jti ?? ''), ...takeArgs(req(orderId, user, o)), '7', qty);
 const confirm = (orderId: string, mode = 'owned') =>
-  redis.confirmOrder(k.meta, k.seats, k.orders, k.pending, orderId, mode);
+  redis.confirmOrder(...scriptKeys.confirmOrder(k), orderId, mode);
 const release = (orderId: string, forget = false, turn = '') =>
-  redis.releaseOrder(
-    k.meta,
-    k.seats,
-    k.users,
-    k.orders,
-    k.pending,
-    k.idem,
-    k.zslots,
-    k.ids,
-    k.admission(turn),
-    orderId,
-    forget ? '1' : '0',
-    turn ? '1' : '0',
-  );
+  redis.releaseOrder(...scriptKeys.releaseOrder(k, turn), orderId, forget ? '1' : '0', turn ? '1' : '0');
 const retake = (
   orderId: string,
   user: string,
@@ -103,13 +68,7 @@ const retake = (
   seats: string[] = [],
 ) =>
   redis.retakeOrder(
-    k.meta,
-    k.seats,
-    k.users,
-    k.orders,
-    k.pending,
-    k.zslots,
-    k.ids,
+    ...scriptKeys.retakeOrder(k),
     orderId,
     user,
     NOW,

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
 import { RC } from '../redis/codes';
-import type { Keys } from '../redis/keys';
+import { scriptKeys, type Keys } from '../redis/keys';
 import type { ScriptReply, ScriptedRedis } from '../redis/scripts';
 import { rebuildSession } from './rebuild';
 import type {
@@ -46,48 +46,31 @@ export class InventoryService {
     private readonly opts: InventoryOptions,
   ) {}
 
-  async lockSeats(req: TakeRequest, seatIds: string[]): Promise<TakeResult> {
-    const k = this.keys.session(req.sessionId);
-    const reply = await this.withRebuild(req.sessionId, () =>
-      this.redis.lockSeats(
-        k.meta,
-        k.seats,
-        k.users,
-        k.orders,
-        k.pending,
-        k.idem,
-        k.admission(req.admission?.jti ?? ''),
-        k.ids,
-        ...takeArgs(req),
-        ...seatIds,
-      ),
-    );
-    return toTakeResult(reply);
+  lockSeats(req: TakeRequest, seatIds: string[]): Promise<TakeResult> {
+    return this.take(req, 'lockSeats', seatIds);
   }
 
-  async takeZone(req: TakeRequest, zoneId: string, quantity: number): Promise<TakeResult> {
+  takeZone(req: TakeRequest, zoneId: string, quantity: number): Promise<TakeResult> {
+    return this.take(req, 'takeZone', [zoneId, quantity]);
+  }
+
+  /** The purchase: one script call (and a rebuild first if Redis lost the session). */
+  private async take(
+    req: TakeRequest,
+    script: 'lockSeats' | 'takeZone',
+    units: (string | number)[],
+  ): Promise<TakeResult> {
     const k = this.keys.session(req.sessionId);
+    const keys = scriptKeys.take(k, script === 'lockSeats' ? k.seats : k.zslots, req.admission?.jti ?? '');
     const reply = await this.withRebuild(req.sessionId, () =>
-      this.redis.takeZone(
-        k.meta,
-        k.zslots,
-        k.users,
-        k.orders,
-        k.pending,
-        k.idem,
-        k.admission(req.admission?.jti ?? ''),
-        k.ids,
-        ...takeArgs(req),
-        zoneId,
-        quantity,
-      ),
+      this.redis[script](...keys, ...takeArgs(req), ...units),
     );
     return toTakeResult(reply);
   }
 
   async confirm(sessionId: string, orderId: string, mode: ConfirmMode): Promise<ConfirmResult> {
     const k = this.keys.session(sessionId);
-    const [code, seat] = await this.redis.confirmOrder(k.meta, k.seats, k.orders, k.pending, orderId, mode);
+    const [code, seat] = await this.redis.confirmOrder(...scriptKeys.confirmOrder(k), orderId, mode);
     switch (code) {
       case RC.CONFIRMED:
         return { kind: 'confirmed' };
@@ -116,15 +99,7 @@ export class InventoryService {
   ): Promise<ReleaseResult> {
     const k = this.keys.session(sessionId);
     const [code, avail, freed] = await this.redis.releaseOrder(
-      k.meta,
-      k.seats,
-      k.users,
-      k.orders,
-      k.pending,
-      k.idem,
-      k.zslots,
-      k.ids,
-      k.admission(returnTurn ?? ''),
+      ...scriptKeys.releaseOrder(k, returnTurn ?? ''),
       orderId,
       forget ? '1' : '0',
       returnTurn ? '1' : '0',
@@ -153,13 +128,7 @@ export class InventoryService {
         : [`z${units.zoneId}`, units.quantity, ...ids];
     const reply = await this.withRebuild(sessionId, () =>
       this.redis.retakeOrder(
-        k.meta,
-        k.seats,
-        k.users,
-        k.orders,
-        k.pending,
-        k.zslots,
-        k.ids,
+        ...scriptKeys.retakeOrder(k),
         orderId,
         userId,
         nowMs,
@@ -278,7 +247,8 @@ export class InventoryService {
   }
 }
 
-function takeArgs(r: TakeRequest): (string | number)[] {
+/** ARGV of the take scripts up to the units (see lockSeats-8.lua). */
+export function takeArgs(r: TakeRequest): (string | number)[] {
   const ids = r.idHashes ?? [];
   return [
     r.orderId,

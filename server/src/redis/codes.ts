@@ -1,6 +1,6 @@
 /**
  * Return codes of the Lua scripts, defined once: the loader injects them into every script as
- * `local RC_<NAME> = <value>`, and inventory/errors.ts maps the negative ones to API errors.
+ * `local RC_<NAME> = <value>`, and inventory/service.ts maps the refusals to API errors.
  */
 export enum RC {
   LOCKED = 1,

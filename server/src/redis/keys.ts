@@ -56,3 +56,34 @@ export class Keys {
     return `${this.prefix}*`;
   }
 }
+
+/**
+ * The KEYS of each inventory script, in the order its header lists them. The service and the
+ * script tests both call the scripts through these, so the layout is written down once.
+ */
+export const scriptKeys = {
+  /** lockSeats (units: the seats hash) and takeZone (units: the zslots zset). */
+  take: (k: SessionKeys, units: string, jti: string) => [
+    k.meta,
+    units,
+    k.users,
+    k.orders,
+    k.pending,
+    k.idem,
+    k.admission(jti),
+    k.ids,
+  ],
+  confirmOrder: (k: SessionKeys) => [k.meta, k.seats, k.orders, k.pending],
+  releaseOrder: (k: SessionKeys, jti: string) => [
+    k.meta,
+    k.seats,
+    k.users,
+    k.orders,
+    k.pending,
+    k.idem,
+    k.zslots,
+    k.ids,
+    k.admission(jti),
+  ],
+  retakeOrder: (k: SessionKeys) => [k.meta, k.seats, k.users, k.orders, k.pending, k.zslots, k.ids],
+};
