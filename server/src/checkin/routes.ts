@@ -52,7 +52,7 @@ export function checkinRoutes(checkins: CheckinService, auth: Middleware, clock:
       device: clientOf(ctx).device ?? null,
     };
     const items = input.checkins.map((c) => ({ ticketNo: c.ticketNo, scannedAt: new Date(c.scannedAt) }));
-    ctx.body = await checkins.syncWithCount(scan, items, clock.now());
+    ctx.body = await checkins.sync(scan, items, clock.now());
   });
   r.get('/staff/sessions/:sessionId/offline-bundle', async (ctx) => {
     ctx.body = await checkins.offlineBundle(principal(ctx).userId, pathId(ctx.params.sessionId), clock.now());

@@ -68,22 +68,18 @@ export class CheckinService {
     now: Date,
   ): Promise<CheckinAnswer> {
     const shows = await this.assignedShows(s.staffUserId);
-    let ticketNo = input.ticketNo;
+    const qr = input.qr === undefined ? undefined : parseQr(input.qr);
     if (input.qr !== undefined) {
-      const p = parseQr(input.qr);
-      if (!p) return { result: 'invalid', reason: 'unreadable' };
-      const key = this.keys.publicKey(p.payload.k);
-      if (!key || !verifySignature(p, key)) return { result: 'invalid', reason: 'signature' };
-      const t = await ticketByNo(this.db, p.payload.t);
-      if (!t || t.session_id !== p.payload.s) return { result: 'invalid', reason: 'unknown ticket' };
-      if (!shows.has(t.show_id)) throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
-      if (!codeIsCurrent(codeKeyOf(t.secret), p.code, now.getTime()))
-        return { result: 'invalid', reason: 'code expired', ticketId: t.ticket_no };
-      ticketNo = t.ticket_no;
+      if (!qr) return { result: 'invalid', reason: 'unreadable' };
+      const key = this.keys.publicKey(qr.payload.k);
+      if (!key || !verifySignature(qr, key)) return { result: 'invalid', reason: 'signature' };
     }
+    const ticketNo = qr ? qr.payload.t : input.ticketNo;
     const t = ticketNo ? await ticketByNo(this.db, ticketNo) : undefined;
-    if (!t) return { result: 'invalid', reason: 'unknown ticket' };
+    if (!t || (qr && t.session_id !== qr.payload.s)) return { result: 'invalid', reason: 'unknown ticket' };
     if (!shows.has(t.show_id)) throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
+    if (qr && !codeIsCurrent(codeKeyOf(t.secret), qr.code, now.getTime()))
+      return { result: 'invalid', reason: 'code expired', ticketId: t.ticket_no };
     if (input.sessionId && input.sessionId !== t.session_id)
       return { result: 'invalid', reason: 'other session', ticketId: t.ticket_no };
     return this.admit(t, s, 'online', now, now);
@@ -177,22 +173,25 @@ export class CheckinService {
   /**
    * Check-ins made offline, sent when the device is back online. Each is admitted if it was the
    * first use; a second use (another gate was first) or a ticket refunded meanwhile is recorded
-   * as a conflict for the admin page.
+   * as a conflict for the admin page. gateCount is for the desk's counter: what the gate has
+   * admitted so far in the session of the first ticket sent.
    */
   async sync(
     s: Scan,
     items: { ticketNo: string; scannedAt: Date }[],
     now: Date,
-  ): Promise<{ ticketNo: string; result: CheckinResult }[]> {
+  ): Promise<{ items: { ticketNo: string; result: CheckinResult }[]; gateCount?: number }> {
     const shows = await this.assignedShows(s.staffUserId);
     const out: { ticketNo: string; result: CheckinResult }[] = [];
+    let counted: TicketForGate | undefined;
     const sameScan = (a: CheckinAnswer, at: Date) =>
       a.result === 'already_used' &&
       a.gate === s.gate &&
       a.usedAt === at.toISOString() &&
       a.usedBy === s.staffUserId;
-    for (const it of items) {
+    for (const [i, it] of items.entries()) {
       const t = await ticketByNo(this.db, it.ticketNo);
+      if (i === 0) counted = t;
       if (!t || !shows.has(t.show_id)) {
         out.push({ ticketNo: it.ticketNo, result: 'invalid' });
         continue;
@@ -207,20 +206,9 @@ export class CheckinService {
         await this.conflict(t, s, a, it.scannedAt, now);
       out.push({ ticketNo: it.ticketNo, result: a.result });
     }
-    return out;
-  }
-
-  /** sync, plus how many the gate has admitted for the session so far (for the desk's counter). */
-  async syncWithCount(
-    s: Scan,
-    items: { ticketNo: string; scannedAt: Date }[],
-    now: Date,
-  ): Promise<{ items: { ticketNo: string; result: CheckinResult }[]; gateCount?: number }> {
-    const results = await this.sync(s, items, now);
-    const first = items[0] ? await ticketByNo(this.db, items[0].ticketNo) : undefined;
     return {
-      items: results,
-      ...(first ? { gateCount: await gateCount(this.db, first.session_id, s.gate) } : {}),
+      items: out,
+      ...(counted ? { gateCount: await gateCount(this.db, counted.session_id, s.gate) } : {}),
     };
   }
 
