@@ -6,6 +6,7 @@ import { api, type ApiError } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { EChart } from '../../components/EChart';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
+import { UNAVAILABLE } from '../../seatmap/draw';
 import { colorAt } from '../shows/tierModel';
 import type { PlotSeat } from '../../seatmap/geometry';
 import { dateTime, percent, SESSION_STATUS } from '../../utils/format';
@@ -13,6 +14,9 @@ import { fenToYuan } from '../../utils/money';
 import { minuteOption, rateOption, statusOption, tierOption } from './charts';
 
 const POLL_MS = 3000;
+/** Seat colours of the live map; its legend and the held figure use the same ones. */
+const SOLD_SEAT = '#4b4b5b';
+const HELD_SEAT = '#ff8a00';
 
 interface LiveSession {
   id: string;
@@ -85,10 +89,10 @@ export function DashboardPage() {
     const held = new Set(d?.seatStates.held);
     return (s: PlotSeat) =>
       sold.has(s.id)
-        ? '#4b4b5b'
+        ? SOLD_SEAT
         : held.has(s.id)
-          ? '#ff8a00'
-          : (tierColor.get(seatTier.get(s.id)!) ?? '#d9d9de');
+          ? HELD_SEAT
+          : (tierColor.get(seatTier.get(s.id)!) ?? UNAVAILABLE);
   }, [map.data, d]);
 
   const picker = (
@@ -133,6 +137,8 @@ export function DashboardPage() {
       </>
     );
   const soldPct = d && d.totals.capacity ? d.totals.sold / d.totals.capacity : null;
+  // The two charts share a row: both grow with the number of tiers, so they stay level.
+  const barsHeight = Math.max(220, 70 * (d?.tiers.length ?? 0) + 60);
   return (
     <>
       {header}
@@ -156,7 +162,7 @@ export function DashboardPage() {
                 <Statistic
                   title="锁座中（待支付）"
                   value={d.totals.held}
-                  styles={{ content: { color: '#ff8a00' } }}
+                  styles={{ content: { color: HELD_SEAT } }}
                   data-testid="stat-held"
                 />
               </Card>
@@ -194,20 +200,12 @@ export function DashboardPage() {
           <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
             <Col xs={24} xl={14}>
               <Card size="small" title="各票档销售（张）">
-                <EChart
-                  option={options.tiers}
-                  height={Math.max(220, 70 * d.tiers.length + 60)}
-                  testId="chart-tiers"
-                />
+                <EChart option={options.tiers} height={barsHeight} testId="chart-tiers" />
               </Card>
             </Col>
             <Col xs={24} xl={10}>
               <Card size="small" title="每分钟下单与支付（近 30 分钟）">
-                <EChart
-                  option={options.minutes}
-                  height={Math.max(220, 70 * d.tiers.length + 60)}
-                  testId="chart-minutes"
-                />
+                <EChart option={options.minutes} height={barsHeight} testId="chart-minutes" />
               </Card>
             </Col>
           </Row>
@@ -232,11 +230,11 @@ export function DashboardPage() {
                 />
                 <div className="legend" style={{ marginTop: 6 }}>
                   <span>
-                    <i style={{ background: '#4b4b5b' }} />
+                    <i style={{ background: SOLD_SEAT }} />
                     已售
                   </span>
                   <span>
-                    <i style={{ background: '#ff8a00' }} />
+                    <i style={{ background: HELD_SEAT }} />
                     锁座中
                   </span>
                   {map.data?.tiers.map((t, i) => (
