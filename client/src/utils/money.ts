@@ -6,8 +6,9 @@ export function assertFen(fen: number): void {
   if (!Number.isSafeInteger(fen)) throw new TypeError(`amount must be integer fen, got ${fen}`);
 }
 
-function groupThousands(digits: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+/** "1234567" -> "1,234,567": yuan amounts, and places in the waiting room. */
+export function groupThousands(digits: string | number): string {
+  return String(digits).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** 188000 -> "¥1,880"; 188050 -> "¥1,880.50"; -500 -> "-¥5". */

@@ -2,10 +2,9 @@ import type { QueueStatus } from '@showtix/shared-types';
 import { Button, Text, View } from '@tarojs/components';
 import { useCountdown } from '../../hooks/useCountdown';
 import { etaText, queueProgress, type QueueEntry } from '../../services/queue';
+import { groupThousands as group } from '../../utils/money';
 import { formatCountdown } from '../../utils/time';
 import type { QueueView } from './useQueue';
-
-const group = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** Slow rings breathing around the fan's number: calm, never a spinner. */
 function Pulse({ label, value, testid }: { label: string; value: string; testid: string }) {
