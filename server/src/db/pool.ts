@@ -90,7 +90,5 @@ export function sqlErrno(err: unknown): number | undefined {
 }
 
 export const ER_DUP_ENTRY = 1062;
-export const ER_LOCK_DEADLOCK = 1213;
-export const ER_LOCK_WAIT_TIMEOUT = 1205;
 /** CHECK constraint violated: MariaDB reports 4025, MySQL 8 reports 3819. */
 export const ER_CHECK_FAILED = [4025, 3819];
