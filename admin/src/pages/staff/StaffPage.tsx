@@ -28,14 +28,11 @@ interface WxUser {
   createdAt: string;
 }
 
-function useShows() {
-  const shows = useApi(() => api<{ items: AdminShowSummary[] }>('GET', '/api/v1/admin/shows'), []);
-  return (shows.data?.items ?? []).map((s) => ({ value: s.id, label: s.title }));
-}
+/** The shows to pick from, loaded once by the page for all three tabs. */
+type ShowOptions = { value: string; label: string }[];
 
-function StaffTab() {
+function StaffTab({ showOptions }: { showOptions: ShowOptions }) {
   const { message } = App.useApp();
-  const showOptions = useShows();
   const staff = useApi(() => api<{ items: StaffMember[] }>('GET', '/api/v1/admin/staff'), []);
   const [open, setOpen] = useState(false);
   const [users, setUsers] = useState<WxUser[]>([]);
@@ -130,9 +127,8 @@ function StaffTab() {
   );
 }
 
-function InviteTab() {
+function InviteTab({ showOptions }: { showOptions: ShowOptions }) {
   const { message, modal } = App.useApp();
-  const showOptions = useShows();
   const invites = useApi(() => api<{ items: StaffInvite[] }>('GET', '/api/v1/admin/staff/invites'), []);
   const [open, setOpen] = useState(false);
   const [form] = Form.useForm();
@@ -256,8 +252,7 @@ const CONFLICT_KIND: Record<string, string> = {
   refunded: '已退票',
 };
 
-function GateTab() {
-  const showOptions = useShows();
+function GateTab({ showOptions }: { showOptions: ShowOptions }) {
   const [showId, setShowId] = useState<string>();
   const gates = useApi(
     () =>
@@ -324,6 +319,8 @@ function GateTab() {
 }
 
 export function StaffPage() {
+  const shows = useApi(() => api<{ items: AdminShowSummary[] }>('GET', '/api/v1/admin/shows'), []);
+  const showOptions = (shows.data?.items ?? []).map((s) => ({ value: s.id, label: s.title }));
   return (
     <>
       <div className="page-header">
@@ -332,9 +329,9 @@ export function StaffPage() {
       <Card>
         <Tabs
           items={[
-            { key: 'staff', label: '检票人员', children: <StaffTab /> },
-            { key: 'invites', label: '邀请码', children: <InviteTab /> },
-            { key: 'gates', label: '各入口检票', children: <GateTab /> },
+            { key: 'staff', label: '检票人员', children: <StaffTab showOptions={showOptions} /> },
+            { key: 'invites', label: '邀请码', children: <InviteTab showOptions={showOptions} /> },
+            { key: 'gates', label: '各入口检票', children: <GateTab showOptions={showOptions} /> },
           ]}
         />
       </Card>
