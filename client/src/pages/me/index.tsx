@@ -1,8 +1,7 @@
 import { ScrollView, Text, View } from '@tarojs/components';
-import { useDidShow } from '@tarojs/taro';
-import { useRef } from 'react';
 import TabBar from '../../components/TabBar';
 import { useLoad } from '../../hooks/useLoad';
+import { useShownAgain } from '../../hooks/useShownAgain';
 import { go, switchTab, type RouteName } from '../../routes';
 import { staffMe } from '../../services/staff';
 import './index.scss';
@@ -20,11 +19,7 @@ function Item(props: { text: string; sub?: string; testid: string; onTap: () => 
 /** 我的: frequent attendees, orders and tickets, and for gate staff the ticket scanner. */
 export default function MePage() {
   const staff = useLoad(staffMe, []);
-  const shownOnce = useRef(false);
-  useDidShow(() => {
-    if (shownOnce.current) staff.reload();
-    shownOnce.current = true;
-  });
+  useShownAgain(staff.reload);
   const shows = staff.data?.shows ?? [];
   const open = (r: RouteName) => () => go(r);
   return (

@@ -1,11 +1,12 @@
 import { Button, ScrollView, View } from '@tarojs/components';
-import { stopPullDownRefresh, useDidShow, usePullDownRefresh } from '@tarojs/taro';
-import { useRef, useState } from 'react';
+import { stopPullDownRefresh, usePullDownRefresh } from '@tarojs/taro';
+import { useState } from 'react';
 import ErrorPanel from '../../components/ErrorPanel';
 import Loading, { Empty } from '../../components/Loading';
 import OrderCard from '../../components/OrderCard';
 import TabBar from '../../components/TabBar';
 import { useLoad } from '../../hooks/useLoad';
+import { useShownAgain } from '../../hooks/useShownAgain';
 import { go, switchTab } from '../../routes';
 import { listOrders } from '../../services/orders';
 import type { Order } from '@showtix/shared-types';
@@ -16,11 +17,9 @@ export default function OrdersPage() {
   const first = useLoad(() => listOrders(), []);
   const [more, setMore] = useState<Order[]>([]);
   const [next, setNext] = useState<string>();
-  const shownOnce = useRef(false);
   // Coming back from an order (paid, cancelled) should show its new state.
-  useDidShow(() => {
-    if (shownOnce.current) first.reload();
-    shownOnce.current = true;
+  useShownAgain(() => {
+    first.reload();
     setMore([]);
     setNext(undefined);
   });

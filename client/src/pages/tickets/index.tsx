@@ -1,11 +1,11 @@
 import { Button, ScrollView, Text, View } from '@tarojs/components';
-import { stopPullDownRefresh, useDidShow, usePullDownRefresh } from '@tarojs/taro';
-import { useRef } from 'react';
+import { stopPullDownRefresh, usePullDownRefresh } from '@tarojs/taro';
 import ErrorPanel from '../../components/ErrorPanel';
 import Loading, { Empty } from '../../components/Loading';
 import RotatingQr from '../../components/RotatingQr';
 import TabBar from '../../components/TabBar';
 import { useLoad } from '../../hooks/useLoad';
+import { useShownAgain } from '../../hooks/useShownAgain';
 import { useTicker } from '../../hooks/useTicker';
 import { switchTab } from '../../routes';
 import { loadWallet, type WalletTicket } from '../../services/tickets';
@@ -93,11 +93,7 @@ export default function TicketsPage() {
   const data = wallet.data?.tickets;
   // One clock for every code on the page; stopped when nothing shows a code.
   const now = useTicker(1000, Boolean(data?.some((t) => ticketState(t) === 'valid')));
-  const shownOnce = useRef(false);
-  useDidShow(() => {
-    if (shownOnce.current) wallet.reload();
-    shownOnce.current = true;
-  });
+  useShownAgain(wallet.reload);
   usePullDownRefresh(() => {
     wallet.reload();
     stopPullDownRefresh();
