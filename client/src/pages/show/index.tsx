@@ -1,7 +1,7 @@
 import type { SessionInfo, ShowDetail } from '@showtix/shared-types';
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import { useRouter } from '@tarojs/taro';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import LoadState from '../../components/LoadState';
 import Poster from '../../components/Poster';
 import PriceTag from '../../components/PriceTag';
@@ -98,8 +98,8 @@ export default function ShowPage() {
   const { params } = useRouter();
   const id = params.id ?? '';
   const show = useLoad(() => getShow(id), [id]);
+  // The fan's pick, else the default: nothing to sync when the show arrives.
   const [picked, setPicked] = useState<string>();
-  useEffect(() => setPicked(show.data ? defaultSession(show.data.sessions)?.id : undefined), [show.data]);
   if (!show.data) {
     return (
       <View className="page">
@@ -108,7 +108,7 @@ export default function ShowPage() {
     );
   }
   const d = show.data;
-  const session = d.sessions.find((s) => s.id === picked);
+  const session = d.sessions.find((s) => s.id === picked) ?? defaultSession(d.sessions);
   return (
     <View className="page page--barred show">
       <ScrollView scrollY className="show__scroll">
@@ -129,7 +129,7 @@ export default function ShowPage() {
         <View className="card">
           <Text className="card__title">选择场次</Text>
           {d.sessions.map((s) => (
-            <SessionCard key={s.id} s={s} active={s.id === picked} onPick={() => setPicked(s.id)} />
+            <SessionCard key={s.id} s={s} active={s.id === session?.id} onPick={() => setPicked(s.id)} />
           ))}
         </View>
         {session?.realName ? <RealNameNotice limit={session.purchaseLimit} /> : null}
