@@ -34,15 +34,15 @@ export class IdentityVault {
     return createHmac('sha256', this.hashKey).update(`${idType}|${idNumber.toUpperCase()}`).digest('hex');
   }
 
-  /** Everything stored about one attendee. */
-  seal(a: { name: string; idType: string; idNumber: string }) {
+  /** Everything stored about one attendee; `idHash` when the caller has computed it already. */
+  seal(a: { name: string; idType: string; idNumber: string }, idHash = this.idHash(a.idType, a.idNumber)) {
     return {
       idType: a.idType,
       nameEnc: this.encrypt(a.name),
       idNumberEnc: this.encrypt(a.idNumber),
       nameMasked: maskName(a.name),
       idMasked: maskIdNumber(a.idNumber),
-      idHash: this.idHash(a.idType, a.idNumber),
+      idHash,
     };
   }
 }

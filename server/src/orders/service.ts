@@ -83,8 +83,9 @@ export class OrderService {
   ): Promise<Order> {
     const cat = await this.d.catalog.requireSession(input.sessionId);
     const units = resolveUnits(cat, input);
-    const attendees = cat.realName ? input.attendees!.map((a) => this.d.vault.seal(a)) : [];
-    const idHashes = attendees.map((a) => a.idHash);
+    const idHashes = cat.realName
+      ? input.attendees!.map((a) => this.d.vault.idHash(a.idType, a.idNumber))
+      : [];
     if (reruns === 0) await this.d.risk.guardPurchase(userId, client, now.getTime(), idHashes);
     const admission = cat.queueEnabled
       ? this.d.admissions.verify(input.admissionToken, cat.id, userId, now.getTime())
@@ -119,6 +120,9 @@ export class OrderService {
     }
     if (taken.kind === 'refused') throw appError(taken.code, taken.details);
 
+    // Sealed only now: in a flash sale most requests are refused, and a refusal should not pay
+    // for two AES-GCM encryptions per attendee.
+    const attendees = cat.realName ? input.attendees!.map((a, i) => this.d.vault.seal(a, idHashes[i])) : [];
     const order = buildOrder({
       id: orderId,
       userId,
