@@ -1,23 +1,10 @@
 import { useState } from 'react';
-import {
-  App,
-  Button,
-  Card,
-  Form,
-  Input,
-  Modal,
-  Popconfirm,
-  Select,
-  Space,
-  Table,
-  Tabs,
-  Tag,
-  Typography,
-} from 'antd';
+import { App, Button, Card, Form, Input, Modal, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { ID_TYPES, type BlockEntry, type RiskFlag } from '@showtix/shared-types';
 import { api, ApiError } from '../../api/client';
 import { useApi } from '../../api/useApi';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { dateTime } from '../../utils/format';
 
 const KIND: Record<string, string> = { user: '用户', device: '设备', ip: 'IP 地址', id: '证件号' };
@@ -76,9 +63,9 @@ function Blocklist() {
             title: '',
             width: 80,
             render: (_, e) => (
-              <Popconfirm title="移出黑名单？" onConfirm={() => remove(e.id)}>
-                <Button size="small">移出</Button>
-              </Popconfirm>
+              <ConfirmButton question="移出黑名单？" action={() => remove(e.id)}>
+                移出
+              </ConfirmButton>
             ),
           },
         ]}

@@ -8,7 +8,6 @@ import {
   InputNumber,
   Input,
   Modal,
-  Popconfirm,
   Select,
   Space,
   Table,
@@ -20,6 +19,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { AdminShowSummary, GateCounts, StaffInvite, StaffMember } from '@showtix/shared-types';
 import { api, ApiError, query } from '../../api/client';
 import { useApi } from '../../api/useApi';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { dateTime } from '../../utils/format';
 
 interface WxUser {
@@ -86,11 +86,9 @@ function StaffTab({ showOptions }: { showOptions: ShowOptions }) {
             title: '',
             width: 80,
             render: (_, m) => (
-              <Popconfirm title="移除该检票人员？" onConfirm={() => remove(m.userId)}>
-                <Button size="small" danger>
-                  移除
-                </Button>
-              </Popconfirm>
+              <ConfirmButton question="移除该检票人员？" danger action={() => remove(m.userId)}>
+                移除
+              </ConfirmButton>
             ),
           },
         ]}
@@ -204,11 +202,9 @@ function InviteTab({ showOptions }: { showOptions: ShowOptions }) {
             width: 80,
             render: (_, i) =>
               !i.revoked && (
-                <Popconfirm title="作废该邀请码？" onConfirm={() => revoke(i.code)}>
-                  <Button size="small" danger>
-                    作废
-                  </Button>
-                </Popconfirm>
+                <ConfirmButton question="作废该邀请码？" danger action={() => revoke(i.code)}>
+                  作废
+                </ConfirmButton>
               ),
           },
         ]}
