@@ -211,7 +211,7 @@ export interface GateConflict {
 }
 
 export interface GateCounts {
-  /** False while check-in (its own issue) is not installed: the lists are then empty. */
+  /** Always true now that check-in is part of the schema; the admin page still reads it. */
   available: boolean;
   gates: { gate: string; admitted: number }[];
   /** Admissions found to be duplicates (or refunded tickets) when offline devices synced. */

@@ -99,7 +99,6 @@ export class DashboardService {
       paymentSuccessRate: settled > 0 ? paidEver / settled : null,
       revenueFen: money.paidFen - money.refundedFen,
       refundedFen: money.refundedFen,
-      // The waiting room comes with its own issue; until then there is no length to show.
       queue: {
         enabled: cat.queueEnabled,
         length: cat.queueEnabled ? await this.queueLength(sessionId) : null,

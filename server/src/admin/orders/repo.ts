@@ -1,8 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../../db/pool';
 import { ORDER_STATUS_NAME } from '../../orders/types';
-import { tableExists } from '../schema';
-import { attendeeFilter, attendeeStore, type IdHasher } from './attendees';
+import { attendeeFilter, type IdHasher } from './attendees';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -26,11 +25,7 @@ const FROM = `FROM orders o
 export const SELECT = `SELECT o.id, o.order_no, o.status, o.amount_fen, o.quantity, o.created_at, o.paid_at, o.expire_at,
     o.cancelled_at, o.cancel_reason, o.user_id, o.session_id, u.nickname, u.openid, s.title, ss.starts_at ${FROM}`;
 
-async function where(
-  db: Db,
-  f: OrderFilter,
-  hasher: IdHasher | undefined,
-): Promise<{ sql: string; params: unknown[]; unsupported: string[] }> {
+function where(f: OrderFilter, hasher: IdHasher): { sql: string; params: unknown[]; unsupported: string[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...p: unknown[]) => (parts.push(sql), params.push(...p));
@@ -52,7 +47,7 @@ async function where(
   if (f.showId) add('ss.show_id = ?', f.showId);
   if (f.from) add('o.created_at >= ?', new Date(f.from));
   if (f.to) add('o.created_at < ?', new Date(f.to));
-  const a = attendeeFilter(await attendeeStore(db), f, hasher);
+  const a = attendeeFilter(f, hasher);
   for (const c of a.clauses) add(c.sql, ...c.params);
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params, unsupported: a.unsupported };
 }
@@ -62,9 +57,9 @@ export async function searchOrders(
   f: OrderFilter,
   offset: number,
   limit: number,
-  hasher?: IdHasher,
+  hasher: IdHasher,
 ): Promise<{ rows: Row[]; total: number; unsupported: string[] }> {
-  const w = await where(db, f, hasher);
+  const w = where(f, hasher);
   if (w.unsupported.length) return { rows: [], total: 0, unsupported: w.unsupported };
   const [[count]] = await db.query<Row[]>(`SELECT COUNT(*) AS n ${FROM} ${w.sql}`, w.params);
   const [rows] = await db.query<Row[]>(`${SELECT} ${w.sql} ORDER BY o.id DESC LIMIT ? OFFSET ?`, [
@@ -91,7 +86,6 @@ export async function paymentsOf(db: Db, orderId: string): Promise<Row[]> {
 }
 
 export async function ticketsOf(db: Db, orderId: string): Promise<Row[]> {
-  if (!(await tableExists(db, 'tickets'))) return [];
   const [rows] = await db.query<Row[]>(
     `SELECT t.ticket_no, t.status, t.created_at, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name, t.slot_no
        FROM tickets t LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id
@@ -107,7 +101,6 @@ export async function adminNames(db: Db): Promise<Map<string, string>> {
 }
 
 export async function refundsOf(db: Db, orderId: string): Promise<Row[]> {
-  if (!(await tableExists(db, 'refunds'))) return [];
   const [rows] = await db.query<Row[]>('SELECT * FROM refunds WHERE order_id = ? ORDER BY id', [orderId]);
   return rows;
 }

@@ -29,10 +29,10 @@ function requester(by: string, admins: Map<string, string>): string {
 }
 
 export class AdminOrderService {
-  /** `idHasher`: the keyed hash the purchase path stores attendees' ID numbers under, when it has one. */
+  /** `idHasher`: the keyed hash the purchase path stores attendees' ID numbers under. */
   constructor(
     private readonly db: Db,
-    private readonly idHasher?: IdHasher,
+    private readonly idHasher: IdHasher,
   ) {}
 
   async search(

@@ -12,11 +12,6 @@ export function maskOpenid(openid: string | null): string {
     : `${openid.slice(0, 4)}${'*'.repeat(openid.length - 8)}${openid.slice(-4)}`;
 }
 
-export function maskPhone(phone: string | null): string | null {
-  if (!phone) return null;
-  return phone.length <= 7 ? '*'.repeat(phone.length) : `${phone.slice(0, 3)}****${phone.slice(-4)}`;
-}
-
 /** An order row for the list; attendees come already masked (see attendees.ts). */
 export function orderRowView(r: Row, attendees: AdminOrderRow['attendees'] = []): AdminOrderRow {
   return {

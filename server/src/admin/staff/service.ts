@@ -4,7 +4,6 @@ import { inTransaction, type Conn, type Db } from '../../db/pool';
 import { appError } from '../../http/errors';
 import { recordAudit } from '../audit/repo';
 import type { Actor } from '../http';
-import { columnsOf, tableExists } from '../schema';
 import { audited } from '../tx';
 import * as repo from './repo';
 
@@ -195,15 +194,12 @@ export class StaffService {
     return { shows: await repo.showsOfStaff(this.db, userId) };
   }
 
-  /** Per-gate counts once check-in exists; until then `available` is false. */
+  /** Admissions per gate and the conflicts offline devices reported, for one show. */
   async gates(showId: string): Promise<GateCounts> {
-    const none: GateCounts = { available: false, gates: [], conflicts: [] };
-    if (!(await tableExists(this.db, 'checkins'))) return none;
-    const cols = await columnsOf(this.db, 'checkins');
-    if (!cols.has('gate') || !cols.has('session_id')) return none;
-    const conflicts = (await tableExists(this.db, 'checkin_conflicts'))
-      ? await repo.gateConflicts(this.db, showId)
-      : [];
-    return { available: true, gates: await repo.gateCounts(this.db, showId), conflicts };
+    const [gates, conflicts] = await Promise.all([
+      repo.gateCounts(this.db, showId),
+      repo.gateConflicts(this.db, showId),
+    ]);
+    return { available: true, gates, conflicts };
   }
 }
