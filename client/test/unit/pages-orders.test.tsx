@@ -1,8 +1,10 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import taro, { resetTaro, router } from './stubs/taro';
+import { ok, serveApi } from './fake-api';
 import { SESSION } from './fixtures';
-import OrderPage from '../../src/pages/order/index';
+import OrderPage, { refundText } from '../../src/pages/order/index';
 import Index, { sortShows } from '../../src/pages/index/index';
+import { ticketPlace, walletOrder } from '../../src/pages/tickets/index';
 import { clearSessionContext } from '../../src/services/context';
 import type { ShowSummary } from '@showtix/shared-types';
 
@@ -29,16 +31,6 @@ const ORDER = {
   items: [{ seatId: '11', tierId: 't1', priceFen: 188_000, section: 'A区', row: '1', number: '1' }],
 };
 
-/** Answers requests by path, like the API would. */
-function serve(routes: Record<string, unknown>) {
-  taro.request.mockImplementation(async ({ url, method }: { url: string; method?: string }) => {
-    const key = `${method ?? 'GET'} ${url}`;
-    if (!(key in routes))
-      return { statusCode: 404, data: { error: { code: 'NOT_FOUND', message: key } }, header: {} };
-    return { statusCode: 200, data: routes[key], header: {} };
-  });
-}
-
 const flush = () => act(() => jest.advanceTimersByTimeAsync(0));
 
 beforeEach(() => {
@@ -52,11 +44,11 @@ afterEach(() => jest.useRealTimers());
 describe('order detail', () => {
   it('counts down a pending order and cancels it after the fan confirms', async () => {
     router.params = { orderNo: 'N100' };
-    serve({
-      'GET /api/v1/orders/N100': ORDER,
-      'GET /api/v1/sessions/7': SESSION,
-      'GET /api/v1/shows/3': SHOW,
-      'POST /api/v1/orders/N100/cancel': { ...ORDER, status: 'cancelled' },
+    serveApi({
+      'GET /api/v1/orders/N100': ok(ORDER),
+      'GET /api/v1/sessions/7': ok(SESSION),
+      'GET /api/v1/shows/3': ok(SHOW),
+      'POST /api/v1/orders/N100/cancel': ok({ ...ORDER, status: 'cancelled' }),
     });
     render(<OrderPage />);
     await flush();
@@ -77,30 +69,24 @@ describe('order detail', () => {
     router.params = { orderNo: 'N100', result: 'success' };
     let polls = 0;
     let refunded = false;
-    serve({
-      'GET /api/v1/sessions/7': SESSION,
-      'GET /api/v1/shows/3': SHOW,
-      'POST /api/v1/orders/N100/refund': {
+    serveApi({
+      'GET /api/v1/sessions/7': ok(SESSION),
+      'GET /api/v1/shows/3': ok(SHOW),
+      'POST /api/v1/orders/N100/refund': ok({
         ...ORDER,
         status: 'ticketed',
         refund: { status: 'processing', amountFen: 188_000, feeFen: 0 },
-      },
-    });
-    const base = taro.request.getMockImplementation()!;
-    taro.request.mockImplementation(async (o: { url: string; method?: string }) => {
-      if (o.url !== '/api/v1/orders/N100') return base(o);
-      polls++;
-      if (refunded)
-        return {
-          statusCode: 200,
-          header: {},
-          data: {
+      }),
+      'GET /api/v1/orders/N100': () => {
+        polls++;
+        if (refunded)
+          return ok({
             ...ORDER,
             status: 'refunded',
             refund: { status: 'succeeded', amountFen: 188_000, feeFen: 0 },
-          },
-        };
-      return { statusCode: 200, header: {}, data: { ...ORDER, status: polls < 3 ? 'paid' : 'ticketed' } };
+          });
+        return ok({ ...ORDER, status: polls < 3 ? 'paid' : 'ticketed' });
+      },
     });
     render(<OrderPage />);
     await flush();
@@ -124,7 +110,7 @@ describe('order detail', () => {
 
   it('explains an error with its way forward', async () => {
     router.params = { orderNo: 'N404' };
-    serve({});
+    serveApi({});
     render(<OrderPage />);
     await flush();
     expect(screen.getByTestId('error-panel').textContent).toContain('返回首页');
@@ -161,13 +147,13 @@ describe('home', () => {
   });
 
   it('shows price, status and a countdown to the sale start', async () => {
-    serve({
-      'GET /api/v1/shows': {
+    serveApi({
+      'GET /api/v1/shows': ok({
         items: [
           show('4', 'presale', new Date(NOW + 3 * 3600_000 + 5000).toISOString()),
           show('3', 'on_sale'),
         ],
-      },
+      }),
     });
     render(<Index />);
     await flush();
@@ -183,9 +169,6 @@ describe('home', () => {
 });
 
 describe('ticket wallet', () => {
-  const { ticketPlace } = jest.requireActual(
-    '../../src/pages/tickets/index',
-  ) as typeof import('../../src/pages/tickets/index');
   const base = {
     ticketId: 'T1',
     orderNo: 'N100',
@@ -210,12 +193,6 @@ describe('ticket wallet', () => {
 });
 
 describe('refund and wallet wording', () => {
-  const { refundText } = jest.requireActual(
-    '../../src/pages/order/index',
-  ) as typeof import('../../src/pages/order/index');
-  const { walletOrder } = jest.requireActual(
-    '../../src/pages/tickets/index',
-  ) as typeof import('../../src/pages/tickets/index');
   const at = '2026-12-01T04:00:00.000Z';
 
   it('says what a refund returns, fee included', () => {
