@@ -17,7 +17,7 @@ import { AdminAuthService } from './auth/service';
 import { dashboardRoutes } from './dashboard/routes';
 import { DashboardService } from './dashboard/service';
 import { orderRoutes } from './orders/routes';
-import { AdminOrderService, type RefundPath } from './orders/service';
+import { AdminOrderService } from './orders/service';
 import { sessionRoutes } from './sessions/routes';
 import { SessionService } from './sessions/service';
 import { showRoutes } from './shows/routes';
@@ -98,7 +98,6 @@ function idHasher(secret: string) {
 export function adminRouters(d: AppDeps): Router[] {
   const a = d.admin;
   const auth = requireAdmin(a.auth, d.clock);
-  const refunds = (): RefundPath | undefined => d.refunds;
   return [
     authRoutes(a.auth, a.accounts, auth, d.clock),
     auditRoutes(a.audit, auth),
@@ -106,7 +105,7 @@ export function adminRouters(d: AppDeps): Router[] {
     showRoutes(a.shows, auth, d.clock),
     sessionRoutes(a.sessions, auth, d.clock),
     dashboardRoutes(a.dashboard, auth, d.clock),
-    orderRoutes(a.orders, refunds, auth, d.clock),
+    orderRoutes(a.orders, d.refunds, auth, d.clock),
     staffRoutes(a.staff, auth, d.clock),
     // Built here: it edits what the app's RiskService enforces and tells it to reload.
     riskRoutes(new RiskAdminService(d.db, d.vault, () => d.risk.invalidateBlocklist()), auth, d.clock),

@@ -11,10 +11,9 @@ function orderNo(value: string | undefined): string {
   return value;
 }
 
-/** `refunds` is read per request: the refund path is built with the rest of the app's services. */
 export function orderRoutes(
   orders: AdminOrderService,
-  refunds: () => RefundPath | undefined,
+  refunds: RefundPath,
   auth: Middleware,
   clock: Clock,
 ): Router {
@@ -34,9 +33,7 @@ export function orderRoutes(
   });
   r.post('/:orderNo/refund', async (ctx) => {
     const { reason } = AdminRefundSchema.parse(ctx.request.body);
-    const path = refunds();
-    if (!path) throw appError('SERVICE_UNAVAILABLE', undefined, '退款功能暂不可用');
-    ctx.body = await orders.refund(path, actor(ctx), orderNo(ctx.params.orderNo), reason, clock.now());
+    ctx.body = await orders.refund(refunds, actor(ctx), orderNo(ctx.params.orderNo), reason, clock.now());
   });
   return r;
 }
