@@ -99,9 +99,8 @@ export function claimStatements(
     attendees: { idHash: string }[];
   })[],
 ): { step: InsertStep; sql: string }[] {
-  const byId = [...orders].sort((a, b) => cmp(a.id, b.id));
   const out: { step: InsertStep; sql: string }[] = [];
-  const seats = byId
+  const seats = orders
     .flatMap((o) => o.items.filter((i) => i.seatId).map((i) => [o.sessionId, i.seatId!, o.id]))
     .sort((a, b) => cmp(a[0]!, b[0]!) || cmp(a[1]!, b[1]!));
   if (seats.length) {
@@ -110,7 +109,7 @@ export function claimStatements(
       sql: mysql.format('INSERT INTO seat_claims (session_id, seat_id, order_id) VALUES ?', [seats]),
     });
   }
-  const slots = byId
+  const slots = orders
     .flatMap((o) =>
       o.items
         .filter((i) => i.zoneId)
@@ -123,7 +122,7 @@ export function claimStatements(
       sql: mysql.format('INSERT INTO zone_claims (session_id, zone_id, slot_no, order_id) VALUES ?', [slots]),
     });
   }
-  const ids = byId
+  const ids = orders
     .flatMap((o) => o.attendees.map((a) => [o.sessionId, a.idHash, o.id]))
     .sort((a, b) => cmp(a[0]!, b[0]!) || (a[1]! < b[1]! ? -1 : a[1]! > b[1]! ? 1 : 0));
   if (ids.length) {
@@ -132,7 +131,7 @@ export function claimStatements(
       sql: mysql.format('INSERT INTO attendee_claims (session_id, id_hash, order_id) VALUES ?', [ids]),
     });
   }
-  const quota = byId
+  const quota = orders
     .map((o) => [o.userId, o.sessionId, o.quantity, o.purchaseLimit])
     .sort((a, b) => cmp(String(a[0]), String(b[0])) || cmp(String(a[1]), String(b[1])));
   out.push({
@@ -143,7 +142,7 @@ export function claimStatements(
       [quota],
     ),
   });
-  const showQuota = byId
+  const showQuota = orders
     .filter((o) => o.showLimit !== null)
     .map((o) => [o.userId, o.showId, o.quantity, o.showLimit])
     .sort((a, b) => cmp(String(a[0]), String(b[0])) || cmp(String(a[1]), String(b[1])));
