@@ -22,6 +22,12 @@ export const PALETTE = [
   '#c41d7f',
 ];
 
+/** Each section in its own palette colour, in the order given: venue maps, which have no tiers. */
+export function colorBySection(sections: string[]): (s: { section: string }) => string {
+  const color = new Map(sections.map((name, i) => [name, PALETTE[i % PALETTE.length]!]));
+  return (s) => color.get(s.section) ?? PALETTE[0]!;
+}
+
 export interface DrawInput {
   seats: PlotSeat[];
   colorOf: (s: PlotSeat) => string;

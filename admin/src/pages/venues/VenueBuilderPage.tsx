@@ -20,7 +20,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import type { ParsedLayout, SeatSpecInput, VenueDetail, VenueSummary } from '@showtix/shared-types';
 import { api, ApiError } from '../../api/client';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
-import { PALETTE } from '../../seatmap/draw';
+import { colorBySection } from '../../seatmap/draw';
 import type { PlotSeat } from '../../seatmap/geometry';
 import { BlockEditor, newBlock, toBlockSpec, type BlockForm } from './BlockEditor';
 import { ZoneEditor } from './ZoneEditor';
@@ -113,10 +113,7 @@ export function VenueBuilderPage() {
     source === 'generator' ? generated : (imported ?? { seats: [], duplicates: [], overlaps: 0 });
   const seats = useMemo(() => plot(preview.seats), [preview.seats]);
   const sections = useMemo(() => [...new Set(preview.seats.map((s) => s.section))].sort(), [preview.seats]);
-  const colorOf = useMemo(() => {
-    const idx = new Map(sections.map((s, i) => [s, PALETTE[i % PALETTE.length]!]));
-    return (s: PlotSeat) => idx.get(s.section)!;
-  }, [sections]);
+  const colorOf = useMemo(() => colorBySection(sections), [sections]);
 
   const importFile = async (file: File) => {
     const text = await file.text();
@@ -290,7 +287,7 @@ export function VenueBuilderPage() {
             <div className="legend" style={{ marginTop: 8 }}>
               {sections.map((s) => (
                 <span key={s}>
-                  <i style={{ background: colorOf({ section: s } as PlotSeat) }} />
+                  <i style={{ background: colorOf({ section: s }) }} />
                   {s}区 {preview.seats.filter((x) => x.section === s).length}
                 </span>
               ))}

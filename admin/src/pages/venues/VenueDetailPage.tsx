@@ -20,8 +20,7 @@ import type { VenueDetail } from '@showtix/shared-types';
 import { api, ApiError, download } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
-import { PALETTE } from '../../seatmap/draw';
-import type { PlotSeat } from '../../seatmap/geometry';
+import { colorBySection } from '../../seatmap/draw';
 import { dateTime } from '../../utils/format';
 
 export function VenueDetailPage() {
@@ -35,10 +34,7 @@ export function VenueDetailPage() {
   } = useApi(() => api<VenueDetail>('GET', `/api/v1/admin/venues/${venueId}`), [venueId]);
   const [editing, setEditing] = useState(false);
   const [form] = Form.useForm();
-  const colorOf = useMemo(() => {
-    const idx = new Map((v?.sections ?? []).map((s, i) => [s, PALETTE[i % PALETTE.length]!]));
-    return (s: PlotSeat) => idx.get(s.section) ?? PALETTE[0]!;
-  }, [v]);
+  const colorOf = useMemo(() => colorBySection(v?.sections ?? []), [v]);
   if (error) return <Result status="warning" title={error.message} />;
   if (!v) return <Spin />;
   const save = async (values: { name: string; city: string; address: string }) => {
