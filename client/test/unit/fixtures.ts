@@ -1,4 +1,6 @@
 import type { SeatMap, SeatMapSeat, SessionInfo, Tier } from '@showtix/shared-types';
+import taro, { pages, router } from './stubs/taro';
+import { saveDraft, type CheckoutDraft } from '../../src/services/draft';
 
 export const TIERS: Tier[] = [
   { id: 't1', name: 'VIP', priceFen: 188_000, color: '#e4393c' },
@@ -39,3 +41,67 @@ export const SESSION: SessionInfo = {
   holdMinutes: 15,
   tiers: TIERS,
 };
+
+/** Valid mainland ID numbers (check characters X and 2). */
+export const ID_A = '11010519491231002X';
+export const ID_B = '110105199001011232';
+
+/** The fan's 常用观演人 as GET /api/v1/me/attendees answers them. */
+export const SAVED = [
+  {
+    id: '1',
+    name: '张三',
+    idType: 'id_card',
+    idNumber: ID_A,
+    nameMasked: '张*',
+    idMasked: '110***********002X',
+  },
+  {
+    id: '2',
+    name: '李四',
+    idType: 'id_card',
+    idNumber: ID_B,
+    nameMasked: '李*',
+    idMasked: '110***********1232',
+  },
+];
+
+/** Two seats of session 7 (VIP and 看台, real-name), as the seat map hands them to 确认订单. */
+export const SEAT_DRAFT: CheckoutDraft = {
+  sessionId: '7',
+  showId: '3',
+  showTitle: '星河巡回演唱会',
+  venueName: '梅赛德斯-奔驰文化中心',
+  startsAt: '2027-01-15T11:30:00.000Z',
+  realName: true,
+  purchaseLimit: 2,
+  seats: [
+    { id: '11', label: 'A区 1排1座', tierName: 'VIP', priceFen: 188_000 },
+    { id: '12', label: 'A区 2排1座', tierName: '看台', priceFen: 68_050 },
+  ],
+};
+
+/** The order of SEAT_DRAFT's seats, made at `now` and held for 15 minutes. */
+export function pendingOrder(now: number) {
+  return {
+    orderNo: 'N100',
+    status: 'pending',
+    sessionId: '7',
+    amountFen: 256_050,
+    expireAt: new Date(now + 15 * 60_000).toISOString(),
+    createdAt: new Date(now).toISOString(),
+    items: [],
+  };
+}
+
+/** 确认订单 of the draft, opened from the seat map over 演出详情, by a fan already logged in. */
+export function confirmPageWith(draft: CheckoutDraft): void {
+  taro.setStorageSync('showtix.token', 'tok');
+  router.params = { sessionId: draft.sessionId };
+  pages.push(
+    { route: 'pages/show/index' },
+    { route: 'pages/seatmap/index' },
+    { route: 'pages/confirm/index' },
+  );
+  saveDraft(draft);
+}

@@ -1,19 +1,12 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import taro, { resetTaro } from './stubs/taro';
 import { ok, serveApi } from './fake-api';
+import { ID_A, SAVED } from './fixtures';
 import AttendeesPage from '../../src/pages/attendees/index';
 import { resetDeviceId } from '../../src/services/device';
 import { request } from '../../src/services/http';
 
-const ID_A = '11010519491231002X';
-const A = {
-  id: '1',
-  name: '张三',
-  idType: 'id_card',
-  idNumber: ID_A,
-  nameMasked: '张*',
-  idMasked: '110***********002X',
-};
+const [A, B] = SAVED;
 const tick = () => act(() => jest.advanceTimersByTimeAsync(0));
 
 beforeEach(() => {
@@ -33,11 +26,7 @@ it('lists saved attendees masked, adds one, deletes one; the server refusing a d
             statusCode: 400,
             data: { error: { code: 'VALIDATION_FAILED', message: '该证件已在常用观演人中' } },
           }
-        : ((items = [
-            ...items,
-            { ...A, id: '2', name: '李四', nameMasked: '李*', idMasked: '110***********1232' },
-          ]),
-          { statusCode: 201, data: items[1] }),
+        : ((items = [...items, B]), { statusCode: 201, data: items[1] }),
     'DELETE /api/v1/me/attendees/1': () => (
       (items = items.filter((x) => x.id !== '1')),
       { statusCode: 204, data: '' }

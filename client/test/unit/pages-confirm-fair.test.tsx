@@ -1,68 +1,19 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import taro, { pages, resetTaro, router } from './stubs/taro';
+import taro, { resetTaro } from './stubs/taro';
 import { ok, refuse, serveApi } from './fake-api';
+import { confirmPageWith, ID_A, ID_B, pendingOrder, SAVED, SEAT_DRAFT } from './fixtures';
 import ConfirmPage from '../../src/pages/confirm/index';
-import { saveDraft, type CheckoutDraft } from '../../src/services/draft';
 import { currentAdmission, saveEntry } from '../../src/services/queue';
 
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
-const ID_A = '11010519491231002X';
-const ID_B = '110105199001011232';
-const ORDER = {
-  orderNo: 'N1',
-  status: 'pending',
-  sessionId: '7',
-  amountFen: 256_050,
-  expireAt: new Date(NOW + 15 * 60_000).toISOString(),
-  createdAt: new Date(NOW).toISOString(),
-  items: [],
-};
-const DRAFT: CheckoutDraft = {
-  sessionId: '7',
-  showId: '3',
-  showTitle: '星河巡回演唱会',
-  venueName: '梅奔',
-  startsAt: '2027-01-15T11:30:00.000Z',
-  realName: true,
-  purchaseLimit: 2,
-  queueEnabled: true,
-  seats: [
-    { id: '11', label: 'A区 1排1座', tierName: 'VIP', priceFen: 188_000 },
-    { id: '12', label: 'A区 2排1座', tierName: '看台', priceFen: 68_050 },
-  ],
-};
-const SAVED = [
-  {
-    id: '1',
-    name: '张三',
-    idType: 'id_card',
-    idNumber: ID_A,
-    nameMasked: '张*',
-    idMasked: '110***********002X',
-  },
-  {
-    id: '2',
-    name: '李四',
-    idType: 'id_card',
-    idNumber: ID_B,
-    nameMasked: '李*',
-    idMasked: '110***********1232',
-  },
-];
+const ORDER = pendingOrder(NOW);
 
 const tick = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms));
 
 beforeEach(() => {
   resetTaro();
   jest.useFakeTimers({ now: NOW });
-  taro.setStorageSync('showtix.token', 'tok');
-  router.params = { sessionId: '7' };
-  pages.push(
-    { route: 'pages/show/index' },
-    { route: 'pages/seatmap/index' },
-    { route: 'pages/confirm/index' },
-  );
-  saveDraft(DRAFT);
+  confirmPageWith({ ...SEAT_DRAFT, queueEnabled: true });
   saveEntry({
     sessionId: '7',
     join: {},

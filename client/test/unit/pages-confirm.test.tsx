@@ -1,49 +1,20 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import taro, { pages, resetTaro, router } from './stubs/taro';
+import taro, { resetTaro } from './stubs/taro';
+import { confirmPageWith, ID_A, ID_B, pendingOrder, SEAT_DRAFT } from './fixtures';
 import ConfirmPage from '../../src/pages/confirm/index';
-import { saveDraft } from '../../src/services/draft';
 
-const ID_A = '11010519491231002X';
-const ID_B = '110105199001011232';
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
 
 type Res = { statusCode: number; data?: unknown; header?: Record<string, string> };
 const answer = (...res: Res[]) =>
   res.forEach((r) => taro.request.mockResolvedValueOnce({ header: {}, ...r }));
 const call = (i: number) => taro.request.mock.calls[i][0];
-const order = {
-  orderNo: 'N100',
-  status: 'pending',
-  sessionId: '7',
-  amountFen: 256_050,
-  expireAt: new Date(NOW + 15 * 60_000).toISOString(),
-  createdAt: new Date(NOW).toISOString(),
-  items: [],
-};
+const order = pendingOrder(NOW);
 
 beforeEach(() => {
   resetTaro();
   jest.useFakeTimers({ now: NOW });
-  taro.setStorageSync('showtix.token', 'tok');
-  router.params = { sessionId: '7' };
-  pages.push(
-    { route: 'pages/show/index' },
-    { route: 'pages/seatmap/index' },
-    { route: 'pages/confirm/index' },
-  );
-  saveDraft({
-    sessionId: '7',
-    showId: '3',
-    showTitle: '星河巡回演唱会',
-    venueName: '梅赛德斯-奔驰文化中心',
-    startsAt: '2027-01-15T11:30:00.000Z',
-    realName: true,
-    purchaseLimit: 2,
-    seats: [
-      { id: '11', label: 'A区 1排1座', tierName: 'VIP', priceFen: 188_000 },
-      { id: '12', label: 'A区 2排1座', tierName: '看台', priceFen: 68_050 },
-    ],
-  });
+  confirmPageWith(SEAT_DRAFT);
 });
 afterEach(() => jest.useRealTimers());
 
