@@ -1,4 +1,4 @@
-import type { RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
@@ -127,16 +127,15 @@ export class RiskService {
 
   /** An order of this user expired unpaid: one more in the streak; past the cap, a cooldown. */
   async onHoldExpired(userId: string): Promise<void> {
-    await this.db.query('UPDATE users SET expired_streak = expired_streak + 1 WHERE id = ?', [userId]);
-    const [rows] = await this.db.query<RowDataPacket[]>('SELECT expired_streak FROM users WHERE id = ?', [
-      userId,
-    ]);
-    if ((rows[0]?.expired_streak ?? 0) >= this.o.expiredHoldsMax) {
+    // LAST_INSERT_ID(expr) hands the new value back with the update: one round trip, no re-read.
+    const [res] = await this.db.query<ResultSetHeader>(
+      'UPDATE users SET expired_streak = LAST_INSERT_ID(expired_streak + 1) WHERE id = ?',
+      [userId],
+    );
+    const streak = res.affectedRows === 1 ? Number(res.insertId) : 0;
+    if (streak >= this.o.expiredHoldsMax) {
       await this.redis.set(this.cooldownKey(userId), '1', 'PX', this.o.cooldownMs);
-      this.log.info(
-        { userId, streak: rows[0]!.expired_streak },
-        'hold cooldown after repeated expired holds',
-      );
+      this.log.info({ userId, streak }, 'hold cooldown after repeated expired holds');
     }
   }
 
