@@ -17,11 +17,12 @@ import {
 import { DownloadOutlined, EditOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { VenueDetail } from '@showtix/shared-types';
-import { api, ApiError, download } from '../../api/client';
+import { api, ApiError } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import { colorBySection } from '../../seatmap/draw';
 import { dateTime } from '../../utils/format';
+import { exportLayout } from './exportLayout';
 
 export function VenueDetailPage() {
   const { venueId } = useParams();
@@ -58,16 +59,10 @@ export function VenueDetailPage() {
           {v.sessionCount === 0 && (
             <Button onClick={() => navigate(`/venues/${v.id}/layout`)}>修改座位图</Button>
           )}
-          <Button
-            icon={<DownloadOutlined />}
-            onClick={() => download(`/api/v1/admin/venues/${v.id}/layout?format=csv`, `${v.name}.csv`)}
-          >
+          <Button icon={<DownloadOutlined />} onClick={() => exportLayout(v, 'csv')}>
             导出 CSV
           </Button>
-          <Button
-            icon={<DownloadOutlined />}
-            onClick={() => download(`/api/v1/admin/venues/${v.id}/layout?format=json`, `${v.name}.json`)}
-          >
+          <Button icon={<DownloadOutlined />} onClick={() => exportLayout(v, 'json')}>
             导出 JSON
           </Button>
         </Space>

@@ -2,9 +2,10 @@ import { Button, Card, Space, Table, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from 'react-router-dom';
 import type { VenueSummary } from '@showtix/shared-types';
-import { api, download } from '../../api/client';
+import { api } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { dateTime } from '../../utils/format';
+import { exportLayout } from './exportLayout';
 
 export function VenueListPage() {
   const navigate = useNavigate();
@@ -51,20 +52,10 @@ export function VenueListPage() {
               width: 150,
               render: (_, r) => (
                 <Space>
-                  <Button
-                    size="small"
-                    onClick={() =>
-                      download(`/api/v1/admin/venues/${r.id}/layout?format=csv`, `${r.name}.csv`)
-                    }
-                  >
+                  <Button size="small" onClick={() => exportLayout(r, 'csv')}>
                     CSV
                   </Button>
-                  <Button
-                    size="small"
-                    onClick={() =>
-                      download(`/api/v1/admin/venues/${r.id}/layout?format=json`, `${r.name}.json`)
-                    }
-                  >
+                  <Button size="small" onClick={() => exportLayout(r, 'json')}>
                     JSON
                   </Button>
                 </Space>
