@@ -1,7 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
-import type { CatalogSeat, CatalogZone, SessionCatalog } from './types';
-import type { RefundTier, Tier } from '@showtix/shared-types';
+import { SESSION_STATUS_NAME, type CatalogSeat, type CatalogZone, type SessionCatalog } from './types';
+import type { RefundTier, SessionInfo, Tier } from '@showtix/shared-types';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -16,6 +16,21 @@ export interface SessionRow {
   real_name: number;
   queue_enabled: number;
   queue_rate_per_min: number | null;
+}
+
+/** What the fan's and the admin's views of a session both say about it. */
+export function sessionFields(s: SessionRow): Omit<SessionInfo, 'seating' | 'tiers'> {
+  return {
+    id: s.id,
+    showId: s.show_id,
+    startsAt: s.starts_at.toISOString(),
+    saleStartsAt: s.sale_starts_at.toISOString(),
+    status: SESSION_STATUS_NAME[s.status]!,
+    purchaseLimit: s.purchase_limit,
+    realName: s.real_name === 1,
+    queueEnabled: s.queue_enabled === 1,
+    holdMinutes: s.hold_minutes,
+  };
 }
 
 export interface ShowRow {

@@ -6,6 +6,7 @@ import {
   listShowRows,
   loadSessionCatalog,
   parseRefundRules,
+  sessionFields,
   sessionRows,
   tiersOfSessions,
   transitionSession,
@@ -90,19 +91,7 @@ export class CatalogService {
 
   private async sessionInfo(s: SessionRow, tiers: Tier[]): Promise<SessionInfo> {
     const cat = await this.session(s.id);
-    return {
-      id: s.id,
-      showId: s.show_id,
-      startsAt: s.starts_at.toISOString(),
-      saleStartsAt: s.sale_starts_at.toISOString(),
-      status: SESSION_STATUS_NAME[s.status]!,
-      seating: cat?.seating ?? 'reserved',
-      purchaseLimit: s.purchase_limit,
-      realName: s.real_name === 1,
-      queueEnabled: s.queue_enabled === 1,
-      holdMinutes: s.hold_minutes,
-      tiers,
-    };
+    return { ...sessionFields(s), seating: cat?.seating ?? 'reserved', tiers };
   }
 
   /** Sold-out and back, driven by what Redis says is left. Conditional, so races settle. */

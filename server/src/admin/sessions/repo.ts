@@ -1,7 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { AdminSessionSummary, AdminTier } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
-import { SESSION_STATUS_NAME } from '../../catalog/types';
+import { sessionFields, type SessionRow } from '../../catalog/repo';
 import { insertChunks } from '../../catalog/admin-repo';
 
 type Row = RowDataPacket & Record<string, any>;
@@ -10,25 +10,12 @@ type Q = Db | Conn;
 /** Orders holding units: pending, paid or ticketed. */
 export const LIVE_ORDER = '(1, 2, 3)';
 
-export interface SessionRowFull {
-  id: string;
-  show_id: string;
-  starts_at: Date;
-  sale_starts_at: Date;
-  status: number;
-  hold_minutes: number;
-  purchase_limit: number;
-  real_name: number;
-  queue_enabled: number;
-  queue_rate_per_min: number | null;
-}
-
-export async function findSession(c: Q, id: string, lock = false): Promise<SessionRowFull | undefined> {
+export async function findSession(c: Q, id: string, lock = false): Promise<SessionRow | undefined> {
   const [rows] = await c.query<Row[]>(
     `SELECT * FROM show_sessions WHERE id = ?${lock ? ' FOR UPDATE' : ''}`,
     [id],
   );
-  return rows[0] as SessionRowFull | undefined;
+  return rows[0] as SessionRow | undefined;
 }
 
 async function tiersOf(c: Q, sessionIds: string[]): Promise<Map<string, AdminTier[]>> {
@@ -82,18 +69,10 @@ export async function sessionSummaries(
     c,
     rows.map((r) => r.id),
   );
-  return (rows as SessionRowFull[]).map((s) => {
+  return (rows as SessionRow[]).map((s) => {
     const own = tiers.get(s.id) ?? [];
     return {
-      id: s.id,
-      showId: s.show_id,
-      startsAt: s.starts_at.toISOString(),
-      saleStartsAt: s.sale_starts_at.toISOString(),
-      status: SESSION_STATUS_NAME[s.status]!,
-      holdMinutes: s.hold_minutes,
-      purchaseLimit: s.purchase_limit,
-      realName: s.real_name === 1,
-      queueEnabled: s.queue_enabled === 1,
+      ...sessionFields(s),
       queueRatePerMin: s.queue_rate_per_min,
       capacity: own.reduce((n, t) => n + t.capacity, 0),
       tiers: own,

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { CatalogService } from '../../catalog/service';
 import { writeSession } from '../../catalog/admin-repo';
 import { openSale } from '../../catalog/lifecycle';
-import { transitionSession } from '../../catalog/repo';
+import { transitionSession, type SessionRow } from '../../catalog/repo';
 import type { SeatMapService } from '../../catalog/seatmap';
 import { SESSION_STATUS, SESSION_STATUS_NAME } from '../../catalog/types';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../../db/pool';
@@ -36,13 +36,6 @@ export interface SessionServiceDeps {
 }
 
 const SELLING: number[] = [SESSION_STATUS.ON_SALE, SESSION_STATUS.SOLD_OUT];
-const tierShape = (t: {
-  id: string;
-  name: string;
-  priceFen: number;
-  seatCount?: number;
-  zoneName?: string | null;
-}) => t;
 
 function duplicateStart(err: unknown): never {
   if (sqlErrno(err) === ER_DUP_ENTRY)
@@ -53,19 +46,21 @@ function duplicateStart(err: unknown): never {
 export class SessionService {
   constructor(private readonly d: SessionServiceDeps) {}
 
-  private async require(c: Db | Conn, id: string, lock = false): Promise<repo.SessionRowFull> {
+  private async require(c: Db | Conn, id: string, lock = false): Promise<SessionRow> {
     const s = await repo.findSession(c, id, lock);
     if (!s) throw appError('NOT_FOUND', undefined, '场次不存在');
     return s;
   }
 
   async get(id: string): Promise<AdminSessionDetail> {
-    const s = await this.require(this.d.db, id);
     const [summary] = await repo.sessionSummaries(this.d.db, 'ss.id = ?', [id]);
-    const cur = await repo.currentTiers(this.d.db, id, s.show_id);
-    const claims = await repo.claimsOf(this.d.db, id);
+    if (!summary) throw appError('NOT_FOUND', undefined, '场次不存在');
+    const [cur, claims] = await Promise.all([
+      repo.currentTiers(this.d.db, id, summary.showId),
+      repo.claimsOf(this.d.db, id),
+    ]);
     return {
-      ...summary!,
+      ...summary,
       showTitle: cur.showTitle,
       venueId: cur.venueId,
       seatTiers: Object.fromEntries(cur.seatTier),
@@ -213,7 +208,7 @@ export class SessionService {
 
   private async applyTiers(c: Conn, id: string, showId: string, tiers: TierSpec[]) {
     await this.require(c, id, true);
-    const before = (await repo.sessionSummaries(c, 'ss.id = ?', [id]))[0]!.tiers.map(tierShape);
+    const before = (await repo.sessionSummaries(c, 'ss.id = ?', [id]))[0]!.tiers;
     const cur = await repo.currentTiers(c, id, showId);
     const plan = planTiers(cur, tiers, await repo.claimsOf(c, id));
     const ids = new Map<string, string>();
@@ -243,7 +238,7 @@ export class SessionService {
       new Map([...plan.zoneTier].map(([zone, z]) => [zone, { ...z, tierId: real(z.tierId) }])),
     );
     if (plan.deleted.length) await c.query('DELETE FROM price_tiers WHERE id IN (?)', [plan.deleted]);
-    const after = (await repo.sessionSummaries(c, 'ss.id = ?', [id]))[0]!.tiers.map(tierShape);
+    const after = (await repo.sessionSummaries(c, 'ss.id = ?', [id]))[0]!.tiers;
     return { before, after };
   }
 
