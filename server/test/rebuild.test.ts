@@ -99,3 +99,17 @@ it('the inventory audit reports a Redis/MySQL difference until a rebuild clears 
   await d.inventory.rebuild(s.sessionId, env.clock.now().getTime());
   expect((await auditInventory(d, [s.sessionId])).get(s.sessionId)).toBe(0);
 });
+
+it('a rebuild restores idempotency keys, those of cancelled orders too', async () => {
+  const [u] = await createUsers(env.deps, 1);
+  const input = { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: 1 };
+  await env.deps.orders.create(u!, input, 'rebuild-live', env.clock.now());
+  const gone = await env.deps.orders.create(u!, input, 'rebuild-gone', env.clock.now());
+  await env.deps.orders.cancel(u!, gone.orderNo, env.clock.now());
+  const idem = env.deps.keys.session(s.sessionId).idem;
+  const before = await env.deps.redis.hgetall(idem);
+  expect(Object.keys(before).sort()).toEqual([`${u}:rebuild-gone`, `${u}:rebuild-live`]);
+  await env.deps.redis.del(idem);
+  await env.deps.inventory.rebuild(s.sessionId, env.clock.now().getTime());
+  expect(await env.deps.redis.hgetall(idem)).toEqual(before);
+});

@@ -19,27 +19,39 @@ interface LiveOrder {
   ids: string[];
 }
 
-async function liveOrders(db: Db, sessionId: string, holdGraceMs: number): Promise<Map<string, LiveOrder>> {
+/**
+ * The session's orders a rebuild needs, in one pass: the live ones (units, holds, counts) and
+ * every order with an idempotency key, cancelled ones too (a retry must still replay its order).
+ */
+async function sessionOrders(
+  db: Db,
+  sessionId: string,
+  holdGraceMs: number,
+): Promise<{ live: Map<string, LiveOrder>; idem: [field: string, value: string][] }> {
   const [rows] = await db.query<Row[]>(
-    `SELECT id, user_id, status, quantity, expire_at, idempotency_key FROM orders
-      WHERE session_id = ? AND status IN (1, 2, 3)`,
+    `SELECT id, user_id, status, quantity, expire_at, idempotency_key, request_hash FROM orders
+      WHERE session_id = ? AND (status IN (1, 2, 3) OR idempotency_key IS NOT NULL)`,
     [sessionId],
   );
-  const out = new Map<string, LiveOrder>();
+  const live = new Map<string, LiveOrder>();
+  const idem: [string, string][] = [];
   for (const r of rows) {
-    out.set(r.id, {
+    const field = r.idempotency_key ? `${r.user_id}:${r.idempotency_key}` : '';
+    if (field) idem.push([field, `${r.id}|${r.request_hash}`]);
+    if (r.status > 3) continue; // cancelled or refunded: holds nothing
+    live.set(r.id, {
       id: r.id,
       user: r.user_id,
       status: r.status,
       qty: r.quantity,
       holdUntilMs: r.expire_at.getTime() + holdGraceMs,
-      idem: r.idempotency_key ? `${r.user_id}:${r.idempotency_key}` : '',
+      idem: field,
       kind: 's',
       units: [],
       ids: [],
     });
   }
-  return out;
+  return { live, idem };
 }
 
 /**
@@ -57,7 +69,7 @@ export async function rebuildSession(
 ): Promise<boolean> {
   const cat = await loadSessionCatalog(db, sessionId);
   if (!cat) return false;
-  const orders = await liveOrders(db, sessionId, holdGraceMs);
+  const { live: orders, idem } = await sessionOrders(db, sessionId, holdGraceMs);
   const [seatClaims] = await db.query<Row[]>(
     'SELECT seat_id, order_id FROM seat_claims WHERE session_id = ?',
     [sessionId],
@@ -71,11 +83,6 @@ export async function rebuildSession(
     [sessionId],
   );
   for (const r of idRows) orders.get(r.order_id)?.ids.push(r.id_hash);
-  const [idemRows] = await db.query<Row[]>(
-    `SELECT id, user_id, idempotency_key, request_hash FROM orders
-      WHERE session_id = ? AND idempotency_key IS NOT NULL`,
-    [sessionId],
-  );
 
   const multi = redis.multi();
   multi.del(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids);
@@ -121,8 +128,7 @@ export async function rebuildSession(
     if (o.status === 1) multi.zadd(k.pending, o.holdUntilMs, o.id);
   }
   for (const [user, qty] of users) multi.hset(k.users, user, qty);
-  for (const r of idemRows)
-    multi.hset(k.idem, `${r.user_id}:${r.idempotency_key}`, `${r.id}|${r.request_hash}`);
+  for (const [field, value] of idem) multi.hset(k.idem, field, value);
 
   const selling = cat.status === SESSION_STATUS.ON_SALE || cat.status === SESSION_STATUS.SOLD_OUT;
   const open = selling ? '1' : '0';
