@@ -1,6 +1,6 @@
 // Shared plumbing of the benchmarks: arguments, ports, pinning, the server process, cleanup.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -49,7 +49,8 @@ export function startProcess(cmd, argv, env, { pinCore } = {}) {
     child,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Stopped already (close() stops again what a run stopped itself), by exit or by signal.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
@@ -57,7 +58,7 @@ export function startProcess(cmd, argv, env, { pinCore } = {}) {
   };
 }
 
-export async function waitHealthy(url) {
+async function waitHealthy(url) {
   for (let i = 0; i < 300; i++) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) return;
@@ -70,7 +71,7 @@ export async function waitHealthy(url) {
 }
 
 /** Environment of a benchmark's own server: its own database, key prefix and queues. */
-export async function benchEnv(name, extra = {}) {
+async function benchEnv(name, extra = {}) {
   const port = await freePort();
   return {
     NODE_ENV: 'production',
@@ -90,8 +91,51 @@ export async function benchEnv(name, extra = {}) {
   };
 }
 
+/**
+ * A benchmark's own stack: its database (migrated), key prefix and queues, connections to them
+ * (`deps`, which run no jobs: the server does) and the real server, started on demand.
+ * `close()` stops the server if it still runs, then removes all of it; call it in a finally.
+ */
+export async function openBench(name, extraEnv) {
+  const { loadConfig } = dist('config/index.js');
+  const { migrateUp } = dist('db/migrate.js');
+  const { createDeps, closeDeps } = dist('app.js');
+  const env = await benchEnv(name, extraEnv);
+  const config = loadConfig({ ...process.env, ...env, JOBS_ENABLED: 'false' });
+  await migrateUp(config.mysqlUrl);
+  const deps = await createDeps(config);
+  const url = `http://127.0.0.1:${env.PORT}`;
+  let server;
+  return {
+    deps,
+    url,
+    /** The server (dist/main.js) with BENCH_SERVER_NODE_ARGS (e.g. --cpu-prof), once it answers. */
+    async startServer(opts) {
+      const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS
+        ? process.env.BENCH_SERVER_NODE_ARGS.split(' ')
+        : [];
+      server = startProcess('node', [...nodeArgs, path.join(root, 'server/dist/main.js')], env, opts);
+      await waitHealthy(url);
+      return server;
+    },
+    async close() {
+      await server?.stop();
+      await closeDeps(deps);
+      await cleanup(config);
+    },
+  };
+}
+
+/** Keeps a full run's result in bench/results/, named after its scenario and `at` (an ISO time). */
+export function saveResult(result, at) {
+  const dir = path.join(root, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${result.scenario}-${at.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
+}
+
 /** Drops the benchmark's database, deletes its Redis keys and its RabbitMQ queues. */
-export async function cleanup(config) {
+async function cleanup(config) {
   const { QUEUES } = dist('workers.js');
   const { default: amqp } = await import('amqplib');
   try {
@@ -139,7 +183,7 @@ export function rng(seed) {
 }
 
 /** CPU time (user + system, microseconds) used so far by a process, from /proc. */
-export function cpuMicros(pid) {
+function cpuMicros(pid) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100; // clock ticks, USER_HZ = 100

@@ -3,29 +3,22 @@
 // bench/results/. Usage: npm run bench [-- --buyers 200000 --sessions 10 --connections 100 --pin --smoke]
 // --pin puts the server (hello-world and real alike) on core 0; by default the load generator,
 // the server, MariaDB and Redis share the machine's cores, as they do in the issue's reference.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import {
-  benchEnv,
-  cleanup,
   cpuMeter,
-  dist,
   freePort,
+  openBench,
   parseArgs,
   percentile,
   pidOf,
   rng,
   root,
+  saveResult,
   startProcess,
-  waitHealthy,
 } from '../lib.mjs';
 import { seedTour, seedUsers } from './seed.mjs';
 import { audit } from './audit.mjs';
-
-const { loadConfig } = dist('config/index.js');
-const { migrateUp } = dist('db/migrate.js');
-const { createDeps, closeDeps } = dist('app.js');
 
 const args = parseArgs(process.argv.slice(2));
 const smoke = args.smoke === true;
@@ -128,14 +121,11 @@ function summarize(samples) {
 }
 
 async function main() {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const startedAt = new Date().toISOString();
   // The bench is one address: the per-address limits are off; per-user limits stay on.
-  const env = await benchEnv('flash', { RATE_PURCHASE_IP: '0/1' });
-  const config = loadConfig({ ...process.env, ...env, JOBS_ENABLED: 'false' });
+  const bench = await openBench('flash', { RATE_PURCHASE_IP: '0/1' });
+  const { deps, url } = bench;
   console.log(`seeding: ${SESSIONS} sessions x (${SEATS} seats + ${ZONE}-unit zone), ${BUYERS} buyers`);
-  await migrateUp(config.mysqlUrl);
-  const deps = await createDeps(config);
-  let server;
   try {
     const tour = await seedTour(deps, { sessions: SESSIONS, seatsPerSession: SEATS, zoneCapacity: ZONE });
     const tokens = await seedUsers(deps, BUYERS);
@@ -146,10 +136,7 @@ async function main() {
     const helloRps = await helloCeiling();
     console.log(`hello-world: ${Math.round(helloRps)} req/s`);
 
-    const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : [];
-    server = startProcess('node', [...nodeArgs, path.join(root, 'server/dist/main.js')], env, pin);
-    const url = `http://127.0.0.1:${env.PORT}`;
-    await waitHealthy(url);
+    const server = await bench.startServer(pin);
     await autocannon({
       url: `${url}/api/v1/sessions/${tour[0].id}/seat-states`,
       connections: 20,
@@ -166,7 +153,6 @@ async function main() {
     const cpu = meter();
     const s = summarize(samples);
     await server.stop();
-    server = undefined;
 
     const a = await audit(
       deps,
@@ -199,12 +185,7 @@ async function main() {
       pinned: args.pin === true,
       at: new Date().toISOString(),
     };
-    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    if (!smoke)
-      writeFileSync(
-        path.join(root, `bench/results/flash-sale-${stamp}.json`),
-        JSON.stringify(result, null, 2) + '\n',
-      );
+    if (!smoke) saveResult(result, startedAt);
     console.log(
       `sold ${a.sold}/${capacity}, oversold ${result.oversold}, double-sold ${a.doubleSold}; ` +
         `${result.purchase_rps} purchase req/s, ${result.orders_per_s} orders/s over ${result.selling_window_s}s; ` +
@@ -215,9 +196,7 @@ async function main() {
     if (result.oversold || result.double_sold || result.created_201 !== result.committed_orders)
       process.exitCode = 1;
   } finally {
-    await server?.stop();
-    await closeDeps(deps);
-    await cleanup(config);
+    await bench.close();
   }
 }
 

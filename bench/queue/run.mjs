@@ -1,27 +1,9 @@
 // Waiting-room benchmark: 200,000 fans join one session's queue and poll it while the sale
 // runs and admitted fans buy. Last line: one JSON object (fans, joins_per_s, polls_per_s,
 // purchase_p99_ms, out_of_order, ...). Usage: npm run bench -- --scenario queue [--fans N --smoke]
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import {
-  benchEnv,
-  cleanup,
-  cpuMeter,
-  dist,
-  parseArgs,
-  percentile,
-  pidOf,
-  rng,
-  root,
-  startProcess,
-  waitHealthy,
-} from '../lib.mjs';
+import { cpuMeter, openBench, parseArgs, percentile, pidOf, rng, saveResult } from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
-
-const { loadConfig } = dist('config/index.js');
-const { migrateUp } = dist('db/migrate.js');
-const { createDeps, closeDeps } = dist('app.js');
 
 const args = parseArgs(process.argv.slice(2));
 const smoke = args.smoke === true;
@@ -143,7 +125,7 @@ function outOfOrder(observations) {
 }
 
 async function main() {
-  const env = await benchEnv('queue', {
+  const bench = await openBench('queue', {
     RATE_QUEUE_IP: '0/1',
     RATE_PURCHASE_IP: '0/1',
     RATE_QUEUE_USER: '100000/60',
@@ -151,10 +133,7 @@ async function main() {
     RATE_POLL_IP: '0/1',
     QUEUE_RATE_PER_MIN: String(RATE_PER_MIN),
   });
-  const config = loadConfig({ ...process.env, ...env, JOBS_ENABLED: 'false' });
-  await migrateUp(config.mysqlUrl);
-  const deps = await createDeps(config);
-  let server;
+  const { deps, url } = bench;
   try {
     console.log(`seeding one session with a waiting room and ${FANS} fans ...`);
     const [session] = await seedTour(deps, { sessions: 1, seatsPerSession: 10_000, zoneCapacity: 10_000 });
@@ -163,10 +142,7 @@ async function main() {
       session.id,
     ]);
     const tokens = await seedUsers(deps, FANS);
-    const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : [];
-    server = startProcess('node', [...nodeArgs, path.join(root, 'server/dist/main.js')], env);
-    const url = `http://127.0.0.1:${env.PORT}`;
-    await waitHealthy(url);
+    const server = await bench.startServer();
     // the lifecycle job finds the session on sale and opens its waiting room
     await new Promise((r) => setTimeout(r, 3000));
 
@@ -189,7 +165,6 @@ async function main() {
     ]);
     const cpu = meter();
     await server.stop();
-    server = undefined;
     // Polls served: the crowd's and the buying fans' own (they poll until their turn).
     const requests = polls.perS * POLL_SECONDS + buys.polls;
     const result = {
@@ -211,19 +186,11 @@ async function main() {
       admission_rate_per_min: RATE_PER_MIN,
       at: new Date().toISOString(),
     };
-    if (!smoke) {
-      mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-      writeFileSync(
-        path.join(root, `bench/results/queue-${result.at.replace(/[:.]/g, '-')}.json`),
-        JSON.stringify(result, null, 2) + '\n',
-      );
-    }
+    if (!smoke) saveResult(result, result.at);
     console.log(JSON.stringify(result));
     if (result.out_of_order || result.joined !== FANS) process.exitCode = 1;
   } finally {
-    await server?.stop();
-    await closeDeps(deps);
-    await cleanup(config);
+    await bench.close();
   }
 }
 
