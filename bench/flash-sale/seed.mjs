@@ -1,9 +1,7 @@
 // Seeds the tour: `sessions` sessions of one show, each with 10,000 seats and a 10,000-unit
 // zone; session 1 is the hot one. Users are inserted in bulk and given signed tokens.
-import { createRequire } from 'node:module';
+import { dist } from '../lib.mjs';
 
-const require = createRequire(import.meta.url);
-const dist = (p) => require(`../../server/dist/${p}`);
 const { insertVenue, insertShow, insertSession } = dist('catalog/admin-repo.js');
 const { blockSeats } = dist('catalog/layout.js');
 const { openSale } = dist('catalog/lifecycle.js');
