@@ -54,6 +54,8 @@ export interface OrderDraft {
   idempotencyKey: string | null;
   requestHash: string;
   now: Date;
+  /** End of the hold (the Redis hold outlives it by the grace period). */
+  expireAt: Date;
   /** Sealed attendees, only on real-name sessions. */
   attendees: SealedAttendee[];
   admissionJti: string | null;
@@ -80,7 +82,7 @@ export function buildOrder(d: OrderDraft): NewOrder {
     purchaseLimit: d.cat.purchaseLimit,
     idempotencyKey: d.idempotencyKey,
     requestHash: d.requestHash,
-    expireAt: new Date(d.now.getTime() + d.cat.holdMinutes * 60_000),
+    expireAt: d.expireAt,
     createdAt: d.now,
     items,
     showId: d.cat.showId,

@@ -92,13 +92,13 @@ export class OrderService {
       : undefined;
     const hash = requestHash(input);
     const orderId = this.d.ids.next(now.getTime());
-    const expireMs = now.getTime() + cat.holdMinutes * 60_000;
+    const expireAt = new Date(now.getTime() + cat.holdMinutes * 60_000);
     const take = {
       sessionId: cat.id,
       orderId,
       userId,
       nowMs: now.getTime(),
-      holdUntilMs: expireMs + this.d.holdGraceMs,
+      holdUntilMs: expireAt.getTime() + this.d.holdGraceMs,
       limit: cat.purchaseLimit,
       idemField: idempotencyKey ? `${userId}:${idempotencyKey}` : '',
       requestHash: hash,
@@ -132,6 +132,7 @@ export class OrderService {
       idempotencyKey: idempotencyKey ?? null,
       requestHash: hash,
       now,
+      expireAt,
       attendees,
       admissionJti: admission?.jti ?? null,
     });
