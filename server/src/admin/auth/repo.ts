@@ -1,6 +1,7 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { ADMIN_ROLES, type AdminAccount, type AdminRole } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
+import { updateById } from '../tx';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -71,25 +72,12 @@ export async function updateAdmin(
   id: string,
   u: { displayName?: string; passwordHash?: string; roles?: AdminRole[]; disabled?: boolean },
 ): Promise<void> {
-  const sets: string[] = [];
-  const params: unknown[] = [];
-  if (u.displayName !== undefined) {
-    sets.push('display_name = ?');
-    params.push(u.displayName);
-  }
-  if (u.passwordHash !== undefined) {
-    sets.push('password_hash = ?');
-    params.push(u.passwordHash);
-  }
-  if (u.roles !== undefined) {
-    sets.push('roles = ?');
-    params.push(u.roles.join(','));
-  }
-  if (u.disabled !== undefined) {
-    sets.push('disabled = ?');
-    params.push(u.disabled ? 1 : 0);
-  }
-  if (sets.length) await c.query(`UPDATE admin_users SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);
+  await updateById(c, 'admin_users', id, {
+    display_name: u.displayName,
+    password_hash: u.passwordHash,
+    roles: u.roles?.join(','),
+    disabled: u.disabled === undefined ? undefined : Number(u.disabled),
+  });
 }
 
 export interface SessionRow {

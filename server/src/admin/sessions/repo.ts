@@ -165,15 +165,6 @@ export async function countLiveOrders(c: Q, sessionId: string): Promise<number> 
   return Number(r!.n);
 }
 
-export async function updateSessionFields(c: Conn, id: string, sets: Record<string, unknown>): Promise<void> {
-  const cols = Object.keys(sets);
-  if (!cols.length) return;
-  await c.query(`UPDATE show_sessions SET ${cols.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`, [
-    ...Object.values(sets),
-    id,
-  ]);
-}
-
 /** Rewrites a session's seat-to-tier and zone-to-tier maps. */
 export async function writeMaps(
   c: Conn,

@@ -11,7 +11,7 @@ import { appError } from '../../http/errors';
 import { sleep, type InventoryService } from '../../inventory/service';
 import { recordAudit } from '../audit/repo';
 import type { Actor } from '../http';
-import { audited } from '../tx';
+import { audited, updateById } from '../tx';
 import { EMPTY_CLAIMS, planTiers, type TierSpec } from './plan';
 import * as repo from './repo';
 
@@ -149,15 +149,16 @@ export class SessionService {
         if (input.realName && !s.real_name && (await repo.countLiveOrders(c, id)) > 0) {
           throw appError('EDIT_CONFLICT', { field: 'realName' }, '已有订单的场次不能改为实名制');
         }
-        const sets: Record<string, unknown> = {};
-        if (input.startsAt) sets.starts_at = startsAt;
-        if (input.saleStartsAt) sets.sale_starts_at = saleStartsAt;
-        if (input.holdMinutes !== undefined) sets.hold_minutes = input.holdMinutes;
-        if (input.purchaseLimit !== undefined) sets.purchase_limit = input.purchaseLimit;
-        if (input.realName !== undefined) sets.real_name = input.realName ? 1 : 0;
-        if (input.queueEnabled !== undefined) sets.queue_enabled = input.queueEnabled ? 1 : 0;
-        if (input.queueRatePerMin !== undefined) sets.queue_rate_per_min = input.queueRatePerMin;
-        await repo.updateSessionFields(c, id, sets).catch(duplicateStart);
+        const flag = (v: boolean | undefined) => (v === undefined ? undefined : Number(v));
+        await updateById(c, 'show_sessions', id, {
+          starts_at: input.startsAt ? startsAt : undefined,
+          sale_starts_at: input.saleStartsAt ? saleStartsAt : undefined,
+          hold_minutes: input.holdMinutes,
+          purchase_limit: input.purchaseLimit,
+          real_name: flag(input.realName),
+          queue_enabled: flag(input.queueEnabled),
+          queue_rate_per_min: input.queueRatePerMin,
+        }).catch(duplicateStart);
         return { before: s, after: (await repo.findSession(c, id))! };
       },
       (r) => ({

@@ -3,6 +3,7 @@ import type { AdminShowSummary, RefundTier } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
 import { parseRefundRules } from '../../catalog/repo';
 import { SESSION_STATUS_NAME } from '../../catalog/types';
+import { updateById } from '../tx';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -74,20 +75,12 @@ export async function updateShow(
     showPurchaseLimit?: number | null;
   },
 ): Promise<void> {
-  const sets: string[] = [];
-  const params: unknown[] = [];
-  const cols: [string, unknown][] = [
-    ['title', u.title],
-    ['venue_id', u.venueId],
-    ['description', u.description],
-    ['poster_url', u.posterUrl],
-    ['refund_rules', u.refundRules === undefined ? undefined : JSON.stringify(u.refundRules)],
-    ['show_purchase_limit', u.showPurchaseLimit],
-  ];
-  for (const [col, val] of cols) {
-    if (val === undefined) continue;
-    sets.push(`${col} = ?`);
-    params.push(val);
-  }
-  if (sets.length) await c.query(`UPDATE shows SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);
+  await updateById(c, 'shows', id, {
+    title: u.title,
+    venue_id: u.venueId,
+    description: u.description,
+    poster_url: u.posterUrl,
+    refund_rules: u.refundRules === undefined ? undefined : JSON.stringify(u.refundRules),
+    show_purchase_limit: u.showPurchaseLimit,
+  });
 }

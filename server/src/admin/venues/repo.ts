@@ -1,6 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { VenueDetail, VenueSummary } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
+import { updateById } from '../tx';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -65,19 +66,7 @@ export async function updateVenueMeta(
   id: string,
   v: { name?: string; city?: string; address?: string },
 ): Promise<void> {
-  const sets: string[] = [];
-  const params: unknown[] = [];
-  for (const [col, val] of [
-    ['name', v.name],
-    ['city', v.city],
-    ['address', v.address],
-  ] as const) {
-    if (val !== undefined) {
-      sets.push(`${col} = ?`);
-      params.push(val);
-    }
-  }
-  if (sets.length) await c.query(`UPDATE venues SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);
+  await updateById(c, 'venues', id, { name: v.name, city: v.city, address: v.address });
 }
 
 /** Deletes a venue's seats and zones; only for a venue no session uses (the caller checks). */
