@@ -1,5 +1,6 @@
 // npm run bench [-- --scenario flash-sale|queue ...]: builds the server, then runs the scenario.
-import { execSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { ensureInstall, root, run } from './lib.mjs';
 
 const argv = process.argv.slice(2);
 const i = argv.indexOf('--scenario');
@@ -10,7 +11,7 @@ if (!scripts[scenario]) {
   console.error(`unknown scenario "${scenario}"; known: ${Object.keys(scripts).join(', ')}`);
   process.exit(2);
 }
-execSync('node scripts/ensure-install.mjs', { stdio: 'inherit' });
-execSync('npm run build -w shared-types -w server', { stdio: 'inherit' });
-const r = spawnSync('node', [scripts[scenario], ...rest], { stdio: 'inherit' });
+ensureInstall();
+run('npm run build -w shared-types -w server');
+const r = spawnSync('node', [scripts[scenario], ...rest], { cwd: root, stdio: 'inherit' });
 process.exit(r.status ?? 1);

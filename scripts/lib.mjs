@@ -1,7 +1,7 @@
 // Helpers for the root scripts. Node built-ins only: these run on a fresh clone before
 // `npm ci` has installed anything.
 import { execSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 
 export const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -38,7 +38,9 @@ export async function waitPort(port, name, timeoutMs = 60_000) {
 
 /** Installs npm dependencies when node_modules is missing or older than package-lock.json. */
 export function ensureInstall() {
-  run('node scripts/ensure-install.mjs');
+  const marker = `${root}/node_modules/.package-lock.json`;
+  const lock = `${root}/package-lock.json`;
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  console.log('installing npm dependencies (npm ci) ...');
+  run('npm ci --no-audit --no-fund');
 }
-
-export const has = (bin) => existsSync(bin) || tryRun(`command -v ${bin}`);
