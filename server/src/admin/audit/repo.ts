@@ -66,26 +66,19 @@ export interface AuditFilter {
   action?: string;
 }
 
+const FILTER_COLUMNS: Record<keyof AuditFilter, string> = {
+  entityType: 'entity_type',
+  entityId: 'entity_id',
+  actor: 'actor',
+  action: 'action',
+};
+
 function where(f: AuditFilter): { sql: string; params: unknown[] } {
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  if (f.entityType) {
-    parts.push('entity_type = ?');
-    params.push(f.entityType);
-  }
-  if (f.entityId) {
-    parts.push('entity_id = ?');
-    params.push(f.entityId);
-  }
-  if (f.actor) {
-    parts.push('actor = ?');
-    params.push(f.actor);
-  }
-  if (f.action) {
-    parts.push('action = ?');
-    params.push(f.action);
-  }
-  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+  const given = (Object.keys(FILTER_COLUMNS) as (keyof AuditFilter)[]).filter((k) => f[k]);
+  return {
+    sql: given.length ? `WHERE ${given.map((k) => `${FILTER_COLUMNS[k]} = ?`).join(' AND ')}` : '',
+    params: given.map((k) => f[k]),
+  };
 }
 
 export async function listAudit(

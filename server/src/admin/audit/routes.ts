@@ -3,19 +3,12 @@ import type { Middleware } from 'koa';
 import { AuditQuerySchema, type AdminPage, type AuditEntry } from '@showtix/shared-types';
 import type { Db } from '../../db/pool';
 import { ADMIN_PREFIX, allow } from '../http';
-import { listAudit } from './repo';
+import { listAudit, type AuditFilter } from './repo';
 
 export class AuditService {
   constructor(private readonly db: Db) {}
 
-  async list(q: {
-    entityType?: string;
-    entityId?: string;
-    actor?: string;
-    action?: string;
-    page: number;
-    pageSize: number;
-  }): Promise<AdminPage<AuditEntry>> {
+  async list(q: AuditFilter & { page: number; pageSize: number }): Promise<AdminPage<AuditEntry>> {
     const { page, pageSize, ...filter } = q;
     const { rows, total } = await listAudit(this.db, filter, (page - 1) * pageSize, pageSize);
     return { items: rows, total, page, pageSize };
