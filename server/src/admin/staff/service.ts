@@ -88,12 +88,14 @@ export class StaffService {
     }));
   }
 
-  private async inviteView(r: import('mysql2').RowDataPacket): Promise<StaffInvite> {
-    const ids = JSON.parse(r.show_ids) as string[];
-    const titles = ids.length ? await repo.existingShows(this.db, ids) : new Map<string, string>();
-    return {
+  /** Invites with their shows' titles, read in one query for the whole list. */
+  private async inviteViews(rows: import('mysql2').RowDataPacket[]): Promise<StaffInvite[]> {
+    const showIds = rows.map((r) => JSON.parse(r.show_ids) as string[]);
+    const all = [...new Set(showIds.flat())];
+    const titles = all.length ? await repo.existingShows(this.db, all) : new Map<string, string>();
+    return rows.map((r, i) => ({
       code: r.code,
-      shows: ids.map((id) => ({ id, title: titles.get(id) ?? '(已删除)' })),
+      shows: showIds[i]!.map((id) => ({ id, title: titles.get(id) ?? '(已删除)' })),
       maxUses: r.max_uses,
       uses: r.uses,
       note: r.note,
@@ -101,11 +103,16 @@ export class StaffService {
       revoked: r.revoked_at !== null,
       createdBy: r.created_by,
       createdAt: r.created_at.toISOString(),
-    };
+    }));
   }
 
   async listInvites(): Promise<StaffInvite[]> {
-    return Promise.all((await repo.listInvites(this.db)).map((r) => this.inviteView(r)));
+    return this.inviteViews(await repo.listInvites(this.db));
+  }
+
+  private async invite(code: string): Promise<StaffInvite> {
+    const [view] = await this.inviteViews([(await repo.findInvite(this.db, code))!]);
+    return view!;
   }
 
   async createInvite(
@@ -139,7 +146,7 @@ export class StaffService {
         after: { showIds, maxUses: input.maxUses, expiresAt, note: input.note },
       },
     );
-    return this.inviteView((await repo.findInvite(this.db, code))!);
+    return this.invite(code);
   }
 
   async revokeInvite(who: Actor, code: string, now: Date): Promise<StaffInvite> {
@@ -157,7 +164,7 @@ export class StaffService {
       },
       { action: 'staff.invite_revoke', entityType: 'invite', entityId: code, after: { revoked: true } },
     );
-    return this.inviteView((await repo.findInvite(this.db, code))!);
+    return this.invite(code);
   }
 
   /** A WeChat user redeems an invite code: they become staff for its shows. Redeeming twice is harmless. */
