@@ -40,11 +40,7 @@ export function ShowDetailPage() {
   if (!show) return <Spin />;
   const save = async (v: ShowFormValues) => {
     try {
-      await api('PATCH', `/api/v1/admin/shows/${showId}`, {
-        ...v,
-        posterUrl: v.posterUrl ?? null,
-        showPurchaseLimit: v.showPurchaseLimit ?? null,
-      });
+      await api('PATCH', `/api/v1/admin/shows/${showId}`, v);
       message.success('已保存');
       setEditing(false);
       await reload();

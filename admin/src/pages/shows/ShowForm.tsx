@@ -14,18 +14,12 @@ import {
   Upload,
 } from 'antd';
 import { DeleteOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import type { RefundTier, VenueSummary } from '@showtix/shared-types';
+import type { ShowCreateInput, VenueSummary } from '@showtix/shared-types';
 import { api, ApiError } from '../../api/client';
 import { useApi } from '../../api/useApi';
 
-export interface ShowFormValues {
-  title: string;
-  venueId: string;
-  description: string;
-  posterUrl: string | null;
-  refundRules: RefundTier[];
-  showPurchaseLimit: number | null;
-}
+/** The form holds the API's show fields as they are sent: the server fills in what is left out. */
+export type ShowFormValues = ShowCreateInput;
 
 function PosterField({ value, onChange }: { value?: string | null; onChange?: (v: string | null) => void }) {
   const { message } = App.useApp();

@@ -21,13 +21,7 @@ export function ShowListPage() {
   const create = async (v: ShowFormValues) => {
     setSaving(true);
     try {
-      const show = await api<AdminShowDetail>('POST', '/api/v1/admin/shows', {
-        ...v,
-        description: v.description ?? '',
-        refundRules: v.refundRules ?? [],
-        posterUrl: v.posterUrl ?? null,
-        showPurchaseLimit: v.showPurchaseLimit ?? null,
-      });
+      const show = await api<AdminShowDetail>('POST', '/api/v1/admin/shows', v);
       message.success('演出已创建，接下来添加场次');
       navigate(`/shows/${show.id}`);
     } catch (e) {
