@@ -102,11 +102,10 @@ local function holdSeats(metaKey, seatsKey, seats, orderId, now, holdUntil)
 end
 
 -- Takes qty free units of a zone (check and take in one step). Returns the slot numbers, or nil
--- and the units left when there are not enough.
+-- and the units left when there are not enough (fewer than qty found is all there is: no ZCOUNT).
 local function takeSlots(zslotsKey, zoneId, qty)
-  local left = redis.call('ZCOUNT', zslotsKey, zoneId, zoneId)
-  if left < qty then return nil, left end
   local members = redis.call('ZRANGEBYSCORE', zslotsKey, zoneId, zoneId, 'LIMIT', 0, qty)
+  if #members < qty then return nil, #members end
   redis.call('ZREM', zslotsKey, unpack(members))
   local slots = {}
   for i, m in ipairs(members) do slots[i] = string.sub(m, #zoneId + 2) end
