@@ -32,14 +32,21 @@ export async function insertPayment(
     successTime: Date | null;
     outcome: PaymentOutcome;
   },
-): Promise<string | undefined> {
+): Promise<PaymentRow | undefined> {
   try {
     const [res] = await conn.query<ResultSetHeader>(
       `INSERT INTO payments (order_id, transaction_id, amount_fen, payer_openid, success_time, outcome)
        VALUES (?, ?, ?, ?, ?, ?)`,
       [p.orderId, p.transactionId, p.amountFen, p.payerOpenid, p.successTime, p.outcome],
     );
-    return String(res.insertId);
+    return {
+      id: String(res.insertId),
+      order_id: p.orderId,
+      transaction_id: p.transactionId,
+      amount_fen: p.amountFen,
+      refunded_fen: 0,
+      outcome: p.outcome,
+    };
   } catch (err) {
     if (sqlErrno(err) === ER_DUP_ENTRY) return undefined;
     throw err;

@@ -9,7 +9,7 @@ import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import type { RefundService } from '../refunds/service';
 import { WechatPayError, type WechatPay, type WxTransaction } from '../wechat/pay';
-import { findPayment, insertPayment, markChecked, openidOf, paymentsToCheck, setPrepay } from './repo';
+import { insertPayment, markChecked, openidOf, paymentsToCheck, setPrepay } from './repo';
 
 export interface PaymentDeps {
   db: Db;
@@ -102,7 +102,7 @@ export class PaymentService {
       buyer = order.user_id;
       const live = order.status === ORDER_STATUS.PENDING;
       const late = order.status === ORDER_STATUS.CANCELLED;
-      const paymentId = await insertPayment(conn, {
+      const payment = await insertPayment(conn, {
         orderId: order.id,
         transactionId: tx.transaction_id!,
         amountFen: tx.amount!.total,
@@ -110,7 +110,7 @@ export class PaymentService {
         successTime: tx.success_time ? new Date(tx.success_time) : now,
         outcome: live ? 'applied' : late ? 'late' : 'duplicate',
       });
-      if (!paymentId) return 'duplicate';
+      if (!payment) return 'duplicate';
       if (live) {
         await conn.query('UPDATE orders SET status = ?, paid_at = ? WHERE id = ?', [
           ORDER_STATUS.PAID,
@@ -121,11 +121,10 @@ export class PaymentService {
         return 'applied';
       }
       if (late) {
-        await enqueue(conn, 'payment.late', order.id, { orderId: order.id, paymentId });
+        await enqueue(conn, 'payment.late', order.id, { orderId: order.id, paymentId: payment.id });
         return 'late';
       }
       // Paid twice (another transaction already paid this order): give this money back.
-      const payment = (await findPayment(conn, 'id = ?', [paymentId]))!;
       await this.d.refunds.refundPaymentInTx(conn, order, payment, 'duplicate', now);
       return 'double_payment';
     });

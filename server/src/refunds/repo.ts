@@ -62,7 +62,22 @@ export async function createRefund(
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [r.orderId, r.paymentId, r.kind, r.outRefundNo, r.amountFen, r.feeFen, r.reason, r.requestedBy, r.now],
     );
-    return { refund: (await findRefund(conn, 'id = ?', [res.insertId]))!, created: true };
+    const refund: RefundRow = {
+      id: String(res.insertId),
+      order_id: r.orderId,
+      payment_id: r.paymentId,
+      kind: r.kind,
+      out_refund_no: r.outRefundNo,
+      refund_id: null,
+      amount_fen: r.amountFen,
+      fee_fen: r.feeFen,
+      status: REFUND_STATUS.REQUESTED,
+      reason: r.reason,
+      requested_by: r.requestedBy,
+      created_at: r.now,
+      finished_at: null,
+    };
+    return { refund, created: true };
   } catch (err) {
     if (sqlErrno(err) !== ER_DUP_ENTRY) throw err;
     return {
