@@ -23,7 +23,7 @@ function Blocklist() {
   const kind = Form.useWatch('kind', form);
   const add = async (v: { kind: string; value: string; idType?: string; reason?: string }) => {
     try {
-      await api('POST', '/api/v1/admin/risk/blocklist', { ...v, reason: v.reason ?? '' });
+      await api('POST', '/api/v1/admin/risk/blocklist', v);
       message.success('已加入黑名单，购票与排队将被拒绝');
       setOpen(false);
       await list.reload();

@@ -132,7 +132,7 @@ function InviteTab({ showOptions }: { showOptions: ShowOptions }) {
   const [form] = Form.useForm();
   const create = async (v: { showIds: string[]; maxUses: number; expiresInHours: number; note: string }) => {
     try {
-      const inv = await api<StaffInvite>('POST', '/api/v1/admin/staff/invites', { ...v, note: v.note ?? '' });
+      const inv = await api<StaffInvite>('POST', '/api/v1/admin/staff/invites', v);
       modal.success({
         title: '邀请码已生成',
         content: (

@@ -143,14 +143,14 @@ export function VenueBuilderPage() {
           : { seats: imported?.seats ?? [] };
       const venue = venueId
         ? await api<VenueSummary>('PUT', `/api/v1/admin/venues/${venueId}/layout`, {
-            zones: v.zones ?? [],
+            zones: v.zones,
             ...layout,
           })
         : await api<VenueSummary>('POST', '/api/v1/admin/venues', {
             name: v.name,
-            city: v.city ?? '',
-            address: v.address ?? '',
-            zones: v.zones ?? [],
+            city: v.city,
+            address: v.address,
+            zones: v.zones,
             ...layout,
           });
       message.success(`场馆「${venue.name}」已${venueId ? '更新' : '创建'}，共 ${venue.seatCount} 个座位`);
