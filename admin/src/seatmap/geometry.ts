@@ -1,8 +1,8 @@
 /** Pure geometry of the seat map: fitting, hit tests, box and lasso selection (unit-tested). */
-import type { VenueSeat } from '@showtix/shared-types';
+import type { SeatPosition } from '@showtix/shared-types';
 
-/** A seat as every layout the page draws has it (venue, session map, builder preview). */
-export type PlotSeat = VenueSeat;
+/** Every map the page draws (venue, session, builder preview) has at least these fields. */
+export type PlotSeat = SeatPosition;
 
 export interface Bounds {
   minX: number;
