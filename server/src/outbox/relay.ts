@@ -4,7 +4,6 @@ import type { Broker } from './broker';
 import { claimDue, markFailed, markSent } from './repo';
 
 const BATCH = 200;
-const RETRY_MAX_MS = 60_000;
 
 /**
  * Moves committed outbox rows to RabbitMQ and marks them sent only once the broker confirmed
@@ -57,19 +56,19 @@ export class OutboxRelay {
       const sent = await inTransaction(this.db, async (conn) => {
         const rows = await claimDue(conn, BATCH);
         const ok: string[] = [];
+        const failed: { id: string; error: string }[] = [];
         await Promise.all(
           rows.map(async (r) => {
             try {
               await this.broker.publish(r.topic, `outbox-${r.id}`, JSON.parse(r.payload));
               ok.push(r.id);
             } catch (err) {
-              const attempts = r.attempts + 1;
-              const delay = Math.min(RETRY_MAX_MS, 500 * 2 ** Math.min(attempts, 10));
-              await markFailed(conn, r.id, attempts, delay, (err as Error).message);
+              failed.push({ id: r.id, error: (err as Error).message });
             }
           }),
         );
         await markSent(conn, ok);
+        await markFailed(conn, failed);
         return { ok: ok.length, claimed: rows.length };
       });
       total += sent.ok;

@@ -17,7 +17,6 @@ export interface OutboxRow {
   topic: Topic;
   aggregate_id: string;
   payload: string;
-  attempts: number;
 }
 
 /** Writes a message in the caller's transaction: it leaves only if the state change commits. */
@@ -40,7 +39,7 @@ export async function enqueue<T extends Topic>(
 /** Due messages, locked for this relay; SKIP LOCKED lets several instances relay side by side. */
 export async function claimDue(conn: Conn, limit: number): Promise<OutboxRow[]> {
   const [rows] = await conn.query<RowDataPacket[]>(
-    `SELECT id, topic, aggregate_id, payload, attempts FROM outbox
+    `SELECT id, topic, aggregate_id, payload FROM outbox
       WHERE status = 0 AND next_attempt_at <= NOW(3) ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
     [limit],
   );
@@ -51,15 +50,25 @@ export async function markSent(conn: Conn, ids: string[]): Promise<void> {
   if (ids.length) await conn.query('UPDATE outbox SET status = 1, sent_at = NOW(3) WHERE id IN (?)', [ids]);
 }
 
-export async function markFailed(
-  conn: Conn,
-  id: string,
-  attempts: number,
-  delayMs: number,
-  error: string,
-): Promise<void> {
-  await conn.query<ResultSetHeader>(
-    'UPDATE outbox SET attempts = ?, next_attempt_at = NOW(3) + INTERVAL ? MICROSECOND, last_error = ? WHERE id = ?',
-    [attempts, delayMs * 1000, error.slice(0, 500), id],
-  );
+const RETRY_BASE_MS = 500;
+const RETRY_MAX_MS = 60_000;
+
+/**
+ * Messages RabbitMQ did not take wait 500 ms × 2^attempts (at most a minute) for the next try.
+ * The backoff is computed in SQL so that one statement serves every row that failed with the
+ * same error (when RabbitMQ is down, a whole batch).
+ */
+export async function markFailed(conn: Conn, failed: { id: string; error: string }[]): Promise<void> {
+  const byError = new Map<string, string[]>();
+  for (const f of failed) {
+    const error = f.error.slice(0, 500);
+    byError.set(error, [...(byError.get(error) ?? []), f.id]);
+  }
+  for (const [error, ids] of byError)
+    // next_attempt_at before attempts: assignments run left to right, it reads the old count.
+    await conn.query<ResultSetHeader>(
+      `UPDATE outbox SET next_attempt_at = NOW(3) + INTERVAL LEAST(?, ? << LEAST(attempts + 1, 10)) * 1000 MICROSECOND,
+         attempts = attempts + 1, last_error = ? WHERE id IN (?)`,
+      [RETRY_MAX_MS, RETRY_BASE_MS, error, ids],
+    );
 }
