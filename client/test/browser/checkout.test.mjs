@@ -8,64 +8,42 @@
  *     map refreshed with that seat taken, and buys another seat.
  * Screenshots of every page: test-artifacts/client/e2e-*.png.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launchBrowser,
+  flat,
   modalButton,
-  newFanPage,
   openPage,
   screenshot,
+  seatLabel as label,
   seatMapReady,
   seatsById,
   seatsNearCentre,
   tapSeats,
   waitForSeatStates,
+  yuan,
   zoomIn,
 } from '../harness/browser.mjs';
-import { api, startStack } from '../harness/stack.mjs';
+import { api } from '../harness/stack.mjs';
 import { seedShow } from '../harness/seed.mjs';
+import { browserSuite } from '../harness/suite.mjs';
 
 const TITLE = '星河巡回演唱会 2027 · 上海站';
-const flat = (s) => s.replace(/\s/g, '');
-const yuan = (fen) => `¥${String((fen - (fen % 100)) / 100).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
-const label = (s) => `${s.section} ${s.row}排${s.number}座`;
 /** The fan's bearer token as the app keeps it (Taro storage: {"data": value}). */
 const tokenOf = (page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem('showtix.token') ?? 'null')?.data ?? null);
 
 let stack;
-let browser;
 let seeded;
 let seatInfo;
-const fans = [];
 
-before(
-  async () => {
-    stack = await startStack({ tag: 'e2e_pay' });
-    seeded = await seedShow(stack.deps, { title: TITLE });
-    const map = await api(stack, null, 'GET', `/api/v1/sessions/${seeded.sessionId}/seatmap`);
-    const price = new Map(map.tiers.map((t) => [t.id, t.priceFen]));
-    seatInfo = new Map(map.seats.map((s) => [s.id, { ...s, priceFen: price.get(s.tierId) }]));
-    browser = await launchBrowser();
-  },
-  { timeout: 180_000 },
-);
-
-after(
-  async () => {
-    for (const f of fans) await f.context.close().catch(() => undefined);
-    await browser?.close();
-    await stack?.close();
-  },
-  { timeout: 60_000 },
-);
-
-async function fan() {
-  const f = await newFanPage(browser, stack);
-  fans.push(f);
-  return f;
-}
+const { fan } = browserSuite({ tag: 'e2e_pay' }, async (started) => {
+  stack = started;
+  seeded = await seedShow(stack.deps, { title: TITLE });
+  const map = await api(stack, null, 'GET', `/api/v1/sessions/${seeded.sessionId}/seatmap`);
+  const price = new Map(map.tiers.map((t) => [t.id, t.priceFen]));
+  seatInfo = new Map(map.seats.map((s) => [s.id, { ...s, priceFen: price.get(s.tierId) }]));
+});
 
 test('a fan logs in, picks two seats, pays in the cashier, gets two tickets and refunds them', async () => {
   const { page, errors } = await fan();

@@ -7,67 +7,46 @@
  * 我的订单 lists the order as cancelled.
  * Screenshots: test-artifacts/client/e2e-expiry-*.png.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launchBrowser,
-  newFanPage,
   openPage,
   screenshot,
+  seatLabel as label,
   seatMapReady,
   seatsNearCentre,
   tapSeats,
   waitForSeatStates,
   zoomIn,
 } from '../harness/browser.mjs';
-import { api, clockModule, startStack, until } from '../harness/stack.mjs';
+import { api, clockModule, until } from '../harness/stack.mjs';
 import { seedShow } from '../harness/seed.mjs';
+import { browserSuite } from '../harness/suite.mjs';
 
 const HOLD_MINUTES = 15;
 const TITLE = '夏日焰火音乐会 2027 · 上海站';
-const label = (s) => `${s.section} ${s.row}排${s.number}座`;
 
 let stack;
 let clock;
-let browser;
 let seeded;
 let seatInfo;
-const fans = [];
 
-before(
-  async () => {
+const { fan, fans } = browserSuite(
+  () => {
     const { ManualClock } = clockModule();
     clock = new ManualClock(Date.now());
     // The server caches seat states per session for SEAT_STATES_CACHE_MS measured on the injected
     // clock: a clock that stands still between advances would keep one snapshot forever (see the
     // report), so this stack reads Redis on every request.
-    stack = await startStack({
-      tag: 'e2e_expiry',
-      clock,
-      env: { EXPIRY_INTERVAL_MS: '200', SEAT_STATES_CACHE_MS: '0' },
-    });
+    return { tag: 'e2e_expiry', clock, env: { EXPIRY_INTERVAL_MS: '200', SEAT_STATES_CACHE_MS: '0' } };
+  },
+  async (started) => {
+    stack = started;
     seeded = await seedShow(stack.deps, { now: clock.now(), holdMinutes: HOLD_MINUTES, title: TITLE });
     const map = await api(stack, null, 'GET', `/api/v1/sessions/${seeded.sessionId}/seatmap`);
     seatInfo = new Map(map.seats.map((s) => [s.id, s]));
-    browser = await launchBrowser();
   },
-  { timeout: 180_000 },
 );
-
-after(
-  async () => {
-    for (const f of fans) await f.context.close().catch(() => undefined);
-    await browser?.close();
-    await stack?.close();
-  },
-  { timeout: 60_000 },
-);
-
-async function fan() {
-  const f = await newFanPage(browser, stack);
-  fans.push(f);
-  return f;
-}
 
 async function openSeatMap(page) {
   await openPage(page, stack.appUrl, 'seatmap', { sessionId: seeded.sessionId, showId: seeded.showId });

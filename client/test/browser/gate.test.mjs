@@ -11,11 +11,9 @@
  *   - the fan's wallet shows both tickets 已入场 with the time.
  * Screenshots: test-artifacts/client/gate-*.png.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launchBrowser,
-  newFanPage,
   openPage,
   screenshot,
   seatMapReady,
@@ -24,34 +22,20 @@ import {
   zoomIn,
 } from '../harness/browser.mjs';
 import { mainlandId } from '../harness/ids.mjs';
-import { api, mintFanToken, startStack, until } from '../harness/stack.mjs';
+import { api, mintFanToken, until } from '../harness/stack.mjs';
 import { seedShow } from '../harness/seed.mjs';
+import { browserSuite } from '../harness/suite.mjs';
 
 const TITLE = '城市之光交响音乐会 2027 · 广州站';
 const GATE = '东1门';
 
 let stack;
-let browser;
 let seeded;
-const contexts = [];
 
-before(
-  async () => {
-    stack = await startStack({ tag: 'e2e_gate' });
-    seeded = await seedShow(stack.deps, { title: TITLE, realName: true });
-    browser = await launchBrowser();
-  },
-  { timeout: 180_000 },
-);
-
-after(
-  async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await stack?.close();
-  },
-  { timeout: 60_000 },
-);
+const { fan: openFan } = browserSuite({ tag: 'e2e_gate' }, async (started) => {
+  stack = started;
+  seeded = await seedShow(stack.deps, { title: TITLE, realName: true });
+});
 
 /** The ticket's QR as the fan's page shows it right now. */
 const liveQr = (page, ticketId) =>
@@ -79,8 +63,7 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
       idType: 'id_card',
       idNumber: id,
     });
-  const fan = await newFanPage(browser, stack, { token: fanUser.token });
-  contexts.push(fan.context);
+  const fan = await openFan({ token: fanUser.token });
   const { page } = fan;
 
   await openPage(page, stack.appUrl, 'seatmap', { sessionId: seeded.sessionId, showId: seeded.showId });
@@ -112,8 +95,7 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
     "INSERT INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'test', NOW(3))",
     [staffUser.userId, seeded.showId],
   );
-  const staffSide = await newFanPage(browser, stack, { token: staffUser.token });
-  contexts.push(staffSide.context);
+  const staffSide = await openFan({ token: staffUser.token });
   const staff = staffSide.page;
   await openPage(staff, stack.appUrl, 'me');
   await staff.getByTestId('me-staff-scan').waitFor();

@@ -5,22 +5,14 @@
  * picker prices a quantity; the ticket wallet shows real tickets with QR codes (bought through
  * the API and paid in the simulator: the browser cashier flow is checkout.test.mjs's).
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  launchBrowser,
-  newFanPage,
-  openPage,
-  screenshot,
-  seatMapReady,
-  tapSeats,
-} from '../harness/browser.mjs';
+import { flat, openPage, screenshot, seatMapReady, tapSeats, yuan } from '../harness/browser.mjs';
 import { mainlandId } from '../harness/ids.mjs';
-import { api, startStack, until } from '../harness/stack.mjs';
+import { api, until } from '../harness/stack.mjs';
 import { seedShow } from '../harness/seed.mjs';
+import { browserSuite } from '../harness/suite.mjs';
 
-const yuan = (fen) => `¥${String((fen - (fen % 100)) / 100).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
-const flat = (s) => s.replace(/\s/g, '');
 /** Focus and scroll back to the top, so the screenshot shows the page's head. */
 const toTop = (page, selector) =>
   page.evaluate((sel) => {
@@ -30,28 +22,14 @@ const toTop = (page, selector) =>
   }, selector);
 
 let stack;
-let browser;
 let seeded;
 let fan;
 
-before(
-  async () => {
-    stack = await startStack({ tag: 'purchase' });
-    seeded = await seedShow(stack.deps, { zones: true, realName: true, title: '林间音乐节 2027 · 杭州站' });
-    browser = await launchBrowser();
-    fan = await newFanPage(browser, stack); // no token: the app logs in through the simulator
-  },
-  { timeout: 180_000 },
-);
-
-after(
-  async () => {
-    await fan?.context.close();
-    await browser?.close();
-    await stack?.close();
-  },
-  { timeout: 60_000 },
-);
+browserSuite({ tag: 'purchase' }, async (started, newFan) => {
+  stack = started;
+  seeded = await seedShow(stack.deps, { zones: true, realName: true, title: '林间音乐节 2027 · 杭州站' });
+  fan = await newFan(); // no token: the app logs in through the simulator
+});
 
 test('a real-name order is submitted with attendees, held with a countdown, listed and cancelled', async () => {
   const { page } = fan;

@@ -8,11 +8,9 @@
  *   - a fan who opens the seat map without a turn is sent to the queue page.
  * Screenshots: test-artifacts/client/queue-*.png.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launchBrowser,
-  newFanPage,
   openPage,
   screenshot,
   seatMapReady,
@@ -20,40 +18,20 @@ import {
   tapSeats,
   zoomIn,
 } from '../harness/browser.mjs';
-import { api, mintFanToken, startStack, until } from '../harness/stack.mjs';
+import { api, mintFanToken, until } from '../harness/stack.mjs';
 import { seedShow } from '../harness/seed.mjs';
+import { browserSuite } from '../harness/suite.mjs';
 
 const TITLE = '极光乐队 2027 巡回演唱会 · 成都站';
 const AHEAD = 60;
 
 let stack;
-let browser;
 let seeded;
-const contexts = [];
 
-before(
-  async () => {
-    stack = await startStack({ tag: 'e2e_queue' });
-    seeded = await seedShow(stack.deps, { title: TITLE, queueEnabled: true, queueRatePerMin: 600 });
-    browser = await launchBrowser();
-  },
-  { timeout: 180_000 },
-);
-
-after(
-  async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await stack?.close();
-  },
-  { timeout: 60_000 },
-);
-
-async function fan(opts) {
-  const f = await newFanPage(browser, stack, opts);
-  contexts.push(f.context);
-  return f;
-}
+const { fan } = browserSuite({ tag: 'e2e_queue' }, async (started) => {
+  stack = started;
+  seeded = await seedShow(stack.deps, { title: TITLE, queueEnabled: true, queueRatePerMin: 600 });
+});
 
 const join = (token) => api(stack, token, 'POST', `/api/v1/sessions/${seeded.sessionId}/queue/join`, {});
 

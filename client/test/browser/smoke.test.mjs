@@ -3,46 +3,22 @@
  * show list -> show detail -> seat map drawn -> two seats selected -> running total correct.
  * Screenshots of each page go to test-artifacts/client/.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  launchBrowser,
-  newFanPage,
-  openPage,
-  screenshot,
-  seatMapReady,
-  tapSeats,
-  zoomIn,
-} from '../harness/browser.mjs';
-import { startStack } from '../harness/stack.mjs';
+import { openPage, screenshot, seatMapReady, tapSeats, yuan, zoomIn } from '../harness/browser.mjs';
 import { seedShow, seedUpcomingShow } from '../harness/seed.mjs';
-
-const yuan = (fen) => `¥${String((fen - (fen % 100)) / 100).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+import { browserSuite } from '../harness/suite.mjs';
 
 let stack;
-let browser;
 let seeded;
 let fan;
 
-before(
-  async () => {
-    stack = await startStack({ tag: 'smoke' });
-    seeded = await seedShow(stack.deps, { zones: true });
-    await seedUpcomingShow(stack.deps);
-    browser = await launchBrowser();
-    fan = await newFanPage(browser, stack); // browsing and picking seats need no login
-  },
-  { timeout: 180_000 },
-);
-
-after(
-  async () => {
-    await fan?.context.close();
-    await browser?.close();
-    await stack?.close();
-  },
-  { timeout: 60_000 },
-);
+browserSuite({ tag: 'smoke' }, async (started, newFan) => {
+  stack = started;
+  seeded = await seedShow(stack.deps, { zones: true });
+  await seedUpcomingShow(stack.deps);
+  fan = await newFan(); // browsing and picking seats need no login
+});
 
 test('a fan goes from the show list to two selected seats with the right total', async () => {
   const { page } = fan;

@@ -197,3 +197,12 @@ export async function seatsNearCentre(page, n) {
     throw new Error(`no ${count} free seats side by side on screen`);
   }, n);
 }
+
+/** Text as the page shows it without white space (a price tag draws ¥ and the number apart). */
+export const flat = (s) => s.replace(/\s/g, '');
+
+/** A whole-yuan amount as the app prints it ("¥1,880"), written apart from the app's own code. */
+export const yuan = (fen) => `¥${String((fen - (fen % 100)) / 100).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+
+/** A seat of the API's seat map as the app labels it ("A区 3排12座"). */
+export const seatLabel = (s) => `${s.section} ${s.row}排${s.number}座`;
