@@ -4,8 +4,8 @@ import type { CatalogService } from '../catalog/service';
 import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../http/errors';
 import { sleep, type InventoryService } from '../inventory/service';
-import type { TakeResult } from '../inventory/types';
-import { buildOrder, requestHash, resolveUnits } from './create';
+import type { TakeRequest, TakeResult } from '../inventory/types';
+import { buildOrder, requestHash, resolveUnits, type Units } from './create';
 import type { IdGenerator } from './ids';
 import { cancelPending, findOrder, itemsOf, listOrdersOfUser, refundsOf } from './repo';
 import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
@@ -79,23 +79,21 @@ export class OrderService {
     idempotencyKey: string | undefined,
     now: Date,
     client: Client = INTERNAL,
-    reruns = 0,
   ): Promise<Order> {
     const cat = await this.d.catalog.requireSession(input.sessionId);
     const units = resolveUnits(cat, input);
     const idHashes = cat.realName
       ? input.attendees!.map((a) => this.d.vault.idHash(a.idType, a.idNumber))
       : [];
-    if (reruns === 0) await this.d.risk.guardPurchase(userId, client, now.getTime(), idHashes);
+    await this.d.risk.guardPurchase(userId, client, now.getTime(), idHashes);
     const admission = cat.queueEnabled
       ? this.d.admissions.verify(input.admissionToken, cat.id, userId, now.getTime())
       : undefined;
     const hash = requestHash(input);
-    const orderId = this.d.ids.next(now.getTime());
     const expireAt = new Date(now.getTime() + cat.holdMinutes * 60_000);
-    const take = {
+    const take: TakeRequest = {
       sessionId: cat.id,
-      orderId,
+      orderId: this.d.ids.next(now.getTime()),
       userId,
       nowMs: now.getTime(),
       holdUntilMs: expireAt.getTime() + this.d.holdGraceMs,
@@ -105,18 +103,15 @@ export class OrderService {
       idHashes,
       ...(admission ? { admission } : {}),
     };
-    const taken: TakeResult =
-      units.kind === 'seats'
-        ? await this.d.inventory.lockSeats(take, units.seatIds)
-        : await this.d.inventory.takeZone(take, units.zone.id, units.quantity);
-    if (taken.kind === 'replay') {
+    let taken = await this.hold(take, units);
+    for (let reruns = 0; taken.kind === 'replay'; reruns++) {
       const replayed = await this.awaitReplay(userId, taken.orderId, cat.id, take.idemField);
       if (replayed) return replayed;
       // The request that had this key failed and gave it up: this one starts afresh. Bounded,
       // because each rerun means another duplicate took the key and failed in between.
-      if (reruns < REPLAY_RERUNS_MAX)
-        return this.create(userId, input, idempotencyKey, now, client, reruns + 1);
-      throw appError('REQUEST_IN_PROGRESS');
+      if (reruns === REPLAY_RERUNS_MAX) throw appError('REQUEST_IN_PROGRESS');
+      take.orderId = this.d.ids.next(now.getTime());
+      taken = await this.hold(take, units);
     }
     if (taken.kind === 'refused') throw appError(taken.code, taken.details);
 
@@ -124,7 +119,7 @@ export class OrderService {
     // for two AES-GCM encryptions per attendee.
     const attendees = cat.realName ? input.attendees!.map((a, i) => this.d.vault.seal(a, idHashes[i])) : [];
     const order = buildOrder({
-      id: orderId,
+      id: take.orderId,
       userId,
       cat,
       units,
@@ -139,12 +134,18 @@ export class OrderService {
     try {
       await this.d.writer.write(order);
     } catch (err) {
-      await this.d.inventory.release(cat.id, orderId, true);
+      await this.d.inventory.release(cat.id, take.orderId, true);
       return this.afterWriteFailure(err, userId, idempotencyKey, hash);
     }
     this.d.created.inc();
     if (taken.availAfter <= 0) this.background(this.d.catalog.markSoldOut(cat.id), 'mark sold out');
     return newOrderView(order, cat);
+  }
+
+  private hold(take: TakeRequest, units: Units): Promise<TakeResult> {
+    return units.kind === 'seats'
+      ? this.d.inventory.lockSeats(take, units.seatIds)
+      : this.d.inventory.takeZone(take, units.zone.id, units.quantity);
   }
 
   private async afterWriteFailure(
