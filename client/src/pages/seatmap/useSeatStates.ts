@@ -1,6 +1,7 @@
-import Taro, { useDidHide, useDidShow } from '@tarojs/taro';
+import Taro, { useDidHide } from '@tarojs/taro';
 import { useEffect, useRef, useState } from 'react';
 import type { SeatStates } from '@showtix/shared-types';
+import { useShownAgain } from '../../hooks/useShownAgain';
 import { getSeatStates } from '../../services/catalog';
 import { seatLabel, type SeatModel } from '../../seatmap/model';
 import { applyStates } from '../../seatmap/states';
@@ -25,7 +26,8 @@ export function useSeatStates(
   const [kick, setKick] = useState(0);
   const zonesCb = useRef(onZones);
   zonesCb.current = onZones;
-  useDidShow(() => {
+  // Not at the first show: the map has just been loaded with its states.
+  useShownAgain(() => {
     setVisible(true);
     setKick((k) => k + 1);
   });
