@@ -23,6 +23,11 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('NETWORK', 0, '网络不给力，请检查网络后重试');
 }
 
+/** No answer, or the server failing: the request itself may well succeed later. */
+export function isUnreachable(code: string): boolean {
+  return code === 'NETWORK' || code === 'INTERNAL' || code === 'SERVICE_UNAVAILABLE';
+}
+
 /** What the page should offer after an error. Pages turn these into navigation. */
 export type Remedy =
   | 'pick_other_seats'

@@ -2,6 +2,7 @@ import type { QueueStatus } from '@showtix/shared-types';
 import { request } from './http';
 import { readJson, write } from './storage';
 import type { IdType } from './attendees';
+import { isUnreachable } from './errors';
 
 /** Body of POST .../queue/join: real-name sessions queue one ID per place. */
 export interface QueueJoin {
@@ -93,7 +94,7 @@ export function retryDelayMs(
   random: () => number = Math.random,
 ): number | undefined {
   if (err.code === 'RATE_LIMITED') return Math.max(err.retryAfterMs ?? 5_000, lastPollAfterMs);
-  if (err.code === 'NETWORK' || err.code === 'INTERNAL' || err.code === 'SERVICE_UNAVAILABLE') {
+  if (isUnreachable(err.code)) {
     const base = Math.min(BACKOFF_MAX_MS, 2_000 * 2 ** Math.max(0, failures - 1));
     return Math.max(lastPollAfterMs, Math.round(base * (1 + 0.2 * random())));
   }

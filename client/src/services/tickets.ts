@@ -1,6 +1,6 @@
 import type { Ticket } from '@showtix/shared-types';
 import { request } from './http';
-import { toApiError } from './errors';
+import { isUnreachable, toApiError } from './errors';
 import { KEYS, readJson, write } from './storage';
 
 /**
@@ -47,9 +47,7 @@ export async function loadWallet(now: () => number = Date.now): Promise<Wallet> 
     }
     return { tickets, fetchedAt: at, offline: false };
   } catch (err) {
-    const e = toApiError(err);
-    const unreachable = e.code === 'NETWORK' || e.code === 'INTERNAL' || e.code === 'SERVICE_UNAVAILABLE';
-    const cached = unreachable ? cachedWallet() : undefined;
+    const cached = isUnreachable(toApiError(err).code) ? cachedWallet() : undefined;
     if (cached) return cached;
     throw err;
   }
