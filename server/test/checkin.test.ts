@@ -45,19 +45,16 @@ async function ticketsFor(
 ): Promise<{ token: string; tickets: Ticket[] }> {
   const from = used.get(session.sessionId) ?? 0;
   used.set(session.sessionId, from + n);
-  const fan = await p.login(`openid-gate-${from}-${session.sessionId}`);
   const body = {
     sessionId: session.sessionId,
     seatIds: session.seatIds.slice(from, from + n),
     ...(realName ? { attendees: realName.map((a) => ({ ...a, idType: 'id_card' })) } : {}),
   };
-  const order = await p.api.call('POST', '/api/v1/orders', { token: fan.token, body });
-  expect(order.status).toBe(201);
-  const pay = await p.api.call('POST', `/api/v1/orders/${order.body.orderNo}/pay`, { token: fan.token });
-  p.sim.pay(pay.body.prepayId);
+  const { fan, orderNo, prepayId } = await p.orderAndPrepay(`openid-gate-${from}-${session.sessionId}`, body);
+  p.sim.pay(prepayId);
   const tickets = await p.until(async () => {
     const r = await p.api.call('GET', '/api/v1/tickets', { token: fan.token });
-    const mine = r.body.items.filter((t: Ticket) => t.orderNo === order.body.orderNo);
+    const mine = r.body.items.filter((t: Ticket) => t.orderNo === orderNo);
     return mine.length === n && mine;
   }, 'tickets');
   return { token: fan.token, tickets };

@@ -16,17 +16,10 @@ afterAll(() => p.close());
 it('30 races between the buyer paying and the expiry job', async () => {
   const s = await createSession(p.deps, { seats: 30 });
   const orders = [];
-  for (let i = 0; i < 30; i++) {
-    const fan = await p.login(`openid-race-${i}`);
-    const o = (
-      await p.api.call('POST', '/api/v1/orders', {
-        token: fan.token,
-        body: { sessionId: s.sessionId, seatIds: [s.seatIds[i]] },
-      })
-    ).body;
-    const pay = (await p.api.call('POST', `/api/v1/orders/${o.orderNo}/pay`, { token: fan.token })).body;
-    orders.push({ orderNo: o.orderNo as string, prepayId: pay.prepayId as string });
-  }
+  for (let i = 0; i < 30; i++)
+    orders.push(
+      await p.orderAndPrepay(`openid-race-${i}`, { sessionId: s.sessionId, seatIds: [s.seatIds[i]] }),
+    );
   // Our hold ends now; WeChat would still take the money for a while (its time_expire is ours,
   // but the clocks meet at this instant), so both may happen at once.
   await p.deps.db.query('UPDATE orders SET expire_at = ? WHERE session_id = ?', [

@@ -18,13 +18,8 @@ afterEach(() => p.sim.resetFaults());
 const one = async <T = any>(sql: string, params: unknown[]) =>
   (await p.deps.db.query<RowDataPacket[]>(sql, params))[0]![0] as T;
 
-async function orderAndPrepay(openid: string, seats = 1) {
-  const fan = await p.login(openid);
-  const body = { sessionId: s.sessionId, seatIds: s.seatIds.slice(seat, (seat += seats)) };
-  const order = (await p.api.call('POST', '/api/v1/orders', { token: fan.token, body })).body;
-  const pay = (await p.api.call('POST', `/api/v1/orders/${order.orderNo}/pay`, { token: fan.token })).body;
-  return { fan, order, prepayId: pay.prepayId as string, orderNo: order.orderNo as string };
-}
+const orderAndPrepay = (openid: string, seats = 1) =>
+  p.orderAndPrepay(openid, { sessionId: s.sessionId, seatIds: s.seatIds.slice(seat, (seat += seats)) });
 
 const statusOf = async (orderNo: string) =>
   (await one<{ status: number }>('SELECT status FROM orders WHERE order_no = ?', [orderNo])).status;

@@ -22,20 +22,16 @@ afterAll(() => p.close());
 
 /** An order paid at WeChat whose notification was dropped; returns a valid notification for it. */
 async function paidButUnnotified(seat: number) {
-  const fan = await p.login(`openid-notify-${seat}`);
-  const order = (
-    await p.api.call('POST', '/api/v1/orders', {
-      token: fan.token,
-      body: { sessionId: s.sessionId, seatIds: [s.seatIds[seat]] },
-    })
-  ).body;
-  const pay = await p.api.call('POST', `/api/v1/orders/${order.orderNo}/pay`, { token: fan.token });
+  const o = await p.orderAndPrepay(`openid-notify-${seat}`, {
+    sessionId: s.sessionId,
+    seatIds: [s.seatIds[seat]],
+  });
   p.sim.setFaults({ drop: true });
-  p.sim.pay(pay.body.prepayId);
+  p.sim.pay(o.prepayId);
   p.sim.resetFaults();
   // The simulator builds a genuine notification; it is sent to a dead end so we can reuse it.
-  const r = await p.sim.sendRawNotification({ outTradeNo: order.orderNo, url: `${p.api.url}/nowhere` });
-  return { body: r.sentBody, headers: lower(r.headers), orderNo: order.orderNo as string };
+  const r = await p.sim.sendRawNotification({ outTradeNo: o.orderNo, url: `${p.api.url}/nowhere` });
+  return { body: r.sentBody, headers: lower(r.headers), orderNo: o.orderNo };
 }
 
 const lower = (h: Record<string, string>) =>

@@ -13,16 +13,9 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 async function paid(i: number, drop = false): Promise<string> {
-  const fan = await p.login(`openid-bill-${i}`);
-  const o = (
-    await p.api.call('POST', '/api/v1/orders', {
-      token: fan.token,
-      body: { sessionId: s.sessionId, seatIds: [s.seatIds[i]] },
-    })
-  ).body;
-  const pay = (await p.api.call('POST', `/api/v1/orders/${o.orderNo}/pay`, { token: fan.token })).body;
+  const o = await p.orderAndPrepay(`openid-bill-${i}`, { sessionId: s.sessionId, seatIds: [s.seatIds[i]] });
   if (drop) p.sim.setFaults({ drop: true });
-  p.sim.pay(pay.prepayId);
+  p.sim.pay(o.prepayId);
   p.sim.resetFaults();
   return o.orderNo;
 }

@@ -49,11 +49,9 @@ describe('refunding a ticketed order', () => {
     (await p.deps.db.query<RowDataPacket[]>(sql, params))[0]![0]!;
 
   async function ticketedOrder(openid: string, n = 2) {
-    const fan = await p.login(openid);
     const body = { sessionId: s.sessionId, seatIds: s.seatIds.slice(seat, (seat += n)) };
-    const order = (await p.api.call('POST', '/api/v1/orders', { token: fan.token, body })).body;
-    const pay = (await p.api.call('POST', `/api/v1/orders/${order.orderNo}/pay`, { token: fan.token })).body;
-    p.sim.pay(pay.prepayId);
+    const { fan, order, prepayId } = await p.orderAndPrepay(openid, body);
+    p.sim.pay(prepayId);
     await p.until(
       async () =>
         (await p.api.call('GET', `/api/v1/orders/${order.orderNo}`, { token: fan.token })).body.status ===

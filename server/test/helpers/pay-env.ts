@@ -9,6 +9,14 @@ export interface PayEnv extends TestEnv {
   sim: Simulator;
   /** A fan logged in through the simulator's wx.login, as the mini-program does. */
   login(openid?: string): Promise<{ token: string; userId: string }>;
+  /**
+   * A fan's order (the body POST /api/v1/orders takes) with its WeChat payment started, as the
+   * mini-program does before wx.requestPayment; the simulator has not been paid yet.
+   */
+  orderAndPrepay(
+    openid: string,
+    body: Record<string, unknown>,
+  ): Promise<{ fan: { token: string; userId: string }; order: any; orderNo: string; prepayId: string }>;
   /** Waits until fn answers truthy (notifications, consumers and refunds run asynchronously). */
   until<T>(fn: () => Promise<T | undefined | false>, what: string, ms?: number): Promise<T>;
 }
@@ -42,15 +50,26 @@ export async function createPayEnv(
   });
   const api = await startTestServer(env, port);
   if (o.consumers !== false) startConsumers(env.deps);
+  const login: PayEnv['login'] = async (openid) => {
+    const { code } = sim.login(openid);
+    const r = await api.call('POST', '/api/v1/auth/wx-login', { body: { code } });
+    if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);
+    return { token: r.body.token, userId: r.body.user.id };
+  };
   return {
     ...env,
     api,
     sim,
-    async login(openid) {
-      const { code } = sim.login(openid);
-      const r = await api.call('POST', '/api/v1/auth/wx-login', { body: { code } });
-      if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);
-      return { token: r.body.token, userId: r.body.user.id };
+    login,
+    async orderAndPrepay(openid, body) {
+      const fan = await login(openid);
+      const order = await api.call('POST', '/api/v1/orders', { token: fan.token, body });
+      if (order.status !== 201)
+        throw new Error(`order failed: ${order.status} ${JSON.stringify(order.body)}`);
+      const orderNo = order.body.orderNo as string;
+      const pay = await api.call('POST', `/api/v1/orders/${orderNo}/pay`, { token: fan.token });
+      if (pay.status !== 200) throw new Error(`prepay failed: ${pay.status} ${JSON.stringify(pay.body)}`);
+      return { fan, order: order.body, orderNo, prepayId: pay.body.prepayId as string };
     },
     async until(fn, what, ms = 10_000) {
       const end = Date.now() + ms;

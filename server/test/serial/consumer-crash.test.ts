@@ -62,15 +62,11 @@ it('exactly one set of tickets per paid order after the worker is killed mid-iss
   const s = await createSession(p.deps, { seats: 200 });
   const orders: string[] = [];
   for (let i = 0; i < 60; i++) {
-    const fan = await p.login(`openid-crash-${i}`);
-    const o = (
-      await p.api.call('POST', '/api/v1/orders', {
-        token: fan.token,
-        body: { sessionId: s.sessionId, seatIds: s.seatIds.slice(i * 3, i * 3 + 3) },
-      })
-    ).body;
-    const pay = (await p.api.call('POST', `/api/v1/orders/${o.orderNo}/pay`, { token: fan.token })).body;
-    p.sim.pay(pay.prepayId);
+    const o = await p.orderAndPrepay(`openid-crash-${i}`, {
+      sessionId: s.sessionId,
+      seatIds: s.seatIds.slice(i * 3, i * 3 + 3),
+    });
+    p.sim.pay(o.prepayId);
     orders.push(o.orderNo);
   }
   const count = async (sql: string) =>

@@ -26,17 +26,10 @@ afterAll(async () => {
 it('pays during the outage, issues every ticket after it', async () => {
   const s = await createSession(p.deps, { seats: 10 });
   const orders = [];
-  for (let i = 0; i < 5; i++) {
-    const fan = await p.login(`openid-mq-${i}`);
-    const o = (
-      await p.api.call('POST', '/api/v1/orders', {
-        token: fan.token,
-        body: { sessionId: s.sessionId, seatIds: [s.seatIds[i]] },
-      })
-    ).body;
-    const pay = (await p.api.call('POST', `/api/v1/orders/${o.orderNo}/pay`, { token: fan.token })).body;
-    orders.push({ orderNo: o.orderNo as string, prepayId: pay.prepayId as string });
-  }
+  for (let i = 0; i < 5; i++)
+    orders.push(
+      await p.orderAndPrepay(`openid-mq-${i}`, { sessionId: s.sessionId, seatIds: [s.seatIds[i]] }),
+    );
   rabbit('stop_app');
   try {
     for (const o of orders) p.sim.pay(o.prepayId);
