@@ -1,11 +1,11 @@
+import type { Ticket } from '@showtix/shared-types';
 import { Text, View } from '@tarojs/components';
 import { CODE_STEP_MS, currentQr } from '../services/ticket-code';
-import type { WalletTicket } from '../services/tickets';
 import CountdownRing from './CountdownRing';
 import QrCode from './QrCode';
 
 /** The QR the gate reads now: the ticket's signed part plus the code of the current window. */
-export function liveQrText(t: WalletTicket, nowMs: number): string {
+export function liveQrText(t: Ticket, nowMs: number): string {
   return t.qrSigned && t.codeKey ? currentQr(t.qrSigned, t.codeKey, nowMs) : t.qr;
 }
 
@@ -13,7 +13,7 @@ export function liveQrText(t: WalletTicket, nowMs: number): string {
  * The ticket's rotating QR code (made on the phone, so it also works offline). `now` comes from
  * the page's ticker; the code changes at each window boundary, the ring every second.
  */
-export default function RotatingQr({ ticket, now }: { ticket: WalletTicket; now: number }) {
+export default function RotatingQr({ ticket, now }: { ticket: Ticket; now: number }) {
   const text = liveQrText(ticket, now);
   const live = Boolean(ticket.qrSigned && ticket.codeKey);
   const step = ticket.codeStepMs || CODE_STEP_MS;

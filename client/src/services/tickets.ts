@@ -4,27 +4,24 @@ import { isUnreachable, toApiError } from './errors';
 import { KEYS, readJson, write } from './storage';
 
 /**
- * A ticket of GET /api/v1/tickets as the check-in server sends it: the fixed signed part of the
- * QR and the ticket's own code key, from which the phone makes the rotating code itself (also
- * offline), and when the ticket was admitted at the gate.
+ * The fan's tickets (GET /api/v1/tickets). Each carries the fixed signed part of its QR and its
+ * own code key, from which the phone makes the rotating code itself, also offline.
  */
-export type WalletTicket = Ticket;
-
 export interface Wallet {
-  tickets: WalletTicket[];
+  tickets: Ticket[];
   /** When the list was fetched (this answer, or the cached one). */
   fetchedAt: number;
   /** True when the network failed and the list is the one kept from before. */
   offline: boolean;
 }
 
-export async function listTickets(): Promise<WalletTicket[]> {
-  return (await request<{ items: WalletTicket[] }>('/api/v1/tickets', { auth: true })).items;
+export async function listTickets(): Promise<Ticket[]> {
+  return (await request<{ items: Ticket[] }>('/api/v1/tickets', { auth: true })).items;
 }
 
 interface Cached {
   at: number;
-  items: WalletTicket[];
+  items: Ticket[];
 }
 
 export function cachedWallet(): Wallet | undefined {

@@ -1,3 +1,4 @@
+import type { Ticket } from '@showtix/shared-types';
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import { stopPullDownRefresh, usePullDownRefresh } from '@tarojs/taro';
 import ErrorPanel from '../../components/ErrorPanel';
@@ -8,16 +9,13 @@ import { useLoad } from '../../hooks/useLoad';
 import { useShownAgain } from '../../hooks/useShownAgain';
 import { useTicker } from '../../hooks/useTicker';
 import { switchTab } from '../../routes';
-import { loadWallet, type WalletTicket } from '../../services/tickets';
+import { loadWallet } from '../../services/tickets';
 import { runRemedy } from '../../utils/remedy';
 import { formatDateTime } from '../../utils/time';
 import './index.scss';
 
-type Ticket = WalletTicket;
-
 const STATUS_TEXT: Record<string, string> = {
   valid: '可使用',
-  used: '已检票',
   refunding: '退票中',
   voided: '已作废',
 };
@@ -25,7 +23,6 @@ const STATUS_TEXT: Record<string, string> = {
 /** Why a ticket that cannot be used shows no code. */
 const OFF_HINT: Record<string, string> = {
   checked_in: '已核验入场，欢迎观演',
-  used: '已核验入场',
   refunding: '退票处理中，暂不能入场',
   voided: '此票已作废，不能入场',
 };
