@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { CatalogService } from '../catalog/service';
 import { ER_CHECK_FAILED, ER_DUP_ENTRY, inTransaction, sqlErrno, type Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
-import { claimStatements, findOrder, itemsOf } from '../orders/repo';
+import { claimStatements, findOrder, itemsOf, type ItemRow } from '../orders/repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
@@ -35,9 +35,12 @@ export async function handleLatePayment(
   const order = await findOrder(d.db, 'id = ?', [orderId]);
   const payment = await findPayment(d.db, 'id = ?', [paymentId]);
   if (!order || payment?.outcome !== 'late') return 'done';
+  // An order's items and attendees do not change once written (reclaim renumbers zone units).
+  const items = await itemsOf(d.db, [order.id]);
+  const idHashes = await idHashesOf(d, order.id);
   try {
-    await retake(d, order, now);
-    await reclaim(d, order, paymentId, now);
+    await retake(d, order, items, idHashes, now);
+    await reclaim(d, order, items, idHashes, paymentId, now);
     d.relay.nudge();
     return 'honoured';
   } catch (err) {
@@ -56,8 +59,13 @@ export async function handleLatePayment(
   }
 }
 
-async function retake(d: LateDeps, order: OrderRow, now: Date): Promise<void> {
-  const items = await itemsOf(d.db, [order.id]);
+async function retake(
+  d: LateDeps,
+  order: OrderRow,
+  items: ItemRow[],
+  idHashes: string[],
+  now: Date,
+): Promise<void> {
   const units = items[0]?.seat_id
     ? { seatIds: items.map((i) => i.seat_id!) }
     : { zoneId: items[0]!.zone_id!, quantity: items.length };
@@ -66,13 +74,20 @@ async function retake(d: LateDeps, order: OrderRow, now: Date): Promise<void> {
     order.id,
     order.user_id,
     units,
-    await idHashesOf(d, order.id),
+    idHashes,
     now.getTime(),
   );
   if (r.kind === 'refused') throw new Refused(r.code);
 }
 
-async function reclaim(d: LateDeps, order: OrderRow, paymentId: string, now: Date): Promise<void> {
+async function reclaim(
+  d: LateDeps,
+  order: OrderRow,
+  items: ItemRow[],
+  idHashes: string[],
+  paymentId: string,
+  now: Date,
+): Promise<void> {
   const cat = await d.catalog.requireSession(order.session_id);
   const held = await d.inventory.heldUnits(order.session_id, order.id);
   try {
@@ -80,7 +95,6 @@ async function reclaim(d: LateDeps, order: OrderRow, paymentId: string, now: Dat
       const o = await findOrder(conn, 'id = ?', [order.id], true);
       const p = await findPayment(conn, 'id = ?', [paymentId], true);
       if (o?.status !== ORDER_STATUS.CANCELLED || p?.outcome !== 'late') return;
-      const items = await itemsOf(conn, [order.id]);
       if (items[0]?.zone_id) {
         // A zone order may have got other unit numbers this time.
         const [rows] = await conn.query<any[]>('SELECT id FROM order_items WHERE order_id = ? ORDER BY id', [
@@ -94,7 +108,7 @@ async function reclaim(d: LateDeps, order: OrderRow, paymentId: string, now: Dat
           ? { seatId: i.seat_id, tierId: i.tier_id, priceFen: i.price_fen }
           : { zoneId: i.zone_id!, slotNo: Number(held!.units[n]), tierId: i.tier_id, priceFen: i.price_fen },
       );
-      const attendees = (await idHashesOf(d, o.id)).map((idHash) => ({ idHash }));
+      const attendees = idHashes.map((idHash) => ({ idHash }));
       const claim = {
         id: o.id,
         sessionId: o.session_id,
