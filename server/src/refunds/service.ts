@@ -72,7 +72,7 @@ export class RefundService {
       );
       if (Number(used[0]!.n) > 0)
         throw appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
-      const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(order, o.now) : 0;
+      const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(conn, order, o.now) : 0;
       const r = await this.create(
         conn,
         order,
@@ -91,8 +91,12 @@ export class RefundService {
     return refund;
   }
 
-  private async buyerFee(order: OrderRow, now: Date): Promise<number> {
-    const [rows] = await this.d.db.query<RowDataPacket[]>(
+  /**
+   * The buyer's fee under the show's tiers, read on the refund's own connection: taking a second
+   * pool connection while a transaction holds one can starve the pool under load.
+   */
+  private async buyerFee(conn: Conn, order: OrderRow, now: Date): Promise<number> {
+    const [rows] = await conn.query<RowDataPacket[]>(
       'SELECT s.refund_rules, ss.starts_at FROM show_sessions ss JOIN shows s ON s.id = ss.show_id WHERE ss.id = ?',
       [order.session_id],
     );
