@@ -1,6 +1,6 @@
 import { Text, View } from '@tarojs/components';
-import { useEffect, useState } from 'react';
 import { useCountdown } from '../hooks/useCountdown';
+import { useLoad } from '../hooks/useLoad';
 import { sessionContext, type SessionContext } from '../services/context';
 import type { Order } from '@showtix/shared-types';
 import { formatYuan } from '../utils/money';
@@ -22,19 +22,8 @@ export function itemsSummary(o: Order): string {
 
 /** Loads the show around a session for display; silent on failure (the card still shows). */
 export function useSessionContext(sessionId: string | undefined): SessionContext | undefined {
-  const [ctx, setCtx] = useState<SessionContext>();
-  useEffect(() => {
-    let live = true;
-    if (sessionId)
-      sessionContext(sessionId).then(
-        (c) => live && setCtx(c),
-        () => undefined,
-      );
-    return () => {
-      live = false;
-    };
-  }, [sessionId]);
-  return ctx;
+  const load = () => (sessionId ? sessionContext(sessionId) : Promise.resolve(undefined));
+  return useLoad(load, [sessionId]).data;
 }
 
 function PendingClock({ expireAt }: { expireAt: string }) {
