@@ -1,6 +1,6 @@
+// Plain data only: the miniprogram-simulate tests (test/weapp) load this file without Taro stubs.
 import type { SeatMap, SeatMapSeat, SessionInfo, Tier } from '@showtix/shared-types';
-import taro, { pages, router } from './stubs/taro';
-import { saveDraft, type CheckoutDraft } from '../../src/services/draft';
+import type { CheckoutDraft } from '../../src/services/draft';
 
 export const TIERS: Tier[] = [
   { id: 't1', name: 'VIP', priceFen: 188_000, color: '#e4393c' },
@@ -92,16 +92,4 @@ export function pendingOrder(now: number) {
     createdAt: new Date(now).toISOString(),
     items: [],
   };
-}
-
-/** 确认订单 of the draft, opened from the seat map over 演出详情, by a fan already logged in. */
-export function confirmPageWith(draft: CheckoutDraft): void {
-  taro.setStorageSync('showtix.token', 'tok');
-  router.params = { sessionId: draft.sessionId };
-  pages.push(
-    { route: 'pages/show/index' },
-    { route: 'pages/seatmap/index' },
-    { route: 'pages/confirm/index' },
-  );
-  saveDraft(draft);
 }

@@ -1,7 +1,8 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import taro, { resetTaro } from './stubs/taro';
 import { ok, refuse, serveApi } from './fake-api';
-import { confirmPageWith, ID_A, ID_B, pendingOrder, SAVED, SEAT_DRAFT } from './fixtures';
+import { confirmPageWith } from './confirm-page';
+import { ID_A, ID_B, pendingOrder, SAVED, SEAT_DRAFT } from './fixtures';
 import ConfirmPage from '../../src/pages/confirm/index';
 import { currentAdmission, saveEntry } from '../../src/services/queue';
 

@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import taro, { resetTaro } from './stubs/taro';
-import { confirmPageWith, ID_A, ID_B, pendingOrder, SEAT_DRAFT } from './fixtures';
+import { confirmPageWith } from './confirm-page';
+import { ID_A, ID_B, pendingOrder, SEAT_DRAFT } from './fixtures';
 import ConfirmPage from '../../src/pages/confirm/index';
 
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
