@@ -1,7 +1,7 @@
 import { BlockSpecSchema } from '@showtix/shared-types';
-import { blockSeats } from '../../src/catalog/layout';
 import { parseCsv, seatsToCsv } from '../../src/admin/venues/csv';
-import { checkLayout, generateBlock, rowLabel, seatNumber } from '../../src/admin/venues/layout';
+import { checkLayout } from '../../src/admin/venues/layout';
+import { blockSeats, generateBlock, rowLabel, seatNumber } from '../../src/catalog/layout';
 
 const spec = (o: object) => BlockSpecSchema.parse({ section: 'A', rows: 3, seatsPerRow: 8, ...o });
 

@@ -7,12 +7,12 @@ import type {
 } from '@showtix/shared-types';
 import type { Db } from '../../db/pool';
 import { insertLayout, writeVenue } from '../../catalog/admin-repo';
-import type { SeatSpec } from '../../catalog/layout';
+import { generateLayout, type SeatSpec } from '../../catalog/layout';
 import { appError } from '../../http/errors';
 import type { Actor } from '../http';
 import { audited } from '../tx';
 import { parseLayout, seatsToCsv } from './csv';
-import { checkLayout, generateLayout } from './layout';
+import { checkLayout } from './layout';
 import * as repo from './repo';
 
 export interface LayoutInput {
