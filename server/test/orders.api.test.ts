@@ -106,6 +106,30 @@ describe('creating orders', () => {
     expect(mine.body.items).toHaveLength(1);
   });
 
+  it('keeps the 联系手机 encrypted, answers it masked, and counts it in the retry check', async () => {
+    const [buyer] = await createUsers(env.deps, 1);
+    const token = await api.tokenFor(buyer!);
+    const place = (body: object) =>
+      api.call('POST', '/api/v1/orders', { token, body, headers: { 'idempotency-key': 'key-phone-1' } });
+    const body = { sessionId: s.sessionId, seatIds: [s.seatIds[12]], contactPhone: '+86 138-0013-8000' };
+    const r = await place(body);
+    expect(r.status).toBe(201);
+    expect(r.body.contactPhone).toBe('138****8000');
+    const got = await api.call('GET', `/api/v1/orders/${r.body.orderNo}`, { token });
+    expect(got.body.contactPhone).toBe('138****8000');
+    const [[row]] = await env.deps.db.query<any[]>(
+      'SELECT contact_phone_enc, contact_phone_hash FROM orders WHERE order_no = ?',
+      [r.body.orderNo],
+    );
+    expect(row.contact_phone_enc).not.toContain('13800138000');
+    expect(env.deps.vault.decrypt(row.contact_phone_enc)).toBe('13800138000');
+    expect(row.contact_phone_hash).toBe(env.deps.vault.phoneHash('13800138000'));
+    // The same number written another way is the same request; another number is not.
+    expect((await place({ ...body, contactPhone: '13800138000' })).body.orderNo).toBe(r.body.orderNo);
+    const other = await place({ ...body, contactPhone: '13900139000' });
+    expect(other.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
+  });
+
   it('refuses a seat someone holds: 409 SEAT_TAKEN', async () => {
     const r = await order(2, { sessionId: s.sessionId, seatIds: [s.seatIds[0]] });
     expect(r.status).toBe(409);
@@ -156,6 +180,8 @@ describe('bad input changes nothing', () => {
     ['duplicate seats', { seatIds: ['1', '1'] }],
     ['seats and zone at once', { seatIds: ['1'], zoneId: '1', quantity: 1 }],
     ['no units', {}],
+    ['a landline as 联系手机', { seatIds: ['1'], contactPhone: '010-62345678' }],
+    ['a 10-digit 联系手机', { seatIds: ['1'], contactPhone: '1380013800' }],
   ];
   it.each(cases)('%s -> 400 VALIDATION_FAILED', async (_name, extra) => {
     const r = await order(5, { sessionId: s.sessionId, ...(extra as object) });

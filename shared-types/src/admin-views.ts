@@ -135,8 +135,10 @@ export interface AdminOrderRow {
   showTitle: string;
   sessionId: string;
   sessionStartsAt: string;
-  /** Masked, from the attendees recorded with the order (when the purchase path keeps them). */
-  attendees: { name: string; idNumber: string; phone: string | null }[];
+  /** The buyer's 联系手机, masked (138****8000); null when the order was placed without one. */
+  contactPhone: string | null;
+  /** Masked, from the attendees recorded with the order (real-name sessions). */
+  attendees: { name: string; idNumber: string }[];
 }
 
 export interface AdminOrderDetail extends AdminOrderRow {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ID_TYPES, IdSchema } from './schemas';
+import { PhoneSchema } from './phone';
 
 export * from './admin-views';
 
@@ -216,11 +217,8 @@ export const OrderSearchSchema = z.strictObject({
     .regex(/^\d{1,32}$/, '订单号只含数字')
     .optional(),
   buyer: text(64).optional(),
-  phone: z
-    .string()
-    .trim()
-    .regex(/^\+?\d{4,20}$/, '手机号格式不正确')
-    .optional(),
+  /** The order's 联系手机, complete (it is stored encrypted and found by its keyed hash). */
+  phone: PhoneSchema.optional(),
   idNumber: z
     .string()
     .trim()

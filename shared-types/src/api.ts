@@ -125,6 +125,8 @@ export interface Order {
   cancelReason?: string;
   /** The buyer's or an admin's refund of this order, once asked for. */
   refund?: OrderRefund;
+  /** The 联系手机 given with the order, masked (138****8000). */
+  contactPhone?: string;
 }
 
 export interface Page<T> {

@@ -2,4 +2,5 @@ export * from './errors';
 export * from './schemas';
 export * from './api';
 export * from './idcard';
+export * from './phone';
 export * from './admin';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidMainlandId } from './idcard';
+import { PhoneSchema } from './phone';
 
 /** Ids travel as strings (they are BIGINTs on the server); numbers are accepted and normalised. */
 export const IdSchema = z
@@ -26,6 +27,8 @@ const orderCommon = {
   sessionId: IdSchema,
   attendees: z.array(AttendeeSchema).min(1).max(SEATS_PER_ORDER_MAX).optional(),
   admissionToken: z.string().min(1).max(2048).optional(),
+  /** 联系手机: how the organiser reaches the buyer; stored encrypted, searchable by support. */
+  contactPhone: PhoneSchema.optional(),
 };
 
 export const CreateSeatOrderSchema = z.strictObject({

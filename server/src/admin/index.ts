@@ -83,15 +83,18 @@ export async function createAdminServices(d: AdminDepsIn): Promise<AdminServices
       settleMs: d.config.rebuildSettleMs,
     }),
     dashboard: new DashboardService(d.db, d.inventory, d.redis, new Keys(d.config.redisKeyPrefix)),
-    orders: new AdminOrderService(d.db, idHasher(d.config.idSecret)),
+    orders: new AdminOrderService(d.db, personHasher(d.config.idSecret)),
     staff: new StaffService(d.db),
   };
 }
 
-/** Finds attendees by ID number through the purchase path's keyed hash (same secret, same key). */
-function idHasher(secret: string) {
+/** Finds orders by ID number or phone through the purchase path's keyed hashes (same secret). */
+function personHasher(secret: string) {
   const vault = new IdentityVault(secret);
-  return (idNumber: string) => ID_TYPES.map((t) => vault.idHash(t, idNumber));
+  return {
+    idHashes: (idNumber: string) => ID_TYPES.map((t) => vault.idHash(t, idNumber)),
+    phoneHash: (phone: string) => vault.phoneHash(phone),
+  };
 }
 
 /** Every admin router, the fan-side staff routes and the admin page itself. */

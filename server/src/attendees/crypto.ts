@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { maskIdNumber, maskName } from '@showtix/shared-types';
+import { maskIdNumber, maskName, maskPhone } from '@showtix/shared-types';
 
 /**
  * Attendee identity at rest: names and ID numbers encrypted with AES-256-GCM (random IV, tag
@@ -45,6 +45,21 @@ export class IdentityVault {
       idHash,
     };
   }
+
+  /** A contact phone's keyed hash: finds its orders by the full number without storing it clear. */
+  phoneHash(phone: string): string {
+    return createHmac('sha256', this.hashKey).update(`phone|${phone}`).digest('hex');
+  }
+
+  /** The order's 联系手机 at rest: encrypted, masked for display, hashed for search. */
+  sealPhone(phone: string): SealedPhone {
+    return { enc: this.encrypt(phone), masked: maskPhone(phone), hash: this.phoneHash(phone) };
+  }
 }
 
 export type SealedAttendee = ReturnType<IdentityVault['seal']>;
+export interface SealedPhone {
+  enc: string;
+  masked: string;
+  hash: string;
+}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CreateOrderInput } from '@showtix/shared-types';
-import type { SealedAttendee } from '../attendees/crypto';
+import type { SealedAttendee, SealedPhone } from '../attendees/crypto';
 import type { CatalogZone, SessionCatalog } from '../catalog/types';
 import { appError } from '../http/errors';
 import { orderNoFor } from './ids';
@@ -42,6 +42,8 @@ export function requestHash(input: CreateOrderInput): string {
     'seatIds' in input
       ? { s: input.sessionId, seats: [...input.seatIds].sort(), a: input.attendees ?? null }
       : { s: input.sessionId, zone: input.zoneId, q: input.quantity, a: input.attendees ?? null };
+  // Only set when given, so the hashes of orders placed without a phone stay as they were.
+  if (input.contactPhone) Object.assign(canonical, { p: input.contactPhone });
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
 
@@ -59,6 +61,7 @@ export interface OrderDraft {
   /** Sealed attendees, only on real-name sessions. */
   attendees: SealedAttendee[];
   admissionJti: string | null;
+  contactPhone: SealedPhone | null;
 }
 
 export function buildOrder(d: OrderDraft): NewOrder {
@@ -89,5 +92,6 @@ export function buildOrder(d: OrderDraft): NewOrder {
     showLimit: d.cat.showPurchaseLimit,
     attendees: d.attendees,
     admissionJti: d.admissionJti,
+    contactPhone: d.contactPhone,
   };
 }

@@ -28,7 +28,8 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
     step: 'orders',
     sql: mysql.format(
       `INSERT INTO orders (id, order_no, user_id, session_id, status, amount_fen, quantity,
-         idempotency_key, request_hash, expire_at, created_at, admission_jti) VALUES ?`,
+         idempotency_key, request_hash, expire_at, created_at, admission_jti,
+         contact_phone_enc, contact_phone_masked, contact_phone_hash) VALUES ?`,
       [
         byId.map((o) => [
           o.id,
@@ -43,6 +44,9 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
           o.expireAt,
           o.createdAt,
           o.admissionJti,
+          o.contactPhone?.enc ?? null,
+          o.contactPhone?.masked ?? null,
+          o.contactPhone?.hash ?? null,
         ]),
       ],
     ),
@@ -165,7 +169,8 @@ function cmp(a: string, b: string): number {
 }
 
 const ORDER_COLUMNS = `id, order_no, user_id, session_id, status, amount_fen, quantity, idempotency_key,
-  request_hash, expire_at, created_at, paid_at, cancelled_at, cancel_reason, prepay_id, admission_jti`;
+  request_hash, expire_at, created_at, paid_at, cancelled_at, cancel_reason, prepay_id, admission_jti,
+  contact_phone_masked`;
 
 export async function findOrder(
   db: Db | Conn,

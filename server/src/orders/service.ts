@@ -130,6 +130,7 @@ export class OrderService {
       expireAt,
       attendees,
       admissionJti: admission?.jti ?? null,
+      contactPhone: input.contactPhone ? this.d.vault.sealPhone(input.contactPhone) : null,
     });
     try {
       await this.d.writer.write(order);

@@ -1,5 +1,5 @@
 import type { OrderStatus } from '@showtix/shared-types';
-import type { SealedAttendee } from '../attendees/crypto';
+import type { SealedAttendee, SealedPhone } from '../attendees/crypto';
 
 export const ORDER_STATUS = { PENDING: 1, PAID: 2, TICKETED: 3, CANCELLED: 4, REFUNDED: 5 } as const;
 
@@ -40,6 +40,8 @@ export interface NewOrder {
   attendees: SealedAttendee[];
   /** The waiting room's admission token (its id) the order used. */
   admissionJti: string | null;
+  /** The buyer's 联系手机 (null: the request gave none). */
+  contactPhone: SealedPhone | null;
 }
 
 export interface OrderRow {
@@ -59,4 +61,5 @@ export interface OrderRow {
   cancel_reason: string | null;
   prepay_id: string | null;
   admission_jti: string | null;
+  contact_phone_masked: string | null;
 }

@@ -36,6 +36,7 @@ export function orderView(o: OrderRow, items: ItemRow[], refund?: RefundSummary)
     createdAt: o.created_at.toISOString(),
     items: items.map(itemView),
     ...(o.cancel_reason ? { cancelReason: o.cancel_reason } : {}),
+    ...(o.contact_phone_masked ? { contactPhone: o.contact_phone_masked } : {}),
     ...(refund
       ? {
           refund: {
@@ -58,6 +59,7 @@ export function newOrderView(o: NewOrder, cat: SessionCatalog): Order {
     amountFen: o.amountFen,
     expireAt: o.expireAt.toISOString(),
     createdAt: o.createdAt.toISOString(),
+    ...(o.contactPhone ? { contactPhone: o.contactPhone.masked } : {}),
     items: o.items.map((i): OrderItem => {
       if (i.seatId) {
         const s = cat.seats.get(i.seatId)!;

@@ -34,9 +34,9 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-async function order(openid: string, n: number, pay: boolean) {
+async function order(openid: string, n: number, pay: boolean, contactPhone?: string) {
   const fan = await p.login(openid);
-  const body = { sessionId: s.sessionId, seatIds: s.seatIds.slice(seat, (seat += n)) };
+  const body = { sessionId: s.sessionId, seatIds: s.seatIds.slice(seat, (seat += n)), contactPhone };
   const o = (await p.api.call('POST', '/api/v1/orders', { token: fan.token, body })).body;
   if (pay) {
     const prepay = (await p.api.call('POST', `/api/v1/orders/${o.orderNo}/pay`, { token: fan.token })).body;
@@ -100,7 +100,7 @@ describe('orders', () => {
   let ticketed: Awaited<ReturnType<typeof order>>;
 
   beforeAll(async () => {
-    ticketed = await order('orders-ticketed', 1, true);
+    ticketed = await order('orders-ticketed', 1, true, '13800138000');
   });
 
   it('searches by order number, buyer, status, session and date', async () => {
@@ -144,17 +144,25 @@ describe('orders', () => {
       ],
     );
     const listed = await as(operator)('GET', `/api/v1/admin/orders?orderNo=${ticketed.order.orderNo}`);
-    expect(listed.body.items[0].attendees).toEqual([
-      { name: '张*丰', idNumber: '110***********002X', phone: null },
-    ]);
+    expect(listed.body.items[0].attendees).toEqual([{ name: '张*丰', idNumber: '110***********002X' }]);
     const byId = await as(operator)('GET', `/api/v1/admin/orders?idNumber=${id.toLowerCase()}`);
     expect(byId.body.items.map((o: { orderNo: string }) => o.orderNo)).toEqual([ticketed.order.orderNo]);
     expect((await as(operator)('GET', '/api/v1/admin/orders?idNumber=110105194912310037')).body.total).toBe(
       0,
     );
-    // No phone is stored with attendees: the page is told why nothing can be found.
-    const phone = await as(operator)('GET', '/api/v1/admin/orders?phone=13812345678');
-    expect(phone.body).toMatchObject({ total: 0, notice: expect.stringContaining('手机号') });
+  });
+
+  it('shows the 联系手机 masked and finds orders by the full number (+86, spaces and dashes allowed)', async () => {
+    const q = (query: string) => as(operator)('GET', `/api/v1/admin/orders?${query}`);
+    const found = await q(`phone=${encodeURIComponent('+86 138-0013-8000')}`);
+    expect(found.body.items.map((o: { orderNo: string }) => o.orderNo)).toEqual([ticketed.order.orderNo]);
+    expect(found.body.items[0].contactPhone).toBe('138****8000');
+    expect((await q('phone=13800138001')).body.total).toBe(0);
+    const partial = await q('phone=8000');
+    expect(partial.status).toBe(400);
+    expect(partial.body.error.details).toEqual([{ path: 'phone', message: '请输入正确的 11 位手机号' }]);
+    const d = await as(operator)('GET', `/api/v1/admin/orders/${ticketed.order.orderNo}`);
+    expect(d.body.contactPhone).toBe('138****8000');
   });
 
   it('shows an order with its items, payments and tickets', async () => {
@@ -209,6 +217,9 @@ describe('orders', () => {
     expect(csv.status).toBe(200);
     const lines = String(csv.body).trim().split('\r\n');
     expect(lines[0]).toContain('订单号,状态,演出');
+    expect(lines[0]).toContain('联系手机(已脱敏)');
+    expect(lines.some((l) => l.includes('138****8000'))).toBe(true);
+    expect(String(csv.body)).not.toContain('13800138000');
     expect(lines).toHaveLength(1 + 3);
     const res = await fetch(`${p.api.url}/api/v1/admin/orders/export?format=xlsx`, {
       headers: { authorization: `Bearer ${operator}` },

@@ -5,28 +5,27 @@ import type { Db } from '../../db/pool';
 type Row = RowDataPacket & Record<string, any>;
 
 /**
- * The attendees the purchase path records with an order, in `order_attendees` (the fair-access
- * migration), are kept encrypted, with masked copies for display and a keyed hash for lookups;
- * the hash can only be searched with the writer's hasher: the stored hashes an ID number may
- * have (one per ID type, as the search box has no type).
+ * What the purchase path keeps about the people of an order is encrypted, with masked copies
+ * for display and keyed hashes for lookups: attendees' ID numbers (`order_attendees`) and the
+ * buyer's 联系手机 (`orders`). Searching means hashing what support typed with the same keys:
+ * an ID number under every ID type (the search box has no type), a phone number as it is.
  */
-export type IdHasher = (idNumber: string) => string[];
-
-export interface AttendeeFilter {
-  clauses: { sql: string; params: unknown[] }[];
-  /** Search fields the stored attendees cannot answer (the result is then empty). */
-  unsupported: string[];
+export interface PersonHasher {
+  idHashes(idNumber: string): string[];
+  phoneHash(phone: string): string;
 }
 
-export function attendeeFilter(f: { idNumber?: string; phone?: string }, hasher: IdHasher): AttendeeFilter {
-  const out: AttendeeFilter = { clauses: [], unsupported: [] };
+export function personFilter(
+  f: { idNumber?: string; phone?: string },
+  hasher: PersonHasher,
+): { sql: string; params: unknown[] }[] {
+  const out: { sql: string; params: unknown[] }[] = [];
   if (f.idNumber)
-    out.clauses.push({
+    out.push({
       sql: 'o.id IN (SELECT order_id FROM order_attendees WHERE id_hash IN (?))',
-      params: [hasher(f.idNumber)],
+      params: [hasher.idHashes(f.idNumber)],
     });
-  // The purchase path keeps no phone number with its attendees.
-  if (f.phone) out.unsupported.push('手机号');
+  if (f.phone) out.push({ sql: 'o.contact_phone_hash = ?', params: [hasher.phoneHash(f.phone)] });
   return out;
 }
 
@@ -42,7 +41,7 @@ export async function attendeesOf(
   );
   for (const r of rows) {
     const id = String(r.order_id);
-    out.set(id, [...(out.get(id) ?? []), { name: r.name_masked, idNumber: r.id_masked, phone: null }]);
+    out.set(id, [...(out.get(id) ?? []), { name: r.name_masked, idNumber: r.id_masked }]);
   }
   return out;
 }

@@ -17,6 +17,7 @@ const COLUMNS: { header: string; width: number; value: (o: AdminOrderRow) => str
   { header: '场次时间', width: 20, value: (o) => beijing(o.sessionStartsAt) },
   { header: '买家ID', width: 10, value: (o) => o.buyer.userId },
   { header: '买家昵称', width: 14, value: (o) => o.buyer.nickname ?? '' },
+  { header: '联系手机(已脱敏)', width: 16, value: (o) => o.contactPhone ?? '' },
   { header: '张数', width: 6, value: (o) => o.quantity },
   { header: '金额(元)', width: 10, value: (o) => o.amountFen / 100 },
   { header: '下单时间', width: 20, value: (o) => beijing(o.createdAt) },

@@ -1,7 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../../db/pool';
 import { ORDER_STATUS_NAME } from '../../orders/types';
-import { attendeeFilter, type IdHasher } from './attendees';
+import { personFilter, type PersonHasher } from './attendees';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -23,9 +23,9 @@ const FROM = `FROM orders o
   JOIN shows s ON s.id = ss.show_id`;
 
 export const SELECT = `SELECT o.id, o.order_no, o.status, o.amount_fen, o.quantity, o.created_at, o.paid_at, o.expire_at,
-    o.cancelled_at, o.cancel_reason, o.user_id, o.session_id, u.nickname, u.openid, s.title, ss.starts_at ${FROM}`;
+    o.cancelled_at, o.cancel_reason, o.contact_phone_masked, o.user_id, o.session_id, u.nickname, u.openid, s.title, ss.starts_at ${FROM}`;
 
-function where(f: OrderFilter, hasher: IdHasher): { sql: string; params: unknown[]; unsupported: string[] } {
+function where(f: OrderFilter, hasher: PersonHasher): { sql: string; params: unknown[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...p: unknown[]) => (parts.push(sql), params.push(...p));
@@ -47,9 +47,8 @@ function where(f: OrderFilter, hasher: IdHasher): { sql: string; params: unknown
   if (f.showId) add('ss.show_id = ?', f.showId);
   if (f.from) add('o.created_at >= ?', new Date(f.from));
   if (f.to) add('o.created_at < ?', new Date(f.to));
-  const a = attendeeFilter(f, hasher);
-  for (const c of a.clauses) add(c.sql, ...c.params);
-  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params, unsupported: a.unsupported };
+  for (const c of personFilter(f, hasher)) add(c.sql, ...c.params);
+  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 
 export async function searchOrders(
@@ -57,17 +56,16 @@ export async function searchOrders(
   f: OrderFilter,
   offset: number,
   limit: number,
-  hasher: IdHasher,
-): Promise<{ rows: Row[]; total: number; unsupported: string[] }> {
+  hasher: PersonHasher,
+): Promise<{ rows: Row[]; total: number }> {
   const w = where(f, hasher);
-  if (w.unsupported.length) return { rows: [], total: 0, unsupported: w.unsupported };
   const [[count]] = await db.query<Row[]>(`SELECT COUNT(*) AS n ${FROM} ${w.sql}`, w.params);
   const [rows] = await db.query<Row[]>(`${SELECT} ${w.sql} ORDER BY o.id DESC LIMIT ? OFFSET ?`, [
     ...w.params,
     limit,
     offset,
   ]);
-  return { rows, total: Number(count!.n), unsupported: [] };
+  return { rows, total: Number(count!.n) };
 }
 
 export async function findOrderRow(db: Db, orderNo: string): Promise<Row | undefined> {

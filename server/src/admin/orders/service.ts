@@ -5,7 +5,7 @@ import { itemsOf } from '../../orders/repo';
 import { auditOf, recordAudit } from '../audit/repo';
 import type { Actor } from '../http';
 import { ordersCsv, ordersXlsx } from './export';
-import { attendeesOf, type IdHasher } from './attendees';
+import { attendeesOf, type PersonHasher } from './attendees';
 import * as repo from './repo';
 import { orderRowView, PAYMENT_STATUS, REFUND_STATUS, seatLabel, TICKET_STATUS } from './views';
 
@@ -29,28 +29,21 @@ function requester(by: string, admins: Map<string, string>): string {
 }
 
 export class AdminOrderService {
-  /** `idHasher`: the keyed hash the purchase path stores attendees' ID numbers under. */
+  /** `hasher`: the keyed hashes the purchase path stores ID numbers and phone numbers under. */
   constructor(
     private readonly db: Db,
-    private readonly idHasher: IdHasher,
+    private readonly hasher: PersonHasher,
   ) {}
 
-  async search(
-    f: repo.OrderFilter,
-    page: number,
-    pageSize: number,
-  ): Promise<AdminPage<AdminOrderRow> & { notice?: string }> {
+  async search(f: repo.OrderFilter, page: number, pageSize: number): Promise<AdminPage<AdminOrderRow>> {
     const offset = (page - 1) * pageSize;
-    const { rows, total, unsupported } = await repo.searchOrders(this.db, f, offset, pageSize, this.idHasher);
+    const { rows, total } = await repo.searchOrders(this.db, f, offset, pageSize, this.hasher);
     const attendees = await attendeesOf(
       this.db,
       rows.map((r) => String(r.id)),
     );
     const items = rows.map((r) => orderRowView(r, attendees.get(String(r.id))));
-    const notice = unsupported.length
-      ? `系统未保存可检索的${unsupported.join('、')}，无法按${unsupported.join('、')}查询`
-      : undefined;
-    return { items, total, page, pageSize, ...(notice ? { notice } : {}) };
+    return { items, total, page, pageSize };
   }
 
   async detail(orderNo: string): Promise<AdminOrderDetail> {

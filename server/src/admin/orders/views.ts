@@ -29,6 +29,7 @@ export function orderRowView(r: Row, attendees: AdminOrderRow['attendees'] = [])
     showTitle: r.title,
     sessionId: String(r.session_id),
     sessionStartsAt: r.starts_at.toISOString(),
+    contactPhone: r.contact_phone_masked ?? null,
     attendees,
   };
 }
