@@ -112,6 +112,7 @@ export function OrderDrawer({
                 { label: '张数', children: o.quantity },
                 { label: '买家', children: `${o.buyer.nickname ?? '微信用户'}（ID ${o.buyer.userId}）` },
                 { label: 'OpenID', children: o.buyer.openidMasked },
+                { label: '联系手机', children: o.contactPhone ?? '—', span: 2 },
                 { label: '下单时间', children: dateTimeSec(o.createdAt) },
                 { label: '支付时间', children: dateTimeSec(o.paidAt) },
                 ...(o.cancelledAt
@@ -127,9 +128,7 @@ export function OrderDrawer({
                   ? [
                       {
                         label: '观演人',
-                        children: o.attendees
-                          .map((a) => `${a.name} ${a.idNumber}${a.phone ? ` ${a.phone}` : ''}`)
-                          .join('；'),
+                        children: o.attendees.map((a) => `${a.name} ${a.idNumber}`).join('；'),
                         span: 2,
                       },
                     ]

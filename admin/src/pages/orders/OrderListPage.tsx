@@ -14,10 +14,11 @@ import {
   Tag,
   Typography,
   Alert,
+  type FormRule,
 } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
-import { ORDER_STATUSES, type AdminOrderRow, type AdminPage } from '@showtix/shared-types';
+import { ORDER_STATUSES, PhoneSchema, type AdminOrderRow, type AdminPage } from '@showtix/shared-types';
 import { api, ApiError, download, query } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { dateTime, ORDER_STATUS } from '../../utils/format';
@@ -32,6 +33,14 @@ interface Filters {
   status?: string;
   range?: [Dayjs, Dayjs];
 }
+
+/** The server finds a phone by its keyed hash, so only a complete number can match. */
+const phoneRule: FormRule = {
+  validator: async (_, v?: string) => {
+    const r = v?.trim() ? PhoneSchema.safeParse(v) : undefined;
+    if (r && !r.success) throw new Error(r.error.issues[0]!.message);
+  },
+};
 
 function params(f: Filters): Record<string, string | undefined> {
   return {
@@ -52,10 +61,7 @@ export function OrderListPage() {
   const [open, setOpen] = useState<string>();
   const { data, loading, error, reload } = useApi(
     () =>
-      api<AdminPage<AdminOrderRow> & { notice?: string }>(
-        'GET',
-        `/api/v1/admin/orders${query({ ...params(filters), ...page })}`,
-      ),
+      api<AdminPage<AdminOrderRow>>('GET', `/api/v1/admin/orders${query({ ...params(filters), ...page })}`),
     [filters, page],
   );
   const exportAs = async (format: 'csv' | 'xlsx') => {
@@ -95,8 +101,8 @@ export function OrderListPage() {
               </Form.Item>
             </Col>
             <Col xs={24} md={6}>
-              <Form.Item name="phone" label="手机号">
-                <Input allowClear />
+              <Form.Item name="phone" label="联系手机" rules={[phoneRule]}>
+                <Input allowClear placeholder="完整 11 位手机号" data-testid="search-phone" />
               </Form.Item>
             </Col>
             <Col xs={24} md={6}>
@@ -135,7 +141,6 @@ export function OrderListPage() {
           </Row>
         </Form>
       </Card>
-      {data?.notice && <Alert type="info" showIcon title={data.notice} style={{ marginBottom: 16 }} />}
       {error && <Alert type="error" showIcon title={error.message} style={{ marginBottom: 16 }} />}
       <Card>
         <Table<AdminOrderRow>
@@ -170,12 +175,13 @@ export function OrderListPage() {
             {
               title: '买家',
               dataIndex: 'buyer',
-              render: (b: AdminOrderRow['buyer']) => (
+              render: (b: AdminOrderRow['buyer'], r) => (
                 <>
                   {b.nickname ?? '微信用户'}
                   <br />
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     ID {b.userId}
+                    {r.contactPhone && ` · ${r.contactPhone}`}
                   </Typography.Text>
                 </>
               ),
