@@ -8,3 +8,4 @@
 export { ERRORS, isErrorCode } from '@showtix/shared-types/dist/errors';
 export { AttendeeSchema, CreateOrderSchema, ID_TYPES } from '@showtix/shared-types/dist/schemas';
 export { maskIdNumber } from '@showtix/shared-types/dist/idcard';
+export { maskPhone, PhoneSchema } from '@showtix/shared-types/dist/phone';

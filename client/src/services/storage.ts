@@ -9,6 +9,8 @@ export const KEYS = {
   deviceId: 'showtix.deviceId',
   /** Last ticket list, for the wallet without a network. */
   tickets: 'showtix.tickets',
+  /** The 联系手机 of the fan's last order: 确认订单 starts from it. */
+  contactPhone: 'showtix.contactPhone',
   /** H5 development only: another WeChat simulator than the one fixed at build time. */
   wxSimUrl: 'showtix.wxSimUrl',
 } as const;

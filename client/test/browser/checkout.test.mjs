@@ -11,6 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  fillContactPhone,
   flat,
   modalButton,
   openPage,
@@ -29,6 +30,7 @@ import { seedShow } from '../harness/seed.mjs';
 import { browserSuite } from '../harness/suite.mjs';
 
 const TITLE = '星河巡回演唱会 2027 · 上海站';
+const PHONE = '13912345678';
 /** The fan's bearer token as the app keeps it (Taro storage: {"data": value}). */
 const tokenOf = (page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem('showtix.token') ?? 'null')?.data ?? null);
@@ -82,6 +84,7 @@ test('a fan logs in, picks two seats, pays in the cashier, gets two tickets and 
       .getByTestId('order-line')
       .getByText(label(seatInfo.get(s.id)))
       .waitFor();
+  await fillContactPhone(page, PHONE);
   await screenshot(page, 'e2e-pay-05-confirm');
   await page.getByTestId('submit-order').click();
   await page.getByTestId('hold-timer').waitFor();
@@ -178,6 +181,7 @@ test('two fans race for one seat: the second is told, sees it taken, and buys an
       .getByTestId('order-line')
       .getByText(label(seatInfo.get(contested.id)))
       .waitFor();
+    await fillContactPhone(f.page);
   }
   await a.page.getByTestId('submit-order').click();
   await a.page.getByTestId('hold-timer').waitFor();
@@ -211,6 +215,7 @@ test('two fans race for one seat: the second is told, sees it taken, and buys an
     .getByTestId('order-line')
     .getByText(label(seatInfo.get(other.id)))
     .waitFor();
+  await fillContactPhone(b.page); // refused orders are not remembered: blank again
   await b.page.getByTestId('submit-order').click();
   await b.page.getByTestId('hold-timer').waitFor();
   await screenshot(b.page, 'e2e-race-05-other-seat-held');

@@ -10,6 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  fillContactPhone,
   openPage,
   screenshot,
   seatLabel as label,
@@ -64,6 +65,7 @@ test('an unpaid order expires: its seats are free again and the order is cancell
   const ids = picks.map((s) => s.id);
   await tapSeats(buyer.page, picks);
   await buyer.page.getByTestId('confirm-seats').click();
+  await fillContactPhone(buyer.page);
   await buyer.page.getByTestId('submit-order').click();
   await buyer.page.getByTestId('hold-timer').getByText('内完成支付').waitFor();
   await screenshot(buyer.page, 'e2e-expiry-01-held');

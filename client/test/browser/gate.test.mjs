@@ -14,6 +14,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  fillContactPhone,
   openPage,
   screenshot,
   seatMapReady,
@@ -75,6 +76,7 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
   await page.getByTestId('saved-chip').nth(1).waitFor();
   await page.getByTestId('saved-chip').nth(0).click();
   await page.getByTestId('saved-chip').nth(1).click();
+  await fillContactPhone(page);
   await screenshot(page, 'gate-01-confirm-saved-attendees');
   await page.getByTestId('submit-order').click();
   await page.getByTestId('pay-button').click();

@@ -7,7 +7,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { flat, openPage, screenshot, seatMapReady, tapSeats, yuan } from '../harness/browser.mjs';
+import {
+  fillContactPhone,
+  flat,
+  openPage,
+  screenshot,
+  seatMapReady,
+  tapSeats,
+  yuan,
+} from '../harness/browser.mjs';
 import { mainlandId } from '../harness/ids.mjs';
 import { api, until } from '../harness/stack.mjs';
 import { seedShow } from '../harness/seed.mjs';
@@ -44,6 +52,7 @@ test('a real-name order is submitted with attendees, held with a countdown, list
   assert.equal(flat(await page.getByTestId('confirm-total').innerText()), total);
   await page.getByTestId('submit-order').click();
   await page.getByText('请填写观演人姓名').first().waitFor(); // the shared schema refuses blanks
+  await page.getByTestId('contact-phone-error').getByText('请填写联系手机').waitFor();
   const people = [
     ['张伟', mainlandId('19900101', 123)],
     ['李娜', mainlandId('19920615', 456)],
@@ -52,6 +61,10 @@ test('a real-name order is submitted with attendees, held with a countdown, list
     await page.getByTestId('attendee-name').nth(i).locator('input').fill(name);
     await page.getByTestId('attendee-id').nth(i).locator('input').fill(id);
   }
+  await fillContactPhone(page, '1380013800'); // one digit short
+  await page.getByTestId('submit-order').click();
+  await page.getByTestId('contact-phone-error').getByText('请输入正确的 11 位手机号').waitFor();
+  await fillContactPhone(page);
   await toTop(page, '.confirm__scroll');
   await screenshot(page, '05-confirm');
   await page.getByTestId('submit-order').click();

@@ -11,6 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  fillContactPhone,
   openPage,
   screenshot,
   seatMapReady,
@@ -86,8 +87,11 @@ test('a fan queues, is admitted by the server, lands on the seat map and orders 
   const sent = page.waitForRequest(
     (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/orders',
   );
+  await fillContactPhone(page);
   await page.getByTestId('submit-order').click();
-  assert.equal((await sent).postDataJSON().admissionToken, token);
+  const body = (await sent).postDataJSON();
+  assert.equal(body.admissionToken, token);
+  assert.equal(body.contactPhone, '13800138000');
   await page.getByTestId('hold-timer').waitFor();
   const fanToken = await page.evaluate(() => JSON.parse(localStorage.getItem('showtix.token')).data);
   const { items } = await api(stack, fanToken, 'GET', '/api/v1/orders');

@@ -172,6 +172,11 @@ export async function seatsById(page, ids) {
   return page.evaluate((list) => list.map((id) => ({ id, index: window.__seatmap.indexOf(id) })), ids);
 }
 
+/** Types 确认订单's 联系手机 (every order needs one; a fan's first order starts blank). */
+export async function fillContactPhone(page, phone = '13800138000') {
+  await page.getByTestId('contact-phone').locator('input').fill(phone);
+}
+
 /** Answers a Taro.showModal with the button of that text. */
 export async function modalButton(page, text) {
   const button = page.locator('.taro-modal__foot').getByText(text, { exact: true });

@@ -46,6 +46,10 @@ export const SESSION: SessionInfo = {
 export const ID_A = '11010519491231002X';
 export const ID_B = '110105199001011232';
 
+/** A 联系手机 as the fan types it, and as the server shows it back (masked). */
+export const PHONE = '13800138000';
+export const PHONE_MASKED = '138****8000';
+
 /** The fan's 常用观演人 as GET /api/v1/me/attendees answers them. */
 export const SAVED = [
   {

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import taro, { resetTaro } from './stubs/taro';
 import { ok, refuse, serveApi } from './fake-api';
 import { confirmPageWith } from './confirm-page';
-import { ID_A, ID_B, pendingOrder, SAVED, SEAT_DRAFT } from './fixtures';
+import { ID_A, ID_B, pendingOrder, PHONE, SAVED, SEAT_DRAFT } from './fixtures';
 import ConfirmPage from '../../src/pages/confirm/index';
 import { currentAdmission, saveEntry } from '../../src/services/queue';
 
@@ -14,7 +14,7 @@ const tick = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms));
 beforeEach(() => {
   resetTaro();
   jest.useFakeTimers({ now: NOW });
-  confirmPageWith({ ...SEAT_DRAFT, queueEnabled: true });
+  confirmPageWith({ ...SEAT_DRAFT, queueEnabled: true }, { phone: PHONE });
   saveEntry({
     sessionId: '7',
     join: {},
@@ -71,6 +71,7 @@ it('fills attendees from 常用观演人, shows the turn left, and buys with the
       { name: '张三', idType: 'id_card', idNumber: ID_A },
     ],
     admissionToken: 'adm.1',
+    contactPhone: PHONE,
   });
   expect(screen.getByTestId('hold-timer')).toBeTruthy();
   expect(screen.queryByTestId('turn-timer')).toBeNull();

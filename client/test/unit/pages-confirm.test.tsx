@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import taro, { resetTaro } from './stubs/taro';
 import { confirmPageWith } from './confirm-page';
-import { ID_A, ID_B, pendingOrder, SEAT_DRAFT } from './fixtures';
+import { ID_A, ID_B, pendingOrder, PHONE, SEAT_DRAFT } from './fixtures';
 import ConfirmPage from '../../src/pages/confirm/index';
 
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
@@ -15,7 +15,8 @@ const order = pendingOrder(NOW);
 beforeEach(() => {
   resetTaro();
   jest.useFakeTimers({ now: NOW });
-  confirmPageWith(SEAT_DRAFT);
+  // The fan ordered before: 联系手机 is filled in from then.
+  confirmPageWith(SEAT_DRAFT, { phone: PHONE });
 });
 afterEach(() => jest.useRealTimers());
 
@@ -56,6 +57,7 @@ it('validates attendees, then holds the seats with a countdown to expireAt', asy
         { name: '张三', idType: 'id_card', idNumber: ID_A },
         { name: '李四', idType: 'id_card', idNumber: ID_B },
       ],
+      contactPhone: PHONE,
     },
   });
   expect(screen.getByTestId('hold-timer').textContent).toContain('15:00');

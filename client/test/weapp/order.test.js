@@ -1,9 +1,10 @@
 /**
  * The compiled order pages (dist/weapp) in miniprogram-simulate: the confirmation page takes
- * attendees, holds the seats and pays with wx.requestPayment; the order page counts down a
- * pending order and cancels it.
+ * attendees and the 联系手机, holds the seats and pays with wx.requestPayment; the order page
+ * counts down a pending order and cancels it.
  */
 const { calls, routes, storage, openPage, until, reset, byClass, fire, text } = require('./mp');
+const { PHONE } = require('../unit/fixtures');
 
 const NOW = Date.now();
 const ORDER = {
@@ -49,7 +50,7 @@ beforeEach(() => {
 
 const typeInto = (page, n, value) => fire(page, 'field__input', 'input', { detail: { value } }, n);
 
-test('the confirmation page validates attendees, holds the seats and pays in WeChat', async () => {
+test('the confirmation page validates attendees and the phone, holds the seats and pays in WeChat', async () => {
   storage.set('showtix.draft', JSON.stringify(DRAFT));
   routes.set('POST /api/v1/orders', () => ({ statusCode: 201, data: ORDER }));
   routes.set('POST /api/v1/orders/N100/pay', PAY);
@@ -58,14 +59,16 @@ test('the confirmation page validates attendees, holds the seats and pays in WeC
   expect(text(page, 'bottom-bar__info')).toBe('实付¥2,560.50');
 
   fire(page, 'btn--primary', 'tap');
-  await until(() => byClass(page, 'field__error').length === 4, 'field errors');
+  await until(() => byClass(page, 'field__error').length === 5, 'field errors');
   expect(text(page, 'field__error')).toBe('请填写观演人姓名');
+  expect(text(page, 'field__error', 4)).toBe('请填写联系手机');
   expect(calls.request).toHaveLength(0);
 
   typeInto(page, 0, '张三');
   typeInto(page, 1, '11010519491231002x');
   typeInto(page, 2, '李四');
   typeInto(page, 3, '110105199001011232');
+  typeInto(page, 4, PHONE);
   await until(() => byClass(page, 'field__error').length === 0, 'errors cleared');
   fire(page, 'btn--primary', 'tap');
   await until(() => byClass(page, 'hold').length, 'the hold timer');
@@ -77,11 +80,13 @@ test('the confirmation page validates attendees, holds the seats and pays in WeC
       { name: '张三', idType: 'id_card', idNumber: '11010519491231002X' },
       { name: '李四', idType: 'id_card', idNumber: '110105199001011232' },
     ],
+    contactPhone: PHONE,
   });
   expect(create.header['Idempotency-Key']).toMatch(/^order-/);
   expect(create.header.Authorization).toBe('Bearer tok');
   expect(text(page, 'hold')).toMatch(/座位已为您锁定，请在 1[45]:\d\d 内完成支付/);
   expect(text(page, 'line__sub', 2)).toBe('身份证 110***********002X');
+  expect(storage.get('showtix.contactPhone')).toBe(PHONE); // the next order starts from it
 
   fire(page, 'btn--primary', 'tap');
   await until(() => calls.navigate.length, 'the order page after paying');

@@ -16,6 +16,7 @@ import {
   type AttendeeErrors,
   type AttendeeInput,
 } from '../../services/attendees';
+import { checkPhone, rememberedPhone } from '../../services/contact-phone';
 import { maskIdNumber } from '../../services/shared';
 import { draftTotalFen, draftUnits, loadDraft, type CheckoutDraft } from '../../services/draft';
 import { errorView, type ErrorView } from '../../services/errors';
@@ -24,6 +25,7 @@ import { currentAdmission } from '../../services/queue';
 import { formatYuan } from '../../utils/money';
 import { runRemedy } from '../../utils/remedy';
 import { formatCountdown, formatDateTime } from '../../utils/time';
+import ContactPhone from './ContactPhone';
 import { useCheckout } from './useCheckout';
 import './index.scss';
 import { flag } from '../../utils/flag';
@@ -103,6 +105,8 @@ export default function ConfirmPage() {
     Array.from({ length: units }, blankAttendee),
   );
   const [fieldErrors, setFieldErrors] = useState<AttendeeErrors[]>([]);
+  const [phone, setPhone] = useState(rememberedPhone);
+  const [phoneError, setPhoneError] = useState<string>();
   const [payError, setPayError] = useState<ErrorView>();
   const [paying, setPaying] = useState(false);
   const [expired, setExpired] = useState(false);
@@ -129,12 +133,15 @@ export default function ConfirmPage() {
   const requeue = () => replace('queue', { sessionId: draft.sessionId, showId: draft.showId });
 
   const submit = () => {
-    if (draft.realName) {
-      const v = validateAttendees(attendees);
-      setFieldErrors(v.errors);
-      if (!v.ok) return void Taro.showToast({ title: '请完善观演人信息', icon: 'none' });
-    }
-    void checkout.submit(attendees);
+    // Every field is checked at once, so the fan sees all that is missing in one go.
+    const v = draft.realName ? validateAttendees(attendees) : { ok: true, errors: [] };
+    const p = checkPhone(phone);
+    setFieldErrors(v.errors);
+    setPhoneError(p.ok ? undefined : p.error);
+    if (!v.ok) return void Taro.showToast({ title: '请完善观演人信息', icon: 'none' });
+    if (!p.ok) return void Taro.showToast({ title: p.error, icon: 'none' });
+    setPhone(p.phone);
+    void checkout.submit({ attendees, contactPhone: p.phone });
   };
   const pay = async () => {
     if (!order || paying) return;
@@ -219,6 +226,15 @@ export default function ConfirmPage() {
             ))}
           </View>
         ) : null}
+        <ContactPhone
+          value={phone}
+          error={phoneError}
+          locked={Boolean(order)}
+          onChange={(value) => {
+            setPhone(value);
+            setPhoneError(undefined);
+          }}
+        />
         <View className="card card--notice">
           <Text className="card__text">
             提交订单后座位将为您保留一段时间，超时未支付将自动取消。演出票品具有时效性，请确认场次与座位后再支付。

@@ -1,21 +1,26 @@
 import type { CreateOrderInput } from '@showtix/shared-types';
 import { useRef, useState } from 'react';
 import { normaliseAttendees, type AttendeeInput } from '../../services/attendees';
+import { rememberPhone } from '../../services/contact-phone';
 import { clearDraft, type CheckoutDraft } from '../../services/draft';
 import { errorView, type ErrorView } from '../../services/errors';
 import { createOrder, OrderAttempt } from '../../services/orders';
 import { currentAdmission, markAdmissionUsed } from '../../services/queue';
 import type { Order } from '@showtix/shared-types';
 
-export function orderInput(
-  d: CheckoutDraft,
-  attendees: AttendeeInput[],
-  admissionToken?: string,
-): CreateOrderInput {
+/** What the fan fills in on 确认订单 besides the draft's seats or zone. */
+export interface BuyerInput {
+  attendees: AttendeeInput[];
+  /** Normalised (checkPhone): the same number always makes the same body, so the same key. */
+  contactPhone: string;
+}
+
+export function orderInput(d: CheckoutDraft, buyer: BuyerInput, admissionToken?: string): CreateOrderInput {
   const common = {
     sessionId: d.sessionId,
-    ...(d.realName ? { attendees: normaliseAttendees(attendees) } : {}),
+    ...(d.realName ? { attendees: normaliseAttendees(buyer.attendees) } : {}),
     ...(admissionToken ? { admissionToken } : {}),
+    contactPhone: buyer.contactPhone,
   };
   if (d.seats) return { ...common, seatIds: d.seats.map((s) => s.id) };
   return { ...common, zoneId: d.zone!.id, quantity: d.zone!.quantity };
@@ -23,7 +28,8 @@ export function orderInput(
 
 /**
  * Submitting the order: one OrderAttempt per page, so re-submitting the same selection (after a
- * timeout, a 429 or a double tap) reuses its Idempotency-Key and can never buy twice.
+ * timeout, a 429 or a double tap) reuses its Idempotency-Key and can never buy twice. The key
+ * follows the whole body (OrderAttempt), so another contact phone is another request.
  */
 export function useCheckout(draft: CheckoutDraft | undefined) {
   const attempt = useRef(new OrderAttempt());
@@ -31,15 +37,16 @@ export function useCheckout(draft: CheckoutDraft | undefined) {
   const [error, setError] = useState<ErrorView>();
   const [busy, setBusy] = useState(false);
 
-  const submit = async (attendees: AttendeeInput[]) => {
+  const submit = async (buyer: BuyerInput) => {
     if (!draft || busy) return;
     setBusy(true);
     setError(undefined);
     // Sessions with a waiting room: the turn's token (it buys one order).
     const token = draft.queueEnabled ? currentAdmission(draft.sessionId)?.token : undefined;
     try {
-      const o = await createOrder(orderInput(draft, attendees, token), attempt.current);
+      const o = await createOrder(orderInput(draft, buyer, token), attempt.current);
       attempt.current.reset();
+      rememberPhone(buyer.contactPhone);
       clearDraft();
       if (token) markAdmissionUsed(draft.sessionId, token);
       setOrder(o);

@@ -1,0 +1,46 @@
+import { Input, Text, View } from '@tarojs/components';
+import { maskPhone } from '../../services/shared';
+
+interface Props {
+  value: string;
+  error?: string;
+  /** The order exists: the number it carries can no longer change. */
+  locked: boolean;
+  onChange: (value: string) => void;
+}
+
+/** 联系手机: the organiser's support finds the order by it, so every order carries one. */
+export default function ContactPhone({ value, error, locked, onChange }: Props) {
+  if (locked) {
+    return (
+      <View className="card">
+        <View className="line" data-testid="contact-phone-summary">
+          <Text className="line__label">联系手机</Text>
+          <Text className="line__sub">{maskPhone(value)}</Text>
+        </View>
+      </View>
+    );
+  }
+  return (
+    <View className="card">
+      <Text className="card__title">联系方式</Text>
+      <View className="field">
+        <Text className="field__label">联系手机</Text>
+        <Input
+          className="field__input contact__input"
+          data-testid="contact-phone"
+          type="number"
+          maxlength={11}
+          placeholder="用于接收购票通知"
+          value={value}
+          onInput={(e) => onChange(e.detail.value)}
+        />
+      </View>
+      {error ? (
+        <Text className="field__error" data-testid="contact-phone-error">
+          {error}
+        </Text>
+      ) : null}
+    </View>
+  );
+}
