@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import taro, { resetTaro, router } from './stubs/taro';
 import { ok, serveApi } from './fake-api';
-import { SESSION } from './fixtures';
+import { PHONE_MASKED, SESSION } from './fixtures';
 import OrderPage, { refundText } from '../../src/pages/order/index';
 import Index, { sortShows } from '../../src/pages/index/index';
 import { ticketPlace, walletOrder } from '../../src/pages/tickets/index';
@@ -106,6 +106,23 @@ describe('order detail', () => {
     expect(screen.getByTestId('order-status').dataset.status).toBe('refunded');
     expect(screen.getByTestId('refund-status').textContent).toBe('¥1,880 已原路退回微信支付');
     expect(screen.queryByTestId('refund-order')).toBeNull();
+  });
+
+  it("shows the order's 联系手机 as the server masks it, and no line for an order without one", async () => {
+    router.params = { orderNo: 'N100' };
+    serveApi({
+      'GET /api/v1/orders/N100': ok({ ...ORDER, contactPhone: PHONE_MASKED }),
+      'GET /api/v1/orders/N101': ok({ ...ORDER, orderNo: 'N101' }),
+    });
+    const { unmount } = render(<OrderPage />);
+    await flush();
+    expect(screen.getByTestId('order-contact-phone').textContent).toBe(`联系手机：${PHONE_MASKED}`);
+    unmount();
+    router.params = { orderNo: 'N101' };
+    render(<OrderPage />);
+    await flush();
+    expect(screen.getByTestId('order-status')).toBeTruthy();
+    expect(screen.queryByTestId('order-contact-phone')).toBeNull();
   });
 
   it('explains an error with its way forward', async () => {

@@ -1,10 +1,10 @@
 /**
  * The compiled order pages (dist/weapp) in miniprogram-simulate: the confirmation page takes
  * attendees and the 联系手机, holds the seats and pays with wx.requestPayment; the order page
- * counts down a pending order and cancels it.
+ * counts down a pending order, shows its masked 联系手机 and cancels it.
  */
 const { calls, routes, storage, openPage, until, reset, byClass, fire, text } = require('./mp');
-const { PHONE } = require('../unit/fixtures');
+const { PHONE, PHONE_MASKED } = require('../unit/fixtures');
 
 const NOW = Date.now();
 const ORDER = {
@@ -14,6 +14,7 @@ const ORDER = {
   amountFen: 256050,
   expireAt: new Date(NOW + 15 * 60_000 - 500).toISOString(),
   createdAt: new Date(NOW).toISOString(),
+  contactPhone: PHONE_MASKED,
   items: [
     { seatId: '11', tierId: 't1', priceFen: 188000, section: 'A区', row: '1', number: '1' },
     { seatId: '12', tierId: 't2', priceFen: 68050, section: 'A区', row: '2', number: '1' },
@@ -120,6 +121,7 @@ test('the order page counts down a pending order and cancels it', async () => {
     'A区 2排1座',
     '合计',
   ]);
+  expect(byClass(page, 'card__line').map((e) => e.textContent)).toContain(`联系手机：${PHONE_MASKED}`);
 
   fire(page, 'btn--ghost', 'tap');
   await until(() => text(page, 'badge') === '已取消', 'the cancelled state');

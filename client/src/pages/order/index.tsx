@@ -193,6 +193,11 @@ export default function OrderPage() {
         <View className="card">
           <Text className="card__line">订单编号：{order.orderNo}</Text>
           <Text className="card__line">下单时间：{formatDateTime(order.createdAt)}</Text>
+          {order.contactPhone ? (
+            <Text className="card__line" data-testid="order-contact-phone">
+              联系手机：{order.contactPhone}
+            </Text>
+          ) : null}
           {(order.status === 'paid' || order.status === 'ticketed') && !order.refund ? (
             <Text className="card__line">
               {feePercent >= 100
