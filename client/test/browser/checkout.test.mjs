@@ -4,6 +4,7 @@
  *   - a fan logs in (the app asks the simulator for a wx.login code, then the API), picks two
  *     seats, pays in the simulator's cashier, comes back to the order ticketed, finds two tickets
  *     with QR codes in 我的票夹, and refunds the order from 订单详情 under the show's free tier;
+ *     the 联系手机 typed on 确认订单 comes back from the server masked on 订单详情;
  *   - two fans race for one seat: the second gets the SEAT_TAKEN sheet, goes back to the seat
  *     map refreshed with that seat taken, and buys another seat.
  * Screenshots of every page: test-artifacts/client/e2e-*.png.
@@ -109,6 +110,8 @@ test('a fan logs in, picks two seats, pays in the cashier, gets two tickets and 
   await page.locator('[data-testid=order-status][data-status=ticketed]').waitFor({ timeout: 30_000 });
   await page.getByText('已出票，入场时请出示电子票').waitFor();
   await page.getByText('当前可免费退票').waitFor();
+  // The number typed on 确认订单 was stored by the server and comes back masked.
+  await page.getByTestId('order-contact-phone').getByText('联系手机：139****5678').waitFor();
   await screenshot(page, 'e2e-pay-08-order-ticketed');
 
   // 我的票夹: two tickets, their seats, QR codes of the server's payloads.
@@ -155,6 +158,7 @@ test('a fan logs in, picks two seats, pays in the cashier, gets two tickets and 
   const order = await api(stack, token, 'GET', `/api/v1/orders/${orderNo}`);
   assert.equal(order.refund?.status, 'succeeded');
   assert.deepEqual([order.refund.amountFen, order.refund.feeFen], [expected, 0]);
+  assert.equal(order.contactPhone, '139****5678');
 
   await openPage(page, stack.appUrl, 'tickets');
   await page.getByTestId('ticket').nth(1).waitFor();
