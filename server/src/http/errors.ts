@@ -47,12 +47,32 @@ function fromHttp(err: { status?: number; type?: string }): AppError | undefined
   return undefined;
 }
 
+/** Driver errors that mean MySQL or Redis is out of reach, not that the request is wrong. */
+const UNREACHABLE = new Set([
+  'PROTOCOL_CONNECTION_LOST',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ER_CON_COUNT_ERROR',
+]);
+
+function unreachable(err: { code?: unknown; fatal?: unknown; name?: unknown }): boolean {
+  return (
+    err.fatal === true ||
+    (typeof err.code === 'string' && UNREACHABLE.has(err.code)) ||
+    err.name === 'MaxRetriesPerRequestError'
+  );
+}
+
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof ZodError) return fromZod(err);
   if (typeof err === 'object' && err !== null) {
     const mapped = fromHttp(err as { status?: number });
     if (mapped) return mapped;
+    // Worth retrying in a moment: 503 (the client's way forward), still logged as an error.
+    if (unreachable(err)) return new AppError('SERVICE_UNAVAILABLE', 503, false);
   }
   return new AppError('INTERNAL', 500, false);
 }

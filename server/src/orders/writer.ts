@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ER_CHECK_FAILED, ER_DUP_ENTRY, sqlErrno, type Db } from '../db/pool';
+import { ER_CHECK_FAILED, ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { insertStatements, type InsertStep } from './repo';
 import type { NewOrder } from './types';
 
@@ -112,7 +112,12 @@ export class OrderWriter {
 
   /** The slow path: statement by statement, so the failing step names the reason. */
   private async writeOne(order: NewOrder): Promise<void> {
-    const conn = await this.pool.getConnection();
+    let conn: Conn;
+    try {
+      conn = await this.pool.getConnection();
+    } catch (err) {
+      throw new WriteError('error', err); // MySQL out of reach: the order's holds go back
+    }
     let step: InsertStep | undefined;
     try {
       await conn.beginTransaction();

@@ -70,11 +70,21 @@ export async function deleteAmqp(url: string, prefix: string): Promise<void> {
   }
 }
 
-export async function createTestEnv(overrides: Record<string, string> = {}): Promise<TestEnv> {
+/**
+ * `mysqlVia` ('host:port', e.g. a TcpProxy) is where the server reaches MySQL; the test's own
+ * migration and clean-up still go direct, so they work while that path is cut.
+ */
+export async function createTestEnv(
+  overrides: Record<string, string> = {},
+  o: { mysqlVia?: string } = {},
+): Promise<TestEnv> {
   const config = testConfig(overrides);
   await migrateUp(config.mysqlUrl);
   const clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
-  const deps = await createDeps(config, { clock, log: pino({ level: config.logLevel }) });
+  const served = o.mysqlVia
+    ? { ...config, mysqlUrl: config.mysqlUrl.replace(/@[^/]+\//, `@${o.mysqlVia}/`) }
+    : config;
+  const deps = await createDeps(served, { clock, log: pino({ level: config.logLevel }) });
   return {
     config,
     deps,

@@ -35,19 +35,22 @@ export async function freePort(): Promise<number> {
  * notifications with a compressed retry schedule) and its RabbitMQ consumers running.
  */
 export async function createPayEnv(
-  o: { sim?: SimulatorOptions; env?: Record<string, string>; consumers?: boolean } = {},
+  o: { sim?: SimulatorOptions; env?: Record<string, string>; consumers?: boolean; mysqlVia?: string } = {},
 ): Promise<PayEnv> {
   const sim = await startSimulator({ notifyRetryScale: 0.0005, refundDelayMs: 30, ...o.sim });
   const port = await freePort();
-  const env = await createTestEnv({
-    PORT: String(port),
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    WECHAT_API_BASE: sim.url,
-    WECHAT_PAY_API_BASE: sim.url,
-    WECHAT_CASHIER_URL: `${sim.url}/sim/cashier`,
-    CONSUMER_BACKOFF_MS: '50',
-    ...o.env,
-  });
+  const env = await createTestEnv(
+    {
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      WECHAT_API_BASE: sim.url,
+      WECHAT_PAY_API_BASE: sim.url,
+      WECHAT_CASHIER_URL: `${sim.url}/sim/cashier`,
+      CONSUMER_BACKOFF_MS: '50',
+      ...o.env,
+    },
+    { mysqlVia: o.mysqlVia },
+  );
   const api = await startTestServer(env, port);
   if (o.consumers !== false) startConsumers(env.deps);
   const login: PayEnv['login'] = async (openid) => {

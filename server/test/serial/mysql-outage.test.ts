@@ -1,0 +1,116 @@
+import { createConnection, type Connection, type RowDataPacket } from 'mysql2/promise';
+import { createSession, type SessionFixture } from '../helpers/fixtures';
+import { createPayEnv, type PayEnv } from '../helpers/pay-env';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+
+/**
+ * MySQL out of reach during a sale: the server talks to MariaDB through a proxy the test cuts.
+ * Orders answer 503 and give their holds back; a payment made meanwhile is retried by WeChat
+ * and ends in a ticket; an order whose commit reached MySQL while its answer was lost is found
+ * again by its Idempotency-Key and is never sold to anyone else.
+ */
+let p: PayEnv;
+let proxy: TcpProxy;
+let direct: Connection;
+let s: SessionFixture;
+
+beforeAll(async () => {
+  proxy = await startTcpProxy({ host: '127.0.0.1', port: 3306 });
+  p = await createPayEnv({ mysqlVia: `127.0.0.1:${proxy.port}` });
+  direct = await createConnection(p.config.mysqlUrl);
+  s = await createSession(p.deps, { seats: 10 });
+});
+afterAll(async () => {
+  proxy.set('up');
+  await direct.end();
+  await p.close();
+  await proxy.close();
+});
+
+const order = (token: string, seat: number, key: string) =>
+  p.api.call('POST', '/api/v1/orders', {
+    token,
+    body: { sessionId: s.sessionId, seatIds: [s.seatIds[seat]] },
+    headers: { 'idempotency-key': key },
+  });
+const held = async () =>
+  (await p.api.call('GET', `/api/v1/sessions/${s.sessionId}/seat-states`)).body.held as string[];
+const statusOf = async (token: string, orderNo: string) =>
+  (await p.api.call('GET', `/api/v1/orders/${orderNo}`, { token })).body.status;
+
+it('answers 503 while MySQL is down, holds nothing, and sells the seat once it is back', async () => {
+  const fan = await p.login('openid-outage-1');
+  expect((await order(fan.token, 0, 'outage-warm-0001')).status).toBe(201);
+  proxy.set('down');
+  try {
+    const r = await order(fan.token, 1, 'outage-down-0001');
+    expect(r.status).toBe(503);
+    expect(r.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(await held()).not.toContain(s.seatIds[1]);
+    // Any read that needs MySQL says "try again shortly", not "internal error".
+    const list = await p.api.call('GET', '/api/v1/orders', { token: fan.token });
+    expect([list.status, list.body.error.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+  } finally {
+    proxy.set('up');
+  }
+  // The refused request wrote nothing, so its key starts afresh.
+  const again = await order(fan.token, 1, 'outage-down-0001');
+  expect(again.status).toBe(201);
+  expect(await held()).toContain(s.seatIds[1]);
+});
+
+it('issues the ticket of a payment WeChat notified while MySQL was down', async () => {
+  const o = await p.orderAndPrepay('openid-outage-2', { sessionId: s.sessionId, seatIds: [s.seatIds[2]] });
+  proxy.set('down');
+  try {
+    p.sim.pay(o.prepayId);
+    await p.until(
+      async () => p.sim.notifications().find((n) => n.out_trade_no === o.orderNo)!.attempts.length >= 2,
+      'WeChat to retry the refused notification',
+    );
+  } finally {
+    proxy.set('up');
+  }
+  await p.until(async () => (await statusOf(o.fan.token, o.orderNo)) === 'ticketed', 'the ticket');
+});
+
+it('finds an order whose commit answer was lost by its key, and sells its seat to no one else', async () => {
+  const fan = await p.login('openid-outage-3');
+  const other = await p.login('openid-outage-4');
+  // A commit goes out on a connection already open: a new one would wait for its handshake.
+  expect((await order(other.token, 4, 'lost-answer-warm-1')).status).toBe(201);
+  proxy.set('blackhole');
+  const first = order(fan.token, 3, 'lost-answer-0001');
+  try {
+    await p.until(async () => {
+      const [rows] = await direct.query<RowDataPacket[]>('SELECT id FROM orders WHERE user_id = ?', [
+        fan.userId,
+      ]);
+      return rows.length === 1;
+    }, 'the order to be committed behind the cut');
+    proxy.set('down');
+    expect((await first).status).toBe(503);
+  } finally {
+    proxy.set('up');
+  }
+  // Redis let go of the seat, MySQL still has it: the unique key refuses the second buyer.
+  const taken = await order(other.token, 3, 'lost-answer-other-1');
+  expect(taken.status).toBe(409);
+  expect(taken.body.error.code).toBe('SEAT_TAKEN');
+  const retry = await order(fan.token, 3, 'lost-answer-0001');
+  expect(retry.status).toBe(201);
+  const [[row]] = await direct.query<RowDataPacket[]>('SELECT order_no FROM orders WHERE user_id = ?', [
+    fan.userId,
+  ]);
+  expect(retry.body.orderNo).toBe(row!.order_no);
+  // Paid, it is ticketed, and Redis learns the sale again from MySQL.
+  const pay = await p.api.call('POST', `/api/v1/orders/${retry.body.orderNo}/pay`, { token: fan.token });
+  p.sim.pay(pay.body.prepayId);
+  await p.until(async () => (await statusOf(fan.token, retry.body.orderNo)) === 'ticketed', 'the ticket');
+  const states = (await p.api.call('GET', `/api/v1/sessions/${s.sessionId}/seat-states`)).body;
+  expect(states.sold).toContain(s.seatIds[3]);
+  const [claims] = await direct.query<RowDataPacket[]>('SELECT order_id FROM seat_claims WHERE seat_id = ?', [
+    s.seatIds[3],
+  ]);
+  expect(claims).toHaveLength(1);
+});
