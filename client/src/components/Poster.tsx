@@ -1,4 +1,5 @@
 import { Image, Text, View } from '@tarojs/components';
+import { assetUrl } from '../services/config';
 
 const GRADIENTS = [
   ['#ff5f6d', '#ffc371'],
@@ -29,7 +30,7 @@ interface PosterProps {
 /** The show's poster image, or a gradient poster with the title when there is none. */
 export default function Poster({ id, title, posterUrl, size = 'card' }: PosterProps) {
   if (posterUrl) {
-    return <Image className={`poster poster--${size}`} src={posterUrl} mode="aspectFill" />;
+    return <Image className={`poster poster--${size}`} src={assetUrl(posterUrl)} mode="aspectFill" />;
   }
   return (
     <View

@@ -10,6 +10,14 @@ export function apiBase(): string {
 }
 
 /**
+ * A file the server serves (an uploaded poster is '/uploads/…'): the mini-program has no page
+ * origin, so a path is made absolute against the API base; H5 keeps it as it is.
+ */
+export function assetUrl(url: string): string {
+  return url.startsWith('/') && !url.startsWith('//') ? `${apiBase()}${url}` : url;
+}
+
+/**
  * The WeChat simulator that hands out login codes to the H5 build (never used in WeChat): fixed
  * at build time (TARO_APP_WX_SIM_URL), or for one browser by storage key `showtix.wxSimUrl`
  * (a simulator on another port, e.g. the browser tests' own, without rebuilding).

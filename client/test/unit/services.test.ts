@@ -5,6 +5,7 @@ import { request, retryAfterMs } from '../../src/services/http';
 import { createOrder, OrderAttempt } from '../../src/services/orders';
 import { getLoginCode, browserOpenid } from '../../src/services/login-code.h5';
 import { cashierHref, orderReturnUrl } from '../../src/services/payment.h5';
+import { assetUrl } from '../../src/services/config';
 
 type Res = { statusCode: number; data?: unknown; header?: Record<string, string> };
 const answer = (...res: Res[]) =>
@@ -154,5 +155,18 @@ describe('H5 login and payment adapters', () => {
       `http://sim/sim/cashier?prepay_id=p1&return_url=${encodeURIComponent(back)}`,
     );
     expect(cashierHref('http://sim/c', back)).toMatch(/^http:\/\/sim\/c\?return_url=/);
+  });
+});
+
+describe('asset URLs', () => {
+  const env = process.env.TARO_ENV;
+  afterEach(() => (process.env.TARO_ENV = env));
+
+  it('keeps an uploaded poster path in H5 and makes it absolute for the mini-program', () => {
+    expect(assetUrl('/uploads/p.jpg')).toBe('/uploads/p.jpg');
+    process.env.TARO_ENV = 'weapp';
+    expect(assetUrl('/uploads/p.jpg')).toBe('http://127.0.0.1:3000/uploads/p.jpg');
+    expect(assetUrl('https://cdn.example.com/p.jpg')).toBe('https://cdn.example.com/p.jpg');
+    expect(assetUrl('//cdn.example.com/p.jpg')).toBe('//cdn.example.com/p.jpg');
   });
 });
