@@ -136,7 +136,7 @@ export class OrderService {
       await this.d.writer.write(order);
     } catch (err) {
       await this.d.inventory.release(cat.id, take.orderId, true);
-      return this.afterWriteFailure(err, userId, idempotencyKey, hash);
+      return this.afterWriteFailure(err, userId, idempotencyKey, hash, now);
     }
     this.d.created.inc();
     if (taken.availAfter <= 0) this.background(this.d.catalog.markSoldOut(cat.id), 'mark sold out');
@@ -154,11 +154,16 @@ export class OrderService {
     userId: string,
     key: string | undefined,
     hash: string,
+    now: Date,
   ): Promise<Order> {
     if (!(err instanceof WriteError)) throw err;
     if (err.reason === 'idempotency_duplicate' && key) {
       const existing = await findOrder(this.d.db, 'user_id = ? AND idempotency_key = ?', [userId, key]);
-      if (existing && existing.request_hash === hash) return this.view(existing);
+      if (existing && existing.request_hash === hash) {
+        if (existing.status === ORDER_STATUS.PENDING)
+          this.background(this.relearn(existing, now), 'relearn an order Redis let go of');
+        return this.view(existing);
+      }
       throw appError('IDEMPOTENCY_CONFLICT');
     }
     if (err.reason in WRITE_REFUSALS) {
@@ -167,6 +172,16 @@ export class OrderService {
     }
     this.d.log.error({ err: err.cause }, 'order write failed');
     throw appError('SERVICE_UNAVAILABLE');
+  }
+
+  /**
+   * MySQL has this pending order but Redis may not: when its commit's answer was lost, the
+   * request failed and gave its holds back. Redis learns it again from MySQL, or the seat map
+   * would show its seats free until it is paid or expires.
+   */
+  private async relearn(o: OrderRow, now: Date): Promise<void> {
+    if (!(await this.d.inventory.heldUnits(o.session_id, o.id)))
+      await this.d.inventory.rebuild(o.session_id, now.getTime());
   }
 
   /**

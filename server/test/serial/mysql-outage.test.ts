@@ -7,7 +7,7 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
  * MySQL out of reach during a sale: the server talks to MariaDB through a proxy the test cuts.
  * Orders answer 503 and give their holds back; a payment made meanwhile is retried by WeChat
  * and ends in a ticket; an order whose commit reached MySQL while its answer was lost is found
- * again by its Idempotency-Key and is never sold to anyone else.
+ * again by its Idempotency-Key (Redis relearns it from MySQL) and is never sold to anyone else.
  */
 let p: PayEnv;
 let proxy: TcpProxy;
@@ -103,7 +103,9 @@ it('finds an order whose commit answer was lost by its key, and sells its seat t
     fan.userId,
   ]);
   expect(retry.body.orderNo).toBe(row!.order_no);
-  // Paid, it is ticketed, and Redis learns the sale again from MySQL.
+  // The retry also tells Redis about the order again (a rebuild from MySQL): its seat shows held.
+  await p.until(async () => (await held()).includes(s.seatIds[3]!), 'Redis to hold the seat again');
+  // Paid, it is ticketed, and Redis records the sale.
   const pay = await p.api.call('POST', `/api/v1/orders/${retry.body.orderNo}/pay`, { token: fan.token });
   p.sim.pay(pay.body.prepayId);
   await p.until(async () => (await statusOf(fan.token, retry.body.orderNo)) === 'ticketed', 'the ticket');
