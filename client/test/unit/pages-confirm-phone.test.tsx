@@ -30,7 +30,7 @@ it('refuses an empty or invalid 联系手机 with a message, and sends nothing',
   const sent = serveApi({ 'POST /api/v1/orders': { statusCode: 201, data: ORDER } });
   render(<ConfirmPage />);
   expect(phoneField().value).toBe(''); // a first order: nothing to start from
-  expect(phoneField().placeholder).toBe('用于接收购票通知');
+  expect(phoneField().placeholder).toBe('用于订单联系与售后');
 
   await submit();
   expect(screen.getByTestId('contact-phone-error').textContent).toBe('请填写联系手机');

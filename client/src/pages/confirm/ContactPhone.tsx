@@ -31,7 +31,7 @@ export default function ContactPhone({ value, error, locked, onChange }: Props) 
           data-testid="contact-phone"
           type="number"
           maxlength={11}
-          placeholder="用于接收购票通知"
+          placeholder="用于订单联系与售后"
           value={value}
           onInput={(e) => onChange(e.detail.value)}
         />
