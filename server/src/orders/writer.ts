@@ -128,6 +128,9 @@ export class OrderWriter {
       await conn.commit();
     } catch (err) {
       await conn.rollback().catch(() => undefined);
+      // Order ids are never reused, so its own id already taken means the batch it came from
+      // committed and only the answer was lost: the order is written.
+      if (step === 'orders' && sqlErrno(err) === ER_DUP_ENTRY && /PRIMARY/.test(String(err))) return;
       throw classify(err, step);
     } finally {
       conn.release();

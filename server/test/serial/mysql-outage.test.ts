@@ -7,7 +7,8 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
  * MySQL out of reach during a sale: the server talks to MariaDB through a proxy the test cuts.
  * Orders answer 503 and give their holds back; a payment made meanwhile is retried by WeChat
  * and ends in a ticket; an order whose commit reached MySQL while its answer was lost is found
- * again by its Idempotency-Key (Redis relearns it from MySQL) and is never sold to anyone else.
+ * again by its Idempotency-Key (Redis relearns it from MySQL) and is never sold to anyone else;
+ * if MySQL is back by the time the writer retries, the buyer gets the order at once.
  */
 let p: PayEnv;
 let proxy: TcpProxy;
@@ -115,4 +116,31 @@ it('finds an order whose commit answer was lost by its key, and sells its seat t
     s.seatIds[3],
   ]);
   expect(claims).toHaveLength(1);
+});
+
+it('answers 201 when a batch committed, its answer was lost, and MySQL is reachable again', async () => {
+  const fan = await p.login('openid-outage-5');
+  expect((await order(fan.token, 5, 'lost-then-back-warm')).status).toBe(201);
+  proxy.set('blackhole');
+  const first = order(fan.token, 6, 'lost-then-back-0001');
+  try {
+    await p.until(async () => {
+      const [rows] = await direct.query<RowDataPacket[]>('SELECT id FROM orders WHERE user_id = ?', [
+        fan.userId,
+      ]);
+      return rows.length === 2;
+    }, 'the order to be committed behind the cut');
+  } finally {
+    // The connection that carried the commit dies; new ones get through.
+    proxy.set('down');
+    proxy.set('up');
+  }
+  const r = await first;
+  expect(r.status).toBe(201);
+  const [rows] = await direct.query<RowDataPacket[]>(
+    'SELECT order_no FROM orders WHERE user_id = ? ORDER BY id',
+    [fan.userId],
+  );
+  expect(rows.map((x) => x.order_no)).toEqual([expect.any(String), r.body.orderNo]);
+  expect(await held()).toContain(s.seatIds[6]);
 });
