@@ -1,6 +1,7 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import mysql from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
+import { findOne } from '../db/find-one';
 import type { NewOrder, OrderRow } from './types';
 import { ORDER_STATUS } from './types';
 import type { RefundSummary } from './views';
@@ -178,11 +179,7 @@ export async function findOrder(
   params: unknown[],
   lock = false,
 ): Promise<OrderRow | undefined> {
-  const [rows] = await db.query<Row[]>(
-    `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where} LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
-    params,
-  );
-  return rows[0] as OrderRow | undefined;
+  return findOne<OrderRow>(db, { table: 'orders', columns: ORDER_COLUMNS }, where, params, lock);
 }
 
 export async function listOrdersOfUser(

@@ -1,5 +1,6 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
+import { findOne, type RowSource } from '../db/find-one';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -53,17 +54,18 @@ export async function insertPayment(
   }
 }
 
+const PAYMENTS: RowSource = {
+  table: 'payments',
+  columns: 'id, order_id, transaction_id, amount_fen, refunded_fen, outcome',
+};
+
 export async function findPayment(
   db: Db | Conn,
   where: string,
   params: unknown[],
   lock = false,
 ): Promise<PaymentRow | undefined> {
-  const [rows] = await db.query<Row[]>(
-    `SELECT id, order_id, transaction_id, amount_fen, refunded_fen, outcome FROM payments WHERE ${where} LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
-    params,
-  );
-  return rows[0] as PaymentRow | undefined;
+  return findOne<PaymentRow>(db, PAYMENTS, where, params, lock);
 }
 
 export async function setOutcome(conn: Conn, paymentId: string, outcome: PaymentOutcome): Promise<void> {

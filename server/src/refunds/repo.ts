@@ -1,5 +1,6 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
+import { findOne, type RowSource } from '../db/find-one';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -28,17 +29,16 @@ export interface RefundRow {
 const COLUMNS = `id, order_id, payment_id, kind, out_refund_no, refund_id, amount_fen, fee_fen, status, reason,
   requested_by, created_at, finished_at`;
 
+// A payment can carry refunds of several kinds; a lookup by payment alone answers the latest.
+const REFUNDS: RowSource = { table: 'refunds', columns: COLUMNS, orderBy: 'id DESC' };
+
 export async function findRefund(
   db: Db | Conn,
   where: string,
   params: unknown[],
   lock = false,
 ): Promise<RefundRow | undefined> {
-  const [rows] = await db.query<Row[]>(
-    `SELECT ${COLUMNS} FROM refunds WHERE ${where} ORDER BY id DESC LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
-    params,
-  );
-  return rows[0] as RefundRow | undefined;
+  return findOne<RefundRow>(db, REFUNDS, where, params, lock);
 }
 
 /** One refund per payment and kind: asking again answers the refund already made. */

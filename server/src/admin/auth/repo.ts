@@ -1,6 +1,7 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { ADMIN_ROLES, type AdminAccount, type AdminRole } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
+import { findOne, type RowSource } from '../../db/find-one';
 import { updateById } from '../tx';
 
 type Row = RowDataPacket & Record<string, any>;
@@ -37,17 +38,15 @@ export async function countAdmins(db: Db): Promise<number> {
   return Number(r!.n);
 }
 
+const ADMINS: RowSource = { table: 'admin_users', columns: '*' };
+
 export async function findAdmin(
   db: Db | Conn,
   where: string,
   params: unknown[],
   lock = false,
 ): Promise<AdminRow | undefined> {
-  const [rows] = await db.query<Row[]>(
-    `SELECT * FROM admin_users WHERE ${where} LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
-    params,
-  );
-  return rows[0] as AdminRow | undefined;
+  return findOne<AdminRow>(db, ADMINS, where, params, lock);
 }
 
 export async function listAdmins(db: Db): Promise<AdminRow[]> {
