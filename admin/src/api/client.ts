@@ -13,6 +13,11 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell the user about a failed request: the server's own message, else `fallback`. */
+export function errorText(e: unknown, fallback: string): string {
+  return e instanceof ApiError ? e.message : fallback;
+}
+
 type Listener = () => void;
 const unauthorizedListeners = new Set<Listener>();
 

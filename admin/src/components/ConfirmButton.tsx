@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { App, Button, Popconfirm } from 'antd';
-import { ApiError } from '../api/client';
+import { errorText } from '../api/client';
 
 /**
  * A small table-row button that asks first, then runs `action`. A refusal shows the server's
@@ -20,7 +20,7 @@ export function ConfirmButton({
   const { message } = App.useApp();
   const run = () =>
     action().catch((e: unknown) => {
-      message.error(e instanceof ApiError ? e.message : '操作失败');
+      message.error(errorText(e, '操作失败'));
     });
   return (
     <Popconfirm title={question} onConfirm={run}>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Card, Form, Input, Typography } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useAuth } from '../auth/AuthContext';
-import { ApiError } from '../api/client';
+import { errorText } from '../api/client';
 
 export function LoginPage() {
   const { login } = useAuth();
@@ -14,7 +14,7 @@ export function LoginPage() {
     try {
       await login(v.username.trim(), v.password);
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : '登录失败，请稍后再试');
+      setError(errorText(e, '登录失败，请稍后再试'));
     } finally {
       setBusy(false);
     }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App, Button, Card, Checkbox, Form, Input, Modal, Switch, Table, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { ADMIN_ROLES, PASSWORD_MIN, type AdminAccount } from '@showtix/shared-types';
-import { api, ApiError } from '../../api/client';
+import { api, errorText } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { dateTime, ROLE_LABEL } from '../../utils/format';
 
@@ -38,7 +38,7 @@ export function AdminsPage() {
       setEditing(null);
       await list.reload();
     } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '保存失败');
+      message.error(errorText(e, '保存失败'));
     }
   };
   return (

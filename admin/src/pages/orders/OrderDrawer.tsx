@@ -17,7 +17,7 @@ import {
   type TableProps,
 } from 'antd';
 import type { AdminOrderDetail } from '@showtix/shared-types';
-import { api, ApiError } from '../../api/client';
+import { api, errorText } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { dateTimeSec, ORDER_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
@@ -67,7 +67,7 @@ export function OrderDrawer({
       await reload();
       onChanged();
     } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '退款失败');
+      message.error(errorText(e, '退款失败'));
     } finally {
       setBusy(false);
     }

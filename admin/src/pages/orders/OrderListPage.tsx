@@ -19,7 +19,7 @@ import {
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { ORDER_STATUSES, PhoneSchema, type AdminOrderRow, type AdminPage } from '@showtix/shared-types';
-import { api, ApiError, download, query } from '../../api/client';
+import { api, download, errorText, query } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { dateTime, ORDER_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
@@ -68,7 +68,7 @@ export function OrderListPage() {
     try {
       await download(`/api/v1/admin/orders/export${query({ ...params(filters), format })}`, `订单.${format}`);
     } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '导出失败');
+      message.error(errorText(e, '导出失败'));
     }
   };
   return (

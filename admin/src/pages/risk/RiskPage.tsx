@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App, Button, Card, Form, Input, Modal, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { ID_TYPES, type BlockEntry, type RiskFlag } from '@showtix/shared-types';
-import { api, ApiError } from '../../api/client';
+import { api, errorText } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { dateTime } from '../../utils/format';
@@ -28,7 +28,7 @@ function Blocklist() {
       setOpen(false);
       await list.reload();
     } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '保存失败');
+      message.error(errorText(e, '保存失败'));
     }
   };
   const remove = async (id: string) => {

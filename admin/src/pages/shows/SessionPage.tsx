@@ -19,7 +19,7 @@ import { EyeOutlined, SaveOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { AdminSessionDetail, AdminShowDetail, SeatMap, VenueDetail } from '@showtix/shared-types';
-import { api, ApiError } from '../../api/client';
+import { api, errorText } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { SESSION_STATUS } from '../../utils/format';
 import { FanPreview } from './FanPreview';
@@ -146,7 +146,7 @@ export function SessionPage() {
         await reload();
       }
     } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '保存失败');
+      message.error(errorText(e, '保存失败'));
     } finally {
       setSaving(false);
     }

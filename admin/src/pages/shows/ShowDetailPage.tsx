@@ -18,7 +18,7 @@ import {
 import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { AdminSessionSummary, AdminShowDetail } from '@showtix/shared-types';
-import { api, ApiError } from '../../api/client';
+import { api, errorText } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { dateTime, SESSION_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
@@ -45,7 +45,7 @@ export function ShowDetailPage() {
       setEditing(false);
       await reload();
     } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '保存失败');
+      message.error(errorText(e, '保存失败'));
     }
   };
   return (

@@ -15,7 +15,7 @@ import {
 } from 'antd';
 import { DeleteOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import type { ShowCreateInput, VenueSummary } from '@showtix/shared-types';
-import { api, ApiError } from '../../api/client';
+import { api, errorText } from '../../api/client';
 import { useApi } from '../../api/useApi';
 
 /** The form holds the API's show fields as they are sent: the server fills in what is left out. */
@@ -33,7 +33,7 @@ function PosterField({ value, onChange }: { value?: string | null; onChange?: (v
       });
       onChange?.(r.url);
     } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '上传失败');
+      message.error(errorText(e, '上传失败'));
     } finally {
       setBusy(false);
     }

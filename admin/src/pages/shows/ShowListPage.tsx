@@ -3,7 +3,7 @@ import { App, Button, Card, Drawer, Form, Image, Space, Table, Tag } from 'antd'
 import { PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from 'react-router-dom';
 import type { AdminShowDetail, AdminShowSummary } from '@showtix/shared-types';
-import { api, ApiError } from '../../api/client';
+import { api, errorText } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { dateTime, SESSION_STATUS } from '../../utils/format';
 import { ShowForm, type ShowFormValues } from './ShowForm';
@@ -25,7 +25,7 @@ export function ShowListPage() {
       message.success('演出已创建，接下来添加场次');
       navigate(`/shows/${show.id}`);
     } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '保存失败');
+      message.error(errorText(e, '保存失败'));
     } finally {
       setSaving(false);
     }

@@ -1,7 +1,7 @@
 import { App, Button, Popconfirm, Space } from 'antd';
 import { useNavigate } from 'react-router-dom';
 import type { AdminSessionSummary } from '@showtix/shared-types';
-import { api, ApiError } from '../../api/client';
+import { api, errorText } from '../../api/client';
 
 /** Open the sale / end the session, with a confirmation; `done` reloads the caller's data. */
 export function SessionActions({
@@ -21,7 +21,7 @@ export function SessionActions({
       message.success(what === 'open' ? '已开售，库存已预热' : '场次已结束');
       done();
     } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '操作失败');
+      message.error(errorText(e, '操作失败'));
     }
   };
   const size = compact ? 'small' : 'middle';

@@ -17,7 +17,7 @@ import {
 } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { AdminShowSummary, GateCounts, StaffInvite, StaffMember } from '@showtix/shared-types';
-import { api, ApiError, query } from '../../api/client';
+import { api, errorText, query } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { dateTime } from '../../utils/format';
@@ -48,7 +48,7 @@ function StaffTab({ showOptions }: { showOptions: ShowOptions }) {
       setOpen(false);
       await staff.reload();
     } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '保存失败');
+      message.error(errorText(e, '保存失败'));
     }
   };
   const remove = async (userId: string) => {
@@ -147,7 +147,7 @@ function InviteTab({ showOptions }: { showOptions: ShowOptions }) {
       setOpen(false);
       await invites.reload();
     } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '生成失败');
+      message.error(errorText(e, '生成失败'));
     }
   };
   const revoke = async (code: string) => {

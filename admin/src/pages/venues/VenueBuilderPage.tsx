@@ -18,7 +18,7 @@ import {
 import { InboxOutlined, SaveOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { ParsedLayout, SeatSpecInput, VenueDetail, VenueSummary } from '@showtix/shared-types';
-import { api, ApiError } from '../../api/client';
+import { api, errorText } from '../../api/client';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import { colorBySection } from '../../seatmap/draw';
 import type { PlotSeat } from '../../seatmap/geometry';
@@ -80,7 +80,7 @@ export function VenueBuilderPage() {
         );
         setProblem(undefined);
       } catch (e) {
-        setProblem(e instanceof ApiError ? e.message : String(e));
+        setProblem(errorText(e, String(e)));
       }
     }, 300);
   };
@@ -129,7 +129,7 @@ export function VenueBuilderPage() {
         `已读取 ${r.seats.length} 个座位${r.zones.length ? `、${r.zones.length} 个站席区` : ''}`,
       );
     } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '文件读取失败');
+      message.error(errorText(e, '文件读取失败'));
     }
     return false;
   };
@@ -156,7 +156,7 @@ export function VenueBuilderPage() {
       message.success(`场馆「${venue.name}」已${venueId ? '更新' : '创建'}，共 ${venue.seatCount} 个座位`);
       navigate(`/venues/${venue.id}`);
     } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '保存失败');
+      message.error(errorText(e, '保存失败'));
     } finally {
       setSaving(false);
     }
