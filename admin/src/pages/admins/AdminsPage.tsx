@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { App, Button, Card, Checkbox, Form, Input, Modal, Switch, Table, Tag } from 'antd';
+import { Button, Card, Checkbox, Form, Input, Modal, Switch, Table, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { ADMIN_ROLES, PASSWORD_MIN, type AdminAccount } from '@showtix/shared-types';
-import { api, errorText } from '../../api/client';
+import { api } from '../../api/client';
 import { useApi } from '../../api/useApi';
+import { useSaveForm } from '../../api/useSaveForm';
 import { dateTime, ROLE_LABEL } from '../../utils/format';
 
 const ROLE_HELP: Record<string, string> = {
@@ -14,33 +15,30 @@ const ROLE_HELP: Record<string, string> = {
 const roleOptions = ADMIN_ROLES.map((r) => ({ value: r, label: `${ROLE_LABEL[r]}（${ROLE_HELP[r]}）` }));
 
 export function AdminsPage() {
-  const { message } = App.useApp();
+  const saveForm = useSaveForm();
   const list = useApi(() => api<{ items: AdminAccount[] }>('GET', '/api/v1/admin/admins'), []);
   const [editing, setEditing] = useState<AdminAccount | 'new' | null>(null);
   const [form] = Form.useForm();
-  const save = async (v: {
+  const save = (v: {
     username?: string;
     displayName?: string;
     password?: string;
     roles: string[];
     disabled?: boolean;
-  }) => {
-    try {
-      if (editing === 'new') await api('POST', '/api/v1/admin/admins', v);
-      else if (editing)
-        await api('PATCH', `/api/v1/admin/admins/${editing.id}`, {
-          displayName: v.displayName,
-          roles: v.roles,
-          disabled: v.disabled,
-          ...(v.password ? { password: v.password } : {}),
-        });
-      message.success('已保存');
-      setEditing(null);
-      await list.reload();
-    } catch (e) {
-      message.error(errorText(e, '保存失败'));
-    }
-  };
+  }) =>
+    saveForm(
+      async () => {
+        if (editing === 'new') await api('POST', '/api/v1/admin/admins', v);
+        else if (editing)
+          await api('PATCH', `/api/v1/admin/admins/${editing.id}`, {
+            displayName: v.displayName,
+            roles: v.roles,
+            disabled: v.disabled,
+            ...(v.password ? { password: v.password } : {}),
+          });
+      },
+      { done: '已保存', close: () => setEditing(null), reload: list.reload },
+    );
   return (
     <>
       <div className="page-header">

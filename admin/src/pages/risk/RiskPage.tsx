@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { App, Button, Card, Form, Input, Modal, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { Button, Card, Form, Input, Modal, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { ID_TYPES, type BlockEntry, type RiskFlag } from '@showtix/shared-types';
-import { api, errorText } from '../../api/client';
+import { api } from '../../api/client';
 import { useApi } from '../../api/useApi';
+import { useSaveForm } from '../../api/useSaveForm';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { dateTime } from '../../utils/format';
 
@@ -16,21 +17,17 @@ const ID_TYPE: Record<string, string> = {
 };
 
 function Blocklist() {
-  const { message } = App.useApp();
+  const saveForm = useSaveForm();
   const list = useApi(() => api<{ items: BlockEntry[] }>('GET', '/api/v1/admin/risk/blocklist'), []);
   const [open, setOpen] = useState(false);
   const [form] = Form.useForm();
   const kind = Form.useWatch('kind', form);
-  const add = async (v: { kind: string; value: string; idType?: string; reason?: string }) => {
-    try {
-      await api('POST', '/api/v1/admin/risk/blocklist', v);
-      message.success('已加入黑名单，购票与排队将被拒绝');
-      setOpen(false);
-      await list.reload();
-    } catch (e) {
-      message.error(errorText(e, '保存失败'));
-    }
-  };
+  const add = (v: { kind: string; value: string; idType?: string; reason?: string }) =>
+    saveForm(() => api('POST', '/api/v1/admin/risk/blocklist', v), {
+      done: '已加入黑名单，购票与排队将被拒绝',
+      close: () => setOpen(false),
+      reload: list.reload,
+    });
   const remove = async (id: string) => {
     await api('DELETE', `/api/v1/admin/risk/blocklist/${id}`);
     await list.reload();

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import {
-  App,
   Button,
   Card,
   Col,
@@ -18,8 +17,9 @@ import {
 import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { AdminSessionSummary, AdminShowDetail } from '@showtix/shared-types';
-import { api, errorText } from '../../api/client';
+import { api } from '../../api/client';
 import { useApi } from '../../api/useApi';
+import { useSaveForm } from '../../api/useSaveForm';
 import { dateTime, SESSION_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
 import { SessionActions } from './sessionActions';
@@ -28,7 +28,7 @@ import { ShowForm, type ShowFormValues } from './ShowForm';
 export function ShowDetailPage() {
   const { showId } = useParams();
   const navigate = useNavigate();
-  const { message } = App.useApp();
+  const saveForm = useSaveForm();
   const {
     data: show,
     error,
@@ -38,16 +38,12 @@ export function ShowDetailPage() {
   const [form] = Form.useForm<ShowFormValues>();
   if (error) return <Result status="warning" title={error.message} />;
   if (!show) return <Spin />;
-  const save = async (v: ShowFormValues) => {
-    try {
-      await api('PATCH', `/api/v1/admin/shows/${showId}`, v);
-      message.success('已保存');
-      setEditing(false);
-      await reload();
-    } catch (e) {
-      message.error(errorText(e, '保存失败'));
-    }
-  };
+  const save = (v: ShowFormValues) =>
+    saveForm(() => api('PATCH', `/api/v1/admin/shows/${showId}`, v), {
+      done: '已保存',
+      close: () => setEditing(false),
+      reload,
+    });
   return (
     <>
       <div className="page-header">

@@ -19,6 +19,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { AdminShowSummary, GateCounts, StaffInvite, StaffMember } from '@showtix/shared-types';
 import { api, errorText, query } from '../../api/client';
 import { useApi } from '../../api/useApi';
+import { useSaveForm } from '../../api/useSaveForm';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { dateTime } from '../../utils/format';
 
@@ -32,7 +33,7 @@ interface WxUser {
 type ShowOptions = { value: string; label: string }[];
 
 function StaffTab({ showOptions }: { showOptions: ShowOptions }) {
-  const { message } = App.useApp();
+  const saveForm = useSaveForm();
   const staff = useApi(() => api<{ items: StaffMember[] }>('GET', '/api/v1/admin/staff'), []);
   const [open, setOpen] = useState(false);
   const [users, setUsers] = useState<WxUser[]>([]);
@@ -41,16 +42,12 @@ function StaffTab({ showOptions }: { showOptions: ShowOptions }) {
     if (!q.trim()) return;
     setUsers((await api<{ items: WxUser[] }>('GET', `/api/v1/admin/staff/users${query({ q })}`)).items);
   };
-  const save = async (v: { userId: string; showIds: string[] }) => {
-    try {
-      await api('POST', '/api/v1/admin/staff', v);
-      message.success('已设为检票人员');
-      setOpen(false);
-      await staff.reload();
-    } catch (e) {
-      message.error(errorText(e, '保存失败'));
-    }
-  };
+  const save = (v: { userId: string; showIds: string[] }) =>
+    saveForm(() => api('POST', '/api/v1/admin/staff', v), {
+      done: '已设为检票人员',
+      close: () => setOpen(false),
+      reload: staff.reload,
+    });
   const remove = async (userId: string) => {
     await api('DELETE', `/api/v1/admin/staff/${userId}`);
     await staff.reload();

@@ -1,24 +1,11 @@
 import { useMemo, useState } from 'react';
-import {
-  App,
-  Button,
-  Card,
-  Col,
-  Descriptions,
-  Form,
-  Input,
-  Modal,
-  Result,
-  Row,
-  Space,
-  Spin,
-  Tag,
-} from 'antd';
+import { Button, Card, Col, Descriptions, Form, Input, Modal, Result, Row, Space, Spin, Tag } from 'antd';
 import { DownloadOutlined, EditOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { VenueDetail } from '@showtix/shared-types';
-import { api, errorText } from '../../api/client';
+import { api } from '../../api/client';
 import { useApi } from '../../api/useApi';
+import { useSaveForm } from '../../api/useSaveForm';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import { colorBySection } from '../../seatmap/draw';
 import { dateTime } from '../../utils/format';
@@ -26,7 +13,7 @@ import { exportLayout } from './exportLayout';
 
 export function VenueDetailPage() {
   const { venueId } = useParams();
-  const { message } = App.useApp();
+  const saveForm = useSaveForm();
   const navigate = useNavigate();
   const {
     data: v,
@@ -38,16 +25,12 @@ export function VenueDetailPage() {
   const colorOf = useMemo(() => colorBySection(v?.sections ?? []), [v]);
   if (error) return <Result status="warning" title={error.message} />;
   if (!v) return <Spin />;
-  const save = async (values: { name: string; city: string; address: string }) => {
-    try {
-      await api('PATCH', `/api/v1/admin/venues/${venueId}`, values);
-      message.success('已保存');
-      setEditing(false);
-      await reload();
-    } catch (e) {
-      message.error(errorText(e, '保存失败'));
-    }
-  };
+  const save = (values: { name: string; city: string; address: string }) =>
+    saveForm(() => api('PATCH', `/api/v1/admin/venues/${venueId}`, values), {
+      done: '已保存',
+      close: () => setEditing(false),
+      reload,
+    });
   return (
     <>
       <div className="page-header">
