@@ -1,26 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Col,
-  DatePicker,
-  Form,
-  InputNumber,
-  Result,
-  Row,
-  Space,
-  Spin,
-  Switch,
-  Tag,
-} from 'antd';
+import { Alert, App, Button, Card, Col, DatePicker, Form, InputNumber, Row, Space, Switch, Tag } from 'antd';
 import { EyeOutlined, SaveOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { AdminSessionDetail, AdminShowDetail, SeatMap, VenueDetail } from '@showtix/shared-types';
 import { api, errorText } from '../../api/client';
 import { useApi } from '../../api/useApi';
+import { LoadState } from '../../components/LoadState';
 import { SESSION_STATUS } from '../../utils/format';
 import { FanPreview } from './FanPreview';
 import { SessionActions } from './sessionActions';
@@ -114,8 +100,7 @@ export function SessionPage() {
   const issues = tiers ? problems(tiers) : [];
   const queueOn = Form.useWatch('queueEnabled', form);
 
-  if (error) return <Result status="warning" title={error.message} />;
-  if (!data || !tiers) return <Spin />;
+  if (error || !data || !tiers) return <LoadState error={error} />;
   const ended = s?.status === 'ended';
 
   const save = async (f: Fields) => {

@@ -1,25 +1,12 @@
 import { useState } from 'react';
-import {
-  Button,
-  Card,
-  Col,
-  Descriptions,
-  Drawer,
-  Form,
-  Image,
-  Result,
-  Row,
-  Space,
-  Spin,
-  Table,
-  Tag,
-} from 'antd';
+import { Button, Card, Col, Descriptions, Drawer, Form, Image, Row, Space, Table, Tag } from 'antd';
 import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { AdminSessionSummary, AdminShowDetail } from '@showtix/shared-types';
 import { api } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { useSaveForm } from '../../api/useSaveForm';
+import { LoadState } from '../../components/LoadState';
 import { dateTime, SESSION_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
 import { SessionActions } from './sessionActions';
@@ -36,8 +23,7 @@ export function ShowDetailPage() {
   } = useApi(() => api<AdminShowDetail>('GET', `/api/v1/admin/shows/${showId}`), [showId]);
   const [editing, setEditing] = useState(false);
   const [form] = Form.useForm<ShowFormValues>();
-  if (error) return <Result status="warning" title={error.message} />;
-  if (!show) return <Spin />;
+  if (error || !show) return <LoadState error={error} />;
   const save = (v: ShowFormValues) =>
     saveForm(() => api('PATCH', `/api/v1/admin/shows/${showId}`, v), {
       done: '已保存',

@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Col, Descriptions, Form, Input, Modal, Result, Row, Space, Spin, Tag } from 'antd';
+import { Button, Card, Col, Descriptions, Form, Input, Modal, Row, Space, Tag } from 'antd';
 import { DownloadOutlined, EditOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { VenueDetail } from '@showtix/shared-types';
 import { api } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { useSaveForm } from '../../api/useSaveForm';
+import { LoadState } from '../../components/LoadState';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import { colorBySection } from '../../seatmap/draw';
 import { dateTime } from '../../utils/format';
@@ -23,8 +24,7 @@ export function VenueDetailPage() {
   const [editing, setEditing] = useState(false);
   const [form] = Form.useForm();
   const colorOf = useMemo(() => colorBySection(v?.sections ?? []), [v]);
-  if (error) return <Result status="warning" title={error.message} />;
-  if (!v) return <Spin />;
+  if (error || !v) return <LoadState error={error} />;
   const save = (values: { name: string; city: string; address: string }) =>
     saveForm(() => api('PATCH', `/api/v1/admin/venues/${venueId}`, values), {
       done: '已保存',
