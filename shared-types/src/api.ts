@@ -213,3 +213,27 @@ export interface SavedAttendee {
   nameMasked: string;
   idMasked: string;
 }
+
+/** What a gate scan found: admitted, used before (possibly at another gate), unknown or refunded. */
+export type CheckinResult = 'admitted' | 'already_used' | 'invalid' | 'refunded';
+
+/** POST /api/v1/checkin */
+export interface CheckinAnswer {
+  result: CheckinResult;
+  ticketId?: string;
+  usedAt?: string;
+  gate?: string;
+  usedBy?: string;
+  reason?: string;
+  seat?: string;
+  /** Real-name sessions: whom the ticket is for, masked, to compare with the person at the gate. */
+  attendee?: { name: string; idNumber: string };
+  /** Tickets this gate has admitted for the session so far. */
+  gateCount?: number;
+}
+
+/** POST /api/v1/checkin/sync: one result per offline scan, in the order sent. */
+export interface CheckinSyncAnswer {
+  items: { ticketNo: string; result: CheckinResult }[];
+  gateCount?: number;
+}

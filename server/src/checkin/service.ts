@@ -4,6 +4,7 @@ import {
   verifySignature,
   type OfflineBundle,
 } from '@showtix/shared-types/dist/ticket-code';
+import type { CheckinAnswer, CheckinSyncAnswer } from '@showtix/shared-types';
 import type { RowDataPacket } from 'mysql2/promise';
 import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../http/errors';
@@ -18,22 +19,6 @@ import {
   ticketByNo,
   type TicketForGate,
 } from './repo';
-
-export type CheckinResult = 'admitted' | 'already_used' | 'invalid' | 'refunded';
-
-export interface CheckinAnswer {
-  result: CheckinResult;
-  ticketId?: string;
-  usedAt?: string;
-  gate?: string;
-  usedBy?: string;
-  reason?: string;
-  seat?: string;
-  /** Real-name sessions: whom the ticket is for, masked, to compare with the person at the gate. */
-  attendee?: { name: string; idNumber: string };
-  /** Tickets this gate has admitted for the session so far. */
-  gateCount?: number;
-}
 
 export interface Scan {
   staffUserId: string;
@@ -176,13 +161,9 @@ export class CheckinService {
    * as a conflict for the admin page. gateCount is for the desk's counter: what the gate has
    * admitted so far in the session of the first ticket sent.
    */
-  async sync(
-    s: Scan,
-    items: { ticketNo: string; scannedAt: Date }[],
-    now: Date,
-  ): Promise<{ items: { ticketNo: string; result: CheckinResult }[]; gateCount?: number }> {
+  async sync(s: Scan, items: { ticketNo: string; scannedAt: Date }[], now: Date): Promise<CheckinSyncAnswer> {
     const shows = await this.assignedShows(s.staffUserId);
-    const out: { ticketNo: string; result: CheckinResult }[] = [];
+    const out: CheckinSyncAnswer['items'] = [];
     let counted: TicketForGate | undefined;
     const sameScan = (a: CheckinAnswer, at: Date) =>
       a.result === 'already_used' &&
