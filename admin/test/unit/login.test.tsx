@@ -24,6 +24,12 @@ function renderApp() {
   );
 }
 
+async function signIn(username: string, password: string) {
+  await userEvent.type(screen.getByLabelText('用户名'), username);
+  await userEvent.type(screen.getByLabelText('密码'), password);
+  await userEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
+}
+
 describe('login page', () => {
   beforeEach(() => vi.restoreAllMocks());
 
@@ -32,9 +38,7 @@ describe('login page', () => {
       reply(401, { error: { code: 'UNAUTHORIZED', message: '用户名或密码错误' } }),
     );
     renderApp();
-    await userEvent.type(screen.getByLabelText('用户名'), 'organiser');
-    await userEvent.type(screen.getByLabelText('密码'), 'nope');
-    await userEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
+    await signIn('organiser', 'nope');
     expect(await screen.findByTestId('login-error')).toHaveProperty('textContent', '用户名或密码错误');
     expect(localStorage.getItem('showtix-admin-token')).toBeNull();
   });
@@ -44,9 +48,7 @@ describe('login page', () => {
       reply(429, { error: { code: 'RATE_LIMITED', message: '登录失败次数过多，请 15 分钟后再试' } }),
     );
     renderApp();
-    await userEvent.type(screen.getByLabelText('用户名'), 'organiser');
-    await userEvent.type(screen.getByLabelText('密码'), 'x');
-    await userEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
+    await signIn('organiser', 'x');
     expect((await screen.findByTestId('login-error')).textContent).toContain('15 分钟');
   });
 
@@ -66,9 +68,7 @@ describe('login page', () => {
       return reply(200, { items: [] });
     });
     renderApp();
-    await userEvent.type(screen.getByLabelText('用户名'), 'sm');
-    await userEvent.type(screen.getByLabelText('密码'), 'secret-password');
-    await userEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
+    await signIn('sm', 'secret-password');
     await waitFor(() => expect(localStorage.getItem('showtix-admin-token')).toBe('tok.en.x'));
     expect(await screen.findByText('检票人员', { selector: '.ant-menu-title-content' })).toBeTruthy();
     // A staff manager does not see the sales, venue or order pages.
