@@ -49,6 +49,44 @@ const tags = {
   style: { width: '100%' },
 };
 
+/** The number inputs of a block, in the order they are laid out; `testId` names them for the e2e. */
+const NUMBER_FIELDS: {
+  name: keyof BlockForm;
+  label: string;
+  tooltip?: string;
+  min?: number;
+  max?: number;
+  required?: boolean;
+  testId?: string;
+}[] = [
+  { name: 'rows', label: '排数', min: 1, max: 200, required: true, testId: 'rows' },
+  { name: 'seatsPerRow', label: '每排座位', min: 1, max: 300, required: true, testId: 'seats' },
+  { name: 'widenPerRow', label: '每排递增', tooltip: '扇形区：后一排比前一排多几个座位', min: 0, max: 10 },
+  { name: 'originX', label: '位置 X', tooltip: '区块左上角，一个座位宽 10', testId: 'x' },
+  { name: 'originY', label: '位置 Y', tooltip: '越大离舞台越远', testId: 'y' },
+  {
+    name: 'curve',
+    label: '弧度',
+    tooltip: '两端向舞台弯曲的距离，0 为直排',
+    min: 0,
+    max: 2000,
+    testId: 'curve',
+  },
+  { name: 'firstRow', label: '起始排号', min: 1, max: 999 },
+];
+
+/** The number lists, typed as tags. */
+const LIST_FIELDS: {
+  name: 'aisles' | 'rowAisles' | 'gaps';
+  label: string;
+  tooltip: string;
+  testId?: string;
+}[] = [
+  { name: 'aisles', label: '纵向过道', tooltip: '在这些座号之后留出过道', testId: 'aisles' },
+  { name: 'rowAisles', label: '横向过道', tooltip: '在这些排之后留出过道' },
+  { name: 'gaps', label: '空位', tooltip: '每排这些位置没有座位（立柱、机位）' },
+];
+
 /** The generator's blocks: each a grid of rows and seats with aisles, gaps and curvature. */
 export function BlockEditor() {
   const form = Form.useFormInstance();
@@ -82,87 +120,30 @@ export function BlockEditor() {
                     <Input placeholder="A" data-testid={`block-${i}-section`} />
                   </Form.Item>
                 </Col>
-                <Col span={6}>
-                  <Form.Item
-                    name={[f.name, 'rows']}
-                    label="排数"
-                    rules={[{ required: true, message: '必填' }]}
-                  >
-                    <InputNumber
-                      min={1}
-                      max={200}
-                      style={{ width: '100%' }}
-                      data-testid={`block-${i}-rows`}
-                    />
-                  </Form.Item>
-                </Col>
-                <Col span={6}>
-                  <Form.Item
-                    name={[f.name, 'seatsPerRow']}
-                    label="每排座位"
-                    rules={[{ required: true, message: '必填' }]}
-                  >
-                    <InputNumber
-                      min={1}
-                      max={300}
-                      style={{ width: '100%' }}
-                      data-testid={`block-${i}-seats`}
-                    />
-                  </Form.Item>
-                </Col>
-                <Col span={6}>
-                  <Form.Item
-                    name={[f.name, 'widenPerRow']}
-                    label="每排递增"
-                    tooltip="扇形区：后一排比前一排多几个座位"
-                  >
-                    <InputNumber min={0} max={10} style={{ width: '100%' }} />
-                  </Form.Item>
-                </Col>
-                <Col span={6}>
-                  <Form.Item name={[f.name, 'originX']} label="位置 X" tooltip="区块左上角，一个座位宽 10">
-                    <InputNumber style={{ width: '100%' }} data-testid={`block-${i}-x`} />
-                  </Form.Item>
-                </Col>
-                <Col span={6}>
-                  <Form.Item name={[f.name, 'originY']} label="位置 Y" tooltip="越大离舞台越远">
-                    <InputNumber style={{ width: '100%' }} data-testid={`block-${i}-y`} />
-                  </Form.Item>
-                </Col>
-                <Col span={6}>
-                  <Form.Item name={[f.name, 'curve']} label="弧度" tooltip="两端向舞台弯曲的距离，0 为直排">
-                    <InputNumber
-                      min={0}
-                      max={2000}
-                      style={{ width: '100%' }}
-                      data-testid={`block-${i}-curve`}
-                    />
-                  </Form.Item>
-                </Col>
-                <Col span={6}>
-                  <Form.Item name={[f.name, 'firstRow']} label="起始排号">
-                    <InputNumber min={1} max={999} style={{ width: '100%' }} />
-                  </Form.Item>
-                </Col>
-                <Col span={8}>
-                  <Form.Item name={[f.name, 'aisles']} label="纵向过道" tooltip="在这些座号之后留出过道">
-                    <Select {...tags} data-testid={`block-${i}-aisles`} />
-                  </Form.Item>
-                </Col>
-                <Col span={8}>
-                  <Form.Item name={[f.name, 'rowAisles']} label="横向过道" tooltip="在这些排之后留出过道">
-                    <Select {...tags} />
-                  </Form.Item>
-                </Col>
-                <Col span={8}>
-                  <Form.Item
-                    name={[f.name, 'gaps']}
-                    label="空位"
-                    tooltip="每排这些位置没有座位（立柱、机位）"
-                  >
-                    <Select {...tags} />
-                  </Form.Item>
-                </Col>
+                {NUMBER_FIELDS.map((n) => (
+                  <Col span={6} key={n.name}>
+                    <Form.Item
+                      name={[f.name, n.name]}
+                      label={n.label}
+                      tooltip={n.tooltip}
+                      rules={n.required ? [{ required: true, message: '必填' }] : undefined}
+                    >
+                      <InputNumber
+                        min={n.min}
+                        max={n.max}
+                        style={{ width: '100%' }}
+                        data-testid={n.testId && `block-${i}-${n.testId}`}
+                      />
+                    </Form.Item>
+                  </Col>
+                ))}
+                {LIST_FIELDS.map((l) => (
+                  <Col span={8} key={l.name}>
+                    <Form.Item name={[f.name, l.name]} label={l.label} tooltip={l.tooltip}>
+                      <Select {...tags} data-testid={l.testId && `block-${i}-${l.testId}`} />
+                    </Form.Item>
+                  </Col>
+                ))}
                 <Col span={12}>
                   <Form.Item name={[f.name, 'rowLabels']} label="排号样式">
                     <Select
