@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Badge, Card, Col, Empty, Row, Select, Space, Statistic, Tag, Typography } from 'antd';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { SeatMap, SessionDashboard, SessionStatus } from '@showtix/shared-types';
@@ -17,6 +17,15 @@ const POLL_MS = 3000;
 /** Seat colours of the live map; its legend and the held figure use the same ones. */
 const SOLD_SEAT = '#4b4b5b';
 const HELD_SEAT = '#ff8a00';
+
+/** One figure of the top row: six fill the row on a wide screen, two a line on a phone. */
+function StatCard({ children }: { children: ReactNode }) {
+  return (
+    <Col xs={12} lg={4}>
+      <Card>{children}</Card>
+    </Col>
+  );
+}
 
 interface LiveSession {
   id: string;
@@ -146,56 +155,44 @@ export function DashboardPage() {
       {d && options && (
         <>
           <Row gutter={[16, 16]} className="stat-grid" style={{ marginBottom: 16 }}>
-            <Col xs={12} lg={4}>
-              <Card>
-                <Statistic
-                  title="已售"
-                  value={d.totals.sold}
-                  suffix={`/ ${d.totals.capacity}`}
-                  data-testid="stat-sold"
-                />
-                <Typography.Text type="secondary">售出率 {percent(soldPct)}</Typography.Text>
-              </Card>
-            </Col>
-            <Col xs={12} lg={4}>
-              <Card>
-                <Statistic
-                  title="锁座中（待支付）"
-                  value={d.totals.held}
-                  styles={{ content: { color: HELD_SEAT } }}
-                  data-testid="stat-held"
-                />
-              </Card>
-            </Col>
-            <Col xs={12} lg={4}>
-              <Card>
-                <Statistic title="可售" value={d.totals.available} data-testid="stat-available" />
-              </Card>
-            </Col>
-            <Col xs={12} lg={4}>
-              <Card>
-                <Statistic
-                  title="销售额（已扣退款）"
-                  value={fenToYuan(d.revenueFen)}
-                  data-testid="stat-revenue"
-                />
-                <Typography.Text type="secondary">退款 {fenToYuan(d.refundedFen)}</Typography.Text>
-              </Card>
-            </Col>
-            <Col xs={12} lg={4}>
-              <Card>
-                <Statistic title="订单" value={d.orders.total} suffix="笔" data-testid="stat-orders" />
-                <Typography.Text type="secondary">
-                  待支付 {d.orders.pending} · 已退款 {d.orders.refunded}
-                </Typography.Text>
-              </Card>
-            </Col>
-            <Col xs={12} lg={4}>
-              <Card>
-                <Statistic title="排队人数" value={d.queue.enabled ? (d.queue.length ?? '—') : '未开启'} />
-                <Tag color={SESSION_STATUS[d.status].color}>{SESSION_STATUS[d.status].label}</Tag>
-              </Card>
-            </Col>
+            <StatCard>
+              <Statistic
+                title="已售"
+                value={d.totals.sold}
+                suffix={`/ ${d.totals.capacity}`}
+                data-testid="stat-sold"
+              />
+              <Typography.Text type="secondary">售出率 {percent(soldPct)}</Typography.Text>
+            </StatCard>
+            <StatCard>
+              <Statistic
+                title="锁座中（待支付）"
+                value={d.totals.held}
+                styles={{ content: { color: HELD_SEAT } }}
+                data-testid="stat-held"
+              />
+            </StatCard>
+            <StatCard>
+              <Statistic title="可售" value={d.totals.available} data-testid="stat-available" />
+            </StatCard>
+            <StatCard>
+              <Statistic
+                title="销售额（已扣退款）"
+                value={fenToYuan(d.revenueFen)}
+                data-testid="stat-revenue"
+              />
+              <Typography.Text type="secondary">退款 {fenToYuan(d.refundedFen)}</Typography.Text>
+            </StatCard>
+            <StatCard>
+              <Statistic title="订单" value={d.orders.total} suffix="笔" data-testid="stat-orders" />
+              <Typography.Text type="secondary">
+                待支付 {d.orders.pending} · 已退款 {d.orders.refunded}
+              </Typography.Text>
+            </StatCard>
+            <StatCard>
+              <Statistic title="排队人数" value={d.queue.enabled ? (d.queue.length ?? '—') : '未开启'} />
+              <Tag color={SESSION_STATUS[d.status].color}>{SESSION_STATUS[d.status].label}</Tag>
+            </StatCard>
           </Row>
           <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
             <Col xs={24} xl={14}>
