@@ -95,6 +95,27 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
   return out;
 }
 
+/**
+ * Upserts per-user counters (user_session_quota, user_show_quota) sorted by (user, scope)
+ * so concurrent batches take the row locks in one order and cannot deadlock on each other.
+ */
+function quotaUpsert(
+  step: InsertStep,
+  table: string,
+  scopeColumn: string,
+  rows: (string | number | null)[][],
+): { step: InsertStep; sql: string } {
+  rows.sort((a, b) => cmp(String(a[0]), String(b[0])) || cmp(String(a[1]), String(b[1])));
+  return {
+    step,
+    sql: mysql.format(
+      `INSERT INTO ${table} (user_id, ${scopeColumn}, used, limit_max) VALUES ?
+         ON DUPLICATE KEY UPDATE used = used + VALUES(used), limit_max = VALUES(limit_max)`,
+      [rows],
+    ),
+  };
+}
+
 /** Orders' claims on seats and units, and their users' quota: the rows MySQL refuses twice. */
 export function claimStatements(
   orders: (Pick<
@@ -136,31 +157,18 @@ export function claimStatements(
       sql: mysql.format('INSERT INTO attendee_claims (session_id, id_hash, order_id) VALUES ?', [ids]),
     });
   }
-  const quota = orders
-    .map((o) => [o.userId, o.sessionId, o.quantity, o.purchaseLimit])
-    .sort((a, b) => cmp(String(a[0]), String(b[0])) || cmp(String(a[1]), String(b[1])));
-  out.push({
-    step: 'quota',
-    sql: mysql.format(
-      `INSERT INTO user_session_quota (user_id, session_id, used, limit_max) VALUES ?
-         ON DUPLICATE KEY UPDATE used = used + VALUES(used), limit_max = VALUES(limit_max)`,
-      [quota],
+  out.push(
+    quotaUpsert(
+      'quota',
+      'user_session_quota',
+      'session_id',
+      orders.map((o) => [o.userId, o.sessionId, o.quantity, o.purchaseLimit]),
     ),
-  });
+  );
   const showQuota = orders
     .filter((o) => o.showLimit !== null)
-    .map((o) => [o.userId, o.showId, o.quantity, o.showLimit])
-    .sort((a, b) => cmp(String(a[0]), String(b[0])) || cmp(String(a[1]), String(b[1])));
-  if (showQuota.length) {
-    out.push({
-      step: 'show_quota',
-      sql: mysql.format(
-        `INSERT INTO user_show_quota (user_id, show_id, used, limit_max) VALUES ?
-           ON DUPLICATE KEY UPDATE used = used + VALUES(used), limit_max = VALUES(limit_max)`,
-        [showQuota],
-      ),
-    });
-  }
+    .map((o) => [o.userId, o.showId, o.quantity, o.showLimit]);
+  if (showQuota.length) out.push(quotaUpsert('show_quota', 'user_show_quota', 'show_id', showQuota));
   return out;
 }
 

@@ -5,7 +5,7 @@ import type {
   BlockSpec,
   SeatSpecInput,
 } from '@showtix/shared-types';
-import type { Db } from '../../db/pool';
+import type { Conn, Db } from '../../db/pool';
 import { insertLayout, writeVenue } from '../../catalog/admin-repo';
 import { generateLayout, type SeatSpec } from '../../catalog/layout';
 import { appError } from '../../http/errors';
@@ -49,6 +49,12 @@ function auditShape(v: VenueSummary, blocks?: BlockSpec[]) {
     sections: v.sections,
     ...(blocks ? { blocks } : {}),
   };
+}
+
+/** Locks the venue for an edit (a concurrent edit waits) and reads it as it stands before. */
+async function lockedSummary(c: Conn, id: string): Promise<VenueSummary> {
+  if (!(await repo.lockVenue(c, id))) throw appError('NOT_FOUND', undefined, '场馆不存在');
+  return (await repo.venueSummary(c, id))!;
 }
 
 export class VenueService {
@@ -115,8 +121,7 @@ export class VenueService {
       who,
       now,
       async (c) => {
-        if (!(await repo.lockVenue(c, id))) throw appError('NOT_FOUND', undefined, '场馆不存在');
-        const before = (await repo.venueSummary(c, id))!;
+        const before = await lockedSummary(c, id);
         await repo.updateVenueMeta(c, id, input);
         return { before, after: (await repo.venueSummary(c, id))! };
       },
@@ -138,8 +143,7 @@ export class VenueService {
       who,
       now,
       async (c) => {
-        if (!(await repo.lockVenue(c, id))) throw appError('NOT_FOUND', undefined, '场馆不存在');
-        const before = (await repo.venueSummary(c, id))!;
+        const before = await lockedSummary(c, id);
         if (before.sessionCount > 0) {
           throw appError(
             'EDIT_CONFLICT',
