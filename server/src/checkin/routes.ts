@@ -1,20 +1,21 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { IdSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
 import { pathId } from '../catalog/routes';
 import { principal } from '../http/auth';
 import { clientOf } from '../risk/client';
-import type { CheckinService } from './service';
+import type { CheckinService, Scan } from './service';
 
 const Gate = z.string().trim().min(1).max(32);
+const TicketNo = z.string().regex(/^T[2-9A-Z]{19}$/);
 
 /** sessionId (optional): the session this gate checks; tickets of other sessions are refused. */
 const CheckinSchema = z.union([
   z.strictObject({ qr: z.string().min(1).max(1024), gate: Gate, sessionId: IdSchema.optional() }),
   z.strictObject({
-    ticketNo: z.string().regex(/^T[2-9A-Z]{19}$/),
+    ticketNo: TicketNo,
     gate: Gate,
     sessionId: IdSchema.optional(),
   }),
@@ -25,32 +26,29 @@ const SyncSchema = z.strictObject({
   checkins: z
     .array(
       z.strictObject({
-        ticketNo: z.string().regex(/^T[2-9A-Z]{19}$/),
+        ticketNo: TicketNo,
         scannedAt: z.iso.datetime({ offset: true }),
       }),
     )
     .max(5_000),
 });
 
+/** Who scanned at which gate on which device: what every admission and conflict records. */
+function scanOf(ctx: Context, gate: string): Scan {
+  return { staffUserId: principal(ctx).userId, gate, device: clientOf(ctx).device ?? null };
+}
+
 export function checkinRoutes(checkins: CheckinService, auth: Middleware, clock: Clock): Router {
   const r = new Router({ prefix: '/api/v1' });
   r.use(auth);
   r.post('/checkin', async (ctx) => {
     const input = CheckinSchema.parse(ctx.request.body);
-    const scan = {
-      staffUserId: principal(ctx).userId,
-      gate: input.gate,
-      device: clientOf(ctx).device ?? null,
-    };
+    const scan = scanOf(ctx, input.gate);
     ctx.body = await checkins.checkin(scan, input, clock.now());
   });
   r.post('/checkin/sync', async (ctx) => {
     const input = SyncSchema.parse(ctx.request.body);
-    const scan = {
-      staffUserId: principal(ctx).userId,
-      gate: input.gate,
-      device: clientOf(ctx).device ?? null,
-    };
+    const scan = scanOf(ctx, input.gate);
     const items = input.checkins.map((c) => ({ ticketNo: c.ticketNo, scannedAt: new Date(c.scannedAt) }));
     ctx.body = await checkins.sync(scan, items, clock.now());
   });
