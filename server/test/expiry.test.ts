@@ -4,7 +4,7 @@ import { closeDeps, createDeps, type AppDeps } from '../src/app';
 import { expireDueOrders, sweepOrphanHolds, type ExpiryDeps } from '../src/orders/expiry';
 import { audit } from './helpers/auditor';
 import { createTestEnv, type TestEnv } from './helpers/env';
-import { createSession, createUsers } from './helpers/fixtures';
+import { createSession, createUsers, purchase, redisOnlyHold } from './helpers/fixtures';
 
 let env: TestEnv;
 beforeAll(async () => (env = await createTestEnv()));
@@ -33,18 +33,8 @@ describe('order expiry', () => {
       holdMinutes: 10,
     });
     const [u] = await createUsers(env.deps, 1);
-    const a = await env.deps.orders.create(
-      u!,
-      { sessionId: s.sessionId, seatIds: s.seatIds.slice(0, 2) },
-      undefined,
-      env.clock.now(),
-    );
-    const b = await env.deps.orders.create(
-      u!,
-      { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: 2 },
-      undefined,
-      env.clock.now(),
-    );
+    const a = await purchase(env, u!, { sessionId: s.sessionId, seatIds: s.seatIds.slice(0, 2) });
+    const b = await purchase(env, u!, { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: 2 });
 
     env.clock.advance(10 * 60_000 - 1);
     expect(await expireDueOrders(expiryDeps(env.deps), env.clock.now())).toBe(0);
@@ -55,24 +45,14 @@ describe('order expiry', () => {
     expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
     expect(await env.deps.inventory.availability(s.sessionId)).toBe(15);
     // the limit came back too: the same buyer can take 4 again
-    await env.deps.orders.create(
-      u!,
-      { sessionId: s.sessionId, seatIds: s.seatIds.slice(0, 4) },
-      undefined,
-      env.clock.now(),
-    );
+    await purchase(env, u!, { sessionId: s.sessionId, seatIds: s.seatIds.slice(0, 4) });
     expect(await expireDueOrders(expiryDeps(env.deps), env.clock.now())).toBe(0);
   });
 
   it('leaves paid orders alone', async () => {
     const s = await createSession(env.deps, { seats: 2, holdMinutes: 1 });
     const [u] = await createUsers(env.deps, 1);
-    const o = await env.deps.orders.create(
-      u!,
-      { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] },
-      undefined,
-      env.clock.now(),
-    );
+    const o = await purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] });
     await env.deps.db.query('UPDATE orders SET status = 2 WHERE order_no = ?', [o.orderNo]);
     env.clock.advance(5 * 60_000);
     expect(await expireDueOrders(expiryDeps(env.deps), env.clock.now())).toBe(0);
@@ -88,13 +68,12 @@ describe('order expiry', () => {
     const users = await createUsers(env.deps, 60);
     await Promise.all(
       users.map((u, i) =>
-        env.deps.orders.create(
+        purchase(
+          env,
           u,
           i % 2
             ? { sessionId: s.sessionId, seatIds: s.seatIds.slice(i * 2, i * 2 + 2) }
             : { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: 2 },
-          undefined,
-          env.clock.now(),
         ),
       ),
     );
@@ -122,14 +101,7 @@ describe('order expiry', () => {
       await Promise.all(
         users
           .slice(i, i + 50)
-          .map((u) =>
-            env.deps.orders.create(
-              u,
-              { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: 1 },
-              undefined,
-              env.clock.now(),
-            ),
-          ),
+          .map((u) => purchase(env, u, { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: 1 })),
       );
     }
     env.clock.advance(61_000);
@@ -141,12 +113,7 @@ describe('order expiry', () => {
   it('a buyer cancelling while the job expires the same order: one wins, released once', async () => {
     const s = await createSession(env.deps, { seats: 4, holdMinutes: 1 });
     const [u] = await createUsers(env.deps, 1);
-    const o = await env.deps.orders.create(
-      u!,
-      { sessionId: s.sessionId, seatIds: s.seatIds.slice(0, 3) },
-      undefined,
-      env.clock.now(),
-    );
+    const o = await purchase(env, u!, { sessionId: s.sessionId, seatIds: s.seatIds.slice(0, 3) });
     env.clock.advance(61_000);
     const [job, buyer] = await Promise.all([
       expireDueOrders(expiryDeps(env.deps), env.clock.now()),
@@ -163,21 +130,13 @@ describe('orphan sweep', () => {
   it('frees a Redis hold whose order never reached MySQL, and forgets its idempotency key', async () => {
     const s = await createSession(env.deps, { seats: 3 });
     const [u] = await createUsers(env.deps, 1);
-    const now = env.clock.now().getTime();
-    // a server died between its Redis hold and its MySQL write
-    await env.deps.inventory.lockSeats(
-      {
-        sessionId: s.sessionId,
-        orderId: '42',
-        userId: u!,
-        nowMs: now,
-        holdUntilMs: now + 60_000,
-        limit: 4,
-        idemField: `${u}:k-orphan`,
-        requestHash: 'x',
-      },
-      [s.seatIds[0]!],
-    );
+    await redisOnlyHold(env, {
+      sessionId: s.sessionId,
+      orderId: '42',
+      userId: u!,
+      seatIds: [s.seatIds[0]!],
+      idemField: `${u}:k-orphan`,
+    });
     const d = expiryDeps(env.deps);
     env.clock.advance(60_000);
     expect(await sweepOrphanHolds(d, [s.sessionId], env.clock.now())).toBe(0); // still within grace

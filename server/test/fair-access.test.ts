@@ -1,7 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import { expireDueOrders } from '../src/orders/expiry';
 import { createTestEnv, type TestEnv } from './helpers/env';
-import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
+import { createSession, createUsers, purchase, type SessionFixture } from './helpers/fixtures';
 import { startTestServer, type TestServer } from './helpers/http';
 
 /** Real-name tickets, rate limits and the anti-scalper rules. */
@@ -38,12 +38,7 @@ describe('real-name sessions', () => {
     const attendee = { name: '张三', idType: 'id_card' as const, idNumber: ID_A };
     const results = await Promise.allSettled(
       [a!, b!].map((u, i) =>
-        env.deps.orders.create(
-          u,
-          { sessionId: s.sessionId, seatIds: [s.seatIds[i]!], attendees: [attendee] },
-          undefined,
-          env.clock.now(),
-        ),
+        purchase(env, u, { sessionId: s.sessionId, seatIds: [s.seatIds[i]!], attendees: [attendee] }),
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
@@ -55,16 +50,11 @@ describe('real-name sessions', () => {
   it('stores ID numbers encrypted and shows them masked; MySQL refuses the same ID even when Redis is wrong', async () => {
     const s = await realNameSession();
     const [a, b] = await createUsers(env.deps, 2);
-    await env.deps.orders.create(
-      a!,
-      {
-        sessionId: s.sessionId,
-        seatIds: [s.seatIds[0]!],
-        attendees: [{ name: '李四', idType: 'id_card', idNumber: ID_B }],
-      },
-      undefined,
-      env.clock.now(),
-    );
+    await purchase(env, a!, {
+      sessionId: s.sessionId,
+      seatIds: [s.seatIds[0]!],
+      attendees: [{ name: '李四', idType: 'id_card', idNumber: ID_B }],
+    });
     const [rows] = await env.deps.db.query<RowDataPacket[]>(
       'SELECT * FROM order_attendees oa JOIN orders o ON o.id = oa.order_id WHERE o.session_id = ?',
       [s.sessionId],
@@ -75,16 +65,11 @@ describe('real-name sessions', () => {
     expect(env.deps.vault.decrypt(rows[0]!.id_number_enc)).toBe(ID_B);
     await env.deps.redis.del(env.deps.keys.session(s.sessionId).ids); // Redis forgets the claim
     await expect(
-      env.deps.orders.create(
-        b!,
-        {
-          sessionId: s.sessionId,
-          seatIds: [s.seatIds[1]!],
-          attendees: [{ name: '李四', idType: 'id_card', idNumber: ID_B }],
-        },
-        undefined,
-        env.clock.now(),
-      ),
+      purchase(env, b!, {
+        sessionId: s.sessionId,
+        seatIds: [s.seatIds[1]!],
+        attendees: [{ name: '李四', idType: 'id_card', idNumber: ID_B }],
+      }),
     ).rejects.toMatchObject({ code: 'ID_TAKEN' });
   });
 
@@ -191,29 +176,14 @@ describe('anti-scalper rules', () => {
     await openSale(env.deps, s2, env.clock.now());
     const [u] = await createUsers(env.deps, 1);
     const cat2 = (await env.deps.catalog.requireSession(s2))!;
-    await env.deps.orders.create(
-      u!,
-      { sessionId: s1.sessionId, seatIds: s1.seatIds.slice(0, 2) },
-      undefined,
-      env.clock.now(),
-    );
+    await purchase(env, u!, { sessionId: s1.sessionId, seatIds: s1.seatIds.slice(0, 2) });
     await expect(
-      env.deps.orders.create(
-        u!,
-        { sessionId: s2, seatIds: [...cat2.seats.keys()].slice(0, 2) },
-        undefined,
-        env.clock.now(),
-      ),
+      purchase(env, u!, { sessionId: s2, seatIds: [...cat2.seats.keys()].slice(0, 2) }),
     ).rejects.toMatchObject({
       code: 'LIMIT_EXCEEDED',
       message: '超出本演出每人限购数量',
     });
-    await env.deps.orders.create(
-      u!,
-      { sessionId: s2, seatIds: [...cat2.seats.keys()].slice(0, 1) },
-      undefined,
-      env.clock.now(),
-    );
+    await purchase(env, u!, { sessionId: s2, seatIds: [...cat2.seats.keys()].slice(0, 1) });
   });
 
   it('letting holds expire again and again earns a cooldown; paying ends the streak', async () => {
@@ -227,30 +197,15 @@ describe('anti-scalper rules', () => {
       orphanGraceMs: 60_000,
     };
     for (let i = 0; i < 2; i++) {
-      await env.deps.orders.create(
-        u!,
-        { sessionId: s.sessionId, seatIds: [s.seatIds[i]!] },
-        undefined,
-        env.clock.now(),
-      );
+      await purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[i]!] });
       env.clock.advance(61_000);
       await expireDueOrders(expiry, env.clock.now());
     }
     await expect(
-      env.deps.orders.create(
-        u!,
-        { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] },
-        undefined,
-        env.clock.now(),
-      ),
+      purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] }),
     ).rejects.toMatchObject({ code: 'HOLD_COOLDOWN' });
     await env.deps.risk.onPaid(u!);
-    await env.deps.orders.create(
-      u!,
-      { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] },
-      undefined,
-      env.clock.now(),
-    );
+    await purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] });
   });
 
   it('the blocklist refuses a user, a device or an ID with a clear code', async () => {

@@ -1,6 +1,6 @@
 import type { CreateOrderInput } from '@showtix/shared-types';
 import { createTestEnv, type TestEnv } from './helpers/env';
-import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
+import { createSession, createUsers, purchase, redisOnlyHold, type SessionFixture } from './helpers/fixtures';
 import { startTestServer, type TestServer } from './helpers/http';
 
 /** The waiting room: fairness of places, admission at the rate, tokens that cannot be abused. */
@@ -119,12 +119,7 @@ it('admits faster when stock comes back, and tells everyone when the session sel
   expect(o.code).toBe('QUEUE_REQUIRED'); // not admitted yet
   await env.deps.db.query('UPDATE show_sessions SET queue_enabled = 0 WHERE id = ?', [s.sessionId]);
   env.deps.catalog.invalidate(s.sessionId);
-  const bought = await env.deps.orders.create(
-    u1!,
-    { sessionId: s.sessionId, seatIds: s.seatIds },
-    undefined,
-    env.clock.now(),
-  );
+  const bought = await purchase(env, u1!, { sessionId: s.sessionId, seatIds: s.seatIds });
   await env.deps.db.query('UPDATE show_sessions SET queue_enabled = 1 WHERE id = ?', [s.sessionId]);
   env.deps.catalog.invalidate(s.sessionId);
   env.clock.advance(1_000);
@@ -189,35 +184,23 @@ describe('admission tokens', () => {
     expect(r).toBe('QUEUE_REQUIRED');
   });
   it('buy once: a refused attempt does not use the token up, a replay after the purchase is refused', async () => {
-    const now = env.clock.now().getTime();
-    await env.deps.inventory.lockSeats(
-      {
-        sessionId: s.sessionId,
-        orderId: '77',
-        userId: other!,
-        nowMs: now,
-        holdUntilMs: now + 60_000,
-        limit: 4,
-        idemField: '',
-        requestHash: 'x',
-      },
-      [s.seatIds[5]!],
-    );
+    // another buyer's hold on seat 5, so the first attempt is refused
+    await redisOnlyHold(env, {
+      sessionId: s.sessionId,
+      orderId: '77',
+      userId: other!,
+      seatIds: [s.seatIds[5]!],
+    });
     expect(await buy(fan!, { admissionToken: token }, 5)).toBe('SEAT_TAKEN');
     expect(await buy(fan!, { admissionToken: token }, 0)).toBe('ok');
     expect(await buy(fan!, { admissionToken: token }, 1)).toBe('QUEUE_REQUIRED');
   });
   it('a buyer who cancels gets the turn back to pick other seats', async () => {
-    const o = await env.deps.orders.create(
-      other!,
-      {
-        sessionId: s.sessionId,
-        seatIds: [s.seatIds[3]!],
-        admissionToken: (await env.deps.queue.status(other!, s.sessionId, env.clock.now())).admissionToken,
-      },
-      undefined,
-      env.clock.now(),
-    );
+    const o = await purchase(env, other!, {
+      sessionId: s.sessionId,
+      seatIds: [s.seatIds[3]!],
+      admissionToken: (await env.deps.queue.status(other!, s.sessionId, env.clock.now())).admissionToken,
+    });
     const t = (await env.deps.queue.status(other!, s.sessionId, env.clock.now())).admissionToken;
     expect(await buy(other!, { admissionToken: t }, 4)).toBe('QUEUE_REQUIRED');
     await env.deps.orders.cancel(other!, o.orderNo, env.clock.now());

@@ -3,7 +3,7 @@ import { IdGenerator, orderNoFor } from '../src/orders/ids';
 import type { NewOrder } from '../src/orders/types';
 import { WriteError } from '../src/orders/writer';
 import { createTestEnv, type TestEnv } from './helpers/env';
-import { createSession, createUsers } from './helpers/fixtures';
+import { createSession, createUsers, purchase } from './helpers/fixtures';
 
 /**
  * pretix style: first show the double sale happens with a guard off, then that the guard
@@ -143,12 +143,7 @@ describe('MySQL guard: the claim key refuses a second live sale even when Redis 
       ]);
       // ... the slow buyer stalls; its hold expires; the fast buyer takes the seat and commits.
       env.clock.advance(10 * 60_000);
-      await env.deps.orders.create(
-        fast!,
-        { sessionId: s.sessionId, seatIds: [seat] },
-        undefined,
-        env.clock.now(),
-      );
+      await purchase(env, fast!, { sessionId: s.sessionId, seatIds: [seat] });
       await expect(env.deps.writer.write(stale)).rejects.toMatchObject({ reason: 'seat_taken' });
       expect(await liveOrdersForSeat(env, seat)).toBe(1);
     } finally {

@@ -2,7 +2,7 @@ import type { CreateOrderInput } from '@showtix/shared-types';
 import { expireDueOrders } from '../src/orders/expiry';
 import { audit } from './helpers/auditor';
 import { createTestEnv, type TestEnv } from './helpers/env';
-import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
+import { createSession, createUsers, purchase, type SessionFixture } from './helpers/fixtures';
 import { startPrivateRedis, type PrivateRedis } from './helpers/redis-server';
 import { mulberry32 } from './helpers/random';
 
@@ -34,7 +34,7 @@ function buyers(seed: number, from: number, to: number): Promise<unknown>[] {
       rnd() < 0.7
         ? { sessionId: s.sessionId, seatIds: pick(rnd, s.seatIds, n) }
         : { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: n };
-    return env.deps.orders.create(u, input, undefined, env.clock.now()).catch((e) => e);
+    return purchase(env, u, input).catch((e) => e);
   });
 }
 

@@ -5,6 +5,15 @@ let op: ReturnType<AdminHarness['as']>;
 let staffManager: ReturnType<AdminHarness['as']>;
 
 const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+/** A valid session body without tiers: on sale in 10 days, showing in 30. */
+const sessionBase = () => ({
+  startsAt: future(30),
+  saleStartsAt: future(10),
+  holdMinutes: 15,
+  purchaseLimit: 4,
+  realName: false,
+  queueEnabled: false,
+});
 
 beforeAll(async () => {
   h = await adminHarness();
@@ -181,12 +190,7 @@ describe('shows and sessions', () => {
 
   it('creates a session with two seat tiers and a zone tier', async () => {
     const r = await op('POST', `/api/v1/admin/shows/${showId}/sessions`, {
-      startsAt: future(30),
-      saleStartsAt: future(10),
-      holdMinutes: 15,
-      purchaseLimit: 4,
-      realName: false,
-      queueEnabled: false,
+      ...sessionBase(),
       tiers: [
         { name: 'VIP', priceFen: 188_000, seatIds: seatIds.slice(0, 10), color: '#d4380d' },
         { name: '看台', priceFen: 68_000 },
@@ -207,14 +211,7 @@ describe('shows and sessions', () => {
   });
 
   it('validates sessions: times, tiers, zones and seats', async () => {
-    const base = {
-      startsAt: future(30),
-      saleStartsAt: future(10),
-      holdMinutes: 15,
-      purchaseLimit: 4,
-      realName: false,
-      queueEnabled: false,
-    };
+    const base = sessionBase();
     const post = (body: object) => op('POST', `/api/v1/admin/shows/${showId}/sessions`, { ...base, ...body });
     expect((await post({ saleStartsAt: future(40), tiers: [{ name: 'a', priceFen: 1 }] })).status).toBe(400);
     expect((await post({ tiers: [] })).status).toBe(400);

@@ -1,9 +1,12 @@
 import type { RowDataPacket } from 'mysql2/promise';
+import type { CreateOrderInput, Order } from '@showtix/shared-types';
 import type { AppDeps } from '../../src/app';
 import { insertSession, insertShow, insertVenue, seatIdsOfVenue } from '../../src/catalog/admin-repo';
 import { blockSeats } from '../../src/catalog/layout';
 import { openSale } from '../../src/catalog/lifecycle';
 import { loadSessionCatalog } from '../../src/catalog/repo';
+import type { TakeResult } from '../../src/inventory/types';
+import type { TestEnv } from './env';
 
 export interface SessionFixture {
   sessionId: string;
@@ -81,4 +84,33 @@ export async function createUsers(d: AppDeps, n: number, tag = 'u'): Promise<str
     `${stamp}\\_%`,
   ]);
   return rows.map((r) => String(r.id));
+}
+
+/** A purchase straight through the service, now on the test clock, without an idempotency key. */
+export function purchase(env: TestEnv, userId: string, input: CreateOrderInput): Promise<Order> {
+  return env.deps.orders.create(userId, input, undefined, env.clock.now());
+}
+
+/**
+ * A one-minute seat hold in Redis with no order in MySQL: what a server that died between its
+ * Redis hold and its MySQL write leaves behind.
+ */
+export function redisOnlyHold(
+  env: TestEnv,
+  h: { sessionId: string; orderId: string; userId: string; seatIds: string[]; idemField?: string },
+): Promise<TakeResult> {
+  const now = env.clock.now().getTime();
+  return env.deps.inventory.lockSeats(
+    {
+      sessionId: h.sessionId,
+      orderId: h.orderId,
+      userId: h.userId,
+      nowMs: now,
+      holdUntilMs: now + 60_000,
+      limit: 4,
+      idemField: h.idemField ?? '',
+      requestHash: 'x',
+    },
+    h.seatIds,
+  );
 }
