@@ -2,7 +2,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { IdGenerator, orderNoFor } from '../src/orders/ids';
 import type { NewOrder } from '../src/orders/types';
 import { WriteError } from '../src/orders/writer';
-import { createTestEnv, type TestEnv } from './helpers/env';
+import { createTestEnv, withTestEnv, type TestEnv } from './helpers/env';
 import { createSession, createUsers, purchase } from './helpers/fixtures';
 
 /**
@@ -86,9 +86,8 @@ describe('Redis guard: the check and the hold must be one atomic step', () => {
 });
 
 describe('MySQL guard: the claim key refuses a second live sale even when Redis is wrong', () => {
-  it('guard off: without the unique claim key, orders that bypass Redis all commit', async () => {
-    const env = await createTestEnv();
-    try {
+  it('guard off: without the unique claim key, orders that bypass Redis all commit', () =>
+    withTestEnv(async (env) => {
       await env.deps.db.query(
         'ALTER TABLE seat_claims DROP PRIMARY KEY, ADD KEY k_no_guard (session_id, seat_id)',
       );
@@ -99,14 +98,10 @@ describe('MySQL guard: the claim key refuses a second live sale even when Redis 
         users.map((u) => env.deps.writer.write(orderFor(u, s.sessionId, s.seatIds[0]!, now))),
       );
       expect(await liveOrdersForSeat(env, s.seatIds[0]!)).toBe(BUYERS);
-    } finally {
-      await env.close();
-    }
-  });
+    }));
 
-  it('guard on: exactly one of the concurrent writes commits, the rest are refused as seat_taken', async () => {
-    const env = await createTestEnv();
-    try {
+  it('guard on: exactly one of the concurrent writes commits, the rest are refused as seat_taken', () =>
+    withTestEnv(async (env) => {
       const s = await createSession(env.deps, { seats: 1 });
       const users = await createUsers(env.deps, BUYERS);
       const now = env.clock.now();
@@ -117,14 +112,10 @@ describe('MySQL guard: the claim key refuses a second live sale even when Redis 
       expect(results.length - refused.length).toBe(1);
       for (const r of refused) expect((r.reason as WriteError).reason).toBe('seat_taken');
       expect(await liveOrdersForSeat(env, s.seatIds[0]!)).toBe(1);
-    } finally {
-      await env.close();
-    }
-  });
+    }));
 
-  it('a holder that pauses past its hold expiry is refused when it resumes (the key is the fencing token)', async () => {
-    const env = await createTestEnv();
-    try {
+  it('a holder that pauses past its hold expiry is refused when it resumes (the key is the fencing token)', () =>
+    withTestEnv(async (env) => {
       const s = await createSession(env.deps, { seats: 1, holdMinutes: 1 });
       const [slow, fast] = await createUsers(env.deps, 2);
       const seat = s.seatIds[0]!;
@@ -146,14 +137,10 @@ describe('MySQL guard: the claim key refuses a second live sale even when Redis 
       await purchase(env, fast!, { sessionId: s.sessionId, seatIds: [seat] });
       await expect(env.deps.writer.write(stale)).rejects.toMatchObject({ reason: 'seat_taken' });
       expect(await liveOrdersForSeat(env, seat)).toBe(1);
-    } finally {
-      await env.close();
-    }
-  });
+    }));
 
-  it('a batch with one bad order commits all the others and refuses only that one', async () => {
-    const env = await createTestEnv();
-    try {
+  it('a batch with one bad order commits all the others and refuses only that one', () =>
+    withTestEnv(async (env) => {
       const s = await createSession(env.deps, { seats: 60 });
       const users = await createUsers(env.deps, 60);
       const now = env.clock.now();
@@ -168,8 +155,5 @@ describe('MySQL guard: the claim key refuses a second live sale even when Redis 
       );
       const refused = results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []));
       expect(refused).toEqual([20]);
-    } finally {
-      await env.close();
-    }
-  });
+    }));
 });

@@ -97,3 +97,13 @@ export async function createTestEnv(
     },
   };
 }
+
+/** Runs fn in an environment of its own (for a test that alters the schema, say), closed however fn ends. */
+export async function withTestEnv<T>(fn: (env: TestEnv) => Promise<T>): Promise<T> {
+  const env = await createTestEnv();
+  try {
+    return await fn(env);
+  } finally {
+    await env.close();
+  }
+}
