@@ -1,12 +1,14 @@
-import { Button, Text, View } from '@tarojs/components';
+import { Text, View } from '@tarojs/components';
 import { useState } from 'react';
 import { useLoad } from '../hooks/useLoad';
 import { go } from '../routes';
 import { ID_TYPE_LABELS, validateAttendees, type IdType } from '../services/attendees';
 import type { QueueJoin } from '../services/queue';
 import { listSaved } from '../services/saved-attendees';
-import { flag } from '../utils/flag';
 import { IdFields } from './AttendeeForm';
+import BusyButton from './BusyButton';
+import Choice from './Choice';
+import { FieldHint } from './Field';
 
 /** The ID error of one number, as the order form would say it. */
 export function idNumberError(idType: IdType, idNumber: string): string | undefined {
@@ -44,23 +46,18 @@ export default function IdPicker(props: { busy: boolean; onPick: (join: Required
       <Text className="card__sub">本场实名制：一个证件只能排一个位置，购票时需为该证件持有人购票</Text>
       {!typing
         ? list.map((a) => (
-            <View
+            <Choice
               key={a.id}
-              className={`choice ${picked === a.id ? 'choice--on' : ''}`}
-              data-testid="saved-attendee"
+              on={picked === a.id}
+              testid="saved-attendee"
+              title={a.nameMasked}
               onClick={() => {
                 setPicked(a.id);
                 setError(undefined);
               }}
             >
-              <View className="choice__main">
-                <Text className="choice__title">{a.nameMasked}</Text>
-                <Text className="choice__sub">
-                  {ID_TYPE_LABELS[a.idType]} {a.idMasked}
-                </Text>
-              </View>
-              <View className="choice__mark" />
-            </View>
+              {ID_TYPE_LABELS[a.idType]} {a.idMasked}
+            </Choice>
           ))
         : null}
       {typing ? (
@@ -79,7 +76,7 @@ export default function IdPicker(props: { busy: boolean; onPick: (join: Required
           />
         </View>
       ) : null}
-      {error ? <Text className="field__error field__error--block">{error}</Text> : null}
+      <FieldHint text={error} />
       <View className="id-picker__links">
         {list.length > 0 ? (
           <Text className="link" data-testid="id-manual" onClick={() => setManual(!manual)}>
@@ -90,15 +87,14 @@ export default function IdPicker(props: { busy: boolean; onPick: (join: Required
           管理常用观演人
         </Text>
       </View>
-      <Button
+      <BusyButton
         className="btn btn--primary id-picker__go"
-        data-testid="queue-join"
-        loading={flag(props.busy)}
-        disabled={flag(props.busy)}
+        testid="queue-join"
+        busy={props.busy}
         onClick={submit}
       >
         进入排队
-      </Button>
+      </BusyButton>
     </View>
   );
 }

@@ -4,6 +4,7 @@ import { errorView } from '../services/errors';
 import { blankAttendee, ID_TYPE_LABELS, type AttendeeInput } from '../services/attendees';
 import { listSaved, samePerson, toInput, type Saved } from '../services/saved-attendees';
 import { go } from '../routes';
+import { FieldHint } from './Field';
 
 /**
  * 常用观演人 on 确认订单: opened on demand (it needs the fan's login), each tap fills the next
@@ -62,7 +63,7 @@ export default function SavedChooser({
           );
         })}
       </View>
-      {error ? <Text className="field__error field__error--block">{error}</Text> : null}
+      <FieldHint text={error} />
       <Text className="link" onClick={() => go('attendees')}>
         管理常用观演人
       </Text>

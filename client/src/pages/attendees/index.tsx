@@ -1,7 +1,8 @@
-import { Button, ScrollView, Text, View } from '@tarojs/components';
+import { ScrollView, Text, View } from '@tarojs/components';
 import Taro from '@tarojs/taro';
 import { useState } from 'react';
 import { AttendeeFields } from '../../components/AttendeeForm';
+import BusyButton from '../../components/BusyButton';
 import ErrorPanel from '../../components/ErrorPanel';
 import Loading, { Empty } from '../../components/Loading';
 import { useLoad } from '../../hooks/useLoad';
@@ -14,7 +15,6 @@ import {
 } from '../../services/attendees';
 import { errorView, type ErrorView } from '../../services/errors';
 import { addSaved, listSaved, removeSaved, type Saved } from '../../services/saved-attendees';
-import { flag } from '../../utils/flag';
 import { runRemedy } from '../../utils/remedy';
 import './index.scss';
 
@@ -104,15 +104,14 @@ export default function AttendeesPage() {
             onChange={edit}
             testids={{ name: 'saved-name', idNumber: 'saved-id' }}
           />
-          <Button
+          <BusyButton
             className="btn btn--primary attendees__add"
-            data-testid="saved-add"
-            loading={flag(busy)}
-            disabled={flag(busy)}
+            testid="saved-add"
+            busy={busy}
             onClick={() => void add()}
           >
             保存
-          </Button>
+          </BusyButton>
         </View>
       </ScrollView>
       {error ? (

@@ -2,6 +2,7 @@ import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro, { useRouter } from '@tarojs/taro';
 import { useState } from 'react';
 import AttendeeForm from '../../components/AttendeeForm';
+import BusyButton from '../../components/BusyButton';
 import ErrorPanel from '../../components/ErrorPanel';
 import { Empty } from '../../components/Loading';
 import PriceTag from '../../components/PriceTag';
@@ -28,7 +29,6 @@ import { formatCountdown, formatDateTime } from '../../utils/time';
 import ContactPhone from './ContactPhone';
 import { useCheckout } from './useCheckout';
 import './index.scss';
-import { flag } from '../../utils/flag';
 
 function Lines({ d }: { d: CheckoutDraft }) {
   const lines = d.seats
@@ -253,25 +253,18 @@ export default function ConfirmPage() {
             重新选座
           </Button>
         ) : order ? (
-          <Button
-            className="btn btn--primary btn--wide"
-            data-testid="pay-button"
-            loading={flag(paying)}
-            disabled={flag(paying)}
-            onClick={pay}
-          >
+          <BusyButton className="btn btn--primary btn--wide" testid="pay-button" busy={paying} onClick={pay}>
             支付 {formatYuan(order.amountFen)}
-          </Button>
+          </BusyButton>
         ) : (
-          <Button
+          <BusyButton
             className="btn btn--primary btn--wide"
-            data-testid="submit-order"
-            loading={flag(checkout.busy)}
-            disabled={flag(checkout.busy)}
+            testid="submit-order"
+            busy={checkout.busy}
             onClick={submit}
           >
             提交订单
-          </Button>
+          </BusyButton>
         )}
       </View>
       {shown ? (

@@ -1,6 +1,7 @@
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro, { useRouter } from '@tarojs/taro';
 import { useEffect, useRef, useState } from 'react';
+import BusyButton from '../../components/BusyButton';
 import ErrorPanel from '../../components/ErrorPanel';
 import LoadState from '../../components/LoadState';
 import { useSessionContext } from '../../components/OrderCard';
@@ -221,15 +222,14 @@ export default function OrderPage() {
               >
                 取消订单
               </Button>
-              <Button
+              <BusyButton
                 className="btn btn--primary btn--wide"
-                data-testid="pay-again"
-                disabled={flag(busy)}
-                loading={flag(busy)}
+                testid="pay-again"
+                busy={busy}
                 onClick={() => void pay()}
               >
                 去支付 {formatYuan(order.amountFen)}
-              </Button>
+              </BusyButton>
             </>
           ) : null}
           {refundable ? (

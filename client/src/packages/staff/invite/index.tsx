@@ -1,10 +1,11 @@
-import { Button, Input, Text, View } from '@tarojs/components';
+import { Button, Text, View } from '@tarojs/components';
 import { useState } from 'react';
+import BusyButton from '../../../components/BusyButton';
 import ErrorPanel from '../../../components/ErrorPanel';
+import { FieldHint, TextField } from '../../../components/Field';
 import { replace } from '../../../routes';
 import { errorView, type ErrorView } from '../../../services/errors';
 import { redeemInvite, type StaffShows } from '../../../services/staff';
-import { flag } from '../../../utils/flag';
 import './index.scss';
 
 const CODE = /^[A-Z0-9]{8,16}$/;
@@ -58,29 +59,26 @@ export default function InvitePage() {
       <View className="card">
         <Text className="card__title">输入检票邀请码</Text>
         <Text className="card__sub">邀请码由主办方在管理后台生成，兑换后即可在指定演出检票</Text>
-        <View className="field">
-          <Input
-            className="field__input invite__code"
-            data-testid="invite-code"
-            placeholder="8–16 位字母或数字"
-            value={code}
-            maxlength={16}
-            onInput={(e) => {
-              setCode(e.detail.value);
-              setHint(undefined);
-            }}
-          />
-        </View>
-        {hint ? <Text className="field__error field__error--block">{hint}</Text> : null}
-        <Button
+        <TextField
+          className="invite__code"
+          testid="invite-code"
+          placeholder="8–16 位字母或数字"
+          value={code}
+          maxlength={16}
+          onInput={(v) => {
+            setCode(v);
+            setHint(undefined);
+          }}
+        />
+        <FieldHint text={hint} />
+        <BusyButton
           className="btn btn--primary invite__go"
-          data-testid="invite-redeem"
-          loading={flag(busy)}
-          disabled={flag(busy)}
+          testid="invite-redeem"
+          busy={busy}
           onClick={() => void redeem()}
         >
           兑换
-        </Button>
+        </BusyButton>
       </View>
       {error ? (
         <ErrorPanel error={error} onClose={() => setError(undefined)} onAction={() => setError(undefined)} />

@@ -1,6 +1,8 @@
 import type { ShowDetail } from '@showtix/shared-types';
-import { Button, Input, Text, View } from '@tarojs/components';
+import { Button, Text, View } from '@tarojs/components';
 import { useState } from 'react';
+import Choice from '../../../components/Choice';
+import { FieldHint, TextField } from '../../../components/Field';
 import { Empty } from '../../../components/Loading';
 import LoadState from '../../../components/LoadState';
 import { useLoad } from '../../../hooks/useLoad';
@@ -62,44 +64,36 @@ export default function Setup({
           <View key={show.id} className="setup__show">
             <Text className="setup__title">{show.title}</Text>
             {show.sessions.map((s) => (
-              <View
+              <Choice
                 key={s.id}
-                className={`choice ${sessionId === s.id ? 'choice--on' : ''}`}
-                data-testid="setup-session"
+                on={sessionId === s.id}
+                testid="setup-session"
+                title={formatDateTime(s.startsAt)}
                 onClick={() => {
                   setSessionId(s.id);
                   setHint(undefined);
                 }}
               >
-                <View className="choice__main">
-                  <Text className="choice__title">{formatDateTime(s.startsAt)}</Text>
-                  <Text className="choice__sub">
-                    {show.venue?.name ?? show.venueName}
-                    {s.realName ? ' · 实名制' : ''}
-                  </Text>
-                </View>
-                <View className="choice__mark" />
-              </View>
+                {show.venue?.name ?? show.venueName}
+                {s.realName ? ' · 实名制' : ''}
+              </Choice>
             ))}
           </View>
         ))}
       </View>
       <View className="card">
         <Text className="card__title">入口名称</Text>
-        <View className="field">
-          <Input
-            className="field__input"
-            data-testid="gate-input"
-            placeholder="如：东1门"
-            value={gate}
-            maxlength={32}
-            onInput={(e) => {
-              setGate(e.detail.value);
-              setHint(undefined);
-            }}
-          />
-        </View>
-        {hint ? <Text className="field__error field__error--block">{hint}</Text> : null}
+        <TextField
+          testid="gate-input"
+          placeholder="如：东1门"
+          value={gate}
+          maxlength={32}
+          onInput={(v) => {
+            setGate(v);
+            setHint(undefined);
+          }}
+        />
+        <FieldHint text={hint} />
         <Button className="btn btn--primary setup__start" data-testid="setup-start" onClick={start}>
           开始检票
         </Button>

@@ -1,7 +1,8 @@
-import { Button, Input, ScrollView, Text, View } from '@tarojs/components';
+import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro from '@tarojs/taro';
 import { useEffect, useRef, useState } from 'react';
 import ErrorPanel from '../../../components/ErrorPanel';
+import { TextField } from '../../../components/Field';
 import { formatClock, formatDateTime } from '../../../utils/time';
 import { runRemedy } from '../../../utils/remedy';
 import { flag } from '../../../utils/flag';
@@ -115,17 +116,15 @@ function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
             <Text className="card__sub">
               浏览器中无法调用摄像头扫码：请粘贴扫码枪或其他设备读到的二维码内容
             </Text>
-            <View className="field">
-              <Input
-                className="field__input desk__qr-input"
-                data-testid="scan-input"
-                placeholder="STX2.…"
-                value={qr}
-                maxlength={1024}
-                onInput={(e) => setQr(e.detail.value)}
-                onConfirm={checkPasted}
-              />
-            </View>
+            <TextField
+              className="desk__qr-input"
+              testid="scan-input"
+              placeholder="STX2.…"
+              value={qr}
+              maxlength={1024}
+              onInput={setQr}
+              onConfirm={checkPasted}
+            />
             <Button
               className="btn btn--primary desk__go desk__check-qr"
               data-testid="scan-submit"
@@ -148,16 +147,14 @@ function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
         <View className="card">
           <Text className="card__title">手动输入票号</Text>
           <Text className="card__sub">二维码无法识别时，核对观众票夹中的票号后输入</Text>
-          <View className="field">
-            <Input
-              className="field__input desk__no-input"
-              data-testid="ticket-no-input"
-              placeholder="T 开头的 20 位票号"
-              value={ticketNo}
-              maxlength={20}
-              onInput={(e) => setTicketNo(e.detail.value)}
-            />
-          </View>
+          <TextField
+            className="desk__no-input"
+            testid="ticket-no-input"
+            placeholder="T 开头的 20 位票号"
+            value={ticketNo}
+            maxlength={20}
+            onInput={setTicketNo}
+          />
           <Button
             className="btn btn--ghost desk__go desk__check-no"
             data-testid="ticket-no-submit"

@@ -1,0 +1,24 @@
+import { Text, View } from '@tarojs/components';
+
+/** One row of a pick-one list (a session, a saved attendee); the children are its second line. */
+export default function Choice(props: {
+  on: boolean;
+  testid: string;
+  title: string;
+  onClick: () => void;
+  children: React.ReactNode;
+}) {
+  return (
+    <View
+      className={`choice ${props.on ? 'choice--on' : ''}`}
+      data-testid={props.testid}
+      onClick={props.onClick}
+    >
+      <View className="choice__main">
+        <Text className="choice__title">{props.title}</Text>
+        <Text className="choice__sub">{props.children}</Text>
+      </View>
+      <View className="choice__mark" />
+    </View>
+  );
+}

@@ -1,0 +1,31 @@
+import { Input, Text, View } from '@tarojs/components';
+
+/** One text input in the app's field frame; `onInput` gets the value, not the event. */
+export function TextField(props: {
+  className?: string;
+  testid: string;
+  placeholder: string;
+  value: string;
+  maxlength: number;
+  onInput: (value: string) => void;
+  onConfirm?: () => void;
+}) {
+  return (
+    <View className="field">
+      <Input
+        className={props.className ? `field__input ${props.className}` : 'field__input'}
+        data-testid={props.testid}
+        placeholder={props.placeholder}
+        value={props.value}
+        maxlength={props.maxlength}
+        onInput={(e) => props.onInput(e.detail.value)}
+        onConfirm={props.onConfirm}
+      />
+    </View>
+  );
+}
+
+/** A form's complaint on a line of its own, or nothing. */
+export function FieldHint({ text }: { text?: string }) {
+  return text ? <Text className="field__error field__error--block">{text}</Text> : null;
+}
