@@ -18,3 +18,15 @@ export default function PriceTag({ fen, from, size = 'md' }: PriceTagProps) {
     </View>
   );
 }
+
+/** The bottom bar's running total: its label and the large price the tests read by `testid`. */
+export function BarTotal({ label, testid, fen }: { label: string; testid: string; fen: number }) {
+  return (
+    <View className="bottom-bar__info">
+      <Text className="bottom-bar__label">{label}</Text>
+      <View data-testid={testid}>
+        <PriceTag fen={fen} size="lg" />
+      </View>
+    </View>
+  );
+}

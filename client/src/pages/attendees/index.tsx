@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { AttendeeFields } from '../../components/AttendeeForm';
 import BusyButton from '../../components/BusyButton';
 import ErrorPanel from '../../components/ErrorPanel';
-import Loading, { Empty } from '../../components/Loading';
+import { Empty } from '../../components/Loading';
+import { FirstLoad } from '../../components/LoadState';
 import { useLoad } from '../../hooks/useLoad';
 import {
   blankAttendee,
@@ -83,14 +84,7 @@ export default function AttendeesPage() {
         <View className="card">
           <Text className="card__title">常用观演人</Text>
           <Text className="card__sub">购买实名制演出时可直接选择；证件信息加密保存，仅显示部分号码</Text>
-          {list.loading && !list.data ? <Loading /> : null}
-          {list.error && !list.data ? (
-            <ErrorPanel
-              variant="inline"
-              error={list.error}
-              onAction={() => runRemedy(list.error!, {}, list.reload)}
-            />
-          ) : null}
+          <FirstLoad loaded={list} />
           {list.data?.length === 0 ? <Empty text="还没有常用观演人，在下方添加" /> : null}
           {(list.data ?? []).map((a) => (
             <Row key={a.id} a={a} onDelete={() => void remove(a)} />

@@ -5,7 +5,7 @@ import AttendeeForm from '../../components/AttendeeForm';
 import BusyButton from '../../components/BusyButton';
 import ErrorPanel from '../../components/ErrorPanel';
 import { Empty } from '../../components/Loading';
-import PriceTag from '../../components/PriceTag';
+import { BarTotal } from '../../components/PriceTag';
 import SavedChooser from '../../components/SavedChooser';
 import TurnTimer from '../../components/TurnTimer';
 import { useCountdown } from '../../hooks/useCountdown';
@@ -242,12 +242,7 @@ export default function ConfirmPage() {
         </View>
       </ScrollView>
       <View className="bottom-bar">
-        <View className="bottom-bar__info">
-          <Text className="bottom-bar__label">实付</Text>
-          <View data-testid="confirm-total">
-            <PriceTag fen={total} size="lg" />
-          </View>
-        </View>
+        <BarTotal label="实付" testid="confirm-total" fen={total} />
         {order && expired ? (
           <Button className="btn btn--primary btn--wide" data-testid="reselect" onClick={reselect}>
             重新选座

@@ -1,8 +1,8 @@
 import { Button, ScrollView, View } from '@tarojs/components';
 import { stopPullDownRefresh, usePullDownRefresh } from '@tarojs/taro';
 import { useState } from 'react';
-import ErrorPanel from '../../components/ErrorPanel';
-import Loading, { Empty } from '../../components/Loading';
+import { Empty } from '../../components/Loading';
+import { FirstLoad } from '../../components/LoadState';
 import OrderCard from '../../components/OrderCard';
 import TabBar from '../../components/TabBar';
 import { useLoad } from '../../hooks/useLoad';
@@ -10,7 +10,6 @@ import { useShownAgain } from '../../hooks/useShownAgain';
 import { go, switchTab } from '../../routes';
 import { listOrders } from '../../services/orders';
 import type { Order } from '@showtix/shared-types';
-import { runRemedy } from '../../utils/remedy';
 import './index.scss';
 
 export default function OrdersPage() {
@@ -38,14 +37,7 @@ export default function OrdersPage() {
   return (
     <View className="page page--tabbed orders">
       <ScrollView scrollY className="orders__list">
-        {first.loading && !first.data ? <Loading /> : null}
-        {first.error && !first.data ? (
-          <ErrorPanel
-            variant="inline"
-            error={first.error}
-            onAction={() => runRemedy(first.error!, {}, first.reload)}
-          />
-        ) : null}
+        <FirstLoad loaded={first} />
         {first.data && orders.length === 0 ? (
           <Empty text="还没有订单，去看看热门演出吧">
             <Button className="btn btn--primary" onClick={() => switchTab('home')}>

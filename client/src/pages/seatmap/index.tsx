@@ -3,7 +3,7 @@ import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro, { useRouter } from '@tarojs/taro';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import LoadState from '../../components/LoadState';
-import PriceTag from '../../components/PriceTag';
+import { BarTotal } from '../../components/PriceTag';
 import SeatCanvas from '../../components/SeatCanvas';
 import TurnTimer from '../../components/TurnTimer';
 import { useLoad } from '../../hooks/useLoad';
@@ -71,12 +71,7 @@ function SelectedBar(props: {
         ))}
       </ScrollView>
       <View className="bottom-bar bottom-bar--inline">
-        <View className="bottom-bar__info">
-          <Text className="bottom-bar__label">合计</Text>
-          <View data-testid="running-total">
-            <PriceTag fen={total} size="lg" />
-          </View>
-        </View>
+        <BarTotal label="合计" testid="running-total" fen={total} />
         <Button
           className="btn btn--primary btn--wide"
           data-testid="confirm-seats"
@@ -255,12 +250,11 @@ export default function SeatMapPage() {
             />
           </ScrollView>
           <View className="bottom-bar">
-            <View className="bottom-bar__info">
-              <Text className="bottom-bar__label">合计</Text>
-              <View data-testid="running-total">
-                <PriceTag fen={zone ? zonePrice(zone, map.tiers) * quantity : 0} size="lg" />
-              </View>
-            </View>
+            <BarTotal
+              label="合计"
+              testid="running-total"
+              fen={zone ? zonePrice(zone, map.tiers) * quantity : 0}
+            />
             <Button
               className="btn btn--primary btn--wide"
               data-testid="confirm-zone"

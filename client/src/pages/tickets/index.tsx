@@ -1,8 +1,8 @@
 import type { Ticket } from '@showtix/shared-types';
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import { stopPullDownRefresh, usePullDownRefresh } from '@tarojs/taro';
-import ErrorPanel from '../../components/ErrorPanel';
-import Loading, { Empty } from '../../components/Loading';
+import { Empty } from '../../components/Loading';
+import { FirstLoad } from '../../components/LoadState';
 import RotatingQr from '../../components/RotatingQr';
 import TabBar from '../../components/TabBar';
 import { useLoad } from '../../hooks/useLoad';
@@ -10,7 +10,6 @@ import { useShownAgain } from '../../hooks/useShownAgain';
 import { useTicker } from '../../hooks/useTicker';
 import { switchTab } from '../../routes';
 import { loadWallet } from '../../services/tickets';
-import { runRemedy } from '../../utils/remedy';
 import { formatDateTime } from '../../utils/time';
 import './index.scss';
 
@@ -106,14 +105,7 @@ export default function TicketsPage() {
         </View>
       ) : null}
       <ScrollView scrollY className="tickets__list">
-        {wallet.loading && !data ? <Loading /> : null}
-        {wallet.error && !data ? (
-          <ErrorPanel
-            variant="inline"
-            error={wallet.error}
-            onAction={() => runRemedy(wallet.error!, {}, wallet.reload)}
-          />
-        ) : null}
+        <FirstLoad loaded={wallet} />
         {data && data.length === 0 ? (
           <Empty text="票夹空空，买到的电子票会出现在这里">
             <Button className="btn btn--primary" onClick={() => switchTab('home')}>
