@@ -4,7 +4,7 @@
  * counts down a pending order, shows its masked 联系手机 and cancels it.
  */
 const { calls, routes, storage, openPage, until, reset, byClass, fire, text } = require('./mp');
-const { PHONE, PHONE_MASKED } = require('../unit/fixtures');
+const { PHONE, PHONE_MASKED, SEAT_DRAFT } = require('../unit/fixtures');
 
 const NOW = Date.now();
 const ORDER = {
@@ -18,19 +18,6 @@ const ORDER = {
   items: [
     { seatId: '11', tierId: 't1', priceFen: 188000, section: 'A区', row: '1', number: '1' },
     { seatId: '12', tierId: 't2', priceFen: 68050, section: 'A区', row: '2', number: '1' },
-  ],
-};
-const DRAFT = {
-  sessionId: '7',
-  showId: '3',
-  showTitle: '星河巡回演唱会',
-  venueName: '梅赛德斯-奔驰文化中心',
-  startsAt: '2027-01-15T11:30:00.000Z',
-  realName: true,
-  purchaseLimit: 2,
-  seats: [
-    { id: '11', label: 'A区 1排1座', tierName: 'VIP', priceFen: 188000 },
-    { id: '12', label: 'A区 2排1座', tierName: '看台', priceFen: 68050 },
   ],
 };
 const PAY = {
@@ -52,7 +39,7 @@ beforeEach(() => {
 const typeInto = (page, n, value) => fire(page, 'field__input', 'input', { detail: { value } }, n);
 
 test('the confirmation page validates attendees and the phone, holds the seats and pays in WeChat', async () => {
-  storage.set('showtix.draft', JSON.stringify(DRAFT));
+  storage.set('showtix.draft', JSON.stringify(SEAT_DRAFT));
   routes.set('POST /api/v1/orders', () => ({ statusCode: 201, data: ORDER }));
   routes.set('POST /api/v1/orders/N100/pay', PAY);
   const page = openPage('pages/confirm/index', { sessionId: '7' });
