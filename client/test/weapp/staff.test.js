@@ -42,6 +42,13 @@ beforeEach(() => {
 
 const posted = (key) => calls.request.filter((r) => r.key === key);
 
+/** The desk of SETUP, the server answering every check-in with `answer`. */
+function openDesk(answer) {
+  storage.set('showtix.gate.setup', JSON.stringify(SETUP));
+  routes.set('POST /api/v1/checkin', answer);
+  return openPage('packages/staff/scan/index');
+}
+
 test('setup: the staff member picks a session of an assigned show and names the gate', async () => {
   routes.set('GET /api/v1/staff/me', { shows: [{ id: '3', title: '星河巡回演唱会' }] });
   routes.set('GET /api/v1/shows/3', {
@@ -65,16 +72,14 @@ test('setup: the staff member picks a session of an assigned show and names the 
 });
 
 test('a camera scan shows the big green screen with the attendee; 继续检票 opens the camera again', async () => {
-  storage.set('showtix.gate.setup', JSON.stringify(SETUP));
-  routes.set('POST /api/v1/checkin', {
+  scans.push('STX2.scanned-code');
+  const page = openDesk({
     result: 'admitted',
     ticketId: T1,
     seat: '内场A区 3排12座',
     attendee: { name: '张*', idNumber: '110***********002X' },
     gateCount: 41,
   });
-  scans.push('STX2.scanned-code');
-  const page = openPage('packages/staff/scan/index');
   await until(() => text(page, 'desk__meta').startsWith('离线数据 2 张'), 'the offline bundle');
   expect(text(page, 'chip-net')).toBe('● 在线');
 
@@ -104,8 +109,7 @@ test('a camera scan shows the big green screen with the attendee; 继续检票 o
 });
 
 test('manual entry of a ticket number: a used ticket is red with when, where and by whom', async () => {
-  storage.set('showtix.gate.setup', JSON.stringify(SETUP));
-  routes.set('POST /api/v1/checkin', {
+  const page = openDesk({
     result: 'already_used',
     ticketId: T2,
     seat: '内场A区 3排13座',
@@ -113,7 +117,6 @@ test('manual entry of a ticket number: a used ticket is red with when, where and
     gate: '西2门',
     usedBy: '88',
   });
-  const page = openPage('packages/staff/scan/index');
   await until(() => byClass(page, 'desk__no-input').length, 'the desk');
   fire(page, 'desk__no-input', 'input', { detail: { value: 'tabc' } });
   fire(page, 'desk__check-no', 'tap');
@@ -139,14 +142,12 @@ test('manual entry of a ticket number: a used ticket is red with when, where and
 });
 
 test('offline: the phone verifies the signed rotating code, admits, refuses a second use, and syncs', async () => {
-  storage.set('showtix.gate.setup', JSON.stringify(SETUP));
   let down = false;
-  routes.set('POST /api/v1/checkin', () => (down ? { fail: true } : { statusCode: 500, data: {} }));
   routes.set('POST /api/v1/checkin/sync', (req) => ({
     statusCode: 200,
     data: { items: req.data.checkins.map((c) => ({ ticketNo: c.ticketNo, result: 'already_used' })) },
   }));
-  const page = openPage('packages/staff/scan/index');
+  const page = openDesk(() => (down ? { fail: true } : { statusCode: 500, data: {} }));
   await until(() => text(page, 'desk__meta').startsWith('离线数据 2 张'), 'the offline bundle');
   // What verified the codes is the app's own polyfill (mp.js took the engine's away).
   expect(global.TextEncoder).not.toBe(require('node:util').TextEncoder);
