@@ -1,5 +1,6 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import taro, { resetTaro } from './stubs/taro';
+import { fireEvent, render, screen } from '@testing-library/react';
+import taro from './stubs/taro';
+import { loggedInFan, tick } from './fan';
 import { ok, serveApi } from './fake-api';
 import { ID_A, SAVED } from './fixtures';
 import AttendeesPage from '../../src/pages/attendees/index';
@@ -7,14 +8,7 @@ import { resetDeviceId } from '../../src/services/device';
 import { request } from '../../src/services/http';
 
 const [A, B] = SAVED;
-const tick = () => act(() => jest.advanceTimersByTimeAsync(0));
-
-beforeEach(() => {
-  resetTaro();
-  jest.useFakeTimers();
-  taro.setStorageSync('showtix.token', 'tok');
-});
-afterEach(() => jest.useRealTimers());
+loggedInFan();
 
 it('lists saved attendees masked, adds one, deletes one; the server refusing a duplicate is said in words', async () => {
   let items = [A];

@@ -1,6 +1,7 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import taro, { resetTaro } from './stubs/taro';
 import { ok, refuse, serveApi } from './fake-api';
+import { tick } from './fan';
 import { confirmPageWith } from './confirm-page';
 import { ID_A, ID_B, pendingOrder, PHONE, SAVED, SEAT_DRAFT } from './fixtures';
 import ConfirmPage from '../../src/pages/confirm/index';
@@ -8,8 +9,6 @@ import { currentAdmission, saveEntry } from '../../src/services/queue';
 
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
 const ORDER = pendingOrder(NOW);
-
-const tick = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms));
 
 beforeEach(() => {
   resetTaro();

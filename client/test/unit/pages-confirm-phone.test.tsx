@@ -1,6 +1,7 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import taro, { resetTaro } from './stubs/taro';
 import { refuse, serveApi, type Sent } from './fake-api';
+import { tick } from './fan';
 import { confirmPageWith, typePhone } from './confirm-page';
 import { pendingOrder, PHONE, PHONE_MASKED, SEAT_DRAFT } from './fixtures';
 import ConfirmPage from '../../src/pages/confirm/index';
@@ -10,7 +11,6 @@ const ORDER = pendingOrder(NOW);
 // No attendees to fill in: these tests are about the 联系手机 alone.
 const DRAFT = { ...SEAT_DRAFT, realName: false };
 
-const tick = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms));
 const creates = (sent: Sent[]) => sent.filter((s) => s.key === 'POST /api/v1/orders');
 const phoneField = () => screen.getByTestId('contact-phone') as HTMLInputElement;
 

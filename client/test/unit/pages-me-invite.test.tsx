@@ -1,17 +1,11 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import taro, { resetTaro } from './stubs/taro';
+import { fireEvent, render, screen } from '@testing-library/react';
+import taro from './stubs/taro';
+import { loggedInFan, tick } from './fan';
 import { ok, serveApi } from './fake-api';
 import MePage from '../../src/pages/me/index';
 import InvitePage from '../../src/packages/staff/invite/index';
 
-const tick = () => act(() => jest.advanceTimersByTimeAsync(0));
-
-beforeEach(() => {
-  resetTaro();
-  jest.useFakeTimers();
-  taro.setStorageSync('showtix.token', 'tok');
-});
-afterEach(() => jest.useRealTimers());
+loggedInFan();
 
 it('我的 shows 检票工作台 only to staff', async () => {
   serveApi({ 'GET /api/v1/staff/me': ok({ shows: [] }) });

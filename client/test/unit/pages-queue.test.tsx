@@ -1,7 +1,8 @@
 import type { QueueStatus } from '@showtix/shared-types';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import taro, { resetTaro, router } from './stubs/taro';
 import { ok, refuse, serveApi, type Reply } from './fake-api';
+import { tick } from './fan';
 import { SESSION } from './fixtures';
 import QueuePage from '../../src/pages/queue/index';
 import { clearSessionContext } from '../../src/services/context';
@@ -34,7 +35,6 @@ function api(queue: Record<string, Reply | Reply[]>, session: Partial<typeof SES
 }
 
 const count = (sent: { key: string }[], key: string) => sent.filter((s) => s.key === key).length;
-const tick = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms));
 const view = () => screen.getByTestId('queue-page').dataset.view;
 
 beforeEach(() => {

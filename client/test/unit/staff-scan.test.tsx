@@ -1,5 +1,6 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import taro, { resetTaro } from './stubs/taro';
+import { fireEvent, render, screen } from '@testing-library/react';
+import taro from './stubs/taro';
+import { loggedInFan, tick } from './fan';
 import { ok, refuse, serveApi } from './fake-api';
 import ScanPage from '../../src/packages/staff/scan/index';
 import ScanResult from '../../src/packages/staff/scan/ScanResult';
@@ -19,14 +20,7 @@ const SETUP = {
   gate: '东1门',
 };
 
-const tick = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms));
-
-beforeEach(() => {
-  resetTaro();
-  jest.useFakeTimers({ now: NOW });
-  taro.setStorageSync('showtix.token', 'tok');
-});
-afterEach(() => jest.useRealTimers());
+loggedInFan(NOW);
 
 describe('the result screen', () => {
   const show = (v: ScanView) => {

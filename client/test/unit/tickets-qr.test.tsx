@@ -1,5 +1,5 @@
-import { act, render, screen } from '@testing-library/react';
-import taro, { resetTaro } from './stubs/taro';
+import { render, screen } from '@testing-library/react';
+import { loggedInFan, tick } from './fan';
 import { ok, serveApi } from './fake-api';
 import TicketsPage from '../../src/pages/tickets/index';
 import { currentQr } from '../../src/services/ticket-code';
@@ -32,16 +32,10 @@ const live = {
   codeStepMs: STEP,
 };
 
-const tick = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms));
 const shown = () => screen.getByTestId('live-qr').dataset.qr!;
 const ring = () => screen.getByTestId('countdown-ring').textContent;
 
-beforeEach(() => {
-  resetTaro();
-  jest.useFakeTimers({ now: NOW });
-  taro.setStorageSync('showtix.token', 'tok');
-});
-afterEach(() => jest.useRealTimers());
+loggedInFan(NOW);
 
 it('shows the code of the current window and changes it exactly at the window boundary', async () => {
   serveApi({ 'GET /api/v1/tickets': ok({ items: [live] }) });

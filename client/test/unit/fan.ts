@@ -1,0 +1,15 @@
+import { act } from '@testing-library/react';
+import taro, { resetTaro } from './stubs/taro';
+
+/** Lets `ms` of fake time pass, and the answers and renders due by then land. */
+export const tick = (ms = 0) => act(() => jest.advanceTimersByTimeAsync(ms));
+
+/** For every test of the file: fresh Taro stand-ins, a logged-in fan, fake timers (at `now` if given). */
+export function loggedInFan(now?: number): void {
+  beforeEach(() => {
+    resetTaro();
+    jest.useFakeTimers(now === undefined ? undefined : { now });
+    taro.setStorageSync('showtix.token', 'tok');
+  });
+  afterEach(() => jest.useRealTimers());
+}
