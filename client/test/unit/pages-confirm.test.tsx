@@ -25,6 +25,13 @@ function fill(i: number, name: string, id: string) {
   fireEvent.change(screen.getAllByTestId('attendee-id')[i]!, { target: { value: id } });
 }
 
+/** 确认订单 with both attendees filled in validly. */
+function renderFilled() {
+  render(<ConfirmPage />);
+  fill(0, '张三', ID_A);
+  fill(1, '李四', ID_B);
+}
+
 async function submit() {
   await act(async () => {
     fireEvent.click(screen.getByTestId('submit-order'));
@@ -70,9 +77,7 @@ it('validates attendees, then holds the seats with a countdown to expireAt', asy
 });
 
 it('sends the fan back to the open seat map when a seat was just taken', async () => {
-  render(<ConfirmPage />);
-  fill(0, '张三', ID_A);
-  fill(1, '李四', ID_B);
+  renderFilled();
   answer({ statusCode: 409, data: { error: { code: 'SEAT_TAKEN', message: '座位已被锁定' } } });
   await submit();
   const panel = screen.getByTestId('error-panel');
@@ -83,9 +88,7 @@ it('sends the fan back to the open seat map when a seat was just taken', async (
 });
 
 it('believes the server over the countdown when paying is refused as ORDER_EXPIRED', async () => {
-  render(<ConfirmPage />);
-  fill(0, '张三', ID_A);
-  fill(1, '李四', ID_B);
+  renderFilled();
   answer({ statusCode: 201, data: order });
   await submit();
   expect(screen.getByTestId('hold-timer').textContent).toContain('15:00');
@@ -102,9 +105,7 @@ it('believes the server over the countdown when paying is refused as ORDER_EXPIR
 });
 
 it('retries a failed submit with the same Idempotency-Key', async () => {
-  render(<ConfirmPage />);
-  fill(0, '张三', ID_A);
-  fill(1, '李四', ID_B);
+  renderFilled();
   taro.request.mockRejectedValueOnce(new Error('timeout'));
   await submit();
   expect(screen.getByTestId('error-panel').dataset.code).toBe('NETWORK');
@@ -118,9 +119,7 @@ it('retries a failed submit with the same Idempotency-Key', async () => {
 });
 
 it('backs off after RATE_LIMITED and retries by itself', async () => {
-  render(<ConfirmPage />);
-  fill(0, '张三', ID_A);
-  fill(1, '李四', ID_B);
+  renderFilled();
   answer({
     statusCode: 429,
     data: { error: { code: 'RATE_LIMITED', message: '' } },
