@@ -1,3 +1,4 @@
+import type { CheckinAnswer, CheckinResult, CheckinSyncAnswer } from '@showtix/shared-types';
 import { request } from './http';
 import type { OfflineBundle } from './ticket-code';
 
@@ -6,20 +7,8 @@ export interface StaffShows {
   shows: { id: string; title: string }[];
 }
 
-export type CheckinResult = 'admitted' | 'already_used' | 'invalid' | 'refunded';
-
-/** POST /api/v1/checkin */
-export interface CheckinAnswer {
-  result: CheckinResult;
-  ticketId?: string;
-  usedAt?: string;
-  gate?: string;
-  usedBy?: string;
-  reason?: string;
-  seat?: string;
-  attendee?: { name: string; idNumber: string };
-  gateCount?: number;
-}
+// The server's answers, typed once in shared-types (types only: erased, so the index is safe here).
+export type { CheckinAnswer, CheckinResult };
 
 export interface SyncItem {
   ticketNo: string;
@@ -50,12 +39,9 @@ export function checkin(
   });
 }
 
-export async function syncCheckins(
-  gate: string,
-  checkins: SyncItem[],
-): Promise<{ ticketNo: string; result: CheckinResult }[]> {
+export async function syncCheckins(gate: string, checkins: SyncItem[]): Promise<CheckinSyncAnswer['items']> {
   return (
-    await request<{ items: { ticketNo: string; result: CheckinResult }[] }>('/api/v1/checkin/sync', {
+    await request<CheckinSyncAnswer>('/api/v1/checkin/sync', {
       method: 'POST',
       auth: true,
       body: { gate, checkins },
