@@ -27,6 +27,7 @@ export function bigVenueSeats() {
 /**
  * A show with one reserved session on sale (tiers by section) and optionally a zone session.
  * Returns the ids. `now` decides dates: the show is 30 days out, the sale opened now.
+ * `opts.standing`: the reserved session also sells the venue's 内场站席 (a mixed session, ¥280).
  */
 export async function seedShow(deps, opts = {}) {
   const { insertVenue, insertShow, insertSession, seatIdsOfVenue } = serverDist('catalog/admin-repo.js');
@@ -38,12 +39,13 @@ export async function seedShow(deps, opts = {}) {
     city: '上海',
     address: '浦东新区世博大道1200号',
     seats,
-    zones: opts.zones
-      ? [
-          { name: '内场站席', capacity: 2000 },
-          { name: '看台自由席', capacity: 3000 },
-        ]
-      : [],
+    zones:
+      opts.zones || opts.standing
+        ? [
+            { name: '内场站席', capacity: 2000 },
+            { name: '看台自由席', capacity: 3000 },
+          ]
+        : [],
   });
   const showId = await insertShow(deps.db, {
     title: opts.title ?? '星河巡回演唱会 2027 · 上海站',
@@ -74,6 +76,7 @@ export async function seedShow(deps, opts = {}) {
       { name: 'VIP 内场', priceFen: 188_000, color: '#e4393c', seatIds: front },
       { name: '内场', priceFen: 128_000, color: '#ff8a00', seatIds: floor },
       { name: '看台', priceFen: 68_000, color: '#2f7cf6' },
+      ...(opts.standing ? [{ name: '内场站席', priceFen: 28_000, zoneName: '内场站席' }] : []),
     ],
   });
   await openSale(deps, sessionId, now);

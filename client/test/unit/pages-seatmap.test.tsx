@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import taro, { pages, resetTaro, router } from './stubs/taro';
-import { SESSION, seatMap } from './fixtures';
+import { SESSION, TIERS, seatMap } from './fixtures';
 import * as catalog from '../../src/services/catalog';
 import SeatMapPage from '../../src/pages/seatmap/index';
 import { loadDraft } from '../../src/services/draft';
@@ -138,4 +138,38 @@ it('offers a zone and quantity picker for general admission', async () => {
   expect(total()).toBe('¥980');
   fireEvent.click(screen.getByTestId('confirm-zone'));
   expect(loadDraft('7')?.zone).toEqual({ id: 'z1', name: '内场站席', priceFen: 98_000, quantity: 1 });
+});
+
+it('sells the standing zone of a mixed session behind the 站票 tab, one kind per order', async () => {
+  const map = seatMap();
+  map.tiers = [...TIERS, { id: 'z1t', name: '内场站席', priceFen: 28_000 }];
+  map.zones = [{ id: 'z1', name: '内场站席', tierId: 'z1t', capacity: 100, available: 50 }];
+  api.getSeatMap.mockResolvedValue(map);
+  render(<SeatMapPage />);
+  await waitFor(() => expect(seatmap()).toBeDefined());
+  // The standing tier is no seat colour: the legend lists the seat tiers, the tab the zone.
+  expect(screen.getAllByTestId('legend-tier').map((e) => e.textContent)).toEqual([
+    'VIP ¥1,880',
+    '看台 ¥680.50',
+  ]);
+  expect(screen.getByTestId('seating-zones').textContent).toBe('站票¥280 起');
+  tap(0); // a seat picked first stays picked behind the other tab
+  fireEvent.click(screen.getByTestId('seating-zones'));
+  expect(screen.queryByTestId('seat-canvas')).toBeNull();
+  expect(screen.getByTestId('zones-note').textContent).toBe('座位与站票需分开下单');
+  fireEvent.click(screen.getByTestId('zone-option'));
+  fireEvent.click(screen.getByTestId('zone-plus'));
+  fireEvent.click(screen.getByTestId('zone-plus')); // the session's limit is 2
+  expect(screen.getByTestId('zone-quantity').textContent).toBe('2');
+  expect(total()).toBe('¥560');
+  fireEvent.click(screen.getByTestId('seating-seats'));
+  await screen.findByTestId('seat-canvas');
+  expect(screen.getAllByTestId('seat-chip')[0]!.textContent).toContain('A区 1排1座');
+  fireEvent.click(screen.getByTestId('seating-zones'));
+  expect(screen.getByTestId('zone-quantity').textContent).toBe('2');
+  fireEvent.click(screen.getByTestId('confirm-zone'));
+  expect(taro.navigateTo).toHaveBeenCalledWith({ url: '/pages/confirm/index?sessionId=7' });
+  const draft = loadDraft('7');
+  expect(draft?.zone).toEqual({ id: 'z1', name: '内场站席', priceFen: 28_000, quantity: 2 });
+  expect(draft?.seats).toBeUndefined();
 });

@@ -75,3 +75,37 @@ test('taps on the canvas select seats up to the limit with a running total', asy
   });
   page.detach();
 });
+
+test('a mixed session sells its standing zone behind the 站票 tab', async () => {
+  const mixed = seatMap();
+  mixed.tiers = [...mixed.tiers, { id: 'z1t', name: '内场站席', priceFen: 28_000 }];
+  mixed.zones = [{ id: 'z1', name: '内场站席', tierId: 'z1t', capacity: 100, available: 50 }];
+  routes.set('GET /api/v1/sessions/7/seatmap', mixed);
+  const page = openPage('pages/seatmap/index', { sessionId: '7', showId: '3' });
+  await until(() => byClass(page, 'seating-switch__tab').length === 2, 'the 座位/站票 switch');
+  expect(byClass(page, 'legend__text').map((e) => e.textContent)).toEqual([
+    'VIP ¥1,880',
+    '看台 ¥680.50',
+    '已售/锁定',
+    '已选',
+  ]);
+  expect(text(page, 'seating-switch__tab', 1)).toBe('站票¥280 起');
+  fire(page, 'seating-switch__tab', 'tap', {}, 1);
+  await until(() => byClass(page, 'zone').length === 1, 'the zone list');
+  expect(byClass(page, 'seat-canvas')).toHaveLength(0);
+  fire(page, 'zone', 'tap');
+  await until(() => byClass(page, 'zone--on').length === 1, 'the zone picked');
+  fire(page, 'stepper__btn', 'tap', {}, 1);
+  await until(() => text(page, 'stepper__num') === '2', 'two tickets');
+  expect(total(page)).toBe('¥560');
+  fire(page, 'btn--primary', 'tap');
+  await until(() => calls.navigate.length, 'navigation');
+  expect(calls.navigate).toEqual([['navigateTo', '/pages/confirm/index?sessionId=7']]);
+  expect(JSON.parse(storage.get('showtix.draft')).zone).toEqual({
+    id: 'z1',
+    name: '内场站席',
+    priceFen: 28_000,
+    quantity: 2,
+  });
+  page.detach();
+});

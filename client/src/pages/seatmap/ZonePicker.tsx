@@ -1,6 +1,7 @@
 import type { SeatMapZone, Tier } from '@showtix/shared-types';
-import { Button, Text, View } from '@tarojs/components';
-import PriceTag from '../../components/PriceTag';
+import { Button, ScrollView, Text, View } from '@tarojs/components';
+import { useState } from 'react';
+import PriceTag, { BarTotal } from '../../components/PriceTag';
 import { formatYuan } from '../../utils/money';
 import { flag } from '../../utils/flag';
 
@@ -12,6 +13,8 @@ interface ZonePickerProps {
   quantity: number;
   onZone: (id: string) => void;
   onQuantity: (q: number) => void;
+  /** Shown under the title (a mixed session: one kind per order). */
+  note?: string;
 }
 
 export function zonePrice(zone: SeatMapZone, tiers: Tier[]): number {
@@ -36,6 +39,11 @@ export default function ZonePicker(p: ZonePickerProps) {
   return (
     <View className="zones">
       <Text className="zones__title">选择区域</Text>
+      {p.note ? (
+        <Text className="zones__note" data-testid="zones-note">
+          {p.note}
+        </Text>
+      ) : null}
       {p.zones.map((z) => (
         <View
           key={z.id}
@@ -75,5 +83,70 @@ export default function ZonePicker(p: ZonePickerProps) {
         <Text className="zones__sum">{`${zone.name} × ${p.quantity} = ${formatYuan(zonePrice(zone, p.tiers) * p.quantity)}`}</Text>
       ) : null}
     </View>
+  );
+}
+
+/** The zone the fan picked and how many: kept by the page, so a 座位/站票 switch loses nothing. */
+export interface ZoneChoice {
+  zoneId: string | undefined;
+  quantity: number;
+}
+
+export function useZoneChoice() {
+  return useState<ZoneChoice>({ zoneId: undefined, quantity: 1 });
+}
+
+/**
+ * General admission as a whole screen: the zone list, the quantity and the bottom bar with the
+ * total and 立即购买. A zone-only session shows only this; a mixed session shows it behind the
+ * map's 站票 tab.
+ */
+export function ZoneSection(p: {
+  zones: SeatMapZone[];
+  tiers: Tier[];
+  limit: number;
+  choice: ZoneChoice;
+  onChoice: (c: ZoneChoice) => void;
+  onConfirm: (zone: SeatMapZone, quantity: number) => void;
+  note?: string;
+}) {
+  const { zones, tiers, limit, choice } = p;
+  const zone = zones.find((z) => z.id === choice.zoneId);
+  return (
+    <>
+      <ScrollView scrollY className="seatmap__zones">
+        <ZonePicker
+          zones={zones}
+          tiers={tiers}
+          limit={limit}
+          zoneId={choice.zoneId}
+          quantity={choice.quantity}
+          note={p.note}
+          onZone={(id) => {
+            const max = maxQuantity(
+              zones.find((z) => z.id === id),
+              limit,
+            );
+            p.onChoice({ zoneId: id, quantity: Math.max(1, Math.min(choice.quantity, max)) });
+          }}
+          onQuantity={(quantity) => p.onChoice({ ...choice, quantity })}
+        />
+      </ScrollView>
+      <View className="bottom-bar">
+        <BarTotal
+          label="合计"
+          testid="running-total"
+          fen={zone ? zonePrice(zone, tiers) * choice.quantity : 0}
+        />
+        <Button
+          className="btn btn--primary btn--wide"
+          data-testid="confirm-zone"
+          disabled={flag(!zone)}
+          onClick={() => zone && p.onConfirm(zone, choice.quantity)}
+        >
+          立即购买
+        </Button>
+      </View>
+    </>
   );
 }

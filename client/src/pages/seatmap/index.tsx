@@ -15,7 +15,7 @@ import { buildModel, seatLabel, type SeatModel } from '../../seatmap/model';
 import { selectionTotalFen, toggleSeat } from '../../seatmap/selection';
 import { formatYuan } from '../../utils/money';
 import { formatDateTime } from '../../utils/time';
-import ZonePicker, { maxQuantity, zonePrice } from './ZonePicker';
+import { useZoneChoice, ZoneSection, zonePrice } from './ZonePicker';
 import { useSeatStates } from './useSeatStates';
 import './index.scss';
 import { flag } from '../../utils/flag';
@@ -25,17 +25,41 @@ interface Loaded {
   session: SessionInfo;
 }
 
-function Legend({ model }: { model: SeatModel }) {
+type Seating = 'seats' | 'zones';
+
+/**
+ * A mixed session (seats and standing zones): which of the two the page sells. One order holds
+ * one kind (the API takes seatIds, or zoneId and quantity), so the fan picks one here.
+ */
+function SeatingSwitch(p: { mode: Seating; fromFen: number; onMode: (m: Seating) => void }) {
+  const tab = (m: Seating) => `seating-switch__tab ${p.mode === m ? 'seating-switch__tab--on' : ''}`;
+  return (
+    <View className="seating-switch">
+      <View className={tab('seats')} data-testid="seating-seats" onClick={() => p.onMode('seats')}>
+        <Text className="seating-switch__name">选座位</Text>
+      </View>
+      <View className={tab('zones')} data-testid="seating-zones" onClick={() => p.onMode('zones')}>
+        <Text className="seating-switch__name">站票</Text>
+        <Text className="seating-switch__from">{formatYuan(p.fromFen)} 起</Text>
+      </View>
+    </View>
+  );
+}
+
+function Legend({ model, zoneTiers }: { model: SeatModel; zoneTiers: Set<string> }) {
   return (
     <View className="legend">
-      {model.tiers.map((t, i) => (
-        <View key={t.id} className="legend__item" data-testid="legend-tier">
-          <View className="legend__swatch" style={{ background: model.colors[i] }} />
-          <Text className="legend__text">
-            {t.name} {formatYuan(t.priceFen)}
-          </Text>
-        </View>
-      ))}
+      {model.tiers.map((t, i) =>
+        // Standing tiers have no seats on this map: they are sold under the 站票 tab.
+        zoneTiers.has(t.id) ? null : (
+          <View key={t.id} className="legend__item" data-testid="legend-tier">
+            <View className="legend__swatch" style={{ background: model.colors[i] }} />
+            <Text className="legend__text">
+              {t.name} {formatYuan(t.priceFen)}
+            </Text>
+          </View>
+        ),
+      )}
       <View className="legend__item">
         <View className="legend__swatch legend__swatch--off" />
         <Text className="legend__text">已售/锁定</Text>
@@ -106,8 +130,8 @@ export default function SeatMapPage() {
     setSelectedState(s);
   }, []);
   const [zoneLive, setZoneLive] = useState<SeatStates['zones']>();
-  const [zoneId, setZoneId] = useState<string>();
-  const [quantity, setQuantity] = useState(1);
+  const [zoneChoice, setZoneChoice] = useZoneChoice();
+  const [seating, setSeating] = useState<Seating>('seats');
   const [zoom, setZoom] = useState({ n: 0, factor: 1 });
   const statesVersion = useSeatStates(
     sessionId,
@@ -175,15 +199,25 @@ export default function SeatMapPage() {
     saveDraft({ ...draftBase(), seats });
     go('confirm', { sessionId });
   };
-  const zone = zones.find((z) => z.id === zoneId);
-  const confirmZone = () => {
-    if (!zone) return;
+  const confirmZone = (zone: (typeof zones)[number], quantity: number) => {
     saveDraft({
       ...draftBase(),
       zone: { id: zone.id, name: zone.name, priceFen: zonePrice(zone, map.tiers), quantity },
     });
     go('confirm', { sessionId });
   };
+  const mixed = Boolean(model) && zones.length > 0;
+  const zoneSection = (
+    <ZoneSection
+      zones={zones}
+      tiers={map.tiers}
+      limit={limit}
+      choice={zoneChoice}
+      onChoice={setZoneChoice}
+      onConfirm={confirmZone}
+      note={mixed ? '座位与站票需分开下单' : undefined}
+    />
+  );
 
   return (
     <View className="page seatmap">
@@ -194,9 +228,20 @@ export default function SeatMapPage() {
         </Text>
       </View>
       {queued ? <TurnTimer admission={admission} onRequeue={requeue} /> : null}
-      {model ? (
+      {mixed ? (
+        <SeatingSwitch
+          mode={seating}
+          fromFen={Math.min(...zones.map((z) => zonePrice(z, map.tiers)))}
+          onMode={(m) => {
+            // The map is drawn afresh at fit zoom: a stale +/- request must not replay on it.
+            setZoom({ n: 0, factor: 1 });
+            setSeating(m);
+          }}
+        />
+      ) : null}
+      {model && seating === 'seats' ? (
         <>
-          <Legend model={model} />
+          <Legend model={model} zoneTiers={new Set(zones.map((z) => z.tierId))} />
           <View className="seatmap__stage">
             <SeatCanvas
               model={model}
@@ -223,48 +268,7 @@ export default function SeatMapPage() {
           />
         </>
       ) : (
-        <>
-          <ScrollView scrollY className="seatmap__zones">
-            <ZonePicker
-              zones={zones}
-              tiers={map.tiers}
-              limit={limit}
-              zoneId={zoneId}
-              quantity={quantity}
-              onZone={(id) => {
-                setZoneId(id);
-                setQuantity((q) =>
-                  Math.max(
-                    1,
-                    Math.min(
-                      q,
-                      maxQuantity(
-                        zones.find((z) => z.id === id),
-                        limit,
-                      ),
-                    ),
-                  ),
-                );
-              }}
-              onQuantity={setQuantity}
-            />
-          </ScrollView>
-          <View className="bottom-bar">
-            <BarTotal
-              label="合计"
-              testid="running-total"
-              fen={zone ? zonePrice(zone, map.tiers) * quantity : 0}
-            />
-            <Button
-              className="btn btn--primary btn--wide"
-              data-testid="confirm-zone"
-              disabled={flag(!zone)}
-              onClick={confirmZone}
-            >
-              立即购买
-            </Button>
-          </View>
-        </>
+        zoneSection
       )}
     </View>
   );
