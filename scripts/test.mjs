@@ -1,15 +1,19 @@
 // npm test: every test of every workspace, against real MariaDB, Redis, RabbitMQ, the WeChat
 // simulator and headless Chromium. Installs what is missing, starts services that are down,
 // runs every step even when one fails, prints a summary and exits non-zero on any failure.
-import { spawnSync } from 'node:child_process';
+// `npm test -- <words>` runs the steps whose name contains one of them; a word that matches no
+// step stops the run with the list of names. Skipped steps (and skipped parts of a step, such as
+// the client's miniprogram-automator suite without WeChat DevTools) show as SKIPPED with why.
 import { ensureInstall, root, run } from './lib.mjs';
 import { ensureServices } from './services.mjs';
+import { exitCode, runSteps, selectSteps, summary } from './steps.mjs';
 import { ensureSystemPackages } from './system-packages.mjs';
 
 const only = process.argv.slice(2);
 
 const STEPS = [
   ['lint and format', 'npx eslint . && npx prettier --check .'],
+  ['test runner', 'node --test scripts/test/'],
   ['wechat simulator', 'npm test -w wechat-sim'],
   ['server', 'npx jest --ci', 'server'],
   ['server: faults (one at a time)', 'npx jest --ci -c jest.serial.config.js', 'server'],
@@ -18,23 +22,18 @@ const STEPS = [
   ['mini-program', 'npm test -w client'],
 ];
 
+// Before anything is installed or started: a mistyped filter fails at once.
+const selected = selectSteps(STEPS, only, 'npm test');
+
 ensureInstall();
 await ensureServices();
 ensureSystemPackages();
 run('npm run build -w shared-types -w wechat-sim -w server');
 
-const results = [];
-for (const [name, cmd, cwd] of STEPS) {
-  if (only.length && !only.some((o) => name.includes(o))) continue;
-  console.log(`\n===== ${name}: ${cmd} =====`);
-  const t0 = Date.now();
-  const r = spawnSync('sh', ['-c', cmd], {
-    cwd: cwd ? `${root}/${cwd}` : root,
-    stdio: 'inherit',
-    env: { ...process.env, FORCE_COLOR: '0' },
-  });
-  results.push({ name, ok: r.status === 0, s: Math.round((Date.now() - t0) / 1000) });
-}
+const results = runSteps(
+  selected.map(([name, cmd, cwd]) => [name, 'sh', ['-c', cmd], cwd ? `${root}/${cwd}` : root]),
+  { cwd: root, banner: (name) => `\n===== ${name}: ${STEPS.find(([n]) => n === name)[1]} =====` },
+);
 console.log('\n===== summary =====');
-for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  (${r.s} s)`);
-process.exit(results.every((r) => r.ok) ? 0 : 1);
+for (const line of summary(results)) console.log(line);
+process.exit(exitCode(results));

@@ -4,12 +4,13 @@
  * tests (jest + jsdom), compiled mini-program pages (miniprogram-simulate on dist/weapp),
  * browser tests of the H5 build against the real server (headless Chromium), and the
  * miniprogram-automator suite (skipped, saying so, without WeChat DevTools).
- * Runs all steps, prints a summary, exits non-zero if any failed.
+ * Runs all steps, prints a summary (skipped steps as SKIPPED with the reason), exits non-zero if
+ * any failed. Arguments filter steps by name, as the root `npm test` does.
  */
-import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exitCode, runSteps, selectSteps, summary } from '../../scripts/steps.mjs';
 
 const client = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = path.resolve(client, '..');
@@ -38,22 +39,14 @@ const steps = [
   ['miniprogram-automator', process.execPath, ['test/automator/run.mjs']],
 ];
 
-const only = process.argv.slice(2);
-const results = [];
-for (const [name, cmd, args] of steps) {
-  if (only.length && !only.some((o) => name.includes(o))) continue;
-  console.log(`\n=== ${name} ===`);
+const results = runSteps(selectSteps(steps, process.argv.slice(2), 'client tests'), {
+  cwd: client,
+  banner: (name) => `\n=== ${name} ===`,
   // This run's screenshots only (test-artifacts/client/*.png, one set per browser run).
-  if (name.startsWith('browser'))
-    rmSync(path.join(root, 'test-artifacts/client'), { recursive: true, force: true });
-  const started = Date.now();
-  const r = spawnSync(cmd, args, {
-    cwd: client,
-    stdio: 'inherit',
-    env: { ...process.env, FORCE_COLOR: '0' },
-  });
-  results.push({ name, ok: r.status === 0, s: ((Date.now() - started) / 1000).toFixed(1) });
-}
+  before: (name) =>
+    name.startsWith('browser') &&
+    rmSync(path.join(root, 'test-artifacts/client'), { recursive: true, force: true }),
+});
 console.log('\n=== client test summary ===');
-for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  (${r.s} s)`);
-process.exit(results.every((r) => r.ok) ? 0 : 1);
+for (const line of summary(results)) console.log(line);
+process.exit(exitCode(results));

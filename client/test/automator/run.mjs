@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * miniprogram-automator suite: drives the real mini-program in WeChat DevTools (Windows/macOS).
- * Where DevTools is absent (Linux CI) it says plainly that it was skipped and exits 0.
+ * Where DevTools is absent (Linux CI) it says plainly that it was skipped and exits 77 (SKIP_EXIT
+ * of scripts/steps.mjs), so the client and root test summaries show it as SKIPPED, not PASS.
  *
  *   WECHAT_DEVTOOLS_CLI=/path/to/cli npm run test:automator -w client
  *
@@ -13,6 +14,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { ROOT, rootRequire } from '../harness/paths.mjs';
+import { skipStep } from '../../../scripts/steps.mjs';
 
 const CANDIDATES = [
   process.env.WECHAT_DEVTOOLS_CLI,
@@ -23,13 +25,11 @@ const CANDIDATES = [
 
 const cliPath = CANDIDATES.find((p) => existsSync(p));
 if (!cliPath) {
-  console.log(
-    'SKIPPED miniprogram-automator suite: WeChat DevTools not found (it runs on Windows and macOS only;',
+  skipStep(
+    'miniprogram-automator',
+    `WeChat DevTools not found (it runs on Windows and macOS only; looked in: ${CANDIDATES.join(', ')}; ` +
+      'set WECHAT_DEVTOOLS_CLI to its cli). Nothing was tested.',
   );
-  console.log(
-    `        looked in: ${CANDIDATES.join(', ')}; set WECHAT_DEVTOOLS_CLI to its cli). Nothing was tested.`,
-  );
-  process.exit(0);
 }
 
 const { startStack } = await import('../harness/stack.mjs');
