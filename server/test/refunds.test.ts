@@ -73,12 +73,15 @@ describe('refunding a ticketed order', () => {
     const first = await refund(o);
     expect(first.status).toBe(200);
     expect(first.body.refund).toMatchObject({ amountFen: o.order.amountFen, feeFen: 0 });
+    expect(first.body.refund.finishedAt).toBeUndefined(); // open: not settled yet
     expect((await refund(o)).status).toBe(200); // asked again: the same refund
     const done = await p.until(
       async () => (await getOrder(o)).status === 'refunded' && getOrder(o),
       'refunded',
     );
     expect(done.refund.status).toBe('succeeded');
+    // The fan's refund timeline: asked at requestedAt, settled at finishedAt.
+    expect(Date.parse(done.refund.finishedAt)).toBeGreaterThanOrEqual(Date.parse(done.refund.requestedAt));
     const tickets = await p.api.call('GET', '/api/v1/tickets', { token: o.fan.token });
     expect(tickets.body.items.every((t: { status: string }) => t.status === 'voided')).toBe(true);
     const pay = await one(

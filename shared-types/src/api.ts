@@ -111,6 +111,8 @@ export interface OrderRefund {
   amountFen: number;
   feeFen: number;
   requestedAt: string;
+  /** When WeChat Pay settled the refund (succeeded, closed or abnormal); absent while it is open. */
+  finishedAt?: string;
 }
 
 export interface Order {

@@ -108,6 +108,41 @@ describe('order detail', () => {
     expect(screen.queryByTestId('refund-order')).toBeNull();
   });
 
+  it('while a refund is open the tickets are not offered for entry; a timeline shows the refund with its times', async () => {
+    router.params = { orderNo: 'N100' };
+    const requestedAt = '2026-12-01T03:58:00.000Z';
+    let refund: Record<string, unknown> = {
+      status: 'processing',
+      amountFen: 188_000,
+      feeFen: 0,
+      requestedAt,
+    };
+    serveApi({
+      'GET /api/v1/orders/N100': () =>
+        ok({ ...ORDER, status: refund.status === 'succeeded' ? 'refunded' : 'ticketed', refund }),
+    });
+    render(<OrderPage />);
+    await flush();
+    const head = () => screen.getByTestId('order-status').textContent;
+    expect(head()).toContain('退款处理中，电子票已停用');
+    expect(head()).not.toContain('入场时请出示电子票');
+    const steps = () =>
+      screen.getAllByTestId('refund-step').map((e) => [e.className.split(' ')[1], e.textContent]);
+    expect(steps()).toEqual([
+      ['timeline__step--done', '提交退款申请12月01日 11:58'],
+      ['timeline__step--now', '微信支付处理中'],
+      ['timeline__step--todo', '退款到账'],
+    ]);
+    refund = { ...refund, status: 'succeeded', finishedAt: '2026-12-01T04:00:01.000Z' };
+    await act(() => jest.advanceTimersByTimeAsync(2000));
+    expect(head()).toContain('订单已退款');
+    expect(steps()).toEqual([
+      ['timeline__step--done', '提交退款申请12月01日 11:58'],
+      ['timeline__step--done', '微信支付处理中'],
+      ['timeline__step--done', '退款成功，已原路退回12月01日 12:00'],
+    ]);
+  });
+
   it("shows the order's 联系手机 as the server masks it, and no line for an order without one", async () => {
     router.params = { orderNo: 'N100' };
     serveApi({

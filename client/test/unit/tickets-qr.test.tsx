@@ -77,7 +77,10 @@ it('voided and refunding tickets show no code; an admitted one shows 已入场 w
   expect(cards.map((c) => c.dataset.status)).toEqual(['voided', 'refunding', 'checked_in']);
   expect(cards[2]!.textContent).toContain('已入场');
   expect(screen.getByTestId('checked-in-at').textContent).toBe('2027.01.15 周五 19:02 入场');
-  expect(cards[0]!.textContent).toContain('此票已作废，不能入场');
+  // A voided ticket is a refunded one: the fan reads 已退款, not 已作废.
+  expect(cards[0]!.textContent).toContain('已退款');
+  expect(cards[0]!.textContent).toContain('此票已退款，不能入场');
+  expect(cards[0]!.textContent).not.toContain('作废');
 });
 
 it('keeps working offline: the list kept from the last visit, codes still rotating', async () => {

@@ -301,7 +301,7 @@ export async function refundsOf(db: Db | Conn, orderIds: string[]): Promise<Map<
   const out = new Map<string, RefundSummary>();
   if (orderIds.length === 0) return out;
   const [rows] = await db.query<Row[]>(
-    "SELECT order_id, status, amount_fen, fee_fen, created_at FROM refunds WHERE kind = 'order' AND order_id IN (?) ORDER BY id",
+    "SELECT order_id, status, amount_fen, fee_fen, created_at, finished_at FROM refunds WHERE kind = 'order' AND order_id IN (?) ORDER BY id",
     [orderIds],
   );
   for (const r of rows) out.set(String(r.order_id), r as RefundSummary);

@@ -22,6 +22,8 @@ export interface RefundSummary {
   amount_fen: number;
   fee_fen: number;
   created_at: Date;
+  /** When WeChat Pay answered the refund (succeeded, or closed/abnormal). */
+  finished_at: Date | null;
 }
 
 const REFUND_STATUS_NAMES = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
@@ -44,6 +46,7 @@ export function orderView(o: OrderRow, items: ItemRow[], refund?: RefundSummary)
             amountFen: refund.amount_fen,
             feeFen: refund.fee_fen,
             requestedAt: refund.created_at.toISOString(),
+            ...(refund.finished_at ? { finishedAt: refund.finished_at.toISOString() } : {}),
           },
         }
       : {}),

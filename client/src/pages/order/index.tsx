@@ -17,6 +17,7 @@ import { formatYuan, percentOfFen } from '../../utils/money';
 import { refundFeePercent } from '../../utils/refund';
 import { runRemedy } from '../../utils/remedy';
 import { formatCountdown, formatDateTime } from '../../utils/time';
+import RefundTimeline, { refundOpen } from './RefundTimeline';
 import { usePayResult } from './usePayResult';
 import './index.scss';
 import { flag } from '../../utils/flag';
@@ -46,6 +47,8 @@ function StatusHead({ order, waiting }: { order: Order; waiting: boolean }) {
   if (waiting) text = '支付成功，正在出票…';
   else if (order.status === 'pending')
     text = left > 0 ? `请在 ${formatCountdown(left)} 内完成支付` : '支付已超时，订单即将取消';
+  // While a refund is open its tickets are locked at the gate: never tell the fan to show them.
+  else if (refundOpen(order.refund)) text = '退款处理中，电子票已停用';
   else if (order.status === 'paid') text = '支付成功，正在出票';
   else if (order.status === 'ticketed') text = '已出票，入场时请出示电子票';
   else if (order.status === 'cancelled') text = '订单已取消';
@@ -191,6 +194,7 @@ export default function OrderPage() {
             </Text>
           </View>
         </View>
+        {order.refund ? <RefundTimeline refund={order.refund} /> : null}
         <View className="card">
           <Text className="card__line">订单编号：{order.orderNo}</Text>
           <Text className="card__line">下单时间：{formatDateTime(order.createdAt)}</Text>

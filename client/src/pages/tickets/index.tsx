@@ -16,14 +16,15 @@ import './index.scss';
 const STATUS_TEXT: Record<string, string> = {
   valid: '可使用',
   refunding: '退票中',
-  voided: '已作废',
+  // Voided tickets are refunded ones (shared-types' TicketStatus): say so.
+  voided: '已退款',
 };
 
 /** Why a ticket that cannot be used shows no code. */
 const OFF_HINT: Record<string, string> = {
   checked_in: '已核验入场，欢迎观演',
   refunding: '退票处理中，暂不能入场',
-  voided: '此票已作废，不能入场',
+  voided: '此票已退款，不能入场',
 };
 
 /** Usable tickets first; otherwise the server's order (by session time). */
