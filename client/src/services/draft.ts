@@ -30,6 +30,11 @@ export interface CheckoutDraft {
   queueEnabled?: boolean;
   seats?: DraftSeat[];
   zone?: DraftZone;
+  /**
+   * The order this draft became: kept after submitting, so a reload of 确认订单 (H5) shows the
+   * pending order with its countdown and 支付 instead of losing it.
+   */
+  orderNo?: string;
 }
 
 export function saveDraft(d: CheckoutDraft): void {

@@ -44,6 +44,8 @@ export interface QueueEntry {
   admissionExpiresAt?: string;
   /** A token that has bought its order (or was refused): it buys once. */
   usedToken?: string;
+  /** The order this turn bought: a turn that ends after it is 已下单, not 时间已用完. */
+  orderNo?: string;
 }
 
 const entryKey = (sessionId: string) => `showtix.queue.${sessionId}`;
@@ -71,11 +73,14 @@ export function currentAdmission(sessionId: string, nowMs = Date.now()): Admissi
   return { token: e.admissionToken, expiresAt: e.admissionExpiresAt };
 }
 
-/** The token bought an order, or the server refused it (QUEUE_REQUIRED): never send it again. */
-export function markAdmissionUsed(sessionId: string, token?: string): void {
+/**
+ * The token bought an order (`orderNo`), or the server refused it (QUEUE_REQUIRED): never send
+ * it again.
+ */
+export function markAdmissionUsed(sessionId: string, token?: string, orderNo?: string): void {
   const e = loadEntry(sessionId);
   if (!e?.admissionToken || (token && e.admissionToken !== token)) return;
-  saveEntry({ ...e, usedToken: e.admissionToken });
+  saveEntry({ ...e, usedToken: e.admissionToken, ...(orderNo ? { orderNo } : {}) });
 }
 
 /** Slowest poll while waiting on a network that does not answer. */

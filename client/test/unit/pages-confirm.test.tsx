@@ -3,6 +3,7 @@ import taro, { resetTaro } from './stubs/taro';
 import { confirmPageWith } from './confirm-page';
 import { ID_A, ID_B, pendingOrder, PHONE, SEAT_DRAFT } from './fixtures';
 import ConfirmPage from '../../src/pages/confirm/index';
+import { saveDraft } from '../../src/services/draft';
 
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
 
@@ -133,4 +134,35 @@ it('backs off after RATE_LIMITED and retries by itself', async () => {
   await act(() => jest.advanceTimersByTimeAsync(10_000));
   expect(screen.getByTestId('hold-timer')).toBeTruthy();
   expect(call(1).header['Idempotency-Key']).toBe(call(0).header['Idempotency-Key']);
+});
+
+it('a reload after submitting shows the pending order again (countdown and 支付), never a lost draft', async () => {
+  const first = render(<ConfirmPage />);
+  fill(0, '张三', ID_A);
+  fill(1, '李四', ID_B);
+  answer({ statusCode: 201, data: order });
+  await submit();
+  expect(screen.getByTestId('hold-timer')).toBeTruthy();
+  first.unmount();
+
+  // The page again from scratch (a browser reload): it reads the order, it does not post one.
+  await act(() => jest.advanceTimersByTimeAsync(60_000));
+  answer({ statusCode: 200, data: order });
+  render(<ConfirmPage />);
+  await act(() => jest.advanceTimersByTimeAsync(0));
+  expect(screen.queryByText('选座信息已失效，请重新选座')).toBeNull();
+  expect(call(1)).toMatchObject({ url: '/api/v1/orders/N100', method: 'GET' });
+  expect(screen.getByTestId('hold-timer').textContent).toContain('14:00');
+  expect(screen.getByTestId('pay-button').textContent).toBe('支付 ¥2,560.50');
+  expect(screen.queryByTestId('submit-order')).toBeNull();
+  expect(taro.request).toHaveBeenCalledTimes(2);
+});
+
+it('a reload after the order was paid or cancelled goes to 订单详情', async () => {
+  saveDraft({ ...SEAT_DRAFT, orderNo: 'N100' });
+  answer({ statusCode: 200, data: { ...order, status: 'ticketed' } });
+  render(<ConfirmPage />);
+  await act(() => jest.advanceTimersByTimeAsync(0));
+  expect(taro.redirectTo).toHaveBeenCalledWith({ url: '/pages/order/index?orderNo=N100' });
+  expect(taro.request).toHaveBeenCalledTimes(1);
 });

@@ -6,7 +6,13 @@ import { tick } from './fan';
 import { SESSION } from './fixtures';
 import QueuePage from '../../src/pages/queue/index';
 import { clearSessionContext } from '../../src/services/context';
-import { currentAdmission, loadEntry, retryDelayMs, saveEntry } from '../../src/services/queue';
+import {
+  currentAdmission,
+  loadEntry,
+  markAdmissionUsed,
+  retryDelayMs,
+  saveEntry,
+} from '../../src/services/queue';
 
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
 const JOIN = 'POST /api/v1/sessions/7/queue/join';
@@ -268,4 +274,37 @@ it('a session without a waiting room goes straight to its seats', async () => {
   await open();
   expect(taro.redirectTo).toHaveBeenCalledWith({ url: '/pages/seatmap/index?sessionId=7&showId=3' });
   expect(count(sent, JOIN)).toBe(0);
+});
+
+it('a turn that ends after the fan bought says 已成功下单, never 购票时间已用完', async () => {
+  const until = new Date(NOW + 60_000).toISOString();
+  const sent = api({
+    [JOIN]: [
+      ok(status({ state: 'admitted', admitted: true, admissionToken: 'adm.1', admissionExpiresAt: until })),
+      ok(status({ state: 'expired', position: null, ahead: null })),
+    ],
+  });
+  saveEntry({ sessionId: '7', join: {}, joinedAt: NOW - 60_000, state: 'waiting' });
+  await open();
+  // The fan submitted an order with this turn (确认订单 marks the token as having bought it).
+  markAdmissionUsed('7', 'adm.1', 'N100');
+  expect(view()).toBe('admitted');
+  const page = () => screen.getAllByTestId('queue-page').at(-1)!;
+
+  // Back to the queue page later: the server says the turn is over.
+  saveEntry({ ...loadEntry('7')!, state: 'waiting' });
+  render(<QueuePage />);
+  await tick(0);
+  expect(page().dataset.view).toBe('done');
+  expect(page().textContent).toContain('本轮已成功下单');
+  expect(page().textContent).not.toContain('您的购票时间已用完');
+  expect(count(sent, JOIN)).toBe(2);
+
+  // Opened again after that: the same, from storage, without asking the server.
+  render(<QueuePage />);
+  await tick(0);
+  expect(page().dataset.view).toBe('done');
+  fireEvent.click(screen.getAllByTestId('queue-done-action').at(-1)!);
+  expect(taro.reLaunch).toHaveBeenCalledWith({ url: '/pages/orders/index' });
+  expect(count(sent, JOIN)).toBe(2);
 });

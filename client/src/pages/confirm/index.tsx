@@ -19,7 +19,7 @@ import {
 } from '../../services/attendees';
 import { checkPhone, rememberedPhone } from '../../services/contact-phone';
 import { maskIdNumber } from '../../services/shared';
-import { draftTotalFen, draftUnits, loadDraft, type CheckoutDraft } from '../../services/draft';
+import { clearDraft, draftTotalFen, draftUnits, loadDraft, type CheckoutDraft } from '../../services/draft';
 import { errorView, type ErrorView } from '../../services/errors';
 import { startPayment } from '../../services/payment';
 import { currentAdmission } from '../../services/queue';
@@ -149,8 +149,10 @@ export default function ConfirmPage() {
     setPayError(undefined);
     try {
       const outcome = await startPayment(order.orderNo);
-      if (outcome === 'confirmed') replace('order', { orderNo: order.orderNo, result: 'success' });
-      else if (outcome === 'cancelled')
+      if (outcome === 'confirmed') {
+        clearDraft(); // bought: nothing left to confirm
+        replace('order', { orderNo: order.orderNo, result: 'success' });
+      } else if (outcome === 'cancelled')
         void Taro.showToast({ title: '已取消支付，可在订单中继续支付', icon: 'none' });
     } catch (e) {
       const view = errorView(e);
@@ -197,7 +199,10 @@ export default function ConfirmPage() {
           <Text className="card__sub">{draft.venueName}</Text>
         </View>
         <Lines d={draft} />
-        {draft.realName && order ? <AttendeeSummary list={attendees} labels={labels} /> : null}
+        {/* After a reload the attendees typed here are gone (ID numbers are not kept on the phone). */}
+        {draft.realName && order && attendees.some((a) => a.name) ? (
+          <AttendeeSummary list={attendees} labels={labels} />
+        ) : null}
         {draft.realName && !order ? (
           <View className="card">
             <Text className="card__title">观演人信息</Text>

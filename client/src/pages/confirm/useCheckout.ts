@@ -1,10 +1,11 @@
 import type { CreateOrderInput } from '@showtix/shared-types';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { normaliseAttendees, type AttendeeInput } from '../../services/attendees';
 import { rememberPhone } from '../../services/contact-phone';
-import { clearDraft, type CheckoutDraft } from '../../services/draft';
+import { saveDraft, type CheckoutDraft } from '../../services/draft';
 import { errorView, type ErrorView } from '../../services/errors';
-import { createOrder, OrderAttempt } from '../../services/orders';
+import { createOrder, getOrder, OrderAttempt } from '../../services/orders';
+import { replace } from '../../routes';
 import { currentAdmission, markAdmissionUsed } from '../../services/queue';
 import type { Order } from '@showtix/shared-types';
 
@@ -36,9 +37,28 @@ export function useCheckout(draft: CheckoutDraft | undefined) {
   const [order, setOrder] = useState<Order>();
   const [error, setError] = useState<ErrorView>();
   const [busy, setBusy] = useState(false);
+  // A draft that already became an order (the page was reloaded): show that order, never submit
+  // again. Anything but a pending order (paid, cancelled, unreadable) goes to 订单详情.
+  const [resuming, setResuming] = useState(Boolean(draft?.orderNo));
+  const orderNo = draft?.orderNo;
+  useEffect(() => {
+    if (!orderNo) return undefined;
+    let live = true;
+    getOrder(orderNo)
+      .then((o) => {
+        if (!live) return;
+        if (o.status === 'pending') setOrder(o);
+        else replace('order', { orderNo });
+      })
+      .catch(() => live && replace('order', { orderNo }))
+      .finally(() => live && setResuming(false));
+    return () => {
+      live = false;
+    };
+  }, [orderNo]);
 
   const submit = async (buyer: BuyerInput) => {
-    if (!draft || busy) return;
+    if (!draft || busy || resuming || draft.orderNo) return;
     setBusy(true);
     setError(undefined);
     // Sessions with a waiting room: the turn's token (it buys one order).
@@ -47,8 +67,8 @@ export function useCheckout(draft: CheckoutDraft | undefined) {
       const o = await createOrder(orderInput(draft, buyer, token), attempt.current);
       attempt.current.reset();
       rememberPhone(buyer.contactPhone);
-      clearDraft();
-      if (token) markAdmissionUsed(draft.sessionId, token);
+      saveDraft({ ...draft, orderNo: o.orderNo });
+      if (token) markAdmissionUsed(draft.sessionId, token, o.orderNo);
       setOrder(o);
     } catch (e) {
       const view = errorView(e);
@@ -61,5 +81,5 @@ export function useCheckout(draft: CheckoutDraft | undefined) {
       setBusy(false);
     }
   };
-  return { order, setOrder, error, setError, busy, submit };
+  return { order, setOrder, error, setError, busy: busy || resuming, submit };
 }

@@ -172,6 +172,27 @@ export default function QueueBoard(p: BoardProps) {
           onAction={p.onBackToShow}
         />
       );
+    case 'done':
+      // The turn ended after the fan bought: the purchase went through, nothing ran out.
+      return (
+        <Final
+          testid="queue-done"
+          icon="✓"
+          tone="ok"
+          title="本轮已成功下单"
+          text="您在本轮排队中提交的订单可在「我的订单」中查看。如需再次购买，可重新排队（将排在队尾）。"
+          action="查看我的订单"
+          onAction={p.onOrders}
+        >
+          <Button
+            className="btn btn--ghost queue__action"
+            data-testid="queue-done-rejoin"
+            onClick={p.onRejoin}
+          >
+            重新排队
+          </Button>
+        </Final>
+      );
     case 'expired':
       return (
         <Final

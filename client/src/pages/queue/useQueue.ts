@@ -13,10 +13,10 @@ import {
 
 /**
  * What the queue page shows: the server's states, plus `need_id` (a real-name session waits for
- * the fan's ID before joining), `used` (admitted, but this turn's token has bought its order)
- * and `loading`.
+ * the fan's ID before joining), `used` (admitted, but this turn's token has bought its order),
+ * `done` (the turn is over and it bought an order: not a turn that ran out) and `loading`.
  */
-export type QueueView = QueueStatus['state'] | 'need_id' | 'used' | 'loading';
+export type QueueView = QueueStatus['state'] | 'need_id' | 'used' | 'done' | 'loading';
 
 export interface QueueState {
   view: QueueView;
@@ -30,7 +30,7 @@ export interface QueueState {
 }
 
 /** States after which polling stops until the fan acts. */
-const STOP: ReadonlySet<QueueView> = new Set(['sold_out', 'expired', 'admitted']);
+const STOP: ReadonlySet<QueueView> = new Set(['sold_out', 'expired', 'done', 'admitted']);
 
 /**
  * The waiting room of one session: joins (again, after a restart: the server answers the same
@@ -109,6 +109,7 @@ export function useQueue(
       let next: QueueView = s.state;
       if (!s.queueEnabled) next = 'admitted';
       else if (s.state === 'admitted' && saved.admissionToken === saved.usedToken) next = 'used';
+      else if (s.state === 'expired' && saved.orderNo) next = 'done';
       setView(next);
       if (next === 'admitted') {
         stopTimer();
@@ -192,7 +193,7 @@ export function useQueue(
       e.admissionExpiresAt !== undefined &&
       new Date(e.admissionExpiresAt).getTime() <= Date.now();
     // (A session sold out last time is asked again: returned tickets may have reopened it.)
-    if (e && (e.state === 'expired' || over)) setView('expired');
+    if (e && (e.state === 'expired' || over)) setView(e.orderNo ? 'done' : 'expired');
     else if (e) doJoin(e.join);
     else if (opts.realName) setView('need_id');
     else doJoin({});
@@ -210,7 +211,7 @@ export function useQueue(
 
   const rejoin = useCallback(() => {
     admittedOnce.current = false;
-    persist({ firstAhead: undefined, state: undefined, joinedAt: Date.now() });
+    persist({ firstAhead: undefined, state: undefined, orderNo: undefined, joinedAt: Date.now() });
     doJoin(loadEntry(sessionId)?.join ?? {});
   }, [doJoin, persist, sessionId]);
 
