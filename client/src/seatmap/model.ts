@@ -5,7 +5,13 @@ export const AVAILABLE = 0;
 export const HELD = 1;
 export const SOLD = 2;
 
-const PALETTE = ['#e4393c', '#ff8a00', '#2f7cf6', '#13a8a8', '#7b61ff', '#52a41a', '#d4380d', '#c41d7f'];
+/** Seats that cannot be picked (sold or held) and seats the fan picked: no tier may look like them. */
+export const UNAVAILABLE_COLOR = '#d9d9de';
+export const SELECTED_COLOR = '#16a34a';
+
+// Automatic tier colours: far from each other and from the two state colours above (no green,
+// no grey), so a tier never reads as "picked" or "taken".
+const PALETTE = ['#e4393c', '#ff8a00', '#2f7cf6', '#13a8a8', '#7b61ff', '#c41d7f', '#b8860b', '#8c5a2b'];
 
 export interface Bounds {
   minX: number;
@@ -46,8 +52,40 @@ export interface SeatModel {
   grid: { cell: number; cols: number; rows: number; starts: Uint32Array; items: Uint32Array };
 }
 
-export function tierColor(tier: Tier, i: number): string {
-  return tier.color || PALETTE[i % PALETTE.length]!;
+function rgb(hex: string): [number, number, number] | undefined {
+  const m = /^#?([\da-f]{2})([\da-f]{2})([\da-f]{2})$/i.exec(hex.trim());
+  return m ? [parseInt(m[1]!, 16), parseInt(m[2]!, 16), parseInt(m[3]!, 16)] : undefined;
+}
+
+/** Two colours a fan could mistake for each other on a small seat (RGB distance). */
+export function looksAlike(a: string, b: string): boolean {
+  const [x, y] = [rgb(a), rgb(b)];
+  if (!x || !y) return a.trim().toLowerCase() === b.trim().toLowerCase();
+  return Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]) < 60;
+}
+
+const looksLikeState = (c: string) => looksAlike(c, SELECTED_COLOR) || looksAlike(c, UNAVAILABLE_COLOR);
+
+/**
+ * One colour per tier: the organiser's, unless it looks like a seat state (picked, taken);
+ * otherwise the next palette colour that no other tier already shows.
+ */
+export function tierColors(tiers: Tier[]): string[] {
+  const own = tiers.map((t) => (t.color && !looksLikeState(t.color) ? t.color : undefined));
+  const used = own.filter((c): c is string => Boolean(c));
+  let next = 0;
+  return own.map((c) => {
+    if (c) return c;
+    for (let k = 0; k < PALETTE.length; k++) {
+      const pick = PALETTE[(next + k) % PALETTE.length]!;
+      if (!used.some((u) => looksAlike(u, pick))) {
+        next = (next + k + 1) % PALETTE.length;
+        used.push(pick);
+        return pick;
+      }
+    }
+    return PALETTE[next++ % PALETTE.length]!; // more tiers than colours: repeat, in order
+  });
 }
 
 function boundsOf(xs: Float32Array, ys: Float32Array): Bounds {
@@ -162,7 +200,7 @@ export function buildModel(map: Pick<SeatMap, 'seats' | 'tiers'>): SeatModel {
     state,
     index,
     tiers: map.tiers,
-    colors: map.tiers.map(tierColor),
+    colors: tierColors(map.tiers),
     byTier,
     all: Uint32Array.from({ length: n }, (_, i) => i),
     bounds,

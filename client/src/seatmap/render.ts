@@ -1,4 +1,4 @@
-import { AVAILABLE, type SeatModel } from './model';
+import { AVAILABLE, SELECTED_COLOR, UNAVAILABLE_COLOR, type SeatModel } from './model';
 import { STAGE_SPACE, type View } from './viewport';
 
 /** The subset of CanvasRenderingContext2D used here; WeChat's Canvas 2D context has it too. */
@@ -27,8 +27,6 @@ export interface Frame {
   dpr: number;
 }
 
-const UNAVAILABLE_COLOR = '#d9d9de';
-const SELECTED_COLOR = '#16a34a';
 const BACKGROUND = '#fbfbfd';
 
 function drawStage(f: Frame, m: SeatModel, v: View): void {

@@ -103,3 +103,36 @@ describe('gestures', () => {
     expect(g.up(1, 0, 0)).toBeNull();
   });
 });
+
+describe('tier colours', () => {
+  const tier = (id: string, color?: string) => ({ id, name: id, priceFen: 100, ...(color ? { color } : {}) });
+  /** The colours the map and its legend give these tiers. */
+  const colorsOf = (tiers: ReturnType<typeof tier>[]) => buildModel({ ...seatMap(), tiers }).colors;
+  const PICKED = '#16a34a'; // a selected seat
+  const TAKEN = '#d9d9de'; // a sold or held seat
+  const near = (a: string, b: string) => {
+    const c = (h: string) => [1, 3, 5].map((k) => parseInt(h.slice(k, k + 2), 16));
+    const [x, y] = [c(a), c(b)];
+    return Math.hypot(x[0]! - y[0]!, x[1]! - y[1]!, x[2]! - y[2]!) < 60;
+  };
+
+  it('never gives a tier the colour of a picked or a taken seat', () => {
+    // Eight tiers without colours: all different, none green like a picked seat or grey.
+    const auto = colorsOf(Array.from({ length: 8 }, (_, i) => tier(`t${i}`)));
+    expect(new Set(auto).size).toBe(8);
+    for (const c of auto) expect([near(c, PICKED), near(c, TAKEN)]).toEqual([false, false]);
+    // An organiser's green (or grey) would read as "picked" (or "taken"): replaced.
+    const [green, grey] = colorsOf([tier('a', '#1aa34f'), tier('b', '#d0d0d6')]);
+    expect([near(green!, PICKED), near(grey!, TAKEN)]).toEqual([false, false]);
+  });
+
+  it('an automatic colour never repeats a colour another tier already shows', () => {
+    // 内场 has the palette's orange, chosen by the organiser; a tier without a colour gets another.
+    const colors = colorsOf([tier('vip', '#e4393c'), tier('floor', '#ff8a00'), tier('new')]);
+    expect(colors.slice(0, 2)).toEqual(['#e4393c', '#ff8a00']);
+    expect(['#e4393c', '#ff8a00']).not.toContain(colors[2]);
+    // The standing zone's teal, and four new tiers around it: teal shows once.
+    const teal = colorsOf([tier('n1'), tier('standing', '#13a8a8'), tier('n2'), tier('n3'), tier('n4')]);
+    expect(teal.filter((c) => near(c, '#13a8a8'))).toHaveLength(1);
+  });
+});
