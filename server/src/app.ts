@@ -19,6 +19,7 @@ import { IdGenerator } from './orders/ids';
 import { OrderWriter } from './orders/writer';
 import { OrderService } from './orders/service';
 import { orderRoutes } from './orders/routes';
+import { quotaRoutes } from './orders/quota';
 import { Broker } from './outbox/broker';
 import { OutboxRelay } from './outbox/relay';
 import { WechatClient } from './wechat/client';
@@ -225,6 +226,7 @@ export function createApp(d: AppDeps): Koa {
     orderRoutes(d.orders, auth, d.clock),
     catalogRoutes(d.catalog, d.seatmaps, d.clock),
     queueRoutes(d.queue, auth, d.clock),
+    quotaRoutes(d.db, d.catalog, auth),
     systemRoutes(d),
     authRoutes(d),
     payRoutes(payDeps),

@@ -150,6 +150,28 @@ describe('creating orders', () => {
     ).toBe('LIMIT_EXCEEDED');
   });
 
+  it('tells a fan what they may still buy in a session (GET .../quota), before they try', async () => {
+    const quota = async (i: number | null, sessionId = s.sessionId) =>
+      api.call('GET', `/api/v1/sessions/${sessionId}/quota`, i === null ? {} : { token: tokens[i] });
+    // Fan 3 holds 3 of 4 (the test above); fan 5 has bought nothing.
+    expect((await quota(3)).body).toMatchObject({
+      sessionId: s.sessionId,
+      purchaseLimit: 4,
+      held: 3,
+      remaining: 1,
+    });
+    expect((await quota(5)).body).toMatchObject({ held: 0, remaining: 4, showPurchaseLimit: null });
+    const last = await order(3, { sessionId: s.sessionId, seatIds: [s.seatIds[38]] });
+    expect(last.status).toBe(201);
+    expect((await quota(3)).body).toMatchObject({ held: 4, remaining: 0 }); // 已达限购
+    // A cancelled order gives its units back.
+    const cancel = await api.call('POST', `/api/v1/orders/${last.body.orderNo}/cancel`, { token: tokens[3] });
+    expect(cancel.status).toBe(200);
+    expect((await quota(3)).body).toMatchObject({ held: 3, remaining: 1 });
+    expect((await quota(null)).status).toBe(401);
+    expect((await quota(3, '999999')).status).toBe(404);
+  });
+
   it('sells general admission by quantity and says SOLD_OUT when the zone runs out', async () => {
     const r = await order(4, { sessionId: s.sessionId, zoneId: s.zoneIds[0], quantity: 4 });
     expect(r.status).toBe(201);

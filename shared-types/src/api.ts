@@ -186,6 +186,20 @@ export interface Ticket {
   zoneName?: string;
 }
 
+/** GET /api/v1/sessions/:sessionId/quota: what this fan may still buy in the session. */
+export interface PurchaseQuota {
+  sessionId: string;
+  /** Per person in this session. */
+  purchaseLimit: number;
+  /** Units this fan's live orders (pending, paid, ticketed) hold in this session. */
+  held: number;
+  /** Per person across the show's sessions, when the show sets one. */
+  showPurchaseLimit: number | null;
+  showHeld: number;
+  /** What one more order may take: 0 means 已达限购. */
+  remaining: number;
+}
+
 /** The waiting room as one fan sees it. */
 export interface QueueStatus {
   sessionId: string;

@@ -307,3 +307,24 @@ export async function refundsOf(db: Db | Conn, orderIds: string[]): Promise<Map<
   for (const r of rows) out.set(String(r.order_id), r as RefundSummary);
   return out;
 }
+
+/**
+ * Units a user holds in live orders (pending, paid, ticketed) of a session and of its show: the
+ * quota rows written with each order and given back when it is cancelled, expired or refunded.
+ */
+export async function heldUnits(
+  db: Db,
+  userId: string,
+  sessionId: string,
+): Promise<{ session: number; show: number }> {
+  const [[s]] = await db.query<Row[]>(
+    'SELECT used FROM user_session_quota WHERE user_id = ? AND session_id = ?',
+    [userId, sessionId],
+  );
+  const [[sh]] = await db.query<Row[]>(
+    `SELECT q.used FROM user_show_quota q JOIN show_sessions s ON s.show_id = q.show_id
+      WHERE q.user_id = ? AND s.id = ?`,
+    [userId, sessionId],
+  );
+  return { session: Number(s?.used ?? 0), show: Number(sh?.used ?? 0) };
+}
