@@ -4,6 +4,7 @@ import { ok, serveApi } from './fake-api';
 import { PHONE_MASKED, SESSION } from './fixtures';
 import OrderPage, { refundText } from '../../src/pages/order/index';
 import Index, { sortShows } from '../../src/pages/index/index';
+import ShowPage from '../../src/pages/show/index';
 import { ticketPlace, walletOrder } from '../../src/pages/tickets/index';
 import { clearSessionContext } from '../../src/services/context';
 import type { ShowSummary } from '@showtix/shared-types';
@@ -278,5 +279,62 @@ describe('refund and wallet wording', () => {
         (x) => x.ticketId,
       ),
     ).toEqual(['B', 'D', 'A', 'C']);
+  });
+});
+
+describe('show page', () => {
+  const SALE = {
+    ...SHOW,
+    posterUrl: null,
+    priceMinFen: 68_050,
+    priceMaxFen: 188_000,
+    firstStartsAt: SESSION.startsAt,
+    lastStartsAt: SESSION.startsAt,
+    description: '',
+    sessions: [{ ...SESSION, queueEnabled: true }],
+  };
+
+  it('tells a fan who already holds the limit before the queue: 已达限购, no button to queue', async () => {
+    router.params = { id: '3' };
+    serveApi({
+      'GET /api/v1/shows/3': ok(SALE),
+      'GET /api/v1/sessions/7/quota': ok({
+        sessionId: '7',
+        purchaseLimit: 2,
+        held: 2,
+        showPurchaseLimit: null,
+        showHeld: 0,
+        remaining: 0,
+      }),
+    });
+    render(<ShowPage />);
+    await flush();
+    await flush();
+    expect(screen.getByTestId('limit-reached').textContent).toBe('您已购买本场 2 张，已达每人限购 2 张');
+    const buy = screen.getByTestId('buy-button');
+    expect(buy.textContent).toBe('已达限购');
+    fireEvent.click(buy);
+    expect(taro.navigateTo).not.toHaveBeenCalled();
+  });
+
+  it('a fan with tickets left to buy queues as before', async () => {
+    router.params = { id: '3' };
+    serveApi({
+      'GET /api/v1/shows/3': ok(SALE),
+      'GET /api/v1/sessions/7/quota': ok({
+        sessionId: '7',
+        purchaseLimit: 2,
+        held: 1,
+        showPurchaseLimit: null,
+        showHeld: 0,
+        remaining: 1,
+      }),
+    });
+    render(<ShowPage />);
+    await flush();
+    await flush();
+    expect(screen.queryByTestId('limit-reached')).toBeNull();
+    fireEvent.click(screen.getByTestId('buy-button'));
+    expect(taro.navigateTo).toHaveBeenCalledWith({ url: '/pages/queue/index?sessionId=7&showId=3' });
   });
 });

@@ -4,6 +4,7 @@ import { SESSION, TIERS, seatMap } from './fixtures';
 import * as catalog from '../../src/services/catalog';
 import SeatMapPage from '../../src/pages/seatmap/index';
 import { loadDraft } from '../../src/services/draft';
+import { ok, serveApi } from './fake-api';
 
 jest.mock('../../src/services/catalog');
 const api = jest.mocked(catalog);
@@ -172,4 +173,54 @@ it('sells the standing zone of a mixed session behind the 站票 tab, one kind p
   const draft = loadDraft('7');
   expect(draft?.zone).toEqual({ id: 'z1', name: '内场站席', priceFen: 28_000, quantity: 2 });
   expect(draft?.seats).toBeUndefined();
+});
+
+describe('the purchase limit, counting what the fan already holds', () => {
+  const quota = (held: number) => ({
+    sessionId: '7',
+    purchaseLimit: 2,
+    held,
+    showPurchaseLimit: null,
+    showHeld: 0,
+    remaining: Math.max(0, 2 - held),
+  });
+  const open = async (held: number) => {
+    taro.setStorageSync('showtix.token', 'tok'); // a fan who has bought before is logged in
+    serveApi({ 'GET /api/v1/sessions/7/quota': ok(quota(held)) });
+    render(<SeatMapPage />);
+    await waitFor(() => expect(seatmap()).toBeDefined());
+  };
+
+  it('a fan who holds the limit is told 已达限购 on the map, before picking anything', async () => {
+    await open(2);
+    expect((await screen.findByTestId('limit-reached')).textContent).toBe(
+      '您已购买本场 2 张，已达每人限购 2 张',
+    );
+    expect(screen.getByTestId('confirm-seats').textContent).toBe('已达限购');
+    tap(0);
+    expect(taro.showToast).toHaveBeenLastCalledWith(
+      expect.objectContaining({ title: '您已购买本场 2 张，已达每人限购 2 张' }),
+    );
+    expect(screen.queryAllByTestId('seat-chip')).toHaveLength(0);
+  });
+
+  it('a fan who holds one of two may pick one more, and is told why not a second', async () => {
+    await open(1);
+    await waitFor(() => expect(taro.request).toHaveBeenCalled());
+    await act(async () => undefined);
+    tap(0);
+    expect(screen.getAllByTestId('seat-chip')).toHaveLength(1);
+    tap(1);
+    expect(taro.showToast).toHaveBeenLastCalledWith(
+      expect.objectContaining({ title: '您已购买本场 1 张，本场还可再选 1 张' }),
+    );
+    expect(screen.getAllByTestId('seat-chip')).toHaveLength(1);
+  });
+
+  it('asks nothing of a fan who is not logged in (browsing never logs in)', async () => {
+    render(<SeatMapPage />);
+    await waitFor(() => expect(seatmap()).toBeDefined());
+    expect(taro.request).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('limit-reached')).toBeNull();
+  });
 });

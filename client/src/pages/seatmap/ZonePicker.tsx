@@ -141,8 +141,8 @@ export function ZoneSection(p: {
         <Button
           className="btn btn--primary btn--wide"
           data-testid="confirm-zone"
-          disabled={flag(!zone)}
-          onClick={() => zone && p.onConfirm(zone, choice.quantity)}
+          disabled={flag(!zone || limit <= 0)}
+          onClick={() => zone && limit > 0 && p.onConfirm(zone, choice.quantity)}
         >
           立即购买
         </Button>

@@ -11,6 +11,7 @@ import { go, replace } from '../../routes';
 import { currentAdmission } from '../../services/queue';
 import { getSeatMap, getSession, getShow } from '../../services/catalog';
 import { saveDraft, type CheckoutDraft } from '../../services/draft';
+import { limitReachedText, orderLimit, useQuota } from '../../services/quota';
 import { buildModel, seatLabel, type SeatModel } from '../../seatmap/model';
 import { selectionTotalFen, toggleSeat } from '../../seatmap/selection';
 import { formatYuan } from '../../utils/money';
@@ -76,6 +77,8 @@ function SelectedBar(props: {
   model: SeatModel;
   selected: number[];
   limit: number;
+  /** Why the fan cannot buy more here (already holds the limit), or "". */
+  reached: string;
   onRemove: (i: number) => void;
   onConfirm: () => void;
 }) {
@@ -84,7 +87,11 @@ function SelectedBar(props: {
   return (
     <View className="select-bar">
       <ScrollView scrollX className="select-bar__chips">
-        {selected.length === 0 ? (
+        {props.reached ? (
+          <Text className="select-bar__hint select-bar__hint--warn" data-testid="limit-reached">
+            {props.reached}
+          </Text>
+        ) : selected.length === 0 ? (
           <Text className="select-bar__hint">点击座位选择，最多 {props.limit} 张；双指缩放查看</Text>
         ) : null}
         {selected.map((i) => (
@@ -99,10 +106,10 @@ function SelectedBar(props: {
         <Button
           className="btn btn--primary btn--wide"
           data-testid="confirm-seats"
-          disabled={flag(selected.length === 0)}
+          disabled={flag(selected.length === 0 || Boolean(props.reached))}
           onClick={props.onConfirm}
         >
-          {selected.length ? `确认选座（${selected.length}）` : '请先选座'}
+          {props.reached ? '已达限购' : selected.length ? `确认选座（${selected.length}）` : '请先选座'}
         </Button>
       </View>
     </View>
@@ -141,7 +148,10 @@ export default function SeatMapPage() {
     setSelected,
     setZoneLive,
   );
-  const limit = data.data?.session.purchaseLimit ?? 1;
+  // The session's limit, less what this fan's live orders already hold.
+  const quota = useQuota(sessionId);
+  const limit = orderLimit(data.data?.session.purchaseLimit ?? 1, quota);
+  const reached = limitReachedText(quota);
   // Sessions with a waiting room: only with a turn (the order needs its token).
   const queued = data.data?.session.queueEnabled ?? false;
   const [admission] = useState(() => currentAdmission(sessionId));
@@ -157,10 +167,13 @@ export default function SeatMapPage() {
     (seat: number) => {
       if (!model) return;
       const r = toggleSeat(model, selectedRef.current, seat, limit);
-      if (r.ok) setSelected(r.selected);
-      else void Taro.showToast({ title: r.message, icon: 'none' });
+      if (r.ok) return setSelected(r.selected);
+      // Over the limit because of tickets bought before: say so, not just the per-order limit.
+      const held = r.reason === 'limit' && quota && quota.held > 0;
+      const title = held ? reached || `您已购买本场 ${quota.held} 张，本场还可再选 ${limit} 张` : r.message;
+      void Taro.showToast({ title, icon: 'none' });
     },
-    [model, limit, setSelected],
+    [model, limit, setSelected, quota, reached],
   );
 
   if (!data.data) {
@@ -215,7 +228,7 @@ export default function SeatMapPage() {
       choice={zoneChoice}
       onChoice={setZoneChoice}
       onConfirm={confirmZone}
-      note={mixed ? '座位与站票需分开下单' : undefined}
+      note={reached || (mixed ? '座位与站票需分开下单' : undefined)}
     />
   );
 
@@ -263,6 +276,7 @@ export default function SeatMapPage() {
             model={model}
             selected={selected}
             limit={limit}
+            reached={reached}
             onRemove={(i) => setSelected(selected.filter((s) => s !== i))}
             onConfirm={confirmSeats}
           />

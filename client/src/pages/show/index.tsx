@@ -10,6 +10,7 @@ import { useCountdown } from '../../hooks/useCountdown';
 import { useLoad } from '../../hooks/useLoad';
 import { go } from '../../routes';
 import { getShow } from '../../services/catalog';
+import { limitReachedText, useQuota } from '../../services/quota';
 import { formatPriceRange } from '../../utils/money';
 import { formatCountdown, formatDateRange, formatDateTime } from '../../utils/time';
 import { RefundRules, RealNameNotice } from './notices';
@@ -55,7 +56,7 @@ function SessionCard({ s, active, onPick }: { s: SessionInfo; active: boolean; o
   );
 }
 
-function BuyBar({ show, s }: { show: ShowDetail; s: SessionInfo | undefined }) {
+function BuyBar({ show, s, reached }: { show: ShowDetail; s: SessionInfo | undefined; reached: string }) {
   const left = useCountdown(s?.status === 'presale' ? s.saleStartsAt : null);
   let label = '暂无场次';
   let enabled = false;
@@ -73,6 +74,11 @@ function BuyBar({ show, s }: { show: ShowDetail; s: SessionInfo | undefined }) {
     label = '已售罄';
   } else if (s?.status === 'ended') {
     label = '已结束';
+  }
+  // A fan who already holds the limit is told here, before the queue and the seat map.
+  if (enabled && reached) {
+    label = '已达限购';
+    enabled = false;
   }
   const min = s ? Math.min(...s.tiers.map((t) => t.priceFen)) : show.priceMinFen;
   return (
@@ -109,6 +115,19 @@ export default function ShowPage() {
   }
   const d = show.data;
   const session = d.sessions.find((s) => s.id === picked) ?? defaultSession(d.sessions);
+  return <ShowBody d={d} session={session} onPick={setPicked} />;
+}
+
+function ShowBody({
+  d,
+  session,
+  onPick,
+}: {
+  d: ShowDetail;
+  session: SessionInfo | undefined;
+  onPick: (id: string) => void;
+}) {
+  const reached = limitReachedText(useQuota(session?.id));
   return (
     <View className="page page--barred show">
       <ScrollView scrollY className="show__scroll">
@@ -129,8 +148,13 @@ export default function ShowPage() {
         <View className="card">
           <Text className="card__title">选择场次</Text>
           {d.sessions.map((s) => (
-            <SessionCard key={s.id} s={s} active={s.id === session?.id} onPick={() => setPicked(s.id)} />
+            <SessionCard key={s.id} s={s} active={s.id === session?.id} onPick={() => onPick(s.id)} />
           ))}
+          {reached ? (
+            <Text className="note note--warn show__limit" data-testid="limit-reached">
+              {reached}
+            </Text>
+          ) : null}
         </View>
         {session?.realName ? <RealNameNotice limit={session.purchaseLimit} /> : null}
         <View className="card">
@@ -146,7 +170,7 @@ export default function ShowPage() {
           </View>
         ) : null}
       </ScrollView>
-      <BuyBar show={d} s={session} />
+      <BuyBar show={d} s={session} reached={reached} />
     </View>
   );
 }
