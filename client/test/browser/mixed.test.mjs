@@ -83,3 +83,40 @@ test('a fan buys two standing tickets of a mixed session through the cashier', a
   await page.getByTestId('ticket').first().getByText('内场站席').waitFor();
   assert.deepEqual(errors, [], `page errors: ${errors.join('; ')}`);
 });
+
+test('a reload of 确认订单 keeps the pending order; a fan at the limit is told 已达限购 before buying more', async () => {
+  const { page, errors } = await fan();
+  await openPage(page, stack.appUrl, 'seatmap', { sessionId: seeded.sessionId, showId: seeded.showId });
+  await seatMapReady(page);
+  await page.getByTestId('seating-zones').click();
+  await page.getByTestId('zone-option').filter({ hasText: '内场站席' }).click();
+  for (let i = 0; i < 3; i++) await page.getByTestId('zone-plus').click();
+  await page.getByTestId('zone-quantity').getByText('4').waitFor(); // the session's limit
+  await page.getByTestId('confirm-zone').click();
+  await fillContactPhone(page);
+  await page.getByTestId('submit-order').click();
+  await page.getByTestId('hold-timer').waitFor();
+
+  // A reload (the H5 page from scratch): the same pending order, its countdown and 支付.
+  await page.reload();
+  await page.getByTestId('hold-timer').waitFor();
+  assert.equal(await page.getByText('选座信息已失效').count(), 0);
+  assert.equal(flat(await page.getByTestId('pay-button').innerText()), flat(`支付 ${yuan(4 * 28_000)}`));
+  assert.equal(await page.getByTestId('submit-order').count(), 0);
+  const token = await tokenOf(page);
+  const { items } = await api(stack, token, 'GET', '/api/v1/orders');
+  assert.equal(items.length, 1, 'the reload placed no second order');
+  await screenshot(page, 'e2e-mixed-03-confirm-reloaded');
+
+  // The four units held by that order are the limit: the show page says so before the queue or
+  // the map, and the map says so too.
+  await openPage(page, stack.appUrl, 'show', { id: seeded.showId });
+  await page.getByTestId('limit-reached').getByText('您已购买本场 4 张，已达每人限购 4 张').waitFor();
+  assert.equal(flat(await page.getByTestId('buy-button').innerText()), '已达限购');
+  await screenshot(page, 'e2e-mixed-04-show-limit');
+  await openPage(page, stack.appUrl, 'seatmap', { sessionId: seeded.sessionId, showId: seeded.showId });
+  await seatMapReady(page);
+  await page.getByTestId('limit-reached').waitFor();
+  assert.equal(flat(await page.getByTestId('confirm-seats').innerText()), '已达限购');
+  assert.deepEqual(errors, [], `page errors: ${errors.join('; ')}`);
+});
