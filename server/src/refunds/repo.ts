@@ -7,6 +7,17 @@ type Row = RowDataPacket & Record<string, any>;
 export const REFUND_STATUS = { REQUESTED: 0, PROCESSING: 1, SUCCESS: 2, ABNORMAL: 3, CLOSED: 4 } as const;
 export const REFUND_STATUS_NAME = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
 
+/**
+ * An order refund in one of these states makes the order's tickets inadmissible: open (requested,
+ * at WeChat, abnormal) or done. Only CLOSED (WeChat refused it for good) gives them back.
+ */
+export const REFUND_BLOCKS_ADMISSION = [
+  REFUND_STATUS.REQUESTED,
+  REFUND_STATUS.PROCESSING,
+  REFUND_STATUS.ABNORMAL,
+  REFUND_STATUS.SUCCESS,
+];
+
 /** order: the buyer's or an admin's refund of an order; late / duplicate: money we cannot keep. */
 export type RefundKind = 'order' | 'late' | 'duplicate';
 
@@ -101,10 +112,42 @@ export async function setRefundStatus(
   return res.affectedRows === 1;
 }
 
+/**
+ * Whether the order has an open or finished order refund. lock=true reads under a shared lock,
+ * which sees the latest committed row whatever snapshot the transaction already has.
+ */
+export async function orderRefundBlocks(db: Db | Conn, orderId: string, lock = false): Promise<boolean> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT 1 FROM refunds WHERE order_id = ? AND kind = 'order' AND status IN (?) LIMIT 1${lock ? ' LOCK IN SHARE MODE' : ''}`,
+    [orderId, REFUND_BLOCKS_ADMISSION],
+  );
+  return rows.length > 0;
+}
+
+/** The gate's view: does the ticket's order have an open or finished order refund? */
+export async function ticketRefundBlocks(db: Db | Conn, ticketId: string): Promise<boolean> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT 1 FROM tickets t JOIN refunds r ON r.order_id = t.order_id
+      WHERE t.id = ? AND r.kind = 'order' AND r.status IN (?) LIMIT 1`,
+    [ticketId, REFUND_BLOCKS_ADMISSION],
+  );
+  return rows.length > 0;
+}
+
+/** Ticket numbers of a session whose order has an open or finished order refund. */
+export async function refundBlockedTickets(db: Db | Conn, sessionId: string): Promise<Set<string>> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT t.ticket_no FROM tickets t JOIN refunds r ON r.order_id = t.order_id
+      WHERE t.session_id = ? AND r.kind = 'order' AND r.status IN (?)`,
+    [sessionId, REFUND_BLOCKS_ADMISSION],
+  );
+  return new Set(rows.map((r) => String(r.ticket_no)));
+}
+
 export async function refundsToCheck(db: Db, before: Date, limit: number): Promise<string[]> {
   const [rows] = await db.query<Row[]>(
-    'SELECT out_refund_no FROM refunds WHERE status IN (1, 3) AND created_at <= ? ORDER BY id LIMIT ?',
-    [before, limit],
+    'SELECT out_refund_no FROM refunds WHERE status IN (?) AND created_at <= ? ORDER BY id LIMIT ?',
+    [[REFUND_STATUS.PROCESSING, REFUND_STATUS.ABNORMAL], before, limit],
   );
   return rows.map((r) => r.out_refund_no);
 }

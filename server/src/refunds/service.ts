@@ -20,6 +20,8 @@ import {
   type RefundRow,
 } from './repo';
 import { refundTerms } from './rules';
+import { admittedCount, lockOrderTickets, moveOrderTickets } from '../tickets/repo';
+import { TICKET_STATUS } from '../tickets/status';
 
 export interface RefundDeps {
   db: Db;
@@ -66,11 +68,11 @@ export class RefundService {
         true,
       );
       if (!payment) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
-      const [used] = await conn.query<RowDataPacket[]>(
-        'SELECT COUNT(*) n FROM tickets t JOIN checkins c ON c.ticket_id = t.id WHERE t.order_id = ? FOR UPDATE',
-        [order.id],
-      );
-      if (Number(used[0]!.n) > 0)
+      // A checked-in ticket is never refunded. Lock the tickets first, then look for check-ins:
+      // check-in admits under the ticket's row lock, so none can commit between this check and
+      // the status change below (and a later scan sees REFUNDING).
+      const ticketIds = await lockOrderTickets(conn, order.id);
+      if ((await admittedCount(conn, ticketIds)) > 0)
         throw appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
       const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(conn, order, o.now) : 0;
       const r = await this.create(
@@ -84,7 +86,9 @@ export class RefundService {
         o.by,
         o.now,
       );
-      await conn.query('UPDATE tickets SET status = 3 WHERE order_id = ? AND status = 1', [order.id]);
+      // Inadmissible at once, in the refund's own transaction. A paid order has no tickets yet:
+      // the tickets consumer sees this refund under the order lock and issues them REFUNDING.
+      await moveOrderTickets(conn, order.id, [TICKET_STATUS.VALID], TICKET_STATUS.REFUNDING);
       return r;
     });
     this.d.relay.nudge();
@@ -193,8 +197,12 @@ export class RefundService {
     const status = wx.refund_status ?? wx.status ?? '';
     if (!['SUCCESS', 'ABNORMAL', 'CLOSED'].includes(status)) return 'pending';
     const result = await inTransaction(this.d.db, async (conn) => {
-      const refund = await findRefund(conn, 'out_refund_no = ?', [wx.out_refund_no], true);
-      if (!refund) return 'unknown' as const;
+      // Lock order: the order, then the refund, then the tickets, as the refund request and the
+      // tickets consumer do; so a CLOSED here and a ticket issue there cannot cross.
+      const seen = await findRefund(conn, 'out_refund_no = ?', [wx.out_refund_no]);
+      if (!seen) return 'unknown' as const;
+      await findOrder(conn, 'id = ?', [seen.order_id], true);
+      const refund = (await findRefund(conn, 'id = ?', [seen.id], true))!;
       if (refund.status === REFUND_STATUS.SUCCESS || refund.status === REFUND_STATUS.CLOSED)
         return 'duplicate' as const;
       if (wx.amount && wx.amount.refund !== refund.amount_fen)
@@ -206,9 +214,7 @@ export class RefundService {
       if (status === 'CLOSED') {
         await setRefundStatus(conn, refund.id, REFUND_STATUS.CLOSED, { finishedAt: now });
         if (refund.kind === 'order')
-          await conn.query('UPDATE tickets SET status = 1 WHERE order_id = ? AND status = 3', [
-            refund.order_id,
-          ]);
+          await moveOrderTickets(conn, refund.order_id, [TICKET_STATUS.REFUNDING], TICKET_STATUS.VALID);
         return 'applied' as const;
       }
       await this.succeed(conn, refund, now);
@@ -234,10 +240,13 @@ export class RefundService {
       order.id,
       [ORDER_STATUS.PAID, ORDER_STATUS.TICKETED],
     ]);
-    await conn.query('UPDATE tickets SET status = 2, voided_at = ? WHERE order_id = ? AND status <> 2', [
-      now,
+    await moveOrderTickets(
+      conn,
       order.id,
-    ]);
+      [TICKET_STATUS.VALID, TICKET_STATUS.REFUNDING],
+      TICKET_STATUS.VOIDED,
+      now,
+    );
     await releaseClaims(conn, order);
     await enqueue(conn, 'inventory.release', order.id, { sessionId: order.session_id, orderId: order.id });
     await enqueue(conn, 'notice.send', order.id, {
