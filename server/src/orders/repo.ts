@@ -307,3 +307,16 @@ export async function refundsOf(db: Db | Conn, orderIds: string[]): Promise<Map<
   for (const r of rows) out.set(String(r.order_id), r as RefundSummary);
   return out;
 }
+
+/** Refunded orders of these sessions: their units must be neither held nor sold in Redis. */
+export async function refundedOrdersOf(
+  db: Db,
+  sessionIds: string[],
+): Promise<{ id: string; session_id: string }[]> {
+  if (sessionIds.length === 0) return [];
+  const [rows] = await db.query<Row[]>(
+    'SELECT id, session_id FROM orders WHERE status = ? AND session_id IN (?) ORDER BY id',
+    [ORDER_STATUS.REFUNDED, sessionIds],
+  );
+  return rows.map((r) => ({ id: String(r.id), session_id: String(r.session_id) }));
+}
