@@ -1,5 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import { sweepRefundedSeats } from '../src/jobs/refunded-seats';
+import { resendStuckRefunds, sweepPaidWithoutTickets } from '../src/jobs/stuck-money';
 import { issueTickets } from '../src/tickets/service';
 import { audit } from './helpers/auditor';
 import { createSession, type SessionFixture } from './helpers/fixtures';
@@ -59,5 +60,82 @@ describe('sold seats of refunded orders', () => {
     expect(await soldSeats()).not.toEqual(expect.arrayContaining([o.seatIds[0]]));
     expect(await sweepRefundedSeats(p.deps, [s.sessionId])).toBe(0); // idempotent
     expect(await audit(p.deps, s.sessionId, p.clock.now().getTime())).toEqual([]);
+  });
+});
+
+describe('paid orders without tickets', () => {
+  it('get their tickets from the sweeper, once, when order.paid never reached a consumer', async () => {
+    const o = await paidOrder('openid-sweep-paid', 2);
+    const later = new Date(p.clock.now().getTime() + 3 * 60_000);
+    expect(await sweepPaidWithoutTickets(p.deps, p.clock.now(), 120_000)).toBe(0); // too recent: the consumer's turn
+    expect(await sweepPaidWithoutTickets(p.deps, later, 120_000)).toBe(1);
+    expect(await sweepPaidWithoutTickets(p.deps, later, 120_000)).toBe(0);
+    expect((await one('SELECT status FROM orders WHERE id = ?', [o.orderId])).status).toBe(3);
+    expect(Number((await one('SELECT COUNT(*) n FROM tickets WHERE order_id = ?', [o.orderId])).n)).toBe(2);
+  });
+});
+
+describe('refunds stuck in a non-final state', () => {
+  const refundRow = (orderId: string) =>
+    one(
+      'SELECT id, status, attempts, next_attempt_at, last_error, out_refund_no FROM refunds WHERE order_id = ?',
+      [orderId],
+    );
+
+  it('REQUESTED after NOT_ENOUGH and SYSTEM_ERROR is sent again after its backoff, with the same out_refund_no, once accepted', async () => {
+    const o = await paidOrder('openid-sweep-refund');
+    await issueTickets(p.deps, o.orderId, p.clock.now());
+    const r = await p.deps.refunds.refundOrder({
+      orderId: o.orderId,
+      by: { kind: 'admin', id: '1' },
+      now: p.clock.now(),
+    });
+    p.sim.setFaults({ refundNotEnough: true });
+    await expect(p.deps.refunds.execute(r.id, p.clock.now())).rejects.toThrow(/NOT_ENOUGH/);
+    let row = await refundRow(o.orderId);
+    expect(row).toMatchObject({ status: 0, attempts: 1, last_error: expect.stringContaining('NOT_ENOUGH') });
+    const at = (min: number) => new Date(p.clock.now().getTime() + min * 60_000);
+    expect(await resendStuckRefunds(p.deps, at(5), 60_000)).toBe(0); // NOT_ENOUGH waits 10 minutes
+    p.sim.setFaults({ refundNotEnough: false, failNextRequests: 1 });
+    expect(await resendStuckRefunds(p.deps, at(11), 60_000)).toBe(0); // SYSTEM_ERROR this time
+    row = await refundRow(o.orderId);
+    expect(row).toMatchObject({ status: 0, attempts: 2 });
+    expect(await resendStuckRefunds(p.deps, at(60), 60_000)).toBe(1);
+    await p.until(async () => (await refundRow(o.orderId)).status === 2, 'refund succeeded');
+    expect(
+      p.sim
+        .refunds()
+        .filter((x) => x.out_trade_no === o.orderNo)
+        .map((x) => x.out_refund_no),
+    ).toEqual([row.out_refund_no]);
+    expect(await resendStuckRefunds(p.deps, at(600), 60_000)).toBe(0);
+  });
+
+  it('ABNORMAL is handed to an operator (refund_cases) and the fan is told, once; tickets stay inadmissible', async () => {
+    const o = await paidOrder('openid-sweep-abnormal');
+    await issueTickets(p.deps, o.orderId, p.clock.now());
+    p.sim.setFaults({ refundOutcome: 'ABNORMAL' });
+    const r = await p.deps.refunds.refundOrder({
+      orderId: o.orderId,
+      by: { kind: 'admin', id: '1' },
+      now: p.clock.now(),
+    });
+    await p.deps.refunds.execute(r.id, p.clock.now());
+    await p.until(async () => (await refundRow(o.orderId)).status === 3, 'abnormal');
+    const later = new Date(p.clock.now().getTime() + 10 * 60_000);
+    await p.deps.refunds.checkProcessing(later, 0); // re-queried: still ABNORMAL, nothing new
+    const [cases] = await p.deps.db.query<RowDataPacket[]>(
+      'SELECT reason, state FROM refund_cases WHERE order_id = ?',
+      [o.orderId],
+    );
+    expect(cases).toEqual([{ reason: 'abnormal', state: 'open' }]);
+    const [notices] = await p.deps.db.query<RowDataPacket[]>(
+      "SELECT payload FROM outbox WHERE topic = 'notice.send' AND payload LIKE '%refund_delayed%' AND payload LIKE ?",
+      [`%"${o.orderId}"%`],
+    );
+    expect(notices).toHaveLength(1);
+    expect(
+      Number((await one('SELECT COUNT(*) n FROM tickets WHERE order_id = ? AND status <> 3', [o.orderId])).n),
+    ).toBe(0);
   });
 });

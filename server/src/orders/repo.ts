@@ -320,3 +320,12 @@ export async function refundedOrdersOf(
   );
   return rows.map((r) => ({ id: String(r.id), session_id: String(r.session_id) }));
 }
+
+/** Orders paid before `paidBefore` that still have no tickets (their order.paid never landed). */
+export async function paidWithoutTickets(db: Db, paidBefore: Date, limit: number): Promise<string[]> {
+  const [rows] = await db.query<Row[]>(
+    'SELECT id FROM orders WHERE status = ? AND paid_at <= ? ORDER BY paid_at LIMIT ?',
+    [ORDER_STATUS.PAID, paidBefore, limit],
+  );
+  return rows.map((r) => String(r.id));
+}

@@ -7,7 +7,11 @@ export interface Messages {
   'payment.late': { orderId: string; paymentId: string };
   'refund.requested': { refundId: string };
   'inventory.release': { sessionId: string; orderId: string };
-  'notice.send': { userId: string; template: 'ticketed' | 'refunded' | 'late_refund'; orderId: string };
+  'notice.send': {
+    userId: string;
+    template: 'ticketed' | 'refunded' | 'late_refund' | 'refund_delayed';
+    orderId: string;
+  };
 }
 
 export type Topic = keyof Messages;

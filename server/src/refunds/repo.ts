@@ -35,10 +35,12 @@ export interface RefundRow {
   requested_by: string;
   created_at: Date;
   finished_at: Date | null;
+  /** Sends WeChat refused so far (absent on rows read before migration 0010's columns existed). */
+  attempts?: number;
 }
 
 const COLUMNS = `id, order_id, payment_id, kind, out_refund_no, refund_id, amount_fen, fee_fen, status, reason,
-  requested_by, created_at, finished_at`;
+  requested_by, created_at, finished_at, attempts`;
 
 // A payment can carry refunds of several kinds; a lookup by payment alone answers the latest.
 const REFUNDS: RowSource = { table: 'refunds', columns: COLUMNS, orderBy: 'id DESC' };
@@ -150,4 +152,66 @@ export async function refundsToCheck(db: Db, before: Date, limit: number): Promi
     [[REFUND_STATUS.PROCESSING, REFUND_STATUS.ABNORMAL], before, limit],
   );
   return rows.map((r) => r.out_refund_no);
+}
+
+/** A send WeChat refused for now: count it and say when the sweeper may send it again. */
+export async function noteRefundFailure(
+  db: Db | Conn,
+  id: string,
+  error: string,
+  nextAttemptAt: Date,
+): Promise<number> {
+  await db.query(
+    `UPDATE refunds SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?
+      WHERE id = ? AND status = ?`,
+    [nextAttemptAt, error.slice(0, 200), id, REFUND_STATUS.REQUESTED],
+  );
+  const [rows] = await db.query<Row[]>('SELECT attempts FROM refunds WHERE id = ?', [id]);
+  return Number(rows[0]?.attempts ?? 0);
+}
+
+/** Refunds still REQUESTED (never accepted by WeChat) whose next send is due. */
+export async function refundsToResend(
+  db: Db,
+  now: Date,
+  createdBefore: Date,
+  limit: number,
+): Promise<string[]> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT id FROM refunds WHERE status = ? AND created_at <= ?
+        AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ORDER BY id LIMIT ?`,
+    [REFUND_STATUS.REQUESTED, createdBefore, now, limit],
+  );
+  return rows.map((r) => String(r.id));
+}
+
+/** Why a refund was handed to an operator. */
+export type RefundCaseReason = 'abnormal' | 'stuck';
+
+/** Hands a refund to an operator (once: a second call changes nothing). True if opened now. */
+export async function openRefundCase(
+  conn: Db | Conn,
+  refund: Pick<RefundRow, 'id' | 'order_id'>,
+  reason: RefundCaseReason,
+  now: Date,
+): Promise<boolean> {
+  const [res] = await conn.query<ResultSetHeader>(
+    'INSERT IGNORE INTO refund_cases (refund_id, order_id, reason, opened_at) VALUES (?, ?, ?, ?)',
+    [refund.id, refund.order_id, reason, now],
+  );
+  return res.affectedRows === 1;
+}
+
+/** Closes an open case (WeChat settled the refund, or an operator decided). */
+export async function resolveRefundCase(
+  conn: Db | Conn,
+  refundId: string,
+  r: { by: string; resolution: string; note?: string; now: Date },
+): Promise<boolean> {
+  const [res] = await conn.query<ResultSetHeader>(
+    `UPDATE refund_cases SET state = 'resolved', resolved_at = ?, resolved_by = ?, resolution = ?, note = ?
+      WHERE refund_id = ? AND state = 'open'`,
+    [r.now, r.by, r.resolution, r.note ?? null, refundId],
+  );
+  return res.affectedRows === 1;
 }

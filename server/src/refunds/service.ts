@@ -9,11 +9,15 @@ import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import { findPayment, type PaymentRow } from '../payments/repo';
-import type { WechatPay, WxRefund } from '../wechat/pay';
+import { WechatPayError, type WechatPay, type WxRefund } from '../wechat/pay';
 import {
   createRefund,
   findRefund,
+  noteRefundFailure,
+  openRefundCase,
   REFUND_STATUS,
+  resolveRefundCase,
+  type RefundCaseReason,
   refundsToCheck,
   setRefundStatus,
   type RefundKind,
@@ -34,6 +38,19 @@ export interface RefundDeps {
 export interface RefundActor {
   kind: 'buyer' | 'admin' | 'system';
   id: string;
+}
+
+/** After this many refused sends, a refund is also handed to an operator (it keeps retrying). */
+const RESEND_CASE_AFTER = 6;
+
+/**
+ * When a refund WeChat refused may be sent again: NOT_ENOUGH waits for the merchant's balance
+ * to be topped up (10 minutes, doubling, at most 6 hours); anything else 1 minute, doubling, at
+ * most 1 hour.
+ */
+export function resendDelayMs(code: string, attempts: number): number {
+  const [base, cap] = code === 'NOT_ENOUGH' ? [600_000, 6 * 3_600_000] : [60_000, 3_600_000];
+  return Math.min(cap, base * 2 ** Math.min(attempts, 10));
 }
 
 const PREFIX: Record<RefundKind, string> = { order: 'RF', late: 'RL', duplicate: 'RD' };
@@ -174,14 +191,22 @@ export class RefundService {
     if (!refund || refund.status !== REFUND_STATUS.REQUESTED) return;
     const order = (await findOrder(this.d.db, 'id = ?', [refund.order_id]))!;
     const payment = (await findPayment(this.d.db, 'id = ?', [refund.payment_id]))!;
-    const wx = await this.d.pay.refund({
-      orderNo: order.order_no,
-      ...(refund.kind === 'duplicate' ? { transactionId: payment.transaction_id } : {}),
-      outRefundNo: refund.out_refund_no,
-      refundFen: refund.amount_fen,
-      totalFen: payment.amount_fen,
-      reason: refund.reason || '退票',
-    });
+    let wx: WxRefund;
+    try {
+      wx = await this.d.pay.refund({
+        orderNo: order.order_no,
+        ...(refund.kind === 'duplicate' ? { transactionId: payment.transaction_id } : {}),
+        outRefundNo: refund.out_refund_no,
+        refundFen: refund.amount_fen,
+        totalFen: payment.amount_fen,
+        reason: refund.reason || '退票',
+      });
+    } catch (err) {
+      // Not accepted (SYSTEM_ERROR, NOT_ENOUGH, network): the refund stays REQUESTED and is sent
+      // again, with the same out_refund_no, by the consumer's retries and then the sweeper.
+      await this.noteFailure(refund, err, now);
+      throw err;
+    }
     await setRefundStatus(this.d.db, refund.id, REFUND_STATUS.PROCESSING, {
       refundId: wx.refund_id,
       from: [REFUND_STATUS.REQUESTED],
@@ -208,7 +233,12 @@ export class RefundService {
       if (wx.amount && wx.amount.refund !== refund.amount_fen)
         throw new Error(`refund ${refund.out_refund_no}: amount ${wx.amount.refund} != ${refund.amount_fen}`);
       if (status === 'ABNORMAL') {
-        await setRefundStatus(conn, refund.id, REFUND_STATUS.ABNORMAL);
+        // Not final, and nothing WeChat retries by itself: an operator takes over, the fan is told.
+        const moved = await setRefundStatus(conn, refund.id, REFUND_STATUS.ABNORMAL, {
+          from: [REFUND_STATUS.REQUESTED, REFUND_STATUS.PROCESSING],
+        });
+        if (!moved) return 'duplicate' as const;
+        await this.handOver(conn, refund, 'abnormal', now);
         return 'applied' as const;
       }
       if (status === 'CLOSED') {
@@ -228,6 +258,7 @@ export class RefundService {
 
   private async succeed(conn: Conn, refund: RefundRow, now: Date): Promise<void> {
     await setRefundStatus(conn, refund.id, REFUND_STATUS.SUCCESS, { finishedAt: now });
+    await resolveRefundCase(conn, refund.id, { by: 'system', resolution: 'refunded', now });
     // The CHECK (refunded_fen <= amount_fen) makes refunding more than was paid impossible.
     await conn.query(
       'UPDATE payments SET refunded_fen = refunded_fen + ?, status = IF(refunded_fen >= amount_fen, 3, 2) WHERE id = ?',
@@ -254,6 +285,34 @@ export class RefundService {
       template: 'refunded',
       orderId: order.id,
     });
+  }
+
+  /** Hands a refund to an operator (refund_cases) and tells the fan, once. */
+  async handOver(conn: Conn, refund: RefundRow, reason: RefundCaseReason, now: Date): Promise<void> {
+    if (!(await openRefundCase(conn, refund, reason, now))) return;
+    const order = (await findOrder(conn, 'id = ?', [refund.order_id]))!;
+    await enqueue(conn, 'notice.send', `case-${refund.id}`, {
+      userId: order.user_id,
+      template: 'refund_delayed',
+      orderId: order.id,
+    });
+    this.d.log.error(
+      { refundId: refund.id, outRefundNo: refund.out_refund_no, reason },
+      'refund handed to an operator',
+    );
+  }
+
+  /** Counts a failed send; after RESEND_CASE_AFTER of them an operator is told as well. */
+  private async noteFailure(refund: RefundRow, err: unknown, now: Date): Promise<void> {
+    const code = err instanceof WechatPayError ? err.code : 'NETWORK';
+    const attempts = await noteRefundFailure(
+      this.d.db,
+      refund.id,
+      err instanceof Error ? err.message : String(err),
+      new Date(now.getTime() + resendDelayMs(code, refund.attempts ?? 0)),
+    );
+    if (attempts === RESEND_CASE_AFTER)
+      await inTransaction(this.d.db, (conn) => this.handOver(conn, refund, 'stuck', now));
   }
 
   /** Refunds WeChat accepted but never reported on: ask for their state. */
