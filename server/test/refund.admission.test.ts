@@ -3,7 +3,7 @@ import { currentQr, verifyOffline, type OfflineBundle } from '@showtix/shared-ty
 import { RefundService } from '../src/refunds/service';
 import { issueTickets } from '../src/tickets/service';
 import { admittedCount, lockOrderTickets, moveOrderTickets } from '../src/tickets/repo';
-import { TICKET_STATUS } from '../src/tickets/status';
+import { TICKET_LIFECYCLE } from '../src/lifecycle/transitions';
 import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
 
@@ -157,7 +157,7 @@ describe('refund against check-in, racing (pretix style: pause the refund betwee
       const scanning = scan(t!).then((r) => (scanned = r.body.result));
       await new Promise((r) => setTimeout(r, 300));
       expect(scanned).toBe(guard ? undefined : 'admitted');
-      await moveOrderTickets(conn, o.orderId, [TICKET_STATUS.VALID], TICKET_STATUS.REFUNDING);
+      await moveOrderTickets(conn, o.orderId, TICKET_LIFECYCLE.holdForRefund);
       await conn.commit();
       await scanning;
     } finally {

@@ -19,13 +19,12 @@ import {
   resolveRefundCase,
   type RefundCaseReason,
   refundsToCheck,
-  setRefundStatus,
   type RefundKind,
   type RefundRow,
 } from './repo';
 import { refundTerms } from './rules';
 import { admittedCount, lockOrderTickets, moveOrderTickets } from '../tickets/repo';
-import { TICKET_STATUS } from '../tickets/status';
+import { move, ORDER_LIFECYCLE, REFUND_LIFECYCLE, TICKET_LIFECYCLE, tryMove } from '../lifecycle/transitions';
 
 export interface RefundDeps {
   db: Db;
@@ -105,7 +104,7 @@ export class RefundService {
       );
       // Inadmissible at once, in the refund's own transaction. A paid order has no tickets yet:
       // the tickets consumer sees this refund under the order lock and issues them REFUNDING.
-      await moveOrderTickets(conn, order.id, [TICKET_STATUS.VALID], TICKET_STATUS.REFUNDING);
+      await moveOrderTickets(conn, order.id, TICKET_LIFECYCLE.holdForRefund);
       return r;
     });
     this.d.relay.nudge();
@@ -207,10 +206,8 @@ export class RefundService {
       await this.noteFailure(refund, err, now);
       throw err;
     }
-    await setRefundStatus(this.d.db, refund.id, REFUND_STATUS.PROCESSING, {
-      refundId: wx.refund_id,
-      from: [REFUND_STATUS.REQUESTED],
-    });
+    // Conditional: a concurrent send (consumer and sweeper) moves it once.
+    await tryMove(this.d.db, 'refunds', refund.id, REFUND_LIFECYCLE.accept, { refund_id: wx.refund_id });
     if (wx.status === 'SUCCESS') await this.applyResult(wx, now);
   }
 
@@ -234,17 +231,15 @@ export class RefundService {
         throw new Error(`refund ${refund.out_refund_no}: amount ${wx.amount.refund} != ${refund.amount_fen}`);
       if (status === 'ABNORMAL') {
         // Not final, and nothing WeChat retries by itself: an operator takes over, the fan is told.
-        const moved = await setRefundStatus(conn, refund.id, REFUND_STATUS.ABNORMAL, {
-          from: [REFUND_STATUS.REQUESTED, REFUND_STATUS.PROCESSING],
-        });
+        const moved = await tryMove(conn, 'refunds', refund.id, REFUND_LIFECYCLE.abnormal);
         if (!moved) return 'duplicate' as const;
         await this.handOver(conn, refund, 'abnormal', now);
         return 'applied' as const;
       }
       if (status === 'CLOSED') {
-        await setRefundStatus(conn, refund.id, REFUND_STATUS.CLOSED, { finishedAt: now });
+        await move(conn, 'refunds', refund.id, REFUND_LIFECYCLE.close, { finished_at: now });
         if (refund.kind === 'order')
-          await moveOrderTickets(conn, refund.order_id, [TICKET_STATUS.REFUNDING], TICKET_STATUS.VALID);
+          await moveOrderTickets(conn, refund.order_id, TICKET_LIFECYCLE.refundClosed);
         return 'applied' as const;
       }
       await this.succeed(conn, refund, now);
@@ -257,7 +252,7 @@ export class RefundService {
   }
 
   private async succeed(conn: Conn, refund: RefundRow, now: Date): Promise<void> {
-    await setRefundStatus(conn, refund.id, REFUND_STATUS.SUCCESS, { finishedAt: now });
+    await move(conn, 'refunds', refund.id, REFUND_LIFECYCLE.succeed, { finished_at: now });
     await resolveRefundCase(conn, refund.id, { by: 'system', resolution: 'refunded', now });
     // The CHECK (refunded_fen <= amount_fen) makes refunding more than was paid impossible.
     await conn.query(
@@ -266,18 +261,8 @@ export class RefundService {
     );
     if (refund.kind !== 'order') return;
     const order = (await findOrder(conn, 'id = ?', [refund.order_id], true))!;
-    await conn.query('UPDATE orders SET status = ? WHERE id = ? AND status IN (?)', [
-      ORDER_STATUS.REFUNDED,
-      order.id,
-      [ORDER_STATUS.PAID, ORDER_STATUS.TICKETED],
-    ]);
-    await moveOrderTickets(
-      conn,
-      order.id,
-      [TICKET_STATUS.VALID, TICKET_STATUS.REFUNDING],
-      TICKET_STATUS.VOIDED,
-      now,
-    );
+    await move(conn, 'orders', order.id, ORDER_LIFECYCLE.refund);
+    await moveOrderTickets(conn, order.id, TICKET_LIFECYCLE.void, now);
     await releaseClaims(conn, order);
     await enqueue(conn, 'inventory.release', order.id, { sessionId: order.session_id, orderId: order.id });
     await enqueue(conn, 'notice.send', order.id, {

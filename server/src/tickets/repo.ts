@@ -1,6 +1,7 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Conn } from '../db/pool';
-import { TICKET_STATUS, type TicketStatus } from './status';
+import type { Transition } from '../lifecycle/transitions';
+import { TICKET_STATUS } from './status';
 
 /**
  * Locks every ticket of an order, in id order (check-in locks one ticket row alone, so the two
@@ -27,18 +28,17 @@ export async function admittedCount(conn: Conn, ticketIds: string[]): Promise<nu
   return Number(rows[0]!.n);
 }
 
-/** Moves an order's tickets from one status to another (conditional: only rows in `from`). */
+/** Moves every ticket of an order by one lifecycle event (only tickets in its from-states). */
 export async function moveOrderTickets(
   conn: Conn,
   orderId: string,
-  from: TicketStatus[],
-  to: TicketStatus,
+  t: Transition,
   now?: Date,
 ): Promise<number> {
+  const voiding = t.to === TICKET_STATUS.VOIDED;
   const [res] = await conn.query<ResultSetHeader>(
-    `UPDATE tickets SET status = ?${to === TICKET_STATUS.VOIDED ? ', voided_at = ?' : ''}
-      WHERE order_id = ? AND status IN (?)`,
-    [to, ...(to === TICKET_STATUS.VOIDED ? [now ?? null] : []), orderId, from],
+    `UPDATE tickets SET status = ?${voiding ? ', voided_at = ?' : ''} WHERE order_id = ? AND status IN (?)`,
+    [t.to, ...(voiding ? [now ?? null] : []), orderId, t.from],
   );
   return res.affectedRows;
 }

@@ -9,6 +9,7 @@ import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import { orderRefundBlocks } from '../refunds/repo';
 import { TICKET_STATUS } from './status';
+import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -72,11 +73,7 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
       'INSERT INTO tickets (ticket_no, order_id, order_item_id, user_id, session_id, seat_id, zone_id, slot_no, secret, status, created_at) VALUES ?',
       [rows],
     );
-    await conn.query('UPDATE orders SET status = ? WHERE id = ? AND status = ?', [
-      ORDER_STATUS.TICKETED,
-      orderId,
-      ORDER_STATUS.PAID,
-    ]);
+    await move(conn, 'orders', orderId, ORDER_LIFECYCLE.issue);
     await enqueue(conn, 'notice.send', o.id, { userId: o.user_id, template: 'ticketed', orderId: o.id });
     return true;
   });
