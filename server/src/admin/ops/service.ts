@@ -1,3 +1,4 @@
+import { REFUND_CASE_RESOLUTIONS, type OpsOverview, type RefundCaseResolution } from '@showtix/shared-types';
 import type { AppDeps } from '../../app';
 import { appError } from '../../http/errors';
 import { PAID_TICKETS_GRACE_MS, REFUND_RESEND_AFTER_MS } from '../../jobs/recovery';
@@ -9,8 +10,8 @@ import type { Actor } from '../http';
 import * as repo from './repo';
 
 /** How an operator closed a refund case: paid the fan by other means, or nothing was owed. */
-export const CASE_RESOLUTIONS = ['paid_offline', 'not_owed'] as const;
-export type CaseResolution = (typeof CASE_RESOLUTIONS)[number];
+export const CASE_RESOLUTIONS = REFUND_CASE_RESOLUTIONS;
+export type CaseResolution = RefundCaseResolution;
 
 /**
  * The operations page: what recovery could not settle by itself, and the repairs an operator
@@ -19,7 +20,7 @@ export type CaseResolution = (typeof CASE_RESOLUTIONS)[number];
 export class OpsService {
   constructor(private readonly d: AppDeps) {}
 
-  async overview(now: Date) {
+  async overview(now: Date): Promise<OpsOverview> {
     const queues = await this.d.broker.deadCounts().catch(() => null); // null: RabbitMQ unreachable
     const parked = await parkedDeadLetters(this.d.db, 200);
     return {
