@@ -142,7 +142,7 @@ export function OpsPage() {
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
           columns={[
             { title: '订单号', dataIndex: 'orderNo' },
-            { title: '金额（元）', dataIndex: 'amountFen', width: 120, render: fenToYuan },
+            { title: '金额', dataIndex: 'amountFen', width: 120, render: fenToYuan },
             { title: '支付时间', dataIndex: 'paidAt', width: 160, render: dateTime },
             {
               title: '',
@@ -168,7 +168,7 @@ export function OpsPage() {
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
           columns={[
             { title: '订单号', dataIndex: 'orderNo' },
-            { title: '金额（元）', dataIndex: 'amountFen', width: 110, render: fenToYuan },
+            { title: '金额', dataIndex: 'amountFen', width: 110, render: fenToYuan },
             {
               title: '状态',
               dataIndex: 'status',
@@ -202,7 +202,7 @@ export function OpsPage() {
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
           columns={[
             { title: '订单号', dataIndex: 'orderNo' },
-            { title: '金额（元）', dataIndex: 'amountFen', width: 110, render: fenToYuan },
+            { title: '金额', dataIndex: 'amountFen', width: 110, render: fenToYuan },
             { title: '原因', dataIndex: 'reason', width: 150, render: (r: string) => CASE_REASON[r] ?? r },
             { title: '时间', dataIndex: 'openedAt', width: 160, render: dateTime },
             {
