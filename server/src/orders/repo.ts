@@ -4,6 +4,7 @@ import type { Conn, Db } from '../db/pool';
 import { findOne } from '../db/find-one';
 import type { NewOrder, OrderRow } from './types';
 import { ORDER_STATUS } from './types';
+import { ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import type { RefundSummary } from './views';
 
 type Row = RowDataPacket & Record<string, any>;
@@ -253,10 +254,11 @@ export async function cancelPending(
   now: Date,
   onlyIfExpired: boolean,
 ): Promise<OrderRow | undefined> {
+  const t = ORDER_LIFECYCLE.cancel;
   const [res] = await conn.query<ResultSetHeader>(
     `UPDATE orders SET status = ?, cancelled_at = ?, cancel_reason = ?
-      WHERE id = ? AND status = ?${onlyIfExpired ? ' AND expire_at <= ?' : ''}`,
-    [ORDER_STATUS.CANCELLED, now, reason, orderId, ORDER_STATUS.PENDING, ...(onlyIfExpired ? [now] : [])],
+      WHERE id = ? AND status IN (?)${onlyIfExpired ? ' AND expire_at <= ?' : ''}`,
+    [t.to, now, reason, orderId, t.from, ...(onlyIfExpired ? [now] : [])],
   );
   if (res.affectedRows !== 1) return undefined;
   const order = (await findOrder(conn, 'id = ?', [orderId]))!;

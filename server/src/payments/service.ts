@@ -5,6 +5,7 @@ import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../http/errors';
 import { findOrder } from '../orders/repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
+import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import type { RefundService } from '../refunds/service';
@@ -118,11 +119,7 @@ export class PaymentService {
       });
       if (!payment) return 'duplicate';
       if (live) {
-        await conn.query('UPDATE orders SET status = ?, paid_at = ? WHERE id = ?', [
-          ORDER_STATUS.PAID,
-          now,
-          order.id,
-        ]);
+        await move(conn, 'orders', order.id, ORDER_LIFECYCLE.pay, { paid_at: now });
         await enqueue(conn, 'order.paid', order.id, { orderId: order.id });
         return 'applied';
       }
