@@ -9,6 +9,7 @@ import { runLifecycle } from './catalog/lifecycle';
 import { startConsumers } from './workers';
 import { beijingDate } from './payments/reconcile';
 import { auditInventory } from './inventory/audit';
+import { recoveryJobs } from './jobs/recovery';
 
 /** WeChat's bill for a day is ready from about 10:00 the next day (Beijing time). */
 async function reconcileYesterday(d: AppDeps): Promise<void> {
@@ -75,6 +76,7 @@ export function startJobs(d: AppDeps): Scheduler {
     },
     { name: 'reconcile', intervalMs: 10 * 60_000, run: () => reconcileYesterday(d) },
     { name: 'inventory-audit', intervalMs: 60_000, run: () => auditInventory(d, selling) },
+    ...recoveryJobs(d, () => selling),
   ]);
   startConsumers(d);
   return scheduler;

@@ -35,7 +35,7 @@ export function startConsumers(d: AppDeps): void {
   d.broker.consume<'refund.requested'>('refunds', (m) => d.refunds.execute(m.refundId, now()), o);
   d.broker.consume<'inventory.release'>(
     'inventory',
-    (m) => d.orders.releaseInventory(m.sessionId, m.orderId),
+    async (m) => void (await d.orders.giveBack(m.sessionId, m.orderId)),
     o,
   );
   d.broker.consume<'notice.send'>(

@@ -275,6 +275,26 @@ describe('releaseOrder', () => {
     expect((await lock('o3', 'u1', ['102'], { idem: 'u1:k2' }))[0]).toBe(RC.LOCKED);
   });
 
+  it('a hold that took over an expired hold and was refused by MySQL gives the seat back to it, avail untouched', async () => {
+    await lock('o1', 'u1', ['101', '102']); // avail 8
+    expect(await lock('o2', 'u2', ['101', '103'], { now: HOLD + 1 })).toEqual([RC.LOCKED, 7]); // 103 fresh
+    // MySQL still has o1's claim on 101, so o2's insert fails and the server forgets o2
+    expect(await release('o2', true)).toEqual([RC.RELEASED, 8, 1]);
+    expect(await redis.hget(k.seats, '101')).toBe(`H|o1|${HOLD}`);
+    expect(await redis.hget(k.seats, '103')).toBeNull();
+    // o1 expires in MySQL and is released: now both its seats are free, counted once each
+    expect(await release('o1')).toEqual([RC.RELEASED, 10, 2]);
+    expect(await redis.hlen(k.seats)).toBe(0);
+  });
+
+  it('a taken-over seat whose first order is gone is simply freed', async () => {
+    await lock('o1', 'u1', ['101']); // avail 9
+    await lock('o2', 'u2', ['101'], { now: HOLD + 1 });
+    expect(await release('o1')).toEqual([RC.RELEASED, 9, 0]); // 101 is o2's now
+    expect(await release('o2', true)).toEqual([RC.RELEASED, 10, 1]);
+    expect(await redis.hget(k.seats, '101')).toBeNull();
+  });
+
   it('is a no-op for an unknown order', async () => {
     expect(await release('nope')).toEqual([RC.UNKNOWN_ORDER]);
   });

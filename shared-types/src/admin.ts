@@ -7,6 +7,7 @@ import { ID_TYPES, IdSchema } from './schemas';
 import { PhoneSchema } from './phone';
 
 export * from './admin-views';
+export * from './ops';
 
 export const ADMIN_ROLES = ['admin', 'operator', 'staff_manager'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];

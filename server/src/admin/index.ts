@@ -32,6 +32,8 @@ import { IdentityVault } from '../attendees/crypto';
 import { Keys } from '../redis/keys';
 import { ID_TYPES } from '@showtix/shared-types';
 import { VenueService } from './venues/service';
+import { opsRoutes } from './ops/routes';
+import { OpsService } from './ops/service';
 
 export { adminBodyParser } from './http';
 
@@ -112,6 +114,7 @@ export function adminRouters(d: AppDeps): Router[] {
     staffRoutes(a.staff, auth, d.clock),
     // Built here: it edits what the app's RiskService enforces and tells it to reload.
     riskRoutes(new RiskAdminService(d.db, d.vault, () => d.risk.invalidateBlocklist()), auth, d.clock),
+    opsRoutes(new OpsService(d), auth, d.clock),
     staffSelfRoutes(a.staff, requireAuth(d.tokens), d.clock),
     spaRoutes(d.config.admin),
   ];

@@ -9,6 +9,8 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../http/errors';
 import { codeKeyOf, type TicketKeys } from '../tickets/keys';
+import { refundBlockedTickets, ticketRefundBlocks } from '../refunds/repo';
+import { TICKET_STATUS } from '../tickets/status';
 import {
   attendeeOfTicket,
   checkinOf,
@@ -79,7 +81,10 @@ export class CheckinService {
     now: Date,
   ): Promise<CheckinAnswer> {
     const result = await inTransaction(this.db, async (conn) => {
-      if ((await lockTicket(conn, t.id)) !== 1) return 'refunded' as const;
+      if ((await lockTicket(conn, t.id)) !== TICKET_STATUS.VALID) return 'refunded' as const;
+      // Refund admissibility (also for a ticket whose status was never moved): no entry while
+      // a refund of its order is open or done.
+      if (await ticketRefundBlocks(conn, t.id)) return 'refunded' as const;
       const first = await insertCheckin(conn, {
         ticketId: t.id,
         sessionId: t.session_id,
@@ -141,8 +146,9 @@ export class CheckinService {
       tickets: {},
       revoked: [],
     };
+    const refunding = await refundBlockedTickets(this.db, sessionId);
     for (const r of rows) {
-      if (r.status !== 1) {
+      if (r.status !== TICKET_STATUS.VALID || refunding.has(r.ticket_no)) {
         bundle.revoked.push(r.ticket_no);
         continue;
       }

@@ -4,6 +4,7 @@ import type { SessionKeys } from '../redis/keys';
 import type { ScriptedRedis } from '../redis/scripts';
 import { loadSessionCatalog } from '../catalog/repo';
 import { SESSION_STATUS } from '../catalog/types';
+import { LIVE_ORDER_STATUSES, ORDER_STATUS } from '../orders/types';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -30,15 +31,15 @@ async function sessionOrders(
 ): Promise<{ live: Map<string, LiveOrder>; idem: [field: string, value: string][] }> {
   const [rows] = await db.query<Row[]>(
     `SELECT id, user_id, status, quantity, expire_at, idempotency_key, request_hash FROM orders
-      WHERE session_id = ? AND (status IN (1, 2, 3) OR idempotency_key IS NOT NULL)`,
-    [sessionId],
+      WHERE session_id = ? AND (status IN (?) OR idempotency_key IS NOT NULL)`,
+    [sessionId, LIVE_ORDER_STATUSES],
   );
   const live = new Map<string, LiveOrder>();
   const idem: [string, string][] = [];
   for (const r of rows) {
     const field = r.idempotency_key ? `${r.user_id}:${r.idempotency_key}` : '';
     if (field) idem.push([field, `${r.id}|${r.request_hash}`]);
-    if (r.status > 3) continue; // cancelled or refunded: holds nothing
+    if (!LIVE_ORDER_STATUSES.includes(r.status)) continue; // cancelled or refunded: holds nothing
     live.set(r.id, {
       id: r.id,
       user: r.user_id,
@@ -92,7 +93,10 @@ export async function rebuildSession(
     const o = orders.get(c.order_id);
     if (!o) continue; // a claim always belongs to a live order; ignore a stray one
     o.units.push(c.seat_id);
-    seatValues.push(c.seat_id, o.status === 1 ? `H|${o.id}|${o.holdUntilMs}` : `S|${o.id}`);
+    seatValues.push(
+      c.seat_id,
+      o.status === ORDER_STATUS.PENDING ? `H|${o.id}|${o.holdUntilMs}` : `S|${o.id}`,
+    );
   }
   for (let i = 0; i < seatValues.length; i += 2000) multi.hset(k.seats, ...seatValues.slice(i, i + 2000));
 
@@ -118,14 +122,14 @@ export async function rebuildSession(
   const users = new Map<string, number>();
   for (const o of orders.values()) {
     users.set(o.user, (users.get(o.user) ?? 0) + o.qty);
-    const state = o.status === 1 ? 'H' : 'S';
+    const state = o.status === ORDER_STATUS.PENDING ? 'H' : 'S';
     multi.hset(
       k.orders,
       o.id,
       `${state}|${o.user}|${o.qty}|${o.kind}|${o.units.join(',')}|${o.idem}|${o.ids.join(',')}`,
     );
     for (const id of o.ids) multi.hset(k.ids, id, o.id);
-    if (o.status === 1) multi.zadd(k.pending, o.holdUntilMs, o.id);
+    if (o.status === ORDER_STATUS.PENDING) multi.zadd(k.pending, o.holdUntilMs, o.id);
   }
   for (const [user, qty] of users) multi.hset(k.users, user, qty);
   for (const [field, value] of idem) multi.hset(k.idem, field, value);

@@ -151,6 +151,15 @@ export class InventoryService {
     return { state: f[0]!, units: f[4] ? f[4].split(',') : [] };
   }
 
+  /** The Redis record state ('H' held, 'S' sold, 'R' released) of each order that has one. */
+  async recordStates(sessionId: string, orderIds: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (orderIds.length === 0) return out;
+    const recs = await this.redis.hmget(this.keys.session(sessionId).orders, ...orderIds);
+    recs.forEach((rec, i) => rec && out.set(orderIds[i]!, rec[0]!));
+    return out;
+  }
+
   /** Opens or closes selling without touching stock (admin, sale start, session end). */
   async setOpen(sessionId: string, open: boolean): Promise<void> {
     const k = this.keys.session(sessionId);

@@ -8,6 +8,7 @@ const TEXT: Record<Messages['notice.send']['template'], { title: string; page: s
   ticketed: { title: '购票成功，电子票已放入票夹', page: 'pages/tickets/index' },
   refunded: { title: '退票成功，款项将原路退回', page: 'pages/orders/index' },
   late_refund: { title: '支付超时，座位已售出，款项将原路退回', page: 'pages/orders/index' },
+  refund_delayed: { title: '退款遇到问题，客服将尽快联系您处理', page: 'pages/orders/index' },
 };
 
 /**

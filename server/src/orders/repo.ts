@@ -4,6 +4,7 @@ import type { Conn, Db } from '../db/pool';
 import { findOne } from '../db/find-one';
 import type { NewOrder, OrderRow } from './types';
 import { ORDER_STATUS } from './types';
+import { ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import type { RefundSummary } from './views';
 
 type Row = RowDataPacket & Record<string, any>;
@@ -253,10 +254,11 @@ export async function cancelPending(
   now: Date,
   onlyIfExpired: boolean,
 ): Promise<OrderRow | undefined> {
+  const t = ORDER_LIFECYCLE.cancel;
   const [res] = await conn.query<ResultSetHeader>(
     `UPDATE orders SET status = ?, cancelled_at = ?, cancel_reason = ?
-      WHERE id = ? AND status = ?${onlyIfExpired ? ' AND expire_at <= ?' : ''}`,
-    [ORDER_STATUS.CANCELLED, now, reason, orderId, ORDER_STATUS.PENDING, ...(onlyIfExpired ? [now] : [])],
+      WHERE id = ? AND status IN (?)${onlyIfExpired ? ' AND expire_at <= ?' : ''}`,
+    [t.to, now, reason, orderId, t.from, ...(onlyIfExpired ? [now] : [])],
   );
   if (res.affectedRows !== 1) return undefined;
   const order = (await findOrder(conn, 'id = ?', [orderId]))!;
@@ -327,4 +329,26 @@ export async function heldUnits(
     [userId, sessionId],
   );
   return { session: Number(s?.used ?? 0), show: Number(sh?.used ?? 0) };
+}
+
+/** Refunded orders of these sessions: their units must be neither held nor sold in Redis. */
+export async function refundedOrdersOf(
+  db: Db,
+  sessionIds: string[],
+): Promise<{ id: string; session_id: string }[]> {
+  if (sessionIds.length === 0) return [];
+  const [rows] = await db.query<Row[]>(
+    'SELECT id, session_id FROM orders WHERE status = ? AND session_id IN (?) ORDER BY id',
+    [ORDER_STATUS.REFUNDED, sessionIds],
+  );
+  return rows.map((r) => ({ id: String(r.id), session_id: String(r.session_id) }));
+}
+
+/** Orders paid before `paidBefore` that still have no tickets (their order.paid never landed). */
+export async function paidWithoutTickets(db: Db, paidBefore: Date, limit: number): Promise<string[]> {
+  const [rows] = await db.query<Row[]>(
+    'SELECT id FROM orders WHERE status = ? AND paid_at <= ? ORDER BY paid_at LIMIT ?',
+    [ORDER_STATUS.PAID, paidBefore, limit],
+  );
+  return rows.map((r) => String(r.id));
 }

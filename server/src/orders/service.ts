@@ -302,13 +302,22 @@ export class OrderService {
    */
   async releaseInventory(sessionId: string, orderId: string, returnTurn?: string): Promise<void> {
     try {
-      const r = await this.d.inventory.release(sessionId, orderId, false, returnTurn);
-      if (r.kind === 'released' && r.availAfter > 0 && r.availAfter - r.freed <= 0) {
-        await this.d.catalog.markBackOnSale(sessionId);
-      }
+      await this.giveBack(sessionId, orderId, returnTurn);
     } catch (err) {
       this.d.log.error({ err, sessionId, orderId }, 'releasing holds failed; the sweep will retry');
     }
+  }
+
+  /**
+   * The same, throwing on a Redis failure: the inventory.release consumer (a refund's seats)
+   * lets RabbitMQ retry, and the refunded-seats sweep is the backstop after that.
+   */
+  async giveBack(sessionId: string, orderId: string, returnTurn?: string): Promise<'released' | 'not_held'> {
+    const r = await this.d.inventory.release(sessionId, orderId, false, returnTurn);
+    if (r.kind === 'released' && r.availAfter > 0 && r.availAfter - r.freed <= 0) {
+      await this.d.catalog.markBackOnSale(sessionId);
+    }
+    return r.kind === 'released' ? 'released' : 'not_held';
   }
 
   private async owned(userId: string, orderNo: string): Promise<OrderRow> {

@@ -3,6 +3,9 @@ import type { SealedAttendee, SealedPhone } from '../attendees/crypto';
 
 export const ORDER_STATUS = { PENDING: 1, PAID: 2, TICKETED: 3, CANCELLED: 4, REFUNDED: 5 } as const;
 
+/** Orders that hold their units (claims in MySQL, holds or sales in Redis). */
+export const LIVE_ORDER_STATUSES = [ORDER_STATUS.PENDING, ORDER_STATUS.PAID, ORDER_STATUS.TICKETED];
+
 export const ORDER_STATUS_NAME: Record<number, OrderStatus> = {
   1: 'pending',
   2: 'paid',

@@ -16,6 +16,33 @@ export type Handler<T extends Topic> = (
 ) => Promise<void>;
 
 const ATTEMPT_HEADER = 'x-showtix-attempt';
+/** How many times a dead letter was sent back to its queue, when it died, and why. */
+const REDRIVE_HEADER = 'x-showtix-redrives';
+const DEAD_AT_HEADER = 'x-showtix-dead-at';
+const ERROR_HEADER = 'x-showtix-error';
+
+/** A message that failed every attempt and every re-drive, handed over for an operator. */
+export interface DeadLetter {
+  /** The consumer's name (tickets, refunds, ...). */
+  queue: string;
+  messageId: string;
+  payload: string;
+  error: string | null;
+  redrives: number;
+}
+
+export interface RedriveOptions {
+  /** Re-drives per message; after that it is parked. */
+  maxRedrives: number;
+  /** A dead letter waits this long × 2^redrives before it is sent back. */
+  minAgeMs: number;
+  /** Plumbing time (like the outbox's backoff), not business time. */
+  nowMs: number;
+  /** Takes a message out of RabbitMQ for good (it is acknowledged only after park resolves). */
+  park: (m: DeadLetter) => Promise<void>;
+  /** Messages looked at per queue and run. */
+  limit?: number;
+}
 
 /**
  * RabbitMQ through amqp-connection-manager (reconnects, re-declares topology, re-subscribes).
@@ -120,7 +147,11 @@ export class Broker {
       try {
         if (next >= o.attemptsMax) {
           this.log.error({ err, topic, messageId, attempt }, 'message dead-lettered after its last attempt');
-          ch.sendToQueue(dead, m.content, props);
+          const why = String((err as Error)?.message ?? err).slice(0, 300);
+          ch.sendToQueue(dead, m.content, {
+            ...props,
+            headers: { ...headers, [DEAD_AT_HEADER]: Date.now(), [ERROR_HEADER]: why },
+          });
         } else {
           this.log.warn({ err, topic, messageId, attempt }, 'message handler failed; retrying later');
           ch.sendToQueue(retry, m.content, { ...props, expiration: String(o.backoffMs * 2 ** attempt) });
@@ -131,6 +162,88 @@ export class Broker {
         this.log.error({ err: e }, 'could not reroute a failed message');
       }
     }
+  }
+
+  /** A short-lived channel of its own (get/ack of dead letters); fails while RabbitMQ is down. */
+  private async withChannel<T>(fn: (ch: ConfirmChannel) => Promise<T>): Promise<T> {
+    const c = this.conn.connection;
+    if (!c) throw new Error('RabbitMQ is not connected');
+    const ch = await c.createConfirmChannel();
+    try {
+      return await fn(ch);
+    } finally {
+      // Messages taken and not acknowledged go back to their queue with the channel.
+      await ch.close().catch(() => undefined);
+    }
+  }
+
+  /** Messages waiting in each consumer's dead-letter queue. */
+  async deadCounts(): Promise<Record<string, number>> {
+    return this.withChannel(async (ch) => {
+      const out: Record<string, number> = {};
+      for (const name of Object.keys(this.queues))
+        out[name] = (await ch.checkQueue(`${this.queueName(name)}.dead`)).messageCount;
+      return out;
+    });
+  }
+
+  /**
+   * Dead letters go back to their queue with a fresh attempt count, each after waiting
+   * minAgeMs × 2^redrives, at most maxRedrives times; then they are parked (handed to `park`,
+   * acknowledged once it resolved). Handlers are idempotent, so a re-driven message that had in
+   * fact succeeded changes nothing. Returns the counts per consumer.
+   */
+  async redriveDead(
+    o: RedriveOptions,
+  ): Promise<{ redriven: Record<string, number>; parked: Record<string, number> }> {
+    const redriven: Record<string, number> = {};
+    const parked: Record<string, number> = {};
+    await this.withChannel(async (ch) => {
+      for (const name of Object.keys(this.queues)) {
+        const queue = this.queueName(name);
+        for (let i = 0; i < (o.limit ?? 100); i++) {
+          const m = await ch.get(`${queue}.dead`, { noAck: false });
+          if (!m) break;
+          const h = m.properties.headers ?? {};
+          const redrives = Number(h[REDRIVE_HEADER] ?? 0);
+          if (o.nowMs - Number(h[DEAD_AT_HEADER] ?? 0) < o.minAgeMs * 2 ** redrives) {
+            ch.nack(m, false, true); // not yet: the queue is in order of death, look again next run
+            break;
+          }
+          const messageId = String(m.properties.messageId ?? '');
+          if (redrives >= o.maxRedrives) {
+            const error = h[ERROR_HEADER] === undefined ? null : String(h[ERROR_HEADER]);
+            await o.park({ queue: name, messageId, payload: m.content.toString(), error, redrives });
+            parked[name] = (parked[name] ?? 0) + 1;
+          } else {
+            ch.sendToQueue(queue, m.content, {
+              persistent: true,
+              messageId,
+              contentType: 'application/json',
+              headers: { ...h, [ATTEMPT_HEADER]: 0, [REDRIVE_HEADER]: redrives + 1 },
+            });
+            await ch.waitForConfirms();
+            redriven[name] = (redriven[name] ?? 0) + 1;
+          }
+          ch.ack(m);
+        }
+      }
+    });
+    return { redriven, parked };
+  }
+
+  /** Sends a parked message back to its consumer's queue (an operator's repair). */
+  async requeue(name: string, messageId: string, payload: string): Promise<void> {
+    if (!this.queues[name]) throw new Error(`no queue "${name}" in the topology`);
+    await this.withChannel(async (ch) => {
+      ch.sendToQueue(this.queueName(name), Buffer.from(payload), {
+        persistent: true,
+        messageId,
+        contentType: 'application/json',
+        headers: { [ATTEMPT_HEADER]: 0, [REDRIVE_HEADER]: 0 },
+      });
+      await ch.waitForConfirms();
+    });
   }
 
   async close(): Promise<void> {

@@ -7,10 +7,17 @@ export interface Messages {
   'payment.late': { orderId: string; paymentId: string };
   'refund.requested': { refundId: string };
   'inventory.release': { sessionId: string; orderId: string };
-  'notice.send': { userId: string; template: 'ticketed' | 'refunded' | 'late_refund'; orderId: string };
+  'notice.send': {
+    userId: string;
+    template: 'ticketed' | 'refunded' | 'late_refund' | 'refund_delayed';
+    orderId: string;
+  };
 }
 
 export type Topic = keyof Messages;
+
+/** An outbox row's status (DEAD is kept for rows of older versions; RabbitMQ dead-letters now). */
+export const OUTBOX_STATUS = { PENDING: 0, SENT: 1, DEAD: 2 } as const;
 
 export interface OutboxRow {
   id: string;
@@ -40,14 +47,19 @@ export async function enqueue<T extends Topic>(
 export async function claimDue(conn: Conn, limit: number): Promise<OutboxRow[]> {
   const [rows] = await conn.query<RowDataPacket[]>(
     `SELECT id, topic, aggregate_id, payload FROM outbox
-      WHERE status = 0 AND next_attempt_at <= NOW(3) ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
-    [limit],
+      WHERE status = ? AND next_attempt_at <= NOW(3) ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
+    [OUTBOX_STATUS.PENDING, limit],
   );
   return rows as OutboxRow[];
 }
 
 export async function markSent(conn: Conn, ids: string[]): Promise<void> {
-  if (ids.length) await conn.query('UPDATE outbox SET status = 1, sent_at = NOW(3) WHERE id IN (?)', [ids]);
+  if (ids.length)
+    await conn.query('UPDATE outbox SET status = ?, sent_at = NOW(3) WHERE id IN (?) AND status = ?', [
+      OUTBOX_STATUS.SENT,
+      ids,
+      OUTBOX_STATUS.PENDING,
+    ]);
 }
 
 const RETRY_BASE_MS = 500;

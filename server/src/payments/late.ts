@@ -4,6 +4,7 @@ import { ER_CHECK_FAILED, ER_DUP_ENTRY, inTransaction, sqlErrno, type Db } from 
 import type { InventoryService } from '../inventory/service';
 import { claimStatements, findOrder, itemsOf, type ItemRow } from '../orders/repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
+import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import type { RefundService } from '../refunds/service';
@@ -123,10 +124,11 @@ async function reclaim(
       for (const s of claimStatements([claim])) {
         await conn.query(s.sql);
       }
-      await conn.query(
-        'UPDATE orders SET status = ?, paid_at = ?, cancelled_at = NULL, cancel_reason = NULL WHERE id = ?',
-        [ORDER_STATUS.PAID, now, o.id],
-      );
+      await move(conn, 'orders', o.id, ORDER_LIFECYCLE.latePay, {
+        paid_at: now,
+        cancelled_at: null,
+        cancel_reason: null,
+      });
       await setOutcome(conn, paymentId, 'late_applied');
       await enqueue(conn, 'order.paid', o.id, { orderId: o.id });
     });

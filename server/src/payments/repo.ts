@@ -1,6 +1,7 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { findOne, type RowSource } from '../db/find-one';
+import { ORDER_STATUS } from '../orders/types';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -80,9 +81,9 @@ export async function paymentsToCheck(
   limit: number,
 ): Promise<string[]> {
   const [rows] = await db.query<Row[]>(
-    `SELECT id FROM orders WHERE status = 1 AND pay_requested_at <= ?
+    `SELECT id FROM orders WHERE status = ? AND pay_requested_at <= ?
         AND (pay_checked_at IS NULL OR pay_checked_at <= ?) ORDER BY pay_requested_at LIMIT ?`,
-    [startedBefore, checkedBefore, limit],
+    [ORDER_STATUS.PENDING, startedBefore, checkedBefore, limit],
   );
   return rows.map((r) => String(r.id));
 }

@@ -5,6 +5,7 @@ import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../http/errors';
 import { findOrder } from '../orders/repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
+import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import type { RefundService } from '../refunds/service';
@@ -24,6 +25,12 @@ export interface PaymentDeps {
 
 /** A validly signed payment that does not match our order: changes nothing, logged. */
 export class SuspiciousPayment extends Error {}
+
+/**
+ * Trade states after which no money stays with us for this order: closed, revoked or failed
+ * (WeChat will not take money any more), or already refunded in full at WeChat.
+ */
+const CANCELLABLE_TRADE_STATES = new Set(['CLOSED', 'REVOKED', 'PAYERROR', 'REFUND']);
 
 export type ApplyResult = 'applied' | 'duplicate' | 'late' | 'double_payment';
 
@@ -112,11 +119,7 @@ export class PaymentService {
       });
       if (!payment) return 'duplicate';
       if (live) {
-        await conn.query('UPDATE orders SET status = ?, paid_at = ? WHERE id = ?', [
-          ORDER_STATUS.PAID,
-          now,
-          order.id,
-        ]);
+        await move(conn, 'orders', order.id, ORDER_LIFECYCLE.pay, { paid_at: now });
         await enqueue(conn, 'order.paid', order.id, { orderId: order.id });
         return 'applied';
       }
@@ -138,7 +141,10 @@ export class PaymentService {
 
   /**
    * Before a pending order is cancelled (expiry or buyer): if a payment was started, close it at
-   * WeChat. ORDERPAID means the money came: the payment is applied and the order kept.
+   * WeChat. ORDERPAID means money came: the query decides, and only a definite state ends the
+   * guard. SUCCESS is applied and the order kept ('paid'); a trade WeChat will never complete,
+   * or whose money went back already, lets the order go ('cancel'); anything else (still
+   * paying, or an answer that contradicts the close) is asked again on the next run ('retry').
    */
   async settleBeforeCancel(orderId: string, now: Date): Promise<'cancel' | 'paid' | 'retry'> {
     const order = await findOrder(this.d.db, 'id = ?', [orderId]);
@@ -146,8 +152,24 @@ export class PaymentService {
     try {
       if ((await this.d.pay.close(order.order_no)) === 'closed') return 'cancel';
       const tx = await this.d.pay.query(order.order_no);
-      if (tx?.trade_state === 'SUCCESS') await this.applyTransaction(tx, now);
-      return 'paid';
+      const state = tx?.trade_state ?? 'NOT_FOUND';
+      if (tx && state === 'SUCCESS') {
+        await this.applyTransaction(tx, now);
+        return 'paid';
+      }
+      if (CANCELLABLE_TRADE_STATES.has(state)) {
+        if (state === 'REFUND')
+          this.d.log.error(
+            { orderNo: order.order_no, transactionId: tx?.transaction_id },
+            'a payment we never recorded was refunded at WeChat; the order is cancelled (reconciliation shows it)',
+          );
+        return 'cancel';
+      }
+      this.d.log.warn(
+        { orderNo: order.order_no, state },
+        'close answered ORDERPAID but the trade is not settled',
+      );
+      return 'retry';
     } catch (err) {
       this.d.log.warn(
         { err: err instanceof WechatPayError ? err.message : err, orderId },

@@ -7,6 +7,17 @@ type Row = RowDataPacket & Record<string, any>;
 export const REFUND_STATUS = { REQUESTED: 0, PROCESSING: 1, SUCCESS: 2, ABNORMAL: 3, CLOSED: 4 } as const;
 export const REFUND_STATUS_NAME = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
 
+/**
+ * An order refund in one of these states makes the order's tickets inadmissible: open (requested,
+ * at WeChat, abnormal) or done. Only CLOSED (WeChat refused it for good) gives them back.
+ */
+export const REFUND_BLOCKS_ADMISSION = [
+  REFUND_STATUS.REQUESTED,
+  REFUND_STATUS.PROCESSING,
+  REFUND_STATUS.ABNORMAL,
+  REFUND_STATUS.SUCCESS,
+];
+
 /** order: the buyer's or an admin's refund of an order; late / duplicate: money we cannot keep. */
 export type RefundKind = 'order' | 'late' | 'duplicate';
 
@@ -24,10 +35,12 @@ export interface RefundRow {
   requested_by: string;
   created_at: Date;
   finished_at: Date | null;
+  /** Sends WeChat refused so far (absent on rows read before migration 0010's columns existed). */
+  attempts?: number;
 }
 
 const COLUMNS = `id, order_id, payment_id, kind, out_refund_no, refund_id, amount_fen, fee_fen, status, reason,
-  requested_by, created_at, finished_at`;
+  requested_by, created_at, finished_at, attempts`;
 
 // A payment can carry refunds of several kinds; a lookup by payment alone answers the latest.
 const REFUNDS: RowSource = { table: 'refunds', columns: COLUMNS, orderBy: 'id DESC' };
@@ -101,10 +114,104 @@ export async function setRefundStatus(
   return res.affectedRows === 1;
 }
 
+/**
+ * Whether the order has an open or finished order refund. lock=true reads under a shared lock,
+ * which sees the latest committed row whatever snapshot the transaction already has.
+ */
+export async function orderRefundBlocks(db: Db | Conn, orderId: string, lock = false): Promise<boolean> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT 1 FROM refunds WHERE order_id = ? AND kind = 'order' AND status IN (?) LIMIT 1${lock ? ' LOCK IN SHARE MODE' : ''}`,
+    [orderId, REFUND_BLOCKS_ADMISSION],
+  );
+  return rows.length > 0;
+}
+
+/** The gate's view: does the ticket's order have an open or finished order refund? */
+export async function ticketRefundBlocks(db: Db | Conn, ticketId: string): Promise<boolean> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT 1 FROM tickets t JOIN refunds r ON r.order_id = t.order_id
+      WHERE t.id = ? AND r.kind = 'order' AND r.status IN (?) LIMIT 1`,
+    [ticketId, REFUND_BLOCKS_ADMISSION],
+  );
+  return rows.length > 0;
+}
+
+/** Ticket numbers of a session whose order has an open or finished order refund. */
+export async function refundBlockedTickets(db: Db | Conn, sessionId: string): Promise<Set<string>> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT t.ticket_no FROM tickets t JOIN refunds r ON r.order_id = t.order_id
+      WHERE t.session_id = ? AND r.kind = 'order' AND r.status IN (?)`,
+    [sessionId, REFUND_BLOCKS_ADMISSION],
+  );
+  return new Set(rows.map((r) => String(r.ticket_no)));
+}
+
 export async function refundsToCheck(db: Db, before: Date, limit: number): Promise<string[]> {
   const [rows] = await db.query<Row[]>(
-    'SELECT out_refund_no FROM refunds WHERE status IN (1, 3) AND created_at <= ? ORDER BY id LIMIT ?',
-    [before, limit],
+    'SELECT out_refund_no FROM refunds WHERE status IN (?) AND created_at <= ? ORDER BY id LIMIT ?',
+    [[REFUND_STATUS.PROCESSING, REFUND_STATUS.ABNORMAL], before, limit],
   );
   return rows.map((r) => r.out_refund_no);
+}
+
+/** A send WeChat refused for now: count it and say when the sweeper may send it again. */
+export async function noteRefundFailure(
+  db: Db | Conn,
+  id: string,
+  error: string,
+  nextAttemptAt: Date,
+): Promise<number> {
+  await db.query(
+    `UPDATE refunds SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?
+      WHERE id = ? AND status = ?`,
+    [nextAttemptAt, error.slice(0, 200), id, REFUND_STATUS.REQUESTED],
+  );
+  const [rows] = await db.query<Row[]>('SELECT attempts FROM refunds WHERE id = ?', [id]);
+  return Number(rows[0]?.attempts ?? 0);
+}
+
+/** Refunds still REQUESTED (never accepted by WeChat) whose next send is due. */
+export async function refundsToResend(
+  db: Db,
+  now: Date,
+  createdBefore: Date,
+  limit: number,
+): Promise<string[]> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT id FROM refunds WHERE status = ? AND created_at <= ?
+        AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ORDER BY id LIMIT ?`,
+    [REFUND_STATUS.REQUESTED, createdBefore, now, limit],
+  );
+  return rows.map((r) => String(r.id));
+}
+
+/** Why a refund was handed to an operator. */
+export type RefundCaseReason = 'abnormal' | 'stuck';
+
+/** Hands a refund to an operator (once: a second call changes nothing). True if opened now. */
+export async function openRefundCase(
+  conn: Db | Conn,
+  refund: Pick<RefundRow, 'id' | 'order_id'>,
+  reason: RefundCaseReason,
+  now: Date,
+): Promise<boolean> {
+  const [res] = await conn.query<ResultSetHeader>(
+    'INSERT IGNORE INTO refund_cases (refund_id, order_id, reason, opened_at) VALUES (?, ?, ?, ?)',
+    [refund.id, refund.order_id, reason, now],
+  );
+  return res.affectedRows === 1;
+}
+
+/** Closes an open case (WeChat settled the refund, or an operator decided). */
+export async function resolveRefundCase(
+  conn: Db | Conn,
+  refundId: string,
+  r: { by: string; resolution: string; note?: string; now: Date },
+): Promise<boolean> {
+  const [res] = await conn.query<ResultSetHeader>(
+    `UPDATE refund_cases SET state = 'resolved', resolved_at = ?, resolved_by = ?, resolution = ?, note = ?
+      WHERE refund_id = ? AND state = 'open'`,
+    [r.now, r.by, r.resolution, r.note ?? null, refundId],
+  );
+  return res.affectedRows === 1;
 }

@@ -9,17 +9,22 @@ import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import { findPayment, type PaymentRow } from '../payments/repo';
-import type { WechatPay, WxRefund } from '../wechat/pay';
+import { WechatPayError, type WechatPay, type WxRefund } from '../wechat/pay';
 import {
   createRefund,
   findRefund,
+  noteRefundFailure,
+  openRefundCase,
   REFUND_STATUS,
+  resolveRefundCase,
+  type RefundCaseReason,
   refundsToCheck,
-  setRefundStatus,
   type RefundKind,
   type RefundRow,
 } from './repo';
 import { refundTerms } from './rules';
+import { admittedCount, lockOrderTickets, moveOrderTickets } from '../tickets/repo';
+import { move, ORDER_LIFECYCLE, REFUND_LIFECYCLE, TICKET_LIFECYCLE, tryMove } from '../lifecycle/transitions';
 
 export interface RefundDeps {
   db: Db;
@@ -32,6 +37,19 @@ export interface RefundDeps {
 export interface RefundActor {
   kind: 'buyer' | 'admin' | 'system';
   id: string;
+}
+
+/** After this many refused sends, a refund is also handed to an operator (it keeps retrying). */
+const RESEND_CASE_AFTER = 6;
+
+/**
+ * When a refund WeChat refused may be sent again: NOT_ENOUGH waits for the merchant's balance
+ * to be topped up (10 minutes, doubling, at most 6 hours); anything else 1 minute, doubling, at
+ * most 1 hour.
+ */
+export function resendDelayMs(code: string, attempts: number): number {
+  const [base, cap] = code === 'NOT_ENOUGH' ? [600_000, 6 * 3_600_000] : [60_000, 3_600_000];
+  return Math.min(cap, base * 2 ** Math.min(attempts, 10));
 }
 
 const PREFIX: Record<RefundKind, string> = { order: 'RF', late: 'RL', duplicate: 'RD' };
@@ -66,11 +84,11 @@ export class RefundService {
         true,
       );
       if (!payment) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
-      const [used] = await conn.query<RowDataPacket[]>(
-        'SELECT COUNT(*) n FROM tickets t JOIN checkins c ON c.ticket_id = t.id WHERE t.order_id = ? FOR UPDATE',
-        [order.id],
-      );
-      if (Number(used[0]!.n) > 0)
+      // A checked-in ticket is never refunded. Lock the tickets first, then look for check-ins:
+      // check-in admits under the ticket's row lock, so none can commit between this check and
+      // the status change below (and a later scan sees REFUNDING).
+      const ticketIds = await lockOrderTickets(conn, order.id);
+      if ((await admittedCount(conn, ticketIds)) > 0)
         throw appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
       const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(conn, order, o.now) : 0;
       const r = await this.create(
@@ -84,7 +102,9 @@ export class RefundService {
         o.by,
         o.now,
       );
-      await conn.query('UPDATE tickets SET status = 3 WHERE order_id = ? AND status = 1', [order.id]);
+      // Inadmissible at once, in the refund's own transaction. A paid order has no tickets yet:
+      // the tickets consumer sees this refund under the order lock and issues them REFUNDING.
+      await moveOrderTickets(conn, order.id, TICKET_LIFECYCLE.holdForRefund);
       return r;
     });
     this.d.relay.nudge();
@@ -170,18 +190,24 @@ export class RefundService {
     if (!refund || refund.status !== REFUND_STATUS.REQUESTED) return;
     const order = (await findOrder(this.d.db, 'id = ?', [refund.order_id]))!;
     const payment = (await findPayment(this.d.db, 'id = ?', [refund.payment_id]))!;
-    const wx = await this.d.pay.refund({
-      orderNo: order.order_no,
-      ...(refund.kind === 'duplicate' ? { transactionId: payment.transaction_id } : {}),
-      outRefundNo: refund.out_refund_no,
-      refundFen: refund.amount_fen,
-      totalFen: payment.amount_fen,
-      reason: refund.reason || '退票',
-    });
-    await setRefundStatus(this.d.db, refund.id, REFUND_STATUS.PROCESSING, {
-      refundId: wx.refund_id,
-      from: [REFUND_STATUS.REQUESTED],
-    });
+    let wx: WxRefund;
+    try {
+      wx = await this.d.pay.refund({
+        orderNo: order.order_no,
+        ...(refund.kind === 'duplicate' ? { transactionId: payment.transaction_id } : {}),
+        outRefundNo: refund.out_refund_no,
+        refundFen: refund.amount_fen,
+        totalFen: payment.amount_fen,
+        reason: refund.reason || '退票',
+      });
+    } catch (err) {
+      // Not accepted (SYSTEM_ERROR, NOT_ENOUGH, network): the refund stays REQUESTED and is sent
+      // again, with the same out_refund_no, by the consumer's retries and then the sweeper.
+      await this.noteFailure(refund, err, now);
+      throw err;
+    }
+    // Conditional: a concurrent send (consumer and sweeper) moves it once.
+    await tryMove(this.d.db, 'refunds', refund.id, REFUND_LIFECYCLE.accept, { refund_id: wx.refund_id });
     if (wx.status === 'SUCCESS') await this.applyResult(wx, now);
   }
 
@@ -193,22 +219,27 @@ export class RefundService {
     const status = wx.refund_status ?? wx.status ?? '';
     if (!['SUCCESS', 'ABNORMAL', 'CLOSED'].includes(status)) return 'pending';
     const result = await inTransaction(this.d.db, async (conn) => {
-      const refund = await findRefund(conn, 'out_refund_no = ?', [wx.out_refund_no], true);
-      if (!refund) return 'unknown' as const;
+      // Lock order: the order, then the refund, then the tickets, as the refund request and the
+      // tickets consumer do; so a CLOSED here and a ticket issue there cannot cross.
+      const seen = await findRefund(conn, 'out_refund_no = ?', [wx.out_refund_no]);
+      if (!seen) return 'unknown' as const;
+      await findOrder(conn, 'id = ?', [seen.order_id], true);
+      const refund = (await findRefund(conn, 'id = ?', [seen.id], true))!;
       if (refund.status === REFUND_STATUS.SUCCESS || refund.status === REFUND_STATUS.CLOSED)
         return 'duplicate' as const;
       if (wx.amount && wx.amount.refund !== refund.amount_fen)
         throw new Error(`refund ${refund.out_refund_no}: amount ${wx.amount.refund} != ${refund.amount_fen}`);
       if (status === 'ABNORMAL') {
-        await setRefundStatus(conn, refund.id, REFUND_STATUS.ABNORMAL);
+        // Not final, and nothing WeChat retries by itself: an operator takes over, the fan is told.
+        const moved = await tryMove(conn, 'refunds', refund.id, REFUND_LIFECYCLE.abnormal);
+        if (!moved) return 'duplicate' as const;
+        await this.handOver(conn, refund, 'abnormal', now);
         return 'applied' as const;
       }
       if (status === 'CLOSED') {
-        await setRefundStatus(conn, refund.id, REFUND_STATUS.CLOSED, { finishedAt: now });
+        await move(conn, 'refunds', refund.id, REFUND_LIFECYCLE.close, { finished_at: now });
         if (refund.kind === 'order')
-          await conn.query('UPDATE tickets SET status = 1 WHERE order_id = ? AND status = 3', [
-            refund.order_id,
-          ]);
+          await moveOrderTickets(conn, refund.order_id, TICKET_LIFECYCLE.refundClosed);
         return 'applied' as const;
       }
       await this.succeed(conn, refund, now);
@@ -221,7 +252,8 @@ export class RefundService {
   }
 
   private async succeed(conn: Conn, refund: RefundRow, now: Date): Promise<void> {
-    await setRefundStatus(conn, refund.id, REFUND_STATUS.SUCCESS, { finishedAt: now });
+    await move(conn, 'refunds', refund.id, REFUND_LIFECYCLE.succeed, { finished_at: now });
+    await resolveRefundCase(conn, refund.id, { by: 'system', resolution: 'refunded', now });
     // The CHECK (refunded_fen <= amount_fen) makes refunding more than was paid impossible.
     await conn.query(
       'UPDATE payments SET refunded_fen = refunded_fen + ?, status = IF(refunded_fen >= amount_fen, 3, 2) WHERE id = ?',
@@ -229,15 +261,8 @@ export class RefundService {
     );
     if (refund.kind !== 'order') return;
     const order = (await findOrder(conn, 'id = ?', [refund.order_id], true))!;
-    await conn.query('UPDATE orders SET status = ? WHERE id = ? AND status IN (?)', [
-      ORDER_STATUS.REFUNDED,
-      order.id,
-      [ORDER_STATUS.PAID, ORDER_STATUS.TICKETED],
-    ]);
-    await conn.query('UPDATE tickets SET status = 2, voided_at = ? WHERE order_id = ? AND status <> 2', [
-      now,
-      order.id,
-    ]);
+    await move(conn, 'orders', order.id, ORDER_LIFECYCLE.refund);
+    await moveOrderTickets(conn, order.id, TICKET_LIFECYCLE.void, now);
     await releaseClaims(conn, order);
     await enqueue(conn, 'inventory.release', order.id, { sessionId: order.session_id, orderId: order.id });
     await enqueue(conn, 'notice.send', order.id, {
@@ -245,6 +270,34 @@ export class RefundService {
       template: 'refunded',
       orderId: order.id,
     });
+  }
+
+  /** Hands a refund to an operator (refund_cases) and tells the fan, once. */
+  async handOver(conn: Conn, refund: RefundRow, reason: RefundCaseReason, now: Date): Promise<void> {
+    if (!(await openRefundCase(conn, refund, reason, now))) return;
+    const order = (await findOrder(conn, 'id = ?', [refund.order_id]))!;
+    await enqueue(conn, 'notice.send', `case-${refund.id}`, {
+      userId: order.user_id,
+      template: 'refund_delayed',
+      orderId: order.id,
+    });
+    this.d.log.error(
+      { refundId: refund.id, outRefundNo: refund.out_refund_no, reason },
+      'refund handed to an operator',
+    );
+  }
+
+  /** Counts a failed send; after RESEND_CASE_AFTER of them an operator is told as well. */
+  private async noteFailure(refund: RefundRow, err: unknown, now: Date): Promise<void> {
+    const code = err instanceof WechatPayError ? err.code : 'NETWORK';
+    const attempts = await noteRefundFailure(
+      this.d.db,
+      refund.id,
+      err instanceof Error ? err.message : String(err),
+      new Date(now.getTime() + resendDelayMs(code, refund.attempts ?? 0)),
+    );
+    if (attempts === RESEND_CASE_AFTER)
+      await inTransaction(this.d.db, (conn) => this.handOver(conn, refund, 'stuck', now));
   }
 
   /** Refunds WeChat accepted but never reported on: ask for their state. */

@@ -7,6 +7,9 @@ import { findOrder } from '../orders/repo';
 import { ORDER_STATUS } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
+import { orderRefundBlocks } from '../refunds/repo';
+import { TICKET_STATUS } from './status';
+import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -44,6 +47,11 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
   const issued = await inTransaction(d.db, async (conn) => {
     const o = await findOrder(conn, 'id = ?', [orderId], true);
     if (o?.status !== ORDER_STATUS.PAID) return false;
+    // No ticket is admissible while a refund of its order is open or done. The refund request
+    // takes the order lock too, so it is either visible here or comes after and moves these.
+    const status = (await orderRefundBlocks(conn, o.id, true))
+      ? TICKET_STATUS.REFUNDING
+      : TICKET_STATUS.VALID;
     const [items] = await conn.query<Row[]>(
       'SELECT id, seat_id, zone_id, slot_no FROM order_items WHERE order_id = ? ORDER BY id',
       [orderId],
@@ -58,13 +66,14 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
       i.zone_id,
       i.slot_no,
       randomBytes(32).toString('base64url'),
+      status,
       now,
     ]);
     await conn.query(
-      'INSERT INTO tickets (ticket_no, order_id, order_item_id, user_id, session_id, seat_id, zone_id, slot_no, secret, created_at) VALUES ?',
+      'INSERT INTO tickets (ticket_no, order_id, order_item_id, user_id, session_id, seat_id, zone_id, slot_no, secret, status, created_at) VALUES ?',
       [rows],
     );
-    await conn.query('UPDATE orders SET status = ? WHERE id = ?', [ORDER_STATUS.TICKETED, orderId]);
+    await move(conn, 'orders', orderId, ORDER_LIFECYCLE.issue);
     await enqueue(conn, 'notice.send', o.id, { userId: o.user_id, template: 'ticketed', orderId: o.id });
     return true;
   });

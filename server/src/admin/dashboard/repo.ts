@@ -1,5 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../../db/pool';
+import { LIVE_ORDER_STATUSES, ORDER_STATUS } from '../../orders/types';
+import { SESSION_STATUS } from '../../catalog/types';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -10,13 +12,13 @@ export async function unitsByTier(
 ): Promise<Map<string, { held: number; sold: number }>> {
   const [rows] = await db.query<Row[]>(
     `SELECT i.tier_id, o.status, COUNT(*) AS n FROM orders o JOIN order_items i ON i.order_id = o.id
-      WHERE o.session_id = ? AND o.status IN (1, 2, 3) GROUP BY i.tier_id, o.status`,
-    [sessionId],
+      WHERE o.session_id = ? AND o.status IN (?) GROUP BY i.tier_id, o.status`,
+    [sessionId, LIVE_ORDER_STATUSES],
   );
   const out = new Map<string, { held: number; sold: number }>();
   for (const r of rows) {
     const t = out.get(String(r.tier_id)) ?? { held: 0, sold: 0 };
-    if (r.status === 1) t.held += Number(r.n);
+    if (r.status === ORDER_STATUS.PENDING) t.held += Number(r.n);
     else t.sold += Number(r.n);
     out.set(String(r.tier_id), t);
   }
@@ -70,8 +72,8 @@ export async function claimedSeatStates(
     [sessionId],
   );
   return {
-    held: rows.filter((r) => r.status === 1).map((r) => String(r.seat_id)),
-    sold: rows.filter((r) => r.status !== 1).map((r) => String(r.seat_id)),
+    held: rows.filter((r) => r.status === ORDER_STATUS.PENDING).map((r) => String(r.seat_id)),
+    sold: rows.filter((r) => r.status !== ORDER_STATUS.PENDING).map((r) => String(r.seat_id)),
   };
 }
 
@@ -86,7 +88,8 @@ export interface LiveSessionRow {
 export async function liveSessions(db: Db): Promise<LiveSessionRow[]> {
   const [rows] = await db.query<Row[]>(
     `SELECT ss.id, ss.show_id, s.title, ss.starts_at, ss.status FROM show_sessions ss JOIN shows s ON s.id = ss.show_id
-      WHERE ss.status IN (1, 2, 3) ORDER BY ss.status = 1, ss.starts_at LIMIT 200`,
+      WHERE ss.status IN (?) ORDER BY ss.status = ?, ss.starts_at LIMIT 200`,
+    [[SESSION_STATUS.PRESALE, SESSION_STATUS.ON_SALE, SESSION_STATUS.SOLD_OUT], SESSION_STATUS.PRESALE],
   );
   return rows as LiveSessionRow[];
 }

@@ -1,8 +1,10 @@
 -- Shared helpers, included into the scripts at load time.
 -- An order's record in the session's orders hash:
---   state|userId|qty|kind|units|idemField|idHashes
+--   state|userId|qty|kind|units|idemField|idHashes|over
 --   state: H held, S sold, R released; kind: 's' (seats) or 'z<zoneId>'; units, idHashes: comma
---   lists (idHashes: the real-name attendees' ID documents, keyed hashes)
+--   lists (idHashes: the real-name attendees' ID documents, keyed hashes); over: the expired
+--   holds this order took over, 'seatId:orderId:holdUntilMs' each (given back if it is released
+--   while their order still holds: that seat was never counted in avail for this order)
 -- A seat's value in the seats hash: 'H|orderId|holdUntilMs' or 'S|orderId'; absent = available.
 local function split(s, sep)
   local out = {}
@@ -23,12 +25,15 @@ local function parseRecord(rec)
   local units, ids = {}, {}
   if f[5] ~= '' then units = split(f[5], ',') end
   if f[7] and f[7] ~= '' then ids = split(f[7], ',') end
-  return { state = f[1], user = f[2], qty = tonumber(f[3]), kind = f[4], units = units, idem = f[6] or '', ids = ids }
+  local over = {}
+  if f[8] and f[8] ~= '' then over = split(f[8], ',') end
+  return { state = f[1], user = f[2], qty = tonumber(f[3]), kind = f[4], units = units, idem = f[6] or '', ids = ids,
+    over = over }
 end
 
 local function recordString(state, r)
   return state .. '|' .. r.user .. '|' .. r.qty .. '|' .. r.kind .. '|' .. table.concat(r.units, ',') .. '|' .. r.idem
-    .. '|' .. table.concat(r.ids, ',')
+    .. '|' .. table.concat(r.ids, ',') .. '|' .. table.concat(r.over or {}, ',')
 end
 
 -- The request part shared by the take scripts (see lockSeats-8.lua for the layout):
@@ -80,10 +85,12 @@ local function book(K, q, r)
 end
 
 -- Checks that every seat is free (or its hold expired) and holds them all for orderId.
--- Returns nil and the number of seats that were free (not taken over), or the code and seat.
+-- Returns nil, the number of seats that were free (not taken over) and the taken-over holds
+-- ('seatId:orderId:holdUntilMs'), or the code and seat.
 local function holdSeats(metaKey, seatsKey, seats, orderId, now, holdUntil)
   local current = redis.call('HMGET', seatsKey, unpack(seats))
   local fresh = 0
+  local over = {}
   for i, v in ipairs(current) do
     if v then
       local taken = string.byte(v, 1) == 83 or tonumber(string.match(v, '(%d+)$')) > now
@@ -92,13 +99,43 @@ local function holdSeats(metaKey, seatsKey, seats, orderId, now, holdUntil)
         if avail <= 0 then return RC_SOLD_OUT, seats[i] end
         return RC_SEAT_TAKEN, seats[i]
       end
+      local prev, prevUntil = string.match(v, '^H|([^|]+)|(%d+)$')
+      if prev then over[#over + 1] = seats[i] .. ':' .. prev .. ':' .. prevUntil end
     else
       fresh = fresh + 1
     end
   end
   local holdValue = 'H|' .. orderId .. '|' .. holdUntil
   for _, seat in ipairs(seats) do redis.call('HSET', seatsKey, seat, holdValue) end
-  return nil, fresh
+  return nil, fresh, over
+end
+
+-- Frees a seat an order held. A seat it took over from an expired hold goes back to that hold
+-- while its order still holds in Redis (the record may still be in MySQL, which refused this
+-- order for it): avail never counted it for this order, so it is not added back either.
+-- Returns 1 when the seat became free (count it in avail), 0 when it went back.
+local function freeSeat(seatsKey, ordersKey, seat, overBySeat)
+  local prev = overBySeat[seat]
+  if prev then
+    local prevOrder, prevUntil = string.match(prev, '^([^:]+):(%d+)$')
+    local prevRec = redis.call('HGET', ordersKey, prevOrder)
+    if prevRec and string.byte(prevRec, 1) == 72 then -- 'H': that order still holds
+      redis.call('HSET', seatsKey, seat, 'H|' .. prevOrder .. '|' .. prevUntil)
+      return 0
+    end
+  end
+  redis.call('HDEL', seatsKey, seat)
+  return 1
+end
+
+-- { seatId = 'orderId:holdUntilMs' } of a record's taken-over holds.
+local function overBySeat(r)
+  local out = {}
+  for _, o in ipairs(r.over) do
+    local at = string.find(o, ':', 1, true)
+    out[string.sub(o, 1, at - 1)] = string.sub(o, at + 1)
+  end
+  return out
 end
 
 -- Takes qty free units of a zone (check and take in one step). Returns the slot numbers, or nil

@@ -38,8 +38,8 @@ for i = first, #ARGV do seats[#seats + 1] = ARGV[i] end
 local refused = gate(K, q, #seats)
 if refused then return refused end
 
-local code, fresh = holdSeats(KEYS[1], KEYS[2], seats, q.orderId, q.now, q.holdUntil)
+local code, fresh, over = holdSeats(KEYS[1], KEYS[2], seats, q.orderId, q.now, q.holdUntil)
 if code then return { code, fresh } end
-book(K, q, { user = q.userId, qty = #seats, kind = 's', units = seats, idem = q.idem, ids = q.ids })
+book(K, q, { user = q.userId, qty = #seats, kind = 's', units = seats, idem = q.idem, ids = q.ids, over = over })
 -- 0 - n, not -n: Lua 5.1 turns -0 into the string '-0', which HINCRBY refuses.
 return { RC_LOCKED, redis.call('HINCRBY', KEYS[1], 'avail', 0 - fresh) }

@@ -1,7 +1,8 @@
 --[[
   Gives an order's units back (cancelled, expired, refunded, or never written to MySQL) and
   returns its quantity to the user's limit. Only seats still held or sold by this order are
-  freed. Idempotent: a second call changes nothing.
+  freed; a seat it took over from another order's expired hold goes back to that hold while the
+  other order still holds in Redis (see freeSeat). Idempotent: a second call changes nothing.
 
   KEYS[1] meta  KEYS[2] seats  KEYS[3] users  KEYS[4] orders  KEYS[5] pending  KEYS[6] idem
   KEYS[7] zslots  KEYS[8] ids (real-name attendees' IDs: freed with the order)
@@ -27,11 +28,14 @@ if r.state == 'R' then return { RC_ALREADY } end
 local freed = 0
 if r.kind == 's' then
   local held, sold = 'H|' .. orderId .. '|', 'S|' .. orderId
+  local over = overBySeat(r)
   local current = redis.call('HMGET', KEYS[2], unpack(r.units))
   for i, v in ipairs(current) do
-    if v and (v == sold or string.sub(v, 1, #held) == held) then
+    if v == sold then
       redis.call('HDEL', KEYS[2], r.units[i])
       freed = freed + 1
+    elseif v and string.sub(v, 1, #held) == held then
+      freed = freed + freeSeat(KEYS[2], KEYS[4], r.units[i], over)
     end
   end
 else

@@ -31,10 +31,12 @@ for _, id in ipairs(ids) do
 end
 
 local units, taken
+local over = {}
 if kind == 's' then
   units = {}
   for i = 8 + nIds, #ARGV do units[#units + 1] = ARGV[i] end
-  local code, fresh = holdSeats(KEYS[1], KEYS[2], units, orderId, now, holdUntil)
+  local code, fresh
+  code, fresh, over = holdSeats(KEYS[1], KEYS[2], units, orderId, now, holdUntil)
   if code then return { code, fresh } end
   taken = fresh -- a seat taken over from an expired hold was never counted as available
 else
@@ -46,7 +48,7 @@ end
 
 local idem = ''
 if rec then idem = parseRecord(rec).idem end
-local r = { user = userId, qty = #units, kind = kind, units = units, idem = idem, ids = ids }
+local r = { user = userId, qty = #units, kind = kind, units = units, idem = idem, ids = ids, over = over }
 for _, id in ipairs(ids) do redis.call('HSET', KEYS[7], id, orderId) end
 redis.call('HINCRBY', KEYS[3], userId, #units)
 redis.call('HSET', KEYS[4], orderId, recordString('H', r))

@@ -1,0 +1,71 @@
+import { describe, expect, it, vi, beforeEach } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { App as AntApp } from 'antd';
+import type { OpsOverview } from '@showtix/shared-types';
+import { OpsPage } from '../../src/pages/ops/OpsPage';
+
+const overview: OpsOverview = {
+  deadLetters: {
+    queues: { tickets: 0, refunds: 2 },
+    parked: [
+      {
+        id: '7',
+        queue: 'notices',
+        messageId: 'outbox-9',
+        payload: '{"orderId":"1"}',
+        error: 'boom',
+        redrives: 3,
+        parkedAt: '2026-12-01T08:00:00.000Z',
+      },
+    ],
+  },
+  stuckPayments: [{ orderNo: '261201000000000001', amountFen: 68000, paidAt: '2026-12-01T08:00:00.000Z' }],
+  stuckRefunds: [],
+  refundCases: [
+    {
+      refundId: '5',
+      orderNo: '261201000000000002',
+      outRefundNo: 'RF261201000000000002P1',
+      amountFen: 12345,
+      reason: 'abnormal',
+      refundStatus: 'abnormal',
+      openedAt: '2026-12-01T08:00:00.000Z',
+    },
+  ],
+};
+
+const reply = (body: unknown) =>
+  Promise.resolve(
+    new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }),
+  );
+
+describe('运维处理 page', () => {
+  beforeEach(() => vi.restoreAllMocks());
+
+  it(
+    'shows what recovery left for an operator: queue depths, parked messages, paid orders without tickets, refund cases',
+    { timeout: 30_000 },
+    async () => {
+      const fetch = vi
+        .spyOn(globalThis, 'fetch')
+        .mockImplementation((_url, init) =>
+          reply(
+            init?.method === 'POST'
+              ? { refundId: '5', state: 'resolved', resolution: 'paid_offline' }
+              : overview,
+          ),
+        );
+      render(
+        <AntApp>
+          <OpsPage />
+        </AntApp>,
+      );
+      expect(await screen.findByText('退款：2')).toBeTruthy();
+      expect(screen.getByText('261201000000000001')).toBeTruthy();
+      expect(screen.getByText('¥680')).toBeTruthy();
+      expect(screen.getByText('退款异常（银行卡）')).toBeTruthy();
+      expect(screen.getByRole('button', { name: /处\s*理/ })).toBeTruthy();
+      expect(fetch).toHaveBeenCalledTimes(1);
+    },
+  );
+});

@@ -1,0 +1,38 @@
+import type { AppDeps } from '../app';
+import type { JobSpec } from './scheduler';
+import { redriveDeadLetters } from './dead-letters';
+import { recoveryMetrics } from './metrics';
+import { sweepRefundedSeats } from './refunded-seats';
+import { resendStuckRefunds, sweepPaidWithoutTickets } from './stuck-money';
+
+/** A paid order gets this long for its tickets from the consumer before the sweeper steps in. */
+export const PAID_TICKETS_GRACE_MS = 120_000;
+/** A refund gets this long to be accepted by WeChat through its consumer first. */
+export const REFUND_RESEND_AFTER_MS = 60_000;
+
+/**
+ * The recovery jobs (issue 10): nothing waits for an operator unless it must. Each is safe on
+ * every instance at once (idempotent handlers, conditional updates, stable out_refund_no).
+ * `selling` answers the sessions the lifecycle job found selling.
+ */
+export function recoveryJobs(d: AppDeps, selling: () => string[]): JobSpec[] {
+  const metrics = recoveryMetrics(d.metrics.registry);
+  return [
+    {
+      name: 'dead-letter-redrive',
+      intervalMs: 30_000,
+      run: () => redriveDeadLetters(d, metrics, Date.now()),
+    },
+    {
+      name: 'paid-without-tickets',
+      intervalMs: 30_000,
+      run: () => sweepPaidWithoutTickets(d, d.clock.now(), PAID_TICKETS_GRACE_MS),
+    },
+    {
+      name: 'refund-resend',
+      intervalMs: 30_000,
+      run: () => resendStuckRefunds(d, d.clock.now(), REFUND_RESEND_AFTER_MS),
+    },
+    { name: 'refunded-seats', intervalMs: 60_000, run: () => sweepRefundedSeats(d, selling()) },
+  ];
+}

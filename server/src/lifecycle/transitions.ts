@@ -1,0 +1,85 @@
+import type { ResultSetHeader } from 'mysql2/promise';
+import type { Conn, Db } from '../db/pool';
+import { ORDER_STATUS } from '../orders/types';
+import { REFUND_STATUS } from '../refunds/repo';
+import { TICKET_STATUS } from '../tickets/status';
+
+/**
+ * One home for the lifecycle: every status change of an order, a refund or a ticket is an
+ * event of these tables (from-states -> to-state). The SQL is always conditional on the
+ * from-states, so a row that another instance moved first is never moved twice, and `move`
+ * asserts that the row really moved where the caller holds the lock and has checked.
+ */
+export interface Transition {
+  readonly from: readonly number[];
+  readonly to: number;
+}
+
+export const ORDER_LIFECYCLE = {
+  /** A payment applied to a live order. */
+  pay: { from: [ORDER_STATUS.PENDING], to: ORDER_STATUS.PAID },
+  /** The buyer gave it up, or its hold expired (after the cancel guard). */
+  cancel: { from: [ORDER_STATUS.PENDING], to: ORDER_STATUS.CANCELLED },
+  /** A late payment whose units could be taken again. */
+  latePay: { from: [ORDER_STATUS.CANCELLED], to: ORDER_STATUS.PAID },
+  /** Tickets issued. */
+  issue: { from: [ORDER_STATUS.PAID], to: ORDER_STATUS.TICKETED },
+  /** Its order refund succeeded at WeChat. */
+  refund: { from: [ORDER_STATUS.PAID, ORDER_STATUS.TICKETED], to: ORDER_STATUS.REFUNDED },
+} as const satisfies Record<string, Transition>;
+
+const OPEN_REFUND = [REFUND_STATUS.REQUESTED, REFUND_STATUS.PROCESSING, REFUND_STATUS.ABNORMAL];
+
+export const REFUND_LIFECYCLE = {
+  /** WeChat accepted the request. */
+  accept: { from: [REFUND_STATUS.REQUESTED], to: REFUND_STATUS.PROCESSING },
+  /** WeChat could not pay it out (the fan's card): an operator takes over. */
+  abnormal: { from: [REFUND_STATUS.REQUESTED, REFUND_STATUS.PROCESSING], to: REFUND_STATUS.ABNORMAL },
+  succeed: { from: OPEN_REFUND, to: REFUND_STATUS.SUCCESS },
+  close: { from: OPEN_REFUND, to: REFUND_STATUS.CLOSED },
+} as const satisfies Record<string, Transition>;
+
+export const TICKET_LIFECYCLE = {
+  /** A refund of the order was requested: no entry from now on. */
+  holdForRefund: { from: [TICKET_STATUS.VALID], to: TICKET_STATUS.REFUNDING },
+  /** WeChat closed the refund: the ticket is good again. */
+  refundClosed: { from: [TICKET_STATUS.REFUNDING], to: TICKET_STATUS.VALID },
+  /** The refund succeeded. */
+  void: { from: [TICKET_STATUS.VALID, TICKET_STATUS.REFUNDING], to: TICKET_STATUS.VOIDED },
+} as const satisfies Record<string, Transition>;
+
+/** A row that should have moved did not: someone changed it behind the caller's lock. */
+export class TransitionError extends Error {}
+
+type Table = 'orders' | 'refunds';
+
+/**
+ * Moves one row by one event if it is in a from-state; `set` adds columns (names are code,
+ * never input). Returns whether it moved.
+ */
+export async function tryMove(
+  db: Db | Conn,
+  table: Table,
+  id: string,
+  t: Transition,
+  set: Record<string, unknown> = {},
+): Promise<boolean> {
+  const cols = Object.keys(set);
+  const [res] = await db.query<ResultSetHeader>(
+    `UPDATE ${table} SET status = ?${cols.map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND status IN (?)`,
+    [t.to, ...cols.map((c) => set[c]), id, t.from],
+  );
+  return res.affectedRows === 1;
+}
+
+/** The same where the caller locked the row and checked its state: it must move. */
+export async function move(
+  db: Db | Conn,
+  table: Table,
+  id: string,
+  t: Transition,
+  set: Record<string, unknown> = {},
+): Promise<void> {
+  if (!(await tryMove(db, table, id, t, set)))
+    throw new TransitionError(`${table} ${id}: not in ${t.from.join('/')}, cannot move to ${t.to}`);
+}

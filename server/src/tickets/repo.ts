@@ -1,0 +1,44 @@
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { Conn } from '../db/pool';
+import type { Transition } from '../lifecycle/transitions';
+import { TICKET_STATUS } from './status';
+
+/**
+ * Locks every ticket of an order, in id order (check-in locks one ticket row alone, so the two
+ * never wait on each other in opposite orders). Returns the locked ticket ids.
+ */
+export async function lockOrderTickets(conn: Conn, orderId: string): Promise<string[]> {
+  const [rows] = await conn.query<RowDataPacket[]>(
+    'SELECT id FROM tickets WHERE order_id = ? ORDER BY id FOR UPDATE',
+    [orderId],
+  );
+  return rows.map((r) => String(r.id));
+}
+
+/**
+ * How many of these (locked) tickets were admitted. A locking read: it sees check-ins committed
+ * after this transaction's snapshot was taken, which a plain read would miss.
+ */
+export async function admittedCount(conn: Conn, ticketIds: string[]): Promise<number> {
+  if (ticketIds.length === 0) return 0;
+  const [rows] = await conn.query<RowDataPacket[]>(
+    'SELECT COUNT(*) n FROM checkins WHERE ticket_id IN (?) LOCK IN SHARE MODE',
+    [ticketIds],
+  );
+  return Number(rows[0]!.n);
+}
+
+/** Moves every ticket of an order by one lifecycle event (only tickets in its from-states). */
+export async function moveOrderTickets(
+  conn: Conn,
+  orderId: string,
+  t: Transition,
+  now?: Date,
+): Promise<number> {
+  const voiding = t.to === TICKET_STATUS.VOIDED;
+  const [res] = await conn.query<ResultSetHeader>(
+    `UPDATE tickets SET status = ?${voiding ? ', voided_at = ?' : ''} WHERE order_id = ? AND status IN (?)`,
+    [t.to, ...(voiding ? [now ?? null] : []), orderId, t.from],
+  );
+  return res.affectedRows;
+}

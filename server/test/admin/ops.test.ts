@@ -1,0 +1,121 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import { issueTickets } from '../../src/tickets/service';
+import { createSession, type SessionFixture } from '../helpers/fixtures';
+import { createPayEnv, type PayEnv } from '../helpers/pay-env';
+
+/** The operations section of the admin API: recovery's leftovers, each with an audited repair. */
+let p: PayEnv;
+let s: SessionFixture;
+let admin: string;
+let seat = 0;
+
+beforeAll(async () => {
+  p = await createPayEnv({
+    consumers: false,
+    env: { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'correct-horse-battery' },
+  });
+  s = await createSession(p.deps, { seats: 10, refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }] });
+  const r = await p.api.call('POST', '/api/v1/admin/login', {
+    body: { username: 'root', password: 'correct-horse-battery' },
+  });
+  admin = r.body.token;
+});
+afterAll(() => p.close());
+afterEach(() => p.sim.resetFaults());
+
+const ops = (method: string, path = '', body?: unknown) =>
+  p.api.call(method, `/api/v1/admin/ops${path}`, { token: admin, body });
+const one = async (sql: string, params: unknown[]) =>
+  (await p.deps.db.query<RowDataPacket[]>(sql, params))[0][0]!;
+const audited = async (action: string) =>
+  Number((await one('SELECT COUNT(*) n FROM admin_audit_log WHERE action = ?', [action])).n);
+
+async function paidOrder(openid: string) {
+  const { orderNo, prepayId } = await p.orderAndPrepay(openid, {
+    sessionId: s.sessionId,
+    seatIds: [s.seatIds[seat++]],
+  });
+  p.sim.pay(prepayId);
+  await p.until(
+    async () => (await one('SELECT status FROM orders WHERE order_no = ?', [orderNo])).status === 2,
+    'paid',
+  );
+  const id = String((await one('SELECT id FROM orders WHERE order_no = ?', [orderNo])).id);
+  return { orderNo, id };
+}
+
+it('operators only', async () => {
+  const fan = await p.login('openid-ops-fan');
+  expect((await p.api.call('GET', '/api/v1/admin/ops', { token: fan.token })).status).toBe(403);
+  expect((await p.api.call('GET', '/api/v1/admin/ops')).status).toBe(401);
+});
+
+it('shows a paid order without tickets and issues them on request (audited)', async () => {
+  const o = await paidOrder('openid-ops-paid');
+  await p.deps.db.query('UPDATE orders SET paid_at = ? WHERE id = ?', [
+    new Date(p.clock.now().getTime() - 600_000),
+    o.id,
+  ]);
+  expect((await ops('GET')).body.stuckPayments).toEqual([expect.objectContaining({ orderNo: o.orderNo })]);
+  const r = await ops('POST', `/orders/${o.orderNo}/issue-tickets`);
+  expect(r.body).toEqual({ orderNo: o.orderNo, result: 'issued' });
+  expect((await ops('GET')).body.stuckPayments).toEqual([]);
+  expect(await audited('ops.order.issue_tickets')).toBe(1);
+});
+
+it('shows an ABNORMAL refund handed to an operator, who records the decision (audited)', async () => {
+  const o = await paidOrder('openid-ops-abnormal');
+  await issueTickets(p.deps, o.id, p.clock.now());
+  p.sim.setFaults({ refundOutcome: 'ABNORMAL' });
+  const refund = await p.deps.refunds.refundOrder({
+    orderId: o.id,
+    by: { kind: 'admin', id: '1' },
+    now: p.clock.now(),
+  });
+  await p.deps.refunds.execute(refund.id, p.clock.now());
+  await p.until(
+    async () => (await one('SELECT status FROM refunds WHERE id = ?', [refund.id])).status === 3,
+    'abnormal',
+  );
+  await p.deps.db.query('UPDATE refunds SET created_at = ? WHERE id = ?', [
+    new Date(p.clock.now().getTime() - 600_000),
+    refund.id,
+  ]);
+  const view = (await ops('GET')).body;
+  expect(view.refundCases).toEqual([
+    expect.objectContaining({ refundId: refund.id, reason: 'abnormal', refundStatus: 'abnormal' }),
+  ]);
+  expect(view.stuckRefunds).toEqual([expect.objectContaining({ refundId: refund.id, status: 'abnormal' })]);
+  expect((await ops('POST', `/refunds/${refund.id}/retry`)).body.status).toBe('abnormal'); // WeChat still says so
+  expect((await ops('POST', `/refund-cases/${refund.id}/resolve`, { resolution: 'refund' })).status).toBe(
+    400,
+  );
+  const done = await ops('POST', `/refund-cases/${refund.id}/resolve`, {
+    resolution: 'paid_offline',
+    note: '已线下转账',
+  });
+  expect(done.body).toEqual({ refundId: refund.id, state: 'resolved', resolution: 'paid_offline' });
+  expect(
+    (await ops('POST', `/refund-cases/${refund.id}/resolve`, { resolution: 'paid_offline', note: 'x' }))
+      .status,
+  ).toBe(404);
+  expect((await ops('GET')).body.refundCases).toEqual([]);
+  expect(await audited('ops.refund_case.resolve')).toBe(1);
+  expect(await audited('ops.refund.retry')).toBe(1);
+});
+
+it('lists parked dead letters with RabbitMQ queue depths; discard and requeue settle one once (audited)', async () => {
+  await p.deps.db.query(
+    "INSERT INTO dead_letters (queue, message_id, payload, error, redrives) VALUES ('notices', 'outbox-1', '{}', 'boom', 3), ('notices', 'outbox-2', '{}', 'boom', 3)",
+  );
+  const view = (await ops('GET')).body.deadLetters;
+  expect(view.queues).toMatchObject({ tickets: 0, refunds: 0 });
+  expect(view.parked.map((m: { messageId: string }) => m.messageId)).toEqual(['outbox-1', 'outbox-2']);
+  const [a, b] = view.parked as { id: string }[];
+  expect((await ops('POST', `/dead-letters/${a!.id}/discard`)).body.state).toBe('discarded');
+  expect((await ops('POST', `/dead-letters/${a!.id}/discard`)).status).toBe(409);
+  expect((await ops('POST', `/dead-letters/${b!.id}/requeue`)).body.state).toBe('requeued');
+  expect((await ops('GET')).body.deadLetters.parked).toEqual([]);
+  expect(await audited('ops.dead_letter.discard')).toBe(1);
+  expect(await audited('ops.dead_letter.requeue')).toBe(1);
+});

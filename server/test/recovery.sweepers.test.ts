@@ -1,0 +1,141 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import { sweepRefundedSeats } from '../src/jobs/refunded-seats';
+import { resendStuckRefunds, sweepPaidWithoutTickets } from '../src/jobs/stuck-money';
+import { issueTickets } from '../src/tickets/service';
+import { audit } from './helpers/auditor';
+import { createSession, type SessionFixture } from './helpers/fixtures';
+import { createPayEnv, type PayEnv } from './helpers/pay-env';
+
+/**
+ * Recovery that runs by itself. Consumers are off: each test plays the part of a consumer that
+ * never ran (or always failed), then runs the sweeper that must heal it.
+ */
+let p: PayEnv;
+let s: SessionFixture;
+let seat = 0;
+
+beforeAll(async () => {
+  p = await createPayEnv({ consumers: false });
+  s = await createSession(p.deps, { seats: 20, refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }] });
+});
+afterAll(() => p.close());
+afterEach(() => p.sim.resetFaults());
+
+const one = async (sql: string, params: unknown[]) =>
+  (await p.deps.db.query<RowDataPacket[]>(sql, params))[0][0]!;
+
+/** A paid order (the notification applied); tickets not issued. */
+async function paidOrder(openid: string, n = 1) {
+  const seatIds = s.seatIds.slice(seat, (seat += n));
+  const { fan, orderNo, prepayId } = await p.orderAndPrepay(openid, { sessionId: s.sessionId, seatIds });
+  p.sim.pay(prepayId);
+  await p.until(
+    async () => (await one('SELECT status FROM orders WHERE order_no = ?', [orderNo])).status === 2,
+    'paid',
+  );
+  const orderId = String((await one('SELECT id FROM orders WHERE order_no = ?', [orderNo])).id);
+  return { fan, orderNo, orderId, seatIds };
+}
+
+const soldSeats = async () =>
+  (await p.api.call('GET', `/api/v1/sessions/${s.sessionId}/seat-states`)).body.sold as string[];
+
+describe('sold seats of refunded orders', () => {
+  it('go back on sale when the Redis release after the refund never happened', async () => {
+    const o = await paidOrder('openid-sweep-seats', 2);
+    await issueTickets(p.deps, o.orderId, p.clock.now());
+    const r = await p.deps.refunds.refundOrder({
+      orderId: o.orderId,
+      by: { kind: 'admin', id: '1' },
+      now: p.clock.now(),
+    });
+    await p.deps.refunds.execute(r.id, p.clock.now());
+    await p.until(
+      async () => (await one('SELECT status FROM orders WHERE id = ?', [o.orderId])).status === 5,
+      'refunded',
+    );
+    // The inventory.release message waits in RabbitMQ with no consumer (or failed every try):
+    expect(await soldSeats()).toEqual(expect.arrayContaining(o.seatIds));
+    expect(await sweepRefundedSeats(p.deps, [s.sessionId])).toBe(1);
+    expect(await soldSeats()).not.toEqual(expect.arrayContaining([o.seatIds[0]]));
+    expect(await sweepRefundedSeats(p.deps, [s.sessionId])).toBe(0); // idempotent
+    expect(await audit(p.deps, s.sessionId, p.clock.now().getTime())).toEqual([]);
+  });
+});
+
+describe('paid orders without tickets', () => {
+  it('get their tickets from the sweeper, once, when order.paid never reached a consumer', async () => {
+    const o = await paidOrder('openid-sweep-paid', 2);
+    const later = new Date(p.clock.now().getTime() + 3 * 60_000);
+    expect(await sweepPaidWithoutTickets(p.deps, p.clock.now(), 120_000)).toBe(0); // too recent: the consumer's turn
+    expect(await sweepPaidWithoutTickets(p.deps, later, 120_000)).toBe(1);
+    expect(await sweepPaidWithoutTickets(p.deps, later, 120_000)).toBe(0);
+    expect((await one('SELECT status FROM orders WHERE id = ?', [o.orderId])).status).toBe(3);
+    expect(Number((await one('SELECT COUNT(*) n FROM tickets WHERE order_id = ?', [o.orderId])).n)).toBe(2);
+  });
+});
+
+describe('refunds stuck in a non-final state', () => {
+  const refundRow = (orderId: string) =>
+    one(
+      'SELECT id, status, attempts, next_attempt_at, last_error, out_refund_no FROM refunds WHERE order_id = ?',
+      [orderId],
+    );
+
+  it('REQUESTED after NOT_ENOUGH and SYSTEM_ERROR is sent again after its backoff, with the same out_refund_no, once accepted', async () => {
+    const o = await paidOrder('openid-sweep-refund');
+    await issueTickets(p.deps, o.orderId, p.clock.now());
+    const r = await p.deps.refunds.refundOrder({
+      orderId: o.orderId,
+      by: { kind: 'admin', id: '1' },
+      now: p.clock.now(),
+    });
+    p.sim.setFaults({ refundNotEnough: true });
+    await expect(p.deps.refunds.execute(r.id, p.clock.now())).rejects.toThrow(/NOT_ENOUGH/);
+    let row = await refundRow(o.orderId);
+    expect(row).toMatchObject({ status: 0, attempts: 1, last_error: expect.stringContaining('NOT_ENOUGH') });
+    const at = (min: number) => new Date(p.clock.now().getTime() + min * 60_000);
+    expect(await resendStuckRefunds(p.deps, at(5), 60_000)).toBe(0); // NOT_ENOUGH waits 10 minutes
+    p.sim.setFaults({ refundNotEnough: false, failNextRequests: 1 });
+    expect(await resendStuckRefunds(p.deps, at(11), 60_000)).toBe(0); // SYSTEM_ERROR this time
+    row = await refundRow(o.orderId);
+    expect(row).toMatchObject({ status: 0, attempts: 2 });
+    expect(await resendStuckRefunds(p.deps, at(60), 60_000)).toBe(1);
+    await p.until(async () => (await refundRow(o.orderId)).status === 2, 'refund succeeded');
+    expect(
+      p.sim
+        .refunds()
+        .filter((x) => x.out_trade_no === o.orderNo)
+        .map((x) => x.out_refund_no),
+    ).toEqual([row.out_refund_no]);
+    expect(await resendStuckRefunds(p.deps, at(600), 60_000)).toBe(0);
+  });
+
+  it('ABNORMAL is handed to an operator (refund_cases) and the fan is told, once; tickets stay inadmissible', async () => {
+    const o = await paidOrder('openid-sweep-abnormal');
+    await issueTickets(p.deps, o.orderId, p.clock.now());
+    p.sim.setFaults({ refundOutcome: 'ABNORMAL' });
+    const r = await p.deps.refunds.refundOrder({
+      orderId: o.orderId,
+      by: { kind: 'admin', id: '1' },
+      now: p.clock.now(),
+    });
+    await p.deps.refunds.execute(r.id, p.clock.now());
+    await p.until(async () => (await refundRow(o.orderId)).status === 3, 'abnormal');
+    const later = new Date(p.clock.now().getTime() + 10 * 60_000);
+    await p.deps.refunds.checkProcessing(later, 0); // re-queried: still ABNORMAL, nothing new
+    const [cases] = await p.deps.db.query<RowDataPacket[]>(
+      'SELECT reason, state FROM refund_cases WHERE order_id = ?',
+      [o.orderId],
+    );
+    expect(cases).toEqual([{ reason: 'abnormal', state: 'open' }]);
+    const [notices] = await p.deps.db.query<RowDataPacket[]>(
+      "SELECT payload FROM outbox WHERE topic = 'notice.send' AND payload LIKE '%refund_delayed%' AND payload LIKE ?",
+      [`%"${o.orderId}"%`],
+    );
+    expect(notices).toHaveLength(1);
+    expect(
+      Number((await one('SELECT COUNT(*) n FROM tickets WHERE order_id = ? AND status <> 3', [o.orderId])).n),
+    ).toBe(0);
+  });
+});

@@ -1,0 +1,200 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import { currentQr, verifyOffline, type OfflineBundle } from '@showtix/shared-types/dist/ticket-code';
+import { RefundService } from '../src/refunds/service';
+import { issueTickets } from '../src/tickets/service';
+import { admittedCount, lockOrderTickets, moveOrderTickets } from '../src/tickets/repo';
+import { TICKET_LIFECYCLE } from '../src/lifecycle/transitions';
+import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
+import { createPayEnv, type PayEnv } from './helpers/pay-env';
+
+/**
+ * Invariants: no ticket is admissible while a refund of its order is open or done; a checked-in
+ * ticket is never refunded. Consumers are off: each test runs the tickets consumer's handler
+ * itself, at the moment that matters, and the refund stays open (never sent to WeChat).
+ */
+let p: PayEnv;
+let s: SessionFixture;
+let staffToken: string;
+let seat = 0;
+
+beforeAll(async () => {
+  p = await createPayEnv({ consumers: false });
+  s = await createSession(p.deps, { seats: 20, refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }] });
+  const [staff] = await createUsers(p.deps, 1);
+  await p.deps.db.query(
+    "INSERT INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'test', NOW(3))",
+    [staff, s.showId],
+  );
+  staffToken = await p.api.tokenFor(staff!);
+});
+afterAll(() => p.close());
+afterEach(() => jest.restoreAllMocks());
+
+interface Ticket {
+  ticketId: string;
+  qrSigned: string;
+  codeKey: string;
+  status: string;
+}
+
+/** A paid order (the notification applied), its tickets not issued yet. */
+async function paidOrder(openid: string, n = 1) {
+  const body = { sessionId: s.sessionId, seatIds: s.seatIds.slice(seat, (seat += n)) };
+  const { fan, orderNo, prepayId } = await p.orderAndPrepay(openid, body);
+  p.sim.pay(prepayId);
+  const get = () => p.api.call('GET', `/api/v1/orders/${orderNo}`, { token: fan.token });
+  await p.until(async () => (await get()).body.status === 'paid', 'paid');
+  const [[row]] = await p.deps.db.query<RowDataPacket[]>('SELECT id FROM orders WHERE order_no = ?', [
+    orderNo,
+  ]);
+  return { fan, orderNo, orderId: String(row!.id) };
+}
+
+const ticketsOf = async (token: string): Promise<Ticket[]> =>
+  (await p.api.call('GET', '/api/v1/tickets', { token })).body.items;
+const qrOf = (t: Ticket) => currentQr(t.qrSigned, t.codeKey, p.clock.now().getTime());
+const scan = (t: Ticket, gate = 'A1') =>
+  p.api.call('POST', '/api/v1/checkin', { token: staffToken, body: { qr: qrOf(t), gate } });
+const refund = (o: { fan: { token: string }; orderNo: string }) =>
+  p.api.call('POST', `/api/v1/orders/${o.orderNo}/refund`, { token: o.fan.token, body: {} });
+const bundle = async () =>
+  (await p.api.call('GET', `/api/v1/staff/sessions/${s.sessionId}/offline-bundle`, { token: staffToken }))
+    .body as OfflineBundle;
+
+it('a refund asked while the order is paid: the tickets consumer issues no admissible ticket', async () => {
+  const o = await paidOrder('openid-adm-paid', 2);
+  expect((await refund(o)).status).toBe(200);
+  expect(await issueTickets(p.deps, o.orderId, p.clock.now())).toBe('issued');
+  const tickets = await ticketsOf(o.fan.token);
+  expect(tickets.map((t) => t.status)).toEqual(['refunding', 'refunding']);
+  expect((await scan(tickets[0]!)).body.result).toBe('refunded');
+  const b = await bundle();
+  expect(b.revoked).toEqual(expect.arrayContaining(tickets.map((t) => t.ticketId)));
+  expect(verifyOffline(b, qrOf(tickets[1]!), p.clock.now().getTime(), new Set()).result).toBe('refunded');
+  const sync = await p.api.call('POST', '/api/v1/checkin/sync', {
+    token: staffToken,
+    body: {
+      gate: 'B2',
+      checkins: [{ ticketNo: tickets[1]!.ticketId, scannedAt: p.clock.now().toISOString() }],
+    },
+  });
+  expect(sync.body.items).toEqual([{ ticketNo: tickets[1]!.ticketId, result: 'refunded' }]);
+});
+
+it("an admin's refund of a paid order blocks the tickets issued after it too", async () => {
+  const o = await paidOrder('openid-adm-admin');
+  await p.deps.refunds.refundOrder({
+    orderId: o.orderId,
+    by: { kind: 'admin', id: '1' },
+    now: p.clock.now(),
+  });
+  await issueTickets(p.deps, o.orderId, p.clock.now());
+  const [t] = await ticketsOf(o.fan.token);
+  expect(t!.status).toBe('refunding');
+  expect((await scan(t!)).body.result).toBe('refunded');
+});
+
+it('the gate refuses a ticket whose order has an open refund even if the ticket still reads valid', async () => {
+  const o = await paidOrder('openid-adm-stale');
+  await issueTickets(p.deps, o.orderId, p.clock.now());
+  await refund(o);
+  // a ticket row left valid (written before this invariant was enforced everywhere)
+  await p.deps.db.query('UPDATE tickets SET status = 1 WHERE order_id = ?', [o.orderId]);
+  const [t] = await ticketsOf(o.fan.token);
+  expect((await scan(t!)).body.result).toBe('refunded');
+  expect((await bundle()).revoked).toContain(t!.ticketId);
+});
+
+describe('refund against check-in, racing (pretix style: pause the refund between its check and its update)', () => {
+  /** Pauses every refund right after its "already checked in?" check (the fee is computed next). */
+  function pauseAfterCheck() {
+    let paused!: () => void;
+    let release!: () => void;
+    const reached = new Promise<void>((r) => (paused = r));
+    const gate = new Promise<void>((r) => (release = r));
+    const proto = RefundService.prototype as unknown as { buyerFee: (...a: unknown[]) => Promise<number> };
+    const real = proto.buyerFee;
+    jest.spyOn(proto, 'buyerFee').mockImplementation(async function (this: unknown, ...args: unknown[]) {
+      paused();
+      await gate;
+      return real.apply(this, args);
+    });
+    return { reached, release };
+  }
+
+  /**
+   * The guard itself: a refund's "already checked in?" check, then (after a pause) its ticket
+   * update. Guard off (a plain read, no ticket locks): a scan commits in between, so a used
+   * ticket would be refunded. Guard on (lockOrderTickets, then the locking count): the scan
+   * waits for the refund's commit and sees the ticket REFUNDING.
+   */
+  it.each([
+    ['off', false, 'admitted'],
+    ['on', true, 'refunded'],
+  ])('guard %s', async (_name, guard, expected) => {
+    const o = await paidOrder(`openid-adm-guard-${String(guard)}`);
+    await issueTickets(p.deps, o.orderId, p.clock.now());
+    const [t] = await ticketsOf(o.fan.token);
+    const conn = await p.deps.db.getConnection();
+    let scanned: string | undefined;
+    try {
+      await conn.beginTransaction();
+      const ids = guard
+        ? await lockOrderTickets(conn, o.orderId)
+        : (
+            await conn.query<RowDataPacket[]>('SELECT id FROM tickets WHERE order_id = ?', [o.orderId])
+          )[0].map((r) => String(r.id));
+      const usedBefore = guard
+        ? await admittedCount(conn, ids)
+        : Number(
+            (
+              await conn.query<RowDataPacket[]>('SELECT COUNT(*) n FROM checkins WHERE ticket_id IN (?)', [
+                ids,
+              ])
+            )[0][0]!.n,
+          );
+      expect(usedBefore).toBe(0);
+      const scanning = scan(t!).then((r) => (scanned = r.body.result));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(scanned).toBe(guard ? undefined : 'admitted');
+      await moveOrderTickets(conn, o.orderId, TICKET_LIFECYCLE.holdForRefund);
+      await conn.commit();
+      await scanning;
+    } finally {
+      conn.release();
+    }
+    expect(scanned).toBe(expected);
+  });
+
+  it('a scan during the pause waits for the refund and is refused; the refund is never of a used ticket', async () => {
+    const o = await paidOrder('openid-adm-race');
+    await issueTickets(p.deps, o.orderId, p.clock.now());
+    const [t] = await ticketsOf(o.fan.token);
+    const pause = pauseAfterCheck();
+    const refunding = refund(o);
+    await pause.reached;
+    let scanned: string | undefined;
+    const scanning = scan(t!).then((r) => (scanned = r.body.result));
+    await new Promise((r) => setTimeout(r, 300));
+    // Without the ticket locks the scan commits 'admitted' here, and the refund goes on anyway.
+    expect(scanned).toBeUndefined();
+    pause.release();
+    expect((await refunding).status).toBe(200);
+    await scanning;
+    expect(scanned).toBe('refunded');
+    const [[used]] = await p.deps.db.query<RowDataPacket[]>(
+      'SELECT COUNT(*) n FROM checkins c JOIN tickets t ON t.id = c.ticket_id WHERE t.order_id = ?',
+      [o.orderId],
+    );
+    expect(Number(used!.n)).toBe(0);
+  });
+
+  it('a scan that locked the ticket first wins, and the refund is then refused', async () => {
+    const o = await paidOrder('openid-adm-race2');
+    await issueTickets(p.deps, o.orderId, p.clock.now());
+    const [t] = await ticketsOf(o.fan.token);
+    expect((await scan(t!)).body.result).toBe('admitted');
+    const r = await refund(o);
+    expect(r.body.error).toMatchObject({ code: 'ORDER_STATE_INVALID', message: '门票已检票入场，不能退票' });
+  });
+});
