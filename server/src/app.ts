@@ -43,7 +43,8 @@ import { TicketKeys } from './tickets/keys';
 import { CheckinService } from './checkin/service';
 import { checkinRoutes } from './checkin/routes';
 import { Reconciler } from './payments/reconcile';
-import { adminBodyParser, adminRouters, createAdminServices, type AdminServices } from './admin';
+import { adminRouters, createAdminServices, type AdminServices } from './admin';
+import { ADMIN_PREFIX } from './admin/http';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -207,8 +208,13 @@ export function createApp(d: AppDeps): Koa {
   // Metrics wrap everything so they see the final status the error middleware sets.
   app.use(d.metrics.middleware());
   app.use(errorMiddleware(d.log));
-  app.use(adminBodyParser(d.config.admin));
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: d.config.bodyLimitBytes, encoding: 'utf-8' }));
+  // Admin routes parse their bodies themselves, after authentication (admin/http.ts).
+  const fanBody = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: d.config.bodyLimitBytes,
+    encoding: 'utf-8',
+  });
+  app.use((ctx, next) => (ctx.path.startsWith(ADMIN_PREFIX) ? next() : fanBody(ctx, next)));
   const auth = requireAuth(d.tokens);
   const payDeps = {
     payments: d.payments,

@@ -33,7 +33,7 @@ import { Keys } from '../redis/keys';
 import { ID_TYPES } from '@showtix/shared-types';
 import { VenueService } from './venues/service';
 
-export { adminBodyParser } from './http';
+import { adminBodyParser } from './http';
 
 export interface AdminServices {
   auth: AdminAuthService;
@@ -100,7 +100,11 @@ function personHasher(secret: string) {
 /** Every admin router, the fan-side staff routes and the admin page itself. */
 export function adminRouters(d: AppDeps): Router[] {
   const a = d.admin;
-  const auth = requireAdmin(a.auth, d.clock);
+  const body = adminBodyParser({
+    largeBytes: d.config.admin.bodyLimitBytes,
+    smallBytes: d.config.bodyLimitBytes,
+  });
+  const auth = requireAdmin(a.auth, d.clock, body);
   return [
     authRoutes(a.auth, a.accounts, auth, d.clock),
     auditRoutes(a.audit, auth),
