@@ -111,6 +111,7 @@ export async function createDeps(
     admissions,
     risk,
     created: metrics.ordersCreated,
+    queuedIds: (sessionId, idHashes) => redis.hmget(keys.session(sessionId).queue.ids, ...idHashes),
   });
   const queue = new QueueService(redis, keys, catalog, admissions, vault, risk, log, {
     turnMs: config.queueTurnMs,

@@ -19,6 +19,7 @@ export const ERRORS = {
   REFUND_NOT_ALLOWED: { status: 409, message: '当前已过退票时限，不支持退票' },
   ID_TAKEN: { status: 409, message: '该证件已持有本场次门票（一证一票）' },
   QUEUE_ID_TAKEN: { status: 409, message: '该证件已在其他账号排队' },
+  QUEUE_ID_NOT_ATTENDEE: { status: 403, message: '排队时登记的证件须为本订单的观演人之一' },
   BLOCKED: { status: 403, message: '账号存在异常，暂不能购票，请联系客服' },
   HOLD_COOLDOWN: { status: 429, message: '您多次锁定座位未支付，请稍后再试' },
   EDIT_CONFLICT: { status: 409, message: '该修改会影响已售出的票，无法保存' },

@@ -30,7 +30,6 @@ import { riskRoutes } from './risk/routes';
 import { RiskAdminService } from './risk/service';
 import { IdentityVault } from '../attendees/crypto';
 import { Keys } from '../redis/keys';
-import { ID_TYPES } from '@showtix/shared-types';
 import { VenueService } from './venues/service';
 
 import { adminBodyParser } from './http';
@@ -92,7 +91,7 @@ export async function createAdminServices(d: AdminDepsIn): Promise<AdminServices
 function personHasher(secret: string) {
   const vault = new IdentityVault(secret);
   return {
-    idHashes: (idNumber: string) => ID_TYPES.map((t) => vault.idHash(t, idNumber)),
+    idHashes: (idNumber: string) => [vault.idHash(idNumber)],
     phoneHash: (phone: string) => vault.phoneHash(phone),
   };
 }
