@@ -240,7 +240,8 @@ export function createApp(d: AppDeps): Koa {
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth),
     ...adminRouters(d),
-    h5Routes(d.config.h5Dir),
+    // The H5 build works only with the simulator's cashier: production serves it only when asked.
+    ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir)] : []),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
