@@ -199,7 +199,10 @@ function systemRoutes(d: AppDeps): Router {
 }
 
 export function createApp(d: AppDeps): Koa {
-  const app = new Koa({ proxy: d.config.trustProxy });
+  // maxIpsCount keeps only the entries the trusted proxies appended: ctx.ip is the address the
+  // outermost of them saw, never a value the client wrote into X-Forwarded-For itself.
+  const hops = d.config.trustProxyHops;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   // Errors outside the middleware chain (a client hanging up mid-response) go to the log, not stderr.
   app.on('error', (err: NodeJS.ErrnoException) => {
     const aborted =

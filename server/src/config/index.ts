@@ -38,7 +38,10 @@ const EnvSchema = z.object({
   H5_DIR: z.string().optional(),
   /** Serve the fan's H5 build at "/" (default: only in development and test; it needs the simulator). */
   SERVE_H5: z.enum(['true', 'false', '1', '0']).optional(),
+  /** Deprecated: TRUST_PROXY=true is TRUST_PROXY_HOPS=1. */
   TRUST_PROXY: bool(false),
+  /** How many reverse proxies in front of this server append to X-Forwarded-For (0: none). */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
   ID_SECRET: z.string().min(32).optional(),
   TICKET_KEY_SECRET: z.string().min(32).optional(),
   TICKET_KEY_IDS: z
@@ -82,6 +85,12 @@ export interface Config extends RiskConfig {
   role: 'all' | 'api' | 'worker';
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, risk flags). */
   trustProxy: boolean;
+  /**
+   * Trusted proxies in front of the server. The client address is the one the outermost trusted
+   * proxy saw: counted from the RIGHT of X-Forwarded-For, since anything left of it is whatever
+   * the client sent.
+   */
+  trustProxyHops: number;
   /** The fan's H5 build served at "/" (default: dist/h5 of the repository), when serveH5. */
   h5Dir: string;
   serveH5: boolean;
@@ -148,6 +157,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const wechat = loadWechatConfig(source, { dev, port: e.PORT, problems });
   const admin = loadAdminConfig(source, env);
   const serveH5 = e.SERVE_H5 ? e.SERVE_H5 === 'true' || e.SERVE_H5 === '1' : dev;
+  const hops = e.TRUST_PROXY_HOPS ?? (e.TRUST_PROXY ? 1 : 0);
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
     env,
@@ -168,7 +178,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     catalogCacheMs: e.CATALOG_CACHE_MS,
     jobsEnabled: e.JOBS_ENABLED,
     role: e.ROLE,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: hops > 0,
+    trustProxyHops: hops,
     h5Dir: e.H5_DIR ?? path.resolve(__dirname, '../../../dist/h5'),
     serveH5,
     idSecret,
