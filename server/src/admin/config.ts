@@ -28,6 +28,14 @@ const AdminEnvSchema = z.object({
   DATA_DIR: z.string().default('.data'),
   /** The built admin page (admin/dist); served under /admin when it exists. */
   ADMIN_DIST_DIR: z.string().optional(),
+  /**
+   * Serve the admin page only on this host name (e.g. admin.example.com), and the fan's H5 app
+   * never there: the two keep their bearer tokens in localStorage, which is per origin.
+   */
+  ADMIN_HOST: z
+    .string()
+    .regex(/^[a-z0-9.-]{1,253}$/i)
+    .optional(),
 });
 
 export interface AdminConfig {
@@ -45,6 +53,8 @@ export interface AdminConfig {
   posterMaxBytes: number;
   dataDir: string;
   distDir: string;
+  /** Host name the admin page is served on alone; undefined: any host, under /admin. */
+  host: string | undefined;
 }
 
 export const DEV_ADMIN_PASSWORD = 'showtix-dev-admin';
@@ -70,5 +80,6 @@ export function loadAdminConfig(
     posterMaxBytes: e.POSTER_MAX_BYTES,
     dataDir: path.resolve(e.DATA_DIR),
     distDir: path.resolve(e.ADMIN_DIST_DIR ?? path.join(__dirname, '../../../admin/dist')),
+    host: e.ADMIN_HOST?.toLowerCase(),
   });
 }

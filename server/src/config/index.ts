@@ -39,6 +39,8 @@ const EnvSchema = z.object({
   /** Serve the fan's H5 build at "/" (default: only in development and test; it needs the simulator). */
   SERVE_H5: z.enum(['true', 'false', '1', '0']).optional(),
   /** Deprecated: TRUST_PROXY=true is TRUST_PROXY_HOPS=1. */
+  /** Bearer token /metrics requires; unset: open in development/test, 404 in production. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   TRUST_PROXY: bool(false),
   /** How many reverse proxies in front of this server append to X-Forwarded-For (0: none). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
@@ -91,6 +93,7 @@ export interface Config extends RiskConfig {
    * the client sent.
    */
   trustProxyHops: number;
+  metricsToken: string | undefined;
   /** The fan's H5 build served at "/" (default: dist/h5 of the repository), when serveH5. */
   h5Dir: string;
   serveH5: boolean;
@@ -180,6 +183,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     role: e.ROLE,
     trustProxy: hops > 0,
     trustProxyHops: hops,
+    metricsToken: e.METRICS_TOKEN,
     h5Dir: e.H5_DIR ?? path.resolve(__dirname, '../../../dist/h5'),
     serveH5,
     idSecret,
