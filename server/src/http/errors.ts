@@ -1,7 +1,10 @@
 import type { Context, Next } from 'koa';
 import { ERRORS, type ErrorCode } from '@showtix/shared-types';
 import type { Logger } from 'pino';
-import { ZodError } from 'zod';
+import { z, ZodError } from 'zod';
+
+// Validation messages reach organisers and fans: zod's own ones in Simplified Chinese too.
+z.config(z.locales.zhCN());
 
 /**
  * An error with a stable API code. `expose` says whether the message may reach the client;
