@@ -25,6 +25,7 @@ export const ERRORS = {
   EDIT_CONFLICT: { status: 409, message: '该修改会影响已售出的票，无法保存' },
   SESSION_STATE_INVALID: { status: 409, message: '场次当前状态不支持此操作' },
   PAYLOAD_TOO_LARGE: { status: 413, message: '请求内容过大' },
+  METHOD_NOT_ALLOWED: { status: 405, message: '不支持该请求方法' },
   RATE_LIMITED: { status: 429, message: '请求过于频繁，请稍后再试' },
   INTERNAL: { status: 500, message: '系统繁忙，请稍后再试' },
   SERVICE_UNAVAILABLE: { status: 503, message: '系统繁忙，请稍后再试' },

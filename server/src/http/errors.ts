@@ -86,6 +86,10 @@ export function errorMiddleware(log: Logger) {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw appError('NOT_FOUND');
+      // The routers' allowedMethods answer 405 (or 501 for a method no route knows) without a
+      // body: every refusal carries a stable code, and an unknown method is not a server fault.
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined)
+        throw appError('METHOD_NOT_ALLOWED');
     } catch (err) {
       const e = toAppError(err);
       if (!e.expose) log.error({ err, path: ctx.path, method: ctx.method }, 'request failed');
