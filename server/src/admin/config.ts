@@ -19,7 +19,8 @@ const AdminEnvSchema = z.object({
   ADMIN_SESSION_MAX_H: int(12),
   /** Failed logins allowed per username and address within the window, and per address alone. */
   ADMIN_LOGIN_FAILS_MAX: int(5),
-  ADMIN_LOGIN_FAILS_PER_IP_MAX: int(30),
+  // Per address alone: generous, as an office or a carrier NAT shares one (TRUST_PROXY_HOPS).
+  ADMIN_LOGIN_FAILS_PER_IP_MAX: int(100),
   ADMIN_LOGIN_WINDOW_S: int(15 * 60),
   /** Admin requests carry whole venue layouts: a larger JSON limit than the fan API's. */
   ADMIN_BODY_LIMIT_BYTES: int(8 * 1024 * 1024),
