@@ -74,7 +74,9 @@ async function waitHealthy(url) {
 async function benchEnv(name, extra = {}) {
   const port = await freePort();
   return {
-    NODE_ENV: 'production',
+    // The simulator's keys are refused in production: the bench runs as development, with its
+    // own secrets, so nothing else differs from a production server.
+    NODE_ENV: 'development',
     PORT: String(port),
     MYSQL_URL: `mysql://root@127.0.0.1:3306/showtix_bench_${name}_${process.pid}`,
     REDIS_KEY_PREFIX: `bench${process.pid}:`,

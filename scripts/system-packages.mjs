@@ -1,10 +1,12 @@
-// Debian packages the browser tests need: Chromium (Playwright drives it; browsers cannot be
-// downloaded here) and CJK fonts (without them Chinese text renders as boxes in screenshots).
+// Debian packages the tests need: Chromium (Playwright drives it; browsers cannot be
+// downloaded here), CJK fonts (without them Chinese text renders as boxes in screenshots) and
+// nginx (the proxy test runs the server behind deploy/nginx/showtix.conf.template).
 import { existsSync } from 'node:fs';
 import { run, tryRun } from './lib.mjs';
 
 const PACKAGES = [
   { pkg: 'chromium', present: () => existsSync('/usr/bin/chromium') },
+  { pkg: 'nginx-light', present: () => existsSync('/usr/sbin/nginx') },
   {
     pkg: 'fonts-noto-cjk',
     present: () =>

@@ -1,4 +1,5 @@
-import Koa from 'koa';
+import { timingSafeEqual } from 'node:crypto';
+import Koa, { type Context } from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import pino, { type Logger } from 'pino';
@@ -8,9 +9,10 @@ import { createPool, type Db } from './db/pool';
 import { createRedis } from './redis/client';
 import { Keys } from './redis/keys';
 import type { ScriptedRedis } from './redis/scripts';
-import { errorMiddleware } from './http/errors';
+import { appError, errorMiddleware } from './http/errors';
 import { requireAuth, TokenService } from './http/auth';
 import { Metrics } from './http/metrics';
+import { securityHeaders } from './http/security';
 import { CatalogService } from './catalog/service';
 import { SeatMapService } from './catalog/seatmap';
 import { catalogRoutes } from './catalog/routes';
@@ -44,7 +46,8 @@ import { TicketKeys } from './tickets/keys';
 import { CheckinService } from './checkin/service';
 import { checkinRoutes } from './checkin/routes';
 import { Reconciler } from './payments/reconcile';
-import { adminBodyParser, adminRouters, createAdminServices, type AdminServices } from './admin';
+import { adminRouters, createAdminServices, type AdminServices } from './admin';
+import { ADMIN_PREFIX } from './admin/http';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -111,6 +114,7 @@ export async function createDeps(
     admissions,
     risk,
     created: metrics.ordersCreated,
+    queuedIds: (sessionId, idHashes) => redis.hmget(keys.session(sessionId).queue.ids, ...idHashes),
   });
   const queue = new QueueService(redis, keys, catalog, admissions, vault, risk, log, {
     turnMs: config.queueTurnMs,
@@ -174,6 +178,22 @@ export async function closeDeps(d: AppDeps): Promise<void> {
   await Promise.all([d.db.end(), d.writerDb.end(), d.redis.quit()]);
 }
 
+/**
+ * /metrics shows per-session counters: with METRICS_TOKEN it needs `Authorization: Bearer
+ * <token>`; without one it is open only in development and test (production answers 404, so a
+ * scraper must be given the token, or reach an instance through an internal route).
+ */
+function metricsAllowed(ctx: Context, token: string | undefined, env: Config['env']): void {
+  if (!token) {
+    if (env === 'production') throw appError('NOT_FOUND');
+    return;
+  }
+  const given = Buffer.from(ctx.get('authorization'));
+  const expected = Buffer.from(`Bearer ${token}`);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw appError('UNAUTHORIZED', undefined, '需要监控令牌');
+}
+
 function systemRoutes(d: AppDeps): Router {
   const r = new Router();
   r.get('/healthz', async (ctx) => {
@@ -191,6 +211,7 @@ function systemRoutes(d: AppDeps): Router {
     ctx.body = { ok: mysql && redis, mysql, redis };
   });
   r.get('/metrics', async (ctx) => {
+    metricsAllowed(ctx, d.config.metricsToken, d.config.env);
     ctx.type = d.metrics.registry.contentType;
     ctx.body = await d.metrics.registry.metrics();
   });
@@ -198,7 +219,10 @@ function systemRoutes(d: AppDeps): Router {
 }
 
 export function createApp(d: AppDeps): Koa {
-  const app = new Koa({ proxy: d.config.trustProxy });
+  // maxIpsCount keeps only the entries the trusted proxies appended: ctx.ip is the address the
+  // outermost of them saw, never a value the client wrote into X-Forwarded-For itself.
+  const hops = d.config.trustProxyHops;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   // Errors outside the middleware chain (a client hanging up mid-response) go to the log, not stderr.
   app.on('error', (err: NodeJS.ErrnoException) => {
     const aborted =
@@ -207,9 +231,16 @@ export function createApp(d: AppDeps): Koa {
   });
   // Metrics wrap everything so they see the final status the error middleware sets.
   app.use(d.metrics.middleware());
+  // Before the error middleware, so error answers carry the headers too.
+  app.use(securityHeaders({ hsts: d.config.env === 'production' }));
   app.use(errorMiddleware(d.log));
-  app.use(adminBodyParser(d.config.admin));
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: d.config.bodyLimitBytes, encoding: 'utf-8' }));
+  // Admin routes parse their bodies themselves, after authentication (admin/http.ts).
+  const fanBody = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: d.config.bodyLimitBytes,
+    encoding: 'utf-8',
+  });
+  app.use((ctx, next) => (ctx.path.startsWith(ADMIN_PREFIX) ? next() : fanBody(ctx, next)));
   const auth = requireAuth(d.tokens);
   const payDeps = {
     payments: d.payments,
@@ -235,7 +266,8 @@ export function createApp(d: AppDeps): Koa {
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth),
     ...adminRouters(d),
-    h5Routes(d.config.h5Dir),
+    // The H5 build works only with the simulator's cashier: production serves it only when asked.
+    ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

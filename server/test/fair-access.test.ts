@@ -213,7 +213,7 @@ describe('anti-scalper rules', () => {
     const [u, v] = await createUsers(env.deps, 2);
     await env.deps.db.query(
       "INSERT INTO blocklist (kind, value, reason) VALUES ('user', ?, 'test'), ('device', 'dev-blocked-1', 'test'), ('id', ?, 'test')",
-      [u, env.deps.vault.idHash('id_card', ID_B)],
+      [u, env.deps.vault.idHash(ID_B)],
     );
     env.deps.risk.invalidateBlocklist();
     const tu = await api.tokenFor(u!);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidMainlandId } from './idcard';
+import { ID_FORMAT_MESSAGES, isValidIdNumber, normalizeIdNumber } from './idcard';
 import { PhoneSchema } from './phone';
 
 /** Ids travel as strings (they are BIGINTs on the server); numbers are accepted and normalised. */
@@ -12,16 +12,22 @@ export const SEATS_PER_ORDER_MAX = 10;
 
 export const ID_TYPES = ['id_card', 'passport', 'hk_macau_permit', 'taiwan_permit'] as const;
 
+/** An ID number as typed: normalised (normalizeIdNumber), so one document has one spelling. */
+const IdNumberSchema = z.string().max(64).transform(normalizeIdNumber).pipe(z.string().min(5).max(32));
+
+/** Refuses a number that does not have the form of its document type (message per type). */
+function checkIdFormat(a: { idType?: string; idNumber?: string }, ctx: z.RefinementCtx): void {
+  if (a.idType && a.idNumber !== undefined && !isValidIdNumber(a.idType, a.idNumber))
+    ctx.addIssue({ code: 'custom', message: ID_FORMAT_MESSAGES[a.idType]!, path: ['idNumber'] });
+}
+
 export const AttendeeSchema = z
   .strictObject({
     name: z.string().trim().min(1).max(32),
     idType: z.enum(ID_TYPES),
-    idNumber: z.string().trim().toUpperCase().min(5).max(32),
+    idNumber: IdNumberSchema,
   })
-  .refine((a) => a.idType !== 'id_card' || isValidMainlandId(a.idNumber), {
-    message: '身份证号码校验失败',
-    path: ['idNumber'],
-  });
+  .superRefine(checkIdFormat);
 
 const orderCommon = {
   sessionId: IdSchema,
@@ -65,10 +71,12 @@ export const ListOrdersQuerySchema = z.strictObject({
 });
 
 /** Joining a waiting room; a real-name session needs the ID the place is for. */
-export const QueueJoinSchema = z.strictObject({
-  idType: z.enum(ID_TYPES).optional(),
-  idNumber: z.string().trim().toUpperCase().min(5).max(32).optional(),
-});
+export const QueueJoinSchema = z
+  .strictObject({
+    idType: z.enum(ID_TYPES).optional(),
+    idNumber: IdNumberSchema.optional(),
+  })
+  .superRefine(checkIdFormat);
 
 /** A frequent attendee (常用观演人) saved by a buyer. */
 export const SavedAttendeeSchema = AttendeeSchema;

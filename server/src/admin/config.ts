@@ -19,7 +19,8 @@ const AdminEnvSchema = z.object({
   ADMIN_SESSION_MAX_H: int(12),
   /** Failed logins allowed per username and address within the window, and per address alone. */
   ADMIN_LOGIN_FAILS_MAX: int(5),
-  ADMIN_LOGIN_FAILS_PER_IP_MAX: int(30),
+  // Per address alone: generous, as an office or a carrier NAT shares one (TRUST_PROXY_HOPS).
+  ADMIN_LOGIN_FAILS_PER_IP_MAX: int(100),
   ADMIN_LOGIN_WINDOW_S: int(15 * 60),
   /** Admin requests carry whole venue layouts: a larger JSON limit than the fan API's. */
   ADMIN_BODY_LIMIT_BYTES: int(8 * 1024 * 1024),
@@ -28,6 +29,14 @@ const AdminEnvSchema = z.object({
   DATA_DIR: z.string().default('.data'),
   /** The built admin page (admin/dist); served under /admin when it exists. */
   ADMIN_DIST_DIR: z.string().optional(),
+  /**
+   * Serve the admin page only on this host name (e.g. admin.example.com), and the fan's H5 app
+   * never there: the two keep their bearer tokens in localStorage, which is per origin.
+   */
+  ADMIN_HOST: z
+    .string()
+    .regex(/^[a-z0-9.-]{1,253}$/i)
+    .optional(),
 });
 
 export interface AdminConfig {
@@ -45,6 +54,8 @@ export interface AdminConfig {
   posterMaxBytes: number;
   dataDir: string;
   distDir: string;
+  /** Host name the admin page is served on alone; undefined: any host, under /admin. */
+  host: string | undefined;
 }
 
 export const DEV_ADMIN_PASSWORD = 'showtix-dev-admin';
@@ -70,5 +81,6 @@ export function loadAdminConfig(
     posterMaxBytes: e.POSTER_MAX_BYTES,
     dataDir: path.resolve(e.DATA_DIR),
     distDir: path.resolve(e.ADMIN_DIST_DIR ?? path.join(__dirname, '../../../admin/dist')),
+    host: e.ADMIN_HOST?.toLowerCase(),
   });
 }

@@ -2,7 +2,6 @@ import type { Context, Middleware, Next } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import type { AdminRole } from '@showtix/shared-types';
 import { appError } from '../http/errors';
-import type { AdminConfig } from './config';
 
 /** Who made a change: written into every audit entry. */
 export interface Actor {
@@ -22,14 +21,49 @@ interface AdminState {
 
 export const ADMIN_PREFIX = '/api/v1/admin';
 
+/** The login form: a username and a password, never more than this. */
+const LOGIN_BODY_LIMIT = 4 * 1024;
+
 /**
- * Admin requests carry whole venue layouts, far above the fan API's JSON limit. Mounted before
- * the app's own body parser: once the body is parsed here, that one leaves it alone.
+ * The only admin routes whose JSON bodies may be large (whole venue layouts, per-seat price
+ * tiers). Every other admin route takes the fan API's small limit; the poster upload reads its
+ * own stream with its own cap. Method + path, with ids as digits.
  */
-export function adminBodyParser(cfg: AdminConfig): Middleware {
-  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: cfg.bodyLimitBytes, encoding: 'utf-8' });
-  return (ctx, next) => (ctx.path.startsWith(ADMIN_PREFIX) ? parse(ctx, next) : next());
+const LARGE_BODY_ROUTES: [method: string, path: RegExp][] = [
+  ['POST', /^\/venues$/],
+  ['PUT', /^\/venues\/\d+\/layout$/],
+  ['POST', /^\/venues\/layout\/parse$/],
+  ['POST', /^\/shows\/\d+\/sessions$/],
+  ['PUT', /^\/sessions\/\d+\/tiers$/],
+];
+
+export interface AdminBodyLimits {
+  /** Authenticated admin routes that carry layouts or tiers. */
+  largeBytes: number;
+  /** Every other authenticated admin route. */
+  smallBytes: number;
 }
+
+const jsonParser = (limit: number) =>
+  bodyParser({ enableTypes: ['json'], jsonLimit: limit, encoding: 'utf-8' });
+
+/**
+ * Body parsing on /api/v1/admin/* happens only after authentication (see requireAdmin), and
+ * only for a route that exists: an anonymous request, or one to an unknown path, never makes
+ * the server read a large body. The app's own parser skips the admin prefix.
+ */
+export function adminBodyParser(limits: AdminBodyLimits): Middleware {
+  const large = jsonParser(limits.largeBytes);
+  const small = jsonParser(limits.smallBytes);
+  return (ctx, next) => {
+    const rel = ctx.path.slice(ADMIN_PREFIX.length);
+    const big = LARGE_BODY_ROUTES.some(([m, re]) => m === ctx.method && re.test(rel));
+    return (big ? large : small)(ctx, next);
+  };
+}
+
+/** The anonymous login route's own parser: a few kilobytes at most. */
+export const loginBodyParser: Middleware = jsonParser(LOGIN_BODY_LIMIT);
 
 export function setAdmin(ctx: Context, admin: AdminPrincipal): void {
   (ctx.state as AdminState).admin = admin;

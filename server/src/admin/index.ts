@@ -30,12 +30,11 @@ import { riskRoutes } from './risk/routes';
 import { RiskAdminService } from './risk/service';
 import { IdentityVault } from '../attendees/crypto';
 import { Keys } from '../redis/keys';
-import { ID_TYPES } from '@showtix/shared-types';
 import { VenueService } from './venues/service';
 import { opsRoutes } from './ops/routes';
 import { OpsService } from './ops/service';
 
-export { adminBodyParser } from './http';
+import { adminBodyParser } from './http';
 
 export interface AdminServices {
   auth: AdminAuthService;
@@ -94,7 +93,7 @@ export async function createAdminServices(d: AdminDepsIn): Promise<AdminServices
 function personHasher(secret: string) {
   const vault = new IdentityVault(secret);
   return {
-    idHashes: (idNumber: string) => ID_TYPES.map((t) => vault.idHash(t, idNumber)),
+    idHashes: (idNumber: string) => [vault.idHash(idNumber)],
     phoneHash: (phone: string) => vault.phoneHash(phone),
   };
 }
@@ -102,7 +101,11 @@ function personHasher(secret: string) {
 /** Every admin router, the fan-side staff routes and the admin page itself. */
 export function adminRouters(d: AppDeps): Router[] {
   const a = d.admin;
-  const auth = requireAdmin(a.auth, d.clock);
+  const body = adminBodyParser({
+    largeBytes: d.config.admin.bodyLimitBytes,
+    smallBytes: d.config.bodyLimitBytes,
+  });
+  const auth = requireAdmin(a.auth, d.clock, body);
   return [
     authRoutes(a.auth, a.accounts, auth, d.clock),
     auditRoutes(a.audit, auth),

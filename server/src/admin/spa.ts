@@ -28,6 +28,8 @@ export function spaRoutes(cfg: AdminConfig): Router {
     await send(ctx, file, { root: posters, maxage: YEAR_MS, immutable: true });
   });
   const serve = async (ctx: Context) => {
+    // With ADMIN_HOST the page exists on that host only (its own origin, its own localStorage).
+    if (cfg.host && ctx.hostname.toLowerCase() !== cfg.host) return;
     const rest = (ctx.params.rest as string[] | string | undefined) ?? [];
     const rel = Array.isArray(rest) ? rest.join('/') : rest;
     if (

@@ -1,10 +1,10 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { maskIdNumber, maskName, maskPhone } from '@showtix/shared-types';
+import { maskIdNumber, maskName, maskPhone, normalizeIdNumber } from '@showtix/shared-types';
 
 /**
  * Attendee identity at rest: names and ID numbers encrypted with AES-256-GCM (random IV, tag
- * checked on read), masked copies for display, and a keyed hash (HMAC-SHA256) of type + number
- * that finds "the same ID" across orders and accounts without storing it in the clear.
+ * checked on read), masked copies for display, and a keyed hash (HMAC-SHA256) of the normalised
+ * number that finds "the same ID" across orders and accounts without storing it in the clear.
  */
 export class IdentityVault {
   private readonly encKey: Buffer;
@@ -30,12 +30,19 @@ export class IdentityVault {
     return Buffer.concat([d.update(raw.subarray(12, raw.length - 16)), d.final()]).toString('utf8');
   }
 
-  idHash(idType: string, idNumber: string): string {
-    return createHmac('sha256', this.hashKey).update(`${idType}|${idNumber.toUpperCase()}`).digest('hex');
+  /**
+   * Keyed on the number alone, never on the document type the buyer picked: one-ID-one-ticket,
+   * the blocklist and the waiting room must not be sidestepped by calling an ID card number a
+   * passport. ("id|" keeps it apart from the phone hashes made with the same key.)
+   */
+  idHash(idNumber: string): string {
+    return createHmac('sha256', this.hashKey)
+      .update(`id|${normalizeIdNumber(idNumber)}`)
+      .digest('hex');
   }
 
   /** Everything stored about one attendee; `idHash` when the caller has computed it already. */
-  seal(a: { name: string; idType: string; idNumber: string }, idHash = this.idHash(a.idType, a.idNumber)) {
+  seal(a: { name: string; idType: string; idNumber: string }, idHash = this.idHash(a.idNumber)) {
     return {
       idType: a.idType,
       nameEnc: this.encrypt(a.name),

@@ -26,6 +26,7 @@ export async function wxLogin(d: AuthDeps, code: string, client: Client) {
       throw appError('UNAUTHORIZED', undefined, '登录凭证无效或已过期，请重新登录');
     throw err;
   }
+  await d.risk.guardLoginIdentity(openid);
   const userId = await upsertUserByOpenid(d.db, openid);
   await d.risk.noteAccount(userId, client, d.clock.now());
   return { token: await d.tokens.issue({ userId, roles: ['fan'] }), user: { id: userId } };

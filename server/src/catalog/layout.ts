@@ -1,4 +1,5 @@
-import type { BlockSpec, SeatSpecInput } from '@showtix/shared-types';
+import { VENUE_SEATS_MAX, type BlockSpec, type SeatSpecInput } from '@showtix/shared-types';
+import { appError } from '../http/errors';
 
 /**
  * Venue layouts: blocks of seats with drawing coordinates, as the admin's venue builder, the
@@ -61,7 +62,33 @@ export function generateBlock(b: BlockSpec): SeatSpec[] {
   return seats;
 }
 
-export function generateLayout(blocks: BlockSpec[]): SeatSpec[] {
+/** How many seats a block makes, counted row by row without making them. */
+export function countBlockSeats(b: Pick<BlockSpec, 'rows' | 'seatsPerRow' | 'widenPerRow' | 'gaps'>): number {
+  const gaps = [...new Set(b.gaps)];
+  let total = 0;
+  for (let r = 0; r < b.rows; r++) {
+    const n = b.seatsPerRow + r * (b.widenPerRow ?? 0);
+    total += n - gaps.filter((g) => g <= n).length;
+  }
+  return total;
+}
+
+/**
+ * Refuses a layout above the venue cap BEFORE any seat is made: 50 blocks of the largest kind
+ * would otherwise expand to millions of seat objects in memory first. `extra`: explicit seats.
+ */
+export function checkSeatCount(blocks: BlockSpec[], extra = 0): void {
+  const total = blocks.reduce((sum, b) => sum + countBlockSeats(b), extra);
+  if (total > VENUE_SEATS_MAX)
+    throw appError(
+      'VALIDATION_FAILED',
+      { seats: total, max: VENUE_SEATS_MAX },
+      `座位总数 ${total} 超过上限 ${VENUE_SEATS_MAX}`,
+    );
+}
+
+export function generateLayout(blocks: BlockSpec[], extra = 0): SeatSpec[] {
+  checkSeatCount(blocks, extra);
   return blocks.flatMap(generateBlock);
 }
 

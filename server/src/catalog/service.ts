@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { SessionInfo, ShowDetail, ShowSummary, SessionStatus, Tier } from '@showtix/shared-types';
 import type { Db } from '../db/pool';
 import { appError } from '../http/errors';
@@ -20,12 +21,23 @@ interface Cached<T> {
   value: Promise<T>;
 }
 
+/** Catalogs kept per instance: far more sessions than sell at once, each up to 60,000 seats. */
+const CATALOGS_CACHED_MAX = 500;
+/** "No such session" answers kept: ids come from requests, so this is what a flood can fill. */
+const MISSING_CACHED_MAX = 10_000;
+
 /**
  * Read side of shows and sessions. Session catalogs (seats, tiers, prices) are cached per
  * instance for catalogCacheMs: the purchase path prices orders from them without a query.
+ * Both caches are bounded LRUs, and "not found" lives in its own: random ids in request paths
+ * can neither grow memory without end nor evict the catalogs of the sessions on sale.
  */
 export class CatalogService {
-  private readonly sessions = new Map<string, Cached<SessionCatalog | undefined>>();
+  private readonly sessions = new LRUCache<string, Cached<SessionCatalog | undefined>>({
+    max: CATALOGS_CACHED_MAX,
+  });
+  private readonly missing = new LRUCache<string, Cached<undefined>>({ max: MISSING_CACHED_MAX });
+  private readonly loading = new Map<string, Promise<SessionCatalog | undefined>>();
 
   constructor(
     private readonly db: Db,
@@ -33,11 +45,26 @@ export class CatalogService {
   ) {}
 
   session(sessionId: string, nowMs = Date.now()): Promise<SessionCatalog | undefined> {
-    const hit = this.sessions.get(sessionId);
+    const hit = this.sessions.get(sessionId) ?? this.missing.get(sessionId);
     if (hit && nowMs - hit.at < this.cacheMs) return hit.value;
+    const inFlight = this.loading.get(sessionId);
+    if (inFlight) return inFlight;
+    // Loads wait apart (bounded by the requests in flight) and settle into the LRU they belong
+    // to, so a burst of unknown ids never pushes a live catalog out.
     const value = loadSessionCatalog(this.db, sessionId);
-    this.sessions.set(sessionId, { at: nowMs, value });
-    value.catch(() => this.sessions.delete(sessionId));
+    this.loading.set(sessionId, value);
+    value.then(
+      (cat) => {
+        // Invalidated while loading: the result may predate the change, so it is not kept.
+        if (this.loading.get(sessionId) !== value) return;
+        this.loading.delete(sessionId);
+        if (cat) this.sessions.set(sessionId, { at: nowMs, value });
+        else this.missing.set(sessionId, { at: nowMs, value: Promise.resolve(undefined) });
+      },
+      () => {
+        if (this.loading.get(sessionId) === value) this.loading.delete(sessionId);
+      },
+    );
     return value;
   }
 
@@ -49,6 +76,13 @@ export class CatalogService {
 
   invalidate(sessionId: string): void {
     this.sessions.delete(sessionId);
+    this.missing.delete(sessionId);
+    this.loading.delete(sessionId);
+  }
+
+  /** How many entries the caches hold (tests check they stay bounded). */
+  cached(): { catalogs: number; missing: number } {
+    return { catalogs: this.sessions.size, missing: this.missing.size };
   }
 
   async listShows(): Promise<ShowSummary[]> {

@@ -16,7 +16,8 @@ const bool = (def: boolean) =>
     .transform((v) => v === 'true' || v === '1');
 
 const EnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /** Unset means production: development defaults are used only when asked for by name. */
+  NODE_ENV: z.enum(['development', 'test', 'production']).optional(),
   HOST: z.string().default('127.0.0.1'),
   PORT: int(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -35,7 +36,14 @@ const EnvSchema = z.object({
   JOBS_ENABLED: bool(true),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   H5_DIR: z.string().optional(),
+  /** Serve the fan's H5 build at "/" (default: only in development and test; it needs the simulator). */
+  SERVE_H5: z.enum(['true', 'false', '1', '0']).optional(),
+  /** Deprecated: TRUST_PROXY=true is TRUST_PROXY_HOPS=1. */
+  /** Bearer token /metrics requires; unset: open in development/test, 404 in production. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   TRUST_PROXY: bool(false),
+  /** How many reverse proxies in front of this server append to X-Forwarded-For (0: none). */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
   ID_SECRET: z.string().min(32).optional(),
   TICKET_KEY_SECRET: z.string().min(32).optional(),
   TICKET_KEY_IDS: z
@@ -54,9 +62,10 @@ const EnvSchema = z.object({
 });
 
 export type Env = z.infer<typeof EnvSchema>;
+export type NodeEnv = 'development' | 'test' | 'production';
 
 export interface Config extends RiskConfig {
-  env: Env['NODE_ENV'];
+  env: NodeEnv;
   host: string;
   port: number;
   logLevel: Env['LOG_LEVEL'];
@@ -78,8 +87,16 @@ export interface Config extends RiskConfig {
   role: 'all' | 'api' | 'worker';
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, risk flags). */
   trustProxy: boolean;
-  /** The fan's H5 build served at "/" (default: dist/h5 of the repository). */
+  /**
+   * Trusted proxies in front of the server. The client address is the one the outermost trusted
+   * proxy saw: counted from the RIGHT of X-Forwarded-For, since anything left of it is whatever
+   * the client sent.
+   */
+  trustProxyHops: number;
+  metricsToken: string | undefined;
+  /** The fan's H5 build served at "/" (default: dist/h5 of the repository), when serveH5. */
   h5Dir: string;
+  serveH5: boolean;
   /** Keys for attendees' names and ID numbers (encryption and lookup hash) derive from this. */
   idSecret: string;
   /** Ticket QR signing keys derive from this and their ids; the first id signs. */
@@ -102,7 +119,24 @@ export interface Config extends RiskConfig {
   admin: AdminConfig;
 }
 
-const DEV_SECRET = 'development-only-secret-never-use-in-production!';
+/** Development-only values: usable only with NODE_ENV=development or test, never by accident. */
+const DEV_SECRETS = {
+  AUTH_SECRET: 'development-only-secret-never-use-in-production!',
+  ID_SECRET: 'development-only-id-secret-never-in-production',
+  TICKET_KEY_SECRET: 'development-only-ticket-key-secret-not-for-production',
+} as const;
+
+/**
+ * Thrown when the configuration is unsafe or incomplete; `problems` names each variable, so an
+ * operator fixes them all in one go rather than one restart at a time.
+ */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `Refusing to start: unsafe or missing configuration\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+  }
+}
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(source);
@@ -110,13 +144,26 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
   }
   const e = parsed.data;
-  if (e.NODE_ENV === 'production' && (!e.AUTH_SECRET || !e.ID_SECRET || !e.TICKET_KEY_SECRET)) {
-    throw new Error(
-      'AUTH_SECRET, ID_SECRET and TICKET_KEY_SECRET (32+ characters each) are required when NODE_ENV=production',
-    );
-  }
+  const env: NodeEnv = e.NODE_ENV ?? 'production';
+  const dev = env === 'development' || env === 'test';
+  const problems: string[] = [];
+  const unset = e.NODE_ENV ? `NODE_ENV=${env}` : 'NODE_ENV is unset, so production';
+  const secret = (name: keyof typeof DEV_SECRETS): string => {
+    const v = e[name];
+    if (v) return v;
+    if (!dev) problems.push(`${name}: required (32+ random characters; ${unset} has no development default)`);
+    return DEV_SECRETS[name];
+  };
+  const authSecret = secret('AUTH_SECRET');
+  const idSecret = secret('ID_SECRET');
+  const ticketKeySecret = secret('TICKET_KEY_SECRET');
+  const wechat = loadWechatConfig(source, { dev, port: e.PORT, problems });
+  const admin = loadAdminConfig(source, env);
+  const serveH5 = e.SERVE_H5 ? e.SERVE_H5 === 'true' || e.SERVE_H5 === '1' : dev;
+  const hops = e.TRUST_PROXY_HOPS ?? (e.TRUST_PROXY ? 1 : 0);
+  if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
-    env: e.NODE_ENV,
+    env,
     host: e.HOST,
     port: e.PORT,
     logLevel: e.LOG_LEVEL,
@@ -124,7 +171,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mysqlPoolSize: e.MYSQL_POOL_SIZE,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
-    authSecret: e.AUTH_SECRET ?? DEV_SECRET,
+    authSecret,
     authTokenTtlS: e.AUTH_TOKEN_TTL_S,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     holdGraceMs: e.HOLD_GRACE_MS,
@@ -134,10 +181,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     catalogCacheMs: e.CATALOG_CACHE_MS,
     jobsEnabled: e.JOBS_ENABLED,
     role: e.ROLE,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: hops > 0,
+    trustProxyHops: hops,
+    metricsToken: e.METRICS_TOKEN,
     h5Dir: e.H5_DIR ?? path.resolve(__dirname, '../../../dist/h5'),
-    idSecret: e.ID_SECRET ?? 'development-only-id-secret-never-in-production',
-    ticketKeySecret: e.TICKET_KEY_SECRET ?? 'development-only-ticket-key-secret-not-for-production',
+    serveH5,
+    idSecret,
+    ticketKeySecret,
     ticketKeyIds: e.TICKET_KEY_IDS.split(','),
     expiryIntervalMs: e.EXPIRY_INTERVAL_MS,
     orphanGraceMs: e.ORPHAN_GRACE_MS,
@@ -148,8 +198,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     consumerAttemptsMax: e.CONSUMER_ATTEMPTS_MAX,
     consumerBackoffMs: e.CONSUMER_BACKOFF_MS,
     payCheckAfterMs: e.PAY_CHECK_AFTER_MS,
-    wechat: loadWechatConfig(source, e.NODE_ENV === 'production', e.PORT),
+    wechat,
     ...loadRiskConfig(source),
-    admin: loadAdminConfig(source, e.NODE_ENV),
+    admin,
   });
 }

@@ -6,24 +6,27 @@ const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
 
 /**
  * Rate limits ("<points>/<seconds>", 0 points = off) per user, address and device on the
- * purchase, waiting-room and login paths, and the anti-scalper thresholds.
+ * purchase, waiting-room and login paths, and the anti-scalper thresholds. Per-address limits
+ * are only a coarse flood guard: mobile carriers put thousands of phones behind one NAT
+ * address, so the real limits are per account, per device and per WeChat identity (README).
  */
 const Env = z.object({
   RATE_PURCHASE_USER: z.string().default('10/10'),
-  RATE_PURCHASE_IP: z.string().default('300/1'),
+  RATE_PURCHASE_IP: z.string().default('2000/1'),
   RATE_PURCHASE_DEVICE: z.string().default('20/10'),
   RATE_QUEUE_USER: z.string().default('60/60'),
-  RATE_QUEUE_IP: z.string().default('600/1'),
+  RATE_QUEUE_IP: z.string().default('3000/1'),
   RATE_QUEUE_DEVICE: z.string().default('120/60'),
   RATE_POLL_USER: z.string().default('40/60'),
-  RATE_POLL_IP: z.string().default('2000/1'),
+  RATE_POLL_IP: z.string().default('10000/1'),
   RATE_POLL_DEVICE: z.string().default('80/60'),
-  RATE_LOGIN_IP: z.string().default('60/60'),
+  RATE_LOGIN_IP: z.string().default('3000/60'),
+  RATE_LOGIN_OPENID: z.string().default('10/60'),
   RATE_LOGIN_DEVICE: z.string().default('10/60'),
   EXPIRED_HOLDS_MAX: int(3),
   HOLD_COOLDOWN_MS: int(30 * 60_000),
   ACCOUNTS_PER_DEVICE_MAX: int(3),
-  ACCOUNTS_PER_IP_MAX: int(50),
+  ACCOUNTS_PER_IP_MAX: int(1000),
   QUEUE_TURN_MS: int(10 * 60_000),
   QUEUE_RATE_PER_MIN: int(600),
 });
@@ -52,7 +55,8 @@ export function loadRiskConfig(source: NodeJS.ProcessEnv): RiskConfig {
       purchase: path(e.RATE_PURCHASE_USER, e.RATE_PURCHASE_IP, e.RATE_PURCHASE_DEVICE),
       queue: path(e.RATE_QUEUE_USER, e.RATE_QUEUE_IP, e.RATE_QUEUE_DEVICE),
       poll: path(e.RATE_POLL_USER, e.RATE_POLL_IP, e.RATE_POLL_DEVICE),
-      login: path(undefined, e.RATE_LOGIN_IP, e.RATE_LOGIN_DEVICE),
+      // The login path's 'user' is the WeChat identity (openid) code2session answered.
+      login: path(e.RATE_LOGIN_OPENID, e.RATE_LOGIN_IP, e.RATE_LOGIN_DEVICE),
       expiredHoldsMax: e.EXPIRED_HOLDS_MAX,
       cooldownMs: e.HOLD_COOLDOWN_MS,
       accountsPerDeviceMax: e.ACCOUNTS_PER_DEVICE_MAX,

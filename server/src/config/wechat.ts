@@ -71,40 +71,77 @@ function fromSimKeys(dir: string) {
   };
 }
 
-export function loadWechatConfig(source: NodeJS.ProcessEnv, production: boolean, port: number): WechatConfig {
+/** Whether a configured file is one of the simulator's TEST-ONLY keys. */
+function isSimKeyFile(file: string | undefined): boolean {
+  if (!file) return false;
+  const rel = path.relative(SIM_KEYS, path.resolve(file));
+  return !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+/** The simulator's public API v3 key, to refuse it outside development (undefined if absent). */
+function simApiV3Key(): string | undefined {
+  try {
+    return fromSimKeys(SIM_KEYS).apiV3Key;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Outside NODE_ENV=development/test every value is required, the simulator's keys are refused
+ * wherever they are pointed at, and PUBLIC_BASE_URL (where WeChat Pay sends its notifications)
+ * must be a public https address. Each problem is added to `o.problems`, not thrown alone.
+ */
+export function loadWechatConfig(
+  source: NodeJS.ProcessEnv,
+  o: { dev: boolean; port: number; problems: string[] },
+): WechatConfig {
   const e = Env.parse(source);
-  const simDir = e.WECHAT_SIM_KEYS_DIR ?? (production ? undefined : SIM_KEYS);
+  const { dev, problems } = o;
+  if (!dev && e.WECHAT_SIM_KEYS_DIR)
+    problems.push("WECHAT_SIM_KEYS_DIR: the simulator's keys are for NODE_ENV=development or test only");
+  const simDir = dev ? (e.WECHAT_SIM_KEYS_DIR ?? SIM_KEYS) : undefined;
   const sim = simDir ? fromSimKeys(simDir) : undefined;
-  const simBase = production ? undefined : 'http://127.0.0.1:3100';
-  const need = <T>(v: T | undefined, name: string): T => {
-    if (v === undefined || v === '')
-      throw new Error(`${name} is required (NODE_ENV=production has no simulator defaults)`);
-    return v;
+  const simBase = dev ? 'http://127.0.0.1:3100' : undefined;
+  const need = <T>(v: T | undefined, name: string, fallback: T): T => {
+    if (v !== undefined && v !== '') return v;
+    problems.push(`${name}: required (no simulator default outside NODE_ENV=development or test)`);
+    return fallback;
   };
   const platform = e.WECHAT_PLATFORM_CERT_PATHS?.split(',').filter(Boolean) ?? sim?.platformCertPaths ?? [];
   const publicKeyPath = e.WECHAT_PAY_PUBLIC_KEY_PATH ?? sim?.payPublicKeyPath ?? null;
   if (platform.length === 0 && !publicKeyPath) {
-    throw new Error(
-      'WECHAT_PLATFORM_CERT_PATHS or WECHAT_PAY_PUBLIC_KEY_PATH is required to verify WeChat Pay',
-    );
+    problems.push('WECHAT_PLATFORM_CERT_PATHS or WECHAT_PAY_PUBLIC_KEY_PATH: required to verify WeChat Pay');
   }
-  return {
-    appid: need(e.WECHAT_APPID ?? sim?.appid, 'WECHAT_APPID'),
-    appSecret: need(e.WECHAT_APP_SECRET ?? sim?.appSecret, 'WECHAT_APP_SECRET'),
-    mchid: need(e.WECHAT_MCHID ?? sim?.mchid, 'WECHAT_MCHID'),
-    merchantSerial: need(e.WECHAT_MCH_SERIAL ?? sim?.merchantSerial, 'WECHAT_MCH_SERIAL').toUpperCase(),
-    merchantKeyPath: need(e.WECHAT_MCH_KEY_PATH ?? sim?.merchantKeyPath, 'WECHAT_MCH_KEY_PATH'),
-    merchantCertPath: need(e.WECHAT_MCH_CERT_PATH ?? sim?.merchantCertPath, 'WECHAT_MCH_CERT_PATH'),
-    apiV3Key: need(e.WECHAT_APIV3_KEY ?? sim?.apiV3Key, 'WECHAT_APIV3_KEY'),
+  const c: WechatConfig = {
+    appid: need(e.WECHAT_APPID ?? sim?.appid, 'WECHAT_APPID', ''),
+    appSecret: need(e.WECHAT_APP_SECRET ?? sim?.appSecret, 'WECHAT_APP_SECRET', ''),
+    mchid: need(e.WECHAT_MCHID ?? sim?.mchid, 'WECHAT_MCHID', ''),
+    merchantSerial: need(e.WECHAT_MCH_SERIAL ?? sim?.merchantSerial, 'WECHAT_MCH_SERIAL', '').toUpperCase(),
+    merchantKeyPath: need(e.WECHAT_MCH_KEY_PATH ?? sim?.merchantKeyPath, 'WECHAT_MCH_KEY_PATH', ''),
+    merchantCertPath: need(e.WECHAT_MCH_CERT_PATH ?? sim?.merchantCertPath, 'WECHAT_MCH_CERT_PATH', ''),
+    apiV3Key: need(e.WECHAT_APIV3_KEY ?? sim?.apiV3Key, 'WECHAT_APIV3_KEY', ''),
     platformCertPaths: platform,
     payPublicKeyPath: publicKeyPath,
     payPublicKeyId: publicKeyPath
-      ? need(e.WECHAT_PAY_PUBLIC_KEY_ID ?? sim?.payPublicKeyId, 'WECHAT_PAY_PUBLIC_KEY_ID')
+      ? need(e.WECHAT_PAY_PUBLIC_KEY_ID ?? sim?.payPublicKeyId, 'WECHAT_PAY_PUBLIC_KEY_ID', '')
       : null,
-    apiBase: need(e.WECHAT_API_BASE ?? simBase, 'WECHAT_API_BASE'),
-    payApiBase: need(e.WECHAT_PAY_API_BASE ?? simBase, 'WECHAT_PAY_API_BASE'),
-    publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`,
+    apiBase: need(e.WECHAT_API_BASE ?? simBase, 'WECHAT_API_BASE', ''),
+    payApiBase: need(e.WECHAT_PAY_API_BASE ?? simBase, 'WECHAT_PAY_API_BASE', ''),
+    publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://127.0.0.1:${o.port}`,
     cashierUrl: e.WECHAT_CASHIER_URL ?? (simBase ? `${simBase}/sim/cashier` : null),
     ticketTemplateId: e.WECHAT_TICKET_TEMPLATE_ID,
   };
+  if (!dev) {
+    if (!e.PUBLIC_BASE_URL || new URL(e.PUBLIC_BASE_URL).protocol !== 'https:')
+      problems.push(
+        'PUBLIC_BASE_URL: required, a public https:// address (WeChat Pay sends its notifications there)',
+      );
+    const simFiles = [c.merchantKeyPath, c.merchantCertPath, c.payPublicKeyPath ?? '', ...platform];
+    if (simFiles.some(isSimKeyFile) || (c.apiV3Key !== '' && c.apiV3Key === simApiV3Key()))
+      problems.push(
+        "WECHAT_*: the simulator's TEST-ONLY keys (wechat-sim/test-keys) are refused outside development",
+      );
+  }
+  return c;
 }

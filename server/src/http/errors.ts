@@ -1,7 +1,10 @@
 import type { Context, Next } from 'koa';
 import { ERRORS, type ErrorCode } from '@showtix/shared-types';
 import type { Logger } from 'pino';
-import { ZodError } from 'zod';
+import { z, ZodError } from 'zod';
+
+// Validation messages reach organisers and fans: zod's own ones in Simplified Chinese too.
+z.config(z.locales.zhCN());
 
 /**
  * An error with a stable API code. `expose` says whether the message may reach the client;
@@ -83,6 +86,10 @@ export function errorMiddleware(log: Logger) {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw appError('NOT_FOUND');
+      // The routers' allowedMethods answer 405 (or 501 for a method no route knows) without a
+      // body: every refusal carries a stable code, and an unknown method is not a server fault.
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined)
+        throw appError('METHOD_NOT_ALLOWED');
     } catch (err) {
       const e = toAppError(err);
       if (!e.expose) log.error({ err, path: ctx.path, method: ctx.method }, 'request failed');

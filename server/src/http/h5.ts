@@ -10,9 +10,10 @@ const YEAR_MS = 365 * 24 * 3_600_000;
  * browser. Only GET paths outside /api and /admin, and only files that exist; the app routes
  * by hash, so there is no history fallback beyond index.html at "/".
  */
-export function h5Routes(dir: string): Router {
+export function h5Routes(dir: string, adminHost?: string): Router {
   const r = new Router();
   r.get('/{*path}', async (ctx, next) => {
+    if (adminHost && ctx.hostname.toLowerCase() === adminHost) return next();
     const rel = ctx.path === '/' ? 'index.html' : decodeURIComponent(ctx.path.slice(1));
     if (/^(api|admin|media|metrics|healthz)(\/|$)/.test(rel) || rel.split('/').some((p) => p.startsWith('.')))
       return next();

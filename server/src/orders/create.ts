@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CreateOrderInput } from '@showtix/shared-types';
+import { normalizeIdNumber, type CreateOrderInput } from '@showtix/shared-types';
 import type { SealedAttendee, SealedPhone } from '../attendees/crypto';
 import type { CatalogZone, SessionCatalog } from '../catalog/types';
 import { appError } from '../http/errors';
@@ -22,7 +22,8 @@ export function resolveUnits(cat: SessionCatalog, input: CreateOrderInput): Unit
   if (cat.realName && (input.attendees?.length ?? 0) !== quantity) {
     throw appError('VALIDATION_FAILED', { field: 'attendees' }, '实名制场次需为每张票填写一位观演人');
   }
-  const ids = new Set((input.attendees ?? []).map((a) => `${a.idType}|${a.idNumber}`));
+  // The number alone: the same document under another type is still the same person.
+  const ids = new Set((input.attendees ?? []).map((a) => normalizeIdNumber(a.idNumber)));
   if (ids.size !== (input.attendees?.length ?? 0)) {
     throw appError('VALIDATION_FAILED', { field: 'attendees' }, '同一证件在一个订单中只能购买一张票');
   }

@@ -29,6 +29,8 @@ export interface OrderServiceDeps {
   risk: RiskService;
   /** Counts committed orders (Prometheus orders_created_total). */
   created: { inc(): void };
+  /** Real-name waiting room: which account joined with each of these ID hashes (null: none). */
+  queuedIds?: (sessionId: string, idHashes: string[]) => Promise<(string | null)[]>;
 }
 
 /** Before a pending order is cancelled: was a payment started that must be closed or honoured? */
@@ -70,6 +72,16 @@ export class OrderService {
   }
 
   /**
+   * A real-name waiting room gives a place to one ID document: the order that place buys must
+   * be for that document, or one person's place would buy another's tickets.
+   */
+  private async requireQueuedAttendee(sessionId: string, userId: string, idHashes: string[]): Promise<void> {
+    if (!this.d.queuedIds) return;
+    const owners = await this.d.queuedIds(sessionId, idHashes);
+    if (!owners.includes(userId)) throw appError('QUEUE_ID_NOT_ATTENDEE');
+  }
+
+  /**
    * Redis decides (one script: hold, limit, idempotency), MySQL records (group commit with
    * unique claims as the backstop). Anything that fails after Redis said yes gives the holds back.
    */
@@ -82,13 +94,12 @@ export class OrderService {
   ): Promise<Order> {
     const cat = await this.d.catalog.requireSession(input.sessionId);
     const units = resolveUnits(cat, input);
-    const idHashes = cat.realName
-      ? input.attendees!.map((a) => this.d.vault.idHash(a.idType, a.idNumber))
-      : [];
+    const idHashes = cat.realName ? input.attendees!.map((a) => this.d.vault.idHash(a.idNumber)) : [];
     await this.d.risk.guardPurchase(userId, client, now.getTime(), idHashes);
     const admission = cat.queueEnabled
       ? this.d.admissions.verify(input.admissionToken, cat.id, userId, now.getTime())
       : undefined;
+    if (admission && cat.realName) await this.requireQueuedAttendee(cat.id, userId, idHashes);
     const hash = requestHash(input);
     const expireAt = new Date(now.getTime() + cat.holdMinutes * 60_000);
     const take: TakeRequest = {

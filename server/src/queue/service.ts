@@ -60,7 +60,7 @@ export class QueueService {
     if (cat.realName) {
       if (!id.idType || !id.idNumber)
         throw appError('VALIDATION_FAILED', { field: 'idNumber' }, '实名制场次排队需填写证件');
-      idHash = this.vault.idHash(id.idType, id.idNumber);
+      idHash = this.vault.idHash(id.idNumber);
     }
     const q = this.keys.session(sessionId).queue;
     const [code, view] = (await this.redis.queueJoin(

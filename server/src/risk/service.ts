@@ -90,6 +90,11 @@ export class RiskService {
     await this.limiters.login.consume(undefined, client);
   }
 
+  /** After code2session: logins per WeChat identity, whatever address or device they come from. */
+  async guardLoginIdentity(openid: string): Promise<void> {
+    await this.limiters.login.consume(openid, { ip: undefined, device: undefined });
+  }
+
   private async checkBlocked(
     s: { user: string; ip: string | undefined; device: string | undefined; ids: string[] },
     nowMs: number,

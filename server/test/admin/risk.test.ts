@@ -56,7 +56,7 @@ describe('blocklist and risk flags', () => {
       'SELECT value FROM blocklist WHERE id = ?',
       [r.body.id],
     );
-    expect(row!.value).toBe(h.env.deps.vault.idHash('id_card', '11010519491231002X'));
+    expect(row!.value).toBe(h.env.deps.vault.idHash('11010519491231002X'));
     const [[entry]] = await h.env.deps.db.query<import('mysql2').RowDataPacket[]>(
       "SELECT after_json FROM admin_audit_log WHERE action = 'risk.block' AND entity_id = ?",
       [r.body.id],

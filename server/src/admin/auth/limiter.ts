@@ -6,7 +6,7 @@ import type { AdminConfig } from '../config';
 /**
  * Failed-login limits on Redis, shared by every server instance: a few tries per username and
  * address (stops guessing one account), more per address alone (stops spraying many names).
- * A successful login clears the username+address count.
+ * A successful login gives its try back.
  */
 export class LoginLimiter {
   private readonly byUserIp: RateLimiterRedis;
@@ -30,28 +30,28 @@ export class LoginLimiter {
     return `${username.toLowerCase()}|${ip}`;
   }
 
-  /** Throws RATE_LIMITED (with Retry-After) while either limit is used up. */
-  async check(username: string, ip: string): Promise<void> {
-    const [u, i] = await Promise.all([
-      this.byUserIp.get(LoginLimiter.userKey(username, ip)),
-      this.byIp.get(ip),
+  /**
+   * Takes one try from both limits atomically (Redis INCR) BEFORE the password is checked, and
+   * throws RATE_LIMITED (with Retry-After) once either is used up. Reading first and recording
+   * after the check let 40 parallel guesses all reach argon2; a try taken up front cannot race.
+   */
+  async consume(username: string, ip: string): Promise<void> {
+    const tries = await Promise.allSettled([
+      this.byUserIp.consume(LoginLimiter.userKey(username, ip), 1),
+      this.byIp.consume(ip, 1),
     ]);
-    const blocked = [
-      u && u.consumedPoints >= this.byUserIp.points ? u : undefined,
-      i && i.consumedPoints >= this.byIp.points ? i : undefined,
-    ].filter((r): r is RateLimiterRes => r !== undefined);
-    if (blocked.length) throw limited(Math.max(...blocked.map((r) => r.msBeforeNext)));
+    const refused = tries
+      .map((t) => (t.status === 'rejected' ? t.reason : undefined))
+      .filter((r) => r !== undefined);
+    if (refused.length === 0) return;
+    const over = refused.filter((r): r is RateLimiterRes => r instanceof RateLimiterRes);
+    if (over.length < refused.length) throw refused.find((r) => !(r instanceof RateLimiterRes));
+    throw limited(Math.max(...over.map((r) => r.msBeforeNext)));
   }
 
-  async failed(username: string, ip: string): Promise<void> {
-    await Promise.all([
-      this.byUserIp.penalty(LoginLimiter.userKey(username, ip), 1),
-      this.byIp.penalty(ip, 1),
-    ]);
-  }
-
+  /** A good password gives the tries back: only failures count against the limits. */
   async succeeded(username: string, ip: string): Promise<void> {
-    await this.byUserIp.delete(LoginLimiter.userKey(username, ip));
+    await Promise.all([this.byUserIp.delete(LoginLimiter.userKey(username, ip)), this.byIp.reward(ip, 1)]);
   }
 }
 

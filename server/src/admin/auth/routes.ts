@@ -4,17 +4,21 @@ import { AdminCreateSchema, AdminLoginSchema, AdminUpdateSchema } from '@showtix
 import type { Clock } from '../../clock';
 import { pathId } from '../../catalog/routes';
 import { appError } from '../../http/errors';
-import { ADMIN_PREFIX, actor, allow, currentAdmin, setAdmin } from '../http';
+import { ADMIN_PREFIX, actor, allow, currentAdmin, loginBodyParser, setAdmin } from '../http';
 import type { AdminAccountService } from './accounts';
 import type { AdminAuthService } from './service';
 
-/** Bearer token -> live admin session on ctx.state; 401 without one, 403 for fan/staff tokens. */
-export function requireAdmin(auth: AdminAuthService, clock: Clock): Middleware {
+/**
+ * Bearer token -> live admin session on ctx.state; 401 without one, 403 for fan/staff tokens.
+ * The request body is read only after that (`body`, sized by route): an anonymous caller
+ * cannot make the server read and parse megabytes.
+ */
+export function requireAdmin(auth: AdminAuthService, clock: Clock, body: Middleware): Middleware {
   return async (ctx, next) => {
     const m = /^Bearer ([\w.-]+)$/.exec(ctx.get('authorization'));
     if (!m) throw appError('UNAUTHORIZED', undefined, '请先登录管理后台');
     setAdmin(ctx, await auth.authenticate(m[1]!, ctx.ip, clock.now()));
-    await next();
+    await body(ctx, next);
   };
 }
 
@@ -25,7 +29,7 @@ export function authRoutes(
   clock: Clock,
 ): Router {
   const r = new Router({ prefix: ADMIN_PREFIX });
-  r.post('/login', async (ctx) => {
+  r.post('/login', loginBodyParser, async (ctx) => {
     const input = AdminLoginSchema.parse(ctx.request.body);
     ctx.body = await auth.login(input.username, input.password, ctx.ip, clock.now());
   });

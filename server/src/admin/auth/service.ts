@@ -76,12 +76,11 @@ export class AdminAuthService {
   }
 
   async login(username: string, password: string, ip: string, now: Date): Promise<AdminLoginResult> {
-    await this.limiter.check(username, ip);
+    await this.limiter.consume(username, ip);
     const row = await repo.findAdmin(this.db, 'username = ?', [username]);
     const ok =
       (await verifyPassword(row?.password_hash, password)) && row !== undefined && row.disabled === 0;
     if (!ok || !row) {
-      await this.limiter.failed(username, ip);
       this.log.warn({ username, ip }, 'admin login failed');
       throw appError('UNAUTHORIZED', undefined, '用户名或密码错误');
     }

@@ -10,7 +10,15 @@ const STATUS_ZH: Record<string, string> = {
   refunded: '已退款',
 };
 
-const COLUMNS: { header: string; width: number; value: (o: AdminOrderRow) => string | number }[] = [
+interface Column {
+  header: string;
+  width: number;
+  value: (o: AdminOrderRow) => string | number;
+  /** Excel number format of the column's cells (counts as integers, yuan as money). */
+  numFmt?: string;
+}
+
+const COLUMNS: Column[] = [
   { header: '订单号', width: 24, value: (o) => o.orderNo },
   { header: '状态', width: 8, value: (o) => STATUS_ZH[o.status] ?? o.status },
   { header: '演出', width: 30, value: (o) => o.showTitle },
@@ -18,8 +26,8 @@ const COLUMNS: { header: string; width: number; value: (o: AdminOrderRow) => str
   { header: '买家ID', width: 10, value: (o) => o.buyer.userId },
   { header: '买家昵称', width: 14, value: (o) => o.buyer.nickname ?? '' },
   { header: '联系手机(已脱敏)', width: 16, value: (o) => o.contactPhone ?? '' },
-  { header: '张数', width: 6, value: (o) => o.quantity },
-  { header: '金额(元)', width: 10, value: (o) => o.amountFen / 100 },
+  { header: '张数', width: 6, value: (o) => o.quantity, numFmt: '0' },
+  { header: '金额(元)', width: 12, value: (o) => o.amountFen / 100, numFmt: '#,##0.00' },
   { header: '下单时间', width: 20, value: (o) => beijing(o.createdAt) },
   { header: '支付时间', width: 20, value: (o) => (o.paidAt ? beijing(o.paidAt) : '') },
   {
@@ -46,6 +54,8 @@ export async function ordersXlsx(rows: AdminOrderRow[]): Promise<Buffer> {
   ws.getRow(1).font = { bold: true };
   ws.views = [{ state: 'frozen', ySplit: 1 }];
   for (const o of rows) ws.addRow(COLUMNS.map((c) => c.value(o)));
-  ws.getColumn(8).numFmt = '0.00';
+  COLUMNS.forEach((c, i) => {
+    if (c.numFmt) ws.getColumn(i + 1).numFmt = c.numFmt;
+  });
   return Buffer.from(await wb.xlsx.writeBuffer());
 }

@@ -45,9 +45,9 @@ export class RiskAdminService {
   }
 
   async block(who: Actor, input: BlockInput, now: Date): Promise<BlockEntry> {
-    // An ID number is kept only as the keyed hash the purchase path compares against.
-    const value =
-      input.kind === 'id' ? this.vault.idHash(input.idType, input.value.toUpperCase()) : input.value;
+    // An ID number is kept only as the keyed hash the purchase path compares against: of the
+    // number alone, so the block holds whichever document type a buyer later claims it is.
+    const value = input.kind === 'id' ? this.vault.idHash(input.value) : input.value;
     const id = await audited(
       this.db,
       who,

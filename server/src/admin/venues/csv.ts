@@ -51,8 +51,15 @@ const HEADERS: Record<string, keyof SeatSpecInput> = {
   y: 'y',
 };
 
+/**
+ * A text cell that a spreadsheet would run as a formula (= + - @, or a leading tab or CR) gets a
+ * leading apostrophe: nicknames and show titles come from users, and "=HYPERLINK(...)" in an
+ * export must stay text when an organiser opens it (CSV injection).
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 function csvCell(v: string | number): string {
-  const s = String(v);
+  const s = typeof v === 'string' && FORMULA_START.test(v) ? `'${v}` : String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

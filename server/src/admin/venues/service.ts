@@ -23,7 +23,7 @@ export interface LayoutInput {
 
 /** Seats from explicit coordinates and/or generator blocks, refused if two share a label. */
 export function resolveSeats(input: LayoutInput): SeatSpec[] {
-  const seats = [...(input.seats ?? []), ...generateLayout(input.blocks ?? [])];
+  const seats = [...(input.seats ?? []), ...generateLayout(input.blocks ?? [], input.seats?.length ?? 0)];
   const { duplicates } = checkLayout(seats);
   if (duplicates.length) {
     throw appError(

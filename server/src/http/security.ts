@@ -1,0 +1,64 @@
+import type { Context, Middleware } from 'koa';
+import helmet from 'koa-helmet';
+
+/**
+ * Security headers on every response, set before anything else runs so that errors, static
+ * files and 404s carry them too (helmet: CSP, X-Frame-Options, nosniff, Referrer-Policy, ...).
+ * Three kinds of response, three content policies:
+ * - API JSON, metrics, posters: a document that may load nothing and be framed by no one;
+ * - the admin page: its own scripts only (antd writes inline styles), framed by no one;
+ * - the fan's H5 build (development and tests only by default): as the admin page, plus its
+ *   one inline script that sizes the root font before the app loads.
+ */
+const none = ["'none'"];
+const self = ["'self'"];
+
+const pageDirectives = {
+  defaultSrc: self,
+  scriptSrc: self,
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: self,
+  objectSrc: none,
+  baseUri: self,
+  formAction: self,
+  frameAncestors: none,
+};
+
+export function securityHeaders(o: { hsts: boolean }): Middleware {
+  const common = {
+    frameguard: { action: 'deny' as const },
+    strictTransportSecurity: o.hsts ? { maxAge: 180 * 24 * 3600 } : false,
+    // Posters are loaded by the admin page, which may live on a sibling host (ADMIN_HOST).
+    crossOriginResourcePolicy: { policy: 'same-site' as const },
+  };
+  const api = helmet({
+    ...common,
+    referrerPolicy: { policy: 'no-referrer' },
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: none, frameAncestors: none, baseUri: none, formAction: none },
+    },
+  });
+  const admin = helmet({
+    ...common,
+    referrerPolicy: { policy: 'same-origin' },
+    contentSecurityPolicy: { useDefaults: false, directives: pageDirectives },
+  });
+  const h5 = helmet({
+    ...common,
+    referrerPolicy: { policy: 'same-origin' },
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { ...pageDirectives, scriptSrc: ["'self'", "'unsafe-inline'"] },
+    },
+  });
+  const kind = (ctx: Context) =>
+    /^\/(api|metrics|healthz|readyz|media)(\/|$)/.test(ctx.path)
+      ? api
+      : /^\/admin(\/|$)/.test(ctx.path)
+        ? admin
+        : h5;
+  return (ctx, next) => kind(ctx)(ctx, next);
+}
