@@ -1,7 +1,7 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import mysql from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { findOne } from '../db/find-one';
+import { formatSql } from '../db/sql';
 import type { NewOrder, OrderRow } from './types';
 import { ORDER_STATUS } from './types';
 import type { RefundSummary } from './views';
@@ -27,7 +27,7 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
   const out: { step: InsertStep; sql: string }[] = [];
   out.push({
     step: 'orders',
-    sql: mysql.format(
+    sql: formatSql(
       `INSERT INTO orders (id, order_no, user_id, session_id, status, amount_fen, quantity,
          idempotency_key, request_hash, expire_at, created_at, admission_jti,
          contact_phone_enc, contact_phone_masked, contact_phone_hash) VALUES ?`,
@@ -65,7 +65,7 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
   );
   out.push({
     step: 'items',
-    sql: mysql.format(
+    sql: formatSql(
       'INSERT INTO order_items (order_id, session_id, seat_id, zone_id, slot_no, tier_id, price_fen) VALUES ?',
       [items],
     ),
@@ -85,7 +85,7 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
   if (attendees.length) {
     out.push({
       step: 'attendees',
-      sql: mysql.format(
+      sql: formatSql(
         `INSERT INTO order_attendees (order_id, position, id_type, name_enc, id_number_enc, name_masked, id_masked, id_hash) VALUES ?`,
         [attendees],
       ),
@@ -108,7 +108,7 @@ function quotaUpsert(
   rows.sort((a, b) => cmp(String(a[0]), String(b[0])) || cmp(String(a[1]), String(b[1])));
   return {
     step,
-    sql: mysql.format(
+    sql: formatSql(
       `INSERT INTO ${table} (user_id, ${scopeColumn}, used, limit_max) VALUES ?
          ON DUPLICATE KEY UPDATE used = used + VALUES(used), limit_max = VALUES(limit_max)`,
       [rows],
@@ -132,7 +132,7 @@ export function claimStatements(
   if (seats.length) {
     out.push({
       step: 'seat_claims',
-      sql: mysql.format('INSERT INTO seat_claims (session_id, seat_id, order_id) VALUES ?', [seats]),
+      sql: formatSql('INSERT INTO seat_claims (session_id, seat_id, order_id) VALUES ?', [seats]),
     });
   }
   const slots = orders
@@ -145,7 +145,7 @@ export function claimStatements(
   if (slots.length) {
     out.push({
       step: 'zone_claims',
-      sql: mysql.format('INSERT INTO zone_claims (session_id, zone_id, slot_no, order_id) VALUES ?', [slots]),
+      sql: formatSql('INSERT INTO zone_claims (session_id, zone_id, slot_no, order_id) VALUES ?', [slots]),
     });
   }
   const ids = orders
@@ -154,7 +154,7 @@ export function claimStatements(
   if (ids.length) {
     out.push({
       step: 'attendee_claims',
-      sql: mysql.format('INSERT INTO attendee_claims (session_id, id_hash, order_id) VALUES ?', [ids]),
+      sql: formatSql('INSERT INTO attendee_claims (session_id, id_hash, order_id) VALUES ?', [ids]),
     });
   }
   out.push(
