@@ -135,7 +135,9 @@ export class OrderService {
     try {
       await this.d.writer.write(order);
     } catch (err) {
-      await this.d.inventory.release(cat.id, take.orderId, true);
+      // An id collision is no fault of the buyer: the waiting-room turn goes back with the holds.
+      const collided = err instanceof WriteError && err.reason === 'order_id_collision';
+      await this.d.inventory.release(cat.id, take.orderId, true, collided ? admission?.jti : undefined);
       return this.afterWriteFailure(err, userId, idempotencyKey, hash, now);
     }
     this.d.created.inc();
