@@ -25,7 +25,10 @@ export interface PaymentDeps {
 /** A validly signed payment that does not match our order: changes nothing, logged. */
 export class SuspiciousPayment extends Error {}
 
-export type ApplyResult = 'applied' | 'duplicate' | 'late' | 'double_payment';
+export type ApplyResult = 'applied' | 'duplicate' | 'late' | 'double_payment' | 'wrong_currency';
+
+/** The only currency our orders are priced and paid in. */
+const CURRENCY = 'CNY';
 
 export class PaymentService {
   constructor(private readonly d: PaymentDeps) {}
@@ -100,12 +103,32 @@ export class PaymentService {
       const order = await findOrder(conn, 'order_no = ?', [tx.out_trade_no], true);
       this.check(tx, order);
       buyer = order.user_id;
+      const currency = tx.amount?.currency ?? CURRENCY;
+      if (currency !== CURRENCY) {
+        // WeChat took money, but not what the order costs: never a payment of the order. Kept
+        // (so the money is accounted for and reconciles) for an operator to refund or decide.
+        await insertPayment(conn, {
+          orderId: order.id,
+          transactionId: tx.transaction_id!,
+          amountFen: tx.amount!.total,
+          currency,
+          payerOpenid: tx.payer?.openid ?? null,
+          successTime: tx.success_time ? new Date(tx.success_time) : now,
+          outcome: 'wrong_currency',
+        });
+        this.d.log.error(
+          { outTradeNo: tx.out_trade_no, transactionId: tx.transaction_id, currency },
+          'payment in a foreign currency held for an operator; the order stays unpaid',
+        );
+        return 'wrong_currency';
+      }
       const live = order.status === ORDER_STATUS.PENDING;
       const late = order.status === ORDER_STATUS.CANCELLED;
       const payment = await insertPayment(conn, {
         orderId: order.id,
         transactionId: tx.transaction_id!,
         amountFen: tx.amount!.total,
+        currency,
         payerOpenid: tx.payer?.openid ?? null,
         successTime: tx.success_time ? new Date(tx.success_time) : now,
         outcome: live ? 'applied' : late ? 'late' : 'duplicate',
@@ -146,7 +169,9 @@ export class PaymentService {
     try {
       if ((await this.d.pay.close(order.order_no)) === 'closed') return 'cancel';
       const tx = await this.d.pay.query(order.order_no);
-      if (tx?.trade_state === 'SUCCESS') await this.applyTransaction(tx, now);
+      // Money in a foreign currency does not pay the order: it is held for an operator.
+      if (tx?.trade_state === 'SUCCESS' && (await this.applyTransaction(tx, now)) === 'wrong_currency')
+        return 'cancel';
       return 'paid';
     } catch (err) {
       this.d.log.warn(
