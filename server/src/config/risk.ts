@@ -6,7 +6,7 @@ const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
 
 /**
  * Rate limits ("<points>/<seconds>", 0 points = off) per user, address and device on the
- * purchase, waiting-room and login paths, and the anti-scalper thresholds.
+ * purchase, waiting-room, login and pay/cancel paths, and the anti-scalper thresholds.
  */
 const Env = z.object({
   RATE_PURCHASE_USER: z.string().default('10/10'),
@@ -18,6 +18,10 @@ const Env = z.object({
   RATE_POLL_USER: z.string().default('40/60'),
   RATE_POLL_IP: z.string().default('2000/1'),
   RATE_POLL_DEVICE: z.string().default('80/60'),
+  // Paying and cancelling an order: each call is a signed WeChat API call (prepay, close).
+  RATE_PAY_USER: z.string().default('10/60'),
+  RATE_PAY_IP: z.string().default('300/1'),
+  RATE_PAY_DEVICE: z.string().default('20/60'),
   RATE_LOGIN_IP: z.string().default('60/60'),
   RATE_LOGIN_DEVICE: z.string().default('10/60'),
   EXPIRED_HOLDS_MAX: int(3),
@@ -53,6 +57,7 @@ export function loadRiskConfig(source: NodeJS.ProcessEnv): RiskConfig {
       queue: path(e.RATE_QUEUE_USER, e.RATE_QUEUE_IP, e.RATE_QUEUE_DEVICE),
       poll: path(e.RATE_POLL_USER, e.RATE_POLL_IP, e.RATE_POLL_DEVICE),
       login: path(undefined, e.RATE_LOGIN_IP, e.RATE_LOGIN_DEVICE),
+      pay: path(e.RATE_PAY_USER, e.RATE_PAY_IP, e.RATE_PAY_DEVICE),
       expiredHoldsMax: e.EXPIRED_HOLDS_MAX,
       cooldownMs: e.HOLD_COOLDOWN_MS,
       accountsPerDeviceMax: e.ACCOUNTS_PER_DEVICE_MAX,

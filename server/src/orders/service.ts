@@ -232,6 +232,11 @@ export class OrderService {
     return rows.length > limit ? { items: views, next: page[page.length - 1]!.id } : { items: views };
   }
 
+  /** Before paying or cancelling: both make a signed WeChat API call, so both are rate-limited. */
+  throttlePaymentCall(userId: string, client: Client): Promise<void> {
+    return this.d.risk.guardPaymentCall(userId, client);
+  }
+
   /** The buyer gives up a pending order. Cancelling a cancelled order answers it again. */
   async cancel(userId: string, orderNo: string, now: Date): Promise<Order> {
     const order = await this.owned(userId, orderNo);
@@ -249,7 +254,14 @@ export class OrderService {
       false,
       order.admission_jti ?? undefined,
     );
-    if (cancelled) return this.view(cancelled);
+    if (cancelled) {
+      // A hold given up unpaid counts like one left to expire: hold -> cancel -> hold again must
+      // not keep seats off sale for ever without reaching the cooldown.
+      await this.d.risk
+        .onHoldExpired(cancelled.user_id)
+        .catch((err) => this.d.log.error({ err }, 'unpaid-hold streak'));
+      return this.view(cancelled);
+    }
     return this.view(await this.owned(userId, orderNo)); // someone else changed it first: answer its new state
   }
 
