@@ -103,6 +103,21 @@ it('admits in place order at the configured rate, then hands out a token for a t
   expect((await env.deps.queue.join(fans[0]!, s.sessionId, {}, env.clock.now())).position).toBe(11);
 });
 
+it('a turn starts at admission, not at the first poll', async () => {
+  const s = await queueSession({ ratePerMin: 60 });
+  await tick(s.sessionId);
+  await env.deps.queue.join('late-poller', s.sessionId, {}, env.clock.now());
+  env.clock.advance(1_000);
+  await tick(s.sessionId); // admitted now
+  const admittedAt = env.clock.now().getTime();
+  env.clock.advance(4 * 60_000); // the fan asks only four minutes later
+  const st = await env.deps.queue.status('late-poller', s.sessionId, env.clock.now());
+  expect(st.state).toBe('admitted');
+  expect(Date.parse(st.admissionExpiresAt!)).toBe(admittedAt + 5 * 60_000);
+  env.clock.advance(60_000);
+  expect((await env.deps.queue.status('late-poller', s.sessionId, env.clock.now())).state).toBe('expired');
+});
+
 it('admits faster when stock comes back, and tells everyone when the session sells out', async () => {
   const s = await queueSession({ seats: 2, ratePerMin: 1 });
   await tick(s.sessionId);
