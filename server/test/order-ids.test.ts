@@ -152,6 +152,7 @@ describe('the order writer', () => {
       expireAt: new Date(env.clock.now().getTime() + 15 * 60_000),
       attendees: [],
       admissionJti: null,
+      admissionUntil: null,
       contactPhone: null,
     });
   }

@@ -210,6 +210,18 @@ describe('admission tokens', () => {
     expect(await buy(fan!, { admissionToken: token }, 0)).toBe('ok');
     expect(await buy(fan!, { admissionToken: token }, 1)).toBe('QUEUE_REQUIRED');
   });
+  it('stay used up when Redis loses the marker: MySQL refuses the replay, a rebuild restores the marker', async () => {
+    const k = env.deps.keys.session(s.sessionId);
+    const jti = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).j as string;
+    await env.deps.redis.del(k.admission(jti)); // Redis lost the marker (only)
+    const before = await env.deps.inventory.availability(s.sessionId);
+    expect(await buy(fan!, { admissionToken: token }, 2)).toBe('QUEUE_REQUIRED');
+    expect(await env.deps.inventory.availability(s.sessionId)).toBe(before); // the hold went back
+    await env.deps.redis.del(k.admission(jti), k.meta); // Redis lost the session: rebuilt from MySQL
+    await env.deps.inventory.rebuild(s.sessionId, env.clock.now().getTime());
+    expect(await env.deps.redis.get(k.admission(jti))).toEqual(expect.any(String));
+    expect(await buy(fan!, { admissionToken: token }, 2)).toBe('QUEUE_REQUIRED');
+  });
   it('a buyer who cancels gets the turn back to pick other seats', async () => {
     const o = await purchase(env, other!, {
       sessionId: s.sessionId,

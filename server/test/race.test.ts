@@ -31,6 +31,7 @@ function orderFor(userId: string, sessionId: string, seatId: string, now: Date):
     showLimit: null,
     attendees: [],
     admissionJti: null,
+    admissionUntil: null,
     contactPhone: null,
   };
 }

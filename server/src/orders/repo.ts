@@ -15,6 +15,7 @@ export type InsertStep =
   | 'seat_claims'
   | 'zone_claims'
   | 'attendee_claims'
+  | 'admission'
   | 'quota'
   | 'show_quota';
 
@@ -91,8 +92,27 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
       ),
     });
   }
+  // The admission token's use, recorded with the order: a second use is refused here even when
+  // Redis lost its marker, and a rebuild restores the markers from these rows.
+  const admissions = byId
+    .filter((o) => o.admissionJti)
+    .map((o) => [o.admissionJti, o.sessionId, o.id, o.admissionUntil])
+    .sort((a, b) => cmp(String(a[0]), String(b[0])));
+  if (admissions.length) {
+    out.push({
+      step: 'admission',
+      sql: formatSql('INSERT INTO admission_uses (jti, session_id, order_id, expires_at) VALUES ?', [
+        admissions,
+      ]),
+    });
+  }
   out.push(...claimStatements(byId));
   return out;
+}
+
+/** The buyer cancelled and gets the turn back: the token may buy once more. */
+export async function forgetAdmissionUse(conn: Conn, jti: string, orderId: string): Promise<void> {
+  await conn.query('DELETE FROM admission_uses WHERE jti = ? AND order_id = ?', [jti, orderId]);
 }
 
 /**

@@ -7,7 +7,7 @@ import { sleep, type InventoryService } from '../inventory/service';
 import type { TakeRequest, TakeResult } from '../inventory/types';
 import { buildOrder, requestHash, resolveUnits, type Units } from './create';
 import type { IdGenerator } from './ids';
-import { cancelPending, findOrder, itemsOf, listOrdersOfUser, refundsOf } from './repo';
+import { cancelPending, findOrder, forgetAdmissionUse, itemsOf, listOrdersOfUser, refundsOf } from './repo';
 import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
 import { newOrderView, orderView } from './views';
 import { WriteError, type OrderWriter } from './writer';
@@ -47,6 +47,7 @@ const WRITE_REFUSALS = {
   unit_taken: ['SOLD_OUT', undefined],
   id_taken: ['ID_TAKEN', undefined],
   limit: ['LIMIT_EXCEEDED', undefined],
+  admission_used: ['QUEUE_REQUIRED', undefined],
   show_limit: ['LIMIT_EXCEEDED', '超出本演出每人限购数量'],
 } as const;
 
@@ -130,6 +131,7 @@ export class OrderService {
       expireAt,
       attendees,
       admissionJti: admission?.jti ?? null,
+      admissionUntil: admission ? new Date(now.getTime() + admission.ttlMs) : null,
       contactPhone: input.contactPhone ? this.d.vault.sealPhone(input.contactPhone) : null,
     });
     try {
@@ -302,9 +304,11 @@ export class OrderService {
     onlyIfExpired: boolean,
     returnTurn?: string,
   ): Promise<OrderRow | undefined> {
-    const cancelled = await inTransaction(this.d.db, (c) =>
-      cancelPending(c, orderId, reason, now, onlyIfExpired),
-    );
+    const cancelled = await inTransaction(this.d.db, async (c) => {
+      const o = await cancelPending(c, orderId, reason, now, onlyIfExpired);
+      if (o && returnTurn) await forgetAdmissionUse(c, returnTurn, orderId);
+      return o;
+    });
     if (cancelled) await this.releaseInventory(cancelled.session_id, cancelled.id, returnTurn);
     return cancelled;
   }

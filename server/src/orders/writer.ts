@@ -12,6 +12,7 @@ export type WriteFailure =
   | 'show_limit'
   | 'idempotency_duplicate'
   | 'order_id_collision'
+  | 'admission_used'
   | 'error';
 
 export class WriteError extends Error {
@@ -181,6 +182,7 @@ function classify(err: unknown, step: InsertStep | undefined): WriteError {
     if (step === 'seat_claims') return new WriteError('seat_taken', err);
     if (step === 'zone_claims') return new WriteError('unit_taken', err);
     if (step === 'attendee_claims') return new WriteError('id_taken', err);
+    if (step === 'admission') return new WriteError('admission_used', err);
   }
   if (errno !== undefined && ER_CHECK_FAILED.includes(errno))
     return new WriteError(step === 'show_quota' ? 'show_limit' : 'limit', err);
