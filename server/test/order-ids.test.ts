@@ -101,17 +101,20 @@ describe('order ids', () => {
       // While its lease runs, nobody may take the node: with all others held, nothing is free.
       await expect(IdNodeLease.start(env.deps.db, log)).rejects.toThrow(/no free order-id node/);
       await sleep(700);
-      // The dead instance (frozen, not renewing) no longer trusts its lease either.
-      expect(() => deadIds.next()).toThrow(expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }));
       const next = await IdNodeLease.start(env.deps.db, log);
       try {
         expect(next.current()!.node).toBe(node);
+        // Were the dead instance only frozen, on waking it no longer trusts its lease, and its
+        // renewal finds the node taken (and, here, no other free): still no ids.
+        expect(() => deadIds.next()).toThrow(expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }));
+        await dead.renew();
+        expect(dead.current()).toBeUndefined();
         const nextIds = new IdGenerator(next);
         // Even with a clock behind the dead instance's, its ids are above every id issued there.
         const fresh = nextIds.next(Date.now() - 60_000);
         for (const id of issued) expect(BigInt(fresh)).toBeGreaterThan(BigInt(id));
       } finally {
-        await next.stop();
+        await Promise.all([next.stop(), dead.stop()]);
       }
     } finally {
       await freeAllNodesBut([mine]);

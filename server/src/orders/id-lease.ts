@@ -37,6 +37,7 @@ export class IdNodeLease implements NodeSource {
   private timer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
   private highestMs: () => number = () => 0;
+  private stopped = false;
 
   private constructor(
     private readonly db: Db,
@@ -60,7 +61,10 @@ export class IdNodeLease implements NodeSource {
 
   current(): { node: number; floorMs: number } | undefined {
     const h = this.held;
-    return h && monotonic() < h.validUntil ? h : undefined;
+    if (h && monotonic() < h.validUntil) return h;
+    // Lapsed (MySQL was out of reach, or the node was lost): try now rather than at the next beat.
+    if (!this.stopped) void this.renew();
+    return undefined;
   }
 
   /** Extends the lease; if another instance took the node meanwhile, takes a free one instead. */
@@ -71,6 +75,7 @@ export class IdNodeLease implements NodeSource {
 
   /** Gives the node back (clean shutdown), recording the last millisecond used. */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     await this.renewing;
     const h = this.held;
