@@ -37,6 +37,27 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
+    // Every stored time is UTC: a bare mysql.format renders Dates in the process's local time.
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/db/sql.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'mysql', property: 'format', message: 'Use formatSql (server/src/db/sql.ts): UTC dates.' },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['mysql2', 'mysql2/promise'].map((name) => ({
+            name,
+            importNames: ['format'],
+            message: 'Use formatSql (server/src/db/sql.ts): UTC dates.',
+          })),
+        },
+      ],
+    },
+  },
+  {
     files: ['**/test/**', '**/*.test.*', '**/e2e/**'],
     languageOptions: { globals: { ...globals.jest } },
   },

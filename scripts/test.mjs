@@ -11,11 +11,30 @@ import { ensureSystemPackages } from './system-packages.mjs';
 
 const only = process.argv.slice(2);
 
+const TIME_TESTS = [
+  'orders.api',
+  'expiry',
+  'payments',
+  'refunds',
+  'reconcile',
+  'queue',
+  'fair-access',
+  'checkin',
+  'admin/orders',
+]
+  .map((f) => `test/${f}`)
+  .join(' ');
+
 const STEPS = [
   ['lint and format', 'npx eslint . && npx prettier --check .'],
   ['test runner', 'node --test scripts/test/'],
   ['wechat simulator', 'npm test -w wechat-sim'],
   ['server', 'npx jest --ci', 'server'],
+  // Every stored time is UTC whatever TZ the process has: the suites that store and compare
+  // times (orders, expiry, payments, refunds, reconciliation, queue, check-in, admin orders)
+  // again under China's offset and under a negative one.
+  ['server under TZ=Asia/Shanghai', `TZ=Asia/Shanghai npx jest --ci ${TIME_TESTS}`, 'server'],
+  ['server under TZ=America/Los_Angeles', `TZ=America/Los_Angeles npx jest --ci ${TIME_TESTS}`, 'server'],
   ['server: faults (one at a time)', 'npx jest --ci -c jest.serial.config.js', 'server'],
   ['admin page: components', 'npm test -w admin'],
   ['admin page: browser', 'npm run e2e -w admin'],

@@ -18,6 +18,7 @@ import { SeatMapService } from './catalog/seatmap';
 import { catalogRoutes } from './catalog/routes';
 import { InventoryService } from './inventory/service';
 import { IdGenerator } from './orders/ids';
+import { IdNodeLease } from './orders/id-lease';
 import { OrderWriter } from './orders/writer';
 import { OrderService } from './orders/service';
 import { orderRoutes } from './orders/routes';
@@ -64,6 +65,7 @@ export interface AppDeps {
   inventory: InventoryService;
   seatmaps: SeatMapService;
   writer: OrderWriter;
+  idLease: IdNodeLease;
   orders: OrderService;
   broker: Broker;
   relay: OutboxRelay;
@@ -92,11 +94,12 @@ export async function createDeps(
   const writerDb = createPool(config.mysqlUrl, config.batchInflightMax + 2, true);
   const redis = createRedis(config.redisUrl);
   const keys = new Keys(config.redisKeyPrefix);
-  const node = (await redis.incr(keys.nodeSeq())) % 1024;
   const catalog = new CatalogService(db, config.catalogCacheMs);
   const inventory = new InventoryService(redis, keys, db, log, config);
   const writer = new OrderWriter(writerDb, config, log);
-  const ids = new IdGenerator(node);
+  const idLease = await IdNodeLease.start(db, log);
+  const ids = new IdGenerator(idLease);
+  idLease.track(ids);
   const vault = new IdentityVault(config.idSecret);
   const ticketKeys = new TicketKeys(config.ticketKeySecret, config.ticketKeyIds);
   const admissions = new AdmissionTokens(config.authSecret);
@@ -152,6 +155,7 @@ export async function createDeps(
     inventory,
     seatmaps: new SeatMapService(catalog, inventory, config.seatStatesCacheMs),
     writer,
+    idLease,
     orders,
     broker,
     relay,
@@ -173,6 +177,7 @@ export async function createDeps(
 
 export async function closeDeps(d: AppDeps): Promise<void> {
   await d.writer.drained();
+  await d.idLease.stop();
   await d.relay.close();
   await d.broker.close();
   await Promise.all([d.db.end(), d.writerDb.end(), d.redis.quit()]);

@@ -7,16 +7,8 @@ import { Scheduler } from './jobs/scheduler';
 import { expireDueOrders, sweepOrphanHolds } from './orders/expiry';
 import { runLifecycle } from './catalog/lifecycle';
 import { startConsumers } from './workers';
-import { beijingDate } from './payments/reconcile';
-import { auditInventory } from './inventory/audit';
+import { InventoryAudit } from './inventory/audit';
 import { recoveryJobs } from './jobs/recovery';
-
-/** WeChat's bill for a day is ready from about 10:00 the next day (Beijing time). */
-async function reconcileYesterday(d: AppDeps): Promise<void> {
-  const now = d.clock.now();
-  const beijingHour = (now.getUTCHours() + 8) % 24;
-  if (beijingHour >= 10) await d.reconciler.reconcile(beijingDate(now, -1), now);
-}
 
 /** One admission tick for every selling session that has a waiting room. */
 async function admitQueues(d: AppDeps, selling: string[]): Promise<void> {
@@ -37,6 +29,7 @@ export interface RunningServer {
 export function startJobs(d: AppDeps): Scheduler {
   const scheduler = new Scheduler(d.log);
   let selling: string[] = [];
+  const inventoryAudit = new InventoryAudit(d);
   const expiry = {
     db: d.db,
     orders: d.orders,
@@ -74,8 +67,8 @@ export function startJobs(d: AppDeps): Scheduler {
       intervalMs: 10_000,
       run: () => d.refunds.checkProcessing(d.clock.now(), d.config.payCheckAfterMs),
     },
-    { name: 'reconcile', intervalMs: 10 * 60_000, run: () => reconcileYesterday(d) },
-    { name: 'inventory-audit', intervalMs: 60_000, run: () => auditInventory(d, selling) },
+    { name: 'reconcile', intervalMs: 10 * 60_000, run: () => d.reconciler.reconcileDue(d.clock.now()) },
+    { name: 'inventory-audit', intervalMs: 60_000, run: () => inventoryAudit.run(selling, d.clock.now()) },
     ...recoveryJobs(d, () => selling),
   ]);
   startConsumers(d);

@@ -13,6 +13,7 @@ beforeAll(async () => {
     RATE_LOGIN_IP: '3/60',
     EXPIRED_HOLDS_MAX: '2',
     ACCOUNTS_PER_DEVICE_MAX: '2',
+    RATE_PAY_USER: '3/60',
   });
   api = await startTestServer(env);
 });
@@ -206,6 +207,34 @@ describe('anti-scalper rules', () => {
     ).rejects.toMatchObject({ code: 'HOLD_COOLDOWN' });
     await env.deps.risk.onPaid(u!);
     await purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] });
+  });
+
+  it('holding and cancelling again and again earns the same cooldown', async () => {
+    const s = await createSession(env.deps, { seats: 10 });
+    const [u] = await createUsers(env.deps, 1);
+    for (let i = 0; i < 2; i++) {
+      const o = await purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[i]!] });
+      await env.deps.orders.cancel(u!, o.orderNo, env.clock.now());
+    }
+    await expect(
+      purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] }),
+    ).rejects.toMatchObject({ code: 'HOLD_COOLDOWN' });
+  });
+
+  it('limits paying and cancelling (each a signed WeChat call) per user', async () => {
+    const s = await createSession(env.deps, { seats: 10 });
+    const [u] = await createUsers(env.deps, 1);
+    const o = await purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] });
+    const token = await api.tokenFor(u!);
+    const call = (what: 'pay' | 'cancel') =>
+      api.call('POST', `/api/v1/orders/${o.orderNo}/${what}`, { token });
+    expect((await call('pay')).status).not.toBe(429);
+    expect((await call('cancel')).status).toBe(200);
+    expect((await call('cancel')).status).toBe(200); // answered again
+    const limited = await call('pay');
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('RATE_LIMITED');
+    expect((await call('cancel')).status).toBe(429);
   });
 
   it('the blocklist refuses a user, a device or an ID with a clear code', async () => {

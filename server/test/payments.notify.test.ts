@@ -194,6 +194,34 @@ describe('validly signed but not our payment: refused, order unchanged', () => {
   });
 });
 
+describe('paid in a currency other than CNY', () => {
+  it('never pays the order; the money is kept on record for an operator', async () => {
+    const o = await p.orderAndPrepay('openid-notify-usd', {
+      sessionId: s.sessionId,
+      seatIds: [s.seatIds[20]],
+    });
+    p.sim.setFaults({ drop: true });
+    p.sim.pay(o.prepayId);
+    p.sim.resetFaults();
+    const total = o.order.amountFen as number;
+    const amount = { total, payer_total: total, currency: 'USD', payer_currency: 'USD' };
+    const r = await p.sim.sendRawNotification({
+      outTradeNo: o.orderNo,
+      url: notifyUrl,
+      resource: { amount },
+    });
+    expect(r.status).toBe(204); // recorded: WeChat need not retry
+    const [rows] = await p.deps.db.query<RowDataPacket[]>(
+      `SELECT o.status, p.currency, p.outcome, p.amount_fen FROM orders o JOIN payments p ON p.order_id = o.id
+        WHERE o.order_no = ?`,
+      [o.orderNo],
+    );
+    expect(rows.map((x) => ({ ...x }))).toEqual([
+      { status: 1, currency: 'USD', outcome: 'wrong_currency', amount_fen: total },
+    ]);
+  });
+});
+
 describe('accepted', () => {
   it('in certificate mode, with a timestamp just inside the window', async () => {
     const headers = wechatHeaders(good.body, { timestamp: serverNowS() - 295 });

@@ -103,6 +103,21 @@ it('admits in place order at the configured rate, then hands out a token for a t
   expect((await env.deps.queue.join(fans[0]!, s.sessionId, {}, env.clock.now())).position).toBe(11);
 });
 
+it('a turn starts at admission, not at the first poll', async () => {
+  const s = await queueSession({ ratePerMin: 60 });
+  await tick(s.sessionId);
+  await env.deps.queue.join('late-poller', s.sessionId, {}, env.clock.now());
+  env.clock.advance(1_000);
+  await tick(s.sessionId); // admitted now
+  const admittedAt = env.clock.now().getTime();
+  env.clock.advance(4 * 60_000); // the fan asks only four minutes later
+  const st = await env.deps.queue.status('late-poller', s.sessionId, env.clock.now());
+  expect(st.state).toBe('admitted');
+  expect(Date.parse(st.admissionExpiresAt!)).toBe(admittedAt + 5 * 60_000);
+  env.clock.advance(60_000);
+  expect((await env.deps.queue.status('late-poller', s.sessionId, env.clock.now())).state).toBe('expired');
+});
+
 it('admits faster when stock comes back, and tells everyone when the session sells out', async () => {
   const s = await queueSession({ seats: 2, ratePerMin: 1 });
   await tick(s.sessionId);
@@ -194,6 +209,18 @@ describe('admission tokens', () => {
     expect(await buy(fan!, { admissionToken: token }, 5)).toBe('SEAT_TAKEN');
     expect(await buy(fan!, { admissionToken: token }, 0)).toBe('ok');
     expect(await buy(fan!, { admissionToken: token }, 1)).toBe('QUEUE_REQUIRED');
+  });
+  it('stay used up when Redis loses the marker: MySQL refuses the replay, a rebuild restores the marker', async () => {
+    const k = env.deps.keys.session(s.sessionId);
+    const jti = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).j as string;
+    await env.deps.redis.del(k.admission(jti)); // Redis lost the marker (only)
+    const before = await env.deps.inventory.availability(s.sessionId);
+    expect(await buy(fan!, { admissionToken: token }, 2)).toBe('QUEUE_REQUIRED');
+    expect(await env.deps.inventory.availability(s.sessionId)).toBe(before); // the hold went back
+    await env.deps.redis.del(k.admission(jti), k.meta); // Redis lost the session: rebuilt from MySQL
+    await env.deps.inventory.rebuild(s.sessionId, env.clock.now().getTime());
+    expect(await env.deps.redis.get(k.admission(jti))).toEqual(expect.any(String));
+    expect(await buy(fan!, { admissionToken: token }, 2)).toBe('QUEUE_REQUIRED');
   });
   it('a buyer who cancels gets the turn back to pick other seats', async () => {
     const o = await purchase(env, other!, {

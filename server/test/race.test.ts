@@ -10,7 +10,7 @@ import { createSession, createUsers, purchase } from './helpers/fixtures';
  * stops it. Two guards: the Redis script (atomic check-and-hold) and the MySQL claim key.
  */
 const BUYERS = 50;
-const ids = new IdGenerator(999);
+const ids = IdGenerator.fixed(999);
 
 function orderFor(userId: string, sessionId: string, seatId: string, now: Date): NewOrder {
   const id = ids.next(now.getTime());
@@ -31,6 +31,7 @@ function orderFor(userId: string, sessionId: string, seatId: string, now: Date):
     showLimit: null,
     attendees: [],
     admissionJti: null,
+    admissionUntil: null,
     contactPhone: null,
   };
 }

@@ -87,17 +87,50 @@ it('redis-server restarted empty: the next buyers trigger a rebuild and nothing 
   expect(await env.deps.inventory.availability(s.sessionId)).toBe(300);
 });
 
-it('the inventory audit reports a Redis/MySQL difference until a rebuild clears it', async () => {
-  const { auditInventory } = await import('../src/inventory/audit');
+it('the inventory audit repairs a Redis/MySQL difference that two checks in a row find', async () => {
+  const { InventoryAudit } = await import('../src/inventory/audit');
   const d = env.deps;
-  expect((await auditInventory(d, [s.sessionId])).get(s.sessionId)).toBe(0);
+  const check = new InventoryAudit(d);
+  const now = () => env.clock.now();
+  expect((await check.run([s.sessionId], now())).get(s.sessionId)).toEqual({
+    diff: 0,
+    seats: [],
+    repaired: false,
+  });
   await d.redis.hincrby(d.keys.session(s.sessionId).meta, 'avail', 3); // Redis goes wrong
-  expect((await auditInventory(d, [s.sessionId])).get(s.sessionId)).toBe(3);
+  expect((await check.run([s.sessionId], now())).get(s.sessionId)).toMatchObject({
+    diff: 3,
+    repaired: false,
+  });
   expect(await d.metrics.registry.getSingleMetricAsString('inventory_reconcile_difference')).toContain(
     `session="${s.sessionId}"} 3`,
   );
-  await d.inventory.rebuild(s.sessionId, env.clock.now().getTime());
-  expect((await auditInventory(d, [s.sessionId])).get(s.sessionId)).toBe(0);
+  // Still there a check later: not an order in flight. Rebuilt from MySQL without anyone's help.
+  expect((await check.run([s.sessionId], now())).get(s.sessionId)).toMatchObject({ diff: 3, repaired: true });
+  expect((await check.run([s.sessionId], now())).get(s.sessionId)).toEqual({
+    diff: 0,
+    seats: [],
+    repaired: false,
+  });
+  expect(await audit(d, s.sessionId, now().getTime())).toEqual([]);
+
+  // A seat sold in MySQL that Redis lost (avail unchanged): found by seat, repaired the same way.
+  const [u] = await createUsers(d, 1);
+  const o = await purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[199]!] });
+  expect(o.orderNo).toBeTruthy();
+  await d.redis.hdel(d.keys.session(s.sessionId).seats, s.seatIds[199]!);
+  const seat = `free-in-redis:${s.seatIds[199]}`;
+  expect((await check.run([s.sessionId], now())).get(s.sessionId)).toMatchObject({
+    seats: [seat],
+    repaired: false,
+  });
+  expect((await check.run([s.sessionId], now())).get(s.sessionId)).toMatchObject({
+    seats: [seat],
+    repaired: true,
+  });
+  expect((await d.redis.hget(d.keys.session(s.sessionId).seats, s.seatIds[199]!))?.split('|')[1]).toBe(
+    o.orderNo.slice(6),
+  );
 });
 
 it('a rebuild restores idempotency keys, those of cancelled orders too', async () => {

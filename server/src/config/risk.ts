@@ -6,8 +6,8 @@ const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
 
 /**
  * Rate limits ("<points>/<seconds>", 0 points = off) per user, address and device on the
- * purchase, waiting-room and login paths, and the anti-scalper thresholds. Per-address limits
- * are only a coarse flood guard: mobile carriers put thousands of phones behind one NAT
+ * purchase, waiting-room, login and pay/cancel paths, and the anti-scalper thresholds. Per-address
+ * limits are only a coarse flood guard: mobile carriers put thousands of phones behind one NAT
  * address, so the real limits are per account, per device and per WeChat identity (README).
  */
 const Env = z.object({
@@ -20,6 +20,10 @@ const Env = z.object({
   RATE_POLL_USER: z.string().default('40/60'),
   RATE_POLL_IP: z.string().default('10000/1'),
   RATE_POLL_DEVICE: z.string().default('80/60'),
+  // Paying and cancelling an order: each call is a signed WeChat API call (prepay, close).
+  RATE_PAY_USER: z.string().default('10/60'),
+  RATE_PAY_IP: z.string().default('2000/1'),
+  RATE_PAY_DEVICE: z.string().default('20/60'),
   RATE_LOGIN_IP: z.string().default('3000/60'),
   RATE_LOGIN_OPENID: z.string().default('10/60'),
   RATE_LOGIN_DEVICE: z.string().default('10/60'),
@@ -57,6 +61,7 @@ export function loadRiskConfig(source: NodeJS.ProcessEnv): RiskConfig {
       poll: path(e.RATE_POLL_USER, e.RATE_POLL_IP, e.RATE_POLL_DEVICE),
       // The login path's 'user' is the WeChat identity (openid) code2session answered.
       login: path(e.RATE_LOGIN_OPENID, e.RATE_LOGIN_IP, e.RATE_LOGIN_DEVICE),
+      pay: path(e.RATE_PAY_USER, e.RATE_PAY_IP, e.RATE_PAY_DEVICE),
       expiredHoldsMax: e.EXPIRED_HOLDS_MAX,
       cooldownMs: e.HOLD_COOLDOWN_MS,
       accountsPerDeviceMax: e.ACCOUNTS_PER_DEVICE_MAX,

@@ -52,6 +52,7 @@ async function withMigrator<T>(url: string, fn: (m: ReturnType<typeof migrator>)
   await ensureDatabase(url);
   const conn = await mysql.createConnection({ ...connectionOptions(url), multipleStatements: true });
   try {
+    await conn.query("SET time_zone = '+00:00'"); // applied_at, like every stored time, is UTC
     return await fn(migrator(conn));
   } finally {
     await conn.end();

@@ -1,5 +1,6 @@
 import mysql from 'mysql2/promise';
 import type { Pool, PoolConnection } from 'mysql2/promise';
+import { SQL_TIME_ZONE } from './sql';
 
 export type Db = Pool;
 export type Conn = PoolConnection;
@@ -15,7 +16,7 @@ export function connectionOptions(url: string) {
     database: u.pathname.replace(/^\//, '') || undefined,
     supportBigNumbers: true,
     bigNumberStrings: true,
-    timezone: 'Z' as const,
+    timezone: SQL_TIME_ZONE,
     charset: 'utf8mb4',
   };
 }
@@ -27,7 +28,7 @@ export function databaseName(url: string): string {
 }
 
 /**
- * multipleStatements is only for the order writer, whose SQL is built entirely by mysql.format:
+ * multipleStatements is only for the order writer, whose SQL is built entirely by formatSql (UTC dates):
  * it sends a whole batch transaction in one round trip.
  */
 export function createPool(url: string, size: number, multipleStatements = false): Db {

@@ -2,32 +2,91 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
 import type { Metrics } from '../http/metrics';
+import type { Keys } from '../redis/keys';
+import type { ScriptedRedis } from '../redis/scripts';
 import type { InventoryService } from './service';
 import type { CatalogService } from '../catalog/service';
 
+export interface AuditDeps {
+  db: Db;
+  redis: ScriptedRedis;
+  keys: Keys;
+  inventory: InventoryService;
+  catalog: CatalogService;
+  metrics: Metrics;
+  log: Logger;
+}
+
+export interface AuditResult {
+  /** What Redis says is left minus capacity less MySQL's live claims. */
+  diff: number;
+  /** Seats on which the two disagree, e.g. `free-in-redis:<seatId>`. */
+  seats: string[];
+  /** Rebuilt from MySQL by this check. */
+  repaired: boolean;
+}
+
 /**
- * Reconciles Redis with MySQL for each selling session: what Redis says is left against
- * capacity minus MySQL's live claims. Orders between their hold and their commit make small,
- * passing differences; a lasting one shows on /metrics (inventory_reconcile_difference) and in
- * the log, and a rebuild from MySQL clears it.
+ * Reconciles Redis with MySQL (the record) for each selling session: the units left, and each
+ * seat's owner. Orders between their Redis hold and their MySQL commit make small, passing
+ * differences; the same difference found by two checks in a row is not passing, and the session
+ * is rebuilt from MySQL. A lasting difference shows on /metrics (inventory_reconcile_difference)
+ * and in the log either way.
  */
-export async function auditInventory(
-  d: { db: Db; inventory: InventoryService; catalog: CatalogService; metrics: Metrics; log: Logger },
-  sessionIds: string[],
-): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  for (const id of sessionIds) {
-    const cat = await d.catalog.session(id);
-    const redisAvail = await d.inventory.availability(id);
-    if (!cat || redisAvail === undefined) continue;
-    const [[row]] = await d.db.query<RowDataPacket[]>(
-      'SELECT (SELECT COUNT(*) FROM seat_claims WHERE session_id = ?) + (SELECT COUNT(*) FROM zone_claims WHERE session_id = ?) AS claimed',
-      [id, id],
-    );
-    const diff = redisAvail - (cat.capacity - Number(row!.claimed));
-    d.metrics.inventoryDifference.set({ session: id }, diff);
-    if (diff !== 0) d.log.warn({ sessionId: id, diff }, 'Redis and MySQL disagree on what is left');
-    out.set(id, diff);
+export class InventoryAudit {
+  /** Each session's differences at the previous check. */
+  private last = new Map<string, { diff: number; seats: string[] }>();
+
+  constructor(private readonly d: AuditDeps) {}
+
+  async run(sessionIds: string[], now: Date): Promise<Map<string, AuditResult>> {
+    const out = new Map<string, AuditResult>();
+    for (const id of sessionIds) {
+      const found = await this.check(id);
+      if (!found) continue;
+      // In-flight orders come and go between checks; what both checks found is not in flight.
+      const prev = this.last.get(id);
+      const persisted =
+        !!prev &&
+        ((found.diff !== 0 && found.diff === prev.diff) || found.seats.some((x) => prev.seats.includes(x)));
+      this.last.set(id, found);
+      this.d.metrics.inventoryDifference.set({ session: id }, found.diff);
+      if (found.diff !== 0 || found.seats.length)
+        this.d.log.warn({ sessionId: id, ...found, persisted }, 'Redis and MySQL disagree');
+      if (persisted) {
+        await this.d.inventory.rebuild(id, now.getTime());
+        this.last.delete(id);
+        this.d.metrics.inventoryDifference.set({ session: id }, 0);
+      }
+      out.set(id, { ...found, repaired: persisted });
+    }
+    return out;
   }
-  return out;
+
+  private async check(sessionId: string): Promise<{ diff: number; seats: string[] } | undefined> {
+    const cat = await this.d.catalog.session(sessionId);
+    const redisAvail = await this.d.inventory.availability(sessionId);
+    if (!cat || redisAvail === undefined) return undefined; // not loaded: the next take rebuilds it
+    const [claims] = await this.d.db.query<RowDataPacket[]>(
+      'SELECT seat_id, order_id FROM seat_claims WHERE session_id = ?',
+      [sessionId],
+    );
+    const [[zones]] = await this.d.db.query<RowDataPacket[]>(
+      'SELECT COUNT(*) AS n FROM zone_claims WHERE session_id = ?',
+      [sessionId],
+    );
+    const inRedis = await this.d.redis.hgetall(this.d.keys.session(sessionId).seats);
+    const seats: string[] = [];
+    const claimed = new Set<string>();
+    for (const c of claims) {
+      const seat = String(c.seat_id);
+      claimed.add(seat);
+      const v = inRedis[seat];
+      if (v === undefined) seats.push(`free-in-redis:${seat}`);
+      else if (v.split('|')[1] !== String(c.order_id)) seats.push(`other-order-in-redis:${seat}`);
+    }
+    for (const seat of Object.keys(inRedis)) if (!claimed.has(seat)) seats.push(`unclaimed-in-mysql:${seat}`);
+    const diff = redisAvail - (cat.capacity - claims.length - Number(zones!.n));
+    return { diff, seats: seats.sort() };
+  }
 }

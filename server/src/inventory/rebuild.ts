@@ -133,6 +133,13 @@ export async function rebuildSession(
   }
   for (const [user, qty] of users) multi.hset(k.users, user, qty);
   for (const [field, value] of idem) multi.hset(k.idem, field, value);
+  // Admission tokens used up by an order stay used up (MySQL keeps each use until it expires).
+  const [admissions] = await db.query<Row[]>(
+    'SELECT jti, order_id, expires_at FROM admission_uses WHERE session_id = ? AND expires_at > ?',
+    [sessionId, new Date(nowMs)],
+  );
+  for (const a of admissions)
+    multi.set(k.admission(a.jti), String(a.order_id), 'PX', a.expires_at.getTime() - nowMs);
 
   const selling = cat.status === SESSION_STATUS.ON_SALE || cat.status === SESSION_STATUS.SOLD_OUT;
   const open = selling ? '1' : '0';

@@ -62,6 +62,7 @@ export interface OrderDraft {
   /** Sealed attendees, only on real-name sessions. */
   attendees: SealedAttendee[];
   admissionJti: string | null;
+  admissionUntil: Date | null;
   contactPhone: SealedPhone | null;
 }
 
@@ -93,6 +94,7 @@ export function buildOrder(d: OrderDraft): NewOrder {
     showLimit: d.cat.showPurchaseLimit,
     attendees: d.attendees,
     admissionJti: d.admissionJti,
+    admissionUntil: d.admissionUntil,
     contactPhone: d.contactPhone,
   };
 }

@@ -1,7 +1,7 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import mysql from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { findOne } from '../db/find-one';
+import { formatSql } from '../db/sql';
 import type { NewOrder, OrderRow } from './types';
 import { ORDER_STATUS } from './types';
 import { ORDER_LIFECYCLE } from '../lifecycle/transitions';
@@ -16,6 +16,7 @@ export type InsertStep =
   | 'seat_claims'
   | 'zone_claims'
   | 'attendee_claims'
+  | 'admission'
   | 'quota'
   | 'show_quota';
 
@@ -28,7 +29,7 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
   const out: { step: InsertStep; sql: string }[] = [];
   out.push({
     step: 'orders',
-    sql: mysql.format(
+    sql: formatSql(
       `INSERT INTO orders (id, order_no, user_id, session_id, status, amount_fen, quantity,
          idempotency_key, request_hash, expire_at, created_at, admission_jti,
          contact_phone_enc, contact_phone_masked, contact_phone_hash) VALUES ?`,
@@ -66,7 +67,7 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
   );
   out.push({
     step: 'items',
-    sql: mysql.format(
+    sql: formatSql(
       'INSERT INTO order_items (order_id, session_id, seat_id, zone_id, slot_no, tier_id, price_fen) VALUES ?',
       [items],
     ),
@@ -86,14 +87,33 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
   if (attendees.length) {
     out.push({
       step: 'attendees',
-      sql: mysql.format(
+      sql: formatSql(
         `INSERT INTO order_attendees (order_id, position, id_type, name_enc, id_number_enc, name_masked, id_masked, id_hash) VALUES ?`,
         [attendees],
       ),
     });
   }
+  // The admission token's use, recorded with the order: a second use is refused here even when
+  // Redis lost its marker, and a rebuild restores the markers from these rows.
+  const admissions = byId
+    .filter((o) => o.admissionJti)
+    .map((o) => [o.admissionJti, o.sessionId, o.id, o.admissionUntil])
+    .sort((a, b) => cmp(String(a[0]), String(b[0])));
+  if (admissions.length) {
+    out.push({
+      step: 'admission',
+      sql: formatSql('INSERT INTO admission_uses (jti, session_id, order_id, expires_at) VALUES ?', [
+        admissions,
+      ]),
+    });
+  }
   out.push(...claimStatements(byId));
   return out;
+}
+
+/** The buyer cancelled and gets the turn back: the token may buy once more. */
+export async function forgetAdmissionUse(conn: Conn, jti: string, orderId: string): Promise<void> {
+  await conn.query('DELETE FROM admission_uses WHERE jti = ? AND order_id = ?', [jti, orderId]);
 }
 
 /**
@@ -109,7 +129,7 @@ function quotaUpsert(
   rows.sort((a, b) => cmp(String(a[0]), String(b[0])) || cmp(String(a[1]), String(b[1])));
   return {
     step,
-    sql: mysql.format(
+    sql: formatSql(
       `INSERT INTO ${table} (user_id, ${scopeColumn}, used, limit_max) VALUES ?
          ON DUPLICATE KEY UPDATE used = used + VALUES(used), limit_max = VALUES(limit_max)`,
       [rows],
@@ -133,7 +153,7 @@ export function claimStatements(
   if (seats.length) {
     out.push({
       step: 'seat_claims',
-      sql: mysql.format('INSERT INTO seat_claims (session_id, seat_id, order_id) VALUES ?', [seats]),
+      sql: formatSql('INSERT INTO seat_claims (session_id, seat_id, order_id) VALUES ?', [seats]),
     });
   }
   const slots = orders
@@ -146,7 +166,7 @@ export function claimStatements(
   if (slots.length) {
     out.push({
       step: 'zone_claims',
-      sql: mysql.format('INSERT INTO zone_claims (session_id, zone_id, slot_no, order_id) VALUES ?', [slots]),
+      sql: formatSql('INSERT INTO zone_claims (session_id, zone_id, slot_no, order_id) VALUES ?', [slots]),
     });
   }
   const ids = orders
@@ -155,7 +175,7 @@ export function claimStatements(
   if (ids.length) {
     out.push({
       step: 'attendee_claims',
-      sql: mysql.format('INSERT INTO attendee_claims (session_id, id_hash, order_id) VALUES ?', [ids]),
+      sql: formatSql('INSERT INTO attendee_claims (session_id, id_hash, order_id) VALUES ?', [ids]),
     });
   }
   out.push(

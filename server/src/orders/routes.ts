@@ -32,6 +32,7 @@ export function orderRoutes(orders: OrderService, auth: Middleware, clock: Clock
     ctx.body = await orders.get(principal(ctx).userId, ctx.params.orderNo!);
   });
   r.post('/:orderNo/cancel', async (ctx) => {
+    await orders.throttlePaymentCall(principal(ctx).userId, clientOf(ctx));
     ctx.body = await orders.cancel(principal(ctx).userId, ctx.params.orderNo!, clock.now());
   });
   return r;

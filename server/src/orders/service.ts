@@ -7,7 +7,7 @@ import { sleep, type InventoryService } from '../inventory/service';
 import type { TakeRequest, TakeResult } from '../inventory/types';
 import { buildOrder, requestHash, resolveUnits, type Units } from './create';
 import type { IdGenerator } from './ids';
-import { cancelPending, findOrder, itemsOf, listOrdersOfUser, refundsOf } from './repo';
+import { cancelPending, findOrder, forgetAdmissionUse, itemsOf, listOrdersOfUser, refundsOf } from './repo';
 import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
 import { newOrderView, orderView } from './views';
 import { WriteError, type OrderWriter } from './writer';
@@ -49,6 +49,7 @@ const WRITE_REFUSALS = {
   unit_taken: ['SOLD_OUT', undefined],
   id_taken: ['ID_TAKEN', undefined],
   limit: ['LIMIT_EXCEEDED', undefined],
+  admission_used: ['QUEUE_REQUIRED', undefined],
   show_limit: ['LIMIT_EXCEEDED', '超出本演出每人限购数量'],
 } as const;
 
@@ -141,12 +142,15 @@ export class OrderService {
       expireAt,
       attendees,
       admissionJti: admission?.jti ?? null,
+      admissionUntil: admission ? new Date(now.getTime() + admission.ttlMs) : null,
       contactPhone: input.contactPhone ? this.d.vault.sealPhone(input.contactPhone) : null,
     });
     try {
       await this.d.writer.write(order);
     } catch (err) {
-      await this.d.inventory.release(cat.id, take.orderId, true);
+      // An id collision is no fault of the buyer: the waiting-room turn goes back with the holds.
+      const collided = err instanceof WriteError && err.reason === 'order_id_collision';
+      await this.d.inventory.release(cat.id, take.orderId, true, collided ? admission?.jti : undefined);
       return this.afterWriteFailure(err, userId, idempotencyKey, hash, now);
     }
     this.d.created.inc();
@@ -241,6 +245,11 @@ export class OrderService {
     return rows.length > limit ? { items: views, next: page[page.length - 1]!.id } : { items: views };
   }
 
+  /** Before paying or cancelling: both make a signed WeChat API call, so both are rate-limited. */
+  throttlePaymentCall(userId: string, client: Client): Promise<void> {
+    return this.d.risk.guardPaymentCall(userId, client);
+  }
+
   /** The buyer gives up a pending order. Cancelling a cancelled order answers it again. */
   async cancel(userId: string, orderNo: string, now: Date): Promise<Order> {
     const order = await this.owned(userId, orderNo);
@@ -258,7 +267,14 @@ export class OrderService {
       false,
       order.admission_jti ?? undefined,
     );
-    if (cancelled) return this.view(cancelled);
+    if (cancelled) {
+      // A hold given up unpaid counts like one left to expire: hold -> cancel -> hold again must
+      // not keep seats off sale for ever without reaching the cooldown.
+      await this.d.risk
+        .onHoldExpired(cancelled.user_id)
+        .catch((err) => this.d.log.error({ err }, 'unpaid-hold streak'));
+      return this.view(cancelled);
+    }
     return this.view(await this.owned(userId, orderNo)); // someone else changed it first: answer its new state
   }
 
@@ -299,9 +315,11 @@ export class OrderService {
     onlyIfExpired: boolean,
     returnTurn?: string,
   ): Promise<OrderRow | undefined> {
-    const cancelled = await inTransaction(this.d.db, (c) =>
-      cancelPending(c, orderId, reason, now, onlyIfExpired),
-    );
+    const cancelled = await inTransaction(this.d.db, async (c) => {
+      const o = await cancelPending(c, orderId, reason, now, onlyIfExpired);
+      if (o && returnTurn) await forgetAdmissionUse(c, returnTurn, orderId);
+      return o;
+    });
     if (cancelled) await this.releaseInventory(cancelled.session_id, cancelled.id, returnTurn);
     return cancelled;
   }

@@ -43,6 +43,8 @@ export interface NewOrder {
   attendees: SealedAttendee[];
   /** The waiting room's admission token (its id) the order used. */
   admissionJti: string | null;
+  /** Until when that token could be presented (its use is recorded until then). */
+  admissionUntil: Date | null;
   /** The buyer's 联系手机 (null: the request gave none). */
   contactPhone: SealedPhone | null;
 }

@@ -1,10 +1,19 @@
+import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import { ER_CHECK_FAILED, ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { insertStatements, type InsertStep } from './repo';
 import type { NewOrder } from './types';
 
 export type WriteFailure =
-  'seat_taken' | 'unit_taken' | 'id_taken' | 'limit' | 'show_limit' | 'idempotency_duplicate' | 'error';
+  | 'seat_taken'
+  | 'unit_taken'
+  | 'id_taken'
+  | 'limit'
+  | 'show_limit'
+  | 'idempotency_duplicate'
+  | 'order_id_collision'
+  | 'admission_used'
+  | 'error';
 
 export class WriteError extends Error {
   constructor(
@@ -128,14 +137,41 @@ export class OrderWriter {
       await conn.commit();
     } catch (err) {
       await conn.rollback().catch(() => undefined);
-      // Order ids are never reused, so its own id already taken means the batch it came from
-      // committed and only the answer was lost: the order is written.
-      if (step === 'orders' && sqlErrno(err) === ER_DUP_ENTRY && /PRIMARY/.test(String(err))) return;
+      if (step === 'orders' && sqlErrno(err) === ER_DUP_ENTRY && /PRIMARY/.test(String(err))) {
+        // Its id is taken: written already if the batch it came from committed and only the
+        // answer was lost, but only if the stored row is this very order. Anything else is
+        // another order with the same id, and answering "written" would confirm an order that
+        // is not in MySQL.
+        if (await storedIsThisOrder(conn, order)) return;
+        this.log.error({ orderId: order.id }, 'order id already used by another order');
+        throw new WriteError('order_id_collision', err);
+      }
       throw classify(err, step);
     } finally {
       conn.release();
     }
   }
+}
+
+/** Whether the orders row with this order's id was written from this very order. */
+async function storedIsThisOrder(conn: Conn, o: NewOrder): Promise<boolean> {
+  const [rows] = await conn.query<RowDataPacket[]>(
+    `SELECT order_no, user_id, session_id, amount_fen, quantity, idempotency_key, request_hash, created_at
+       FROM orders WHERE id = ?`,
+    [o.id],
+  );
+  const r = rows[0];
+  return (
+    !!r &&
+    r.order_no === o.orderNo &&
+    String(r.user_id) === o.userId &&
+    String(r.session_id) === o.sessionId &&
+    Number(r.amount_fen) === o.amountFen &&
+    Number(r.quantity) === o.quantity &&
+    r.idempotency_key === o.idempotencyKey &&
+    r.request_hash === o.requestHash &&
+    (r.created_at as Date).getTime() === o.createdAt.getTime()
+  );
 }
 
 function classify(err: unknown, step: InsertStep | undefined): WriteError {
@@ -146,6 +182,7 @@ function classify(err: unknown, step: InsertStep | undefined): WriteError {
     if (step === 'seat_claims') return new WriteError('seat_taken', err);
     if (step === 'zone_claims') return new WriteError('unit_taken', err);
     if (step === 'attendee_claims') return new WriteError('id_taken', err);
+    if (step === 'admission') return new WriteError('admission_used', err);
   }
   if (errno !== undefined && ER_CHECK_FAILED.includes(errno))
     return new WriteError(step === 'show_quota' ? 'show_limit' : 'limit', err);

@@ -5,7 +5,14 @@ import { ORDER_STATUS } from '../orders/types';
 
 type Row = RowDataPacket & Record<string, any>;
 
-export type PaymentOutcome = 'applied' | 'late' | 'late_applied' | 'late_refund' | 'duplicate';
+export type PaymentOutcome =
+  | 'applied'
+  | 'late'
+  | 'late_applied'
+  | 'late_refund'
+  | 'duplicate'
+  /** Paid in a currency other than CNY: not a payment of the order, held for an operator. */
+  | 'wrong_currency';
 
 export interface PaymentRow {
   id: string;
@@ -30,6 +37,7 @@ export async function insertPayment(
     orderId: string;
     transactionId: string;
     amountFen: number;
+    currency: string;
     payerOpenid: string | null;
     successTime: Date | null;
     outcome: PaymentOutcome;
@@ -37,9 +45,9 @@ export async function insertPayment(
 ): Promise<PaymentRow | undefined> {
   try {
     const [res] = await conn.query<ResultSetHeader>(
-      `INSERT INTO payments (order_id, transaction_id, amount_fen, payer_openid, success_time, outcome)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-      [p.orderId, p.transactionId, p.amountFen, p.payerOpenid, p.successTime, p.outcome],
+      `INSERT INTO payments (order_id, transaction_id, amount_fen, currency, payer_openid, success_time, outcome)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [p.orderId, p.transactionId, p.amountFen, p.currency, p.payerOpenid, p.successTime, p.outcome],
     );
     return {
       id: String(res.insertId),

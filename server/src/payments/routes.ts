@@ -5,6 +5,7 @@ import type { KeyObject } from 'node:crypto';
 import { RefundRequestSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
 import { principal } from '../http/auth';
+import { clientOf } from '../risk/client';
 import { NotificationRejected, readNotification } from '../wechat/notification';
 import type { WxRefund, WxTransaction } from '../wechat/pay';
 import type { RefundService } from '../refunds/service';
@@ -27,6 +28,7 @@ export function payRoutes(d: PaymentRouteDeps): Router {
   const r = new Router({ prefix: '/api/v1/orders' });
   r.use(d.auth);
   r.post('/:orderNo/pay', async (ctx) => {
+    await d.orders.throttlePaymentCall(principal(ctx).userId, clientOf(ctx));
     ctx.body = await d.payments.prepay(principal(ctx).userId, ctx.params.orderNo!, d.clock.now(), '演出门票');
   });
   r.post('/:orderNo/refund', async (ctx) => {

@@ -32,7 +32,10 @@ export class SuspiciousPayment extends Error {}
  */
 const CANCELLABLE_TRADE_STATES = new Set(['CLOSED', 'REVOKED', 'PAYERROR', 'REFUND']);
 
-export type ApplyResult = 'applied' | 'duplicate' | 'late' | 'double_payment';
+export type ApplyResult = 'applied' | 'duplicate' | 'late' | 'double_payment' | 'wrong_currency';
+
+/** The only currency our orders are priced and paid in. */
+const CURRENCY = 'CNY';
 
 export class PaymentService {
   constructor(private readonly d: PaymentDeps) {}
@@ -107,12 +110,32 @@ export class PaymentService {
       const order = await findOrder(conn, 'order_no = ?', [tx.out_trade_no], true);
       this.check(tx, order);
       buyer = order.user_id;
+      const currency = tx.amount?.currency ?? CURRENCY;
+      if (currency !== CURRENCY) {
+        // WeChat took money, but not what the order costs: never a payment of the order. Kept
+        // (so the money is accounted for and reconciles) for an operator to refund or decide.
+        await insertPayment(conn, {
+          orderId: order.id,
+          transactionId: tx.transaction_id!,
+          amountFen: tx.amount!.total,
+          currency,
+          payerOpenid: tx.payer?.openid ?? null,
+          successTime: tx.success_time ? new Date(tx.success_time) : now,
+          outcome: 'wrong_currency',
+        });
+        this.d.log.error(
+          { outTradeNo: tx.out_trade_no, transactionId: tx.transaction_id, currency },
+          'payment in a foreign currency held for an operator; the order stays unpaid',
+        );
+        return 'wrong_currency';
+      }
       const live = order.status === ORDER_STATUS.PENDING;
       const late = order.status === ORDER_STATUS.CANCELLED;
       const payment = await insertPayment(conn, {
         orderId: order.id,
         transactionId: tx.transaction_id!,
         amountFen: tx.amount!.total,
+        currency,
         payerOpenid: tx.payer?.openid ?? null,
         successTime: tx.success_time ? new Date(tx.success_time) : now,
         outcome: live ? 'applied' : late ? 'late' : 'duplicate',
@@ -154,7 +177,8 @@ export class PaymentService {
       const tx = await this.d.pay.query(order.order_no);
       const state = tx?.trade_state ?? 'NOT_FOUND';
       if (tx && state === 'SUCCESS') {
-        await this.applyTransaction(tx, now);
+        // Money in a foreign currency does not pay the order: it is held for an operator.
+        if ((await this.applyTransaction(tx, now)) === 'wrong_currency') return 'cancel';
         return 'paid';
       }
       if (CANCELLABLE_TRADE_STATES.has(state)) {

@@ -152,6 +152,8 @@ export class QueueService {
     now: Date,
     base: Omit<QueueStatus, 'state' | 'pollAfterMs'>,
   ): Promise<QueueStatus> {
+    // The admission tick stamped the turn's start; a fan admitted before that (an older
+    // version, or a Redis loss) starts now.
     let start = turnStart === null ? now.getTime() : Number(turnStart);
     if (turnStart === null && (await this.redis.hsetnx(q.turns, userId, String(start))) === 0)
       start = Number(await this.redis.hget(q.turns, userId));
@@ -210,6 +212,8 @@ export class QueueService {
     const [code, admitted, soldOut] = await this.redis.queueAdmit(
       k.queue.state,
       k.meta,
+      k.queue.line,
+      k.queue.turns,
       now.getTime(),
       cat.queueRatePerMin ?? this.o.defaultRatePerMin,
     );

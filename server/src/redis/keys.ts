@@ -46,11 +46,6 @@ export class Keys {
     };
   }
 
-  /** Counter that hands each server instance its own id-generator node number. */
-  nodeSeq(): string {
-    return `${this.prefix}node-seq`;
-  }
-
   /** Match pattern for every key this deployment owns (tests delete by it). */
   all(): string {
     return `${this.prefix}*`;

@@ -12,6 +12,8 @@ export interface RiskOptions {
   queue: PathLimits;
   poll: PathLimits;
   login: PathLimits;
+  /** Paying and cancelling orders (each call is a signed WeChat API call). */
+  pay: PathLimits;
   /** Holds a user may let expire in a row before new holds wait for cooldownMs. */
   expiredHoldsMax: number;
   cooldownMs: number;
@@ -29,7 +31,7 @@ type BlockKind = 'user' | 'device' | 'ip' | 'id';
  * accounts behind one device or address. Every refusal carries its own code and message.
  */
 export class RiskService {
-  private readonly limiters: Record<'purchase' | 'queue' | 'poll' | 'login', PathLimiter>;
+  private readonly limiters: Record<'purchase' | 'queue' | 'poll' | 'login' | 'pay', PathLimiter>;
   private blocked = new Map<BlockKind, Set<string>>();
   private blockedAt = 0;
   private loading: Promise<void> | undefined;
@@ -45,6 +47,7 @@ export class RiskService {
       queue: new PathLimiter(redis, o.keyPrefix, 'queue', o.queue),
       poll: new PathLimiter(redis, o.keyPrefix, 'poll', o.poll, 'memory'),
       login: new PathLimiter(redis, o.keyPrefix, 'login', o.login),
+      pay: new PathLimiter(redis, o.keyPrefix, 'pay', o.pay),
     };
   }
 
@@ -84,6 +87,11 @@ export class RiskService {
       limiter.consume(userId, client),
       this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: [] }, nowMs),
     ]);
+  }
+
+  /** Paying or cancelling an order: each call costs a signed WeChat API call (prepay, close). */
+  async guardPaymentCall(userId: string, client: Client): Promise<void> {
+    await this.limiters.pay.consume(userId, client);
   }
 
   async guardLogin(client: Client): Promise<void> {

@@ -3,9 +3,12 @@
   fraction carried to the next tick), plus one more fan per unit of stock that came back since
   the last tick (expired holds, cancellations). Nobody is admitted while the pre-sale draw is
   running, or when nothing is left; soldOut tells everyone waiting. Safe to run from several
-  instances: each tick only counts the time since the last one.
+  instances: each tick only counts the time since the last one. A fan's turn starts when the
+  fan is admitted (turns[userId] = nowMs), not when the fan next asks: one who polls late must
+  not get a longer turn than the rest.
 
   KEYS[1] state  KEYS[2] meta (the session's inventory: avail)
+  KEYS[3] line (userId scored by place)  KEYS[4] turns (userId -> turn start ms)
   ARGV[1] nowMs  ARGV[2] ratePerMin
 
   Returns { RC_ADMITTED, admittedUpTo, soldOut (0/1) } or { RC_NOT_READY } before the opening
@@ -24,6 +27,10 @@ local returned = math.max(0, avail - tonumber(s[7] or avail))
 if s[2] == '1' or soldOut == 1 then budget = 0 end
 local step = math.floor(budget) + (soldOut == 1 and 0 or returned)
 local next = math.min(seq, admitted + step)
+if next > admitted then
+  local fans = redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. admitted, next)
+  for _, userId in ipairs(fans) do redis.call('HSETNX', KEYS[4], userId, ARGV[1]) end
+end
 redis.call('HSET', state, 'admitted', next, 'tickMs', now, 'carry', tostring(budget - math.floor(budget)),
   'lastAvail', avail, 'soldOut', soldOut)
 return { RC_ADMITTED, next, soldOut }

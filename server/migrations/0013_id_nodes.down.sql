@@ -1,0 +1,1 @@
+DROP TABLE id_nodes;
