@@ -22,6 +22,7 @@ export default defineConfig<'webpack5'>(async (merge) => {
     env: {
       TARO_APP_API_BASE: JSON.stringify(process.env.TARO_APP_API_BASE || 'http://127.0.0.1:3000'),
       TARO_APP_WX_SIM_URL: JSON.stringify(process.env.TARO_APP_WX_SIM_URL || 'http://127.0.0.1:3100'),
+      TARO_APP_ID: JSON.stringify(process.env.TARO_APP_ID || ''),
     },
     defineConstants: {},
     alias: {

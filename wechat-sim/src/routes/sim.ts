@@ -52,9 +52,9 @@ export function simRouter(svc: Services): Router {
     ctx.body = svc.login.issueCode(openid, typeof unionid === 'string' ? unionid : undefined);
   });
 
+  // The body is what the mini-program passes to wx.requestPayment (+ appId, see RequestPaymentParams).
   r.post('/pay', (ctx) => {
-    const b = body(ctx);
-    ctx.body = svc.pay.pay(b.prepayId ?? b.prepay_id);
+    ctx.body = svc.pay.pay(ctx.request.body);
   });
 
   r.get('/messages', (ctx) => {
