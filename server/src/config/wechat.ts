@@ -52,6 +52,8 @@ const Env = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   WECHAT_CASHIER_URL: z.string().optional(),
   WECHAT_TICKET_TEMPLATE_ID: z.string().default('TICKET_PURCHASED'),
+  /** The AppID the mini-program is built with (the client's build setting), when known here. */
+  TARO_APP_ID: z.string().optional(),
 });
 
 /** Settings read from a simulator key folder (config.json + PEM files). */
@@ -73,6 +75,12 @@ function fromSimKeys(dir: string) {
 
 export function loadWechatConfig(source: NodeJS.ProcessEnv, production: boolean, port: number): WechatConfig {
   const e = Env.parse(source);
+  // WeChat refuses the logins and payments of a mini-program whose AppID is not the server's.
+  if (e.TARO_APP_ID && e.WECHAT_APPID && e.TARO_APP_ID !== e.WECHAT_APPID) {
+    throw new Error(
+      `TARO_APP_ID (${e.TARO_APP_ID}, the mini-program's AppID) differs from WECHAT_APPID (${e.WECHAT_APPID})`,
+    );
+  }
   const simDir = e.WECHAT_SIM_KEYS_DIR ?? (production ? undefined : SIM_KEYS);
   const sim = simDir ? fromSimKeys(simDir) : undefined;
   const simBase = production ? undefined : 'http://127.0.0.1:3100';
