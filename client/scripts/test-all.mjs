@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Every client test, in order: type check, both Taro builds (they must compile), component
+ * Every client test, in order: type check, both Taro builds (they must compile; the weapp one
+ * within WeChat's package budget), component
  * tests (jest + jsdom), compiled mini-program pages (miniprogram-simulate on dist/weapp),
  * browser tests of the H5 build against the real server (headless Chromium), and the
  * miniprogram-automator suite (skipped, saying so, without WeChat DevTools).
@@ -20,6 +21,9 @@ const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
 const steps = [
   ['type check', process.execPath, [tsc, '-p', 'tsconfig.json']],
   ['build weapp', process.execPath, ['scripts/taro-build.mjs', 'weapp']],
+  // WeChat's size limits (main package < 2 MB, all < 20 MB), staff code in its sub-package,
+  // release settings: scripts/weapp-check.cjs on the build just made.
+  ['weapp package budget', process.execPath, ['scripts/weapp-check.cjs']],
   ['build h5', process.execPath, ['scripts/taro-build.mjs', 'h5']],
   ['component tests', process.execPath, [jest, '--config', 'jest.config.js']],
   ['mini-program pages (dist/weapp)', process.execPath, [jest, '--config', 'jest.weapp.config.js']],

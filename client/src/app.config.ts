@@ -12,6 +12,8 @@ export default defineAppConfig({
     'pages/me/index',
     'pages/attendees/index',
   ],
+  // Only the components a page renders are injected (WeChat's 按需注入; shorter start-up).
+  lazyCodeLoading: 'requiredComponents',
   // Gate staff only: not part of the package every fan downloads.
   subPackages: [{ root: 'packages/staff', pages: ['scan/index', 'invite/index'] }],
   window: {

@@ -12,5 +12,7 @@ declare namespace NodeJS {
     TARO_APP_API_BASE?: string;
     /** The WeChat simulator the H5 build asks for login codes. */
     TARO_APP_WX_SIM_URL?: string;
+    /** The mini-program's AppID (also written into dist/weapp/project.config.json by Taro). */
+    TARO_APP_ID?: string;
   }
 }

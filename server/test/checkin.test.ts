@@ -50,8 +50,11 @@ async function ticketsFor(
     seatIds: session.seatIds.slice(from, from + n),
     ...(realName ? { attendees: realName.map((a) => ({ ...a, idType: 'id_card' })) } : {}),
   };
-  const { fan, orderNo, prepayId } = await p.orderAndPrepay(`openid-gate-${from}-${session.sessionId}`, body);
-  p.sim.pay(prepayId);
+  const { fan, orderNo, payParams } = await p.orderAndPrepay(
+    `openid-gate-${from}-${session.sessionId}`,
+    body,
+  );
+  p.sim.pay(payParams);
   const tickets = await p.until(async () => {
     const r = await p.api.call('GET', '/api/v1/tickets', { token: fan.token });
     const mine = r.body.items.filter((t: Ticket) => t.orderNo === orderNo);

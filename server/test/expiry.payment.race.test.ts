@@ -36,7 +36,7 @@ it('30 races between the buyer paying and the expiry job', async () => {
   const payments = orders.map(async (o, i) => {
     await new Promise((r) => setTimeout(r, (i * 97) % 600)); // spread over the expiry pass
     try {
-      p.sim.pay(o.prepayId);
+      p.sim.pay(o.payParams);
     } catch {
       /* closed first: WeChat refuses the payment */
     }

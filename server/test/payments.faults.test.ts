@@ -29,7 +29,7 @@ const ticketed = (orderNo: string) =>
 it('50 copies of one notification at once: one payment, one paid transition, one set of tickets, all 204', async () => {
   const o = await orderAndPrepay('openid-dup', 2);
   p.sim.setFaults({ duplicate: 50 });
-  p.sim.pay(o.prepayId);
+  p.sim.pay(o.payParams);
   await ticketed(o.orderNo);
   const n = await p.until(async () => {
     const rec = p.sim.notifications().find((x) => x.out_trade_no === o.orderNo && x.kind !== 'raw');
@@ -54,7 +54,7 @@ it('a database error mid-notification answers 5xx, never 2xx, and the retry succ
   const o = await orderAndPrepay('openid-dberr');
   await p.deps.db.query('RENAME TABLE payments TO payments_away');
   try {
-    p.sim.pay(o.prepayId);
+    p.sim.pay(o.payParams);
     await p.until(
       async () =>
         p.sim
@@ -75,7 +75,7 @@ it('a database error mid-notification answers 5xx, never 2xx, and the retry succ
 it('notifications that never arrive: the query fallback finds the payment and tickets follow', async () => {
   const o = await orderAndPrepay('openid-dropped');
   p.sim.setFaults({ drop: true });
-  p.sim.pay(o.prepayId);
+  p.sim.pay(o.payParams);
   expect(await p.deps.payments.checkPending(p.clock.now(), 60_000)).toBe(0); // too early to ask
   const later = new Date(p.clock.now().getTime() + 61_000);
   expect(await p.deps.payments.checkPending(later, 60_000)).toBe(1);
@@ -86,14 +86,14 @@ it('notifications out of order and delayed still end in one set of tickets each'
   const a = await orderAndPrepay('openid-ooo-a');
   const b = await orderAndPrepay('openid-ooo-b');
   p.sim.setFaults({ outOfOrder: 2, delayMs: 50 });
-  p.sim.pay(a.prepayId);
-  p.sim.pay(b.prepayId);
+  p.sim.pay(a.payParams);
+  p.sim.pay(b.payParams);
   await Promise.all([ticketed(a.orderNo), ticketed(b.orderNo)]);
 });
 
 it('a second payment for an already paid order is refunded automatically', async () => {
   const o = await orderAndPrepay('openid-double');
-  p.sim.pay(o.prepayId);
+  p.sim.pay(o.payParams);
   await ticketed(o.orderNo);
   const r = await p.sim.sendRawNotification({
     outTradeNo: o.orderNo,
@@ -127,7 +127,7 @@ describe('late payments (the order was cancelled before the money came)', () => 
   it('seats still free: taken again and ticketed', async () => {
     const o = await orderAndPrepay('openid-late-free', 2);
     await cancelWithoutClosing(o);
-    p.sim.pay(o.prepayId);
+    p.sim.pay(o.payParams);
     await ticketed(o.orderNo);
     expect(await audit(p.deps, s.sessionId, p.clock.now().getTime())).toEqual([]);
   });
@@ -141,7 +141,7 @@ describe('late payments (the order was cancelled before the money came)', () => 
       body: { sessionId: s.sessionId, seatIds: [o.order.items[0].seatId] },
     });
     expect(taken.status).toBe(201);
-    p.sim.pay(o.prepayId);
+    p.sim.pay(o.payParams);
     const refund = await p.until(
       async () =>
         one<{ status: number; amount_fen: number }>(

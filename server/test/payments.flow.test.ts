@@ -60,7 +60,7 @@ describe('login -> order -> pay -> notify -> tickets', () => {
     expect(Date.parse(String(wx.time_expire))).toBeLessThanOrEqual(Date.parse(order.expireAt));
     expect(wx.amount).toMatchObject({ total: order.amountFen });
 
-    p.sim.pay(pay.body.prepayId);
+    p.sim.pay(pay.body.payParams);
     const done = await p.until(async () => {
       const o = await p.api.call('GET', `/api/v1/orders/${order.orderNo}`, { token: fan.token });
       return o.body.status === 'ticketed' && o.body;
@@ -92,7 +92,7 @@ describe('login -> order -> pay -> notify -> tickets', () => {
     const fan = await p.login('openid-ga');
     const order = await buy(fan.token, { zoneId: s.zoneIds[0], quantity: 3 });
     const pay = await p.api.call('POST', `/api/v1/orders/${order.orderNo}/pay`, { token: fan.token });
-    p.sim.pay(pay.body.prepayId);
+    p.sim.pay(pay.body.payParams);
     await p.until(
       async () =>
         (
@@ -131,7 +131,7 @@ describe('who may pay what', () => {
     const order = await buy(fan.token, { seatIds: [s.seatIds[12]] });
     const pay = await p.api.call('POST', `/api/v1/orders/${order.orderNo}/pay`, { token: fan.token });
     p.sim.setFaults({ drop: true }); // the notification never comes
-    p.sim.pay(pay.body.prepayId);
+    p.sim.pay(pay.body.payParams);
     const cancel = await p.api.call('POST', `/api/v1/orders/${order.orderNo}/cancel`, { token: fan.token });
     p.sim.resetFaults();
     expect(cancel.body.error.code).toBe('ORDER_STATE_INVALID');

@@ -27,7 +27,7 @@ async function paidButUnnotified(seat: number) {
     seatIds: [s.seatIds[seat]],
   });
   p.sim.setFaults({ drop: true });
-  p.sim.pay(o.prepayId);
+  p.sim.pay(o.payParams);
   p.sim.resetFaults();
   // The simulator builds a genuine notification; it is sent to a dead end so we can reuse it.
   const r = await p.sim.sendRawNotification({ outTradeNo: o.orderNo, url: `${p.api.url}/nowhere` });

@@ -17,7 +17,7 @@ afterAll(() => p.close());
 async function paid(i: number, drop = false): Promise<string> {
   const o = await p.orderAndPrepay(`openid-bill-${i}`, { sessionId: s.sessionId, seatIds: [s.seatIds[i]] });
   if (drop) p.sim.setFaults({ drop: true });
-  p.sim.pay(o.prepayId);
+  p.sim.pay(o.payParams);
   p.sim.resetFaults();
   return o.orderNo;
 }

@@ -50,8 +50,8 @@ describe('refunding a ticketed order', () => {
 
   async function ticketedOrder(openid: string, n = 2) {
     const body = { sessionId: s.sessionId, seatIds: s.seatIds.slice(seat, (seat += n)) };
-    const { fan, order, prepayId } = await p.orderAndPrepay(openid, body);
-    p.sim.pay(prepayId);
+    const { fan, order, payParams } = await p.orderAndPrepay(openid, body);
+    p.sim.pay(payParams);
     await p.until(
       async () =>
         (await p.api.call('GET', `/api/v1/orders/${order.orderNo}`, { token: fan.token })).body.status ===

@@ -5,19 +5,53 @@ import { WxPayError, paramError } from './errors';
 import { newToken } from './ids';
 import { beijingDate, beijingDateTime } from './time';
 
-const HEADER =
-  '交易时间,公众账号ID,商户号,特约商户号,设备号,微信订单号,商户订单号,用户标识,交易类型,交易状态,付款银行,货币种类,' +
-  '应结订单金额,代金券金额,微信退款单号,商户退款单号,退款金额,充值券退款金额,退款类型,退款状态,商品名称,商户数据包,' +
-  '手续费,费率,订单金额,申请退款金额,费率备注';
+/** The columns every layout starts with. */
+const LEAD = [
+  '交易时间',
+  '公众账号ID',
+  '商户号',
+  '特约商户号',
+  '设备号',
+  '微信订单号',
+  '商户订单号',
+  '用户标识',
+  '交易类型',
+  '交易状态',
+  '付款银行',
+  '货币种类',
+  '应结订单金额',
+  '代金券金额',
+];
+const REFUND_COLUMNS = ['微信退款单号', '商户退款单号', '退款金额', '充值券退款金额', '退款类型', '退款状态'];
+const GOODS = ['商品名称', '商户数据包', '手续费', '费率', '订单金额'];
+
+/** WeChat's documented layouts (27, 20 and 29 columns); the ALL names are what merchants parse. */
+export const BILL_LAYOUTS = {
+  ALL: [...LEAD, ...REFUND_COLUMNS, ...GOODS, '申请退款金额', '费率备注'],
+  SUCCESS: [...LEAD, ...GOODS, '费率备注'],
+  REFUND: [...LEAD, '退款申请时间', '退款成功时间', ...REFUND_COLUMNS, ...GOODS, '申请退款金额', '费率备注'],
+} as const;
+
 const SUMMARY_HEADER =
   '总交易单数,应结订单总金额,退款总金额,充值券退款总金额,手续费总金额,订单总金额,申请退款总金额';
 /** WeChat's usual rate for this kind of merchant: 0.60%, fee rounded to the fen. */
 const FEE_RATE = 0.006;
+/** A bill's download_url is valid for 5 minutes (WeChat's documented validity). */
+export const BILL_URL_TTL_MS = 5 * 60 * 1000;
 export const BILL_TYPES = ['ALL', 'SUCCESS', 'REFUND'] as const;
 export type BillType = (typeof BILL_TYPES)[number];
 
+/** The refund status a bill shows (the v2 names WeChat's bills keep). */
+const BILL_REFUND_STATUS: Record<Refund['status'], string> = {
+  SUCCESS: 'SUCCESS',
+  PROCESSING: 'PROCESSING',
+  ABNORMAL: 'CHANGE',
+  CLOSED: 'REFUNDCLOSE',
+};
+
 interface Row {
-  fields: string[];
+  /** Column name -> value; a layout picks its columns by name. */
+  fields: Record<string, string>;
   settlementFen: number;
   refundFen: number;
   feeFen: number;
@@ -41,37 +75,44 @@ function text(value: string | undefined): string {
   return (value ?? '').replace(/,/g, '，').replace(/[\r\n`]/g, ' ');
 }
 
+/** The columns a payment and its refunds share: the original payment's. */
+function tradeFields(o: Order, state: 'SUCCESS' | 'REFUND'): Record<string, string> {
+  return {
+    交易时间: beijingDateTime(o.paidAt as number),
+    公众账号ID: o.appid,
+    商户号: o.mchid,
+    特约商户号: '0',
+    设备号: '',
+    微信订单号: o.transaction_id as string,
+    商户订单号: o.out_trade_no,
+    用户标识: o.payer.openid,
+    交易类型: 'JSAPI',
+    交易状态: state,
+    付款银行: o.bank_type ?? 'OTHERS',
+    货币种类: o.amount.currency,
+    代金券金额: '0.00',
+    商品名称: text(o.description),
+    商户数据包: text(o.attach),
+    费率: '0.60%',
+    费率备注: '',
+  };
+}
+
 function paymentRow(o: Order): Row {
   const fee = Math.round(o.amount.total * FEE_RATE);
-  const fields = [
-    beijingDateTime(o.paidAt as number),
-    o.appid,
-    o.mchid,
-    '0',
-    '',
-    o.transaction_id as string,
-    o.out_trade_no,
-    o.payer.openid,
-    'JSAPI',
-    'SUCCESS',
-    o.bank_type ?? 'OTHERS',
-    o.amount.currency,
-    yuan(o.amount.total),
-    '0.00',
-    '0',
-    '0',
-    '0.00',
-    '0.00',
-    '',
-    '',
-    text(o.description),
-    text(o.attach),
-    feeYuan(fee),
-    '0.60%',
-    yuan(o.amount.total),
-    '0.00',
-    '',
-  ];
+  const fields = {
+    ...tradeFields(o, 'SUCCESS'),
+    应结订单金额: yuan(o.amount.total),
+    微信退款单号: '0',
+    商户退款单号: '0',
+    退款金额: '0.00',
+    充值券退款金额: '0.00',
+    退款类型: '',
+    退款状态: '',
+    手续费: feeYuan(fee),
+    订单金额: yuan(o.amount.total),
+    申请退款金额: '0.00',
+  };
   return {
     fields,
     settlementFen: o.amount.total,
@@ -82,37 +123,27 @@ function paymentRow(o: Order): Row {
   };
 }
 
+/**
+ * A refund as of now (bills are snapshots: WeChat does not update a refund's status once the
+ * bill is out). 交易时间 stays the original payment's; the refund's own times have columns.
+ */
 function refundRow(r: Refund, o: Order): Row {
   const fee = -Math.round(r.refund * FEE_RATE);
-  const fields = [
-    beijingDateTime(r.finishedAt as number),
-    o.appid,
-    o.mchid,
-    '0',
-    '',
-    r.transaction_id,
-    r.out_trade_no,
-    o.payer.openid,
-    'JSAPI',
-    'REFUND',
-    o.bank_type ?? 'OTHERS',
-    r.currency,
-    '0.00',
-    '0.00',
-    r.refund_id,
-    r.out_refund_no,
-    yuan(r.refund),
-    '0.00',
-    'ORIGINAL',
-    'SUCCESS',
-    text(o.description),
-    text(o.attach),
-    feeYuan(fee),
-    '0.60%',
-    '0.00',
-    yuan(r.refund),
-    '',
-  ];
+  const fields = {
+    ...tradeFields(o, 'REFUND'),
+    应结订单金额: '0.00',
+    退款申请时间: beijingDateTime(r.createdAt),
+    退款成功时间: r.status === 'SUCCESS' ? beijingDateTime(r.finishedAt as number) : '',
+    微信退款单号: r.refund_id,
+    商户退款单号: r.out_refund_no,
+    退款金额: yuan(r.refund),
+    充值券退款金额: '0.00',
+    退款类型: 'ORIGINAL',
+    退款状态: BILL_REFUND_STATUS[r.status],
+    手续费: feeYuan(fee),
+    订单金额: '0.00',
+    申请退款金额: yuan(r.refund),
+  };
   return {
     fields,
     settlementFen: 0,
@@ -123,6 +154,10 @@ function refundRow(r: Refund, o: Order): Row {
   };
 }
 
+/**
+ * A day's rows: payments by their success time, refunds by the time WeChat accepted them
+ * (退款受理时间), not by when they completed, as WeChat's bills date them.
+ */
 function rowsFor(store: Store, date: string, type: BillType): Row[] {
   const rows: Array<{ at: number; row: Row }> = [];
   if (type !== 'REFUND') {
@@ -134,16 +169,15 @@ function rowsFor(store: Store, date: string, type: BillType): Row[] {
   if (type !== 'SUCCESS') {
     for (const r of store.refunds.values()) {
       const o = store.orders.get(r.out_trade_no);
-      if (o && r.status === 'SUCCESS' && r.finishedAt !== undefined && beijingDate(r.finishedAt) === date) {
-        rows.push({ at: r.finishedAt, row: refundRow(r, o) });
-      }
+      if (o && beijingDate(r.createdAt) === date) rows.push({ at: r.createdAt, row: refundRow(r, o) });
     }
   }
   return rows.sort((a, b) => a.at - b.at).map((x) => x.row);
 }
 
 /** The trade bill as WeChat serves it: BOM, header, backtick-prefixed rows, summary, CRLF. */
-export function renderTradeBill(rows: Row[]): string {
+export function renderTradeBill(rows: Row[], type: BillType = 'ALL'): string {
+  const columns: readonly string[] = BILL_LAYOUTS[type];
   const sum = (k: keyof Omit<Row, 'fields'>) => rows.reduce((s, r) => s + r[k], 0);
   const tick = (fields: string[]) => fields.map((f) => `\`${f}`).join(',');
   const summary = [
@@ -155,7 +189,12 @@ export function renderTradeBill(rows: Row[]): string {
     yuan(sum('orderFen')),
     yuan(sum('requestedRefundFen')),
   ];
-  const lines = [HEADER, ...rows.map((r) => tick(r.fields)), SUMMARY_HEADER, tick(summary)];
+  const lines = [
+    columns.join(','),
+    ...rows.map((r) => tick(columns.map((c) => r.fields[c] ?? ''))),
+    SUMMARY_HEADER,
+    tick(summary),
+  ];
   return `\ufeff${lines.join('\r\n')}\r\n`;
 }
 
@@ -165,7 +204,13 @@ export interface TradeBillAnswer {
   download_url: string;
 }
 
-/** GET /v3/bill/tradebill: builds the file now and hands out a one-off download token. */
+/** The file behind a download token, or undefined once the link has expired (it is forgotten then). */
+export function billFile(store: Store, token: string, ttlMs: number, now = Date.now()): BillFile | undefined {
+  for (const [t, f] of store.bills) if (now - f.createdAt >= ttlMs) store.bills.delete(t);
+  return store.bills.get(token);
+}
+
+/** GET /v3/bill/tradebill: builds the file now and hands out a download token valid for minutes. */
 export function applyTradeBill(
   store: Store,
   query: Record<string, string | undefined>,
@@ -182,7 +227,7 @@ export function applyTradeBill(
   // need not wait a day; a future day or a day without trades has no statement, as in WeChat.
   const rows = date > beijingDate(Date.now()) ? [] : rowsFor(store, date, type);
   if (rows.length === 0) throw new WxPayError(400, 'NO_STATEMENT_EXIST', '账单文件不存在');
-  const csv = Buffer.from(renderTradeBill(rows), 'utf8');
+  const csv = Buffer.from(renderTradeBill(rows, type), 'utf8');
   const file: BillFile = {
     token: newToken(),
     content: query.tar_type === 'GZIP' ? gzipSync(csv) : csv,

@@ -65,13 +65,20 @@ export interface CashierView {
   description: string;
   totalFen: number;
   outTradeNo: string;
-  prepayId: string;
+  /** The wx.requestPayment parameters, posted again on confirm (and checked again there). */
+  params: Record<string, string | undefined>;
   returnUrl?: string;
 }
 
 function hidden(v: CashierView): string {
-  const ret = v.returnUrl ? `<input type="hidden" name="return_url" value="${escapeHtml(v.returnUrl)}">` : '';
-  return `<input type="hidden" name="prepay_id" value="${escapeHtml(v.prepayId)}">${ret}`;
+  const fields: Array<[string, string | undefined]> = [
+    ...Object.entries(v.params),
+    ['return_url', v.returnUrl],
+  ];
+  return fields
+    .filter((f): f is [string, string] => f[1] !== undefined)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('');
 }
 
 function summary(v: CashierView): string {
@@ -112,8 +119,17 @@ ${back}`,
   );
 }
 
-export function messagePage(text: string): string {
-  return page(text, `<div class="status closed" data-testid="cashier-status">${escapeHtml(text)}</div>`);
+/** A refusal (or a plain message); `code` is the simulator's error code, for tests. */
+export function messagePage(text: string, code?: string, backUrl?: string): string {
+  const codeAttr = code ? ` data-code="${escapeHtml(code)}"` : '';
+  const back = backUrl
+    ? `<a class="btn secondary" data-testid="cashier-back" href="${escapeHtml(backUrl)}">返回商户</a>`
+    : '';
+  return page(
+    text,
+    `<div class="status closed" data-testid="cashier-status"${codeAttr}>${escapeHtml(text)}</div>
+${back}`,
+  );
 }
 
 export function donePage(text: string): string {

@@ -7,6 +7,8 @@ export type { KeyMode, SigningMode } from './signer';
 export type { RawNotificationOptions, RawNotificationResult } from './raw-notify';
 export type { NotificationRecord, DeliveryAttempt, SubscribeMessage } from './store';
 export type { PayResult } from './pay-service';
+export type { RequestPaymentParams } from './request-payment';
+export { paySignMessage } from './request-payment';
 export { SimError, WxPayError } from './errors';
 export { RETRY_SCHEDULE_SECONDS } from './notifier';
 export { MAX_REFUNDS_PER_PAYMENT } from './refund-service';

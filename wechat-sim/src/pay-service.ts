@@ -3,6 +3,7 @@ import type { Notifier } from './notifier';
 import type { Order, Store } from './store';
 import { SimError, WxPayError, paramError } from './errors';
 import { newPrepayId, newTransactionId } from './ids';
+import { parseRequestPayment, RequestPaymentParams, verifyRequestPayment } from './request-payment';
 import { parseRfc3339, rfc3339 } from './time';
 import {
   asObject,
@@ -136,9 +137,20 @@ export class PayService {
     return order;
   }
 
-  /** The user confirms payment (cashier or /sim/pay): SUCCESS now, notification follows. */
-  pay(prepayId: unknown): PayResult {
+  /**
+   * The wx.requestPayment parameters as WeChat checks them (shape, prepay_id, appId, paySign),
+   * before anything is shown or paid. Whether the order can still be paid is payBlocker's.
+   */
+  authorize(raw: unknown): { order: Order; params: RequestPaymentParams } {
+    const { params, prepayId } = parseRequestPayment(raw);
     const order = this.orderByPrepay(prepayId);
+    verifyRequestPayment(params, order, this.keys);
+    return { order, params };
+  }
+
+  /** The user confirms payment (cashier or /sim/pay): SUCCESS now, notification follows. */
+  pay(raw: unknown): PayResult {
+    const { order } = this.authorize(raw);
     const blocker = this.payBlocker(order);
     if (blocker) throw new SimError(409, blocker.code, blocker.message);
     const now = Date.now();

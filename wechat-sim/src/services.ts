@@ -18,4 +18,6 @@ export interface Services {
   refunds: RefundService;
   login: LoginService;
   log: (line: string) => void;
+  /** How long a bill download_url stays valid (WeChat: 5 minutes). */
+  billUrlTtlMs: number;
 }

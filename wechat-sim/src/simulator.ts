@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app';
+import { BILL_URL_TTL_MS } from './bill';
 import { defaultFaults, Faults, FaultInput, mergeFaults } from './faults';
 import { Poster } from './http-post';
 import { loadKeys, LoadedKeys, TEST_KEYS_DIR } from './keys';
@@ -9,6 +10,7 @@ import { Notifier } from './notifier';
 import { PayResult, PayService } from './pay-service';
 import { RawNotificationOptions, RawNotificationResult, RawNotifier } from './raw-notify';
 import { RefundService } from './refund-service';
+import type { RequestPaymentParams } from './request-payment';
 import type { Services } from './services';
 import { KeyMode, Signer } from './signer';
 import { NotificationRecord, Store, SubscribeMessage } from './store';
@@ -35,6 +37,8 @@ export interface SimulatorOptions {
   notifyTimeoutMs?: number;
   /** Diagnostics sink (default: silent). */
   log?: (line: string) => void;
+  /** How long a trade bill's download_url stays valid. Default 300000 (5 minutes, as WeChat). */
+  billUrlTtlMs?: number;
 }
 
 export interface Simulator {
@@ -50,8 +54,11 @@ export interface Simulator {
   faults(): Faults;
   /** What wx.login returns to that user (a fresh openid when omitted). */
   login(openid?: string, unionid?: string): { code: string; openid: string };
-  /** The user confirms payment, like POST /sim/pay. Throws SimError when it cannot be paid. */
-  pay(prepayId: string): PayResult;
+  /**
+   * The user confirms a wx.requestPayment with these parameters (as the server built them), like
+   * POST /sim/pay. Throws SimError when WeChat would refuse them or the order cannot be paid.
+   */
+  pay(params: RequestPaymentParams): PayResult;
   notifications(): NotificationRecord[];
   messages(): SubscribeMessage[];
   orders(): Array<Record<string, unknown>>;
@@ -91,6 +98,7 @@ function buildServices(opts: SimulatorOptions, timers: TimerSet, poster: Poster)
     refunds: new RefundService(store, notifier, timers, opts.refundDelayMs ?? 1000),
     login: new LoginService(store, keys, opts.codeTtlMs ?? 300_000),
     log: opts.log ?? (() => undefined),
+    billUrlTtlMs: opts.billUrlTtlMs ?? BILL_URL_TTL_MS,
   };
 }
 
@@ -153,7 +161,7 @@ function simulatorHandle(
     resetFaults: () => updateFaults(defaultFaults()),
     faults: () => store.faults,
     login: (openid, unionid) => svc.login.issueCode(openid, unionid),
-    pay: (prepayId) => svc.pay.pay(prepayId),
+    pay: (params) => svc.pay.pay(params),
     notifications: () => store.notifications,
     messages: () => store.messages,
     orders: () => stateDump(store).orders,

@@ -11,6 +11,8 @@ import { testKeys } from '../src';
 export const merchantKey = fs.readFileSync(testKeys.merchantPrivateKeyPath, 'utf8');
 export const platformCert = fs.readFileSync(testKeys.platformCertPath, 'utf8');
 export const wechatPublicKey = fs.readFileSync(testKeys.publicKeyPath, 'utf8');
+/** Not the merchant's key: what a forger might sign with. */
+export const platformKey = fs.readFileSync(testKeys.platformPrivateKeyPath, 'utf8');
 
 /** What the merchant trusts: serial -> public key (both modes, as during a switch). */
 export const trustedKeys: Record<string, crypto.KeyObject> = {
@@ -181,4 +183,33 @@ export function jsapiBody(notifyUrl: string, overrides: Record<string, unknown> 
 export function beijingRfc3339(ms: number): string {
   const d = new Date(Math.floor(ms / 1000) * 1000 + 8 * 3600 * 1000);
   return d.toISOString().replace(/\.\d{3}Z$/, '+08:00');
+}
+
+export interface PayParams {
+  appId?: string;
+  timeStamp: string;
+  nonceStr: string;
+  package: string;
+  signType: string;
+  paySign: string;
+}
+
+/**
+ * The wx.requestPayment parameters a merchant server builds for a prepay: paySign is
+ * SHA256withRSA with the merchant key over `appId\ntimeStamp\nnonceStr\npackage\n`.
+ * `signAppId` signs for another app; `key` signs with another key.
+ */
+export function requestPayment(
+  prepayId: string,
+  o: { signAppId?: string; key?: string; timeStamp?: string } = {},
+): PayParams {
+  const timeStamp = o.timeStamp ?? String(Math.floor(Date.now() / 1000));
+  const nonceStr = crypto.randomBytes(16).toString('hex');
+  const pkg = `prepay_id=${prepayId}`;
+  const message = `${o.signAppId ?? testKeys.appid}\n${timeStamp}\n${nonceStr}\n${pkg}\n`;
+  const paySign = crypto
+    .createSign('RSA-SHA256')
+    .update(message)
+    .sign(o.key ?? merchantKey, 'base64');
+  return { timeStamp, nonceStr, package: pkg, signType: 'RSA', paySign };
 }

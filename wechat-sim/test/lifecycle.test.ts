@@ -1,5 +1,5 @@
 import { startSimulator } from '../src';
-import { jsapiBody, startReceiver, wxRequest } from './helpers';
+import { jsapiBody, requestPayment, startReceiver, wxRequest } from './helpers';
 
 describe('lifecycle', () => {
   it('close() cancels pending retries and refunds, and stops listening', async () => {
@@ -8,7 +8,7 @@ describe('lifecycle', () => {
     try {
       const body = jsapiBody(receiver.url);
       const { json } = await wxRequest(sim.url, 'POST', '/v3/pay/transactions/jsapi', body);
-      sim.pay(json.prepay_id);
+      sim.pay(requestPayment(json.prepay_id));
       await sim.waitFor(() => sim.notifications()[0]?.attempts.length === 1);
       await wxRequest(sim.url, 'POST', '/v3/refund/domestic/refunds', {
         out_trade_no: body.out_trade_no,

@@ -6,6 +6,7 @@ import {
   Received,
   startReceiver,
   Receiver,
+  requestPayment,
   verifyWechatSignature,
   wxRequest,
 } from './helpers';
@@ -13,7 +14,7 @@ import {
 async function paidOrder(sim: Simulator, notifyUrl: string, overrides: Record<string, unknown> = {}) {
   const body = jsapiBody(notifyUrl, overrides);
   const { json } = await wxRequest(sim.url, 'POST', '/v3/pay/transactions/jsapi', body);
-  const result = sim.pay(json.prepay_id);
+  const result = sim.pay(requestPayment(json.prepay_id));
   return { body, transactionId: result.transactionId };
 }
 

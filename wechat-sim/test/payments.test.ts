@@ -1,16 +1,26 @@
 import { startSimulator, Simulator, testKeys } from '../src';
-import { beijingRfc3339, jsapiBody, startReceiver, Receiver, wxRequest } from './helpers';
+import {
+  beijingRfc3339,
+  jsapiBody,
+  PayParams,
+  platformKey,
+  requestPayment,
+  startReceiver,
+  Receiver,
+  wxRequest,
+} from './helpers';
 
 const JSAPI = '/v3/pay/transactions/jsapi';
 const byNo = (no: string) => `/v3/pay/transactions/out-trade-no/${no}?mchid=${testKeys.mchid}`;
 const close = (sim: Simulator, no: string) =>
   wxRequest(sim.url, 'POST', `/v3/pay/transactions/out-trade-no/${no}/close`, { mchid: testKeys.mchid });
-const simPay = (sim: Simulator, prepayId: string) =>
+const postPay = (sim: Simulator, body: unknown) =>
   fetch(`${sim.url}/sim/pay`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ prepayId }),
+    body: JSON.stringify(body),
   }).then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
+const simPay = (sim: Simulator, prepayId: string) => postPay(sim, requestPayment(prepayId));
 
 describe('JSAPI payments', () => {
   let sim: Simulator;
@@ -139,5 +149,87 @@ describe('JSAPI payments', () => {
     expect(res.status).toBe(404);
     expect(res.json.code).toBe('ORDER_NOT_EXIST');
     expect((await simPay(sim, 'wx-nope')).status).toBe(404);
+  });
+});
+
+describe('wx.requestPayment is checked as WeChat checks it', () => {
+  let sim: Simulator;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    sim = await startSimulator({ notifyRetryScale: 0.001 });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await sim.close();
+    await receiver.close();
+  });
+
+  async function prepay(): Promise<{ prepayId: string; outTradeNo: string }> {
+    const body = jsapiBody(receiver.url);
+    const { json } = await wxRequest(sim.url, 'POST', JSAPI, body);
+    return { prepayId: json.prepay_id, outTradeNo: body.out_trade_no };
+  }
+
+  /** Refused: the status and code, and the order is still unpaid with nothing notified. */
+  async function refused(outTradeNo: string, body: unknown, status: number, code: string) {
+    const res = await postPay(sim, body);
+    expect({ status: res.status, code: res.json.code }).toEqual({ status, code });
+    expect(res.json.message).toMatch(/^requestPayment:fail /);
+    expect(sim.order(outTradeNo)?.trade_state).toBe('NOTPAY');
+    expect(sim.notifications().filter((n) => n.out_trade_no === outTradeNo)).toEqual([]);
+  }
+
+  it('pays with the parameters a merchant signs (appId given or implied)', async () => {
+    const a = await prepay();
+    expect((await postPay(sim, requestPayment(a.prepayId))).json.ok).toBe(true);
+    const b = await prepay();
+    const inApp = { ...requestPayment(b.prepayId), appId: testKeys.appid };
+    expect((await postPay(sim, inApp)).json.ok).toBe(true);
+    expect(sim.order(b.outTradeNo)?.trade_state).toBe('SUCCESS');
+  });
+
+  it('refuses a forged paySign (another key) and one that does not match the parameters', async () => {
+    const { prepayId, outTradeNo } = await prepay();
+    await refused(outTradeNo, requestPayment(prepayId, { key: platformKey }), 401, 'SIGN_ERROR');
+    const good = requestPayment(prepayId);
+    await refused(outTradeNo, { ...good, timeStamp: String(Number(good.timeStamp) + 1) }, 401, 'SIGN_ERROR');
+    await refused(outTradeNo, { ...good, nonceStr: `${good.nonceStr.slice(1)}x` }, 401, 'SIGN_ERROR');
+    await refused(outTradeNo, { ...good, paySign: 'bm90IGEgc2lnbmF0dXJl' }, 401, 'SIGN_ERROR');
+    expect((await postPay(sim, good)).status).toBe(200);
+  });
+
+  it('refuses a payment in another app, or signed for another appId', async () => {
+    const { prepayId, outTradeNo } = await prepay();
+    const otherApp = 'wx00000000000000ff';
+    // Signed correctly for the other app, but the prepay was made for the simulator's app.
+    const inOtherApp = { ...requestPayment(prepayId, { signAppId: otherApp }), appId: otherApp };
+    await refused(outTradeNo, inOtherApp, 403, 'APPID_MISMATCH');
+    // Paid in the right app, but the server signed with a wrong appId.
+    await refused(outTradeNo, requestPayment(prepayId, { signAppId: otherApp }), 401, 'SIGN_ERROR');
+    await refused(outTradeNo, { ...requestPayment(prepayId), appId: otherApp }, 403, 'APPID_MISMATCH');
+  });
+
+  it('refuses a wrong package: another prepay, a bare prepay_id, an unknown one', async () => {
+    const a = await prepay();
+    const b = await prepay();
+    const forA = requestPayment(a.prepayId);
+    await refused(b.outTradeNo, { ...forA, package: `prepay_id=${b.prepayId}` }, 401, 'SIGN_ERROR');
+    await refused(a.outTradeNo, { ...forA, package: a.prepayId }, 400, 'PARAM_ERROR');
+    expect((await postPay(sim, requestPayment('wx-nope'))).json.code).toBe('PREPAY_NOT_FOUND');
+    expect(sim.order(a.outTradeNo)?.trade_state).toBe('NOTPAY');
+  });
+
+  it('refuses a prepay id alone, a missing field, a numeric timeStamp and signType other than RSA', async () => {
+    const { prepayId, outTradeNo } = await prepay();
+    const good: PayParams = requestPayment(prepayId);
+    await refused(outTradeNo, { prepayId }, 400, 'PARAM_ERROR');
+    await refused(outTradeNo, { ...good, prepayId: 'wx-other' }, 400, 'PARAM_ERROR');
+    const { paySign: _omit, ...unsigned } = good;
+    await refused(outTradeNo, unsigned, 400, 'PARAM_ERROR');
+    await refused(outTradeNo, { ...good, timeStamp: Number(good.timeStamp) }, 400, 'PARAM_ERROR');
+    await refused(outTradeNo, { ...good, signType: 'MD5' }, 400, 'SIGN_TYPE_ERROR');
+    expect(() => sim.pay({ ...good, paySign: good.paySign.replace(/^./, 'A') })).toThrow(/支付验证签名失败/);
+    // The older body's prepayId may stay beside the parameters when it names the same prepay.
+    expect((await postPay(sim, { ...good, prepayId })).json.ok).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import {
   jsapiBody,
   startReceiver,
   Receiver,
+  requestPayment,
   tradeNo,
   verifyWechatSignature,
   wxRequest,
@@ -29,7 +30,10 @@ describe('refunds', () => {
   async function paid(total = 1000) {
     const body = jsapiBody(receiver.url, { amount: { total, currency: 'CNY' } });
     const { json } = await wxRequest(sim.url, 'POST', '/v3/pay/transactions/jsapi', body);
-    return { outTradeNo: body.out_trade_no, transactionId: sim.pay(json.prepay_id).transactionId };
+    return {
+      outTradeNo: body.out_trade_no,
+      transactionId: sim.pay(requestPayment(json.prepay_id)).transactionId,
+    };
   }
 
   const refundBody = (

@@ -85,10 +85,10 @@ describe.each(['certificate', 'publicKey'] as const)(
     it('queries, closes, refunds, queries the refund and downloads the bill', async () => {
       const outTradeNo = tradeNo('S');
       const created = await jsapi(outTradeNo);
-      const prepayId = (created.data.package as string).slice('prepay_id='.length);
       expect((await pay.query({ out_trade_no: outTradeNo })).data.trade_state).toBe('NOTPAY');
 
-      const { transactionId } = sim.pay(prepayId);
+      // The mini-program passes the SDK's parameters to wx.requestPayment as they are.
+      const { transactionId } = sim.pay(created.data);
       const paid = await pay.query({ out_trade_no: outTradeNo });
       expect(paid.data).toMatchObject({
         trade_state: 'SUCCESS',

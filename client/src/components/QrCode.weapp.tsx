@@ -2,6 +2,7 @@ import { Canvas } from '@tarojs/components';
 import Taro from '@tarojs/taro';
 import { useEffect } from 'react';
 import { qrMatrix } from '../utils/qr';
+import { windowInfo } from '../utils/window-info';
 
 /** WeChat: drawn on a Canvas 2D node (image components there do not take SVG data URIs). */
 export default function QrCode({ text, id }: { text: string; id: string }) {
@@ -14,7 +15,7 @@ export default function QrCode({ text, id }: { text: string; id: string }) {
         .exec((res: Array<{ node?: any; width: number; height: number } | null>) => {
           const hit = res?.[0];
           if (!hit?.node) return;
-          const dpr = Taro.getSystemInfoSync().pixelRatio || 2;
+          const dpr = windowInfo().pixelRatio;
           const canvas = hit.node;
           canvas.width = hit.width * dpr;
           canvas.height = hit.height * dpr;

@@ -4,6 +4,7 @@ import { useLayoutEffect, useRef } from 'react';
 import { SeatMapController, type Surface } from '../seatmap/controller';
 import type { Gesture } from '../seatmap/gesture';
 import { useSeatCanvasProps, type SeatCanvasProps } from './useSeatCanvas';
+import { windowInfo } from '../utils/window-info';
 
 const CANVAS_ID = 'seatmap-canvas';
 
@@ -20,9 +21,9 @@ const tx = (t: MpTouch) => t.x ?? t.clientX ?? 0;
 const ty = (t: MpTouch) => t.y ?? t.clientY ?? 0;
 
 function windowSize(): { width: number; height: number; dpr: number } {
-  const info = Taro.getSystemInfoSync();
+  const info = windowInfo();
   // The canvas takes the page width and the space between the legend and the bottom bar.
-  return { width: info.windowWidth, height: Math.round(info.windowHeight * 0.6), dpr: info.pixelRatio || 2 };
+  return { width: info.windowWidth, height: Math.round(info.windowHeight * 0.6), dpr: info.pixelRatio };
 }
 
 /**

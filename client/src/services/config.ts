@@ -25,3 +25,11 @@ export function assetUrl(url: string): string {
 export function wxSimUrl(): string {
   return readString(KEYS.wxSimUrl) || process.env.TARO_APP_WX_SIM_URL || 'http://127.0.0.1:3100';
 }
+
+/**
+ * The AppID this build runs as (TARO_APP_ID at build time). WeChat knows it itself; the H5
+ * stand-in for wx.requestPayment tells the simulator, which refuses a prepay made for another app.
+ */
+export function appId(): string | undefined {
+  return process.env.TARO_APP_ID || undefined;
+}

@@ -1,3 +1,5 @@
+import type { PayParams } from '@showtix/shared-types';
+import { appId } from './config';
 import { ApiError } from './errors';
 import { payOrder } from './orders';
 import { ROUTES } from '../routes';
@@ -12,15 +14,33 @@ export function orderReturnUrl(
   return `${loc.origin}${loc.pathname}#${ROUTES.order}?orderNo=${encodeURIComponent(orderNo)}`;
 }
 
-export function cashierHref(cashierUrl: string, returnUrl: string): string {
+/**
+ * The cashier page with exactly what wx.requestPayment would get (timeStamp, nonceStr, package,
+ * signType, paySign) and this build's AppID: the simulator checks them as WeChat does.
+ */
+export function cashierHref(
+  cashierUrl: string,
+  payParams: PayParams,
+  returnUrl: string,
+  app: string | undefined = appId(),
+): string {
+  const q = new URLSearchParams({
+    ...(app ? { appId: app } : {}),
+    timeStamp: payParams.timeStamp,
+    nonceStr: payParams.nonceStr,
+    package: payParams.package,
+    signType: payParams.signType,
+    paySign: payParams.paySign,
+    return_url: returnUrl,
+  });
   const sep = cashierUrl.includes('?') ? '&' : '?';
-  return `${cashierUrl}${sep}return_url=${encodeURIComponent(returnUrl)}`;
+  return `${cashierUrl}${sep}${q.toString()}`;
 }
 
 /** Browsers cannot call wx.requestPayment: the fan pays in the simulator's cashier page. */
 export async function startPayment(orderNo: string): Promise<PayOutcome> {
-  const { cashierUrl } = await payOrder(orderNo);
+  const { cashierUrl, payParams } = await payOrder(orderNo);
   if (!cashierUrl) throw new ApiError('SERVICE_UNAVAILABLE', 503, '收银台暂不可用，请稍后重试');
-  window.location.href = cashierHref(cashierUrl, orderReturnUrl(orderNo));
+  window.location.href = cashierHref(cashierUrl, payParams, orderReturnUrl(orderNo));
   return 'redirected';
 }

@@ -1,11 +1,10 @@
 import type { CheckinAnswer, CheckinResult, CheckinSyncAnswer } from '@showtix/shared-types';
 import { request } from './http';
+import type { StaffShows } from './staff-me';
 import type { OfflineBundle } from './ticket-code';
 
-/** The shows this WeChat user checks tickets for (empty: not staff). */
-export interface StaffShows {
-  shows: { id: string; title: string }[];
-}
+// 我的 (main package) asks staffMe from staff-me.ts; this file is the gate's, in the staff sub-package.
+export { staffMe, type StaffShows } from './staff-me';
 
 // The server's answers, typed once in shared-types (types only: erased, so the index is safe here).
 export type { CheckinAnswer, CheckinResult };
@@ -13,10 +12,6 @@ export type { CheckinAnswer, CheckinResult };
 export interface SyncItem {
   ticketNo: string;
   scannedAt: string;
-}
-
-export function staffMe(): Promise<StaffShows> {
-  return request<StaffShows>('/api/v1/staff/me', { auth: true });
 }
 
 export function redeemInvite(code: string): Promise<StaffShows> {

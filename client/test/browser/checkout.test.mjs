@@ -100,6 +100,8 @@ test('a fan logs in, picks two seats, pays in the cashier, gets two tickets and 
   // The simulator's cashier (another origin), then back to 订单详情 with ?result=success.
   await page.getByTestId('pay-button').click();
   await page.waitForURL(`${stack.sim.url}/sim/cashier**`);
+  // The cashier opened only because the server's wx.requestPayment parameters verified.
+  assert.equal(new URL(page.url()).searchParams.get('signType'), 'RSA');
   await page.getByTestId('cashier-confirm').waitFor();
   assert.equal(flat(await page.getByTestId('cashier-amount').innerText()), `¥${(expected / 100).toFixed(2)}`);
   const orderNo = (await page.getByTestId('cashier-order').innerText()).trim();

@@ -128,8 +128,8 @@ test('the ticket wallet shows each ticket with its seat and QR code', async () =
   });
   const order = await res.json();
   assert.equal(res.status, 201, JSON.stringify(order));
-  const { prepayId } = await api(stack, token, 'POST', `/api/v1/orders/${order.orderNo}/pay`);
-  stack.sim.pay(prepayId);
+  const { payParams } = await api(stack, token, 'POST', `/api/v1/orders/${order.orderNo}/pay`);
+  stack.sim.pay(payParams);
   await until(
     async () => (await api(stack, token, 'GET', '/api/v1/tickets')).items.length === 2,
     'two tickets',

@@ -55,9 +55,9 @@ export function ensureServerBuilt({ force = false } = {}) {
   }
 }
 
+/** The simulator's compiled output, rebuilt when missing or older than its sources. */
 export function ensureSimBuilt() {
-  if (!existsSync(path.join(ROOT, 'wechat-sim/dist/index.js')))
-    run(['run', 'build', '-w', 'wechat-sim'], 'simulator build');
+  if (stale('wechat-sim', 'dist/index.js')) run(['run', 'build', '-w', 'wechat-sim'], 'simulator build');
 }
 
 /** The H5 build, rebuilt when missing or older than the client's sources. */

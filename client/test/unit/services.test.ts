@@ -148,13 +148,27 @@ describe('H5 login and payment adapters', () => {
     expect(b.data.openid).toBe(a.data.openid);
   });
 
-  it('sends the cashier back to the order page', () => {
+  it('passes the wx.requestPayment parameters and the AppID to the cashier, which sends the fan back', () => {
     const back = orderReturnUrl('N1', { origin: 'http://shop.test', pathname: '/' });
     expect(back).toBe('http://shop.test/#/pages/order/index?orderNo=N1');
-    expect(cashierHref('http://sim/sim/cashier?prepay_id=p1', back)).toBe(
-      `http://sim/sim/cashier?prepay_id=p1&return_url=${encodeURIComponent(back)}`,
-    );
-    expect(cashierHref('http://sim/c', back)).toMatch(/^http:\/\/sim\/c\?return_url=/);
+    const params = {
+      timeStamp: '1790000000',
+      nonceStr: 'n0nce',
+      package: 'prepay_id=p1',
+      signType: 'RSA',
+      paySign: 'a+b/c==',
+    };
+    const href = new URL(cashierHref('http://sim/sim/cashier?prepay_id=p1', params, back, 'wxapp'));
+    expect(href.origin + href.pathname).toBe('http://sim/sim/cashier');
+    expect(Object.fromEntries(href.searchParams)).toEqual({
+      prepay_id: 'p1',
+      appId: 'wxapp',
+      ...params,
+      return_url: back,
+    });
+    const noApp = new URL(cashierHref('http://sim/c', params, back, undefined));
+    expect(noApp.searchParams.has('appId')).toBe(false);
+    expect(noApp.searchParams.get('paySign')).toBe('a+b/c==');
   });
 });
 

@@ -52,6 +52,8 @@ const Env = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   WECHAT_CASHIER_URL: z.string().optional(),
   WECHAT_TICKET_TEMPLATE_ID: z.string().default('TICKET_PURCHASED'),
+  /** The AppID the mini-program is built with (the client's build setting), when known here. */
+  TARO_APP_ID: z.string().optional(),
 });
 
 /** Settings read from a simulator key folder (config.json + PEM files). */
@@ -98,6 +100,11 @@ export function loadWechatConfig(
 ): WechatConfig {
   const e = Env.parse(source);
   const { dev, problems } = o;
+  // WeChat refuses the logins and payments of a mini-program whose AppID is not the server's.
+  if (e.TARO_APP_ID && e.WECHAT_APPID && e.TARO_APP_ID !== e.WECHAT_APPID)
+    problems.push(
+      `TARO_APP_ID (${e.TARO_APP_ID}, the mini-program's AppID) differs from WECHAT_APPID (${e.WECHAT_APPID})`,
+    );
   if (!dev && e.WECHAT_SIM_KEYS_DIR)
     problems.push("WECHAT_SIM_KEYS_DIR: the simulator's keys are for NODE_ENV=development or test only");
   const simDir = dev ? (e.WECHAT_SIM_KEYS_DIR ?? SIM_KEYS) : undefined;

@@ -40,7 +40,7 @@ async function order(openid: string, n: number, pay: boolean, contactPhone?: str
   const o = (await p.api.call('POST', '/api/v1/orders', { token: fan.token, body })).body;
   if (pay) {
     const prepay = (await p.api.call('POST', `/api/v1/orders/${o.orderNo}/pay`, { token: fan.token })).body;
-    p.sim.pay(prepay.prepayId);
+    p.sim.pay(prepay.payParams);
     await p.until(
       async () =>
         (await p.api.call('GET', `/api/v1/orders/${o.orderNo}`, { token: fan.token })).body.status ===

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { startSimulator, type Simulator, type SimulatorOptions } from '@showtix/wechat-sim';
+import type { PayParams, PayResponse } from '@showtix/shared-types';
 import { startConsumers } from '../../src/workers';
 import { createTestEnv, type TestEnv } from './env';
 import { startTestServer, type TestServer } from './http';
@@ -16,7 +17,14 @@ export interface PayEnv extends TestEnv {
   orderAndPrepay(
     openid: string,
     body: Record<string, unknown>,
-  ): Promise<{ fan: { token: string; userId: string }; order: any; orderNo: string; prepayId: string }>;
+  ): Promise<{
+    fan: { token: string; userId: string };
+    order: any;
+    orderNo: string;
+    prepayId: string;
+    /** What the mini-program passes to wx.requestPayment (sim.pay checks them as WeChat does). */
+    payParams: PayParams;
+  }>;
   /** Waits until fn answers truthy (notifications, consumers and refunds run asynchronously). */
   until<T>(fn: () => Promise<T | undefined | false>, what: string, ms?: number): Promise<T>;
 }
@@ -72,7 +80,8 @@ export async function createPayEnv(
       const orderNo = order.body.orderNo as string;
       const pay = await api.call('POST', `/api/v1/orders/${orderNo}/pay`, { token: fan.token });
       if (pay.status !== 200) throw new Error(`prepay failed: ${pay.status} ${JSON.stringify(pay.body)}`);
-      return { fan, order: order.body, orderNo, prepayId: pay.body.prepayId as string };
+      const { prepayId, payParams } = pay.body as PayResponse;
+      return { fan, order: order.body, orderNo, prepayId, payParams };
     },
     async until(fn, what, ms = 10_000) {
       const end = Date.now() + ms;

@@ -66,7 +66,7 @@ it('exactly one set of tickets per paid order after the worker is killed mid-iss
       sessionId: s.sessionId,
       seatIds: s.seatIds.slice(i * 3, i * 3 + 3),
     });
-    p.sim.pay(o.prepayId);
+    p.sim.pay(o.payParams);
     orders.push(o.orderNo);
   }
   const count = async (sql: string) =>

@@ -64,7 +64,7 @@ it('issues the ticket of a payment WeChat notified while MySQL was down', async 
   const o = await p.orderAndPrepay('openid-outage-2', { sessionId: s.sessionId, seatIds: [s.seatIds[2]] });
   proxy.set('down');
   try {
-    p.sim.pay(o.prepayId);
+    p.sim.pay(o.payParams);
     await p.until(
       async () => p.sim.notifications().find((n) => n.out_trade_no === o.orderNo)!.attempts.length >= 2,
       'WeChat to retry the refused notification',
@@ -108,7 +108,7 @@ it('finds an order whose commit answer was lost by its key, and sells its seat t
   await p.until(async () => (await held()).includes(s.seatIds[3]!), 'Redis to hold the seat again');
   // Paid, it is ticketed, and Redis records the sale.
   const pay = await p.api.call('POST', `/api/v1/orders/${retry.body.orderNo}/pay`, { token: fan.token });
-  p.sim.pay(pay.body.prepayId);
+  p.sim.pay(pay.body.payParams);
   await p.until(async () => (await statusOf(fan.token, retry.body.orderNo)) === 'ticketed', 'the ticket');
   const states = (await p.api.call('GET', `/api/v1/sessions/${s.sessionId}/seat-states`)).body;
   expect(states.sold).toContain(s.seatIds[3]);

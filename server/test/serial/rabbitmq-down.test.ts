@@ -32,7 +32,7 @@ it('pays during the outage, issues every ticket after it', async () => {
     );
   rabbit('stop_app');
   try {
-    for (const o of orders) p.sim.pay(o.prepayId);
+    for (const o of orders) p.sim.pay(o.payParams);
     const count = async (status: number) =>
       Number(
         (

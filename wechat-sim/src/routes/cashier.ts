@@ -31,27 +31,52 @@ function html(ctx: Context, status: number, body: string): void {
   ctx.body = body;
 }
 
+const PAY_FIELDS = ['appId', 'timeStamp', 'nonceStr', 'package', 'signType', 'paySign'] as const;
+
+/**
+ * The wx.requestPayment parameters the H5 stand-in passes (query on GET, form on POST). A
+ * prepay_id beside them (the server's cashier URL carries one) must name the same prepay.
+ */
+function payParams(ctx: Context): Record<string, string | undefined> {
+  const params: Record<string, string | undefined> = {};
+  for (const field of PAY_FIELDS) params[field] = param(ctx, field);
+  const prepayId = param(ctx, 'prepay_id');
+  if (prepayId !== undefined && params.package !== undefined && params.package !== `prepay_id=${prepayId}`) {
+    throw new SimError(400, 'PARAM_ERROR', 'prepay_id 与 package 不一致');
+  }
+  return params;
+}
+
 /** The simulated WeChat Pay cashier that the H5 build opens instead of wx.requestPayment. */
 export function cashierRouter(svc: Services): Router {
   const r = new Router({ prefix: '/sim/cashier' });
 
-  const view = (order: Order, returnUrl?: string): CashierView => ({
+  const view = (order: Order, params: CashierView['params'], returnUrl?: string): CashierView => ({
     merchantName: svc.keys.merchantName,
     description: order.description,
     totalFen: order.amount.total,
     outTradeNo: order.out_trade_no,
-    prepayId: order.prepay_id,
+    params,
     returnUrl,
   });
 
   /** Renders the page for an order that can no longer be paid; false if it still can. */
-  const blocked = (ctx: Context, order: Order, returnUrl?: string): boolean => {
+  const blocked = (ctx: Context, v: CashierView, order: Order): boolean => {
     const blocker = svc.pay.payBlocker(order);
     if (!blocker) return false;
     const paid = blocker.code === 'ORDERPAID';
-    const back = returnUrl ? withResult(returnUrl, paid ? 'success' : 'closed') : undefined;
-    html(ctx, paid ? 200 : 409, statusPage(paid ? 'paid' : 'closed', view(order), back));
+    const back = v.returnUrl ? withResult(v.returnUrl, paid ? 'success' : 'closed') : undefined;
+    html(ctx, paid ? 200 : 409, statusPage(paid ? 'paid' : 'closed', v, back));
     return true;
+  };
+
+  /** Checks the parameters as WeChat does before its cashier opens; a refusal ends here. */
+  const open = (ctx: Context): { v: CashierView; order: Order } => {
+    const returnUrl = returnUrlOf(ctx);
+    ctx.state.returnUrl = returnUrl;
+    const params = payParams(ctx);
+    const { order } = svc.pay.authorize(params);
+    return { v: view(order, params, returnUrl), order };
   };
 
   r.use(async (ctx, next) => {
@@ -59,33 +84,33 @@ export function cashierRouter(svc: Services): Router {
       await next();
     } catch (err) {
       if (!(err instanceof SimError)) throw err;
-      html(ctx, err.status, messagePage(err.code === 'PREPAY_NOT_FOUND' ? '订单不存在' : err.message));
+      const text =
+        err.code === 'PREPAY_NOT_FOUND' ? '订单不存在' : err.message.replace(/^requestPayment:fail /, '');
+      const returnUrl = ctx.state.returnUrl as string | undefined;
+      html(ctx, err.status, messagePage(text, err.code, returnUrl && withResult(returnUrl, 'fail')));
     }
   });
 
   r.get('/', (ctx) => {
-    const returnUrl = returnUrlOf(ctx);
-    const order = svc.pay.orderByPrepay(param(ctx, 'prepay_id'));
-    if (blocked(ctx, order, returnUrl)) return;
-    html(ctx, 200, payPage(view(order, returnUrl)));
+    const { v, order } = open(ctx);
+    if (blocked(ctx, v, order)) return;
+    html(ctx, 200, payPage(v));
   });
 
   r.post('/confirm', (ctx) => {
-    const returnUrl = returnUrlOf(ctx);
-    const order = svc.pay.orderByPrepay(param(ctx, 'prepay_id'));
-    if (blocked(ctx, order, returnUrl)) return;
-    svc.pay.pay(order.prepay_id);
-    if (!returnUrl) return html(ctx, 200, donePage('支付成功'));
+    const { v, order } = open(ctx);
+    if (blocked(ctx, v, order)) return;
+    svc.pay.pay(v.params);
+    if (!v.returnUrl) return html(ctx, 200, donePage('支付成功'));
     ctx.status = 303;
-    ctx.redirect(withResult(returnUrl, 'success'));
+    ctx.redirect(withResult(v.returnUrl, 'success'));
   });
 
   r.post('/cancel', (ctx) => {
-    const returnUrl = returnUrlOf(ctx);
-    svc.pay.orderByPrepay(param(ctx, 'prepay_id'));
-    if (!returnUrl) return html(ctx, 200, messagePage('已取消支付'));
+    const { v } = open(ctx);
+    if (!v.returnUrl) return html(ctx, 200, messagePage('已取消支付'));
     ctx.status = 303;
-    ctx.redirect(withResult(returnUrl, 'cancel'));
+    ctx.redirect(withResult(v.returnUrl, 'cancel'));
   });
 
   return r;

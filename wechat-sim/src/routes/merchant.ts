@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { X509Certificate } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Services } from '../services';
-import { applyTradeBill } from '../bill';
+import { applyTradeBill, billFile } from '../bill';
 import { WxPayError } from '../errors';
 import { rfc3339 } from '../time';
 import { refundView, transactionView } from '../views';
@@ -60,7 +60,7 @@ export function merchantRouter(svc: Services): Router {
   });
 
   r.get('/billdownload/file', (ctx) => {
-    const file = svc.store.bills.get(queryParam(ctx, 'token') ?? '');
+    const file = billFile(svc.store, queryParam(ctx, 'token') ?? '', svc.billUrlTtlMs);
     if (!file) throw new WxPayError(400, 'INVALID_REQUEST', '下载链接无效或已过期');
     // Bill files carry no Wechatpay-Signature: the merchant checks hash_value instead.
     ctx.state.unsigned = true;

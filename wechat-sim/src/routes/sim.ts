@@ -11,6 +11,11 @@ function body(ctx: Context): Record<string, unknown> {
   return typeof b === 'object' && b !== null && !Array.isArray(b) ? (b as Record<string, unknown>) : {};
 }
 
+function stripPrepayId(b: Record<string, unknown>): Record<string, unknown> {
+  const { prepayId: _a, prepay_id: _b, ...rest } = b;
+  return rest;
+}
+
 /** Replaces the fault switches; held notifications are not stranded once outOfOrder goes off. */
 export function applyFaults(svc: Services, next: Faults): Faults {
   svc.store.faults = next;
@@ -52,9 +57,22 @@ export function simRouter(svc: Services): Router {
     ctx.body = svc.login.issueCode(openid, typeof unionid === 'string' ? unionid : undefined);
   });
 
+  // The body is what the mini-program passes to wx.requestPayment (+ appId, see RequestPaymentParams).
+  // A prepayId beside it (the older form of this call) must name the same prepay; alone it pays nothing.
   r.post('/pay', (ctx) => {
     const b = body(ctx);
-    ctx.body = svc.pay.pay(b.prepayId ?? b.prepay_id);
+    const prepayId = b.prepayId ?? b.prepay_id;
+    if (prepayId !== undefined && b.package === undefined) {
+      throw new SimError(
+        400,
+        'PARAM_ERROR',
+        'requestPayment:fail parameter error: /sim/pay takes the wx.requestPayment parameters (timeStamp, nonceStr, package, signType, paySign), not a bare prepayId',
+      );
+    }
+    if (prepayId !== undefined && b.package !== `prepay_id=${String(prepayId)}`) {
+      throw new SimError(400, 'PARAM_ERROR', 'requestPayment:fail prepayId 与 package 不一致');
+    }
+    ctx.body = svc.pay.pay(stripPrepayId(b));
   });
 
   r.get('/messages', (ctx) => {

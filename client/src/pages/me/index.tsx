@@ -3,7 +3,7 @@ import TabBar from '../../components/TabBar';
 import { useLoad } from '../../hooks/useLoad';
 import { useShownAgain } from '../../hooks/useShownAgain';
 import { go, switchTab, type RouteName } from '../../routes';
-import { staffMe } from '../../services/staff';
+import { staffMe } from '../../services/staff-me';
 import './index.scss';
 
 function Item(props: { text: string; sub?: string; testid: string; onTap: () => void }) {

@@ -213,7 +213,7 @@ describe('the organiser runs a sale from the admin page', () => {
     await settle();
     await b.shot('dashboard-held');
     const pay = await p.api.call('POST', `/api/v1/orders/${state.orderNo}/pay`, { token });
-    p.sim.pay(pay.body.prepayId);
+    p.sim.pay(pay.body.payParams);
     await waitText('stat-sold', /^已售\s*2\s*\//);
     expect(await byTest('stat-revenue').innerText()).toContain('3,760');
     await settle();
