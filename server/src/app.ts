@@ -44,6 +44,9 @@ import { CheckinService } from './checkin/service';
 import { checkinRoutes } from './checkin/routes';
 import { Reconciler } from './payments/reconcile';
 import { adminBodyParser, adminRouters, createAdminServices, type AdminServices } from './admin';
+import { Lifecycle } from './http/lifecycle';
+import { requestIdMiddleware, requestIdMixin } from './http/request-id';
+import { healthRoutes } from './http/health';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -76,13 +79,15 @@ export interface AppDeps {
   ticketKeys: TicketKeys;
   checkins: CheckinService;
   reconciler: Reconciler;
+  /** Serving state: in-flight requests and draining on shutdown (readiness reads it). */
+  lifecycle: Lifecycle;
 }
 
 export async function createDeps(
   config: Config,
   opts: { clock?: Clock; log?: Logger } = {},
 ): Promise<AppDeps> {
-  const log = opts.log ?? pino({ level: config.logLevel });
+  const log = opts.log ?? pino({ level: config.logLevel, mixin: requestIdMixin });
   const clock = opts.clock ?? systemClock;
   const db = createPool(config.mysqlUrl, config.mysqlPoolSize);
   const writerDb = createPool(config.mysqlUrl, config.batchInflightMax + 2, true);
@@ -163,6 +168,7 @@ export async function createDeps(
     checkins: new CheckinService(db, ticketKeys),
     reconciler: new Reconciler(db, pay, payments, log),
     admin: await createAdminServices({ config, log, clock, db, redis, catalog, inventory }),
+    lifecycle: new Lifecycle(),
   };
 }
 
@@ -204,6 +210,9 @@ export function createApp(d: AppDeps): Koa {
       err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE';
     d.log[aborted ? 'debug' : 'error']({ err }, 'HTTP error outside a request handler');
   });
+  // Outermost: the request id (on every answer, refusals too), then in-flight counting for the drain.
+  app.use(requestIdMiddleware(d.log));
+  app.use(d.lifecycle.middleware());
   // Metrics wrap everything so they see the final status the error middleware sets.
   app.use(d.metrics.middleware());
   app.use(errorMiddleware(d.log));
@@ -226,6 +235,7 @@ export function createApp(d: AppDeps): Koa {
     catalogRoutes(d.catalog, d.seatmaps, d.clock),
     queueRoutes(d.queue, auth, d.clock),
     systemRoutes(d),
+    healthRoutes(d),
     authRoutes(d),
     payRoutes(payDeps),
     notifyRoutes(payDeps),

@@ -114,11 +114,18 @@ export async function startServer(
     server,
     url: `http://${config.host}:${port}`,
     async close() {
+      // Stop accepting and turn not-ready, let what is running finish within the bound, then close.
+      deps.lifecycle.startDrain();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const clean = await deps.lifecycle.drained(config.shutdownDrainMs);
+      if (!clean)
+        deps.log.warn(
+          { inFlight: deps.lifecycle.inFlight, limitMs: config.shutdownDrainMs },
+          'shutdown drain limit reached; cutting the requests still running',
+        );
+      server.closeAllConnections();
+      await closed;
       await scheduler?.stop();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
       await closeDeps(deps);
     },
   };

@@ -51,6 +51,8 @@ const EnvSchema = z.object({
   CONSUMER_ATTEMPTS_MAX: int(8),
   CONSUMER_BACKOFF_MS: int(1_000),
   PAY_CHECK_AFTER_MS: int(60_000),
+  SHUTDOWN_DRAIN_MS: int(10_000),
+  MIGRATE_LOCK_TIMEOUT_S: int(300),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -98,6 +100,10 @@ export interface Config extends RiskConfig {
   consumerBackoffMs: number;
   /** A pending order whose payment started this long ago is queried at WeChat. */
   payCheckAfterMs: number;
+  /** On SIGTERM, requests already running get this long to finish before connections are cut. */
+  shutdownDrainMs: number;
+  /** How long an instance waits for another one's migrations (the migration lock). */
+  migrateLockTimeoutS: number;
   wechat: WechatConfig;
   admin: AdminConfig;
 }
@@ -148,6 +154,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     consumerAttemptsMax: e.CONSUMER_ATTEMPTS_MAX,
     consumerBackoffMs: e.CONSUMER_BACKOFF_MS,
     payCheckAfterMs: e.PAY_CHECK_AFTER_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    migrateLockTimeoutS: e.MIGRATE_LOCK_TIMEOUT_S,
     wechat: loadWechatConfig(source, e.NODE_ENV === 'production', e.PORT),
     ...loadRiskConfig(source),
     admin: loadAdminConfig(source, e.NODE_ENV),

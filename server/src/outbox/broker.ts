@@ -65,6 +65,11 @@ export class Broker {
     }
   }
 
+  /** RabbitMQ answers (readiness): the connection manager holds a live connection. */
+  connected(): boolean {
+    return this.conn.isConnected();
+  }
+
   queueName(name: string): string {
     return `${this.prefix}.${name}`;
   }
