@@ -47,6 +47,7 @@ import { adminBodyParser, adminRouters, createAdminServices, type AdminServices 
 import { Lifecycle } from './http/lifecycle';
 import { requestIdMiddleware, requestIdMixin } from './http/request-id';
 import { healthRoutes } from './http/health';
+import { CacheInvalidation } from './cache/invalidation';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -81,6 +82,8 @@ export interface AppDeps {
   reconciler: Reconciler;
   /** Serving state: in-flight requests and draining on shutdown (readiness reads it). */
   lifecycle: Lifecycle;
+  /** Invalidation of per-instance caches that reaches every instance (Redis pub/sub). */
+  caches: CacheInvalidation;
 }
 
 export async function createDeps(
@@ -94,7 +97,8 @@ export async function createDeps(
   const redis = createRedis(config.redisUrl);
   const keys = new Keys(config.redisKeyPrefix);
   const node = (await redis.incr(keys.nodeSeq())) % 1024;
-  const catalog = new CatalogService(db, config.catalogCacheMs);
+  const caches = new CacheInvalidation(redis, keys.cacheChannel(), log);
+  const catalog = new CatalogService(db, config.catalogCacheMs, (id) => caches.invalidate('session', id));
   const inventory = new InventoryService(redis, keys, db, log, config);
   const writer = new OrderWriter(writerDb, config, log);
   const ids = new IdGenerator(node);
@@ -134,6 +138,13 @@ export async function createDeps(
     log,
     onPaid: (userId) => risk.onPaid(userId),
   });
+  const seatmaps = new SeatMapService(catalog, inventory, config.seatStatesCacheMs);
+  caches.on('session', (id) => {
+    catalog.forget(id);
+    seatmaps.forget(id);
+  });
+  caches.on('blocklist', () => risk.invalidateBlocklist());
+  await caches.start();
   orders.connect({
     guard: (id, now) => payments.settleBeforeCancel(id, now),
     refundOrder: (o) => refunds.refundOrder(o),
@@ -150,7 +161,7 @@ export async function createDeps(
     metrics,
     catalog,
     inventory,
-    seatmaps: new SeatMapService(catalog, inventory, config.seatStatesCacheMs),
+    seatmaps,
     writer,
     orders,
     broker,
@@ -169,6 +180,7 @@ export async function createDeps(
     reconciler: new Reconciler(db, pay, payments, log),
     admin: await createAdminServices({ config, log, clock, db, redis, catalog, inventory }),
     lifecycle: new Lifecycle(),
+    caches,
   };
 }
 
@@ -176,6 +188,7 @@ export async function closeDeps(d: AppDeps): Promise<void> {
   await d.writer.drained();
   await d.relay.close();
   await d.broker.close();
+  await d.caches.close();
   await Promise.all([d.db.end(), d.writerDb.end(), d.redis.quit()]);
 }
 

@@ -27,9 +27,11 @@ interface Cached<T> {
 export class CatalogService {
   private readonly sessions = new Map<string, Cached<SessionCatalog | undefined>>();
 
+  /** broadcast: tells every instance (this one included) to forget a session; see cache/invalidation. */
   constructor(
     private readonly db: Db,
     private readonly cacheMs: number,
+    private readonly broadcast?: (sessionId: string) => void,
   ) {}
 
   session(sessionId: string, nowMs = Date.now()): Promise<SessionCatalog | undefined> {
@@ -47,8 +49,16 @@ export class CatalogService {
     return s;
   }
 
+  /** After an edit: every instance drops its copy of the session. */
   invalidate(sessionId: string): void {
-    this.sessions.delete(sessionId);
+    if (this.broadcast) this.broadcast(sessionId);
+    else this.forget(sessionId);
+  }
+
+  /** Drops this instance's copy ('*': all of them). */
+  forget(sessionId: string): void {
+    if (sessionId === '*') this.sessions.clear();
+    else this.sessions.delete(sessionId);
   }
 
   async listShows(): Promise<ShowSummary[]> {

@@ -51,6 +51,11 @@ export class Keys {
     return `${this.prefix}node-seq`;
   }
 
+  /** Pub/sub channel on which instances tell each other to drop cached entries. */
+  cacheChannel(): string {
+    return `${this.prefix}cache-invalidate`;
+  }
+
   /** Match pattern for every key this deployment owns (tests delete by it). */
   all(): string {
     return `${this.prefix}*`;
