@@ -53,6 +53,7 @@ const EnvSchema = z.object({
   PAY_CHECK_AFTER_MS: int(60_000),
   SHUTDOWN_DRAIN_MS: int(10_000),
   MIGRATE_LOCK_TIMEOUT_S: int(300),
+  LEADER_LEASE_MS: z.coerce.number().int().min(300).default(10_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -104,6 +105,8 @@ export interface Config extends RiskConfig {
   shutdownDrainMs: number;
   /** How long an instance waits for another one's migrations (the migration lock). */
   migrateLockTimeoutS: number;
+  /** Singleton jobs' leader lease; renewed every third of it, taken over within it when the leader dies. */
+  leaderLeaseMs: number;
   wechat: WechatConfig;
   admin: AdminConfig;
 }
@@ -156,6 +159,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     payCheckAfterMs: e.PAY_CHECK_AFTER_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     migrateLockTimeoutS: e.MIGRATE_LOCK_TIMEOUT_S,
+    leaderLeaseMs: e.LEADER_LEASE_MS,
     wechat: loadWechatConfig(source, e.NODE_ENV === 'production', e.PORT),
     ...loadRiskConfig(source),
     admin: loadAdminConfig(source, e.NODE_ENV),

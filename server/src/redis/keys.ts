@@ -51,6 +51,11 @@ export class Keys {
     return `${this.prefix}node-seq`;
   }
 
+  /** Lease of the instance that runs the singleton jobs (jobs/leader.ts). */
+  jobsLeader(): string {
+    return `${this.prefix}jobs-leader`;
+  }
+
   /** Pub/sub channel on which instances tell each other to drop cached entries. */
   cacheChannel(): string {
     return `${this.prefix}cache-invalidate`;
