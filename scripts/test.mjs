@@ -12,6 +12,7 @@ const STEPS = [
   ['lint and format', 'npx eslint . && npx prettier --check .'],
   ['wechat simulator', 'npm test -w wechat-sim'],
   ['server', 'npx jest --ci', 'server'],
+  ['server: Redis Cluster', 'npx jest --ci -c test/cluster/jest.config.js', 'server'],
   ['server: faults (one at a time)', 'npx jest --ci -c jest.serial.config.js', 'server'],
   ['admin page: components', 'npm test -w admin'],
   ['admin page: browser', 'npm run e2e -w admin'],

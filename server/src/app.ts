@@ -94,7 +94,7 @@ export async function createDeps(
   const clock = opts.clock ?? systemClock;
   const db = createPool(config.mysqlUrl, config.mysqlPoolSize);
   const writerDb = createPool(config.mysqlUrl, config.batchInflightMax + 2, true);
-  const redis = createRedis(config.redisUrl);
+  const redis = createRedis(config.redisUrl, config.redisClusterNodes);
   const keys = new Keys(config.redisKeyPrefix);
   const node = (await redis.incr(keys.nodeSeq())) % 1024;
   const caches = new CacheInvalidation(redis, keys.cacheChannel(), log);

@@ -53,6 +53,10 @@ const EnvSchema = z.object({
   PAY_CHECK_AFTER_MS: int(60_000),
   SHUTDOWN_DRAIN_MS: int(10_000),
   MIGRATE_LOCK_TIMEOUT_S: int(300),
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .regex(/^[\w.-]+:\d{1,5}(,[\w.-]+:\d{1,5})*$/, 'comma-separated host:port seed nodes')
+    .optional(),
   LEADER_LEASE_MS: z.coerce.number().int().min(300).default(10_000),
 });
 
@@ -107,6 +111,8 @@ export interface Config extends RiskConfig {
   migrateLockTimeoutS: number;
   /** Singleton jobs' leader lease; renewed every third of it, taken over within it when the leader dies. */
   leaderLeaseMs: number;
+  /** Redis Cluster seed nodes (host:port); empty: the single Redis of redisUrl. */
+  redisClusterNodes: string[];
   wechat: WechatConfig;
   admin: AdminConfig;
 }
@@ -160,6 +166,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     migrateLockTimeoutS: e.MIGRATE_LOCK_TIMEOUT_S,
     leaderLeaseMs: e.LEADER_LEASE_MS,
+    redisClusterNodes: e.REDIS_CLUSTER_NODES?.split(',') ?? [],
     wechat: loadWechatConfig(source, e.NODE_ENV === 'production', e.PORT),
     ...loadRiskConfig(source),
     admin: loadAdminConfig(source, e.NODE_ENV),
