@@ -117,6 +117,6 @@ export function adminRouters(d: AppDeps): Router[] {
       d.clock,
     ),
     staffSelfRoutes(a.staff, requireAuth(d.tokens), d.clock),
-    spaRoutes(d.config.admin),
+    spaRoutes(d.config.admin, d.db),
   ];
 }
