@@ -124,7 +124,7 @@ export async function createDeps(
     turnMs: config.queueTurnMs,
     defaultRatePerMin: config.queueRatePerMin,
   });
-  const broker = new Broker(config.amqpUrl, config.amqpPrefix, QUEUES, log);
+  const broker = new Broker(config.amqpUrl, config.amqpPrefix, QUEUES, log, config.amqpQueueType);
   const relay = new OutboxRelay(db, broker, log);
   const wechatKeys = trustedWechatKeys(config.wechat);
   const pay = new WechatPay(config.wechat, wechatKeys, () => clock.now().getTime());

@@ -47,6 +47,7 @@ const EnvSchema = z.object({
   REBUILD_SETTLE_MS: int(300),
   AMQP_URL: z.string().default('amqp://guest:guest@127.0.0.1:5672'),
   AMQP_PREFIX: z.string().default('showtix'),
+  AMQP_QUEUE_TYPE: z.enum(['classic', 'quorum']).default('classic'),
   OUTBOX_INTERVAL_MS: int(500),
   CONSUMER_ATTEMPTS_MAX: int(8),
   CONSUMER_BACKOFF_MS: int(1_000),
@@ -99,6 +100,8 @@ export interface Config extends RiskConfig {
   amqpUrl: string;
   /** Exchange and queue names start with this (tests use their own). */
   amqpPrefix: string;
+  /** RabbitMQ queue type of new deployments (outbox/broker.ts: why classic stays the default). */
+  amqpQueueType: 'classic' | 'quorum';
   outboxIntervalMs: number;
   consumerAttemptsMax: number;
   /** First retry delay of a failed consumer; doubles per attempt. */
@@ -159,6 +162,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     rebuildSettleMs: e.REBUILD_SETTLE_MS,
     amqpUrl: e.AMQP_URL,
     amqpPrefix: e.AMQP_PREFIX,
+    amqpQueueType: e.AMQP_QUEUE_TYPE,
     outboxIntervalMs: e.OUTBOX_INTERVAL_MS,
     consumerAttemptsMax: e.CONSUMER_ATTEMPTS_MAX,
     consumerBackoffMs: e.CONSUMER_BACKOFF_MS,
