@@ -24,4 +24,6 @@ module.exports = {
   globalSetup: '<rootDir>/test/cluster/setup.mjs',
   globalTeardown: '<rootDir>/test/cluster/teardown.mjs',
   maxWorkers: 1,
+  // Every command takes a Cluster hop more; the waiting room's 100,000-fan test needs the room.
+  testTimeout: 300_000,
 };
