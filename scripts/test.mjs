@@ -35,6 +35,7 @@ const STEPS = [
   // again under China's offset and under a negative one.
   ['server under TZ=Asia/Shanghai', `TZ=Asia/Shanghai npx jest --ci ${TIME_TESTS}`, 'server'],
   ['server under TZ=America/Los_Angeles', `TZ=America/Los_Angeles npx jest --ci ${TIME_TESTS}`, 'server'],
+  ['server: Redis Cluster', 'npx jest --ci -c test/cluster/jest.config.js', 'server'],
   ['server: faults (one at a time)', 'npx jest --ci -c jest.serial.config.js', 'server'],
   ['admin page: components', 'npm test -w admin'],
   ['admin page: browser', 'npm run e2e -w admin'],

@@ -2,7 +2,7 @@
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/serial/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/serial/', '<rootDir>/test/cluster/'],
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   moduleNameMapper: {
     '^@showtix/shared-types$': '<rootDir>/../shared-types/src',

@@ -49,6 +49,10 @@ import { checkinRoutes } from './checkin/routes';
 import { Reconciler } from './payments/reconcile';
 import { adminRouters, createAdminServices, type AdminServices } from './admin';
 import { ADMIN_PREFIX } from './admin/http';
+import { Lifecycle } from './http/lifecycle';
+import { requestIdMiddleware, requestIdMixin } from './http/request-id';
+import { healthRoutes } from './http/health';
+import { CacheInvalidation } from './cache/invalidation';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -82,19 +86,24 @@ export interface AppDeps {
   ticketKeys: TicketKeys;
   checkins: CheckinService;
   reconciler: Reconciler;
+  /** Serving state: in-flight requests and draining on shutdown (readiness reads it). */
+  lifecycle: Lifecycle;
+  /** Invalidation of per-instance caches that reaches every instance (Redis pub/sub). */
+  caches: CacheInvalidation;
 }
 
 export async function createDeps(
   config: Config,
   opts: { clock?: Clock; log?: Logger } = {},
 ): Promise<AppDeps> {
-  const log = opts.log ?? pino({ level: config.logLevel });
+  const log = opts.log ?? pino({ level: config.logLevel, mixin: requestIdMixin });
   const clock = opts.clock ?? systemClock;
   const db = createPool(config.mysqlUrl, config.mysqlPoolSize);
   const writerDb = createPool(config.mysqlUrl, config.batchInflightMax + 2, true);
-  const redis = createRedis(config.redisUrl);
+  const redis = createRedis(config.redisUrl, config.redisClusterNodes);
   const keys = new Keys(config.redisKeyPrefix);
-  const catalog = new CatalogService(db, config.catalogCacheMs);
+  const caches = new CacheInvalidation(redis, keys.cacheChannel(), log);
+  const catalog = new CatalogService(db, config.catalogCacheMs, (id) => caches.invalidate('session', id));
   const inventory = new InventoryService(redis, keys, db, log, config);
   const writer = new OrderWriter(writerDb, config, log);
   const idLease = await IdNodeLease.start(db, log);
@@ -123,7 +132,7 @@ export async function createDeps(
     turnMs: config.queueTurnMs,
     defaultRatePerMin: config.queueRatePerMin,
   });
-  const broker = new Broker(config.amqpUrl, config.amqpPrefix, QUEUES, log);
+  const broker = new Broker(config.amqpUrl, config.amqpPrefix, QUEUES, log, config.amqpQueueType);
   const relay = new OutboxRelay(db, broker, log);
   const wechatKeys = trustedWechatKeys(config.wechat);
   const pay = new WechatPay(config.wechat, wechatKeys, () => clock.now().getTime());
@@ -137,6 +146,13 @@ export async function createDeps(
     log,
     onPaid: (userId) => risk.onPaid(userId),
   });
+  const seatmaps = new SeatMapService(catalog, inventory, config.seatStatesCacheMs);
+  caches.on('session', (id) => {
+    catalog.forget(id);
+    seatmaps.forget(id);
+  });
+  caches.on('blocklist', () => risk.invalidateBlocklist());
+  await caches.start();
   orders.connect({
     guard: (id, now) => payments.settleBeforeCancel(id, now),
     refundOrder: (o) => refunds.refundOrder(o),
@@ -153,7 +169,7 @@ export async function createDeps(
     metrics,
     catalog,
     inventory,
-    seatmaps: new SeatMapService(catalog, inventory, config.seatStatesCacheMs),
+    seatmaps,
     writer,
     idLease,
     orders,
@@ -172,6 +188,8 @@ export async function createDeps(
     checkins: new CheckinService(db, ticketKeys),
     reconciler: new Reconciler(db, pay, payments, log),
     admin: await createAdminServices({ config, log, clock, db, redis, catalog, inventory }),
+    lifecycle: new Lifecycle(),
+    caches,
   };
 }
 
@@ -180,6 +198,7 @@ export async function closeDeps(d: AppDeps): Promise<void> {
   await d.idLease.stop();
   await d.relay.close();
   await d.broker.close();
+  await d.caches.close();
   await Promise.all([d.db.end(), d.writerDb.end(), d.redis.quit()]);
 }
 
@@ -234,6 +253,9 @@ export function createApp(d: AppDeps): Koa {
       err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE';
     d.log[aborted ? 'debug' : 'error']({ err }, 'HTTP error outside a request handler');
   });
+  // Outermost: the request id (on every answer, refusals too), then in-flight counting for the drain.
+  app.use(requestIdMiddleware(d.log));
+  app.use(d.lifecycle.middleware());
   // Metrics wrap everything so they see the final status the error middleware sets.
   app.use(d.metrics.middleware());
   // Before the error middleware, so error answers carry the headers too.
@@ -264,6 +286,7 @@ export function createApp(d: AppDeps): Koa {
     queueRoutes(d.queue, auth, d.clock),
     quotaRoutes(d.db, d.catalog, auth),
     systemRoutes(d),
+    healthRoutes(d),
     authRoutes(d),
     payRoutes(payDeps),
     notifyRoutes(payDeps),

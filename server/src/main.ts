@@ -4,7 +4,7 @@ import { startServer, startWorker } from './server';
 
 async function main() {
   const config = loadConfig();
-  const applied = await migrateUp(config.mysqlUrl);
+  const applied = await migrateUp(config.mysqlUrl, config.migrateLockTimeoutS);
   const running = config.role === 'worker' ? await startWorker(config) : await startServer(config);
   if ('url' in running)
     running.deps.log.info({ url: running.url, migrationsApplied: applied }, 'showtix server listening');

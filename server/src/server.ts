@@ -4,6 +4,7 @@ import type { Clock } from './clock';
 import type { Logger } from 'pino';
 import { closeDeps, createApp, createDeps, type AppDeps } from './app';
 import { Scheduler } from './jobs/scheduler';
+import { Leadership } from './jobs/leader';
 import { expireDueOrders, sweepOrphanHolds } from './orders/expiry';
 import { runLifecycle } from './catalog/lifecycle';
 import { startConsumers } from './workers';
@@ -25,9 +26,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Background jobs of one instance; each is safe to run on every instance at once. */
+/**
+ * Background jobs of one instance: the singletons run on the lease holder only (they move when
+ * it dies); each is still safe to run on every instance at once.
+ */
 export function startJobs(d: AppDeps): Scheduler {
-  const scheduler = new Scheduler(d.log);
+  const leader = new Leadership(d.redis, d.keys.jobsLeader(), d.config.leaderLeaseMs, d.log);
+  const scheduler = new Scheduler(d.log, leader);
   let selling: string[] = [];
   const inventoryAudit = new InventoryAudit(d);
   const expiry = {
@@ -55,7 +60,12 @@ export function startJobs(d: AppDeps): Scheduler {
       intervalMs: d.config.expiryIntervalMs * 5,
       run: () => sweepOrphanHolds(expiry, selling, d.clock.now()),
     },
-    { name: 'outbox-relay', intervalMs: d.config.outboxIntervalMs, run: () => d.relay.runOnce() },
+    {
+      name: 'outbox-relay',
+      intervalMs: d.config.outboxIntervalMs,
+      run: () => d.relay.runOnce(),
+      everyInstance: true,
+    },
     { name: 'queue-admit', intervalMs: 1_000, run: () => admitQueues(d, selling) },
     {
       name: 'payment-check',
@@ -109,11 +119,18 @@ export async function startServer(
     server,
     url: `http://${config.host}:${port}`,
     async close() {
+      // Stop accepting and turn not-ready, let what is running finish within the bound, then close.
+      deps.lifecycle.startDrain();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const clean = await deps.lifecycle.drained(config.shutdownDrainMs);
+      if (!clean)
+        deps.log.warn(
+          { inFlight: deps.lifecycle.inFlight, limitMs: config.shutdownDrainMs },
+          'shutdown drain limit reached; cutting the requests still running',
+        );
+      server.closeAllConnections();
+      await closed;
       await scheduler?.stop();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
       await closeDeps(deps);
     },
   };

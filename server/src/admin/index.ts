@@ -115,10 +115,14 @@ export function adminRouters(d: AppDeps): Router[] {
     dashboardRoutes(a.dashboard, auth, d.clock),
     orderRoutes(a.orders, d.refunds, auth, d.clock),
     staffRoutes(a.staff, auth, d.clock),
-    // Built here: it edits what the app's RiskService enforces and tells it to reload.
-    riskRoutes(new RiskAdminService(d.db, d.vault, () => d.risk.invalidateBlocklist()), auth, d.clock),
+    // Built here: it edits what the app's RiskService enforces and tells every instance to reload.
+    riskRoutes(
+      new RiskAdminService(d.db, d.vault, () => d.caches.invalidate('blocklist', '*')),
+      auth,
+      d.clock,
+    ),
     opsRoutes(new OpsService(d), auth, d.clock),
     staffSelfRoutes(a.staff, requireAuth(d.tokens), d.clock),
-    spaRoutes(d.config.admin),
+    spaRoutes(d.config.admin, d.db),
   ];
 }

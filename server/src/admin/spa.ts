@@ -4,6 +4,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { send } from '@koa/send';
 import type { AdminConfig } from './config';
+import type { Db } from '../db/pool';
+import { loadPoster } from './shows/poster';
 
 const YEAR_MS = 365 * 24 * 3_600_000;
 
@@ -16,15 +18,27 @@ async function isFile(file: string): Promise<boolean> {
 
 /**
  * The built admin page under /admin (history fallback to index.html for client-side routes) and
- * uploaded posters under /media/posters. Only GET routes under those two prefixes, so /api is
+ * uploaded posters (from the database) under /media/posters. Only GET routes under those two prefixes, so /api is
  * never shadowed. Vite names assets by content hash: they are cached for a year, index.html never.
  */
-export function spaRoutes(cfg: AdminConfig): Router {
+export function spaRoutes(cfg: AdminConfig, db: Db): Router {
   const r = new Router();
   const posters = path.join(cfg.dataDir, 'posters');
   r.get('/media/posters/:file', async (ctx) => {
     const file = ctx.params.file ?? '';
-    if (!/^[\w-]{1,120}\.(jpg|png|webp)$/.test(file) || !(await isFile(path.join(posters, file)))) return;
+    if (!/^[\w-]{1,120}\.(jpg|png|webp)$/.test(file)) return;
+    const stored = await loadPoster(db, file);
+    if (stored) {
+      // The name is the content hash: the answer never changes, so caches may keep it for a year.
+      ctx.set('Cache-Control', `public, max-age=${YEAR_MS / 1000}, immutable`);
+      ctx.set('ETag', `"${file}"`);
+      ctx.type = stored.type;
+      ctx.status = ctx.get('If-None-Match') === `"${file}"` ? 304 : 200;
+      if (ctx.status === 200) ctx.body = stored.body;
+      return;
+    }
+    // Posters uploaded to this instance's disk before they moved to the database.
+    if (!(await isFile(path.join(posters, file)))) return;
     await send(ctx, file, { root: posters, maxage: YEAR_MS, immutable: true });
   });
   const serve = async (ctx: Context) => {

@@ -21,6 +21,12 @@ export class SeatMapService {
     private readonly cacheMs: number,
   ) {}
 
+  /** Drops this instance's snapshot of a session's states ('*': all of them). */
+  forget(sessionId: string): void {
+    if (sessionId === '*') this.snapshots.clear();
+    else this.snapshots.delete(sessionId);
+  }
+
   async seatMap(sessionId: string, nowMs: number): Promise<SeatMap> {
     const cat = await this.catalog.requireSession(sessionId);
     const live = await this.states(cat, nowMs);

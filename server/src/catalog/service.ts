@@ -39,9 +39,11 @@ export class CatalogService {
   private readonly missing = new LRUCache<string, Cached<undefined>>({ max: MISSING_CACHED_MAX });
   private readonly loading = new Map<string, Promise<SessionCatalog | undefined>>();
 
+  /** broadcast: tells every instance (this one included) to forget a session; see cache/invalidation. */
   constructor(
     private readonly db: Db,
     private readonly cacheMs: number,
+    private readonly broadcast?: (sessionId: string) => void,
   ) {}
 
   session(sessionId: string, nowMs = Date.now()): Promise<SessionCatalog | undefined> {
@@ -74,7 +76,20 @@ export class CatalogService {
     return s;
   }
 
+  /** After an edit: every instance drops its copy of the session. */
   invalidate(sessionId: string): void {
+    if (this.broadcast) this.broadcast(sessionId);
+    else this.forget(sessionId);
+  }
+
+  /** Drops this instance's copy ('*': all of them). */
+  forget(sessionId: string): void {
+    if (sessionId === '*') {
+      this.sessions.clear();
+      this.missing.clear();
+      this.loading.clear();
+      return;
+    }
     this.sessions.delete(sessionId);
     this.missing.delete(sessionId);
     this.loading.delete(sessionId);

@@ -55,10 +55,18 @@ const EnvSchema = z.object({
   REBUILD_SETTLE_MS: int(300),
   AMQP_URL: z.string().default('amqp://guest:guest@127.0.0.1:5672'),
   AMQP_PREFIX: z.string().default('showtix'),
+  AMQP_QUEUE_TYPE: z.enum(['classic', 'quorum']).default('classic'),
   OUTBOX_INTERVAL_MS: int(500),
   CONSUMER_ATTEMPTS_MAX: int(8),
   CONSUMER_BACKOFF_MS: int(1_000),
   PAY_CHECK_AFTER_MS: int(60_000),
+  SHUTDOWN_DRAIN_MS: int(10_000),
+  MIGRATE_LOCK_TIMEOUT_S: int(300),
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .regex(/^[\w.-]+:\d{1,5}(,[\w.-]+:\d{1,5})*$/, 'comma-separated host:port seed nodes')
+    .optional(),
+  LEADER_LEASE_MS: z.coerce.number().int().min(300).default(10_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -109,12 +117,22 @@ export interface Config extends RiskConfig {
   amqpUrl: string;
   /** Exchange and queue names start with this (tests use their own). */
   amqpPrefix: string;
+  /** RabbitMQ queue type of new deployments (outbox/broker.ts: why classic stays the default). */
+  amqpQueueType: 'classic' | 'quorum';
   outboxIntervalMs: number;
   consumerAttemptsMax: number;
   /** First retry delay of a failed consumer; doubles per attempt. */
   consumerBackoffMs: number;
   /** A pending order whose payment started this long ago is queried at WeChat. */
   payCheckAfterMs: number;
+  /** On SIGTERM, requests already running get this long to finish before connections are cut. */
+  shutdownDrainMs: number;
+  /** How long an instance waits for another one's migrations (the migration lock). */
+  migrateLockTimeoutS: number;
+  /** Singleton jobs' leader lease; renewed every third of it, taken over within it when the leader dies. */
+  leaderLeaseMs: number;
+  /** Redis Cluster seed nodes (host:port); empty: the single Redis of redisUrl. */
+  redisClusterNodes: string[];
   wechat: WechatConfig;
   admin: AdminConfig;
 }
@@ -194,10 +212,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     rebuildSettleMs: e.REBUILD_SETTLE_MS,
     amqpUrl: e.AMQP_URL,
     amqpPrefix: e.AMQP_PREFIX,
+    amqpQueueType: e.AMQP_QUEUE_TYPE,
     outboxIntervalMs: e.OUTBOX_INTERVAL_MS,
     consumerAttemptsMax: e.CONSUMER_ATTEMPTS_MAX,
     consumerBackoffMs: e.CONSUMER_BACKOFF_MS,
     payCheckAfterMs: e.PAY_CHECK_AFTER_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    migrateLockTimeoutS: e.MIGRATE_LOCK_TIMEOUT_S,
+    leaderLeaseMs: e.LEADER_LEASE_MS,
+    redisClusterNodes: e.REDIS_CLUSTER_NODES?.split(',') ?? [],
     wechat,
     ...loadRiskConfig(source),
     admin,

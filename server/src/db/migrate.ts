@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import type { Connection } from 'mysql2/promise';
+import type { Connection, Pool } from 'mysql2/promise';
 import { Umzug, type UmzugStorage } from 'umzug';
-import { connectionOptions, ensureDatabase } from './pool';
+import { connectionOptions, databaseName, ensureDatabase } from './pool';
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, '../../migrations');
 
@@ -48,23 +48,58 @@ function migrator(conn: Connection) {
   });
 }
 
-async function withMigrator<T>(url: string, fn: (m: ReturnType<typeof migrator>) => Promise<T>): Promise<T> {
+/** Default wait for another instance's migrations (MIGRATE_LOCK_TIMEOUT_S overrides it). */
+export const MIGRATE_LOCK_TIMEOUT_S = 300;
+
+/**
+ * Runs fn holding the database's migration lock (MySQL GET_LOCK, named after the database), so
+ * of several instances starting at once only one migrates; the others wait for it, then find
+ * nothing left to do. The lock belongs to this connection: if the process dies, MySQL frees it.
+ */
+async function withMigrator<T>(
+  url: string,
+  fn: (m: ReturnType<typeof migrator>) => Promise<T>,
+  lockTimeoutS = MIGRATE_LOCK_TIMEOUT_S,
+): Promise<T> {
   await ensureDatabase(url);
   const conn = await mysql.createConnection({ ...connectionOptions(url), multipleStatements: true });
+  const lock = `showtix-migrate:${databaseName(url)}`.slice(0, 64);
   try {
     await conn.query("SET time_zone = '+00:00'"); // applied_at, like every stored time, is UTC
-    return await fn(migrator(conn));
+    const [rows] = await conn.query('SELECT GET_LOCK(?, ?) AS got', [lock, lockTimeoutS]);
+    if ((rows as { got: number | null }[])[0]?.got !== 1)
+      throw new Error(`another instance held the migration lock for over ${lockTimeoutS} s`);
+    try {
+      return await fn(migrator(conn));
+    } finally {
+      await conn.query('SELECT RELEASE_LOCK(?)', [lock]).catch(() => undefined);
+    }
   } finally {
     await conn.end();
   }
 }
 
-/** Applies every pending migration; returns the names applied. */
-export function migrateUp(url: string): Promise<string[]> {
-  return withMigrator(url, async (m) => (await m.up()).map((x) => x.name));
+/** Applies every pending migration under the migration lock; returns the names this call applied. */
+export function migrateUp(url: string, lockTimeoutS?: number): Promise<string[]> {
+  return withMigrator(url, async (m) => (await m.up()).map((x) => x.name), lockTimeoutS);
 }
 
 /** Reverts every migration (tests use it to prove the down scripts work). */
 export function migrateDownAll(url: string): Promise<string[]> {
   return withMigrator(url, async (m) => (await m.down({ to: 0 })).map((x) => x.name));
+}
+
+/** Migration files not yet recorded as applied in this database (readiness waits for none). */
+export async function pendingMigrations(db: Pool | Connection): Promise<string[]> {
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.up.sql'))
+    .map((f) => f.replace(/\.up\.sql$/, ''));
+  let done: string[] = [];
+  try {
+    const [rows] = await db.query('SELECT name FROM schema_migrations');
+    done = (rows as { name: string }[]).map((r) => r.name);
+  } catch {
+    /* no table yet: nothing applied */
+  }
+  return files.filter((f) => !done.includes(f));
 }

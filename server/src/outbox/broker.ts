@@ -45,6 +45,19 @@ export interface RedriveOptions {
 }
 
 /**
+ * classic: what existing deployments have (RabbitMQ refuses to redeclare a queue with another
+ * type, so switching needs new queues: drain, delete, restart). quorum: replicated (Raft) queues
+ * for a RabbitMQ cluster; their dead-lettering (retry -> main) is at-least-once.
+ */
+export type QueueType = 'classic' | 'quorum';
+
+function queueArgs(type: QueueType): Record<string, unknown> {
+  return type === 'quorum'
+    ? { 'x-queue-type': 'quorum', 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' }
+    : {};
+}
+
+/**
  * RabbitMQ through amqp-connection-manager (reconnects, re-declares topology, re-subscribes).
  * One durable topic exchange; each consumer has a durable queue, a retry queue whose messages
  * expire back into it (backoff), and a dead-letter queue once attempts run out. Publishes use
@@ -63,6 +76,7 @@ export class Broker {
     private readonly prefix: string,
     private readonly queues: Record<string, Topic>,
     private readonly log: Logger,
+    private readonly queueType: QueueType = 'classic',
   ) {
     this.exchange = `${prefix}.events`;
     this.conn = amqp.connect([url], { heartbeatIntervalInSeconds: 5, reconnectTimeInSeconds: 1 });
@@ -79,17 +93,24 @@ export class Broker {
   /** The exchange, and for every consumer its queue (bound to its topic), retry and dead queues. */
   private async declare(ch: Channel): Promise<void> {
     await ch.assertExchange(this.exchange, 'topic', { durable: true });
+    const args = queueArgs(this.queueType);
     for (const [name, topic] of Object.entries(this.queues)) {
       const queue = this.queueName(name);
-      await ch.assertQueue(queue, { durable: true });
+      await ch.assertQueue(queue, { durable: true, arguments: args });
       await ch.assertQueue(`${queue}.retry`, {
         durable: true,
         deadLetterExchange: '',
         deadLetterRoutingKey: queue,
+        arguments: args,
       });
-      await ch.assertQueue(`${queue}.dead`, { durable: true });
+      await ch.assertQueue(`${queue}.dead`, { durable: true, arguments: args });
       await ch.bindQueue(queue, this.exchange, topic);
     }
+  }
+
+  /** RabbitMQ answers (readiness): the connection manager holds a live connection. */
+  connected(): boolean {
+    return this.conn.isConnected();
   }
 
   queueName(name: string): string {

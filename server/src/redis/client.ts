@@ -1,8 +1,45 @@
-import Redis from 'ioredis';
+import Redis, { Cluster } from 'ioredis';
 import { defineScripts, type ScriptedRedis } from './scripts';
 
-export function createRedis(url: string): ScriptedRedis {
+/**
+ * One Redis (url) or a Redis Cluster (clusterNodes: seed "host:port"s, the rest is discovered).
+ * Every script and multi-key command keeps its keys in one slot (the {s:<id>} hash tag, see
+ * keys.ts), so the same code runs on both.
+ */
+export function createRedis(url: string, clusterNodes: string[] = []): ScriptedRedis {
+  if (clusterNodes.length) return createCluster(url, clusterNodes);
   // maxRetriesPerRequest: fail a purchase quickly rather than queueing it while Redis is down.
   const redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
   return defineScripts(redis);
+}
+
+/**
+ * A master failover takes the cluster 3-4 s with cluster-node-timeout 2000 ms (the whole cluster
+ * answers CLUSTERDOWN meanwhile). Commands wait it out (redirections retried every 200 ms, up to
+ * 50 times) instead of failing: ioredis' defaults (16 x 100 ms) give up before the replica is
+ * promoted. Credentials, if any, come from the URL's user and password.
+ */
+function createCluster(url: string, nodes: string[]): ScriptedRedis {
+  const u = new URL(url);
+  const cluster = new Cluster(
+    nodes.map((n) => {
+      const [host, port] = n.split(':');
+      return { host: host!, port: Number(port) };
+    }),
+    {
+      enableAutoPipelining: true,
+      retryDelayOnFailover: 200,
+      retryDelayOnClusterDown: 200,
+      retryDelayOnTryAgain: 200,
+      maxRedirections: 50,
+      redisOptions: {
+        maxRetriesPerRequest: 20,
+        username: decodeURIComponent(u.username) || undefined,
+        password: decodeURIComponent(u.password) || undefined,
+      },
+    },
+  );
+  // ioredis' Cluster speaks the same command interface (Commander): scripts are defined on it
+  // the same way and routed to the master of their keys' slot.
+  return defineScripts(cluster as unknown as Redis);
 }

@@ -12,6 +12,7 @@ export enum RC {
   PRESALE = 7,
   OPENED = 8,
   ADMITTED = 9,
+  LEADING = 10,
   NOT_READY = -1,
   NOT_ON_SALE = -2,
   SEAT_TAKEN = -3,
@@ -23,6 +24,7 @@ export enum RC {
   CONFLICT = -9,
   ADMISSION_USED = -10,
   ID_TAKEN = -11,
+  NOT_LEADING = -12,
 }
 
 /** UPPER_SNAKE names for the Lua prelude: RC.SEAT_TAKEN -> RC_SEAT_TAKEN. */

@@ -1,6 +1,9 @@
 /**
  * Every Redis key name is built here. All keys of one show session share the hash tag
- * {s:<id>}, so the scripts that touch several of them stay valid on Redis Cluster.
+ * {s:<id>}, so the scripts, MULTIs and pipelines that touch several of them stay valid on Redis
+ * Cluster. Keys built elsewhere are only ever used one at a time (a script or MULTI on one key):
+ * rate limits (risk/limits.ts, admin/auth/limiter.ts), risk counters and cooldowns
+ * (risk/service.ts); so are the job lease and the cache channel below.
  */
 export interface SessionKeys {
   meta: string;
@@ -44,6 +47,16 @@ export class Keys {
         turns: `${tag}:q:turns`,
       },
     };
+  }
+
+  /** Lease of the instance that runs the singleton jobs (jobs/leader.ts). */
+  jobsLeader(): string {
+    return `${this.prefix}jobs-leader`;
+  }
+
+  /** Pub/sub channel on which instances tell each other to drop cached entries. */
+  cacheChannel(): string {
+    return `${this.prefix}cache-invalidate`;
   }
 
   /** Match pattern for every key this deployment owns (tests delete by it). */

@@ -18,6 +18,7 @@ export interface InventoryCommands {
   queueStatus(...args: (string | number)[]): Promise<ScriptReply>;
   queueOpen(...args: (string | number)[]): Promise<ScriptReply>;
   queueAdmit(...args: (string | number)[]): Promise<ScriptReply>;
+  leaderLease(...args: (string | number)[]): Promise<ScriptReply>;
 }
 
 export type ScriptedRedis = Redis & InventoryCommands;

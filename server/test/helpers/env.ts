@@ -11,6 +11,8 @@ import { migrateUp } from '../../src/db/migrate';
 
 const BASE_MYSQL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 const BASE_REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+/** Set by the Cluster suite (test/cluster): every test env then runs on that Redis Cluster. */
+const CLUSTER_NODES = process.env.TEST_REDIS_CLUSTER_NODES;
 
 export interface TestEnv {
   config: Config;
@@ -32,12 +34,14 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     REBUILD_SETTLE_MS: '0',
     SEAT_STATES_CACHE_MS: '0', // tests read seat states right after changing them
     AMQP_PREFIX: `tk_test_${id}`,
+    ...(CLUSTER_NODES ? { REDIS_CLUSTER_NODES: CLUSTER_NODES } : {}),
     ...overrides,
   });
 }
 
 /** Deletes every key under the prefix (never FLUSHALL: other runs share this Redis). */
 export async function deleteKeys(url: string, prefix: string): Promise<void> {
+  if (CLUSTER_NODES) return deleteClusterKeys(CLUSTER_NODES.split(','), prefix);
   const r = new Redis(url);
   try {
     let cursor = '0';
@@ -48,6 +52,23 @@ export async function deleteKeys(url: string, prefix: string): Promise<void> {
     } while (cursor !== '0');
   } finally {
     await r.quit();
+  }
+}
+
+/** On a Cluster, every master holds a share of the keys: scan each, delete key by key (slots differ). */
+async function deleteClusterKeys(nodes: string[], prefix: string): Promise<void> {
+  const c = new Redis.Cluster(nodes.map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) })));
+  try {
+    for (const node of c.nodes('master')) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+        await Promise.all(keys.map((k) => c.del(k)));
+        cursor = next;
+      } while (cursor !== '0');
+    }
+  } finally {
+    await c.quit();
   }
 }
 

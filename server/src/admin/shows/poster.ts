@@ -1,18 +1,20 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { RowDataPacket } from 'mysql2/promise';
+import type { Db } from '../../db/pool';
 import { appError } from '../../http/errors';
 
 /** Image types a poster may have, recognised by their first bytes rather than by what the upload claims. */
-const SIGNATURES: { ext: string; test: (b: Buffer) => boolean }[] = [
-  { ext: 'jpg', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+const SIGNATURES: { ext: string; type: string; test: (b: Buffer) => boolean }[] = [
+  { ext: 'jpg', type: 'image/jpeg', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
   {
     ext: 'png',
+    type: 'image/png',
     test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
   },
   {
     ext: 'webp',
+    type: 'image/webp',
     test: (b) =>
       b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
   },
@@ -35,15 +37,26 @@ export async function readLimited(stream: Readable, maxBytes: number): Promise<B
 }
 
 /**
- * Stores an uploaded poster under <dataDir>/posters, named by its content hash: uploading the
- * same picture twice makes one file, and a stored file never changes (served as immutable).
+ * Stores an uploaded poster in the database (every instance serves it), named by its content
+ * hash: uploading the same picture twice stores one row, and a stored poster never changes
+ * (served as immutable).
  */
-export async function storePoster(dataDir: string, body: Buffer): Promise<{ url: string; bytes: number }> {
+export async function storePoster(db: Db, body: Buffer): Promise<{ url: string; bytes: number }> {
   const kind = SIGNATURES.find((s) => s.test(body));
   if (!kind) throw appError('VALIDATION_FAILED', { field: 'poster' }, '海报须为 JPG、PNG 或 WebP 图片');
   const name = `${createHash('sha256').update(body).digest('hex').slice(0, 32)}.${kind.ext}`;
-  const dir = path.join(dataDir, 'posters');
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, name), body);
+  await db.query('INSERT IGNORE INTO posters (name, content_type, bytes, body) VALUES (?, ?, ?, ?)', [
+    name,
+    kind.type,
+    body.length,
+    body,
+  ]);
   return { url: `/media/posters/${name}`, bytes: body.length };
+}
+
+export async function loadPoster(db: Db, name: string): Promise<{ type: string; body: Buffer } | undefined> {
+  const [rows] = await db.query<RowDataPacket[]>('SELECT content_type, body FROM posters WHERE name = ?', [
+    name,
+  ]);
+  return rows[0] ? { type: String(rows[0].content_type), body: rows[0].body as Buffer } : undefined;
 }

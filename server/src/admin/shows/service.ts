@@ -92,6 +92,6 @@ export class ShowService {
     if (contentLength !== undefined && contentLength > this.cfg.posterMaxBytes) {
       throw appError('PAYLOAD_TOO_LARGE', { maxBytes: this.cfg.posterMaxBytes }, '海报图片过大');
     }
-    return storePoster(this.cfg.dataDir, await readLimited(body, this.cfg.posterMaxBytes));
+    return storePoster(this.db, await readLimited(body, this.cfg.posterMaxBytes));
   }
 }

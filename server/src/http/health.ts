@@ -1,0 +1,59 @@
+import Router from '@koa/router';
+import type { Db } from '../db/pool';
+import { pendingMigrations } from '../db/migrate';
+import type { Broker } from '../outbox/broker';
+import type { ScriptedRedis } from '../redis/scripts';
+import type { Lifecycle } from './lifecycle';
+
+/** A dependency that does not answer within this long counts as down for readiness. */
+const CHECK_TIMEOUT_MS = 1_000;
+
+function within<T>(p: Promise<T>, ms = CHECK_TIMEOUT_MS): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  return Promise.race([
+    p.then(
+      () => true,
+      () => false,
+    ),
+    late,
+  ]).finally(() => clearTimeout(timer));
+}
+
+export interface HealthDeps {
+  db: Db;
+  redis: ScriptedRedis;
+  broker: Broker;
+  lifecycle: Lifecycle;
+}
+
+/**
+ * /livez: the process answers (a failing one is restarted). /readyz: this instance may take
+ * traffic: MySQL, Redis and RabbitMQ answer, every migration is applied, and it is not draining.
+ */
+export function healthRoutes(d: HealthDeps): Router {
+  const r = new Router();
+  let migrated = false; // once every migration is in, it stays in
+  r.get('/livez', (ctx) => {
+    ctx.body = { ok: true };
+  });
+  r.get('/readyz', async (ctx) => {
+    const [mysql, redis, migrations] = await Promise.all([
+      within(d.db.query('SELECT 1')),
+      within(d.redis.ping()),
+      migrated ||
+        within(
+          pendingMigrations(d.db).then((p) => {
+            if (p.length) throw new Error('pending');
+            migrated = true;
+          }),
+        ),
+    ]);
+    const rabbitmq = d.broker.connected();
+    const draining = d.lifecycle.isDraining;
+    const ready = mysql && redis && rabbitmq && migrations && !draining;
+    ctx.status = ready ? 200 : 503;
+    ctx.body = { ready, mysql, redis, rabbitmq, migrations, draining };
+  });
+  return r;
+}

@@ -1,0 +1,48 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+
+/** An incoming X-Request-Id is kept only when it is short and plain (it lands in every log line). */
+const SANE_ID = /^[A-Za-z0-9._:/+=-]{8,128}$/;
+
+const current = new AsyncLocalStorage<string>();
+
+/**
+ * pino mixin: every line logged while a request runs (in any service, after any await) carries
+ * its id, so one request's story can be pulled out of N instances' logs.
+ */
+export function requestIdMixin(): { reqId?: string } {
+  const id = current.getStore();
+  return id ? { reqId: id } : {};
+}
+
+/**
+ * X-Request-Id: honour a sane one from the proxy or client, otherwise make one; echo it in the
+ * response (error answers too) and keep it in the log context for the rest of the request.
+ */
+export function requestIdMiddleware(log: Logger) {
+  return async (ctx: Context, next: Next) => {
+    const incoming = ctx.get('X-Request-Id');
+    const id = SANE_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = id;
+    ctx.set('X-Request-Id', id);
+    const started = performance.now();
+    await current.run(id, async () => {
+      try {
+        await next();
+      } finally {
+        log.debug(
+          {
+            reqId: id,
+            method: ctx.method,
+            path: ctx.path,
+            status: ctx.status,
+            ms: Math.round(performance.now() - started),
+          },
+          'request',
+        );
+      }
+    });
+  };
+}

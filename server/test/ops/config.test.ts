@@ -1,0 +1,28 @@
+import { loadConfig } from '../../src/config';
+
+describe('configuration of the distributed pieces', () => {
+  it('defaults: one Redis, classic queues, a 10 s drain and lease', () => {
+    const c = loadConfig({ NODE_ENV: 'test' });
+    expect(c.redisClusterNodes).toEqual([]);
+    expect(c.amqpQueueType).toBe('classic');
+    expect(c.shutdownDrainMs).toBe(10_000);
+    expect(c.leaderLeaseMs).toBe(10_000);
+    expect(c.migrateLockTimeoutS).toBe(300);
+  });
+
+  it('reads Redis Cluster seed nodes', () => {
+    const c = loadConfig({ NODE_ENV: 'test', REDIS_CLUSTER_NODES: '10.0.0.1:7001,redis-2.internal:7002' });
+    expect(c.redisClusterNodes).toEqual(['10.0.0.1:7001', 'redis-2.internal:7002']);
+  });
+
+  it.each([
+    ['REDIS_CLUSTER_NODES', '10.0.0.1'],
+    ['REDIS_CLUSTER_NODES', 'redis://10.0.0.1:7001'],
+    ['REDIS_CLUSTER_NODES', '10.0.0.1:7001,'],
+    ['AMQP_QUEUE_TYPE', 'stream'],
+    ['LEADER_LEASE_MS', '50'],
+    ['SHUTDOWN_DRAIN_MS', '-1'],
+  ])('refuses to start with %s=%s', (name, value) => {
+    expect(() => loadConfig({ NODE_ENV: 'test', [name]: value })).toThrow(new RegExp(name));
+  });
+});
