@@ -32,11 +32,11 @@ const expireNow = (id: string) =>
 
 it('close answers ORDERPAID but the trade was refunded at WeChat: the expired order is cancelled, not kept forever', async () => {
   p.sim.setFaults({ drop: true }); // the payment notification never comes
-  const { order, orderNo, prepayId } = await p.orderAndPrepay('openid-guard-refund', {
+  const { order, orderNo, payParams } = await p.orderAndPrepay('openid-guard-refund', {
     sessionId: s.sessionId,
     seatIds: [s.seatIds[seat++]],
   });
-  p.sim.pay(prepayId);
+  p.sim.pay(payParams);
   // the money went back at WeChat (say, from the merchant platform): the trade reads REFUND
   await p.deps.pay.refund({
     orderNo,
@@ -58,11 +58,11 @@ it('close answers ORDERPAID but the trade was refunded at WeChat: the expired or
 
 it('close answers ORDERPAID and the trade is SUCCESS: the payment is applied and the order kept', async () => {
   p.sim.setFaults({ drop: true });
-  const { orderNo, prepayId } = await p.orderAndPrepay('openid-guard-paid', {
+  const { orderNo, payParams } = await p.orderAndPrepay('openid-guard-paid', {
     sessionId: s.sessionId,
     seatIds: [s.seatIds[seat++]],
   });
-  p.sim.pay(prepayId);
+  p.sim.pay(payParams);
   const [[row]] = await p.deps.db.query<RowDataPacket[]>('SELECT id FROM orders WHERE order_no = ?', [
     orderNo,
   ]);

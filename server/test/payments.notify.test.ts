@@ -201,7 +201,7 @@ describe('paid in a currency other than CNY', () => {
       seatIds: [s.seatIds[20]],
     });
     p.sim.setFaults({ drop: true });
-    p.sim.pay(o.prepayId);
+    p.sim.pay(o.payParams);
     p.sim.resetFaults();
     const total = o.order.amountFen as number;
     const amount = { total, payer_total: total, currency: 'USD', payer_currency: 'USD' };

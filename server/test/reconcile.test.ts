@@ -56,7 +56,7 @@ it('finds a payment we never heard of, recovers it into tickets, and reports not
 
 async function ticketed(i: number): Promise<{ orderNo: string; token: string }> {
   const o = await p.orderAndPrepay(`openid-bill-${i}`, { sessionId: s.sessionId, seatIds: [s.seatIds[i]] });
-  p.sim.pay(o.prepayId);
+  p.sim.pay(o.payParams);
   await p.until(async () => (await orderRow(o.orderNo)).status === 3, `order ${o.orderNo} ticketed`);
   return { orderNo: o.orderNo, token: o.fan.token };
 }

@@ -27,8 +27,8 @@ const one = async (sql: string, params: unknown[]) =>
 /** A paid order (the notification applied); tickets not issued. */
 async function paidOrder(openid: string, n = 1) {
   const seatIds = s.seatIds.slice(seat, (seat += n));
-  const { fan, orderNo, prepayId } = await p.orderAndPrepay(openid, { sessionId: s.sessionId, seatIds });
-  p.sim.pay(prepayId);
+  const { fan, orderNo, payParams } = await p.orderAndPrepay(openid, { sessionId: s.sessionId, seatIds });
+  p.sim.pay(payParams);
   await p.until(
     async () => (await one('SELECT status FROM orders WHERE order_no = ?', [orderNo])).status === 2,
     'paid',

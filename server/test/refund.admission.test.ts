@@ -40,8 +40,8 @@ interface Ticket {
 /** A paid order (the notification applied), its tickets not issued yet. */
 async function paidOrder(openid: string, n = 1) {
   const body = { sessionId: s.sessionId, seatIds: s.seatIds.slice(seat, (seat += n)) };
-  const { fan, orderNo, prepayId } = await p.orderAndPrepay(openid, body);
-  p.sim.pay(prepayId);
+  const { fan, orderNo, payParams } = await p.orderAndPrepay(openid, body);
+  p.sim.pay(payParams);
   const get = () => p.api.call('GET', `/api/v1/orders/${orderNo}`, { token: fan.token });
   await p.until(async () => (await get()).body.status === 'paid', 'paid');
   const [[row]] = await p.deps.db.query<RowDataPacket[]>('SELECT id FROM orders WHERE order_no = ?', [

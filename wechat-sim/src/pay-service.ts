@@ -150,7 +150,19 @@ export class PayService {
 
   /** The user confirms payment (cashier or /sim/pay): SUCCESS now, notification follows. */
   pay(raw: unknown): PayResult {
-    const { order } = this.authorize(raw);
+    return this.settle(this.authorize(raw).order);
+  }
+
+  /**
+   * The contract's `POST /sim/pay {prepayId}`: the user confirms a prepay in the cashier, whose
+   * opening already checked the wx.requestPayment parameters. Outside tools rely on this form;
+   * the product's client and tests send the parameters, so pay() checks what WeChat checks.
+   */
+  payByPrepay(prepayId: unknown): PayResult {
+    return this.settle(this.orderByPrepay(prepayId));
+  }
+
+  private settle(order: Order): PayResult {
     const blocker = this.payBlocker(order);
     if (blocker) throw new SimError(409, blocker.code, blocker.message);
     const now = Date.now();

@@ -219,10 +219,17 @@ describe('wx.requestPayment is checked as WeChat checks it', () => {
     expect(sim.order(a.outTradeNo)?.trade_state).toBe('NOTPAY');
   });
 
-  it('refuses a prepay id alone, a missing field, a numeric timeStamp and signType other than RSA', async () => {
+  it("pays the contract's bare {prepayId} (the cashier's confirmation), once", async () => {
+    const { prepayId, outTradeNo } = await prepay();
+    expect((await postPay(sim, { prepayId })).json.ok).toBe(true);
+    expect(sim.order(outTradeNo)?.trade_state).toBe('SUCCESS');
+    expect((await postPay(sim, { prepayId })).json.code).toBe('ORDERPAID');
+    expect((await postPay(sim, { prepayId: 'wx-nope' })).json.code).toBe('PREPAY_NOT_FOUND');
+  });
+
+  it('refuses a missing field, a numeric timeStamp and signType other than RSA', async () => {
     const { prepayId, outTradeNo } = await prepay();
     const good: PayParams = requestPayment(prepayId);
-    await refused(outTradeNo, { prepayId }, 400, 'PARAM_ERROR');
     await refused(outTradeNo, { ...good, prepayId: 'wx-other' }, 400, 'PARAM_ERROR');
     const { paySign: _omit, ...unsigned } = good;
     await refused(outTradeNo, unsigned, 400, 'PARAM_ERROR');

@@ -31,11 +31,11 @@ const audited = async (action: string) =>
   Number((await one('SELECT COUNT(*) n FROM admin_audit_log WHERE action = ?', [action])).n);
 
 async function paidOrder(openid: string) {
-  const { orderNo, prepayId } = await p.orderAndPrepay(openid, {
+  const { orderNo, payParams } = await p.orderAndPrepay(openid, {
     sessionId: s.sessionId,
     seatIds: [s.seatIds[seat++]],
   });
-  p.sim.pay(prepayId);
+  p.sim.pay(payParams);
   await p.until(
     async () => (await one('SELECT status FROM orders WHERE order_no = ?', [orderNo])).status === 2,
     'paid',

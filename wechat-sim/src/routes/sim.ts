@@ -57,17 +57,15 @@ export function simRouter(svc: Services): Router {
     ctx.body = svc.login.issueCode(openid, typeof unionid === 'string' ? unionid : undefined);
   });
 
-  // The body is what the mini-program passes to wx.requestPayment (+ appId, see RequestPaymentParams).
-  // A prepayId beside it (the older form of this call) must name the same prepay; alone it pays nothing.
+  // The body is what the mini-program passes to wx.requestPayment (+ appId, see RequestPaymentParams),
+  // checked as WeChat checks it. The public contract's `{prepayId}` alone stays: the user's
+  // confirmation in the cashier. A prepayId beside the parameters must name the same prepay.
   r.post('/pay', (ctx) => {
     const b = body(ctx);
     const prepayId = b.prepayId ?? b.prepay_id;
-    if (prepayId !== undefined && b.package === undefined) {
-      throw new SimError(
-        400,
-        'PARAM_ERROR',
-        'requestPayment:fail parameter error: /sim/pay takes the wx.requestPayment parameters (timeStamp, nonceStr, package, signType, paySign), not a bare prepayId',
-      );
+    if (prepayId !== undefined && b.package === undefined && b.paySign === undefined) {
+      ctx.body = svc.pay.payByPrepay(prepayId);
+      return;
     }
     if (prepayId !== undefined && b.package !== `prepay_id=${String(prepayId)}`) {
       throw new SimError(400, 'PARAM_ERROR', 'requestPayment:fail prepayId 与 package 不一致');
