@@ -153,6 +153,18 @@ describe('payments and refunds in the bill', () => {
     expect(await billsServedFrom(bills).reconcileDue(tomorrowNoon)).toEqual([]);
   });
 
+  it('takes over a day left running by an instance that died, once it is clearly abandoned', async () => {
+    await p.deps.db.query('DELETE FROM reconciliations');
+    const now = p.clock.now();
+    await p.deps.db.query(
+      "INSERT INTO reconciliations (bill_date, status, started_at) VALUES (?, 'running', ?)",
+      [day, new Date(now.getTime() - 10 * 60_000)],
+    );
+    expect(await p.deps.reconciler.reconcile(day, now)).toBeUndefined(); // still being done elsewhere
+    const later = new Date(now.getTime() + 21 * 60_000);
+    expect(await p.deps.reconciler.reconcile(day, later)).toMatchObject({ billDate: day, unmatched: [] });
+  });
+
   it('reports money taken in another currency and refunds unknown to us', async () => {
     const csv = (await p.deps.pay.tradeBill(day))!;
     const { header, trades, summary } = billParts(csv);
