@@ -60,11 +60,17 @@ const UNREACHABLE = new Set([
   'ER_CON_COUNT_ERROR',
 ]);
 
-function unreachable(err: { code?: unknown; fatal?: unknown; name?: unknown }): boolean {
+/** Redis (Cluster) answers while a node is down or a failover is under way. */
+const REDIS_UNAVAILABLE =
+  /^(CLUSTERDOWN|TRYAGAIN|LOADING|MASTERDOWN|Too many Cluster redirections|Connection is closed)/;
+
+function unreachable(err: { code?: unknown; fatal?: unknown; name?: unknown; message?: unknown }): boolean {
   return (
     err.fatal === true ||
     (typeof err.code === 'string' && UNREACHABLE.has(err.code)) ||
-    err.name === 'MaxRetriesPerRequestError'
+    err.name === 'MaxRetriesPerRequestError' ||
+    err.name === 'ClusterAllFailedError' ||
+    (typeof err.message === 'string' && REDIS_UNAVAILABLE.test(err.message))
   );
 }
 

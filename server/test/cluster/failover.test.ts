@@ -52,7 +52,7 @@ it('a master fails over mid-sale: every acknowledged order is in MySQL and nothi
         acked.push((await env.deps.orders.create(users[i]!, input, undefined, env.clock.now())).orderNo);
       } catch (err) {
         const code = toAppError(err).code;
-        if (!BUSINESS.has(code)) errors.push(code);
+        if (!BUSINESS.has(code)) errors.push(`${code}: ${(err as Error).message}`);
       }
       await new Promise((r) => setTimeout(r, 40)); // spread the sale over the failover
     }
@@ -88,6 +88,7 @@ it('a master fails over mid-sale: every acknowledged order is in MySQL and nothi
     JSON.stringify({
       acked: acked.length,
       errors_during_failover: errors.length,
+      errors: [...new Set(errors)].slice(0, 3),
       failover_recovery_s: recoveryS,
     }),
   );
