@@ -31,6 +31,7 @@ import { RiskAdminService } from './risk/service';
 import { IdentityVault } from '../attendees/crypto';
 import { Keys } from '../redis/keys';
 import { VenueService } from './venues/service';
+import { clientOf } from '../risk/client';
 
 import { adminBodyParser } from './http';
 
@@ -115,7 +116,9 @@ export function adminRouters(d: AppDeps): Router[] {
     staffRoutes(a.staff, auth, d.clock),
     // Built here: it edits what the app's RiskService enforces and tells it to reload.
     riskRoutes(new RiskAdminService(d.db, d.vault, () => d.risk.invalidateBlocklist()), auth, d.clock),
-    staffSelfRoutes(a.staff, requireAuth(d.tokens), d.clock),
+    staffSelfRoutes(a.staff, requireAuth(d.tokens), d.clock, (userId, ctx) =>
+      d.risk.guardWrite(userId, clientOf(ctx)),
+    ),
     spaRoutes(d.config.admin),
   ];
 }
