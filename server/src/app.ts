@@ -292,7 +292,7 @@ export function createApp(d: AppDeps): Koa {
     notifyRoutes(payDeps),
     ticketRoutes(d.db, d.ticketKeys, auth, d.clock),
     checkinRoutes(d.checkins, auth, d.clock),
-    attendeeRoutes(d.attendees, auth),
+    attendeeRoutes(d.attendees, auth, d.risk),
     ...adminRouters(d),
     // The H5 build works only with the simulator's cashier: production serves it only when asked.
     ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),

@@ -15,3 +15,9 @@ it('counts per key per window, refuses past the limit with the time left, and fo
   now += 1;
   await expect(w.consume('a')).resolves.toBeInstanceOf(RateLimiterRes); // a new window
 });
+
+it('keeps a bounded number of counters however many keys requests make up', async () => {
+  const w = new WindowCounter(5, 60_000, () => 1_000, 1_000);
+  for (let i = 0; i < 5_000; i++) await w.consume(`device-${i}`);
+  expect((w as unknown as { counts: { size: number } }).counts.size).toBeLessThanOrEqual(1_000);
+});

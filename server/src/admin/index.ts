@@ -33,6 +33,7 @@ import { Keys } from '../redis/keys';
 import { VenueService } from './venues/service';
 import { opsRoutes } from './ops/routes';
 import { OpsService } from './ops/service';
+import { clientOf } from '../risk/client';
 
 import { adminBodyParser } from './http';
 
@@ -122,7 +123,9 @@ export function adminRouters(d: AppDeps): Router[] {
       d.clock,
     ),
     opsRoutes(new OpsService(d), auth, d.clock),
-    staffSelfRoutes(a.staff, requireAuth(d.tokens), d.clock),
+    staffSelfRoutes(a.staff, requireAuth(d.tokens), d.clock, (userId, ctx) =>
+      d.risk.guardWrite(userId, clientOf(ctx)),
+    ),
     spaRoutes(d.config.admin, d.db),
   ];
 }

@@ -26,6 +26,9 @@ const Env = z.object({
   RATE_PAY_DEVICE: z.string().default('20/60'),
   RATE_LOGIN_IP: z.string().default('3000/60'),
   RATE_LOGIN_OPENID: z.string().default('10/60'),
+  RATE_WRITE_USER: z.string().default('30/60'),
+  RATE_WRITE_IP: z.string().default('3000/60'),
+  RATE_WRITE_DEVICE: z.string().default('60/60'),
   RATE_LOGIN_DEVICE: z.string().default('10/60'),
   EXPIRED_HOLDS_MAX: int(3),
   HOLD_COOLDOWN_MS: int(30 * 60_000),
@@ -62,6 +65,7 @@ export function loadRiskConfig(source: NodeJS.ProcessEnv): RiskConfig {
       // The login path's 'user' is the WeChat identity (openid) code2session answered.
       login: path(e.RATE_LOGIN_OPENID, e.RATE_LOGIN_IP, e.RATE_LOGIN_DEVICE),
       pay: path(e.RATE_PAY_USER, e.RATE_PAY_IP, e.RATE_PAY_DEVICE),
+      write: path(e.RATE_WRITE_USER, e.RATE_WRITE_IP, e.RATE_WRITE_DEVICE),
       expiredHoldsMax: e.EXPIRED_HOLDS_MAX,
       cooldownMs: e.HOLD_COOLDOWN_MS,
       accountsPerDeviceMax: e.ACCOUNTS_PER_DEVICE_MAX,

@@ -14,6 +14,8 @@ export interface RiskOptions {
   login: PathLimits;
   /** Paying and cancelling orders (each call is a signed WeChat API call). */
   pay: PathLimits;
+  /** Account writes that are not purchases (saved attendees, staff invite codes). */
+  write: PathLimits;
   /** Holds a user may let expire in a row before new holds wait for cooldownMs. */
   expiredHoldsMax: number;
   cooldownMs: number;
@@ -31,7 +33,7 @@ type BlockKind = 'user' | 'device' | 'ip' | 'id';
  * accounts behind one device or address. Every refusal carries its own code and message.
  */
 export class RiskService {
-  private readonly limiters: Record<'purchase' | 'queue' | 'poll' | 'login' | 'pay', PathLimiter>;
+  private readonly limiters: Record<'purchase' | 'queue' | 'poll' | 'login' | 'pay' | 'write', PathLimiter>;
   private blocked = new Map<BlockKind, Set<string>>();
   private blockedAt = 0;
   private loading: Promise<void> | undefined;
@@ -48,6 +50,7 @@ export class RiskService {
       poll: new PathLimiter(redis, o.keyPrefix, 'poll', o.poll, 'memory'),
       login: new PathLimiter(redis, o.keyPrefix, 'login', o.login),
       pay: new PathLimiter(redis, o.keyPrefix, 'pay', o.pay),
+      write: new PathLimiter(redis, o.keyPrefix, 'write', o.write),
     };
   }
 
@@ -96,6 +99,11 @@ export class RiskService {
 
   async guardLogin(client: Client): Promise<void> {
     await this.limiters.login.consume(undefined, client);
+  }
+
+  /** A fan's database write outside the purchase path (each costs a row, or guesses a code). */
+  async guardWrite(userId: string, client: Client): Promise<void> {
+    await this.limiters.write.consume(userId, client);
   }
 
   /** After code2session: logins per WeChat identity, whatever address or device they come from. */

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 
 /**
@@ -6,15 +7,25 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
  * own memory store keeps a timer per key, which with a few hundred thousand fans polling costs
  * more than the poll itself; here expired windows are swept in one pass per window instead.
  */
+/**
+ * Keys come from requests (a device id is whatever the client sends), so the counters are a
+ * bounded LRU: a flood of made-up keys evicts the least recent counters instead of growing
+ * memory. The per-account and per-address dimensions still hold for that flood.
+ */
+const KEYS_MAX = 200_000;
+
 export class WindowCounter {
-  private counts = new Map<string, { n: number; endsAt: number }>();
+  private counts: LRUCache<string, { n: number; endsAt: number }>;
   private sweptAt = 0;
 
   constructor(
     readonly points: number,
     private readonly windowMs: number,
     private readonly now: () => number = Date.now,
-  ) {}
+    keysMax = KEYS_MAX,
+  ) {
+    this.counts = new LRUCache({ max: keysMax });
+  }
 
   consume(key: string): Promise<RateLimiterRes> {
     const now = this.now();
@@ -30,7 +41,7 @@ export class WindowCounter {
   }
 
   private sweep(now: number): void {
-    for (const [key, w] of this.counts) if (w.endsAt <= now) this.counts.delete(key);
+    for (const [key, w] of this.counts.entries()) if (w.endsAt <= now) this.counts.delete(key);
     this.sweptAt = now;
   }
 }

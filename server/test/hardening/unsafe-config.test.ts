@@ -85,10 +85,10 @@ it('a fresh start with NODE_ENV unset and no secrets exits non-zero with the lis
       REDIS_URL: 'redis://127.0.0.1:1',
     },
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout: 90_000,
   });
   expect(r.status).not.toBe(0);
   expect(r.status).not.toBeNull();
   for (const name of ['AUTH_SECRET', 'ID_SECRET', 'TICKET_KEY_SECRET', 'WECHAT_APPID', 'PUBLIC_BASE_URL'])
     expect(r.stderr).toContain(name);
-});
+}, 120_000);

@@ -56,7 +56,12 @@ export function staffRoutes(staff: StaffService, auth: Middleware, clock: Clock)
 }
 
 /** Fan-token side, for the mini-program: redeem an invite code, see one's own assignments. */
-export function staffSelfRoutes(staff: StaffService, fanAuth: Middleware, clock: Clock): Router {
+export function staffSelfRoutes(
+  staff: StaffService,
+  fanAuth: Middleware,
+  clock: Clock,
+  guardWrite?: (userId: string, ctx: Parameters<Middleware>[0]) => Promise<void>,
+): Router {
   const r = new Router({ prefix: '/api/v1/staff' });
   r.use(fanAuth);
   const wechatUser = (ctx: Parameters<Middleware>[0]) => {
@@ -66,6 +71,8 @@ export function staffSelfRoutes(staff: StaffService, fanAuth: Middleware, clock:
     return id;
   };
   r.post('/invites/redeem', async (ctx) => {
+    // Each try is a write and a guess at a code: limited per account, device and address.
+    await guardWrite?.(wechatUser(ctx), ctx);
     const { code } = InviteRedeemSchema.parse(ctx.request.body);
     ctx.body = await staff.redeem(wechatUser(ctx), code, clock.now());
   });
