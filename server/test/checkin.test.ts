@@ -61,7 +61,11 @@ async function ticketsFor(
 }
 
 const scan = (qr: string, gate = 'A1', token = staffToken, extra: object = {}) =>
-  p.api.call('POST', '/api/v1/checkin', { token, body: { qr, gate, ...extra } });
+  p.api.call('POST', '/api/v1/checkin', { token, body: { qr, gate, sessionId: s.sessionId, ...extra } });
+const bundleOf = async (sessionId = s.sessionId) =>
+  (await p.api.call('GET', `/api/v1/staff/sessions/${sessionId}/offline-bundle`, { token: staffToken }))
+    .body as OfflineBundle;
+const sync = (body: object) => p.api.call('POST', '/api/v1/checkin/sync', { token: staffToken, body });
 const now = () => p.clock.now().getTime();
 const qrOf = (t: Ticket, at = now()) => currentQr(t.qrSigned, t.codeKey, at);
 
@@ -158,20 +162,21 @@ it('offline scans sync: the first use stands, a second use at another gate is re
   // gate A was online for ticket 1; gate B admitted both offline and syncs later
   await scan(qrOf(tickets[1]!), 'A1');
   const at = new Date(now()).toISOString();
-  const sync = await p.api.call('POST', '/api/v1/checkin/sync', {
-    token: staffToken,
-    body: {
-      gate: 'B9',
-      checkins: [
-        { ticketNo: tickets[0]!.ticketId, scannedAt: at },
-        { ticketNo: tickets[1]!.ticketId, scannedAt: at },
-      ],
-    },
+  const synced = await sync({
+    gate: 'B9',
+    sessionId: s.sessionId,
+    bundle: bundle.token,
+    checkins: [
+      { ticketNo: tickets[0]!.ticketId, scannedAt: at },
+      { ticketNo: tickets[1]!.ticketId, scannedAt: at },
+    ],
   });
-  expect(sync.body.items.map((i: { result: string }) => i.result)).toEqual(['admitted', 'already_used']);
-  const again = await p.api.call('POST', '/api/v1/checkin/sync', {
-    token: staffToken,
-    body: { gate: 'B9', checkins: [{ ticketNo: tickets[0]!.ticketId, scannedAt: at }] },
+  expect(synced.body.items.map((i: { result: string }) => i.result)).toEqual(['admitted', 'already_used']);
+  const again = await sync({
+    gate: 'B9',
+    sessionId: s.sessionId,
+    bundle: bundle.token,
+    checkins: [{ ticketNo: tickets[0]!.ticketId, scannedAt: at }],
   });
   expect(again.body).toMatchObject({ items: [{ result: 'admitted' }], gateCount: 1 }); // the same scan sent again: admitted, no new conflict
   const [rows] = await p.deps.db.query<RowDataPacket[]>(
@@ -205,23 +210,95 @@ it('real-name tickets show the attendee, masked; a checked-in ticket cannot be r
   }
 });
 
-it('manual entry of a ticket number, and key rotation keeps old tickets valid', async () => {
-  const { tickets } = await ticketsFor(s, 2);
-  expect(
-    (
-      await p.api.call('POST', '/api/v1/checkin', {
-        token: staffToken,
-        body: { ticketNo: tickets[0]!.ticketId, gate: 'A1' },
-      })
-    ).body.result,
-  ).toBe('admitted');
+it('key rotation keeps old tickets valid', async () => {
+  const { tickets } = await ticketsFor(s, 1);
   const rotated = new TicketKeys(p.config.ticketKeySecret, ['k2', ...p.config.ticketKeyIds]);
   expect(rotated.publicKeys()).toHaveProperty('k1');
   const { parseQr, verifySignature } = await import('@showtix/shared-types/dist/ticket-code');
-  const old = parseQr(qrOf(tickets[1]!))!;
+  const old = parseQr(qrOf(tickets[0]!))!;
   expect(verifySignature(old, rotated.publicKey(old.payload.k)!)).toBe(true);
   expect(
-    parseQr(currentQr(rotated.signedQr(tickets[1]!.ticketId, s.sessionId), tickets[1]!.codeKey, now()))!
+    parseQr(currentQr(rotated.signedQr(tickets[0]!.ticketId, s.sessionId), tickets[0]!.codeKey, now()))!
       .payload.k,
   ).toBe('k2');
+});
+
+describe('no way around the QR', () => {
+  it('a ticket number alone admits no one', async () => {
+    const { tickets } = await ticketsFor(s, 1);
+    const r = await p.api.call('POST', '/api/v1/checkin', {
+      token: staffToken,
+      body: { ticketNo: tickets[0]!.ticketId, gate: 'A1', sessionId: s.sessionId },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.error.message).toContain('第二凭证');
+    expect((await scan(qrOf(tickets[0]!))).body.result).toBe('admitted'); // nothing was recorded before
+  });
+
+  it("the gate's session is required: a scanner sending only {qr, gate} admits nothing", async () => {
+    const { tickets } = await ticketsFor(s, 1);
+    const r = await p.api.call('POST', '/api/v1/checkin', {
+      token: staffToken,
+      body: { qr: qrOf(tickets[0]!), gate: 'A1' },
+    });
+    expect(r.status).toBe(400);
+    expect((await scan(qrOf(tickets[0]!))).body.result).toBe('admitted');
+  });
+
+  it("sync refuses another session's ticket, a scannedAt outside the bundle's window and a foreign bundle", async () => {
+    await p.deps.db.query(
+      "INSERT IGNORE INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'test', NOW(3))",
+      [staff, other.showId],
+    );
+    const mine = await ticketsFor(s, 2);
+    const theirs = await ticketsFor(other, 1);
+    const bundle = await bundleOf();
+    const at = new Date(now()).toISOString();
+    const r = await sync({
+      gate: 'S1',
+      sessionId: s.sessionId,
+      bundle: bundle.token,
+      checkins: [
+        { ticketNo: theirs.tickets[0]!.ticketId, scannedAt: at },
+        { ticketNo: mine.tickets[0]!.ticketId, scannedAt: '2020-01-01T00:00:00.000Z' },
+        { ticketNo: mine.tickets[1]!.ticketId, scannedAt: new Date(now() + 3_600_000).toISOString() },
+      ],
+    });
+    expect(r.body.items).toEqual([
+      { ticketNo: theirs.tickets[0]!.ticketId, result: 'invalid', reason: 'other session' },
+      { ticketNo: mine.tickets[0]!.ticketId, result: 'invalid', reason: 'outside window' },
+      { ticketNo: mine.tickets[1]!.ticketId, result: 'invalid', reason: 'outside window' },
+    ]);
+    const otherBundle = await bundleOf(other.sessionId);
+    const foreign = await sync({
+      gate: 'S1',
+      sessionId: s.sessionId,
+      bundle: otherBundle.token,
+      checkins: [{ ticketNo: mine.tickets[0]!.ticketId, scannedAt: at }],
+    });
+    expect(foreign.status).toBe(400);
+    const forged = await sync({
+      gate: 'S1',
+      sessionId: s.sessionId,
+      bundle: bundle.token.replace(/\.\d{13}\./, '.1577836800000.'),
+      checkins: [{ ticketNo: mine.tickets[0]!.ticketId, scannedAt: '2020-01-01T00:00:01.000Z' }],
+    });
+    expect(forged.status).toBe(400);
+    const [rows] = await p.deps.db.query<RowDataPacket[]>(
+      'SELECT COUNT(*) n FROM checkins WHERE ticket_id IN (SELECT id FROM tickets WHERE ticket_no IN (?))',
+      [[...mine.tickets, ...theirs.tickets].map((t) => t.ticketId)],
+    );
+    expect(Number(rows[0]!.n)).toBe(0);
+  });
+
+  it('an offline bundle expires', async () => {
+    const { tickets } = await ticketsFor(s, 1);
+    const bundle = await bundleOf();
+    expect(verifyOffline(bundle, qrOf(tickets[0]!), now(), new Set()).result).toBe('admitted');
+    const later = Date.parse(bundle.expiresAt) + 1;
+    expect(verifyOffline(bundle, qrOf(tickets[0]!, later), later, new Set())).toMatchObject({
+      result: 'invalid',
+      reason: 'bundle expired',
+    });
+  });
 });

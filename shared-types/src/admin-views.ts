@@ -192,6 +192,8 @@ export interface StaffMember {
 
 export interface StaffInvite {
   code: string;
+  /** How the audit log names this invite (a hash of the code; the code itself is never logged). */
+  ref: string;
   shows: { id: string; title: string }[];
   maxUses: number;
   uses: number;

@@ -234,6 +234,7 @@ export interface CheckinAnswer {
 
 /** POST /api/v1/checkin/sync: one result per offline scan, in the order sent. */
 export interface CheckinSyncAnswer {
-  items: { ticketNo: string; result: CheckinResult }[];
+  /** reason on refusals: 'unknown ticket', 'other session', 'outside window' (scannedAt not in the bundle's window). */
+  items: { ticketNo: string; result: CheckinResult; reason?: string }[];
   gateCount?: number;
 }

@@ -98,6 +98,10 @@ export function verifySignature(p: ParsedQr, publicKey: Uint8Array): boolean {
 export interface OfflineBundle {
   sessionId: string;
   generatedAt: string;
+  /** After this the bundle admits nothing: download a new one. */
+  expiresAt: string;
+  /** Sent back with the scans made offline (POST /api/v1/checkin/sync): the bundle's session and window. */
+  token: string;
   /** key id -> Ed25519 public key (base64url, 32 bytes) */
   keys: Record<string, string>;
   /** ticket number -> what checking it needs */
@@ -124,6 +128,7 @@ export function verifyOffline(
 ): OfflineVerdict {
   const p = parseQr(qr);
   if (!p) return { result: 'invalid', reason: 'unreadable' };
+  if (nowMs > Date.parse(bundle.expiresAt)) return { result: 'invalid', reason: 'bundle expired' };
   const key = bundle.keys[p.payload.k];
   if (!key || !verifySignature(p, b64urlToBytes(key))) return { result: 'invalid', reason: 'signature' };
   if (p.payload.s !== bundle.sessionId) return { result: 'invalid', reason: 'other session' };

@@ -9,6 +9,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../http/errors';
 import { codeKeyOf, type TicketKeys } from '../tickets/keys';
+import { BUNDLE_TTL_MS, bundleToken, inWindow, readBundleToken } from './bundle';
 import {
   attendeeOfTicket,
   checkinOf,
@@ -47,26 +48,19 @@ export class CheckinService {
   }
 
   /** Scans a QR (or, as a fallback, a ticket number read out by the holder). */
-  async checkin(
-    s: Scan,
-    input: { qr?: string; ticketNo?: string; sessionId?: string },
-    now: Date,
-  ): Promise<CheckinAnswer> {
+  async checkin(s: Scan, input: { qr: string; sessionId: string }, now: Date): Promise<CheckinAnswer> {
     const shows = await this.assignedShows(s.staffUserId);
-    const qr = input.qr === undefined ? undefined : parseQr(input.qr);
-    if (input.qr !== undefined) {
-      if (!qr) return { result: 'invalid', reason: 'unreadable' };
-      const key = this.keys.publicKey(qr.payload.k);
-      if (!key || !verifySignature(qr, key)) return { result: 'invalid', reason: 'signature' };
-    }
-    const ticketNo = qr ? qr.payload.t : input.ticketNo;
-    const t = ticketNo ? await ticketByNo(this.db, ticketNo) : undefined;
-    if (!t || (qr && t.session_id !== qr.payload.s)) return { result: 'invalid', reason: 'unknown ticket' };
+    const qr = parseQr(input.qr);
+    if (!qr) return { result: 'invalid', reason: 'unreadable' };
+    const key = this.keys.publicKey(qr.payload.k);
+    if (!key || !verifySignature(qr, key)) return { result: 'invalid', reason: 'signature' };
+    const t = await ticketByNo(this.db, qr.payload.t);
+    if (!t || t.session_id !== qr.payload.s) return { result: 'invalid', reason: 'unknown ticket' };
     if (!shows.has(t.show_id)) throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
-    if (qr && !codeIsCurrent(codeKeyOf(t.secret), qr.code, now.getTime()))
-      return { result: 'invalid', reason: 'code expired', ticketId: t.ticket_no };
-    if (input.sessionId && input.sessionId !== t.session_id)
+    if (input.sessionId !== t.session_id)
       return { result: 'invalid', reason: 'other session', ticketId: t.ticket_no };
+    if (!codeIsCurrent(codeKeyOf(t.secret), qr.code, now.getTime()))
+      return { result: 'invalid', reason: 'code expired', ticketId: t.ticket_no };
     return this.admit(t, s, 'online', now, now);
   }
 
@@ -134,9 +128,12 @@ export class CheckinService {
         WHERE t.session_id = ?`,
       [sessionId],
     );
+    const expiresAt = now.getTime() + BUNDLE_TTL_MS;
     const bundle: OfflineBundle = {
       sessionId,
       generatedAt: now.toISOString(),
+      expiresAt: new Date(expiresAt).toISOString(),
+      token: bundleToken(this.keys, { sessionId, issuedAt: now.getTime(), expiresAt }),
       keys: this.keys.publicKeys(),
       tickets: {},
       revoked: [],
@@ -156,41 +153,45 @@ export class CheckinService {
   }
 
   /**
-   * Check-ins made offline, sent when the device is back online. Each is admitted if it was the
-   * first use; a second use (another gate was first) or a ticket refunded meanwhile is recorded
-   * as a conflict for the admin page. gateCount is for the desk's counter: what the gate has
-   * admitted so far in the session of the first ticket sent.
+   * Check-ins made offline, sent when the device is back online with the token of the bundle they
+   * were checked with. Each must be a ticket of that bundle's session, scanned inside its window;
+   * it is admitted if it was the first use; a second use (another gate was first) or a ticket
+   * refunded meanwhile is recorded as a conflict for the admin page.
    */
-  async sync(s: Scan, items: { ticketNo: string; scannedAt: Date }[], now: Date): Promise<CheckinSyncAnswer> {
+  async sync(
+    s: Scan,
+    sessionId: string,
+    token: string,
+    items: { ticketNo: string; scannedAt: Date }[],
+    now: Date,
+  ): Promise<CheckinSyncAnswer> {
     const shows = await this.assignedShows(s.staffUserId);
+    const w = readBundleToken(this.keys, token);
+    if (w?.sessionId !== sessionId)
+      throw appError('VALIDATION_FAILED', { field: 'bundle' }, '离线数据包无效或不属于本场次，请重新下载');
     const out: CheckinSyncAnswer['items'] = [];
-    let counted: TicketForGate | undefined;
-    const sameScan = (a: CheckinAnswer, at: Date) =>
+    for (const it of items) {
+      const t = await ticketByNo(this.db, it.ticketNo);
+      const refused = (reason: string) => out.push({ ticketNo: it.ticketNo, result: 'invalid', reason });
+      if (!t || !shows.has(t.show_id)) refused('unknown ticket');
+      else if (t.session_id !== sessionId) refused('other session');
+      else if (!inWindow(w, it.scannedAt, now)) refused('outside window');
+      else out.push({ ticketNo: it.ticketNo, ...(await this.syncOne(t, s, it.scannedAt, now)) });
+    }
+    return { items: out, gateCount: await gateCount(this.db, sessionId, s.gate) };
+  }
+
+  private async syncOne(t: TicketForGate, s: Scan, scannedAt: Date, now: Date) {
+    const a = await this.admit(t, s, 'offline', scannedAt, now);
+    // The same scan sent again (its answer was lost): it was admitted, say so.
+    const sameScan =
       a.result === 'already_used' &&
       a.gate === s.gate &&
-      a.usedAt === at.toISOString() &&
+      a.usedAt === scannedAt.toISOString() &&
       a.usedBy === s.staffUserId;
-    for (const [i, it] of items.entries()) {
-      const t = await ticketByNo(this.db, it.ticketNo);
-      if (i === 0) counted = t;
-      if (!t || !shows.has(t.show_id)) {
-        out.push({ ticketNo: it.ticketNo, result: 'invalid' });
-        continue;
-      }
-      const a = await this.admit(t, s, 'offline', it.scannedAt, now);
-      // The same scan sent again (its answer was lost): it was admitted, say so.
-      if (sameScan(a, it.scannedAt)) {
-        out.push({ ticketNo: it.ticketNo, result: 'admitted' });
-        continue;
-      }
-      if (a.result === 'already_used' || a.result === 'refunded')
-        await this.conflict(t, s, a, it.scannedAt, now);
-      out.push({ ticketNo: it.ticketNo, result: a.result });
-    }
-    return {
-      items: out,
-      ...(counted ? { gateCount: await gateCount(this.db, counted.session_id, s.gate) } : {}),
-    };
+    if (sameScan) return { result: 'admitted' as const };
+    if (a.result === 'already_used' || a.result === 'refunded') await this.conflict(t, s, a, scannedAt, now);
+    return { result: a.result };
   }
 
   private async conflict(

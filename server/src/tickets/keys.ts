@@ -11,8 +11,10 @@ const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 export class TicketKeys {
   private readonly keys = new Map<string, { priv: KeyObject; pub: KeyObject; raw: Buffer }>();
   readonly activeKid: string;
+  private readonly macKey: Buffer;
 
   constructor(secret: string, kids: string[]) {
+    this.macKey = createHmac('sha256', secret).update('showtix:ticket-mac').digest();
     if (kids.length === 0) throw new Error('at least one ticket key id is required');
     for (const kid of kids) {
       const seed = createHmac('sha256', secret).update(`showtix:ticket-key:${kid}`).digest();
@@ -30,6 +32,14 @@ export class TicketKeys {
 
   sign(message: string): string {
     return sign(null, Buffer.from(message), this.keys.get(this.activeKid)!.priv).toString('base64url');
+  }
+
+  /**
+   * A keyed hash under a key only the server holds (derived from the ticket key secret), for
+   * tokens the server hands out and checks itself (offline bundle tokens, bundle hash keys).
+   */
+  mac(label: string, message: string): string {
+    return createHmac('sha256', this.macKey).update(`${label}\n${message}`).digest('base64url');
   }
 
   /** Raw 32-byte public keys by id (base64url), for verification online and on staff devices. */
