@@ -40,6 +40,7 @@ import { queueRoutes } from './queue/routes';
 import { AttendeeBook } from './attendees/service';
 import { attendeeRoutes } from './attendees/routes';
 import { TicketKeys } from './tickets/keys';
+import { BindingService } from './tickets/bindings';
 import { CheckinService } from './checkin/service';
 import { checkinRoutes } from './checkin/routes';
 import { Reconciler } from './payments/reconcile';
@@ -75,6 +76,7 @@ export interface AppDeps {
   attendees: AttendeeBook;
   ticketKeys: TicketKeys;
   checkins: CheckinService;
+  bindings: BindingService;
   reconciler: Reconciler;
 }
 
@@ -161,6 +163,7 @@ export async function createDeps(
     attendees: new AttendeeBook(db, vault),
     ticketKeys,
     checkins: new CheckinService(db, ticketKeys),
+    bindings: new BindingService(db, ticketKeys, redis, config.redisKeyPrefix),
     reconciler: new Reconciler(db, pay, payments, log),
     admin: await createAdminServices({ config, log, clock, db, redis, catalog, inventory }),
   };
@@ -229,7 +232,7 @@ export function createApp(d: AppDeps): Koa {
     authRoutes(d),
     payRoutes(payDeps),
     notifyRoutes(payDeps),
-    ticketRoutes(d.db, d.ticketKeys, auth, d.clock),
+    ticketRoutes(d.db, d.bindings, auth, d.clock),
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth),
     ...adminRouters(d),

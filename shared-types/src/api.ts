@@ -160,6 +160,18 @@ export interface PayResponse {
 /** valid; voided (refunded); refunding (a refund is under way: not admitted). Entry shows as checkedInAt. */
 export type TicketStatus = 'valid' | 'voided' | 'refunding';
 
+/** A ticket's binding to the device that shows its codes. */
+export interface TicketBinding {
+  bindingId: string;
+  /** base64url; what ticket-code.ts makeCode signs over with the device key. */
+  binding: string;
+  /** The bound device's Ed25519 public key (base64url): compare with this device's to know whose it is. */
+  devicePublicKey: string;
+  validUntil: string;
+  boundAt: string;
+  codeStepMs: number;
+}
+
 /** An electronic ticket of GET /api/v1/tickets ({ items: Ticket[] }). */
 export interface Ticket {
   ticketId: string;
@@ -168,12 +180,13 @@ export interface Ticket {
   seatId?: string;
   zoneId?: string;
   status: TicketStatus;
-  /** The ticket's QR code as of this answer; it rotates, so pages show currentQr(qrSigned, codeKey, now). */
+  /**
+   * The server's signed binding of the ticket to a device ('' until a device binds it). Not a code:
+   * only the bound device's private key turns it into the QR the gate accepts (makeCode).
+   */
   qr: string;
-  /** The fixed, Ed25519-signed part of the QR code (see ticket-code.ts). */
-  qrSigned: string;
-  /** The key of the ticket's rotating code. */
-  codeKey: string;
+  /** The live binding (POST /api/v1/tickets/:ticketId/bind); absent until a device binds. */
+  binding?: TicketBinding;
   codeStepMs: number;
   /** When the ticket was admitted at a gate. */
   checkedInAt?: string;

@@ -36,6 +36,8 @@ const SyncSchema = z.strictObject({
       z.strictObject({
         ticketNo: TicketNo,
         scannedAt: z.iso.datetime({ offset: true }),
+        /** The code the phone showed, as scanned: checked again at scannedAt. */
+        code: z.string().min(1).max(600),
       }),
     )
     .max(5_000),
@@ -59,7 +61,7 @@ export function checkinRoutes(checkins: CheckinService, auth: Middleware, clock:
   r.post('/checkin/sync', async (ctx) => {
     const input = SyncSchema.parse(ctx.request.body);
     const scan = scanOf(ctx, input.gate);
-    const items = input.checkins.map((c) => ({ ticketNo: c.ticketNo, scannedAt: new Date(c.scannedAt) }));
+    const items = input.checkins.map((c) => ({ ...c, scannedAt: new Date(c.scannedAt) }));
     ctx.body = await checkins.sync(scan, input.sessionId, input.bundle, items, clock.now());
   });
   r.get('/staff/sessions/:sessionId/offline-bundle', async (ctx) => {

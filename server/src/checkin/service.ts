@@ -1,21 +1,26 @@
 import {
-  codeIsCurrent,
-  parseQr,
-  verifySignature,
+  checkCode,
+  parseCode,
+  ticketHash,
   type OfflineBundle,
+  type ParsedCode,
 } from '@showtix/shared-types/dist/ticket-code';
 import type { CheckinAnswer, CheckinSyncAnswer } from '@showtix/shared-types';
 import type { RowDataPacket } from 'mysql2/promise';
 import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../http/errors';
-import { codeKeyOf, type TicketKeys } from '../tickets/keys';
+import type { TicketKeys } from '../tickets/keys';
+import { revokedBindingsOfSession } from '../tickets/bindings-repo';
+import { TICKET_STATUS } from '../tickets/status';
 import { BUNDLE_TTL_MS, bundleToken, inWindow, readBundleToken } from './bundle';
 import {
   attendeeOfTicket,
   checkinOf,
   gateCount,
+  bindingLiveAt,
   insertCheckin,
   lockTicket,
+  type CheckinKind,
   staffShows,
   ticketByNo,
   type TicketForGate,
@@ -47,21 +52,35 @@ export class CheckinService {
     return shows;
   }
 
-  /** Scans a QR (or, as a fallback, a ticket number read out by the holder). */
+  /**
+   * Scans a device-bound code (ticket-code.ts): current step, server-signed binding, the bound
+   * device's signature; then this gate's session, and the binding not revoked (re-checked under
+   * the ticket's lock in admit).
+   */
   async checkin(s: Scan, input: { qr: string; sessionId: string }, now: Date): Promise<CheckinAnswer> {
     const shows = await this.assignedShows(s.staffUserId);
-    const qr = parseQr(input.qr);
-    if (!qr) return { result: 'invalid', reason: 'unreadable' };
-    const key = this.keys.publicKey(qr.payload.k);
-    if (!key || !verifySignature(qr, key)) return { result: 'invalid', reason: 'signature' };
-    const t = await ticketByNo(this.db, qr.payload.t);
-    if (!t || t.session_id !== qr.payload.s) return { result: 'invalid', reason: 'unknown ticket' };
+    const code = parseCode(input.qr);
+    if (!code)
+      return { result: 'invalid', reason: input.qr.startsWith('STX2.') ? 'outdated code' : 'unreadable' };
+    const t = await this.codeTicket(code, now);
+    if ('reason' in t) return { result: 'invalid', ...t };
     if (!shows.has(t.show_id)) throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
     if (input.sessionId !== t.session_id)
       return { result: 'invalid', reason: 'other session', ticketId: t.ticket_no };
-    if (!codeIsCurrent(codeKeyOf(t.secret), qr.code, now.getTime()))
-      return { result: 'invalid', reason: 'code expired', ticketId: t.ticket_no };
-    return this.admit(t, s, 'online', now, now);
+    return this.admit(t, s, 'online', now, now, { kind: 'qr', bindingId: code.binding.bindingId });
+  }
+
+  /** The ticket a code is good for at `at`, or why it is not. */
+  private async codeTicket(
+    code: ParsedCode,
+    at: Date,
+  ): Promise<TicketForGate | { reason: string; ticketId?: string }> {
+    const ticketId = code.binding.ticketNo;
+    const problem = checkCode(code, this.keys.publicKey(code.binding.kid), at.getTime());
+    if (problem) return { reason: problem, ticketId };
+    const t = await ticketByNo(this.db, ticketId);
+    if (!t || t.session_id !== code.binding.sessionId) return { reason: 'unknown ticket' };
+    return t;
   }
 
   /** Admission itself (online scans and offline ones being synced). */
@@ -71,9 +90,13 @@ export class CheckinService {
     mode: 'online' | 'offline',
     scannedAt: Date,
     now: Date,
+    how: { kind: CheckinKind; bindingId?: string },
   ): Promise<CheckinAnswer> {
     const result = await inTransaction(this.db, async (conn) => {
-      if ((await lockTicket(conn, t.id)) !== 1) return 'refunded' as const;
+      if ((await lockTicket(conn, t.id)) !== TICKET_STATUS.VALID) return 'refunded' as const;
+      // A re-bind takes the same row lock: the old phone's code is refused from its commit on.
+      if (how.bindingId && !(await bindingLiveAt(conn, how.bindingId, t.id, scannedAt)))
+        return 'revoked' as const;
       const first = await insertCheckin(conn, {
         ticketId: t.id,
         sessionId: t.session_id,
@@ -81,12 +104,14 @@ export class CheckinService {
         staffUserId: s.staffUserId,
         device: s.device,
         mode,
+        kind: how.kind,
         scannedAt,
         now,
       });
       return first ? ('admitted' as const) : ('already_used' as const);
     });
     const base = { ticketId: t.ticket_no, seat: seatLabel(t) };
+    if (result === 'revoked') return { result: 'invalid', reason: 'binding revoked', ticketId: t.ticket_no };
     if (result === 'refunded') return { result, ...base };
     if (result === 'already_used') {
       const c = (await checkinOf(this.db, t.id))!;
@@ -118,7 +143,7 @@ export class CheckinService {
     if (!shows.has(String(session.show_id)))
       throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
     const [rows] = await this.db.query<RowDataPacket[]>(
-      `SELECT t.ticket_no, t.status, t.secret, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
+      `SELECT t.ticket_no, t.status, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
               oa.name_masked, oa.id_masked
          FROM tickets t
          LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id
@@ -129,22 +154,26 @@ export class CheckinService {
       [sessionId],
     );
     const expiresAt = now.getTime() + BUNDLE_TTL_MS;
+    const hashKey = this.keys.mac('offline-bundle-hash', sessionId);
     const bundle: OfflineBundle = {
+      v: 3,
       sessionId,
       generatedAt: now.toISOString(),
       expiresAt: new Date(expiresAt).toISOString(),
       token: bundleToken(this.keys, { sessionId, issuedAt: now.getTime(), expiresAt }),
       keys: this.keys.publicKeys(),
+      hashKey,
       tickets: {},
       revoked: [],
+      revokedBindings: await revokedBindingsOfSession(this.db, sessionId),
     };
+    // Keyed hashes, not ticket numbers: a lost phone's bundle lists no number to type in or sync.
     for (const r of rows) {
-      if (r.status !== 1) {
-        bundle.revoked.push(r.ticket_no);
+      if (r.status !== TICKET_STATUS.VALID) {
+        bundle.revoked.push(ticketHash(hashKey, r.ticket_no));
         continue;
       }
-      bundle.tickets[r.ticket_no] = {
-        codeKey: codeKeyOf(r.secret),
+      bundle.tickets[ticketHash(hashKey, r.ticket_no)] = {
         seat: seatLabel(r as TicketForGate),
         ...(r.name_masked ? { attendee: { name: r.name_masked, idNumber: r.id_masked } } : {}),
       };
@@ -162,7 +191,7 @@ export class CheckinService {
     s: Scan,
     sessionId: string,
     token: string,
-    items: { ticketNo: string; scannedAt: Date }[],
+    items: { ticketNo: string; scannedAt: Date; code: string }[],
     now: Date,
   ): Promise<CheckinSyncAnswer> {
     const shows = await this.assignedShows(s.staffUserId);
@@ -171,18 +200,28 @@ export class CheckinService {
       throw appError('VALIDATION_FAILED', { field: 'bundle' }, '离线数据包无效或不属于本场次，请重新下载');
     const out: CheckinSyncAnswer['items'] = [];
     for (const it of items) {
-      const t = await ticketByNo(this.db, it.ticketNo);
+      // The code the phone showed is checked again, at the time it was scanned: a sync cannot
+      // admit anything a scanner could not have seen (no code from a ticket number alone).
+      const code = parseCode(it.code);
+      const t =
+        code?.binding.ticketNo === it.ticketNo ? await this.codeTicket(code, it.scannedAt) : undefined;
       const refused = (reason: string) => out.push({ ticketNo: it.ticketNo, result: 'invalid', reason });
-      if (!t || !shows.has(t.show_id)) refused('unknown ticket');
+      if (!code || !t) refused('unreadable');
+      else if ('reason' in t) refused(t.reason);
+      else if (!shows.has(t.show_id)) refused('unknown ticket');
       else if (t.session_id !== sessionId) refused('other session');
       else if (!inWindow(w, it.scannedAt, now)) refused('outside window');
-      else out.push({ ticketNo: it.ticketNo, ...(await this.syncOne(t, s, it.scannedAt, now)) });
+      else out.push({ ticketNo: it.ticketNo, ...(await this.syncOne(t, s, it.scannedAt, now, code)) });
     }
     return { items: out, gateCount: await gateCount(this.db, sessionId, s.gate) };
   }
 
-  private async syncOne(t: TicketForGate, s: Scan, scannedAt: Date, now: Date) {
-    const a = await this.admit(t, s, 'offline', scannedAt, now);
+  private async syncOne(t: TicketForGate, s: Scan, scannedAt: Date, now: Date, code: ParsedCode) {
+    const a = await this.admit(t, s, 'offline', scannedAt, now, {
+      kind: 'qr',
+      bindingId: code.binding.bindingId,
+    });
+    if (a.result === 'invalid') return { result: a.result, reason: a.reason };
     // The same scan sent again (its answer was lost): it was admitted, say so.
     const sameScan =
       a.result === 'already_used' &&

@@ -34,6 +34,11 @@ export class TicketKeys {
     return sign(null, Buffer.from(message), this.keys.get(this.activeKid)!.priv).toString('base64url');
   }
 
+  /** The server's signature over a binding (see ticket-code.ts), by the active key. */
+  signBytes(bytes: Uint8Array): Uint8Array {
+    return new Uint8Array(sign(null, bytes, this.keys.get(this.activeKid)!.priv));
+  }
+
   /**
    * A keyed hash under a key only the server holds (derived from the ticket key secret), for
    * tokens the server hands out and checks itself (offline bundle tokens, bundle hash keys).
@@ -50,18 +55,4 @@ export class TicketKeys {
   publicKey(kid: string): Uint8Array | undefined {
     return this.keys.get(kid)?.raw;
   }
-
-  /** The signed, fixed part of a ticket's QR code. */
-  signedQr(ticketNo: string, sessionId: string): string {
-    const payload = Buffer.from(JSON.stringify({ t: ticketNo, s: sessionId, k: this.activeKid })).toString(
-      'base64url',
-    );
-    const signed = `STX2.${payload}`;
-    return `${signed}.${this.sign(signed)}`;
-  }
-}
-
-/** The key behind a ticket's rotating code, derived from its stored secret. */
-export function codeKeyOf(secret: string): string {
-  return createHmac('sha256', secret).update('showtix:code').digest('base64url');
 }
