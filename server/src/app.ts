@@ -43,6 +43,7 @@ import { TicketKeys } from './tickets/keys';
 import { BindingService } from './tickets/bindings';
 import { CheckinService } from './checkin/service';
 import { checkinRoutes } from './checkin/routes';
+import { manualLimiter } from './checkin/manual';
 import { Reconciler } from './payments/reconcile';
 import { adminBodyParser, adminRouters, createAdminServices, type AdminServices } from './admin';
 
@@ -162,7 +163,7 @@ export async function createDeps(
     queue,
     attendees: new AttendeeBook(db, vault),
     ticketKeys,
-    checkins: new CheckinService(db, ticketKeys),
+    checkins: new CheckinService(db, ticketKeys, manualLimiter(redis, config.redisKeyPrefix)),
     bindings: new BindingService(db, ticketKeys, redis, config.redisKeyPrefix),
     reconciler: new Reconciler(db, pay, payments, log),
     admin: await createAdminServices({ config, log, clock, db, redis, catalog, inventory }),

@@ -2,7 +2,14 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { ed25519 } from '@noble/curves/ed25519';
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha256';
-import { b64urlToBytes, makeCode, parseBinding, verifyOffline } from '@showtix/shared-types/dist/ticket-code';
+import {
+  b64urlToBytes,
+  makeCode,
+  manualDigits,
+  manualKeyOf,
+  parseBinding,
+  verifyOffline,
+} from '@showtix/shared-types/dist/ticket-code';
 import { GateBench, newDevice } from './helpers/gate';
 
 /**
@@ -188,5 +195,74 @@ describe('device-bound codes', () => {
     }
     const stranger = await g.p.login('openid-stranger');
     expect((await g.bind(stranger.token, u!.ticketId, newDevice())).status).toBe(404);
+  });
+});
+
+describe('manual entry needs a second factor', () => {
+  const manual = (body: object, device = 'staff-phone-1') =>
+    g.p.api.call('POST', '/api/v1/checkin', {
+      token: g.staffToken,
+      headers: { 'x-device-id': device },
+      body: { gate: 'M1', sessionId: g.s.sessionId, ...body },
+    });
+
+  it("the holder's spoken code (only the bound phone can derive it) admits, counted and audited as manual", async () => {
+    const [t] = await g.tickets(g.s, 1);
+    const key = manualKeyOf(t!.device.priv, t!.ticketId);
+    const wrong = await manual({ ticketNo: t!.ticketId, spokenCode: '000000' }, 'staff-phone-2');
+    expect(wrong.body).toMatchObject({ result: 'invalid', reason: 'second factor' });
+    const scalper = manualDigits(manualKeyOf(newDevice().priv, t!.ticketId), g.now());
+    expect((await manual({ ticketNo: t!.ticketId, spokenCode: scalper }, 'staff-phone-2')).body.reason).toBe(
+      'second factor',
+    );
+    const r = await manual(
+      { ticketNo: t!.ticketId, spokenCode: manualDigits(key, g.now()) },
+      'staff-phone-2',
+    );
+    expect(r.body).toMatchObject({ result: 'admitted', kind: 'manual_code' });
+    const [rows] = await g.p.deps.db.query<RowDataPacket[]>(
+      'SELECT c.kind FROM checkins c JOIN tickets t ON t.id = c.ticket_id WHERE t.ticket_no = ?',
+      [t!.ticketId],
+    );
+    expect(rows[0]!.kind).toBe('manual_code');
+    const [audit] = await g.p.deps.db.query<RowDataPacket[]>(
+      "SELECT after_json FROM admin_audit_log WHERE action = 'checkin.manual' AND entity_id = ? ORDER BY id",
+      [t!.ticketId],
+    );
+    expect(audit.map((a) => JSON.parse(a.after_json).result)).toEqual(['invalid', 'invalid', 'admitted']);
+  });
+
+  it("the ID's last four characters, on real-name sessions only", async () => {
+    const [plain] = await g.tickets(g.s, 1);
+    expect((await manual({ ticketNo: plain!.ticketId, idLast4: '002X' }, 'staff-phone-3')).body.reason).toBe(
+      'not real-name',
+    );
+    await g.p.deps.db.query('UPDATE show_sessions SET real_name = 1 WHERE id = ?', [g.s.sessionId]);
+    g.p.deps.catalog.invalidate(g.s.sessionId);
+    try {
+      const [t] = await g.tickets(g.s, 1, [{ name: '欧阳娜娜', idNumber: '11010519491231002X' }]);
+      expect((await manual({ ticketNo: t!.ticketId, idLast4: '1234' }, 'staff-phone-3')).body.reason).toBe(
+        'second factor',
+      );
+      expect((await manual({ ticketNo: t!.ticketId, idLast4: '002x' }, 'staff-phone-3')).body).toMatchObject({
+        result: 'admitted',
+        kind: 'manual_id',
+        attendee: { name: '欧**娜' },
+      });
+    } finally {
+      await g.p.deps.db.query('UPDATE show_sessions SET real_name = 0 WHERE id = ?', [g.s.sessionId]);
+      g.p.deps.catalog.invalidate(g.s.sessionId);
+    }
+  });
+
+  it('is rate-limited per staff device', async () => {
+    const [t] = await g.tickets(g.s, 1);
+    const codes = await Promise.all(
+      Array.from({ length: 11 }, () =>
+        manual({ ticketNo: t!.ticketId, spokenCode: '123456' }, 'staff-phone-4'),
+      ),
+    );
+    expect(codes.filter((r) => r.status === 429)).toHaveLength(1);
+    expect(codes.some((r) => r.body.result === 'admitted')).toBe(false);
   });
 });

@@ -217,7 +217,8 @@ export interface GateConflict {
 export interface GateCounts {
   /** Always true now that check-in is part of the schema; the admin page still reads it. */
   available: boolean;
-  gates: { gate: string; admitted: number }[];
+  /** manual: of those admitted, how many by manual entry (a typed number with a second factor). */
+  gates: { gate: string; admitted: number; manual: number }[];
   /** Admissions found to be duplicates (or refunded tickets) when offline devices synced. */
   conflicts: GateConflict[];
 }

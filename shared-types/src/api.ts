@@ -243,6 +243,8 @@ export interface CheckinAnswer {
   attendee?: { name: string; idNumber: string };
   /** Tickets this gate has admitted for the session so far. */
   gateCount?: number;
+  /** Manual entries: how the ticket was admitted ('manual_id' or 'manual_code'). */
+  kind?: 'qr' | 'manual_id' | 'manual_code';
 }
 
 /** POST /api/v1/checkin/sync: one result per offline scan, in the order sent. */

@@ -23,6 +23,15 @@ const CheckinSchema = z.union([
     ticketNo: TicketNo,
     gate: Gate,
     sessionId: IdSchema,
+    /** Second factor (one of): the ID's last four characters, or the holder's six spoken digits. */
+    idLast4: z
+      .string()
+      .regex(/^\d{3}[\dXx]$/)
+      .optional(),
+    spokenCode: z
+      .string()
+      .regex(/^\d{6}$/)
+      .optional(),
   }),
 ]);
 
@@ -54,9 +63,15 @@ export function checkinRoutes(checkins: CheckinService, auth: Middleware, clock:
   r.post('/checkin', async (ctx) => {
     const input = CheckinSchema.parse(ctx.request.body);
     const scan = scanOf(ctx, input.gate);
-    if ('ticketNo' in input)
+    if ('qr' in input) {
+      ctx.body = await checkins.checkin(scan, input, clock.now());
+      return;
+    }
+    const { idLast4, spokenCode, ...rest } = input;
+    if (!idLast4 === !spokenCode)
       throw appError('VALIDATION_FAILED', { field: 'ticketNo' }, '手工核验需要第二凭证，仅凭票号不能入场');
-    ctx.body = await checkins.checkin(scan, input, clock.now());
+    const factor = idLast4 ? { idLast4 } : { spokenCode: spokenCode! };
+    ctx.body = await checkins.manual(scan, { ...rest, ...factor }, clock.now());
   });
   r.post('/checkin/sync', async (ctx) => {
     const input = SyncSchema.parse(ctx.request.body);

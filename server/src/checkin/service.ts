@@ -12,6 +12,9 @@ import { appError } from '../http/errors';
 import type { TicketKeys } from '../tickets/keys';
 import { revokedBindingsOfSession } from '../tickets/bindings-repo';
 import { TICKET_STATUS } from '../tickets/status';
+import { recordAudit } from '../admin/audit/repo';
+import type { PathLimiter } from '../risk/limits';
+import { checkSecondFactor, type SecondFactor } from './manual';
 import { BUNDLE_TTL_MS, bundleToken, inWindow, readBundleToken } from './bundle';
 import {
   attendeeOfTicket,
@@ -44,6 +47,7 @@ export class CheckinService {
   constructor(
     private readonly db: Db,
     private readonly keys: TicketKeys,
+    private readonly manualLimit: PathLimiter,
   ) {}
 
   private async assignedShows(staffUserId: string): Promise<Set<string>> {
@@ -68,6 +72,55 @@ export class CheckinService {
     if (input.sessionId !== t.session_id)
       return { result: 'invalid', reason: 'other session', ticketId: t.ticket_no };
     return this.admit(t, s, 'online', now, now, { kind: 'qr', bindingId: code.binding.bindingId });
+  }
+
+  /**
+   * Manual entry: a typed ticket number with a second factor (manual.ts), limited per gate and
+   * staff device, every attempt audited, admissions counted as their own kind.
+   */
+  async manual(
+    s: Scan,
+    input: { ticketNo: string; sessionId: string } & SecondFactor,
+    now: Date,
+  ): Promise<CheckinAnswer> {
+    const shows = await this.assignedShows(s.staffUserId);
+    await this.manualLimit.consume(`${input.sessionId}:${s.gate}`, {
+      ip: undefined,
+      device: s.device ?? undefined,
+    });
+    const t = await ticketByNo(this.db, input.ticketNo);
+    if (t && !shows.has(t.show_id)) throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
+    let answer: CheckinAnswer;
+    if (!t) answer = { result: 'invalid', reason: 'unknown ticket' };
+    else if (t.session_id !== input.sessionId)
+      answer = { result: 'invalid', reason: 'other session', ticketId: t.ticket_no };
+    else {
+      const f = await checkSecondFactor(this.db, t, input, now);
+      answer =
+        'reason' in f
+          ? { result: 'invalid', reason: f.reason, ticketId: t.ticket_no }
+          : { ...(await this.admit(t, s, 'online', now, now, f)), kind: f.kind };
+    }
+    const factor = 'idLast4' in input ? 'id' : 'spoken_code';
+    await recordAudit(
+      this.db,
+      {
+        actor: { adminId: null, username: `user:${s.staffUserId}`, ip: '' },
+        action: 'checkin.manual',
+        entityType: 'ticket',
+        entityId: input.ticketNo,
+        after: {
+          sessionId: input.sessionId,
+          gate: s.gate,
+          device: s.device,
+          factor,
+          result: answer.result,
+          reason: answer.reason ?? null,
+        },
+      },
+      now,
+    );
+    return answer;
   }
 
   /** The ticket a code is good for at `at`, or why it is not. */

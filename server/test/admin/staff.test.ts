@@ -229,12 +229,12 @@ describe('invite codes', () => {
       'SELECT id FROM tickets WHERE session_id = ? ORDER BY id',
       [sid],
     );
-    const admit = (ticket: string, gate: string) =>
+    const admit = (ticket: string, gate: string, kind = 'qr') =>
       db.query(
-        "INSERT INTO checkins (ticket_id, session_id, gate, staff_user_id, mode, scanned_at, recorded_at) VALUES (?, ?, ?, ?, 'online', ?, ?)",
-        [ticket, sid, gate, users[1], now, now],
+        "INSERT INTO checkins (ticket_id, session_id, gate, staff_user_id, mode, kind, scanned_at, recorded_at) VALUES (?, ?, ?, ?, 'online', ?, ?, ?)",
+        [ticket, sid, gate, users[1], kind, now, now],
       );
-    await admit(tickets[0]!.id, '南门');
+    await admit(tickets[0]!.id, '南门', 'manual_id');
     await admit(tickets[1]!.id, '南门');
     await admit(tickets[2]!.id, '北门');
     await db.query(
@@ -244,8 +244,8 @@ describe('invite codes', () => {
     );
     const r = await gates();
     expect(r.gates).toEqual([
-      { gate: '北门', admitted: 1 },
-      { gate: '南门', admitted: 2 },
+      { gate: '北门', admitted: 1, manual: 0 },
+      { gate: '南门', admitted: 2, manual: 1 },
     ]);
     expect(r.conflicts).toEqual([
       expect.objectContaining({ ticketNo: 'T1XXXXXXXXXXXXXXXXXX', gate: '北门', firstGate: '南门' }),
