@@ -4,6 +4,9 @@
  * node:crypto; the fan's phone key and the code's layout come from the shared module.
  */
 const crypto = require('node:crypto');
+// The shared module needs a TextEncoder when it loads; jsdom test environments have none (the
+// weapp tests take it away again before the app loads, which brings its own).
+if (typeof globalThis.TextEncoder !== 'function') globalThis.TextEncoder = require('node:util').TextEncoder;
 const tc = require('@showtix/shared-types/dist/ticket-code');
 
 const STEP_MS = 20_000;

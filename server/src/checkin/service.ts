@@ -15,6 +15,7 @@ import { TICKET_STATUS } from '../tickets/status';
 import { recordAudit } from '../admin/audit/repo';
 import type { PathLimiter } from '../risk/limits';
 import { checkSecondFactor, type SecondFactor } from './manual';
+import { nativeVerify } from './verify';
 import { BUNDLE_TTL_MS, bundleToken, inWindow, readBundleToken } from './bundle';
 import {
   attendeeOfTicket,
@@ -129,7 +130,7 @@ export class CheckinService {
     at: Date,
   ): Promise<TicketForGate | { reason: string; ticketId?: string }> {
     const ticketId = code.binding.ticketNo;
-    const problem = checkCode(code, this.keys.publicKey(code.binding.kid), at.getTime());
+    const problem = checkCode(code, this.keys.publicKey(code.binding.kid), at.getTime(), nativeVerify);
     if (problem) return { reason: problem, ticketId };
     const t = await ticketByNo(this.db, ticketId);
     if (!t || t.session_id !== code.binding.sessionId) return { reason: 'unknown ticket' };
