@@ -169,6 +169,12 @@ describe('device-bound codes', () => {
       [t!.ticketId],
     );
     expect(audit.map((a) => a.action)).toEqual(['ticket.bind', 'ticket.rebind']);
+    // The admin ticket view shows both phones: the current one and the revoked one.
+    const detail = await g.p.deps.admin.orders.detail(t!.orderNo);
+    expect(detail.tickets[0]!.bindings).toEqual([
+      expect.objectContaining({ id: r.body.bindingId, device: phone.pub.slice(0, 8), revokedAt: null }),
+      expect.objectContaining({ id: t!.bindingId, revokedAt: expect.any(String), revokedReason: 'rebind' }),
+    ]);
   });
 
   it('binding again on the same phone changes nothing; re-binds are limited per day and frozen before the show if the organiser says so', async () => {

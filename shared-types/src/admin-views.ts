@@ -161,7 +161,14 @@ export interface AdminOrderDetail extends AdminOrderRow {
     status: string;
     successTime: string | null;
   }[];
-  tickets: { ticketNo: string; status: string; seatLabel: string; createdAt: string }[];
+  tickets: {
+    ticketNo: string;
+    status: string;
+    seatLabel: string;
+    createdAt: string;
+    /** Phones the ticket was bound to, newest first; revokedAt null: the current one. */
+    bindings: AdminTicketBinding[];
+  }[];
   refunds: {
     id: string;
     outRefundNo: string;
@@ -202,6 +209,19 @@ export interface StaffInvite {
   revoked: boolean;
   createdBy: string;
   createdAt: string;
+}
+
+/** A ticket's binding to a fan's phone (admin order detail). */
+export interface AdminTicketBinding {
+  id: string;
+  /** The first characters of the device's public key. */
+  device: string;
+  /** The mini-program's X-Device-Id when it bound. */
+  deviceId: string | null;
+  boundAt: string;
+  revokedAt: string | null;
+  /** 'rebind': replaced by another phone. */
+  revokedReason: string | null;
 }
 
 export interface GateConflict {
