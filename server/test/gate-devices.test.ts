@@ -186,6 +186,16 @@ describe('device-bound codes', () => {
     const limited = await g.bind(t!.token, t!.ticketId, newDevice());
     expect(limited.status).toBe(429);
     const [u] = await g.tickets(g.s, 1);
+    // The organiser's setting, through the admin session update (audited there).
+    const who = { adminId: '1', username: 'organiser', ip: '' };
+    const set = await g.p.deps.admin.sessions.update(
+      who,
+      g.s.sessionId,
+      { rebindFreezeMinutes: 120 },
+      g.p.clock.now(),
+    );
+    expect(set.rebindFreezeMinutes).toBe(120);
+    expect((await g.bind(u!.token, u!.ticketId, u!.device)).status).toBe(200); // 30 days ahead: not frozen yet
     await g.p.deps.db.query('UPDATE show_sessions SET rebind_freeze_minutes = ? WHERE id = ?', [
       60 * 24 * 365,
       g.s.sessionId,

@@ -80,6 +80,8 @@ export interface AdminSessionSummary {
   realName: boolean;
   queueEnabled: boolean;
   queueRatePerMin: number | null;
+  /** Fans cannot move a ticket to another phone this many minutes before the start (null: always can). */
+  rebindFreezeMinutes: number | null;
   capacity: number;
   tiers: AdminTier[];
 }
