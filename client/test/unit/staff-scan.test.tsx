@@ -201,6 +201,28 @@ describe('the scan desk (H5: codes pasted)', () => {
     expect(sent.filter((s) => s.key === 'POST /api/v1/checkin/sync')).toHaveLength(2);
   });
 
+  it("a staff phone whose clock is off is told so, and its offline checks run on the server's time", async () => {
+    const late = support.bundle(
+      keys,
+      '7',
+      [t1],
+      [],
+      {},
+      { generatedAt: new Date(NOW - 5 * 60_000).toISOString() },
+    );
+    serveApi({ 'GET /api/v1/staff/sessions/7/offline-bundle': ok(late), 'POST /api/v1/checkin': 'network' });
+    render(<ScanPage />);
+    await tick(0);
+    expect(screen.getByTestId('clock-warning').textContent).toContain('相差 300 秒');
+    // The fan's phone is right (server time = NOW - 5 min); this phone runs 5 minutes fast.
+    fireEvent.change(screen.getByTestId('scan-input'), {
+      target: { value: support.qrAt(t1, NOW - 5 * 60_000) },
+    });
+    fireEvent.click(screen.getByTestId('scan-submit'));
+    await tick(0);
+    expect(screen.getByTestId('scan-result').dataset.result).toBe('admitted');
+  });
+
   it('refreshes the offline bundle every 5 minutes while online', async () => {
     const sent = serveApi({
       'GET /api/v1/staff/sessions/7/offline-bundle': ok(support.bundle(keys, '7', [t1])),

@@ -16,6 +16,8 @@ const H5 = process.env.TARO_ENV === 'h5';
 const TICKET_NO = /^T[2-9A-Z]{19}$/;
 const ID_LAST4 = /^\d{3}[\dX]$/;
 const SPOKEN = /^\d{6}$/;
+/** A staff phone's clock further off than this is pointed out (offline checks correct for it). */
+const CLOCK_WARN_MS = 30_000;
 /** After a green result that needs no ID check, the camera opens again by itself. */
 const RESCAN_MS = 1200;
 
@@ -33,6 +35,12 @@ function StatusBar({ desk }: { desk: ReturnType<typeof useDesk> }) {
             ? '离线数据下载失败'
             : '离线数据下载中…'}
       </Text>
+      {Math.abs(desk.clockSkewMs) > CLOCK_WARN_MS ? (
+        <Text className="desk__hint" data-testid="clock-warning">
+          本机时间与服务器相差 {Math.round(Math.abs(desk.clockSkewMs) / 1000)}{' '}
+          秒，离线核验已按服务器时间校正；请校准手机时间
+        </Text>
+      ) : null}
       {desk.pending ? (
         <Text className="desk__pending" data-testid="pending-count" onClick={() => void desk.sync()}>
           待同步 {desk.pending} 条 · 立即同步
