@@ -44,8 +44,10 @@ import { queueRoutes } from './queue/routes';
 import { AttendeeBook } from './attendees/service';
 import { attendeeRoutes } from './attendees/routes';
 import { TicketKeys } from './tickets/keys';
+import { BindingService } from './tickets/bindings';
 import { CheckinService } from './checkin/service';
 import { checkinRoutes } from './checkin/routes';
+import { manualLimiter } from './checkin/manual';
 import { Reconciler } from './payments/reconcile';
 import { adminRouters, createAdminServices, type AdminServices } from './admin';
 import { ADMIN_PREFIX } from './admin/http';
@@ -85,6 +87,7 @@ export interface AppDeps {
   attendees: AttendeeBook;
   ticketKeys: TicketKeys;
   checkins: CheckinService;
+  bindings: BindingService;
   reconciler: Reconciler;
   /** Serving state: in-flight requests and draining on shutdown (readiness reads it). */
   lifecycle: Lifecycle;
@@ -185,7 +188,8 @@ export async function createDeps(
     queue,
     attendees: new AttendeeBook(db, vault),
     ticketKeys,
-    checkins: new CheckinService(db, ticketKeys),
+    checkins: new CheckinService(db, ticketKeys, manualLimiter(redis, config.redisKeyPrefix)),
+    bindings: new BindingService(db, ticketKeys, redis, config.redisKeyPrefix),
     reconciler: new Reconciler(db, pay, payments, log),
     admin: await createAdminServices({ config, log, clock, db, redis, catalog, inventory }),
     lifecycle: new Lifecycle(),
@@ -290,7 +294,7 @@ export function createApp(d: AppDeps): Koa {
     authRoutes(d),
     payRoutes(payDeps),
     notifyRoutes(payDeps),
-    ticketRoutes(d.db, d.ticketKeys, auth, d.clock),
+    ticketRoutes(d.db, d.bindings, auth, d.clock),
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth, d.risk),
     ...adminRouters(d),

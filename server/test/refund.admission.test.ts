@@ -1,11 +1,18 @@
 import type { RowDataPacket } from 'mysql2/promise';
-import { currentQr, verifyOffline, type OfflineBundle } from '@showtix/shared-types/dist/ticket-code';
+import {
+  makeCode,
+  manualKeyOf,
+  ticketHash,
+  verifyOffline,
+  type OfflineBundle,
+} from '@showtix/shared-types/dist/ticket-code';
 import { RefundService } from '../src/refunds/service';
 import { issueTickets } from '../src/tickets/service';
 import { admittedCount, lockOrderTickets, moveOrderTickets } from '../src/tickets/repo';
 import { TICKET_LIFECYCLE } from '../src/lifecycle/transitions';
 import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
+import { newDevice, type Device } from './helpers/gate';
 
 /**
  * Invariants: no ticket is admissible while a refund of its order is open or done; a checked-in
@@ -32,9 +39,13 @@ afterEach(() => jest.restoreAllMocks());
 
 interface Ticket {
   ticketId: string;
-  qrSigned: string;
-  codeKey: string;
   status: string;
+}
+
+/** A ticket bound to the fan's phone (the wallet binds a ticket while it is valid). */
+interface Bound extends Ticket {
+  binding: string;
+  device: Device;
 }
 
 /** A paid order (the notification applied), its tickets not issued yet. */
@@ -52,9 +63,28 @@ async function paidOrder(openid: string, n = 1) {
 
 const ticketsOf = async (token: string): Promise<Ticket[]> =>
   (await p.api.call('GET', '/api/v1/tickets', { token })).body.items;
-const qrOf = (t: Ticket) => currentQr(t.qrSigned, t.codeKey, p.clock.now().getTime());
-const scan = (t: Ticket, gate = 'A1') =>
-  p.api.call('POST', '/api/v1/checkin', { token: staffToken, body: { qr: qrOf(t), gate } });
+const bind = (token: string, ticketId: string, device: Device) =>
+  p.api.call('POST', `/api/v1/tickets/${ticketId}/bind`, {
+    token,
+    body: { publicKey: device.pub, manualKey: manualKeyOf(device.priv, ticketId) },
+  });
+/** The fan's valid tickets, each bound to a new phone. */
+async function boundTickets(token: string): Promise<Bound[]> {
+  const out: Bound[] = [];
+  for (const t of await ticketsOf(token)) {
+    const device = newDevice();
+    const b = await bind(token, t.ticketId, device);
+    if (b.status !== 200) throw new Error(`bind failed: ${JSON.stringify(b.body)}`);
+    out.push({ ...t, binding: b.body.binding, device });
+  }
+  return out;
+}
+const qrOf = (t: Bound) => makeCode(t.binding, t.device.priv, p.clock.now().getTime());
+const scan = (t: Bound, gate = 'A1') =>
+  p.api.call('POST', '/api/v1/checkin', {
+    token: staffToken,
+    body: { qr: qrOf(t), gate, sessionId: s.sessionId },
+  });
 const refund = (o: { fan: { token: string }; orderNo: string }) =>
   p.api.call('POST', `/api/v1/orders/${o.orderNo}/refund`, { token: o.fan.token, body: {} });
 const bundle = async () =>
@@ -67,18 +97,12 @@ it('a refund asked while the order is paid: the tickets consumer issues no admis
   expect(await issueTickets(p.deps, o.orderId, p.clock.now())).toBe('issued');
   const tickets = await ticketsOf(o.fan.token);
   expect(tickets.map((t) => t.status)).toEqual(['refunding', 'refunding']);
-  expect((await scan(tickets[0]!)).body.result).toBe('refunded');
+  // No phone can be bound to them, so no code can be shown; the gate's bundle lists them revoked.
+  expect((await bind(o.fan.token, tickets[0]!.ticketId, newDevice())).body.error.code).toBe(
+    'TICKET_NOT_BINDABLE',
+  );
   const b = await bundle();
-  expect(b.revoked).toEqual(expect.arrayContaining(tickets.map((t) => t.ticketId)));
-  expect(verifyOffline(b, qrOf(tickets[1]!), p.clock.now().getTime(), new Set()).result).toBe('refunded');
-  const sync = await p.api.call('POST', '/api/v1/checkin/sync', {
-    token: staffToken,
-    body: {
-      gate: 'B2',
-      checkins: [{ ticketNo: tickets[1]!.ticketId, scannedAt: p.clock.now().toISOString() }],
-    },
-  });
-  expect(sync.body.items).toEqual([{ ticketNo: tickets[1]!.ticketId, result: 'refunded' }]);
+  expect(b.revoked).toEqual(expect.arrayContaining(tickets.map((t) => ticketHash(b.hashKey, t.ticketId))));
 });
 
 it("an admin's refund of a paid order blocks the tickets issued after it too", async () => {
@@ -91,18 +115,31 @@ it("an admin's refund of a paid order blocks the tickets issued after it too", a
   await issueTickets(p.deps, o.orderId, p.clock.now());
   const [t] = await ticketsOf(o.fan.token);
   expect(t!.status).toBe('refunding');
-  expect((await scan(t!)).body.result).toBe('refunded');
+  const b = await bundle();
+  expect(b.revoked).toContain(ticketHash(b.hashKey, t!.ticketId));
 });
 
 it('the gate refuses a ticket whose order has an open refund even if the ticket still reads valid', async () => {
   const o = await paidOrder('openid-adm-stale');
   await issueTickets(p.deps, o.orderId, p.clock.now());
+  const [t] = await boundTickets(o.fan.token); // bound while valid: the phone can show a code
   await refund(o);
   // a ticket row left valid (written before this invariant was enforced everywhere)
   await p.deps.db.query('UPDATE tickets SET status = 1 WHERE order_id = ?', [o.orderId]);
-  const [t] = await ticketsOf(o.fan.token);
   expect((await scan(t!)).body.result).toBe('refunded');
-  expect((await bundle()).revoked).toContain(t!.ticketId);
+  const b = await bundle();
+  expect(b.revoked).toContain(ticketHash(b.hashKey, t!.ticketId));
+  expect(verifyOffline(b, qrOf(t!), p.clock.now().getTime(), new Set()).result).toBe('refunded');
+  const sync = await p.api.call('POST', '/api/v1/checkin/sync', {
+    token: staffToken,
+    body: {
+      gate: 'B2',
+      sessionId: s.sessionId,
+      bundle: b.token,
+      checkins: [{ ticketNo: t!.ticketId, scannedAt: p.clock.now().toISOString(), code: qrOf(t!) }],
+    },
+  });
+  expect(sync.body.items).toEqual([expect.objectContaining({ ticketNo: t!.ticketId, result: 'refunded' })]);
 });
 
 describe('refund against check-in, racing (pretix style: pause the refund between its check and its update)', () => {
@@ -134,7 +171,7 @@ describe('refund against check-in, racing (pretix style: pause the refund betwee
   ])('guard %s', async (_name, guard, expected) => {
     const o = await paidOrder(`openid-adm-guard-${String(guard)}`);
     await issueTickets(p.deps, o.orderId, p.clock.now());
-    const [t] = await ticketsOf(o.fan.token);
+    const [t] = await boundTickets(o.fan.token);
     const conn = await p.deps.db.getConnection();
     let scanned: string | undefined;
     try {
@@ -169,7 +206,7 @@ describe('refund against check-in, racing (pretix style: pause the refund betwee
   it('a scan during the pause waits for the refund and is refused; the refund is never of a used ticket', async () => {
     const o = await paidOrder('openid-adm-race');
     await issueTickets(p.deps, o.orderId, p.clock.now());
-    const [t] = await ticketsOf(o.fan.token);
+    const [t] = await boundTickets(o.fan.token);
     const pause = pauseAfterCheck();
     const refunding = refund(o);
     await pause.reached;
@@ -192,7 +229,7 @@ describe('refund against check-in, racing (pretix style: pause the refund betwee
   it('a scan that locked the ticket first wins, and the refund is then refused', async () => {
     const o = await paidOrder('openid-adm-race2');
     await issueTickets(p.deps, o.orderId, p.clock.now());
-    const [t] = await ticketsOf(o.fan.token);
+    const [t] = await boundTickets(o.fan.token);
     expect((await scan(t!)).body.result).toBe('admitted');
     const r = await refund(o);
     expect(r.body.error).toMatchObject({ code: 'ORDER_STATE_INVALID', message: '门票已检票入场，不能退票' });

@@ -80,6 +80,8 @@ export interface AdminSessionSummary {
   realName: boolean;
   queueEnabled: boolean;
   queueRatePerMin: number | null;
+  /** Fans cannot move a ticket to another phone this many minutes before the start (null: always can). */
+  rebindFreezeMinutes: number | null;
   capacity: number;
   tiers: AdminTier[];
 }
@@ -161,7 +163,14 @@ export interface AdminOrderDetail extends AdminOrderRow {
     status: string;
     successTime: string | null;
   }[];
-  tickets: { ticketNo: string; status: string; seatLabel: string; createdAt: string }[];
+  tickets: {
+    ticketNo: string;
+    status: string;
+    seatLabel: string;
+    createdAt: string;
+    /** Phones the ticket was bound to, newest first; revokedAt null: the current one. */
+    bindings: AdminTicketBinding[];
+  }[];
   refunds: {
     id: string;
     outRefundNo: string;
@@ -192,6 +201,8 @@ export interface StaffMember {
 
 export interface StaffInvite {
   code: string;
+  /** How the audit log names this invite (a hash of the code; the code itself is never logged). */
+  ref: string;
   shows: { id: string; title: string }[];
   maxUses: number;
   uses: number;
@@ -200,6 +211,19 @@ export interface StaffInvite {
   revoked: boolean;
   createdBy: string;
   createdAt: string;
+}
+
+/** A ticket's binding to a fan's phone (admin order detail). */
+export interface AdminTicketBinding {
+  id: string;
+  /** The first characters of the device's public key. */
+  device: string;
+  /** The mini-program's X-Device-Id when it bound. */
+  deviceId: string | null;
+  boundAt: string;
+  revokedAt: string | null;
+  /** 'rebind': replaced by another phone. */
+  revokedReason: string | null;
 }
 
 export interface GateConflict {
@@ -215,7 +239,8 @@ export interface GateConflict {
 export interface GateCounts {
   /** Always true now that check-in is part of the schema; the admin page still reads it. */
   available: boolean;
-  gates: { gate: string; admitted: number }[];
+  /** manual: of those admitted, how many by manual entry (a typed number with a second factor). */
+  gates: { gate: string; admitted: number; manual: number }[];
   /** Admissions found to be duplicates (or refunded tickets) when offline devices synced. */
   conflicts: GateConflict[];
 }

@@ -203,6 +203,8 @@ export const SessionUpdateSchema = z
     realName: z.boolean().optional(),
     queueEnabled: z.boolean().optional(),
     queueRatePerMin: sessionFields.queueRatePerMin,
+    /** Freeze re-binding tickets to another phone this long before the start (null: never). */
+    rebindFreezeMinutes: z.number().int().min(0).max(10_080).nullable().optional(),
   })
   .refine(saleBeforeStart, { message: '开售时间必须早于演出开始时间', path: ['saleStartsAt'] });
 export const TiersUpdateSchema = z.strictObject({ tiers });

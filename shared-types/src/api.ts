@@ -162,6 +162,18 @@ export interface PayResponse {
 /** valid; voided (refunded); refunding (a refund is under way: not admitted). Entry shows as checkedInAt. */
 export type TicketStatus = 'valid' | 'voided' | 'refunding';
 
+/** A ticket's binding to the device that shows its codes. */
+export interface TicketBinding {
+  bindingId: string;
+  /** base64url; what ticket-code.ts makeCode signs over with the device key. */
+  binding: string;
+  /** The bound device's Ed25519 public key (base64url): compare with this device's to know whose it is. */
+  devicePublicKey: string;
+  validUntil: string;
+  boundAt: string;
+  codeStepMs: number;
+}
+
 /** An electronic ticket of GET /api/v1/tickets ({ items: Ticket[] }). */
 export interface Ticket {
   ticketId: string;
@@ -170,12 +182,13 @@ export interface Ticket {
   seatId?: string;
   zoneId?: string;
   status: TicketStatus;
-  /** The ticket's QR code as of this answer; it rotates, so pages show currentQr(qrSigned, codeKey, now). */
+  /**
+   * The server's signed binding of the ticket to a device ('' until a device binds it). Not a code:
+   * only the bound device's private key turns it into the QR the gate accepts (makeCode).
+   */
   qr: string;
-  /** The fixed, Ed25519-signed part of the QR code (see ticket-code.ts). */
-  qrSigned: string;
-  /** The key of the ticket's rotating code. */
-  codeKey: string;
+  /** The live binding (POST /api/v1/tickets/:ticketId/bind); absent until a device binds. */
+  binding?: TicketBinding;
   codeStepMs: number;
   /** When the ticket was admitted at a gate. */
   checkedInAt?: string;
@@ -246,10 +259,13 @@ export interface CheckinAnswer {
   attendee?: { name: string; idNumber: string };
   /** Tickets this gate has admitted for the session so far. */
   gateCount?: number;
+  /** Manual entries: how the ticket was admitted ('manual_id' or 'manual_code'). */
+  kind?: 'qr' | 'manual_id' | 'manual_code';
 }
 
 /** POST /api/v1/checkin/sync: one result per offline scan, in the order sent. */
 export interface CheckinSyncAnswer {
-  items: { ticketNo: string; result: CheckinResult }[];
+  /** reason on refusals: 'unknown ticket', 'other session', 'outside window' (scannedAt not in the bundle's window). */
+  items: { ticketNo: string; result: CheckinResult; reason?: string }[];
   gateCount?: number;
 }

@@ -26,6 +26,8 @@ export const ERRORS = {
   SESSION_STATE_INVALID: { status: 409, message: '场次当前状态不支持此操作' },
   PAYLOAD_TOO_LARGE: { status: 413, message: '请求内容过大' },
   METHOD_NOT_ALLOWED: { status: 405, message: '不支持该请求方法' },
+  TICKET_NOT_BINDABLE: { status: 409, message: '该门票已失效，不能绑定设备' },
+  REBIND_FROZEN: { status: 409, message: '临近开演，主办方已停止更换设备，请使用原手机入场' },
   RATE_LIMITED: { status: 429, message: '请求过于频繁，请稍后再试' },
   INTERNAL: { status: 500, message: '系统繁忙，请稍后再试' },
   SERVICE_UNAVAILABLE: { status: 503, message: '系统繁忙，请稍后再试' },

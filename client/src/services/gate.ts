@@ -5,6 +5,7 @@ import {
   syncCheckins,
   type CheckinAnswer,
   type CheckinResult,
+  type ManualInput,
   type SyncItem,
 } from './staff';
 import { readJson, remove, write } from './storage';
@@ -12,8 +13,10 @@ import { verifyOffline, type OfflineBundle, type OfflineVerdict } from './ticket
 
 /**
  * The gate desk of a staff phone: scans go to POST /api/v1/checkin while there is a network;
- * without one they are checked against the session's offline bundle (signatures, rotating codes,
- * revocation list), admitted, and queued in storage until POST /api/v1/checkin/sync takes them.
+ * without one they are checked against the session's offline bundle (public keys only: the
+ * server's binding and the fan's device signature, hashed ticket list, revocation lists),
+ * admitted, and queued with the code as scanned until POST /api/v1/checkin/sync takes them.
+ * Manual entry (a typed number and a second factor) needs the server.
  */
 
 /** What the result screen shows for one scan. */
@@ -41,6 +44,8 @@ export interface AdmittedHere {
 export interface PendingCheckin extends SyncItem {
   sessionId: string;
   gate: string;
+  /** The token of the bundle it was checked with. */
+  bundle: string;
 }
 
 export interface SyncReport {
@@ -138,7 +143,8 @@ export function fromAnswer(a: CheckinAnswer): ScanView {
 }
 
 function fromVerdict(v: OfflineVerdict, here: Record<string, AdmittedHere>): ScanView {
-  if (v.result === 'invalid') return { result: 'invalid', offline: true, reason: v.reason };
+  if (v.result === 'invalid')
+    return { result: 'invalid', offline: true, reason: v.reason, ticketId: v.ticketId };
   if (v.result === 'admitted')
     return { result: 'admitted', offline: true, ticketId: v.ticketId, seat: v.seat, attendee: v.attendee };
   const prior = here[v.ticketId];
@@ -150,39 +156,26 @@ function fromVerdict(v: OfflineVerdict, here: Record<string, AdmittedHere>): Sca
   };
 }
 
-/** A ticket number read out by the holder, checked against the bundle (no code to check). */
-function verifyNumberOffline(
-  bundle: OfflineBundle,
-  ticketNo: string,
-  here: ReadonlySet<string>,
-): OfflineVerdict {
-  if (bundle.revoked.includes(ticketNo)) return { result: 'refunded', ticketId: ticketNo };
-  const t = bundle.tickets[ticketNo];
-  if (!t) return { result: 'invalid', reason: 'unknown ticket' };
-  if (here.has(ticketNo)) return { result: 'already_used', ticketId: ticketNo };
-  return {
-    result: 'admitted',
-    ticketId: ticketNo,
-    seat: t.seat,
-    ...(t.attendee ? { attendee: t.attendee } : {}),
-  };
-}
-
-export type ScanInput = { qr: string } | { ticketNo: string };
+export type ScanInput = { qr: string } | ManualInput;
 
 /** Checks one scan without the server; an admission is remembered and queued for the sync. */
 export function scanOffline(bundle: OfflineBundle, input: ScanInput, gate: string, nowMs: number): ScanView {
+  if (!('qr' in input)) return { result: 'invalid', offline: true, reason: 'needs network' };
   const here = admittedHere(bundle.sessionId);
-  const seen = new Set(Object.keys(here));
-  const verdict =
-    'qr' in input
-      ? verifyOffline(bundle, input.qr, nowMs, seen)
-      : verifyNumberOffline(bundle, input.ticketNo.trim().toUpperCase(), seen);
+  const verdict = verifyOffline(bundle, input.qr, nowMs, new Set(Object.keys(here)));
   const view = fromVerdict(verdict, here);
   if (verdict.result === 'admitted') {
     const at = new Date(nowMs).toISOString();
     noteAdmitted(bundle.sessionId, verdict.ticketId, { at, gate, offline: true });
-    enqueue({ sessionId: bundle.sessionId, gate, ticketNo: verdict.ticketId, scannedAt: at });
+    const { sessionId, token } = bundle;
+    enqueue({
+      sessionId,
+      gate,
+      bundle: token,
+      ticketNo: verdict.ticketId,
+      scannedAt: at,
+      code: input.qr.trim(),
+    });
   }
   return view;
 }
@@ -232,14 +225,19 @@ export async function refreshBundle(sessionId: string): Promise<{ bundle: Offlin
 export async function syncPending(nowMs: number): Promise<SyncReport | undefined> {
   const pending = pendingCheckins();
   if (!pending.length) return undefined;
+  // One request per gate, session and bundle (the server checks each batch against its bundle).
   const byGate = new Map<string, PendingCheckin[]>();
-  for (const p of pending) byGate.set(p.gate, [...(byGate.get(p.gate) ?? []), p]);
+  for (const p of pending) {
+    const k = `${p.gate}\n${p.sessionId}\n${p.bundle}`;
+    byGate.set(k, [...(byGate.get(k) ?? []), p]);
+  }
   const report: SyncReport = { at: new Date(nowMs).toISOString(), sent: 0, admitted: 0, conflicts: [] };
   let failure: unknown;
-  for (const [gate, items] of byGate) {
-    const batch = items.map((p) => ({ ticketNo: p.ticketNo, scannedAt: p.scannedAt }));
+  for (const items of byGate.values()) {
+    const { gate, sessionId, bundle } = items[0]!;
+    const batch = items.map((p) => ({ ticketNo: p.ticketNo, scannedAt: p.scannedAt, code: p.code }));
     try {
-      const results = await syncCheckins(gate, batch);
+      const results = await syncCheckins(gate, sessionId, bundle, batch);
       dropPending(batch);
       report.sent += batch.length;
       for (const r of results) {

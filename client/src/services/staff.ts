@@ -12,6 +12,15 @@ export type { CheckinAnswer, CheckinResult };
 export interface SyncItem {
   ticketNo: string;
   scannedAt: string;
+  /** The code the phone showed: the server checks it again at scannedAt. */
+  code: string;
+}
+
+/** A typed ticket number and its second factor (manual entry, online only). */
+export interface ManualInput {
+  ticketNo: string;
+  idLast4?: string;
+  spokenCode?: string;
 }
 
 export function redeemInvite(code: string): Promise<StaffShows> {
@@ -23,7 +32,7 @@ export function redeemInvite(code: string): Promise<StaffShows> {
 }
 
 export function checkin(
-  input: { qr: string } | { ticketNo: string },
+  input: { qr: string } | ManualInput,
   gate: string,
   sessionId: string,
 ): Promise<CheckinAnswer> {
@@ -34,12 +43,18 @@ export function checkin(
   });
 }
 
-export async function syncCheckins(gate: string, checkins: SyncItem[]): Promise<CheckinSyncAnswer['items']> {
+/** bundle: the token of the offline bundle the scans were checked with. */
+export async function syncCheckins(
+  gate: string,
+  sessionId: string,
+  bundle: string,
+  checkins: SyncItem[],
+): Promise<CheckinSyncAnswer['items']> {
   return (
     await request<CheckinSyncAnswer>('/api/v1/checkin/sync', {
       method: 'POST',
       auth: true,
-      body: { gate, checkins },
+      body: { gate, sessionId, bundle, checkins },
     })
   ).items;
 }

@@ -1,14 +1,17 @@
 /**
  * Gate check-in end to end in the H5 build against the real server, MySQL, Redis and the WeChat
  * simulator, in two browser contexts:
- *   - a fan picks two seats of a real-name session, fills the attendees from 常用观演人, pays in
- *     the simulator's cashier and opens 我的票夹: rotating QR codes (data-qr);
+ *   - a fan picks three seats of a real-name session, fills the attendees from 常用观演人, pays in
+ *     the simulator's cashier and opens 我的票夹: the tickets are bound to a key made in this
+ *     browser, and show device-signed rotating QR codes (data-qr) and spoken digits;
  *   - a staff member (assigned to the show) finds 检票工作台 under 我的, picks the session and
  *     the gate, pastes the fan's current QR: green 已入场 with the masked attendee; pastes it
- *     again: red 已使用 with the gate and the time;
- *   - the staff phone loses the network: the second ticket is verified and admitted offline
- *     from the downloaded bundle, and synced to the server when the network is back;
- *   - the fan's wallet shows both tickets 已入场 with the time.
+ *     again: red 重复入场 with the gate and the time;
+ *   - manual entry: the second ticket's number alone is not even sent; with the digits the fan's
+ *     phone shows (read aloud) it is admitted;
+ *   - the staff phone loses the network: the third ticket is verified and admitted offline
+ *     from the downloaded bundle (public keys only), and synced when the network is back;
+ *   - the fan's wallet shows the tickets 已入场 with the time.
  * Screenshots: test-artifacts/client/gate-*.png.
  */
 import { test } from 'node:test';
@@ -58,6 +61,7 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
   for (const [name, id] of [
     ['王小明', mainlandId('19950312', 321)],
     ['陈静', mainlandId('19970708', 654)],
+    ['李雷', mainlandId('19900101', 111)],
   ])
     await api(stack, fanUser.token, 'POST', '/api/v1/me/attendees', {
       name,
@@ -70,12 +74,13 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
   await openPage(page, stack.appUrl, 'seatmap', { sessionId: seeded.sessionId, showId: seeded.showId });
   await seatMapReady(page);
   await zoomIn(page);
-  await tapSeats(page, await seatsNearCentre(page, 2));
+  await tapSeats(page, await seatsNearCentre(page, 3));
   await page.getByTestId('confirm-seats').click();
   await page.getByTestId('saved-open').click();
-  await page.getByTestId('saved-chip').nth(1).waitFor();
+  await page.getByTestId('saved-chip').nth(2).waitFor();
   await page.getByTestId('saved-chip').nth(0).click();
   await page.getByTestId('saved-chip').nth(1).click();
+  await page.getByTestId('saved-chip').nth(2).click();
   await fillContactPhone(page);
   await screenshot(page, 'gate-01-confirm-saved-attendees');
   await page.getByTestId('submit-order').click();
@@ -84,11 +89,13 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
   await page.getByTestId('cashier-confirm').click();
   await page.locator('[data-testid=order-status][data-status=ticketed]').waitFor({ timeout: 30_000 });
   await page.getByText('查看电子票').click();
-  await page.getByTestId('live-qr').nth(1).waitFor();
+  await page.getByTestId('live-qr').nth(2).waitFor();
   const { items: tickets } = await api(stack, fanUser.token, 'GET', '/api/v1/tickets');
-  assert.equal(tickets.length, 2);
-  const [first, second] = tickets.map((t) => t.ticketId);
-  assert.match(await liveQr(page, first), /^STX2\.[\w-]+\.[\w-]+\.\d{6}$/);
+  assert.equal(tickets.length, 3);
+  const [first, second, third] = tickets.map((t) => t.ticketId);
+  assert.match(await liveQr(page, first), /^STX3:[0-9A-Z $%*+\-./:]{250,320}$/); // QR alphanumeric mode
+  // What the API returns: the binding (public); no secret that could make a code.
+  assert.ok(tickets.every((t) => t.binding?.devicePublicKey && !('codeKey' in t) && !('qrSigned' in t)));
   await screenshot(page, 'gate-02-fan-tickets');
 
   // The staff member: assigned to the show, finds the scanner under 我的.
@@ -106,7 +113,7 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
   await staff.getByTestId('setup-session').first().click();
   await staff.getByTestId('gate-input').locator('input').fill(GATE);
   await staff.getByTestId('setup-start').click();
-  await staff.getByTestId('bundle-status').getByText('离线数据 2 张').waitFor();
+  await staff.getByTestId('bundle-status').getByText('离线数据 3 张').waitFor();
   await screenshot(staff, 'gate-04-desk');
 
   // Online: first scan wins, the second is told when and where.
@@ -121,7 +128,7 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
 
   result = await paste(staff, await liveQr(page, first));
   await staff.locator('[data-testid=scan-result][data-result=already_used]').waitFor();
-  assert.equal(await staff.getByTestId('result-title').innerText(), '已使用');
+  assert.equal(await staff.getByTestId('result-title').innerText(), '重复入场');
   const used = await staff.getByTestId('result-used').innerText();
   assert.match(used, /首次入场：\d{2}月\d{2}日 \d{2}:\d{2}:\d{2}/);
   assert.ok(used.includes(`入口：${GATE}`), used);
@@ -129,10 +136,30 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
   await staff.getByTestId('scan-next').click();
   await result.waitFor({ state: 'detached' });
 
+  // Manual entry: the number alone is refused on the phone; with the fan's spoken digits it admits.
+  await staff.getByTestId('ticket-no-input').locator('input').fill(second);
+  await staff.getByTestId('ticket-no-submit').click();
+  await staff.getByTestId('desk-hint').getByText('人工核验码').waitFor();
+  const spoken = (
+    await page
+      .getByTestId('ticket')
+      .filter({ hasText: `票号 ${second}` })
+      .getByTestId('spoken-code')
+      .innerText()
+  ).replace(/\D/g, '');
+  assert.match(spoken, /^\d{6}$/);
+  await staff.getByTestId('ticket-no-input').locator('input').fill(second);
+  await staff.getByTestId('factor-input').locator('input').fill(spoken);
+  await staff.getByTestId('ticket-no-submit').click();
+  await staff.locator('[data-testid=scan-result][data-result=admitted]').waitFor();
+  await screenshot(staff, 'gate-06b-manual-entry');
+  await staff.getByTestId('scan-next').click();
+  await result.waitFor({ state: 'detached' });
+
   // Offline: verified on the phone, queued, synced when the network is back.
   await staffSide.context.setOffline(true);
   await staff.getByTestId('net-status').getByText('离线').waitFor();
-  result = await paste(staff, await liveQr(page, second));
+  result = await paste(staff, await liveQr(page, third));
   await staff.locator('[data-testid=scan-result][data-result=admitted][data-offline="1"]').waitFor();
   await screenshot(staff, 'gate-07-admitted-offline');
   await staff.getByTestId('scan-next').click();
@@ -146,21 +173,22 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
   assert.equal(await staff.getByTestId('pending-count').count(), 0);
   await screenshot(staff, 'gate-08-synced');
   const [rows] = await stack.deps.db.query(
-    'SELECT t.ticket_no, c.gate, c.mode FROM checkins c JOIN tickets t ON t.id = c.ticket_id ORDER BY c.mode',
+    'SELECT t.ticket_no, c.gate, c.mode, c.kind FROM checkins c JOIN tickets t ON t.id = c.ticket_id ORDER BY c.mode, c.kind',
   );
   assert.deepEqual(
-    rows.map((r) => [r.ticket_no, r.gate, r.mode]),
+    rows.map((r) => [r.ticket_no, r.gate, r.mode, r.kind]),
     [
-      [second, GATE, 'offline'],
-      [first, GATE, 'online'],
+      [third, GATE, 'offline', 'qr'],
+      [second, GATE, 'online', 'manual_code'],
+      [first, GATE, 'online', 'qr'],
     ],
   );
 
   // The fan's wallet: both admitted, with the time, no code left to show.
   await openPage(page, stack.appUrl, 'tickets');
   await until(
-    async () => (await page.locator('[data-testid=ticket][data-status=checked_in]').count()) === 2,
-    'both tickets 已入场',
+    async () => (await page.locator('[data-testid=ticket][data-status=checked_in]').count()) === 3,
+    'the tickets 已入场',
   );
   assert.equal(await page.getByTestId('live-qr').count(), 0);
   assert.match(
@@ -170,7 +198,7 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
   await screenshot(page, 'gate-09-fan-checked-in');
   // 常用观演人: the two saved ones, masked.
   await openPage(page, stack.appUrl, 'attendees');
-  await page.getByTestId('saved-row').nth(1).waitFor();
+  await page.getByTestId('saved-row').nth(2).waitFor();
   const rows2 = (await page.getByTestId('saved-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ''));
   assert.match(rows2[0], /^王\*明身份证110\*{11}321\d删除$/);
   assert.match(rows2[1], /^陈\*身份证110\*{11}654\d删除$/);

@@ -1,9 +1,13 @@
 /**
- * Signed ticket QR codes for tests, made with node:crypto only (independent of the app's and
- * the server's code): Ed25519 over "STX2.<payload>", the rotating 6-digit code as HMAC-SHA256 of
- * the 20-second window under the ticket's code key (see shared-types/src/ticket-code.ts).
+ * Device-bound ticket codes for tests (see shared-types/src/ticket-code.ts): the server's key is
+ * a node:crypto Ed25519 key (independent of the app), its signature over the binding made with
+ * node:crypto; the fan's phone key and the code's layout come from the shared module.
  */
 const crypto = require('node:crypto');
+// The shared module needs a TextEncoder when it loads; jsdom test environments have none (the
+// weapp tests take it away again before the app loads, which brings its own).
+if (typeof globalThis.TextEncoder !== 'function') globalThis.TextEncoder = require('node:util').TextEncoder;
+const tc = require('@showtix/shared-types/dist/ticket-code');
 
 const STEP_MS = 20_000;
 const b64url = (buf) => Buffer.from(buf).toString('base64url');
@@ -14,43 +18,70 @@ function keyPair(kid = 'k1') {
   return { kid, privateKey, publicB64: raw };
 }
 
-function windowCode(codeKey, window) {
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(window));
-  const mac = crypto.createHmac('sha256', Buffer.from(codeKey, 'base64url')).update(counter).digest();
-  const off = mac[mac.length - 1] & 0x0f;
-  const bin = ((mac[off] & 0x7f) << 24) | (mac[off + 1] << 16) | (mac[off + 2] << 8) | mac[off + 3];
-  return String(bin % 1_000_000).padStart(6, '0');
+/** A fan's phone: its key seed as the wallet stores it ('showtix.ticketKey'). */
+function device() {
+  const seed = new Uint8Array(crypto.randomBytes(32));
+  const k = tc.deviceKeyFromSeed(seed);
+  return { seed: b64url(seed), priv: k.priv, pub: tc.bytesToB64url(k.pub) };
 }
 
-/** One ticket: its number, code key and the signed part of its QR. */
-function ticket(keys, ticketNo, sessionId) {
-  const payload = b64url(JSON.stringify({ t: ticketNo, s: sessionId, k: keys.kid }));
-  const signed = `STX2.${payload}`;
-  const sig = b64url(crypto.sign(null, Buffer.from(signed), keys.privateKey));
-  const codeKey = b64url(crypto.randomBytes(32));
-  return { ticketNo, codeKey, qrSigned: `${signed}.${sig}` };
-}
-
-/** The QR a fan's phone shows at nowMs. */
-function qrAt(t, nowMs) {
-  return `${t.qrSigned}.${windowCode(t.codeKey, Math.floor(nowMs / STEP_MS))}`;
-}
-
-/** GET /api/v1/staff/sessions/:id/offline-bundle for these tickets. */
-function bundle(keys, sessionId, tickets, revoked = [], extra = {}) {
-  return {
+/** One ticket bound to `dev`: what GET /api/v1/tickets returns in its `binding`. */
+function ticket(keys, ticketNo, sessionId, dev = device(), bindingId = '1') {
+  const validUntil = 4_000_000_000;
+  const unsigned = tc.encodeBinding({
+    kid: keys.kid,
+    ticketNo,
     sessionId,
-    generatedAt: new Date().toISOString(),
-    keys: { [keys.kid]: keys.publicB64 },
-    tickets: Object.fromEntries(
-      tickets.map((t) => [
-        t.ticketNo,
-        { codeKey: t.codeKey, seat: 'A区 1排1座', ...(extra[t.ticketNo] ?? {}) },
-      ]),
-    ),
-    revoked,
+    bindingId,
+    validUntil,
+    devicePub: tc.b64urlToBytes(dev.pub),
+  });
+  const sig = crypto.sign(null, Buffer.from(unsigned), keys.privateKey);
+  const binding = b64url(Buffer.concat([Buffer.from(unsigned), sig]));
+  return {
+    ticketNo,
+    device: dev,
+    bindingId,
+    binding: {
+      bindingId,
+      binding,
+      devicePublicKey: dev.pub,
+      validUntil: new Date(validUntil * 1000).toISOString(),
+      boundAt: '2027-01-01T00:00:00.000Z',
+      codeStepMs: STEP_MS,
+    },
   };
 }
 
-module.exports = { STEP_MS, keyPair, ticket, qrAt, windowCode, bundle };
+/** The QR the fan's phone shows at nowMs. */
+function qrAt(t, nowMs) {
+  return tc.makeCode(t.binding.binding, t.device.priv, nowMs);
+}
+
+/** The six spoken digits the phone shows at nowMs. */
+function spokenAt(t, nowMs) {
+  return tc.manualDigits(tc.manualKeyOf(t.device.priv, t.ticketNo), nowMs);
+}
+
+/** GET /api/v1/staff/sessions/:id/offline-bundle for these tickets. */
+function bundle(keys, sessionId, tickets, revoked = [], extra = {}, more = {}) {
+  const hashKey = b64url(crypto.randomBytes(32));
+  const h = (no) => tc.ticketHash(hashKey, no);
+  return {
+    v: 3,
+    sessionId,
+    generatedAt: new Date().toISOString(),
+    expiresAt: '2099-01-01T00:00:00.000Z',
+    token: `${sessionId}.1700000000000.4070908800000.${'x'.repeat(43)}`,
+    keys: { [keys.kid]: keys.publicB64 },
+    hashKey,
+    tickets: Object.fromEntries(
+      tickets.map((t) => [h(t.ticketNo), { seat: 'A区 1排1座', ...(extra[t.ticketNo] ?? {}) }]),
+    ),
+    revoked: revoked.map(h),
+    revokedBindings: [],
+    ...more,
+  };
+}
+
+module.exports = { STEP_MS, keyPair, device, ticket, qrAt, spokenAt, bundle };

@@ -61,7 +61,8 @@ describe('the result screen', () => {
       usedBy: '88',
     });
     expect(el.className).toContain('result--bad');
-    expect(screen.getByTestId('result-title').textContent).toBe('已使用');
+    expect(screen.getByTestId('result-title').textContent).toBe('重复入场');
+    expect(screen.getByTestId('result-why').textContent).toBe('已入场：此票已检票入场，请勿重复放行');
     expect(screen.getByTestId('result-used').textContent).toBe(
       '首次入场：01月15日 19:02:05入口：西2门核验人：工作人员 #88',
     );
@@ -69,20 +70,31 @@ describe('the result screen', () => {
 
   it('refunded: red, cannot enter', () => {
     show({ result: 'refunded', offline: true, ticketId: T1 });
-    expect(screen.getByTestId('result-title').textContent).toBe('已退票');
-    expect(screen.getByTestId('result-why').textContent).toBe('此票已退票或作废，不能入场');
+    expect(screen.getByTestId('result-title').textContent).toBe('已退款');
+    expect(screen.getByTestId('result-why').textContent).toBe('已退款：此票已退票或作废，不能入场');
     expect(screen.getByTestId('scan-result').textContent).toContain('离线核验');
   });
 
   it.each([
-    ['signature', '签名校验失败：伪造或被篡改的票'],
-    ['code expired', '动态码已过期（可能是截图），请观众打开票夹出示实时二维码'],
-    ['other session', '不是本场次的门票'],
-    ['unknown ticket', '查无此票'],
-    ['unreadable', '无法识别的二维码，不是本平台的电子票'],
-  ])('invalid (%s): red with the reason in words', (reason, words) => {
+    ['signature', '无效票', '签名校验失败：伪造或被篡改的票'],
+    [
+      'code expired',
+      '二维码已过期',
+      '二维码已过期（可能是截图），请观众打开票夹出示实时二维码；一直如此请观众检查手机时间',
+    ],
+    ['other session', '非本场票', '非本场票：这张票不是本场次的，请观众核对场次'],
+    [
+      'device signature',
+      '非本人手机',
+      '二维码不是购票手机生成的（转发、代挂或伪造），请观众用自己的手机打开票夹',
+    ],
+    ['binding revoked', '已换手机', '此票已改在另一台手机上出示，这台手机上的二维码已失效'],
+    ['second factor', '核验不符', '人工核验码或证件号不符，不能入场'],
+    ['unknown ticket', '无效票', '查无此票'],
+    ['unreadable', '无效票', '无法识别的二维码，不是本平台的电子票'],
+  ])('invalid (%s): red with the reason in words', (reason, title, words) => {
     show({ result: 'invalid', offline: false, reason });
-    expect(screen.getByTestId('result-title').textContent).toBe('无效票');
+    expect(screen.getByTestId('result-title').textContent).toBe(title);
     expect(screen.getByTestId('result-why').textContent).toBe(words);
   });
 });
@@ -90,7 +102,7 @@ describe('the result screen', () => {
 describe('the scan desk (H5: codes pasted)', () => {
   beforeEach(() => taro.setStorageSync('showtix.gate.setup', JSON.stringify(SETUP)));
 
-  it('checks a pasted code online, cues, counts; refuses a number in the wrong format', async () => {
+  it('checks a pasted code online, cues, counts; manual entry needs a well-formed number and a second factor', async () => {
     const sent = serveApi({
       'GET /api/v1/staff/sessions/7/offline-bundle': ok(support.bundle(keys, '7', [t1])),
       'POST /api/v1/checkin': [
@@ -126,9 +138,16 @@ describe('the scan desk (H5: codes pasted)', () => {
     expect(screen.getByTestId('desk-hint').textContent).toBe('票号格式不正确：T 开头，共 20 位');
     fireEvent.change(screen.getByTestId('ticket-no-input'), { target: { value: T1.toLowerCase() } });
     fireEvent.click(screen.getByTestId('ticket-no-submit'));
+    expect(screen.getByTestId('desk-hint').textContent).toBe(
+      '请填写观众报出的 6 位人工核验码，或实名场次的证件号后 4 位',
+    );
+    expect(sent.filter((s) => s.key === 'POST /api/v1/checkin')).toHaveLength(1); // a number alone is not sent
+    fireEvent.change(screen.getByTestId('factor-input'), { target: { value: '123 456' } });
+    fireEvent.click(screen.getByTestId('ticket-no-submit'));
     await tick(0);
     expect(sent.filter((s) => s.key === 'POST /api/v1/checkin')[1]!.data).toEqual({
       ticketNo: T1,
+      spokenCode: '123456',
       gate: '东1门',
       sessionId: '7',
     });
@@ -180,6 +199,28 @@ describe('the scan desk (H5: codes pasted)', () => {
     expect(screen.getByTestId('sync-report').textContent).toContain('上传 1 条：确认入场 1 条，无冲突');
     await tick(60_000);
     expect(sent.filter((s) => s.key === 'POST /api/v1/checkin/sync')).toHaveLength(2);
+  });
+
+  it("a staff phone whose clock is off is told so, and its offline checks run on the server's time", async () => {
+    const late = support.bundle(
+      keys,
+      '7',
+      [t1],
+      [],
+      {},
+      { generatedAt: new Date(NOW - 5 * 60_000).toISOString() },
+    );
+    serveApi({ 'GET /api/v1/staff/sessions/7/offline-bundle': ok(late), 'POST /api/v1/checkin': 'network' });
+    render(<ScanPage />);
+    await tick(0);
+    expect(screen.getByTestId('clock-warning').textContent).toContain('相差 300 秒');
+    // The fan's phone is right (server time = NOW - 5 min); this phone runs 5 minutes fast.
+    fireEvent.change(screen.getByTestId('scan-input'), {
+      target: { value: support.qrAt(t1, NOW - 5 * 60_000) },
+    });
+    fireEvent.click(screen.getByTestId('scan-submit'));
+    await tick(0);
+    expect(screen.getByTestId('scan-result').dataset.result).toBe('admitted');
   });
 
   it('refreshes the offline bundle every 5 minutes while online', async () => {

@@ -1,9 +1,10 @@
 /**
  * The compiled staff scan page (dist/weapp, staff sub-package) in miniprogram-simulate, with a
  * wx that has no TextEncoder, TextDecoder or atob (as WeChat): setup, wx.scanCode with a green
- * result and the camera reopened after "继续检票", manual entry of a ticket number with a red
- * result, and an offline admission verified on the phone (Ed25519 + rotating code) and synced
- * when the network is back.
+ * result and the camera reopened after "继续检票", manual entry of a ticket number with its second
+ * factor and a red result, and an offline admission verified on the phone (the server's binding
+ * and the fan phone's signature over the current step, public keys only) and synced when the
+ * network is back.
  */
 const {
   calls,
@@ -18,7 +19,7 @@ const {
   fire,
   text,
 } = require('./mp');
-const { keyPair, ticket, qrAt, bundle } = require('../support/tickets');
+const { keyPair, ticket, qrAt, spokenAt, bundle } = require('../support/tickets');
 
 const SESSION = '7';
 const T1 = 'TABCDEFGHJKLMNPQRSTU';
@@ -72,7 +73,7 @@ test('setup: the staff member picks a session of an assigned show and names the 
 });
 
 test('a camera scan shows the big green screen with the attendee; 继续检票 opens the camera again', async () => {
-  scans.push('STX2.scanned-code');
+  scans.push('STX3:SCANNED-CODE');
   const page = openDesk({
     result: 'admitted',
     ticketId: T1,
@@ -87,7 +88,7 @@ test('a camera scan shows the big green screen with the attendee; 继续检票 o
   await until(() => byClass(page, 'result--ok').length, 'the green result');
   expect(calls.scan[0]).toEqual(['qrCode']);
   expect(posted('POST /api/v1/checkin')[0].data).toEqual({
-    qr: 'STX2.scanned-code',
+    qr: 'STX3:SCANNED-CODE',
     gate: '东1门',
     sessionId: SESSION,
   });
@@ -108,7 +109,7 @@ test('a camera scan shows the big green screen with the attendee; 继续检票 o
   page.detach();
 });
 
-test('manual entry of a ticket number: a used ticket is red with when, where and by whom', async () => {
+test('manual entry: a ticket number and the spoken code; a used ticket is red with when, where and by whom', async () => {
   const page = openDesk({
     result: 'already_used',
     ticketId: T2,
@@ -125,10 +126,20 @@ test('manual entry of a ticket number: a used ticket is red with when, where and
 
   fire(page, 'desk__no-input', 'input', { detail: { value: T2.toLowerCase() } });
   fire(page, 'desk__check-no', 'tap');
+  await until(() => text(page, 'desk__hint').includes('人工核验码'), 'the second-factor hint');
+  expect(posted('POST /api/v1/checkin')).toHaveLength(0); // a number alone is not even sent
+  const spoken = spokenAt(t2, Date.now());
+  fire(page, 'desk__no-input', 'input', { detail: { value: spoken } }, 1);
+  fire(page, 'desk__check-no', 'tap');
   await until(() => byClass(page, 'result--bad').length, 'the red result');
-  expect(posted('POST /api/v1/checkin')[0].data).toEqual({ ticketNo: T2, gate: '东1门', sessionId: SESSION });
-  expect(text(page, 'result__title')).toBe('已使用');
-  expect(text(page, 'result__why')).toBe('此票已检票入场，请勿重复放行');
+  expect(posted('POST /api/v1/checkin')[0].data).toEqual({
+    ticketNo: T2,
+    spokenCode: spoken,
+    gate: '东1门',
+    sessionId: SESSION,
+  });
+  expect(text(page, 'result__title')).toBe('重复入场');
+  expect(text(page, 'result__why')).toBe('已入场：此票已检票入场，请勿重复放行');
   expect(byClass(page, 'result__line').map((e) => e.textContent)).toEqual([
     `票号 ${T2}`,
     '首次入场：01月15日 19:02:05',
@@ -159,8 +170,16 @@ test('offline: the phone verifies the signed rotating code, admits, refuses a se
   await until(() => byClass(page, 'result--ok').length, 'the offline admission');
   expect(text(page, 'result__badge')).toBe('离线核验 · 联网后自动同步');
   expect(text(page, 'chip-net')).toBe('● 离线');
+  const b = bundle(keys, SESSION, [t1, t2]);
   expect(JSON.parse(storage.get('showtix.gate.pending'))).toEqual([
-    { sessionId: SESSION, gate: '东1门', ticketNo: T1, scannedAt: expect.any(String) },
+    {
+      sessionId: SESSION,
+      gate: '东1门',
+      bundle: b.token,
+      ticketNo: T1,
+      scannedAt: expect.any(String),
+      code: expect.stringMatching(/^STX3:/),
+    },
   ]);
   fire(page, 'result__next', 'tap'); // the camera is cancelled (no code queued)
   await until(() => byClass(page, 'result').length === 0, 'the result closed');
@@ -169,14 +188,20 @@ test('offline: the phone verifies the signed rotating code, admits, refuses a se
   scans.push(qrAt(t1, Date.now()));
   fire(page, 'desk__scan', 'tap');
   await until(() => byClass(page, 'result--bad').length, 'the second use refused');
-  expect(text(page, 'result__title')).toBe('已使用');
+  expect(text(page, 'result__title')).toBe('重复入场');
   expect(text(page, 'result__line', 3)).toBe('核验人：本机');
   fire(page, 'result__next', 'tap');
 
   // A screenshot of an old code is refused without the network too.
   scans.push(qrAt(t2, Date.now() - 120_000));
   fire(page, 'desk__scan', 'tap');
-  await until(() => text(page, 'result__why').includes('动态码已过期'), 'the stale code refused');
+  await until(() => text(page, 'result__title') === '二维码已过期', 'the stale code refused');
+  fire(page, 'result__next', 'tap');
+
+  // A code made by another phone over t2's binding (a forwarded binding, a scalper's page).
+  scans.push(qrAt({ ...t2, device: require('../support/tickets').device() }, Date.now()));
+  fire(page, 'desk__scan', 'tap');
+  await until(() => text(page, 'result__title') === '非本人手机', 'the foreign phone refused');
   fire(page, 'result__next', 'tap');
 
   down = false;
@@ -185,7 +210,9 @@ test('offline: the phone verifies the signed rotating code, admits, refuses a se
   await until(() => byClass(page, 'sync').length, 'the sync report');
   expect(posted('POST /api/v1/checkin/sync')[0].data).toEqual({
     gate: '东1门',
-    checkins: [{ ticketNo: T1, scannedAt: expect.any(String) }],
+    sessionId: SESSION,
+    bundle: b.token,
+    checkins: [{ ticketNo: T1, scannedAt: expect.any(String), code: expect.stringMatching(/^STX3:/) }],
   });
   expect(text(page, 'sync__why')).toBe('已在其他入口先行入场（重复使用）');
   expect(storage.has('showtix.gate.pending')).toBe(false);

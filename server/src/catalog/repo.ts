@@ -16,6 +16,8 @@ export interface SessionRow {
   real_name: number;
   queue_enabled: number;
   queue_rate_per_min: number | null;
+  /** Read by the admin session view (SELECT *), not by the catalog. */
+  rebind_freeze_minutes?: number | null;
 }
 
 /** What the fan's and the admin's views of a session both say about it. */

@@ -52,6 +52,26 @@ export async function checkinOf(db: Db | Conn, ticketId: string): Promise<Checki
   return rows[0] as CheckinRow | undefined;
 }
 
+/** How a ticket was admitted: its code scanned, or typed in with a second factor (manual entry). */
+export type CheckinKind = 'qr' | 'manual_id' | 'manual_code';
+
+/**
+ * Whether a binding of this ticket was live at `at` (revoked later still counts: an offline scan
+ * made before the re-bind stands). Read under the ticket's row lock, which a re-bind also takes.
+ */
+export async function bindingLiveAt(
+  conn: Conn,
+  bindingId: string,
+  ticketId: string,
+  at: Date,
+): Promise<boolean> {
+  const [rows] = await conn.query<Row[]>(
+    'SELECT 1 FROM ticket_bindings WHERE id = ? AND ticket_id = ? AND (revoked_at IS NULL OR revoked_at > ?)',
+    [bindingId, ticketId, at],
+  );
+  return rows.length > 0;
+}
+
 /** The first scan wins: false when the ticket was admitted before (the primary key refuses). */
 export async function insertCheckin(
   conn: Conn,
@@ -62,15 +82,16 @@ export async function insertCheckin(
     staffUserId: string;
     device: string | null;
     mode: 'online' | 'offline';
+    kind: CheckinKind;
     scannedAt: Date;
     now: Date;
   },
 ): Promise<boolean> {
   try {
     await conn.query(
-      `INSERT INTO checkins (ticket_id, session_id, gate, staff_user_id, device, mode, scanned_at, recorded_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [c.ticketId, c.sessionId, c.gate, c.staffUserId, c.device, c.mode, c.scannedAt, c.now],
+      `INSERT INTO checkins (ticket_id, session_id, gate, staff_user_id, device, mode, kind, scanned_at, recorded_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [c.ticketId, c.sessionId, c.gate, c.staffUserId, c.device, c.mode, c.kind, c.scannedAt, c.now],
     );
     return true;
   } catch (err) {

@@ -1,22 +1,31 @@
 import {
-  codeIsCurrent,
-  parseQr,
-  verifySignature,
+  checkCode,
+  parseCode,
+  ticketHash,
   type OfflineBundle,
+  type ParsedCode,
 } from '@showtix/shared-types/dist/ticket-code';
 import type { CheckinAnswer, CheckinSyncAnswer } from '@showtix/shared-types';
 import type { RowDataPacket } from 'mysql2/promise';
 import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../http/errors';
-import { codeKeyOf, type TicketKeys } from '../tickets/keys';
 import { refundBlockedTickets, ticketRefundBlocks } from '../refunds/repo';
+import type { TicketKeys } from '../tickets/keys';
+import { revokedBindingsOfSession } from '../tickets/bindings-repo';
 import { TICKET_STATUS } from '../tickets/status';
+import { recordAudit } from '../admin/audit/repo';
+import type { PathLimiter } from '../risk/limits';
+import { checkSecondFactor, type SecondFactor } from './manual';
+import { nativeVerify } from './verify';
+import { BUNDLE_TTL_MS, bundleToken, inWindow, readBundleToken } from './bundle';
 import {
   attendeeOfTicket,
   checkinOf,
   gateCount,
+  bindingLiveAt,
   insertCheckin,
   lockTicket,
+  type CheckinKind,
   staffShows,
   ticketByNo,
   type TicketForGate,
@@ -40,6 +49,7 @@ export class CheckinService {
   constructor(
     private readonly db: Db,
     private readonly keys: TicketKeys,
+    private readonly manualLimit: PathLimiter,
   ) {}
 
   private async assignedShows(staffUserId: string): Promise<Set<string>> {
@@ -48,28 +58,84 @@ export class CheckinService {
     return shows;
   }
 
-  /** Scans a QR (or, as a fallback, a ticket number read out by the holder). */
-  async checkin(
+  /**
+   * Scans a device-bound code (ticket-code.ts): current step, server-signed binding, the bound
+   * device's signature; then this gate's session, and the binding not revoked (re-checked under
+   * the ticket's lock in admit).
+   */
+  async checkin(s: Scan, input: { qr: string; sessionId: string }, now: Date): Promise<CheckinAnswer> {
+    const shows = await this.assignedShows(s.staffUserId);
+    const code = parseCode(input.qr);
+    if (!code)
+      return { result: 'invalid', reason: input.qr.startsWith('STX2.') ? 'outdated code' : 'unreadable' };
+    const t = await this.codeTicket(code, now);
+    if ('reason' in t) return { result: 'invalid', ...t };
+    if (!shows.has(t.show_id)) throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
+    if (input.sessionId !== t.session_id)
+      return { result: 'invalid', reason: 'other session', ticketId: t.ticket_no };
+    return this.admit(t, s, 'online', now, now, { kind: 'qr', bindingId: code.binding.bindingId });
+  }
+
+  /**
+   * Manual entry: a typed ticket number with a second factor (manual.ts), limited per gate and
+   * staff device, every attempt audited, admissions counted as their own kind.
+   */
+  async manual(
     s: Scan,
-    input: { qr?: string; ticketNo?: string; sessionId?: string },
+    input: { ticketNo: string; sessionId: string } & SecondFactor,
     now: Date,
   ): Promise<CheckinAnswer> {
     const shows = await this.assignedShows(s.staffUserId);
-    const qr = input.qr === undefined ? undefined : parseQr(input.qr);
-    if (input.qr !== undefined) {
-      if (!qr) return { result: 'invalid', reason: 'unreadable' };
-      const key = this.keys.publicKey(qr.payload.k);
-      if (!key || !verifySignature(qr, key)) return { result: 'invalid', reason: 'signature' };
+    await this.manualLimit.consume(`${input.sessionId}:${s.gate}`, {
+      ip: undefined,
+      device: s.device ?? undefined,
+    });
+    const t = await ticketByNo(this.db, input.ticketNo);
+    if (t && !shows.has(t.show_id)) throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
+    let answer: CheckinAnswer;
+    if (!t) answer = { result: 'invalid', reason: 'unknown ticket' };
+    else if (t.session_id !== input.sessionId)
+      answer = { result: 'invalid', reason: 'other session', ticketId: t.ticket_no };
+    else {
+      const f = await checkSecondFactor(this.db, t, input, now);
+      answer =
+        'reason' in f
+          ? { result: 'invalid', reason: f.reason, ticketId: t.ticket_no }
+          : { ...(await this.admit(t, s, 'online', now, now, f)), kind: f.kind };
     }
-    const ticketNo = qr ? qr.payload.t : input.ticketNo;
-    const t = ticketNo ? await ticketByNo(this.db, ticketNo) : undefined;
-    if (!t || (qr && t.session_id !== qr.payload.s)) return { result: 'invalid', reason: 'unknown ticket' };
-    if (!shows.has(t.show_id)) throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
-    if (qr && !codeIsCurrent(codeKeyOf(t.secret), qr.code, now.getTime()))
-      return { result: 'invalid', reason: 'code expired', ticketId: t.ticket_no };
-    if (input.sessionId && input.sessionId !== t.session_id)
-      return { result: 'invalid', reason: 'other session', ticketId: t.ticket_no };
-    return this.admit(t, s, 'online', now, now);
+    const factor = 'idLast4' in input ? 'id' : 'spoken_code';
+    await recordAudit(
+      this.db,
+      {
+        actor: { adminId: null, username: `user:${s.staffUserId}`, ip: '' },
+        action: 'checkin.manual',
+        entityType: 'ticket',
+        entityId: input.ticketNo,
+        after: {
+          sessionId: input.sessionId,
+          gate: s.gate,
+          device: s.device,
+          factor,
+          result: answer.result,
+          reason: answer.reason ?? null,
+        },
+      },
+      now,
+    );
+    return answer;
+  }
+
+  /** The ticket a code is good for at `at`, or why it is not. */
+  private async codeTicket(
+    code: ParsedCode,
+    at: Date,
+  ): Promise<TicketForGate | { reason: string; ticketId?: string }> {
+    const ticketId = code.binding.ticketNo;
+    const problem = checkCode(code, this.keys.publicKey(code.binding.kid), at.getTime(), nativeVerify);
+    if (problem) return { reason: problem, ticketId };
+    const t = await ticketByNo(this.db, ticketId);
+    if (!t || t.session_id !== code.binding.sessionId) return { reason: 'unknown ticket' };
+    return t;
   }
 
   /** Admission itself (online scans and offline ones being synced). */
@@ -79,12 +145,16 @@ export class CheckinService {
     mode: 'online' | 'offline',
     scannedAt: Date,
     now: Date,
+    how: { kind: CheckinKind; bindingId?: string },
   ): Promise<CheckinAnswer> {
     const result = await inTransaction(this.db, async (conn) => {
       if ((await lockTicket(conn, t.id)) !== TICKET_STATUS.VALID) return 'refunded' as const;
       // Refund admissibility (also for a ticket whose status was never moved): no entry while
       // a refund of its order is open or done.
       if (await ticketRefundBlocks(conn, t.id)) return 'refunded' as const;
+      // A re-bind takes the same row lock: the old phone's code is refused from its commit on.
+      if (how.bindingId && !(await bindingLiveAt(conn, how.bindingId, t.id, scannedAt)))
+        return 'revoked' as const;
       const first = await insertCheckin(conn, {
         ticketId: t.id,
         sessionId: t.session_id,
@@ -92,12 +162,14 @@ export class CheckinService {
         staffUserId: s.staffUserId,
         device: s.device,
         mode,
+        kind: how.kind,
         scannedAt,
         now,
       });
       return first ? ('admitted' as const) : ('already_used' as const);
     });
     const base = { ticketId: t.ticket_no, seat: seatLabel(t) };
+    if (result === 'revoked') return { result: 'invalid', reason: 'binding revoked', ticketId: t.ticket_no };
     if (result === 'refunded') return { result, ...base };
     if (result === 'already_used') {
       const c = (await checkinOf(this.db, t.id))!;
@@ -129,7 +201,7 @@ export class CheckinService {
     if (!shows.has(String(session.show_id)))
       throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
     const [rows] = await this.db.query<RowDataPacket[]>(
-      `SELECT t.ticket_no, t.status, t.secret, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
+      `SELECT t.ticket_no, t.status, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
               oa.name_masked, oa.id_masked
          FROM tickets t
          LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id
@@ -139,21 +211,29 @@ export class CheckinService {
         WHERE t.session_id = ?`,
       [sessionId],
     );
+    const expiresAt = now.getTime() + BUNDLE_TTL_MS;
+    const hashKey = this.keys.mac('offline-bundle-hash', sessionId);
     const bundle: OfflineBundle = {
+      v: 3,
       sessionId,
       generatedAt: now.toISOString(),
+      expiresAt: new Date(expiresAt).toISOString(),
+      token: bundleToken(this.keys, { sessionId, issuedAt: now.getTime(), expiresAt }),
       keys: this.keys.publicKeys(),
+      hashKey,
       tickets: {},
       revoked: [],
+      revokedBindings: await revokedBindingsOfSession(this.db, sessionId),
     };
     const refunding = await refundBlockedTickets(this.db, sessionId);
+    // Keyed hashes, not ticket numbers: a lost phone's bundle lists no number to type in or sync.
+    // A ticket whose order has an open or done refund is revoked like a voided one.
     for (const r of rows) {
       if (r.status !== TICKET_STATUS.VALID || refunding.has(r.ticket_no)) {
-        bundle.revoked.push(r.ticket_no);
+        bundle.revoked.push(ticketHash(hashKey, r.ticket_no));
         continue;
       }
-      bundle.tickets[r.ticket_no] = {
-        codeKey: codeKeyOf(r.secret),
+      bundle.tickets[ticketHash(hashKey, r.ticket_no)] = {
         seat: seatLabel(r as TicketForGate),
         ...(r.name_masked ? { attendee: { name: r.name_masked, idNumber: r.id_masked } } : {}),
       };
@@ -162,41 +242,55 @@ export class CheckinService {
   }
 
   /**
-   * Check-ins made offline, sent when the device is back online. Each is admitted if it was the
-   * first use; a second use (another gate was first) or a ticket refunded meanwhile is recorded
-   * as a conflict for the admin page. gateCount is for the desk's counter: what the gate has
-   * admitted so far in the session of the first ticket sent.
+   * Check-ins made offline, sent when the device is back online with the token of the bundle they
+   * were checked with. Each must be a ticket of that bundle's session, scanned inside its window;
+   * it is admitted if it was the first use; a second use (another gate was first) or a ticket
+   * refunded meanwhile is recorded as a conflict for the admin page.
    */
-  async sync(s: Scan, items: { ticketNo: string; scannedAt: Date }[], now: Date): Promise<CheckinSyncAnswer> {
+  async sync(
+    s: Scan,
+    sessionId: string,
+    token: string,
+    items: { ticketNo: string; scannedAt: Date; code: string }[],
+    now: Date,
+  ): Promise<CheckinSyncAnswer> {
     const shows = await this.assignedShows(s.staffUserId);
+    const w = readBundleToken(this.keys, token);
+    if (w?.sessionId !== sessionId)
+      throw appError('VALIDATION_FAILED', { field: 'bundle' }, '离线数据包无效或不属于本场次，请重新下载');
     const out: CheckinSyncAnswer['items'] = [];
-    let counted: TicketForGate | undefined;
-    const sameScan = (a: CheckinAnswer, at: Date) =>
+    for (const it of items) {
+      // The code the phone showed is checked again, at the time it was scanned: a sync cannot
+      // admit anything a scanner could not have seen (no code from a ticket number alone).
+      const code = parseCode(it.code);
+      const t =
+        code?.binding.ticketNo === it.ticketNo ? await this.codeTicket(code, it.scannedAt) : undefined;
+      const refused = (reason: string) => out.push({ ticketNo: it.ticketNo, result: 'invalid', reason });
+      if (!code || !t) refused('unreadable');
+      else if ('reason' in t) refused(t.reason);
+      else if (!shows.has(t.show_id)) refused('unknown ticket');
+      else if (t.session_id !== sessionId) refused('other session');
+      else if (!inWindow(w, it.scannedAt, now)) refused('outside window');
+      else out.push({ ticketNo: it.ticketNo, ...(await this.syncOne(t, s, it.scannedAt, now, code)) });
+    }
+    return { items: out, gateCount: await gateCount(this.db, sessionId, s.gate) };
+  }
+
+  private async syncOne(t: TicketForGate, s: Scan, scannedAt: Date, now: Date, code: ParsedCode) {
+    const a = await this.admit(t, s, 'offline', scannedAt, now, {
+      kind: 'qr',
+      bindingId: code.binding.bindingId,
+    });
+    if (a.result === 'invalid') return { result: a.result, reason: a.reason };
+    // The same scan sent again (its answer was lost): it was admitted, say so.
+    const sameScan =
       a.result === 'already_used' &&
       a.gate === s.gate &&
-      a.usedAt === at.toISOString() &&
+      a.usedAt === scannedAt.toISOString() &&
       a.usedBy === s.staffUserId;
-    for (const [i, it] of items.entries()) {
-      const t = await ticketByNo(this.db, it.ticketNo);
-      if (i === 0) counted = t;
-      if (!t || !shows.has(t.show_id)) {
-        out.push({ ticketNo: it.ticketNo, result: 'invalid' });
-        continue;
-      }
-      const a = await this.admit(t, s, 'offline', it.scannedAt, now);
-      // The same scan sent again (its answer was lost): it was admitted, say so.
-      if (sameScan(a, it.scannedAt)) {
-        out.push({ ticketNo: it.ticketNo, result: 'admitted' });
-        continue;
-      }
-      if (a.result === 'already_used' || a.result === 'refunded')
-        await this.conflict(t, s, a, it.scannedAt, now);
-      out.push({ ticketNo: it.ticketNo, result: a.result });
-    }
-    return {
-      items: out,
-      ...(counted ? { gateCount: await gateCount(this.db, counted.session_id, s.gate) } : {}),
-    };
+    if (sameScan) return { result: 'admitted' as const };
+    if (a.result === 'already_used' || a.result === 'refunded') await this.conflict(t, s, a, scannedAt, now);
+    return { result: a.result };
   }
 
   private async conflict(

@@ -11,8 +11,10 @@ const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 export class TicketKeys {
   private readonly keys = new Map<string, { priv: KeyObject; pub: KeyObject; raw: Buffer }>();
   readonly activeKid: string;
+  private readonly macKey: Buffer;
 
   constructor(secret: string, kids: string[]) {
+    this.macKey = createHmac('sha256', secret).update('showtix:ticket-mac').digest();
     if (kids.length === 0) throw new Error('at least one ticket key id is required');
     for (const kid of kids) {
       const seed = createHmac('sha256', secret).update(`showtix:ticket-key:${kid}`).digest();
@@ -32,6 +34,19 @@ export class TicketKeys {
     return sign(null, Buffer.from(message), this.keys.get(this.activeKid)!.priv).toString('base64url');
   }
 
+  /** The server's signature over a binding (see ticket-code.ts), by the active key. */
+  signBytes(bytes: Uint8Array): Uint8Array {
+    return new Uint8Array(sign(null, bytes, this.keys.get(this.activeKid)!.priv));
+  }
+
+  /**
+   * A keyed hash under a key only the server holds (derived from the ticket key secret), for
+   * tokens the server hands out and checks itself (offline bundle tokens, bundle hash keys).
+   */
+  mac(label: string, message: string): string {
+    return createHmac('sha256', this.macKey).update(`${label}\n${message}`).digest('base64url');
+  }
+
   /** Raw 32-byte public keys by id (base64url), for verification online and on staff devices. */
   publicKeys(): Record<string, string> {
     return Object.fromEntries([...this.keys].map(([kid, k]) => [kid, k.raw.toString('base64url')]));
@@ -40,18 +55,4 @@ export class TicketKeys {
   publicKey(kid: string): Uint8Array | undefined {
     return this.keys.get(kid)?.raw;
   }
-
-  /** The signed, fixed part of a ticket's QR code. */
-  signedQr(ticketNo: string, sessionId: string): string {
-    const payload = Buffer.from(JSON.stringify({ t: ticketNo, s: sessionId, k: this.activeKid })).toString(
-      'base64url',
-    );
-    const signed = `STX2.${payload}`;
-    return `${signed}.${this.sign(signed)}`;
-  }
-}
-
-/** The key behind a ticket's rotating code, derived from its stored secret. */
-export function codeKeyOf(secret: string): string {
-  return createHmac('sha256', secret).update('showtix:code').digest('base64url');
 }

@@ -1,8 +1,9 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Ticket, TicketStatus } from '@showtix/shared-types';
-import { CODE_STEP_MS, currentQr } from '@showtix/shared-types/dist/ticket-code';
+import { CODE_STEP_MS } from '@showtix/shared-types/dist/ticket-code';
 import type { Db } from '../db/pool';
-import { codeKeyOf, type TicketKeys } from './keys';
+import type { BindingService } from './bindings';
+import { liveBindingsOfUser } from './bindings-repo';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -12,9 +13,13 @@ const TICKET_STATUS_NAME: Record<number, TicketStatus> = {
   3: 'refunding',
 };
 
-export async function ticketsOfUser(db: Db, keys: TicketKeys, userId: string, now: Date): Promise<Ticket[]> {
+/**
+ * The caller's tickets. Nothing here can make a code: a ticket's `binding` names the device key
+ * the server bound to it (public), and only that device's private key turns it into codes.
+ */
+export async function ticketsOfUser(db: Db, bindings: BindingService, userId: string): Promise<Ticket[]> {
   const [rows] = await db.query<Row[]>(
-    `SELECT t.ticket_no, t.session_id, t.seat_id, t.zone_id, t.status, t.secret, c.scanned_at, o.order_no, sh.title, v.name AS venue_name,
+    `SELECT t.id, t.ticket_no, t.session_id, t.seat_id, t.zone_id, t.status, c.scanned_at, o.order_no, sh.title, v.name AS venue_name,
             ss.starts_at, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name
        FROM tickets t
        JOIN orders o ON o.id = t.order_id
@@ -27,9 +32,10 @@ export async function ticketsOfUser(db: Db, keys: TicketKeys, userId: string, no
       WHERE t.user_id = ? ORDER BY ss.starts_at, t.id`,
     [userId],
   );
+  const live = await liveBindingsOfUser(db, userId);
   return rows.map((r) => {
-    const qrSigned = keys.signedQr(r.ticket_no, String(r.session_id));
-    const codeKey = codeKeyOf(r.secret);
+    const row = live.get(String(r.id));
+    const binding = row ? bindings.view(row, r.ticket_no, String(r.session_id)) : undefined;
     return {
       ticketId: r.ticket_no,
       orderNo: r.order_no,
@@ -39,9 +45,8 @@ export async function ticketsOfUser(db: Db, keys: TicketKeys, userId: string, no
         : {}),
       ...(r.zone_id ? { zoneId: r.zone_id, zoneName: r.zone_name } : {}),
       status: TICKET_STATUS_NAME[r.status]!,
-      qr: currentQr(qrSigned, codeKey, now.getTime()),
-      qrSigned,
-      codeKey,
+      qr: binding?.binding ?? '',
+      ...(binding ? { binding } : {}),
       codeStepMs: CODE_STEP_MS,
       ...(r.scanned_at ? { checkedInAt: r.scanned_at.toISOString() } : {}),
       showTitle: r.title,

@@ -1,5 +1,6 @@
 import type { ResultSetHeader } from 'mysql2/promise';
 import { isStaffFor } from '../../src/admin/staff/repo';
+import { inviteRef } from '../../src/admin/staff/service';
 import { adminHarness, auditRows, type AdminHarness } from './helpers';
 
 let h: AdminHarness;
@@ -171,6 +172,37 @@ describe('invite codes', () => {
     ).toBe(400);
   });
 
+  it('the audit log names invites by reference, never by their code (old entries too)', async () => {
+    const inv = (await sm('POST', '/api/v1/admin/staff/invites', { showIds: [showIds[1]], maxUses: 5 })).body;
+    expect(inv.ref).toMatch(/^inv_[0-9a-f]{10}$/);
+    await h.api.call('POST', '/api/v1/staff/invites/redeem', {
+      token: await h.api.tokenFor(users[2]!),
+      body: { code: inv.code },
+    });
+    await sm('POST', `/api/v1/admin/staff/invites/${inv.code}/revoke`);
+    // An entry written before the fix, as the old code wrote it: migration 0015 rewrites it.
+    const db = h.env.deps.db;
+    await db.query(
+      `INSERT INTO admin_audit_log (admin_id, actor, action, entity_type, entity_id, after_json, ip, created_at)
+       VALUES (NULL, 'user:1', 'staff.redeem', 'staff', '1', ?, '', NOW(3)), (NULL, 'sm', 'staff.invite', 'invite', 'OLDCODE234', '{}', '', NOW(3))`,
+      [JSON.stringify({ code: 'OLDCODE234', showIds: [] })],
+    );
+    const { readFileSync } = await import('node:fs');
+    const migration = readFileSync(`${__dirname}/../../migrations/0015_gate_audit_refs.up.sql`, 'utf8');
+    for (const q of migration.replace(/--.*$/gm, '').split(';')) if (q.trim()) await db.query(q);
+    const audit = await operator('GET', '/api/v1/admin/audit?pageSize=100');
+    const text = JSON.stringify(audit.body.items);
+    expect(text).toContain(inv.ref);
+    expect(text).not.toContain(inv.code);
+    expect(text).not.toContain('OLDCODE234');
+    expect(text).toContain(inviteRef('OLDCODE234'));
+    const [assigned] = await db.query<import('mysql2').RowDataPacket[]>(
+      'SELECT created_by FROM staff_assignments WHERE user_id = ? AND show_id = ?',
+      [users[2], showIds[1]],
+    );
+    expect(assigned[0]!.created_by).toBe(`invite:${inv.ref}`);
+  });
+
   it('counts admissions per gate and lists offline conflicts', async () => {
     const db = h.env.deps.db;
     const gates = () => sm('GET', `/api/v1/admin/staff/gates?showId=${showIds[0]}`).then((r) => r.body);
@@ -197,12 +229,12 @@ describe('invite codes', () => {
       'SELECT id FROM tickets WHERE session_id = ? ORDER BY id',
       [sid],
     );
-    const admit = (ticket: string, gate: string) =>
+    const admit = (ticket: string, gate: string, kind = 'qr') =>
       db.query(
-        "INSERT INTO checkins (ticket_id, session_id, gate, staff_user_id, mode, scanned_at, recorded_at) VALUES (?, ?, ?, ?, 'online', ?, ?)",
-        [ticket, sid, gate, users[1], now, now],
+        "INSERT INTO checkins (ticket_id, session_id, gate, staff_user_id, mode, kind, scanned_at, recorded_at) VALUES (?, ?, ?, ?, 'online', ?, ?, ?)",
+        [ticket, sid, gate, users[1], kind, now, now],
       );
-    await admit(tickets[0]!.id, '南门');
+    await admit(tickets[0]!.id, '南门', 'manual_id');
     await admit(tickets[1]!.id, '南门');
     await admit(tickets[2]!.id, '北门');
     await db.query(
@@ -212,8 +244,8 @@ describe('invite codes', () => {
     );
     const r = await gates();
     expect(r.gates).toEqual([
-      { gate: '北门', admitted: 1 },
-      { gate: '南门', admitted: 2 },
+      { gate: '北门', admitted: 1, manual: 0 },
+      { gate: '南门', admitted: 2, manual: 1 },
     ]);
     expect(r.conflicts).toEqual([
       expect.objectContaining({ ticketNo: 'T1XXXXXXXXXXXXXXXXXX', gate: '北门', firstGate: '南门' }),

@@ -168,6 +168,22 @@ export function OrderDrawer({
                 { title: '位置', dataIndex: 'seatLabel' },
                 { title: '状态', dataIndex: 'status' },
                 { title: '出票时间', dataIndex: 'createdAt', render: dateTimeSec },
+                {
+                  title: '绑定手机',
+                  dataIndex: 'bindings',
+                  render: (bs: AdminOrderDetail['tickets'][number]['bindings']) =>
+                    bs.length === 0
+                      ? '未绑定'
+                      : bs.map((b) => (
+                          <div key={b.id} data-testid="ticket-binding">
+                            {b.revokedAt ? '已撤销' : '当前'} · 设备 {b.device} · {dateTimeSec(b.boundAt)}{' '}
+                            绑定
+                            {b.revokedAt
+                              ? `，${dateTimeSec(b.revokedAt)} ${b.revokedReason === 'rebind' ? '换机撤销' : '撤销'}`
+                              : ''}
+                          </div>
+                        )),
+                },
               ]}
             />
             <Part

@@ -280,6 +280,7 @@ function GateTab({ showOptions }: { showOptions: ShowOptions }) {
             columns={[
               { title: '入口', dataIndex: 'gate' },
               { title: '已入场', dataIndex: 'admitted', align: 'right' },
+              { title: '其中人工核验', dataIndex: 'manual', align: 'right' },
             ]}
           />
           <Typography.Title level={5} style={{ marginTop: 20 }}>

@@ -1,6 +1,6 @@
 import type { Ticket } from '@showtix/shared-types';
 import { Button, ScrollView, Text, View } from '@tarojs/components';
-import { stopPullDownRefresh, usePullDownRefresh } from '@tarojs/taro';
+import Taro, { stopPullDownRefresh, usePullDownRefresh } from '@tarojs/taro';
 import { Empty } from '../../components/Loading';
 import { FirstLoad } from '../../components/LoadState';
 import RotatingQr from '../../components/RotatingQr';
@@ -9,7 +9,9 @@ import { useLoad } from '../../hooks/useLoad';
 import { useShownAgain } from '../../hooks/useShownAgain';
 import { useTicker } from '../../hooks/useTicker';
 import { switchTab } from '../../routes';
-import { loadWallet } from '../../services/tickets';
+import { storedDeviceKey, type DeviceKey } from '../../services/device-key';
+import { errorView } from '../../services/errors';
+import { loadWallet, moveHere } from '../../services/tickets';
 import { formatDateTime } from '../../utils/time';
 import './index.scss';
 
@@ -45,9 +47,47 @@ function ticketState(t: Ticket): string {
   return t.status;
 }
 
-function TicketCard({ t, now }: { t: Ticket; now: number }) {
+/** A usable ticket whose code another phone shows (the fan changed phones, or shares the account). */
+function Elsewhere({ t, onMoved }: { t: Ticket; onMoved: () => void }) {
+  const move = async () => {
+    const ok = await Taro.showModal({
+      title: '在本机出示',
+      content: '此票的入场码将改由本机生成，原手机上的二维码立即失效。更换次数有限，确定吗？',
+    });
+    if (!ok.confirm) return;
+    try {
+      await moveHere(t.ticketId);
+      onMoved();
+    } catch (e) {
+      void Taro.showToast({ title: errorView(e).message, icon: 'none' });
+    }
+  };
+  return (
+    <View className="ticket__elsewhere" data-testid="ticket-elsewhere">
+      <Text>{t.binding ? '此票的入场码在另一台手机上' : '联网后生成本机的入场码'}</Text>
+      {t.binding ? (
+        <Button className="btn btn--ghost" data-testid="move-here" onClick={() => void move()}>
+          在本机出示
+        </Button>
+      ) : null}
+    </View>
+  );
+}
+
+function TicketCard({
+  t,
+  now,
+  deviceKey,
+  onMoved,
+}: {
+  t: Ticket;
+  now: number;
+  deviceKey?: DeviceKey;
+  onMoved: () => void;
+}) {
   const state = ticketState(t);
   const usable = state === 'valid';
+  const mine = Boolean(deviceKey && t.binding?.devicePublicKey === deviceKey.pub);
   return (
     <View className={`ticket ${usable ? '' : 'ticket--off'}`} data-testid="ticket" data-status={state}>
       <View className="ticket__top">
@@ -58,8 +98,10 @@ function TicketCard({ t, now }: { t: Ticket; now: number }) {
       </View>
       <View className="ticket__tear" />
       <View className="ticket__bottom">
-        {usable ? (
-          <RotatingQr ticket={t} now={now} />
+        {usable && mine ? (
+          <RotatingQr ticket={t} now={now} deviceKey={deviceKey!} />
+        ) : usable ? (
+          <Elsewhere t={t} onMoved={onMoved} />
         ) : state === 'checked_in' ? (
           <View className="ticket__stamp ticket__stamp--in" data-testid="ticket-stamp">
             <Text>已入场</Text>
@@ -78,7 +120,9 @@ function TicketCard({ t, now }: { t: Ticket; now: number }) {
         ) : null}
         <Text className="ticket__no">票号 {t.ticketId}</Text>
         <Text className="ticket__hint">
-          {usable ? '入场时出示此动态二维码，截图无效' : (OFF_HINT[state] ?? '此票不能入场')}
+          {usable
+            ? '入场时出示此动态二维码，截图无效；无法扫码时向检票员报人工核验码'
+            : (OFF_HINT[state] ?? '此票不能入场')}
         </Text>
       </View>
     </View>
@@ -90,6 +134,7 @@ export default function TicketsPage() {
   const data = wallet.data?.tickets;
   // One clock for every code on the page; stopped when nothing shows a code.
   const now = useTicker(1000, Boolean(data?.some((t) => ticketState(t) === 'valid')));
+  const key = storedDeviceKey();
   useShownAgain(wallet.reload);
   usePullDownRefresh(() => {
     wallet.reload();
@@ -114,7 +159,11 @@ export default function TicketsPage() {
             </Button>
           </Empty>
         ) : null}
-        {data ? walletOrder(data).map((t) => <TicketCard key={t.ticketId} t={t} now={now} />) : null}
+        {data
+          ? walletOrder(data).map((t) => (
+              <TicketCard key={t.ticketId} t={t} now={now} deviceKey={key} onMoved={wallet.reload} />
+            ))
+          : null}
       </ScrollView>
       <TabBar current="tickets" />
     </View>

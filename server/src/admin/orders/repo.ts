@@ -93,6 +93,17 @@ export async function ticketsOf(db: Db, orderId: string): Promise<Row[]> {
   return rows;
 }
 
+/** Every device binding of an order's tickets (current and revoked), newest first. */
+export async function bindingsOf(db: Db, orderId: string): Promise<Row[]> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT t.ticket_no, b.id, b.device_key, b.device_id, b.created_at, b.revoked_at, b.revoked_reason
+       FROM ticket_bindings b JOIN tickets t ON t.id = b.ticket_id
+      WHERE t.order_id = ? ORDER BY b.id DESC`,
+    [orderId],
+  );
+  return rows;
+}
+
 export async function adminNames(db: Db): Promise<Map<string, string>> {
   const [rows] = await db.query<Row[]>('SELECT id, username FROM admin_users');
   return new Map(rows.map((r) => [String(r.id), r.username]));

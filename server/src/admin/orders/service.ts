@@ -1,4 +1,5 @@
-import type { AdminOrderDetail, AdminOrderRow, AdminPage } from '@showtix/shared-types';
+import type { AdminOrderDetail, AdminOrderRow, AdminPage, AdminTicketBinding } from '@showtix/shared-types';
+import type { RowDataPacket } from 'mysql2';
 import type { Db } from '../../db/pool';
 import { appError } from '../../http/errors';
 import { itemsOf } from '../../orders/repo';
@@ -28,6 +29,18 @@ function requester(by: string, admins: Map<string, string>): string {
   return kind === 'buyer' ? '买家' : kind === 'system' ? '系统' : by;
 }
 
+/** A device binding as the ticket view shows it: the key's first characters identify the phone. */
+function bindingView(b: RowDataPacket): AdminTicketBinding {
+  return {
+    id: String(b.id),
+    device: String(b.device_key).slice(0, 8),
+    deviceId: b.device_id ?? null,
+    boundAt: b.created_at.toISOString(),
+    revokedAt: b.revoked_at ? b.revoked_at.toISOString() : null,
+    revokedReason: b.revoked_reason ?? null,
+  };
+}
+
 export class AdminOrderService {
   /** `hasher`: the keyed hashes the purchase path stores ID numbers and phone numbers under. */
   constructor(
@@ -50,7 +63,7 @@ export class AdminOrderService {
     const r = await repo.findOrderRow(this.db, orderNo);
     if (!r) throw appError('NOT_FOUND', undefined, '订单不存在');
     const id = String(r.id);
-    const [attendees, items, tiers, payments, tickets, refunds, audit, admins] = await Promise.all([
+    const [attendees, items, tiers, payments, tickets, refunds, audit, admins, bindings] = await Promise.all([
       attendeesOf(this.db, [id]),
       itemsOf(this.db, [id]),
       repo.tierNames(this.db, String(r.session_id)),
@@ -59,6 +72,7 @@ export class AdminOrderService {
       repo.refundsOf(this.db, id),
       auditOf(this.db, 'order', orderNo),
       repo.adminNames(this.db),
+      repo.bindingsOf(this.db, id),
     ]);
     return {
       ...orderRowView(r, attendees.get(id)),
@@ -85,6 +99,7 @@ export class AdminOrderService {
         status: TICKET_STATUS[t.status] ?? String(t.status),
         seatLabel: seatLabel(t),
         createdAt: t.created_at.toISOString(),
+        bindings: bindings.filter((b) => b.ticket_no === t.ticket_no).map(bindingView),
       })),
       refunds: refunds.map((f) => ({
         id: String(f.id),

@@ -74,6 +74,7 @@ export async function sessionSummaries(
     return {
       ...sessionFields(s),
       queueRatePerMin: s.queue_rate_per_min,
+      rebindFreezeMinutes: s.rebind_freeze_minutes ?? null,
       capacity: own.reduce((n, t) => n + t.capacity, 0),
       tiers: own,
     };

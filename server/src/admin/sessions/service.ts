@@ -23,6 +23,7 @@ export interface SessionFields {
   realName: boolean;
   queueEnabled: boolean;
   queueRatePerMin?: number | null;
+  rebindFreezeMinutes?: number | null;
 }
 
 export interface SessionServiceDeps {
@@ -158,6 +159,7 @@ export class SessionService {
           real_name: flag(input.realName),
           queue_enabled: flag(input.queueEnabled),
           queue_rate_per_min: input.queueRatePerMin,
+          rebind_freeze_minutes: input.rebindFreezeMinutes,
         }).catch(duplicateStart);
         return { before: s, after: (await repo.findSession(c, id))! };
       },

@@ -129,13 +129,16 @@ export async function redeem(c: Conn, code: string, userId: string, now: Date): 
 }
 
 /** Per-gate admissions of a show, when check-in (its own issue) records them in `checkins`. */
-export async function gateCounts(db: Db, showId: string): Promise<{ gate: string; admitted: number }[]> {
+export async function gateCounts(
+  db: Db,
+  showId: string,
+): Promise<{ gate: string; admitted: number; manual: number }[]> {
   const [rows] = await db.query<Row[]>(
-    `SELECT c.gate, COUNT(*) AS n FROM checkins c JOIN show_sessions ss ON ss.id = c.session_id
+    `SELECT c.gate, COUNT(*) AS n, SUM(c.kind <> 'qr') AS manual FROM checkins c JOIN show_sessions ss ON ss.id = c.session_id
       WHERE ss.show_id = ? GROUP BY c.gate ORDER BY c.gate`,
     [showId],
   );
-  return rows.map((r) => ({ gate: String(r.gate), admitted: Number(r.n) }));
+  return rows.map((r) => ({ gate: String(r.gate), admitted: Number(r.n), manual: Number(r.manual) }));
 }
 
 /** Offline scans of a show found at sync to be second uses or refunded tickets (check-in's table). */

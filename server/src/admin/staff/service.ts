@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import type { GateCounts, StaffInvite, StaffMember } from '@showtix/shared-types';
 import { inTransaction, type Conn, type Db } from '../../db/pool';
 import { appError } from '../../http/errors';
@@ -14,6 +14,15 @@ export function inviteCode(length = 10): string {
   let s = '';
   for (let i = 0; i < length; i++) s += ALPHABET[randomInt(ALPHABET.length)];
   return s;
+}
+
+/**
+ * What the audit log and assignment records name an invite by: a hash of the code, never the
+ * code itself (whoever reads the audit log could otherwise redeem it and become gate staff).
+ * Migration 0015 computes the same reference for entries written before.
+ */
+export function inviteRef(code: string): string {
+  return `inv_${createHash('sha256').update(code).digest('hex').slice(0, 10)}`;
 }
 
 /**
@@ -95,6 +104,7 @@ export class StaffService {
     const titles = all.length ? await repo.existingShows(this.db, all) : new Map<string, string>();
     return rows.map((r, i) => ({
       code: r.code,
+      ref: inviteRef(r.code),
       shows: showIds[i]!.map((id) => ({ id, title: titles.get(id) ?? '(已删除)' })),
       maxUses: r.max_uses,
       uses: r.uses,
@@ -142,7 +152,7 @@ export class StaffService {
       {
         action: 'staff.invite',
         entityType: 'invite',
-        entityId: code,
+        entityId: inviteRef(code),
         after: { showIds, maxUses: input.maxUses, expiresAt, note: input.note },
       },
     );
@@ -162,7 +172,12 @@ export class StaffService {
           code,
         ]);
       },
-      { action: 'staff.invite_revoke', entityType: 'invite', entityId: code, after: { revoked: true } },
+      {
+        action: 'staff.invite_revoke',
+        entityType: 'invite',
+        entityId: inviteRef(code),
+        after: { revoked: true },
+      },
     );
     return this.invite(code);
   }
@@ -179,7 +194,7 @@ export class StaffService {
       if (!already) await repo.redeem(c, code, userId, now);
       const showIds = JSON.parse(inv.show_ids) as string[];
       const live = [...(await repo.existingShows(c, showIds)).keys()];
-      if (live.length) await repo.assign(c, userId, live, `invite:${code}`, now);
+      if (live.length) await repo.assign(c, userId, live, `invite:${inviteRef(code)}`, now);
       const who = { adminId: null, username: `user:${userId}`, ip: '' };
       if (!already)
         await recordAudit(
@@ -189,7 +204,7 @@ export class StaffService {
             action: 'staff.redeem',
             entityType: 'staff',
             entityId: userId,
-            after: { code, showIds },
+            after: { invite: inviteRef(code), showIds },
           },
           now,
         );

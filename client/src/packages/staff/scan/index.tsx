@@ -14,6 +14,10 @@ import './index.scss';
 
 const H5 = process.env.TARO_ENV === 'h5';
 const TICKET_NO = /^T[2-9A-Z]{19}$/;
+const ID_LAST4 = /^\d{3}[\dX]$/;
+const SPOKEN = /^\d{6}$/;
+/** A staff phone's clock further off than this is pointed out (offline checks correct for it). */
+const CLOCK_WARN_MS = 30_000;
 /** After a green result that needs no ID check, the camera opens again by itself. */
 const RESCAN_MS = 1200;
 
@@ -31,6 +35,12 @@ function StatusBar({ desk }: { desk: ReturnType<typeof useDesk> }) {
             ? '离线数据下载失败'
             : '离线数据下载中…'}
       </Text>
+      {Math.abs(desk.clockSkewMs) > CLOCK_WARN_MS ? (
+        <Text className="desk__hint" data-testid="clock-warning">
+          本机时间与服务器相差 {Math.round(Math.abs(desk.clockSkewMs) / 1000)}{' '}
+          秒，离线核验已按服务器时间校正；请校准手机时间
+        </Text>
+      ) : null}
       {desk.pending ? (
         <Text className="desk__pending" data-testid="pending-count" onClick={() => void desk.sync()}>
           待同步 {desk.pending} 条 · 立即同步
@@ -44,6 +54,7 @@ function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
   const desk = useDesk(setup);
   const [qr, setQr] = useState('');
   const [ticketNo, setTicketNo] = useState('');
+  const [factor, setFactor] = useState('');
   const [hint, setHint] = useState<string>();
   const rescan = useRef<ReturnType<typeof setTimeout>>();
   const alive = useRef(true);
@@ -76,12 +87,18 @@ function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
     setQr('');
     void desk.scan({ qr: text });
   };
+  // Manual entry: the number alone admits no one; the holder's spoken code (6 digits under the
+  // QR in their wallet) or, on real-name sessions, the ID's last four characters come with it.
   const checkNumber = () => {
     const no = ticketNo.trim().toUpperCase();
+    const f = factor.replace(/\s/g, '').toUpperCase();
     if (!TICKET_NO.test(no)) return setHint('票号格式不正确：T 开头，共 20 位');
+    if (!SPOKEN.test(f) && !ID_LAST4.test(f))
+      return setHint('请填写观众报出的 6 位人工核验码，或实名场次的证件号后 4 位');
     setHint(undefined);
     setTicketNo('');
-    void desk.scan({ ticketNo: no });
+    setFactor('');
+    void desk.scan(SPOKEN.test(f) ? { ticketNo: no, spokenCode: f } : { ticketNo: no, idLast4: f });
   };
   const next = () => {
     clearTimeout(rescan.current);
@@ -119,7 +136,7 @@ function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
             <TextField
               className="desk__qr-input"
               testid="scan-input"
-              placeholder="STX2.…"
+              placeholder="STX3:…"
               value={qr}
               maxlength={1024}
               onInput={setQr}
@@ -145,8 +162,11 @@ function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
           </Button>
         )}
         <View className="card">
-          <Text className="card__title">手动输入票号</Text>
-          <Text className="card__sub">二维码无法识别时，核对观众票夹中的票号后输入</Text>
+          <Text className="card__title">人工核验</Text>
+          <Text className="card__sub">
+            二维码无法识别时：输入票号，并请观众报出票夹中的 6 位人工核验码（实名场次也可核对证件后填证件号后
+            4 位）。需联网，每次核验都会记录。
+          </Text>
           <TextField
             className="desk__no-input"
             testid="ticket-no-input"
@@ -154,6 +174,14 @@ function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
             value={ticketNo}
             maxlength={20}
             onInput={setTicketNo}
+          />
+          <TextField
+            className="desk__no-input"
+            testid="factor-input"
+            placeholder="人工核验码 6 位 / 证件号后 4 位"
+            value={factor}
+            maxlength={7}
+            onInput={setFactor}
           />
           <Button
             className="btn btn--ghost desk__go desk__check-no"

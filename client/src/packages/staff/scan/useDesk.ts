@@ -45,6 +45,8 @@ export interface Desk {
   error: ErrorView | undefined;
   busy: boolean;
   gateCount: number;
+  /** This phone's clock minus the server's, measured at the last bundle download. */
+  clockSkewMs: number;
   scan: (input: ScanInput) => Promise<ScanView | undefined>;
   sync: () => Promise<void>;
   refresh: () => Promise<void>;
@@ -72,6 +74,11 @@ export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
   const busyRef = useRef(false);
   const localCount = () => Object.values(admittedHere(sessionId)).filter((a) => a.gate === gate).length;
   const [gateCount, setGateCount] = useState(localCount);
+  // Offline checks run on the server's time: this phone's clock, corrected by the difference
+  // measured when the bundle was downloaded (a phone minutes off would refuse every code).
+  const skewRef = useRef(0);
+  const [clockSkewMs, setClockSkew] = useState(0);
+  const serverNow = useCallback(() => now() - skewRef.current, [now]);
 
   const setOnline = useCallback((v: boolean) => {
     onlineRef.current = v;
@@ -81,6 +88,8 @@ export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
   const refresh = useCallback(async () => {
     try {
       const r = await refreshBundle(sessionId);
+      skewRef.current = now() - Date.parse(r.bundle.generatedAt);
+      setClockSkew(skewRef.current);
       bundleRef.current = r.bundle;
       setBundle(r.bundle);
       setStored(r.stored);
@@ -91,7 +100,7 @@ export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
       if (v.code === 'NETWORK') setOnline(false);
       else setBundleError(v);
     }
-  }, [sessionId, setOnline]);
+  }, [now, sessionId, setOnline]);
 
   const sync = useCallback(async () => {
     try {
@@ -119,7 +128,7 @@ export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
           sessionId,
           online: wasOnline,
           bundle: bundleRef.current,
-          nowMs: now,
+          nowMs: serverNow,
         });
         if (v.offline && wasOnline) setOnline(false);
         if (v.gateCount !== undefined) setGateCount(v.gateCount);
@@ -139,7 +148,7 @@ export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
         setBusy(false);
       }
     },
-    [gate, now, sessionId, setOnline],
+    [gate, serverNow, sessionId, setOnline],
   );
 
   // The network: back online -> sync what was admitted offline and fetch a fresh bundle.
@@ -178,6 +187,7 @@ export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
     error,
     busy,
     gateCount,
+    clockSkewMs,
     scan,
     sync,
     refresh,
