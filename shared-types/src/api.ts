@@ -265,7 +265,7 @@ export interface CheckinAnswer {
 
 /** POST /api/v1/checkin/sync: one result per offline scan, in the order sent. */
 export interface CheckinSyncAnswer {
-  /** reason on refusals: 'unknown ticket', 'other session', 'outside window' (scannedAt not in the bundle's window). */
+  /** reason on refusals: 'unknown ticket', 'other session', 'other show', 'not today' (contract scan without sessionId outside the session's entry window), 'outside window' (scannedAt not in the bundle's window). */
   items: { ticketNo: string; result: CheckinResult; reason?: string }[];
   gateCount?: number;
 }

@@ -15,9 +15,10 @@ export interface TicketForGate {
   row_label: string | null;
   seat_number: string | null;
   zone_name: string | null;
+  starts_at: Date;
 }
 
-const TICKET_SQL = `SELECT t.id, t.ticket_no, t.session_id, ss.show_id, t.status, t.secret, ss.real_name,
+const TICKET_SQL = `SELECT t.id, t.ticket_no, t.session_id, ss.show_id, ss.starts_at, t.status, t.secret, ss.real_name,
     vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name
   FROM tickets t JOIN show_sessions ss ON ss.id = t.session_id
   LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id`;

@@ -13,12 +13,14 @@ const Gate = z.string().trim().min(1).max(32);
 const TicketNo = z.string().regex(/^T[2-9A-Z]{19}$/);
 
 /**
- * sessionId (required): the session this gate checks; tickets of other sessions are refused, so
- * a scanner cannot admit yesterday's ticket today. A ticket number typed in (manual entry) needs
- * a second factor besides: the number is printed in every QR and screenshot.
+ * sessionId: the session this gate checks; tickets of other sessions are refused. The public
+ * contract's `{qr, gate}` (no sessionId) admits only a ticket whose session is on now (its entry
+ * window, CheckinService), so a scanner cannot admit yesterday's ticket today either way. A ticket
+ * number typed in (manual entry) needs a second factor besides: the number is printed in every QR
+ * and screenshot.
  */
 const CheckinSchema = z.union([
-  z.strictObject({ qr: z.string().min(1).max(1024), gate: Gate, sessionId: IdSchema }),
+  z.strictObject({ qr: z.string().min(1).max(1024), gate: Gate, sessionId: IdSchema.optional() }),
   z.strictObject({
     ticketNo: TicketNo,
     gate: Gate,

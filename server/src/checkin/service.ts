@@ -41,6 +41,19 @@ const seatLabel = (t: TicketForGate) =>
   t.section ? `${t.section} ${t.row_label}排${t.seat_number}座` : `${t.zone_name ?? ''}`;
 
 /**
+ * A gate that does not say its session (the public contract's `{qr, gate}`) admits a ticket only
+ * while its session is on: doors open hours before the start, and a long show or a late fan is
+ * still let in hours after it. Outside this window the scan is "not today".
+ */
+export const ENTRY_OPENS_BEFORE_MS = 6 * 3_600_000;
+export const ENTRY_CLOSES_AFTER_MS = 8 * 3_600_000;
+
+function inEntryWindow(startsAt: Date, now: Date): boolean {
+  const start = new Date(startsAt).getTime();
+  return now.getTime() >= start - ENTRY_OPENS_BEFORE_MS && now.getTime() <= start + ENTRY_CLOSES_AFTER_MS;
+}
+
+/**
  * Gate check-in for staff assigned to the show: the QR's Ed25519 signature and rotating code
  * are checked, then the ticket is admitted in one transaction under its row lock, so the first
  * scan wins at any gate and a refund cannot slip between the check and the admission.
@@ -63,16 +76,19 @@ export class CheckinService {
    * device's signature; then this gate's session, and the binding not revoked (re-checked under
    * the ticket's lock in admit).
    */
-  async checkin(s: Scan, input: { qr: string; sessionId: string }, now: Date): Promise<CheckinAnswer> {
+  async checkin(s: Scan, input: { qr: string; sessionId?: string }, now: Date): Promise<CheckinAnswer> {
     const shows = await this.assignedShows(s.staffUserId);
     const code = parseCode(input.qr);
     if (!code)
       return { result: 'invalid', reason: input.qr.startsWith('STX2.') ? 'outdated code' : 'unreadable' };
     const t = await this.codeTicket(code, now);
     if ('reason' in t) return { result: 'invalid', ...t };
-    if (!shows.has(t.show_id)) throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
-    if (input.sessionId !== t.session_id)
+    // A ticket of a show this gate does not check is a red 非本场票 at the gate, not an error sheet.
+    if (!shows.has(t.show_id)) return { result: 'invalid', reason: 'other show', ticketId: t.ticket_no };
+    if (input.sessionId !== undefined && input.sessionId !== t.session_id)
       return { result: 'invalid', reason: 'other session', ticketId: t.ticket_no };
+    if (input.sessionId === undefined && !inEntryWindow(t.starts_at, now))
+      return { result: 'invalid', reason: 'not today', ticketId: t.ticket_no };
     return this.admit(t, s, 'online', now, now, { kind: 'qr', bindingId: code.binding.bindingId });
   }
 

@@ -12,6 +12,8 @@ const TITLE: Record<ScanView['result'], string> = {
 /** Refusals with a title of their own: what the attendant says to the fan first. */
 const INVALID_TITLE: Record<string, string> = {
   'other session': '非本场票',
+  'other show': '非本场票',
+  'not today': '非今日场次',
   'code expired': '二维码已过期',
   'binding expired': '二维码已过期',
   'binding revoked': '已换手机',
@@ -39,6 +41,8 @@ export const REASONS: Record<string, string> = {
   'binding expired': '二维码已过期，请观众联网刷新票夹',
   'binding revoked': '此票已改在另一台手机上出示，这台手机上的二维码已失效',
   'other session': '非本场票：这张票不是本场次的，请观众核对场次',
+  'other show': '非本场票：这张票是其他演出的，请观众核对演出',
+  'not today': '非今日场次：这张票的场次不在今天，请观众核对日期',
   'bundle expired': '离线数据已过期，请联网更新后再检票',
   'second factor': '人工核验码或证件号不符，不能入场',
   'not real-name': '本场不是实名场次，请观众报票夹中的 6 位人工核验码',
