@@ -124,10 +124,17 @@ const ADVICE: Record<ClientErrorCode, Advice> & Partial<Record<string, Advice>> 
     actionText: '返回首页',
     message: '账号或设备存在异常，暂不能排队或购票。如有疑问请联系客服。',
   },
+  QUEUE_ID_NOT_ATTENDEE: {
+    title: '观演人与排队证件不符',
+    remedy: 'fix_input',
+    actionText: '返回修改',
+    message: '本场实名排队，排队时登记的证件须为本订单的观演人之一，请添加该证件的观演人。',
+  },
   HOLD_COOLDOWN: { title: '操作过于频繁', remedy: 'back_to_show', actionText: '返回演出详情' },
   SESSION_STATE_INVALID: { title: '场次状态已变化', remedy: 'back_to_show', actionText: '返回演出详情' },
   // Admin edits only; listed so that every code of the shared table has a way forward.
   EDIT_CONFLICT: { title: '无法保存', remedy: 'retry', actionText: '重试' },
+  METHOD_NOT_ALLOWED: { title: '操作有误', remedy: 'back_home', actionText: '返回首页' },
   INTERNAL: { title: '系统繁忙', remedy: 'retry', actionText: '重试' },
   SERVICE_UNAVAILABLE: { title: '系统繁忙', remedy: 'retry_later', actionText: '稍后重试' },
   NETWORK: {
