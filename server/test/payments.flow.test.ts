@@ -72,7 +72,9 @@ describe('login -> order -> pay -> notify -> tickets', () => {
       orderNo: order.orderNo,
       status: 'valid',
       seatId: s.seatIds[0],
-      qr: expect.stringMatching(/^STX2\./),
+      // The code is made on the phone the ticket is bound to (device-bound tickets): until a phone
+      // binds it, the API has no QR to give, and it never gives anything that can make one.
+      qr: '',
     });
     const seats = await p.api.call('GET', `/api/v1/sessions/${s.sessionId}/seat-states`);
     expect(seats.body.sold).toEqual(expect.arrayContaining(s.seatIds.slice(0, 2)));
