@@ -59,6 +59,7 @@ export async function runBuyers(world, { seed, buyers, concurrency, stop }) {
         await buyer(world, rng(seed * 7919 + i), i, stats);
       } catch (e) {
         stats.errors++;
+        tally(stats, 'error', { status: 0, body: { code: String(e.message).slice(0, 40) } });
         if (process.env.CHAOS_DEBUG) console.error(`buyer ${i}:`, e);
       }
     }

@@ -29,11 +29,13 @@ export async function injectFaults(stack, r, { stop, gapMs, log }) {
   while (!stop()) {
     const kind = Math.floor(r() * 6);
     if (kind === 0) {
-      const p = stack.procs[Math.floor(r() * stack.procs.length)];
-      note(`kill -9 ${p.name}`);
-      await stack.kill9(p);
-      await sleep(ms(500, 3000));
-      await stack.restart(p);
+      // The supervisor restarts it beside the next faults (a process takes seconds to come back).
+      const up = stack.procs.filter((p) => p.up);
+      if (up.length) {
+        const p = up[Math.floor(r() * up.length)];
+        note(`kill -9 ${p.name}`);
+        await stack.kill9(p, ms(500, 3000));
+      }
     } else if (kind === 1) {
       const d = ms(1500, 6000);
       note(`RabbitMQ cut ${d} ms`);

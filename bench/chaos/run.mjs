@@ -83,6 +83,25 @@ async function seedSession(deps) {
   };
 }
 
+/**
+ * --tamper: after healing, break two invariants by hand (a ticket of a refunded order made valid
+ * again, a sold seat deleted from Redis) and audit again: shows the audit is not blind. Exit 1.
+ */
+async function tamper(stack, session) {
+  const db = stack.deps.db;
+  await db.query(
+    `UPDATE tickets t JOIN refunds r ON r.order_id = t.order_id AND r.kind = 'order' AND r.status = 2
+        SET t.status = 1 LIMIT 1`,
+  );
+  const [[sold]] = await db.query(
+    'SELECT i.seat_id FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status = 3 AND i.seat_id IS NOT NULL LIMIT 1',
+  );
+  if (sold) await stack.deps.redis.hdel(stack.deps.keys.session(session.id).seats, String(sold.seat_id));
+  const after = await audit(stack, session);
+  log(`tampered: the audit now finds ${after.violations.length} violations`);
+  return after.violations;
+}
+
 async function main() {
   stack = await openStack({ seed, apis });
   log(`stack up: ${apis} API processes + 1 worker behind ${stack.url}; logs in ${stack.logDir}`);
@@ -100,7 +119,7 @@ async function main() {
   log(`buyers done: ${JSON.stringify(stats)}; ${faults.length} faults; healing (window ${healS} s)`);
 
   // Heal: every process runs, WeChat behaves; nobody repairs anything by hand.
-  for (const p of stack.procs) if (!p.up) await stack.restart(p);
+  await stack.allUp();
   stack.amqpProxy.cut(false);
   stack.mysqlProxy.cut(false);
   stack.sim.resetFaults();
@@ -122,6 +141,7 @@ async function main() {
     await sleep(5000);
   }
   const heal_s = Math.round((Date.now() - healStart) / 100) / 10;
+  if (args.tamper) result.violations.push(...(await tamper(stack, session)));
   const violations = result.violations;
   if (violations.length) {
     console.log(`chaos: seed ${seed}: ${violations.length} violations after ${heal_s} s of healing:`);

@@ -186,6 +186,9 @@ export async function openStack(o) {
   await migrateUp(config.mysqlUrl);
   const deps = await createDeps(config);
 
+  let closed = false;
+  // A supervisor, as an orchestrator is: a process that exits (killed, or failed to start while
+  // MySQL was cut) is started again after p.restartMs. `up`: an API answers /healthz.
   const spawnProc = (p) => {
     const out = createWriteStream(path.join(logDir, `${p.name}.log`), { flags: 'a' });
     const env = { ...process.env, ...base, ROLE: p.role, PORT: String(p.port ?? 0) };
@@ -196,25 +199,33 @@ export async function openStack(o) {
     child.stdout.pipe(out);
     child.stderr.pipe(out);
     children.add(child);
+    p.child = child;
+    p.up = false;
+    p.starts = (p.starts ?? 0) + 1;
     child.once('exit', () => {
       children.delete(child);
       p.up = false;
+      if (!closed) setTimeout(() => !closed && spawnProc(p), p.restartMs ?? 1000);
     });
-    p.child = child;
-    p.up = false;
-  };
-  const waitUp = async (p) => {
-    if (p.role === 'api') p.up = await healthy(p.port);
+    if (p.role === 'api')
+      void healthy(p.port, 120_000).then((ok) => {
+        if (p.child === child && child.exitCode === null) p.up = ok;
+      });
     else p.up = true;
-    if (!p.up) throw new Error(`${p.name} did not become healthy (log: ${logDir}/${p.name}.log)`);
+  };
+  /** Until every process runs (an API answers /healthz). */
+  const allUp = async (ms = 180_000) => {
+    const end = Date.now() + ms;
+    while (!procs.every((p) => p.up && p.child.exitCode === null)) {
+      if (Date.now() > end) throw new Error(`processes did not come up (logs: ${logDir})`);
+      await sleep(200);
+    }
   };
   for (let i = 0; i < o.apis; i++) procs.push({ name: `api${i + 1}`, role: 'api', port: apiPorts[i] });
   procs.push({ name: 'worker', role: 'worker' });
-  // The first one migrates alone (its lock makes the others wait anyway).
   for (const p of procs) spawnProc(p);
-  await Promise.all(procs.map(waitUp));
+  await allUp();
 
-  let closed = false;
   const killAll = (o = {}) => {
     for (const c of children) {
       if (o.keepRedis && c.spawnargs[0] === 'redis-server') continue;
@@ -237,16 +248,14 @@ export async function openStack(o) {
     mysqlProxy,
     amqpProxy,
     killAll,
-    /** kill -9, then start it again (the restart is what an orchestrator does). */
-    async kill9(p) {
+    allUp,
+    /** kill -9; the supervisor starts it again after restartMs. */
+    async kill9(p, restartMs) {
       const c = p.child;
       p.up = false;
+      p.restartMs = restartMs;
       if (c.exitCode === null && c.signalCode === null)
         await new Promise((r) => (c.once('exit', () => r()), c.kill('SIGKILL')));
-    },
-    async restart(p) {
-      spawnProc(p);
-      await waitUp(p);
     },
     async close() {
       if (closed) return;
