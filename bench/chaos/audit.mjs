@@ -218,18 +218,22 @@ async function auditRedis(stack, q, session, bad) {
     bad.push(`redis: avail ${avail} != capacity ${session.capacity} - claimed ${claimed}`);
 }
 
-/** Today's trade bill (payments and refunds) against our record: no difference, nothing recovered. */
-export async function auditReconciliation(stack) {
+/**
+ * The trade bills (payments and refunds) of every Beijing day the run touched against our record:
+ * no difference, nothing recovered (a payment the system missed is a difference too).
+ */
+export async function auditReconciliation(stack, startedAt) {
   const now = new Date();
-  const day = beijingDate(now);
-  await stack.deps.db.query('DELETE FROM reconciliations WHERE bill_date = ?', [day]);
-  const report = await stack.deps.reconciler.reconcile(day, now);
   const bad = [];
-  if (!report) bad.push(`reconciliation of ${day} did not run`);
-  else {
-    for (const u of report.unmatched) bad.push(`reconciliation ${day}: ${u}`);
-    if (report.recovered)
-      bad.push(`reconciliation ${day} recovered ${report.recovered} payments the system had missed`);
+  for (const day of new Set([beijingDate(startedAt), beijingDate(now)])) {
+    await stack.deps.db.query('DELETE FROM reconciliations WHERE bill_date = ?', [day]);
+    const report = await stack.deps.reconciler.reconcile(day, now);
+    if (!report) bad.push(`reconciliation of ${day} did not run`);
+    else {
+      for (const u of report.unmatched) bad.push(`reconciliation ${day}: ${u}`);
+      if (report.recovered)
+        bad.push(`reconciliation ${day} recovered ${report.recovered} payments the system had missed`);
+    }
   }
   return bad;
 }

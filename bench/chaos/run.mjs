@@ -103,6 +103,7 @@ async function tamper(stack, session) {
 }
 
 async function main() {
+  const startedAt = new Date();
   stack = await openStack({ seed, apis });
   log(`stack up: ${apis} API processes + 1 worker behind ${stack.url}; logs in ${stack.logDir}`);
   const { session, staffToken } = await seedSession(stack.deps);
@@ -132,7 +133,9 @@ async function main() {
       money: {},
     }));
     if (!result.violations.length) {
-      const rec = await auditReconciliation(stack).catch((e) => [`reconciliation failed: ${e.message}`]);
+      const rec = await auditReconciliation(stack, startedAt).catch((e) => [
+        `reconciliation failed: ${e.message}`,
+      ]);
       result.violations.push(...rec);
       if (!rec.length) break;
     }
@@ -151,7 +154,7 @@ async function main() {
     );
   }
   console.log(`chaos: faults: ${faults.map((f) => `${f.at_s}s ${f.what}`).join('; ')}`);
-  await stack.close();
+  await stack.close({ keepLogs: violations.length > 0 });
   stack = undefined;
   const summary = {
     seed,

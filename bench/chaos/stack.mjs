@@ -3,7 +3,7 @@
 // simulator, a round-robin balancer in front of the API processes, and the processes themselves
 // (server/dist/main.js with ROLE=api / ROLE=worker). Everything is stopped and removed by close().
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -257,7 +257,8 @@ export async function openStack(o) {
       if (c.exitCode === null && c.signalCode === null)
         await new Promise((r) => (c.once('exit', () => r()), c.kill('SIGKILL')));
     },
-    async close() {
+    /** keepLogs: leave the processes' logs for a failed run to be read. */
+    async close({ keepLogs = true } = {}) {
       if (closed) return;
       closed = true;
       killAll({ keepRedis: true }); // the harness's own clients close first
@@ -269,6 +270,7 @@ export async function openStack(o) {
       await amqpProxy.close();
       await redis.stop();
       await cleanup(config);
+      if (!keepLogs) rmSync(logDir, { recursive: true, force: true });
     },
   };
 }
