@@ -71,16 +71,13 @@ export async function runBuyers(world, { seed, buyers, concurrency, stop }) {
 async function buyer(w, r, i, stats) {
   const { url, sim, session } = w;
   const openid = `chaos-${w.seed}-${i}`;
-  const { code: loginCode } = sim.login(openid);
-  const login = await call(url, 'POST', '/api/v1/auth/wx-login', { body: { code: loginCode } }, 0);
-  if (login.status !== 200) {
-    // A login code is single-use: a retry needs a new one.
-    const again = await call(url, 'POST', '/api/v1/auth/wx-login', {
-      body: { code: sim.login(openid).code },
-    });
-    if (again.status !== 200) throw new Error(`login ${again.status} ${JSON.stringify(again.body)}`);
-    login.body = again.body;
+  // A login code is single-use (WeChat's code2session): every try needs a fresh wx.login.
+  let login;
+  for (let t = 0; t < 6 && login?.status !== 200; t++) {
+    if (t) await sleep(300 * 2 ** Math.min(t, 4));
+    login = await call(url, 'POST', '/api/v1/auth/wx-login', { body: { code: sim.login(openid).code } }, 0);
   }
+  if (login.status !== 200) throw new Error(`login ${login.status} ${JSON.stringify(login.body)}`);
   const token = login.body.token;
   const body =
     r() < 0.6
