@@ -39,7 +39,9 @@ const code = (r) => r.body?.code ?? r.body?.error?.code;
  * Runs every buyer, `concurrency` at a time. `world`: {url, sim, session, staffToken}. Returns
  * counts of what the buyers did (the audit trusts only MySQL, Redis and the simulator).
  */
-export async function runBuyers(world, { seed, buyers, concurrency, stop }) {
+export async function runBuyers(world, { seed, buyers, concurrency, stop, spreadMs = 0 }) {
+  // Buyers arrive spread over spreadMs (not all at once), so faults meet every step of the path.
+  const start = Date.now();
   const stats = {
     holds: 0,
     holdRefused: 0,
@@ -55,6 +57,8 @@ export async function runBuyers(world, { seed, buyers, concurrency, stop }) {
   const one = async () => {
     while (!stop() && next < buyers) {
       const i = next++;
+      const due = start + (i * spreadMs) / buyers - Date.now();
+      if (due > 0) await sleep(due);
       try {
         await buyer(world, rng(seed * 7919 + i), i, stats);
       } catch (e) {

@@ -1,4 +1,4 @@
-// npm run chaos [-- --seed N] [--small] [--buyers N] [--apis N] [--heal-s N]
+// npm run chaos [-- --seed N] [--small] [--buyers N] [--apis N] [--heal-s N] [--spread-s N]
 //
 // A seeded chaos run of the whole money path (issue 10): 2+ API processes and a worker process
 // (server/dist/main.js), buyers who hold, pay, cancel, refund and get checked in while faults are
@@ -17,6 +17,8 @@ const seed = args.seed !== undefined ? Number(args.seed) : Math.floor(Math.rando
 const buyers = Number(args.buyers ?? (small ? 200 : 2000));
 const apis = Math.max(2, Number(args.apis ?? 2));
 const healS = Number(args['heal-s'] ?? (small ? 150 : 240));
+/** Buyers arrive over at least this long, faults are injected meanwhile. */
+const spreadS = Number(args['spread-s'] ?? (small ? 45 : 120));
 const log = (m) => console.log(`[chaos ${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
 const t0 = Date.now();
 console.log(`chaos: seed ${seed} (replay: npm run chaos -- --seed ${seed}${small ? ' --small' : ''})`);
@@ -114,7 +116,13 @@ async function main() {
     gapMs: small ? 5000 : 3000,
     log,
   });
-  const stats = await runBuyers(world, { seed, buyers, concurrency: small ? 16 : 40, stop: () => false });
+  const stats = await runBuyers(world, {
+    seed,
+    buyers,
+    concurrency: small ? 16 : 40,
+    spreadMs: spreadS * 1000,
+    stop: () => false,
+  });
   buying = false;
   const faults = await faultsRun;
   log(`buyers done: ${JSON.stringify(stats)}; ${faults.length} faults; healing (window ${healS} s)`);
