@@ -1,3 +1,4 @@
+import { InventoryAudit } from '../src/inventory/audit';
 import { createTestEnv, type TestEnv } from './helpers/env';
 import { createSession, createUsers, purchase, type SessionFixture } from './helpers/fixtures';
 
@@ -41,4 +42,25 @@ it('an order without claims at rebuild time is not recorded, and releasing it an
   expect(await env.deps.redis.hgetall(k.users)).toEqual({});
   for (const id of ids)
     await expect(env.deps.inventory.release(s.sessionId, id, false)).resolves.toEqual({ kind: 'unknown' });
+});
+
+it("the inventory audit repairs a buyer's unit count that Redis got wrong (two checks in a row)", async () => {
+  const d = env.deps;
+  const s = await createSession(d, { seats: 10 }); // the first test left its session inconsistent
+  const [u] = await createUsers(d, 1);
+  await purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] });
+  const check = new InventoryAudit(d);
+  const users = d.keys.session(s.sessionId).users;
+  expect((await check.run([s.sessionId], env.clock.now())).get(s.sessionId)).toMatchObject({ seats: [] });
+  await d.redis.hset(users, u!, 3); // what the chaos run saw: counted, nothing live
+  const found = { diff: 0, seats: [`user-count:${u}`] };
+  expect((await check.run([s.sessionId], env.clock.now())).get(s.sessionId)).toEqual({
+    ...found,
+    repaired: false,
+  });
+  expect((await check.run([s.sessionId], env.clock.now())).get(s.sessionId)).toEqual({
+    ...found,
+    repaired: true,
+  });
+  expect(await d.redis.hget(users, u!)).toBe('1');
 });
