@@ -44,9 +44,18 @@ export async function injectFaults(stack, r, { stop, gapMs, log }) {
       stack.amqpProxy.cut(false);
     } else if (kind === 2) {
       const d = ms(1500, 5000);
-      note(`MySQL cut ${d} ms`);
-      stack.mysqlProxy.cut(true);
-      await sleep(d);
+      if (r() < 0.3) {
+        // Statements (commits too) reach MySQL, their answers are lost; then the connections drop.
+        note(`MySQL answers lost ${d} ms, then cut`);
+        stack.mysqlProxy.blackhole(true);
+        await sleep(d);
+        stack.mysqlProxy.cut(true);
+        await sleep(500);
+      } else {
+        note(`MySQL cut ${d} ms`);
+        stack.mysqlProxy.cut(true);
+        await sleep(d);
+      }
       stack.mysqlProxy.cut(false);
     } else if (kind === 3) {
       if (r() < 0.5) {

@@ -13,9 +13,14 @@ import { dist, freePort, root } from '../lib.mjs';
 const require = createRequire(import.meta.url);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** A TCP proxy to a shared service: 'down' drops every connection and refuses new ones. */
+/**
+ * A TCP proxy to a shared service: cut(true) drops every connection and refuses new ones;
+ * blackhole(true) still delivers what clients send but drops the answers (a COMMIT that reaches
+ * MySQL while its OK never comes back), until cut.
+ */
 export async function tcpProxy(target) {
   let down = false;
+  let hole = false;
   const open = new Set();
   const server = createServer((client) => {
     if (down) return void client.destroy();
@@ -25,17 +30,19 @@ export async function tcpProxy(target) {
       open.add(s);
       s.on('error', close).on('close', () => (open.delete(s), close()));
     }
-    client.pipe(upstream);
-    upstream.pipe(client);
+    client.on('data', (b) => upstream.write(b));
+    upstream.on('data', (b) => !hole && client.write(b));
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const cut = (v) => {
     down = v;
+    hole = false;
     if (v) for (const s of open) s.destroy();
   };
   return {
     port: server.address().port,
     cut,
+    blackhole: (v) => (hole = v),
     close: () => (cut(true), new Promise((r) => server.close(() => r()))),
   };
 }
