@@ -37,6 +37,9 @@ const STEPS = [
   ['server under TZ=America/Los_Angeles', `TZ=America/Los_Angeles npx jest --ci ${TIME_TESTS}`, 'server'],
   ['server: Redis Cluster', 'npx jest --ci -c test/cluster/jest.config.js', 'server'],
   ['server: faults (one at a time)', 'npx jest --ci -c jest.serial.config.js', 'server'],
+  // The money path under chaos (issue 10), small: 2 API + 1 worker processes, ~200 buyers, a few
+  // faults, self-heal, audit; its own database, redis-server and queues (prints its seed).
+  ['chaos (small)', 'node bench/chaos/run.mjs --small'],
   ['admin page: components', 'npm test -w admin'],
   ['admin page: browser', 'npm run e2e -w admin'],
   ['mini-program', 'npm test -w client'],

@@ -20,7 +20,10 @@ export interface AuditDeps {
 export interface AuditResult {
   /** What Redis says is left minus capacity less MySQL's live claims. */
   diff: number;
-  /** Seats on which the two disagree, e.g. `free-in-redis:<seatId>`. */
+  /**
+   * Seats on which the two disagree, e.g. `free-in-redis:<seatId>`, and buyers whose count of
+   * units (the purchase limit's) differs, `user-count:<userId>`.
+   */
   seats: string[];
   /** Rebuilt from MySQL by this check. */
   repaired: boolean;
@@ -86,7 +89,22 @@ export class InventoryAudit {
       else if (v.split('|')[1] !== String(c.order_id)) seats.push(`other-order-in-redis:${seat}`);
     }
     for (const seat of Object.keys(inRedis)) if (!claimed.has(seat)) seats.push(`unclaimed-in-mysql:${seat}`);
+    seats.push(...(await this.userCounts(sessionId)));
     const diff = redisAvail - (cat.capacity - claims.length - Number(zones!.n));
     return { diff, seats: seats.sort() };
+  }
+
+  /** Buyers whose unit count in Redis is not their live units in MySQL (the limit's quota). */
+  private async userCounts(sessionId: string): Promise<string[]> {
+    const [quota] = await this.d.db.query<RowDataPacket[]>(
+      'SELECT user_id, used FROM user_session_quota WHERE session_id = ? AND used <> 0',
+      [sessionId],
+    );
+    const want = new Map(quota.map((q) => [String(q.user_id), Number(q.used)]));
+    const counted = await this.d.redis.hgetall(this.d.keys.session(sessionId).users);
+    const users = new Set([...want.keys(), ...Object.keys(counted)]);
+    return [...users]
+      .filter((u) => Number(counted[u] ?? 0) !== (want.get(u) ?? 0))
+      .map((u) => `user-count:${u}`);
   }
 }

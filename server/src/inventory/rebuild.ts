@@ -121,6 +121,10 @@ export async function rebuildSession(
 
   const users = new Map<string, number>();
   for (const o of orders.values()) {
+    // A live order always holds units: one without claims left (cancelled, refunded) between the
+    // two reads above. Recording it would count it against its buyer and write a seat record with
+    // no units, which its release could never free (found by the chaos run).
+    if (!o.units.length) continue;
     users.set(o.user, (users.get(o.user) ?? 0) + o.qty);
     const state = o.status === ORDER_STATUS.PENDING ? 'H' : 'S';
     multi.hset(

@@ -1,0 +1,239 @@
+// The chaos run's audit, from MySQL (the record), the run's Redis and the simulator's state (what
+// WeChat took and gave back). Returns the violations in words and the money totals.
+import amqp from 'amqplib';
+import { dist } from '../lib.mjs';
+
+const { ORDER_STATUS } = dist('orders/types.js');
+const { REFUND_STATUS, REFUND_BLOCKS_ADMISSION } = dist('refunds/repo.js');
+const { TICKET_STATUS } = dist('tickets/status.js');
+const { QUEUES } = dist('workers.js');
+const { beijingDate } = dist('payments/reconcile.js');
+
+const LIVE = [ORDER_STATUS.PENDING, ORDER_STATUS.PAID, ORDER_STATUS.TICKETED];
+
+/** Everything but reconciliation (which claims a day, so it runs once the rest holds). */
+export async function audit(stack, session) {
+  const db = stack.deps.db;
+  const q = async (sql, args = []) => (await db.query(sql, args))[0];
+  const bad = [];
+
+  // Every seat (and zone unit) sold at most once, in live orders and in tickets.
+  for (const r of await q(
+    `SELECT i.seat_id, COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id
+      WHERE o.status IN (?) AND i.seat_id IS NOT NULL GROUP BY i.seat_id HAVING n > 1`,
+    [LIVE],
+  ))
+    bad.push(`seat ${r.seat_id} is in ${r.n} live orders`);
+  for (const r of await q(
+    `SELECT i.zone_id, i.slot_no, COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id
+      WHERE o.status IN (?) AND i.seat_id IS NULL GROUP BY i.zone_id, i.slot_no HAVING n > 1`,
+    [LIVE],
+  ))
+    bad.push(`zone ${r.zone_id} unit ${r.slot_no} is in ${r.n} live orders`);
+  for (const r of await q(
+    `SELECT seat_id, COUNT(*) n FROM tickets WHERE status <> ? AND seat_id IS NOT NULL GROUP BY seat_id HAVING n > 1`,
+    [TICKET_STATUS.VOIDED],
+  ))
+    bad.push(`seat ${r.seat_id} has ${r.n} unvoided tickets`);
+  const [zoneLive] = await q(
+    `SELECT COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status IN (?) AND i.zone_id = ? AND i.seat_id IS NULL`,
+    [LIVE, session.zoneId],
+  );
+  if (Number(zoneLive.n) > session.zoneCapacity)
+    bad.push(`zone ${session.zoneId}: ${zoneLive.n} live units > capacity ${session.zoneCapacity}`);
+
+  // No admissible ticket whose order has an open or done refund, and none of a dead order.
+  for (const r of await q(
+    `SELECT t.ticket_no, o.order_no, rf.status FROM tickets t JOIN orders o ON o.id = t.order_id
+       JOIN refunds rf ON rf.order_id = t.order_id AND rf.kind = 'order'
+      WHERE t.status = ? AND rf.status IN (?)`,
+    [TICKET_STATUS.VALID, REFUND_BLOCKS_ADMISSION],
+  ))
+    bad.push(
+      `ticket ${r.ticket_no} of order ${r.order_no} is admissible while its refund is in state ${r.status}`,
+    );
+  for (const r of await q(
+    `SELECT t.ticket_no, o.order_no, o.status FROM tickets t JOIN orders o ON o.id = t.order_id
+      WHERE t.status = ? AND o.status <> ?`,
+    [TICKET_STATUS.VALID, ORDER_STATUS.TICKETED],
+  ))
+    bad.push(`ticket ${r.ticket_no} is admissible but its order ${r.order_no} has status ${r.status}`);
+  // No checked-in ticket refunded.
+  for (const r of await q(
+    `SELECT DISTINCT t.ticket_no, o.order_no, rf.status FROM checkins c JOIN tickets t ON t.id = c.ticket_id
+       JOIN orders o ON o.id = t.order_id JOIN refunds rf ON rf.order_id = t.order_id AND rf.kind = 'order'
+      WHERE rf.status <> ?`,
+    [REFUND_STATUS.CLOSED],
+  ))
+    bad.push(
+      `ticket ${r.ticket_no} was checked in, yet order ${r.order_no} has a refund in state ${r.status}`,
+    );
+
+  const money = await auditMoney(stack, q, bad);
+  await auditDeadLetters(stack, q, bad);
+  await auditRedis(stack, q, session, bad);
+  return { violations: bad, money };
+}
+
+/** Every fen the simulator took ends as tickets, a refund, or an operator's case. */
+async function auditMoney(stack, q, bad) {
+  const m = { orders: 0, paid_fen: 0, ticketed_fen: 0, refunded_fen: 0, open_fen: 0 };
+  const simRefunds = new Map();
+  for (const rf of stack.sim.refunds()) {
+    const list = simRefunds.get(rf.out_trade_no) ?? [];
+    list.push(rf);
+    simRefunds.set(rf.out_trade_no, list);
+  }
+  const [{ n }] = await q('SELECT COUNT(*) n FROM orders');
+  m.orders = Number(n);
+  for (const o of stack.sim.orders()) {
+    if (o.trade_state !== 'SUCCESS' && o.trade_state !== 'REFUND') continue;
+    const total = o.amount.total;
+    m.paid_fen += total;
+    const [pay] = await q(
+      `SELECT p.id, p.currency, o.status, o.quantity, o.order_no, o.id order_id FROM payments p
+         JOIN orders o ON o.id = p.order_id WHERE p.transaction_id = ?`,
+      [o.transaction_id],
+    );
+    if (!pay) {
+      bad.push(`WeChat took ${total} fen for ${o.out_trade_no} (${o.transaction_id}): no payment recorded`);
+      continue;
+    }
+    const refunds = simRefunds.get(o.out_trade_no) ?? [];
+    const ours = await q('SELECT out_refund_no, status, fee_fen, kind FROM refunds WHERE payment_id = ?', [
+      pay.id,
+    ]);
+    let refunded = 0;
+    let operator = 0;
+    for (const rf of refunds) {
+      const mine = ours.find((x) => x.out_refund_no === rf.out_refund_no);
+      if (rf.status === 'SUCCESS') refunded += rf.amount.refund + (mine?.fee_fen ?? 0);
+      else if (rf.status === 'PROCESSING') bad.push(`refund ${rf.out_refund_no} still PROCESSING at WeChat`);
+      else if (rf.status === 'ABNORMAL') {
+        const [c] = await q(
+          'SELECT state FROM refund_cases rc JOIN refunds r ON r.id = rc.refund_id WHERE r.out_refund_no = ?',
+          [rf.out_refund_no],
+        );
+        if (c) operator += rf.amount.refund + (mine?.fee_fen ?? 0);
+        else bad.push(`refund ${rf.out_refund_no} ABNORMAL at WeChat without an operator case`);
+      }
+      if (!mine) bad.push(`WeChat has refund ${rf.out_refund_no} that MySQL does not know`);
+    }
+    for (const x of ours)
+      if (x.status === REFUND_STATUS.REQUESTED || x.status === REFUND_STATUS.PROCESSING)
+        bad.push(`refund ${x.out_refund_no} of order ${pay.order_no} still open (state ${x.status})`);
+    if (pay.currency !== 'CNY') {
+      operator += total - refunded; // held for an operator (wrong currency)
+    }
+    const [{ t }] = await q('SELECT COUNT(*) t FROM tickets WHERE order_id = ? AND status <> ?', [
+      pay.order_id,
+      TICKET_STATUS.VOIDED,
+    ]);
+    const ticketed =
+      pay.status === ORDER_STATUS.TICKETED && Number(t) === pay.quantity && refunded + operator < total;
+    if (ticketed) m.ticketed_fen += total - refunded - operator;
+    m.refunded_fen += refunded;
+    m.open_fen += operator;
+    const accounted = (ticketed ? total - refunded - operator : 0) + refunded + operator;
+    if (accounted !== total)
+      bad.push(
+        `order ${pay.order_no} (status ${pay.status}, ${t}/${pay.quantity} tickets): WeChat took ${total} fen, ` +
+          `${refunded} refunded, ${operator} with an operator, ${ticketed ? 'ticketed' : 'no tickets'}`,
+      );
+  }
+  for (const r of await q(
+    `SELECT o.order_no FROM orders o WHERE o.status = ? AND NOT EXISTS (SELECT 1 FROM refunds rf WHERE rf.order_id = o.id AND rf.status <> ?)`,
+    [ORDER_STATUS.PAID, REFUND_STATUS.CLOSED],
+  ))
+    bad.push(`order ${r.order_no} is PAID after the heal window, without tickets or a refund`);
+  return m;
+}
+
+async function auditDeadLetters(stack, q, bad) {
+  const conn = await amqp.connect(stack.config.amqpUrl);
+  try {
+    const ch = await conn.createChannel();
+    for (const name of Object.keys(QUEUES)) {
+      const dead = `${stack.config.amqpPrefix}.${name}.dead`;
+      const { messageCount } = await ch.checkQueue(dead);
+      if (messageCount) bad.push(`dead-letter queue ${dead} holds ${messageCount} messages`);
+    }
+  } finally {
+    await conn.close();
+  }
+  for (const r of await q("SELECT queue, COUNT(*) n FROM dead_letters WHERE state = 'parked' GROUP BY queue"))
+    bad.push(`${r.n} dead letters of ${r.queue} parked for an operator`);
+}
+
+/** Redis says exactly what MySQL says about the session's units (the gate agrees with the record). */
+async function auditRedis(stack, q, session, bad) {
+  const { redis, keys } = stack.deps;
+  const k = keys.session(session.id);
+  const items = await q(
+    `SELECT i.order_id, i.seat_id, i.zone_id, o.user_id, o.status FROM order_items i JOIN orders o ON o.id = i.order_id
+      WHERE o.session_id = ? AND o.status IN (?)`,
+    [session.id, LIVE],
+  );
+  const seatOwner = new Map();
+  const userUnits = new Map();
+  let zoneLive = 0;
+  for (const it of items) {
+    userUnits.set(String(it.user_id), (userUnits.get(String(it.user_id)) ?? 0) + 1);
+    if (it.seat_id) seatOwner.set(String(it.seat_id), { order: String(it.order_id), status: it.status });
+    else zoneLive++;
+  }
+  const seats = await redis.hgetall(k.seats);
+  const now = Date.now();
+  for (const seatId of session.seatIds) {
+    const v = seats[seatId];
+    const owner = seatOwner.get(seatId);
+    const state =
+      v === undefined
+        ? 'free'
+        : v.startsWith('S|')
+          ? 'sold'
+          : Number(v.split('|')[2]) > now
+            ? 'held'
+            : 'expired';
+    if (!owner) {
+      if (state === 'sold' || state === 'held')
+        bad.push(`redis: seat ${seatId} ${state} (${v}) but free in MySQL`);
+      continue;
+    }
+    const want = owner.status === ORDER_STATUS.PENDING ? `H|${owner.order}|` : `S|${owner.order}`;
+    if (!v || !v.startsWith(want)) bad.push(`redis: seat ${seatId} is ${v ?? 'free'}, MySQL says ${want}`);
+  }
+  const free = await redis.zcount(k.zslots, session.zoneId, session.zoneId);
+  if (free + zoneLive !== session.zoneCapacity)
+    bad.push(`redis: zone free ${free} + live ${zoneLive} != capacity ${session.zoneCapacity}`);
+  const users = await redis.hgetall(k.users);
+  for (const [user, n] of userUnits)
+    if (Number(users[user] ?? 0) !== n)
+      bad.push(`redis: user ${user} counted ${users[user] ?? 0}, live ${n}`);
+  for (const [user, n] of Object.entries(users))
+    if (!userUnits.has(user) && Number(n) !== 0) bad.push(`redis: user ${user} counted ${n}, live 0`);
+  const avail = Number(await redis.hget(k.meta, 'avail'));
+  const claimed = seatOwner.size + zoneLive;
+  if (avail !== session.capacity - claimed)
+    bad.push(`redis: avail ${avail} != capacity ${session.capacity} - claimed ${claimed}`);
+}
+
+/**
+ * The trade bills (payments and refunds) of every Beijing day the run touched against our record:
+ * no difference, nothing recovered (a payment the system missed is a difference too).
+ */
+export async function auditReconciliation(stack, startedAt) {
+  const now = new Date();
+  const bad = [];
+  for (const day of new Set([beijingDate(startedAt), beijingDate(now)])) {
+    await stack.deps.db.query('DELETE FROM reconciliations WHERE bill_date = ?', [day]);
+    const report = await stack.deps.reconciler.reconcile(day, now);
+    if (!report) bad.push(`reconciliation of ${day} did not run`);
+    else {
+      for (const u of report.unmatched) bad.push(`reconciliation ${day}: ${u}`);
+      if (report.recovered)
+        bad.push(`reconciliation ${day} recovered ${report.recovered} payments the system had missed`);
+    }
+  }
+  return bad;
+}

@@ -1,0 +1,203 @@
+// The buyers of a chaos run: each holds seats or zone units, then pays (through the simulator, as
+// wx.requestPayment does), cancels, abandons the hold, refunds, races a refund against payment or
+// check-in, or gets checked in at the gate. Choices come from the seed (one stream per buyer).
+import { rng } from '../lib.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Answers a client may retry (the request may or may not have been applied). */
+const RETRYABLE = new Set([0, 500, 502, 503, 504]);
+
+/** One HTTP call, retried like a mini-program does after a network error or a 5xx. */
+export async function call(url, method, p, o = {}, tries = 6) {
+  for (let i = 0; ; i++) {
+    let status = 0;
+    let body;
+    try {
+      const headers = { ...(o.headers ?? {}) };
+      if (o.token) headers.authorization = `Bearer ${o.token}`;
+      if (o.body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(url + p, {
+        method,
+        headers,
+        body: o.body === undefined ? undefined : JSON.stringify(o.body),
+        signal: AbortSignal.timeout(15_000),
+      });
+      status = res.status;
+      const text = await res.text();
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      status = status || 0;
+    }
+    if (!RETRYABLE.has(status) || i >= tries) return { status, body };
+    await sleep(300 * 2 ** Math.min(i, 4));
+  }
+}
+
+const code = (r) => r.body?.code ?? r.body?.error?.code;
+
+/**
+ * Runs every buyer, `concurrency` at a time. `world`: {url, sim, session, staffToken}. Returns
+ * counts of what the buyers did (the audit trusts only MySQL, Redis and the simulator).
+ */
+export async function runBuyers(world, { seed, buyers, concurrency, stop, spreadMs = 0 }) {
+  // Buyers arrive spread over spreadMs (not all at once), so faults meet every step of the path.
+  const start = Date.now();
+  const stats = {
+    holds: 0,
+    holdRefused: 0,
+    paid: 0,
+    payRefused: 0,
+    cancelled: 0,
+    abandoned: 0,
+    refunds: 0,
+    checkins: 0,
+    errors: 0,
+  };
+  let next = 0;
+  const one = async () => {
+    while (!stop() && next < buyers) {
+      const i = next++;
+      const due = start + (i * spreadMs) / buyers - Date.now();
+      if (due > 0) await sleep(due);
+      try {
+        await buyer(world, rng(seed * 7919 + i), i, stats);
+      } catch (e) {
+        stats.errors++;
+        tally(stats, 'error', { status: 0, body: { code: String(e.message).slice(0, 40) } });
+        if (process.env.CHAOS_DEBUG) console.error(`buyer ${i}:`, e);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, one));
+  return stats;
+}
+
+async function buyer(w, r, i, stats) {
+  const { url, sim, session } = w;
+  const openid = `chaos-${w.seed}-${i}`;
+  // A login code is single-use (WeChat's code2session): every try needs a fresh wx.login.
+  let login;
+  for (let t = 0; t < 6 && login?.status !== 200; t++) {
+    if (t) await sleep(300 * 2 ** Math.min(t, 4));
+    login = await call(url, 'POST', '/api/v1/auth/wx-login', { body: { code: sim.login(openid).code } }, 0);
+  }
+  if (login.status !== 200) throw new Error(`login ${login.status} ${JSON.stringify(login.body)}`);
+  const token = login.body.token;
+  const body =
+    r() < 0.6
+      ? { sessionId: session.id, seatIds: pick(r, session.seatIds, 1 + Math.floor(r() * 3)) }
+      : { sessionId: session.id, zoneId: session.zoneId, quantity: 1 + Math.floor(r() * 2) };
+  const key = `chaos-${w.seed}-${i}-${Math.floor(r() * 1e9)}`;
+  const hold = await call(url, 'POST', '/api/v1/orders', {
+    token,
+    body,
+    headers: { 'idempotency-key': key },
+  });
+  if (hold.status !== 201) {
+    stats.holdRefused++;
+    tally(stats, 'hold', hold);
+    return;
+  }
+  stats.holds++;
+  const orderNo = hold.body.orderNo;
+  const path = `/api/v1/orders/${orderNo}`;
+  const roll = r();
+  if (roll < 0.08) {
+    stats.abandoned++; // the hold runs out
+    return;
+  }
+  if (roll < 0.16) {
+    await call(url, 'POST', `${path}/cancel`, { token });
+    stats.cancelled++;
+    return;
+  }
+  await sleep(r() * 500); // the fan looks at the order before paying
+  const pay = await call(url, 'POST', `${path}/pay`, { token });
+  if (pay.status !== 200) {
+    stats.payRefused++;
+    return;
+  }
+  // A fan who pays and cancels at the same moment (the cancel guard must honour the payment).
+  const race = roll < 0.2 ? call(url, 'POST', `${path}/cancel`, { token }) : undefined;
+  try {
+    sim.pay(pay.body.payParams);
+    stats.paid++;
+  } catch {
+    stats.payRefused++; // closed or expired at WeChat: no money taken
+    await race;
+    return;
+  }
+  await race;
+  const after = r();
+  if (after < 0.1) {
+    // Refund the moment the order reads `paid`, before its tickets exist (issue 10, finding 1);
+    // a fan whose first try is refused (still pending) tries again, as a fan would.
+    await until(async () => {
+      const o = await call(url, 'GET', path, { token }, 1);
+      return o.body?.status === 'paid' || o.body?.status === 'ticketed';
+    }, 20_000);
+    const refund = await call(url, 'POST', `${path}/refund`, { token, body: { reason: 'chaos: at once' } });
+    tally(stats, 'refund-at-once', refund);
+    stats.refunds++;
+    return;
+  }
+  const ticketed = await until(async () => {
+    const o = await call(url, 'GET', path, { token }, 1);
+    return o.body?.status === 'ticketed' ? o.body : undefined;
+  }, 20_000);
+  if (!ticketed || w.stop()) return;
+  if (after < 0.3) {
+    tally(stats, 'refund', await call(url, 'POST', `${path}/refund`, { token, body: { reason: 'chaos' } }));
+    stats.refunds++;
+    return;
+  }
+  if (after < 0.6) {
+    const tickets = await call(url, 'GET', '/api/v1/tickets', { token });
+    const mine = (tickets.body?.items ?? []).filter((t) => t.orderNo === orderNo);
+    const scans = mine.map((t) =>
+      call(url, 'POST', '/api/v1/checkin', {
+        token: w.staffToken,
+        body: { ticketNo: t.ticketId, gate: `G${i % 4}`, sessionId: session.id },
+      }),
+    );
+    // Some fans ask for their money back while staff scan them in: one of the two must lose.
+    const refund =
+      after < 0.4
+        ? call(url, 'POST', `${path}/refund`, { token, body: { reason: 'chaos: at the gate' } })
+        : undefined;
+    const results = await Promise.all(scans);
+    stats.checkins += results.filter((s) => s.body?.result === 'admitted').length;
+    for (const s of results)
+      tally(stats, 'checkin', { status: 0, body: { code: s.body?.result ?? code(s) ?? s.status } });
+    if (refund) {
+      tally(stats, 'refund', await refund);
+      stats.refunds++;
+    }
+  }
+}
+
+/** Counts answers by route and code (`refund:200`, `hold:SEAT_TAKEN`), for the run's log. */
+function tally(stats, what, r) {
+  const k = `${what}:${r.status === 200 || r.status === 201 ? r.status : (code(r) ?? r.status)}`;
+  stats.answers ??= {};
+  stats.answers[k] = (stats.answers[k] ?? 0) + 1;
+}
+
+function pick(r, ids, n) {
+  const out = new Set();
+  const hot = Math.max(n, Math.floor(ids.length * 0.3));
+  while (out.size < n) out.add(ids[Math.floor(r() * (r() < 0.6 ? hot : ids.length))]);
+  return [...out];
+}
+
+async function until(fn, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const v = await fn();
+    if (v) return v;
+    await sleep(400);
+  }
+  return undefined;
+}
+
+export { code };
