@@ -246,6 +246,19 @@ function systemRoutes(d: AppDeps): Router {
   return r;
 }
 
+/** Where the fan's H5 build calls out to: the simulator's login and cashier (when set) and the API. */
+function h5Origins(config: Config): string[] {
+  const w = config.wechat;
+  const urls = [w.publicBaseUrl, ...(w.cashierUrl ? [w.apiBase, w.payApiBase, w.cashierUrl] : [])];
+  const origins = urls.flatMap((u) => {
+    try {
+      return [new URL(u).origin];
+    } catch {
+      return [];
+    }
+  });
+  return [...new Set(origins)];
+}
 export function createApp(d: AppDeps): Koa {
   // maxIpsCount keeps only the entries the trusted proxies appended: ctx.ip is the address the
   // outermost of them saw, never a value the client wrote into X-Forwarded-For itself.
@@ -263,7 +276,7 @@ export function createApp(d: AppDeps): Koa {
   // Metrics wrap everything so they see the final status the error middleware sets.
   app.use(d.metrics.middleware());
   // Before the error middleware, so error answers carry the headers too.
-  app.use(securityHeaders({ hsts: d.config.env === 'production' }));
+  app.use(securityHeaders({ hsts: d.config.env === 'production', h5ConnectSrc: h5Origins(d.config) }));
   app.use(errorMiddleware(d.log));
   // Admin routes parse their bodies themselves, after authentication (admin/http.ts).
   const fanBody = bodyParser({

@@ -26,7 +26,12 @@ const pageDirectives = {
   frameAncestors: none,
 };
 
-export function securityHeaders(o: { hsts: boolean }): Middleware {
+/**
+ * h5ConnectSrc: origins the fan's H5 build may call besides its own, i.e. the WeChat simulator
+ * it logs in and pays through (the H5 build works only with the simulator, in development and
+ * tests) and the public API base.
+ */
+export function securityHeaders(o: { hsts: boolean; h5ConnectSrc?: string[] }): Middleware {
   const common = {
     frameguard: { action: 'deny' as const },
     strictTransportSecurity: o.hsts ? { maxAge: 180 * 24 * 3600 } : false,
@@ -51,7 +56,11 @@ export function securityHeaders(o: { hsts: boolean }): Middleware {
     referrerPolicy: { policy: 'same-origin' },
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: { ...pageDirectives, scriptSrc: ["'self'", "'unsafe-inline'"] },
+      directives: {
+        ...pageDirectives,
+        scriptSrc: ["'self'", "'unsafe-inline'"],
+        connectSrc: ["'self'", ...(o.h5ConnectSrc ?? [])],
+      },
     },
   });
   const kind = (ctx: Context) =>
