@@ -131,6 +131,8 @@ describe('seat states: versioned deltas', () => {
   it('keeps the full answer without since, and an empty delta when nothing changed', async () => {
     const full = await states(api);
     expect(full.body).toMatchObject({ full: true, held: [], sold: [], version: expect.any(String) });
+    const layout = await api.call('GET', layoutPath());
+    expect(full.body.layoutVersion).toBe(layout.body.version);
     expect(full.body.zones).toEqual([{ id: expect.any(String), available: 5 }]);
     const idle = await states(api, full.body.version);
     expect(idle.body).toEqual({

@@ -97,6 +97,8 @@ export interface SeatStates {
   version?: string;
   /** true: held/sold list every such seat (the rest are available). */
   full?: boolean;
+  /** Version of the session's layout (GET .../layout?v=<it>), in full answers. */
+  layoutVersion?: string;
 }
 
 /**

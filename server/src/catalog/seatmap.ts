@@ -84,12 +84,13 @@ export class SeatMapService {
     since: string | undefined,
     nowMs: number,
   ): Promise<SeatStatesReply> {
-    const cur = await this.seatStates(sessionId, nowMs);
-    if (!since) return cur;
-    const base = { sessionId: cur.sessionId, version: cur.version, since, full: false as const };
+    const cat = await this.catalog.requireSession(sessionId);
+    const cur = await this.states(cat, nowMs);
+    const base = { sessionId: cur.sessionId, version: cur.version, since: since ?? '', full: false as const };
     if (since === cur.version) return { ...base, held: [], sold: [], available: [], zones: cur.zones };
-    const before = await this.versions.find(cur.sessionId, since);
-    if (!before) return cur;
+    const before = since ? await this.versions.find(cur.sessionId, since) : null;
+    // The full list names the layout's version, so a client can tell its cached layout is current.
+    if (!before) return { ...cur, layoutVersion: (await this.layouts.get(cat)).version };
     return { ...base, ...diffStates(before, cur), zones: cur.zones };
   }
 
