@@ -44,14 +44,13 @@ export class SeatVersions {
 
   /** Records a version's lists so every instance can diff against it. */
   async publish(sessionId: string, version: string, s: StateLists): Promise<void> {
-    this.local.set(`${sessionId}:${version}`, s);
-    await this.redis.set(
-      this.keys.session(sessionId).snapshot(version),
-      JSON.stringify(s),
-      'PX',
-      this.snapshotTtlMs,
-      'NX',
-    );
+    const key = this.keys.session(sessionId).snapshot(version);
+    const local = `${sessionId}:${version}`;
+    // Unchanged states (the usual case between two loads): keep the snapshot alive without
+    // sending its lists again; write them only when this instance has not, or Redis lost them.
+    if (this.local.has(local) && (await this.redis.pexpire(key, this.snapshotTtlMs)) === 1) return;
+    this.local.set(local, s);
+    await this.redis.set(key, JSON.stringify(s), 'PX', this.snapshotTtlMs, 'NX');
   }
 
   /** The lists of an earlier version, or null when it is unknown or too old. */
