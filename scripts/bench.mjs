@@ -1,4 +1,4 @@
-// npm run bench [-- --scenario flash-sale|queue ...]: builds the server, then runs the scenario.
+// npm run bench [-- --scenario flash-sale|queue|pay ...]: builds the server, then runs the scenario.
 import { spawnSync } from 'node:child_process';
 import { ensureInstall, root, run } from './lib.mjs';
 
@@ -6,7 +6,11 @@ const argv = process.argv.slice(2);
 const i = argv.indexOf('--scenario');
 const scenario = i >= 0 ? argv[i + 1] : 'flash-sale';
 const rest = i >= 0 ? [...argv.slice(0, i), ...argv.slice(i + 2)] : argv;
-const scripts = { 'flash-sale': 'bench/flash-sale/run.mjs', queue: 'bench/queue/run.mjs' };
+const scripts = {
+  'flash-sale': 'bench/flash-sale/run.mjs',
+  queue: 'bench/queue/run.mjs',
+  pay: 'bench/pay/run.mjs',
+};
 if (!scripts[scenario]) {
   console.error(`unknown scenario "${scenario}"; known: ${Object.keys(scripts).join(', ')}`);
   process.exit(2);
