@@ -145,6 +145,13 @@ describe('seat states: versioned deltas', () => {
       available: [],
       zones: full.body.zones,
     });
+    // The whole idle poll (status line, headers, body) stays under 1 kB.
+    const raw = await rawGet(
+      api.url,
+      `/api/v1/sessions/${s.sessionId}/seat-states?since=${full.body.version}`,
+    );
+    const head = Object.entries(raw.headers).reduce((n, [k, v]) => n + k.length + String(v).length + 4, 32);
+    expect(head + raw.bytes.length).toBeLessThan(1000);
   });
 
   it('names a seat held, sold and released in the next delta, and only it', async () => {
