@@ -24,6 +24,7 @@ export function getSession(sessionId: string): Promise<SessionInfo> {
 
 /** The last layout seen per session: a map opened again loads only its states. */
 const layouts = new Map<string, SeatLayout>();
+const LAYOUTS_KEPT = 3;
 
 /** The static layout; with its version the URL is cached for good (browser, CDN). */
 export function getSeatLayout(sessionId: string, version?: string): Promise<SeatLayout> {
@@ -44,7 +45,10 @@ export async function getSeatMap(sessionId: string): Promise<LoadedSeatMap> {
   ]);
   const current = states.layoutVersion;
   const layout = current && current !== first.version ? await getSeatLayout(sessionId, current) : first;
+  layouts.delete(sessionId);
   layouts.set(sessionId, layout);
+  // A 10,000-seat layout is about a megabyte in memory: keep the last few sessions only.
+  for (const old of layouts.keys()) if (layouts.size > LAYOUTS_KEPT) layouts.delete(old);
   return composeSeatMap(layout, states);
 }
 
