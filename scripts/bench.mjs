@@ -1,4 +1,4 @@
-// npm run bench [-- --scenario flash-sale|queue|gate ...]: builds the server, then runs the scenario.
+// npm run bench [-- --scenario flash-sale|queue|gate|pay ...]: builds the server, then runs the scenario.
 import { spawnSync } from 'node:child_process';
 import { ensureInstall, root, run } from './lib.mjs';
 
@@ -10,6 +10,7 @@ const scripts = {
   'flash-sale': 'bench/flash-sale/run.mjs',
   queue: 'bench/queue/run.mjs',
   gate: 'bench/gate/run.mjs',
+  pay: 'bench/pay/run.mjs',
 };
 if (!scripts[scenario]) {
   console.error(`unknown scenario "${scenario}"; known: ${Object.keys(scripts).join(', ')}`);

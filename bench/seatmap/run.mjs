@@ -8,8 +8,15 @@
  *   tap_ms         tap (pointer-up event time) -> the animation frame after the redraw that
  *                  shows the seat selected (window.__seatmapSelectFrameAt), median of TAPS;
  *                  tap_redrawn_ms is the part until the canvas holds the new picture
- * Targets: first draw <= 1,000 ms, tap <= 100 ms. The last line printed is one JSON object.
+ *   layout_bytes_compressed  the layout (GET .../layout?v=<version>) as sent to a client that
+ *                  accepts brotli; layout_bytes_gzip and layout_bytes_json beside it
+ *   idle_poll_bytes  one seat-states poll when nothing changed (?since=<current version>): the
+ *                  whole HTTP response, status line + headers + body (idle_poll_body_bytes: body)
+ * Targets: first draw <= 1,000 ms, tap <= 100 ms, layout <= 150,000 bytes compressed, idle poll
+ * <= 1,000 bytes. Byte counts do not depend on machine load; timings do. The last line printed
+ * is one JSON object.
  */
+import { request } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureH5Built, ensureServerBuilt } from '../../client/test/harness/build.mjs';
@@ -66,6 +73,49 @@ async function measureTaps(page, n) {
   return { times, draws, seatsOnScreen: seats.length };
 }
 
+/** A GET as bytes on the wire (no automatic decompression): body and header sizes. */
+function wireGet(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        let head = `HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\n`.length + 2;
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          head += res.rawHeaders[i].length + res.rawHeaders[i + 1].length + 4;
+        resolve({ status: res.statusCode, headers: res.headers, body, headBytes: head });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function measureBytes(apiUrl, sessionId) {
+  const base = `${apiUrl}/api/v1/sessions/${sessionId}`;
+  const plain = await wireGet(`${base}/layout`);
+  const version = JSON.parse(plain.body.toString()).version;
+  const br = await wireGet(`${base}/layout?v=${version}`, { 'accept-encoding': 'gzip, deflate, br' });
+  const gz = await wireGet(`${base}/layout?v=${version}`, { 'accept-encoding': 'gzip' });
+  if (br.headers['content-encoding'] !== 'br' || gz.headers['content-encoding'] !== 'gzip')
+    throw new Error('layout not served compressed');
+  const full = await wireGet(`${base}/seat-states`);
+  const statesVersion = JSON.parse(full.body.toString()).version;
+  const idle = await wireGet(`${base}/seat-states?since=${statesVersion}`);
+  if (JSON.parse(idle.body.toString()).full !== false) throw new Error('idle poll was not a delta');
+  return {
+    layout_bytes_compressed: br.body.length,
+    layout_bytes_gzip: gz.body.length,
+    layout_bytes_json: plain.body.length,
+    layout_cache_control: br.headers['cache-control'],
+    full_states_bytes: full.headBytes + full.body.length,
+    idle_poll_bytes: idle.headBytes + idle.body.length,
+    idle_poll_body_bytes: idle.body.length,
+  };
+}
+
 async function main() {
   ensureServerBuilt({ force: true });
   ensureH5Built();
@@ -79,6 +129,7 @@ async function main() {
     });
     const url = pageUrl(stack.appUrl, 'seatmap', { sessionId: seeded.sessionId, showId: seeded.showId });
     browser = await launchBrowser();
+    const bytes = await measureBytes(stack.apiUrl, seeded.sessionId);
     const warm = await openMap(browser, url); // fills the server's catalog cache, JITs the server
     await warm.context.close();
     const draws = [];
@@ -100,8 +151,11 @@ async function main() {
       tap_max_ms: round(Math.max(...tapResult.times)),
       tap_runs_ms: tapResult.times.map(round),
       tap_redrawn_ms: round(median(tapResult.draws)),
+      ...bytes,
       target_first_draw_ms: 1000,
       target_tap_ms: 100,
+      target_layout_bytes_compressed: 150_000,
+      target_idle_poll_bytes: 1000,
       viewport: '390x844@2x, touch',
       browser: `chromium ${browser.version()}`,
     };
@@ -112,7 +166,7 @@ async function main() {
       JSON.stringify(result, null, 2) + '\n',
     );
     console.log(
-      `seats ${result.seats}: first draw ${result.first_draw_ms} ms (runs ${draws.map(Math.round).join(', ')}), tap ${result.tap_ms} ms (max ${result.tap_max_ms})`,
+      `seats ${result.seats}: first draw ${result.first_draw_ms} ms (runs ${draws.map(Math.round).join(', ')}), tap ${result.tap_ms} ms (max ${result.tap_max_ms}), layout ${bytes.layout_bytes_compressed} B br (${bytes.layout_bytes_json} B JSON), idle poll ${bytes.idle_poll_bytes} B`,
     );
     console.log(JSON.stringify(result));
   } finally {

@@ -16,6 +16,7 @@ import { securityHeaders } from './http/security';
 import { CatalogService } from './catalog/service';
 import { SeatMapService } from './catalog/seatmap';
 import { catalogRoutes } from './catalog/routes';
+import { SeatVersions } from './catalog/seat-delta';
 import { InventoryService } from './inventory/service';
 import { IdGenerator } from './orders/ids';
 import { IdNodeLease } from './orders/id-lease';
@@ -149,7 +150,12 @@ export async function createDeps(
     log,
     onPaid: (userId) => risk.onPaid(userId),
   });
-  const seatmaps = new SeatMapService(catalog, inventory, config.seatStatesCacheMs);
+  const seatmaps = new SeatMapService(
+    catalog,
+    inventory,
+    config.seatStatesCacheMs,
+    new SeatVersions(redis, keys),
+  );
   caches.on('session', (id) => {
     catalog.forget(id);
     seatmaps.forget(id);

@@ -83,6 +83,8 @@ export interface SeatMap {
   tiers: Tier[];
   seats: SeatMapSeat[];
   zones: SeatMapZone[];
+  /** Version of the static layout: GET .../layout?v=<it> is cacheable for good. */
+  layoutVersion?: string;
 }
 
 /** Compact live states for refreshing an open seat map without reloading it. */
@@ -91,6 +93,40 @@ export interface SeatStates {
   held: string[];
   sold: string[];
   zones: { id: string; available: number }[];
+  /** Version of these states: send it back as `since` to get only what changed. */
+  version?: string;
+  /** true: held/sold list every such seat (the rest are available). */
+  full?: boolean;
+  /** Version of the session's layout (GET .../layout?v=<it>), in full answers. */
+  layoutVersion?: string;
+}
+
+/**
+ * What changed since the client's version (full: false): held, sold and available name the
+ * seats whose state became that; zones are always complete.
+ */
+export interface SeatStatesDelta {
+  sessionId: string;
+  version: string;
+  since: string;
+  full: false;
+  held: string[];
+  sold: string[];
+  available: string[];
+  zones: { id: string; available: number }[];
+}
+
+/** Answer of seat-states: the full list, or a delta when `since` was given and still known. */
+export type SeatStatesReply = (SeatStates & { version: string; full: true }) | SeatStatesDelta;
+
+/** The static part of a seat map (no states): served compressed and cached by its version. */
+export interface SeatLayout {
+  sessionId: string;
+  version: string;
+  seating: Seating;
+  tiers: Tier[];
+  seats: Omit<SeatMapSeat, 'state'>[];
+  zones: Omit<SeatMapZone, 'available'>[];
 }
 
 export interface OrderItem {

@@ -1,4 +1,4 @@
-import type { SeatStates } from '@showtix/shared-types';
+import type { SeatStates, SeatStatesDelta } from '@showtix/shared-types';
 import { AVAILABLE, HELD, SOLD, type SeatModel } from './model';
 
 export interface StatesUpdate {
@@ -33,6 +33,31 @@ export function applyStates(
     }
   }
   if (changed) m.state.set(next);
+  const lost = selected.filter((i) => m.state[i] !== AVAILABLE);
+  return { changed, lost };
+}
+
+/**
+ * Applies a delta (only the seats that changed since the client's version) in place; seats it
+ * does not name keep their state.
+ */
+export function applyDelta(
+  m: SeatModel,
+  d: Pick<SeatStatesDelta, 'held' | 'sold' | 'available'>,
+  selected: readonly number[],
+): StatesUpdate {
+  let changed = false;
+  const put = (ids: readonly string[], code: number) => {
+    for (const id of ids) {
+      const i = m.index.get(id);
+      if (i === undefined || m.state[i] === code) continue;
+      m.state[i] = code;
+      changed = true;
+    }
+  };
+  put(d.available, AVAILABLE);
+  put(d.held, HELD);
+  put(d.sold, SOLD);
   const lost = selected.filter((i) => m.state[i] !== AVAILABLE);
   return { changed, lost };
 }

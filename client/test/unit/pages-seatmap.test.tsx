@@ -97,6 +97,55 @@ it('selects seats up to the limit with a running total, and hands the selection 
   });
 });
 
+it('polls deltas since the version it has, applying only what changed', async () => {
+  jest.useFakeTimers();
+  try {
+    api.getSeatMap.mockResolvedValue({ ...seatMap({ s5: 'sold' }), statesVersion: 'v0' });
+    render(<SeatMapPage />);
+    await waitFor(() => expect(seatmap()).toBeDefined());
+    tap(10);
+    const delta = (
+      version: string,
+      since: string,
+      d: { held?: string[]; sold?: string[]; available?: string[] },
+    ) => ({
+      sessionId: '7',
+      version,
+      since,
+      full: false as const,
+      held: [],
+      sold: [],
+      available: [],
+      zones: [],
+      ...d,
+    });
+    api.getSeatStates.mockResolvedValueOnce(delta('v0', 'v0', {}));
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(4000);
+    });
+    expect(api.getSeatStates).toHaveBeenLastCalledWith('7', 'v0');
+    expect(total()).toBe('¥680.50'); // an idle delta changes nothing
+    api.getSeatStates.mockResolvedValueOnce(delta('v1', 'v0', { held: ['s11'], available: ['s5'] }));
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(4000);
+    });
+    expect(api.getSeatStates).toHaveBeenLastCalledWith('7', 'v0');
+    expect(total()).toBe('¥0');
+    expect(taro.showToast).toHaveBeenLastCalledWith(
+      expect.objectContaining({ title: 'A区 2排1座 已被抢，请重新选择' }),
+    );
+    api.getSeatStates.mockResolvedValueOnce(delta('v1', 'v1', {}));
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(4000);
+    });
+    expect(api.getSeatStates).toHaveBeenLastCalledWith('7', 'v1');
+    tap(4); // s5 was freed by the delta: it can be picked now
+    expect(screen.queryAllByTestId('seat-chip')).toHaveLength(1);
+  } finally {
+    jest.useRealTimers();
+  }
+});
+
 it('refreshes seat states while open and drops a selected seat someone else took', async () => {
   jest.useFakeTimers();
   try {

@@ -1,6 +1,7 @@
 import { buildModel, HELD, seatAt, seatLabel, SOLD } from '../../src/seatmap/model';
 import { selectionTotalFen, toggleSeat } from '../../src/seatmap/selection';
-import { applyStates } from '../../src/seatmap/states';
+import { applyDelta, applyStates } from '../../src/seatmap/states';
+import { composeSeatMap } from '../../src/seatmap/compose';
 import { fitView, toScreen, toWorld, zoomAt } from '../../src/seatmap/viewport';
 import { GestureTracker } from '../../src/seatmap/gesture';
 import { seatMap } from './fixtures';
@@ -57,6 +58,54 @@ describe('live states', () => {
     expect(m.state[idx(m, 's3')]).toBe(SOLD);
     expect(m.state[idx(m, 's9')]).toBe(0); // released again
     expect(applyStates(m, { held: ['s2'], sold: ['s3'] }, []).changed).toBe(false);
+  });
+});
+
+describe('seat-state deltas', () => {
+  it('applies only the named seats, keeps the rest, and reports lost selections', () => {
+    const m = buildModel(seatMap({ s9: 'sold', s4: 'held' }));
+    const sel = [idx(m, 's1'), idx(m, 's2')];
+    const u = applyDelta(m, { held: ['s2', 'nope'], sold: ['s3'], available: ['s9'] }, sel);
+    expect(u).toEqual({ changed: true, lost: [idx(m, 's2')] });
+    expect(m.state[idx(m, 's2')]).toBe(HELD);
+    expect(m.state[idx(m, 's3')]).toBe(SOLD);
+    expect(m.state[idx(m, 's9')]).toBe(0);
+    expect(m.state[idx(m, 's4')]).toBe(HELD); // not named: unchanged (a full list would free it)
+    expect(applyDelta(m, { held: [], sold: [], available: [] }, sel).changed).toBe(false);
+    expect(applyDelta(m, { held: ['s2'], sold: ['s3'], available: [] }, []).changed).toBe(false);
+  });
+
+  it('ends at the same states as the full list it stands for', () => {
+    const a = buildModel(seatMap({ s9: 'sold', s4: 'held' }));
+    const b = buildModel(seatMap({ s9: 'sold', s4: 'held' }));
+    applyStates(a, { held: ['s1'], sold: ['s9', 's3'] }, []);
+    applyDelta(b, { held: ['s1'], sold: ['s3'], available: ['s4'] }, []);
+    expect([...b.state]).toEqual([...a.state]);
+  });
+
+  it('composes the map from the cached layout and a full states list', () => {
+    const full = seatMap({ s2: 'held', s3: 'sold' });
+    const layout = {
+      sessionId: full.sessionId,
+      version: 'L1',
+      seating: full.seating,
+      tiers: full.tiers,
+      seats: full.seats.map(({ state: _s, ...seat }) => seat),
+      zones: [{ id: 'z1', name: '站席', tierId: full.tiers[0]!.id, capacity: 9 }],
+    };
+    const map = composeSeatMap(layout, {
+      sessionId: full.sessionId,
+      version: 'v7',
+      held: ['s2'],
+      sold: ['s3'],
+      zones: [{ id: 'z1', available: 4 }],
+    });
+    expect(map.seats).toEqual(full.seats);
+    expect(map).toMatchObject({
+      statesVersion: 'v7',
+      layoutVersion: 'L1',
+      zones: [{ id: 'z1', available: 4 }],
+    });
   });
 });
 

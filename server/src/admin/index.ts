@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { AppDeps } from '../app';
 import type { CatalogService } from '../catalog/service';
+import { SeatVersions } from '../catalog/seat-delta';
 import { SeatMapService } from '../catalog/seatmap';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -69,7 +70,12 @@ export async function createAdminServices(d: AdminDepsIn): Promise<AdminServices
   const auth = new AdminAuthService(d.db, tokens, limiter, cfg, d.log);
   await auth.bootstrap(d.clock.now());
   // The admin's seat map reads live states uncached: an organiser checks, a crowd does not.
-  const seatmaps = new SeatMapService(d.catalog, d.inventory, 0);
+  const seatmaps = new SeatMapService(
+    d.catalog,
+    d.inventory,
+    0,
+    new SeatVersions(d.redis, new Keys(d.config.redisKeyPrefix)),
+  );
   return {
     auth,
     accounts: new AdminAccountService(d.db),

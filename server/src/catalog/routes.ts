@@ -4,6 +4,7 @@ import type { Clock } from '../clock';
 import { appError } from '../http/errors';
 import type { CatalogService } from './service';
 import type { SeatMapService } from './seatmap';
+import { sendLayout } from './layout-http';
 
 /** Ids in paths that are not ids answer 404, like ids that do not exist. */
 export function pathId(value: string | undefined): string {
@@ -27,7 +28,11 @@ export function catalogRoutes(catalog: CatalogService, seatmaps: SeatMapService,
     ctx.body = await seatmaps.seatMap(pathId(ctx.params.sessionId), clock.now().getTime());
   });
   r.get('/sessions/:sessionId/seat-states', async (ctx) => {
-    ctx.body = await seatmaps.seatStates(pathId(ctx.params.sessionId), clock.now().getTime());
+    const since = typeof ctx.query.since === 'string' ? ctx.query.since : undefined;
+    ctx.body = await seatmaps.seatStatesSince(pathId(ctx.params.sessionId), since, clock.now().getTime());
+  });
+  r.get('/sessions/:sessionId/layout', async (ctx) => {
+    sendLayout(ctx, await seatmaps.layout(pathId(ctx.params.sessionId)));
   });
   return r;
 }

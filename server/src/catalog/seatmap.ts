@@ -1,11 +1,15 @@
-import type { SeatMap, SeatStates } from '@showtix/shared-types';
+import type { SeatMap, SeatStates, SeatStatesReply } from '@showtix/shared-types';
 import type { InventoryService } from '../inventory/service';
+import { LayoutAssets, type LayoutAsset } from './layout-asset';
+import { diffStates, SeatVersions } from './seat-delta';
 import type { CatalogService } from './service';
 import { SESSION_STATUS, type SessionCatalog } from './types';
 
+type VersionedStates = SeatStates & { version: string; full: true };
+
 interface Snapshot {
   at: number;
-  value: Promise<SeatStates>;
+  value: Promise<VersionedStates>;
 }
 
 /**
@@ -19,7 +23,15 @@ export class SeatMapService {
     private readonly catalog: CatalogService,
     private readonly inventory: InventoryService,
     private readonly cacheMs: number,
+    private readonly versions: SeatVersions,
   ) {}
+
+  private readonly layouts = new LayoutAssets();
+
+  /** The static layout, serialised and compressed once per layout version. */
+  async layout(sessionId: string): Promise<LayoutAsset> {
+    return this.layouts.get(await this.catalog.requireSession(sessionId));
+  }
 
   /** Drops this instance's snapshot of a session's states ('*': all of them). */
   forget(sessionId: string): void {
@@ -33,8 +45,10 @@ export class SeatMapService {
     const held = new Set(live.held);
     const sold = new Set(live.sold);
     const zoneLeft = new Map(live.zones.map((z) => [z.id, z.available]));
+    const layout = await this.layouts.get(cat);
     return {
       sessionId: cat.id,
+      layoutVersion: layout.version,
       seating: cat.seating,
       tiers: cat.tiers,
       seats: [...cat.seats.values()].map((s) => ({
@@ -57,11 +71,30 @@ export class SeatMapService {
     };
   }
 
-  async seatStates(sessionId: string, nowMs: number): Promise<SeatStates> {
+  async seatStates(sessionId: string, nowMs: number): Promise<VersionedStates> {
     return this.states(await this.catalog.requireSession(sessionId), nowMs);
   }
 
-  private states(cat: SessionCatalog, nowMs: number): Promise<SeatStates> {
+  /**
+   * States since the client's version: only the seats that changed, or the full list when
+   * `since` is unknown or too old (its snapshot expired). Zones are always complete.
+   */
+  async seatStatesSince(
+    sessionId: string,
+    since: string | undefined,
+    nowMs: number,
+  ): Promise<SeatStatesReply> {
+    const cat = await this.catalog.requireSession(sessionId);
+    const cur = await this.states(cat, nowMs);
+    const base = { sessionId: cur.sessionId, version: cur.version, since: since ?? '', full: false as const };
+    if (since === cur.version) return { ...base, held: [], sold: [], available: [], zones: cur.zones };
+    const before = since ? await this.versions.find(cur.sessionId, since) : null;
+    // The full list names the layout's version, so a client can tell its cached layout is current.
+    if (!before) return { ...cur, layoutVersion: (await this.layouts.get(cat)).version };
+    return { ...base, ...diffStates(before, cur), zones: cur.zones };
+  }
+
+  private states(cat: SessionCatalog, nowMs: number): Promise<VersionedStates> {
     // The cache ages in real time; nowMs (business time, injectable) only decides which holds expired.
     const at = performance.now();
     const hit = this.snapshots.get(cat.id);
@@ -72,7 +105,16 @@ export class SeatMapService {
     return value;
   }
 
-  private async load(cat: SessionCatalog, nowMs: number): Promise<SeatStates> {
+  private async load(cat: SessionCatalog, nowMs: number): Promise<VersionedStates> {
+    const s = await this.read(cat, nowMs);
+    s.held.sort();
+    s.sold.sort();
+    const version = SeatVersions.versionOf(s);
+    await this.versions.publish(cat.id, version, { held: s.held, sold: s.sold });
+    return { ...s, version, full: true };
+  }
+
+  private async read(cat: SessionCatalog, nowMs: number): Promise<SeatStates> {
     const zoneIds = [...cat.zones.keys()];
     let live = await this.inventory.states(cat.id, zoneIds, nowMs);
     const selling = cat.status === SESSION_STATUS.ON_SALE || cat.status === SESSION_STATUS.SOLD_OUT;

@@ -18,6 +18,8 @@ export interface SessionKeys {
   ids: string;
   /** An admission token's used-up marker (jti from the signed token; '-' when none). */
   admission(jti: string): string;
+  /** A seat-states snapshot by its version (catalog/seat-delta.ts; short TTL). */
+  snapshot(version: string): string;
   /** The waiting room: see queue/keys in the queue scripts. */
   queue: { line: string; pre: string; frozen: string; state: string; ids: string; turns: string };
 }
@@ -38,6 +40,7 @@ export class Keys {
       rebuildLock: `${tag}:rebuild`,
       ids: `${tag}:ids`,
       admission: (jti: string) => `${tag}:adm:${jti || '-'}`,
+      snapshot: (version: string) => `${tag}:snap:${version}`,
       queue: {
         line: `${tag}:q:line`,
         pre: `${tag}:q:pre`,

@@ -1,4 +1,4 @@
-import type { SeatMap, SeatStates, SessionInfo } from '@showtix/shared-types';
+import type { SeatStates, SessionInfo } from '@showtix/shared-types';
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro, { useRouter } from '@tarojs/taro';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -12,6 +12,7 @@ import { currentAdmission } from '../../services/queue';
 import { getSeatMap, getSession, getShow } from '../../services/catalog';
 import { saveDraft, type CheckoutDraft } from '../../services/draft';
 import { limitReachedText, orderLimit, useQuota } from '../../services/quota';
+import type { LoadedSeatMap } from '../../seatmap/compose';
 import { buildModel, seatLabel, type SeatModel } from '../../seatmap/model';
 import { selectionTotalFen, toggleSeat } from '../../seatmap/selection';
 import { formatYuan } from '../../utils/money';
@@ -22,7 +23,7 @@ import './index.scss';
 import { flag } from '../../utils/flag';
 
 interface Loaded {
-  map: SeatMap;
+  map: LoadedSeatMap;
   session: SessionInfo;
 }
 
@@ -147,6 +148,7 @@ export default function SeatMapPage() {
     selectedRef,
     setSelected,
     setZoneLive,
+    data.data?.map.statesVersion,
   );
   // The session's limit, less what this fan's live orders already hold.
   const quota = useQuota(sessionId);

@@ -4,14 +4,16 @@ import type { SeatStates } from '@showtix/shared-types';
 import { useShownAgain } from '../../hooks/useShownAgain';
 import { getSeatStates } from '../../services/catalog';
 import { seatLabel, type SeatModel } from '../../seatmap/model';
-import { applyStates } from '../../seatmap/states';
+import { applyDelta, applyStates } from '../../seatmap/states';
 
 export const REFRESH_MS = 4000;
 
 /**
  * Keeps the open map's states live: polls the compact seat-states endpoint while the page is
  * visible (and at once when it shows again, e.g. back from a SEAT_TAKEN), rewrites the model's
- * state array in place and drops selected seats that someone else took.
+ * state array in place and drops selected seats that someone else took. Each poll sends the
+ * version it has (`since`), so an idle poll is a few hundred bytes and a busy one names only
+ * the seats that changed; the server answers the full list when it no longer knows the version.
  */
 export function useSeatStates(
   sessionId: string,
@@ -20,6 +22,7 @@ export function useSeatStates(
   selectedRef: { current: readonly number[] },
   setSelected: (s: number[]) => void,
   onZones?: (zones: SeatStates['zones']) => void,
+  initialVersion?: string,
 ): number {
   const [version, setVersion] = useState(0);
   const [visible, setVisible] = useState(true);
@@ -33,16 +36,26 @@ export function useSeatStates(
   });
   useDidHide(() => setVisible(false));
 
+  // The version the model's states are at (from the map's load, then from each poll).
+  const statesAt = useRef(initialVersion);
+  useEffect(() => {
+    statesAt.current = initialVersion;
+  }, [model, initialVersion]);
+
   useEffect(() => {
     if (!enabled || !visible) return undefined;
     let stopped = false;
     const refresh = async () => {
       try {
-        const s = await getSeatStates(sessionId);
+        const s = await getSeatStates(sessionId, model ? statesAt.current : undefined);
         if (stopped) return;
         zonesCb.current?.(s.zones);
         if (!model) return;
-        const { changed, lost } = applyStates(model, s, selectedRef.current);
+        const { changed, lost } =
+          'available' in s
+            ? applyDelta(model, s, selectedRef.current)
+            : applyStates(model, s, selectedRef.current);
+        statesAt.current = s.version;
         if (lost.length) {
           setSelected(selectedRef.current.filter((i) => !lost.includes(i)));
           void Taro.showToast({

@@ -1,0 +1,202 @@
+// Pay -> ticket benchmark (npm run bench -- --scenario pay [--orders 2000 --concurrency 32]):
+// N pending orders are placed through the real API, then WeChat Pay v3 notifications for them
+// (encrypted and signed as WeChat does, with the simulator's test keys) are sent to the real
+// notify endpoint; the server's outbox relay, RabbitMQ and the ticket consumer do the rest.
+// Measured: notifications/s accepted, notify -> ticket p50/p99 (ticket first seen in MySQL,
+// polled every 50 ms, so latencies carry up to 50 ms of polling granularity), lost (accepted
+// but never ticketed; must be 0), and a Koa hello-world's req/s in the same run.
+// Prints one JSON object as its last line and writes it to bench/results/.
+import { createCipheriv, createSign, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { freePort, openBench, parseArgs, percentile, root, saveResult, startProcess } from '../lib.mjs';
+import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
+
+const args = parseArgs(process.argv.slice(2));
+const smoke = args.smoke === true;
+const ORDERS = Number(args.orders ?? (smoke ? 200 : 2000));
+const CONCURRENCY = Number(args.concurrency ?? 32);
+const TICKET_TIMEOUT_MS = 120_000;
+const KEYS = path.join(root, 'wechat-sim/test-keys');
+const sim = JSON.parse(readFileSync(path.join(KEYS, 'config.json'), 'utf8'));
+const signingKey = readFileSync(path.join(KEYS, 'pub_key_private.pem'));
+
+async function helloRps() {
+  const port = await freePort();
+  const hello = startProcess('node', [path.join(root, 'bench/flash-sale/hello.mjs')], { PORT: String(port) });
+  await new Promise((r) => setTimeout(r, 700));
+  await autocannon({ url: `http://127.0.0.1:${port}/`, connections: CONCURRENCY, duration: 1 });
+  const res = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: CONCURRENCY, duration: 5 });
+  await hello.stop();
+  return res.requests.average;
+}
+
+/** Runs fn over items with at most `n` in flight. */
+async function pool(items, n, fn) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i], i);
+      }
+    }),
+  );
+}
+
+/** A TRANSACTION.SUCCESS notification as WeChat Pay v3 sends it: AES-256-GCM resource, RSA signature. */
+function notification(order, i) {
+  const tx = {
+    appid: sim.appid,
+    mchid: sim.mchid,
+    out_trade_no: order.orderNo,
+    transaction_id: `42000${Date.now()}${String(i).padStart(8, '0')}`.slice(0, 28),
+    trade_type: 'JSAPI',
+    trade_state: 'SUCCESS',
+    trade_state_desc: '支付成功',
+    bank_type: 'OTHERS',
+    attach: '',
+    success_time: new Date().toISOString().replace(/\.\d+Z$/, '+00:00'),
+    payer: { openid: `bench-openid-${i}` },
+    amount: { total: order.amountFen, payer_total: order.amountFen, currency: 'CNY', payer_currency: 'CNY' },
+  };
+  const nonce = randomBytes(6).toString('hex');
+  const cipher = createCipheriv('aes-256-gcm', Buffer.from(sim.apiV3Key, 'utf8'), Buffer.from(nonce, 'utf8'));
+  cipher.setAAD(Buffer.from('transaction', 'utf8'));
+  const ct = Buffer.concat([cipher.update(JSON.stringify(tx), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  const body = JSON.stringify({
+    id: `bench-${i}-${nonce}`,
+    create_time: tx.success_time,
+    resource_type: 'encrypt-resource',
+    event_type: 'TRANSACTION.SUCCESS',
+    summary: '支付成功',
+    resource: {
+      original_type: 'transaction',
+      algorithm: 'AEAD_AES_256_GCM',
+      ciphertext: ct.toString('base64'),
+      associated_data: 'transaction',
+      nonce,
+    },
+  });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signNonce = randomBytes(16).toString('hex');
+  const signature = createSign('RSA-SHA256')
+    .update(`${timestamp}\n${signNonce}\n${body}\n`)
+    .sign(signingKey, 'base64');
+  const headers = {
+    'content-type': 'application/json',
+    'wechatpay-timestamp': timestamp,
+    'wechatpay-nonce': signNonce,
+    'wechatpay-signature': signature,
+    'wechatpay-serial': sim.publicKeyId,
+  };
+  return { body, headers };
+}
+
+async function placeOrders(url, session, tokens) {
+  const orders = [];
+  const refused = {};
+  await pool(tokens, CONCURRENCY, async (token, i) => {
+    const res = await fetch(`${url}/api/v1/orders`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
+        'idempotency-key': `pay-bench-${i}`,
+      },
+      body: JSON.stringify({ sessionId: session.id, seatIds: [session.seatIds[i]] }),
+    });
+    const b = await res.json();
+    if (res.status === 201) orders.push({ orderNo: b.orderNo, amountFen: b.amountFen });
+    else refused[b.error?.code ?? res.status] = (refused[b.error?.code ?? res.status] ?? 0) + 1;
+  });
+  return { orders, refused };
+}
+
+/** Polls MySQL for ticketed orders; records when each was first seen. */
+async function watchTickets(db, sessionId, sentAt, deadline) {
+  const seen = new Map();
+  while (seen.size < sentAt.size && performance.now() < deadline) {
+    const [rows] = await db.query(
+      'SELECT DISTINCT o.order_no FROM tickets t JOIN orders o ON o.id = t.order_id WHERE t.session_id = ?',
+      [sessionId],
+    );
+    const now = performance.now();
+    for (const r of rows) if (!seen.has(r.order_no) && sentAt.has(r.order_no)) seen.set(r.order_no, now);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return seen;
+}
+
+async function main() {
+  const at = new Date().toISOString();
+  // Ticket notices (subscribe messages) go to a WeChat that is not there: they retry, quietly.
+  const bench = await openBench('pay', { LOG_LEVEL: 'error' });
+  try {
+    const [session] = await seedTour(bench.deps, {
+      sessions: 1,
+      seatsPerSession: Math.max(1000, Math.ceil(ORDERS / 1000) * 1000),
+      zoneCapacity: 10,
+    });
+    const tokens = await seedUsers(bench.deps, ORDERS);
+    await bench.startServer();
+    const { orders, refused } = await placeOrders(bench.url, session, tokens);
+    console.log(`pending orders: ${orders.length} (refused: ${JSON.stringify(refused)})`);
+    const notes = orders.map((o, i) => ({ order: o, ...notification(o, i) }));
+    const sentAt = new Map();
+    const statuses = {};
+    let accepted = 0;
+    const t0 = performance.now();
+    await pool(notes, CONCURRENCY, async (n) => {
+      const sent = performance.now();
+      const res = await fetch(`${bench.url}/api/v1/pay/wechat/notify`, {
+        method: 'POST',
+        headers: n.headers,
+        body: n.body,
+      });
+      await res.arrayBuffer();
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      if (res.status >= 200 && res.status < 300) {
+        accepted++;
+        sentAt.set(n.order.orderNo, sent);
+      }
+    });
+    const notifyS = (performance.now() - t0) / 1000;
+    const seen = await watchTickets(bench.deps.db, session.id, sentAt, performance.now() + TICKET_TIMEOUT_MS);
+    const lat = [...seen].map(([no, t]) => t - sentAt.get(no)).sort((a, b) => a - b);
+    const lastTicket = Math.max(...seen.values()) - t0;
+    const hello = await helloRps();
+    const notifyPerS = accepted / notifyS;
+    const result = {
+      scenario: 'pay',
+      date: at,
+      orders: orders.length,
+      notifications_sent: notes.length,
+      notify_statuses: statuses,
+      notifications_per_s: Math.round(notifyPerS),
+      tickets_per_s: Math.round((seen.size / lastTicket) * 1000),
+      notify_to_ticket_p50_ms: Math.round(percentile(lat, 50)),
+      notify_to_ticket_p99_ms: Math.round(percentile(lat, 99)),
+      ticketed: seen.size,
+      lost: accepted - seen.size,
+      hello_rps: Math.round(hello),
+      ratio: Math.round((notifyPerS / hello) * 1000) / 1000,
+      concurrency: CONCURRENCY,
+      poll_granularity_ms: 50,
+    };
+    console.log(
+      `${accepted}/${notes.length} notifications accepted at ${result.notifications_per_s}/s, notify -> ticket p50 ${result.notify_to_ticket_p50_ms} ms p99 ${result.notify_to_ticket_p99_ms} ms, lost ${result.lost}, hello ${result.hello_rps} req/s`,
+    );
+    if (!smoke) saveResult(result, at);
+    console.log(JSON.stringify(result));
+    if (result.lost !== 0) process.exitCode = 1;
+  } finally {
+    await bench.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
