@@ -16,10 +16,38 @@ const model = buildModel(map);
 const view = fitView(model.bounds, model.seatSize, WIDTH, HEIGHT);
 const point = (id) => toScreen(view, model.xs[model.index.get(id)], model.ys[model.index.get(id)]);
 
+/**
+ * The seat map as the server serves it to the page: the static layout (no states, a version)
+ * and the live states naming that layout version.
+ */
+function serveMap(m, version = 'L1') {
+  const layout = {
+    sessionId: m.sessionId,
+    version,
+    seating: m.seating,
+    tiers: m.tiers,
+    seats: m.seats.map(({ state: _state, ...seat }) => seat),
+    zones: m.zones.map(({ available: _available, ...zone }) => zone),
+  };
+  const held = m.seats.filter((x) => x.state === 'held').map((x) => x.id);
+  const sold = m.seats.filter((x) => x.state === 'sold').map((x) => x.id);
+  const zones = m.zones.map((z) => ({ id: z.id, available: z.available }));
+  routes.set(`GET /api/v1/sessions/${m.sessionId}/seatmap`, { ...m, layoutVersion: version });
+  routes.set(`GET /api/v1/sessions/${m.sessionId}/layout`, layout);
+  routes.set(`GET /api/v1/sessions/${m.sessionId}/seat-states`, {
+    sessionId: m.sessionId,
+    version: 'v1',
+    full: true,
+    layoutVersion: version,
+    held,
+    sold,
+    zones,
+  });
+}
+
 function serve() {
-  routes.set('GET /api/v1/sessions/7/seatmap', map);
+  serveMap(map);
   routes.set('GET /api/v1/sessions/7', { ...SESSION, realName: false });
-  routes.set('GET /api/v1/sessions/7/seat-states', { sessionId: '7', held: [], sold: ['s5'], zones: [] });
   routes.set('GET /api/v1/shows/3', {
     id: '3',
     title: '星河巡回演唱会',
@@ -80,7 +108,7 @@ test('a mixed session sells its standing zone behind the 站票 tab', async () =
   const mixed = seatMap();
   mixed.tiers = [...mixed.tiers, { id: 'z1t', name: '内场站席', priceFen: 28_000 }];
   mixed.zones = [{ id: 'z1', name: '内场站席', tierId: 'z1t', capacity: 100, available: 50 }];
-  routes.set('GET /api/v1/sessions/7/seatmap', mixed);
+  serveMap(mixed, 'L2'); // a new layout version: the page fetches it again
   const page = openPage('pages/seatmap/index', { sessionId: '7', showId: '3' });
   await until(() => byClass(page, 'seating-switch__tab').length === 2, 'the 座位/站票 switch');
   expect(byClass(page, 'legend__text').map((e) => e.textContent)).toEqual([
