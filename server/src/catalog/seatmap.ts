@@ -1,6 +1,6 @@
 import type { SeatMap, SeatStates, SeatStatesReply } from '@showtix/shared-types';
 import type { InventoryService } from '../inventory/service';
-import { LayoutAssets, type LayoutAsset } from './layout-asset';
+import { LayoutAssets, layoutOf, type LayoutAsset } from './layout-asset';
 import { diffStates, SeatVersions } from './seat-delta';
 import type { CatalogService } from './service';
 import { SESSION_STATUS, type SessionCatalog } from './types';
@@ -46,28 +46,16 @@ export class SeatMapService {
     const sold = new Set(live.sold);
     const zoneLeft = new Map(live.zones.map((z) => [z.id, z.available]));
     const layout = await this.layouts.get(cat);
+    // The static layout (layoutOf) plus each seat's and zone's live state.
+    const { seats, zones, ...rest } = layoutOf(cat);
     return {
-      sessionId: cat.id,
+      ...rest,
       layoutVersion: layout.version,
-      seating: cat.seating,
-      tiers: cat.tiers,
-      seats: [...cat.seats.values()].map((s) => ({
-        id: s.id,
-        section: s.section,
-        row: s.row,
-        number: s.number,
-        x: s.x,
-        y: s.y,
-        tierId: s.tierId,
+      seats: seats.map((s) => ({
+        ...s,
         state: sold.has(s.id) ? 'sold' : held.has(s.id) ? 'held' : 'available',
       })),
-      zones: [...cat.zones.values()].map((z) => ({
-        id: z.id,
-        name: z.name,
-        tierId: z.tierId,
-        capacity: z.capacity,
-        available: zoneLeft.get(z.id) ?? z.capacity,
-      })),
+      zones: zones.map((z) => ({ ...z, available: zoneLeft.get(z.id) ?? z.capacity })),
     };
   }
 

@@ -37,6 +37,25 @@ export type ApplyResult = 'applied' | 'duplicate' | 'late' | 'double_payment' | 
 /** The only currency our orders are priced and paid in. */
 const CURRENCY = 'CNY';
 
+/** The payments row of a WeChat transaction for our order, with what we made of it. */
+function paymentRow(
+  orderId: string,
+  tx: WxTransaction,
+  currency: string,
+  now: Date,
+  outcome: Parameters<typeof insertPayment>[1]['outcome'],
+): Parameters<typeof insertPayment>[1] {
+  return {
+    orderId,
+    transactionId: tx.transaction_id!,
+    amountFen: tx.amount!.total,
+    currency,
+    payerOpenid: tx.payer?.openid ?? null,
+    successTime: tx.success_time ? new Date(tx.success_time) : now,
+    outcome,
+  };
+}
+
 export class PaymentService {
   constructor(private readonly d: PaymentDeps) {}
 
@@ -114,15 +133,7 @@ export class PaymentService {
       if (currency !== CURRENCY) {
         // WeChat took money, but not what the order costs: never a payment of the order. Kept
         // (so the money is accounted for and reconciles) for an operator to refund or decide.
-        await insertPayment(conn, {
-          orderId: order.id,
-          transactionId: tx.transaction_id!,
-          amountFen: tx.amount!.total,
-          currency,
-          payerOpenid: tx.payer?.openid ?? null,
-          successTime: tx.success_time ? new Date(tx.success_time) : now,
-          outcome: 'wrong_currency',
-        });
+        await insertPayment(conn, paymentRow(order.id, tx, currency, now, 'wrong_currency'));
         this.d.log.error(
           { outTradeNo: tx.out_trade_no, transactionId: tx.transaction_id, currency },
           'payment in a foreign currency held for an operator; the order stays unpaid',
@@ -131,15 +142,10 @@ export class PaymentService {
       }
       const live = order.status === ORDER_STATUS.PENDING;
       const late = order.status === ORDER_STATUS.CANCELLED;
-      const payment = await insertPayment(conn, {
-        orderId: order.id,
-        transactionId: tx.transaction_id!,
-        amountFen: tx.amount!.total,
-        currency,
-        payerOpenid: tx.payer?.openid ?? null,
-        successTime: tx.success_time ? new Date(tx.success_time) : now,
-        outcome: live ? 'applied' : late ? 'late' : 'duplicate',
-      });
+      const payment = await insertPayment(
+        conn,
+        paymentRow(order.id, tx, currency, now, live ? 'applied' : late ? 'late' : 'duplicate'),
+      );
       if (!payment) return 'duplicate';
       if (live) {
         await move(conn, 'orders', order.id, ORDER_LIFECYCLE.pay, { paid_at: now });
