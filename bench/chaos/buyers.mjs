@@ -1,7 +1,12 @@
 // The buyers of a chaos run: each holds seats or zone units, then pays (through the simulator, as
 // wx.requestPayment does), cancels, abandons the hold, refunds, races a refund against payment or
 // check-in, or gets checked in at the gate. Choices come from the seed (one stream per buyer).
-import { rng } from '../lib.mjs';
+import { createRequire } from 'node:module';
+import { randomBytes } from 'node:crypto';
+import { rng, root } from '../lib.mjs';
+
+// The shared ticket-code module: a fan's phone binds its own key and signs each step (issue 11).
+const tc = createRequire(import.meta.url)(`${root}/shared-types/dist/ticket-code.js`);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Answers a client may retry (the request may or may not have been applied). */
@@ -154,10 +159,12 @@ async function buyer(w, r, i, stats) {
   if (after < 0.6) {
     const tickets = await call(url, 'GET', '/api/v1/tickets', { token });
     const mine = (tickets.body?.items ?? []).filter((t) => t.orderNo === orderNo);
-    const scans = mine.map((t) =>
+    // Each ticket is opened on the fan's phone (bound to its own key), which shows the code.
+    const codes = await Promise.all(mine.map((t) => phoneCode(url, token, t.ticketId)));
+    const scans = codes.filter(Boolean).map((qr) =>
       call(url, 'POST', '/api/v1/checkin', {
         token: w.staffToken,
-        body: { ticketNo: t.ticketId, gate: `G${i % 4}`, sessionId: session.id },
+        body: { qr, gate: `G${i % 4}`, sessionId: session.id },
       }),
     );
     // Some fans ask for their money back while staff scan them in: one of the two must lose.
@@ -174,6 +181,17 @@ async function buyer(w, r, i, stats) {
       stats.refunds++;
     }
   }
+}
+
+/** Binds a ticket to a new phone key and returns the code that phone shows now ('' if refused). */
+async function phoneCode(url, token, ticketId) {
+  const priv = new Uint8Array(randomBytes(32));
+  const { pub } = tc.deviceKeyFromSeed(priv);
+  const b = await call(url, 'POST', `/api/v1/tickets/${ticketId}/bind`, {
+    token,
+    body: { publicKey: tc.bytesToB64url(pub), manualKey: tc.manualKeyOf(priv, ticketId) },
+  });
+  return b.body?.binding ? tc.makeCode(b.body.binding, priv, Date.now()) : '';
 }
 
 /** Counts answers by route and code (`refund:200`, `hold:SEAT_TAKEN`), for the run's log. */
