@@ -1,12 +1,15 @@
 // Debian packages the tests need: Chromium (Playwright drives it; browsers cannot be
 // downloaded here), CJK fonts (without them Chinese text renders as boxes in screenshots) and
-// nginx (the proxy test runs the server behind deploy/nginx/showtix.conf.template).
+// nginx (the proxy test runs the server behind deploy/nginx/showtix.conf.template), redis-server
+// (the Cluster suite and the chaos run start their own).
 import { existsSync } from 'node:fs';
 import { run, tryRun } from './lib.mjs';
 
 const PACKAGES = [
   { pkg: 'chromium', present: () => existsSync('/usr/bin/chromium') },
   { pkg: 'nginx-light', present: () => existsSync('/usr/sbin/nginx') },
+  // The Redis Cluster suite and the chaos run start redis-server processes of their own.
+  { pkg: 'redis-server', present: () => existsSync('/usr/bin/redis-server') },
   {
     pkg: 'fonts-noto-cjk',
     present: () =>
