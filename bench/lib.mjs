@@ -136,8 +136,11 @@ export function saveResult(result, at) {
   writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
 }
 
-/** Drops the benchmark's database, deletes its Redis keys and its RabbitMQ queues. */
-async function cleanup(config) {
+/**
+ * Drops the benchmark's database, deletes its RabbitMQ queues and (unless the run had a Redis of
+ * its own, already stopped: `redisKeys: false`) its Redis keys.
+ */
+export async function cleanup(config, { redisKeys = true } = {}) {
   const { QUEUES } = dist('workers.js');
   const { default: amqp } = await import('amqplib');
   try {
@@ -158,6 +161,7 @@ async function cleanup(config) {
   }
   const { dropDatabase } = dist('db/pool.js');
   await dropDatabase(config.mysqlUrl);
+  if (!redisKeys) return;
   const { default: Redis } = await import('ioredis');
   const r = new Redis(config.redisUrl);
   let cursor = '0';

@@ -8,7 +8,7 @@ import { connect, createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { dist, freePort, root } from '../lib.mjs';
+import { cleanup, dist, freePort, root } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -276,26 +276,8 @@ export async function openStack(o) {
       await mysqlProxy.close();
       await amqpProxy.close();
       await redis.stop();
-      await cleanup(config);
+      await cleanup(config, { redisKeys: false }); // its Redis is gone with the stack
       if (!keepLogs) rmSync(logDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Drops the run's database and deletes its RabbitMQ queues and exchange. */
-async function cleanup(config) {
-  const { QUEUES } = dist('workers.js');
-  const { default: amqp } = await import('amqplib');
-  try {
-    const conn = await amqp.connect(config.amqpUrl);
-    const ch = await conn.createChannel();
-    for (const name of Object.keys(QUEUES))
-      for (const q of ['', '.retry', '.dead']) await ch.deleteQueue(`${config.amqpPrefix}.${name}${q}`);
-    await ch.deleteExchange(`${config.amqpPrefix}.events`);
-    await conn.close();
-  } catch {
-    /* nothing declared */
-  }
-  const { dropDatabase } = dist('db/pool.js');
-  await dropDatabase(config.mysqlUrl);
 }

@@ -290,22 +290,27 @@ describe('show page', () => {
     sessions: [{ ...SESSION, queueEnabled: true }],
   };
 
-  it('tells a fan who already holds the limit before the queue: 已达限购, no button to queue', async () => {
+  /** The show page of SALE for a fan who already holds `held` of the session's 2. */
+  async function showPageHolding(held: number) {
     router.params = { id: '3' };
     serveApi({
       'GET /api/v1/shows/3': ok(SALE),
       'GET /api/v1/sessions/7/quota': ok({
         sessionId: '7',
         purchaseLimit: 2,
-        held: 2,
+        held,
         showPurchaseLimit: null,
         showHeld: 0,
-        remaining: 0,
+        remaining: 2 - held,
       }),
     });
     render(<ShowPage />);
     await flush();
     await flush();
+  }
+
+  it('tells a fan who already holds the limit before the queue: 已达限购, no button to queue', async () => {
+    await showPageHolding(2);
     expect(screen.getByTestId('limit-reached').textContent).toBe('您已购买本场 2 张，已达每人限购 2 张');
     const buy = screen.getByTestId('buy-button');
     expect(buy.textContent).toBe('已达限购');
@@ -314,21 +319,7 @@ describe('show page', () => {
   });
 
   it('a fan with tickets left to buy queues as before', async () => {
-    router.params = { id: '3' };
-    serveApi({
-      'GET /api/v1/shows/3': ok(SALE),
-      'GET /api/v1/sessions/7/quota': ok({
-        sessionId: '7',
-        purchaseLimit: 2,
-        held: 1,
-        showPurchaseLimit: null,
-        showHeld: 0,
-        remaining: 1,
-      }),
-    });
-    render(<ShowPage />);
-    await flush();
-    await flush();
+    await showPageHolding(1);
     expect(screen.queryByTestId('limit-reached')).toBeNull();
     fireEvent.click(screen.getByTestId('buy-button'));
     expect(taro.navigateTo).toHaveBeenCalledWith({ url: '/pages/queue/index?sessionId=7&showId=3' });
