@@ -141,6 +141,30 @@ it('real-name tickets show the attendee, masked; a checked-in ticket cannot be r
   }
 });
 
+it('the wallet and the order say whose real-name ticket it is (masked), before the gate sees it', async () => {
+  await g.p.deps.db.query('UPDATE show_sessions SET real_name = 1 WHERE id = ?', [g.s.sessionId]);
+  g.p.deps.catalog.invalidate(g.s.sessionId);
+  try {
+    const [t1, t2] = await g.tickets(g.s, 2, [
+      { name: '欧阳娜娜', idNumber: '11010519491231002X' },
+      { name: '张三', idNumber: '110105194912310038' },
+    ]);
+    const wallet = (await g.p.api.call('GET', '/api/v1/tickets', { token: t1!.token })).body.items;
+    const held = wallet.filter((w: { orderNo: string }) => w.orderNo === t1!.orderNo);
+    expect(held.map((w: { attendee?: unknown }) => w.attendee)).toEqual([
+      { name: '欧**娜', idMasked: '110***********002X' },
+      { name: '张*', idMasked: '110***********0038' },
+    ]);
+    const order = (await g.p.api.call('GET', `/api/v1/orders/${t2!.orderNo}`, { token: t2!.token })).body;
+    expect(order.items.map((i: { attendee?: unknown }) => i.attendee)).toEqual(
+      held.map((w: { attendee?: unknown }) => w.attendee),
+    );
+  } finally {
+    await g.p.deps.db.query('UPDATE show_sessions SET real_name = 0 WHERE id = ?', [g.s.sessionId]);
+    g.p.deps.catalog.invalidate(g.s.sessionId);
+  }
+});
+
 it('key rotation: bindings signed by the old key still verify; new ones are signed by the new key', async () => {
   const [t] = await g.tickets(g.s, 1);
   const rotated = new TicketKeys(g.p.config.ticketKeySecret, ['k2', ...g.p.config.ticketKeyIds]);

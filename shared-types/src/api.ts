@@ -138,6 +138,14 @@ export interface OrderItem {
   row?: string;
   number?: string;
   zoneName?: string;
+  /** On real-name sessions: whose ticket this is (masked as stored, never the full values). */
+  attendee?: AttendeeOnTicket;
+}
+
+/** The real-name holder of one ticket, masked (张*三, 1101**********1234). */
+export interface AttendeeOnTicket {
+  name: string;
+  idMasked: string;
 }
 
 export type RefundStatus = 'requested' | 'processing' | 'succeeded' | 'abnormal' | 'closed';
@@ -233,6 +241,8 @@ export interface Ticket {
   startsAt: string;
   seat?: { section: string; row: string; number: string };
   zoneName?: string;
+  /** On real-name sessions: the attendee the ticket is bound to; the gate checks their ID. */
+  attendee?: AttendeeOnTicket;
 }
 
 /** GET /api/v1/sessions/:sessionId/quota: what this fan may still buy in the session. */

@@ -161,6 +161,23 @@ describe('order detail', () => {
     expect(screen.queryByTestId('order-contact-phone')).toBeNull();
   });
 
+  it('names the real-name attendee of each item, masked', async () => {
+    router.params = { orderNo: 'N100' };
+    const attendee = { name: '欧**娜', idMasked: '110***********002X' };
+    serveApi({
+      'GET /api/v1/orders/N100': ok({
+        ...ORDER,
+        status: 'ticketed',
+        items: [{ ...ORDER.items[0], attendee }],
+      }),
+      'GET /api/v1/sessions/7': ok(SESSION),
+      'GET /api/v1/shows/3': ok(SHOW),
+    });
+    render(<OrderPage />);
+    await flush();
+    expect(screen.getByTestId('item-attendee').textContent).toBe('实名观演人 欧**娜 110***********002X');
+  });
+
   it('explains an error with its way forward', async () => {
     router.params = { orderNo: 'N404' };
     serveApi({});

@@ -145,3 +145,24 @@ it('a ticket bound to another phone shows no code, and offers to move it here', 
   expect(screen.getByTestId('ticket-elsewhere').textContent).toContain('另一台手机');
   expect(screen.getByTestId('move-here')).toBeTruthy();
 });
+
+it('a real-name ticket says whose it is and what the gate checks; every usable ticket carries 入场须知', async () => {
+  onThisPhone();
+  const realName = { ...live, attendee: { name: '欧**娜', idMasked: '110***********002X' } };
+  serveApi({ 'GET /api/v1/tickets': ok({ items: [realName] }) });
+  render(<TicketsPage />);
+  await tick(0);
+  expect(screen.getByTestId('ticket-holder').textContent).toBe('实名观演人 欧**娜 110***********002X');
+  const notice = screen.getByTestId('entry-notice').textContent!;
+  expect(notice).toContain('入场须知');
+  expect(notice).toContain('本人有效证件原件');
+});
+
+it('a ticket without a real-name holder shows no holder line and no ID rule', async () => {
+  onThisPhone();
+  serveApi({ 'GET /api/v1/tickets': ok({ items: [live] }) });
+  render(<TicketsPage />);
+  await tick(0);
+  expect(screen.queryByTestId('ticket-holder')).toBeNull();
+  expect(screen.getByTestId('entry-notice').textContent).not.toContain('证件');
+});

@@ -1,5 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
+import { attendeeOfItemJoin } from '../attendees/item-join';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -108,8 +109,8 @@ export async function attendeeOfTicket(
   const [rows] = await db.query<Row[]>(
     `SELECT oa.name_masked, oa.id_masked FROM tickets t
        JOIN order_items oi ON oi.id = t.order_item_id
-       JOIN order_attendees oa ON oa.order_id = t.order_id
-      WHERE t.id = ? AND oa.position = (SELECT COUNT(*) FROM order_items x WHERE x.order_id = t.order_id AND x.id < oi.id)`,
+       ${attendeeOfItemJoin('oi')}
+      WHERE t.id = ? AND oa.order_id IS NOT NULL`,
     [ticketId],
   );
   return rows[0] as { name_masked: string; id_masked: string } | undefined;

@@ -6,6 +6,7 @@ import type { NewOrder, OrderRow } from './types';
 import { ORDER_STATUS } from './types';
 import { ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import type { RefundSummary } from './views';
+import { attendeeOfItemJoin } from '../attendees/item-join';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -246,16 +247,21 @@ export interface ItemRow {
   row_label: string | null;
   seat_number: string | null;
   zone_name: string | null;
+  /** The item's real-name attendee (same position among the order's items), masked. */
+  attendee_name: string | null;
+  attendee_id_masked: string | null;
 }
 
 export async function itemsOf(db: Db | Conn, orderIds: string[]): Promise<ItemRow[]> {
   if (orderIds.length === 0) return [];
   const [rows] = await db.query<Row[]>(
     `SELECT i.order_id, i.seat_id, i.zone_id, i.slot_no, i.tier_id, i.price_fen,
-            vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name
+            vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
+            oa.name_masked AS attendee_name, oa.id_masked AS attendee_id_masked
        FROM order_items i
        LEFT JOIN venue_seats vs ON vs.id = i.seat_id
        LEFT JOIN venue_zones vz ON vz.id = i.zone_id
+       ${attendeeOfItemJoin('i')}
       WHERE i.order_id IN (?) ORDER BY i.id`,
     [orderIds],
   );

@@ -4,6 +4,9 @@ import type { ItemRow } from './repo';
 import { ORDER_STATUS_NAME, type NewOrder, type OrderRow } from './types';
 
 export function itemView(r: ItemRow): OrderItem {
+  const attendee = r.attendee_name
+    ? { attendee: { name: r.attendee_name, idMasked: r.attendee_id_masked ?? '' } }
+    : {};
   if (r.seat_id) {
     return {
       seatId: r.seat_id,
@@ -12,9 +15,16 @@ export function itemView(r: ItemRow): OrderItem {
       section: r.section ?? '',
       row: r.row_label ?? '',
       number: r.seat_number ?? '',
+      ...attendee,
     };
   }
-  return { zoneId: r.zone_id!, tierId: r.tier_id, priceFen: r.price_fen, zoneName: r.zone_name ?? '' };
+  return {
+    zoneId: r.zone_id!,
+    tierId: r.tier_id,
+    priceFen: r.price_fen,
+    zoneName: r.zone_name ?? '',
+    ...attendee,
+  };
 }
 
 export interface RefundSummary {

@@ -4,6 +4,7 @@ import { CODE_STEP_MS } from '@showtix/shared-types/dist/ticket-code';
 import type { Db } from '../db/pool';
 import type { BindingService } from './bindings';
 import { liveBindingsOfUser } from './bindings-repo';
+import { attendeeOfItemJoin } from '../attendees/item-join';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -20,9 +21,12 @@ const TICKET_STATUS_NAME: Record<number, TicketStatus> = {
 export async function ticketsOfUser(db: Db, bindings: BindingService, userId: string): Promise<Ticket[]> {
   const [rows] = await db.query<Row[]>(
     `SELECT t.id, t.ticket_no, t.session_id, t.seat_id, t.zone_id, t.status, c.scanned_at, o.order_no, sh.title, v.name AS venue_name,
-            ss.starts_at, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name
+            ss.starts_at, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
+            oa.name_masked AS attendee_name, oa.id_masked AS attendee_id_masked
        FROM tickets t
        JOIN orders o ON o.id = t.order_id
+       JOIN order_items oi ON oi.id = t.order_item_id
+       ${attendeeOfItemJoin('oi')}
        JOIN show_sessions ss ON ss.id = t.session_id
        JOIN shows sh ON sh.id = ss.show_id
        JOIN venues v ON v.id = sh.venue_id
@@ -52,6 +56,7 @@ export async function ticketsOfUser(db: Db, bindings: BindingService, userId: st
       showTitle: r.title,
       venueName: r.venue_name,
       startsAt: r.starts_at.toISOString(),
+      ...(r.attendee_name ? { attendee: { name: r.attendee_name, idMasked: r.attendee_id_masked } } : {}),
     };
   });
 }

@@ -181,9 +181,16 @@ export default function OrderPage() {
           <Text className="card__title">票品明细</Text>
           {order.items.map((it, i) => (
             <View key={i} className="line">
-              <Text className="line__label">
-                {it.seatId ? `${it.section} ${it.row}排${it.number}座` : it.zoneName}
-              </Text>
+              <View className="line__main">
+                <Text className="line__label">
+                  {it.seatId ? `${it.section} ${it.row}排${it.number}座` : it.zoneName}
+                </Text>
+                {it.attendee ? (
+                  <Text className="line__sub" data-testid="item-attendee">
+                    实名观演人 {it.attendee.name} {it.attendee.idMasked}
+                  </Text>
+                ) : null}
+              </View>
               <Text className="line__price">{formatYuan(it.priceFen)}</Text>
             </View>
           ))}

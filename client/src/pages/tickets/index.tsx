@@ -1,6 +1,7 @@
 import type { Ticket } from '@showtix/shared-types';
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro, { stopPullDownRefresh, usePullDownRefresh } from '@tarojs/taro';
+import EntryNotice from '../../components/EntryNotice';
 import { Empty } from '../../components/Loading';
 import { FirstLoad } from '../../components/LoadState';
 import RotatingQr from '../../components/RotatingQr';
@@ -95,6 +96,11 @@ function TicketCard({
         <Text className="ticket__meta">{formatDateTime(t.startsAt)}</Text>
         <Text className="ticket__meta">{t.venueName}</Text>
         <Text className="ticket__seat">{ticketPlace(t)}</Text>
+        {t.attendee ? (
+          <Text className="ticket__holder" data-testid="ticket-holder">
+            实名观演人 {t.attendee.name} {t.attendee.idMasked}
+          </Text>
+        ) : null}
       </View>
       <View className="ticket__tear" />
       <View className="ticket__bottom">
@@ -124,6 +130,7 @@ function TicketCard({
             ? '入场时出示此动态二维码，截图无效；无法扫码时向检票员报人工核验码'
             : (OFF_HINT[state] ?? '此票不能入场')}
         </Text>
+        {usable ? <EntryNotice realName={Boolean(t.attendee)} /> : null}
       </View>
     </View>
   );
