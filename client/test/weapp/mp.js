@@ -5,6 +5,7 @@
  */
 const path = require('node:path');
 const simulate = require('miniprogram-simulate');
+const { canvas, canvasHit, resetCanvas } = require('./canvas');
 
 const DIST = path.resolve(__dirname, '../../../dist/weapp');
 const API = 'http://127.0.0.1:3000';
@@ -62,14 +63,17 @@ function request(opts) {
   return ok(opts, { header: {}, ...res });
 }
 
-/** A selector query that finds no native nodes (there is no canvas here). */
+/**
+ * A selector query that finds no native nodes, or, once a test turns `canvas.enabled` on, the
+ * recording canvas of ./canvas.js.
+ */
 function selectorQuery() {
   const q = {
     in: () => q,
     select: () => node,
     selectAll: () => node,
     selectViewport: () => node,
-    exec: (cb) => later(() => cb?.([null])),
+    exec: (cb) => later(() => cb?.([canvas.enabled ? canvasHit() : null])),
   };
   const node = { fields: () => q, boundingClientRect: () => q, scrollOffset: () => q, node: () => q };
   return q;
@@ -266,12 +270,14 @@ function reset() {
   network.type = 'wifi';
   network.listeners.clear();
   for (const k of Object.keys(calls)) calls[k].length = 0;
+  resetCanvas();
 }
 
 module.exports = {
   API,
   DIST,
   calls,
+  canvas,
   routes,
   storage,
   scans,

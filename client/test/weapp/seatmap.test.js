@@ -3,9 +3,10 @@
  * hit-tested by the compiled code, the purchase limit, the running total, and the hand-over to
  * the order confirmation page.
  */
-const { calls, routes, storage, openPage, until, reset, byClass, fire, text } = require('./mp');
+const { calls, canvas, routes, storage, openPage, until, reset, byClass, fire, text } = require('./mp');
+const { colourAt } = require('./canvas');
 const { seatMap, SESSION } = require('../unit/fixtures');
-const { buildModel } = require('../../src/seatmap/model');
+const { buildModel, SELECTED_COLOR, UNAVAILABLE_COLOR } = require('../../src/seatmap/model');
 const { fitView, toScreen } = require('../../src/seatmap/viewport');
 
 // The weapp canvas falls back to the window's width and 60% of its height (no canvas node here).
@@ -135,5 +136,28 @@ test('a mixed session sells its standing zone behind the 站票 tab', async () =
     priceFen: 28_000,
     quantity: 2,
   });
+  page.detach();
+});
+
+test('the compiled page draws the known layout on a Canvas 2D node: tier colours, sold grey, the pick in green', async () => {
+  Object.assign(canvas, { enabled: true, width: WIDTH, height: HEIGHT });
+  const page = openPage('pages/seatmap/index', { sessionId: '7', showId: '3' });
+  const tier = (id) => model.colors[model.tierOf[model.index.get(id)]];
+  await until(() => colourAt(point('s1')) !== undefined, 'the first frame');
+  const last = () => canvas.frames[canvas.frames.length - 1];
+  expect(last().texts.map((t) => t.text)).toContain('舞 台');
+  for (const s of map.seats)
+    expect([s.id, colourAt(point(s.id))]).toEqual([
+      s.id,
+      s.state === 'sold' ? UNAVAILABLE_COLOR : tier(s.id),
+    ]);
+  expect(tier('s1')).not.toBe(tier('s11')); // two tiers, two colours
+
+  fire(page, 'seat-canvas__canvas', 'tap', { detail: point('s1') });
+  await until(() => colourAt(point('s1')) === SELECTED_COLOR, 'the tapped seat drawn selected');
+  expect(colourAt(point('s2'))).toBe(tier('s2'));
+  await until(() => text(page, 'seat-chip__label') === 'A区 1排1座', 'the chip');
+  fire(page, 'seat-chip', 'tap'); // removing it from the chips paints it back in its tier colour
+  await until(() => colourAt(point('s1')) === tier('s1'), 'the seat drawn free again');
   page.detach();
 });
