@@ -39,7 +39,7 @@ export default defineConfig<'webpack5'>(async (merge) => {
     deviceRatio: { 640: 2.34 / 2, 750: 1, 375: 2, 828: 1.81 / 2 },
     sourceRoot: 'client/src',
     outputRoot: `dist/${platform}`,
-    plugins: [],
+    plugins: [path.resolve(__dirname, 'plugins/aria.js')],
     // API and simulator addresses are fixed at build time (shell env or a root .env file wins over
     // these defaults); the code reads them as process.env.TARO_APP_*. See client/src/services/config.ts.
     env: {

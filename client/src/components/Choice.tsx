@@ -1,4 +1,5 @@
 import { Text, View } from '@tarojs/components';
+import { tapTarget } from '../utils/a11y';
 
 /** One row of a pick-one list (a session, a saved attendee); the children are its second line. */
 export default function Choice(props: {
@@ -13,6 +14,7 @@ export default function Choice(props: {
       className={`choice ${props.on ? 'choice--on' : ''}`}
       data-testid={props.testid}
       onClick={props.onClick}
+      {...tapTarget(props.title, props.on)}
     >
       <View className="choice__main">
         <Text className="choice__title">{props.title}</Text>

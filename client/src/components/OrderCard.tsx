@@ -7,6 +7,7 @@ import { formatYuan } from '../utils/money';
 import { formatCountdown, formatDateTime } from '../utils/time';
 import Poster from './Poster';
 import { OrderBadge } from './StatusBadge';
+import { tapTarget } from '../utils/a11y';
 
 export function itemsSummary(o: Order): string {
   const seats = o.items.filter((i) => i.seatId);
@@ -39,7 +40,12 @@ export default function OrderCard({ order, onOpen }: { order: Order; onOpen: () 
   const ctx = useSessionContext(order.sessionId);
   const title = ctx?.show.title ?? '演出订单';
   return (
-    <View className="order-card" data-testid="order-card" onClick={onOpen}>
+    <View
+      className="order-card"
+      data-testid="order-card"
+      onClick={onOpen}
+      {...tapTarget(`${title} 订单详情`)}
+    >
       <View className="order-card__head">
         <Text className="order-card__no">订单号 {order.orderNo}</Text>
         <OrderBadge status={order.status} />

@@ -1,5 +1,6 @@
 import { Text, View } from '@tarojs/components';
 import { TABS, switchTab, type RouteName } from '../routes';
+import { decorative, tapTarget } from '../utils/a11y';
 
 const ICONS: Record<string, string> = { home: '♪', tickets: '▤', orders: '≡', me: '☺' };
 
@@ -12,8 +13,11 @@ export default function TabBar({ current }: { current: RouteName }) {
           key={t.route}
           className={`tabbar__item ${t.route === current ? 'tabbar__item--on' : ''}`}
           onClick={() => t.route !== current && switchTab(t.route)}
+          {...tapTarget(t.text, t.route === current)}
         >
-          <Text className="tabbar__icon">{ICONS[t.route]}</Text>
+          <Text className="tabbar__icon" {...decorative}>
+            {ICONS[t.route]}
+          </Text>
           <Text className="tabbar__text">{t.text}</Text>
         </View>
       ))}

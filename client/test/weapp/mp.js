@@ -254,6 +254,33 @@ function byClass(page, cls) {
   return [...page.dom.querySelectorAll(`.main--${cls}`)];
 }
 
+let baseWxml;
+/** The node of Taro's page data that an element was rendered from (its data-sid). */
+function nodeOf(tree, sid) {
+  if (!tree || typeof tree !== 'object') return undefined;
+  if (tree.sid === sid) return tree;
+  for (const v of Object.values(tree)) {
+    const hit = nodeOf(v, sid);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/**
+ * The value WeChat gives attribute `name` of a rendered element: the page data's node bound
+ * through the compiled template of its kind (`<view aria-label="{{i.p2||''}}">` in base.wxml).
+ * miniprogram-simulate drops attributes its own components do not know (aria-*), so tests of
+ * what WeChat's screen reader gets read them here, from the same template and data WeChat uses.
+ */
+function wxAttr(page, el, name) {
+  baseWxml ??= require('node:fs').readFileSync(path.join(DIST, 'base.wxml'), 'utf8');
+  const node = nodeOf(page.instance.data, el.getAttribute('data-sid'));
+  if (!node) throw new Error('element not found in the page data');
+  const tmpl = new RegExp(`<template name="tmpl_0_${node.nn}">\\s*<\\w+([^>]*)>`).exec(baseWxml);
+  const bound = tmpl && new RegExp(`\\s${name}="{{i\\.(\\w+)`).exec(tmpl[1]);
+  return bound ? node[bound[1]] : undefined;
+}
+
 /** Dispatches a WeChat event on the n-th element of a class, through Taro's event handler. */
 function fire(page, cls, event = 'tap', options = {}, n = 0) {
   const handle = page.querySelectorAll(`.${cls}`)[n];
@@ -289,4 +316,5 @@ module.exports = {
   byClass,
   fire,
   text,
+  wxAttr,
 };

@@ -3,7 +3,19 @@
  * hit-tested by the compiled code, the purchase limit, the running total, and the hand-over to
  * the order confirmation page.
  */
-const { calls, canvas, routes, storage, openPage, until, reset, byClass, fire, text } = require('./mp');
+const {
+  calls,
+  canvas,
+  routes,
+  storage,
+  openPage,
+  until,
+  reset,
+  byClass,
+  fire,
+  text,
+  wxAttr,
+} = require('./mp');
 const { colourAt } = require('./canvas');
 const { seatMap, SESSION } = require('../unit/fixtures');
 const { buildModel, SELECTED_COLOR, UNAVAILABLE_COLOR } = require('../../src/seatmap/model');
@@ -119,6 +131,13 @@ test('a mixed session sells its standing zone behind the 站票 tab', async () =
     '已选',
   ]);
   expect(text(page, 'seating-switch__tab', 1)).toBe('站票¥280 起');
+  // WeChat's screen reader reads aria-role / aria-label: the compiled templates must carry them.
+  const tabs = byClass(page, 'seating-switch__tab');
+  expect(tabs.map((e) => [wxAttr(page, e, 'aria-role'), wxAttr(page, e, 'aria-label')])).toEqual([
+    ['button', '选座位'],
+    ['button', '站票'],
+  ]);
+  expect(tabs.map((e) => wxAttr(page, e, 'aria-selected'))).toEqual(['true', 'false']);
   fire(page, 'seating-switch__tab', 'tap', {}, 1);
   await until(() => byClass(page, 'zone').length === 1, 'the zone list');
   expect(byClass(page, 'seat-canvas')).toHaveLength(0);

@@ -28,6 +28,7 @@ import { runRemedy } from '../../utils/remedy';
 import { formatCountdown, formatDateTime } from '../../utils/time';
 import ContactPhone from './ContactPhone';
 import { useCheckout } from './useCheckout';
+import { tapTarget } from '../../utils/a11y';
 import './index.scss';
 
 function Lines({ d }: { d: CheckoutDraft }) {
@@ -83,7 +84,12 @@ function HoldTimer(props: { expireAt: string; expired: boolean; onExpired: () =>
   // The server's word (ORDER_EXPIRED) wins over this phone's clock.
   if (left <= 0 || expired) {
     return (
-      <View className="hold hold--over" data-testid="hold-expired" onClick={onExpired}>
+      <View
+        className="hold hold--over"
+        data-testid="hold-expired"
+        onClick={onExpired}
+        {...tapTarget('重新选座')}
+      >
         <Text>支付超时，座位已释放。点此重新选座</Text>
       </View>
     );

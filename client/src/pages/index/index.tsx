@@ -12,6 +12,7 @@ import { useLoad } from '../../hooks/useLoad';
 import { go } from '../../routes';
 import { listShows } from '../../services/catalog';
 import { formatCountdown, formatDateRange, formatDateTime } from '../../utils/time';
+import { tapTarget } from '../../utils/a11y';
 import './index.scss';
 
 /** On-sale shows first, then upcoming ones by sale start, then the rest. */
@@ -38,7 +39,12 @@ function SaleCountdown({ at }: { at: string }) {
 
 function ShowCard({ show }: { show: ShowSummary }) {
   return (
-    <View className="show-card" data-testid="show-card" onClick={() => go('show', { id: show.id })}>
+    <View
+      className="show-card"
+      data-testid="show-card"
+      onClick={() => go('show', { id: show.id })}
+      {...tapTarget(show.title)}
+    >
       <Poster id={show.id} title={show.title} posterUrl={show.posterUrl} />
       <View className="show-card__body">
         <Text className="show-card__title">{show.title}</Text>

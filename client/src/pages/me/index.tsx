@@ -4,11 +4,12 @@ import { useLoad } from '../../hooks/useLoad';
 import { useShownAgain } from '../../hooks/useShownAgain';
 import { go, switchTab, type RouteName } from '../../routes';
 import { staffMe } from '../../services/staff-me';
+import { tapTarget } from '../../utils/a11y';
 import './index.scss';
 
 function Item(props: { text: string; sub?: string; testid: string; onTap: () => void }) {
   return (
-    <View className="me-item" data-testid={props.testid} onClick={props.onTap}>
+    <View className="me-item" data-testid={props.testid} onClick={props.onTap} {...tapTarget(props.text)}>
       <Text className="me-item__text">{props.text}</Text>
       {props.sub ? <Text className="me-item__sub">{props.sub}</Text> : null}
       <Text className="me-item__arrow">›</Text>

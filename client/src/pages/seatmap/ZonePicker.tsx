@@ -4,6 +4,7 @@ import { useState } from 'react';
 import PriceTag, { BarTotal } from '../../components/PriceTag';
 import { formatYuan } from '../../utils/money';
 import { flag } from '../../utils/flag';
+import { tapTarget } from '../../utils/a11y';
 
 interface ZonePickerProps {
   zones: SeatMapZone[];
@@ -50,6 +51,7 @@ export default function ZonePicker(p: ZonePickerProps) {
           data-testid="zone-option"
           className={`zone ${z.id === p.zoneId ? 'zone--on' : ''} ${z.available <= 0 ? 'zone--out' : ''}`}
           onClick={() => z.available > 0 && p.onZone(z.id)}
+          {...tapTarget(`${z.name} ${stockText(z)}`, z.id === p.zoneId)}
         >
           <Text className="zone__name">{z.name}</Text>
           <Text className="zone__stock">{stockText(z)}</Text>
@@ -63,6 +65,7 @@ export default function ZonePicker(p: ZonePickerProps) {
             className="stepper__btn"
             disabled={flag(p.quantity <= 1)}
             onClick={() => p.onQuantity(Math.max(1, p.quantity - 1))}
+            aria-label="减少一张"
           >
             −
           </Button>
@@ -74,6 +77,7 @@ export default function ZonePicker(p: ZonePickerProps) {
             data-testid="zone-plus"
             disabled={flag(p.quantity >= max)}
             onClick={() => p.onQuantity(Math.min(max, p.quantity + 1))}
+            aria-label="增加一张"
           >
             +
           </Button>

@@ -21,6 +21,7 @@ import { useZoneChoice, ZoneSection, zonePrice } from './ZonePicker';
 import { useSeatStates } from './useSeatStates';
 import './index.scss';
 import { flag } from '../../utils/flag';
+import { tapTarget } from '../../utils/a11y';
 
 interface Loaded {
   map: LoadedSeatMap;
@@ -37,10 +38,20 @@ function SeatingSwitch(p: { mode: Seating; fromFen: number; onMode: (m: Seating)
   const tab = (m: Seating) => `seating-switch__tab ${p.mode === m ? 'seating-switch__tab--on' : ''}`;
   return (
     <View className="seating-switch">
-      <View className={tab('seats')} data-testid="seating-seats" onClick={() => p.onMode('seats')}>
+      <View
+        className={tab('seats')}
+        data-testid="seating-seats"
+        onClick={() => p.onMode('seats')}
+        {...tapTarget('选座位', p.mode === 'seats')}
+      >
         <Text className="seating-switch__name">选座位</Text>
       </View>
-      <View className={tab('zones')} data-testid="seating-zones" onClick={() => p.onMode('zones')}>
+      <View
+        className={tab('zones')}
+        data-testid="seating-zones"
+        onClick={() => p.onMode('zones')}
+        {...tapTarget('站票', p.mode === 'zones')}
+      >
         <Text className="seating-switch__name">站票</Text>
         <Text className="seating-switch__from">{formatYuan(p.fromFen)} 起</Text>
       </View>
@@ -96,7 +107,13 @@ function SelectedBar(props: {
           <Text className="select-bar__hint">点击座位选择，最多 {props.limit} 张；双指缩放查看</Text>
         ) : null}
         {selected.map((i) => (
-          <View key={i} className="seat-chip" data-testid="seat-chip" onClick={() => props.onRemove(i)}>
+          <View
+            key={i}
+            className="seat-chip"
+            data-testid="seat-chip"
+            onClick={() => props.onRemove(i)}
+            {...tapTarget(`取消选择 ${seatLabel(model.seats[i]!)}`)}
+          >
             <Text className="seat-chip__label">{seatLabel(model.seats[i]!)}</Text>
             <Text className="seat-chip__price">{formatYuan(model.tiers[model.tierOf[i]!]!.priceFen)} ×</Text>
           </View>
@@ -266,10 +283,18 @@ export default function SeatMapPage() {
               zoomSignal={zoom}
             />
             <View className="zoom">
-              <Button className="zoom__btn" onClick={() => setZoom((z) => ({ n: z.n + 1, factor: 1.5 }))}>
+              <Button
+                className="zoom__btn"
+                aria-label="放大座位图"
+                onClick={() => setZoom((z) => ({ n: z.n + 1, factor: 1.5 }))}
+              >
                 ＋
               </Button>
-              <Button className="zoom__btn" onClick={() => setZoom((z) => ({ n: z.n + 1, factor: 1 / 1.5 }))}>
+              <Button
+                className="zoom__btn"
+                aria-label="缩小座位图"
+                onClick={() => setZoom((z) => ({ n: z.n + 1, factor: 1 / 1.5 }))}
+              >
                 －
               </Button>
             </View>

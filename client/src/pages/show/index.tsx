@@ -16,6 +16,7 @@ import { formatCountdown, formatDateRange, formatDateTime } from '../../utils/ti
 import { RefundRules, RealNameNotice } from './notices';
 import './index.scss';
 import { flag } from '../../utils/flag';
+import { tapTarget } from '../../utils/a11y';
 
 /** The session shown first: the first one on sale, else the first one still to come. */
 export function defaultSession(sessions: SessionInfo[]): SessionInfo | undefined {
@@ -29,7 +30,12 @@ export function defaultSession(sessions: SessionInfo[]): SessionInfo | undefined
 function SessionCard({ s, active, onPick }: { s: SessionInfo; active: boolean; onPick: () => void }) {
   const prices = s.tiers.map((t) => t.priceFen);
   return (
-    <View className={`session ${active ? 'session--on' : ''}`} data-testid="session-card" onClick={onPick}>
+    <View
+      className={`session ${active ? 'session--on' : ''}`}
+      data-testid="session-card"
+      onClick={onPick}
+      {...tapTarget(`场次 ${formatDateTime(s.startsAt)}`, active)}
+    >
       <View className="session__head">
         <Text className="session__time">{formatDateTime(s.startsAt)}</Text>
         <SessionBadge status={s.status} />
