@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ARTIFACTS, rootRequire } from './paths.mjs';
 
@@ -211,3 +211,27 @@ export const yuan = (fen) => `¥${String((fen - (fen % 100)) / 100).replace(/\B(
 
 /** A seat of the API's seat map as the app labels it ("A区 3排12座"). */
 export const seatLabel = (s) => `${s.section} ${s.row}排${s.number}座`;
+
+let axeSource;
+/**
+ * axe-core's serious and critical findings on the page as it is now: [{id, impact, help, nodes}]
+ * (nodes: the offending elements' selectors). Injected through the DevTools protocol, which the
+ * page's Content-Security-Policy does not apply to. The seat canvas is left out: its list
+ * alternative and the legend carry its meaning.
+ */
+export async function axeViolations(page, { exclude = ['canvas'] } = {}) {
+  axeSource ??= readFileSync(rootRequire.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  const found = await page.evaluate(
+    (ex) => window.axe.run({ exclude: ex }, { resultTypes: ['violations'] }),
+    exclude.map((e) => [e]),
+  );
+  return found.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target.join(' ')),
+    }));
+}

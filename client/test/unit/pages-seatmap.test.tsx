@@ -273,3 +273,28 @@ describe('the purchase limit, counting what the fan already holds', () => {
     expect(screen.queryByTestId('limit-reached')).toBeNull();
   });
 });
+
+it('列表选座: a fan who cannot use the map picks by section, row and seat, under the same rules', async () => {
+  render(<SeatMapPage />);
+  await screen.findByTestId('seat-canvas');
+  fireEvent.click(screen.getByTestId('view-toggle'));
+  const list = await screen.findByTestId('seat-list');
+  expect(screen.getAllByTestId('list-section').map((e) => e.textContent)).toEqual(['A区']);
+  expect(screen.getAllByTestId('list-row')[0]!.getAttribute('aria-label')).toBe('1排');
+  const seats = () => screen.getAllByTestId('list-seat');
+  expect(seats()[4]!.getAttribute('aria-label')).toBe('A区 1排5座 ¥1,880 已售');
+  fireEvent.click(seats()[4]!); // sold: nothing happens
+  expect(screen.queryAllByTestId('seat-chip')).toHaveLength(0);
+  fireEvent.click(seats()[0]!);
+  expect(seats()[0]!.getAttribute('aria-label')).toBe('A区 1排1座 ¥1,880 已选');
+  fireEvent.click(screen.getAllByTestId('list-row')[1]!);
+  fireEvent.click(seats()[0]!);
+  expect(screen.getAllByTestId('seat-chip').map((e) => e.textContent)).toEqual([
+    expect.stringContaining('A区 1排1座'),
+    expect.stringContaining('A区 2排1座'),
+  ]);
+  expect(total()).toBe('¥2,560.50');
+  fireEvent.click(seats()[1]!); // the session's limit is 2: the map's own refusal
+  expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: '本场每单限购 2 张' }));
+  expect(list).toBeTruthy();
+});

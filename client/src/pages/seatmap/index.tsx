@@ -17,6 +17,7 @@ import { buildModel, seatLabel, type SeatModel } from '../../seatmap/model';
 import { selectionTotalFen, toggleSeat } from '../../seatmap/selection';
 import { formatYuan } from '../../utils/money';
 import { formatDateTime } from '../../utils/time';
+import SeatList from './SeatList';
 import { useZoneChoice, ZoneSection, zonePrice } from './ZonePicker';
 import { useSeatStates } from './useSeatStates';
 import './index.scss';
@@ -158,6 +159,7 @@ export default function SeatMapPage() {
   const [zoneChoice, setZoneChoice] = useZoneChoice();
   const [seating, setSeating] = useState<Seating>('seats');
   const [zoom, setZoom] = useState({ n: 0, factor: 1 });
+  const [asList, setAsList] = useState(false);
   const statesVersion = useSeatStates(
     sessionId,
     Boolean(data.data),
@@ -274,7 +276,16 @@ export default function SeatMapPage() {
       {model && seating === 'seats' ? (
         <>
           <Legend model={model} zoneTiers={new Set(zones.map((z) => z.tierId))} />
-          <View className="seatmap__stage">
+          <Text
+            className="view-toggle"
+            data-testid="view-toggle"
+            onClick={() => setAsList(!asList)}
+            {...tapTarget(asList ? '返回座位图' : '列表选座（按区域、排、座号选择）')}
+          >
+            {asList ? '返回座位图' : '列表选座'}
+          </Text>
+          {asList ? <SeatList model={model} selected={selected} onSeat={onTapSeat} /> : null}
+          <View className="seatmap__stage" style={asList ? { display: 'none' } : undefined}>
             <SeatCanvas
               model={model}
               selected={selected}

@@ -10,7 +10,12 @@ type P = {
 };
 
 function pass({ children, className, style, onClick, ...rest }: P) {
-  const data = Object.fromEntries(Object.entries(rest).filter(([k]) => k.startsWith('data-') || k === 'id'));
+  // data-*, id and the accessibility attributes pass as Taro's H5 build passes them.
+  const data = Object.fromEntries(
+    Object.entries(rest).filter(
+      ([k]) => k.startsWith('data-') || k.startsWith('aria-') || k === 'id' || k === 'role',
+    ),
+  );
   return { children, className, style, onClick, ...data };
 }
 
