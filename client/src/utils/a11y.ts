@@ -1,14 +1,15 @@
 /**
  * Accessibility attributes for a tappable View or an icon-only control. WeChat's screen reader
- * reads `aria-role` / `aria-label` (config/plugins/aria.js carries them into the weapp
- * templates); browsers read `role`. Both are set so the H5 build and the axe checks see the same.
+ * reads `aria-role` (config/plugins/aria.js carries it into the weapp templates); browsers read
+ * `role`, and count `aria-role` as an invalid ARIA attribute, so each build gets its own.
  */
+const ROLE_ATTR = process.env.TARO_ENV === 'weapp' ? 'aria-role' : 'role';
+
 export function tapTarget(label: string, selected?: boolean): Record<string, string> {
   return {
-    role: 'button',
-    'aria-role': 'button',
+    [ROLE_ATTR]: 'button',
     'aria-label': label,
-    ...(selected === undefined ? {} : { 'aria-selected': String(selected) }),
+    ...(selected === undefined ? {} : { 'aria-pressed': String(selected) }),
   };
 }
 

@@ -137,7 +137,7 @@ test('a mixed session sells its standing zone behind the 站票 tab', async () =
     ['button', '选座位'],
     ['button', '站票'],
   ]);
-  expect(tabs.map((e) => wxAttr(page, e, 'aria-selected'))).toEqual(['true', 'false']);
+  expect(tabs.map((e) => wxAttr(page, e, 'aria-pressed'))).toEqual(['true', 'false']);
   fire(page, 'seating-switch__tab', 'tap', {}, 1);
   await until(() => byClass(page, 'zone').length === 1, 'the zone list');
   expect(byClass(page, 'seat-canvas')).toHaveLength(0);
