@@ -38,7 +38,7 @@ export function startJobs(d: AppDeps): Scheduler {
   const scheduler = new Scheduler(d.log, leader, (job, ok) =>
     d.metrics.jobRuns.inc({ job, result: ok ? 'ok' : 'failed' }),
   );
-  d.metrics.isLeader = () => leader.isLeader;
+  d.metrics.leadership = () => leader.isLeader;
   const stages = StageGauges.of(d.metrics);
   const released = (reason: string) => (n: number) => void d.metrics.holdsReleased.inc({ reason }, n);
   let selling: string[] = [];

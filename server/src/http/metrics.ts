@@ -25,17 +25,20 @@ function notifyResult(status: number): string {
  */
 export class Metrics {
   readonly registry = new Registry();
-  /** Whether this instance holds the job lease; set by startJobs (an instance without jobs never leads). */
-  isLeader: () => boolean = () => false;
+  /**
+   * Whether this instance holds the job lease; set by startJobs. Without jobs (ROLE=api, tests)
+   * it is unset: the instance does not lead, and leader-only gauges show whatever was set on them.
+   */
+  leadership?: () => boolean;
 
   /**
    * Collect hook of the leader-only gauges: on an instance that does not lead they are reset (a
    * former leader never keeps its last values): absent when labelled, 0 when not.
    */
   readonly leaderOnly = () => {
-    const leading = () => this.isLeader();
+    const demoted = () => this.leadership?.() === false;
     return function collect(this: Gauge) {
-      if (!leading()) this.reset();
+      if (demoted()) this.reset();
     };
   };
 
@@ -121,7 +124,7 @@ export class Metrics {
   });
 
   private leaderFlag() {
-    const leading = () => this.isLeader();
+    const leading = () => this.leadership?.() === true;
     return function collect(this: Gauge) {
       this.set(leading() ? 1 : 0);
     };

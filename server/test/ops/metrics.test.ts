@@ -83,7 +83,7 @@ describe('the purchase, payment and ticket stages', () => {
 describe('system-wide gauges (job leader only)', () => {
   it('read holds, paid orders awaiting tickets, refunds, the outbox and the waiting room; absent off the leader', async () => {
     const stages = StageGauges.of(p.deps.metrics);
-    p.deps.metrics.isLeader = () => true;
+    p.deps.metrics.leadership = () => true;
     try {
       // one open hold
       const held = await p.orderAndPrepay('openid-holder', {
@@ -129,13 +129,13 @@ describe('system-wide gauges (job leader only)', () => {
       expect(await value('orders_paid_awaiting_tickets')).toBe(1);
       expect(await value('orders_paid_awaiting_tickets_oldest_seconds')).toBeCloseTo(300, 0);
 
-      p.deps.metrics.isLeader = () => false;
+      p.deps.metrics.leadership = () => false;
       // off the leader: unlabelled gauges read 0, labelled ones are gone (max over instances holds)
       expect(await value('orders_paid_awaiting_tickets')).toBe(0);
       expect(await value('refunds', { state: 'succeeded' })).toBeUndefined();
       expect(await value('job_leader')).toBe(0);
     } finally {
-      p.deps.metrics.isLeader = () => false;
+      p.deps.metrics.leadership = undefined;
     }
   });
 
@@ -148,7 +148,7 @@ describe('system-wide gauges (job leader only)', () => {
     p.deps.catalog.invalidate(q.sessionId);
     for (let i = 0; i < 5; i++) await p.deps.queue.join(`qfan${i}`, q.sessionId, {}, p.clock.now());
     const stages = StageGauges.of(p.deps.metrics);
-    p.deps.metrics.isLeader = () => true;
+    p.deps.metrics.leadership = () => true;
     try {
       await stages.run(p.deps, [q.sessionId], p.clock.now());
       expect(await value('queue_waiting', { session: q.sessionId })).toBe(5);
@@ -164,7 +164,7 @@ describe('system-wide gauges (job leader only)', () => {
       await stages.run(p.deps, [], p.clock.now());
       expect(await value('queue_waiting', { session: q.sessionId })).toBeUndefined();
     } finally {
-      p.deps.metrics.isLeader = () => false;
+      p.deps.metrics.leadership = undefined;
     }
   });
 });
