@@ -36,7 +36,7 @@ export interface RunningServer {
 export function startJobs(d: AppDeps): Scheduler {
   const leader = new Leadership(d.redis, d.keys.jobsLeader(), d.config.leaderLeaseMs, d.log);
   const scheduler = new Scheduler(d.log, leader, (job, ok) =>
-    d.metrics.jobRuns.inc({ job, result: ok ? 'ok' : 'failed' }),
+    d.metrics.jobRuns.inc({ name: job, result: ok ? 'ok' : 'failed' }),
   );
   d.metrics.leadership = () => leader.isLeader;
   const stages = StageGauges.of(d.metrics);

@@ -112,8 +112,9 @@ export class Metrics {
   private readonly admittedUpTo = new Map<string, number>();
   readonly jobRuns = new Counter({
     name: 'job_runs_total',
-    help: 'Background job runs on this instance by job and result (ok, failed)',
-    labelNames: ['job', 'result'],
+    // `name`, not `job`: Prometheus's own job label would rename ours to exported_job.
+    help: 'Background job runs on this instance by job name and result (ok, failed)',
+    labelNames: ['name', 'result'],
     registers: [this.registry],
   });
   readonly jobLeader = new Gauge({

@@ -172,7 +172,7 @@ describe('system-wide gauges (job leader only)', () => {
 describe('jobs and workers', () => {
   it('counts job runs by result', async () => {
     const scheduler = new Scheduler(p.deps.log, undefined, (job, ok) =>
-      p.deps.metrics.jobRuns.inc({ job, result: ok ? 'ok' : 'failed' }),
+      p.deps.metrics.jobRuns.inc({ name: job, result: ok ? 'ok' : 'failed' }),
     );
     let runs = 0;
     scheduler.start([
@@ -186,11 +186,11 @@ describe('jobs and workers', () => {
       },
     ]);
     await p.until(
-      async () => runs >= 2 && (await count('job_runs_total', { job: 't-bad', result: 'failed' })) >= 2,
+      async () => runs >= 2 && (await count('job_runs_total', { name: 't-bad', result: 'failed' })) >= 2,
       'runs',
     );
     await scheduler.stop();
-    expect(await count('job_runs_total', { job: 't-ok', result: 'ok' })).toBeGreaterThanOrEqual(2);
+    expect(await count('job_runs_total', { name: 't-ok', result: 'ok' })).toBeGreaterThanOrEqual(2);
   });
 
   it('a worker (ROLE=worker) serves /metrics, /livez and /readyz on METRICS_PORT, and leads the jobs', async () => {
