@@ -36,6 +36,15 @@ const STEPS = [
   ['server under TZ=Asia/Shanghai', `TZ=Asia/Shanghai npx jest --ci ${TIME_TESTS}`, 'server'],
   ['server under TZ=America/Los_Angeles', `TZ=America/Los_Angeles npx jest --ci ${TIME_TESTS}`, 'server'],
   ['server: Redis Cluster', 'npx jest --ci -c test/cluster/jest.config.js', 'server'],
+  // Node.js 24 LTS (from the npm registry into .data/node24, kept for later runs): native modules
+  // load, then the money path, the Lua scripts, a worker's metrics and Argon2 logins under 24.
+  ['server under Node 24', 'node scripts/node24.mjs test'],
+  // Alert rules, unit-tested against synthetic series; the config Prometheus runs with (a live
+  // Prometheus is started by scripts/test/prometheus.test.mjs in the test runner step).
+  [
+    'monitoring: alert rules (promtool)',
+    'promtool check rules deploy/prometheus/alerts.yml && promtool check config deploy/prometheus/prometheus.yml && promtool test rules deploy/prometheus/alerts.test.yml',
+  ],
   ['server: faults (one at a time)', 'npx jest --ci -c jest.serial.config.js', 'server'],
   // The money path under chaos (issue 10), small: 2 API + 1 worker processes, ~200 buyers, a few
   // faults, self-heal, audit; its own database, redis-server and queues. A fixed seed in CI (the

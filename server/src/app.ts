@@ -54,7 +54,7 @@ import { adminRouters, createAdminServices, type AdminServices } from './admin';
 import { ADMIN_PREFIX } from './admin/http';
 import { Lifecycle } from './http/lifecycle';
 import { requestIdMiddleware, requestIdMixin } from './http/request-id';
-import { healthRoutes } from './http/health';
+import { healthRoutes, readinessCheck } from './http/health';
 import { CacheInvalidation } from './cache/invalidation';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
@@ -149,6 +149,7 @@ export async function createDeps(
     refunds,
     log,
     onPaid: (userId) => risk.onPaid(userId),
+    onApplied: (outcome) => metrics.payments.inc({ outcome }),
   });
   const seatmaps = new SeatMapService(
     catalog,
@@ -162,6 +163,8 @@ export async function createDeps(
   });
   caches.on('blocklist', () => risk.invalidateBlocklist());
   await caches.start();
+  const lifecycle = new Lifecycle();
+  metrics.watchReadiness(readinessCheck({ db, redis, broker, lifecycle }));
   orders.connect({
     guard: (id, now) => payments.settleBeforeCancel(id, now),
     refundOrder: (o) => refunds.refundOrder(o),
@@ -198,7 +201,7 @@ export async function createDeps(
     bindings: new BindingService(db, ticketKeys, redis, config.redisKeyPrefix),
     reconciler: new Reconciler(db, pay, payments, log),
     admin: await createAdminServices({ config, log, clock, db, redis, catalog, inventory }),
-    lifecycle: new Lifecycle(),
+    lifecycle,
     caches,
   };
 }
@@ -250,6 +253,18 @@ function systemRoutes(d: AppDeps): Router {
     ctx.body = await d.metrics.registry.metrics();
   });
   return r;
+}
+
+/**
+ * What a process without the API (ROLE=worker) serves on METRICS_PORT: /metrics for the
+ * scraper, /livez and /readyz for the supervisor.
+ */
+export function createOpsApp(d: AppDeps): Koa {
+  const app = new Koa();
+  app.use(errorMiddleware(d.log));
+  for (const router of [systemRoutes(d), healthRoutes(d)])
+    app.use(router.routes()).use(router.allowedMethods());
+  return app;
 }
 
 /** Where the fan's H5 build calls out to: the simulator's login and cashier (when set) and the API. */

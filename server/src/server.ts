@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Config } from './config';
 import type { Clock } from './clock';
 import type { Logger } from 'pino';
-import { closeDeps, createApp, createDeps, type AppDeps } from './app';
+import { closeDeps, createApp, createDeps, createOpsApp, type AppDeps } from './app';
 import { Scheduler } from './jobs/scheduler';
 import { Leadership } from './jobs/leader';
 import { expireDueOrders, sweepOrphanHolds } from './orders/expiry';
@@ -10,12 +10,15 @@ import { runLifecycle } from './catalog/lifecycle';
 import { startConsumers } from './workers';
 import { InventoryAudit } from './inventory/audit';
 import { recoveryJobs } from './jobs/recovery';
+import { STAGE_GAUGES_INTERVAL_MS, StageGauges } from './metrics/snapshot';
 
 /** One admission tick for every selling session that has a waiting room. */
-async function admitQueues(d: AppDeps, selling: string[]): Promise<void> {
+export async function admitQueues(d: AppDeps, selling: string[]): Promise<void> {
   for (const id of selling) {
     const cat = await d.catalog.session(id);
-    if (cat?.queueEnabled) await d.queue.tick(cat, d.clock.now());
+    if (!cat?.queueEnabled) continue;
+    const r = await d.queue.tick(cat, d.clock.now());
+    if (r) d.metrics.queueAdmittedUpTo(id, r.admitted);
   }
 }
 
@@ -32,7 +35,12 @@ export interface RunningServer {
  */
 export function startJobs(d: AppDeps): Scheduler {
   const leader = new Leadership(d.redis, d.keys.jobsLeader(), d.config.leaderLeaseMs, d.log);
-  const scheduler = new Scheduler(d.log, leader);
+  const scheduler = new Scheduler(d.log, leader, (job, ok) =>
+    d.metrics.jobRuns.inc({ name: job, result: ok ? 'ok' : 'failed' }),
+  );
+  d.metrics.leadership = () => leader.isLeader;
+  const stages = StageGauges.of(d.metrics);
+  const released = (reason: string) => (n: number) => void d.metrics.holdsReleased.inc({ reason }, n);
   let selling: string[] = [];
   const inventoryAudit = new InventoryAudit(d);
   const expiry = {
@@ -53,12 +61,12 @@ export function startJobs(d: AppDeps): Scheduler {
     {
       name: 'order-expiry',
       intervalMs: d.config.expiryIntervalMs,
-      run: () => expireDueOrders(expiry, d.clock.now()),
+      run: () => expireDueOrders(expiry, d.clock.now()).then(released('expired')),
     },
     {
       name: 'orphan-sweep',
       intervalMs: d.config.expiryIntervalMs * 5,
-      run: () => sweepOrphanHolds(expiry, selling, d.clock.now()),
+      run: () => sweepOrphanHolds(expiry, selling, d.clock.now()).then(released('orphan')),
     },
     {
       name: 'outbox-relay',
@@ -80,6 +88,11 @@ export function startJobs(d: AppDeps): Scheduler {
     { name: 'reconcile', intervalMs: 10 * 60_000, run: () => d.reconciler.reconcileDue(d.clock.now()) },
     { name: 'inventory-audit', intervalMs: 60_000, run: () => inventoryAudit.run(selling, d.clock.now()) },
     ...recoveryJobs(d, () => selling),
+    {
+      name: 'stage-gauges',
+      intervalMs: STAGE_GAUGES_INTERVAL_MS,
+      run: () => stages.run(d, selling, d.clock.now()),
+    },
   ]);
   startConsumers(d);
   return scheduler;
@@ -89,12 +102,24 @@ export function startJobs(d: AppDeps): Scheduler {
 export async function startWorker(
   config: Config,
   opts: { clock?: Clock; log?: Logger } = {},
-): Promise<{ deps: AppDeps; close(): Promise<void> }> {
+): Promise<{ deps: AppDeps; metricsUrl?: string; close(): Promise<void> }> {
   const deps = await createDeps(config, opts);
   const scheduler = startJobs(deps);
+  // The scraper's way in: a worker serves no API, only /metrics, /livez and /readyz on METRICS_PORT.
+  const port = config.metricsPort;
+  const ops =
+    port === undefined
+      ? undefined
+      : await new Promise<Server>((resolve) => {
+          const s = createOpsApp(deps).listen(port, config.host, () => resolve(s));
+        });
+  const addr = ops?.address();
   return {
     deps,
+    ...(addr && typeof addr === 'object' ? { metricsUrl: `http://${config.host}:${addr.port}` } : {}),
     async close() {
+      deps.lifecycle.startDrain();
+      if (ops) await new Promise<void>((resolve) => ops.close(() => resolve()));
       await scheduler.stop();
       await closeDeps(deps);
     },

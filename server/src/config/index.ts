@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   /** Deprecated: TRUST_PROXY=true is TRUST_PROXY_HOPS=1. */
   /** Bearer token /metrics requires; unset: open in development/test, 404 in production. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /** ROLE=worker: port of its /metrics, /livez and /readyz (unset: a worker serves no HTTP at all). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   TRUST_PROXY: bool(false),
   /** How many reverse proxies in front of this server append to X-Forwarded-For (0: none). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
@@ -102,6 +104,8 @@ export interface Config extends RiskConfig {
    */
   trustProxyHops: number;
   metricsToken: string | undefined;
+  /** ROLE=worker: where it serves /metrics, /livez and /readyz (0: any free port); unset: no HTTP. */
+  metricsPort: number | undefined;
   /** The fan's H5 build served at "/" (default: dist/h5 of the repository), when serveH5. */
   h5Dir: string;
   serveH5: boolean;
@@ -202,6 +206,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: hops > 0,
     trustProxyHops: hops,
     metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
     h5Dir: e.H5_DIR ?? path.resolve(__dirname, '../../../dist/h5'),
     serveH5,
     idSecret,

@@ -27,17 +27,22 @@ export interface HealthDeps {
   lifecycle: Lifecycle;
 }
 
+export interface Readiness {
+  ready: boolean;
+  mysql: boolean;
+  redis: boolean;
+  rabbitmq: boolean;
+  migrations: boolean;
+  draining: boolean;
+}
+
 /**
- * /livez: the process answers (a failing one is restarted). /readyz: this instance may take
- * traffic: MySQL, Redis and RabbitMQ answer, every migration is applied, and it is not draining.
+ * Whether this instance may take traffic: MySQL, Redis and RabbitMQ answer, every migration is
+ * applied, and it is not draining. /readyz answers it; /metrics exports it (instance_ready).
  */
-export function healthRoutes(d: HealthDeps): Router {
-  const r = new Router();
+export function readinessCheck(d: HealthDeps): () => Promise<Readiness> {
   let migrated = false; // once every migration is in, it stays in
-  r.get('/livez', (ctx) => {
-    ctx.body = { ok: true };
-  });
-  r.get('/readyz', async (ctx) => {
+  return async () => {
     const [mysql, redis, migrations] = await Promise.all([
       within(d.db.query('SELECT 1')),
       within(d.redis.ping()),
@@ -52,8 +57,21 @@ export function healthRoutes(d: HealthDeps): Router {
     const rabbitmq = d.broker.connected();
     const draining = d.lifecycle.isDraining;
     const ready = mysql && redis && rabbitmq && migrations && !draining;
-    ctx.status = ready ? 200 : 503;
-    ctx.body = { ready, mysql, redis, rabbitmq, migrations, draining };
+    return { ready, mysql, redis, rabbitmq, migrations, draining };
+  };
+}
+
+/** /livez: the process answers (a failing one is restarted). /readyz: see readinessCheck. */
+export function healthRoutes(d: HealthDeps): Router {
+  const r = new Router();
+  const readiness = readinessCheck(d);
+  r.get('/livez', (ctx) => {
+    ctx.body = { ok: true };
+  });
+  r.get('/readyz', async (ctx) => {
+    const body = await readiness();
+    ctx.status = body.ready ? 200 : 503;
+    ctx.body = body;
   });
   return r;
 }

@@ -1,9 +1,47 @@
 import type { Context, Next } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Readiness } from './health';
 
-/** Prometheus metrics of one app instance (own registry, so tests can run several apps). */
+/** The purchase route and WeChat's callbacks, as the router names them (`_matchedRoute`). */
+const PURCHASE_ROUTE = '/api/v1/orders';
+const NOTIFY_ROUTES: Record<string, string> = {
+  '/api/v1/pay/wechat/notify': 'payment',
+  '/api/v1/pay/wechat/refund-notify': 'refund',
+};
+
+/** What WeChat is told: 204 taken, 4xx refused for good (bad signature, suspicious), 5xx retry later. */
+function notifyResult(status: number): string {
+  return status < 300 ? 'accepted' : status < 500 ? 'rejected' : 'failed';
+}
+
+/**
+ * Prometheus metrics of one app instance (own registry, so tests can run several apps).
+ *
+ * Aggregation across N instances (docs/monitoring.md): every counter and histogram is counted per
+ * instance and adds up with `sum without (instance)`; no metric name carries an instance id (the
+ * scraper adds the `instance` label). Gauges marked "leader only" describe the whole system and
+ * are set only on the instance holding the job lease (elsewhere they read 0, or are absent when
+ * labelled): aggregate them with `max without (instance)`.
+ */
 export class Metrics {
   readonly registry = new Registry();
+  /**
+   * Whether this instance holds the job lease; set by startJobs. Without jobs (ROLE=api, tests)
+   * it is unset: the instance does not lead, and leader-only gauges show whatever was set on them.
+   */
+  leadership?: () => boolean;
+
+  /**
+   * Collect hook of the leader-only gauges: on an instance that does not lead they are reset (a
+   * former leader never keeps its last values): absent when labelled, 0 when not.
+   */
+  readonly leaderOnly = () => {
+    const demoted = () => this.leadership?.() === false;
+    return function collect(this: Gauge) {
+      if (demoted()) this.reset();
+    };
+  };
+
   readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency by route and status',
@@ -13,14 +51,15 @@ export class Metrics {
   });
   readonly ordersCreated = new Counter({
     name: 'orders_created_total',
-    help: 'Orders committed to MySQL',
+    help: 'Orders committed to MySQL (each one took a hold on its seats or units)',
     registers: [this.registry],
   });
   readonly inventoryDifference = new Gauge({
     name: 'inventory_reconcile_difference',
-    help: 'Units Redis says are available minus what MySQL says, per selling session (0 when they agree)',
+    help: 'Leader only. Units Redis says are available minus what MySQL says, per selling session (0 when they agree)',
     labelNames: ['session'],
     registers: [this.registry],
+    collect: this.leaderOnly(),
   });
   readonly errors = new Counter({
     name: 'api_errors_total',
@@ -28,9 +67,114 @@ export class Metrics {
     labelNames: ['code'],
     registers: [this.registry],
   });
+  readonly purchases = new Counter({
+    name: 'purchases_total',
+    help: 'Purchase attempts (POST /api/v1/orders) by result: created, or the error code of the refusal',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
+  readonly notifications = new Counter({
+    name: 'wechat_notifications_total',
+    help: 'WeChat Pay callbacks by kind (payment, refund) and result (accepted; rejected: 4xx, never retried; failed: 5xx, WeChat retries)',
+    labelNames: ['kind', 'result'],
+    registers: [this.registry],
+  });
+  readonly payments = new Counter({
+    name: 'payments_total',
+    help: 'Money received (notification or query) by outcome: applied, duplicate, late, double_payment, wrong_currency',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  readonly ticketsIssued = new Counter({
+    name: 'ticket_orders_issued_total',
+    help: 'Paid orders whose tickets were issued',
+    registers: [this.registry],
+  });
+  readonly ticketLag = new Histogram({
+    name: 'ticket_issue_lag_seconds',
+    help: "From the payment being recorded (WeChat's notification or our query) to the order's tickets being issued",
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900],
+    registers: [this.registry],
+  });
+  readonly holdsReleased = new Counter({
+    name: 'holds_released_total',
+    help: 'Holds given back by the jobs: expired (unpaid order past its time), orphan (Redis hold without a live order)',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+  readonly queueAdmitted = new Counter({
+    name: 'queue_admitted_total',
+    help: 'Fans admitted from the waiting room, per session (counted by the instance that ran the admission tick)',
+    labelNames: ['session'],
+    registers: [this.registry],
+  });
+  /** Per session, the place admitted up to at this instance's last tick (queueAdmittedUpTo). */
+  private readonly admittedUpTo = new Map<string, number>();
+  readonly jobRuns = new Counter({
+    name: 'job_runs_total',
+    // `name`, not `job`: Prometheus's own job label would rename ours to exported_job.
+    help: 'Background job runs on this instance by job name and result (ok, failed)',
+    labelNames: ['name', 'result'],
+    registers: [this.registry],
+  });
+  readonly jobLeader = new Gauge({
+    name: 'job_leader',
+    help: 'Whether this instance holds the job lease (1) or not (0); exactly one instance should',
+    registers: [this.registry],
+    collect: this.leaderFlag(),
+  });
+
+  private leaderFlag() {
+    const leading = () => this.leadership?.() === true;
+    return function collect(this: Gauge) {
+      this.set(leading() ? 1 : 0);
+    };
+  }
 
   constructor(defaults = false) {
     if (defaults) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /**
+   * instance_ready and dependency_up, checked at each scrape (what /readyz answers): one check
+   * serves both gauges of a scrape.
+   */
+  watchReadiness(check: () => Promise<Readiness>): void {
+    let last: { at: number; p: Promise<Readiness> } | undefined;
+    const current = () => {
+      if (!last || Date.now() - last.at > 1_000) last = { at: Date.now(), p: check() };
+      return last.p;
+    };
+    new Gauge({
+      name: 'instance_ready',
+      help: 'Whether this instance is ready for traffic (what /readyz answers): 1 ready, 0 not',
+      registers: [this.registry],
+      async collect() {
+        this.set((await current()).ready ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'dependency_up',
+      help: 'Whether this instance reaches a dependency (mysql, redis, rabbitmq) and has every migration',
+      labelNames: ['dependency'],
+      registers: [this.registry],
+      async collect() {
+        const r = await current();
+        for (const dependency of ['mysql', 'redis', 'rabbitmq', 'migrations'] as const)
+          this.set({ dependency }, r[dependency] ? 1 : 0);
+      },
+    });
+  }
+
+  /**
+   * An admission tick answers the place admitted up to (cumulative): the counter moves by the
+   * difference from this instance's previous tick. The first tick an instance sees of a session
+   * (it just became the leader) is only the baseline: at most one tick's admissions go uncounted.
+   */
+  queueAdmittedUpTo(session: string, upTo: number): void {
+    const last = this.admittedUpTo.get(session);
+    this.admittedUpTo.set(session, upTo);
+    if (last !== undefined && upTo > last) this.queueAdmitted.inc({ session }, upTo - last);
   }
 
   middleware() {
@@ -39,10 +183,16 @@ export class Metrics {
       try {
         await next();
       } finally {
-        const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-        end({ method: ctx.method, route: String(route), status: ctx.status });
+        const route = String((ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched');
+        end({ method: ctx.method, route, status: ctx.status });
         const body = ctx.body as { error?: { code?: string } } | undefined;
-        if (ctx.status >= 400 && body?.error?.code) this.errors.inc({ code: body.error.code });
+        const code = ctx.status >= 400 ? body?.error?.code : undefined;
+        if (code) this.errors.inc({ code });
+        // Counted here, from the answer: the purchase path itself pays nothing for its metric.
+        if (ctx.method === 'POST' && route === PURCHASE_ROUTE)
+          this.purchases.inc({ result: ctx.status === 201 ? 'created' : (code ?? `http_${ctx.status}`) });
+        const kind = ctx.method === 'POST' ? NOTIFY_ROUTES[route] : undefined;
+        if (kind) this.notifications.inc({ kind, result: notifyResult(ctx.status) });
       }
     };
   }

@@ -9,15 +9,20 @@ export interface RecoveryMetrics {
 
 const byRegistry = new WeakMap<Registry, RecoveryMetrics>();
 
-export function recoveryMetrics(registry: Registry): RecoveryMetrics {
+/**
+ * `collect` makes dead_letters leader only (Metrics.leaderOnly): the re-drive job that sets it
+ * runs on the job leader, and a former leader must not keep reporting its last count.
+ */
+export function recoveryMetrics(registry: Registry, collect?: (this: Gauge) => void): RecoveryMetrics {
   let m = byRegistry.get(registry);
   if (!m) {
     m = {
       deadLetters: new Gauge({
         name: 'dead_letters',
-        help: "Messages in a consumer's dead-letter queue (after the last re-drive run)",
+        help: "Leader only. Messages in a consumer's dead-letter queue (after the last re-drive run)",
         labelNames: ['queue'],
         registers: [registry],
+        ...(collect ? { collect } : {}),
       }),
       redriven: new Counter({
         name: 'dead_letters_redriven_total',

@@ -16,7 +16,7 @@ export const REFUND_RESEND_AFTER_MS = 60_000;
  * `selling` answers the sessions the lifecycle job found selling.
  */
 export function recoveryJobs(d: AppDeps, selling: () => string[]): JobSpec[] {
-  const metrics = recoveryMetrics(d.metrics.registry);
+  const metrics = recoveryMetrics(d.metrics.registry, d.metrics.leaderOnly());
   return [
     {
       name: 'dead-letter-redrive',

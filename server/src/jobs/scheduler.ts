@@ -23,6 +23,8 @@ export class Scheduler {
   constructor(
     private readonly log: Logger,
     private readonly leader?: Leadership,
+    /** Told how each run ended (the job_runs_total metric); skipped ticks are not runs. */
+    private readonly onRun: (job: string, ok: boolean) => void = () => undefined,
   ) {}
 
   start(jobs: JobSpec[]): void {
@@ -38,8 +40,12 @@ export class Scheduler {
   private schedule(job: JobSpec): void {
     if (this.stopped) return;
     const timer = setTimeout(() => {
-      const p = (this.mayRun(job) ? job.run() : Promise.resolve())
-        .catch((err) => this.log.error({ err, job: job.name }, 'job failed'))
+      const run = this.mayRun(job);
+      const p = (run ? job.run().then(() => this.onRun(job.name, true)) : Promise.resolve())
+        .catch((err) => {
+          this.onRun(job.name, false);
+          this.log.error({ err, job: job.name }, 'job failed');
+        })
         .finally(() => {
           this.running.delete(p);
           this.schedule(job);

@@ -21,6 +21,8 @@ export interface PaymentDeps {
   log: Logger;
   /** A payment ends the buyer's expired-hold streak. */
   onPaid: (userId: string) => Promise<void>;
+  /** Every money receipt's outcome (the payments_total metric). */
+  onApplied?: (outcome: ApplyResult) => void;
 }
 
 /** A validly signed payment that does not match our order: changes nothing, logged. */
@@ -160,6 +162,7 @@ export class PaymentService {
       await this.d.refunds.refundPaymentInTx(conn, order, payment, 'duplicate', now);
       return 'double_payment';
     });
+    this.d.onApplied?.(result);
     if (result !== 'duplicate') this.d.relay.nudge();
     if (result === 'applied')
       await this.d

@@ -7,6 +7,7 @@ import { findOrder } from '../orders/repo';
 import { ORDER_STATUS } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
+import type { Metrics } from '../http/metrics';
 import { orderRefundBlocks } from '../refunds/repo';
 import { TICKET_STATUS } from './status';
 import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
@@ -18,6 +19,8 @@ export interface TicketDeps {
   inventory: InventoryService;
   relay: OutboxRelay;
   log: Logger;
+  /** Issued orders and the payment → tickets lag (absent in callers that do not measure). */
+  metrics?: Pick<Metrics, 'ticketsIssued' | 'ticketLag'>;
 }
 
 const TICKET_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -77,6 +80,11 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
     await enqueue(conn, 'notice.send', o.id, { userId: o.user_id, template: 'ticketed', orderId: o.id });
     return true;
   });
-  if (issued) d.relay.nudge();
+  if (issued) {
+    d.relay.nudge();
+    d.metrics?.ticketsIssued.inc();
+    if (order.paid_at)
+      d.metrics?.ticketLag.observe(Math.max(0, now.getTime() - order.paid_at.getTime()) / 1000);
+  }
   return issued ? 'issued' : 'skipped';
 }

@@ -111,7 +111,7 @@ export class DashboardService {
    * Fans waiting in the session's waiting room (queue/): the pre-sale pool, the pool being drawn,
    * and places in line not yet admitted. Read-only, from the queue's own Redis keys.
    */
-  private async queueLength(sessionId: string): Promise<number> {
+  async queueLength(sessionId: string): Promise<number> {
     const q = this.keys.session(sessionId).queue;
     const admitted = Number((await this.redis.hget(q.state, 'admitted')) ?? 0);
     const res = await this.redis
