@@ -36,6 +36,8 @@ const STEPS = [
   ['server under TZ=Asia/Shanghai', `TZ=Asia/Shanghai npx jest --ci ${TIME_TESTS}`, 'server'],
   ['server under TZ=America/Los_Angeles', `TZ=America/Los_Angeles npx jest --ci ${TIME_TESTS}`, 'server'],
   ['server: Redis Cluster', 'npx jest --ci -c test/cluster/jest.config.js', 'server'],
+  // Reads on a private MariaDB primary + GTID replica: routing, lag fallback, replica restarts.
+  ['server: MySQL replica', 'npx jest --ci -c test/replica/jest.config.js', 'server'],
   ['server: faults (one at a time)', 'npx jest --ci -c jest.serial.config.js', 'server'],
   // The money path under chaos (issue 10), small: 2 API + 1 worker processes, ~200 buyers, a few
   // faults, self-heal, audit; its own database, redis-server and queues. A fixed seed in CI (the
