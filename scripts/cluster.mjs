@@ -110,6 +110,7 @@ export async function startTopology(o = {}) {
     while ([...children].some((c) => c.exitCode === null && c.signalCode === null) && Date.now() < end)
       await sleep(100);
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    if (t.env) await dropQueues(t.env.AMQP_PREFIX);
     if (t.redis) await stopRedisCluster(t.redis.dir);
     if (t.mariadb) await stopReplicaPair(t.mariadb.dir);
     if (!o.keepDir) rmSync(dir, { recursive: true, force: true });
@@ -199,6 +200,25 @@ export async function startTopology(o = {}) {
   } catch (err) {
     await stopAll();
     throw err;
+  }
+}
+
+/**
+ * The topology's RabbitMQ queues and exchange on the machine's shared broker: its database goes
+ * with its directory, so what the queues hold means nothing after a stop.
+ */
+async function dropQueues(prefix) {
+  try {
+    const { QUEUES } = await import(path.join(root, 'server/dist/workers.js'));
+    const { default: amqp } = await import('amqplib');
+    const conn = await amqp.connect(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
+    const ch = await conn.createChannel();
+    for (const name of Object.keys(QUEUES))
+      for (const q of ['', '.retry', '.dead']) await ch.deleteQueue(`${prefix}.${name}${q}`);
+    await ch.deleteExchange(`${prefix}.events`);
+    await conn.close();
+  } catch {
+    /* RabbitMQ down or nothing declared */
   }
 }
 

@@ -261,24 +261,7 @@ async function main() {
     if (result.oversold || result.double_sold || result.lost_acknowledged) process.exitCode = 1;
   } finally {
     await closeDeps(deps).catch(() => undefined);
-    await topo.stop();
-    await dropQueues(`benchcluster${process.pid}`);
-  }
-}
-
-/** The run's RabbitMQ queues and exchange (the machine's RabbitMQ is shared). */
-async function dropQueues(prefix) {
-  const { QUEUES } = dist('workers.js');
-  const { default: amqp } = await import('amqplib');
-  try {
-    const conn = await amqp.connect('amqp://guest:guest@127.0.0.1:5672');
-    const ch = await conn.createChannel();
-    for (const name of Object.keys(QUEUES))
-      for (const q of ['', '.retry', '.dead']) await ch.deleteQueue(`${prefix}.${name}${q}`);
-    await ch.deleteExchange(`${prefix}.events`);
-    await conn.close();
-  } catch {
-    /* nothing declared */
+    await topo.stop(); // processes, Redis Cluster, MariaDB, the run's queues, its directory
   }
 }
 
