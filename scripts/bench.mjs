@@ -1,11 +1,19 @@
 // npm run bench [-- --scenario flash-sale|queue|gate|pay ...]: builds the server, then runs the scenario.
+// --topology cluster: the flash sale on the distributed topology (bench/cluster/run.mjs).
 import { spawnSync } from 'node:child_process';
 import { ensureInstall, root, run } from './lib.mjs';
 
 const argv = process.argv.slice(2);
 const i = argv.indexOf('--scenario');
 const scenario = i >= 0 ? argv[i + 1] : 'flash-sale';
-const rest = i >= 0 ? [...argv.slice(0, i), ...argv.slice(i + 2)] : argv;
+let rest = i >= 0 ? [...argv.slice(0, i), ...argv.slice(i + 2)] : argv;
+const t = rest.indexOf('--topology');
+const topology = t >= 0 ? rest[t + 1] : 'single';
+if (t >= 0) rest = [...rest.slice(0, t), ...rest.slice(t + 2)];
+if (!['single', 'cluster'].includes(topology) || (topology === 'cluster' && scenario !== 'flash-sale')) {
+  console.error('--topology: single (default) or cluster (flash-sale only)');
+  process.exit(2);
+}
 const scripts = {
   'flash-sale': 'bench/flash-sale/run.mjs',
   queue: 'bench/queue/run.mjs',
@@ -17,6 +25,7 @@ if (!scripts[scenario]) {
   process.exit(2);
 }
 ensureInstall();
-run('npm run build -w shared-types -w server');
-const r = spawnSync('node', [scripts[scenario], ...rest], { cwd: root, stdio: 'inherit' });
+run(`npm run build -w shared-types -w server${topology === 'cluster' ? ' -w wechat-sim' : ''}`);
+const script = topology === 'cluster' ? 'bench/cluster/run.mjs' : scripts[scenario];
+const r = spawnSync('node', [script, ...rest], { cwd: root, stdio: 'inherit' });
 process.exit(r.status ?? 1);

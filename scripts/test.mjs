@@ -45,6 +45,8 @@ const STEPS = [
     'monitoring: alert rules (promtool)',
     'promtool check rules deploy/prometheus/alerts.yml && promtool check config deploy/prometheus/prometheus.yml && promtool test rules deploy/prometheus/alerts.test.yml',
   ],
+  // Reads on a private MariaDB primary + GTID replica: routing, lag fallback, replica restarts.
+  ['server: MySQL replica', 'npx jest --ci -c test/replica/jest.config.js', 'server'],
   ['server: faults (one at a time)', 'npx jest --ci -c jest.serial.config.js', 'server'],
   // The money path under chaos (issue 10), small: 2 API + 1 worker processes, ~200 buyers, a few
   // faults, self-heal, audit; its own database, redis-server and queues. A fixed seed in CI (the

@@ -2,7 +2,12 @@
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/serial/', '<rootDir>/test/cluster/'],
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    '<rootDir>/test/serial/',
+    '<rootDir>/test/cluster/',
+    '<rootDir>/test/replica/',
+  ],
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   moduleNameMapper: {
     '^@showtix/shared-types$': '<rootDir>/../shared-types/src',

@@ -6,6 +6,7 @@ import pino, { type Logger } from 'pino';
 import type { Config } from './config';
 import { systemClock, type Clock } from './clock';
 import { createPool, type Db } from './db/pool';
+import { ReplicaRouter } from './db/replica';
 import { createRedis } from './redis/client';
 import { Keys } from './redis/keys';
 import type { ScriptedRedis } from './redis/scripts';
@@ -63,6 +64,9 @@ export interface AppDeps {
   log: Logger;
   clock: Clock;
   db: Db;
+  /** Plain reads that may be a second stale: the replica while its lag is in bounds (db/replica.ts). */
+  readDb: Db;
+  replica: ReplicaRouter;
   writerDb: Db;
   redis: ScriptedRedis;
   keys: Keys;
@@ -104,10 +108,22 @@ export async function createDeps(
   const clock = opts.clock ?? systemClock;
   const db = createPool(config.mysqlUrl, config.mysqlPoolSize);
   const writerDb = createPool(config.mysqlUrl, config.batchInflightMax + 2, true);
+  const replica = new ReplicaRouter(db, config.mysqlReplicaUrl, {
+    maxLagMs: config.mysqlReplicaMaxLagMs,
+    poolSize: config.mysqlPoolSize,
+    log,
+  });
+  await replica.start();
+  const readDb = replica.readDb;
   const redis = createRedis(config.redisUrl, config.redisClusterNodes);
   const keys = new Keys(config.redisKeyPrefix);
   const caches = new CacheInvalidation(redis, keys.cacheChannel(), log);
-  const catalog = new CatalogService(db, config.catalogCacheMs, (id) => caches.invalidate('session', id));
+  const catalog = new CatalogService(
+    db,
+    config.catalogCacheMs,
+    (id) => caches.invalidate('session', id),
+    readDb,
+  );
   const inventory = new InventoryService(redis, keys, db, log, config);
   const writer = new OrderWriter(writerDb, config, log);
   const idLease = await IdNodeLease.start(db, log);
@@ -174,6 +190,8 @@ export async function createDeps(
     log,
     clock,
     db,
+    readDb,
+    replica,
     writerDb,
     redis,
     keys,
@@ -200,7 +218,7 @@ export async function createDeps(
     checkins: new CheckinService(db, ticketKeys, manualLimiter(redis, config.redisKeyPrefix)),
     bindings: new BindingService(db, ticketKeys, redis, config.redisKeyPrefix),
     reconciler: new Reconciler(db, pay, payments, log),
-    admin: await createAdminServices({ config, log, clock, db, redis, catalog, inventory }),
+    admin: await createAdminServices({ config, log, clock, db, readDb, redis, catalog, inventory }),
     lifecycle,
     caches,
   };
@@ -212,7 +230,7 @@ export async function closeDeps(d: AppDeps): Promise<void> {
   await d.relay.close();
   await d.broker.close();
   await d.caches.close();
-  await Promise.all([d.db.end(), d.writerDb.end(), d.redis.quit()]);
+  await Promise.all([d.db.end(), d.writerDb.end(), d.replica.close(), d.redis.quit()]);
 }
 
 /**

@@ -55,6 +55,8 @@ export interface AdminDepsIn {
   log: Logger;
   clock: Clock;
   db: Db;
+  /** Reads that may be a second stale (dashboard, order lists, exports): the replica when fresh. */
+  readDb?: Db;
   redis: ScriptedRedis;
   catalog: CatalogService;
   inventory: InventoryService;
@@ -90,8 +92,13 @@ export async function createAdminServices(d: AdminDepsIn): Promise<AdminServices
       log: d.log,
       settleMs: d.config.rebuildSettleMs,
     }),
-    dashboard: new DashboardService(d.db, d.inventory, d.redis, new Keys(d.config.redisKeyPrefix)),
-    orders: new AdminOrderService(d.db, personHasher(d.config.idSecret)),
+    dashboard: new DashboardService(
+      d.readDb ?? d.db,
+      d.inventory,
+      d.redis,
+      new Keys(d.config.redisKeyPrefix),
+    ),
+    orders: new AdminOrderService(d.db, personHasher(d.config.idSecret), d.readDb ?? d.db),
     staff: new StaffService(d.db),
   };
 }

@@ -25,6 +25,8 @@ interface Cached<T> {
 const CATALOGS_CACHED_MAX = 500;
 /** "No such session" answers kept: ids come from requests, so this is what a flood can fill. */
 const MISSING_CACHED_MAX = 10_000;
+/** After a '*' invalidation, catalogs load from the primary this long (far above an accepted replica lag). */
+const ALL_EDITED_FRESH_MS = 10_000;
 
 /**
  * Read side of shows and sessions. Session catalogs (seats, tiers, prices) are cached per
@@ -38,12 +40,21 @@ export class CatalogService {
   });
   private readonly missing = new LRUCache<string, Cached<undefined>>({ max: MISSING_CACHED_MAX });
   private readonly loading = new Map<string, Promise<SessionCatalog | undefined>>();
+  /**
+   * Sessions invalidated since their last load: the next load reads the primary, so a replica
+   * a moment behind the edit cannot put the old catalog back for catalogCacheMs.
+   */
+  private readonly edited = new Set<string>();
+  /** When every session was invalidated at once ('*'): loads read the primary for a while. */
+  private allEditedAt = -Infinity;
 
   /** broadcast: tells every instance (this one included) to forget a session; see cache/invalidation. */
   constructor(
     private readonly db: Db,
     private readonly cacheMs: number,
     private readonly broadcast?: (sessionId: string) => void,
+    /** Reads that may be a second stale (show list, details, catalogs): a replica when fresh. */
+    private readonly readDb: Db = db,
   ) {}
 
   session(sessionId: string, nowMs = Date.now()): Promise<SessionCatalog | undefined> {
@@ -53,13 +64,15 @@ export class CatalogService {
     if (inFlight) return inFlight;
     // Loads wait apart (bounded by the requests in flight) and settle into the LRU they belong
     // to, so a burst of unknown ids never pushes a live catalog out.
-    const value = loadSessionCatalog(this.db, sessionId);
+    const fresh = Date.now() - this.allEditedAt < ALL_EDITED_FRESH_MS || this.edited.has(sessionId);
+    const value = loadSessionCatalog(fresh ? this.db : this.readDb, sessionId);
     this.loading.set(sessionId, value);
     value.then(
       (cat) => {
         // Invalidated while loading: the result may predate the change, so it is not kept.
         if (this.loading.get(sessionId) !== value) return;
         this.loading.delete(sessionId);
+        if (fresh) this.edited.delete(sessionId);
         if (cat) this.sessions.set(sessionId, { at: nowMs, value });
         else this.missing.set(sessionId, { at: nowMs, value: Promise.resolve(undefined) });
       },
@@ -84,6 +97,10 @@ export class CatalogService {
 
   /** Drops this instance's copy ('*': all of them). */
   forget(sessionId: string): void {
+    if (this.readDb !== this.db) {
+      if (sessionId !== '*' && this.edited.size < MISSING_CACHED_MAX) this.edited.add(sessionId);
+      else this.allEditedAt = Date.now();
+    }
     if (sessionId === '*') {
       this.sessions.clear();
       this.missing.clear();
@@ -101,10 +118,10 @@ export class CatalogService {
   }
 
   async listShows(): Promise<ShowSummary[]> {
-    const shows = await listShowRows(this.db);
-    const sessions = await sessionRows(this.db, '1 = 1', []);
+    const shows = await listShowRows(this.readDb);
+    const sessions = await sessionRows(this.readDb, '1 = 1', []);
     const tiers = await tiersOfSessions(
-      this.db,
+      this.readDb,
       sessions.map((s) => s.id),
     );
     return shows.map((show) => {
@@ -114,11 +131,11 @@ export class CatalogService {
   }
 
   async showDetail(showId: string): Promise<ShowDetail> {
-    const show = await findShowRow(this.db, showId);
+    const show = await findShowRow(this.readDb, showId);
     if (!show) throw appError('NOT_FOUND', undefined, '演出不存在');
-    const sessions = await sessionRows(this.db, 'show_id = ?', [showId]);
+    const sessions = await sessionRows(this.readDb, 'show_id = ?', [showId]);
     const tiers = await tiersOfSessions(
-      this.db,
+      this.readDb,
       sessions.map((s) => s.id),
     );
     const infos = await Promise.all(sessions.map((s) => this.sessionInfo(s, tiers.get(s.id) ?? [])));
@@ -132,9 +149,9 @@ export class CatalogService {
   }
 
   async sessionDetail(sessionId: string): Promise<SessionInfo> {
-    const [row] = await sessionRows(this.db, 'id = ?', [sessionId]);
+    const [row] = await sessionRows(this.readDb, 'id = ?', [sessionId]);
     if (!row) throw appError('NOT_FOUND', undefined, '场次不存在');
-    const tiers = (await tiersOfSessions(this.db, [sessionId])).get(sessionId) ?? [];
+    const tiers = (await tiersOfSessions(this.readDb, [sessionId])).get(sessionId) ?? [];
     return this.sessionInfo(row, tiers);
   }
 

@@ -23,6 +23,12 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MYSQL_URL: z.string().default('mysql://root@127.0.0.1:3306/showtix'),
   MYSQL_POOL_SIZE: int(16),
+  /** Optional read replica for reads that may be a second stale (db/replica.ts). */
+  MYSQL_REPLICA_URL: z
+    .string()
+    .regex(/^mysql:\/\/[^/]+\/\w+$/, 'mysql://user:pass@host:port/database')
+    .optional(),
+  MYSQL_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).default(1_000),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379/0'),
   REDIS_KEY_PREFIX: z.string().default('tk:'),
   AUTH_SECRET: z.string().min(32).optional(),
@@ -81,6 +87,10 @@ export interface Config extends RiskConfig {
   logLevel: Env['LOG_LEVEL'];
   mysqlUrl: string;
   mysqlPoolSize: number;
+  /** Read replica (unset: every read on the primary). */
+  mysqlReplicaUrl: string | undefined;
+  /** Above this lag (or unknown lag) the replica's reads go to the primary. */
+  mysqlReplicaMaxLagMs: number;
   redisUrl: string;
   redisKeyPrefix: string;
   authSecret: string;
@@ -160,6 +170,8 @@ export class ConfigError extends Error {
   }
 }
 
+const databaseOf = (url: string) => url.replace(/\?.*$/, '').split('/').pop();
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
@@ -183,6 +195,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const admin = loadAdminConfig(source, env);
   const serveH5 = e.SERVE_H5 ? e.SERVE_H5 === 'true' || e.SERVE_H5 === '1' : dev;
   const hops = e.TRUST_PROXY_HOPS ?? (e.TRUST_PROXY ? 1 : 0);
+  // A worker is nothing but its jobs and consumers: without them it would run and do nothing.
+  if (e.ROLE === 'worker' && !e.JOBS_ENABLED)
+    problems.push('ROLE=worker with JOBS_ENABLED=false: a worker runs only jobs and consumers');
+  if (e.MYSQL_REPLICA_URL && databaseOf(e.MYSQL_REPLICA_URL) !== databaseOf(e.MYSQL_URL))
+    problems.push('MYSQL_REPLICA_URL must name the same database as MYSQL_URL (a replica of it)');
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
     env,
@@ -191,6 +208,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     mysqlUrl: e.MYSQL_URL,
     mysqlPoolSize: e.MYSQL_POOL_SIZE,
+    mysqlReplicaUrl: e.MYSQL_REPLICA_URL,
+    mysqlReplicaMaxLagMs: e.MYSQL_REPLICA_MAX_LAG_MS,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     authSecret,

@@ -22,7 +22,32 @@ describe('configuration of the distributed pieces', () => {
     ['AMQP_QUEUE_TYPE', 'stream'],
     ['LEADER_LEASE_MS', '50'],
     ['SHUTDOWN_DRAIN_MS', '-1'],
+    ['ROLE', 'scheduler'],
+    ['MYSQL_REPLICA_URL', 'mysql://10.0.0.2:3306'],
+    ['MYSQL_REPLICA_MAX_LAG_MS', '-5'],
   ])('refuses to start with %s=%s', (name, value) => {
     expect(() => loadConfig({ NODE_ENV: 'test', [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it('a worker without its jobs refuses to start; a replica must be of the same database', () => {
+    expect(() => loadConfig({ NODE_ENV: 'test', ROLE: 'worker', JOBS_ENABLED: 'false' })).toThrow(
+      /ROLE=worker with JOBS_ENABLED=false/,
+    );
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'test',
+        MYSQL_URL: 'mysql://root@db1:3306/showtix',
+        MYSQL_REPLICA_URL: 'mysql://root@db2:3306/other',
+      }),
+    ).toThrow(/same database/);
+    const c = loadConfig({
+      NODE_ENV: 'test',
+      ROLE: 'api',
+      MYSQL_URL: 'mysql://root@db1:3306/showtix',
+      MYSQL_REPLICA_URL: 'mysql://reader:pw@db2:3306/showtix',
+    });
+    expect(c.role).toBe('api');
+    expect(c.mysqlReplicaUrl).toBe('mysql://reader:pw@db2:3306/showtix');
+    expect(c.mysqlReplicaMaxLagMs).toBe(1000);
   });
 });

@@ -46,13 +46,15 @@ export class AdminOrderService {
   constructor(
     private readonly db: Db,
     private readonly hasher: PersonHasher,
+    /** Lists and exports may be a second stale (a replica); details and actions read the primary. */
+    private readonly readDb: Db = db,
   ) {}
 
   async search(f: repo.OrderFilter, page: number, pageSize: number): Promise<AdminPage<AdminOrderRow>> {
     const offset = (page - 1) * pageSize;
-    const { rows, total } = await repo.searchOrders(this.db, f, offset, pageSize, this.hasher);
+    const { rows, total } = await repo.searchOrders(this.readDb, f, offset, pageSize, this.hasher);
     const attendees = await attendeesOf(
-      this.db,
+      this.readDb,
       rows.map((r) => String(r.id)),
     );
     const items = rows.map((r) => orderRowView(r, attendees.get(String(r.id))));

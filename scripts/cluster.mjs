@@ -1,0 +1,282 @@
+// npm run cluster [-- --apis 3 --workers 2 --no-build --no-seed]: the whole distributed topology
+// on one machine, each piece its own process on free ports in a directory of its own:
+//   Redis Cluster (3 masters + 3 replicas, scripts/redis-cluster.mjs),
+//   MariaDB primary + GTID replica (scripts/mariadb-replica.mjs),
+//   N API processes (ROLE=api) behind nginx (deploy/nginx/showtix-cluster.conf.template as it is),
+//   M workers (ROLE=worker), the WeChat simulator; RabbitMQ is the machine's (own queue prefix).
+// Prints where everything is; Ctrl-C stops it all by PID and removes the directory.
+// The cluster bench (bench/cluster/run.mjs) imports startTopology. Node built-ins only.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startRedisCluster, stopRedisCluster } from './redis-cluster.mjs';
+import { startReplicaPair, stopReplicaPair } from './mariadb-replica.mjs';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const TEMPLATE = path.join(root, 'deploy/nginx/showtix-cluster.conf.template');
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function listening(port) {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+}
+
+async function ready(url, ms = 120_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return true;
+    } catch {
+      /* not up yet */
+    }
+    await sleep(200);
+  }
+  return false;
+}
+
+/** nginx in the foreground as our child, from the cluster template, with its own prefix. */
+async function startNginx(dir, apiPorts) {
+  const port = await freePort();
+  const prefix = path.join(dir, 'nginx');
+  mkdirSync(path.join(prefix, 'logs'), { recursive: true });
+  const servers = apiPorts.map((p) => `server 127.0.0.1:${p} max_fails=2 fail_timeout=5s;`).join('\n    ');
+  const site = readFileSync(TEMPLATE, 'utf8')
+    .replaceAll('${SHOWTIX_UPSTREAM_SERVERS}', servers)
+    .replaceAll('${LISTEN_PORT}', `127.0.0.1:${port}`);
+  writeFileSync(path.join(prefix, 'showtix.conf'), site);
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((t) => `  ${t}_temp_path ${prefix}/${t};`)
+    .join('\n');
+  writeFileSync(
+    path.join(prefix, 'nginx.conf'),
+    `worker_processes 1;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+${temp}
+  include ${prefix}/showtix.conf;
+}
+`,
+  );
+  const args = [
+    '-p',
+    prefix,
+    '-c',
+    path.join(prefix, 'nginx.conf'),
+    '-e',
+    path.join(prefix, 'logs/error.log'),
+  ];
+  const test = spawnSync('/usr/sbin/nginx', [...args, '-t'], { encoding: 'utf8' });
+  if (test.status !== 0) throw new Error(`nginx -t: ${test.stderr}`);
+  const child = spawn('/usr/sbin/nginx', [...args, '-g', 'daemon off;'], { stdio: 'ignore' });
+  for (let i = 0; !(await listening(port)); i++) {
+    if (child.exitCode !== null || i > 200) throw new Error(`nginx did not start (${prefix}/logs/error.log)`);
+    await sleep(50);
+  }
+  return { port, url: `http://127.0.0.1:${port}`, child, prefix };
+}
+
+/**
+ * Starts the topology. o: {apis, workers, dir, env (extra server env), amqpPrefix, seed}.
+ * Returns where everything is and handles for faults: killApi (kill -9), startApi, stop().
+ */
+export async function startTopology(o = {}) {
+  const apis = o.apis ?? 3;
+  const workers = o.workers ?? 1;
+  const dir = o.dir ?? mkdtempSync(path.join(tmpdir(), 'showtix-cluster-'));
+  const logs = path.join(dir, 'logs');
+  mkdirSync(logs, { recursive: true });
+  const children = new Set();
+  const t = { dir, logs, procs: [], children };
+  const stopAll = async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+    const end = Date.now() + 15_000;
+    while ([...children].some((c) => c.exitCode === null && c.signalCode === null) && Date.now() < end)
+      await sleep(100);
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    if (t.env) await dropQueues(t.env.AMQP_PREFIX);
+    if (t.redis) await stopRedisCluster(t.redis.dir);
+    if (t.mariadb) await stopReplicaPair(t.mariadb.dir);
+    if (!o.keepDir) rmSync(dir, { recursive: true, force: true });
+  };
+  t.stop = stopAll;
+  try {
+    mkdirSync(path.join(dir, 'redis'), { recursive: true });
+    [t.redis, t.mariadb] = await Promise.all([
+      startRedisCluster(path.join(dir, 'redis')),
+      startReplicaPair(path.join(dir, 'mariadb')),
+    ]);
+    const simPort = await freePort();
+    const sim = spawn(process.execPath, [path.join(root, 'wechat-sim/dist/main.js')], {
+      env: { ...process.env, SIM_PORT: String(simPort) },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    children.add(sim);
+    t.sim = { url: `http://127.0.0.1:${simPort}`, child: sim };
+    const apiPorts = await Promise.all(Array.from({ length: apis }, () => freePort()));
+    // nginx first: PUBLIC_BASE_URL (where WeChat sends notifications) is nginx.
+    t.nginx = await startNginx(dir, apiPorts);
+    children.add(t.nginx.child);
+    t.url = t.nginx.url;
+    const db = o.database ?? 'showtix';
+    t.env = {
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      MYSQL_URL: `${t.mariadb.primary}/${db}`,
+      MYSQL_REPLICA_URL: `${t.mariadb.replica}/${db}`,
+      REDIS_CLUSTER_NODES: t.redis.nodes.join(','),
+      AMQP_PREFIX: o.amqpPrefix ?? 'showtix_cluster',
+      WECHAT_API_BASE: t.sim.url,
+      WECHAT_PAY_API_BASE: t.sim.url,
+      WECHAT_CASHIER_URL: `${t.sim.url}/sim/cashier`,
+      PUBLIC_BASE_URL: t.url,
+      TRUST_PROXY_HOPS: '1',
+      SERVE_H5: 'false',
+      ...o.env,
+    };
+    await waitPort(simPort);
+    const migrate = spawnSync(process.execPath, [path.join(root, 'server/dist/db/migrate-cli.js')], {
+      env: { ...process.env, ...t.env },
+      encoding: 'utf8',
+    });
+    if (migrate.status !== 0) throw new Error(`migrations: ${migrate.stderr}`);
+    if (o.seed)
+      spawnSync(process.execPath, [path.join(root, 'server/dist/seed/cli.js')], {
+        env: { ...process.env, ...t.env },
+        stdio: 'ignore',
+      });
+    const spawnProc = (p) => {
+      const out = createWriteStream(path.join(logs, `${p.name}.log`), { flags: 'a' });
+      const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
+        env: { ...process.env, ...t.env, ROLE: p.role, PORT: String(p.port ?? 0) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout.pipe(out);
+      child.stderr.pipe(out);
+      children.add(child);
+      child.once('exit', () => children.delete(child));
+      p.child = child;
+      return p;
+    };
+    for (let i = 0; i < apis; i++)
+      t.procs.push(
+        spawnProc({
+          name: `api${i + 1}`,
+          role: 'api',
+          port: apiPorts[i],
+          url: `http://127.0.0.1:${apiPorts[i]}`,
+        }),
+      );
+    for (let i = 0; i < workers; i++) t.procs.push(spawnProc({ name: `worker${i + 1}`, role: 'worker' }));
+    const results = await Promise.all(t.procs.filter((p) => p.role === 'api').map((p) => ready(p.url)));
+    if (!results.every(Boolean)) throw new Error(`an API process did not become ready (logs: ${logs})`);
+    t.apis = t.procs.filter((p) => p.role === 'api');
+    /** kill -9 of one API process (nginx notices by itself). */
+    t.killApi = (p) =>
+      new Promise((r) => {
+        if (p.child.exitCode !== null || p.child.signalCode !== null) return r();
+        p.child.once('exit', () => r());
+        p.child.kill('SIGKILL');
+      });
+    /** Starts a killed API process again on its port; resolves once it is ready. */
+    t.startApi = async (p) => (spawnProc(p), ready(p.url));
+    return t;
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+/**
+ * The topology's RabbitMQ queues and exchange on the machine's shared broker: its database goes
+ * with its directory, so what the queues hold means nothing after a stop.
+ */
+async function dropQueues(prefix) {
+  try {
+    const { QUEUES } = await import(path.join(root, 'server/dist/workers.js'));
+    const { default: amqp } = await import('amqplib');
+    const conn = await amqp.connect(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
+    const ch = await conn.createChannel();
+    for (const name of Object.keys(QUEUES))
+      for (const q of ['', '.retry', '.dead']) await ch.deleteQueue(`${prefix}.${name}${q}`);
+    await ch.deleteExchange(`${prefix}.events`);
+    await conn.close();
+  } catch {
+    /* RabbitMQ down or nothing declared */
+  }
+}
+
+async function waitPort(port, ms = 30_000) {
+  const end = Date.now() + ms;
+  while (!(await listening(port))) {
+    if (Date.now() > end) throw new Error(`nothing listens on ${port}`);
+    await sleep(100);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const argv = process.argv.slice(2);
+  const num = (name, def) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? Number(argv[i + 1]) : def;
+  };
+  if (!argv.includes('--no-build')) {
+    const { ensureInstall, run } = await import('./lib.mjs');
+    ensureInstall();
+    run('npm run build -w shared-types -w wechat-sim -w server');
+  }
+  console.log(
+    'starting: Redis Cluster, MariaDB primary + replica, simulator, nginx, API and worker processes ...',
+  );
+  const t0 = Date.now();
+  const t = await startTopology({
+    apis: num('apis', 3),
+    workers: num('workers', 1),
+    seed: !argv.includes('--no-seed'),
+  });
+  const rows = [
+    ['API through nginx', `${t.url}/api/v1/shows   (admin: ${t.url}/admin/)`],
+    ...t.apis.map((p) => [`${p.name} (ROLE=api, pid ${p.child.pid})`, p.url]),
+    ...t.procs
+      .filter((p) => p.role === 'worker')
+      .map((p) => [`${p.name} (ROLE=worker)`, `pid ${p.child.pid}`]),
+    ['Redis Cluster', `REDIS_CLUSTER_NODES=${t.redis.nodes.join(',')}`],
+    [
+      'MariaDB primary',
+      `${t.env.MYSQL_URL}   (mariadb --no-defaults -h127.0.0.1 -P${t.mariadb.primaryPort} -uroot)`,
+    ],
+    ['MariaDB replica', `${t.env.MYSQL_REPLICA_URL}   (-P${t.mariadb.replicaPort})`],
+    ['RabbitMQ', `the machine's, AMQP_PREFIX=${t.env.AMQP_PREFIX}`],
+    ['WeChat simulator', `${t.sim.url}/sim/state`],
+    ['logs', t.logs],
+  ];
+  console.log(`\n  showtix cluster is up (${((Date.now() - t0) / 1000).toFixed(1)} s):`);
+  for (const [k, v] of rows) console.log(`    ${k.padEnd(34)} ${v}`);
+  console.log('  Ctrl-C stops everything.\n');
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('stopping ...');
+    await t.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
