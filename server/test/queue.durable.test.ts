@@ -201,3 +201,25 @@ it('a rebuild racing joins: a join recorded from the older Redis is fenced out a
   await env.deps.queue.rebuild(s.sessionId, env.clock.now().getTime());
   expect(await line(s.sessionId)).toEqual(places);
 });
+
+it('ticks racing a crowd of joins do not mistake new places for a lost queue (no needless rebuild)', async () => {
+  const s = await queueSession({ ratePerMin: 6_000 });
+  await tick(s.sessionId);
+  const fans = await createUsers(env.deps, 600, 'crowd');
+  let done = false;
+  const joining = (async () => {
+    for (let i = 0; i < fans.length; i += 50)
+      await Promise.all(fans.slice(i, i + 50).map((u) => join(u, s.sessionId)));
+    done = true;
+  })();
+  while (!done) {
+    env.clock.advance(100);
+    await tick(s.sessionId);
+  }
+  await joining;
+  const [[room]] = await env.deps.db.query<RowDataPacket[]>(
+    'SELECT epoch FROM queue_rooms WHERE session_id = ?',
+    [s.sessionId],
+  );
+  expect(Number(room!.epoch)).toBe(1); // built once, at the first tick
+});

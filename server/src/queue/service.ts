@@ -277,6 +277,10 @@ export class QueueService {
     );
     if (opened === RC.OPENED) await recordOpened(this.db, cat.id, seed, Number(pool), now);
     if ((await this.redis.hget(q.state, 'drawing')) === '1') await this.draw(cat.id, q, now);
+    // MySQL first: every place and admission it holds was given by Redis before, so a Redis read
+    // after it that is behind means Redis went back (read the other way round, joins in between
+    // would look like a loss).
+    const w = await roomWatermarks(this.db, cat.id);
     const [code, admitted, soldOut, before, seq, epoch] = await this.redis.queueAdmit(
       q.state,
       this.keys.session(cat.id).meta,
@@ -288,10 +292,9 @@ export class QueueService {
     if (code !== RC.ADMITTED) return undefined;
     if (Number(admitted) > Number(before))
       await recordAdmitted(this.db, cat.id, Number(before), Number(admitted), now);
-    const w = await roomWatermarks(this.db, cat.id);
-    if (w && (w.epoch > Number(epoch) || w.maxPlace > Number(seq) || w.admittedThrough > Number(admitted))) {
+    if (w && (w.epoch > Number(epoch) || w.maxPlace > Number(seq) || w.admittedThrough > Number(before))) {
       this.log.warn(
-        { sessionId: cat.id, mysql: w, redis: { epoch, seq, admitted } },
+        { sessionId: cat.id, mysql: w, redis: { epoch, seq, before } },
         'waiting room behind MySQL',
       );
       await this.rebuild(cat.id, nowMs);
