@@ -1,8 +1,21 @@
 // Waiting-room benchmark: 200,000 fans join one session's queue and poll it while the sale
 // runs and admitted fans buy. Last line: one JSON object (fans, joins_per_s, polls_per_s,
-// purchase_p99_ms, out_of_order, ...). Usage: npm run bench -- --scenario queue [--fans N --smoke]
+// purchase_p99_ms, out_of_order, hello_rps and the ratios joins_ratio / polls_ratio to it, ...).
+// Usage: npm run bench -- --scenario queue [--fans N --seconds S --smoke]
+import path from 'node:path';
 import autocannon from 'autocannon';
-import { cpuMeter, openBench, parseArgs, percentile, pidOf, rng, saveResult } from '../lib.mjs';
+import {
+  cpuMeter,
+  freePort,
+  openBench,
+  parseArgs,
+  percentile,
+  pidOf,
+  rng,
+  root,
+  saveResult,
+  startProcess,
+} from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 
 const args = parseArgs(process.argv.slice(2));
@@ -12,6 +25,24 @@ const POLL_SECONDS = Number(args.seconds ?? (smoke ? 4 : 20));
 const RATE_PER_MIN = Number(args.rate ?? 30_000);
 const CONNECTIONS = Number(args.connections ?? 100);
 const BUYERS = 20; // concurrent admitted fans buying
+const HELLO_SECONDS = smoke ? 2 : 8;
+
+/** The ceiling: a Koa hello-world (bench/flash-sale/hello.mjs) with the same connections, in this run. */
+async function helloCeiling() {
+  const port = await freePort();
+  const hello = startProcess('node', [path.join(root, 'bench/flash-sale/hello.mjs')], { PORT: String(port) });
+  try {
+    await new Promise((r) => setTimeout(r, 700));
+    const url = `http://127.0.0.1:${port}/`;
+    await autocannon({ url, connections: CONNECTIONS, duration: 1 }); // warm-up
+    const meter = cpuMeter({ hello: hello.child.pid });
+    const res = await autocannon({ url, connections: CONNECTIONS, duration: HELLO_SECONDS });
+    const cpu = meter();
+    return { rps: res.requests.average, cpuUs: cpu.hello / Math.max(1, res.requests.total) };
+  } finally {
+    await hello.stop();
+  }
+}
 
 async function joinAll(url, sessionId, tokens) {
   let next = 0;
@@ -146,8 +177,14 @@ async function main() {
     // the lifecycle job finds the session on sale and opens its waiting room
     await new Promise((r) => setTimeout(r, 3000));
 
+    console.log('measuring the Koa hello-world ceiling ...');
+    const hello = await helloCeiling();
+    console.log(`hello-world: ${Math.round(hello.rps)} req/s`);
     console.log('joining ...');
+    // (MariaDB is left out: several run on this machine and `pidof -s` may pick another one.)
+    const joinMeter = cpuMeter({ server: server.child.pid, redis: pidOf('redis-server') });
     const joins = await joinAll(url, session.id, tokens);
+    const joinCpu = joinMeter();
     const order = joins.places
       .map((p, i) => [p, i])
       .filter(([p]) => p)
@@ -173,6 +210,9 @@ async function main() {
       joined: joins.ok,
       joins_per_s: Math.round(joins.perS),
       join_errors: joins.errors,
+      hello_rps: Math.round(hello.rps),
+      joins_ratio: Number((joins.perS / hello.rps).toFixed(3)),
+      polls_ratio: Number((requests / POLL_SECONDS / hello.rps).toFixed(3)),
       polls_per_s: Math.round(requests / POLL_SECONDS),
       crowd_polls_per_s: Math.round(polls.perS),
       buyer_polls_per_s: Math.round(buys.polls / POLL_SECONDS),
@@ -183,6 +223,11 @@ async function main() {
       out_of_order: outOfOrder(observations),
       // CPU microseconds per poll during the polling phase (purchases included), by process
       cpu_us_per_poll: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round(v / requests)])),
+      // CPU microseconds per join (the group commit's MySQL share included), by process
+      cpu_us_per_join: Object.fromEntries(Object.entries(joinCpu).map(([k, v]) => [k, Math.round(v / FANS)])),
+      // what the hello-world process spends per request (same load generator, same connections)
+      hello_cpu_us: Math.round(hello.cpuUs),
+      load_avg: (await import('node:os')).loadavg().map((x) => Number(x.toFixed(2))),
       admission_rate_per_min: RATE_PER_MIN,
       at: new Date().toISOString(),
     };

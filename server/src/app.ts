@@ -148,7 +148,7 @@ export async function createDeps(
     created: metrics.ordersCreated,
     queuedIds: (sessionId, idHashes) => redis.hmget(keys.session(sessionId).queue.ids, ...idHashes),
   });
-  const queue = new QueueService(redis, keys, catalog, admissions, vault, risk, log, {
+  const queue = new QueueService(db, writerDb, redis, keys, catalog, admissions, vault, risk, log, {
     turnMs: config.queueTurnMs,
     defaultRatePerMin: config.queueRatePerMin,
   });
@@ -226,6 +226,7 @@ export async function createDeps(
 
 export async function closeDeps(d: AppDeps): Promise<void> {
   await d.writer.drained();
+  await d.queue.drained();
   await d.idLease.stop();
   await d.relay.close();
   await d.broker.close();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { QueueStatus } from '@showtix/shared-types';
 import type { Logger } from 'pino';
+import type { Db } from '../db/pool';
 import type { IdentityVault } from '../attendees/crypto';
 import type { CatalogService } from '../catalog/service';
 import type { SessionCatalog } from '../catalog/types';
@@ -10,12 +11,18 @@ import { RC } from '../redis/codes';
 import type { Keys, SessionKeys } from '../redis/keys';
 import type { ScriptedRedis } from '../redis/scripts';
 import { drawOrder } from './draw';
+import { QueueLog, StaleEpoch } from './log';
+import { RoomRebuilder } from './rebuild';
+import { recordAdmitted, recordDraw, recordOpened, roomWatermarks } from './repo';
 import type { AdmissionTokens } from './tokens';
 import type { Client } from '../risk/limits';
 import type { RiskService } from '../risk/service';
 
-/** The queue scripts' view of one fan: place, drawing, admittedThrough, soldOut, inPresalePool, inDraw, turnStart. */
-type QueueView = [string, string, string, string, string, string, string];
+/**
+ * The queue scripts' view of one fan: place, drawing, admittedThrough, soldOut, inPresalePool,
+ * inDraw, turnStart, epoch ('' when Redis lost the queue).
+ */
+type QueueView = [string, string, string, string, string, string, string, string];
 
 export interface QueueOptions {
   /** How long an admitted fan's turn lasts. */
@@ -27,9 +34,16 @@ export interface QueueOptions {
  * The waiting room of a session (Ticketmaster Smart Queue): fans who join before the sale are
  * drawn into a random order when it opens, later arrivals queue in order, and the session's
  * rate admits them; an admitted fan gets a signed admission token for a time-limited turn.
+ * Redis serves it; MySQL records every join (before it is answered), the opening, the draw and
+ * the admissions, and a queue Redis lost is rebuilt from there in the same order (rebuild.ts).
  */
 export class QueueService {
+  private readonly joins: QueueLog;
+  private readonly rebuilder: RoomRebuilder;
+
   constructor(
+    private readonly db: Db,
+    writerDb: Db,
     private readonly redis: ScriptedRedis,
     private readonly keys: Keys,
     private readonly catalog: CatalogService,
@@ -38,9 +52,42 @@ export class QueueService {
     private readonly risk: RiskService,
     private readonly log: Logger,
     private readonly o: QueueOptions,
-  ) {}
+  ) {
+    this.joins = new QueueLog(writerDb, log);
+    this.rebuilder = new RoomRebuilder(db, redis, log);
+  }
 
-  /** Joins (idempotent) after the rate and blocklist checks; notes the device for risk flags. */
+  /** Resolves once every join taken so far is recorded (shutdown, tests). */
+  drained(): Promise<void> {
+    return this.joins.drained();
+  }
+
+  /** Rebuilds the session's queue from MySQL (also when Redis still has one: see tick). */
+  rebuild(sessionId: string, nowMs: number): Promise<void> {
+    const k = this.keys.session(sessionId);
+    return this.rebuilder.rebuild(sessionId, k.queue, `${k.rebuildLock}:q`, nowMs);
+  }
+
+  /** Runs a queue script; when Redis lost the queue (no epoch), rebuilds it and runs it once more. */
+  private async withRoom<T>(
+    sessionId: string,
+    nowMs: number,
+    run: () => Promise<T>,
+    lost: (r: T) => boolean,
+  ): Promise<T> {
+    const first = await run();
+    if (!lost(first)) return first;
+    await this.rebuild(sessionId, nowMs);
+    const again = await run();
+    if (lost(again)) throw appError('SERVICE_UNAVAILABLE', { reason: 'waiting room rebuilding' });
+    return again;
+  }
+
+  /**
+   * Joins (idempotent) after the rate and blocklist checks. The device and address were noted
+   * for risk flags at login (auth/service.ts), which every joining fan went through: noting them
+   * again here cost a Redis MULTI per join, the largest part of a join's CPU in the profile.
+   */
   async join(
     userId: string,
     sessionId: string,
@@ -48,11 +95,7 @@ export class QueueService {
     now: Date,
     client?: Client,
   ): Promise<QueueStatus> {
-    if (client)
-      await Promise.all([
-        this.risk.guardQueue(userId, client, now.getTime()),
-        this.risk.noteAccount(userId, client, now),
-      ]);
+    if (client) await this.risk.guardQueue(userId, client, now.getTime());
     const cat = await this.catalog.requireSession(sessionId);
     if (!cat.queueEnabled) return this.noQueue(cat);
     if (cat.status === SESSION_STATUS.ENDED) throw appError('NOT_ON_SALE');
@@ -63,19 +106,42 @@ export class QueueService {
       idHash = this.vault.idHash(id.idNumber);
     }
     const q = this.keys.session(sessionId).queue;
-    const [code, view] = (await this.redis.queueJoin(
-      q.state,
-      q.pre,
-      q.frozen,
-      q.line,
-      q.ids,
-      q.turns,
-      userId,
-      now.getTime(),
-      idHash,
-    )) as unknown as [number, QueueView];
-    if (code === RC.ID_TAKEN) throw appError('QUEUE_ID_TAKEN');
-    return this.toStatus(cat, userId, view, now);
+    for (let attempt = 1; ; attempt++) {
+      const [code, view] = (await this.withRoom(
+        sessionId,
+        now.getTime(),
+        () =>
+          this.redis.queueJoin(
+            q.state,
+            q.pre,
+            q.frozen,
+            q.line,
+            q.ids,
+            q.turns,
+            userId,
+            now.getTime(),
+            idHash,
+          ),
+        (r) => r[0] === RC.NOT_READY,
+      )) as unknown as [number, QueueView];
+      if (code === RC.ID_TAKEN) throw appError('QUEUE_ID_TAKEN');
+      try {
+        // Durable before the answer: a place the fan was told survives Redis losing it.
+        await this.joins.record({
+          sessionId,
+          userId,
+          place: view[0] === '' ? null : Number(view[0]),
+          idHash: idHash || null,
+          joinedAt: now,
+          epoch: Number(view[7]),
+        });
+      } catch (err) {
+        // The queue was rebuilt while this join was recorded: join the rebuilt one.
+        if (err instanceof StaleEpoch && attempt < 3) continue;
+        throw err;
+      }
+      return this.toStatus(cat, userId, view, now);
+    }
   }
 
   async status(userId: string, sessionId: string, now: Date, client?: Client): Promise<QueueStatus> {
@@ -83,13 +149,11 @@ export class QueueService {
     const cat = await this.catalog.requireSession(sessionId);
     if (!cat.queueEnabled) return this.noQueue(cat);
     const q = this.keys.session(sessionId).queue;
-    const view = (await this.redis.queueStatus(
-      q.state,
-      q.pre,
-      q.frozen,
-      q.line,
-      q.turns,
-      userId,
+    const view = (await this.withRoom(
+      sessionId,
+      now.getTime(),
+      () => this.redis.queueStatus(q.state, q.pre, q.frozen, q.line, q.turns, userId),
+      (v) => v[7] === '',
     )) as unknown as QueueView;
     return this.toStatus(cat, userId, view, now);
   }
@@ -197,36 +261,58 @@ export class QueueService {
 
   /**
    * One pass for a selling session with a queue: open it (freeze the pre-sale pool), finish the
-   * random draw if one is pending, and admit the next fans at the session's rate.
+   * random draw if one is pending, admit the next fans at the session's rate, record the
+   * admissions, and rebuild the queue if Redis has gone back behind what MySQL recorded (a
+   * failover that lost the last writes keeps the keys, so only this comparison shows it).
    */
   async tick(cat: SessionCatalog, now: Date): Promise<{ admitted: number; soldOut: boolean } | undefined> {
-    const k = this.keys.session(cat.id);
-    await this.redis.queueOpen(
-      k.queue.state,
-      k.queue.pre,
-      k.queue.frozen,
-      randomBytes(16).toString('hex'),
-      now.getTime(),
+    const q = this.keys.session(cat.id).queue;
+    const nowMs = now.getTime();
+    const seed = randomBytes(16).toString('hex');
+    const [opened, pool] = await this.withRoom(
+      cat.id,
+      nowMs,
+      () => this.redis.queueOpen(q.state, q.pre, q.frozen, seed, nowMs),
+      (r) => r[0] === RC.NOT_READY,
     );
-    if ((await this.redis.hget(k.queue.state, 'drawing')) === '1') await this.draw(k);
-    const [code, admitted, soldOut] = await this.redis.queueAdmit(
-      k.queue.state,
-      k.meta,
-      k.queue.line,
-      k.queue.turns,
-      now.getTime(),
+    if (opened === RC.OPENED) await recordOpened(this.db, cat.id, seed, Number(pool), now);
+    if ((await this.redis.hget(q.state, 'drawing')) === '1') await this.draw(cat.id, q, now);
+    // MySQL first: every place and admission it holds was given by Redis before, so a Redis read
+    // after it that is behind means Redis went back (read the other way round, joins in between
+    // would look like a loss).
+    const w = await roomWatermarks(this.db, cat.id);
+    const [code, admitted, soldOut, before, seq, epoch] = await this.redis.queueAdmit(
+      q.state,
+      this.keys.session(cat.id).meta,
+      q.line,
+      q.turns,
+      nowMs,
       cat.queueRatePerMin ?? this.o.defaultRatePerMin,
     );
     if (code !== RC.ADMITTED) return undefined;
+    if (Number(admitted) > Number(before))
+      await recordAdmitted(this.db, cat.id, Number(before), Number(admitted), now);
+    if (w && (w.epoch > Number(epoch) || w.maxPlace > Number(seq) || w.admittedThrough > Number(before))) {
+      this.log.warn(
+        { sessionId: cat.id, mysql: w, redis: { epoch, seq, before } },
+        'waiting room behind MySQL',
+      );
+      await this.rebuild(cat.id, nowMs);
+    }
     return { admitted: Number(admitted), soldOut: Number(soldOut) === 1 };
   }
 
-  /** Places 1..n for the pre-sale pool, in the seeded random order; redone identically after a crash. */
-  private async draw(k: SessionKeys): Promise<void> {
-    const q = k.queue;
-    const seed = (await this.redis.hget(q.state, 'seed'))!;
+  /**
+   * Places 1..n for the pre-sale pool, in the seeded random order; redone identically after a
+   * crash. MySQL gets the places (and the opening, in case the tick that opened died before
+   * recording it) before Redis shows any of them.
+   */
+  private async draw(sessionId: string, q: SessionKeys['queue'], now: Date): Promise<void> {
+    const [seed, pool] = await this.redis.hmget(q.state, 'seed', 'pool');
     const members = await this.redis.zrange(q.frozen, '0', '-1');
-    const order = drawOrder(members, seed);
+    const order = drawOrder(members, seed!);
+    await recordOpened(this.db, sessionId, seed!, Number(pool ?? members.length), now);
+    await recordDraw(this.db, sessionId, order, now);
     for (let i = 0; i < order.length; i += 5_000) {
       const args: (string | number)[] = [];
       order.slice(i, i + 5_000).forEach((m, j) => args.push(i + j + 1, m));

@@ -14,6 +14,7 @@ module.exports = {
   testMatch: [
     '<rootDir>/test/inventory.scripts.test.ts', // lockSeats, takeZone, confirm, release, retake
     '<rootDir>/test/queue.test.ts', // queueJoin, queueStatus, queueOpen, queueAdmit, the draw
+    '<rootDir>/test/queue.durable.test.ts', // the waiting room rebuilt from MySQL (MULTI of its keys)
     '<rootDir>/test/rebuild.test.ts', // MULTI of every session key, states pipeline
     '<rootDir>/test/orders.api.test.ts', // the purchase path, rate limiter, risk counters
     '<rootDir>/test/admin/auth.test.ts', // admin login limiter

@@ -21,8 +21,11 @@ const ADMIN_PASSWORD = 'fuzz-admin-password';
 
 /** Tables that legitimately record an attempt even when it is refused. */
 // Written by requests that are refused on purpose (risk flags, admin sessions) or by the instance
-// itself whatever the requests do: the order-id node lease is renewed on a timer (id_nodes).
+// itself whatever the requests do: the order-id node lease is renewed on a timer (id_nodes); the
+// first request to find a waiting room missing from Redis rebuilds it, which bumps its epoch
+// (queue_rooms), whether that request then joins or is refused (QUEUE_ID_TAKEN).
 const NOTED_ON_REFUSAL = new Set([
+  'queue_rooms',
   'risk_flags',
   'admin_sessions',
   'schema_migrations',

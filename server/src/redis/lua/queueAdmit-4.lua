@@ -11,10 +11,12 @@
   KEYS[3] line (userId scored by place)  KEYS[4] turns (userId -> turn start ms)
   ARGV[1] nowMs  ARGV[2] ratePerMin
 
-  Returns { RC_ADMITTED, admittedUpTo, soldOut (0/1) } or { RC_NOT_READY } before the opening
+  Returns { RC_ADMITTED, admittedUpTo, soldOut (0/1), admittedBefore, seq, epoch } (the caller
+  records places admittedBefore+1..admittedUpTo in MySQL and checks seq and epoch against it),
+  or { RC_NOT_READY } before the opening
 ]]
 local state, meta = KEYS[1], KEYS[2]
-local s = redis.call('HMGET', state, 'open', 'drawing', 'admitted', 'seq', 'tickMs', 'carry', 'lastAvail')
+local s = redis.call('HMGET', state, 'open', 'drawing', 'admitted', 'seq', 'tickMs', 'carry', 'lastAvail', 'epoch')
 if s[1] ~= '1' then return { RC_NOT_READY } end
 local now, rate = tonumber(ARGV[1]), tonumber(ARGV[2])
 local admitted, seq = tonumber(s[3] or '0'), tonumber(s[4] or '0')
@@ -33,4 +35,4 @@ if next > admitted then
 end
 redis.call('HSET', state, 'admitted', next, 'tickMs', now, 'carry', tostring(budget - math.floor(budget)),
   'lastAvail', avail, 'soldOut', soldOut)
-return { RC_ADMITTED, next, soldOut }
+return { RC_ADMITTED, next, soldOut, admitted, seq, s[8] or '' }

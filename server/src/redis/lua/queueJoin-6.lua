@@ -3,7 +3,8 @@
   sessions), however many devices or tabs join. Before the sale opens, joiners wait in a pool
   whose order is drawn at random when it opens; later arrivals get the next place in line.
 
-  KEYS[1] state   hash: open ('1' once the sale opened), seq (places given), admitted, ...
+  KEYS[1] state   hash: epoch (set by the rebuild from MySQL; missing: Redis lost the queue),
+                  open ('1' once the sale opened), seq (places given), admitted, ...
   KEYS[2] pre     zset userId -> join time (joined before the sale opened)
   KEYS[3] frozen  zset: the pre-sale pool while its order is being drawn
   KEYS[4] line    zset userId -> place (1-based)
@@ -12,11 +13,14 @@
   ARGV[1] userId  ARGV[2] nowMs  ARGV[3] idHash or ''
 
   Returns
-    { RC_QUEUED, view }      joined (now or before); view as queueStatus answers it
+    { RC_QUEUED, view }      joined (now or before); view as queueStatus answers it (with the
+                             epoch the place belongs to: the join is recorded under it)
     { RC_ID_TAKEN }          this ID holds a place for another account
+    { RC_NOT_READY }         no state hash: the queue must be rebuilt from MySQL first
 ]]
 -- @include "_queue.lua"
 local userId, now, idHash = ARGV[1], ARGV[2], ARGV[3]
+if not redis.call('HGET', KEYS[1], 'epoch') then return { RC_NOT_READY } end
 local function view() return { RC_QUEUED, queueView(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[6], userId) } end
 if idHash ~= '' then
   local owner = redis.call('HGET', KEYS[5], idHash)

@@ -6,8 +6,10 @@
   ARGV[1] draw seed (kept in state, so a draw interrupted by a crash is redone identically)
   ARGV[2] nowMs
 
-  Returns { RC_OPENED, poolSize } or { RC_ALREADY }
+  Returns { RC_OPENED, poolSize } or { RC_ALREADY }, or { RC_NOT_READY } when the state hash
+  (with its epoch) is missing: the queue is rebuilt from MySQL first
 ]]
+if not redis.call('HGET', KEYS[1], 'epoch') then return { RC_NOT_READY } end
 if redis.call('HGET', KEYS[1], 'open') == '1' then return { RC_ALREADY } end
 local n = redis.call('ZCARD', KEYS[2])
 if n > 0 then redis.call('RENAME', KEYS[2], KEYS[3]) end

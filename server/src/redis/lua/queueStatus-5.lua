@@ -4,7 +4,8 @@
   KEYS[1] state  KEYS[2] pre  KEYS[3] frozen  KEYS[4] line  KEYS[5] turns (userId -> turn start ms)
   ARGV[1] userId
 
-  Returns { place or '', drawing, admittedThrough, soldOut, inPresalePool, inDraw, turnStart or '' }
+  Returns { place or '', drawing, admittedThrough, soldOut, inPresalePool, inDraw, turnStart or '',
+            epoch or '' (missing: Redis lost the queue; the caller rebuilds it and asks again) }
 ]]
 -- @include "_queue.lua"
 

@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS queue_entries;
+DROP TABLE IF EXISTS queue_rooms;
