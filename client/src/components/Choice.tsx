@@ -14,7 +14,7 @@ export default function Choice(props: {
       className={`choice ${props.on ? 'choice--on' : ''}`}
       data-testid={props.testid}
       onClick={props.onClick}
-      {...tapTarget(props.title, props.on)}
+      {...tapTarget({ pressed: props.on })}
     >
       <View className="choice__main">
         <Text className="choice__title">{props.title}</Text>

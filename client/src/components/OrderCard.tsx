@@ -40,12 +40,7 @@ export default function OrderCard({ order, onOpen }: { order: Order; onOpen: () 
   const ctx = useSessionContext(order.sessionId);
   const title = ctx?.show.title ?? '演出订单';
   return (
-    <View
-      className="order-card"
-      data-testid="order-card"
-      onClick={onOpen}
-      {...tapTarget(`${title} 订单详情`)}
-    >
+    <View className="order-card" data-testid="order-card" onClick={onOpen} {...tapTarget()}>
       <View className="order-card__head">
         <Text className="order-card__no">订单号 {order.orderNo}</Text>
         <OrderBadge status={order.status} />

@@ -13,7 +13,7 @@ export default function TabBar({ current }: { current: RouteName }) {
           key={t.route}
           className={`tabbar__item ${t.route === current ? 'tabbar__item--on' : ''}`}
           onClick={() => t.route !== current && switchTab(t.route)}
-          {...tapTarget(t.text, t.route === current)}
+          {...tapTarget({ pressed: t.route === current })}
         >
           <Text className="tabbar__icon" {...decorative}>
             {ICONS[t.route]}

@@ -1,15 +1,17 @@
 /**
- * Accessibility attributes for a tappable View or an icon-only control. WeChat's screen reader
- * reads `aria-role` (config/plugins/aria.js carries it into the weapp templates); browsers read
- * `role`, and count `aria-role` as an invalid ARIA attribute, so each build gets its own.
+ * Accessibility attributes for a tappable View. WeChat's screen reader reads `aria-role`
+ * (config/plugins/aria.js carries it into the weapp templates); browsers read `role`, and count
+ * `aria-role` as an invalid ARIA attribute, so each build gets its own. The name is the view's
+ * own visible text: a label is given only where there is none (an icon), since a label that
+ * differs from what is shown confuses speech control ("tap 站票").
  */
 const ROLE_ATTR = process.env.TARO_ENV === 'weapp' ? 'aria-role' : 'role';
 
-export function tapTarget(label: string, selected?: boolean): Record<string, string> {
+export function tapTarget(opts: { pressed?: boolean; label?: string } = {}): Record<string, string> {
   return {
     [ROLE_ATTR]: 'button',
-    'aria-label': label,
-    ...(selected === undefined ? {} : { 'aria-pressed': String(selected) }),
+    ...(opts.label === undefined ? {} : { 'aria-label': opts.label }),
+    ...(opts.pressed === undefined ? {} : { 'aria-pressed': String(opts.pressed) }),
   };
 }
 

@@ -84,12 +84,7 @@ function HoldTimer(props: { expireAt: string; expired: boolean; onExpired: () =>
   // The server's word (ORDER_EXPIRED) wins over this phone's clock.
   if (left <= 0 || expired) {
     return (
-      <View
-        className="hold hold--over"
-        data-testid="hold-expired"
-        onClick={onExpired}
-        {...tapTarget('重新选座')}
-      >
+      <View className="hold hold--over" data-testid="hold-expired" onClick={onExpired} {...tapTarget()}>
         <Text>支付超时，座位已释放。点此重新选座</Text>
       </View>
     );

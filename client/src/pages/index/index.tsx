@@ -43,7 +43,7 @@ function ShowCard({ show }: { show: ShowSummary }) {
       className="show-card"
       data-testid="show-card"
       onClick={() => go('show', { id: show.id })}
-      {...tapTarget(show.title)}
+      {...tapTarget()}
     >
       <Poster id={show.id} title={show.title} posterUrl={show.posterUrl} />
       <View className="show-card__body">

@@ -9,7 +9,7 @@ import './index.scss';
 
 function Item(props: { text: string; sub?: string; testid: string; onTap: () => void }) {
   return (
-    <View className="me-item" data-testid={props.testid} onClick={props.onTap} {...tapTarget(props.text)}>
+    <View className="me-item" data-testid={props.testid} onClick={props.onTap} {...tapTarget()}>
       <Text className="me-item__text">{props.text}</Text>
       {props.sub ? <Text className="me-item__sub">{props.sub}</Text> : null}
       <Text className="me-item__arrow">›</Text>

@@ -20,7 +20,7 @@ function Chips(p: {
           className={`seat-list__chip ${v === p.on ? 'seat-list__chip--on' : ''}`}
           data-testid={p.testid}
           onClick={() => p.onPick(v)}
-          {...tapTarget(`${v}${p.suffix ?? ''}`, v === p.on)}
+          {...tapTarget({ pressed: v === p.on })}
         >
           <Text>
             {v}
@@ -60,10 +60,14 @@ export default function SeatList(p: {
               className={`seat-list__seat ${on ? 'seat-list__seat--on' : ''} ${s.free ? '' : 'seat-list__seat--off'}`}
               data-testid="list-seat"
               onClick={() => (s.free || on) && p.onSeat(s.index)}
-              {...tapTarget(`${section} ${shownRow}排${s.number}座 ${formatYuan(s.priceFen)} ${state}`, on)}
+              {...tapTarget({
+                pressed: on,
+                label: `${section} ${shownRow}排 ${s.number}座 ${state}，${formatYuan(s.priceFen)}`,
+              })}
             >
-              <Text>{s.number}座</Text>
-              <Text className="seat-list__state">{state}</Text>
+              <Text>
+                {s.number}座 {state}
+              </Text>
             </View>
           );
         })}

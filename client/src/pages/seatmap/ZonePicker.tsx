@@ -51,7 +51,7 @@ export default function ZonePicker(p: ZonePickerProps) {
           data-testid="zone-option"
           className={`zone ${z.id === p.zoneId ? 'zone--on' : ''} ${z.available <= 0 ? 'zone--out' : ''}`}
           onClick={() => z.available > 0 && p.onZone(z.id)}
-          {...tapTarget(`${z.name} ${stockText(z)}`, z.id === p.zoneId)}
+          {...tapTarget({ pressed: z.id === p.zoneId })}
         >
           <Text className="zone__name">{z.name}</Text>
           <Text className="zone__stock">{stockText(z)}</Text>

@@ -43,7 +43,7 @@ function SeatingSwitch(p: { mode: Seating; fromFen: number; onMode: (m: Seating)
         className={tab('seats')}
         data-testid="seating-seats"
         onClick={() => p.onMode('seats')}
-        {...tapTarget('选座位', p.mode === 'seats')}
+        {...tapTarget({ pressed: p.mode === 'seats' })}
       >
         <Text className="seating-switch__name">选座位</Text>
       </View>
@@ -51,7 +51,7 @@ function SeatingSwitch(p: { mode: Seating; fromFen: number; onMode: (m: Seating)
         className={tab('zones')}
         data-testid="seating-zones"
         onClick={() => p.onMode('zones')}
-        {...tapTarget('站票', p.mode === 'zones')}
+        {...tapTarget({ pressed: p.mode === 'zones' })}
       >
         <Text className="seating-switch__name">站票</Text>
         <Text className="seating-switch__from">{formatYuan(p.fromFen)} 起</Text>
@@ -113,7 +113,7 @@ function SelectedBar(props: {
             className="seat-chip"
             data-testid="seat-chip"
             onClick={() => props.onRemove(i)}
-            {...tapTarget(`取消选择 ${seatLabel(model.seats[i]!)}`)}
+            {...tapTarget()}
           >
             <Text className="seat-chip__label">{seatLabel(model.seats[i]!)}</Text>
             <Text className="seat-chip__price">{formatYuan(model.tiers[model.tierOf[i]!]!.priceFen)} ×</Text>
@@ -280,7 +280,7 @@ export default function SeatMapPage() {
             className="view-toggle"
             data-testid="view-toggle"
             onClick={() => setAsList(!asList)}
-            {...tapTarget(asList ? '返回座位图' : '列表选座（按区域、排、座号选择）')}
+            {...tapTarget()}
           >
             {asList ? '返回座位图' : '列表选座'}
           </Text>

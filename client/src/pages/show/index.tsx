@@ -34,7 +34,7 @@ function SessionCard({ s, active, onPick }: { s: SessionInfo; active: boolean; o
       className={`session ${active ? 'session--on' : ''}`}
       data-testid="session-card"
       onClick={onPick}
-      {...tapTarget(`场次 ${formatDateTime(s.startsAt)}`, active)}
+      {...tapTarget({ pressed: active })}
     >
       <View className="session__head">
         <Text className="session__time">{formatDateTime(s.startsAt)}</Text>
