@@ -18,8 +18,14 @@ export const REFUND_BLOCKS_ADMISSION = [
   REFUND_STATUS.SUCCESS,
 ];
 
-/** order: the buyer's or an admin's refund of an order; late / duplicate: money we cannot keep. */
-export type RefundKind = 'order' | 'late' | 'duplicate';
+/**
+ * order: the buyer's or an admin's refund of an order; late / duplicate / currency: money we
+ * cannot keep (a payment after cancellation, a second payment, a payment in another currency).
+ */
+export type RefundKind = 'order' | 'late' | 'duplicate' | 'currency';
+
+/** The refunds of money we cannot keep: always the whole payment, made by the system. */
+export type PaymentRefundKind = Exclude<RefundKind, 'order'>;
 
 export interface RefundRow {
   id: string;

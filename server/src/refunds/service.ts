@@ -19,6 +19,7 @@ import {
   resolveRefundCase,
   type RefundCaseReason,
   refundsToCheck,
+  type PaymentRefundKind,
   type RefundKind,
   type RefundRow,
 } from './repo';
@@ -52,7 +53,14 @@ export function resendDelayMs(code: string, attempts: number): number {
   return Math.min(cap, base * 2 ** Math.min(attempts, 10));
 }
 
-const PREFIX: Record<RefundKind, string> = { order: 'RF', late: 'RL', duplicate: 'RD' };
+const PREFIX: Record<RefundKind, string> = { order: 'RF', late: 'RL', duplicate: 'RD', currency: 'RC' };
+
+/** What the fan reads (WeChat's refund reason) and which notice tells them, per system refund. */
+const PAYMENT_REFUND: Record<PaymentRefundKind, { reason: string; template: 'late_refund' | 'returned' }> = {
+  late: { reason: '订单已取消且座位已售出，自动退款', template: 'late_refund' },
+  duplicate: { reason: '重复支付，自动退款', template: 'late_refund' },
+  currency: { reason: '支付币种不符，自动退款', template: 'returned' },
+};
 
 /** Stable per payment and kind: a retried refund reuses it, so WeChat refunds at most once. */
 export function outRefundNo(orderNo: string, paymentId: string, kind: RefundKind): string {
@@ -91,7 +99,7 @@ export class RefundService {
       if ((await admittedCount(conn, ticketIds)) > 0)
         throw appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
       const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(conn, order, o.now) : 0;
-      const r = await this.create(
+      const { refund: r } = await this.create(
         conn,
         order,
         payment,
@@ -130,16 +138,19 @@ export class RefundService {
     return terms.feeFen;
   }
 
-  /** In the caller's transaction: refund a whole payment we must not keep (late, duplicate). */
+  /**
+   * In the caller's transaction: refund a whole payment we must not keep (late, duplicate, in
+   * another currency). Idempotent: one refund per payment and kind (a repeat answers it).
+   */
   async refundPaymentInTx(
     conn: Conn,
     order: OrderRow,
     payment: PaymentRow,
-    kind: 'late' | 'duplicate',
+    kind: PaymentRefundKind,
     now: Date,
   ): Promise<RefundRow> {
-    const reason = kind === 'late' ? '订单已取消且座位已售出，自动退款' : '重复支付，自动退款';
-    const r = await this.create(
+    const { reason, template } = PAYMENT_REFUND[kind];
+    const { refund: r, created } = await this.create(
       conn,
       order,
       payment,
@@ -150,12 +161,27 @@ export class RefundService {
       { kind: 'system', id: kind },
       now,
     );
-    await enqueue(conn, 'notice.send', order.id, {
-      userId: order.user_id,
-      template: 'late_refund',
-      orderId: order.id,
-    });
+    if (created)
+      await enqueue(conn, 'notice.send', order.id, { userId: order.user_id, template, orderId: order.id });
     return r;
+  }
+
+  /**
+   * The full refund of a payment taken in another currency, made now if it has none (rows
+   * recorded before such refunds were automatic). Locks as applyTransaction does: order, then
+   * payment. undefined when the payment is not such money, or was refunded in full already.
+   */
+  async refundForeignPayment(paymentId: string, now: Date): Promise<RefundRow | undefined> {
+    const seen = await findPayment(this.d.db, 'id = ?', [paymentId]);
+    if (seen?.outcome !== 'wrong_currency') return undefined;
+    const refund = await inTransaction(this.d.db, async (conn) => {
+      const order = (await findOrder(conn, 'id = ?', [seen.order_id], true))!;
+      const payment = (await findPayment(conn, 'id = ?', [paymentId], true))!;
+      if (payment.refunded_fen >= payment.amount_fen) return undefined;
+      return this.refundPaymentInTx(conn, order, payment, 'currency', now);
+    });
+    this.d.relay.nudge();
+    return refund;
   }
 
   private async create(
@@ -168,7 +194,7 @@ export class RefundService {
     reason: string,
     by: RefundActor,
     now: Date,
-  ): Promise<RefundRow> {
+  ): Promise<{ refund: RefundRow; created: boolean }> {
     const { refund, created } = await createRefund(conn, {
       orderId: order.id,
       paymentId: payment.id,
@@ -181,7 +207,7 @@ export class RefundService {
       now,
     });
     if (created) await enqueue(conn, 'refund.requested', refund.id, { refundId: refund.id });
-    return refund;
+    return { refund, created };
   }
 
   /** Consumer of refund.requested: asks WeChat to refund (idempotent by out_refund_no). */
@@ -194,7 +220,11 @@ export class RefundService {
     try {
       wx = await this.d.pay.refund({
         orderNo: order.order_no,
-        ...(refund.kind === 'duplicate' ? { transactionId: payment.transaction_id } : {}),
+        // A second payment, or one in another currency, is not the order's payment: refund that
+        // exact transaction.
+        ...(refund.kind === 'duplicate' || refund.kind === 'currency'
+          ? { transactionId: payment.transaction_id }
+          : {}),
         outRefundNo: refund.out_refund_no,
         refundFen: refund.amount_fen,
         totalFen: payment.amount_fen,
