@@ -104,7 +104,7 @@ export async function createDeps(
   const clock = opts.clock ?? systemClock;
   const db = createPool(config.mysqlUrl, config.mysqlPoolSize);
   const writerDb = createPool(config.mysqlUrl, config.batchInflightMax + 2, true);
-  const redis = createRedis(config.redisUrl, config.redisClusterNodes);
+  const redis = createRedis(config.redisUrl, config.redisClusterNodes, log);
   const keys = new Keys(config.redisKeyPrefix);
   const caches = new CacheInvalidation(redis, keys.cacheChannel(), log);
   const catalog = new CatalogService(db, config.catalogCacheMs, (id) => caches.invalidate('session', id));
