@@ -31,6 +31,7 @@ import { trustedWechatKeys } from './wechat/keys';
 import { WechatPay } from './wechat/pay';
 import { RefundService } from './refunds/service';
 import { PaymentService } from './payments/service';
+import { paymentLedger } from './payments/ledger';
 import { notifyRoutes, payRoutes } from './payments/routes';
 import { authRoutes } from './auth/routes';
 import { ticketRoutes } from './tickets/routes';
@@ -140,7 +141,7 @@ export async function createDeps(
   const relay = new OutboxRelay(db, broker, log);
   const wechatKeys = trustedWechatKeys(config.wechat);
   const pay = new WechatPay(config.wechat, wechatKeys, () => clock.now().getTime());
-  const refunds = new RefundService({ db, pay, relay, catalog, log });
+  const refunds = new RefundService({ db, pay, relay, catalog, log, payments: paymentLedger });
   const payments = new PaymentService({
     db,
     pay,

@@ -80,6 +80,17 @@ export async function findPayment(
   return findOne<PaymentRow>(db, PAYMENTS, where, params, lock);
 }
 
+/**
+ * A refund of this payment succeeded. The CHECK (refunded_fen <= amount_fen) makes refunding
+ * more than was paid impossible; status 2 refunded in part, 3 in full.
+ */
+export async function addRefunded(conn: Conn, paymentId: string, fen: number): Promise<void> {
+  await conn.query(
+    'UPDATE payments SET refunded_fen = refunded_fen + ?, status = IF(refunded_fen >= amount_fen, 3, 2) WHERE id = ?',
+    [fen, paymentId],
+  );
+}
+
 export async function setOutcome(conn: Conn, paymentId: string, outcome: PaymentOutcome): Promise<void> {
   await conn.query('UPDATE payments SET outcome = ? WHERE id = ?', [outcome, paymentId]);
 }

@@ -8,7 +8,6 @@ import { findOrder, releaseClaims } from '../orders/repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
-import { findPayment, type PaymentRow } from '../payments/repo';
 import { WechatPayError, type WechatPay, type WxRefund } from '../wechat/pay';
 import {
   createRefund,
@@ -27,12 +26,35 @@ import { refundTerms } from './rules';
 import { admittedCount, lockOrderTickets, moveOrderTickets } from '../tickets/repo';
 import { move, ORDER_LIFECYCLE, REFUND_LIFECYCLE, TICKET_LIFECYCLE, tryMove } from '../lifecycle/transitions';
 
+/** A payment as refunds see it (the payments record's row, payments/repo.ts). */
+export interface PaidMoney {
+  id: string;
+  order_id: string;
+  transaction_id: string;
+  amount_fen: number;
+  refunded_fen: number;
+  outcome: string;
+}
+
+/**
+ * What refunds need of the payments record, implemented by payments/ledger.ts and passed in:
+ * payments depend on refunds (they ask for them), refunds never import payments.
+ */
+export interface PaymentLedger {
+  byId(db: Db | Conn, paymentId: string, lock?: boolean): Promise<PaidMoney | undefined>;
+  /** The payment that paid the order (applied, or a late one honoured), locked. */
+  orderPaymentLocked(conn: Conn, orderId: string): Promise<PaidMoney | undefined>;
+  /** Counts a refund that succeeded against its payment (its CHECK caps it at the amount paid). */
+  addRefunded(conn: Conn, paymentId: string, fen: number): Promise<void>;
+}
+
 export interface RefundDeps {
   db: Db;
   pay: WechatPay;
   relay: OutboxRelay;
   catalog: CatalogService;
   log: Logger;
+  payments: PaymentLedger;
 }
 
 export interface RefundActor {
@@ -85,12 +107,7 @@ export class RefundService {
       if (existing) return existing;
       if (order.status !== ORDER_STATUS.TICKETED && order.status !== ORDER_STATUS.PAID)
         throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
-      const payment = await findPayment(
-        conn,
-        "order_id = ? AND outcome IN ('applied', 'late_applied')",
-        [order.id],
-        true,
-      );
+      const payment = await this.d.payments.orderPaymentLocked(conn, order.id);
       if (!payment) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
       // A checked-in ticket is never refunded. Lock the tickets first, then look for check-ins:
       // check-in admits under the ticket's row lock, so none can commit between this check and
@@ -145,7 +162,7 @@ export class RefundService {
   async refundPaymentInTx(
     conn: Conn,
     order: OrderRow,
-    payment: PaymentRow,
+    payment: PaidMoney,
     kind: PaymentRefundKind,
     now: Date,
   ): Promise<RefundRow> {
@@ -172,11 +189,11 @@ export class RefundService {
    * payment. undefined when the payment is not such money, or was refunded in full already.
    */
   async refundForeignPayment(paymentId: string, now: Date): Promise<RefundRow | undefined> {
-    const seen = await findPayment(this.d.db, 'id = ?', [paymentId]);
+    const seen = await this.d.payments.byId(this.d.db, paymentId);
     if (seen?.outcome !== 'wrong_currency') return undefined;
     const refund = await inTransaction(this.d.db, async (conn) => {
       const order = (await findOrder(conn, 'id = ?', [seen.order_id], true))!;
-      const payment = (await findPayment(conn, 'id = ?', [paymentId], true))!;
+      const payment = (await this.d.payments.byId(conn, paymentId, true))!;
       if (payment.refunded_fen >= payment.amount_fen) return undefined;
       return this.refundPaymentInTx(conn, order, payment, 'currency', now);
     });
@@ -187,7 +204,7 @@ export class RefundService {
   private async create(
     conn: Conn,
     order: OrderRow,
-    payment: PaymentRow,
+    payment: PaidMoney,
     kind: RefundKind,
     amountFen: number,
     feeFen: number,
@@ -215,7 +232,7 @@ export class RefundService {
     const refund = await findRefund(this.d.db, 'id = ?', [refundId]);
     if (!refund || refund.status !== REFUND_STATUS.REQUESTED) return;
     const order = (await findOrder(this.d.db, 'id = ?', [refund.order_id]))!;
-    const payment = (await findPayment(this.d.db, 'id = ?', [refund.payment_id]))!;
+    const payment = (await this.d.payments.byId(this.d.db, refund.payment_id))!;
     let wx: WxRefund;
     try {
       wx = await this.d.pay.refund({
@@ -284,11 +301,7 @@ export class RefundService {
   private async succeed(conn: Conn, refund: RefundRow, now: Date): Promise<void> {
     await move(conn, 'refunds', refund.id, REFUND_LIFECYCLE.succeed, { finished_at: now });
     await resolveRefundCase(conn, refund.id, { by: 'system', resolution: 'refunded', now });
-    // The CHECK (refunded_fen <= amount_fen) makes refunding more than was paid impossible.
-    await conn.query(
-      'UPDATE payments SET refunded_fen = refunded_fen + ?, status = IF(refunded_fen >= amount_fen, 3, 2) WHERE id = ?',
-      [refund.amount_fen, refund.payment_id],
-    );
+    await this.d.payments.addRefunded(conn, refund.payment_id, refund.amount_fen);
     if (refund.kind !== 'order') return;
     const order = (await findOrder(conn, 'id = ?', [refund.order_id], true))!;
     await move(conn, 'orders', order.id, ORDER_LIFECYCLE.refund);
