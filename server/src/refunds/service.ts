@@ -109,12 +109,7 @@ export class RefundService {
         throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
       const payment = await this.d.payments.orderPaymentLocked(conn, order.id);
       if (!payment) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
-      // A checked-in ticket is never refunded. Lock the tickets first, then look for check-ins:
-      // check-in admits under the ticket's row lock, so none can commit between this check and
-      // the status change below (and a later scan sees REFUNDING).
-      const ticketIds = await lockOrderTickets(conn, order.id);
-      if ((await admittedCount(conn, ticketIds)) > 0)
-        throw appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
+      await this.refuseIfCheckedIn(conn, order.id);
       const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(conn, order, o.now) : 0;
       const { refund: r } = await this.create(
         conn,
@@ -134,6 +129,18 @@ export class RefundService {
     });
     this.d.relay.nudge();
     return refund;
+  }
+
+  /**
+   * A checked-in ticket is never refunded. The tickets are locked first, then check-ins looked
+   * for: check-in admits under the ticket's row lock, so none can commit between this check and
+   * the refund's ticket update (a later scan sees REFUNDING). A method of its own so the race
+   * test can take the locks away and watch the race it stops (refund.admission.test.ts).
+   */
+  protected async refuseIfCheckedIn(conn: Conn, orderId: string): Promise<void> {
+    const ticketIds = await lockOrderTickets(conn, orderId);
+    if ((await admittedCount(conn, ticketIds)) > 0)
+      throw appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
   }
 
   /**
