@@ -122,9 +122,10 @@ async function auditMoney(stack, q, bad) {
     for (const x of ours)
       if (x.status === REFUND_STATUS.REQUESTED || x.status === REFUND_STATUS.PROCESSING)
         bad.push(`refund ${x.out_refund_no} of order ${pay.order_no} still open (state ${x.status})`);
-    if (pay.currency !== 'CNY') {
-      operator += total - refunded; // held for an operator (wrong currency)
-    }
+    // Money in another currency never pays an order: it must end refunded (or with an operator
+    // case, counted above); the accounting check below then finds it whole.
+    if (pay.currency !== 'CNY' && refunded + operator < total)
+      bad.push(`order ${pay.order_no}: ${total} ${pay.currency} taken, ${refunded} refunded`);
     const [{ t }] = await q('SELECT COUNT(*) t FROM tickets WHERE order_id = ? AND status <> ?', [
       pay.order_id,
       TICKET_STATUS.VOIDED,
