@@ -17,8 +17,8 @@ const WECHAT = [
 ];
 
 /** Every run has one window of payments taken in USD (beside the drawn faults, not drawn itself). */
-const USD_AT_MS = 20_000;
-const USD_FOR_MS = 4_000;
+const USD_AT_MS = 25_000;
+const USD_FOR_MS = 12_000;
 
 /** Injects faults until stop() says so; returns the list of what was injected ({at, what}). */
 export async function injectFaults(stack, r, { stop, gapMs, log }) {
