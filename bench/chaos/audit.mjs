@@ -77,7 +77,15 @@ export async function audit(stack, session) {
 
 /** Every fen the simulator took ends as tickets, a refund, or an operator's case. */
 async function auditMoney(stack, q, bad) {
-  const m = { orders: 0, paid_fen: 0, ticketed_fen: 0, refunded_fen: 0, open_fen: 0 };
+  const m = {
+    orders: 0,
+    paid_fen: 0,
+    ticketed_fen: 0,
+    refunded_fen: 0,
+    open_fen: 0,
+    foreign: 0,
+    foreign_fen: 0,
+  };
   const simRefunds = new Map();
   for (const rf of stack.sim.refunds()) {
     const list = simRefunds.get(rf.out_trade_no) ?? [];
@@ -122,9 +130,14 @@ async function auditMoney(stack, q, bad) {
     for (const x of ours)
       if (x.status === REFUND_STATUS.REQUESTED || x.status === REFUND_STATUS.PROCESSING)
         bad.push(`refund ${x.out_refund_no} of order ${pay.order_no} still open (state ${x.status})`);
+    // Money in another currency never pays an order: it must end refunded (or with an operator
+    // case, counted above); the accounting check below then finds it whole.
     if (pay.currency !== 'CNY') {
-      operator += total - refunded; // held for an operator (wrong currency)
+      m.foreign++;
+      m.foreign_fen += refunded;
     }
+    if (pay.currency !== 'CNY' && refunded + operator < total)
+      bad.push(`order ${pay.order_no}: ${total} ${pay.currency} taken, ${refunded} refunded`);
     const [{ t }] = await q('SELECT COUNT(*) t FROM tickets WHERE order_id = ? AND status <> ?', [
       pay.order_id,
       TICKET_STATUS.VOIDED,

@@ -16,6 +16,10 @@ const WECHAT = [
   ['WeChat SYSTEM_ERROR', { failNextRequests: 5 }],
 ];
 
+/** Every run has one window of payments taken in USD (beside the drawn faults, not drawn itself). */
+const USD_AT_MS = 25_000;
+const USD_FOR_MS = 12_000;
+
 /** Injects faults until stop() says so; returns the list of what was injected ({at, what}). */
 export async function injectFaults(stack, r, { stop, gapMs, log }) {
   const done = [];
@@ -25,6 +29,12 @@ export async function injectFaults(stack, r, { stop, gapMs, log }) {
     done.push({ at_s: Math.round((Date.now() - t0) / 100) / 10, what });
     log(`fault: ${what}`);
   };
+  const usd = setTimeout(() => {
+    note(`WeChat: payments taken in USD for ${USD_FOR_MS} ms`);
+    stack.sim.setFaults({ payCurrency: 'USD' });
+    setTimeout(() => stack.sim.setFaults({ payCurrency: '' }), USD_FOR_MS).unref();
+  }, USD_AT_MS);
+  usd.unref();
   await sleep(gapMs / 2);
   while (!stop()) {
     const kind = Math.floor(r() * 6);

@@ -162,6 +162,9 @@ async function main() {
     );
   }
   console.log(`chaos: faults: ${faults.map((f) => `${f.at_s}s ${f.what}`).join('; ')}`);
+  console.log(
+    `chaos: ${result.money.foreign ?? 0} payments taken in another currency, ${result.money.foreign_fen ?? 0} fen of them refunded`,
+  );
   await stack.close({ keepLogs: violations.length > 0 });
   stack = undefined;
   const summary = {

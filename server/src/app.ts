@@ -32,6 +32,7 @@ import { trustedWechatKeys } from './wechat/keys';
 import { WechatPay } from './wechat/pay';
 import { RefundService } from './refunds/service';
 import { PaymentService } from './payments/service';
+import { paymentLedger } from './payments/ledger';
 import { notifyRoutes, payRoutes } from './payments/routes';
 import { authRoutes } from './auth/routes';
 import { ticketRoutes } from './tickets/routes';
@@ -115,7 +116,7 @@ export async function createDeps(
   });
   await replica.start();
   const readDb = replica.readDb;
-  const redis = createRedis(config.redisUrl, config.redisClusterNodes);
+  const redis = createRedis(config.redisUrl, config.redisClusterNodes, log);
   const keys = new Keys(config.redisKeyPrefix);
   const caches = new CacheInvalidation(redis, keys.cacheChannel(), log);
   const catalog = new CatalogService(
@@ -156,7 +157,7 @@ export async function createDeps(
   const relay = new OutboxRelay(db, broker, log);
   const wechatKeys = trustedWechatKeys(config.wechat);
   const pay = new WechatPay(config.wechat, wechatKeys, () => clock.now().getTime());
-  const refunds = new RefundService({ db, pay, relay, catalog, log });
+  const refunds = new RefundService({ db, pay, relay, catalog, log, payments: paymentLedger });
   const payments = new PaymentService({
     db,
     pay,

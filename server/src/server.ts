@@ -86,7 +86,11 @@ export function startJobs(d: AppDeps): Scheduler {
       run: () => d.refunds.checkProcessing(d.clock.now(), d.config.payCheckAfterMs),
     },
     { name: 'reconcile', intervalMs: 10 * 60_000, run: () => d.reconciler.reconcileDue(d.clock.now()) },
-    { name: 'inventory-audit', intervalMs: 60_000, run: () => inventoryAudit.run(selling, d.clock.now()) },
+    {
+      name: 'inventory-audit',
+      intervalMs: d.config.recovery.auditIntervalMs,
+      run: () => inventoryAudit.run(selling, d.clock.now()),
+    },
     ...recoveryJobs(d, () => selling),
     {
       name: 'stage-gauges',

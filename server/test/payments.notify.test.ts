@@ -195,7 +195,7 @@ describe('validly signed but not our payment: refused, order unchanged', () => {
 });
 
 describe('paid in a currency other than CNY', () => {
-  it('never pays the order; the money is kept on record for an operator', async () => {
+  it('never pays the order; the money is recorded and refunded in full, once', async () => {
     const o = await p.orderAndPrepay('openid-notify-usd', {
       sessionId: s.sessionId,
       seatIds: [s.seatIds[20]],
@@ -219,6 +219,32 @@ describe('paid in a currency other than CNY', () => {
     expect(rows.map((x) => ({ ...x }))).toEqual([
       { status: 1, currency: 'USD', outcome: 'wrong_currency', amount_fen: total },
     ]);
+    // Refunded through the refunds path (consumer, WeChat, refund notification), in full.
+    const refunded = async () =>
+      (
+        await p.deps.db.query<RowDataPacket[]>(
+          `SELECT r.kind, r.amount_fen, r.status, p.refunded_fen FROM refunds r JOIN payments p ON p.id = r.payment_id
+            JOIN orders o ON o.id = r.order_id WHERE o.order_no = ?`,
+          [o.orderNo],
+        )
+      )[0].map((x) => ({ ...x }));
+    await p.until(async () => (await refunded())[0]?.status === 2, 'refund succeeded');
+    expect(await refunded()).toEqual([
+      { kind: 'currency', amount_fen: total, status: 2, refunded_fen: total },
+    ]);
+    // The same notification again changes nothing: no second payment, no second refund.
+    const again = await p.sim.sendRawNotification({
+      outTradeNo: o.orderNo,
+      url: notifyUrl,
+      replayLast: true,
+    });
+    expect(again.status).toBe(204);
+    expect(await refunded()).toHaveLength(1);
+    expect(p.sim.refunds().filter((x) => x.out_trade_no === o.orderNo)).toHaveLength(1);
+    const [[order]] = await p.deps.db.query<RowDataPacket[]>('SELECT status FROM orders WHERE order_no = ?', [
+      o.orderNo,
+    ]);
+    expect(order!.status).toBe(1); // still unpaid: it expires or is paid in CNY
   });
 });
 

@@ -187,10 +187,21 @@ describe('payments and refunds in the bill', () => {
     const report = await billsServedFrom({ [day]: bill }).reconcile(day, p.clock.now());
     expect(report!.unmatched).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/paid in USD/),
+        expect.stringMatching(/paid in USD, we recorded CNY/),
         expect.stringMatching(/R-not-ours.*unknown to us/),
       ]),
     );
+    // Money we recorded as taken in USD (outcome wrong_currency, refunded in full when recorded)
+    // agrees with a bill that says USD: no difference.
+    const txId = payment.split(',')[cols.indexOf('微信订单号')]!.replace(/^`/, '');
+    await p.deps.db.query("UPDATE payments SET currency = 'USD' WHERE transaction_id = ?", [txId]);
+    await p.deps.db.query('DELETE FROM reconciliations');
+    try {
+      const again = await billsServedFrom({ [day]: bill }).reconcile(day, p.clock.now());
+      expect(again!.unmatched.filter((u) => u.includes('USD'))).toEqual([]);
+    } finally {
+      await p.deps.db.query("UPDATE payments SET currency = 'CNY' WHERE transaction_id = ?", [txId]);
+    }
   });
 });
 

@@ -8,6 +8,22 @@ export interface OpsOverview {
   stuckPayments: { orderNo: string; amountFen: number; paidAt: string }[];
   stuckRefunds: StuckRefund[];
   refundCases: RefundCase[];
+  /** Money WeChat took in another currency than CNY, not refunded yet (refunded automatically). */
+  foreignCurrency: ForeignCurrencyPayment[];
+}
+
+export interface ForeignCurrencyPayment {
+  paymentId: string;
+  orderNo: string;
+  transactionId: string;
+  amountFen: number;
+  currency: string;
+  refundedFen: number;
+  /** Its automatic refund (null: none yet, e.g. recorded before refunds were automatic). */
+  refundId: string | null;
+  /** requested, processing, succeeded, abnormal, closed; null without a refund. */
+  refundStatus: string | null;
+  receivedAt: string;
 }
 
 export interface ParkedMessage {

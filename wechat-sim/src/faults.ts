@@ -22,6 +22,8 @@ export interface Faults {
   failNextRequests: number;
   /** Subscribe messages answer 43101 (user refused the subscription). */
   subscribeRefused: boolean;
+  /** Payments made while set are taken in this currency (e.g. USD) instead of the order's ('' = off). */
+  payCurrency: string;
 }
 
 export type FaultInput = Partial<Omit<Faults, 'outOfOrder' | 'wrongAmount'>> & {
@@ -43,6 +45,7 @@ export function defaultFaults(): Faults {
     refundNotEnough: false,
     failNextRequests: 0,
     subscribeRefused: false,
+    payCurrency: '',
   };
 }
 
@@ -102,6 +105,11 @@ const SETTERS: Record<keyof Faults, Setter> = {
   },
   subscribeRefused: (f, v) => {
     f.subscribeRefused = bool('subscribeRefused', v);
+  },
+  payCurrency: (f, v) => {
+    if (typeof v !== 'string' || !/^([A-Z]{3})?$/.test(v))
+      throw new FaultError('payCurrency must be a 3-letter currency code or ""');
+    f.payCurrency = v;
   },
 };
 

@@ -171,6 +171,7 @@ export class PayService {
     order.success_time = rfc3339(now);
     order.paidAt = now;
     order.bank_type = 'OTHERS';
+    if (this.store.faults.payCurrency) order.amount.currency = this.store.faults.payCurrency;
     this.store.ordersByTransaction.set(order.transaction_id, order);
     this.notifier.notifyTransaction(order);
     return { ok: true, transactionId: order.transaction_id, outTradeNo: order.out_trade_no };

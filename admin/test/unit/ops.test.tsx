@@ -32,6 +32,19 @@ const overview: OpsOverview = {
       openedAt: '2026-12-01T08:00:00.000Z',
     },
   ],
+  foreignCurrency: [
+    {
+      paymentId: '9',
+      orderNo: '261201000000000003',
+      transactionId: '4200000000000000009',
+      amountFen: 5000,
+      currency: 'USD',
+      refundedFen: 0,
+      refundId: null,
+      refundStatus: null,
+      receivedAt: '2026-12-01T08:00:00.000Z',
+    },
+  ],
 };
 
 const reply = (body: unknown) =>
@@ -65,6 +78,11 @@ describe('运维处理 page', () => {
       expect(screen.getByText('¥680')).toBeTruthy();
       expect(screen.getByText('退款异常（银行卡）')).toBeTruthy();
       expect(screen.getByRole('button', { name: /处\s*理/ })).toBeTruthy();
+      // Money taken in another currency, its refund not made yet, with the repair.
+      expect(screen.getByText('261201000000000003')).toBeTruthy();
+      expect(screen.getByText('50.00 USD')).toBeTruthy();
+      expect(screen.getByText('未发起')).toBeTruthy();
+      expect(screen.getByRole('button', { name: /退\s*款/ })).toBeTruthy();
       expect(fetch).toHaveBeenCalledTimes(1);
     },
   );

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { loadWechatConfig, type WechatConfig } from './wechat';
 import { loadRiskConfig, type RiskConfig } from './risk';
+import { loadRecoveryConfig, type RecoveryConfig } from './recovery';
 import { loadAdminConfig, type AdminConfig } from '../admin/config';
 
 /**
@@ -149,6 +150,8 @@ export interface Config extends RiskConfig {
   redisClusterNodes: string[];
   wechat: WechatConfig;
   admin: AdminConfig;
+  /** Periods of the recovery jobs (config/recovery.ts). */
+  recovery: RecoveryConfig;
 }
 
 /** Development-only values: usable only with NODE_ENV=development or test, never by accident. */
@@ -248,5 +251,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     wechat,
     ...loadRiskConfig(source),
     admin,
+    recovery: loadRecoveryConfig(source),
   });
 }

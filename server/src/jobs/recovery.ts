@@ -1,5 +1,6 @@
 import type { AppDeps } from '../app';
 import type { JobSpec } from './scheduler';
+import { purgeAdmissionUses } from './admission-purge';
 import { redriveDeadLetters } from './dead-letters';
 import { recoveryMetrics } from './metrics';
 import { sweepRefundedSeats } from './refunded-seats';
@@ -17,22 +18,32 @@ export const REFUND_RESEND_AFTER_MS = 60_000;
  */
 export function recoveryJobs(d: AppDeps, selling: () => string[]): JobSpec[] {
   const metrics = recoveryMetrics(d.metrics.registry, d.metrics.leaderOnly());
+  const every = d.config.recovery;
   return [
     {
       name: 'dead-letter-redrive',
-      intervalMs: 30_000,
+      intervalMs: every.redriveIntervalMs,
       run: () => redriveDeadLetters(d, metrics, Date.now()),
     },
     {
       name: 'paid-without-tickets',
-      intervalMs: 30_000,
+      intervalMs: every.sweepIntervalMs,
       run: () => sweepPaidWithoutTickets(d, d.clock.now(), PAID_TICKETS_GRACE_MS),
     },
     {
       name: 'refund-resend',
-      intervalMs: 30_000,
+      intervalMs: every.sweepIntervalMs,
       run: () => resendStuckRefunds(d, d.clock.now(), REFUND_RESEND_AFTER_MS),
     },
-    { name: 'refunded-seats', intervalMs: 60_000, run: () => sweepRefundedSeats(d, selling()) },
+    {
+      name: 'refunded-seats',
+      intervalMs: every.seatsIntervalMs,
+      run: () => sweepRefundedSeats(d, selling()),
+    },
+    {
+      name: 'admission-purge',
+      intervalMs: every.purgeIntervalMs,
+      run: () => purgeAdmissionUses(d, d.clock.now()),
+    },
   ];
 }

@@ -45,3 +45,12 @@ export async function resolveDeadLetter(
   );
   return res.affectedRows === 1;
 }
+
+/** Deletes up to `limit` admission-use rows that expired before `before` (oldest first). */
+export async function deleteExpiredAdmissionUses(db: Db, before: Date, limit: number): Promise<number> {
+  const [res] = await db.query<ResultSetHeader>(
+    'DELETE FROM admission_uses WHERE expires_at < ? ORDER BY expires_at LIMIT ?',
+    [before, limit],
+  );
+  return res.affectedRows;
+}

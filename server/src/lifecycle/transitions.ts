@@ -1,8 +1,6 @@
 import type { ResultSetHeader } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
-import { ORDER_STATUS } from '../orders/types';
-import { REFUND_STATUS } from '../refunds/repo';
-import { TICKET_STATUS } from '../tickets/status';
+import { ORDER_STATUS, REFUND_STATUS, TICKET_STATUS } from './statuses';
 
 /**
  * One home for the lifecycle: every status change of an order, a refund or a ticket is an

@@ -1,7 +1,9 @@
 import type { OrderStatus } from '@showtix/shared-types';
 import type { SealedAttendee, SealedPhone } from '../attendees/crypto';
 
-export const ORDER_STATUS = { PENDING: 1, PAID: 2, TICKETED: 3, CANCELLED: 4, REFUNDED: 5 } as const;
+import { ORDER_STATUS } from '../lifecycle/statuses';
+
+export { ORDER_STATUS };
 
 /** Orders that hold their units (claims in MySQL, holds or sales in Redis). */
 export const LIVE_ORDER_STATUSES = [ORDER_STATUS.PENDING, ORDER_STATUS.PAID, ORDER_STATUS.TICKETED];
@@ -67,4 +69,14 @@ export interface OrderRow {
   prepay_id: string | null;
   admission_jti: string | null;
   contact_phone_masked: string | null;
+}
+
+/** An order refund as the order views show it. */
+export interface RefundSummary {
+  status: number;
+  amount_fen: number;
+  fee_fen: number;
+  created_at: Date;
+  /** When WeChat Pay answered the refund (succeeded, or closed/abnormal). */
+  finished_at: Date | null;
 }

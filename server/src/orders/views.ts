@@ -1,7 +1,9 @@
 import type { Order, OrderItem } from '@showtix/shared-types';
 import type { SessionCatalog } from '../catalog/types';
 import type { ItemRow } from './repo';
-import { ORDER_STATUS_NAME, type NewOrder, type OrderRow } from './types';
+import { ORDER_STATUS_NAME, type NewOrder, type OrderRow, type RefundSummary } from './types';
+
+export type { RefundSummary };
 
 export function itemView(r: ItemRow): OrderItem {
   const attendee = r.attendee_name
@@ -25,15 +27,6 @@ export function itemView(r: ItemRow): OrderItem {
     zoneName: r.zone_name ?? '',
     ...attendee,
   };
-}
-
-export interface RefundSummary {
-  status: number;
-  amount_fen: number;
-  fee_fen: number;
-  created_at: Date;
-  /** When WeChat Pay answered the refund (succeeded, or closed/abnormal). */
-  finished_at: Date | null;
 }
 
 const REFUND_STATUS_NAMES = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;

@@ -9,7 +9,8 @@ export interface Messages {
   'inventory.release': { sessionId: string; orderId: string };
   'notice.send': {
     userId: string;
-    template: 'ticketed' | 'refunded' | 'late_refund' | 'refund_delayed';
+    /** returned: money that could not pay the order (another currency) goes back. */
+    template: 'ticketed' | 'refunded' | 'late_refund' | 'refund_delayed' | 'returned';
     orderId: string;
   };
 }

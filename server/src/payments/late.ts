@@ -9,6 +9,7 @@ import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import type { RefundService } from '../refunds/service';
 import { findPayment, setOutcome } from './repo';
+import { workflow } from '../lifecycle/workflow';
 
 export interface LateDeps {
   db: Db;
@@ -20,6 +21,36 @@ export interface LateDeps {
 }
 
 class Refused extends Error {}
+
+interface LateCtx {
+  d: LateDeps;
+  order: OrderRow;
+  items: ItemRow[];
+  idHashes: string[];
+  paymentId: string;
+  now: Date;
+}
+
+/**
+ * Honouring a late payment: take the units again in Redis (compensation: give them back), then
+ * claim them in MySQL and mark the order paid (one transaction: nothing to undo). Refused by
+ * Redis or MySQL, the taken units are given back and the caller refunds instead.
+ */
+const HONOUR = workflow<LateCtx>(
+  'late payment: honour',
+  [
+    {
+      name: 'retake units in Redis',
+      run: (c) => retake(c.d, c.order, c.items, c.idHashes, c.now),
+      compensate: async (c) => void (await c.d.inventory.release(c.order.session_id, c.order.id, false)),
+    },
+    {
+      name: 'claim units in MySQL, order paid, tickets asked',
+      run: (c) => reclaim(c.d, c.order, c.items, c.idHashes, c.paymentId, c.now),
+    },
+  ],
+  (err) => err instanceof Refused,
+);
 
 /**
  * A payment arrived for an order we had already cancelled. If its seats (or as many zone units)
@@ -40,13 +71,12 @@ export async function handleLatePayment(
   const items = await itemsOf(d.db, [order.id]);
   const idHashes = await idHashesOf(d, order.id);
   try {
-    await retake(d, order, items, idHashes, now);
-    await reclaim(d, order, items, idHashes, paymentId, now);
+    await HONOUR.run({ d, order, items, idHashes, paymentId, now });
     d.relay.nudge();
     return 'honoured';
   } catch (err) {
     if (!(err instanceof Refused)) throw err;
-    await d.inventory.release(order.session_id, order.id, false);
+    // Compensated (units given back): the fallback is the refund of the whole payment.
     const refunded = await inTransaction(d.db, async (conn) => {
       const p = await findPayment(conn, 'id = ?', [paymentId], true);
       if (p?.outcome !== 'late') return false;

@@ -173,8 +173,13 @@ export class Reconciler {
     const known = await this.amountsOf(lines.map((l) => l.transactionId));
     let recovered = 0;
     for (const l of lines) {
-      const amount = known.get(l.transactionId);
-      if (l.currency !== 'CNY') unmatched.push(`${l.transactionId}: paid in ${l.currency}, not CNY`);
+      const ours = known.get(l.transactionId);
+      const amount = ours?.amountFen;
+      // Money in another currency is a difference only when we recorded another currency: one we
+      // know as such (payments.currency) was refunded in full when recorded, its refund line
+      // reconciles below; one recovered here is recorded and refunded by applyTransaction.
+      if (ours && l.currency !== ours.currency)
+        unmatched.push(`${l.transactionId}: paid in ${l.currency}, we recorded ${ours.currency}`);
       if (amount === undefined) {
         const tx = await this.pay.query(l.outTradeNo);
         if (tx?.trade_state === 'SUCCESS' && tx.transaction_id === l.transactionId) {
@@ -190,13 +195,20 @@ export class Reconciler {
     return { ours: ofDay.length, recovered };
   }
 
-  private async amountsOf(transactionIds: string[]): Promise<Map<string, number>> {
+  private async amountsOf(
+    transactionIds: string[],
+  ): Promise<Map<string, { amountFen: number; currency: string }>> {
     if (!transactionIds.length) return new Map();
     const [rows] = await this.db.query<Row[]>(
-      'SELECT transaction_id, amount_fen FROM payments WHERE transaction_id IN (?)',
+      'SELECT transaction_id, amount_fen, currency FROM payments WHERE transaction_id IN (?)',
       [transactionIds],
     );
-    return new Map(rows.map((r) => [String(r.transaction_id), Number(r.amount_fen)]));
+    return new Map(
+      rows.map((r) => [
+        String(r.transaction_id),
+        { amountFen: Number(r.amount_fen), currency: String(r.currency) },
+      ]),
+    );
   }
 
   /**

@@ -11,7 +11,7 @@ export type PaymentOutcome =
   | 'late_applied'
   | 'late_refund'
   | 'duplicate'
-  /** Paid in a currency other than CNY: not a payment of the order, held for an operator. */
+  /** Paid in a currency other than CNY: never a payment of the order, refunded in full. */
   | 'wrong_currency';
 
 export interface PaymentRow {
@@ -19,6 +19,8 @@ export interface PaymentRow {
   order_id: string;
   transaction_id: string;
   amount_fen: number;
+  /** What WeChat took it in (CNY unless a notification said otherwise). */
+  currency: string;
   refunded_fen: number;
   outcome: PaymentOutcome;
 }
@@ -54,6 +56,7 @@ export async function insertPayment(
       order_id: p.orderId,
       transaction_id: p.transactionId,
       amount_fen: p.amountFen,
+      currency: p.currency,
       refunded_fen: 0,
       outcome: p.outcome,
     };
@@ -65,7 +68,7 @@ export async function insertPayment(
 
 const PAYMENTS: RowSource = {
   table: 'payments',
-  columns: 'id, order_id, transaction_id, amount_fen, refunded_fen, outcome',
+  columns: 'id, order_id, transaction_id, amount_fen, currency, refunded_fen, outcome',
 };
 
 export async function findPayment(
@@ -75,6 +78,17 @@ export async function findPayment(
   lock = false,
 ): Promise<PaymentRow | undefined> {
   return findOne<PaymentRow>(db, PAYMENTS, where, params, lock);
+}
+
+/**
+ * A refund of this payment succeeded. The CHECK (refunded_fen <= amount_fen) makes refunding
+ * more than was paid impossible; status 2 refunded in part, 3 in full.
+ */
+export async function addRefunded(conn: Conn, paymentId: string, fen: number): Promise<void> {
+  await conn.query(
+    'UPDATE payments SET refunded_fen = refunded_fen + ?, status = IF(refunded_fen >= amount_fen, 3, 2) WHERE id = ?',
+    [fen, paymentId],
+  );
 }
 
 export async function setOutcome(conn: Conn, paymentId: string, outcome: PaymentOutcome): Promise<void> {

@@ -133,13 +133,17 @@ export class PaymentService {
       buyer = order.user_id;
       const currency = tx.amount?.currency ?? CURRENCY;
       if (currency !== CURRENCY) {
-        // WeChat took money, but not what the order costs: never a payment of the order. Kept
-        // (so the money is accounted for and reconciles) for an operator to refund or decide.
-        await insertPayment(conn, paymentRow(order.id, tx, currency, now, 'wrong_currency'));
-        this.d.log.error(
-          { outTradeNo: tx.out_trade_no, transactionId: tx.transaction_id, currency },
-          'payment in a foreign currency held for an operator; the order stays unpaid',
-        );
+        // WeChat took money, but not what the order costs: never a payment of the order. It is
+        // recorded (accounted for, reconciled) and refunded in full through the refunds path,
+        // in this transaction; a repeat of the notification finds it recorded and changes nothing.
+        const payment = await insertPayment(conn, paymentRow(order.id, tx, currency, now, 'wrong_currency'));
+        if (payment) {
+          await this.d.refunds.refundPaymentInTx(conn, order, payment, 'currency', now);
+          this.d.log.error(
+            { outTradeNo: tx.out_trade_no, transactionId: tx.transaction_id, currency },
+            'payment in a foreign currency refunded; the order stays unpaid',
+          );
+        }
         return 'wrong_currency';
       }
       const live = order.status === ORDER_STATUS.PENDING;
@@ -186,7 +190,7 @@ export class PaymentService {
       const tx = await this.d.pay.query(order.order_no);
       const state = tx?.trade_state ?? 'NOT_FOUND';
       if (tx && state === 'SUCCESS') {
-        // Money in a foreign currency does not pay the order: it is held for an operator.
+        // Money in a foreign currency does not pay the order: it is refunded, the order goes.
         if ((await this.applyTransaction(tx, now)) === 'wrong_currency') return 'cancel';
         return 'paid';
       }

@@ -1,10 +1,11 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { findOne, type RowSource } from '../db/find-one';
+import { REFUND_STATUS } from '../lifecycle/statuses';
 
 type Row = RowDataPacket & Record<string, any>;
 
-export const REFUND_STATUS = { REQUESTED: 0, PROCESSING: 1, SUCCESS: 2, ABNORMAL: 3, CLOSED: 4 } as const;
+export { REFUND_STATUS };
 export const REFUND_STATUS_NAME = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
 
 /**
@@ -18,8 +19,14 @@ export const REFUND_BLOCKS_ADMISSION = [
   REFUND_STATUS.SUCCESS,
 ];
 
-/** order: the buyer's or an admin's refund of an order; late / duplicate: money we cannot keep. */
-export type RefundKind = 'order' | 'late' | 'duplicate';
+/**
+ * order: the buyer's or an admin's refund of an order; late / duplicate / currency: money we
+ * cannot keep (a payment after cancellation, a second payment, a payment in another currency).
+ */
+export type RefundKind = 'order' | 'late' | 'duplicate' | 'currency';
+
+/** The refunds of money we cannot keep: always the whole payment, made by the system. */
+export type PaymentRefundKind = Exclude<RefundKind, 'order'>;
 
 export interface RefundRow {
   id: string;

@@ -8,7 +8,6 @@ import { findOrder, releaseClaims } from '../orders/repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
-import { findPayment, type PaymentRow } from '../payments/repo';
 import { WechatPayError, type WechatPay, type WxRefund } from '../wechat/pay';
 import {
   createRefund,
@@ -19,6 +18,7 @@ import {
   resolveRefundCase,
   type RefundCaseReason,
   refundsToCheck,
+  type PaymentRefundKind,
   type RefundKind,
   type RefundRow,
 } from './repo';
@@ -26,12 +26,35 @@ import { refundTerms } from './rules';
 import { admittedCount, lockOrderTickets, moveOrderTickets } from '../tickets/repo';
 import { move, ORDER_LIFECYCLE, REFUND_LIFECYCLE, TICKET_LIFECYCLE, tryMove } from '../lifecycle/transitions';
 
+/** A payment as refunds see it (the payments record's row, payments/repo.ts). */
+export interface PaidMoney {
+  id: string;
+  order_id: string;
+  transaction_id: string;
+  amount_fen: number;
+  refunded_fen: number;
+  outcome: string;
+}
+
+/**
+ * What refunds need of the payments record, implemented by payments/ledger.ts and passed in:
+ * payments depend on refunds (they ask for them), refunds never import payments.
+ */
+export interface PaymentLedger {
+  byId(db: Db | Conn, paymentId: string, lock?: boolean): Promise<PaidMoney | undefined>;
+  /** The payment that paid the order (applied, or a late one honoured), locked. */
+  orderPaymentLocked(conn: Conn, orderId: string): Promise<PaidMoney | undefined>;
+  /** Counts a refund that succeeded against its payment (its CHECK caps it at the amount paid). */
+  addRefunded(conn: Conn, paymentId: string, fen: number): Promise<void>;
+}
+
 export interface RefundDeps {
   db: Db;
   pay: WechatPay;
   relay: OutboxRelay;
   catalog: CatalogService;
   log: Logger;
+  payments: PaymentLedger;
 }
 
 export interface RefundActor {
@@ -52,7 +75,14 @@ export function resendDelayMs(code: string, attempts: number): number {
   return Math.min(cap, base * 2 ** Math.min(attempts, 10));
 }
 
-const PREFIX: Record<RefundKind, string> = { order: 'RF', late: 'RL', duplicate: 'RD' };
+const PREFIX: Record<RefundKind, string> = { order: 'RF', late: 'RL', duplicate: 'RD', currency: 'RC' };
+
+/** What the fan reads (WeChat's refund reason) and which notice tells them, per system refund. */
+const PAYMENT_REFUND: Record<PaymentRefundKind, { reason: string; template: 'late_refund' | 'returned' }> = {
+  late: { reason: '订单已取消且座位已售出，自动退款', template: 'late_refund' },
+  duplicate: { reason: '重复支付，自动退款', template: 'late_refund' },
+  currency: { reason: '支付币种不符，自动退款', template: 'returned' },
+};
 
 /** Stable per payment and kind: a retried refund reuses it, so WeChat refunds at most once. */
 export function outRefundNo(orderNo: string, paymentId: string, kind: RefundKind): string {
@@ -77,21 +107,11 @@ export class RefundService {
       if (existing) return existing;
       if (order.status !== ORDER_STATUS.TICKETED && order.status !== ORDER_STATUS.PAID)
         throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
-      const payment = await findPayment(
-        conn,
-        "order_id = ? AND outcome IN ('applied', 'late_applied')",
-        [order.id],
-        true,
-      );
+      const payment = await this.d.payments.orderPaymentLocked(conn, order.id);
       if (!payment) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
-      // A checked-in ticket is never refunded. Lock the tickets first, then look for check-ins:
-      // check-in admits under the ticket's row lock, so none can commit between this check and
-      // the status change below (and a later scan sees REFUNDING).
-      const ticketIds = await lockOrderTickets(conn, order.id);
-      if ((await admittedCount(conn, ticketIds)) > 0)
-        throw appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
+      await this.refuseIfCheckedIn(conn, order.id);
       const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(conn, order, o.now) : 0;
-      const r = await this.create(
+      const { refund: r } = await this.create(
         conn,
         order,
         payment,
@@ -109,6 +129,18 @@ export class RefundService {
     });
     this.d.relay.nudge();
     return refund;
+  }
+
+  /**
+   * A checked-in ticket is never refunded. The tickets are locked first, then check-ins looked
+   * for: check-in admits under the ticket's row lock, so none can commit between this check and
+   * the refund's ticket update (a later scan sees REFUNDING). A method of its own so the race
+   * test can take the locks away and watch the race it stops (refund.admission.test.ts).
+   */
+  protected async refuseIfCheckedIn(conn: Conn, orderId: string): Promise<void> {
+    const ticketIds = await lockOrderTickets(conn, orderId);
+    if ((await admittedCount(conn, ticketIds)) > 0)
+      throw appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
   }
 
   /**
@@ -130,16 +162,19 @@ export class RefundService {
     return terms.feeFen;
   }
 
-  /** In the caller's transaction: refund a whole payment we must not keep (late, duplicate). */
+  /**
+   * In the caller's transaction: refund a whole payment we must not keep (late, duplicate, in
+   * another currency). Idempotent: one refund per payment and kind (a repeat answers it).
+   */
   async refundPaymentInTx(
     conn: Conn,
     order: OrderRow,
-    payment: PaymentRow,
-    kind: 'late' | 'duplicate',
+    payment: PaidMoney,
+    kind: PaymentRefundKind,
     now: Date,
   ): Promise<RefundRow> {
-    const reason = kind === 'late' ? '订单已取消且座位已售出，自动退款' : '重复支付，自动退款';
-    const r = await this.create(
+    const { reason, template } = PAYMENT_REFUND[kind];
+    const { refund: r, created } = await this.create(
       conn,
       order,
       payment,
@@ -150,25 +185,40 @@ export class RefundService {
       { kind: 'system', id: kind },
       now,
     );
-    await enqueue(conn, 'notice.send', order.id, {
-      userId: order.user_id,
-      template: 'late_refund',
-      orderId: order.id,
-    });
+    if (created)
+      await enqueue(conn, 'notice.send', order.id, { userId: order.user_id, template, orderId: order.id });
     return r;
+  }
+
+  /**
+   * The full refund of a payment taken in another currency, made now if it has none (rows
+   * recorded before such refunds were automatic). Locks as applyTransaction does: order, then
+   * payment. undefined when the payment is not such money, or was refunded in full already.
+   */
+  async refundForeignPayment(paymentId: string, now: Date): Promise<RefundRow | undefined> {
+    const seen = await this.d.payments.byId(this.d.db, paymentId);
+    if (seen?.outcome !== 'wrong_currency') return undefined;
+    const refund = await inTransaction(this.d.db, async (conn) => {
+      const order = (await findOrder(conn, 'id = ?', [seen.order_id], true))!;
+      const payment = (await this.d.payments.byId(conn, paymentId, true))!;
+      if (payment.refunded_fen >= payment.amount_fen) return undefined;
+      return this.refundPaymentInTx(conn, order, payment, 'currency', now);
+    });
+    this.d.relay.nudge();
+    return refund;
   }
 
   private async create(
     conn: Conn,
     order: OrderRow,
-    payment: PaymentRow,
+    payment: PaidMoney,
     kind: RefundKind,
     amountFen: number,
     feeFen: number,
     reason: string,
     by: RefundActor,
     now: Date,
-  ): Promise<RefundRow> {
+  ): Promise<{ refund: RefundRow; created: boolean }> {
     const { refund, created } = await createRefund(conn, {
       orderId: order.id,
       paymentId: payment.id,
@@ -181,7 +231,7 @@ export class RefundService {
       now,
     });
     if (created) await enqueue(conn, 'refund.requested', refund.id, { refundId: refund.id });
-    return refund;
+    return { refund, created };
   }
 
   /** Consumer of refund.requested: asks WeChat to refund (idempotent by out_refund_no). */
@@ -189,12 +239,16 @@ export class RefundService {
     const refund = await findRefund(this.d.db, 'id = ?', [refundId]);
     if (!refund || refund.status !== REFUND_STATUS.REQUESTED) return;
     const order = (await findOrder(this.d.db, 'id = ?', [refund.order_id]))!;
-    const payment = (await findPayment(this.d.db, 'id = ?', [refund.payment_id]))!;
+    const payment = (await this.d.payments.byId(this.d.db, refund.payment_id))!;
     let wx: WxRefund;
     try {
       wx = await this.d.pay.refund({
         orderNo: order.order_no,
-        ...(refund.kind === 'duplicate' ? { transactionId: payment.transaction_id } : {}),
+        // A second payment, or one in another currency, is not the order's payment: refund that
+        // exact transaction.
+        ...(refund.kind === 'duplicate' || refund.kind === 'currency'
+          ? { transactionId: payment.transaction_id }
+          : {}),
         outRefundNo: refund.out_refund_no,
         refundFen: refund.amount_fen,
         totalFen: payment.amount_fen,
@@ -254,11 +308,7 @@ export class RefundService {
   private async succeed(conn: Conn, refund: RefundRow, now: Date): Promise<void> {
     await move(conn, 'refunds', refund.id, REFUND_LIFECYCLE.succeed, { finished_at: now });
     await resolveRefundCase(conn, refund.id, { by: 'system', resolution: 'refunded', now });
-    // The CHECK (refunded_fen <= amount_fen) makes refunding more than was paid impossible.
-    await conn.query(
-      'UPDATE payments SET refunded_fen = refunded_fen + ?, status = IF(refunded_fen >= amount_fen, 3, 2) WHERE id = ?',
-      [refund.amount_fen, refund.payment_id],
-    );
+    await this.d.payments.addRefunded(conn, refund.payment_id, refund.amount_fen);
     if (refund.kind !== 'order') return;
     const order = (await findOrder(conn, 'id = ?', [refund.order_id], true))!;
     await move(conn, 'orders', order.id, ORDER_LIFECYCLE.refund);

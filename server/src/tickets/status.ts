@@ -1,7 +1,6 @@
-/**
- * A ticket's status, named once. Only VALID is admissible at a gate; REFUNDING holds a ticket
- * while a refund of its order is open (requested, at WeChat, or abnormal), VOIDED once refunded.
- */
-export const TICKET_STATUS = { VALID: 1, VOIDED: 2, REFUNDING: 3 } as const;
+import { TICKET_STATUS } from '../lifecycle/statuses';
+
+/** A ticket's status (named in lifecycle/statuses.ts, beside its transitions). */
+export { TICKET_STATUS };
 
 export type TicketStatus = (typeof TICKET_STATUS)[keyof typeof TICKET_STATUS];

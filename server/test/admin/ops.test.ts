@@ -119,3 +119,70 @@ it('lists parked dead letters with RabbitMQ queue depths; discard and requeue se
   expect(await audited('ops.dead_letter.discard')).toBe(1);
   expect(await audited('ops.dead_letter.requeue')).toBe(1);
 });
+
+it('lists money taken in another currency until its automatic refund succeeds; the repair sends it now (audited)', async () => {
+  const { orderNo, payParams } = await p.orderAndPrepay('openid-ops-usd', {
+    sessionId: s.sessionId,
+    seatIds: [s.seatIds[seat++]],
+  });
+  p.sim.setFaults({ drop: true });
+  p.sim.pay(payParams);
+  p.sim.resetFaults();
+  const total = Number((await one('SELECT amount_fen FROM orders WHERE order_no = ?', [orderNo])).amount_fen);
+  const amount = { total, payer_total: total, currency: 'USD', payer_currency: 'USD' };
+  const notify = await p.sim.sendRawNotification({
+    outTradeNo: orderNo,
+    url: `${p.api.url}/api/v1/pay/wechat/notify`,
+    resource: { amount },
+  });
+  expect(notify.status).toBe(204);
+  const payment = await one(
+    "SELECT p.id FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.order_no = ? AND p.outcome = 'wrong_currency'",
+    [orderNo],
+  );
+  // Consumers are off: the refund waits, asked but not sent.
+  expect((await ops('GET')).body.foreignCurrency).toEqual([
+    expect.objectContaining({
+      paymentId: String(payment.id),
+      orderNo,
+      amountFen: total,
+      currency: 'USD',
+      refundedFen: 0,
+      refundStatus: 'requested',
+    }),
+  ]);
+  const r = await ops('POST', `/payments/${payment.id}/refund`);
+  expect(r.body).toMatchObject({ paymentId: String(payment.id), refundStatus: 'processing' });
+  await p.until(
+    async () => (await ops('GET')).body.foreignCurrency.length === 0,
+    'the refund succeeded and the payment left the list',
+  );
+  expect(await one('SELECT refunded_fen, status FROM payments WHERE id = ?', [payment.id])).toEqual({
+    refunded_fen: total,
+    status: 3,
+  });
+  expect((await ops('POST', `/payments/${payment.id}/refund`)).status).toBe(404); // nothing left to refund
+  expect(await audited('ops.payment.refund')).toBe(1);
+});
+
+it('a foreign-currency payment recorded without a refund (before refunds were automatic) gets one from the repair', async () => {
+  const o = await paidOrder('openid-ops-usd-old');
+  // The order's own CNY payment stays; a second transaction in USD was only recorded.
+  await p.deps.db.query(
+    `INSERT INTO payments (order_id, transaction_id, amount_fen, currency, success_time, outcome)
+     SELECT id, 'legacy-usd-1', amount_fen, 'USD', ?, 'wrong_currency' FROM orders WHERE id = ?`,
+    [p.clock.now(), o.id],
+  );
+  const listed = (await ops('GET')).body.foreignCurrency;
+  expect(listed).toEqual([
+    expect.objectContaining({ transactionId: 'legacy-usd-1', refundId: null, refundStatus: null }),
+  ]);
+  const r = await ops('POST', `/payments/${listed[0].paymentId}/refund`);
+  expect(r.body.refundId).toEqual(expect.any(String));
+  const refund = await one('SELECT kind, amount_fen, status FROM refunds WHERE id = ?', [r.body.refundId]);
+  expect(refund.kind).toBe('currency');
+  // The simulator knows no such transaction: WeChat refuses, the refund stays listed with its error.
+  expect((await ops('GET')).body.foreignCurrency).toEqual([
+    expect.objectContaining({ refundId: r.body.refundId, refundStatus: 'requested' }),
+  ]);
+});

@@ -26,3 +26,32 @@ describe('Redis and Redis Cluster outages answer 503', () => {
     ).toBe('INTERNAL');
   });
 });
+
+describe('Redis connection errors', () => {
+  it("go to the log, never to stderr as ioredis' unhandled error event", async () => {
+    const { createServer } = await import('node:net');
+    const pino = (await import('pino')).default;
+    const { createRedis } = await import('../../src/redis/client');
+    // A port that refuses connections: take a free one and close it.
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const a = s.address();
+        s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+      });
+    });
+    const lines: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (l: string) => void lines.push(l) });
+    const stderr = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const redis = createRedis(`redis://127.0.0.1:${port}/0`, [], log);
+    try {
+      await expect(redis.get('x')).rejects.toThrow();
+      expect(lines.some((l) => l.includes('Redis connection error') && l.includes('ECONNREFUSED'))).toBe(
+        true,
+      );
+      expect(stderr.mock.calls.filter((c) => String(c[0]).includes('Unhandled error event'))).toEqual([]);
+    } finally {
+      redis.disconnect();
+      stderr.mockRestore();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import { App, Button, Card, Form, Input, Modal, Select, Space, Table, Tag, Typog
 import { ReloadOutlined } from '@ant-design/icons';
 import {
   REFUND_CASE_RESOLUTIONS,
+  type ForeignCurrencyPayment,
   type OpsOverview,
   type ParkedMessage,
   type RefundCase,
@@ -22,7 +23,12 @@ const QUEUE: Record<string, string> = {
   inventory: '库存释放',
   notices: '通知',
 };
-const REFUND: Record<string, string> = { requested: '待提交', processing: '退款中', abnormal: '退款异常' };
+const REFUND: Record<string, string> = {
+  requested: '待提交',
+  processing: '退款中',
+  abnormal: '退款异常',
+  closed: '退款关闭',
+};
 const CASE_REASON: Record<string, string> = { abnormal: '退款异常（银行卡）', stuck: '多次提交失败' };
 const RESOLUTION: Record<string, string> = { paid_offline: '已线下退款', not_owed: '无需退款' };
 
@@ -212,6 +218,45 @@ export function OpsPage() {
                 <Button size="small" type="primary" onClick={() => setResolving(c)}>
                   处理
                 </Button>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <Card title="外币支付（自动全额退款）" size="small">
+        <Table<ForeignCurrencyPayment>
+          rowKey="paymentId"
+          size="small"
+          loading={view.loading}
+          dataSource={d?.foreignCurrency}
+          pagination={{ pageSize: 10, hideOnSinglePage: true }}
+          columns={[
+            { title: '订单号', dataIndex: 'orderNo' },
+            { title: '微信支付单号', dataIndex: 'transactionId', ellipsis: true },
+            {
+              title: '金额',
+              width: 130,
+              render: (_, f) => `${(f.amountFen / 100).toFixed(2)} ${f.currency}`,
+            },
+            {
+              title: '退款',
+              dataIndex: 'refundStatus',
+              width: 100,
+              render: (s: string | null) => (
+                <Tag color={s ? undefined : 'red'}>{s ? (REFUND[s] ?? s) : '未发起'}</Tag>
+              ),
+            },
+            { title: '收款时间', dataIndex: 'receivedAt', width: 160, render: dateTime },
+            {
+              title: '',
+              width: 100,
+              render: (_, f) => (
+                <ConfirmButton
+                  question="立即向微信支付提交（或查询）这笔全额退款？"
+                  action={() => act(`/payments/${f.paymentId}/refund`, '已提交退款')}
+                >
+                  退款
+                </ConfirmButton>
               ),
             },
           ]}

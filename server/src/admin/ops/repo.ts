@@ -85,3 +85,27 @@ export async function deadLetterById(db: Db, id: string) {
   return rows[0] as
     { id: string; queue: string; message_id: string; payload: string; state: string } | undefined;
 }
+
+/** Payments in another currency than CNY not refunded in full yet, with their refund if any. */
+export async function foreignCurrencyPayments(db: Db) {
+  const [rows] = await db.query<Row[]>(
+    `SELECT p.id, o.order_no, p.transaction_id, p.amount_fen, p.currency, p.refunded_fen,
+            COALESCE(p.success_time, p.created_at) AS received_at,
+            r.id AS refund_id, r.status AS refund_status
+       FROM payments p JOIN orders o ON o.id = p.order_id
+       LEFT JOIN refunds r ON r.payment_id = p.id AND r.kind = 'currency'
+      WHERE p.outcome = 'wrong_currency' AND p.refunded_fen < p.amount_fen ORDER BY p.id LIMIT ?`,
+    [LIST_MAX],
+  );
+  return rows.map((r) => ({
+    paymentId: String(r.id),
+    orderNo: String(r.order_no),
+    transactionId: String(r.transaction_id),
+    amountFen: r.amount_fen,
+    currency: String(r.currency),
+    refundedFen: r.refunded_fen,
+    refundId: r.refund_id === null ? null : String(r.refund_id),
+    refundStatus: r.refund_status === null ? null : REFUND_STATUS_NAME[r.refund_status]!,
+    receivedAt: r.received_at.toISOString(),
+  }));
+}

@@ -35,6 +35,9 @@ export function opsRoutes(ops: OpsService, auth: Middleware, clock: Clock): Rout
   r.post('/refunds/:refundId/retry', async (ctx) => {
     ctx.body = await ops.retryRefund(actor(ctx), pathId(ctx.params.refundId), clock.now());
   });
+  r.post('/payments/:paymentId/refund', async (ctx) => {
+    ctx.body = await ops.refundForeignPayment(actor(ctx), pathId(ctx.params.paymentId), clock.now());
+  });
   r.post('/refund-cases/:refundId/resolve', async (ctx) => {
     const { resolution, note } = ResolveSchema.parse(ctx.request.body);
     ctx.body = await ops.resolveCase(actor(ctx), pathId(ctx.params.refundId), resolution, note, clock.now());

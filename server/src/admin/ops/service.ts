@@ -39,6 +39,7 @@ export class OpsService {
       stuckPayments: await repo.stuckPayments(this.d.db, new Date(now.getTime() - PAID_TICKETS_GRACE_MS)),
       stuckRefunds: await repo.stuckRefunds(this.d.db, new Date(now.getTime() - REFUND_RESEND_AFTER_MS)),
       refundCases: await repo.openRefundCases(this.d.db),
+      foreignCurrency: await repo.foreignCurrencyPayments(this.d.db),
     };
   }
 
@@ -86,16 +87,7 @@ export class OpsService {
   async retryRefund(who: Actor, refundId: string, now: Date) {
     const before = await repo.refundById(this.d.db, refundId);
     if (!before) throw appError('NOT_FOUND', undefined, '退款不存在');
-    let error: string | undefined;
-    try {
-      if (before.statusCode === REFUND_STATUS.REQUESTED) await this.d.refunds.execute(refundId, now);
-      else {
-        const wx = await this.d.pay.queryRefund(before.outRefundNo);
-        if (wx) await this.d.refunds.applyResult(wx, now);
-      }
-    } catch (err) {
-      error = err instanceof Error ? err.message : String(err);
-    }
+    const error = await this.push(refundId, before.statusCode, before.outRefundNo, now);
     const after = (await repo.refundById(this.d.db, refundId))!;
     await this.audit(
       who,
@@ -107,6 +99,40 @@ export class OpsService {
     );
     const { statusCode: _s, ...view } = after;
     return { ...view, ...(error ? { error } : {}) };
+  }
+
+  /** Sends a REQUESTED refund again, or asks WeChat for the state of any other; the error, if any. */
+  private async push(refundId: string, status: number, outRefundNo: string, now: Date) {
+    try {
+      if (status === REFUND_STATUS.REQUESTED) await this.d.refunds.execute(refundId, now);
+      else {
+        const wx = await this.d.pay.queryRefund(outRefundNo);
+        if (wx) await this.d.refunds.applyResult(wx, now);
+      }
+      return undefined;
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err);
+    }
+  }
+
+  /**
+   * Money taken in another currency: its full refund is made (if it has none yet, e.g. recorded
+   * before refunds were automatic) and moved on now, as retryRefund does. Idempotent.
+   */
+  async refundForeignPayment(who: Actor, paymentId: string, now: Date) {
+    const refund = await this.d.refunds.refundForeignPayment(paymentId, now);
+    if (!refund) throw appError('NOT_FOUND', undefined, '没有待退款的外币支付');
+    const error = await this.push(refund.id, refund.status, refund.out_refund_no, now);
+    const after = (await repo.refundById(this.d.db, refund.id))!;
+    await this.audit(
+      who,
+      'ops.payment.refund',
+      'payment',
+      paymentId,
+      { refundId: refund.id, to: after.status, error },
+      now,
+    );
+    return { paymentId, refundId: refund.id, refundStatus: after.status, ...(error ? { error } : {}) };
   }
 
   /** An operator's decision on a refund WeChat could not complete (the explicit record). */

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/** A job period: at least 100 ms (a 0 would spin the scheduler), at most a day. */
+const period = (def: number) => z.coerce.number().int().min(100).max(86_400_000).default(def);
+
+/**
+ * How often the recovery jobs (server/src/jobs) run. Each is idempotent and bounded per run,
+ * so a shorter period only heals sooner at the price of more queries.
+ */
+const Env = z.object({
+  /** Dead letters: re-driven (bounded retries) or parked for an operator. */
+  RECOVERY_REDRIVE_INTERVAL_MS: period(30_000),
+  /** Paid orders without tickets, and refunds WeChat refused (sent again after their backoff). */
+  RECOVERY_SWEEP_INTERVAL_MS: period(30_000),
+  /** Sold seats of refunded orders that Redis still holds. */
+  RECOVERY_SEATS_INTERVAL_MS: period(60_000),
+  /** Redis/MySQL inventory audit (repairs, rebuilds when a difference persists). */
+  RECOVERY_AUDIT_INTERVAL_MS: period(60_000),
+  /** Rows of expired waiting-room admission tokens are deleted (batched). */
+  RECOVERY_PURGE_INTERVAL_MS: period(3_600_000),
+});
+
+export interface RecoveryConfig {
+  redriveIntervalMs: number;
+  sweepIntervalMs: number;
+  seatsIntervalMs: number;
+  auditIntervalMs: number;
+  purgeIntervalMs: number;
+}
+
+export function loadRecoveryConfig(source: NodeJS.ProcessEnv): RecoveryConfig {
+  const parsed = Env.safeParse(source);
+  if (!parsed.success) throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
+  const e = parsed.data;
+  return {
+    redriveIntervalMs: e.RECOVERY_REDRIVE_INTERVAL_MS,
+    sweepIntervalMs: e.RECOVERY_SWEEP_INTERVAL_MS,
+    seatsIntervalMs: e.RECOVERY_SEATS_INTERVAL_MS,
+    auditIntervalMs: e.RECOVERY_AUDIT_INTERVAL_MS,
+    purgeIntervalMs: e.RECOVERY_PURGE_INTERVAL_MS,
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * The statuses of orders, refunds and tickets, named once, here beside the transition tables
+ * that move them. The domains re-export them (orders/types, refunds/repo, tickets/status), so
+ * the lifecycle depends on no domain and every domain on the lifecycle, never both ways.
+ */
+export const ORDER_STATUS = { PENDING: 1, PAID: 2, TICKETED: 3, CANCELLED: 4, REFUNDED: 5 } as const;
+
+export const REFUND_STATUS = { REQUESTED: 0, PROCESSING: 1, SUCCESS: 2, ABNORMAL: 3, CLOSED: 4 } as const;
+
+/**
+ * Only VALID is admissible at a gate; REFUNDING holds a ticket while a refund of its order is
+ * open (requested, at WeChat, or abnormal), VOIDED once refunded.
+ */
+export const TICKET_STATUS = { VALID: 1, VOIDED: 2, REFUNDING: 3 } as const;
