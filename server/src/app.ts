@@ -23,6 +23,7 @@ import { IdNodeLease } from './orders/id-lease';
 import { OrderWriter } from './orders/writer';
 import { OrderService } from './orders/service';
 import { orderRoutes } from './orders/routes';
+import { RefusalSnapshot } from './orders/refusals';
 import { quotaRoutes } from './orders/quota';
 import { Broker } from './outbox/broker';
 import { OutboxRelay } from './outbox/relay';
@@ -117,6 +118,8 @@ export async function createDeps(
   const ticketKeys = new TicketKeys(config.ticketKeySecret, config.ticketKeyIds);
   const admissions = new AdmissionTokens(config.authSecret);
   const risk = new RiskService(db, redis, log, riskOptions(config));
+  const refusals = new RefusalSnapshot(config.refusalSnapshotMaxAgeMs);
+  inventory.onFreed((id) => refusals.forget(id));
   const metrics = new Metrics(config.env !== 'test');
   const orders = new OrderService({
     db,
@@ -129,6 +132,7 @@ export async function createDeps(
     vault,
     admissions,
     risk,
+    refusals,
     created: metrics.ordersCreated,
     queuedIds: (sessionId, idHashes) => redis.hmget(keys.session(sessionId).queue.ids, ...idHashes),
   });
@@ -159,6 +163,7 @@ export async function createDeps(
   caches.on('session', (id) => {
     catalog.forget(id);
     seatmaps.forget(id);
+    refusals.forget(id);
   });
   caches.on('blocklist', () => risk.invalidateBlocklist());
   await caches.start();
