@@ -119,7 +119,10 @@ export async function createDeps(
   const admissions = new AdmissionTokens(config.authSecret);
   const risk = new RiskService(db, redis, log, riskOptions(config));
   const refusals = new RefusalSnapshot(config.refusalSnapshotMaxAgeMs);
-  inventory.onFreed((id) => refusals.forget(id));
+  // Units back or a sale opened here: every instance drops what it knew refused in that session
+  // (at once here, in milliseconds elsewhere; the snapshot's age bounds a lost message).
+  inventory.onFreed((id) => caches.invalidate('refusals', id));
+  caches.on('refusals', (id) => refusals.forget(id));
   const metrics = new Metrics(config.env !== 'test');
   const orders = new OrderService({
     db,

@@ -1,4 +1,6 @@
 import type { CreateOrderInput } from '@showtix/shared-types';
+import pino from 'pino';
+import { closeDeps, createDeps } from '../src/app';
 import { createTestEnv, type TestEnv } from './helpers/env';
 import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
 
@@ -117,5 +119,32 @@ describe('cheap refusals', () => {
     await expect(buy(u[3]!, { sessionId: s.sessionId, seatIds: [s.seatIds[2]!] })).resolves.toMatchObject({
       status: 'pending',
     });
+  });
+});
+
+describe('cheap refusals across instances', () => {
+  it('a release on another instance reaches this one at once (pub/sub), not after the bound', async () => {
+    // The other instance keeps what it learned for a minute: only the message can drop it.
+    const other = await createDeps(
+      { ...env.config, refusalSnapshotMaxAgeMs: 60_000 },
+      { clock: env.clock, log: pino({ level: 'silent' }) },
+    );
+    try {
+      const { s, u } = await fresh();
+      const input = { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] };
+      const o = await other.orders.create(u[0]!, input, undefined, env.clock.now());
+      await expect(other.orders.create(u[1]!, input, undefined, env.clock.now())).rejects.toMatchObject({
+        code: 'SEAT_TAKEN',
+      });
+      await env.deps.orders.cancel(u[0]!, o.orderNo, env.clock.now());
+      let bought;
+      for (let i = 0; i < 40 && !bought; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        bought = await other.orders.create(u[1]!, input, undefined, env.clock.now()).catch(() => undefined);
+      }
+      expect(bought).toMatchObject({ status: 'pending' });
+    } finally {
+      await closeDeps(other);
+    }
   });
 });

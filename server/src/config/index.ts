@@ -33,7 +33,7 @@ const EnvSchema = z.object({
   BATCH_INFLIGHT_MAX: int(4),
   SEAT_STATES_CACHE_MS: int(500),
   /** Staleness bound of cheap purchase refusals (orders/refusals.ts); 0 turns them off. */
-  REFUSAL_SNAPSHOT_MAX_AGE_MS: int(1_000),
+  REFUSAL_SNAPSHOT_MAX_AGE_MS: int(5_000),
   CATALOG_CACHE_MS: int(5_000),
   JOBS_ENABLED: bool(true),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),

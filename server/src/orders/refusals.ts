@@ -34,10 +34,12 @@ const NEVER = -Infinity;
  * Learned only from the take script's own answers on this instance (a seat it held or named
  * taken, units left, the count held, not on sale), each fact kept for maxAgeMs of real time
  * (`refusalSnapshotMaxAgeMs`, README): the staleness bound. The script stays the only authority
- * for a success: nothing here ever lets a purchase through, it only refuses. What the bound
- * costs: a seat or units freed by a release on another instance (cancel, expiry, refund) may be
- * refused here for up to maxAgeMs after they came back, and so may a sale opened there (a
- * release or opening through this instance drops the session's facts at once, see forget).
+ * for a success: nothing here ever lets a purchase through, it only refuses. A release, an
+ * opening or a rebuild through any instance drops the session's facts on every instance at once
+ * (forget, through the cache-invalidation channel, app.ts). What the bound still costs: a seat,
+ * units or an opening whose message was lost, a hold past its end not yet released by the
+ * expiry job, or a script answer given just before a release
+ * and learned just after it, may be refused here for up to maxAgeMs after the change.
  * maxAgeMs 0 turns cheap refusals off.
  */
 export class RefusalSnapshot {
