@@ -115,7 +115,7 @@ describe('lockSeats', () => {
 
   it('refuses the whole order when any seat is held, and changes nothing', async () => {
     await lock('o1', 'u1', ['102']);
-    expect(await lock('o2', 'u2', ['101', '102'])).toEqual([RC.SEAT_TAKEN, '102']);
+    expect(await lock('o2', 'u2', ['101', '102'])).toEqual([RC.SEAT_TAKEN, '102', 'u1']);
     expect(await redis.hexists(k.seats, '101')).toBe(0);
     expect(await redis.hget(k.users, 'u2')).toBeNull();
     expect(await redis.hget(k.meta, 'avail')).toBe('9');
@@ -130,9 +130,9 @@ describe('lockSeats', () => {
   it('refuses sold seats; SOLD_OUT when nothing is left in the session', async () => {
     await lock('o1', 'u1', ['101']);
     await confirm('o1');
-    expect(await lock('o2', 'u2', ['101'], { now: HOLD + 1 })).toEqual([RC.SEAT_TAKEN, '101']);
+    expect(await lock('o2', 'u2', ['101'], { now: HOLD + 1 })).toEqual([RC.SEAT_TAKEN, '101', 'u1']);
     await redis.hset(k.meta, 'avail', 0);
-    expect(await lock('o3', 'u2', ['101'])).toEqual([RC.SOLD_OUT, '101']);
+    expect(await lock('o3', 'u2', ['101'])).toEqual([RC.SOLD_OUT, '101', 'u1']);
   });
 
   it('checks and counts the purchase limit in the same step', async () => {
@@ -208,7 +208,7 @@ describe('request rates and the cooldown in the take scripts (one round trip)', 
 describe('admission tokens and real-name IDs', () => {
   it('uses an admission token up with the order that bought, not with a refused one', async () => {
     await lock('o1', 'u1', ['101']);
-    expect(await lock('o2', 'u2', ['101'], { jti: 't2' })).toEqual([RC.SEAT_TAKEN, '101']);
+    expect(await lock('o2', 'u2', ['101'], { jti: 't2' })).toEqual([RC.SEAT_TAKEN, '101', 'u1']);
     expect((await lock('o3', 'u2', ['102'], { jti: 't2' }))[0]).toBe(RC.LOCKED); // the refusal did not use it
     expect(await redis.pttl(k.admission('t2'))).toBeGreaterThan(0);
     expect(await lock('o4', 'u2', ['103'], { jti: 't2' })).toEqual([RC.ADMISSION_USED]);

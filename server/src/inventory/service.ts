@@ -318,7 +318,8 @@ function toTakeResult(reply: ScriptReply): TakeResult {
   if (refusal) {
     const details = refusal.detail && rest[0] !== undefined ? { [refusal.detail]: rest[0] } : undefined;
     const named = rest[0] !== undefined ? { named: rest[0] } : {};
-    return { kind: 'refused', code: refusal.code, ...(details ? { details } : {}), ...named };
+    const holder = rest[1] ? { holder: String(rest[1]) } : {};
+    return { kind: 'refused', code: refusal.code, ...(details ? { details } : {}), ...named, ...holder };
   }
   // NOT_READY twice in a row: the rebuild did not finish in time.
   return { kind: 'refused', code: 'SERVICE_UNAVAILABLE', details: { rc: code } };

@@ -9,6 +9,8 @@ export type TakeResult =
       /** What the script named with the refusal (seat, units left, count held): kept by the
        * refusal snapshot (orders/refusals.ts), never sent to the client unless in details. */
       named?: string | number;
+      /** The user whose order holds the seat named (seat refusals; '' or absent: unknown). */
+      holder?: string;
     }
   /** A request rate used up or the hold cooldown: answered 429 with Retry-After. */
   | { kind: 'throttled'; code: 'RATE_LIMITED' | 'HOLD_COOLDOWN'; retryAfterMs: number };

@@ -6,11 +6,16 @@ import type { Units } from './create';
 export interface CheapRefusal {
   code: RefusalCode;
   details?: Record<string, string | number>;
+  /**
+   * The seat's holder is another user: no idempotency key of this user can replay an order
+   * holding it, so the refusal needs no look-up (see OrderService.cheapRefusal).
+   */
+  heldByOther?: boolean;
 }
 
 interface SessionFacts {
-  /** seatId -> when this instance last learned the seat was held or sold. */
-  seats: Map<string, number>;
+  /** seatId -> when this instance last learned the seat was held or sold, and by whom ('': unknown). */
+  seats: Map<string, { at: number; holder: string }>;
   /** zoneId -> units the script said were left, and when. */
   zones: Map<string, { left: number; at: number }>;
   /** userId -> units the script said the user holds in this session, and when. */
@@ -67,9 +72,12 @@ export class RefusalSnapshot {
       return undefined;
     }
     for (const seatId of units.seatIds) {
-      const at = f.seats.get(seatId);
-      if (at !== undefined && at > since)
-        return f.soldOutAt > since ? { code: 'SOLD_OUT' } : { code: 'SEAT_TAKEN', details: { seatId } };
+      const seat = f.seats.get(seatId);
+      if (seat === undefined || seat.at <= since) continue;
+      const heldByOther = seat.holder !== '' && seat.holder !== userId;
+      return f.soldOutAt > since
+        ? { code: 'SOLD_OUT', heldByOther }
+        : { code: 'SEAT_TAKEN', details: { seatId }, heldByOther };
     }
     return undefined;
   }
@@ -80,20 +88,20 @@ export class RefusalSnapshot {
     const at = this.now();
     const f = this.facts(sessionId);
     if (r.kind === 'taken') {
-      if (units.kind === 'seats') for (const id of units.seatIds) f.seats.set(id, at);
+      if (units.kind === 'seats') for (const id of units.seatIds) f.seats.set(id, { at, holder: userId });
       if (r.availAfter <= 0) f.soldOutAt = at;
       return;
     }
     if (r.kind !== 'refused') return;
     switch (r.code) {
       case 'SEAT_TAKEN':
-        if (r.named !== undefined) f.seats.set(String(r.named), at);
+        if (r.named !== undefined) f.seats.set(String(r.named), { at, holder: r.holder ?? '' });
         return;
       case 'SOLD_OUT':
         // Seats: the script named the taken seat and found nothing left in the session.
         if (units.kind === 'seats') {
           f.soldOutAt = at;
-          if (r.named !== undefined) f.seats.set(String(r.named), at);
+          if (r.named !== undefined) f.seats.set(String(r.named), { at, holder: r.holder ?? '' });
         } else if (r.named !== undefined) f.zones.set(units.zone.id, { left: Number(r.named), at });
         return;
       case 'NOT_ON_SALE':

@@ -178,8 +178,10 @@ export class OrderService {
    * A refusal from what this instance already knows (orders/refusals.ts), before the rate
    * counters, the request hash and the take script. A request with an idempotency key that
    * already booked an order must get that order back, not a refusal: the script answers a replay
-   * before anything else, so such a request goes on to it (one HGET tells, only when a refusal
-   * is at hand).
+   * before anything else, so such a request goes on to it. A seat known held by another user
+   * settles it (this user's order cannot hold that seat; the one case answered differently is a
+   * retry whose order was cancelled and its seat sold on: SEAT_TAKEN instead of the cancelled
+   * order); otherwise one HGET of the key tells.
    */
   private async cheapRefusal(
     sessionId: string,
@@ -189,7 +191,7 @@ export class OrderService {
     idemField: string,
   ): Promise<CheapRefusal | undefined> {
     const refusal = this.d.refusals.refusal(sessionId, userId, units, limit);
-    if (!refusal || !idemField) return refusal;
+    if (!refusal || !idemField || refusal.heldByOther) return refusal;
     return (await this.d.inventory.idempotentOrder(sessionId, idemField)) ? undefined : refusal;
   }
 

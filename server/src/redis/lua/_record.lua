@@ -116,10 +116,19 @@ local function book(K, q, r)
   for _, id in ipairs(r.ids) do redis.call('HSET', K.ids, id, q.orderId) end
 end
 
+-- The user whose order holds a seat ('' when unknown): refusals name it so the instance can
+-- refuse that seat to others without asking again (orders/refusals.ts); never sent to clients.
+local function seatHolder(ordersKey, v)
+  local owner = ordersKey and string.match(v, '^[HS]|([^|]+)')
+  if not owner then return '' end
+  local rec = redis.call('HGET', ordersKey, owner)
+  return rec and string.match(rec, '^[^|]*|([^|]*)') or ''
+end
+
 -- Checks that every seat is free (or its hold expired) and holds them all for orderId.
 -- Returns nil, the number of seats that were free (not taken over) and the taken-over holds
--- ('seatId:orderId:holdUntilMs'), or the code and seat.
-local function holdSeats(metaKey, seatsKey, seats, orderId, now, holdUntil)
+-- ('seatId:orderId:holdUntilMs'), or the code, the seat and its holder (with ordersKey).
+local function holdSeats(metaKey, seatsKey, seats, orderId, now, holdUntil, ordersKey)
   local current = redis.call('HMGET', seatsKey, unpack(seats))
   local fresh = 0
   local over = {}
@@ -128,8 +137,8 @@ local function holdSeats(metaKey, seatsKey, seats, orderId, now, holdUntil)
       local taken = string.byte(v, 1) == 83 or tonumber(string.match(v, '(%d+)$')) > now
       if taken then
         local avail = tonumber(redis.call('HGET', metaKey, 'avail') or '0')
-        if avail <= 0 then return RC_SOLD_OUT, seats[i] end
-        return RC_SEAT_TAKEN, seats[i]
+        if avail <= 0 then return RC_SOLD_OUT, seats[i], seatHolder(ordersKey, v) end
+        return RC_SEAT_TAKEN, seats[i], seatHolder(ordersKey, v)
       end
       local prev, prevUntil = string.match(v, '^H|([^|]+)|(%d+)$')
       if prev then over[#over + 1] = seats[i] .. ':' .. prev .. ':' .. prevUntil end
