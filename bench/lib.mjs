@@ -59,7 +59,8 @@ export function startProcess(cmd, argv, env, { pinCore } = {}) {
 }
 
 async function waitHealthy(url) {
-  for (let i = 0; i < 300; i++) {
+  // Two minutes: on a shared, saturated machine a server can take more than 30 s to start.
+  for (let i = 0; i < 1200; i++) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) return;
     } catch {

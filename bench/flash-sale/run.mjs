@@ -28,6 +28,8 @@ const SEATS = smoke ? 1000 : 10_000;
 const ZONE = smoke ? 1000 : 10_000;
 const CONNECTIONS = Number(args.connections ?? 100);
 const HELLO_SECONDS = smoke ? 2 : 8;
+// Requests in each of the two CPU phases after the sale (all successes, then all refusals).
+const PHASE = Math.min(Number(args.phase ?? (smoke ? 1000 : 5000)), SEATS);
 const pin = args.pin === true ? { pinCore: 0 } : {};
 
 async function helloCeiling() {
@@ -100,6 +102,43 @@ async function purchaseRun(url, tokens, bodies) {
   return samples;
 }
 
+/** Seats the refusal phase asks for, each by many buyers: the hot seats of an on-sale. */
+const IDLE_MS = 3000;
+const HOT_SEATS = 50;
+
+/**
+ * Server CPU per request of a success and of a refusal, in two phases on a session of their own
+ * after the sale: PHASE buyers each buy a seat nobody else asks for (all 201), then PHASE other
+ * buyers ask for HOT_SEATS of those seats, PHASE / HOT_SEATS each (all 409): the refusal a flash
+ * sale is mostly made of. Every request carries an idempotency key, as in the sale. The server's
+ * CPU while idle (its jobs) is measured first and taken out of each phase.
+ */
+async function cpuPhases(url, serverPid, probe, tokens) {
+  const seats = probe.seatIds.slice(0, PHASE);
+  const body = (id) => JSON.stringify({ sessionId: probe.id, seatIds: [id] });
+  // The server's own jobs (expiry, outbox relay, lifecycle) burn CPU with no request at all; on
+  // a busy machine a phase is slow, so their share is taken out: CPU while idle, per second.
+  const idle = cpuMeter({ server: serverPid });
+  const idleStart = performance.now();
+  await new Promise((r) => setTimeout(r, IDLE_MS));
+  const idleUsPerMs = idle().server / (performance.now() - idleStart);
+  const phase = async (toks, bodies) => {
+    const meter = cpuMeter({ server: serverPid });
+    const t0 = performance.now();
+    const samples = await purchaseRun(url, toks, bodies);
+    const busy = meter().server - idleUsPerMs * (performance.now() - t0);
+    const statuses = {};
+    for (const s of samples) statuses[s[2]] = (statuses[s[2]] ?? 0) + 1;
+    return { cpuUs: Math.round(Math.max(0, busy) / samples.length), statuses };
+  };
+  const success = await phase(tokens.slice(0, PHASE), seats.map(body));
+  const refusal = await phase(
+    tokens.slice(PHASE, 2 * PHASE),
+    seats.map((_, i) => body(seats[i % HOT_SEATS])),
+  );
+  return { success, refusal, idleUsPerS: Math.round(idleUsPerMs * 1000) };
+}
+
 /** Rates over the selling window: up to the last committed order (refusals after a sell-out are cheap). */
 function summarize(samples) {
   const ok = samples.filter((s) => s[2] === 201);
@@ -131,6 +170,8 @@ async function main() {
     const tokens = await seedUsers(deps, BUYERS);
     const bodies = buyerBodies(tour, BUYERS, 20261130);
     const capacity = tour.reduce((a, s) => a + s.capacity, 0);
+    const [probe] = await seedTour(deps, { sessions: 1, seatsPerSession: SEATS, zoneCapacity: 1 });
+    const probeTokens = await seedUsers(deps, 2 * PHASE);
 
     console.log('measuring the Koa hello-world ceiling ...');
     const helloRps = await helloCeiling();
@@ -152,6 +193,8 @@ async function main() {
     const samples = await purchaseRun(url, tokens, bodies);
     const cpu = meter();
     const s = summarize(samples);
+    console.log(`CPU phases: ${PHASE} successes, then ${PHASE} refusals of the same seats ...`);
+    const phases = await cpuPhases(url, server.child.pid, probe, probeTokens);
     await server.stop();
 
     const a = await audit(
@@ -182,6 +225,11 @@ async function main() {
       cpu_us_per_request: Object.fromEntries(
         Object.entries(cpu).map(([k, v]) => [k, Math.round(v / samples.length)]),
       ),
+      // Server CPU µs per request in the two phases after the sale (cpuPhases): a sale, a refusal
+      refusal_cpu_us: phases.refusal.cpuUs,
+      success_cpu_us: phases.success.cpuUs,
+      phase_statuses: { success: phases.success.statuses, refusal: phases.refusal.statuses },
+      server_idle_cpu_us_per_s: phases.idleUsPerS,
       pinned: args.pin === true,
       at: new Date().toISOString(),
     };
@@ -190,7 +238,8 @@ async function main() {
       `sold ${a.sold}/${capacity}, oversold ${result.oversold}, double-sold ${a.doubleSold}; ` +
         `${result.purchase_rps} purchase req/s, ${result.orders_per_s} orders/s over ${result.selling_window_s}s; ` +
         `p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms; hello-world ${result.hello_rps} req/s; ratio ${result.ratio}; ` +
-        `CPU µs/request ${JSON.stringify(result.cpu_us_per_request)}`,
+        `CPU µs/request ${JSON.stringify(result.cpu_us_per_request)}; ` +
+        `server CPU µs per success ${result.success_cpu_us}, per refusal ${result.refusal_cpu_us}`,
     );
     console.log(JSON.stringify(result));
     if (result.oversold || result.double_sold || result.created_201 !== result.committed_orders)

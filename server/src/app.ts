@@ -24,6 +24,7 @@ import { IdNodeLease } from './orders/id-lease';
 import { OrderWriter } from './orders/writer';
 import { OrderService } from './orders/service';
 import { orderRoutes } from './orders/routes';
+import { RefusalSnapshot } from './orders/refusals';
 import { quotaRoutes } from './orders/quota';
 import { Broker } from './outbox/broker';
 import { OutboxRelay } from './outbox/relay';
@@ -134,6 +135,11 @@ export async function createDeps(
   const ticketKeys = new TicketKeys(config.ticketKeySecret, config.ticketKeyIds);
   const admissions = new AdmissionTokens(config.authSecret);
   const risk = new RiskService(db, redis, log, riskOptions(config));
+  const refusals = new RefusalSnapshot(config.refusalSnapshotMaxAgeMs);
+  // Units back or a sale opened here: every instance drops what it knew refused in that session
+  // (at once here, in milliseconds elsewhere; the snapshot's age bounds a lost message).
+  inventory.onFreed((id) => caches.invalidate('refusals', id));
+  caches.on('refusals', (id) => refusals.forget(id));
   const metrics = new Metrics(config.env !== 'test');
   const orders = new OrderService({
     db,
@@ -146,6 +152,7 @@ export async function createDeps(
     vault,
     admissions,
     risk,
+    refusals,
     created: metrics.ordersCreated,
     queuedIds: (sessionId, idHashes) => redis.hmget(keys.session(sessionId).queue.ids, ...idHashes),
   });
@@ -177,6 +184,7 @@ export async function createDeps(
   caches.on('session', (id) => {
     catalog.forget(id);
     seatmaps.forget(id);
+    refusals.forget(id);
   });
   caches.on('blocklist', () => risk.invalidateBlocklist());
   await caches.start();

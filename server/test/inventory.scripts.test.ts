@@ -94,6 +94,11 @@ describe('key layout', () => {
       s.rebuildLock,
       s.ids,
       s.admission('abc'),
+      s.cooldown('42'),
+      s.rate('u', '42'),
+      s.rate('d', 'device-1'),
+      s.rate('i', '::1'),
+      s.rate('i', undefined),
       ...Object.values(s.queue),
     ];
     expect(new Set(names.map((key) => calculateSlot(key))).size).toBe(1);
@@ -110,7 +115,7 @@ describe('lockSeats', () => {
 
   it('refuses the whole order when any seat is held, and changes nothing', async () => {
     await lock('o1', 'u1', ['102']);
-    expect(await lock('o2', 'u2', ['101', '102'])).toEqual([RC.SEAT_TAKEN, '102']);
+    expect(await lock('o2', 'u2', ['101', '102'])).toEqual([RC.SEAT_TAKEN, '102', 'u1']);
     expect(await redis.hexists(k.seats, '101')).toBe(0);
     expect(await redis.hget(k.users, 'u2')).toBeNull();
     expect(await redis.hget(k.meta, 'avail')).toBe('9');
@@ -125,9 +130,9 @@ describe('lockSeats', () => {
   it('refuses sold seats; SOLD_OUT when nothing is left in the session', async () => {
     await lock('o1', 'u1', ['101']);
     await confirm('o1');
-    expect(await lock('o2', 'u2', ['101'], { now: HOLD + 1 })).toEqual([RC.SEAT_TAKEN, '101']);
+    expect(await lock('o2', 'u2', ['101'], { now: HOLD + 1 })).toEqual([RC.SEAT_TAKEN, '101', 'u1']);
     await redis.hset(k.meta, 'avail', 0);
-    expect(await lock('o3', 'u2', ['101'])).toEqual([RC.SOLD_OUT, '101']);
+    expect(await lock('o3', 'u2', ['101'])).toEqual([RC.SOLD_OUT, '101', 'u1']);
   });
 
   it('checks and counts the purchase limit in the same step', async () => {
@@ -152,10 +157,58 @@ describe('lockSeats', () => {
   });
 });
 
+describe('request rates and the cooldown in the take scripts (one round trip)', () => {
+  const rated = (o: { user?: number; device?: number }) => ({
+    ...(o.user ? { user: { subject: 'u1', points: o.user, windowMs: 10_000 } } : {}),
+    ...(o.device ? { device: { subject: 'dev-1', points: o.device, windowMs: 20_000 } } : {}),
+  });
+  const lockRated = (orderId: string, seats: string[], rates: ReturnType<typeof rated>, cooldown = false) =>
+    redis.lockSeats(
+      ...scriptKeys.take(k, k.seats, '', cooldown ? 'u1' : '-', {
+        u: rates.user?.subject,
+        d: rates.device?.subject,
+      }),
+      ...takeArgs({ ...req(orderId, 'u1', { limit: 10 }), rates }),
+      ...seats,
+    );
+
+  it('counts every request per user and device in the session; the longest wait answers', async () => {
+    const rates = rated({ user: 2, device: 5 });
+    expect((await lockRated('o1', ['101'], rates))[0]).toBe(RC.LOCKED);
+    // A refusal counts like a success, as rate-limiter-flexible counted it.
+    expect((await lockRated('o2', ['101'], rates))[0]).toBe(RC.SEAT_TAKEN);
+    const [code, waitMs] = await lockRated('o3', ['102'], rates);
+    expect(code).toBe(RC.RATE_LIMITED);
+    expect(Number(waitMs)).toBeGreaterThan(9_000);
+    expect(Number(waitMs)).toBeLessThanOrEqual(10_000);
+    expect(await redis.hget(k.seats, '102')).toBeNull();
+    expect(await redis.get(k.rate('u', 'u1'))).toBe('3');
+    expect(await redis.get(k.rate('d', 'dev-1'))).toBe('3');
+    expect(await redis.pttl(k.rate('d', 'dev-1'))).toBeGreaterThan(19_000);
+  });
+
+  it('counts nothing for a dimension that is off, and nothing before a rebuild', async () => {
+    expect((await lockRated('o1', ['101'], {}))[0]).toBe(RC.LOCKED);
+    expect(await redis.exists(k.rate('u', 'u1'), k.rate('i', undefined))).toBe(0);
+    await redis.del(k.meta);
+    expect(await lockRated('o2', ['102'], rated({ user: 1 }))).toEqual([RC.NOT_READY]);
+    expect(await redis.exists(k.rate('u', 'u1'))).toBe(0);
+  });
+
+  it("refuses a user in cooldown in this session with the time left, and only that user's", async () => {
+    await redis.set(k.cooldown('u1'), '1', 'PX', 60_000);
+    const [code, waitMs] = await lockRated('o1', ['101'], {}, true);
+    expect(code).toBe(RC.HOLD_COOLDOWN);
+    expect(Number(waitMs)).toBeGreaterThan(59_000);
+    expect(await redis.hget(k.seats, '101')).toBeNull();
+    expect((await lock('o2', 'u2', ['101']))[0]).toBe(RC.LOCKED);
+  });
+});
+
 describe('admission tokens and real-name IDs', () => {
   it('uses an admission token up with the order that bought, not with a refused one', async () => {
     await lock('o1', 'u1', ['101']);
-    expect(await lock('o2', 'u2', ['101'], { jti: 't2' })).toEqual([RC.SEAT_TAKEN, '101']);
+    expect(await lock('o2', 'u2', ['101'], { jti: 't2' })).toEqual([RC.SEAT_TAKEN, '101', 'u1']);
     expect((await lock('o3', 'u2', ['102'], { jti: 't2' }))[0]).toBe(RC.LOCKED); // the refusal did not use it
     expect(await redis.pttl(k.admission('t2'))).toBeGreaterThan(0);
     expect(await lock('o4', 'u2', ['103'], { jti: 't2' })).toEqual([RC.ADMISSION_USED]);

@@ -39,6 +39,8 @@ const EnvSchema = z.object({
   BATCH_ORDERS_MAX: int(200),
   BATCH_INFLIGHT_MAX: int(4),
   SEAT_STATES_CACHE_MS: int(500),
+  /** Staleness bound of cheap purchase refusals (orders/refusals.ts); 0 turns them off. */
+  REFUSAL_SNAPSHOT_MAX_AGE_MS: int(5_000),
   CATALOG_CACHE_MS: int(5_000),
   JOBS_ENABLED: bool(true),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
@@ -102,6 +104,8 @@ export interface Config extends RiskConfig {
   batchOrdersMax: number;
   batchInflightMax: number;
   seatStatesCacheMs: number;
+  /** How long a fact learned from the take script may refuse a purchase (orders/refusals.ts). */
+  refusalSnapshotMaxAgeMs: number;
   catalogCacheMs: number;
   jobsEnabled: boolean;
   /** all: HTTP and workers; api: HTTP only; worker: consumers and jobs only (scale them apart). */
@@ -222,6 +226,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     batchOrdersMax: e.BATCH_ORDERS_MAX,
     batchInflightMax: e.BATCH_INFLIGHT_MAX,
     seatStatesCacheMs: e.SEAT_STATES_CACHE_MS,
+    refusalSnapshotMaxAgeMs: e.REFUSAL_SNAPSHOT_MAX_AGE_MS,
     catalogCacheMs: e.CATALOG_CACHE_MS,
     jobsEnabled: e.JOBS_ENABLED,
     role: e.ROLE,

@@ -8,6 +8,7 @@ import type {
   ConfirmMode,
   ConfirmResult,
   LiveStates,
+  RateCount,
   RefusalCode,
   ReleaseResult,
   TakeRequest,
@@ -37,6 +38,7 @@ export interface InventoryOptions {
  */
 export class InventoryService {
   private readonly rebuilding = new Map<string, Promise<void>>();
+  private readonly freedListeners: ((sessionId: string) => void)[] = [];
 
   constructor(
     private readonly redis: ScriptedRedis,
@@ -45,6 +47,18 @@ export class InventoryService {
     private readonly log: Logger,
     private readonly opts: InventoryOptions,
   ) {}
+
+  /**
+   * Called when units of a session may have come back or its sale opened through this instance
+   * (a release, opening, a rebuild): what was learned about it may be wrong now.
+   */
+  onFreed(fn: (sessionId: string) => void): void {
+    this.freedListeners.push(fn);
+  }
+
+  private freed(sessionId: string): void {
+    for (const fn of this.freedListeners) fn(sessionId);
+  }
 
   lockSeats(req: TakeRequest, seatIds: string[]): Promise<TakeResult> {
     return this.take(req, 'lockSeats', seatIds);
@@ -61,7 +75,14 @@ export class InventoryService {
     units: (string | number)[],
   ): Promise<TakeResult> {
     const k = this.keys.session(req.sessionId);
-    const keys = scriptKeys.take(k, script === 'lockSeats' ? k.seats : k.zslots, req.admission?.jti ?? '');
+    const r = req.rates ?? {};
+    const keys = scriptKeys.take(
+      k,
+      script === 'lockSeats' ? k.seats : k.zslots,
+      req.admission?.jti ?? '',
+      req.cooldown ? req.userId : '-',
+      { u: r.user?.subject, d: r.device?.subject, i: r.ip?.subject },
+    );
     const reply = await this.withRebuild(req.sessionId, () =>
       this.redis[script](...keys, ...takeArgs(req), ...units),
     );
@@ -104,6 +125,7 @@ export class InventoryService {
       forget ? '1' : '0',
       returnTurn ? '1' : '0',
     );
+    this.freed(sessionId);
     if (code === RC.RELEASED) return { kind: 'released', availAfter: Number(avail), freed: Number(freed) };
     return { kind: code === RC.ALREADY ? 'already' : 'unknown' };
   }
@@ -164,6 +186,7 @@ export class InventoryService {
   async setOpen(sessionId: string, open: boolean): Promise<void> {
     const k = this.keys.session(sessionId);
     if (open || (await this.redis.exists(k.meta))) await this.redis.hset(k.meta, 'open', open ? '1' : '0');
+    this.freed(sessionId);
   }
 
   async isLoaded(sessionId: string): Promise<boolean> {
@@ -217,7 +240,10 @@ export class InventoryService {
   rebuild(sessionId: string, nowMs = Date.now()): Promise<void> {
     let running = this.rebuilding.get(sessionId);
     if (!running) {
-      running = this.rebuildExclusive(sessionId, nowMs).finally(() => this.rebuilding.delete(sessionId));
+      running = this.rebuildExclusive(sessionId, nowMs).finally(() => {
+        this.rebuilding.delete(sessionId);
+        this.freed(sessionId);
+      });
       this.rebuilding.set(sessionId, running);
     }
     return running;
@@ -256,9 +282,10 @@ export class InventoryService {
   }
 }
 
-/** ARGV of the take scripts up to the units (see lockSeats-8.lua). */
+/** ARGV of the take scripts up to the units (see lockSeats-12.lua). */
 export function takeArgs(r: TakeRequest): (string | number)[] {
   const ids = r.idHashes ?? [];
+  const rate = (c: RateCount | undefined) => (c ? [c.points, c.windowMs] : [0, 0]);
   return [
     r.orderId,
     r.userId,
@@ -268,6 +295,9 @@ export function takeArgs(r: TakeRequest): (string | number)[] {
     r.idemField,
     r.requestHash,
     r.admission?.ttlMs ?? 0,
+    ...rate(r.rates?.user),
+    ...rate(r.rates?.device),
+    ...rate(r.rates?.ip),
     ids.length,
     ...ids,
   ];
@@ -278,10 +308,18 @@ function toTakeResult(reply: ScriptReply): TakeResult {
   if (code === RC.LOCKED)
     return { kind: 'taken', availAfter: Number(rest[0]), slots: rest.slice(1).map(Number) };
   if (code === RC.REPLAY) return { kind: 'replay', orderId: String(rest[0]) };
+  if (code === RC.RATE_LIMITED || code === RC.HOLD_COOLDOWN)
+    return {
+      kind: 'throttled',
+      code: code === RC.RATE_LIMITED ? 'RATE_LIMITED' : 'HOLD_COOLDOWN',
+      retryAfterMs: Number(rest[0]),
+    };
   const refusal = REFUSALS[code as RC];
   if (refusal) {
     const details = refusal.detail && rest[0] !== undefined ? { [refusal.detail]: rest[0] } : undefined;
-    return { kind: 'refused', code: refusal.code, ...(details ? { details } : {}) };
+    const named = rest[0] !== undefined ? { named: rest[0] } : {};
+    const holder = rest[1] ? { holder: String(rest[1]) } : {};
+    return { kind: 'refused', code: refusal.code, ...(details ? { details } : {}), ...named, ...holder };
   }
   // NOT_READY twice in a row: the rebuild did not finish in time.
   return { kind: 'refused', code: 'SERVICE_UNAVAILABLE', details: { rc: code } };

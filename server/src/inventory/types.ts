@@ -2,7 +2,18 @@
 export type TakeResult =
   | { kind: 'taken'; availAfter: number; slots: number[] }
   | { kind: 'replay'; orderId: string }
-  | { kind: 'refused'; code: RefusalCode; details?: Record<string, string | number> };
+  | {
+      kind: 'refused';
+      code: RefusalCode;
+      details?: Record<string, string | number>;
+      /** What the script named with the refusal (seat, units left, count held): kept by the
+       * refusal snapshot (orders/refusals.ts), never sent to the client unless in details. */
+      named?: string | number;
+      /** The user whose order holds the seat named (seat refusals; '' or absent: unknown). */
+      holder?: string;
+    }
+  /** A request rate used up or the hold cooldown: answered 429 with Retry-After. */
+  | { kind: 'throttled'; code: 'RATE_LIMITED' | 'HOLD_COOLDOWN'; retryAfterMs: number };
 
 export type RefusalCode =
   | 'NOT_ON_SALE'
@@ -28,6 +39,17 @@ export interface TakeRequest {
   admission?: { jti: string; ttlMs: number };
   /** Keyed hashes of the attendees' ID documents (real-name sessions). */
   idHashes?: string[];
+  /** Request rates the take script counts in this session (none: not counted). */
+  rates?: { user?: RateCount; device?: RateCount; ip?: RateCount };
+  /** Check the buyer's hold cooldown in the script (risk/service.ts writes it per session). */
+  cooldown?: boolean;
+}
+
+/** One rate dimension of a purchase: who is counted, and how many requests per window. */
+export interface RateCount {
+  subject: string;
+  points: number;
+  windowMs: number;
 }
 
 export type ConfirmMode = 'owned' | 'record';

@@ -14,7 +14,8 @@ import { WriteError, type OrderWriter } from './writer';
 import type { IdentityVault } from '../attendees/crypto';
 import type { AdmissionTokens } from '../queue/tokens';
 import type { RiskService } from '../risk/service';
-import type { Client } from '../risk/limits';
+import { holdCooldown, rateLimited, type Client } from '../risk/limits';
+import type { CheapRefusal, RefusalSnapshot } from './refusals';
 
 export interface OrderServiceDeps {
   db: Db;
@@ -27,6 +28,8 @@ export interface OrderServiceDeps {
   vault: IdentityVault;
   admissions: AdmissionTokens;
   risk: RiskService;
+  /** What this instance knows makes a purchase fail (cheap refusals, orders/refusals.ts). */
+  refusals: RefusalSnapshot;
   /** Counts committed orders (Prometheus orders_created_total). */
   created: { inc(): void };
   /** Real-name waiting room: which account joined with each of these ID hashes (null: none). */
@@ -96,10 +99,14 @@ export class OrderService {
     const cat = await this.d.catalog.requireSession(input.sessionId);
     const units = resolveUnits(cat, input);
     const idHashes = cat.realName ? input.attendees!.map((a) => this.d.vault.idHash(a.idNumber)) : [];
-    await this.d.risk.guardPurchase(userId, client, now.getTime(), idHashes);
+    await this.d.risk.guardPurchaseBlocklist(userId, client, now.getTime(), idHashes);
     const admission = cat.queueEnabled
       ? this.d.admissions.verify(input.admissionToken, cat.id, userId, now.getTime())
       : undefined;
+    const idemField = idempotencyKey ? `${userId}:${idempotencyKey}` : '';
+    const cheap = await this.cheapRefusal(cat.id, userId, units, cat.purchaseLimit, idemField);
+    if (cheap) throw appError(cheap.code, cheap.details);
+    const rates = await this.d.risk.purchaseRates(userId, client);
     if (admission && cat.realName) await this.requireQueuedAttendee(cat.id, userId, idHashes);
     const hash = requestHash(input);
     const expireAt = new Date(now.getTime() + cat.holdMinutes * 60_000);
@@ -110,9 +117,11 @@ export class OrderService {
       nowMs: now.getTime(),
       holdUntilMs: expireAt.getTime() + this.d.holdGraceMs,
       limit: cat.purchaseLimit,
-      idemField: idempotencyKey ? `${userId}:${idempotencyKey}` : '',
+      idemField,
       requestHash: hash,
       idHashes,
+      rates,
+      cooldown: true,
       ...(admission ? { admission } : {}),
     };
     let taken = await this.hold(take, units);
@@ -123,8 +132,15 @@ export class OrderService {
       // because each rerun means another duplicate took the key and failed in between.
       if (reruns === REPLAY_RERUNS_MAX) throw appError('REQUEST_IN_PROGRESS');
       take.orderId = this.d.ids.next(now.getTime());
+      // Counted once: the rerun is the same request.
+      take.rates = {};
       taken = await this.hold(take, units);
     }
+    this.d.refusals.learn(cat.id, userId, units, taken);
+    if (taken.kind === 'throttled')
+      throw taken.code === 'RATE_LIMITED'
+        ? rateLimited(taken.retryAfterMs)
+        : holdCooldown(taken.retryAfterMs);
     if (taken.kind === 'refused') throw appError(taken.code, taken.details);
 
     // Sealed only now: in a flash sale most requests are refused, and a refusal should not pay
@@ -156,6 +172,27 @@ export class OrderService {
     this.d.created.inc();
     if (taken.availAfter <= 0) this.background(this.d.catalog.markSoldOut(cat.id), 'mark sold out');
     return newOrderView(order, cat);
+  }
+
+  /**
+   * A refusal from what this instance already knows (orders/refusals.ts), before the rate
+   * counters, the request hash and the take script. A request with an idempotency key that
+   * already booked an order must get that order back, not a refusal: the script answers a replay
+   * before anything else, so such a request goes on to it. A seat known held by another user
+   * settles it (this user's order cannot hold that seat; the one case answered differently is a
+   * retry whose order was cancelled and its seat sold on: SEAT_TAKEN instead of the cancelled
+   * order); otherwise one HGET of the key tells.
+   */
+  private async cheapRefusal(
+    sessionId: string,
+    userId: string,
+    units: Units,
+    limit: number,
+    idemField: string,
+  ): Promise<CheapRefusal | undefined> {
+    const refusal = this.d.refusals.refusal(sessionId, userId, units, limit);
+    if (!refusal || !idemField || refusal.heldByOther) return refusal;
+    return (await this.d.inventory.idempotentOrder(sessionId, idemField)) ? undefined : refusal;
   }
 
   private hold(take: TakeRequest, units: Units): Promise<TakeResult> {

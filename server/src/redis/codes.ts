@@ -25,6 +25,8 @@ export enum RC {
   ADMISSION_USED = -10,
   ID_TAKEN = -11,
   NOT_LEADING = -12,
+  RATE_LIMITED = -13,
+  HOLD_COOLDOWN = -14,
 }
 
 /** UPPER_SNAKE names for the Lua prelude: RC.SEAT_TAKEN -> RC_SEAT_TAKEN. */

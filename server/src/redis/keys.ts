@@ -2,8 +2,9 @@
  * Every Redis key name is built here. All keys of one show session share the hash tag
  * {s:<id>}, so the scripts, MULTIs and pipelines that touch several of them stay valid on Redis
  * Cluster. Keys built elsewhere are only ever used one at a time (a script or MULTI on one key):
- * rate limits (risk/limits.ts, admin/auth/limiter.ts), risk counters and cooldowns
- * (risk/service.ts); so are the job lease and the cache channel below.
+ * rate limits (risk/limits.ts, admin/auth/limiter.ts), risk counters and the global cooldown
+ * marker (risk/service.ts); so are the job lease and the cache channel below. The purchase's
+ * own rate counters and cooldown are per session, under its tag (rate, cooldown).
  */
 export interface SessionKeys {
   meta: string;
@@ -18,6 +19,13 @@ export interface SessionKeys {
   ids: string;
   /** An admission token's used-up marker (jti from the signed token; '-' when none). */
   admission(jti: string): string;
+  /** A user's hold cooldown in this session (risk/service.ts writes it into every live session). */
+  cooldown(userId: string): string;
+  /**
+   * A purchase-rate counter of one user ('u'), device ('d') or address ('i') in this session;
+   * undefined subject: a dummy key the script does not touch (the dimension is not counted).
+   */
+  rate(dim: 'u' | 'd' | 'i', subject: string | undefined): string;
   /** A seat-states snapshot by its version (catalog/seat-delta.ts; short TTL). */
   snapshot(version: string): string;
   /** The waiting room: see queue/keys in the queue scripts. */
@@ -40,6 +48,9 @@ export class Keys {
       rebuildLock: `${tag}:rebuild`,
       ids: `${tag}:ids`,
       admission: (jti: string) => `${tag}:adm:${jti || '-'}`,
+      cooldown: (userId: string) => `${tag}:cd:${userId}`,
+      rate: (dim: 'u' | 'd' | 'i', subject: string | undefined) =>
+        subject === undefined ? `${tag}:rl:-` : `${tag}:rl:${dim}:${subject}`,
       snapshot: (version: string) => `${tag}:snap:${version}`,
       queue: {
         line: `${tag}:q:line`,
@@ -73,8 +84,17 @@ export class Keys {
  * script tests both call the scripts through these, so the layout is written down once.
  */
 export const scriptKeys = {
-  /** lockSeats (units: the seats hash) and takeZone (units: the zslots zset). */
-  take: (k: SessionKeys, units: string, jti: string) => [
+  /**
+   * lockSeats (units: the seats hash) and takeZone (units: the zslots zset). `buyer`: whose
+   * cooldown is checked; `rated`: the subjects whose rates are counted (see takeArgs).
+   */
+  take: (
+    k: SessionKeys,
+    units: string,
+    jti: string,
+    buyer = '-',
+    rated: { u?: string | undefined; d?: string | undefined; i?: string | undefined } = {},
+  ) => [
     k.meta,
     units,
     k.users,
@@ -83,6 +103,10 @@ export const scriptKeys = {
     k.idem,
     k.admission(jti),
     k.ids,
+    k.cooldown(buyer),
+    k.rate('u', rated.u),
+    k.rate('d', rated.d),
+    k.rate('i', rated.i),
   ],
   confirmOrder: (k: SessionKeys) => [k.meta, k.seats, k.orders, k.pending],
   releaseOrder: (k: SessionKeys, jti: string) => [

@@ -35,6 +35,19 @@ export function rateLimited(retryAfterMs: number): AppError {
   );
 }
 
+/** The hold cooldown (too many holds left to expire in a row): 429 with Retry-After. */
+export function holdCooldown(retryAfterMs: number): AppError {
+  const s = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new AppError(
+    'HOLD_COOLDOWN',
+    429,
+    true,
+    ERRORS.HOLD_COOLDOWN.message,
+    { retryAfterS: s },
+    { 'Retry-After': String(s) },
+  );
+}
+
 /**
  * Request rates per user, per address and per device on one path (rate-limiter-flexible). On
  * Redis the limits are shared by all instances and the dimensions are consumed together in one

@@ -2,9 +2,11 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
-import { AppError, appError } from '../http/errors';
-import { ERRORS } from '@showtix/shared-types';
-import { PathLimiter, type Client, type PathLimits } from './limits';
+import { appError } from '../http/errors';
+import type { TakeRequest } from '../inventory/types';
+import { Keys } from '../redis/keys';
+import { PathLimiter, type Client, type Limit, type PathLimits } from './limits';
+import { liveSessionIds } from './repo';
 
 export interface RiskOptions {
   keyPrefix: string;
@@ -38,14 +40,18 @@ export class RiskService {
   private blockedAt = 0;
   private loading: Promise<void> | undefined;
 
+  private readonly keys: Keys;
+
   constructor(
     private readonly db: Db,
     private readonly redis: Redis,
     private readonly log: Logger,
     private readonly o: RiskOptions,
   ) {
+    this.keys = new Keys(o.keyPrefix);
     this.limiters = {
-      purchase: new PathLimiter(redis, o.keyPrefix, 'purchase', o.purchase),
+      // Per instance, across sessions; the shared per-session counts are in the take script.
+      purchase: new PathLimiter(redis, o.keyPrefix, 'purchase', o.purchase, 'memory'),
       queue: new PathLimiter(redis, o.keyPrefix, 'queue', o.queue),
       poll: new PathLimiter(redis, o.keyPrefix, 'poll', o.poll, 'memory'),
       login: new PathLimiter(redis, o.keyPrefix, 'login', o.login),
@@ -58,24 +64,41 @@ export class RiskService {
     return `${this.o.keyPrefix}cooldown:${userId}`;
   }
 
-  /** Before a hold: blocklist, cooldown and rates. Checks run side by side (one round trip). */
-  async guardPurchase(userId: string, client: Client, nowMs: number, idHashes: string[] = []): Promise<void> {
-    const [, cooldownMs] = await Promise.all([
-      this.limiters.purchase.consume(userId, client),
-      this.redis.pttl(this.cooldownKey(userId)),
-      this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: idHashes }, nowMs),
-    ]);
-    if (cooldownMs > 0) {
-      const s = Math.ceil(cooldownMs / 1000);
-      throw new AppError(
-        'HOLD_COOLDOWN',
-        429,
-        true,
-        ERRORS.HOLD_COOLDOWN.message,
-        { retryAfterS: s },
-        { 'Retry-After': String(s) },
-      );
-    }
+  /** Before anything else of a purchase: the blocklist (kept per instance, no round trip). */
+  async guardPurchaseBlocklist(
+    userId: string,
+    client: Client,
+    nowMs: number,
+    idHashes: string[] = [],
+  ): Promise<void> {
+    await this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: idHashes }, nowMs);
+  }
+
+  /**
+   * The purchase's request rates, counted where they cost no round trip of their own:
+   * - per session, shared by every instance, in the take script itself (returned here for it);
+   *   a counter across sessions cannot be there, because a script's KEYS must share the
+   *   session's Redis Cluster slot ({s:<id>});
+   * - across sessions, per instance in memory (WindowCounter, rate-limiter-flexible's
+   *   contract): a user spreading requests over many sessions gets at most the limit per
+   *   instance, and every session still sees at most the limit from all instances together.
+   * The script also checks the hold cooldown, which onHoldExpired writes into each live session.
+   */
+  async purchaseRates(userId: string, client: Client): Promise<NonNullable<TakeRequest['rates']>> {
+    await this.limiters.purchase.consume(userId, client);
+    const p = this.o.purchase;
+    const count = (subject: string | undefined, l: Limit) =>
+      subject !== undefined && l.points > 0
+        ? { subject, points: l.points, windowMs: l.durationS * 1000 }
+        : undefined;
+    const rates: NonNullable<TakeRequest['rates']> = {};
+    const user = count(userId, p.user);
+    const device = count(client.device, p.device);
+    const ip = count(client.ip, p.ip);
+    if (user) rates.user = user;
+    if (device) rates.device = device;
+    if (ip) rates.ip = ip;
+    return rates;
   }
 
   /** Joining the waiting room ('join') or asking for one's place ('poll'). */
@@ -146,7 +169,13 @@ export class RiskService {
     this.blockedAt = 0;
   }
 
-  /** An order of this user expired unpaid: one more in the streak; past the cap, a cooldown. */
+  /**
+   * An order of this user expired unpaid: one more in the streak; past the cap, a cooldown. The
+   * purchase checks it inside its one script, whose keys live in the session's Cluster slot,
+   * so the cooldown is written into every session a hold can be placed in now (a rare write:
+   * only past the cap); a session that goes on presale later during the cooldown does not see
+   * it. The global key stays the record that a cooldown runs (onPaid looks for it).
+   */
   async onHoldExpired(userId: string): Promise<void> {
     // LAST_INSERT_ID(expr) hands the new value back with the update: one round trip, no re-read.
     const [res] = await this.db.query<ResultSetHeader>(
@@ -156,14 +185,22 @@ export class RiskService {
     const streak = res.affectedRows === 1 ? Number(res.insertId) : 0;
     if (streak >= this.o.expiredHoldsMax) {
       await this.redis.set(this.cooldownKey(userId), '1', 'PX', this.o.cooldownMs);
+      const sessions = await liveSessionIds(this.db);
+      await Promise.all(
+        sessions.map((id) =>
+          this.redis.set(this.keys.session(id).cooldown(userId), '1', 'PX', this.o.cooldownMs),
+        ),
+      );
       this.log.info({ userId, streak }, 'hold cooldown after repeated expired holds');
     }
   }
 
-  /** A payment ends the streak. */
+  /** A payment ends the streak (and a cooldown, in every session it was written into). */
   async onPaid(userId: string): Promise<void> {
     await this.db.query('UPDATE users SET expired_streak = 0 WHERE id = ? AND expired_streak <> 0', [userId]);
-    await this.redis.del(this.cooldownKey(userId));
+    if ((await this.redis.del(this.cooldownKey(userId))) === 0) return;
+    const sessions = await liveSessionIds(this.db);
+    await Promise.all(sessions.map((id) => this.redis.del(this.keys.session(id).cooldown(userId))));
   }
 
   /**

@@ -36,24 +36,56 @@ local function recordString(state, r)
     .. '|' .. table.concat(r.ids, ',') .. '|' .. table.concat(r.over or {}, ',')
 end
 
--- The request part shared by the take scripts (see lockSeats-8.lua for the layout):
+-- The request part shared by the take scripts (see lockSeats-12.lua for the layout):
 -- ARGV[1..7] order, user, times, limit, idempotency; ARGV[8] admission TTL ms (0: no token);
--- ARGV[9] n, ARGV[10..9+n] ID hashes; the units follow. Returns the request and where units start.
+-- ARGV[9..14] request rates (points, window ms) per user, device, address (0 points: off);
+-- ARGV[15] n, ARGV[16..15+n] ID hashes; the units follow. Returns the request and where units start.
 local function readRequest()
-  local n = tonumber(ARGV[9])
+  local n = tonumber(ARGV[15])
   local ids = {}
-  for i = 10, 9 + n do ids[#ids + 1] = ARGV[i] end
+  for i = 16, 15 + n do ids[#ids + 1] = ARGV[i] end
+  local rates = {}
+  for i = 9, 14 do rates[#rates + 1] = tonumber(ARGV[i]) end
   return {
     orderId = ARGV[1], userId = ARGV[2], now = tonumber(ARGV[3]), holdUntil = ARGV[4], limit = tonumber(ARGV[5]),
-    idem = ARGV[6], reqHash = ARGV[7], admissionTtl = tonumber(ARGV[8]), ids = ids,
-  }, 10 + n
+    idem = ARGV[6], reqHash = ARGV[7], admissionTtl = tonumber(ARGV[8]), rates = rates, ids = ids,
+  }, 16 + n
+end
+
+-- Request rates and the hold cooldown, in the purchase's own round trip. The counters are per
+-- session (KEYS under the session's hash tag, so the script stays in one Cluster slot); the
+-- global per-user rate is kept per instance in memory (risk/service.ts). Fixed windows, counted
+-- as rate-limiter-flexible counts them: the first request starts the window, every request
+-- counts, and the longest wait of the dimensions used up is the answer.
+local function throttle(K, q)
+  local wait = 0
+  local keys = { K.rateUser, K.rateDevice, K.rateIp }
+  for i = 1, 3 do
+    local points, windowMs = q.rates[2 * i - 1], q.rates[2 * i]
+    if points > 0 then
+      local n = redis.call('INCR', keys[i])
+      local ttl = redis.call('PTTL', keys[i])
+      if n == 1 or ttl < 0 then
+        redis.call('PEXPIRE', keys[i], windowMs)
+        ttl = windowMs
+      end
+      if n > points and ttl > wait then wait = ttl end
+    end
+  end
+  if wait > 0 then return { RC_RATE_LIMITED, wait } end
+  local cooldown = redis.call('PTTL', K.cooldown)
+  if cooldown > 0 then return { RC_HOLD_COOLDOWN, cooldown } end
+  return nil
 end
 
 -- Checks of the take scripts before any unit is taken. Returns nil when the order may proceed.
--- K: meta, users, orders, idem, admission, ids keys.
+-- K: meta, users, orders, idem, admission, ids, cooldown and rate keys. Rates are counted after
+-- the NOT_READY answer, so the retry after a rebuild does not count the request twice.
 local function gate(K, q, qty)
   local open = redis.call('HGET', K.meta, 'open')
   if not open then return { RC_NOT_READY } end
+  local throttled = throttle(K, q)
+  if throttled then return throttled end
   if q.idem ~= '' then
     local prev = redis.call('HGET', K.idem, q.idem)
     if prev then
@@ -84,10 +116,19 @@ local function book(K, q, r)
   for _, id in ipairs(r.ids) do redis.call('HSET', K.ids, id, q.orderId) end
 end
 
+-- The user whose order holds a seat ('' when unknown): refusals name it so the instance can
+-- refuse that seat to others without asking again (orders/refusals.ts); never sent to clients.
+local function seatHolder(ordersKey, v)
+  local owner = ordersKey and string.match(v, '^[HS]|([^|]+)')
+  if not owner then return '' end
+  local rec = redis.call('HGET', ordersKey, owner)
+  return rec and string.match(rec, '^[^|]*|([^|]*)') or ''
+end
+
 -- Checks that every seat is free (or its hold expired) and holds them all for orderId.
 -- Returns nil, the number of seats that were free (not taken over) and the taken-over holds
--- ('seatId:orderId:holdUntilMs'), or the code and seat.
-local function holdSeats(metaKey, seatsKey, seats, orderId, now, holdUntil)
+-- ('seatId:orderId:holdUntilMs'), or the code, the seat and its holder (with ordersKey).
+local function holdSeats(metaKey, seatsKey, seats, orderId, now, holdUntil, ordersKey)
   local current = redis.call('HMGET', seatsKey, unpack(seats))
   local fresh = 0
   local over = {}
@@ -96,8 +137,8 @@ local function holdSeats(metaKey, seatsKey, seats, orderId, now, holdUntil)
       local taken = string.byte(v, 1) == 83 or tonumber(string.match(v, '(%d+)$')) > now
       if taken then
         local avail = tonumber(redis.call('HGET', metaKey, 'avail') or '0')
-        if avail <= 0 then return RC_SOLD_OUT, seats[i] end
-        return RC_SEAT_TAKEN, seats[i]
+        if avail <= 0 then return RC_SOLD_OUT, seats[i], seatHolder(ordersKey, v) end
+        return RC_SEAT_TAKEN, seats[i], seatHolder(ordersKey, v)
       end
       local prev, prevUntil = string.match(v, '^H|([^|]+)|(%d+)$')
       if prev then over[#over + 1] = seats[i] .. ':' .. prev .. ':' .. prevUntil end

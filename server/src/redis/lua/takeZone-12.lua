@@ -3,9 +3,10 @@
   so the stock never goes below zero and nothing has to be given back on refusal.
 
   KEYS[1] meta  KEYS[2] zslots (zset of free units: member 'zoneId:slot', score zoneId)
-  KEYS[3..8] users, orders, pending, idem, admission, ids (as in lockSeats)
+  KEYS[3..12] users, orders, pending, idem, admission, ids, cooldown, rate user/device/address
+             (as in lockSeats)
 
-  ARGV[1..9+n] as in lockSeats, then ARGV[10+n] zoneId, ARGV[11+n] quantity
+  ARGV[1..15+n] as in lockSeats, then ARGV[16+n] zoneId, ARGV[17+n] quantity
 
   Returns
     { RC_LOCKED, availAfter, slot1, slot2, ... }   the numbered units taken
@@ -14,7 +15,8 @@
 ]]
 -- @include "_record.lua"
 
-local K = { meta = KEYS[1], users = KEYS[3], orders = KEYS[4], pending = KEYS[5], idem = KEYS[6], admission = KEYS[7], ids = KEYS[8] }
+local K = { meta = KEYS[1], users = KEYS[3], orders = KEYS[4], pending = KEYS[5], idem = KEYS[6], admission = KEYS[7], ids = KEYS[8],
+  cooldown = KEYS[9], rateUser = KEYS[10], rateDevice = KEYS[11], rateIp = KEYS[12] }
 local q, first = readRequest()
 local zoneId, qty = ARGV[first], tonumber(ARGV[first + 1])
 
