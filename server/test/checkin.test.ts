@@ -146,14 +146,14 @@ it('the wallet and the order say whose real-name ticket it is (masked), before t
   g.p.deps.catalog.invalidate(g.s.sessionId);
   try {
     const [t1, t2] = await g.tickets(g.s, 2, [
-      { name: '欧阳娜娜', idNumber: '11010519491231002X' },
-      { name: '张三', idNumber: '110105194912310038' },
+      { name: '欧阳娜娜', idNumber: '110105198001010016' },
+      { name: '张三', idNumber: '110105198001010024' },
     ]);
     const wallet = (await g.p.api.call('GET', '/api/v1/tickets', { token: t1!.token })).body.items;
     const held = wallet.filter((w: { orderNo: string }) => w.orderNo === t1!.orderNo);
     expect(held.map((w: { attendee?: unknown }) => w.attendee)).toEqual([
-      { name: '欧**娜', idMasked: '110***********002X' },
-      { name: '张*', idMasked: '110***********0038' },
+      { name: '欧**娜', idMasked: '110***********0016' },
+      { name: '张*', idMasked: '110***********0024' },
     ]);
     const order = (await g.p.api.call('GET', `/api/v1/orders/${t2!.orderNo}`, { token: t2!.token })).body;
     expect(order.items.map((i: { attendee?: unknown }) => i.attendee)).toEqual(
