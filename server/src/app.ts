@@ -34,7 +34,7 @@ import { PaymentService } from './payments/service';
 import { notifyRoutes, payRoutes } from './payments/routes';
 import { authRoutes } from './auth/routes';
 import { ticketRoutes } from './tickets/routes';
-import { QUEUES } from './workers';
+import { QUEUES } from './outbox/topology';
 import { h5Routes } from './http/h5';
 import { IdentityVault } from './attendees/crypto';
 import { AdmissionTokens } from './queue/tokens';

@@ -2,10 +2,9 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { findOne } from '../db/find-one';
 import { formatSql } from '../db/sql';
-import type { NewOrder, OrderRow } from './types';
+import type { NewOrder, OrderRow, RefundSummary } from './types';
 import { ORDER_STATUS } from './types';
 import { ORDER_LIFECYCLE } from '../lifecycle/transitions';
-import type { RefundSummary } from './views';
 
 type Row = RowDataPacket & Record<string, any>;
 

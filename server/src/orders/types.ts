@@ -68,3 +68,13 @@ export interface OrderRow {
   admission_jti: string | null;
   contact_phone_masked: string | null;
 }
+
+/** The latest refund of an order, as the order views show it. */
+export interface RefundSummary {
+  status: number;
+  amount_fen: number;
+  fee_fen: number;
+  created_at: Date;
+  /** When WeChat Pay answered the refund (succeeded, or closed/abnormal). */
+  finished_at: Date | null;
+}

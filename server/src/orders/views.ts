@@ -1,7 +1,7 @@
 import type { Order, OrderItem } from '@showtix/shared-types';
 import type { SessionCatalog } from '../catalog/types';
 import type { ItemRow } from './repo';
-import { ORDER_STATUS_NAME, type NewOrder, type OrderRow } from './types';
+import { ORDER_STATUS_NAME, type NewOrder, type OrderRow, type RefundSummary } from './types';
 
 export function itemView(r: ItemRow): OrderItem {
   if (r.seat_id) {
@@ -15,15 +15,6 @@ export function itemView(r: ItemRow): OrderItem {
     };
   }
   return { zoneId: r.zone_id!, tierId: r.tier_id, priceFen: r.price_fen, zoneName: r.zone_name ?? '' };
-}
-
-export interface RefundSummary {
-  status: number;
-  amount_fen: number;
-  fee_fen: number;
-  created_at: Date;
-  /** When WeChat Pay answered the refund (succeeded, or closed/abnormal). */
-  finished_at: Date | null;
 }
 
 const REFUND_STATUS_NAMES = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
