@@ -152,3 +152,23 @@ describe('the TypeScript codec is the twin of _record.lua', () => {
     expect(await run(lua, 'o5', '777')).toEqual([seatValue.held('o5', 777), seatValue.sold('o5')]);
   });
 });
+
+describe('every Redis key is built in redis/keys.ts', () => {
+  const SRC = path.join(__dirname, '../src');
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory()
+        ? files(path.join(dir, e.name))
+        : e.name.endsWith('.ts')
+          ? [path.join(dir, e.name)]
+          : [],
+    );
+
+  it('no other file puts the Redis key prefix into a string', () => {
+    const outside = files(SRC)
+      .filter((f) => !f.endsWith(path.join('redis', 'keys.ts')))
+      .filter((f) => /\$\{[\w.]*(keyPrefix|redisKeyPrefix)\}/.test(readFileSync(f, 'utf8')))
+      .map((f) => path.relative(SRC, f));
+    expect(outside).toEqual([]);
+  });
+});

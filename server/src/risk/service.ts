@@ -5,6 +5,7 @@ import type { Db } from '../db/pool';
 import { AppError, appError } from '../http/errors';
 import { ERRORS } from '@showtix/shared-types';
 import { PathLimiter, type Client, type PathLimits } from './limits';
+import { Keys } from '../redis/keys';
 
 export interface RiskOptions {
   keyPrefix: string;
@@ -55,7 +56,7 @@ export class RiskService {
   }
 
   private cooldownKey(userId: string): string {
-    return `${this.o.keyPrefix}cooldown:${userId}`;
+    return new Keys(this.o.keyPrefix).cooldown(userId);
   }
 
   /** Before a hold: blocklist, cooldown and rates. Checks run side by side (one round trip). */
@@ -178,7 +179,7 @@ export class RiskService {
     ] as const;
     for (const [kind, subject, max] of seen) {
       if (!subject || max <= 0) continue;
-      const key = `${this.o.keyPrefix}seen:${kind}:${subject}`;
+      const key = new Keys(this.o.keyPrefix).riskSeen(kind, subject);
       const [[, added], [, count]] = (await this.redis
         .multi()
         .sadd(key, userId)
