@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { IdSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import type { CatalogService } from './service';
 import type { SeatMapService } from './seatmap';
 import { sendLayout } from './layout-http';

@@ -1,7 +1,7 @@
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { WindowCounter } from './window';
 import type Redis from 'ioredis';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { ERRORS } from '@showtix/shared-types';
 import { Keys } from '../redis/keys';
 

@@ -2,7 +2,7 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
-import { AppError, appError } from '../http/errors';
+import { AppError, appError } from '../errors';
 import { ERRORS } from '@showtix/shared-types';
 import { PathLimiter, type Client, type PathLimits } from './limits';
 import { Keys } from '../redis/keys';

@@ -1,6 +1,6 @@
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type Redis from 'ioredis';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import type { AdminConfig } from '../config';
 import { Keys } from '../../redis/keys';
 

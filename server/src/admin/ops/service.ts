@@ -4,7 +4,7 @@ import type { Broker } from '../../outbox/broker';
 import type { RefundService } from '../../refunds/service';
 import type { TicketDeps } from '../../tickets/service';
 import type { WechatPay } from '../../wechat/pay';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import { PAID_TICKETS_GRACE_MS, REFUND_RESEND_AFTER_MS } from '../../jobs/recovery';
 import { parkedDeadLetters, resolveDeadLetter } from '../../jobs/repo';
 import { REFUND_STATUS, resolveRefundCase } from '../../refunds/repo';

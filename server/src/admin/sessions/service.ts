@@ -7,7 +7,7 @@ import { transitionSession, type SessionRow } from '../../catalog/repo';
 import type { SeatMapService } from '../../catalog/seatmap';
 import { SESSION_STATUS, SESSION_STATUS_NAME } from '../../catalog/types';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../../db/pool';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import { sleep, type InventoryService } from '../../inventory/service';
 import { recordAudit } from '../audit/repo';
 import type { Actor } from '../http';
