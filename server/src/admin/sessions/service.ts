@@ -4,7 +4,7 @@ import type { CatalogService } from '../../catalog/service';
 import { writeSession } from '../../catalog/admin-repo';
 import { openSale } from '../../catalog/lifecycle';
 import { transitionSession, type SessionRow } from '../../catalog/repo';
-import type { SeatMapService } from '../../catalog/seatmap';
+import type { SeatMapService } from '../../inventory/seatmap';
 import { SESSION_STATUS, SESSION_STATUS_NAME } from '../../catalog/types';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../../db/pool';
 import { appError } from '../../errors';
