@@ -17,7 +17,7 @@ export interface SessionKeys {
   ids: string;
   /** An admission token's used-up marker (jti from the signed token; '-' when none). */
   admission(jti: string): string;
-  /** A seat-states snapshot by its version (catalog/seat-delta.ts; short TTL). */
+  /** A seat-states snapshot by its version (inventory/seat-delta.ts; short TTL). */
   snapshot(version: string): string;
   /** The waiting room: see queue/keys in the queue scripts. */
   queue: { line: string; pre: string; frozen: string; state: string; ids: string; turns: string };

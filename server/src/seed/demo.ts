@@ -2,7 +2,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import { insertSession, insertShow, insertVenue, seatIdsOfVenue } from '../catalog/admin-repo';
 import { blockSeats } from '../catalog/layout';
-import { openSale, type LifecycleDeps } from '../catalog/lifecycle';
+import { openSale, type LifecycleDeps } from '../jobs/session-lifecycle';
 
 export const DEMO_TITLE = '星河巡回演唱会 2027 · 上海站';
 

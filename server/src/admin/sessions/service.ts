@@ -2,7 +2,7 @@ import type { AdminSessionDetail, SeatMap } from '@showtix/shared-types';
 import type { Logger } from 'pino';
 import type { CatalogService } from '../../catalog/service';
 import { writeSession } from '../../catalog/admin-repo';
-import { openSale } from '../../catalog/lifecycle';
+import { openSale } from '../../jobs/session-lifecycle';
 import { transitionSession, type SessionRow } from '../../catalog/repo';
 import type { SeatMapService } from '../../inventory/seatmap';
 import { SESSION_STATUS, SESSION_STATUS_NAME } from '../../catalog/types';
