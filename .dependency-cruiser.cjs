@@ -68,6 +68,15 @@ module.exports = {
       to: { path: '(service|routes)\\.ts$|^server/src/http/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'catalog-below-inventory',
+      severity: 'error',
+      comment:
+        'Inventory reads the catalog (rebuild, seat map); the catalog never reads inventory, so the ' +
+        'two folders do not import each other. Only the HTTP routes serve both.',
+      from: { path: '^server/src/catalog/', pathNot: 'routes\\.ts$' },
+      to: { path: '^server/src/inventory/' },
+    },
+    {
       name: 'domains-never-import-the-app',
       severity: 'error',
       comment:
