@@ -17,37 +17,55 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    {
-      name: 'front-ends-never-import-server',
-      severity: 'error',
-      comment:
+    // The parts that never import each other: [name, from, to, why].
+    ...[
+      [
+        'front-ends-never-import-server',
+        '^(client|admin)/',
+        '^(server|wechat-sim)/|^@showtix/(server|wechat-sim)',
         'The mini-program and the admin page talk to the server over HTTP only; shared code lives in shared-types.',
-      from: { path: '^(client|admin)/' },
-      to: { path: '^(server|wechat-sim)/|^@showtix/(server|wechat-sim)' },
-    },
-    {
-      name: 'server-never-imports-simulator',
+      ],
+      [
+        'server-never-imports-simulator',
+        '^server/src/',
+        '^wechat-sim/|^@showtix/wechat-sim',
+        'The product server runs without the WeChat simulator (its test keys come from configuration); tests may drive it.',
+      ],
+      [
+        'simulator-never-imports-product',
+        '^wechat-sim/src/',
+        '^(server|client|admin|shared-types)/|^@showtix/',
+        'The simulator plays WeChat: it knows nothing of our code.',
+      ],
+      [
+        'shared-types-import-nothing-of-ours',
+        '^shared-types/src/',
+        '^(server|client|admin|wechat-sim)/|^@showtix/',
+        'shared-types is the leaf every part builds on.',
+      ],
+      [
+        'catalog-below-inventory',
+        '^server/src/catalog/',
+        '^server/src/inventory/',
+        'Inventory reads the catalog (rebuild, seat map); the catalog never reads inventory, so the ' +
+          'two folders do not import each other. Only the HTTP routes serve both.',
+        'routes\\.ts$',
+      ],
+      [
+        'domains-never-import-the-app',
+        '^server/src/[^/]+/',
+        '^server/src/(app|workers|main|server)\\.ts$',
+        'app.ts, workers.ts and main.ts wire the domains together; a domain never reaches back ' +
+          '(command-line entry points such as seed/cli.ts build the app like main.ts does).',
+        'cli\\.ts$',
+      ],
+    ].map(([name, from, to, comment, fromNot]) => ({
+      name,
       severity: 'error',
-      comment:
-        'The product server must run without the WeChat simulator; its key folder comes from ' +
-        'configuration (WECHAT_SIM_KEYS_DIR). Tests may drive the simulator.',
-      from: { path: '^server/src/' },
-      to: { path: '^wechat-sim/|^@showtix/wechat-sim' },
-    },
-    {
-      name: 'simulator-never-imports-product',
-      severity: 'error',
-      comment: 'The simulator plays WeChat: it knows nothing of our code.',
-      from: { path: '^wechat-sim/src/' },
-      to: { path: '^(server|client|admin|shared-types)/|^@showtix/' },
-    },
-    {
-      name: 'shared-types-import-nothing-of-ours',
-      severity: 'error',
-      comment: 'shared-types is the leaf every part builds on.',
-      from: { path: '^shared-types/src/' },
-      to: { path: '^(server|client|admin|wechat-sim)/|^@showtix/' },
-    },
+      comment,
+      from: fromNot ? { path: from, pathNot: fromNot } : { path: from },
+      to: { path: to },
+    })),
     {
       name: 'routes-never-touch-sql-or-redis',
       severity: 'error',
@@ -66,24 +84,6 @@ module.exports = {
       comment: 'A repo reads and writes rows; it never calls a service, a route or the HTTP layer.',
       from: { path: 'repo\\.ts$', pathNot: '^(client|admin|shared-types|wechat-sim)/' },
       to: { path: '(service|routes)\\.ts$|^server/src/http/', dependencyTypesNot: ['type-only'] },
-    },
-    {
-      name: 'catalog-below-inventory',
-      severity: 'error',
-      comment:
-        'Inventory reads the catalog (rebuild, seat map); the catalog never reads inventory, so the ' +
-        'two folders do not import each other. Only the HTTP routes serve both.',
-      from: { path: '^server/src/catalog/', pathNot: 'routes\\.ts$' },
-      to: { path: '^server/src/inventory/' },
-    },
-    {
-      name: 'domains-never-import-the-app',
-      severity: 'error',
-      comment:
-        'app.ts, workers.ts and main.ts wire the domains together; a domain never reaches back ' +
-        '(command-line entry points such as seed/cli.ts build the app like main.ts does).',
-      from: { path: '^server/src/[^/]+/', pathNot: 'cli\\.ts$' },
-      to: { path: '^server/src/(app|workers|main|server)\\.ts$' },
     },
   ],
   options: {
