@@ -5,6 +5,50 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+/** A function longer than this (blank lines and comments aside) is split; tests are exempt. */
+const MAX_FUNCTION_LINES = 80;
+/**
+ * TODO(issue 15): the functions written before the limit, 31 files. Each file keeps its longest
+ * function's length as its own limit, so no file gets worse; split one and lower or remove its
+ * line. This list may only shrink.
+ */
+const LONG_FUNCTIONS_TODO = [
+  ['admin/src/components/SeatMapCanvas.tsx', 150],
+  ['admin/src/pages/admins/AdminsPage.tsx', 127],
+  ['admin/src/pages/audit/AuditPage.tsx', 92],
+  ['admin/src/pages/dashboard/DashboardPage.tsx', 179],
+  ['admin/src/pages/ops/OpsPage.tsx', 162],
+  ['admin/src/pages/orders/OrderDrawer.tsx', 214],
+  ['admin/src/pages/orders/OrderListPage.tsx', 160],
+  ['admin/src/pages/risk/RiskPage.tsx', 89],
+  ['admin/src/pages/shows/SessionPage.tsx', 174],
+  ['admin/src/pages/shows/ShowDetailPage.tsx', 149],
+  ['admin/src/pages/shows/ShowForm.tsx', 82],
+  ['admin/src/pages/shows/ShowListPage.tsx', 107],
+  ['admin/src/pages/shows/TierPainter.tsx', 258],
+  ['admin/src/pages/staff/StaffPage.tsx', 116],
+  ['admin/src/pages/venues/BlockEditor.tsx', 94],
+  ['admin/src/pages/venues/VenueBuilderPage.tsx', 245],
+  ['admin/src/pages/venues/VenueDetailPage.tsx', 93],
+  ['bench/chaos/buyers.mjs', 99],
+  ['bench/chaos/stack.mjs', 140],
+  ['client/src/packages/staff/scan/Setup.tsx', 81],
+  ['client/src/packages/staff/scan/index.tsx', 163],
+  ['client/src/packages/staff/scan/useDesk.ts', 127],
+  ['client/src/pages/attendees/index.tsx', 83],
+  ['client/src/pages/confirm/index.tsx', 174],
+  ['client/src/pages/order/index.tsx', 179],
+  ['client/src/pages/queue/QueueBoard.tsx', 88],
+  ['client/src/pages/queue/useQueue.ts', 167],
+  ['client/src/pages/seatmap/index.tsx', 164],
+  ['server/src/app.ts', 106],
+  ['server/src/inventory/rebuild.ts', 92],
+  ['server/src/orders/repo.ts', 84],
+];
+const functionLength = (max) => ({
+  'max-lines-per-function': ['error', { max, skipBlankLines: true, skipComments: true, IIFEs: true }],
+});
+
 export default tseslint.config(
   {
     ignores: [
@@ -65,4 +109,10 @@ export default tseslint.config(
     files: ['**/*.{js,cjs}'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    ignores: ['**/test/**', '**/*.test.*', '**/e2e/**'],
+    rules: functionLength(MAX_FUNCTION_LINES),
+  },
+  ...LONG_FUNCTIONS_TODO.map(([file, max]) => ({ files: [file], rules: functionLength(max) })),
 );

@@ -25,8 +25,20 @@ const TIME_TESTS = [
   .map((f) => `test/${f}`)
   .join(' ');
 
+const ARCH_DIRS = 'server/src shared-types/src admin/src client/src wechat-sim/src';
+
 const STEPS = [
-  ['lint and format', 'npx eslint . && npx prettier --check .'],
+  // Lint includes the architecture (.dependency-cruiser.cjs: layers, never-imports, no cycles).
+  [
+    'lint and format',
+    `npx eslint . && npx prettier --check . && npx depcruise ${ARCH_DIRS} --output-type err`,
+  ],
+  // Every workspace and every test folder, type-checked (the client's step checks its own).
+  [
+    'type check',
+    'npx tsc -p shared-types/tsconfig.json --noEmit && npx tsc -p server/tsconfig.json && ' +
+      'npx tsc -p wechat-sim/tsconfig.test.json && npx tsc -p admin/tsconfig.json',
+  ],
   ['test runner', 'node --test scripts/test/'],
   ['wechat simulator', 'npm test -w wechat-sim'],
   ['server', 'npx jest --ci', 'server'],

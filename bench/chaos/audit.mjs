@@ -3,6 +3,9 @@
 import amqp from 'amqplib';
 import { dist } from '../lib.mjs';
 
+// The Lua value formats' twin (server/src/redis/records.ts), as built.
+const { seatValue } = dist('redis/records.js');
+
 const { ORDER_STATUS } = dist('orders/types.js');
 const { REFUND_STATUS, REFUND_BLOCKS_ADMISSION } = dist('refunds/repo.js');
 const { TICKET_STATUS } = dist('tickets/status.js');
@@ -200,14 +203,7 @@ async function auditRedis(stack, q, session, bad) {
   for (const seatId of session.seatIds) {
     const v = seats[seatId];
     const owner = seatOwner.get(seatId);
-    const state =
-      v === undefined
-        ? 'free'
-        : v.startsWith('S|')
-          ? 'sold'
-          : Number(v.split('|')[2]) > now
-            ? 'held'
-            : 'expired';
+    const state = v === undefined ? 'free' : seatValue.stateAt(v, now);
     if (!owner) {
       if (state === 'sold' || state === 'held')
         bad.push(`redis: seat ${seatId} ${state} (${v}) but free in MySQL`);

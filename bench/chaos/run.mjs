@@ -37,7 +37,7 @@ process.once('exit', () => stack?.killAll());
 async function seedSession(deps) {
   const { insertVenue, insertShow, insertSession } = dist('catalog/admin-repo.js');
   const { blockSeats } = dist('catalog/layout.js');
-  const { openSale } = dist('catalog/lifecycle.js');
+  const { openSale } = dist('jobs/session-lifecycle.js');
   const { loadSessionCatalog } = dist('catalog/repo.js');
   const rows = Math.max(2, Math.ceil((buyers * 1.2) / 20));
   const zoneCapacity = Math.max(10, Math.floor(buyers * 0.6));

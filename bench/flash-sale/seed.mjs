@@ -4,7 +4,7 @@ import { dist } from '../lib.mjs';
 
 const { insertVenue, insertShow, insertSession } = dist('catalog/admin-repo.js');
 const { blockSeats } = dist('catalog/layout.js');
-const { openSale } = dist('catalog/lifecycle.js');
+const { openSale } = dist('jobs/session-lifecycle.js');
 const { loadSessionCatalog } = dist('catalog/repo.js');
 
 export async function seedTour(deps, { sessions, seatsPerSession, zoneCapacity }) {

@@ -6,7 +6,7 @@ import { closeDeps, createApp, createDeps, createOpsApp, type AppDeps } from './
 import { Scheduler } from './jobs/scheduler';
 import { Leadership } from './jobs/leader';
 import { expireDueOrders, sweepOrphanHolds } from './orders/expiry';
-import { runLifecycle } from './catalog/lifecycle';
+import { runLifecycle } from './jobs/session-lifecycle';
 import { startConsumers } from './workers';
 import { InventoryAudit } from './inventory/audit';
 import { recoveryJobs } from './jobs/recovery';

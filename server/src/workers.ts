@@ -1,19 +1,10 @@
 import type { AppDeps } from './app';
-import type { Topic } from './outbox/repo';
 import { sendNotice } from './notices/consumer';
 import { handleLatePayment } from './payments/late';
 import { issueTickets } from './tickets/service';
 
-/** Each consumer's queue and the topic it takes: the RabbitMQ topology, declared in one place. */
-export const QUEUES = {
-  tickets: 'order.paid',
-  'late-payments': 'payment.late',
-  refunds: 'refund.requested',
-  inventory: 'inventory.release',
-  notices: 'notice.send',
-} as const satisfies Record<string, Topic>;
-
-export const CONSUMERS = Object.keys(QUEUES) as (keyof typeof QUEUES)[];
+// The topology moved to outbox/topology.ts; re-exported for the tests and tools that import it here.
+export { CONSUMERS, QUEUES } from './outbox/topology';
 
 /**
  * The RabbitMQ consumers of one instance. Every handler is idempotent: RabbitMQ may deliver a

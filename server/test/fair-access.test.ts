@@ -167,7 +167,7 @@ describe('anti-scalper rules', () => {
     await env.deps.db.query('UPDATE shows SET show_purchase_limit = 3 WHERE id = ?', [s1.showId]);
     env.deps.catalog.invalidate(s1.sessionId);
     const { insertSession } = await import('../src/catalog/admin-repo');
-    const { openSale } = await import('../src/catalog/lifecycle');
+    const { openSale } = await import('../src/jobs/session-lifecycle');
     const s2 = await insertSession(env.deps.db, {
       showId: s1.showId,
       startsAt: new Date(env.clock.now().getTime() + 40 * 86_400_000),

@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { ID_TYPES, IdSchema } from './schemas';
 import { PhoneSchema } from './phone';
 
-export * from './admin-views';
 export * from './ops';
 
 export const ADMIN_ROLES = ['admin', 'operator', 'staff_manager'] as const;

@@ -4,3 +4,5 @@ export * from './api';
 export * from './idcard';
 export * from './phone';
 export * from './admin';
+// Apart from admin.ts, whose types it uses: re-exported there it made an import cycle.
+export * from './admin-views';

@@ -31,7 +31,7 @@ export function bigVenueSeats() {
  */
 export async function seedShow(deps, opts = {}) {
   const { insertVenue, insertShow, insertSession, seatIdsOfVenue } = serverDist('catalog/admin-repo.js');
-  const { openSale } = serverDist('catalog/lifecycle.js');
+  const { openSale } = serverDist('jobs/session-lifecycle.js');
   const now = opts.now ?? new Date();
   const seats = opts.seats ?? smallVenueSeats();
   const venueId = await insertVenue(deps.db, {

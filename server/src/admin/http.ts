@@ -1,7 +1,7 @@
 import type { Context, Middleware, Next } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import type { AdminRole } from '@showtix/shared-types';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 
 /** Who made a change: written into every audit entry. */
 export interface Actor {

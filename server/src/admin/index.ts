@@ -1,9 +1,11 @@
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
-import type { AppDeps } from '../app';
+import type { CacheInvalidation } from '../cache/invalidation';
+import type { RefundService } from '../refunds/service';
+import type { RiskService } from '../risk/service';
 import type { CatalogService } from '../catalog/service';
-import { SeatVersions } from '../catalog/seat-delta';
-import { SeatMapService } from '../catalog/seatmap';
+import { SeatVersions } from '../inventory/seat-delta';
+import { SeatMapService } from '../inventory/seatmap';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/pool';
@@ -33,7 +35,7 @@ import { IdentityVault } from '../attendees/crypto';
 import { Keys } from '../redis/keys';
 import { VenueService } from './venues/service';
 import { opsRoutes } from './ops/routes';
-import { OpsService } from './ops/service';
+import { OpsService, type OpsDeps } from './ops/service';
 import { clientOf } from '../risk/client';
 
 import { adminBodyParser } from './http';
@@ -112,8 +114,19 @@ function personHasher(secret: string) {
   };
 }
 
+/** What the admin routers use of the app (the app's dependencies have all of it). */
+export type AdminRouterDeps = AdminDepsIn &
+  OpsDeps & {
+    admin: AdminServices;
+    refunds: RefundService;
+    vault: IdentityVault;
+    caches: CacheInvalidation;
+    tokens: TokenService;
+    risk: RiskService;
+  };
+
 /** Every admin router, the fan-side staff routes and the admin page itself. */
-export function adminRouters(d: AppDeps): Router[] {
+export function adminRouters(d: AdminRouterDeps): Router[] {
   const a = d.admin;
   const body = adminBodyParser({
     largeBytes: d.config.admin.bodyLimitBytes,

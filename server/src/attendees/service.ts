@@ -1,7 +1,7 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { SavedAttendee } from '@showtix/shared-types';
 import { ER_DUP_ENTRY, sqlErrno, type Db } from '../db/pool';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import type { IdentityVault } from './crypto';
 
 const SAVED_MAX = 20;

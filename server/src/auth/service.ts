@@ -1,5 +1,5 @@
 import type { Db } from '../db/pool';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import type { TokenService } from '../http/auth';
 import { upsertUserByOpenid } from '../users/repo';
 import { WechatLoginError, type WechatClient } from '../wechat/client';

@@ -1,5 +1,5 @@
 import { VENUE_SEATS_MAX, type BlockSpec, type SeatSpecInput } from '@showtix/shared-types';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 
 /**
  * Venue layouts: blocks of seats with drawing coordinates, as the admin's venue builder, the

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { IdSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import type { CatalogService } from './service';
-import type { SeatMapService } from './seatmap';
+import type { SeatMapService } from '../inventory/seatmap';
 import { sendLayout } from './layout-http';
 
 /** Ids in paths that are not ids answer 404, like ids that do not exist. */

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { SessionInfo, ShowDetail, ShowSummary, SessionStatus, Tier } from '@showtix/shared-types';
 import type { Db } from '../db/pool';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import {
   findShowRow,
   listShowRows,

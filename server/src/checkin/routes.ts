@@ -5,7 +5,7 @@ import { IdSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
 import { pathId } from '../catalog/routes';
 import { principal } from '../http/auth';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import { clientOf } from '../risk/client';
 import type { CheckinService, Scan } from './service';
 

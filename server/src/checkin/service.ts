@@ -8,7 +8,7 @@ import {
 import type { CheckinAnswer, CheckinSyncAnswer } from '@showtix/shared-types';
 import type { RowDataPacket } from 'mysql2/promise';
 import { inTransaction, type Db } from '../db/pool';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import { refundBlockedTickets, ticketRefundBlocks } from '../refunds/repo';
 import type { TicketKeys } from '../tickets/keys';
 import { revokedBindingsOfSession } from '../tickets/bindings-repo';

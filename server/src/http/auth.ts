@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { createSigner, createVerifier } from 'fast-jwt';
-import { appError } from './errors';
+import { appError } from '../errors';
 
 // operator and staff_manager are admin-page roles; their tokens' sub is 'admin:<id>'.
 export type Role = 'fan' | 'staff' | 'admin' | 'operator' | 'staff_manager';

@@ -4,6 +4,7 @@ import type { Db } from '../db/pool';
 import type { Metrics } from '../http/metrics';
 import type { Keys } from '../redis/keys';
 import type { ScriptedRedis } from '../redis/scripts';
+import { seatValue } from '../redis/records';
 import type { InventoryService } from './service';
 import type { CatalogService } from '../catalog/service';
 
@@ -86,7 +87,7 @@ export class InventoryAudit {
       claimed.add(seat);
       const v = inRedis[seat];
       if (v === undefined) seats.push(`free-in-redis:${seat}`);
-      else if (v.split('|')[1] !== String(c.order_id)) seats.push(`other-order-in-redis:${seat}`);
+      else if (seatValue.orderOf(v) !== String(c.order_id)) seats.push(`other-order-in-redis:${seat}`);
     }
     for (const seat of Object.keys(inRedis)) if (!claimed.has(seat)) seats.push(`unclaimed-in-mysql:${seat}`);
     seats.push(...(await this.userCounts(sessionId)));

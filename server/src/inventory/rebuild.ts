@@ -2,6 +2,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../db/pool';
 import type { SessionKeys } from '../redis/keys';
 import type { ScriptedRedis } from '../redis/scripts';
+import { idemValue, orderRecord, seatValue } from '../redis/records';
 import { loadSessionCatalog } from '../catalog/repo';
 import { SESSION_STATUS } from '../catalog/types';
 import { LIVE_ORDER_STATUSES, ORDER_STATUS } from '../orders/types';
@@ -38,7 +39,7 @@ async function sessionOrders(
   const idem: [string, string][] = [];
   for (const r of rows) {
     const field = r.idempotency_key ? `${r.user_id}:${r.idempotency_key}` : '';
-    if (field) idem.push([field, `${r.id}|${r.request_hash}`]);
+    if (field) idem.push([field, idemValue.encode(r.id, r.request_hash)]);
     if (!LIVE_ORDER_STATUSES.includes(r.status)) continue; // cancelled or refunded: holds nothing
     live.set(r.id, {
       id: r.id,
@@ -95,7 +96,7 @@ export async function rebuildSession(
     o.units.push(c.seat_id);
     seatValues.push(
       c.seat_id,
-      o.status === ORDER_STATUS.PENDING ? `H|${o.id}|${o.holdUntilMs}` : `S|${o.id}`,
+      o.status === ORDER_STATUS.PENDING ? seatValue.held(o.id, o.holdUntilMs) : seatValue.sold(o.id),
     );
   }
   for (let i = 0; i < seatValues.length; i += 2000) multi.hset(k.seats, ...seatValues.slice(i, i + 2000));
@@ -127,11 +128,8 @@ export async function rebuildSession(
     if (!o.units.length) continue;
     users.set(o.user, (users.get(o.user) ?? 0) + o.qty);
     const state = o.status === ORDER_STATUS.PENDING ? 'H' : 'S';
-    multi.hset(
-      k.orders,
-      o.id,
-      `${state}|${o.user}|${o.qty}|${o.kind}|${o.units.join(',')}|${o.idem}|${o.ids.join(',')}`,
-    );
+    const rec = { state, userId: o.user, qty: o.qty, kind: o.kind, units: o.units, idem: o.idem } as const;
+    multi.hset(k.orders, o.id, orderRecord.encode({ ...rec, idHashes: o.ids, over: [] }));
     for (const id of o.ids) multi.hset(k.ids, id, o.id);
     if (o.status === ORDER_STATUS.PENDING) multi.zadd(k.pending, o.holdUntilMs, o.id);
   }

@@ -3,6 +3,8 @@ import type { Db } from '../db/pool';
 import { RC } from '../redis/codes';
 import { scriptKeys, type Keys } from '../redis/keys';
 import type { ScriptReply, ScriptedRedis } from '../redis/scripts';
+import { confirmOrder, releaseOrder, retakeOrder } from '../redis/contract';
+import { idemValue, orderRecord, seatValue } from '../redis/records';
 import { rebuildSession } from './rebuild';
 import type {
   ConfirmMode,
@@ -90,22 +92,7 @@ export class InventoryService {
   }
 
   async confirm(sessionId: string, orderId: string, mode: ConfirmMode): Promise<ConfirmResult> {
-    const k = this.keys.session(sessionId);
-    const [code, seat] = await this.redis.confirmOrder(...scriptKeys.confirmOrder(k), orderId, mode);
-    switch (code) {
-      case RC.CONFIRMED:
-        return { kind: 'confirmed' };
-      case RC.ALREADY:
-        return { kind: 'already' };
-      case RC.RELEASED:
-        return { kind: 'released' };
-      case RC.UNKNOWN_ORDER:
-        return { kind: 'unknown' };
-      case RC.NOT_OWNER:
-        return { kind: 'not_owner', seatId: String(seat) };
-      default:
-        return { kind: 'conflict', seatId: String(seat) };
-    }
+    return confirmOrder(this.redis, this.keys.session(sessionId), { orderId, mode });
   }
 
   /**
@@ -119,15 +106,9 @@ export class InventoryService {
     returnTurn?: string,
   ): Promise<ReleaseResult> {
     const k = this.keys.session(sessionId);
-    const [code, avail, freed] = await this.redis.releaseOrder(
-      ...scriptKeys.releaseOrder(k, returnTurn ?? ''),
-      orderId,
-      forget ? '1' : '0',
-      returnTurn ? '1' : '0',
-    );
+    const released = await releaseOrder(this.redis, k, { orderId, forget, returnTurn: returnTurn ?? '' });
     this.freed(sessionId);
-    if (code === RC.RELEASED) return { kind: 'released', availAfter: Number(avail), freed: Number(freed) };
-    return { kind: code === RC.ALREADY ? 'already' : 'unknown' };
+    return released;
   }
 
   /**
@@ -143,21 +124,12 @@ export class InventoryService {
     nowMs: number,
   ): Promise<TakeResult | { kind: 'already' }> {
     const k = this.keys.session(sessionId);
-    const ids = [idHashes.length, ...idHashes];
-    const kindArgs =
+    const order = { orderId, userId, nowMs, holdUntilMs: nowMs + this.opts.holdGraceMs, idHashes };
+    const kind =
       'seatIds' in units
-        ? ['s', units.seatIds.length, ...ids, ...units.seatIds]
-        : [`z${units.zoneId}`, units.quantity, ...ids];
-    const reply = await this.withRebuild(sessionId, () =>
-      this.redis.retakeOrder(
-        ...scriptKeys.retakeOrder(k),
-        orderId,
-        userId,
-        nowMs,
-        nowMs + this.opts.holdGraceMs,
-        ...kindArgs,
-      ),
-    );
+        ? { kind: 's' as const, seatIds: units.seatIds }
+        : { kind: `z${units.zoneId}` as const, quantity: units.quantity };
+    const reply = await this.withRebuild(sessionId, () => retakeOrder(this.redis, k, { ...order, ...kind }));
     if (reply[0] === RC.ALREADY) return { kind: 'already' };
     return toTakeResult(reply);
   }
@@ -169,8 +141,8 @@ export class InventoryService {
   ): Promise<{ state: string; units: string[] } | undefined> {
     const rec = await this.redis.hget(this.keys.session(sessionId).orders, orderId);
     if (!rec) return undefined;
-    const f = rec.split('|');
-    return { state: f[0]!, units: f[4] ? f[4].split(',') : [] };
+    const r = orderRecord.decode(rec);
+    return { state: r.state, units: r.units };
   }
 
   /** The Redis record state ('H' held, 'S' sold, 'R' released) of each order that has one. */
@@ -178,7 +150,7 @@ export class InventoryService {
     const out = new Map<string, string>();
     if (orderIds.length === 0) return out;
     const recs = await this.redis.hmget(this.keys.session(sessionId).orders, ...orderIds);
-    recs.forEach((rec, i) => rec && out.set(orderIds[i]!, rec[0]!));
+    recs.forEach((rec, i) => rec && out.set(orderIds[i]!, orderRecord.stateOf(rec)));
     return out;
   }
 
@@ -201,7 +173,7 @@ export class InventoryService {
   /** The order an idempotency key booked in this session, if it still holds it. */
   async idempotentOrder(sessionId: string, idemField: string): Promise<string | undefined> {
     const v = await this.redis.hget(this.keys.session(sessionId).idem, idemField);
-    return v ? v.slice(0, v.indexOf('|')) : undefined;
+    return v ? idemValue.orderOf(v) : undefined;
   }
 
   /** Orders whose Redis hold ended before `beforeMs` (candidates for the orphan sweep). */
@@ -229,8 +201,8 @@ export class InventoryService {
     const seats = res[1] as Record<string, string>;
     for (const id in seats) {
       const v = seats[id]!;
-      if (v.charCodeAt(0) === 83) sold.push(id);
-      else if (Number(v.slice(v.lastIndexOf('|') + 1)) > nowMs) held.push(id);
+      if (seatValue.isSold(v)) sold.push(id);
+      else if (seatValue.isLiveHold(v, nowMs)) held.push(id);
     }
     const zones = new Map(zoneIds.map((z, i) => [z, Number(res[2 + i])]));
     return { held, sold, zones, loaded: res[0] === 1 };

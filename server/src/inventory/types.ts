@@ -52,14 +52,8 @@ export interface RateCount {
   windowMs: number;
 }
 
-export type ConfirmMode = 'owned' | 'record';
-
-export type ConfirmResult =
-  | { kind: 'confirmed' | 'already' | 'unknown' | 'released' }
-  | { kind: 'not_owner' | 'conflict'; seatId: string };
-
-export type ReleaseResult =
-  { kind: 'released'; availAfter: number; freed: number } | { kind: 'already' | 'unknown' };
+// Decoded by the scripts' typed wrappers (redis/contract.ts).
+export type { ConfirmMode, ConfirmResult, ReleaseResult } from '../redis/contract';
 
 export interface LiveStates {
   held: string[];

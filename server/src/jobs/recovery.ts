@@ -1,4 +1,6 @@
-import type { AppDeps } from '../app';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Metrics } from '../http/metrics';
 import type { JobSpec } from './scheduler';
 import { purgeAdmissionUses } from './admission-purge';
 import { redriveDeadLetters } from './dead-letters';
@@ -11,12 +13,20 @@ export const PAID_TICKETS_GRACE_MS = 120_000;
 /** A refund gets this long to be accepted by WeChat through its consumer first. */
 export const REFUND_RESEND_AFTER_MS = 60_000;
 
+/** What the recovery jobs use of the app (the app's dependencies have all of it). */
+export type RecoveryDeps = { clock: Clock; metrics: Metrics; config: Pick<Config, 'recovery'> } & Parameters<
+  typeof redriveDeadLetters
+>[0] &
+  Parameters<typeof sweepPaidWithoutTickets>[0] &
+  Parameters<typeof resendStuckRefunds>[0] &
+  Parameters<typeof sweepRefundedSeats>[0];
+
 /**
  * The recovery jobs (issue 10): nothing waits for an operator unless it must. Each is safe on
  * every instance at once (idempotent handlers, conditional updates, stable out_refund_no).
  * `selling` answers the sessions the lifecycle job found selling.
  */
-export function recoveryJobs(d: AppDeps, selling: () => string[]): JobSpec[] {
+export function recoveryJobs(d: RecoveryDeps, selling: () => string[]): JobSpec[] {
   const metrics = recoveryMetrics(d.metrics.registry, d.metrics.leaderOnly());
   const every = d.config.recovery;
   return [

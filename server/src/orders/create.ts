@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { normalizeIdNumber, type CreateOrderInput } from '@showtix/shared-types';
 import type { SealedAttendee, SealedPhone } from '../attendees/crypto';
 import type { CatalogZone, SessionCatalog } from '../catalog/types';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import { orderNoFor } from './ids';
 import type { NewOrder, NewOrderItem } from './types';
 

@@ -1,4 +1,4 @@
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 
 /**
  * Time-ordered 63-bit ids made by the server, so a batch can insert orders and their items in

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { CreateOrderSchema, IdempotencyKeySchema, ListOrdersQuerySchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
 import { principal } from '../http/auth';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import type { Middleware } from 'koa';
 import type { OrderService } from './service';
 import { clientOf } from '../risk/client';

@@ -2,7 +2,7 @@ import type { CreateOrderInput, Order, Page } from '@showtix/shared-types';
 import type { Logger } from 'pino';
 import type { CatalogService } from '../catalog/service';
 import { inTransaction, type Db } from '../db/pool';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import { sleep, type InventoryService } from '../inventory/service';
 import type { TakeRequest, TakeResult } from '../inventory/types';
 import { buildOrder, requestHash, resolveUnits, type Units } from './create';

@@ -71,7 +71,7 @@ export interface OrderRow {
   contact_phone_masked: string | null;
 }
 
-/** An order refund as the order views show it. */
+/** The latest refund of an order, as the order views show it. */
 export interface RefundSummary {
   status: number;
   amount_fen: number;

@@ -3,8 +3,6 @@ import type { SessionCatalog } from '../catalog/types';
 import type { ItemRow } from './repo';
 import { ORDER_STATUS_NAME, type NewOrder, type OrderRow, type RefundSummary } from './types';
 
-export type { RefundSummary };
-
 export function itemView(r: ItemRow): OrderItem {
   const attendee = r.attendee_name
     ? { attendee: { name: r.attendee_name, idMasked: r.attendee_id_masked ?? '' } }

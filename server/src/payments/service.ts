@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { PayResponse } from '@showtix/shared-types';
 import type { WechatConfig } from '../config/wechat';
 import { inTransaction, type Db } from '../db/pool';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import { findOrder } from '../orders/repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';

@@ -6,7 +6,7 @@ import type { IdentityVault } from '../attendees/crypto';
 import type { CatalogService } from '../catalog/service';
 import type { SessionCatalog } from '../catalog/types';
 import { SESSION_STATUS } from '../catalog/types';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import { RC } from '../redis/codes';
 import type { Keys, SessionKeys } from '../redis/keys';
 import type { ScriptedRedis } from '../redis/scripts';

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 
 export interface Admission {
   jti: string;

@@ -1,10 +1,10 @@
 /**
  * Every Redis key name is built here. All keys of one show session share the hash tag
  * {s:<id>}, so the scripts, MULTIs and pipelines that touch several of them stay valid on Redis
- * Cluster. Keys built elsewhere are only ever used one at a time (a script or MULTI on one key):
- * rate limits (risk/limits.ts, admin/auth/limiter.ts), risk counters and the global cooldown
- * marker (risk/service.ts); so are the job lease and the cache channel below. The purchase's
- * own rate counters and cooldown are per session, under its tag (rate, cooldown).
+ * Cluster. The keys outside a session are only ever used one at a time (a script or MULTI on one
+ * key): rate limits, risk counters and the global cooldown marker, the job lease and the cache
+ * channel. The purchase's own rate counters and cooldown are per session, under its tag (rate,
+ * cooldown).
  */
 export interface SessionKeys {
   meta: string;
@@ -26,7 +26,7 @@ export interface SessionKeys {
    * undefined subject: a dummy key the script does not touch (the dimension is not counted).
    */
   rate(dim: 'u' | 'd' | 'i', subject: string | undefined): string;
-  /** A seat-states snapshot by its version (catalog/seat-delta.ts; short TTL). */
+  /** A seat-states snapshot by its version (inventory/seat-delta.ts; short TTL). */
   snapshot(version: string): string;
   /** The waiting room: see queue/keys in the queue scripts. */
   queue: { line: string; pre: string; frozen: string; state: string; ids: string; turns: string };
@@ -71,6 +71,26 @@ export class Keys {
   /** Pub/sub channel on which instances tell each other to drop cached entries. */
   cacheChannel(): string {
     return `${this.prefix}cache-invalidate`;
+  }
+
+  /** Prefix of a rate limit's keys (rate-limiter-flexible adds the subject): risk/limits.ts. */
+  rateLimit(path: string, name: string): string {
+    return `${this.prefix}rl:${path}:${name}`;
+  }
+
+  /** Prefix of the admin login limiters' keys, per user+address or per address. */
+  adminLogin(by: 'user-ip' | 'ip'): string {
+    return `${this.prefix}admin-login:${by}`;
+  }
+
+  /** A buyer's cooldown after the hold-expire-hold loop (risk/service.ts). */
+  cooldown(userId: string): string {
+    return `${this.prefix}cooldown:${userId}`;
+  }
+
+  /** The accounts seen on one device or ID (risk/service.ts flags many on one). */
+  riskSeen(kind: string, subject: string): string {
+    return `${this.prefix}seen:${kind}:${subject}`;
   }
 
   /** Match pattern for every key this deployment owns (tests delete by it). */

@@ -23,13 +23,28 @@ export interface InventoryCommands {
 
 export type ScriptedRedis = Redis & InventoryCommands;
 
-/** Resolves `-- @include "file.lua"` lines (one level, as BullMQ does) and prepends the codes. */
-export function loadScriptSource(file: string): string {
-  const body = readFileSync(path.join(LUA_DIR, file), 'utf8').replace(
-    /^-- @include "([\w.-]+)"$/m,
-    (_, inc: string) => readFileSync(path.join(LUA_DIR, inc), 'utf8'),
-  );
-  return luaPrelude() + body;
+const INCLUDE = /^-- @include "([^"]*)"\s*$/gm;
+
+/**
+ * Resolves every `-- @include "file.lua"` line (includes of includes too, each file once) and
+ * prepends the codes. A missing or malformed include throws naming the script: a script that
+ * loads without its helpers fails only when a request runs it.
+ */
+export function loadScriptSource(file: string, dir = LUA_DIR): string {
+  const seen = new Set<string>();
+  const expand = (name: string, from: string): string => {
+    if (!/^[\w.-]+\.lua$/.test(name)) throw new Error(`${from}: bad @include "${name}"`);
+    if (seen.has(name)) return `-- (${name} included above)`;
+    seen.add(name);
+    let text: string;
+    try {
+      text = readFileSync(path.join(dir, name), 'utf8');
+    } catch {
+      throw new Error(`${from}: @include "${name}" not found in ${dir}`);
+    }
+    return text.replace(INCLUDE, (_, inc: string) => expand(inc, name));
+  };
+  return luaPrelude() + expand(file, file);
 }
 
 /** Defines every `name-<numKeys>.lua` script once on the client (EVALSHA with EVAL fallback). */

@@ -3,7 +3,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { CatalogService } from '../catalog/service';
 import { parseRefundRules } from '../catalog/repo';
 import { inTransaction, type Conn, type Db } from '../db/pool';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import { findOrder, releaseClaims } from '../orders/repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { enqueue } from '../outbox/repo';

@@ -1,8 +1,9 @@
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { WindowCounter } from './window';
 import type Redis from 'ioredis';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { ERRORS } from '@showtix/shared-types';
+import { Keys } from '../redis/keys';
 
 /** points per durationS for one dimension; 0 points turns the dimension off. */
 export interface Limit {
@@ -71,7 +72,11 @@ export class PathLimiter {
     for (const name of ['user', 'ip', 'device'] as const) {
       const l = limits[name];
       if (l.points <= 0) continue;
-      const opts = { keyPrefix: `${keyPrefix}rl:${path}:${name}`, points: l.points, duration: l.durationS };
+      const opts = {
+        keyPrefix: new Keys(keyPrefix).rateLimit(path, name),
+        points: l.points,
+        duration: l.durationS,
+      };
       const limiter =
         store === 'redis'
           ? new RateLimiterRedis({ storeClient: redis, ...opts })

@@ -2,7 +2,7 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import type { TakeRequest } from '../inventory/types';
 import { Keys } from '../redis/keys';
 import { PathLimiter, type Client, type Limit, type PathLimits } from './limits';
@@ -61,7 +61,7 @@ export class RiskService {
   }
 
   private cooldownKey(userId: string): string {
-    return `${this.o.keyPrefix}cooldown:${userId}`;
+    return new Keys(this.o.keyPrefix).cooldown(userId);
   }
 
   /** Before anything else of a purchase: the blocklist (kept per instance, no round trip). */
@@ -215,7 +215,7 @@ export class RiskService {
     ] as const;
     for (const [kind, subject, max] of seen) {
       if (!subject || max <= 0) continue;
-      const key = `${this.o.keyPrefix}seen:${kind}:${subject}`;
+      const key = new Keys(this.o.keyPrefix).riskSeen(kind, subject);
       const [[, added], [, count]] = (await this.redis
         .multi()
         .sadd(key, userId)

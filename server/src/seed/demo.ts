@@ -1,9 +1,8 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
-import type { AppDeps } from '../app';
 import { insertSession, insertShow, insertVenue, seatIdsOfVenue } from '../catalog/admin-repo';
 import { blockSeats } from '../catalog/layout';
-import { openSale } from '../catalog/lifecycle';
+import { openSale, type LifecycleDeps } from '../jobs/session-lifecycle';
 
 export const DEMO_TITLE = '星河巡回演唱会 2027 · 上海站';
 
@@ -11,7 +10,7 @@ const DAY_MS = 86_400_000;
 
 /** A demo show with a reserved-seating session and a general-admission session, both on sale. */
 export async function seedDemo(
-  d: AppDeps,
+  d: LifecycleDeps,
   now: Date,
   log: Logger,
 ): Promise<{ showId: string; created: boolean }> {
@@ -75,7 +74,7 @@ export async function seedDemo(
 }
 
 /** A second, smaller show that shows off fair access: a waiting room and real-name tickets. */
-async function seedHotShow(d: AppDeps, now: Date): Promise<string> {
+async function seedHotShow(d: LifecycleDeps, now: Date): Promise<string> {
   const venueId = await insertVenue(d.db, {
     name: '北京工人体育馆',
     city: '北京',

@@ -7,7 +7,7 @@ import {
 } from '@showtix/shared-types/dist/ticket-code';
 import { recordAudit } from '../admin/audit/repo';
 import { inTransaction, type Conn, type Db } from '../db/pool';
-import { appError } from '../http/errors';
+import { appError } from '../errors';
 import { PathLimiter, rateLimited, type Client } from '../risk/limits';
 import type { TicketKeys } from './keys';
 import * as repo from './bindings-repo';

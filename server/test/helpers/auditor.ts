@@ -1,6 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { AppDeps } from '../../src/app';
 import { loadSessionCatalog } from '../../src/catalog/repo';
+import { seatValue } from '../../src/redis/records';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -92,14 +93,7 @@ async function auditRedis(d: AppDeps, sessionId: string, nowMs: number, e: Expec
   for (const seatId of e.cat.seats.keys()) {
     const v = seats[seatId];
     const owner = e.seatOwner.get(seatId);
-    const state =
-      v === undefined
-        ? 'free'
-        : v.startsWith('S|')
-          ? 'sold'
-          : Number(v.split('|')[2]) > nowMs
-            ? 'held'
-            : 'expired';
+    const state = v === undefined ? 'free' : seatValue.stateAt(v, nowMs);
     if (!owner) {
       if (state === 'sold' || state === 'held')
         bad.push(`redis: seat ${seatId} ${state} (${v}) but free in MySQL`);

@@ -3,7 +3,7 @@ import type { CreateOrderInput, Order } from '@showtix/shared-types';
 import type { AppDeps } from '../../src/app';
 import { insertSession, insertShow, insertVenue, seatIdsOfVenue } from '../../src/catalog/admin-repo';
 import { blockSeats } from '../../src/catalog/layout';
-import { openSale } from '../../src/catalog/lifecycle';
+import { openSale } from '../../src/jobs/session-lifecycle';
 import { loadSessionCatalog } from '../../src/catalog/repo';
 import type { TakeResult } from '../../src/inventory/types';
 import type { TestEnv } from './env';

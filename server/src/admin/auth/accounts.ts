@@ -1,6 +1,6 @@
 import type { AdminAccount, AdminRole } from '@showtix/shared-types';
 import type { Db } from '../../db/pool';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import type { Actor } from '../http';
 import { audited } from '../tx';
 import { hashPassword } from './password';

@@ -1,7 +1,8 @@
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type Redis from 'ioredis';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import type { AdminConfig } from '../config';
+import { Keys } from '../../redis/keys';
 
 /**
  * Failed-login limits on Redis, shared by every server instance: a few tries per username and
@@ -16,12 +17,12 @@ export class LoginLimiter {
     const common = { storeClient: redis, duration: cfg.loginWindowS };
     this.byUserIp = new RateLimiterRedis({
       ...common,
-      keyPrefix: `${keyPrefix}admin-login:user-ip`,
+      keyPrefix: new Keys(keyPrefix).adminLogin('user-ip'),
       points: cfg.loginFailsMax,
     });
     this.byIp = new RateLimiterRedis({
       ...common,
-      keyPrefix: `${keyPrefix}admin-login:ip`,
+      keyPrefix: new Keys(keyPrefix).adminLogin('ip'),
       points: cfg.loginFailsPerIpMax,
     });
   }

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import { AdminCreateSchema, AdminLoginSchema, AdminUpdateSchema } from '@showtix/shared-types';
 import type { Clock } from '../../clock';
 import { pathId } from '../../catalog/routes';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import { ADMIN_PREFIX, actor, allow, currentAdmin, loginBodyParser, setAdmin } from '../http';
 import type { AdminAccountService } from './accounts';
 import type { AdminAuthService } from './service';

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { AdminLoginResult } from '@showtix/shared-types';
 import { inTransaction, type Db } from '../../db/pool';
 import type { TokenService } from '../../http/auth';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import { recordAudit } from '../audit/repo';
 import type { AdminConfig } from '../config';
 import type { AdminPrincipal } from '../http';

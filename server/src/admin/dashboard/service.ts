@@ -2,7 +2,7 @@ import type { SessionDashboard, TierSales, MinutePoint } from '@showtix/shared-t
 import { loadSessionCatalog } from '../../catalog/repo';
 import { SESSION_STATUS_NAME, type SessionCatalog } from '../../catalog/types';
 import type { Db } from '../../db/pool';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import type { InventoryService } from '../../inventory/service';
 import { ORDER_STATUS } from '../../orders/types';
 import type Redis from 'ioredis';

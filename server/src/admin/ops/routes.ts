@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import { pathId } from '../../catalog/routes';
 import type { Clock } from '../../clock';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import { ADMIN_PREFIX, actor, allow } from '../http';
 import { CASE_RESOLUTIONS, type OpsService } from './service';
 

@@ -1,6 +1,10 @@
 import { REFUND_CASE_RESOLUTIONS, type OpsOverview, type RefundCaseResolution } from '@showtix/shared-types';
-import type { AppDeps } from '../../app';
-import { appError } from '../../http/errors';
+import type { Db } from '../../db/pool';
+import type { Broker } from '../../outbox/broker';
+import type { RefundService } from '../../refunds/service';
+import type { TicketDeps } from '../../tickets/service';
+import type { WechatPay } from '../../wechat/pay';
+import { appError } from '../../errors';
 import { PAID_TICKETS_GRACE_MS, REFUND_RESEND_AFTER_MS } from '../../jobs/recovery';
 import { parkedDeadLetters, resolveDeadLetter } from '../../jobs/repo';
 import { REFUND_STATUS, resolveRefundCase } from '../../refunds/repo';
@@ -8,6 +12,9 @@ import { issueTickets } from '../../tickets/service';
 import { recordAudit } from '../audit/repo';
 import type { Actor } from '../http';
 import * as repo from './repo';
+
+/** What the operator's repairs use of the app. */
+export type OpsDeps = TicketDeps & { db: Db; broker: Broker; pay: WechatPay; refunds: RefundService };
 
 /** How an operator closed a refund case: paid the fan by other means, or nothing was owed. */
 export const CASE_RESOLUTIONS = REFUND_CASE_RESOLUTIONS;
@@ -18,7 +25,7 @@ export type CaseResolution = RefundCaseResolution;
  * can make. Each repair is the same idempotent step the recovery jobs take, and is audited.
  */
 export class OpsService {
-  constructor(private readonly d: AppDeps) {}
+  constructor(private readonly d: OpsDeps) {}
 
   async overview(now: Date): Promise<OpsOverview> {
     const queues = await this.d.broker.deadCounts().catch(() => null); // null: RabbitMQ unreachable

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { AdminRefundSchema, ExportQuerySchema, OrderSearchSchema } from '@showtix/shared-types';
 import type { Clock } from '../../clock';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import { ADMIN_PREFIX, actor, allow, download } from '../http';
 import type { AdminOrderService, RefundPath } from './service';
 

@@ -1,7 +1,7 @@
 import type { AdminOrderDetail, AdminOrderRow, AdminPage, AdminTicketBinding } from '@showtix/shared-types';
 import type { RowDataPacket } from 'mysql2';
 import type { Db } from '../../db/pool';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import { itemsOf } from '../../orders/repo';
 import { auditOf, recordAudit } from '../audit/repo';
 import type { Actor } from '../http';

@@ -2,7 +2,7 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { BlockEntry, RiskFlag } from '@showtix/shared-types';
 import type { IdentityVault } from '../../attendees/crypto';
 import { ER_DUP_ENTRY, sqlErrno, type Db } from '../../db/pool';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import type { Actor } from '../http';
 import { audited } from '../tx';
 

@@ -1,4 +1,4 @@
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import type { Claims, CurrentTiers } from './repo';
 
 export interface TierSpec {

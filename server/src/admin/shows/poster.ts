@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../../db/pool';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 
 /** Image types a poster may have, recognised by their first bytes rather than by what the upload claims. */
 const SIGNATURES: { ext: string; type: string; test: (b: Buffer) => boolean }[] = [

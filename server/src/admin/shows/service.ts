@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { AdminShowDetail, AdminShowSummary, RefundTier } from '@showtix/shared-types';
 import { insertShow } from '../../catalog/admin-repo';
 import type { Db } from '../../db/pool';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import type { AdminConfig } from '../config';
 import type { Actor } from '../http';
 import { sessionSummaries } from '../sessions/repo';

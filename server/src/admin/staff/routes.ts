@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Clock } from '../../clock';
 import { pathId } from '../../catalog/routes';
 import { principal } from '../../http/auth';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import { ADMIN_PREFIX, actor, allow } from '../http';
 import type { StaffService } from './service';
 

@@ -1,7 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { GateCounts, StaffInvite, StaffMember } from '@showtix/shared-types';
 import { inTransaction, type Conn, type Db } from '../../db/pool';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import { recordAudit } from '../audit/repo';
 import type { Actor } from '../http';
 import { audited } from '../tx';

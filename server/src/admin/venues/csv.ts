@@ -1,6 +1,6 @@
 import { SeatSpecSchema, ZoneSpecSchema, type ParsedLayout, type SeatSpecInput } from '@showtix/shared-types';
 import { z } from 'zod';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 
 /** Minimal RFC 4180 reader: quoted fields, doubled quotes, CRLF or LF, a leading BOM. */
 export function parseCsv(text: string): string[][] {

@@ -8,7 +8,7 @@ import type {
 import type { Conn, Db } from '../../db/pool';
 import { insertLayout, writeVenue } from '../../catalog/admin-repo';
 import { generateLayout, type SeatSpec } from '../../catalog/layout';
-import { appError } from '../../http/errors';
+import { appError } from '../../errors';
 import type { Actor } from '../http';
 import { audited } from '../tx';
 import { parseLayout, seatsToCsv } from './csv';

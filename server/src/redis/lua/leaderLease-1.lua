@@ -6,7 +6,7 @@
   KEYS[1] lease
   ARGV[1] owner (unique per process)
   ARGV[2] leaseMs
-  ARGV[3] 'hold'    take the lease if free, renew it if ours
+  ARGV[3] action: 'hold'    take the lease if free, renew it if ours
           'release' give it up if ours (a clean shutdown hands over at once)
 
   Returns

@@ -3,7 +3,7 @@
   numbered after it. Idempotent.
 
   KEYS[1] state  KEYS[2] pre  KEYS[3] frozen
-  ARGV[1] draw seed (kept in state, so a draw interrupted by a crash is redone identically)
+  ARGV[1] seed: the draw's seed (kept in state, so a draw interrupted by a crash is redone identically)
   ARGV[2] nowMs
 
   Returns { RC_OPENED, poolSize } or { RC_ALREADY }, or { RC_NOT_READY } when the state hash

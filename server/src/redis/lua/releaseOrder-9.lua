@@ -6,11 +6,11 @@
 
   KEYS[1] meta  KEYS[2] seats  KEYS[3] users  KEYS[4] orders  KEYS[5] pending  KEYS[6] idem
   KEYS[7] zslots  KEYS[8] ids (real-name attendees' IDs: freed with the order)
-  KEYS[9] the admission token the order used (a dummy when none)
+  KEYS[9] admission: the admission token the order used (a dummy when none)
   ARGV[1] orderId
-  ARGV[2] '1' to forget the order and its idempotency key (it never reached MySQL, so a retry
+  ARGV[2] forget: '1' to forget the order and its idempotency key (it never reached MySQL, so a retry
           with the same key must be able to start again), '0' to keep a released tombstone
-  ARGV[3] '1' to give the waiting-room turn back (the buyer cancelled), '0' to keep it used
+  ARGV[3] returnTurn: '1' to give the waiting-room turn back (the buyer cancelled), '0' to keep it used
 
   Returns
     { RC_RELEASED, availAfter, unitsFreed }

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
-import { sessionRows, transitionSession } from './repo';
-import type { CatalogService } from './service';
-import { SESSION_STATUS, type SessionCatalog } from './types';
+import { sessionRows, transitionSession } from '../catalog/repo';
+import type { CatalogService } from '../catalog/service';
+import { SESSION_STATUS, type SessionCatalog } from '../catalog/types';
 
 export interface LifecycleDeps {
   db: Db;

@@ -1,9 +1,9 @@
 import type { SeatMap, SeatStates, SeatStatesReply } from '@showtix/shared-types';
-import type { InventoryService } from '../inventory/service';
-import { LayoutAssets, layoutOf, type LayoutAsset } from './layout-asset';
+import type { InventoryService } from './service';
+import { LayoutAssets, layoutOf, type LayoutAsset } from '../catalog/layout-asset';
 import { diffStates, SeatVersions } from './seat-delta';
-import type { CatalogService } from './service';
-import { SESSION_STATUS, type SessionCatalog } from './types';
+import type { CatalogService } from '../catalog/service';
+import { SESSION_STATUS, type SessionCatalog } from '../catalog/types';
 
 type VersionedStates = SeatStates & { version: string; full: true };
 
