@@ -1,7 +1,15 @@
 import { Gauge } from 'prom-client';
-import type { AppDeps } from '../app';
+import type { CatalogService } from '../catalog/service';
+import type { Db } from '../db/pool';
 import type { Metrics } from '../http/metrics';
 import { stageCounts, type StageCounts } from './repo';
+
+/** What the snapshot reads of the app: the database, the catalog and the waiting-room lengths. */
+export interface SnapshotDeps {
+  db: Db;
+  catalog: Pick<CatalogService, 'session'>;
+  admin: { dashboard: { queueLength(sessionId: string): Promise<number> } };
+}
 
 /** How often the job leader refreshes the system-wide gauges (a scrape every 15 s sees fresh ones). */
 export const STAGE_GAUGES_INTERVAL_MS = 15_000;
@@ -73,13 +81,13 @@ export class StageGauges {
   }
 
   /** One refresh: everything read first, then set in one go (a scrape never sees half of it). */
-  async run(d: AppDeps, selling: string[], now: Date): Promise<void> {
+  async run(d: SnapshotDeps, selling: string[], now: Date): Promise<void> {
     const c = await stageCounts(d.db, now);
     const waiting = await this.queueLengths(d, selling);
     this.set(c, waiting, now);
   }
 
-  private async queueLengths(d: AppDeps, selling: string[]): Promise<[string, number][]> {
+  private async queueLengths(d: SnapshotDeps, selling: string[]): Promise<[string, number][]> {
     const out: [string, number][] = [];
     for (const id of selling) {
       const cat = await d.catalog.session(id);
