@@ -4,3 +4,4 @@ export * from './api';
 export * from './idcard';
 export * from './phone';
 export * from './admin';
+export * from './degrade';

@@ -20,6 +20,8 @@ export interface Faults {
   refundNotEnough: boolean;
   /** The next n merchant API calls answer 500 SYSTEM_ERROR. */
   failNextRequests: number;
+  /** Every merchant API call answers this many ms late (a slow WeChat Pay). */
+  apiDelayMs: number;
   /** Subscribe messages answer 43101 (user refused the subscription). */
   subscribeRefused: boolean;
 }
@@ -42,6 +44,7 @@ export function defaultFaults(): Faults {
     refundOutcome: 'SUCCESS',
     refundNotEnough: false,
     failNextRequests: 0,
+    apiDelayMs: 0,
     subscribeRefused: false,
   };
 }
@@ -99,6 +102,9 @@ const SETTERS: Record<keyof Faults, Setter> = {
   },
   failNextRequests: (f, v) => {
     f.failNextRequests = nonNegativeInt('failNextRequests', v);
+  },
+  apiDelayMs: (f, v) => {
+    f.apiDelayMs = nonNegativeInt('apiDelayMs', v);
   },
   subscribeRefused: (f, v) => {
     f.subscribeRefused = bool('subscribeRefused', v);

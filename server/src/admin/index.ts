@@ -35,6 +35,7 @@ import { VenueService } from './venues/service';
 import { opsRoutes } from './ops/routes';
 import { OpsService } from './ops/service';
 import { clientOf } from '../risk/client';
+import { degradeRoutes } from '../degrade/routes';
 
 import { adminBodyParser } from './http';
 
@@ -129,6 +130,7 @@ export function adminRouters(d: AppDeps): Router[] {
       d.clock,
     ),
     opsRoutes(new OpsService(d), auth, d.clock),
+    degradeRoutes(d.degrade, auth, d.clock),
     staffSelfRoutes(a.staff, requireAuth(d.tokens), d.clock, (userId, ctx) =>
       d.risk.guardWrite(userId, clientOf(ctx)),
     ),

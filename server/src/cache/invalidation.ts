@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ScriptedRedis } from '../redis/scripts';
 
-/** What an admin edit can make stale on every instance: a session's catalog, or the blocklist. */
-export type CacheKind = 'session' | 'blocklist';
+/**
+ * What an admin edit can make stale on every instance: a session's catalog, the blocklist, or
+ * the degradation switches.
+ */
+export type CacheKind = 'session' | 'blocklist' | 'degrade';
 
 /** Handlers get the id that changed, or ALL when everything of that kind must be dropped. */
 export const ALL = '*';

@@ -38,6 +38,8 @@ export class CatalogService {
   });
   private readonly missing = new LRUCache<string, Cached<undefined>>({ max: MISSING_CACHED_MAX });
   private readonly loading = new Map<string, Promise<SessionCatalog | undefined>>();
+  /** Applied to every catalog loaded: the degradation switches (a session forced through the queue). */
+  overlay?: (cat: SessionCatalog) => SessionCatalog;
 
   /** broadcast: tells every instance (this one included) to forget a session; see cache/invalidation. */
   constructor(
@@ -53,7 +55,9 @@ export class CatalogService {
     if (inFlight) return inFlight;
     // Loads wait apart (bounded by the requests in flight) and settle into the LRU they belong
     // to, so a burst of unknown ids never pushes a live catalog out.
-    const value = loadSessionCatalog(this.db, sessionId);
+    const value = loadSessionCatalog(this.db, sessionId).then((c) =>
+      c && this.overlay ? this.overlay(c) : c,
+    );
     this.loading.set(sessionId, value);
     value.then(
       (cat) => {
@@ -140,7 +144,10 @@ export class CatalogService {
 
   private async sessionInfo(s: SessionRow, tiers: Tier[]): Promise<SessionInfo> {
     const cat = await this.session(s.id);
-    return { ...sessionFields(s), seating: cat?.seating ?? 'reserved', tiers };
+    const fields = sessionFields(s);
+    // The fan's app sends a session forced through the waiting room there (degradation switch).
+    const queueEnabled = fields.queueEnabled || cat?.queueEnabled === true;
+    return { ...fields, queueEnabled, seating: cat?.seating ?? 'reserved', tiers };
   }
 
   /** Sold-out and back, driven by what Redis says is left. Conditional, so races settle. */

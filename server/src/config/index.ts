@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { loadWechatConfig, type WechatConfig } from './wechat';
 import { loadRiskConfig, type RiskConfig } from './risk';
+import { loadResilienceConfig, type ResilienceConfig } from './resilience';
 import { loadAdminConfig, type AdminConfig } from '../admin/config';
 
 /**
@@ -72,7 +73,7 @@ const EnvSchema = z.object({
 export type Env = z.infer<typeof EnvSchema>;
 export type NodeEnv = 'development' | 'test' | 'production';
 
-export interface Config extends RiskConfig {
+export interface Config extends RiskConfig, ResilienceConfig {
   env: NodeEnv;
   host: string;
   port: number;
@@ -223,6 +224,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     redisClusterNodes: e.REDIS_CLUSTER_NODES?.split(',') ?? [],
     wechat,
     ...loadRiskConfig(source),
+    ...loadResilienceConfig(source),
     admin,
   });
 }
