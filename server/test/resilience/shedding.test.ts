@@ -68,6 +68,16 @@ async function holdInFlight(n: number): Promise<ClientRequest[]> {
   return held;
 }
 
+/** The status of a fan request once the instance takes them again (polled: a busy test machine lags too). */
+async function recovers(): Promise<number> {
+  const end = Date.now() + 5_000;
+  for (;;) {
+    await sleep(100);
+    const status = (await api.call('GET', '/api/v1/shows')).status;
+    if (status !== 503 || Date.now() > end) return status;
+  }
+}
+
 it('refuses with 503 OVERLOADED + Retry-After once the bound of requests in flight is reached, then recovers', async () => {
   const slow = await holdInFlight(INFLIGHT_MAX);
   try {
@@ -85,8 +95,7 @@ it('refuses with 503 OVERLOADED + Retry-After once the bound of requests in flig
   } finally {
     for (const r of slow) r.destroy();
   }
-  await sleep(100);
-  expect((await api.call('GET', '/api/v1/shows')).status).toBe(200);
+  expect(await recovers()).toBe(200);
 });
 
 it('refuses while the event loop lags over the bound (sustained), then recovers', async () => {
@@ -105,7 +114,6 @@ it('refuses while the event loop lags over the bound (sustained), then recovers'
   expect(refused.body.error.code).toBe('OVERLOADED');
   expect(refused.headers.get('retry-after')).toBe('2');
   // Idle again: two quiet windows later the lag is back under the bound.
-  await sleep(400);
+  expect(await recovers()).toBe(200);
   expect(env.deps.shedder.lagMs).toBeLessThan(100);
-  expect((await api.call('GET', '/api/v1/shows')).status).toBe(200);
 });
