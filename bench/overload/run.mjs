@@ -21,7 +21,7 @@ const OVERLOAD_S = Number(args['overload-s'] ?? (smoke ? 5 : 12));
 const CONNECTIONS = Number(args.connections ?? 1000);
 
 /** Purchases in a fixed order over all buyers; each answer noted as [latencyMs, status, retryAfter]. */
-function purchases(tour, tokens) {
+function purchases(tour, tokens, tag) {
   let next = 0;
   const samples = [];
   const request = {
@@ -41,7 +41,7 @@ function purchases(tour, tokens) {
         headers: {
           'content-type': 'application/json',
           authorization: `Bearer ${tokens[i % tokens.length]}`,
-          'idempotency-key': `overload-${i}`,
+          'idempotency-key': `overload-${tag}-${i}`,
         },
         body: JSON.stringify(body),
       };
@@ -53,8 +53,9 @@ function purchases(tour, tokens) {
   return { request, samples };
 }
 
+let phases = 0;
 async function phase(url, tour, tokens, o) {
-  const p = purchases(tour, tokens);
+  const p = purchases(tour, tokens, ++phases);
   const res = await autocannon({ url, timeout: 10, requests: [p.request], ...o });
   return { samples: p.samples, errors: res.errors + res.timeouts, non2xx: res.non2xx };
 }
