@@ -47,7 +47,9 @@ function purchases(tour, tokens, tag) {
       };
     },
     onResponse: (status, _body, ctx, headers) => {
-      samples.push([performance.now() - ctx.sentAt, status, headers?.['retry-after'] !== undefined]);
+      // Header names as the server wrote them ('Retry-After'): compared without case.
+      const retryAfter = Object.keys(headers ?? {}).some((k) => k.toLowerCase() === 'retry-after');
+      samples.push([performance.now() - ctx.sentAt, status, retryAfter]);
     },
   };
   return { request, samples };
