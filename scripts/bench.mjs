@@ -1,4 +1,4 @@
-// npm run bench [-- --scenario flash-sale|queue|gate|pay ...]: builds the server, then runs the scenario.
+// npm run bench [-- --scenario flash-sale|queue|gate|pay|overload ...]: builds the server, then runs the scenario.
 // --topology cluster: the flash sale on the distributed topology (bench/cluster/run.mjs).
 import { spawnSync } from 'node:child_process';
 import { ensureInstall, root, run } from './lib.mjs';
@@ -19,13 +19,14 @@ const scripts = {
   queue: 'bench/queue/run.mjs',
   gate: 'bench/gate/run.mjs',
   pay: 'bench/pay/run.mjs',
+  overload: 'bench/overload/run.mjs',
 };
 if (!scripts[scenario]) {
   console.error(`unknown scenario "${scenario}"; known: ${Object.keys(scripts).join(', ')}`);
   process.exit(2);
 }
 ensureInstall();
-run(`npm run build -w shared-types -w server${topology === 'cluster' ? ' -w wechat-sim' : ''}`);
+run('npm run build -w shared-types -w server -w wechat-sim');
 const script = topology === 'cluster' ? 'bench/cluster/run.mjs' : scripts[scenario];
 const r = spawnSync('node', [script, ...rest], { cwd: root, stdio: 'inherit' });
 process.exit(r.status ?? 1);

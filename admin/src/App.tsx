@@ -15,6 +15,7 @@ import { StaffPage } from './pages/staff/StaffPage';
 import { AuditPage } from './pages/audit/AuditPage';
 import { AdminsPage } from './pages/admins/AdminsPage';
 import { RiskPage } from './pages/risk/RiskPage';
+import { DegradePage } from './pages/degrade/DegradePage';
 import { OpsPage } from './pages/ops/OpsPage';
 
 export function App() {
@@ -46,6 +47,7 @@ export function App() {
         <Route path="staff" element={<StaffPage />} />
         <Route path="audit" element={<AuditPage />} />
         <Route path="risk" element={<RiskPage />} />
+        <Route path="degrade" element={<DegradePage />} />
         <Route path="ops" element={<OpsPage />} />
         <Route path="admins" element={<AdminsPage />} />
         <Route path="*" element={<Navigate to={home} replace />} />

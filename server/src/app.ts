@@ -60,6 +60,10 @@ import { Lifecycle } from './http/lifecycle';
 import { requestIdMiddleware, requestIdMixin } from './http/request-id';
 import { healthRoutes, readinessCheck } from './http/health';
 import { CacheInvalidation } from './cache/invalidation';
+import { LoadShedder } from './http/shedding';
+import { WechatBreaker } from './wechat/breaker';
+import { DegradeService } from './degrade/service';
+import { pausedMiddleware } from './degrade/routes';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -101,6 +105,12 @@ export interface AppDeps {
   lifecycle: Lifecycle;
   /** Invalidation of per-instance caches that reaches every instance (Redis pub/sub). */
   caches: CacheInvalidation;
+  /** Early 503 of a saturated instance (event-loop lag, requests in flight). */
+  shedder: LoadShedder;
+  /** The circuit breaker every WeChat Pay call goes through (none with WECHAT_BREAKER_ERROR_PCT=0). */
+  wechatBreaker?: WechatBreaker;
+  /** Degradation switches an operator flips from the admin page. */
+  degrade: DegradeService;
 }
 
 export async function createDeps(
@@ -164,7 +174,18 @@ export async function createDeps(
   const broker = new Broker(config.amqpUrl, config.amqpPrefix, QUEUES, log, config.amqpQueueType);
   const relay = new OutboxRelay(db, broker, log);
   const wechatKeys = trustedWechatKeys(config.wechat);
-  const pay = new WechatPay(config.wechat, wechatKeys, () => clock.now().getTime());
+  const wechatBreaker =
+    config.wechatBreaker.errorThresholdPct > 0 ? new WechatBreaker(config.wechatBreaker) : undefined;
+  wechatBreaker?.onOpen(() =>
+    log.error('WeChat Pay breaker opened: calls fail fast until a trial call succeeds'),
+  );
+  const pay = new WechatPay(
+    config.wechat,
+    wechatKeys,
+    () => clock.now().getTime(),
+    wechatBreaker,
+    config.wechatBreaker.timeoutMs,
+  );
   const refunds = new RefundService({ db, pay, relay, catalog, log, payments: paymentLedger });
   const payments = new PaymentService({
     db,
@@ -188,9 +209,21 @@ export async function createDeps(
     refusals.forget(id);
   });
   caches.on('blocklist', () => risk.invalidateBlocklist());
+  const degrade = new DegradeService({
+    db,
+    log,
+    publish: () => caches.invalidate('degrade', '*'),
+    sessionChanged: (id) => {
+      catalog.forget(id);
+      seatmaps.forget(id);
+    },
+  });
+  catalog.overlay = (cat) => degrade.apply(cat);
+  caches.on('degrade', () => void degrade.reload());
   await caches.start();
   const lifecycle = new Lifecycle();
   metrics.watchReadiness(readinessCheck({ db, redis, broker, lifecycle }));
+  await degrade.start();
   orders.connect({
     guard: (id, now) => payments.settleBeforeCancel(id, now),
     refundOrder: (o) => refunds.refundOrder(o),
@@ -231,10 +264,16 @@ export async function createDeps(
     admin: await createAdminServices({ config, log, clock, db, readDb, redis, catalog, inventory }),
     lifecycle,
     caches,
+    shedder: new LoadShedder(config.shedding, () => lifecycle.inFlight),
+    wechatBreaker,
+    degrade,
   };
 }
 
 export async function closeDeps(d: AppDeps): Promise<void> {
+  d.shedder.stop();
+  d.wechatBreaker?.shutdown();
+  await d.degrade.stop();
   await d.writer.drained();
   await d.queue.drained();
   await d.idLease.stop();
@@ -325,9 +364,13 @@ export function createApp(d: AppDeps): Koa {
   app.use(d.lifecycle.middleware());
   // Metrics wrap everything so they see the final status the error middleware sets.
   app.use(d.metrics.middleware());
+  // A saturated instance refuses at once (after the in-flight count, before any parsing).
+  d.shedder.start();
+  app.use(d.shedder.middleware());
   // Before the error middleware, so error answers carry the headers too.
   app.use(securityHeaders({ hsts: d.config.env === 'production', h5ConnectSrc: h5Origins(d.config) }));
   app.use(errorMiddleware(d.log));
+  app.use(pausedMiddleware(d.degrade));
   // Admin routes parse their bodies themselves, after authentication (admin/http.ts).
   const fanBody = bodyParser({
     enableTypes: ['json'],
@@ -349,7 +392,7 @@ export function createApp(d: AppDeps): Koa {
   // Each router tries its routes in turn: the purchase path and the seat map come first.
   for (const router of [
     orderRoutes(d.orders, auth, d.clock),
-    catalogRoutes(d.catalog, d.seatmaps, d.clock),
+    catalogRoutes(d.catalog, d.seatmaps, d.clock, () => d.degrade.seatPollMs()),
     queueRoutes(d.queue, auth, d.clock),
     quotaRoutes(d.db, d.catalog, auth),
     systemRoutes(d),

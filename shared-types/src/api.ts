@@ -117,7 +117,10 @@ export interface SeatStatesDelta {
 }
 
 /** Answer of seat-states: the full list, or a delta when `since` was given and still known. */
-export type SeatStatesReply = (SeatStates & { version: string; full: true }) | SeatStatesDelta;
+export type SeatStatesReply = ((SeatStates & { version: string; full: true }) | SeatStatesDelta) & {
+  /** Poll again after this long (4 s; more while an operator has turned seat states down). */
+  pollAfterMs?: number;
+};
 
 /** The static part of a seat map (no states): served compressed and cached by its version. */
 export interface SeatLayout {

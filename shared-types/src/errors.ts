@@ -31,6 +31,12 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, message: '请求过于频繁，请稍后再试' },
   INTERNAL: { status: 500, message: '系统繁忙，请稍后再试' },
   SERVICE_UNAVAILABLE: { status: 503, message: '系统繁忙，请稍后再试' },
+  /** This instance is saturated (event-loop lag or requests in flight): refused early, with Retry-After. */
+  OVERLOADED: { status: 503, message: '当前访问人数过多，请稍后再试' },
+  /** WeChat Pay is slow or failing and its circuit breaker is open: nothing was sent to WeChat. */
+  WECHAT_BUSY: { status: 503, message: '微信支付繁忙，请稍后再试' },
+  /** An operator paused this non-essential feature during a peak (degradation switch). */
+  FEATURE_PAUSED: { status: 503, message: '该功能暂时关闭，请稍后再试' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -6,3 +6,4 @@ export * from './phone';
 export * from './admin';
 // Apart from admin.ts, whose types it uses: re-exported there it made an import cycle.
 export * from './admin-views';
+export * from './degrade';

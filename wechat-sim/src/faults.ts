@@ -20,6 +20,8 @@ export interface Faults {
   refundNotEnough: boolean;
   /** The next n merchant API calls answer 500 SYSTEM_ERROR. */
   failNextRequests: number;
+  /** Every merchant API call answers this many ms late (a slow WeChat Pay). */
+  apiDelayMs: number;
   /** Subscribe messages answer 43101 (user refused the subscription). */
   subscribeRefused: boolean;
   /** Payments made while set are taken in this currency (e.g. USD) instead of the order's ('' = off). */
@@ -44,6 +46,7 @@ export function defaultFaults(): Faults {
     refundOutcome: 'SUCCESS',
     refundNotEnough: false,
     failNextRequests: 0,
+    apiDelayMs: 0,
     subscribeRefused: false,
     payCurrency: '',
   };
@@ -102,6 +105,9 @@ const SETTERS: Record<keyof Faults, Setter> = {
   },
   failNextRequests: (f, v) => {
     f.failNextRequests = nonNegativeInt('failNextRequests', v);
+  },
+  apiDelayMs: (f, v) => {
+    f.apiDelayMs = nonNegativeInt('apiDelayMs', v);
   },
   subscribeRefused: (f, v) => {
     f.subscribeRefused = bool('subscribeRefused', v);

@@ -9,6 +9,7 @@ import {
   StopOutlined,
   SafetyOutlined,
   TeamOutlined,
+  ThunderboltOutlined,
   ToolOutlined,
   UserOutlined,
   VideoCameraOutlined,
@@ -28,6 +29,7 @@ const NAV: { key: string; label: string; icon: React.ReactNode; roles: AdminRole
   { key: '/staff', label: '检票人员', icon: <TeamOutlined />, roles: ['staff_manager'] },
   { key: '/risk', label: '风控与黑名单', icon: <StopOutlined />, roles: ['operator'] },
   { key: '/ops', label: '运维处理', icon: <ToolOutlined />, roles: ['operator'] },
+  { key: '/degrade', label: '熔断降级', icon: <ThunderboltOutlined />, roles: ['operator'] },
   { key: '/audit', label: '操作日志', icon: <AuditOutlined />, roles: ['operator'] },
   { key: '/admins', label: '账号与权限', icon: <SafetyOutlined />, roles: ['admin'] },
 ];

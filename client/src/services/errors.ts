@@ -9,7 +9,7 @@ export class ApiError extends Error {
     readonly code: ClientErrorCode,
     readonly status: number,
     message: string,
-    /** From Retry-After on 429 answers. */
+    /** From Retry-After on 429 answers (and 503: an overloaded instance, WeChat Pay busy). */
     readonly retryAfterMs?: number,
     readonly details?: unknown,
   ) {
@@ -25,7 +25,13 @@ export function toApiError(err: unknown): ApiError {
 
 /** No answer, or the server failing: the request itself may well succeed later. */
 export function isUnreachable(code: string): boolean {
-  return code === 'NETWORK' || code === 'INTERNAL' || code === 'SERVICE_UNAVAILABLE';
+  return (
+    code === 'NETWORK' ||
+    code === 'INTERNAL' ||
+    code === 'SERVICE_UNAVAILABLE' ||
+    code === 'OVERLOADED' ||
+    code === 'WECHAT_BUSY'
+  );
 }
 
 /** What the page should offer after an error. Pages turn these into navigation. */
@@ -137,6 +143,14 @@ const ADVICE: Record<ClientErrorCode, Advice> & Partial<Record<string, Advice>> 
   METHOD_NOT_ALLOWED: { title: '操作有误', remedy: 'back_home', actionText: '返回首页' },
   INTERNAL: { title: '系统繁忙', remedy: 'retry', actionText: '重试' },
   SERVICE_UNAVAILABLE: { title: '系统繁忙', remedy: 'retry_later', actionText: '稍后重试' },
+  OVERLOADED: { title: '当前人数过多', remedy: 'retry_later', actionText: '稍后重试' },
+  WECHAT_BUSY: {
+    title: '微信支付繁忙',
+    remedy: 'retry_later',
+    actionText: '稍后重试',
+    message: '微信支付繁忙，请稍后再试。订单已为您保留，可在有效期内重新支付。',
+  },
+  FEATURE_PAUSED: { title: '功能暂时关闭', remedy: 'retry_later', actionText: '稍后重试' },
   NETWORK: {
     title: '网络不给力',
     remedy: 'retry',

@@ -51,7 +51,7 @@ function toError(res: RawResponse): ApiError {
     code,
     res.statusCode,
     message,
-    res.statusCode === 429 ? retryAfterMs(res.header) : undefined,
+    res.statusCode === 429 || res.statusCode === 503 ? retryAfterMs(res.header) : undefined,
     body?.error?.details,
   );
 }

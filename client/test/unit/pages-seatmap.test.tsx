@@ -299,3 +299,34 @@ it('列表选座: a fan who cannot use the map picks by section, row and seat, u
   expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: '本场每单限购 2 张' }));
   expect(list).toBeTruthy();
 });
+
+it('polls seat states as often as the server says (an operator slowed them down in a peak)', async () => {
+  jest.useFakeTimers();
+  try {
+    render(<SeatMapPage />);
+    await waitFor(() => expect(seatmap()).toBeDefined());
+    api.getSeatStates.mockResolvedValue({
+      sessionId: '7',
+      held: [],
+      sold: ['s5'],
+      zones: [],
+      pollAfterMs: 20_000,
+    } as never);
+    const polls = () => api.getSeatStates.mock.calls.length;
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(4000);
+    });
+    const afterFirst = polls();
+    // The answer asked for 20 s: nothing more for the next 15 s, then the next poll.
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(15_000);
+    });
+    expect(polls()).toBe(afterFirst);
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(5_500);
+    });
+    expect(polls()).toBe(afterFirst + 1);
+  } finally {
+    jest.useRealTimers();
+  }
+});

@@ -37,6 +37,8 @@ import { VenueService } from './venues/service';
 import { opsRoutes } from './ops/routes';
 import { OpsService, type OpsDeps } from './ops/service';
 import { clientOf } from '../risk/client';
+import { degradeRoutes } from '../degrade/routes';
+import type { DegradeService } from '../degrade/service';
 
 import { adminBodyParser } from './http';
 
@@ -123,6 +125,7 @@ export type AdminRouterDeps = AdminDepsIn &
     caches: CacheInvalidation;
     tokens: TokenService;
     risk: RiskService;
+    degrade: DegradeService;
   };
 
 /** Every admin router, the fan-side staff routes and the admin page itself. */
@@ -149,6 +152,7 @@ export function adminRouters(d: AdminRouterDeps): Router[] {
       d.clock,
     ),
     opsRoutes(new OpsService(d), auth, d.clock),
+    degradeRoutes(d.degrade, auth, d.clock),
     staffSelfRoutes(a.staff, requireAuth(d.tokens), d.clock, (userId, ctx) =>
       d.risk.guardWrite(userId, clientOf(ctx)),
     ),

@@ -3,10 +3,11 @@ import type { Logger } from 'pino';
 import type { ScriptedRedis } from '../redis/scripts';
 
 /**
- * What an admin edit can make stale on every instance: a session's catalog, or the blocklist;
- * and what a release makes stale: the purchase refusals known for a session (orders/refusals.ts).
+ * What an admin edit can make stale on every instance: a session's catalog, the blocklist, or
+ * the degradation switches; and what a release makes stale: the purchase refusals known for a
+ * session (orders/refusals.ts).
  */
-export type CacheKind = 'session' | 'blocklist' | 'refusals';
+export type CacheKind = 'session' | 'blocklist' | 'refusals' | 'degrade';
 
 /** Handlers get the id that changed, or ALL when everything of that kind must be dropped. */
 export const ALL = '*';

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { IdSchema } from '@showtix/shared-types';
+import { IdSchema, SEAT_POLL_DEFAULT_MS } from '@showtix/shared-types';
 import type { Clock } from '../clock';
 import { appError } from '../errors';
 import type { CatalogService } from './service';
@@ -13,7 +13,12 @@ export function pathId(value: string | undefined): string {
   return r.data;
 }
 
-export function catalogRoutes(catalog: CatalogService, seatmaps: SeatMapService, clock: Clock): Router {
+export function catalogRoutes(
+  catalog: CatalogService,
+  seatmaps: SeatMapService,
+  clock: Clock,
+  pollMs: () => number = () => SEAT_POLL_DEFAULT_MS,
+): Router {
   const r = new Router({ prefix: '/api/v1' });
   r.get('/shows', async (ctx) => {
     ctx.body = { items: await catalog.listShows() };
@@ -29,7 +34,9 @@ export function catalogRoutes(catalog: CatalogService, seatmaps: SeatMapService,
   });
   r.get('/sessions/:sessionId/seat-states', async (ctx) => {
     const since = typeof ctx.query.since === 'string' ? ctx.query.since : undefined;
-    ctx.body = await seatmaps.seatStatesSince(pathId(ctx.params.sessionId), since, clock.now().getTime());
+    const reply = await seatmaps.seatStatesSince(pathId(ctx.params.sessionId), since, clock.now().getTime());
+    // How long the client waits before its next poll (raised by a degradation switch).
+    ctx.body = { ...reply, pollAfterMs: pollMs() };
   });
   r.get('/sessions/:sessionId/layout', async (ctx) => {
     sendLayout(ctx, await seatmaps.layout(pathId(ctx.params.sessionId)));

@@ -47,6 +47,8 @@ export class CatalogService {
   private readonly edited = new Set<string>();
   /** When every session was invalidated at once ('*'): loads read the primary for a while. */
   private allEditedAt = -Infinity;
+  /** Applied to every catalog loaded: the degradation switches (a session forced through the queue). */
+  overlay?: (cat: SessionCatalog) => SessionCatalog;
 
   /** broadcast: tells every instance (this one included) to forget a session; see cache/invalidation. */
   constructor(
@@ -65,7 +67,9 @@ export class CatalogService {
     // Loads wait apart (bounded by the requests in flight) and settle into the LRU they belong
     // to, so a burst of unknown ids never pushes a live catalog out.
     const fresh = Date.now() - this.allEditedAt < ALL_EDITED_FRESH_MS || this.edited.has(sessionId);
-    const value = loadSessionCatalog(fresh ? this.db : this.readDb, sessionId);
+    const value = loadSessionCatalog(fresh ? this.db : this.readDb, sessionId).then((c) =>
+      c && this.overlay ? this.overlay(c) : c,
+    );
     this.loading.set(sessionId, value);
     value.then(
       (cat) => {
@@ -157,7 +161,10 @@ export class CatalogService {
 
   private async sessionInfo(s: SessionRow, tiers: Tier[]): Promise<SessionInfo> {
     const cat = await this.session(s.id);
-    return { ...sessionFields(s), seating: cat?.seating ?? 'reserved', tiers };
+    const fields = sessionFields(s);
+    // The fan's app sends a session forced through the waiting room there (degradation switch).
+    const queueEnabled = fields.queueEnabled || cat?.queueEnabled === true;
+    return { ...fields, queueEnabled, seating: cat?.seating ?? 'reserved', tiers };
   }
 
   /** Sold-out and back, driven by what Redis says is left. Conditional, so races settle. */

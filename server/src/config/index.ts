@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { loadWechatConfig, type WechatConfig } from './wechat';
 import { loadRiskConfig, type RiskConfig } from './risk';
 import { loadRecoveryConfig, type RecoveryConfig } from './recovery';
+import { loadResilienceConfig, type ResilienceConfig } from './resilience';
 import { loadAdminConfig, type AdminConfig } from '../admin/config';
 
 /**
@@ -83,7 +84,7 @@ const EnvSchema = z.object({
 export type Env = z.infer<typeof EnvSchema>;
 export type NodeEnv = 'development' | 'test' | 'production';
 
-export interface Config extends RiskConfig {
+export interface Config extends RiskConfig, ResilienceConfig {
   env: NodeEnv;
   host: string;
   port: number;
@@ -255,6 +256,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     redisClusterNodes: e.REDIS_CLUSTER_NODES?.split(',') ?? [],
     wechat,
     ...loadRiskConfig(source),
+    ...loadResilienceConfig(source),
     admin,
     recovery: loadRecoveryConfig(source),
   });

@@ -10,6 +10,7 @@ import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import type { RefundService } from '../refunds/service';
 import { WechatPayError, type WechatPay, type WxTransaction } from '../wechat/pay';
+import { WechatBusyError, wechatBusy } from '../wechat/breaker';
 import { insertPayment, markChecked, openidOf, paymentsToCheck, setPrepay } from './repo';
 
 export interface PaymentDeps {
@@ -85,6 +86,8 @@ export class PaymentService {
         openid,
       });
     } catch (err) {
+      // WeChat slow or its breaker open: the fan is told so, and when to try again.
+      if (err instanceof WechatBusyError) throw wechatBusy(err);
       this.d.log.error({ err, orderNo }, 'JSAPI prepay failed');
       throw appError('SERVICE_UNAVAILABLE', undefined, '微信支付暂时不可用，请稍后再试');
     }

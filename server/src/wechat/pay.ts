@@ -6,6 +6,8 @@ import Pay from 'wechatpay-node-v3';
 import type { Output } from 'wechatpay-node-v3/dist/lib/interface-v2';
 import type { WechatConfig } from '../config/wechat';
 import { VerifiedPayHttp } from './pay-http';
+import type { WechatBreaker } from './breaker';
+import { WechatPayError } from './pay-error';
 
 /** A transaction as WeChat Pay v3 describes it (query answers and notification resources). */
 export interface WxTransaction {
@@ -28,15 +30,7 @@ export interface WxRefund {
   amount?: { refund: number; total: number };
 }
 
-export class WechatPayError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(`WeChat Pay ${status} ${code}: ${message}`);
-  }
-}
+export { WechatPayError };
 
 function fail(r: Output): never {
   let code = 'UNKNOWN';
@@ -58,7 +52,8 @@ export function beijingTime(d: Date): string {
 
 /**
  * wechatpay-node-v3 wrapped: requests signed by the SDK, sent and verified by VerifiedPayHttp,
- * errors thrown as WechatPayError instead of returned.
+ * errors thrown as WechatPayError instead of returned. Every call goes through the breaker when
+ * one is given (wechat/breaker.ts), so a slow or failing WeChat is refused fast for everyone.
  */
 export class WechatPay {
   private readonly pay: Pay;
@@ -67,6 +62,8 @@ export class WechatPay {
     private readonly c: WechatConfig,
     trusted: Map<string, KeyObject>,
     now: () => number,
+    private readonly breaker?: WechatBreaker,
+    timeoutMs?: number,
   ) {
     this.pay = new Pay({
       appid: c.appid,
@@ -76,7 +73,11 @@ export class WechatPay {
       privateKey: readFileSync(c.merchantKeyPath),
       key: c.apiV3Key,
     });
-    this.pay.createHttp(new VerifiedPayHttp(c.payApiBase, trusted, now));
+    this.pay.createHttp(new VerifiedPayHttp(c.payApiBase, trusted, now, timeoutMs));
+  }
+
+  private guard<T>(call: () => Promise<T>): Promise<T> {
+    return this.breaker ? this.breaker.run(call) : call();
   }
 
   async prepay(o: {
@@ -86,42 +87,48 @@ export class WechatPay {
     expireAt: Date;
     openid: string;
   }): Promise<Omit<PayResponse, 'cashierUrl'>> {
-    const r = await this.pay.transactions_jsapi({
-      description: o.description.slice(0, 127),
-      out_trade_no: o.orderNo,
-      time_expire: beijingTime(o.expireAt),
-      notify_url: `${this.c.publicBaseUrl}/api/v1/pay/wechat/notify`,
-      amount: { total: o.amountFen, currency: 'CNY' },
-      payer: { openid: o.openid },
+    return this.guard(async () => {
+      const r = await this.pay.transactions_jsapi({
+        description: o.description.slice(0, 127),
+        out_trade_no: o.orderNo,
+        time_expire: beijingTime(o.expireAt),
+        notify_url: `${this.c.publicBaseUrl}/api/v1/pay/wechat/notify`,
+        amount: { total: o.amountFen, currency: 'CNY' },
+        payer: { openid: o.openid },
+      });
+      if (r.status !== 200) fail(r);
+      // The SDK replaces the answer by the wx.requestPayment parameters; prepay_id is in `package`.
+      const d = r.data as PayParams;
+      return {
+        prepayId: d.package.replace(/^prepay_id=/, ''),
+        payParams: {
+          timeStamp: d.timeStamp,
+          nonceStr: d.nonceStr,
+          package: d.package,
+          signType: d.signType,
+          paySign: d.paySign,
+        },
+      };
     });
-    if (r.status !== 200) fail(r);
-    // The SDK replaces the answer by the wx.requestPayment parameters; prepay_id is in `package`.
-    const d = r.data as PayParams;
-    return {
-      prepayId: d.package.replace(/^prepay_id=/, ''),
-      payParams: {
-        timeStamp: d.timeStamp,
-        nonceStr: d.nonceStr,
-        package: d.package,
-        signType: d.signType,
-        paySign: d.paySign,
-      },
-    };
   }
 
   async query(orderNo: string): Promise<WxTransaction | undefined> {
-    const r = await this.pay.query({ out_trade_no: orderNo });
-    if (r.status === 200) return r.data as WxTransaction;
-    if (r.status === 404) return undefined;
-    fail(r);
+    return this.guard(async () => {
+      const r = await this.pay.query({ out_trade_no: orderNo });
+      if (r.status === 200) return r.data as WxTransaction;
+      if (r.status === 404) return undefined;
+      fail(r);
+    });
   }
 
   /** 'paid' when WeChat answers ORDERPAID: the order was paid and must be honoured. */
   async close(orderNo: string): Promise<'closed' | 'paid'> {
-    const r = await this.pay.close(orderNo);
-    if (r.status === 204 || r.status === 200) return 'closed';
-    if (r.status === 400 && String(r.error).includes('ORDERPAID')) return 'paid';
-    fail(r);
+    return this.guard(async () => {
+      const r = await this.pay.close(orderNo);
+      if (r.status === 204 || r.status === 200) return 'closed';
+      if (r.status === 400 && String(r.error).includes('ORDERPAID')) return 'paid';
+      fail(r);
+    });
   }
 
   /** transactionId refunds that exact payment (a duplicate); otherwise the order's payment. */
@@ -133,15 +140,17 @@ export class WechatPay {
     totalFen: number;
     reason: string;
   }): Promise<WxRefund> {
-    const r = await this.pay.refunds({
-      ...(o.transactionId ? { transaction_id: o.transactionId } : { out_trade_no: o.orderNo }),
-      out_refund_no: o.outRefundNo,
-      reason: o.reason.slice(0, 80),
-      notify_url: `${this.c.publicBaseUrl}/api/v1/pay/wechat/refund-notify`,
-      amount: { refund: o.refundFen, total: o.totalFen, currency: 'CNY' },
-    } as Parameters<Pay['refunds']>[0]);
-    if (r.status === 200) return r.data as WxRefund;
-    fail(r as Output);
+    return this.guard(async () => {
+      const r = await this.pay.refunds({
+        ...(o.transactionId ? { transaction_id: o.transactionId } : { out_trade_no: o.orderNo }),
+        out_refund_no: o.outRefundNo,
+        reason: o.reason.slice(0, 80),
+        notify_url: `${this.c.publicBaseUrl}/api/v1/pay/wechat/refund-notify`,
+        amount: { refund: o.refundFen, total: o.totalFen, currency: 'CNY' },
+      } as Parameters<Pay['refunds']>[0]);
+      if (r.status === 200) return r.data as WxRefund;
+      fail(r as Output);
+    });
   }
 
   /**
@@ -149,26 +158,30 @@ export class WechatPay {
    * against the signed answer. undefined when WeChat has no bill for the day (no trades).
    */
   async tradeBill(date: string): Promise<string | undefined> {
-    const r = await this.pay.tradebill({ bill_date: date, bill_type: 'ALL' });
-    if (r.status === 400 && String(r.error).includes('NO_STATEMENT_EXIST')) return undefined;
-    if (r.status !== 200) fail(r);
-    const { download_url: url, hash_value: hash } = r.data as { download_url: string; hash_value: string };
-    // The SDK signs only URLs on WeChat's own origin: give it that one, the HTTP layer rebases it.
-    const file = await this.pay.downloadBill(
-      url.replace(/^https?:\/\/[^/]+/, 'https://api.mch.weixin.qq.com'),
-    );
-    if (file.status !== 200) fail(file);
-    const bytes = file.data as Buffer;
-    if (createHash('sha1').update(bytes).digest('hex') !== String(hash).toLowerCase()) {
-      throw new WechatPayError(599, 'BILL_HASH', 'the trade bill does not match its hash');
-    }
-    return bytes.toString('utf8').replace(/^\uFEFF/, '');
+    return this.guard(async () => {
+      const r = await this.pay.tradebill({ bill_date: date, bill_type: 'ALL' });
+      if (r.status === 400 && String(r.error).includes('NO_STATEMENT_EXIST')) return undefined;
+      if (r.status !== 200) fail(r);
+      const { download_url: url, hash_value: hash } = r.data as { download_url: string; hash_value: string };
+      // The SDK signs only URLs on WeChat's own origin: give it that one, the HTTP layer rebases it.
+      const file = await this.pay.downloadBill(
+        url.replace(/^https?:\/\/[^/]+/, 'https://api.mch.weixin.qq.com'),
+      );
+      if (file.status !== 200) fail(file);
+      const bytes = file.data as Buffer;
+      if (createHash('sha1').update(bytes).digest('hex') !== String(hash).toLowerCase()) {
+        throw new WechatPayError(599, 'BILL_HASH', 'the trade bill does not match its hash');
+      }
+      return bytes.toString('utf8').replace(/^\uFEFF/, '');
+    });
   }
 
   async queryRefund(outRefundNo: string): Promise<WxRefund | undefined> {
-    const r = await this.pay.find_refunds(outRefundNo);
-    if (r.status === 200) return r.data as WxRefund;
-    if (r.status === 404) return undefined;
-    fail(r as Output);
+    return this.guard(async () => {
+      const r = await this.pay.find_refunds(outRefundNo);
+      if (r.status === 200) return r.data as WxRefund;
+      if (r.status === 404) return undefined;
+      fail(r as Output);
+    });
   }
 }

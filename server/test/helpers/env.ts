@@ -34,6 +34,11 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     REBUILD_SETTLE_MS: '0',
     SEAT_STATES_CACHE_MS: '0', // tests read seat states right after changing them
     AMQP_PREFIX: `tk_test_${id}`,
+    // Overload protection off unless a test turns it on (test/resilience): on a shared, busy
+    // test machine, shedding and the WeChat breaker would answer for reasons of their own.
+    SHED_EVENT_LOOP_LAG_MS: '0',
+    SHED_INFLIGHT_MAX: '0',
+    WECHAT_BREAKER_ERROR_PCT: '0',
     ...(CLUSTER_NODES ? { REDIS_CLUSTER_NODES: CLUSTER_NODES } : {}),
     ...overrides,
   });

@@ -52,6 +52,8 @@ export function merchantApi(svc: Services) {
     ctx.set('Request-ID', randomHex(32));
     try {
       verifyAuthorization(ctx, svc.keys);
+      const delay = svc.store.faults.apiDelayMs;
+      if (delay > 0) await new Promise((r) => setTimeout(r, delay).unref());
       if (svc.store.faults.failNextRequests > 0) {
         svc.store.faults.failNextRequests -= 1;
         throw new WxPayError(500, 'SYSTEM_ERROR', '系统错误');

@@ -45,10 +45,15 @@ export function useSeatStates(
   useEffect(() => {
     if (!enabled || !visible) return undefined;
     let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // The server says when to poll next (an operator may slow seat states down in a peak).
+    let everyMs = REFRESH_MS;
     const refresh = async () => {
       try {
         const s = await getSeatStates(sessionId, model ? statesAt.current : undefined);
         if (stopped) return;
+        const after = (s as { pollAfterMs?: number }).pollAfterMs;
+        if (after && after >= REFRESH_MS) everyMs = after;
         zonesCb.current?.(s.zones);
         if (!model) return;
         const { changed, lost } =
@@ -69,11 +74,14 @@ export function useSeatStates(
         // A missed refresh is harmless: the next one comes in a few seconds.
       }
     };
+    const next = () => {
+      timer = setTimeout(() => void refresh().finally(() => !stopped && next()), everyMs);
+    };
     if (kick > 0) void refresh();
-    const timer = setInterval(() => void refresh(), REFRESH_MS);
+    next();
     return () => {
       stopped = true;
-      clearInterval(timer);
+      if (timer) clearTimeout(timer);
     };
   }, [enabled, model, visible, kick, sessionId, selectedRef, setSelected]);
   return version;

@@ -1,0 +1,162 @@
+// Overload benchmark (issue 14): finds what saturates the purchase path, then offers twice that
+// (open loop: a fixed request rate over many connections, whatever the answers' latency) and
+// checks that the server stays fast for what it admits and refuses the rest early.
+// Last line: JSON {saturation_rps, offered_rps, admitted, admitted_p99_ms, refused_503, refused_429,
+// refusals_without_retry_after, errors_other, oversold, double_sold, load_avg_1m, ...}, also
+// written to bench/results/. Usage: npm run bench -- --scenario overload
+//   [--buyers 150000 --saturate-s 6 --overload-s 12 --connections 1000 --smoke]
+import os from 'node:os';
+import autocannon from 'autocannon';
+import { openBench, parseArgs, percentile, saveResult } from '../lib.mjs';
+import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
+import { audit } from '../flash-sale/audit.mjs';
+
+const args = parseArgs(process.argv.slice(2));
+const smoke = args.smoke === true;
+const BUYERS = Number(args.buyers ?? (smoke ? 20_000 : 150_000));
+const SESSIONS = smoke ? 2 : 10;
+const SATURATE_S = Number(args['saturate-s'] ?? (smoke ? 3 : 6));
+const OVERLOAD_S = Number(args['overload-s'] ?? (smoke ? 5 : 12));
+// Enough connections that the offered rate is reached even while answers are slow.
+const CONNECTIONS = Number(args.connections ?? 1000);
+
+/** Purchases in a fixed order over all buyers; each answer noted as [latencyMs, status, retryAfter]. */
+function purchases(tour, tokens, tag) {
+  let next = 0;
+  const samples = [];
+  const request = {
+    method: 'POST',
+    path: '/api/v1/orders',
+    setupRequest: (req, ctx) => {
+      const i = next++;
+      const s = tour[i % tour.length];
+      const qty = 1 + (i % 2);
+      const body =
+        i % 4 === 3
+          ? { sessionId: s.id, zoneId: s.zoneId, quantity: qty }
+          : { sessionId: s.id, seatIds: s.seatIds.slice((i * 7) % (s.seatIds.length - 2)).slice(0, qty) };
+      ctx.sentAt = performance.now();
+      return {
+        ...req,
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${tokens[i % tokens.length]}`,
+          'idempotency-key': `overload-${tag}-${i}`,
+        },
+        body: JSON.stringify(body),
+      };
+    },
+    onResponse: (status, _body, ctx, headers) => {
+      // Header names as the server wrote them ('Retry-After'): compared without case.
+      const retryAfter = Object.keys(headers ?? {}).some((k) => k.toLowerCase() === 'retry-after');
+      samples.push([performance.now() - ctx.sentAt, status, retryAfter]);
+    },
+  };
+  return { request, samples };
+}
+
+let phases = 0;
+async function phase(url, tour, tokens, o) {
+  const p = purchases(tour, tokens, ++phases);
+  const res = await autocannon({ url, timeout: 10, requests: [p.request], ...o });
+  return { samples: p.samples, errors: res.errors + res.timeouts, non2xx: res.non2xx };
+}
+
+function stats(samples) {
+  const admitted = samples.filter(([, s]) => s !== 503 && s !== 429);
+  const lat = admitted.map(([l]) => l).sort((a, b) => a - b);
+  const statuses = {};
+  for (const [, s] of samples) statuses[s] = (statuses[s] ?? 0) + 1;
+  const refused = samples.filter(([, s]) => s === 503 || s === 429);
+  return {
+    admitted: admitted.length,
+    admittedP50: percentile(lat, 50),
+    admittedP99: percentile(lat, 99),
+    refused503: samples.filter(([, s]) => s === 503).length,
+    refused429: samples.filter(([, s]) => s === 429).length,
+    noRetryAfter: refused.filter(([, , ra]) => !ra).length,
+    other: samples.filter(([, s]) => ![201, 409, 429, 503].includes(s)).length,
+    statuses,
+  };
+}
+
+async function main() {
+  const startedAt = new Date().toISOString();
+  // One address: per-address limits off; per-user limits and shedding as configured (defaults).
+  const bench = await openBench('overload', { RATE_PURCHASE_IP: '0/1', RATE_PURCHASE_USER: '100/1' });
+  const { deps, url } = bench;
+  try {
+    console.log(`seeding: ${SESSIONS} sessions x (10,000 seats + 10,000-unit zone), ${BUYERS} buyers`);
+    const tour = await seedTour(deps, { sessions: SESSIONS, seatsPerSession: 10_000, zoneCapacity: 10_000 });
+    const tokens = await seedUsers(deps, BUYERS);
+    await bench.startServer();
+    // Warm-up (JIT, catalogs, inventories): seat maps of every session, then a short purchase
+    // burst that is not counted.
+    for (const t of tour)
+      await autocannon({ url: `${url}/api/v1/sessions/${t.id}/seat-states`, connections: 10, amount: 50 });
+    await phase(url, tour, tokens.slice(-5_000), { connections: 20, duration: 2 });
+
+    console.log(`saturating: 100 connections, closed loop, ${SATURATE_S} s ...`);
+    const sat = await phase(url, tour, tokens, { connections: 100, duration: SATURATE_S });
+    const satStats = stats(sat.samples);
+    const saturationRps = Math.round(satStats.admitted / SATURATE_S);
+    const offered = 2 * saturationRps;
+    console.log(
+      `saturation: ${saturationRps} purchase req/s; offering ${offered} req/s for ${OVERLOAD_S} s ...`,
+    );
+    const load1 = os.loadavg()[0];
+    const t0 = performance.now();
+    const over = await phase(url, tour, tokens.slice().reverse(), {
+      connections: CONNECTIONS,
+      overallRate: offered,
+      duration: OVERLOAD_S,
+    });
+    const overS = (performance.now() - t0) / 1000;
+    const s = stats(over.samples);
+    const load2 = os.loadavg()[0];
+    const a = await audit(
+      deps,
+      tour.map((t) => t.id),
+    );
+    const result = {
+      scenario: 'overload',
+      buyers: BUYERS,
+      connections: CONNECTIONS,
+      saturation_rps: saturationRps,
+      saturation_p99_ms: Number(satStats.admittedP99.toFixed(1)),
+      offered_rps: offered,
+      sent_rps: Math.round(over.samples.length / overS),
+      admitted: s.admitted,
+      admitted_rps: Math.round(s.admitted / overS),
+      admitted_p50_ms: Number(s.admittedP50.toFixed(1)),
+      admitted_p99_ms: Number(s.admittedP99.toFixed(1)),
+      refused_503: s.refused503,
+      refused_429: s.refused429,
+      refusals_without_retry_after: s.noRetryAfter,
+      errors_other: s.other + over.errors,
+      statuses: s.statuses,
+      sold: a.sold,
+      oversold: a.oversoldSessions,
+      double_sold: a.doubleSold,
+      load_avg_1m: Number(Math.max(load1, load2).toFixed(2)),
+      cores: os.cpus().length,
+      at: new Date().toISOString(),
+    };
+    if (!smoke) saveResult(result, startedAt);
+    console.log(
+      `offered ${offered} req/s (2 x ${saturationRps}); admitted ${result.admitted_rps}/s p99 ${result.admitted_p99_ms} ms; ` +
+        `refused ${s.refused503} x 503, ${s.refused429} x 429 (${s.noRetryAfter} without Retry-After); ` +
+        `other errors ${result.errors_other}; oversold ${result.oversold}; load ${result.load_avg_1m}`,
+    );
+    console.log(JSON.stringify(result));
+    if (result.oversold || result.double_sold || result.errors_other || result.refusals_without_retry_after)
+      process.exitCode = 1;
+  } finally {
+    await bench.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { SheddingOptions } from '../http/shedding';
+import type { BreakerOptions } from '../wechat/breaker';
+
+const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
+
+/**
+ * Overload protection: early refusal of a saturated instance (shedding) and the circuit
+ * breakers around WeChat Pay calls. Units are in the names; 0 turns a bound off.
+ */
+const Env = z.object({
+  SHED_EVENT_LOOP_LAG_MS: int(150),
+  SHED_INFLIGHT_MAX: int(1000),
+  SHED_RETRY_AFTER_S: z.coerce.number().int().min(1).max(120).default(1),
+  WECHAT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  WECHAT_BREAKER_ERROR_PCT: z.coerce.number().int().min(0).max(100).default(50),
+  WECHAT_BREAKER_MIN_CALLS: z.coerce.number().int().min(1).default(10),
+  WECHAT_BREAKER_RESET_MS: z.coerce.number().int().min(100).default(10_000),
+  WECHAT_BREAKER_WINDOW_MS: z.coerce.number().int().min(1_000).default(10_000),
+});
+
+export interface ResilienceConfig {
+  shedding: SheddingOptions;
+  wechatBreaker: BreakerOptions;
+}
+
+export function loadResilienceConfig(source: NodeJS.ProcessEnv): ResilienceConfig {
+  const e = Env.parse(source);
+  return {
+    shedding: {
+      maxEventLoopLagMs: e.SHED_EVENT_LOOP_LAG_MS,
+      maxInflight: e.SHED_INFLIGHT_MAX,
+      retryAfterS: e.SHED_RETRY_AFTER_S,
+    },
+    wechatBreaker: {
+      timeoutMs: e.WECHAT_TIMEOUT_MS,
+      errorThresholdPct: e.WECHAT_BREAKER_ERROR_PCT,
+      volumeThreshold: e.WECHAT_BREAKER_MIN_CALLS,
+      resetMs: e.WECHAT_BREAKER_RESET_MS,
+      windowMs: e.WECHAT_BREAKER_WINDOW_MS,
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import { createTestEnv, type TestEnv } from '../helpers/env';
+import { startTestServer, type TestServer } from '../helpers/http';
+
+/**
+ * Shedding on a real server: saturated by requests in flight, or by a blocked event loop, it
+ * refuses at once with 503 OVERLOADED and Retry-After (never the probes or the admin API), and
+ * takes requests again as soon as the saturation ends.
+ */
+const INFLIGHT_MAX = 5;
+let env: TestEnv;
+let api: TestServer;
+
+beforeAll(async () => {
+  env = await createTestEnv({
+    SHED_INFLIGHT_MAX: String(INFLIGHT_MAX),
+    SHED_EVENT_LOOP_LAG_MS: '100',
+    SHED_RETRY_AFTER_S: '2',
+  });
+  api = await startTestServer(env);
+});
+afterAll(async () => {
+  await api.close();
+  await env.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A purchase whose body never finishes arriving: in flight until destroyed. Undefined when the
+ * server refused it (this busy test machine can lag over the bound on its own): the caller retries.
+ */
+function slowRequest(): Promise<ClientRequest | undefined> {
+  const before = env.deps.lifecycle.inFlight;
+  return new Promise((resolve) => {
+    const req = httpRequest(`${api.url}/api/v1/orders`, {
+      method: 'POST',
+      agent: false,
+      headers: { 'content-type': 'application/json', 'content-length': '1000' },
+    });
+    req.on('error', () => undefined);
+    req.on('response', () => {
+      req.destroy();
+      resolve(undefined);
+    });
+    req.flushHeaders();
+    req.write('{"sessionId":');
+    const poll = setInterval(() => {
+      if (env.deps.lifecycle.inFlight > before) {
+        clearInterval(poll);
+        resolve(req);
+      }
+    }, 5);
+    req.on('close', () => clearInterval(poll));
+  });
+}
+
+/** n requests in flight, held open. */
+async function holdInFlight(n: number): Promise<ClientRequest[]> {
+  const held: ClientRequest[] = [];
+  const end = Date.now() + 10_000;
+  while (held.length < n) {
+    if (Date.now() > end) throw new Error(`only ${held.length} requests in flight`);
+    const r = await slowRequest();
+    if (r) held.push(r);
+    else await sleep(200);
+  }
+  return held;
+}
+
+/** The status of a fan request once the instance takes them again (polled: a busy test machine lags too). */
+async function recovers(): Promise<number> {
+  const end = Date.now() + 5_000;
+  for (;;) {
+    await sleep(100);
+    const status = (await api.call('GET', '/api/v1/shows')).status;
+    if (status !== 503 || Date.now() > end) return status;
+  }
+}
+
+it('refuses with 503 OVERLOADED + Retry-After once the bound of requests in flight is reached, then recovers', async () => {
+  const slow = await holdInFlight(INFLIGHT_MAX);
+  try {
+    expect(env.deps.lifecycle.inFlight).toBe(INFLIGHT_MAX);
+    // This one would be the sixth in flight.
+    const refused = await api.call('GET', '/api/v1/shows');
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('2');
+    expect(refused.body).toEqual({ error: { code: 'OVERLOADED', message: '当前访问人数过多，请稍后再试' } });
+    // Probes, metrics and the admin API (the switches that end an overload) are never refused.
+    expect((await api.call('GET', '/livez')).status).toBe(200);
+    expect((await api.call('GET', '/readyz')).status).toBe(200);
+    expect((await api.call('GET', '/api/v1/admin/degrade')).status).toBe(401);
+    expect(env.deps.shedder.refused).toBeGreaterThanOrEqual(1);
+  } finally {
+    for (const r of slow) r.destroy();
+  }
+  expect(await recovers()).toBe(200);
+});
+
+it('refuses while the event loop lags over the bound (sustained), then recovers', async () => {
+  // Busy the loop for ~250 ms at a time for a second: every sample window sees the lag.
+  const end = Date.now() + 1_000;
+  while (Date.now() < end) {
+    const stop = Date.now() + 250;
+    while (Date.now() < stop) {
+      /* the CPU-bound work a saturated instance would be doing */
+    }
+    await new Promise((r) => setTimeout(r, 0));
+  }
+  expect(env.deps.shedder.lagMs).toBeGreaterThan(100);
+  const refused = await api.call('GET', '/api/v1/shows');
+  expect(refused.status).toBe(503);
+  expect(refused.body.error.code).toBe('OVERLOADED');
+  expect(refused.headers.get('retry-after')).toBe('2');
+  // Idle again: two quiet windows later the lag is back under the bound.
+  expect(await recovers()).toBe(200);
+  expect(env.deps.shedder.lagMs).toBeLessThan(100);
+});
