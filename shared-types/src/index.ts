@@ -4,3 +4,6 @@ export * from './api';
 export * from './idcard';
 export * from './phone';
 export * from './admin';
+export * from './api-error';
+export * from './seat-label';
+export * from './refund';

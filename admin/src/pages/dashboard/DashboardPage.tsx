@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Badge, Card, Col, Empty, Row, Select, Space, Statistic, Tag, Typography } from 'antd';
 import { useNavigate, useParams } from 'react-router-dom';
-import type { SeatMap, SessionDashboard, SessionStatus } from '@showtix/shared-types';
-import { api, type ApiError } from '../../api/client';
+import type { SessionDashboard } from '@showtix/shared-types';
+import { type ApiError } from '../../api/client';
+import { liveSessions, sessionDashboard, sessionSeatMap } from '../../api/sessions';
 import { useApi } from '../../api/useApi';
 import { EChart } from '../../components/EChart';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
@@ -27,14 +28,6 @@ function StatCard({ children }: { children: ReactNode }) {
   );
 }
 
-interface LiveSession {
-  id: string;
-  showId: string;
-  showTitle: string;
-  startsAt: string;
-  status: SessionStatus;
-}
-
 /** Polls the dashboard while the page is open and visible. */
 function useLive(sessionId: string | undefined) {
   const [data, setData] = useState<SessionDashboard>();
@@ -47,7 +40,7 @@ function useLive(sessionId: string | undefined) {
     const tick = async () => {
       if (!document.hidden) {
         try {
-          const d = await api<SessionDashboard>('GET', `/api/v1/admin/sessions/${sessionId}/dashboard`);
+          const d = await sessionDashboard(sessionId);
           if (!stop) {
             setData(d);
             setError(undefined);
@@ -70,19 +63,13 @@ function useLive(sessionId: string | undefined) {
 export function DashboardPage() {
   const { sessionId } = useParams();
   const navigate = useNavigate();
-  const sessions = useApi(() => api<{ items: LiveSession[] }>('GET', '/api/v1/admin/dashboard'), []);
+  const sessions = useApi(() => liveSessions(), []);
   useEffect(() => {
     const first = sessions.data?.items[0];
     if (!sessionId && first) navigate(`/dashboard/${first.id}`, { replace: true });
   }, [sessionId, sessions.data, navigate]);
   const { data: d, error } = useLive(sessionId);
-  const map = useApi(
-    () =>
-      sessionId
-        ? api<SeatMap>('GET', `/api/v1/admin/sessions/${sessionId}/seatmap`)
-        : Promise.resolve(undefined),
-    [sessionId],
-  );
+  const map = useApi(() => (sessionId ? sessionSeatMap(sessionId) : Promise.resolve(undefined)), [sessionId]);
 
   const options = useMemo(
     () =>

@@ -17,7 +17,8 @@ import {
   type TableProps,
 } from 'antd';
 import type { AdminOrderDetail } from '@showtix/shared-types';
-import { api, errorText } from '../../api/client';
+import { errorText } from '../../api/client';
+import { getOrder, refundOrder } from '../../api/orders';
 import { useApi } from '../../api/useApi';
 import { dateTimeSec, ORDER_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
@@ -50,18 +51,14 @@ export function OrderDrawer({
     data: o,
     loading,
     reload,
-  } = useApi(
-    () =>
-      orderNo ? api<AdminOrderDetail>('GET', `/api/v1/admin/orders/${orderNo}`) : Promise.resolve(undefined),
-    [orderNo],
-  );
+  } = useApi(() => (orderNo ? getOrder(orderNo) : Promise.resolve(undefined)), [orderNo]);
   const [refunding, setRefunding] = useState(false);
   const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<{ reason: string }>();
   const refund = async ({ reason }: { reason: string }) => {
     setBusy(true);
     try {
-      await api('POST', `/api/v1/admin/orders/${orderNo}/refund`, { reason });
+      await refundOrder(orderNo!, reason);
       message.success('已提交全额退款，款项将原路退回');
       setRefunding(false);
       await reload();

@@ -18,8 +18,9 @@ import {
 } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
-import { ORDER_STATUSES, PhoneSchema, type AdminOrderRow, type AdminPage } from '@showtix/shared-types';
-import { api, download, errorText, query } from '../../api/client';
+import { ORDER_STATUSES, PhoneSchema, type AdminOrderRow } from '@showtix/shared-types';
+import { errorText } from '../../api/client';
+import { exportOrders, searchOrders } from '../../api/orders';
 import { useApi } from '../../api/useApi';
 import { dateTime, ORDER_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
@@ -59,14 +60,10 @@ export function OrderListPage() {
   const [filters, setFilters] = useState<Filters>({});
   const [page, setPage] = useState({ page: 1, pageSize: 20 });
   const [open, setOpen] = useState<string>();
-  const { data, loading, error, reload } = useApi(
-    () =>
-      api<AdminPage<AdminOrderRow>>('GET', `/api/v1/admin/orders${query({ ...params(filters), ...page })}`),
-    [filters, page],
-  );
+  const { data, loading, error, reload } = useApi(() => searchOrders(params(filters), page), [filters, page]);
   const exportAs = async (format: 'csv' | 'xlsx') => {
     try {
-      await download(`/api/v1/admin/orders/export${query({ ...params(filters), format })}`, `订单.${format}`);
+      await exportOrders(params(filters), format);
     } catch (e) {
       message.error(errorText(e, '导出失败'));
     }

@@ -1,6 +1,6 @@
 import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Tooltip } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import type { BlockSpecInput } from '@showtix/shared-types';
+import { sectionLabel, type BlockSpecInput } from '@showtix/shared-types';
 
 /** Form values of one block: number lists are typed as tags. */
 export interface BlockForm extends Omit<BlockSpecInput, 'gaps' | 'aisles' | 'rowAisles'> {
@@ -101,7 +101,10 @@ export function BlockEditor() {
               style={{ marginBottom: 12 }}
               title={
                 <Form.Item noStyle shouldUpdate>
-                  {() => `区块 ${i + 1}：${form.getFieldValue(['blocks', f.name, 'section']) || '未命名'}区`}
+                  {() => {
+                    const name = String(form.getFieldValue(['blocks', f.name, 'section']) ?? '');
+                    return `区块 ${i + 1}：${name ? sectionLabel(name) : '未命名'}`;
+                  }}
                 </Form.Item>
               }
               extra={

@@ -17,19 +17,16 @@ import {
 } from 'antd';
 import { InboxOutlined, SaveOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router-dom';
-import type { ParsedLayout, SeatSpecInput, VenueDetail, VenueSummary } from '@showtix/shared-types';
-import { api, errorText } from '../../api/client';
+import { sectionLabel, type LayoutPreview, type SeatSpecInput } from '@showtix/shared-types';
+import { errorText } from '../../api/client';
+import { createVenue, generateLayout, getVenue, parseLayout, replaceLayout } from '../../api/venues';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import { colorBySection } from '../../seatmap/draw';
 import type { PlotSeat } from '../../seatmap/geometry';
 import { BlockEditor, newBlock, toBlockSpec, type BlockForm } from './BlockEditor';
 import { ZoneEditor } from './ZoneEditor';
 
-interface Preview {
-  seats: SeatSpecInput[];
-  duplicates: string[];
-  overlaps: number;
-}
+type Preview = LayoutPreview;
 
 interface VenueForm {
   name: string;
@@ -73,11 +70,7 @@ export function VenueBuilderPage() {
       );
       if (!blocks.length) return setGenerated({ seats: [], duplicates: [], overlaps: 0 });
       try {
-        setGenerated(
-          await api<Preview>('POST', '/api/v1/admin/venues/layout/generate', {
-            blocks: blocks.map(toBlockSpec),
-          }),
-        );
+        setGenerated(await generateLayout(blocks.map(toBlockSpec)));
         setProblem(undefined);
       } catch (e) {
         setProblem(errorText(e, String(e)));
@@ -92,7 +85,7 @@ export function VenueBuilderPage() {
   // Editing: the current seats start as the "imported" layout; the generator can replace them.
   useEffect(() => {
     if (!venueId) return;
-    void api<VenueDetail>('GET', `/api/v1/admin/venues/${venueId}`).then((v) => {
+    void getVenue(venueId).then((v) => {
       form.setFieldsValue({
         name: v.name,
         city: v.city,
@@ -119,7 +112,7 @@ export function VenueBuilderPage() {
     const text = await file.text();
     const format = file.name.toLowerCase().endsWith('.json') ? 'json' : 'csv';
     try {
-      const r = await api<ParsedLayout & Preview>('POST', '/api/v1/admin/venues/layout/parse', {
+      const r = await parseLayout({
         format,
         text,
       });
@@ -142,11 +135,11 @@ export function VenueBuilderPage() {
           ? { blocks: (v.blocks ?? []).map(toBlockSpec) }
           : { seats: imported?.seats ?? [] };
       const venue = venueId
-        ? await api<VenueSummary>('PUT', `/api/v1/admin/venues/${venueId}/layout`, {
+        ? await replaceLayout(venueId, {
             zones: v.zones,
             ...layout,
           })
-        : await api<VenueSummary>('POST', '/api/v1/admin/venues', {
+        : await createVenue({
             name: v.name,
             city: v.city,
             address: v.address,
@@ -288,7 +281,7 @@ export function VenueBuilderPage() {
               {sections.map((s) => (
                 <span key={s}>
                   <i style={{ background: colorOf({ section: s }) }} />
-                  {s}区 {preview.seats.filter((x) => x.section === s).length}
+                  {sectionLabel(s)} {preview.seats.filter((x) => x.section === s).length}
                 </span>
               ))}
               {zones
