@@ -74,3 +74,6 @@ export function fieldErrors(e: unknown): Map<string, string> {
   }
   return out;
 }
+
+/** True when a message is written for people (Chinese), not a schema's English default. */
+export const hasChinese = (s: string): boolean => /[\u4e00-\u9fa5]/.test(s);

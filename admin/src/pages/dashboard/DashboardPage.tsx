@@ -7,6 +7,7 @@ import { liveSessions, sessionDashboard, sessionSeatMap } from '../../api/sessio
 import { useApi } from '../../api/useApi';
 import { EChart } from '../../components/EChart';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
+import { heldColor } from '../../seatmap/colors';
 import { UNAVAILABLE } from '../../seatmap/draw';
 import { colorAt } from '../shows/tierModel';
 import type { PlotSeat } from '../../seatmap/geometry';
@@ -15,9 +16,8 @@ import { fenToYuan } from '../../utils/money';
 import { minuteOption, rateOption, statusOption, tierOption } from './charts';
 
 const POLL_MS = 3000;
-/** Seat colours of the live map; its legend and the held figure use the same ones. */
+/** Sold seats on the live map; held seats get a colour far from every tier's (heldColor). */
 const SOLD_SEAT = '#4b4b5b';
-const HELD_SEAT = '#ff8a00';
 
 /** One figure of the top row: six fill the row on a wide screen, two a line on a phone. */
 function StatCard({ children }: { children: ReactNode }) {
@@ -78,6 +78,10 @@ export function DashboardPage() {
         : undefined,
     [d],
   );
+  const heldSeat = useMemo(
+    () => heldColor((map.data?.tiers ?? []).map((t, i) => t.color || colorAt(i))),
+    [map.data],
+  );
   const colorOf = useMemo(() => {
     const tierColor = new Map((map.data?.tiers ?? []).map((t, i) => [t.id, t.color || colorAt(i)]));
     const seatTier = new Map((map.data?.seats ?? []).map((s) => [s.id, s.tierId]));
@@ -87,9 +91,9 @@ export function DashboardPage() {
       sold.has(s.id)
         ? SOLD_SEAT
         : held.has(s.id)
-          ? HELD_SEAT
+          ? heldSeat
           : (tierColor.get(seatTier.get(s.id)!) ?? UNAVAILABLE);
-  }, [map.data, d]);
+  }, [map.data, d, heldSeat]);
 
   const picker = (
     <Select
@@ -155,7 +159,7 @@ export function DashboardPage() {
               <Statistic
                 title="锁座中（待支付）"
                 value={d.totals.held}
-                styles={{ content: { color: HELD_SEAT } }}
+                styles={{ content: { color: heldSeat } }}
                 data-testid="stat-held"
               />
             </StatCard>
@@ -218,7 +222,7 @@ export function DashboardPage() {
                     已售
                   </span>
                   <span>
-                    <i style={{ background: HELD_SEAT }} />
+                    <i style={{ background: heldSeat }} />
                     锁座中
                   </span>
                   {map.data?.tiers.map((t, i) => (

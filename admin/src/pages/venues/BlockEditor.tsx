@@ -129,7 +129,11 @@ export function BlockEditor() {
                       name={[f.name, n.name]}
                       label={n.label}
                       tooltip={n.tooltip}
-                      rules={n.required ? [{ required: true, message: '必填' }] : undefined}
+                      rules={[
+                        ...(n.required ? [{ required: true, message: '必填' }] : []),
+                        // Every block number is whole (the API refuses 12.5 rows or a 0.5 弧度).
+                        { type: 'integer', message: '请输入整数' },
+                      ]}
                     >
                       <InputNumber
                         min={n.min}

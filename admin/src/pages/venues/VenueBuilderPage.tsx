@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   Alert,
   App,
@@ -19,7 +19,8 @@ import { InboxOutlined, SaveOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router-dom';
 import { sectionLabel, type LayoutPreview, type SeatSpecInput } from '@showtix/shared-types';
 import { errorText } from '../../api/client';
-import { createVenue, generateLayout, getVenue, parseLayout, replaceLayout } from '../../api/venues';
+import { createVenue, getVenue, parseLayout, replaceLayout } from '../../api/venues';
+import { useGeneratedPreview } from './useGeneratedPreview';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import { colorBySection } from '../../seatmap/draw';
 import type { PlotSeat } from '../../seatmap/geometry';
@@ -56,32 +57,10 @@ export function VenueBuilderPage() {
   const { message } = App.useApp();
   const navigate = useNavigate();
   const [source, setSource] = useState<'generator' | 'import'>('generator');
-  const [generated, setGenerated] = useState<Preview>({ seats: [], duplicates: [], overlaps: 0 });
   const [imported, setImported] = useState<(Preview & { fileName: string }) | null>(null);
-  const [problem, setProblem] = useState<string>();
   const [saving, setSaving] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
-  const regenerate = () => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(async () => {
-      const blocks = ((form.getFieldValue('blocks') as BlockForm[] | undefined) ?? []).filter(
-        (b) => b?.section && b.rows && b.seatsPerRow,
-      );
-      if (!blocks.length) return setGenerated({ seats: [], duplicates: [], overlaps: 0 });
-      try {
-        setGenerated(await generateLayout(blocks.map(toBlockSpec)));
-        setProblem(undefined);
-      } catch (e) {
-        setProblem(errorText(e, String(e)));
-      }
-    }, 300);
-  };
-  useEffect(() => {
-    regenerate();
-    return () => clearTimeout(timer.current);
-    // Once, on mount: later previews follow form changes (onValuesChange).
-  }, []);
+  const { generated, problem, stale, regenerate } = useGeneratedPreview(form);
   // Editing: the current seats start as the "imported" layout; the generator can replace them.
   useEffect(() => {
     if (!venueId) return;
@@ -260,6 +239,15 @@ export function VenueBuilderPage() {
               </Col>
             </Row>
             {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 8 }} />}
+            {stale && source === 'generator' && (
+              <Alert
+                type="warning"
+                showIcon
+                title="预览未更新：请先修正标红的区块字段"
+                style={{ marginBottom: 8 }}
+                data-testid="preview-stale"
+              />
+            )}
             {preview.duplicates.length > 0 && (
               <Alert
                 type="error"
@@ -276,7 +264,9 @@ export function VenueBuilderPage() {
                 style={{ marginBottom: 8 }}
               />
             )}
-            <SeatMapCanvas seats={seats} colorOf={colorOf} height={560} />
+            <div style={stale && source === 'generator' ? { opacity: 0.35 } : undefined}>
+              <SeatMapCanvas seats={seats} colorOf={colorOf} height={560} />
+            </div>
             <div className="legend" style={{ marginTop: 8 }}>
               {sections.map((s) => (
                 <span key={s}>
