@@ -8,6 +8,7 @@ import { useApi } from '../../api/useApi';
 import { EChart } from '../../components/EChart';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import { heldColor } from '../../seatmap/colors';
+import { defaultSession, lastChosen } from './defaultSession';
 import { UNAVAILABLE } from '../../seatmap/draw';
 import { colorAt } from '../shows/tierModel';
 import type { PlotSeat } from '../../seatmap/geometry';
@@ -65,9 +66,12 @@ export function DashboardPage() {
   const navigate = useNavigate();
   const sessions = useApi(() => liveSessions(), []);
   useEffect(() => {
-    const first = sessions.data?.items[0];
-    if (!sessionId && first) navigate(`/dashboard/${first.id}`, { replace: true });
+    const open = defaultSession(sessions.data?.items ?? [], Date.now(), lastChosen.get());
+    if (!sessionId && open) navigate(`/dashboard/${open}`, { replace: true });
   }, [sessionId, sessions.data, navigate]);
+  useEffect(() => {
+    if (sessionId) lastChosen.set(sessionId);
+  }, [sessionId]);
   const { data: d, error } = useLive(sessionId);
   const map = useApi(() => (sessionId ? sessionSeatMap(sessionId) : Promise.resolve(undefined)), [sessionId]);
 
@@ -98,7 +102,8 @@ export function DashboardPage() {
   const picker = (
     <Select
       style={{ minWidth: 360 }}
-      placeholder="选择场次"
+      placeholder="选择场次（可输入演出名搜索）"
+      showSearch={{ optionFilterProp: 'label' }}
       value={sessionId}
       loading={sessions.loading}
       onChange={(id) => navigate(`/dashboard/${id}`)}

@@ -25,6 +25,7 @@ import { useApi } from '../../api/useApi';
 import { dateTime, ORDER_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
 import { OrderDrawer } from './OrderDrawer';
+import { ShowSessionFields } from './ShowSessionFields';
 
 interface Filters {
   orderNo?: string;
@@ -32,6 +33,8 @@ interface Filters {
   phone?: string;
   idNumber?: string;
   status?: string;
+  showId?: string;
+  sessionId?: string;
   range?: [Dayjs, Dayjs];
 }
 
@@ -50,6 +53,8 @@ function params(f: Filters): Record<string, string | undefined> {
     phone: f.phone?.trim() || undefined,
     idNumber: f.idNumber?.trim() || undefined,
     status: f.status,
+    showId: f.showId,
+    sessionId: f.sessionId,
     from: f.range?.[0]?.startOf('day').toISOString(),
     to: f.range?.[1]?.endOf('day').toISOString(),
   };
@@ -115,6 +120,7 @@ export function OrderListPage() {
                 />
               </Form.Item>
             </Col>
+            <ShowSessionFields />
             <Col xs={24} md={8}>
               <Form.Item name="range" label="下单日期">
                 <DatePicker.RangePicker style={{ width: '100%' }} />

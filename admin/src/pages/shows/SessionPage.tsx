@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, App, Button, Card, Col, DatePicker, Form, InputNumber, Row, Space, Switch, Tag } from 'antd';
 import { EyeOutlined, SaveOutlined } from '@ant-design/icons';
+import { enterDoesNotSubmit } from '../../utils/forms';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { AdminSessionDetail, AdminShowDetail, SeatMap, VenueDetail } from '@showtix/shared-types';
@@ -137,7 +138,7 @@ export function SessionPage() {
     setPreview(s ? await sessionSeatMap(s.id) : draftMap(data.venue, tiers));
   };
   return (
-    <Form form={form} layout="vertical" onFinish={save} disabled={ended}>
+    <Form form={form} layout="vertical" onFinish={save} disabled={ended} onKeyDown={enterDoesNotSubmit}>
       <div className="page-header">
         <h2>
           {data.show.title} · {s ? '场次设置' : '新建场次'}{' '}

@@ -129,7 +129,13 @@ export function ShowForm({ venueLocked }: { venueLocked?: boolean }) {
                     </Form.Item>
                   </Col>
                   <Col>
-                    <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} />
+                    <Button
+                      type="text"
+                      danger
+                      icon={<DeleteOutlined />}
+                      onClick={() => remove(f.name)}
+                      aria-label="删除此退票规则"
+                    />
                   </Col>
                 </Row>
               ))}

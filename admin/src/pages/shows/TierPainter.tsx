@@ -151,7 +151,14 @@ export function TierPainter({ venue, value, onChange, claimedSeats }: Props) {
             <LockOutlined style={{ color: '#999' }} />
           </Tooltip>
         ) : (
-          <Button size="small" type="text" danger icon={<DeleteOutlined />} onClick={() => remove(t.key)} />
+          <Button
+            size="small"
+            type="text"
+            danger
+            icon={<DeleteOutlined />}
+            onClick={() => remove(t.key)}
+            aria-label={`删除票档 ${t.name}`}
+          />
         ),
     },
   ];

@@ -21,7 +21,8 @@ export function GateTab({ showOptions }: { showOptions: ShowOptions }) {
       <Space style={{ marginBottom: 12 }}>
         <Select
           style={{ width: 320 }}
-          placeholder="选择演出"
+          placeholder="选择演出（可输入名称搜索）"
+          showSearch={{ optionFilterProp: 'label' }}
           options={showOptions}
           value={showId}
           onChange={setShowId}

@@ -118,7 +118,7 @@ export function InviteTab({ showOptions, open, setOpen }: InviteTabProps) {
           initialValues={{ maxUses: 5, expiresInHours: 72 }}
         >
           <Form.Item name="showIds" label="负责演出" rules={[{ required: true, message: '请选择演出' }]}>
-            <Select mode="multiple" options={showOptions} />
+            <Select mode="multiple" showSearch={{ optionFilterProp: 'label' }} options={showOptions} />
           </Form.Item>
           <Space>
             <Form.Item name="maxUses" label="可使用人数">

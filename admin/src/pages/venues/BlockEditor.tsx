@@ -109,7 +109,13 @@ export function BlockEditor() {
               }
               extra={
                 <Tooltip title="删除区块">
-                  <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} />
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    onClick={() => remove(f.name)}
+                    aria-label={`删除区块 ${i + 1}`}
+                  />
                 </Tooltip>
               }
             >
