@@ -1,33 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { App as AntApp } from 'antd';
-import type { VenueDetail } from '@showtix/shared-types';
+import { smallVenue } from './fixtures';
 import { TierPainter } from '../../src/pages/shows/TierPainter';
 import { initialState, type TierState } from '../../src/pages/shows/tierModel';
 import { colorDistance, heldColor, TOO_CLOSE } from '../../src/seatmap/colors';
 import { seatLabel } from '../../src/seatmap/geometry';
 import { sectionLabel } from '@showtix/shared-types';
+import { defaultSession } from '../../src/pages/dashboard/defaultSession';
 
-const venue = {
-  id: '1',
-  name: 'v',
-  city: '',
-  address: '',
-  seatCount: 2,
-  zoneCount: 1,
-  sections: ['内场A区'],
-  sessionCount: 0,
-  createdAt: '',
-  seats: ['1', '2'].map((id, i) => ({
-    id,
-    section: '内场A区',
-    row: '1',
-    number: String(i + 1),
-    x: i * 10,
-    y: 0,
-  })),
-  zones: [{ id: '9', name: '草坪', capacity: 100 }],
-} satisfies VenueDetail;
+const venue = smallVenue('内场A区', 2, [{ id: '9', name: '草坪', capacity: 100 }]);
 
 // Walk-through #9: a new tier's automatic colour repeated the standing zone's teal.
 describe('tier colours', () => {
@@ -68,5 +50,29 @@ describe('seat labels', () => {
     expect(seatLabel({ section: 'A', row: '10', number: '5' })).toBe('A区 10排5座');
     expect(sectionLabel('池座A区')).toBe('池座A区');
     expect(sectionLabel('看台')).toBe('看台');
+  });
+});
+
+// Walk-through #11: the dashboard opened on an arbitrary session.
+describe('the dashboard session', () => {
+  const at = (id: string, startsAt: string) => ({
+    id,
+    showId: '1',
+    showTitle: 's',
+    startsAt,
+    status: 'on_sale' as const,
+  });
+  const items = [
+    at('1', '2026-12-01T10:00:00Z'),
+    at('3', '2026-12-09T10:00:00Z'),
+    at('2', '2026-12-05T10:00:00Z'),
+  ];
+  const now = Date.parse('2026-12-02T00:00:00Z');
+
+  it('is the last chosen while live, else the next to start, else the latest started', () => {
+    expect(defaultSession(items, now, '3')).toBe('3');
+    expect(defaultSession(items, now, 'gone')).toBe('2');
+    expect(defaultSession(items, Date.parse('2027-01-01T00:00:00Z'), null)).toBe('3');
+    expect(defaultSession([], now, null)).toBeUndefined();
   });
 });

@@ -3,7 +3,8 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App as AntApp } from 'antd';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import type { AdminShowDetail, VenueDetail } from '@showtix/shared-types';
+import type { AdminShowDetail } from '@showtix/shared-types';
+import { smallVenue } from './fixtures';
 import { SessionPage } from '../../src/pages/shows/SessionPage';
 
 const show = {
@@ -21,19 +22,7 @@ const show = {
   showPurchaseLimit: null,
   sessions: [],
 } satisfies AdminShowDetail;
-const venue = {
-  id: '5',
-  name: 'v',
-  city: '',
-  address: '',
-  seatCount: 2,
-  zoneCount: 0,
-  sections: ['A'],
-  sessionCount: 0,
-  createdAt: '',
-  seats: ['1', '2'].map((id, i) => ({ id, section: 'A', row: '1', number: String(i + 1), x: i * 10, y: 0 })),
-  zones: [],
-} satisfies VenueDetail;
+const venue = { ...smallVenue('A', 2), id: '5' };
 
 const json = (body: unknown) =>
   Promise.resolve(
