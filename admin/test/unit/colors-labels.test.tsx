@@ -13,26 +13,30 @@ const venue = smallVenue('内场A区', 2, [{ id: '9', name: '草坪', capacity: 
 
 // Walk-through #9: a new tier's automatic colour repeated the standing zone's teal.
 describe('tier colours', () => {
-  it('a tier added in the painter never repeats a colour the session already uses', () => {
-    let state: TierState = initialState(venue);
-    const onChange = vi.fn((s: TierState) => (state = s));
-    const { rerender } = render(
-      <AntApp>
-        <TierPainter venue={venue} value={state} onChange={onChange} claimedSeats={new Set()} />
-      </AntApp>,
-    );
-    for (let i = 0; i < 3; i++) {
-      fireEvent.click(screen.getByTestId('add-tier'));
-      rerender(
+  it(
+    'a tier added in the painter never repeats a colour the session already uses',
+    { timeout: 120_000 },
+    () => {
+      let state: TierState = initialState(venue);
+      const onChange = vi.fn((s: TierState) => (state = s));
+      const { rerender } = render(
         <AntApp>
           <TierPainter venue={venue} value={state} onChange={onChange} claimedSeats={new Set()} />
         </AntApp>,
       );
-    }
-    const colors = state.tiers.map((t) => t.color.toLowerCase());
-    expect(colors).toHaveLength(5);
-    expect(new Set(colors).size).toBe(colors.length);
-  });
+      for (let i = 0; i < 3; i++) {
+        fireEvent.click(screen.getByTestId('add-tier'));
+        rerender(
+          <AntApp>
+            <TierPainter venue={venue} value={state} onChange={onChange} claimedSeats={new Set()} />
+          </AntApp>,
+        );
+      }
+      const colors = state.tiers.map((t) => t.color.toLowerCase());
+      expect(colors).toHaveLength(5);
+      expect(new Set(colors).size).toBe(colors.length);
+    },
+  );
 
   // Walk-through #9: 锁座中 used the same orange as the demo's 内场 tier.
   it('the live map shows held seats in a colour far from every tier colour', () => {

@@ -104,6 +104,7 @@ export function DashboardPage() {
       style={{ minWidth: 360 }}
       placeholder="选择场次（可输入演出名搜索）"
       showSearch={{ optionFilterProp: 'label' }}
+      aria-label="选择场次"
       value={sessionId}
       loading={sessions.loading}
       onChange={(id) => navigate(`/dashboard/${id}`)}

@@ -1,17 +1,5 @@
 import { useState } from 'react';
-import {
-  Alert,
-  App,
-  Button,
-  Descriptions,
-  Drawer,
-  Form,
-  Input,
-  Modal,
-  Spin,
-  Tag,
-  Typography,
-} from 'antd';
+import { Alert, App, Button, Descriptions, Drawer, Form, Input, Modal, Spin, Tag, Typography } from 'antd';
 import { errorText } from '../../api/client';
 import { getOrder, refundOrder } from '../../api/orders';
 import { useApi } from '../../api/useApi';

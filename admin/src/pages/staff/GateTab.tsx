@@ -23,6 +23,7 @@ export function GateTab({ showOptions }: { showOptions: ShowOptions }) {
           style={{ width: 320 }}
           placeholder="选择演出（可输入名称搜索）"
           showSearch={{ optionFilterProp: 'label' }}
+          aria-label="选择演出"
           options={showOptions}
           value={showId}
           onChange={setShowId}
