@@ -14,5 +14,7 @@ export default defineConfig({
     include: ['test/unit/**/*.test.{ts,tsx}'],
     setupFiles: ['test/unit/setup.ts'],
     css: false,
+    // antd pages render slowly in jsdom on a loaded shared machine; 5 s timed out at load 20.
+    testTimeout: 30_000,
   },
 });

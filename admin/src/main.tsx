@@ -11,9 +11,25 @@ import './styles.css';
 
 dayjs.locale('zh-cn');
 
+/**
+ * WCAG AA contrast (the browser test's axe check): the brand red a shade darker so white button
+ * text reaches 4.5:1 (#e4393c gave 4.2), secondary text at about 7:1 instead of antd's 3.4, and
+ * placeholders at 4.7:1.
+ */
+const THEME = {
+  token: {
+    colorPrimary: '#cf1f2e',
+    borderRadius: 6,
+    colorTextSecondary: 'rgba(0, 0, 0, 0.65)',
+    colorTextDescription: 'rgba(0, 0, 0, 0.65)',
+    colorTextTertiary: 'rgba(0, 0, 0, 0.55)',
+    colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
+  },
+};
+
 ReactDOM.createRoot(document.getElementById('root')!).render(
   <React.StrictMode>
-    <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#e4393c', borderRadius: 6 } }}>
+    <ConfigProvider locale={zhCN} theme={THEME}>
       <AntApp>
         <BrowserRouter basename="/admin">
           <AuthProvider>

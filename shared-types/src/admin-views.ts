@@ -276,3 +276,24 @@ export interface RiskFlag {
   firstSeen: string;
   lastSeen: string;
 }
+
+/** GET /api/v1/admin/dashboard: the sessions the live dashboard can show. */
+export interface AdminLiveSession {
+  id: string;
+  showId: string;
+  showTitle: string;
+  startsAt: string;
+  status: SessionStatus;
+}
+
+/** POST /api/v1/admin/venues/layout/generate (and parse): the seats and what is wrong with them. */
+export interface LayoutPreview {
+  seats: SeatSpecInput[];
+  duplicates: string[];
+  overlaps: number;
+}
+
+/** A list answer of the admin API. */
+export interface AdminItems<T> {
+  items: T[];
+}

@@ -300,3 +300,16 @@ export const BlockCreateSchema = z
     message: '证件号格式不正确',
     path: ['value'],
   });
+
+// ---------- request bodies of the admin page's typed API layer (admin/src/api) ----------
+export type AdminCreateInput = z.input<typeof AdminCreateSchema>;
+export type AdminUpdateInput = z.input<typeof AdminUpdateSchema>;
+export type VenueUpdateInput = z.input<typeof VenueUpdateSchema>;
+export type VenueLayoutInput = z.input<typeof VenueLayoutSchema>;
+export type ParseLayoutInput = z.input<typeof ParseLayoutSchema>;
+export type ShowUpdateInput = z.input<typeof ShowUpdateSchema>;
+export type SessionUpdateInput = z.input<typeof SessionUpdateSchema>;
+export type InviteCreateInput = z.input<typeof InviteCreateSchema>;
+export type AuditQueryInput = z.input<typeof AuditQuerySchema>;
+export type BlockCreateInput = z.input<typeof BlockCreateSchema>;
+export type ExportQueryInput = z.input<typeof ExportQuerySchema>;

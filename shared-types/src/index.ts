@@ -7,3 +7,6 @@ export * from './admin';
 // Apart from admin.ts, whose types it uses: re-exported there it made an import cycle.
 export * from './admin-views';
 export * from './degrade';
+export * from './api-error';
+export * from './seat-label';
+export * from './refund';

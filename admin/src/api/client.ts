@@ -1,22 +1,9 @@
-import { ERRORS, isErrorCode, type ErrorCode } from '@showtix/shared-types';
+import { ApiError, errorText, fieldErrors, networkError, parseApiError } from '@showtix/shared-types';
 
 const TOKEN_KEY = 'showtix-admin-token';
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode | 'NETWORK',
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-  }
-}
-
-/** What to tell the user about a failed request: the server's own message, else `fallback`. */
-export function errorText(e: unknown, fallback: string): string {
-  return e instanceof ApiError ? e.message : fallback;
-}
+/** The one error type and parser of both front ends (shared-types). */
+export { ApiError, errorText, fieldErrors };
 
 type Listener = () => void;
 const unauthorizedListeners = new Set<Listener>();
@@ -35,17 +22,8 @@ export const tokenStore = {
 
 /** Turns an error answer into an ApiError with the server's Chinese message. */
 async function toApiError(res: Response): Promise<ApiError> {
-  let body: unknown;
-  try {
-    body = await res.json();
-  } catch {
-    body = undefined;
-  }
-  const err = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)
-    ?.error;
-  const code = isErrorCode(err?.code) ? err.code : res.status === 401 ? 'UNAUTHORIZED' : 'INTERNAL';
-  const message = typeof err?.message === 'string' ? err.message : ERRORS[code].message;
-  return new ApiError(res.status, code, message, err?.details);
+  const body: unknown = await res.json().catch(() => undefined);
+  return parseApiError(res.status, body);
 }
 
 async function send(
@@ -67,7 +45,7 @@ async function send(
   try {
     res = await fetch(path, { method, headers: h, body: payload });
   } catch {
-    throw new ApiError(0, 'NETWORK', '网络连接失败，请检查网络后重试');
+    throw networkError();
   }
   if (!res.ok) {
     const err = await toApiError(res);
@@ -77,6 +55,7 @@ async function send(
   return res;
 }
 
+/** The transport of the typed API modules beside this file; pages call those, never this. */
 export async function api<T>(
   method: string,
   path: string,

@@ -26,7 +26,10 @@ export function useApi<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
         setError(undefined);
       }
     } catch (e) {
-      if (mine === seq.current) setError(e instanceof ApiError ? e : new ApiError(0, 'INTERNAL', String(e)));
+      if (mine === seq.current)
+        setError(
+          e instanceof ApiError ? e : new ApiError({ code: 'INTERNAL', status: 0, message: String(e) }),
+        );
     } finally {
       if (mine === seq.current) setLoading(false);
     }

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { AdminAccount, AdminLoginResult, AdminRole } from '@showtix/shared-types';
-import { api, onUnauthorized, tokenStore } from '../api/client';
+import type { AdminAccount, AdminRole } from '@showtix/shared-types';
+import { onUnauthorized, tokenStore } from '../api/client';
+import * as auth from '../api/auth';
 
 interface AuthValue {
   admin: AdminAccount | null;
@@ -19,7 +20,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!tokenStore.get()) return;
-    api<AdminAccount>('GET', '/api/v1/admin/me')
+    auth
+      .me()
       .then(setAdmin, () => tokenStore.clear())
       .finally(() => setChecking(false));
   }, []);
@@ -34,13 +36,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const login = useCallback(async (username: string, password: string) => {
-    const r = await api<AdminLoginResult>('POST', '/api/v1/admin/login', { username, password });
+    const r = await auth.login(username, password);
     tokenStore.set(r.token);
     setAdmin(r.admin);
   }, []);
 
   const logout = useCallback(async () => {
-    await api('POST', '/api/v1/admin/logout').catch(() => undefined);
+    await auth.logout().catch(() => undefined);
     tokenStore.clear();
     setAdmin(null);
   }, []);

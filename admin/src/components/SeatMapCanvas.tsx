@@ -163,13 +163,13 @@ export function SeatMapCanvas({
       />
       <div className="seatmap-toolbar">
         <Tooltip title="放大">
-          <Button size="small" icon={<PlusOutlined />} onClick={() => zoom(1.3)} />
+          <Button size="small" icon={<PlusOutlined />} onClick={() => zoom(1.3)} aria-label="放大" />
         </Tooltip>
         <Tooltip title="缩小">
-          <Button size="small" icon={<MinusOutlined />} onClick={() => zoom(1 / 1.3)} />
+          <Button size="small" icon={<MinusOutlined />} onClick={() => zoom(1 / 1.3)} aria-label="缩小" />
         </Tooltip>
         <Tooltip title="适应窗口">
-          <Button size="small" icon={<CompressOutlined />} onClick={fit} />
+          <Button size="small" icon={<CompressOutlined />} onClick={fit} aria-label="适应窗口" />
         </Tooltip>
       </div>
       {hover && (

@@ -1,3 +1,4 @@
+import { sectionLabel } from '@showtix/shared-types';
 import {
   SEAT_SIZE,
   sectionLabels,
@@ -99,8 +100,8 @@ function drawLabels(ctx: CanvasRenderingContext2D, d: DrawInput): void {
   for (const l of sectionLabels(d.seats)) {
     const x = l.x * d.view.scale + d.view.tx;
     const y = l.y * d.view.scale + d.view.ty - SEAT_SIZE * d.view.scale * 0.8;
-    ctx.strokeText(`${l.name}区`, x, y);
-    ctx.fillText(`${l.name}区`, x, y);
+    ctx.strokeText(sectionLabel(l.name), x, y);
+    ctx.fillText(sectionLabel(l.name), x, y);
   }
 }
 

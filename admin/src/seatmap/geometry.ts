@@ -123,6 +123,5 @@ export function sectionLabels(seats: PlotSeat[]): { name: string; x: number; y: 
   return [...by].map(([name, b]) => ({ name, x: (b.minX + b.maxX) / 2, y: b.minY }));
 }
 
-export function seatLabel(s: PlotSeat): string {
-  return `${s.section}区 ${s.row}排 ${s.number}号`;
-}
+/** One seat label everywhere (shared-types): "内场A区 3排12座", never "内场A区区". */
+export { seatLabel } from '@showtix/shared-types';

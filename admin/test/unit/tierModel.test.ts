@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AdminSessionDetail, VenueDetail } from '@showtix/shared-types';
+import type { AdminSessionDetail } from '@showtix/shared-types';
+import { smallVenue } from './fixtures';
 import { initialState, problems, stateFromSession, toTierSpecs } from '../../src/pages/shows/tierModel';
 
-const venue = {
-  id: '1',
-  name: 'v',
-  city: '',
-  address: '',
-  seatCount: 3,
-  zoneCount: 1,
-  sections: ['A'],
-  sessionCount: 0,
-  createdAt: '',
-  seats: ['1', '2', '3'].map((id, i) => ({
-    id,
-    section: 'A',
-    row: '1',
-    number: String(i + 1),
-    x: i * 10,
-    y: 0,
-  })),
-  zones: [{ id: '9', name: '草坪', capacity: 100 }],
-} satisfies VenueDetail;
+const venue = smallVenue('A', 3, [{ id: '9', name: '草坪', capacity: 100 }]);
 
 describe('tier drafts', () => {
   it('start with every seat in one tier and every zone on sale', () => {

@@ -3,6 +3,7 @@ import { useCountdown } from '../hooks/useCountdown';
 import { useLoad } from '../hooks/useLoad';
 import { sessionContext, type SessionContext } from '../services/context';
 import type { Order } from '@showtix/shared-types';
+import { seatLabel } from '../services/shared';
 import { formatYuan } from '../utils/money';
 import { formatCountdown, formatDateTime } from '../utils/time';
 import Poster from './Poster';
@@ -14,7 +15,7 @@ export function itemsSummary(o: Order): string {
   if (seats.length) {
     const first = seats
       .slice(0, 2)
-      .map((i) => `${i.section ?? ''} ${i.row ?? ''}排${i.number ?? ''}座`.trim());
+      .map((i) => seatLabel({ section: i.section ?? '', row: i.row ?? '', number: i.number ?? '' }));
     return seats.length > 2 ? `${first.join('、')} 等 ${seats.length} 张` : first.join('、');
   }
   const zone = o.items[0]?.zoneName ?? '站席';

@@ -236,6 +236,5 @@ export function seatAt(m: SeatModel, wx: number, wy: number): number {
   return best;
 }
 
-export function seatLabel(s: Pick<SeatMapSeat, 'section' | 'row' | 'number'>): string {
-  return `${s.section} ${s.row}排${s.number}座`;
-}
+/** One seat label everywhere (shared-types): "内场A区 3排12座". */
+export { seatLabel } from '../services/shared';

@@ -32,14 +32,14 @@ async function exchange(code: string): Promise<string> {
       dataType: 'json',
     });
   } catch {
-    throw new ApiError('NETWORK', 0, '网络不给力，请检查网络后重试');
+    throw new ApiError({ code: 'NETWORK', status: 0, message: '网络不给力，请检查网络后重试' });
   }
   if (res.statusCode !== 200 && res.statusCode !== 201) {
-    throw new ApiError('UNAUTHORIZED', res.statusCode, '登录失败，请重试');
+    throw new ApiError({ code: 'UNAUTHORIZED', status: res.statusCode, message: '登录失败，请重试' });
   }
   const token = res.data?.token;
   if (typeof token !== 'string' || token === '')
-    throw new ApiError('UNAUTHORIZED', res.statusCode, '登录失败，请重试');
+    throw new ApiError({ code: 'UNAUTHORIZED', status: res.statusCode, message: '登录失败，请重试' });
   return token;
 }
 

@@ -1,26 +1,14 @@
-import type { ErrorCode } from '@showtix/shared-types';
-import { ERRORS, isErrorCode } from './shared';
+import type { ClientErrorCode } from '@showtix/shared-types';
+import { ApiError, ERRORS, isErrorCode, networkError } from './shared';
 
 /** Every failure of the service layer: an API error code, or NETWORK when no answer came. */
-export type ClientErrorCode = ErrorCode | 'NETWORK';
+export type { ClientErrorCode };
 
-export class ApiError extends Error {
-  constructor(
-    readonly code: ClientErrorCode,
-    readonly status: number,
-    message: string,
-    /** From Retry-After on 429 answers (and 503: an overloaded instance, WeChat Pay busy). */
-    readonly retryAfterMs?: number,
-    readonly details?: unknown,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+export { ApiError };
 
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  return new ApiError('NETWORK', 0, '网络不给力，请检查网络后重试');
+  return networkError('网络不给力，请检查网络后重试');
 }
 
 /** No answer, or the server failing: the request itself may well succeed later. */

@@ -1,7 +1,7 @@
 import Taro from '@tarojs/taro';
-import { isErrorCode } from './shared';
+import { networkError, parseApiError } from './shared';
 import { apiBase } from './config';
-import { ApiError } from './errors';
+import type { ApiError } from './errors';
 import { authHeader, relogin } from './auth';
 import { deviceId } from './device';
 
@@ -40,19 +40,10 @@ export function retryAfterMs(headers: Record<string, string> | undefined): numbe
 }
 
 function toError(res: RawResponse): ApiError {
-  const body = res.data as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null;
-  const code = isErrorCode(body?.error?.code)
-    ? body!.error!.code
-    : res.statusCode >= 500
-      ? 'INTERNAL'
-      : 'VALIDATION_FAILED';
-  const message = typeof body?.error?.message === 'string' ? body.error.message : `HTTP ${res.statusCode}`;
-  return new ApiError(
-    code,
+  return parseApiError(
     res.statusCode,
-    message,
+    res.data,
     res.statusCode === 429 || res.statusCode === 503 ? retryAfterMs(res.header) : undefined,
-    body?.error?.details,
   );
 }
 
@@ -77,7 +68,7 @@ async function send(path: string, opts: RequestOptions): Promise<RawResponse> {
       header: (res.header ?? {}) as Record<string, string>,
     };
   } catch {
-    throw new ApiError('NETWORK', 0, '网络不给力，请检查网络后重试');
+    throw networkError('网络不给力，请检查网络后重试');
   }
 }
 

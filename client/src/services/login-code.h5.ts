@@ -30,5 +30,5 @@ export async function getLoginCode(): Promise<string> {
   } catch {
     // fall through to the error below
   }
-  throw new ApiError('UNAUTHORIZED', 0, '登录服务不可用，请稍后重试');
+  throw new ApiError({ code: 'UNAUTHORIZED', status: 0, message: '登录服务不可用，请稍后重试' });
 }

@@ -9,5 +9,5 @@ export async function getLoginCode(): Promise<string> {
   } catch {
     // fall through to the error below
   }
-  throw new ApiError('UNAUTHORIZED', 0, '微信登录失败，请重试');
+  throw new ApiError({ code: 'UNAUTHORIZED', status: 0, message: '微信登录失败，请重试' });
 }

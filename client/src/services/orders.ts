@@ -32,7 +32,11 @@ export class OrderAttempt {
 export async function createOrder(input: CreateOrderInput, attempt: OrderAttempt): Promise<Order> {
   const parsed = CreateOrderSchema.safeParse(input);
   if (!parsed.success)
-    throw new ApiError('VALIDATION_FAILED', 400, parsed.error.issues[0]?.message ?? '请求参数有误');
+    throw new ApiError({
+      code: 'VALIDATION_FAILED',
+      status: 400,
+      message: parsed.error.issues[0]?.message ?? '请求参数有误',
+    });
   return request<Order>('/api/v1/orders', {
     method: 'POST',
     body: input,

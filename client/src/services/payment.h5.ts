@@ -40,7 +40,8 @@ export function cashierHref(
 /** Browsers cannot call wx.requestPayment: the fan pays in the simulator's cashier page. */
 export async function startPayment(orderNo: string): Promise<PayOutcome> {
   const { cashierUrl, payParams } = await payOrder(orderNo);
-  if (!cashierUrl) throw new ApiError('SERVICE_UNAVAILABLE', 503, '收银台暂不可用，请稍后重试');
+  if (!cashierUrl)
+    throw new ApiError({ code: 'SERVICE_UNAVAILABLE', status: 503, message: '收银台暂不可用，请稍后重试' });
   window.location.href = cashierHref(cashierUrl, payParams, orderReturnUrl(orderNo));
   return 'redirected';
 }

@@ -1,4 +1,5 @@
 import type { RefundTier } from '@showtix/shared-types';
+import { refundTerms } from '../services/shared';
 
 const byWindowDesc = (rules: RefundTier[]) =>
   [...rules].sort((a, b) => b.hoursBeforeStart - a.hoursBeforeStart);
@@ -20,13 +21,7 @@ export function refundRuleLines(rules: RefundTier[]): string[] {
   });
 }
 
-/**
- * The fee that applies now, in percent; 100 when no tier allows a refund (or the show started).
- * A tier applies while the show starts at least hoursBeforeStart hours later.
- */
+/** The fee that applies now, in percent (shared-types' refund rule); 100 when refunds are closed. */
 export function refundFeePercent(rules: RefundTier[], startsAt: string, nowMs: number): number {
-  const hoursLeft = (new Date(startsAt).getTime() - nowMs) / 3600_000;
-  if (hoursLeft <= 0) return 100;
-  const rule = byWindowDesc(rules).find((r) => hoursLeft >= r.hoursBeforeStart);
-  return rule ? rule.feePercent : 100;
+  return refundTerms(rules, new Date(startsAt).getTime(), nowMs, 0).feePercent;
 }

@@ -26,7 +26,9 @@ describe('error codes -> message and way forward', () => {
   it('has a Chinese title, message and action for every code of the shared table', () => {
     for (const code of Object.keys(ERRORS)) {
       expect([code, hasAdvice(code)]).toEqual([code, true]);
-      const v = errorView(new ApiError(code as keyof typeof ERRORS, 409, 'server words'));
+      const v = errorView(
+        new ApiError({ code: code as keyof typeof ERRORS, status: 409, message: 'server words' }),
+      );
       expect(v.title).toMatch(/[\u4e00-\u9fa5]/);
       expect(v.message).toMatch(/[\u4e00-\u9fa5]/);
       expect(v.actionText).toMatch(/[\u4e00-\u9fa5]/);
@@ -42,13 +44,17 @@ describe('error codes -> message and way forward', () => {
     ['RATE_LIMITED', 'retry_later', '稍后重试'],
     ['UNAUTHORIZED', 'login_again', '重新登录'],
   ] as const)('%s -> %s (%s)', (code, remedy, actionText) => {
-    expect(errorView(new ApiError(code, 409, ''))).toMatchObject({ code, remedy, actionText });
+    expect(errorView(new ApiError({ code: code, status: 409, message: '' }))).toMatchObject({
+      code,
+      remedy,
+      actionText,
+    });
   });
 
   it('says how long to wait when rate limited, and names network trouble', () => {
-    expect(errorView(new ApiError('RATE_LIMITED', 429, '', 5000)).message).toBe(
-      '请求过于频繁，请稍后再试（约 5 秒后）',
-    );
+    expect(
+      errorView(new ApiError({ code: 'RATE_LIMITED', status: 429, message: '', retryAfterMs: 5000 })).message,
+    ).toBe('请求过于频繁，请稍后再试（约 5 秒后）');
     expect(errorView(new Error('boom'))).toMatchObject({
       code: 'NETWORK',
       remedy: 'retry',

@@ -169,7 +169,7 @@ describe('orders', () => {
     const d = await as(operator)('GET', `/api/v1/admin/orders/${ticketed.order.orderNo}`);
     expect(d.status).toBe(200);
     expect(d.body.items).toEqual([
-      expect.objectContaining({ tierName: 'VIP', label: expect.stringMatching(/^A区 \d+排 \d+号$/) }),
+      expect.objectContaining({ tierName: 'VIP', label: expect.stringMatching(/^A区 \d+排\d+座$/) }),
     ]);
     expect(d.body.payments).toEqual([
       expect.objectContaining({ amountFen: ticketed.order.amountFen, status: '已支付' }),

@@ -1,8 +1,14 @@
 import { useState } from 'react';
 import { Button, Card, Checkbox, Form, Input, Modal, Switch, Table, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { ADMIN_ROLES, PASSWORD_MIN, type AdminAccount } from '@showtix/shared-types';
-import { api } from '../../api/client';
+import {
+  ADMIN_ROLES,
+  PASSWORD_MIN,
+  type AdminAccount,
+  type AdminCreateInput,
+  type AdminRole,
+} from '@showtix/shared-types';
+import { createAdmin, listAdmins, updateAdmin } from '../../api/admins';
 import { useApi } from '../../api/useApi';
 import { useSaveForm } from '../../api/useSaveForm';
 import { dateTime, ROLE_LABEL } from '../../utils/format';
@@ -16,21 +22,21 @@ const roleOptions = ADMIN_ROLES.map((r) => ({ value: r, label: `${ROLE_LABEL[r]}
 
 export function AdminsPage() {
   const saveForm = useSaveForm();
-  const list = useApi(() => api<{ items: AdminAccount[] }>('GET', '/api/v1/admin/admins'), []);
+  const list = useApi(() => listAdmins(), []);
   const [editing, setEditing] = useState<AdminAccount | 'new' | null>(null);
   const [form] = Form.useForm();
   const save = (v: {
     username?: string;
     displayName?: string;
     password?: string;
-    roles: string[];
+    roles: AdminRole[];
     disabled?: boolean;
   }) =>
     saveForm(
       async () => {
-        if (editing === 'new') await api('POST', '/api/v1/admin/admins', v);
+        if (editing === 'new') await createAdmin(v as AdminCreateInput);
         else if (editing)
-          await api('PATCH', `/api/v1/admin/admins/${editing.id}`, {
+          await updateAdmin(editing.id, {
             displayName: v.displayName,
             roles: v.roles,
             disabled: v.disabled,

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Card, Col, Form, Input, Row, Select, Space, Button, Table, Tag, Typography } from 'antd';
-import type { AdminPage, AuditEntry } from '@showtix/shared-types';
-import { api, query } from '../../api/client';
+import type { AuditEntry } from '@showtix/shared-types';
+import { searchAudit } from '../../api/audit';
 import { useApi } from '../../api/useApi';
 import { dateTimeSec } from '../../utils/format';
 
@@ -50,10 +50,7 @@ function Json({ value }: { value: unknown }) {
 export function AuditPage() {
   const [filters, setFilters] = useState<Record<string, string | undefined>>({});
   const [page, setPage] = useState({ page: 1, pageSize: 20 });
-  const { data, loading } = useApi(
-    () => api<AdminPage<AuditEntry>>('GET', `/api/v1/admin/audit${query({ ...filters, ...page })}`),
-    [filters, page],
-  );
+  const { data, loading } = useApi(() => searchAudit({ ...filters, ...page }), [filters, page]);
   return (
     <>
       <div className="page-header">

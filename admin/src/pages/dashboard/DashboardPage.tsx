@@ -1,11 +1,14 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Badge, Card, Col, Empty, Row, Select, Space, Statistic, Tag, Typography } from 'antd';
 import { useNavigate, useParams } from 'react-router-dom';
-import type { SeatMap, SessionDashboard, SessionStatus } from '@showtix/shared-types';
-import { api, type ApiError } from '../../api/client';
+import type { SessionDashboard } from '@showtix/shared-types';
+import { type ApiError } from '../../api/client';
+import { liveSessions, sessionDashboard, sessionSeatMap } from '../../api/sessions';
 import { useApi } from '../../api/useApi';
 import { EChart } from '../../components/EChart';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
+import { heldColor } from '../../seatmap/colors';
+import { defaultSession, lastChosen } from './defaultSession';
 import { UNAVAILABLE } from '../../seatmap/draw';
 import { colorAt } from '../shows/tierModel';
 import type { PlotSeat } from '../../seatmap/geometry';
@@ -14,9 +17,8 @@ import { fenToYuan } from '../../utils/money';
 import { minuteOption, rateOption, statusOption, tierOption } from './charts';
 
 const POLL_MS = 3000;
-/** Seat colours of the live map; its legend and the held figure use the same ones. */
+/** Sold seats on the live map; held seats get a colour far from every tier's (heldColor). */
 const SOLD_SEAT = '#4b4b5b';
-const HELD_SEAT = '#ff8a00';
 
 /** One figure of the top row: six fill the row on a wide screen, two a line on a phone. */
 function StatCard({ children }: { children: ReactNode }) {
@@ -25,14 +27,6 @@ function StatCard({ children }: { children: ReactNode }) {
       <Card>{children}</Card>
     </Col>
   );
-}
-
-interface LiveSession {
-  id: string;
-  showId: string;
-  showTitle: string;
-  startsAt: string;
-  status: SessionStatus;
 }
 
 /** Polls the dashboard while the page is open and visible. */
@@ -47,7 +41,7 @@ function useLive(sessionId: string | undefined) {
     const tick = async () => {
       if (!document.hidden) {
         try {
-          const d = await api<SessionDashboard>('GET', `/api/v1/admin/sessions/${sessionId}/dashboard`);
+          const d = await sessionDashboard(sessionId);
           if (!stop) {
             setData(d);
             setError(undefined);
@@ -70,19 +64,16 @@ function useLive(sessionId: string | undefined) {
 export function DashboardPage() {
   const { sessionId } = useParams();
   const navigate = useNavigate();
-  const sessions = useApi(() => api<{ items: LiveSession[] }>('GET', '/api/v1/admin/dashboard'), []);
+  const sessions = useApi(() => liveSessions(), []);
   useEffect(() => {
-    const first = sessions.data?.items[0];
-    if (!sessionId && first) navigate(`/dashboard/${first.id}`, { replace: true });
+    const open = defaultSession(sessions.data?.items ?? [], Date.now(), lastChosen.get());
+    if (!sessionId && open) navigate(`/dashboard/${open}`, { replace: true });
   }, [sessionId, sessions.data, navigate]);
+  useEffect(() => {
+    if (sessionId) lastChosen.set(sessionId);
+  }, [sessionId]);
   const { data: d, error } = useLive(sessionId);
-  const map = useApi(
-    () =>
-      sessionId
-        ? api<SeatMap>('GET', `/api/v1/admin/sessions/${sessionId}/seatmap`)
-        : Promise.resolve(undefined),
-    [sessionId],
-  );
+  const map = useApi(() => (sessionId ? sessionSeatMap(sessionId) : Promise.resolve(undefined)), [sessionId]);
 
   const options = useMemo(
     () =>
@@ -90,6 +81,10 @@ export function DashboardPage() {
         ? { tiers: tierOption(d), minutes: minuteOption(d), rate: rateOption(d), status: statusOption(d) }
         : undefined,
     [d],
+  );
+  const heldSeat = useMemo(
+    () => heldColor((map.data?.tiers ?? []).map((t, i) => t.color || colorAt(i))),
+    [map.data],
   );
   const colorOf = useMemo(() => {
     const tierColor = new Map((map.data?.tiers ?? []).map((t, i) => [t.id, t.color || colorAt(i)]));
@@ -100,14 +95,16 @@ export function DashboardPage() {
       sold.has(s.id)
         ? SOLD_SEAT
         : held.has(s.id)
-          ? HELD_SEAT
+          ? heldSeat
           : (tierColor.get(seatTier.get(s.id)!) ?? UNAVAILABLE);
-  }, [map.data, d]);
+  }, [map.data, d, heldSeat]);
 
   const picker = (
     <Select
       style={{ minWidth: 360 }}
-      placeholder="选择场次"
+      placeholder="选择场次（可输入演出名搜索）"
+      showSearch={{ optionFilterProp: 'label' }}
+      aria-label="选择场次"
       value={sessionId}
       loading={sessions.loading}
       onChange={(id) => navigate(`/dashboard/${id}`)}
@@ -168,7 +165,7 @@ export function DashboardPage() {
               <Statistic
                 title="锁座中（待支付）"
                 value={d.totals.held}
-                styles={{ content: { color: HELD_SEAT } }}
+                styles={{ content: { color: heldSeat } }}
                 data-testid="stat-held"
               />
             </StatCard>
@@ -231,7 +228,7 @@ export function DashboardPage() {
                     已售
                   </span>
                   <span>
-                    <i style={{ background: HELD_SEAT }} />
+                    <i style={{ background: heldSeat }} />
                     锁座中
                   </span>
                   {map.data?.tiers.map((t, i) => (

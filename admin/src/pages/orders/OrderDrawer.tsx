@@ -1,40 +1,11 @@
 import { useState } from 'react';
-import {
-  Alert,
-  App,
-  Button,
-  Descriptions,
-  Drawer,
-  Empty,
-  Form,
-  Input,
-  Modal,
-  Spin,
-  Table,
-  Tag,
-  Timeline,
-  Typography,
-  type TableProps,
-} from 'antd';
-import type { AdminOrderDetail } from '@showtix/shared-types';
-import { api, errorText } from '../../api/client';
+import { Alert, App, Button, Descriptions, Drawer, Form, Input, Modal, Spin, Tag, Typography } from 'antd';
+import { errorText } from '../../api/client';
+import { getOrder, refundOrder } from '../../api/orders';
 import { useApi } from '../../api/useApi';
 import { dateTimeSec, ORDER_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
-
-const ACTION_LABEL: Record<string, string> = { 'order.refund': '管理员退款', 'order.export': '导出' };
-
-/** One part of the order under its heading: a small table with all its rows. */
-function Part<T extends object>({ heading, ...table }: { heading: string } & TableProps<T>) {
-  return (
-    <>
-      <Typography.Title level={5} style={{ marginTop: 20 }}>
-        {heading}
-      </Typography.Title>
-      <Table<T> size="small" pagination={false} {...table} />
-    </>
-  );
-}
+import { OrderParts } from './OrderParts';
 
 export function OrderDrawer({
   orderNo,
@@ -50,18 +21,14 @@ export function OrderDrawer({
     data: o,
     loading,
     reload,
-  } = useApi(
-    () =>
-      orderNo ? api<AdminOrderDetail>('GET', `/api/v1/admin/orders/${orderNo}`) : Promise.resolve(undefined),
-    [orderNo],
-  );
+  } = useApi(() => (orderNo ? getOrder(orderNo) : Promise.resolve(undefined)), [orderNo]);
   const [refunding, setRefunding] = useState(false);
   const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<{ reason: string }>();
   const refund = async ({ reason }: { reason: string }) => {
     setBusy(true);
     try {
-      await api('POST', `/api/v1/admin/orders/${orderNo}/refund`, { reason });
+      await refundOrder(orderNo!, reason);
       message.success('已提交全额退款，款项将原路退回');
       setRefunding(false);
       await reload();
@@ -135,91 +102,7 @@ export function OrderDrawer({
                   : []),
               ]}
             />
-            <Part
-              heading="票品"
-              rowKey={(r) => r.seatId ?? `${r.zoneId}-${r.label}`}
-              dataSource={o.items}
-              columns={[
-                { title: '位置', dataIndex: 'label' },
-                { title: '票档', dataIndex: 'tierName' },
-                { title: '票价', dataIndex: 'priceFen', align: 'right', render: fenToYuan },
-              ]}
-            />
-            <Part
-              heading="支付"
-              rowKey="id"
-              dataSource={o.payments}
-              locale={{ emptyText: '暂无支付记录' }}
-              columns={[
-                { title: '微信支付单号', dataIndex: 'transactionId' },
-                { title: '金额', dataIndex: 'amountFen', render: fenToYuan },
-                { title: '已退', dataIndex: 'refundedFen', render: fenToYuan },
-                { title: '状态', dataIndex: 'status' },
-                { title: '时间', dataIndex: 'successTime', render: dateTimeSec },
-              ]}
-            />
-            <Part
-              heading="电子票"
-              rowKey="ticketNo"
-              dataSource={o.tickets}
-              locale={{ emptyText: '尚未出票' }}
-              columns={[
-                { title: '票号', dataIndex: 'ticketNo' },
-                { title: '位置', dataIndex: 'seatLabel' },
-                { title: '状态', dataIndex: 'status' },
-                { title: '出票时间', dataIndex: 'createdAt', render: dateTimeSec },
-                {
-                  title: '绑定手机',
-                  dataIndex: 'bindings',
-                  render: (bs: AdminOrderDetail['tickets'][number]['bindings']) =>
-                    bs.length === 0
-                      ? '未绑定'
-                      : bs.map((b) => (
-                          <div key={b.id} data-testid="ticket-binding">
-                            {b.revokedAt ? '已撤销' : '当前'} · 设备 {b.device} · {dateTimeSec(b.boundAt)}{' '}
-                            绑定
-                            {b.revokedAt
-                              ? `，${dateTimeSec(b.revokedAt)} ${b.revokedReason === 'rebind' ? '换机撤销' : '撤销'}`
-                              : ''}
-                          </div>
-                        )),
-                },
-              ]}
-            />
-            <Part
-              heading="退款"
-              rowKey="id"
-              dataSource={o.refunds}
-              locale={{ emptyText: '无退款' }}
-              columns={[
-                { title: '退款单号', dataIndex: 'outRefundNo' },
-                { title: '退款金额', dataIndex: 'amountFen', render: fenToYuan },
-                { title: '手续费', dataIndex: 'feeFen', render: fenToYuan },
-                { title: '状态', dataIndex: 'status' },
-                { title: '发起人', dataIndex: 'requestedBy' },
-                { title: '原因', dataIndex: 'reason' },
-              ]}
-            />
-            <Typography.Title level={5} style={{ marginTop: 20 }}>
-              操作记录
-            </Typography.Title>
-            {o.audit.length ? (
-              <Timeline
-                items={o.audit.map((a) => ({
-                  content: (
-                    <>
-                      <b>{a.actor}</b> {ACTION_LABEL[a.action] ?? a.action}{' '}
-                      <Typography.Text type="secondary">{dateTimeSec(a.createdAt)}</Typography.Text>
-                      {(a.after as { reason?: string } | null)?.reason && (
-                        <div>原因：{(a.after as { reason: string }).reason}</div>
-                      )}
-                    </>
-                  ),
-                }))}
-              />
-            ) : (
-              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无后台操作" />
-            )}
+            <OrderParts o={o} />
           </>
         )
       )}

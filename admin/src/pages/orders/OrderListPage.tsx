@@ -18,12 +18,14 @@ import {
 } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
-import { ORDER_STATUSES, PhoneSchema, type AdminOrderRow, type AdminPage } from '@showtix/shared-types';
-import { api, download, errorText, query } from '../../api/client';
+import { ORDER_STATUSES, PhoneSchema, type AdminOrderRow } from '@showtix/shared-types';
+import { errorText } from '../../api/client';
+import { exportOrders, searchOrders } from '../../api/orders';
 import { useApi } from '../../api/useApi';
 import { dateTime, ORDER_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
 import { OrderDrawer } from './OrderDrawer';
+import { ShowSessionFields } from './ShowSessionFields';
 
 interface Filters {
   orderNo?: string;
@@ -31,6 +33,8 @@ interface Filters {
   phone?: string;
   idNumber?: string;
   status?: string;
+  showId?: string;
+  sessionId?: string;
   range?: [Dayjs, Dayjs];
 }
 
@@ -49,6 +53,8 @@ function params(f: Filters): Record<string, string | undefined> {
     phone: f.phone?.trim() || undefined,
     idNumber: f.idNumber?.trim() || undefined,
     status: f.status,
+    showId: f.showId,
+    sessionId: f.sessionId,
     from: f.range?.[0]?.startOf('day').toISOString(),
     to: f.range?.[1]?.endOf('day').toISOString(),
   };
@@ -59,14 +65,10 @@ export function OrderListPage() {
   const [filters, setFilters] = useState<Filters>({});
   const [page, setPage] = useState({ page: 1, pageSize: 20 });
   const [open, setOpen] = useState<string>();
-  const { data, loading, error, reload } = useApi(
-    () =>
-      api<AdminPage<AdminOrderRow>>('GET', `/api/v1/admin/orders${query({ ...params(filters), ...page })}`),
-    [filters, page],
-  );
+  const { data, loading, error, reload } = useApi(() => searchOrders(params(filters), page), [filters, page]);
   const exportAs = async (format: 'csv' | 'xlsx') => {
     try {
-      await download(`/api/v1/admin/orders/export${query({ ...params(filters), format })}`, `订单.${format}`);
+      await exportOrders(params(filters), format);
     } catch (e) {
       message.error(errorText(e, '导出失败'));
     }
@@ -118,6 +120,7 @@ export function OrderListPage() {
                 />
               </Form.Item>
             </Col>
+            <ShowSessionFields />
             <Col xs={24} md={8}>
               <Form.Item name="range" label="下单日期">
                 <DatePicker.RangePicker style={{ width: '100%' }} />

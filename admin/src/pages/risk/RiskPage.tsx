@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Button, Card, Form, Input, Modal, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { ID_TYPES, type BlockEntry, type RiskFlag } from '@showtix/shared-types';
-import { api } from '../../api/client';
+import { ID_TYPES, type BlockCreateInput, type BlockEntry, type RiskFlag } from '@showtix/shared-types';
+import { addBlock, listBlocks, listFlags, removeBlock } from '../../api/risk';
 import { useApi } from '../../api/useApi';
 import { useSaveForm } from '../../api/useSaveForm';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -18,18 +18,18 @@ const ID_TYPE: Record<string, string> = {
 
 function Blocklist() {
   const saveForm = useSaveForm();
-  const list = useApi(() => api<{ items: BlockEntry[] }>('GET', '/api/v1/admin/risk/blocklist'), []);
+  const list = useApi(() => listBlocks(), []);
   const [open, setOpen] = useState(false);
   const [form] = Form.useForm();
   const kind = Form.useWatch('kind', form);
   const add = (v: { kind: string; value: string; idType?: string; reason?: string }) =>
-    saveForm(() => api('POST', '/api/v1/admin/risk/blocklist', v), {
+    saveForm(() => addBlock(v as BlockCreateInput), {
       done: '已加入黑名单，购票与排队将被拒绝',
       close: () => setOpen(false),
       reload: list.reload,
     });
   const remove = async (id: string) => {
-    await api('DELETE', `/api/v1/admin/risk/blocklist/${id}`);
+    await removeBlock(id);
     await list.reload();
   };
   return (
@@ -107,7 +107,7 @@ function Blocklist() {
 }
 
 function Flags() {
-  const flags = useApi(() => api<{ items: RiskFlag[] }>('GET', '/api/v1/admin/risk/flags'), []);
+  const flags = useApi(() => listFlags(), []);
   return (
     <>
       <Typography.Paragraph type="secondary">

@@ -1,10 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, App, Button, Card, Col, DatePicker, Form, InputNumber, Row, Space, Switch, Tag } from 'antd';
 import { EyeOutlined, SaveOutlined } from '@ant-design/icons';
+import { enterDoesNotSubmit } from '../../utils/forms';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { AdminSessionDetail, AdminShowDetail, SeatMap, VenueDetail } from '@showtix/shared-types';
-import { api, errorText } from '../../api/client';
+import { errorText } from '../../api/client';
+import { createSession, getSession, putTiers, sessionSeatMap, updateSession } from '../../api/sessions';
+import { getShow } from '../../api/shows';
+import { getVenue } from '../../api/venues';
 import { useApi } from '../../api/useApi';
 import { LoadState } from '../../components/LoadState';
 import { SESSION_STATUS } from '../../utils/format';
@@ -30,11 +34,9 @@ interface Loaded {
 }
 
 async function load(showId: string | undefined, sessionId: string | undefined): Promise<Loaded> {
-  const session = sessionId
-    ? await api<AdminSessionDetail>('GET', `/api/v1/admin/sessions/${sessionId}`)
-    : undefined;
-  const show = await api<AdminShowDetail>('GET', `/api/v1/admin/shows/${session?.showId ?? showId}`);
-  const venue = await api<VenueDetail>('GET', `/api/v1/admin/venues/${show.venueId}`);
+  const session = sessionId ? await getSession(sessionId) : undefined;
+  const show = await getShow(session?.showId ?? showId!);
+  const venue = await getVenue(show.venueId);
   return { show, venue, session };
 }
 
@@ -117,16 +119,12 @@ export function SessionPage() {
     };
     try {
       if (!s) {
-        const created = await api<AdminSessionDetail>(
-          'POST',
-          `/api/v1/admin/shows/${data.show.id}/sessions`,
-          { ...fields, tiers: toTierSpecs(tiers) },
-        );
+        const created = await createSession(data.show.id, { ...fields, tiers: toTierSpecs(tiers) });
         message.success('场次已创建');
         navigate(`/sessions/${created.id}`, { replace: true });
       } else {
-        await api('PATCH', `/api/v1/admin/sessions/${s.id}`, fields);
-        await api('PUT', `/api/v1/admin/sessions/${s.id}/tiers`, { tiers: toTierSpecs(tiers) });
+        await updateSession(s.id, fields);
+        await putTiers(s.id, toTierSpecs(tiers));
         message.success('已保存');
         await reload();
       }
@@ -137,12 +135,10 @@ export function SessionPage() {
     }
   };
   const showPreview = async () => {
-    setPreview(
-      s ? await api<SeatMap>('GET', `/api/v1/admin/sessions/${s.id}/seatmap`) : draftMap(data.venue, tiers),
-    );
+    setPreview(s ? await sessionSeatMap(s.id) : draftMap(data.venue, tiers));
   };
   return (
-    <Form form={form} layout="vertical" onFinish={save} disabled={ended}>
+    <Form form={form} layout="vertical" onFinish={save} disabled={ended} onKeyDown={enterDoesNotSubmit}>
       <div className="page-header">
         <h2>
           {data.show.title} · {s ? '场次设置' : '新建场次'}{' '}

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Button, Card, Col, Descriptions, Drawer, Form, Image, Row, Space, Table, Tag } from 'antd';
 import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import type { AdminSessionSummary, AdminShowDetail } from '@showtix/shared-types';
-import { api } from '../../api/client';
+import type { AdminSessionSummary } from '@showtix/shared-types';
+import { getShow, updateShow } from '../../api/shows';
 import { useApi } from '../../api/useApi';
 import { useSaveForm } from '../../api/useSaveForm';
 import { LoadState } from '../../components/LoadState';
@@ -16,16 +16,12 @@ export function ShowDetailPage() {
   const { showId } = useParams();
   const navigate = useNavigate();
   const saveForm = useSaveForm();
-  const {
-    data: show,
-    error,
-    reload,
-  } = useApi(() => api<AdminShowDetail>('GET', `/api/v1/admin/shows/${showId}`), [showId]);
+  const { data: show, error, reload } = useApi(() => getShow(showId!), [showId]);
   const [editing, setEditing] = useState(false);
   const [form] = Form.useForm<ShowFormValues>();
   if (error || !show) return <LoadState error={error} />;
   const save = (v: ShowFormValues) =>
-    saveForm(() => api('PATCH', `/api/v1/admin/shows/${showId}`, v), {
+    saveForm(() => updateShow(showId!, v), {
       done: '已保存',
       close: () => setEditing(false),
       reload,

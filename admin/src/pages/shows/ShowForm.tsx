@@ -14,8 +14,10 @@ import {
   Upload,
 } from 'antd';
 import { DeleteOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import type { ShowCreateInput, VenueSummary } from '@showtix/shared-types';
-import { api, errorText } from '../../api/client';
+import type { ShowCreateInput } from '@showtix/shared-types';
+import { errorText } from '../../api/client';
+import { uploadPoster } from '../../api/shows';
+import { listVenues } from '../../api/venues';
 import { useApi } from '../../api/useApi';
 
 /** The form holds the API's show fields as they are sent: the server fills in what is left out. */
@@ -28,9 +30,7 @@ function PosterField({ value, onChange }: { value?: string | null; onChange?: (v
   const upload = async (file: File) => {
     setBusy(true);
     try {
-      const r = await api<{ url: string }>('POST', '/api/v1/admin/uploads/poster', file, {
-        'content-type': file.type || 'application/octet-stream',
-      });
+      const r = await uploadPoster(file);
       onChange?.(r.url);
     } catch (e) {
       message.error(errorText(e, '上传失败'));
@@ -67,7 +67,7 @@ function PosterField({ value, onChange }: { value?: string | null; onChange?: (v
 
 /** Show fields: title, venue, description, poster and the refund-rule tiers. */
 export function ShowForm({ venueLocked }: { venueLocked?: boolean }) {
-  const venues = useApi(() => api<{ items: VenueSummary[] }>('GET', '/api/v1/admin/venues'), []);
+  const venues = useApi(() => listVenues(), []);
   return (
     <>
       <Form.Item name="title" label="演出名称" rules={[{ required: true, message: '请填写演出名称' }]}>
@@ -129,7 +129,13 @@ export function ShowForm({ venueLocked }: { venueLocked?: boolean }) {
                     </Form.Item>
                   </Col>
                   <Col>
-                    <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} />
+                    <Button
+                      type="text"
+                      danger
+                      icon={<DeleteOutlined />}
+                      onClick={() => remove(f.name)}
+                      aria-label="删除此退票规则"
+                    />
                   </Col>
                 </Row>
               ))}

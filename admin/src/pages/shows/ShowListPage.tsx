@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { App, Button, Card, Drawer, Form, Image, Space, Table, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from 'react-router-dom';
-import type { AdminShowDetail, AdminShowSummary } from '@showtix/shared-types';
-import { api, errorText } from '../../api/client';
+import type { AdminShowSummary } from '@showtix/shared-types';
+import { errorText } from '../../api/client';
+import { createShow, listShows } from '../../api/shows';
 import { useApi } from '../../api/useApi';
 import { dateTime, SESSION_STATUS } from '../../utils/format';
 import { ShowForm, type ShowFormValues } from './ShowForm';
@@ -14,14 +15,11 @@ export function ShowListPage() {
   const [open, setOpen] = useState(false);
   const [saving, setSaving] = useState(false);
   const [form] = Form.useForm<ShowFormValues>();
-  const { data, loading } = useApi(
-    () => api<{ items: AdminShowSummary[] }>('GET', '/api/v1/admin/shows'),
-    [],
-  );
+  const { data, loading } = useApi(() => listShows(), []);
   const create = async (v: ShowFormValues) => {
     setSaving(true);
     try {
-      const show = await api<AdminShowDetail>('POST', '/api/v1/admin/shows', v);
+      const show = await createShow(v);
       message.success('演出已创建，接下来添加场次');
       navigate(`/shows/${show.id}`);
     } catch (e) {

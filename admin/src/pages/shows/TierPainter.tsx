@@ -20,7 +20,7 @@ import type { VenueDetail } from '@showtix/shared-types';
 import { SeatMapCanvas, type SelectMode } from '../../components/SeatMapCanvas';
 import { UNAVAILABLE } from '../../seatmap/draw';
 import type { PlotSeat } from '../../seatmap/geometry';
-import { colorAt, newKey, TIER_COLORS, zoneTier, type TierDraft, type TierState } from './tierModel';
+import { addSeatTier, addZoneTier, TIER_COLORS, type TierDraft, type TierState } from './tierModel';
 
 interface Props {
   venue: VenueDetail;
@@ -87,20 +87,7 @@ export function TierPainter({ venue, value, onChange, claimedSeats }: Props) {
     const seatTier = new Map([...value.seatTier].filter(([, k]) => k !== key));
     onChange({ tiers: value.tiers.filter((t) => t.key !== key), seatTier });
   };
-  const add = () =>
-    onChange({
-      ...value,
-      tiers: [
-        ...value.tiers,
-        {
-          key: newKey(),
-          name: `票档${seatTiers.length + 1}`,
-          priceYuan: 680,
-          color: colorAt(value.tiers.length),
-          claimed: 0,
-        },
-      ],
-    });
+  const add = () => onChange(addSeatTier(value, `票档${seatTiers.length + 1}`));
 
   const tierColumns = (zone: boolean) => [
     {
@@ -164,7 +151,14 @@ export function TierPainter({ venue, value, onChange, claimedSeats }: Props) {
             <LockOutlined style={{ color: '#999' }} />
           </Tooltip>
         ) : (
-          <Button size="small" type="text" danger icon={<DeleteOutlined />} onClick={() => remove(t.key)} />
+          <Button
+            size="small"
+            type="text"
+            danger
+            icon={<DeleteOutlined />}
+            onClick={() => remove(t.key)}
+            aria-label={`删除票档 ${t.name}`}
+          />
         ),
     },
   ];
@@ -209,12 +203,7 @@ export function TierPainter({ venue, value, onChange, claimedSeats }: Props) {
                 size="small"
                 type="dashed"
                 style={{ marginTop: 8, marginRight: 8 }}
-                onClick={() =>
-                  onChange({
-                    ...value,
-                    tiers: [...value.tiers, zoneTier(z.name, colorAt(value.tiers.length))],
-                  })
-                }
+                onClick={() => onChange(addZoneTier(value, z.name))}
               >
                 开售 {z.name}
               </Button>

@@ -1,7 +1,8 @@
 import { App, Button, Popconfirm, Space } from 'antd';
 import { useNavigate } from 'react-router-dom';
 import type { AdminSessionSummary } from '@showtix/shared-types';
-import { api, errorText } from '../../api/client';
+import { errorText } from '../../api/client';
+import { sessionAction } from '../../api/sessions';
 
 /** Open the sale / end the session, with a confirmation; `done` reloads the caller's data. */
 export function SessionActions({
@@ -17,7 +18,7 @@ export function SessionActions({
   const navigate = useNavigate();
   const act = async (what: 'open' | 'end') => {
     try {
-      await api('POST', `/api/v1/admin/sessions/${s.id}/${what}`);
+      await sessionAction(s.id, what);
       message.success(what === 'open' ? '已开售，库存已预热' : '场次已结束');
       done();
     } catch (e) {

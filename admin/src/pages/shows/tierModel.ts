@@ -1,4 +1,5 @@
 import type { AdminSessionDetail, TierSpecInput, VenueDetail } from '@showtix/shared-types';
+import { nextColor } from '../../seatmap/colors';
 import { yuanToFen } from '../../utils/money';
 
 /** A tier being edited. `key` is local; `id` is set for tiers that exist on the server. */
@@ -39,6 +40,31 @@ export function colorAt(i: number): string {
   return TIER_COLORS[i % TIER_COLORS.length]!;
 }
 
+/** A new tier's colour: never one the session's tiers already use (the standing zone's teal included). */
+export function nextTierColor(tiers: Pick<TierDraft, 'color'>[]): string {
+  return nextColor(
+    TIER_COLORS,
+    tiers.map((t) => t.color),
+  );
+}
+
+/** A new seated tier appended to the drafts, with a colour of its own. */
+export function addSeatTier(state: TierState, name: string): TierState {
+  const tier: TierDraft = {
+    key: newKey(),
+    name,
+    priceYuan: 680,
+    color: nextTierColor(state.tiers),
+    claimed: 0,
+  };
+  return { ...state, tiers: [...state.tiers, tier] };
+}
+
+/** A standing zone put on sale in a tier of its own, with a colour of its own. */
+export function addZoneTier(state: TierState, zoneName: string): TierState {
+  return { ...state, tiers: [...state.tiers, zoneTier(zoneName, nextTierColor(state.tiers))] };
+}
+
 /** A standing zone on sale in a tier of its own, named after it, at the default price. */
 export function zoneTier(zoneName: string, color: string): TierDraft {
   return { key: newKey(), name: zoneName, priceYuan: 280, color, claimed: 0, zoneName };
@@ -47,11 +73,12 @@ export function zoneTier(zoneName: string, color: string): TierDraft {
 /** A new session: every seat in one tier, every standing zone on sale in its own tier. */
 export function initialState(venue: VenueDetail): TierState {
   const main: TierDraft = { key: newKey(), name: '看台', priceYuan: 380, color: colorAt(0), claimed: 0 };
-  const zones = venue.zones.map((z, i) => zoneTier(z.name, colorAt(i + 2)));
-  return {
-    tiers: [...(venue.seats.length ? [main] : []), ...zones],
+  let state: TierState = {
+    tiers: venue.seats.length ? [main] : [],
     seatTier: new Map(venue.seats.map((s) => [s.id, main.key])),
   };
+  for (const z of venue.zones) state = addZoneTier(state, z.name);
+  return state;
 }
 
 /** An existing session's tiers and seat map as drafts. */

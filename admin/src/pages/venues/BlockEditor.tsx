@@ -1,6 +1,6 @@
 import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Tooltip } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import type { BlockSpecInput } from '@showtix/shared-types';
+import { sectionLabel, type BlockSpecInput } from '@showtix/shared-types';
 
 /** Form values of one block: number lists are typed as tags. */
 export interface BlockForm extends Omit<BlockSpecInput, 'gaps' | 'aisles' | 'rowAisles'> {
@@ -101,12 +101,21 @@ export function BlockEditor() {
               style={{ marginBottom: 12 }}
               title={
                 <Form.Item noStyle shouldUpdate>
-                  {() => `区块 ${i + 1}：${form.getFieldValue(['blocks', f.name, 'section']) || '未命名'}区`}
+                  {() => {
+                    const name = String(form.getFieldValue(['blocks', f.name, 'section']) ?? '');
+                    return `区块 ${i + 1}：${name ? sectionLabel(name) : '未命名'}`;
+                  }}
                 </Form.Item>
               }
               extra={
                 <Tooltip title="删除区块">
-                  <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} />
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    onClick={() => remove(f.name)}
+                    aria-label={`删除区块 ${i + 1}`}
+                  />
                 </Tooltip>
               }
             >
@@ -126,7 +135,11 @@ export function BlockEditor() {
                       name={[f.name, n.name]}
                       label={n.label}
                       tooltip={n.tooltip}
-                      rules={n.required ? [{ required: true, message: '必填' }] : undefined}
+                      rules={[
+                        ...(n.required ? [{ required: true, message: '必填' }] : []),
+                        // Every block number is whole (the API refuses 12.5 rows or a 0.5 弧度).
+                        { type: 'integer', message: '请输入整数' },
+                      ]}
                     >
                       <InputNumber
                         min={n.min}

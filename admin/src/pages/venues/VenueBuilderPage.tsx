@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   Alert,
   App,
@@ -17,19 +17,17 @@ import {
 } from 'antd';
 import { InboxOutlined, SaveOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router-dom';
-import type { ParsedLayout, SeatSpecInput, VenueDetail, VenueSummary } from '@showtix/shared-types';
-import { api, errorText } from '../../api/client';
+import { sectionLabel, type LayoutPreview, type SeatSpecInput } from '@showtix/shared-types';
+import { errorText } from '../../api/client';
+import { createVenue, getVenue, parseLayout, replaceLayout } from '../../api/venues';
+import { useGeneratedPreview } from './useGeneratedPreview';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import { colorBySection } from '../../seatmap/draw';
 import type { PlotSeat } from '../../seatmap/geometry';
 import { BlockEditor, newBlock, toBlockSpec, type BlockForm } from './BlockEditor';
 import { ZoneEditor } from './ZoneEditor';
 
-interface Preview {
-  seats: SeatSpecInput[];
-  duplicates: string[];
-  overlaps: number;
-}
+type Preview = LayoutPreview;
 
 interface VenueForm {
   name: string;
@@ -59,40 +57,14 @@ export function VenueBuilderPage() {
   const { message } = App.useApp();
   const navigate = useNavigate();
   const [source, setSource] = useState<'generator' | 'import'>('generator');
-  const [generated, setGenerated] = useState<Preview>({ seats: [], duplicates: [], overlaps: 0 });
   const [imported, setImported] = useState<(Preview & { fileName: string }) | null>(null);
-  const [problem, setProblem] = useState<string>();
   const [saving, setSaving] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
-  const regenerate = () => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(async () => {
-      const blocks = ((form.getFieldValue('blocks') as BlockForm[] | undefined) ?? []).filter(
-        (b) => b?.section && b.rows && b.seatsPerRow,
-      );
-      if (!blocks.length) return setGenerated({ seats: [], duplicates: [], overlaps: 0 });
-      try {
-        setGenerated(
-          await api<Preview>('POST', '/api/v1/admin/venues/layout/generate', {
-            blocks: blocks.map(toBlockSpec),
-          }),
-        );
-        setProblem(undefined);
-      } catch (e) {
-        setProblem(errorText(e, String(e)));
-      }
-    }, 300);
-  };
-  useEffect(() => {
-    regenerate();
-    return () => clearTimeout(timer.current);
-    // Once, on mount: later previews follow form changes (onValuesChange).
-  }, []);
+  const { generated, problem, stale, regenerate } = useGeneratedPreview(form);
   // Editing: the current seats start as the "imported" layout; the generator can replace them.
   useEffect(() => {
     if (!venueId) return;
-    void api<VenueDetail>('GET', `/api/v1/admin/venues/${venueId}`).then((v) => {
+    void getVenue(venueId).then((v) => {
       form.setFieldsValue({
         name: v.name,
         city: v.city,
@@ -119,7 +91,7 @@ export function VenueBuilderPage() {
     const text = await file.text();
     const format = file.name.toLowerCase().endsWith('.json') ? 'json' : 'csv';
     try {
-      const r = await api<ParsedLayout & Preview>('POST', '/api/v1/admin/venues/layout/parse', {
+      const r = await parseLayout({
         format,
         text,
       });
@@ -142,11 +114,11 @@ export function VenueBuilderPage() {
           ? { blocks: (v.blocks ?? []).map(toBlockSpec) }
           : { seats: imported?.seats ?? [] };
       const venue = venueId
-        ? await api<VenueSummary>('PUT', `/api/v1/admin/venues/${venueId}/layout`, {
+        ? await replaceLayout(venueId, {
             zones: v.zones,
             ...layout,
           })
-        : await api<VenueSummary>('POST', '/api/v1/admin/venues', {
+        : await createVenue({
             name: v.name,
             city: v.city,
             address: v.address,
@@ -267,6 +239,15 @@ export function VenueBuilderPage() {
               </Col>
             </Row>
             {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 8 }} />}
+            {stale && source === 'generator' && (
+              <Alert
+                type="warning"
+                showIcon
+                title="预览未更新：请先修正标红的区块字段"
+                style={{ marginBottom: 8 }}
+                data-testid="preview-stale"
+              />
+            )}
             {preview.duplicates.length > 0 && (
               <Alert
                 type="error"
@@ -283,12 +264,14 @@ export function VenueBuilderPage() {
                 style={{ marginBottom: 8 }}
               />
             )}
-            <SeatMapCanvas seats={seats} colorOf={colorOf} height={560} />
+            <div style={stale && source === 'generator' ? { opacity: 0.35 } : undefined}>
+              <SeatMapCanvas seats={seats} colorOf={colorOf} height={560} />
+            </div>
             <div className="legend" style={{ marginTop: 8 }}>
               {sections.map((s) => (
                 <span key={s}>
                   <i style={{ background: colorOf({ section: s }) }} />
-                  {s}区 {preview.seats.filter((x) => x.section === s).length}
+                  {sectionLabel(s)} {preview.seats.filter((x) => x.section === s).length}
                 </span>
               ))}
               {zones

@@ -2,31 +2,27 @@ import { useMemo, useState } from 'react';
 import { Button, Card, Col, Descriptions, Form, Input, Modal, Row, Space, Tag } from 'antd';
 import { DownloadOutlined, EditOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router-dom';
-import type { VenueDetail } from '@showtix/shared-types';
-import { api } from '../../api/client';
+import { sectionLabel } from '@showtix/shared-types';
+import { getVenue, updateVenue } from '../../api/venues';
 import { useApi } from '../../api/useApi';
 import { useSaveForm } from '../../api/useSaveForm';
 import { LoadState } from '../../components/LoadState';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import { colorBySection } from '../../seatmap/draw';
 import { dateTime } from '../../utils/format';
-import { exportLayout } from './exportLayout';
+import { exportLayout } from '../../api/venues';
 
 export function VenueDetailPage() {
   const { venueId } = useParams();
   const saveForm = useSaveForm();
   const navigate = useNavigate();
-  const {
-    data: v,
-    error,
-    reload,
-  } = useApi(() => api<VenueDetail>('GET', `/api/v1/admin/venues/${venueId}`), [venueId]);
+  const { data: v, error, reload } = useApi(() => getVenue(venueId!), [venueId]);
   const [editing, setEditing] = useState(false);
   const [form] = Form.useForm();
   const colorOf = useMemo(() => colorBySection(v?.sections ?? []), [v]);
   if (error || !v) return <LoadState error={error} />;
   const save = (values: { name: string; city: string; address: string }) =>
-    saveForm(() => api('PATCH', `/api/v1/admin/venues/${venueId}`, values), {
+    saveForm(() => updateVenue(venueId!, values), {
       done: '已保存',
       close: () => setEditing(false),
       reload,
@@ -60,7 +56,7 @@ export function VenueDetailPage() {
                 { label: '城市', children: v.city || '—' },
                 { label: '地址', children: v.address || '—' },
                 { label: '座位', children: `${v.seatCount.toLocaleString('zh-CN')} 个` },
-                { label: '分区', children: v.sections.map((s) => <Tag key={s}>{s}区</Tag>) },
+                { label: '分区', children: v.sections.map((s) => <Tag key={s}>{sectionLabel(s)}</Tag>) },
                 {
                   label: '站席区',
                   children: v.zones.length

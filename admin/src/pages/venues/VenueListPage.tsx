@@ -1,15 +1,15 @@
 import { Button, Card, Space, Table, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from 'react-router-dom';
-import type { VenueSummary } from '@showtix/shared-types';
-import { api } from '../../api/client';
+import { sectionLabel, type VenueSummary } from '@showtix/shared-types';
+import { listVenues } from '../../api/venues';
 import { useApi } from '../../api/useApi';
 import { dateTime } from '../../utils/format';
-import { exportLayout } from './exportLayout';
+import { exportLayout } from '../../api/venues';
 
 export function VenueListPage() {
   const navigate = useNavigate();
-  const { data, loading } = useApi(() => api<{ items: VenueSummary[] }>('GET', '/api/v1/admin/venues'), []);
+  const { data, loading } = useApi(() => listVenues(), []);
   return (
     <>
       <div className="page-header">
@@ -42,7 +42,7 @@ export function VenueListPage() {
             {
               title: '分区',
               dataIndex: 'sections',
-              render: (s: string[]) => s.slice(0, 8).map((x) => <Tag key={x}>{x}区</Tag>),
+              render: (s: string[]) => s.slice(0, 8).map((x) => <Tag key={x}>{sectionLabel(x)}</Tag>),
             },
             { title: '站席区', dataIndex: 'zoneCount', width: 90, align: 'right' },
             { title: '场次', dataIndex: 'sessionCount', width: 80, align: 'right' },

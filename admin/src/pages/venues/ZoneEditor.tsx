@@ -26,7 +26,13 @@ export function ZoneEditor() {
                 </Form.Item>
               </Col>
               <Col flex="32px">
-                <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} />
+                <Button
+                  type="text"
+                  danger
+                  icon={<DeleteOutlined />}
+                  onClick={() => remove(f.name)}
+                  aria-label="删除站席区"
+                />
               </Col>
             </Row>
           ))}

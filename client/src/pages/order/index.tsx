@@ -16,6 +16,7 @@ import type { Order, OrderRefund } from '@showtix/shared-types';
 import { formatYuan, percentOfFen } from '../../utils/money';
 import { refundFeePercent } from '../../utils/refund';
 import { runRemedy } from '../../utils/remedy';
+import { seatLabel } from '../../services/shared';
 import { formatCountdown, formatDateTime } from '../../utils/time';
 import RefundTimeline, { refundOpen } from './RefundTimeline';
 import { usePayResult } from './usePayResult';
@@ -183,7 +184,9 @@ export default function OrderPage() {
             <View key={i} className="line">
               <View className="line__main">
                 <Text className="line__label">
-                  {it.seatId ? `${it.section} ${it.row}排${it.number}座` : it.zoneName}
+                  {it.seatId
+                    ? seatLabel({ section: it.section ?? '', row: it.row ?? '', number: it.number ?? '' })
+                    : it.zoneName}
                 </Text>
                 {it.attendee ? (
                   <Text className="line__sub" data-testid="item-attendee">

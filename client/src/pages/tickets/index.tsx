@@ -12,6 +12,7 @@ import { useTicker } from '../../hooks/useTicker';
 import { switchTab } from '../../routes';
 import { storedDeviceKey, type DeviceKey } from '../../services/device-key';
 import { errorView } from '../../services/errors';
+import { seatLabel } from '../../services/shared';
 import { loadWallet, moveHere } from '../../services/tickets';
 import { formatDateTime } from '../../utils/time';
 import './index.scss';
@@ -38,7 +39,7 @@ export function walletOrder(tickets: Ticket[]): Ticket[] {
 
 /** Seat or zone of a ticket, as printed on it. */
 export function ticketPlace(t: Ticket): string {
-  if (t.seat) return `${t.seat.section} ${t.seat.row}排${t.seat.number}座`;
+  if (t.seat) return seatLabel(t.seat);
   return t.zoneName ?? (t.seatId ? '对号入座' : '站席');
 }
 

@@ -1,5 +1,5 @@
 import type { RowDataPacket } from 'mysql2/promise';
-import type { AdminOrderRow } from '@showtix/shared-types';
+import { seatLabel as sharedSeatLabel, type AdminOrderRow } from '@showtix/shared-types';
 import { ORDER_STATUS_NAME } from '../../orders/types';
 
 type Row = RowDataPacket & Record<string, any>;
@@ -45,6 +45,6 @@ export const REFUND_STATUS: Record<number, string> = {
 };
 
 export function seatLabel(r: Record<string, any>): string {
-  if (r.section) return `${r.section}区 ${r.row_label}排 ${r.seat_number}号`;
+  if (r.section) return sharedSeatLabel({ section: r.section, row: r.row_label, number: r.seat_number });
   return r.zone_name ? `${r.zone_name}${r.slot_no ? ` #${r.slot_no}` : ''}` : '';
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -10,6 +10,8 @@ export interface Browser {
   /** Console errors and React/antd warnings seen so far. */
   problems: string[];
   shot(name: string): Promise<void>;
+  /** axe-core's serious and critical violations on the page as it is now (rule id and a few targets). */
+  axe(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -56,9 +58,33 @@ export async function openBrowser(): Promise<Browser> {
       // The viewport, not the full page: the menu is sticky, and full-page capture misplaces it.
       await page.screenshot({ path: path.join(ARTIFACTS, `${String(++n).padStart(2, '0')}-${name}.png`) });
     },
+    async axe() {
+      // Evaluated, not added as a <script>: the admin page's CSP refuses inline scripts.
+      await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+      const found = await page.evaluate(async () => {
+        const w = (globalThis as unknown as { window: unknown }).window as {
+          axe: { run: (o: unknown) => Promise<AxeResult> };
+        };
+        const r = await w.axe.run({
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+        });
+        return r.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          targets: v.nodes.map((n) => n.target.join(' ')),
+        }));
+      });
+      return found
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.impact} ${v.id}: ${v.targets.slice(0, 3).join(' | ')}`);
+    },
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+interface AxeResult {
+  violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
 }
