@@ -12,10 +12,27 @@ import type { ScriptReply, ScriptedRedis } from './scripts';
 
 type Arg = string | number;
 
+/** The take scripts' KEYS: the units (seats or zslots), then the gate's (cooldown and rates last). */
+const TAKE_KEYS = (units: 'seats' | 'zslots') =>
+  [
+    'meta',
+    units,
+    'users',
+    'orders',
+    'pending',
+    'idem',
+    'admission',
+    'ids',
+    'cooldown',
+    'rateUser',
+    'rateDevice',
+    'rateIp',
+  ] as const;
+
 /** Each script's KEYS and its fixed ARGV, by the names its header gives them, in order. */
 export const CONTRACTS = {
   lockSeats: {
-    keys: ['meta', 'seats', 'users', 'orders', 'pending', 'idem', 'admission', 'ids'],
+    keys: [...TAKE_KEYS('seats')],
     argv: [
       'orderId',
       'userId',
@@ -25,11 +42,17 @@ export const CONTRACTS = {
       'idempotency',
       'request',
       'admission',
+      'rateUserPoints',
+      'rateUserWindowMs',
+      'rateDevicePoints',
+      'rateDeviceWindowMs',
+      'rateIpPoints',
+      'rateIpWindowMs',
       'n',
     ],
   },
   takeZone: {
-    keys: ['meta', 'zslots', 'users', 'orders', 'pending', 'idem', 'admission', 'ids'],
+    keys: [...TAKE_KEYS('zslots')],
     argv: [],
   },
   confirmOrder: { keys: ['meta', 'seats', 'orders', 'pending'], argv: ['orderId', 'mode'] },
@@ -65,6 +88,11 @@ export function sessionKeys(name: ScriptName, k: SessionKeys, jti = ''): string[
     zslots: k.zslots,
     ids: k.ids,
     admission: k.admission(jti),
+    // The take scripts' defaults (scriptKeys.take): no buyer, no rate counted.
+    cooldown: k.cooldown('-'),
+    rateUser: k.rate('u', undefined),
+    rateDevice: k.rate('d', undefined),
+    rateIp: k.rate('i', undefined),
   };
   return CONTRACTS[name].keys.map((key) => byName[key]!);
 }

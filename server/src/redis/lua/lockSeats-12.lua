@@ -12,12 +12,14 @@
   KEYS[7] admission  the admission token's key (string with TTL once used; a dummy when none)
   KEYS[8] ids        hash idHash -> orderId (live real-name attendees)
   KEYS[9] cooldown   the user's hold cooldown in this session (string with TTL; risk/service.ts)
-  KEYS[10..12]       request-rate counters of the user, the device and the address in this
-                     session (strings with TTL; a dummy key when the dimension is off)
+  KEYS[10] rateUser   request-rate counters of the user, the device and the address in this
+  KEYS[11] rateDevice session (strings with TTL; a dummy key when the dimension is off)
+  KEYS[12] rateIp
 
   ARGV[1] orderId  ARGV[2] userId  ARGV[3] nowMs  ARGV[4] holdUntilMs  ARGV[5] purchase limit
   ARGV[6] idempotency field or ''  ARGV[7] request hash  ARGV[8] admission token TTL ms (0: none)
-  ARGV[9..14] rate points and window ms of user, device, address (0 points: not counted)
+  ARGV[9] rateUserPoints  ARGV[10] rateUserWindowMs  ARGV[11] rateDevicePoints
+  ARGV[12] rateDeviceWindowMs  ARGV[13] rateIpPoints  ARGV[14] rateIpWindowMs (0 points: not counted)
   ARGV[15] n  ARGV[16..15+n] attendee ID hashes  ARGV[16+n..] seat ids
 
   Returns

@@ -3,7 +3,7 @@
   so the stock never goes below zero and nothing has to be given back on refusal.
 
   KEYS[1] meta  KEYS[2] zslots (zset of free units: member 'zoneId:slot', score zoneId)
-  KEYS[3..12] users, orders, pending, idem, admission, ids, cooldown, rate user/device/address
+  KEYS[3..12] users, orders, pending, idem, admission, ids, cooldown, rateUser, rateDevice, rateIp
              (as in lockSeats)
 
   ARGV[1..15+n] as in lockSeats, then ARGV[16+n] zoneId, ARGV[17+n] quantity
