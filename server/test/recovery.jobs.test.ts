@@ -10,7 +10,8 @@ import { createTestEnv, type TestEnv } from './helpers/env';
 describe('recovery job periods', () => {
   const periods = (env: Record<string, string>) => {
     const config = loadConfig({ NODE_ENV: 'test', ...env });
-    const deps = { config, metrics: { registry: new Registry() } } as unknown as AppDeps;
+    const metrics = { registry: new Registry(), leaderOnly: () => () => undefined };
+    const deps = { config, metrics } as unknown as AppDeps;
     return Object.fromEntries(recoveryJobs(deps, () => []).map((j) => [j.name, j.intervalMs]));
   };
 

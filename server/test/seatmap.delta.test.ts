@@ -144,6 +144,7 @@ describe('seat states: versioned deltas', () => {
       sold: [],
       available: [],
       zones: full.body.zones,
+      pollAfterMs: 4000, // the poll interval the server asks for (an operator may slow it down)
     });
     // The whole idle poll (status line, headers, body) stays under 1 kB.
     const raw = await rawGet(
