@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startRedisCluster, stopRedisCluster } from './redis-cluster.mjs';
 import { startReplicaPair, stopReplicaPair } from './mariadb-replica.mjs';
+import { startPrometheus } from './prometheus.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -164,7 +165,14 @@ export async function startTopology(o = {}) {
     const spawnProc = (p) => {
       const out = createWriteStream(path.join(logs, `${p.name}.log`), { flags: 'a' });
       const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
-        env: { ...process.env, ...t.env, ROLE: p.role, PORT: String(p.port ?? 0) },
+        env: {
+          ...process.env,
+          ...t.env,
+          ROLE: p.role,
+          PORT: String(p.port ?? 0),
+          // A worker serves /metrics only on a port of its own (Prometheus scrapes every process).
+          ...(p.metricsPort ? { METRICS_PORT: String(p.metricsPort) } : {}),
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout.pipe(out);
@@ -183,7 +191,8 @@ export async function startTopology(o = {}) {
           url: `http://127.0.0.1:${apiPorts[i]}`,
         }),
       );
-    for (let i = 0; i < workers; i++) t.procs.push(spawnProc({ name: `worker${i + 1}`, role: 'worker' }));
+    for (let i = 0; i < workers; i++)
+      t.procs.push(spawnProc({ name: `worker${i + 1}`, role: 'worker', metricsPort: await freePort() }));
     const results = await Promise.all(t.procs.filter((p) => p.role === 'api').map((p) => ready(p.url)));
     if (!results.every(Boolean)) throw new Error(`an API process did not become ready (logs: ${logs})`);
     t.apis = t.procs.filter((p) => p.role === 'api');
@@ -250,6 +259,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     workers: num('workers', 1),
     seed: !argv.includes('--no-seed'),
   });
+  // Prometheus scraping every API and worker process (deploy/prometheus, scripts/prometheus.mjs).
+  const prom = await startPrometheus({
+    api: t.apis.map((p) => `127.0.0.1:${p.port}`),
+    workers: t.procs.filter((p) => p.role === 'worker').map((p) => `127.0.0.1:${p.metricsPort}`),
+    dir: path.join(t.dir, 'prometheus'),
+  }).catch((err) => (console.log(`Prometheus not started: ${err.message.split('\n')[0]}`), undefined));
   const rows = [
     ['API through nginx', `${t.url}/api/v1/shows   (admin: ${t.url}/admin/)`],
     ...t.apis.map((p) => [`${p.name} (ROLE=api, pid ${p.child.pid})`, p.url]),
@@ -264,6 +279,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['MariaDB replica', `${t.env.MYSQL_REPLICA_URL}   (-P${t.mariadb.replicaPort})`],
     ['RabbitMQ', `the machine's, AMQP_PREFIX=${t.env.AMQP_PREFIX}`],
     ['WeChat simulator', `${t.sim.url}/sim/state`],
+    ['Prometheus (every process)', prom ? `${prom.url}/targets` : 'not running'],
     ['logs', t.logs],
   ];
   console.log(`\n  showtix cluster is up (${((Date.now() - t0) / 1000).toFixed(1)} s):`);
@@ -274,6 +290,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (stopping) return;
     stopping = true;
     console.log('stopping ...');
+    await prom?.stop();
     await t.stop();
     process.exit(0);
   };
