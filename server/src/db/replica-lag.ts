@@ -4,6 +4,8 @@ export type RowsOf = (sql: string, params?: unknown[]) => Promise<RowDataPacket[
 
 /** Marks kept while the replica is behind; past this the oldest ones still bound the lag. */
 const MARKS_MAX = 2_000;
+/** The lag reported while no position has yet been seen applied: unknown, so far behind. */
+const UNKNOWN_LAG_MS = 3_600_000;
 
 /** "0-1-5,1-2-9" (MariaDB domain-server-seq) as the highest seq per domain. */
 function mariaPositions(pos: string): Map<string, bigint> {
@@ -16,13 +18,17 @@ function mariaPositions(pos: string): Map<string, bigint> {
 }
 
 /**
- * Lag in milliseconds from GTIDs: each check notes the primary's GTID position and the time; the
- * lag is how long ago the oldest position the replica has not applied yet was noted (0 when it
- * has applied all of them). Seconds_Behind_Master alone misses this: it counts whole seconds and
- * reads 0 while the replica's IO thread has not even fetched what the primary wrote.
+ * Lag in milliseconds from GTIDs: each check notes the primary's GTID position and the time. A
+ * write the replica has not applied was made after the last noted position it has applied, so
+ * the lag is how long ago that position was noted (0 when it has applied all of them). Counting
+ * from when the oldest unapplied position was noted instead would read 0 for a write noted by
+ * this very check, however old the write is. Seconds_Behind_Master alone misses this too: it
+ * counts whole seconds and reads 0 while the replica's IO thread has not even fetched the write.
  */
 export class GtidLag {
   private marks: { pos: string; atMs: number }[] = [];
+  /** When the newest position seen applied was noted (undefined: none yet). */
+  private appliedAtMs: number | undefined;
   private flavor: 'mariadb' | 'mysql' | undefined;
 
   constructor(
@@ -49,8 +55,10 @@ export class GtidLag {
     const pos = String(p[0]!.pos ?? '');
     if (this.marks.length < MARKS_MAX) this.marks.push({ pos, atMs: nowMs });
     const applied = await this.appliedCheck(flavor);
-    while (this.marks.length && (await applied(this.marks[0]!.pos))) this.marks.shift();
-    return this.marks.length ? nowMs - this.marks[0]!.atMs : 0;
+    while (this.marks.length && (await applied(this.marks[0]!.pos)))
+      this.appliedAtMs = this.marks.shift()!.atMs;
+    if (!this.marks.length) return 0;
+    return this.appliedAtMs === undefined ? UNKNOWN_LAG_MS : nowMs - this.appliedAtMs;
   }
 
   /** A test of "the replica has applied this position", reading the replica's own position once. */
