@@ -153,6 +153,8 @@ async function main() {
   }
   const heal_s = Math.round((Date.now() - healStart) / 100) / 10;
   if (args.tamper) result.violations.push(...(await tamper(stack, session)));
+  // A run in which nobody bought anything audited nothing: that is a failure, not "0 violations".
+  if (!result.money.orders) result.violations.push('no order was placed: the run tested nothing');
   const violations = result.violations;
   if (violations.length) {
     console.log(`chaos: seed ${seed}: ${violations.length} violations after ${heal_s} s of healing:`);
