@@ -126,6 +126,8 @@ function SelectedBar(props: {
           className="btn btn--primary btn--wide"
           data-testid="confirm-seats"
           disabled={flag(selected.length === 0 || Boolean(props.reached))}
+          // Screen readers (and axe) learn the state from aria-disabled: Taro's H5 button is a custom element.
+          aria-disabled={selected.length === 0 || Boolean(props.reached) ? 'true' : undefined}
           onClick={props.onConfirm}
         >
           {props.reached ? '已达限购' : selected.length ? `确认选座（${selected.length}）` : '请先选座'}
