@@ -15,7 +15,7 @@ let seeded;
 
 const { fan } = browserSuite({ tag: 'e2e_a11y' }, async (started) => {
   stack = started;
-  seeded = await seedShow(stack.deps, { zones: true });
+  seeded = await seedShow(stack.deps, { standing: true }); // a mixed session: seats and a standing zone
 });
 
 async function clean(page, what) {

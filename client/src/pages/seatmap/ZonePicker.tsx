@@ -3,7 +3,7 @@ import { Button, ScrollView, Text, View } from '@tarojs/components';
 import { useState } from 'react';
 import PriceTag, { BarTotal } from '../../components/PriceTag';
 import { formatYuan } from '../../utils/money';
-import { flag } from '../../utils/flag';
+import { disabledWhen, flag } from '../../utils/flag';
 import { tapTarget } from '../../utils/a11y';
 
 interface ZonePickerProps {
@@ -145,7 +145,7 @@ export function ZoneSection(p: {
         <Button
           className="btn btn--primary btn--wide"
           data-testid="confirm-zone"
-          disabled={flag(!zone || limit <= 0)}
+          {...disabledWhen(!zone || limit <= 0)}
           onClick={() => zone && limit > 0 && p.onConfirm(zone, choice.quantity)}
         >
           立即购买

@@ -21,7 +21,7 @@ import SeatList from './SeatList';
 import { useZoneChoice, ZoneSection, zonePrice } from './ZonePicker';
 import { useSeatStates } from './useSeatStates';
 import './index.scss';
-import { flag } from '../../utils/flag';
+import { disabledWhen } from '../../utils/flag';
 import { tapTarget } from '../../utils/a11y';
 
 interface Loaded {
@@ -125,9 +125,7 @@ function SelectedBar(props: {
         <Button
           className="btn btn--primary btn--wide"
           data-testid="confirm-seats"
-          disabled={flag(selected.length === 0 || Boolean(props.reached))}
-          // Screen readers (and axe) learn the state from aria-disabled: Taro's H5 button is a custom element.
-          aria-disabled={selected.length === 0 || Boolean(props.reached) ? 'true' : undefined}
+          {...disabledWhen(selected.length === 0 || Boolean(props.reached))}
           onClick={props.onConfirm}
         >
           {props.reached ? '已达限购' : selected.length ? `确认选座（${selected.length}）` : '请先选座'}
