@@ -106,7 +106,9 @@ export function InviteTab({ showOptions, open, setOpen }: InviteTabProps) {
         title="生成邀请码"
         open={open}
         destroyOnHidden
-        afterOpenChange={(o) => o && form.resetFields()}
+        // Cleared once closed, never as it finishes opening: an organiser (or a slow machine's
+        // test) who starts choosing during the opening animation would lose the choice.
+        afterOpenChange={(o) => !o && form.resetFields()}
         onCancel={() => setOpen(false)}
         onOk={() => form.submit()}
         okText="生成"

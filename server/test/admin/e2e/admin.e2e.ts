@@ -48,6 +48,23 @@ const byTest = (id: string) => page.getByTestId(id);
 const settle = () => page.waitForTimeout(900);
 /** Waits until an element's text matches (the dashboard polls every 3 s). */
 const waitText = (id: string, re: RegExp) => byTest(id).filter({ hasText: re }).waitFor({ timeout: 20_000 });
+/**
+ * Picks an option of the open antd select by keyboard. antd keeps closed dropdowns in the page
+ * (hidden), and a click on an option of the open one can wait forever for its slide-in animation
+ * to settle on a loaded machine: Enter on the active option does not depend on either.
+ */
+async function pickOption(text?: string) {
+  const open = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+  const option = open.locator('.ant-select-item-option', text ? { hasText: text } : {});
+  await option.first().waitFor();
+  // No text: the last option (the active one moves round from the first to the last).
+  if (!text) await page.keyboard.press('ArrowUp');
+  else {
+    const active = open.locator('.ant-select-item-option-active', { hasText: text });
+    for (let i = 0; i < 50 && !(await active.count()); i++) await page.keyboard.press('ArrowDown');
+  }
+  await page.keyboard.press('Enter');
+}
 
 async function setNumber(testId: string, value: number) {
   const input = page.locator(`[data-testid="${testId}"] input, input[data-testid="${testId}"]`).first();
@@ -237,9 +254,9 @@ describe('the organiser runs a sale from the admin page', () => {
     // Walk-through #11: orders found by show and session, both pickers searched by typing.
     await byTest('filter-show').click();
     await page.keyboard.type('城市之光');
-    await page.locator('.ant-select-item-option', { hasText: '城市之光' }).click();
+    await pickOption('城市之光');
     await byTest('filter-session').click();
-    await page.locator('.ant-select-item-option').last().click();
+    await pickOption();
     await byTest('search-orders').click();
     await page.locator('tr', { hasText: state.orderNo! }).waitFor();
     await settle();
@@ -291,7 +308,7 @@ describe('the organiser runs a sale from the admin page', () => {
     const invite = page.getByRole('dialog', { name: '生成邀请码' });
     await invite.locator('.ant-select').first().click();
     await page.keyboard.type('城市');
-    await page.locator('.ant-select-item-option', { hasText: '城市之光' }).last().click();
+    await pickOption('城市之光');
     await page.keyboard.press('Escape');
     await invite.locator('input#note').fill('东门检票组');
     await invite.getByRole('button', { name: /生\s*成/ }).click();
