@@ -10,7 +10,10 @@ const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
  */
 const Env = z.object({
   SHED_EVENT_LOOP_LAG_MS: int(150),
-  SHED_INFLIGHT_MAX: int(1000),
+  // About 0.1 s of work in flight: one instance serves roughly 2,500 purchases/s on two cores,
+  // so 256 waiting requests already cost a newcomer ~100 ms. The earlier 1,000 was never reached
+  // by 1,000 connections and let admitted requests wait seconds (issue 14's overload run).
+  SHED_INFLIGHT_MAX: int(256),
   SHED_RETRY_AFTER_S: z.coerce.number().int().min(1).max(120).default(1),
   WECHAT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   WECHAT_BREAKER_ERROR_PCT: z.coerce.number().int().min(0).max(100).default(50),
