@@ -178,6 +178,20 @@ it('a failover that drops the last writes (older queue, keys still there) is not
   expect((await join('newcomer', s.sessionId)).position).toBe(51);
 });
 
+it('a failover that drops the last joins before the sale opens: the fan who polls finds their place at once', async () => {
+  const s = await queueSession({ open: false, ratePerMin: 60 });
+  const fans = await createUsers(env.deps, 20, 'prefo');
+  for (const u of fans) await join(u, s.sessionId);
+  const q = env.deps.keys.session(s.sessionId).queue;
+  // The promoted replica lacks the last five joins; no tick runs before the sale opens.
+  await env.deps.redis.zrem(q.pre, ...fans.slice(15));
+  expect((await status(fans[19]!, s.sessionId)).state).toBe('presale');
+  const pool = await env.deps.redis.zrange(q.pre, '0', '-1');
+  expect(new Set(pool)).toEqual(new Set(fans));
+  // A fan who never joined is told so (MySQL has no record): nothing is rebuilt for them.
+  expect((await status('never-joined', s.sessionId)).state).toBe('not_joined');
+});
+
 it('a rebuild racing joins: a join recorded from the older Redis is fenced out and joins the rebuilt queue', async () => {
   const s = await queueSession({ ratePerMin: 60 });
   await tick(s.sessionId);

@@ -32,6 +32,15 @@ export interface EntryRow {
   turnStartMs: number | null;
 }
 
+/** Whether MySQL recorded the fan in the session's waiting room (a point read of the primary key). */
+export async function hasEntry(db: Db, sessionId: string, userId: string): Promise<boolean> {
+  const [rows] = await db.query<RowDataPacket[]>(
+    'SELECT 1 FROM queue_entries WHERE session_id = ? AND user_id = ?',
+    [sessionId, userId],
+  );
+  return rows.length > 0;
+}
+
 /**
  * Joins of one group commit: a place only grows (a second join after an ended turn queues at the
  * back and starts no turn yet), a pool member keeps the place its draw gave it, and replaying a

@@ -13,7 +13,7 @@ import type { ScriptedRedis } from '../redis/scripts';
 import { drawOrder } from './draw';
 import { QueueLog, StaleEpoch } from './log';
 import { RoomRebuilder } from './rebuild';
-import { recordAdmitted, recordDraw, recordOpened, roomWatermarks } from './repo';
+import { hasEntry, recordAdmitted, recordDraw, recordOpened, roomWatermarks } from './repo';
 import type { AdmissionTokens } from './tokens';
 import type { Client } from '../risk/limits';
 import type { RiskService } from '../risk/service';
@@ -149,13 +149,30 @@ export class QueueService {
     const cat = await this.catalog.requireSession(sessionId);
     if (!cat.queueEnabled) return this.noQueue(cat);
     const q = this.keys.session(sessionId).queue;
-    const view = (await this.withRoom(
+    const read = () => this.redis.queueStatus(q.state, q.pre, q.frozen, q.line, q.turns, userId);
+    let view = (await this.withRoom(
       sessionId,
       now.getTime(),
-      () => this.redis.queueStatus(q.state, q.pre, q.frozen, q.line, q.turns, userId),
+      read,
       (v) => v[7] === '',
     )) as unknown as QueueView;
+    if (await this.lostFan(sessionId, userId, view)) {
+      await this.rebuild(sessionId, now.getTime());
+      view = (await read()) as unknown as QueueView;
+    }
     return this.toStatus(cat, userId, view, now);
+  }
+
+  /**
+   * A fan Redis does not know although MySQL recorded their join: a failover that dropped the
+   * last writes (the queue's keys are still there, so withRoom sees nothing wrong). The tick
+   * notices this too, but only while the sale is open; the poll notices it at once, before the
+   * sale as well. Only a poll that finds no place pays the point read, and polls are rate-limited.
+   */
+  private async lostFan(sessionId: string, userId: string, view: QueueView): Promise<boolean> {
+    const [place, drawing, , , inPre, inDraw] = view;
+    if (place !== '' || inPre === '1' || inDraw === '1' || drawing === '1') return false;
+    return hasEntry(this.db, sessionId, userId);
   }
 
   /** A fan's status from the scripts' one-step view of the queue. */
