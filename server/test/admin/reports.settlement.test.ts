@@ -17,15 +17,23 @@ let admin: string;
 beforeAll(async () => {
   p = await createPayEnv({ env: { ADMIN_USERNAME: 'root', ADMIN_PASSWORD } });
   // A 20% refund fee: the refund is partial, so refund amounts and their fees are not the payment's.
-  s = await createSession(p.deps, { seats: 10, vip: 3, refundRules: [{ hoursBeforeStart: 0, feePercent: 20 }] });
+  s = await createSession(p.deps, {
+    seats: 10,
+    vip: 3,
+    refundRules: [{ hoursBeforeStart: 0, feePercent: 20 }],
+  });
   other = await createSession(p.deps, { seats: 4 });
-  const r = await p.api.call('POST', '/api/v1/admin/login', { body: { username: 'root', password: ADMIN_PASSWORD } });
+  const r = await p.api.call('POST', '/api/v1/admin/login', {
+    body: { username: 'root', password: ADMIN_PASSWORD },
+  });
   admin = r.body.token;
 });
 afterAll(() => p.close());
 
 async function orderStatus(orderNo: string): Promise<number> {
-  const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT status FROM orders WHERE order_no = ?', [orderNo]);
+  const [rows] = await p.deps.db.query<RowDataPacket[]>('SELECT status FROM orders WHERE order_no = ?', [
+    orderNo,
+  ]);
   return Number(rows[0]!.status);
 }
 
@@ -38,7 +46,10 @@ async function ticketed(openid: string, sessionId: string, seatIds: string[]) {
 
 /** The bill's summary line (总交易单数,应结订单总金额,退款总金额,充值券退款总金额,手续费总金额,...) in fen. */
 function billTotals(csv: string): { settledFen: number; refundFen: number; feeFen: number } {
-  const lines = csv.replace(/^\uFEFF/, '').split('\r\n').filter(Boolean);
+  const lines = csv
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .filter(Boolean);
   const at = lines.findIndex((l) => l.startsWith('总交易单数'));
   const values = lines[at + 1]!.split(',').map((v) => v.replace(/^`/, ''));
   const fen = (yuan: string) => Math.round(Number(yuan) * 100);
@@ -59,10 +70,18 @@ it("a day's settlement equals its reconciled bill: gross, refunds and WeChat's f
   const now = p.clock.now();
   const day = beijingDate(now);
   const report = await p.deps.reconciler.reconcile(day, now);
-  expect(report).toMatchObject({ wechatPayments: 3, ourPayments: 3, wechatRefunds: 1, ourRefunds: 1, unmatched: [] });
+  expect(report).toMatchObject({
+    wechatPayments: 3,
+    ourPayments: 3,
+    wechatRefunds: 1,
+    ourRefunds: 1,
+    unmatched: [],
+  });
   const bill = billTotals((await p.deps.pay.tradeBill(day))!);
 
-  const res = await p.api.call('GET', `/api/v1/admin/reports/settlement?from=${day}&to=${day}`, { token: admin });
+  const res = await p.api.call('GET', `/api/v1/admin/reports/settlement?from=${day}&to=${day}`, {
+    token: admin,
+  });
   expect(res.status).toBe(200);
   const t = res.body.totals;
   expect(t.payments).toBe(3);
@@ -74,7 +93,9 @@ it("a day's settlement equals its reconciled bill: gross, refunds and WeChat's f
   expect(t.grossFen).toBe(376_000 + 68_000 + 204_000);
   expect(t.refundedFen).toBe(54_400);
   expect(t.feeFen).toBe(2_256 + 408 + 1_224 - 326);
-  expect(res.body.rows.map((row: any) => row.sessionId).sort()).toEqual([s.sessionId, other.sessionId].sort());
+  expect(res.body.rows.map((row: any) => row.sessionId).sort()).toEqual(
+    [s.sessionId, other.sessionId].sort(),
+  );
 
   // Sales of the same day: the refunded order still counts as sold, its refund beside it.
   const sales = (

@@ -32,7 +32,11 @@ const CHANNEL_ZH: Record<string, string> = { miniprogram: '小程序(微信支�
 
 function salesTables(r: SalesReport): Table[] {
   const money = [col('订单数', 8, COUNT), col('票数', 8, COUNT), col('销售额(元)', 14, YUAN)];
-  const m = (x: { orders: number; tickets: number; grossFen: number }) => [x.orders, x.tickets, yuan(x.grossFen)];
+  const m = (x: { orders: number; tickets: number; grossFen: number }) => [
+    x.orders,
+    x.tickets,
+    yuan(x.grossFen),
+  ];
   return [
     {
       title: '按日(北京时间)',
@@ -118,7 +122,11 @@ function csvOf(tables: Table[]): string {
   const rows: Cell[][] = [];
   tables.forEach((t, i) => {
     if (i) rows.push(['']);
-    rows.push([t.title], t.columns.map((c) => c.header), ...t.rows);
+    rows.push(
+      [t.title],
+      t.columns.map((c) => c.header),
+      ...t.rows,
+    );
   });
   return toCsv(rows);
 }

@@ -36,7 +36,11 @@ function where(scope: ReportScope, timeCol: string): { sql: string; args: unknow
 const PAID_FROM = `FROM payments p JOIN orders o ON o.id = p.order_id JOIN show_sessions ss ON ss.id = o.session_id`;
 const REFUND_FROM = `FROM refunds r JOIN orders o ON o.id = r.order_id JOIN show_sessions ss ON ss.id = o.session_id`;
 
-const counts = (r: Row) => ({ orders: Number(r.orders), tickets: Number(r.tickets), grossFen: Number(r.gross) });
+const counts = (r: Row) => ({
+  orders: Number(r.orders),
+  tickets: Number(r.tickets),
+  grossFen: Number(r.gross),
+});
 
 /** Paid orders per Beijing day of their payment. */
 export async function salesByDay(db: Db, scope: ReportScope) {

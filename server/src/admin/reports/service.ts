@@ -97,7 +97,13 @@ export class ReportService {
     });
     const totals: SettlementMoney = { payments: 0, grossFen: 0, feeFen: 0, refundedFen: 0, netFen: 0 };
     for (const r of rows) for (const k of Object.keys(totals) as (keyof SettlementMoney)[]) totals[k] += r[k];
-    return { generatedAt: now.toISOString(), timeZone: 'Asia/Shanghai', feeRateBp: this.feeRateBp, rows, totals };
+    return {
+      generatedAt: now.toISOString(),
+      timeZone: 'Asia/Shanghai',
+      feeRateBp: this.feeRateBp,
+      rows,
+      totals,
+    };
   }
 
   async checkins(sessionId: string, now: Date): Promise<CheckinReport> {
