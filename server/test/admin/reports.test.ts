@@ -244,3 +244,23 @@ describe('refusals', () => {
     expect(await auditRows(h, 'report.export')).toHaveLength(3); // the refused exports left no trace
   });
 });
+
+describe('degradation', () => {
+  it('pause_nonessential stops the reports (503) until it is switched off', async () => {
+    const flip = (on: boolean) =>
+      h.api.call('PUT', '/api/v1/admin/degrade', {
+        token: operator,
+        body: { name: 'pause_nonessential', on },
+      });
+    expect((await flip(true)).status).toBe(200);
+    try {
+      const r = await get(`/api/v1/admin/reports/settlement?sessionId=${s.sessionId}`);
+      expect(r.status).toBe(503);
+      expect(r.body.error.code).toBe('FEATURE_PAUSED');
+      expect((await get(`/api/v1/admin/reports/export?kind=sales`)).status).toBe(503);
+    } finally {
+      expect((await flip(false)).status).toBe(200);
+    }
+    expect((await get(`/api/v1/admin/reports/settlement?sessionId=${s.sessionId}`)).status).toBe(200);
+  });
+});
