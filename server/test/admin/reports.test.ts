@@ -21,8 +21,10 @@ async function paidOrder(o: {
   paidAt: string;
   outcome?: string;
   status?: number;
+  session?: SessionFixture;
 }): Promise<{ orderId: number; paymentId: number }> {
   const orderId = ++nextId;
+  const ss = o.session ?? s;
   const db = h.env.deps.db;
   const amount = o.seats * o.priceFen;
   await db.query(
@@ -31,7 +33,7 @@ async function paidOrder(o: {
     [
       orderId,
       `R${orderId}`,
-      s.sessionId,
+      ss.sessionId,
       o.status ?? 3,
       amount,
       o.seats,
@@ -43,7 +45,7 @@ async function paidOrder(o: {
   for (let i = 0; i < o.seats; i++)
     await db.query(
       'INSERT INTO order_items (order_id, session_id, seat_id, tier_id, price_fen) VALUES (?, ?, ?, ?, ?)',
-      [orderId, s.sessionId, s.seatIds[(nextId * 3 + i) % s.seatIds.length], o.tierId, o.priceFen],
+      [orderId, ss.sessionId, ss.seatIds[(nextId * 3 + i) % ss.seatIds.length], o.tierId, o.priceFen],
     );
   const [res] = await db.query<any>(
     `INSERT INTO payments (order_id, transaction_id, amount_fen, success_time, outcome) VALUES (?, ?, ?, ?, ?)`,
@@ -143,6 +145,28 @@ describe('sales', () => {
     expect(none.body.totals).toEqual({ orders: 0, tickets: 0, grossFen: 0, refundedFen: 0 });
     expect(none.body.byChannel).toEqual([]);
   });
+});
+
+it('lists a session whose sales were before the range and its refunds within it', async () => {
+  const early = await createSession(h.env.deps, { seats: 4, open: false });
+  const paid = await paidOrder({
+    session: early,
+    tierId: early.tierIds[0]!,
+    seats: 2,
+    priceFen: 68_000,
+    paidAt: '2026-11-01T02:00:00.000Z',
+  });
+  await refund(paid, 68_000, '2026-11-05T02:00:00.000Z');
+  const r = await get(
+    `/api/v1/admin/reports/sales?sessionId=${early.sessionId}&from=2026-11-05&to=2026-11-05`,
+  );
+  expect(r.body.byDay).toEqual([
+    { date: '2026-11-05', orders: 0, tickets: 0, grossFen: 0, refundedFen: 68_000 },
+  ]);
+  expect(r.body.bySession).toEqual([
+    expect.objectContaining({ sessionId: early.sessionId, orders: 0, grossFen: 0, refundedFen: 68_000 }),
+  ]);
+  expect(r.body.totals).toEqual({ orders: 0, tickets: 0, grossFen: 0, refundedFen: 68_000 });
 });
 
 describe('settlement', () => {

@@ -90,16 +90,26 @@ export async function salesByTier(db: Db, scope: ReportScope) {
   }));
 }
 
-/** Paid orders per session, with the show they belong to. */
+/**
+ * Paid orders per session, with the show they belong to, and the refunds of its sales asked for
+ * within the scope: a session with refunds and no sale in the range is listed too.
+ */
 export async function salesBySession(db: Db, scope: ReportScope) {
-  const w = where(scope, 'p.success_time');
+  const pw = where(scope, 'p.success_time');
+  const rw = where(scope, 'r.created_at');
   const [rows] = await db.query<Row[]>(
-    `SELECT o.session_id, ss.show_id, s.title, ss.starts_at, COUNT(*) AS orders,
-            SUM(o.quantity) AS tickets, SUM(p.amount_fen) AS gross
-       ${PAID_FROM} JOIN shows s ON s.id = ss.show_id
-      WHERE p.outcome IN (?) ${w.sql}
-      GROUP BY o.session_id, ss.show_id, s.title, ss.starts_at ORDER BY ss.starts_at, o.session_id`,
-    [APPLIED, ...w.args],
+    `SELECT m.session_id, ss.show_id, s.title, ss.starts_at, SUM(m.orders) AS orders,
+            SUM(m.tickets) AS tickets, SUM(m.gross) AS gross, SUM(m.refunded) AS refunded
+       FROM (SELECT o.session_id, COUNT(*) AS orders, SUM(o.quantity) AS tickets, SUM(p.amount_fen) AS gross,
+                    0 AS refunded
+               ${PAID_FROM} WHERE p.outcome IN (?) ${pw.sql} GROUP BY o.session_id
+             UNION ALL
+             SELECT o.session_id, 0, 0, 0, SUM(r.amount_fen)
+               ${REFUND_FROM} JOIN payments p ON p.id = r.payment_id
+              WHERE r.status = ? AND p.outcome IN (?) ${rw.sql} GROUP BY o.session_id) m
+       JOIN show_sessions ss ON ss.id = m.session_id JOIN shows s ON s.id = ss.show_id
+      GROUP BY m.session_id, ss.show_id, s.title, ss.starts_at ORDER BY ss.starts_at, m.session_id`,
+    [APPLIED, ...pw.args, REFUND_STATUS.SUCCESS, APPLIED, ...rw.args],
   );
   return rows.map((r) => ({
     sessionId: String(r.session_id),
@@ -107,6 +117,7 @@ export async function salesBySession(db: Db, scope: ReportScope) {
     showTitle: String(r.title),
     startsAt: (r.starts_at as Date).toISOString(),
     ...counts(r),
+    refundedFen: Number(r.refunded),
   }));
 }
 

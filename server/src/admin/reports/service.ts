@@ -52,7 +52,6 @@ export class ReportService {
       repo.salesBySession(this.readDb, scope),
     ]);
     const refundedOn = totalsBy(refunds, (r) => r.date);
-    const refundedOf = totalsBy(refunds, (r) => r.sessionId);
     const dates = [...new Set([...days.map((d) => d.date), ...refundedOn.keys()])].sort();
     const byDate = new Map(days.map((d) => [d.date, d]));
     const byDay = dates.map((date) => ({
@@ -62,7 +61,6 @@ export class ReportService {
       grossFen: byDate.get(date)?.grossFen ?? 0,
       refundedFen: refundedOn.get(date) ?? 0,
     }));
-    const bySession = sessions.map((s) => ({ ...s, refundedFen: refundedOf.get(s.sessionId) ?? 0 }));
     const sum = (k: 'orders' | 'tickets' | 'grossFen') => days.reduce((n, d) => n + d[k], 0);
     const totals = { orders: sum('orders'), tickets: sum('tickets'), grossFen: sum('grossFen') };
     // Every order is bought in the mini-program and paid through WeChat Pay until complimentary
@@ -74,7 +72,7 @@ export class ReportService {
       byDay,
       byTier,
       byChannel,
-      bySession,
+      bySession: sessions,
       totals: { ...totals, refundedFen: byDay.reduce((n, d) => n + d.refundedFen, 0) },
     };
   }
