@@ -17,6 +17,7 @@ import { AdminsPage } from './pages/admins/AdminsPage';
 import { RiskPage } from './pages/risk/RiskPage';
 import { DegradePage } from './pages/degrade/DegradePage';
 import { OpsPage } from './pages/ops/OpsPage';
+import { ReportsPage } from './pages/reports/ReportsPage';
 
 export function App() {
   const { admin, checking, can } = useAuth();
@@ -44,6 +45,7 @@ export function App() {
         <Route path="shows/:showId/sessions/new" element={<SessionPage />} />
         <Route path="sessions/:sessionId" element={<SessionPage />} />
         <Route path="orders" element={<OrderListPage />} />
+        <Route path="reports" element={<ReportsPage />} />
         <Route path="staff" element={<StaffPage />} />
         <Route path="audit" element={<AuditPage />} />
         <Route path="risk" element={<RiskPage />} />

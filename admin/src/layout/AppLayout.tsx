@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Avatar, Button, Dropdown, Layout, Menu, Space, Tag, type MenuProps } from 'antd';
 import {
   AuditOutlined,
+  BarChartOutlined,
   BankOutlined,
   DashboardOutlined,
   LogoutOutlined,
@@ -26,6 +27,7 @@ const NAV: { key: string; label: string; icon: React.ReactNode; roles: AdminRole
   { key: '/shows', label: '演出与场次', icon: <VideoCameraOutlined />, roles: ['operator'] },
   { key: '/venues', label: '场馆与座位图', icon: <BankOutlined />, roles: ['operator'] },
   { key: '/orders', label: '订单管理', icon: <ProfileOutlined />, roles: ['operator'] },
+  { key: '/reports', label: '报表', icon: <BarChartOutlined />, roles: ['operator'] },
   { key: '/staff', label: '检票人员', icon: <TeamOutlined />, roles: ['staff_manager'] },
   { key: '/risk', label: '风控与黑名单', icon: <StopOutlined />, roles: ['operator'] },
   { key: '/ops', label: '运维处理', icon: <ToolOutlined />, roles: ['operator'] },

@@ -38,6 +38,8 @@ import { opsRoutes } from './ops/routes';
 import { OpsService, type OpsDeps } from './ops/service';
 import { clientOf } from '../risk/client';
 import { degradeRoutes } from '../degrade/routes';
+import { reportRoutes } from './reports/routes';
+import { ReportService } from './reports/service';
 import type { DegradeService } from '../degrade/service';
 
 import { adminBodyParser } from './http';
@@ -52,6 +54,7 @@ export interface AdminServices {
   dashboard: DashboardService;
   orders: AdminOrderService;
   staff: StaffService;
+  reports: ReportService;
 }
 
 export interface AdminDepsIn {
@@ -104,6 +107,7 @@ export async function createAdminServices(d: AdminDepsIn): Promise<AdminServices
     ),
     orders: new AdminOrderService(d.db, personHasher(d.config.idSecret), d.readDb ?? d.db),
     staff: new StaffService(d.db),
+    reports: new ReportService(d.db, d.readDb ?? d.db, d.config.wechat.payFeeRateBp),
   };
 }
 
@@ -144,6 +148,7 @@ export function adminRouters(d: AdminRouterDeps): Router[] {
     sessionRoutes(a.sessions, auth, d.clock),
     dashboardRoutes(a.dashboard, auth, d.clock),
     orderRoutes(a.orders, d.refunds, auth, d.clock),
+    reportRoutes(a.reports, auth, d.clock),
     staffRoutes(a.staff, auth, d.clock),
     // Built here: it edits what the app's RiskService enforces and tells every instance to reload.
     riskRoutes(

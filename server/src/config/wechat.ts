@@ -31,6 +31,11 @@ export interface WechatConfig {
   cashierUrl: string | null;
   /** Template id of the "购票成功" subscribe message. */
   ticketTemplateId: string;
+  /**
+   * The merchant's WeChat Pay rate in basis points (60 = 0.60%, the bill's 费率): settlement reports
+   * charge it per payment and give it back per refund, rounded to the fen per line as the bill does.
+   */
+  payFeeRateBp: number;
 }
 
 const SIM_KEYS = path.resolve(__dirname, '../../../wechat-sim/test-keys');
@@ -52,6 +57,7 @@ const Env = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   WECHAT_CASHIER_URL: z.string().optional(),
   WECHAT_TICKET_TEMPLATE_ID: z.string().default('TICKET_PURCHASED'),
+  WECHAT_PAY_FEE_RATE_BP: z.coerce.number().int().min(0).max(1_000).default(60),
   /** The AppID the mini-program is built with (the client's build setting), when known here. */
   TARO_APP_ID: z.string().optional(),
 });
@@ -138,6 +144,7 @@ export function loadWechatConfig(
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://127.0.0.1:${o.port}`,
     cashierUrl: e.WECHAT_CASHIER_URL ?? (simBase ? `${simBase}/sim/cashier` : null),
     ticketTemplateId: e.WECHAT_TICKET_TEMPLATE_ID,
+    payFeeRateBp: e.WECHAT_PAY_FEE_RATE_BP,
   };
   if (!dev) {
     if (!e.PUBLIC_BASE_URL || new URL(e.PUBLIC_BASE_URL).protocol !== 'https:')

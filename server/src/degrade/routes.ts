@@ -23,12 +23,14 @@ export function degradeRoutes(degrade: DegradeService, auth: Middleware, clock: 
 /**
  * What the pause_nonessential switch stops: work nobody needs during an on-sale and that costs
  * real CPU or memory (a poster's bytes into MySQL, a spreadsheet of every order, the per-gate
- * report). Method + path.
+ * report, the organiser's reports). Method + path.
  */
 const NON_ESSENTIAL: [method: string, path: RegExp][] = [
   ['POST', /^\/api\/v1\/admin\/uploads\/poster$/],
   ['GET', /^\/api\/v1\/admin\/orders\/export$/],
   ['GET', /^\/api\/v1\/admin\/staff\/gates$/],
+  // Reports aggregate every payment of their range: they wait until the crowd has gone.
+  ['GET', /^\/api\/v1\/admin\/reports\/(sales|settlement|checkins|export)$/],
 ];
 
 /** Refuses the non-essential endpoints with 503 FEATURE_PAUSED while the switch is on. */

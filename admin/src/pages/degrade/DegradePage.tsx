@@ -22,7 +22,7 @@ const SWITCH_LABEL: Record<DegradeEntry['name'], string> = {
 function describe(e: DegradeEntry): string {
   if (e.name === 'seat_poll') return `每 ${e.value / 1000} 秒刷新一次`;
   if (e.name === 'force_queue') return `场次 ${e.sessionId}`;
-  return '海报上传、订单导出、检票报表';
+  return '海报上传、订单导出、检票报表、报表页';
 }
 
 /**
@@ -114,7 +114,7 @@ export function DegradePage() {
               void flip({ name: 'pause_nonessential', on }, on ? '已暂停非必要功能' : '已恢复非必要功能')
             }
           />
-          <span>暂停海报上传、订单导出、检票报表（返回“该功能暂时关闭”）</span>
+          <span>暂停海报上传、订单导出、检票报表、报表页（返回“该功能暂时关闭”）</span>
         </Space>
       </Card>
       <Card title="场次强制排队" size="small">
