@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { RowDataPacket } from 'mysql2/promise';
+import { createConnection, type RowDataPacket } from 'mysql2/promise';
 import { createTestEnv, type TestEnv } from '../helpers/env';
 
 /**
@@ -27,6 +27,7 @@ const exec = promisify(execFile);
 const script = async (...args: string[]) =>
   (await exec('node', [SCRIPT, ...args], { encoding: 'utf8' })).stdout;
 const onReplica = (sql: string) => script('sql', DIR, 'replica', sql);
+const onPrimary = (sql: string) => script('sql', DIR, 'primary', sql);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until(what: string, cond: () => Promise<boolean> | boolean, ms = 30_000): Promise<void> {
@@ -103,7 +104,6 @@ it('plain reads go to the replica; writes, locking reads and transactions go to 
 });
 
 it('a replica missing a table (a migration not applied there, a broken set-up): reads of it are answered by the primary', async () => {
-  const onPrimary = (sql: string) => script('sql', DIR, 'primary', sql);
   // Written without a binary log: the replica never gets this table.
   await onPrimary(
     `SET sql_log_bin = 0; CREATE TABLE ${NAME}.primary_only (id INT PRIMARY KEY); ` +
@@ -185,6 +185,35 @@ it('lag above MYSQL_REPLICA_MAX_LAG_MS (GTID lag: Seconds_Behind_Master reads 0 
   await everyReplicaReadSees('延迟复制', 4000);
   await until('reads back on the replica', async () => (await target()) === 'replica');
   expect(await titles()).toContain('延迟复制');
+});
+
+it('Seconds_Behind_Master reads 0 with both threads running while the replica misses a write (stamped ahead of its clock): the GTID lag sends reads to the primary', async () => {
+  // Events the primary stamps 30 s ahead (its clock ahead of the replica's) wait on a delayed
+  // replica for 32 s, and Seconds_Behind_Master, counted from those stamps, reads 0 all along.
+  await onReplica('STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = 2; START SLAVE');
+  const replicaConn = await createConnection(process.env.TEST_REPLICA_REPLICA!);
+  try {
+    await caughtUp();
+    await onPrimary(
+      `SET TIMESTAMP = UNIX_TIMESTAMP() + 30; ` +
+        `INSERT INTO ${NAME}.shows (title, venue_id) VALUES ('时钟超前', 990002)`,
+    );
+    await until(
+      'lag measured above the limit',
+      async () => (await target()) === 'primary' && (env.deps.replica.state().lagMs ?? 0) > MAX_LAG_MS,
+      15_000,
+    );
+    const [[status]] = await replicaConn.query<RowDataPacket[]>('SHOW SLAVE STATUS');
+    expect(status).toMatchObject({ Slave_IO_Running: 'Yes', Slave_SQL_Running: 'Yes' });
+    expect(Number(status!.Seconds_Behind_Master)).toBe(0);
+    await everyReplicaReadSees('时钟超前', 2000);
+    expect(await titles()).toContain('时钟超前');
+  } finally {
+    await replicaConn.end();
+    await onReplica('STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = 0; START SLAVE');
+  }
+  await caughtUp();
+  expect(await titles()).toContain('时钟超前');
 });
 
 it.each([['graceful'], ['kill9']])(
