@@ -35,6 +35,21 @@ function isConnectionError(err: unknown): boolean {
   );
 }
 
+/**
+ * Errors after which a read is tried again on the primary although the replica answered: it
+ * lacks the database, a table or a column (a migration it has not applied yet, a replica set up
+ * without one) or the grant to read it. A broken replica costs a second round trip, not a
+ * failed request; a query really wrong fails on the primary the same way.
+ */
+const REPLICA_UNFIT_ERRORS = new Set([
+  'ER_BAD_DB_ERROR',
+  'ER_NO_SUCH_TABLE',
+  'ER_BAD_FIELD_ERROR',
+  'ER_DBACCESS_DENIED_ERROR',
+  'ER_TABLEACCESS_DENIED_ERROR',
+  'ER_COLUMNACCESS_DENIED_ERROR',
+]);
+
 /** Only plain reads may go to the replica; anything else (and every transaction) stays on the primary. */
 const isRead = (sql: unknown): boolean => {
   const text = typeof sql === 'string' ? sql : (sql as { sql?: string })?.sql;
@@ -49,8 +64,9 @@ const isRead = (sql: unknown): boolean => {
  * Routes reads that may be a second stale (show list, admin lists, dashboard, exports) to a
  * MySQL/MariaDB replica while its lag is under maxLagMs, else to the primary. `readDb` is a Db
  * for plain SELECTs: a write, a locking read or getConnection() (a transaction) through it goes
- * to the primary, and a read that fails because the replica went away is run again on the
- * primary, so a replica restart costs no request. Lag is the larger of Seconds_Behind_Master
+ * to the primary, and a read that fails because the replica went away (or lacks a table, a
+ * column or a grant the primary has) is run again on the primary, so a replica restart costs no
+ * request. Lag is the larger of Seconds_Behind_Master
  * (SHOW REPLICA STATUS; a stopped SQL or IO thread reads as unknown) and the GTID lag in ms
  * (replica-lag.ts); the replica's user needs REPLICATION CLIENT (MySQL) / SLAVE MONITOR (MariaDB).
  */
@@ -63,13 +79,16 @@ export class ReplicaRouter {
   private reason = 'not checked yet';
   private timer: NodeJS.Timeout | undefined;
   private checking: Promise<void> | undefined;
+  /** A measurement queued behind the one in flight (check() callers need one started after them). */
+  private next: Promise<void> | undefined;
 
   constructor(
     private readonly primary: Db,
-    replicaUrl: string | undefined,
+    /** The replica's URL (or, in tests, a Db standing in for it); undefined: no replica. */
+    replicaUrl: string | Db | undefined,
     private readonly o: { maxLagMs: number; poolSize: number; log: Logger; nowMs?: () => number },
   ) {
-    this.replica = replicaUrl ? createPool(replicaUrl, o.poolSize) : undefined;
+    this.replica = typeof replicaUrl === 'string' ? createPool(replicaUrl, o.poolSize) : replicaUrl;
     const rows =
       (db: Db): RowsOf =>
       async (sql, params) =>
@@ -86,7 +105,8 @@ export class ReplicaRouter {
   async start(): Promise<void> {
     if (!this.replica) return;
     await this.check();
-    this.timer = setInterval(() => void this.check(), CHECK_INTERVAL_MS);
+    // The timer only starts a measurement when none is in flight: a slow replica is not queued up.
+    this.timer = setInterval(() => void (this.checking ?? this.measureNow()), CHECK_INTERVAL_MS);
     this.timer.unref();
   }
 
@@ -100,10 +120,26 @@ export class ReplicaRouter {
     return { target: ok ? 'replica' : 'primary', lagMs: this.lagMs, reason };
   }
 
-  /** One lag measurement; any failure makes the lag unknown (reads fall back to the primary). */
+  /**
+   * One lag measurement started after this call; any failure makes the lag unknown (reads fall
+   * back to the primary). A measurement already in flight is not enough: it may have been
+   * answered before what made the caller ask (replication stopped, the replica gone), and would
+   * vouch for the replica with an answer from before that. So a new one follows it, shared by
+   * every caller that arrives meanwhile.
+   */
   check(): Promise<void> {
     if (!this.replica) return Promise.resolve();
-    this.checking ??= this.measureOnce().finally(() => (this.checking = undefined));
+    if (!this.checking) return this.measureNow();
+    const after = () => {
+      this.next = undefined;
+      return this.checking ?? this.measureNow();
+    };
+    this.next ??= this.checking.then(after, after);
+    return this.next;
+  }
+
+  private measureNow(): Promise<void> {
+    this.checking = this.measureOnce().finally(() => (this.checking = undefined));
     return this.checking;
   }
 
@@ -171,6 +207,10 @@ export class ReplicaRouter {
         try {
           return await call(this.replica!);
         } catch (err) {
+          if (REPLICA_UNFIT_ERRORS.has((err as { code?: string })?.code ?? '')) {
+            this.o.log.warn({ err }, 'the replica cannot answer this read; the primary does');
+            return call(this.primary);
+          }
           if (!isConnectionError(err)) throw err;
           // The replica went away (or this was one of its dead pooled connections): answer from
           // the primary and measure again now; a replica really down turns reads over at once.
