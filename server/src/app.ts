@@ -64,6 +64,8 @@ import { LoadShedder } from './http/shedding';
 import { WechatBreaker } from './wechat/breaker';
 import { DegradeService } from './degrade/service';
 import { pausedMiddleware } from './degrade/routes';
+import { NoticeService } from './notices/service';
+import { noticeRoutes } from './notices/routes';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -111,6 +113,8 @@ export interface AppDeps {
   wechatBreaker?: WechatBreaker;
   /** Degradation switches an operator flips from the admin page. */
   degrade: DegradeService;
+  /** Notice templates and the fans' consent to them. */
+  notices: NoticeService;
 }
 
 export async function createDeps(
@@ -267,6 +271,7 @@ export async function createDeps(
     shedder: new LoadShedder(config.shedding, () => lifecycle.inFlight),
     wechatBreaker,
     degrade,
+    notices: new NoticeService(db, config.wechat.templates),
   };
 }
 
@@ -403,6 +408,7 @@ export function createApp(d: AppDeps): Koa {
     ticketRoutes(d.db, d.bindings, auth, d.clock),
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth, d.risk),
+    noticeRoutes(d.notices, auth, d.clock),
     ...adminRouters(d),
     // The H5 build works only with the simulator's cashier: production serves it only when asked.
     ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { NoticeKind } from '@showtix/shared-types';
+import { loadNoticeTemplates } from './notice-templates';
 
 /**
  * WeChat settings. In development and tests they default to the simulator and its TEST-ONLY
@@ -29,8 +31,8 @@ export interface WechatConfig {
   publicBaseUrl: string;
   /** H5 stand-in for wx.requestPayment (the simulator's cashier); null in production. */
   cashierUrl: string | null;
-  /** Template id of the "购票成功" subscribe message. */
-  ticketTemplateId: string;
+  /** Subscribe-message template id of each notice kind (config/notice-templates.ts). */
+  templates: Record<NoticeKind, string>;
 }
 
 const SIM_KEYS = path.resolve(__dirname, '../../../wechat-sim/test-keys');
@@ -51,7 +53,6 @@ const Env = z.object({
   WECHAT_PAY_API_BASE: z.string().url().optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   WECHAT_CASHIER_URL: z.string().optional(),
-  WECHAT_TICKET_TEMPLATE_ID: z.string().default('TICKET_PURCHASED'),
   /** The AppID the mini-program is built with (the client's build setting), when known here. */
   TARO_APP_ID: z.string().optional(),
 });
@@ -137,7 +138,7 @@ export function loadWechatConfig(
     payApiBase: need(e.WECHAT_PAY_API_BASE ?? simBase, 'WECHAT_PAY_API_BASE', ''),
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://127.0.0.1:${o.port}`,
     cashierUrl: e.WECHAT_CASHIER_URL ?? (simBase ? `${simBase}/sim/cashier` : null),
-    ticketTemplateId: e.WECHAT_TICKET_TEMPLATE_ID,
+    templates: loadNoticeTemplates(source, o),
   };
   if (!dev) {
     if (!e.PUBLIC_BASE_URL || new URL(e.PUBLIC_BASE_URL).protocol !== 'https:')
