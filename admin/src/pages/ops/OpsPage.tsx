@@ -14,6 +14,7 @@ import { useApi } from '../../api/useApi';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { dateTime } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
+import { NoticeProblems } from './NoticeProblems';
 
 const OPS = '/api/v1/admin/ops';
 const QUEUE: Record<string, string> = {
@@ -262,6 +263,7 @@ export function OpsPage() {
           ]}
         />
       </Card>
+      <NoticeProblems items={d?.noticeProblems} loading={view.loading} />
       <ResolveCase
         c={resolving}
         done={() => {
