@@ -113,8 +113,6 @@ export interface AppDeps {
   wechatBreaker?: WechatBreaker;
   /** Degradation switches an operator flips from the admin page. */
   degrade: DegradeService;
-  /** Notice templates and the fans' consent to them. */
-  notices: NoticeService;
 }
 
 export async function createDeps(
@@ -271,7 +269,6 @@ export async function createDeps(
     shedder: new LoadShedder(config.shedding, () => lifecycle.inFlight),
     wechatBreaker,
     degrade,
-    notices: new NoticeService(db, config.wechat.templates),
   };
 }
 
@@ -408,7 +405,7 @@ export function createApp(d: AppDeps): Koa {
     ticketRoutes(d.db, d.bindings, auth, d.clock),
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth, d.risk),
-    noticeRoutes(d.notices, auth, d.clock),
+    noticeRoutes(new NoticeService(d.db, d.config.wechat.templates), auth, d.clock),
     ...adminRouters(d),
     // The H5 build works only with the simulator's cashier: production serves it only when asked.
     ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),

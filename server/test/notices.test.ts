@@ -65,18 +65,24 @@ describe('templates and consent', () => {
 
   it('counts one send per accept, once per request id; refuses template ids that are not ours', async () => {
     const fan = await p.login('openid-consent');
-    const post = (body: unknown) => p.api.call('POST', '/api/v1/me/subscriptions', { token: fan.token, body });
+    const post = (body: unknown) =>
+      p.api.call('POST', '/api/v1/me/subscriptions', { token: fan.token, body });
     const answers = { TPL_PAID: 'accept', TPL_TICKETED: 'reject', TPL_REFUND: 'accept' };
     const first = await post({ requestId: 'req-consent-1', results: answers });
     expect(first.status).toBe(200);
     const left = (body: any) => Object.fromEntries(body.items.map((i: any) => [i.kind, i.remaining]));
     expect(left(first.body)).toMatchObject({ paid: 1, ticketed: 0, refund: 1, reminder: 0 });
     // the same dialog's answers posted again (a retry): nothing more
-    expect(left((await post({ requestId: 'req-consent-1', results: answers })).body)).toMatchObject({ paid: 1 });
-    expect(left((await post({ requestId: 'req-consent-2', results: { TPL_PAID: 'accept' } })).body)).toMatchObject(
-      { paid: 2 },
-    );
-    const foreign = await post({ requestId: 'req-consent-3', results: { TPL_PAID: 'accept', TPL_OTHER: 'accept' } });
+    expect(left((await post({ requestId: 'req-consent-1', results: answers })).body)).toMatchObject({
+      paid: 1,
+    });
+    expect(
+      left((await post({ requestId: 'req-consent-2', results: { TPL_PAID: 'accept' } })).body),
+    ).toMatchObject({ paid: 2 });
+    const foreign = await post({
+      requestId: 'req-consent-3',
+      results: { TPL_PAID: 'accept', TPL_OTHER: 'accept' },
+    });
     expect(foreign.status).toBe(400);
     expect(foreign.body.error.code).toBe('VALIDATION_FAILED');
     for (const bad of [
@@ -96,7 +102,11 @@ describe('sending', () => {
   it('sends the paid and ticketed notices when the fan consented, spending one consent each', async () => {
     const o = await buyAndPay('openid-notice-yes', ['paid', 'ticketed']);
     await p.until(async () => messagesFor(o.orderNo).length === 2 && true, 'two messages');
-    expect(messagesFor(o.orderNo).map((m) => m.template_id).sort()).toEqual(['TPL_PAID', 'TPL_TICKETED']);
+    expect(
+      messagesFor(o.orderNo)
+        .map((m) => m.template_id)
+        .sort(),
+    ).toEqual(['TPL_PAID', 'TPL_TICKETED']);
     expect(messagesFor(o.orderNo)[0]!.data).toMatchObject({ character_string2: { value: o.orderNo } });
     await p.until(async () => (await noticesOf(o.orderNo)).every((n) => n.status === 'sent') && true, 'sent');
     expect(await noticesOf(o.orderNo)).toEqual([
@@ -130,7 +140,8 @@ describe('sending', () => {
     });
     const o = await buyAndPay('openid-notice-43101');
     await p.until(
-      async () => (await noticesOf(o.orderNo)).some((n) => n.template === 'ticketed' && n.status !== 'sending'),
+      async () =>
+        (await noticesOf(o.orderNo)).some((n) => n.template === 'ticketed' && n.status !== 'sending'),
       'the ticketed notice settled',
     );
     const ticketed = (await noticesOf(o.orderNo)).find((n) => n.template === 'ticketed');
@@ -158,9 +169,12 @@ describe('the consumer, called as RabbitMQ redelivers', () => {
   });
 
   it('sends once per message key, however often the message comes', async () => {
-    await consentTo(p, { token: (await p.login('openid-notice-redeliver')).token }, 'openid-notice-redeliver', [
-      'refund',
-    ]);
+    await consentTo(
+      p,
+      { token: (await p.login('openid-notice-redeliver')).token },
+      'openid-notice-redeliver',
+      ['refund'],
+    );
     const d = { db: p.deps.db, wechat: p.deps.wechat, log, templates: p.config.wechat.templates };
     const m = { userId: order.userId, template: 'refunded' as const, orderId: order.id };
     const before = messagesFor(order.orderNo).length;
@@ -173,9 +187,12 @@ describe('the consumer, called as RabbitMQ redelivers', () => {
   });
 
   it('retries a transient WeChat error without taking a second consent', async () => {
-    await consentTo(p, { token: (await p.login('openid-notice-redeliver')).token }, 'openid-notice-redeliver', [
-      'reminder',
-    ]);
+    await consentTo(
+      p,
+      { token: (await p.login('openid-notice-redeliver')).token },
+      'openid-notice-redeliver',
+      ['reminder'],
+    );
     const answers = [{ errcode: -1, errmsg: 'system error' }];
     const wechat = {
       sendSubscribeMessage: async (msg: Parameters<typeof p.deps.wechat.sendSubscribeMessage>[0]) =>
@@ -183,8 +200,12 @@ describe('the consumer, called as RabbitMQ redelivers', () => {
     };
     const d = { db: p.deps.db, wechat, log, templates: p.config.wechat.templates };
     const m = { userId: order.userId, template: 'reminder' as const, orderId: order.id };
-    await expect(sendNotice(d, m, 'test-transient-1', p.clock.now())).rejects.toBeInstanceOf(TransientNoticeError);
-    const mid = (await q("SELECT status, errcode, attempts FROM notices WHERE message_key = 'test-transient-1'"))[0];
+    await expect(sendNotice(d, m, 'test-transient-1', p.clock.now())).rejects.toBeInstanceOf(
+      TransientNoticeError,
+    );
+    const mid = (
+      await q("SELECT status, errcode, attempts FROM notices WHERE message_key = 'test-transient-1'")
+    )[0];
     expect(mid).toMatchObject({ status: 'sending', errcode: -1, attempts: 1 });
     expect(await remaining(order.userId, 'reminder')).toBe(0); // taken once, held for the retry
     expect(await sendNotice(d, m, 'test-transient-1', p.clock.now())).toBe('sent');
@@ -194,18 +215,25 @@ describe('the consumer, called as RabbitMQ redelivers', () => {
 
 describe('the day-before reminder job', () => {
   it('enqueues one reminder per ticketed order of a session starting within a day, once', async () => {
-    const soon = await createSession(p.deps, { seats: 4, startsAt: new Date(p.clock.now().getTime() + 20 * 3_600_000) });
+    const soon = await createSession(p.deps, {
+      seats: 4,
+      startsAt: new Date(p.clock.now().getTime() + 20 * 3_600_000),
+    });
     const fan = await p.login('openid-reminder');
-    const o = await p.orderAndPrepay('openid-reminder', { sessionId: soon.sessionId, seatIds: [soon.seatIds[0]] });
+    const o = await p.orderAndPrepay('openid-reminder', {
+      sessionId: soon.sessionId,
+      seatIds: [soon.seatIds[0]],
+    });
     p.sim.pay(o.payParams);
     const orderId = await p.until(async () => {
       const r = (await q('SELECT id, status FROM orders WHERE order_no = ?', [o.orderNo]))[0];
       return r?.status === 3 && String(r.id);
     }, 'tickets');
     const reminders = () =>
-      q("SELECT payload FROM outbox WHERE topic = 'notice.send' AND payload LIKE '%\"reminder\"%' AND payload LIKE ?", [
-        `%"orderId":"${orderId}"%`,
-      ]);
+      q(
+        "SELECT payload FROM outbox WHERE topic = 'notice.send' AND payload LIKE '%\"reminder\"%' AND payload LIKE ?",
+        [`%"orderId":"${orderId}"%`],
+      );
     const first = await enqueueReminders(p.deps, p.clock.now());
     expect(first).toBeGreaterThanOrEqual(1);
     expect(await enqueueReminders(p.deps, p.clock.now())).toBe(0);

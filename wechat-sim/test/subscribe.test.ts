@@ -43,7 +43,10 @@ describe('subscribe messages need the fan consent (one-time subscriptions)', () 
 
   it('answers 43101 to a fan who never accepted the template, and records nothing', async () => {
     const answer = await send();
-    expect(answer).toMatchObject({ errcode: 43101, errmsg: expect.stringMatching(/^user refuse to accept the msg/) });
+    expect(answer).toMatchObject({
+      errcode: 43101,
+      errmsg: expect.stringMatching(/^user refuse to accept the msg/),
+    });
     expect(sim.messages()).toHaveLength(0);
   });
 
@@ -80,11 +83,12 @@ describe('subscribe messages need the fan consent (one-time subscriptions)', () 
     expect((await send({ template_id: 'TPL_NOT_OURS' })).errcode).toBe(40037);
     expect((await send({ template_id: 'TPL_REFUND', data: { thing1: { value: 'x' } } })).errcode).toBe(47003);
     expect(
-      (await send({ template_id: 'TPL_REFUND', data: { ...data, thing1: { value: '一'.repeat(21) } } })).errcode,
+      (await send({ template_id: 'TPL_REFUND', data: { ...data, thing1: { value: '一'.repeat(21) } } }))
+        .errcode,
     ).toBe(47003);
-    expect((await send({ template_id: 'TPL_REFUND', data: { ...data, extra5: { value: 'x' } } })).errcode).toBe(
-      47003,
-    );
+    expect(
+      (await send({ template_id: 'TPL_REFUND', data: { ...data, extra5: { value: 'x' } } })).errcode,
+    ).toBe(47003);
     expect((await send({ template_id: 'TPL_REFUND', touser: '' })).errcode).toBe(40003);
     expect((await send({ template_id: 'TPL_REFUND', touser: 'not an openid!' })).errcode).toBe(40003);
     expect(sim.consents(FAN, 'TPL_REFUND')).toBe(1);

@@ -54,7 +54,14 @@ const overview: OpsOverview = {
       count: 3,
       lastAt: '2026-12-01T08:00:00.000Z',
     },
-    { kind: 'reminder', status: 'no_consent', errcode: null, errmsg: null, count: 12, lastAt: '2026-12-01T08:00:00.000Z' },
+    {
+      kind: 'reminder',
+      status: 'no_consent',
+      errcode: null,
+      errmsg: null,
+      count: 12,
+      lastAt: '2026-12-01T08:00:00.000Z',
+    },
   ],
 };
 

@@ -6,10 +6,9 @@ import Taro from '@tarojs/taro';
  * variant. Throws when WeChat shows no dialog (main switch off, not from a tap, unknown ids).
  */
 export async function promptSubscribe(tmplIds: string[]): Promise<Record<string, string>> {
-  const res = (await Taro.requestSubscribeMessage({ tmplIds } as Taro.requestSubscribeMessage.Option)) as Record<
-    string,
-    unknown
-  >;
+  const res = (await Taro.requestSubscribeMessage({
+    tmplIds,
+  } as Taro.requestSubscribeMessage.Option)) as Record<string, unknown>;
   const out: Record<string, string> = {};
   for (const id of tmplIds) if (typeof res[id] === 'string') out[id] = res[id] as string;
   return out;

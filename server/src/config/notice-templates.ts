@@ -24,10 +24,13 @@ export function loadNoticeTemplates(
     const name = TEMPLATE_ENV[kind];
     const value = source[name]?.trim() || (o.dev ? simTemplate(kind) : '');
     if (!value) o.problems.push(`${name}: required (the subscribe-message template id of ${kind} notices)`);
-    else if (!TEMPLATE_ID.test(value)) o.problems.push(`${name}: not a template id (letters, digits, _ and -)`);
+    else if (!TEMPLATE_ID.test(value))
+      o.problems.push(`${name}: not a template id (letters, digits, _ and -)`);
     out[kind] = value;
   }
   if (source.WECHAT_TICKET_TEMPLATE_ID)
-    o.problems.push('WECHAT_TICKET_TEMPLATE_ID: replaced by one template per kind (WECHAT_TEMPLATE_TICKETED, ...)');
+    o.problems.push(
+      'WECHAT_TICKET_TEMPLATE_ID: replaced by one template per kind (WECHAT_TEMPLATE_TICKETED, ...)',
+    );
   return out;
 }

@@ -28,7 +28,12 @@ export class TransientNoticeError extends Error {}
  * sends again without taking another consent. A crash between WeChat's answer and the record
  * can send twice (the retry then most likely reads 43101 and records it).
  */
-export async function sendNotice(d: NoticeDeps, m: Notice, messageKey: string, now: Date): Promise<NoticeStatus> {
+export async function sendNotice(
+  d: NoticeDeps,
+  m: Notice,
+  messageKey: string,
+  now: Date,
+): Promise<NoticeStatus> {
   const existing = await repo.noticeByKey(d.db, messageKey);
   if (existing && existing.status !== 'sending') return existing.status;
   const text = NOTICE_TEXT[m.template];
@@ -86,7 +91,11 @@ async function claim(
     templateId,
   };
   return inTransaction(d.db, async (conn) => {
-    const problem = !text ? `unknown notice template ${String(m.template)}` : !to ? 'recipient not found' : null;
+    const problem = !text
+      ? `unknown notice template ${String(m.template)}`
+      : !to
+        ? 'recipient not found'
+        : null;
     if (problem) {
       await repo.insertNotice(conn, { ...base, status: 'failed', errmsg: problem }, now);
       d.log.error({ messageKey, template: m.template }, `notice not sent: ${problem}`);

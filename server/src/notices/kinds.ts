@@ -9,8 +9,16 @@ export const NOTICE_TEXT: Record<NoticeTemplate, { kind: NoticeKind; title: stri
   late_refund: { kind: 'refund', title: '支付超时，座位已售出，款项将原路退回', page: 'pages/order/index' },
   refund_delayed: { kind: 'refund', title: '退款遇到问题，客服将尽快联系您处理', page: 'pages/order/index' },
   returned: { kind: 'refund', title: '支付币种与订单不符，款项将原路退回', page: 'pages/order/index' },
-  waiting_list_offer: { kind: 'waiting_list_offer', title: '候补成功，请尽快完成支付', page: 'pages/order/index' },
-  session_changed: { kind: 'session_changed', title: '演出场次有变更，请查看详情', page: 'pages/order/index' },
+  waiting_list_offer: {
+    kind: 'waiting_list_offer',
+    title: '候补成功，请尽快完成支付',
+    page: 'pages/order/index',
+  },
+  session_changed: {
+    kind: 'session_changed',
+    title: '演出场次有变更，请查看详情',
+    page: 'pages/order/index',
+  },
   reminder: { kind: 'reminder', title: '演出明天开始，请按时入场', page: 'pages/tickets/index' },
 };
 

@@ -91,7 +91,18 @@ export async function insertNotice(
   const [r] = await conn.query<ResultSetHeader>(
     `INSERT IGNORE INTO notices (message_key, user_id, order_id, template, kind, template_id, status, errmsg, sent_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [n.messageKey, n.userId, n.orderId, n.template, n.kind, n.templateId, n.status, n.errmsg ?? null, now, now],
+    [
+      n.messageKey,
+      n.userId,
+      n.orderId,
+      n.template,
+      n.kind,
+      n.templateId,
+      n.status,
+      n.errmsg ?? null,
+      now,
+      now,
+    ],
   );
   return r.affectedRows === 1;
 }
@@ -119,7 +130,12 @@ export async function recipientOf(db: Q, userId: string, orderId: string) {
   );
   const r = rows[0];
   return r
-    ? { openid: String(r.openid), orderNo: String(r.order_no), title: String(r.title), startsAt: r.starts_at as Date }
+    ? {
+        openid: String(r.openid),
+        orderNo: String(r.order_no),
+        title: String(r.title),
+        startsAt: r.starts_at as Date,
+      }
     : null;
 }
 

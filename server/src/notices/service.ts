@@ -42,7 +42,11 @@ export class NoticeService {
     const ours = new Set(Object.values(this.templates));
     const unknown = Object.keys(a.results).filter((id) => !ours.has(id));
     if (unknown.length)
-      throw appError('VALIDATION_FAILED', { templateIds: unknown }, `不是本小程序的通知模板：${unknown.join(', ')}`);
+      throw appError(
+        'VALIDATION_FAILED',
+        { templateIds: unknown },
+        `不是本小程序的通知模板：${unknown.join(', ')}`,
+      );
     const accepted = Object.entries(a.results)
       .filter(([, answer]) => answer === 'accept')
       .map(([id]) => id);

@@ -150,8 +150,7 @@ export default function ConfirmPage() {
     setPaying(true);
     setPayError(undefined);
     try {
-      await askNoticeConsent(PAY_NOTICE_KINDS);
-      const outcome = await startPayment(order.orderNo);
+      const outcome = await askNoticeConsent(PAY_NOTICE_KINDS).then(() => startPayment(order.orderNo));
       if (outcome === 'confirmed') {
         clearDraft(); // bought: nothing left to confirm
         replace('order', { orderNo: order.orderNo, result: 'success' });

@@ -142,8 +142,7 @@ export default function OrderPage() {
   };
   const pay = () =>
     act(async () => {
-      await askNoticeConsent(PAY_NOTICE_KINDS);
-      const outcome = await startPayment(order.orderNo);
+      const outcome = await askNoticeConsent(PAY_NOTICE_KINDS).then(() => startPayment(order.orderNo));
       if (outcome === 'confirmed') replace('order', { orderNo: order.orderNo, result: 'success' });
     });
   const feePercent = ctx ? refundFeePercent(ctx.show.refundRules, ctx.session.startsAt, Date.now()) : 100;
