@@ -1,7 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import pino from 'pino';
 import { sendNotice, TransientNoticeError } from '../src/notices/consumer';
-import { enqueueReminders } from '../src/jobs/reminders';
+import { enqueueReminder, enqueueReminders } from '../src/jobs/reminders';
 import { noticeProblems } from '../src/notices/repo';
 import { consentTo } from './helpers/consent';
 import { createSession, type SessionFixture } from './helpers/fixtures';
@@ -243,6 +243,24 @@ describe('the day-before reminder job', () => {
       template: 'reminder',
       orderId,
     });
+    // Two instances that both read the order as due: only the first writes the message.
+    const other = await createSession(p.deps, {
+      seats: 4,
+      startsAt: new Date(p.clock.now().getTime() + 10 * 3_600_000),
+    });
+    const o2 = await p.orderAndPrepay('openid-reminder', {
+      sessionId: other.sessionId,
+      seatIds: [other.seatIds[0]],
+    });
+    const order2 = (await q('SELECT id FROM orders WHERE order_no = ?', [o2.orderNo]))[0]!;
+    const due = { orderId: String(order2.id), userId: fan.userId };
+    const both = [
+      await enqueueReminder(p.deps, due, p.clock.now()),
+      await enqueueReminder(p.deps, due, p.clock.now()),
+    ];
+    expect(both).toEqual([true, false]);
+    const msgs = await q('SELECT COUNT(*) n FROM outbox WHERE aggregate_id = ?', [`reminder-${due.orderId}`]);
+    expect(Number(msgs[0]!.n)).toBe(1);
     // The 30-days-away session's orders are not due.
     const far = await q(
       `SELECT COUNT(*) n FROM notice_reminders nr JOIN orders o ON o.id = nr.order_id WHERE o.session_id = ?`,

@@ -22,18 +22,27 @@ export interface ReminderDeps {
 export async function enqueueReminders(d: ReminderDeps, now: Date): Promise<number> {
   const due = await dueReminders(d.db, now, new Date(now.getTime() + REMINDER_AHEAD_MS), BATCH);
   let enqueued = 0;
-  for (const o of due) {
-    const claimed = await inTransaction(d.db, async (conn) => {
-      if (!(await claimReminder(conn, o.orderId, now))) return false;
-      await enqueue(conn, 'notice.send', `reminder-${o.orderId}`, {
-        userId: o.userId,
-        template: 'reminder',
-        orderId: o.orderId,
-      });
-      return true;
-    });
-    if (claimed) enqueued++;
-  }
+  for (const o of due) if (await enqueueReminder(d, o, now)) enqueued++;
   if (enqueued) d.relay.nudge();
   return enqueued;
+}
+
+/**
+ * One order's reminder, unless it was enqueued already: two instances that both read the order
+ * as due race here, and the claim row lets only one of them write the message.
+ */
+export async function enqueueReminder(
+  d: ReminderDeps,
+  o: { orderId: string; userId: string },
+  now: Date,
+): Promise<boolean> {
+  return inTransaction(d.db, async (conn) => {
+    if (!(await claimReminder(conn, o.orderId, now))) return false;
+    await enqueue(conn, 'notice.send', `reminder-${o.orderId}`, {
+      userId: o.userId,
+      template: 'reminder',
+      orderId: o.orderId,
+    });
+    return true;
+  });
 }
