@@ -14,6 +14,7 @@ export async function promptSubscribe(tmplIds: string[]): Promise<Record<string,
     data: { openid: browserOpenid(), tmplIds },
     header: { 'content-type': 'application/json' },
     dataType: 'json',
+    timeout: 5000, // the fan is on the way to paying: never hold them long
   });
   if (res.statusCode !== 200) throw new Error(`requestSubscribeMessage:fail ${res.statusCode}`);
   const out: Record<string, string> = {};

@@ -42,6 +42,15 @@ export async function sendNotice(
   if (!existing) {
     const state = await claim(d, m, messageKey, templateId, to, now);
     if (state !== 'sending') return state;
+  } else if (!to || !text) {
+    // a retried send whose order or user is gone since: nothing to send any more
+    await repo.recordOutcome(
+      d.db,
+      messageKey,
+      { status: 'failed', errcode: null, errmsg: 'recipient not found' },
+      now,
+    );
+    return 'failed';
   }
   let answer: { errcode: number; errmsg: string };
   try {
