@@ -139,11 +139,14 @@ export async function recipientOf(db: Q, userId: string, orderId: string) {
     : null;
 }
 
-/** Notices that did not reach the fan, grouped for the ops page (final states, and retrying sends). */
+/**
+ * Notices that did not reach the fan, grouped for the ops page: final states, and sends that
+ * failed at least once and wait for a retry (or sit in a dead-letter queue).
+ */
 export async function noticeProblems(db: Db) {
   const [rows] = await db.query<Row[]>(
     `SELECT kind, status, errcode, MAX(errmsg) errmsg, COUNT(*) n, MAX(updated_at) last_at FROM notices
-      WHERE status IN ('no_consent', 'refused', 'failed') OR (status = 'sending' AND errcode IS NOT NULL)
+      WHERE status IN ('no_consent', 'refused', 'failed') OR (status = 'sending' AND attempts > 0)
       GROUP BY kind, status, errcode ORDER BY n DESC LIMIT 100`,
   );
   return rows.map((r) => ({
