@@ -207,6 +207,9 @@ describe('the consumer, called as RabbitMQ redelivers', () => {
       await q("SELECT status, errcode, attempts FROM notices WHERE message_key = 'test-transient-1'")
     )[0];
     expect(mid).toMatchObject({ status: 'sending', errcode: -1, attempts: 1 });
+    expect(await noticeProblems(p.deps.db)).toContainEqual(
+      expect.objectContaining({ kind: 'reminder', status: 'sending', errcode: -1, count: 1 }),
+    );
     expect(await remaining(order.userId, 'reminder')).toBe(0); // taken once, held for the retry
     expect(await sendNotice(d, m, 'test-transient-1', p.clock.now())).toBe('sent');
     expect(p.sim.messages().filter((x) => x.template_id === 'TPL_REMINDER')).toHaveLength(1);
