@@ -108,3 +108,24 @@ it('pays without a dialog when the template ids have not arrived yet (the tap ca
   expect(stub.requestPayment).toHaveBeenCalledTimes(1);
   expect(sent.map((s) => s.key)).not.toContain('GET /api/v1/notices/templates');
 });
+
+it('in the browser (H5), asks the WeChat simulator for the fan the H5 build logs in as', async () => {
+  const { promptSubscribe } = await import('../../src/services/subscribe-prompt.h5');
+  const { browserOpenid } = await import('../../src/services/login-code.h5');
+  taro.request.mockResolvedValueOnce({
+    statusCode: 200,
+    header: {},
+    data: { errMsg: 'requestSubscribeMessage:ok', TPL_TICKETED: 'accept', TPL_REFUND: 'reject' },
+  });
+  const answers = await promptSubscribe(['TPL_TICKETED', 'TPL_REFUND']);
+  expect(answers).toEqual({ TPL_TICKETED: 'accept', TPL_REFUND: 'reject' });
+  expect(taro.request).toHaveBeenCalledWith(
+    expect.objectContaining({
+      url: 'http://127.0.0.1:3100/sim/subscribe',
+      method: 'POST',
+      data: { openid: browserOpenid(), tmplIds: ['TPL_TICKETED', 'TPL_REFUND'] },
+    }),
+  );
+  taro.request.mockResolvedValueOnce({ statusCode: 400, header: {}, data: { ok: false, code: '20001' } });
+  await expect(promptSubscribe(['TPL_NOPE'])).rejects.toThrow('requestSubscribeMessage:fail 400');
+});
