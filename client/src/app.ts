@@ -1,5 +1,8 @@
 import type { PropsWithChildren } from 'react';
 import './app.scss';
+import { preloadNoticeTemplates } from './utils/subscribe';
+
+preloadNoticeTemplates();
 
 function App({ children }: PropsWithChildren) {
   return children;

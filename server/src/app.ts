@@ -64,6 +64,8 @@ import { LoadShedder } from './http/shedding';
 import { WechatBreaker } from './wechat/breaker';
 import { DegradeService } from './degrade/service';
 import { pausedMiddleware } from './degrade/routes';
+import { NoticeService } from './notices/service';
+import { noticeRoutes } from './notices/routes';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -403,6 +405,7 @@ export function createApp(d: AppDeps): Koa {
     ticketRoutes(d.db, d.bindings, auth, d.clock),
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth, d.risk),
+    noticeRoutes(new NoticeService(d.db, d.config.wechat.templates), auth, d.clock),
     ...adminRouters(d),
     // The H5 build works only with the simulator's cashier: production serves it only when asked.
     ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),

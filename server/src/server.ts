@@ -10,6 +10,7 @@ import { runLifecycle } from './jobs/session-lifecycle';
 import { startConsumers } from './workers';
 import { InventoryAudit } from './inventory/audit';
 import { recoveryJobs } from './jobs/recovery';
+import { enqueueReminders } from './jobs/reminders';
 import { STAGE_GAUGES_INTERVAL_MS, StageGauges } from './metrics/snapshot';
 
 /** One admission tick for every selling session that has a waiting room. */
@@ -92,6 +93,7 @@ export function startJobs(d: AppDeps): Scheduler {
       run: () => inventoryAudit.run(selling, d.clock.now()),
     },
     ...recoveryJobs(d, () => selling),
+    { name: 'notice-reminders', intervalMs: 5 * 60_000, run: () => enqueueReminders(d, d.clock.now()) },
     {
       name: 'stage-gauges',
       intervalMs: STAGE_GAUGES_INTERVAL_MS,

@@ -31,12 +31,13 @@ export function startConsumers(d: AppDeps): void {
   );
   d.broker.consume<'notice.send'>(
     'notices',
-    (m, meta) =>
-      sendNotice(
-        { db: d.db, wechat: d.wechat, log: d.log, templateId: d.config.wechat.ticketTemplateId },
+    async (m, meta) =>
+      void (await sendNotice(
+        { db: d.db, wechat: d.wechat, log: d.log, templates: d.config.wechat.templates },
         m,
         meta.messageId,
-      ),
+        now(),
+      )),
     o,
   );
 }

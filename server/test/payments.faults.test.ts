@@ -1,6 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import { audit } from './helpers/auditor';
 import { createSession, type SessionFixture } from './helpers/fixtures';
+import { consentTo } from './helpers/consent';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
 
 /** Payment faults from the reliability checklist, against the simulator's fault switches. */
@@ -134,6 +135,7 @@ describe('late payments (the order was cancelled before the money came)', () => 
 
   it('seats resold meanwhile: the whole payment is refunded and the buyer told', async () => {
     const o = await orderAndPrepay('openid-late-gone');
+    await consentTo(p, o.fan, 'openid-late-gone', ['refund']);
     await cancelWithoutClosing(o);
     const rival = await p.login('openid-late-rival');
     const taken = await p.api.call('POST', '/api/v1/orders', {

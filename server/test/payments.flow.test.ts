@@ -1,5 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import { createSession, type SessionFixture } from './helpers/fixtures';
+import { consentTo } from './helpers/consent';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
 
 let p: PayEnv;
@@ -44,6 +45,7 @@ describe('login', () => {
 describe('login -> order -> pay -> notify -> tickets', () => {
   it('issues one ticket per seat after WeChat says the payment succeeded', async () => {
     const fan = await p.login('openid-flow');
+    await consentTo(p, fan, 'openid-flow', ['paid', 'ticketed']);
     const order = await buy(fan.token, { seatIds: s.seatIds.slice(0, 2) });
     const pay = await p.api.call('POST', `/api/v1/orders/${order.orderNo}/pay`, { token: fan.token });
     expect(pay.status).toBe(200);

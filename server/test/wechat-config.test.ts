@@ -25,3 +25,32 @@ describe('WeChat configuration: the mini-program AppID', () => {
     expect(load({ WECHAT_APPID: 'wx1111111111111111' }).config.appid).toBe('wx1111111111111111');
   });
 });
+
+describe('WeChat configuration: subscribe-message templates', () => {
+  const prod = (env: NodeJS.ProcessEnv) => {
+    const problems: string[] = [];
+    const config = loadWechatConfig(env, { dev: false, port: 3000, problems });
+    return { config, problems };
+  };
+
+  it('defaults to the simulator templates in development and test', () => {
+    expect(load({}).config.templates).toEqual({
+      paid: 'TPL_PAID',
+      ticketed: 'TPL_TICKETED',
+      refund: 'TPL_REFUND',
+      waiting_list_offer: 'TPL_WAITING_LIST_OFFER',
+      session_changed: 'TPL_SESSION_CHANGED',
+      reminder: 'TPL_REMINDER',
+    });
+    expect(load({ WECHAT_TEMPLATE_REFUND: 'abc-DEF_123' }).config.templates.refund).toBe('abc-DEF_123');
+  });
+
+  it('needs every template in production, refuses a malformed id and the replaced single variable', () => {
+    const { problems } = prod({ WECHAT_TEMPLATE_PAID: 'tpl paid!', WECHAT_TICKET_TEMPLATE_ID: 'x' });
+    const text = problems.join('\n');
+    expect(text).toMatch(/WECHAT_TEMPLATE_PAID: not a template id/);
+    for (const name of ['TICKETED', 'REFUND', 'WAITING_LIST_OFFER', 'SESSION_CHANGED', 'REMINDER'])
+      expect(text).toContain(`WECHAT_TEMPLATE_${name}: required`);
+    expect(text).toMatch(/WECHAT_TICKET_TEMPLATE_ID: replaced/);
+  });
+});

@@ -11,3 +11,4 @@ export * from './api-error';
 export * from './seat-label';
 export * from './refund';
 export * from './reports';
+export * from './notices';

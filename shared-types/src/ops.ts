@@ -1,3 +1,5 @@
+import type { NoticeProblem } from './notices';
+
 /** The admin's operations page (GET /api/v1/admin/ops): what recovery could not settle alone. */
 export interface OpsOverview {
   deadLetters: {
@@ -10,6 +12,8 @@ export interface OpsOverview {
   refundCases: RefundCase[];
   /** Money WeChat took in another currency than CNY, not refunded yet (refunded automatically). */
   foreignCurrency: ForeignCurrencyPayment[];
+  /** Notices that did not reach the fan (no consent, refused by WeChat, failed), grouped. */
+  noticeProblems: NoticeProblem[];
 }
 
 export interface ForeignCurrencyPayment {

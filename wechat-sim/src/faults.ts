@@ -24,6 +24,8 @@ export interface Faults {
   apiDelayMs: number;
   /** Subscribe messages answer 43101 (user refused the subscription). */
   subscribeRefused: boolean;
+  /** The fan's answer in /sim/subscribe when the request gives none (the H5 stand-in gives none). */
+  subscribeAnswer: 'accept' | 'reject' | 'ban' | 'filter';
   /** Payments made while set are taken in this currency (e.g. USD) instead of the order's ('' = off). */
   payCurrency: string;
 }
@@ -48,6 +50,7 @@ export function defaultFaults(): Faults {
     failNextRequests: 0,
     apiDelayMs: 0,
     subscribeRefused: false,
+    subscribeAnswer: 'accept',
     payCurrency: '',
   };
 }
@@ -111,6 +114,11 @@ const SETTERS: Record<keyof Faults, Setter> = {
   },
   subscribeRefused: (f, v) => {
     f.subscribeRefused = bool('subscribeRefused', v);
+  },
+  subscribeAnswer: (f, v) => {
+    if (v !== 'accept' && v !== 'reject' && v !== 'ban' && v !== 'filter')
+      throw new FaultError('subscribeAnswer must be accept, reject, ban or filter');
+    f.subscribeAnswer = v;
   },
   payCurrency: (f, v) => {
     if (typeof v !== 'string' || !/^([A-Z]{3})?$/.test(v))

@@ -13,3 +13,5 @@ export { SimError, WxPayError } from './errors';
 export { RETRY_SCHEDULE_SECONDS } from './notifier';
 export { MAX_REFUNDS_PER_PAYMENT } from './refund-service';
 export { MAX_CLOCK_SKEW_SECONDS } from './routes/merchant-auth';
+export { DEFAULT_TEMPLATES, MAX_TMPL_IDS } from './subscribe-service';
+export type { SimTemplate, SubscribeAnswer, KeywordType } from './subscribe-service';

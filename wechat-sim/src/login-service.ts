@@ -1,8 +1,7 @@
 import type { LoadedKeys } from './keys';
-import type { Store, SubscribeMessage } from './store';
+import type { Store } from './store';
 import { newAccessToken, newLoginCode, newOpenid, newSessionKey } from './ids';
 import { randomHex } from './wxcrypto';
-import { rfc3339 } from './time';
 
 /** WeChat answers errors with HTTP 200 and {errcode, errmsg}. */
 export type WxAnswer = Record<string, unknown>;
@@ -15,8 +14,6 @@ function wxError(errcode: number, errmsg: string): WxAnswer {
 }
 
 export class LoginService {
-  private msgid = 1000000000;
-
   constructor(
     private readonly store: Store,
     private readonly keys: LoadedKeys,
@@ -71,38 +68,13 @@ export class LoginService {
     return this.checkApp(q.appid, q.secret) ?? this.grant();
   }
 
-  private checkToken(token: unknown): WxAnswer | null {
+  /** Null when the access token is good, else WeChat's answer. */
+  checkToken(token: unknown): WxAnswer | null {
     if (typeof token !== 'string' || token === '') return wxError(41001, 'access_token missing');
     const expiresAt = this.store.accessTokens.get(token);
     if (expiresAt === undefined)
       return wxError(40001, 'invalid credential, access_token is invalid or not latest');
     if (Date.now() > expiresAt) return wxError(42001, 'access_token expired');
     return null;
-  }
-
-  /** POST /cgi-bin/message/subscribe/send: records the message for inspection. */
-  sendSubscribe(token: unknown, body: Record<string, unknown>): WxAnswer {
-    const tokenError = this.checkToken(token);
-    if (tokenError) return tokenError;
-    if (typeof body.touser !== 'string' || body.touser === '') return wxError(40003, 'invalid openid');
-    if (typeof body.template_id !== 'string' || body.template_id === '')
-      return wxError(40037, 'invalid template_id');
-    if (typeof body.data !== 'object' || body.data === null || Array.isArray(body.data)) {
-      return wxError(47003, 'argument invalid! data is not an object');
-    }
-    if (this.store.faults.subscribeRefused) return wxError(43101, 'user refuse to accept the msg');
-    this.msgid += 1;
-    const message: SubscribeMessage = {
-      receivedAt: rfc3339(Date.now()),
-      touser: body.touser,
-      template_id: body.template_id,
-      page: typeof body.page === 'string' ? body.page : undefined,
-      miniprogram_state: typeof body.miniprogram_state === 'string' ? body.miniprogram_state : undefined,
-      lang: typeof body.lang === 'string' ? body.lang : undefined,
-      data: body.data as Record<string, unknown>,
-      msgid: this.msgid,
-    };
-    this.store.messages.push(message);
-    return { errcode: 0, errmsg: 'ok', msgid: this.msgid };
   }
 }

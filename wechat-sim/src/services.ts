@@ -6,6 +6,7 @@ import type { Signer } from './signer';
 import type { Store } from './store';
 import type { LoginService } from './login-service';
 import type { RawNotifier } from './raw-notify';
+import type { SubscribeService } from './subscribe-service';
 
 /** Everything the HTTP layer needs, built once per simulator. */
 export interface Services {
@@ -17,6 +18,7 @@ export interface Services {
   pay: PayService;
   refunds: RefundService;
   login: LoginService;
+  subscribe: SubscribeService;
   log: (line: string) => void;
   /** How long a bill download_url stays valid (WeChat: 5 minutes). */
   billUrlTtlMs: number;

@@ -14,6 +14,7 @@ import type { RequestPaymentParams } from './request-payment';
 import type { Services } from './services';
 import { KeyMode, Signer } from './signer';
 import { NotificationRecord, Store, SubscribeMessage } from './store';
+import { DEFAULT_TEMPLATES, SimTemplate, SubscribeAnswer, SubscribeService } from './subscribe-service';
 import { TimerSet } from './timers';
 import { refundView, stateDump, transactionView } from './views';
 import { applyFaults } from './routes/sim';
@@ -39,6 +40,8 @@ export interface SimulatorOptions {
   log?: (line: string) => void;
   /** How long a trade bill's download_url stays valid. Default 300000 (5 minutes, as WeChat). */
   billUrlTtlMs?: number;
+  /** Subscribe-message templates of the mini-program. Default DEFAULT_TEMPLATES (TPL_PAID, ...). */
+  templates?: SimTemplate[];
 }
 
 export interface Simulator {
@@ -61,6 +64,17 @@ export interface Simulator {
   pay(params: RequestPaymentParams): PayResult;
   notifications(): NotificationRecord[];
   messages(): SubscribeMessage[];
+  /**
+   * The fan answers wx.requestSubscribeMessage({tmplIds}) (each 'accept' allows one message of
+   * that template), like POST /sim/subscribe. Answers 'accept' unless told otherwise.
+   */
+  subscribe(
+    openid: string,
+    tmplIds: string[],
+    answers?: Record<string, SubscribeAnswer>,
+  ): Record<string, string>;
+  /** One-time sends left for that fan and template. */
+  consents(openid: string, templateId: string): number;
   orders(): Array<Record<string, unknown>>;
   refunds(): Array<Record<string, unknown>>;
   order(outTradeNo: string): Record<string, unknown> | undefined;
@@ -79,6 +93,7 @@ function buildServices(opts: SimulatorOptions, timers: TimerSet, poster: Poster)
   const keys = loadKeys(opts.keysDir ?? TEST_KEYS_DIR);
   const store = new Store(defaultFaults());
   const signer = new Signer(keys, opts.keyMode ?? 'certificate');
+  const login = new LoginService(store, keys, opts.codeTtlMs ?? 300_000);
   const notifier = new Notifier({
     store,
     signer,
@@ -96,7 +111,8 @@ function buildServices(opts: SimulatorOptions, timers: TimerSet, poster: Poster)
     raw: new RawNotifier(store, notifier, keys.mchid),
     pay: new PayService(store, keys, notifier),
     refunds: new RefundService(store, notifier, timers, opts.refundDelayMs ?? 1000),
-    login: new LoginService(store, keys, opts.codeTtlMs ?? 300_000),
+    login,
+    subscribe: new SubscribeService(store, opts.templates ?? DEFAULT_TEMPLATES, (t) => login.checkToken(t)),
     log: opts.log ?? (() => undefined),
     billUrlTtlMs: opts.billUrlTtlMs ?? BILL_URL_TTL_MS,
   };
@@ -164,6 +180,8 @@ function simulatorHandle(
     pay: (params) => svc.pay.pay(params),
     notifications: () => store.notifications,
     messages: () => store.messages,
+    subscribe: (openid, tmplIds, answers) => svc.subscribe.request(openid, tmplIds, answers),
+    consents: (openid, templateId) => svc.subscribe.remaining(openid, templateId),
     orders: () => stateDump(store).orders,
     refunds: () => [...store.refunds.values()].map(refundView),
     order: (no) => {

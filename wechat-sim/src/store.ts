@@ -116,6 +116,8 @@ export class Store {
   unionids = new Map<string, string>();
   accessTokens = new Map<string, number>();
   messages: SubscribeMessage[] = [];
+  /** openid -> template id -> one-time subscribe-message sends left (each accept adds one). */
+  consents = new Map<string, Map<string, number>>();
   notifications: NotificationRecord[] = [];
   bills = new Map<string, BillFile>();
   faults: Faults;

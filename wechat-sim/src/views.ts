@@ -128,5 +128,6 @@ export function stateDump(store: Store) {
     refunds: [...store.refunds.values()].map(refundView),
     notifications: store.notifications,
     messages: store.messages,
+    consents: Object.fromEntries([...store.consents].map(([openid, m]) => [openid, Object.fromEntries(m)])),
   };
 }

@@ -47,7 +47,14 @@ describe('lifecycle', () => {
       );
       expect(reset).toMatchObject({ duplicate: 1, wrongAmount: 0, refundOutcome: 'SUCCESS' });
       const state = await fetch(`${sim.url}/sim/state`).then((r) => r.json() as Promise<any>);
-      expect(Object.keys(state).sort()).toEqual(['faults', 'messages', 'notifications', 'orders', 'refunds']);
+      expect(Object.keys(state).sort()).toEqual([
+        'consents',
+        'faults',
+        'messages',
+        'notifications',
+        'orders',
+        'refunds',
+      ]);
     } finally {
       await sim.close();
     }

@@ -120,11 +120,16 @@ describe('mini-program login and subscribe messages', () => {
 
     const message = {
       touser: 'oFanAAAAAAAAAAAAAAAAAAAAAAAA',
-      template_id: 'TPL_TICKET_PURCHASED',
+      template_id: 'TPL_TICKETED',
       page: 'pages/tickets/index',
       miniprogram_state: 'developer',
       lang: 'zh_CN',
-      data: { thing1: { value: '测试演出' }, amount2: { value: '¥12.34' } },
+      data: {
+        thing1: { value: '测试演出' },
+        character_string2: { value: '202605010001' },
+        thing3: { value: '出票成功' },
+        time4: { value: '2026-05-01 19:30' },
+      },
     };
     const send = (accessToken: string, body: unknown = message) =>
       postJson(
@@ -132,10 +137,12 @@ describe('mini-program login and subscribe messages', () => {
         body,
         {},
       );
+    sim.subscribe(message.touser, ['TPL_TICKETED']);
     const ok = await send(token.json.access_token);
     expect(ok.json).toMatchObject({ errcode: 0, errmsg: 'ok' });
     expect((await send('bogus')).json.errcode).toBe(40001);
     expect((await send(token.json.access_token, { ...message, touser: '' })).json.errcode).toBe(40003);
+    sim.subscribe(message.touser, ['TPL_TICKETED']);
     sim.setFaults({ subscribeRefused: true });
     expect((await send(token.json.access_token)).json.errcode).toBe(43101);
     sim.resetFaults();

@@ -45,6 +45,24 @@ const overview: OpsOverview = {
       receivedAt: '2026-12-01T08:00:00.000Z',
     },
   ],
+  noticeProblems: [
+    {
+      kind: 'ticketed',
+      status: 'refused',
+      errcode: 43101,
+      errmsg: 'user refuse to accept the msg',
+      count: 3,
+      lastAt: '2026-12-01T08:00:00.000Z',
+    },
+    {
+      kind: 'reminder',
+      status: 'no_consent',
+      errcode: null,
+      errmsg: null,
+      count: 12,
+      lastAt: '2026-12-01T08:00:00.000Z',
+    },
+  ],
 };
 
 const reply = (body: unknown) =>
@@ -83,6 +101,11 @@ describe('运维处理 page', () => {
       expect(screen.getByText('50.00 USD')).toBeTruthy();
       expect(screen.getByText('未发起')).toBeTruthy();
       expect(screen.getByRole('button', { name: /退\s*款/ })).toBeTruthy();
+      // Notices that did not reach the fan, by kind and WeChat errcode.
+      expect(screen.getByText('43101 用户未订阅或订阅已用完')).toBeTruthy();
+      expect(screen.getByText('微信拒收')).toBeTruthy();
+      expect(screen.getByText('开演提醒')).toBeTruthy();
+      expect(screen.getByText('12')).toBeTruthy();
       expect(fetch).toHaveBeenCalledTimes(1);
     },
   );

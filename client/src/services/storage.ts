@@ -13,6 +13,8 @@ export const KEYS = {
   contactPhone: 'showtix.contactPhone',
   /** H5 development only: another WeChat simulator than the one fixed at build time. */
   wxSimUrl: 'showtix.wxSimUrl',
+  /** The server's subscribe-message template ids, to ask for consent at once on a tap. */
+  noticeTemplates: 'showtix.noticeTemplates',
 } as const;
 
 export function readString(key: string): string | undefined {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { NoticeKind } from '@showtix/shared-types';
+import { loadNoticeTemplates } from './notice-templates';
 
 /**
  * WeChat settings. In development and tests they default to the simulator and its TEST-ONLY
@@ -29,13 +31,13 @@ export interface WechatConfig {
   publicBaseUrl: string;
   /** H5 stand-in for wx.requestPayment (the simulator's cashier); null in production. */
   cashierUrl: string | null;
-  /** Template id of the "购票成功" subscribe message. */
-  ticketTemplateId: string;
   /**
    * The merchant's WeChat Pay rate in basis points (60 = 0.60%, the bill's 费率): settlement reports
    * charge it per payment and give it back per refund, rounded to the fen per line as the bill does.
    */
   payFeeRateBp: number;
+  /** Subscribe-message template id of each notice kind (config/notice-templates.ts). */
+  templates: Record<NoticeKind, string>;
 }
 
 const SIM_KEYS = path.resolve(__dirname, '../../../wechat-sim/test-keys');
@@ -56,7 +58,6 @@ const Env = z.object({
   WECHAT_PAY_API_BASE: z.string().url().optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   WECHAT_CASHIER_URL: z.string().optional(),
-  WECHAT_TICKET_TEMPLATE_ID: z.string().default('TICKET_PURCHASED'),
   WECHAT_PAY_FEE_RATE_BP: z.coerce.number().int().min(0).max(1_000).default(60),
   /** The AppID the mini-program is built with (the client's build setting), when known here. */
   TARO_APP_ID: z.string().optional(),
@@ -143,8 +144,8 @@ export function loadWechatConfig(
     payApiBase: need(e.WECHAT_PAY_API_BASE ?? simBase, 'WECHAT_PAY_API_BASE', ''),
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://127.0.0.1:${o.port}`,
     cashierUrl: e.WECHAT_CASHIER_URL ?? (simBase ? `${simBase}/sim/cashier` : null),
-    ticketTemplateId: e.WECHAT_TICKET_TEMPLATE_ID,
     payFeeRateBp: e.WECHAT_PAY_FEE_RATE_BP,
+    templates: loadNoticeTemplates(source, o),
   };
   if (!dev) {
     if (!e.PUBLIC_BASE_URL || new URL(e.PUBLIC_BASE_URL).protocol !== 'https:')

@@ -1,51 +1,148 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
-import type { Db } from '../db/pool';
+import type { NoticeKind, NoticeStatus } from '@showtix/shared-types';
+import { inTransaction, type Db } from '../db/pool';
 import type { Messages } from '../outbox/repo';
 import type { WechatClient } from '../wechat/client';
+import { ERRCODE_REFUSED, NOTICE_TEXT, TRANSIENT_ERRCODES, beijingTime } from './kinds';
+import * as repo from './repo';
 
-const TEXT: Record<Messages['notice.send']['template'], { title: string; page: string }> = {
-  ticketed: { title: '购票成功，电子票已放入票夹', page: 'pages/tickets/index' },
-  refunded: { title: '退票成功，款项将原路退回', page: 'pages/orders/index' },
-  late_refund: { title: '支付超时，座位已售出，款项将原路退回', page: 'pages/orders/index' },
-  refund_delayed: { title: '退款遇到问题，客服将尽快联系您处理', page: 'pages/orders/index' },
-  returned: { title: '支付币种与订单不符，款项将原路退回', page: 'pages/orders/index' },
-};
+export interface NoticeDeps {
+  db: Db;
+  wechat: Pick<WechatClient, 'sendSubscribeMessage'>;
+  log: Logger;
+  /** Template id per notice kind (configuration). */
+  templates: Record<NoticeKind, string>;
+}
+
+type Notice = Messages['notice.send'];
+type Recipient = NonNullable<Awaited<ReturnType<typeof repo.recipientOf>>>;
+
+/** A WeChat answer (or its absence) that the consumer's retry should try again. */
+export class TransientNoticeError extends Error {}
 
 /**
- * Sends a buyer's notice as a WeChat subscribe message, once per outbox message (the message
- * id is the key, so a redelivery does not notify twice unless the first send crashed midway).
+ * Sends a fan's notice as a WeChat subscribe message, once per outbox message (its id is the
+ * key): only with the fan's consent, one send of it taken in the same transaction that records
+ * the notice as 'sending'. Every outcome stays in the notices table (sent, no_consent, refused
+ * with WeChat's errcode, failed); transient errors throw so the consumer retries, and the retry
+ * sends again without taking another consent. A crash between WeChat's answer and the record
+ * can send twice (the retry then most likely reads 43101 and records it).
  */
 export async function sendNotice(
-  d: { db: Db; wechat: WechatClient; log: Logger; templateId: string },
-  m: Messages['notice.send'],
+  d: NoticeDeps,
+  m: Notice,
   messageKey: string,
-): Promise<void> {
-  const [done] = await d.db.query<RowDataPacket[]>('SELECT 1 FROM notices WHERE message_key = ?', [
+  now: Date,
+): Promise<NoticeStatus> {
+  const existing = await repo.noticeByKey(d.db, messageKey);
+  if (existing && existing.status !== 'sending') return existing.status;
+  const text = NOTICE_TEXT[m.template];
+  const to = await repo.recipientOf(d.db, m.userId, m.orderId);
+  const templateId = existing?.templateId ?? (text ? d.templates[text.kind] : '');
+  if (!existing) {
+    const state = await claim(d, m, messageKey, templateId, to, now);
+    if (state !== 'sending') return state;
+  } else if (!to || !text) {
+    // a retried send whose order or user is gone since: nothing to send any more
+    await repo.recordOutcome(
+      d.db,
+      messageKey,
+      { status: 'failed', errcode: null, errmsg: 'recipient not found' },
+      now,
+    );
+    return 'failed';
+  }
+  let answer: { errcode: number; errmsg: string };
+  try {
+    answer = await d.wechat.sendSubscribeMessage({
+      openid: to!.openid,
+      templateId,
+      page: `${text!.page}?orderNo=${to!.orderNo}`,
+      data: noticeData(to!, text!.title),
+    });
+  } catch (err) {
+    const errmsg = `no answer from WeChat: ${(err as Error).message}`;
+    await repo.recordOutcome(d.db, messageKey, { status: 'sending', errcode: null, errmsg }, now);
+    throw new TransientNoticeError(errmsg);
+  }
+  return settle(d, m.userId, messageKey, templateId, answer, now);
+}
+
+/** The keywords of every notice template (thing1, character_string2, thing3, time4). */
+function noticeData(to: Recipient, title: string): Record<string, { value: string }> {
+  return {
+    thing1: { value: [...to.title].slice(0, 20).join('') },
+    character_string2: { value: to.orderNo },
+    thing3: { value: [...title].slice(0, 20).join('') },
+    time4: { value: beijingTime(to.startsAt) },
+  };
+}
+
+/**
+ * Inserts the notice's row and takes one consent, in one transaction: 'sending' when there is
+ * something to send, else the final state recorded (no_consent, failed) or another delivery's.
+ */
+async function claim(
+  d: NoticeDeps,
+  m: Notice,
+  messageKey: string,
+  templateId: string,
+  to: Recipient | null,
+  now: Date,
+): Promise<NoticeStatus> {
+  const text = NOTICE_TEXT[m.template];
+  const base = {
     messageKey,
-  ]);
-  if (done.length) return;
-  const [rows] = await d.db.query<RowDataPacket[]>(
-    `SELECT u.openid, o.order_no, sh.title FROM users u JOIN orders o ON o.id = ? JOIN show_sessions ss ON ss.id = o.session_id
-       JOIN shows sh ON sh.id = ss.show_id WHERE u.id = ?`,
-    [m.orderId, m.userId],
-  );
-  const r = rows[0];
-  if (!r) return;
-  const text = TEXT[m.template];
-  await d.wechat.sendSubscribeMessage({
-    openid: r.openid,
-    templateId: d.templateId,
-    page: `${text.page}?orderNo=${r.order_no}`,
-    data: {
-      thing1: { value: String(r.title).slice(0, 20) },
-      character_string2: { value: r.order_no },
-      thing3: { value: text.title.slice(0, 20) },
-    },
+    userId: m.userId,
+    orderId: m.orderId,
+    template: String(m.template),
+    kind: text?.kind ?? 'unknown',
+    templateId,
+  };
+  return inTransaction(d.db, async (conn) => {
+    const problem = !text
+      ? `unknown notice template ${String(m.template)}`
+      : !to
+        ? 'recipient not found'
+        : null;
+    if (problem) {
+      await repo.insertNotice(conn, { ...base, status: 'failed', errmsg: problem }, now);
+      d.log.error({ messageKey, template: m.template }, `notice not sent: ${problem}`);
+      return 'failed';
+    }
+    if (!(await repo.insertNotice(conn, { ...base, status: 'sending' }, now)))
+      return (await repo.noticeByKey(conn, messageKey))?.status ?? 'sending';
+    if (await repo.takeConsent(conn, m.userId, templateId, now)) return 'sending';
+    await repo.recordOutcome(conn, messageKey, { status: 'no_consent', errcode: null, errmsg: null }, now);
+    return 'no_consent';
   });
-  await d.db.query('INSERT IGNORE INTO notices (message_key, user_id, template) VALUES (?, ?, ?)', [
-    messageKey,
-    m.userId,
-    m.template,
-  ]);
+}
+
+/** Records WeChat's answer: sent, refused (43101 spends the consent), failed (the consent goes back). */
+async function settle(
+  d: NoticeDeps,
+  userId: string,
+  messageKey: string,
+  templateId: string,
+  a: { errcode: number; errmsg: string },
+  now: Date,
+): Promise<NoticeStatus> {
+  const outcome = { errcode: a.errcode === 0 ? null : a.errcode, errmsg: a.errcode === 0 ? null : a.errmsg };
+  if (a.errcode === 0) {
+    await repo.recordOutcome(d.db, messageKey, { status: 'sent', ...outcome }, now);
+    return 'sent';
+  }
+  if (TRANSIENT_ERRCODES.has(a.errcode)) {
+    await repo.recordOutcome(d.db, messageKey, { status: 'sending', ...outcome }, now);
+    throw new TransientNoticeError(`subscribe message ${a.errcode}: ${a.errmsg}`);
+  }
+  const status: NoticeStatus = a.errcode === ERRCODE_REFUSED ? 'refused' : 'failed';
+  await inTransaction(d.db, async (conn) => {
+    await repo.recordOutcome(conn, messageKey, { status, ...outcome }, now);
+    if (status === 'refused') await repo.spendAllConsent(conn, userId, templateId, now);
+    else await repo.returnConsent(conn, userId, templateId, now);
+  });
+  if (status === 'failed')
+    d.log.error({ messageKey, errcode: a.errcode, errmsg: a.errmsg }, 'notice refused by WeChat');
+  return status;
 }

@@ -1,6 +1,22 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Conn } from '../db/pool';
 
+/**
+ * What a notice tells the fan. Each maps to a notice kind, one WeChat template each
+ * (notices/kinds.ts): refunded, late_refund, returned and refund_delayed are all 'refund'.
+ * returned: money that could not pay the order (another currency) goes back.
+ */
+export type NoticeTemplate =
+  | 'paid'
+  | 'ticketed'
+  | 'refunded'
+  | 'late_refund'
+  | 'refund_delayed'
+  | 'returned'
+  | 'waiting_list_offer'
+  | 'session_changed'
+  | 'reminder';
+
 /** Every message the server emits, and what it carries. */
 export interface Messages {
   'order.paid': { orderId: string };
@@ -9,8 +25,7 @@ export interface Messages {
   'inventory.release': { sessionId: string; orderId: string };
   'notice.send': {
     userId: string;
-    /** returned: money that could not pay the order (another currency) goes back. */
-    template: 'ticketed' | 'refunded' | 'late_refund' | 'refund_delayed' | 'returned';
+    template: NoticeTemplate;
     orderId: string;
   };
 }

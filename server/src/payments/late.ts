@@ -161,6 +161,7 @@ async function reclaim(
       });
       await setOutcome(conn, paymentId, 'late_applied');
       await enqueue(conn, 'order.paid', o.id, { orderId: o.id });
+      await enqueue(conn, 'notice.send', o.id, { userId: o.user_id, template: 'paid', orderId: o.id });
     });
   } catch (err) {
     const errno = sqlErrno(err);

@@ -159,6 +159,11 @@ export class PaymentService {
       if (live) {
         await move(conn, 'orders', order.id, ORDER_LIFECYCLE.pay, { paid_at: now });
         await enqueue(conn, 'order.paid', order.id, { orderId: order.id });
+        await enqueue(conn, 'notice.send', order.id, {
+          userId: order.user_id,
+          template: 'paid',
+          orderId: order.id,
+        });
         return 'applied';
       }
       if (late) {

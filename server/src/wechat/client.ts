@@ -55,25 +55,37 @@ export class WechatClient {
     return this.token.value;
   }
 
+  /**
+   * POST /cgi-bin/message/subscribe/send. Answers WeChat's {errcode, errmsg} (0: sent), whatever
+   * it is: the caller records refusals. Throws only when there is no answer to record (network,
+   * timeout, not JSON); a refused access token is forgotten so the retry fetches a fresh one.
+   */
   async sendSubscribeMessage(m: {
     openid: string;
     templateId: string;
     page: string;
     data: Record<string, { value: string }>;
-  }): Promise<void> {
+  }): Promise<{ errcode: number; errmsg: string }> {
     const token = await this.accessToken();
     const res = await fetch(
       `${this.c.apiBase}/cgi-bin/message/subscribe/send?access_token=${encodeURIComponent(token)}`,
       {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ touser: m.openid, template_id: m.templateId, page: m.page, data: m.data }),
+        body: JSON.stringify({
+          touser: m.openid,
+          template_id: m.templateId,
+          page: m.page,
+          data: m.data,
+          lang: 'zh_CN',
+        }),
         signal: AbortSignal.timeout(5000),
       },
     );
     const body = (await res.json()) as { errcode?: number; errmsg?: string };
-    // 43101: the user did not subscribe; not worth retrying.
-    if (body.errcode && body.errcode !== 43101)
-      throw new Error(`subscribe message ${body.errcode}: ${body.errmsg}`);
+    const errcode = Number(body.errcode ?? 0);
+    // 40001 invalid / 42001 expired token (rotated by another caller of /cgi-bin/token).
+    if (errcode === 40001 || errcode === 42001) this.token = undefined;
+    return { errcode, errmsg: String(body.errmsg ?? '') };
   }
 }

@@ -23,6 +23,12 @@ const PROD = {
   WECHAT_API_BASE: 'https://api.weixin.qq.com',
   WECHAT_PAY_API_BASE: 'https://api.mch.weixin.qq.com',
   PUBLIC_BASE_URL: 'https://tickets.example.com',
+  WECHAT_TEMPLATE_PAID: 'tplPaid0123456789abcdefghijklmnopqrstuvwxyzA',
+  WECHAT_TEMPLATE_TICKETED: 'tplTicketed0123456789abcdefghijklmnopqrstuv',
+  WECHAT_TEMPLATE_REFUND: 'tplRefund0123456789abcdefghijklmnopqrstuvwx',
+  WECHAT_TEMPLATE_WAITING_LIST_OFFER: 'tplWaiting0123456789abcdefghijklmnopqrstuvw',
+  WECHAT_TEMPLATE_SESSION_CHANGED: 'tplChanged0123456789abcdefghijklmnopqrstuvw',
+  WECHAT_TEMPLATE_REMINDER: 'tplReminder0123456789abcdefghijklmnopqrstuv',
 };
 
 function problems(env: Record<string, string>): string[] {

@@ -77,6 +77,18 @@ export function simRouter(svc: Services): Router {
     ctx.body = { items: svc.store.messages };
   });
 
+  // The fan answers wx.requestSubscribeMessage (the H5 stand-in calls this): consent per template.
+  r.post('/subscribe', (ctx) => {
+    const { openid, tmplIds, answers } = body(ctx);
+    ctx.body = svc.subscribe.request(openid, tmplIds, answers);
+  });
+
+  r.get('/subscriptions', (ctx) => {
+    const openid = typeof ctx.query.openid === 'string' ? ctx.query.openid : '';
+    const mine = svc.store.consents.get(openid) ?? new Map<string, number>();
+    ctx.body = { openid, remaining: Object.fromEntries(mine) };
+  });
+
   r.get('/notifications', (ctx) => {
     ctx.body = { items: svc.store.notifications };
   });

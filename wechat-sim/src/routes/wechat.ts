@@ -24,7 +24,7 @@ export function wechatRouter(svc: Services): Router {
   r.post('/cgi-bin/message/subscribe/send', (ctx) => {
     const body = ctx.request.body;
     const payload = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-    ctx.body = svc.login.sendSubscribe(ctx.query.access_token, payload);
+    ctx.body = svc.subscribe.send(ctx.query.access_token, payload);
   });
 
   return r;

@@ -14,6 +14,7 @@ import { useApi } from '../../api/useApi';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { dateTime } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
+import { NoticeProblems } from './NoticeProblems';
 
 const OPS = '/api/v1/admin/ops';
 const QUEUE: Record<string, string> = {
@@ -73,21 +74,20 @@ function ResolveCase({ c, done }: { c: RefundCase | undefined; done: () => void 
 /** 运维处理: what automatic recovery could not settle, each with its repair. */
 export function OpsPage() {
   const { message } = App.useApp();
-  const view = useApi(() => api<OpsOverview>('GET', OPS), []);
+  const { data: d, loading, reload } = useApi(() => api<OpsOverview>('GET', OPS), []);
   const [resolving, setResolving] = useState<RefundCase>();
   const act = async (path: string, done: string) => {
     await api('POST', `${OPS}${path}`);
     message.success(done);
-    await view.reload();
+    await reload();
   };
-  const d = view.data;
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <Space>
         <Typography.Title level={4} style={{ margin: 0 }}>
           运维处理
         </Typography.Title>
-        <Button icon={<ReloadOutlined />} onClick={() => void view.reload()}>
+        <Button icon={<ReloadOutlined />} onClick={() => void reload()}>
           刷新
         </Button>
       </Space>
@@ -107,7 +107,7 @@ export function OpsPage() {
         <Table<ParkedMessage>
           rowKey="id"
           size="small"
-          loading={view.loading}
+          loading={loading}
           dataSource={d?.deadLetters.parked}
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
           columns={[
@@ -143,7 +143,7 @@ export function OpsPage() {
         <Table
           rowKey="orderNo"
           size="small"
-          loading={view.loading}
+          loading={loading}
           dataSource={d?.stuckPayments}
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
           columns={[
@@ -169,7 +169,7 @@ export function OpsPage() {
         <Table<StuckRefund>
           rowKey="refundId"
           size="small"
-          loading={view.loading}
+          loading={loading}
           dataSource={d?.stuckRefunds}
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
           columns={[
@@ -203,7 +203,7 @@ export function OpsPage() {
         <Table<RefundCase>
           rowKey="refundId"
           size="small"
-          loading={view.loading}
+          loading={loading}
           dataSource={d?.refundCases}
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
           columns={[
@@ -227,7 +227,7 @@ export function OpsPage() {
         <Table<ForeignCurrencyPayment>
           rowKey="paymentId"
           size="small"
-          loading={view.loading}
+          loading={loading}
           dataSource={d?.foreignCurrency}
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
           columns={[
@@ -262,11 +262,12 @@ export function OpsPage() {
           ]}
         />
       </Card>
+      <NoticeProblems items={d?.noticeProblems} loading={loading} />
       <ResolveCase
         c={resolving}
         done={() => {
           setResolving(undefined);
-          void view.reload();
+          void reload();
         }}
       />
     </Space>

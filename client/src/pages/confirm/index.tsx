@@ -22,6 +22,7 @@ import { maskIdNumber } from '../../services/shared';
 import { clearDraft, draftTotalFen, draftUnits, loadDraft, type CheckoutDraft } from '../../services/draft';
 import { errorView, type ErrorView } from '../../services/errors';
 import { startPayment } from '../../services/payment';
+import { askNoticeConsent, PAY_NOTICE_KINDS } from '../../utils/subscribe';
 import { currentAdmission } from '../../services/queue';
 import { formatYuan } from '../../utils/money';
 import { runRemedy } from '../../utils/remedy';
@@ -149,7 +150,7 @@ export default function ConfirmPage() {
     setPaying(true);
     setPayError(undefined);
     try {
-      const outcome = await startPayment(order.orderNo);
+      const outcome = await askNoticeConsent(PAY_NOTICE_KINDS).then(() => startPayment(order.orderNo));
       if (outcome === 'confirmed') {
         clearDraft(); // bought: nothing left to confirm
         replace('order', { orderNo: order.orderNo, result: 'success' });

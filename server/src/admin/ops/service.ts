@@ -9,6 +9,7 @@ import { PAID_TICKETS_GRACE_MS, REFUND_RESEND_AFTER_MS } from '../../jobs/recove
 import { parkedDeadLetters, resolveDeadLetter } from '../../jobs/repo';
 import { REFUND_STATUS, resolveRefundCase } from '../../refunds/repo';
 import { issueTickets } from '../../tickets/service';
+import { noticeProblems } from '../../notices/repo';
 import { recordAudit } from '../audit/repo';
 import type { Actor } from '../http';
 import * as repo from './repo';
@@ -47,6 +48,7 @@ export class OpsService {
       stuckRefunds: await repo.stuckRefunds(this.d.db, new Date(now.getTime() - REFUND_RESEND_AFTER_MS)),
       refundCases: await repo.openRefundCases(this.d.db),
       foreignCurrency: await repo.foreignCurrencyPayments(this.d.db),
+      noticeProblems: await noticeProblems(this.d.db),
     };
   }
 

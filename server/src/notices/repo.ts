@@ -1,0 +1,183 @@
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { NoticeStatus } from '@showtix/shared-types';
+import type { Conn, Db } from '../db/pool';
+import { ORDER_STATUS } from '../lifecycle/statuses';
+
+type Row = RowDataPacket & Record<string, any>;
+type Q = Db | Conn;
+
+// --- consent -----------------------------------------------------------------------------
+
+/** Records a requestSubscribeMessage answer once: false when this request id was seen already. */
+export async function claimConsentRequest(conn: Conn, userId: string, requestId: string, now: Date) {
+  const [r] = await conn.query<ResultSetHeader>(
+    'INSERT IGNORE INTO notice_consent_requests (user_id, request_id, created_at) VALUES (?, ?, ?)',
+    [userId, requestId, now],
+  );
+  return r.affectedRows === 1;
+}
+
+/** One accept = one send more. */
+export async function addConsent(conn: Conn, userId: string, templateId: string, now: Date) {
+  await conn.query(
+    `INSERT INTO notice_consents (user_id, template_id, remaining, updated_at) VALUES (?, ?, 1, ?)
+       ON DUPLICATE KEY UPDATE remaining = remaining + 1, updated_at = VALUES(updated_at)`,
+    [userId, templateId, now],
+  );
+}
+
+export async function consentsOf(db: Q, userId: string): Promise<Map<string, number>> {
+  const [rows] = await db.query<Row[]>(
+    'SELECT template_id, remaining FROM notice_consents WHERE user_id = ?',
+    [userId],
+  );
+  return new Map(rows.map((r) => [String(r.template_id), Number(r.remaining)]));
+}
+
+/** Takes one send of the fan's consent, atomically; false when none is left. */
+export async function takeConsent(conn: Conn, userId: string, templateId: string, now: Date) {
+  const [r] = await conn.query<ResultSetHeader>(
+    `UPDATE notice_consents SET remaining = remaining - 1, updated_at = ?
+      WHERE user_id = ? AND template_id = ? AND remaining > 0`,
+    [now, userId, templateId],
+  );
+  return r.affectedRows === 1;
+}
+
+/** Gives a taken send back (WeChat did not deliver for a reason of ours, not the fan's). */
+export async function returnConsent(conn: Conn, userId: string, templateId: string, now: Date) {
+  await addConsent(conn, userId, templateId, now);
+}
+
+/** WeChat says the fan has no consent left (43101): whatever we counted is spent. */
+export async function spendAllConsent(conn: Conn, userId: string, templateId: string, now: Date) {
+  await conn.query(
+    'UPDATE notice_consents SET remaining = 0, updated_at = ? WHERE user_id = ? AND template_id = ?',
+    [now, userId, templateId],
+  );
+}
+
+// --- notices (one row per outbox message) ------------------------------------------------
+
+export interface NoticeRow {
+  status: NoticeStatus;
+  templateId: string | null;
+}
+
+export async function noticeByKey(db: Q, messageKey: string, lock = false): Promise<NoticeRow | null> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT status, template_id FROM notices WHERE message_key = ?${lock ? ' FOR UPDATE' : ''}`,
+    [messageKey],
+  );
+  const r = rows[0];
+  return r ? { status: r.status as NoticeStatus, templateId: r.template_id } : null;
+}
+
+/** Inserts the notice's row in its first state; false when the message has a row already. */
+export async function insertNotice(
+  conn: Conn,
+  n: {
+    messageKey: string;
+    userId: string;
+    orderId: string;
+    template: string;
+    kind: string;
+    templateId: string;
+    status: NoticeStatus;
+    errmsg?: string;
+  },
+  now: Date,
+): Promise<boolean> {
+  const [r] = await conn.query<ResultSetHeader>(
+    `INSERT IGNORE INTO notices (message_key, user_id, order_id, template, kind, template_id, status, errmsg, sent_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      n.messageKey,
+      n.userId,
+      n.orderId,
+      n.template,
+      n.kind,
+      n.templateId,
+      n.status,
+      n.errmsg ?? null,
+      now,
+      now,
+    ],
+  );
+  return r.affectedRows === 1;
+}
+
+/** The outcome of a send (or of an attempt that will be retried: status stays 'sending'). */
+export async function recordOutcome(
+  db: Q,
+  messageKey: string,
+  o: { status: NoticeStatus; errcode: number | null; errmsg: string | null },
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE notices SET status = ?, errcode = ?, errmsg = ?, attempts = attempts + 1, updated_at = ?
+      WHERE message_key = ?`,
+    [o.status, o.errcode, o.errmsg?.slice(0, 255) ?? null, now, messageKey],
+  );
+}
+
+/** Who a notice goes to and what it is about. */
+export async function recipientOf(db: Q, userId: string, orderId: string) {
+  const [rows] = await db.query<Row[]>(
+    `SELECT u.openid, o.order_no, sh.title, ss.starts_at FROM users u JOIN orders o ON o.id = ?
+       JOIN show_sessions ss ON ss.id = o.session_id JOIN shows sh ON sh.id = ss.show_id WHERE u.id = ?`,
+    [orderId, userId],
+  );
+  const r = rows[0];
+  return r
+    ? {
+        openid: String(r.openid),
+        orderNo: String(r.order_no),
+        title: String(r.title),
+        startsAt: r.starts_at as Date,
+      }
+    : null;
+}
+
+/**
+ * Notices that did not reach the fan, grouped for the ops page: final states, and sends that
+ * failed at least once and wait for a retry (or sit in a dead-letter queue).
+ */
+export async function noticeProblems(db: Db) {
+  const [rows] = await db.query<Row[]>(
+    `SELECT kind, status, errcode, MAX(errmsg) errmsg, COUNT(*) n, MAX(updated_at) last_at FROM notices
+      WHERE status IN ('no_consent', 'refused', 'failed') OR (status = 'sending' AND attempts > 0)
+      GROUP BY kind, status, errcode ORDER BY n DESC LIMIT 100`,
+  );
+  return rows.map((r) => ({
+    kind: String(r.kind ?? 'unknown'),
+    status: r.status as NoticeStatus,
+    errcode: r.errcode === null ? null : Number(r.errcode),
+    errmsg: r.errmsg === null ? null : String(r.errmsg),
+    count: Number(r.n),
+    lastAt: (r.last_at as Date | null)?.toISOString() ?? '',
+  }));
+}
+
+// --- the day-before reminder -------------------------------------------------------------
+
+/** Ticketed orders of sessions starting in (from, to] that have had no reminder yet. */
+export async function dueReminders(db: Db, from: Date, to: Date, limit: number) {
+  const [rows] = await db.query<Row[]>(
+    `SELECT o.id, o.user_id FROM orders o JOIN show_sessions ss ON ss.id = o.session_id
+       LEFT JOIN notice_reminders nr ON nr.order_id = o.id
+      WHERE ss.starts_at > ? AND ss.starts_at <= ? AND o.status = ? AND nr.order_id IS NULL
+      ORDER BY ss.starts_at, o.id LIMIT ?`,
+    [from, to, ORDER_STATUS.TICKETED, limit],
+  );
+  return rows.map((r) => ({ orderId: String(r.id), userId: String(r.user_id) }));
+}
+
+/** Marks the order's reminder as enqueued; false when it was already (another run, another instance). */
+export async function claimReminder(conn: Conn, orderId: string, now: Date): Promise<boolean> {
+  const [r] = await conn.query<ResultSetHeader>(
+    'INSERT IGNORE INTO notice_reminders (order_id, created_at) VALUES (?, ?)',
+    [orderId, now],
+  );
+  return r.affectedRows === 1;
+}
