@@ -64,6 +64,7 @@ import { LoadShedder } from './http/shedding';
 import { WechatBreaker } from './wechat/breaker';
 import { DegradeService } from './degrade/service';
 import { pausedMiddleware } from './degrade/routes';
+import { SessionChangeService } from './session-changes/service';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -111,6 +112,8 @@ export interface AppDeps {
   wechatBreaker?: WechatBreaker;
   /** Degradation switches an operator flips from the admin page. */
   degrade: DegradeService;
+  /** Cancelled and postponed sessions and their resumable refund run. */
+  sessionChanges: SessionChangeService;
 }
 
 export async function createDeps(
@@ -267,6 +270,16 @@ export async function createDeps(
     shedder: new LoadShedder(config.shedding, () => lifecycle.inFlight),
     wechatBreaker,
     degrade,
+    sessionChanges: new SessionChangeService({
+      db,
+      log,
+      relay,
+      catalog,
+      inventory,
+      refundOrder: (o) => refunds.refundOrder(o),
+      cancelPending: (id, now) => orders.cancelForSession(id, now),
+      refundsPerS: config.sessionCancelRefundsPerS,
+    }),
   };
 }
 

@@ -81,6 +81,12 @@ export function startJobs(d: AppDeps): Scheduler {
       run: () => d.payments.checkPending(d.clock.now(), d.config.payCheckAfterMs),
     },
     {
+      // Cancelled and postponed sessions: notices, pending orders, refunds at the configured rate.
+      name: 'session-changes',
+      intervalMs: 1_000,
+      run: () => d.sessionChanges.run(d.clock.now()),
+    },
+    {
       name: 'refund-check',
       intervalMs: 10_000,
       run: () => d.refunds.checkProcessing(d.clock.now(), d.config.payCheckAfterMs),

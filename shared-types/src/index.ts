@@ -10,3 +10,4 @@ export * from './degrade';
 export * from './api-error';
 export * from './seat-label';
 export * from './refund';
+export * from './session-change';

@@ -39,6 +39,8 @@ import { OpsService, type OpsDeps } from './ops/service';
 import { clientOf } from '../risk/client';
 import { degradeRoutes } from '../degrade/routes';
 import type { DegradeService } from '../degrade/service';
+import { sessionChangeRoutes } from '../session-changes/routes';
+import type { SessionChangeService } from '../session-changes/service';
 
 import { adminBodyParser } from './http';
 
@@ -126,6 +128,7 @@ export type AdminRouterDeps = AdminDepsIn &
     tokens: TokenService;
     risk: RiskService;
     degrade: DegradeService;
+    sessionChanges: SessionChangeService;
   };
 
 /** Every admin router, the fan-side staff routes and the admin page itself. */
@@ -142,6 +145,7 @@ export function adminRouters(d: AdminRouterDeps): Router[] {
     venueRoutes(a.venues, auth, d.clock),
     showRoutes(a.shows, auth, d.clock),
     sessionRoutes(a.sessions, auth, d.clock),
+    sessionChangeRoutes(d.sessionChanges, auth, d.clock),
     dashboardRoutes(a.dashboard, auth, d.clock),
     orderRoutes(a.orders, d.refunds, auth, d.clock),
     staffRoutes(a.staff, auth, d.clock),

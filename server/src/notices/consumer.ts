@@ -10,6 +10,7 @@ const TEXT: Record<Messages['notice.send']['template'], { title: string; page: s
   late_refund: { title: '支付超时，座位已售出，款项将原路退回', page: 'pages/orders/index' },
   refund_delayed: { title: '退款遇到问题，客服将尽快联系您处理', page: 'pages/orders/index' },
   returned: { title: '支付币种与订单不符，款项将原路退回', page: 'pages/orders/index' },
+  session_changed: { title: '您购票的场次已取消或延期，请查看详情', page: 'pages/order/index' },
 };
 
 /**

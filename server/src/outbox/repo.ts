@@ -9,8 +9,11 @@ export interface Messages {
   'inventory.release': { sessionId: string; orderId: string };
   'notice.send': {
     userId: string;
-    /** returned: money that could not pay the order (another currency) goes back. */
-    template: 'ticketed' | 'refunded' | 'late_refund' | 'refund_delayed' | 'returned';
+    /**
+     * returned: money that could not pay the order (another currency) goes back.
+     * session_changed: the organiser cancelled or postponed the order's session.
+     */
+    template: 'ticketed' | 'refunded' | 'late_refund' | 'refund_delayed' | 'returned' | 'session_changed';
     orderId: string;
   };
 }
