@@ -53,7 +53,16 @@ export async function insertChange(
     `INSERT INTO session_changes
        (session_id, kind, reason, old_starts_at, new_starts_at, refund_until, created_by, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    [c.session_id, c.kind, c.reason, c.old_starts_at, c.new_starts_at, c.refund_until, c.created_by, c.created_at],
+    [
+      c.session_id,
+      c.kind,
+      c.reason,
+      c.old_starts_at,
+      c.new_starts_at,
+      c.refund_until,
+      c.created_by,
+      c.created_at,
+    ],
   );
   return String(res.insertId);
 }
@@ -87,7 +96,9 @@ export async function holdSessionTickets(conn: Db | Conn, sessionId: string): Pr
 
 /** Whether the gate must refuse every ticket of this session (read under the ticket's lock). */
 export async function sessionCancelled(conn: Db | Conn, sessionId: string): Promise<boolean> {
-  const [rows] = await conn.query<RowDataPacket[]>('SELECT status FROM show_sessions WHERE id = ?', [sessionId]);
+  const [rows] = await conn.query<RowDataPacket[]>('SELECT status FROM show_sessions WHERE id = ?', [
+    sessionId,
+  ]);
   return rows[0]?.status === SESSION_STATUS.CANCELLED;
 }
 
@@ -185,7 +196,12 @@ export async function markChangeOrder(
   );
 }
 
-export async function setChangeState(db: Db, id: string, state: 'running' | 'done', now: Date): Promise<void> {
+export async function setChangeState(
+  db: Db,
+  id: string,
+  state: 'running' | 'done',
+  now: Date,
+): Promise<void> {
   await db.query('UPDATE session_changes SET state = ?, finished_at = ? WHERE id = ?', [
     state,
     state === 'done' ? now : null,
@@ -276,4 +292,3 @@ export async function changeProblems(
     error: r.error ?? r.last_error ?? null,
   }));
 }
-

@@ -30,14 +30,21 @@ export async function runSessionChanges(
   return asked;
 }
 
-async function runCancel(d: SessionChangeDeps, c: repo.ChangeRow, now: Date, budget: number): Promise<number> {
+async function runCancel(
+  d: SessionChangeDeps,
+  c: repo.ChangeRow,
+  now: Date,
+  budget: number,
+): Promise<number> {
   // Again on every pass: the request's own close may have been lost to a crash right after commit.
   await d.inventory.setOpen(c.session_id, false);
   // Tickets issued since (orders paid while the cancellation ran) are held too.
   await repo.holdSessionTickets(d.db, c.session_id);
   for (const id of await repo.pendingOrderIds(d.db, c.session_id, PENDING_BATCH)) {
     // 'paid': WeChat took the money after all; the order is reached and refunded below.
-    await d.cancelPending(id, now).catch((err: unknown) => d.log.warn({ err, orderId: id }, 'cancel pending'));
+    await d
+      .cancelPending(id, now)
+      .catch((err: unknown) => d.log.warn({ err, orderId: id }, 'cancel pending'));
   }
   await reach(d, c, repo.CHANGE_ORDER.TODO);
   return refundSome(d, c, now, budget);
@@ -64,7 +71,12 @@ async function reach(d: SessionChangeDeps, c: repo.ChangeRow, state: string): Pr
  * an existing refund of the order rather than making a second, so a row whose refund was made
  * just before a crash (refund_id not written yet) is linked, not refunded again.
  */
-async function refundSome(d: SessionChangeDeps, c: repo.ChangeRow, now: Date, budget: number): Promise<number> {
+async function refundSome(
+  d: SessionChangeDeps,
+  c: repo.ChangeRow,
+  now: Date,
+  budget: number,
+): Promise<number> {
   let asked = 0;
   for (const orderId of await repo.todoOrderIds(d.db, c.id, budget)) {
     try {
@@ -74,13 +86,19 @@ async function refundSome(d: SessionChangeDeps, c: repo.ChangeRow, now: Date, bu
         reason: '场次取消，全额退款',
         now,
       });
-      await repo.markChangeOrder(d.db, c.id, orderId, { state: repo.CHANGE_ORDER.REQUESTED, refundId: refund.id });
+      await repo.markChangeOrder(d.db, c.id, orderId, {
+        state: repo.CHANGE_ORDER.REQUESTED,
+        refundId: refund.id,
+      });
       asked++;
     } catch (err) {
       // Our own rules refused (e.g. a ticket already checked in): an operator decides.
       if (!(err instanceof AppError)) throw err;
       d.log.warn({ orderId, changeId: c.id, code: err.code }, 'session cancel: refund refused');
-      await repo.markChangeOrder(d.db, c.id, orderId, { state: repo.CHANGE_ORDER.FAILED, error: err.message });
+      await repo.markChangeOrder(d.db, c.id, orderId, {
+        state: repo.CHANGE_ORDER.FAILED,
+        error: err.message,
+      });
     }
   }
   return asked;

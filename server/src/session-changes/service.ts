@@ -42,7 +42,12 @@ export class SessionChangeService {
    * Stops the sale (MySQL status, then the Redis gate), holds every ticket (the gate refuses
    * them from this commit on) and starts the refund run.
    */
-  async cancel(who: Actor, sessionId: string, input: SessionCancelInput, now: Date): Promise<SessionChangeView> {
+  async cancel(
+    who: Actor,
+    sessionId: string,
+    input: SessionCancelInput,
+    now: Date,
+  ): Promise<SessionChangeView> {
     const changeId = await audited(
       this.d.db,
       who,
