@@ -112,8 +112,20 @@ export interface AppDeps {
   wechatBreaker?: WechatBreaker;
   /** Degradation switches an operator flips from the admin page. */
   degrade: DegradeService;
-  /** Cancelled and postponed sessions and their resumable refund run. */
-  sessionChanges: SessionChangeService;
+}
+
+/**
+ * Cancelled and postponed sessions and their resumable refund run: the refunds service's one
+ * path, the orders' cancel guard. Stateless (the run's state is in MySQL), so the admin routes
+ * and the job each build their own.
+ */
+export function sessionChangesOf(d: AppDeps): SessionChangeService {
+  return new SessionChangeService({
+    ...d,
+    refundOrder: (o) => d.refunds.refundOrder(o),
+    cancelPending: (id, now) => d.orders.cancelForSession(id, now),
+    refundsPerS: d.config.recovery.sessionCancelRefundsPerS,
+  });
 }
 
 export async function createDeps(
@@ -270,16 +282,6 @@ export async function createDeps(
     shedder: new LoadShedder(config.shedding, () => lifecycle.inFlight),
     wechatBreaker,
     degrade,
-    sessionChanges: new SessionChangeService({
-      db,
-      log,
-      relay,
-      catalog,
-      inventory,
-      refundOrder: (o) => refunds.refundOrder(o),
-      cancelPending: (id, now) => orders.cancelForSession(id, now),
-      refundsPerS: config.sessionCancelRefundsPerS,
-    }),
   };
 }
 
@@ -416,7 +418,7 @@ export function createApp(d: AppDeps): Koa {
     ticketRoutes(d.db, d.bindings, auth, d.clock),
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth, d.risk),
-    ...adminRouters(d),
+    ...adminRouters({ ...d, sessionChanges: sessionChangesOf(d) }),
     // The H5 build works only with the simulator's cashier: production serves it only when asked.
     ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),
   ]) {

@@ -1,6 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { SessionChangeView } from '@showtix/shared-types';
 import type { Actor } from '../src/admin/http';
+import { sessionChangesOf } from '../src/app';
 import { resendStuckRefunds } from '../src/jobs/stuck-money';
 import { SessionChangeService } from '../src/session-changes/service';
 import { audit } from './helpers/auditor';
@@ -13,6 +14,7 @@ import { GateBench, type HeldTicket } from './helpers/gate';
  * rate-limited run that is counted to the fen.
  */
 const g = new GateBench();
+const changes = () => sessionChangesOf(g.p.deps);
 const who: Actor = { adminId: null as unknown as string, username: 'test-organiser', ip: '' };
 // A fee on every refund the buyer asks for: the cancellation's refunds must not charge it.
 const HALF_FEE = [
@@ -40,11 +42,11 @@ function simRefunds(orderNos: string[]) {
 }
 
 async function progress(sessionId: string): Promise<SessionChangeView> {
-  return (await g.p.deps.sessionChanges.changes(sessionId)).items[0]!;
+  return (await changes().changes(sessionId)).items[0]!;
 }
 
 /** Runs passes (the job's) until the change is done, sending refused refunds again as recovery does. */
-async function runToEnd(sessionId: string, svc = g.p.deps.sessionChanges, budget?: number) {
+async function runToEnd(sessionId: string, svc = changes(), budget?: number) {
   return g.p.until(
     async () => {
       await svc.run(g.p.clock.now(), budget);
@@ -74,12 +76,7 @@ it('cancel: 3 paid orders refunded in full, 1 pending cancelled, the gate refuse
     sessionId: s.sessionId,
     seatIds: [s.seatIds[10]],
   });
-  const view = await g.p.deps.sessionChanges.cancel(
-    who,
-    s.sessionId,
-    { reason: '艺人身体原因' },
-    g.p.clock.now(),
-  );
+  const view = await changes().cancel(who, s.sessionId, { reason: '艺人身体原因' }, g.p.clock.now());
   expect(view).toMatchObject({ kind: 'cancel', state: 'running', reason: '艺人身体原因' });
 
   // At once, before any refund: the gate refuses every ticket, the sale is closed.
@@ -96,7 +93,7 @@ it('cancel: 3 paid orders refunded in full, 1 pending cancelled, the gate refuse
   expect(detail.body.status).toBe('cancelled');
 
   // Rate-limited: a pass of budget 1 asks for one refund only.
-  expect(await g.p.deps.sessionChanges.run(g.p.clock.now(), 1)).toBe(1);
+  expect(await changes().run(g.p.clock.now(), 1)).toBe(1);
   const first = await progress(s.sessionId);
   expect(first.orders).toMatchObject({ total: 3, waiting: 2 });
   expect(first.pendingLeft).toBe(0); // the pending order was cancelled in the same pass
@@ -135,15 +132,15 @@ it('cancel: 3 paid orders refunded in full, 1 pending cancelled, the gate refuse
   expect(again).toMatch(/NOT_ON_SALE/);
   expect(await audit(g.p.deps, s.sessionId, g.p.clock.now().getTime())).toEqual([]);
   // Passes after the end change nothing.
-  await g.p.deps.sessionChanges.run(g.p.clock.now());
+  await changes().run(g.p.clock.now());
   expect(simRefunds(orderNos)).toEqual([1, 1, 1]);
 });
 
 it('WeChat refusing some refunds (NOT_ENOUGH, SYSTEM_ERROR): tracked, retried by the refund recovery, the run resumes to the last fen', async () => {
   const { s, tickets } = await sessionWithOrders(4);
-  await g.p.deps.sessionChanges.cancel(who, s.sessionId, { reason: '场馆检修' }, g.p.clock.now());
+  await changes().cancel(who, s.sessionId, { reason: '场馆检修' }, g.p.clock.now());
   g.p.sim.setFaults({ refundNotEnough: true });
-  await g.p.deps.sessionChanges.run(g.p.clock.now(), 2);
+  await changes().run(g.p.clock.now(), 2);
   await g.p.until(async () => {
     const r = await rows(
       'SELECT attempts FROM refunds r JOIN orders o ON o.id = r.order_id WHERE o.session_id = ?',
@@ -173,7 +170,7 @@ it('WeChat refusing some refunds (NOT_ENOUGH, SYSTEM_ERROR): tracked, retried by
 
 it('a crash mid-run (refund asked, its row not yet marked) resumes after a restart without refunding twice', async () => {
   const { s, tickets } = await sessionWithOrders(3);
-  await g.p.deps.sessionChanges.cancel(who, s.sessionId, { reason: '不可抗力' }, g.p.clock.now());
+  await changes().cancel(who, s.sessionId, { reason: '不可抗力' }, g.p.clock.now());
   let calls = 0;
   // The instance dies right after the refunds service committed the second refund.
   const crashing = new SessionChangeService({
@@ -213,7 +210,7 @@ it('postpone: the date moves, every fan is told once, a refund in the window is 
   const now = g.p.clock.now().getTime();
   const startsAt = new Date(now + 60 * 86_400_000).toISOString();
   const refundUntil = new Date(now + 10 * 86_400_000).toISOString();
-  const v = await g.p.deps.sessionChanges.postpone(
+  const v = await changes().postpone(
     who,
     s.sessionId,
     { startsAt, refundUntil, reason: '场馆调整' },
@@ -231,8 +228,8 @@ it('postpone: the date moves, every fan is told once, a refund in the window is 
     postponedFrom: before.body.startsAt,
     fullRefundUntil: refundUntil,
   });
-  await g.p.deps.sessionChanges.run(g.p.clock.now());
-  await g.p.deps.sessionChanges.run(g.p.clock.now()); // twice: nobody told twice
+  await changes().run(g.p.clock.now());
+  await changes().run(g.p.clock.now()); // twice: nobody told twice
   expect((await progress(s.sessionId)).state).toBe('done');
   const told = await rows(
     "SELECT aggregate_id FROM outbox WHERE topic = 'notice.send' AND aggregate_id LIKE ?",

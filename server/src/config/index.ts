@@ -65,7 +65,6 @@ const EnvSchema = z.object({
   EXPIRY_INTERVAL_MS: int(1_000),
   ORPHAN_GRACE_MS: int(60_000),
   REBUILD_SETTLE_MS: int(300),
-  SESSION_CANCEL_REFUNDS_PER_S: z.coerce.number().int().positive().default(20),
   AMQP_URL: z.string().default('amqp://guest:guest@127.0.0.1:5672'),
   AMQP_PREFIX: z.string().default('showtix'),
   AMQP_QUEUE_TYPE: z.enum(['classic', 'quorum']).default('classic'),
@@ -135,8 +134,6 @@ export interface Config extends RiskConfig, ResilienceConfig {
   /** A Redis hold with no live MySQL order this long after its expiry is released by the sweeper. */
   orphanGraceMs: number;
   rebuildSettleMs: number;
-  /** Refunds a cancelled session's run asks for per second (WeChat Pay's merchant rate limits). */
-  sessionCancelRefundsPerS: number;
   amqpUrl: string;
   /** Exchange and queue names start with this (tests use their own). */
   amqpPrefix: string;
@@ -246,7 +243,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     expiryIntervalMs: e.EXPIRY_INTERVAL_MS,
     orphanGraceMs: e.ORPHAN_GRACE_MS,
     rebuildSettleMs: e.REBUILD_SETTLE_MS,
-    sessionCancelRefundsPerS: e.SESSION_CANCEL_REFUNDS_PER_S,
     amqpUrl: e.AMQP_URL,
     amqpPrefix: e.AMQP_PREFIX,
     amqpQueueType: e.AMQP_QUEUE_TYPE,
