@@ -174,7 +174,7 @@ export interface Order {
   expireAt: string;
   createdAt: string;
   items: OrderItem[];
-  /** Why a cancelled order was cancelled: 'expired' (not paid in time) or 'buyer'. */
+  /** Why a cancelled order was cancelled: 'expired' (not paid in time), 'buyer' or 'session_cancelled'. */
   cancelReason?: string;
   /** The buyer's or an admin's refund of this order, once asked for. */
   refund?: OrderRefund;
