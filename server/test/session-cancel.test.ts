@@ -51,6 +51,7 @@ async function runToEnd(sessionId: string, svc = changes(), budget?: number) {
     async () => {
       await svc.run(g.p.clock.now(), budget);
       await resendStuckRefunds(g.p.deps, new Date(g.p.clock.now().getTime() + 7 * 3_600_000), 0);
+      await g.p.deps.refunds.checkProcessing(g.p.clock.now(), 0); // the refund-check job
       const v = await progress(sessionId);
       return v.state === 'done' && v;
     },
@@ -255,4 +256,24 @@ it('postpone: the date moves, every fan is told once, a refund in the window is 
   } finally {
     g.p.clock.set(now);
   }
+});
+
+it('a pending order the fan paid just as the session was cancelled: the payment is honoured, then refunded in full', async () => {
+  const { s } = await sessionWithOrders(1);
+  const late = await g.p.orderAndPrepay('openid-cancel-paying', {
+    sessionId: s.sessionId,
+    seatIds: [s.seatIds[8]],
+  });
+  g.p.sim.setFaults({ drop: true }); // WeChat took the money; its notification has not arrived
+  g.p.sim.pay(late.payParams);
+  await changes().cancel(who, s.sessionId, { reason: '天气原因' }, g.p.clock.now());
+  const done = await runToEnd(s.sessionId);
+  const order = (
+    await rows('SELECT status, cancel_reason FROM orders WHERE order_no = ?', [late.orderNo])
+  )[0]!;
+  expect(order.status).toBe(5); // paid (the cancel guard asked WeChat), then refunded
+  expect(done.orders).toMatchObject({ total: 2, refunded: 2 });
+  expect(done.pendingLeft).toBe(0);
+  expect(simRefunds([late.orderNo])).toEqual([1]);
+  expect(done.fenRefunded).toBe(done.fenToRefund);
 });
