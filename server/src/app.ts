@@ -66,6 +66,7 @@ import { DegradeService } from './degrade/service';
 import { pausedMiddleware } from './degrade/routes';
 import { NoticeService } from './notices/service';
 import { noticeRoutes } from './notices/routes';
+import { SessionChangeService } from './session-changes/service';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -113,6 +114,20 @@ export interface AppDeps {
   wechatBreaker?: WechatBreaker;
   /** Degradation switches an operator flips from the admin page. */
   degrade: DegradeService;
+}
+
+/**
+ * Cancelled and postponed sessions and their resumable refund run: the refunds service's one
+ * path, the orders' cancel guard. Stateless (the run's state is in MySQL), so the admin routes
+ * and the job each build their own.
+ */
+export function sessionChangesOf(d: AppDeps): SessionChangeService {
+  return new SessionChangeService({
+    ...d,
+    refundOrder: (o) => d.refunds.refundOrder(o),
+    cancelPending: (id, now) => d.orders.cancelForSession(id, now),
+    refundsPerS: d.config.recovery.sessionCancelRefundsPerS,
+  });
 }
 
 export async function createDeps(
@@ -406,7 +421,7 @@ export function createApp(d: AppDeps): Koa {
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth, d.risk),
     noticeRoutes(new NoticeService(d.db, d.config.wechat.templates), auth, d.clock),
-    ...adminRouters(d),
+    ...adminRouters({ ...d, sessionChanges: sessionChangesOf(d) }),
     // The H5 build works only with the simulator's cashier: production serves it only when asked.
     ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),
   ]) {

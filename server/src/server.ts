@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Config } from './config';
 import type { Clock } from './clock';
 import type { Logger } from 'pino';
-import { closeDeps, createApp, createDeps, createOpsApp, type AppDeps } from './app';
+import { closeDeps, createApp, createDeps, createOpsApp, sessionChangesOf, type AppDeps } from './app';
 import { Scheduler } from './jobs/scheduler';
 import { Leadership } from './jobs/leader';
 import { expireDueOrders, sweepOrphanHolds } from './orders/expiry';
@@ -44,6 +44,7 @@ export function startJobs(d: AppDeps): Scheduler {
   const released = (reason: string) => (n: number) => void d.metrics.holdsReleased.inc({ reason }, n);
   let selling: string[] = [];
   const inventoryAudit = new InventoryAudit(d);
+  const sessionChanges = sessionChangesOf(d);
   const expiry = {
     db: d.db,
     orders: d.orders,
@@ -80,6 +81,12 @@ export function startJobs(d: AppDeps): Scheduler {
       name: 'payment-check',
       intervalMs: 5_000,
       run: () => d.payments.checkPending(d.clock.now(), d.config.payCheckAfterMs),
+    },
+    {
+      // Cancelled and postponed sessions: notices, pending orders, refunds at the configured rate.
+      name: 'session-changes',
+      intervalMs: 1_000,
+      run: () => sessionChanges.run(d.clock.now()),
     },
     {
       name: 'refund-check',

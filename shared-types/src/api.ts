@@ -1,6 +1,6 @@
 /** Response shapes of the public API (see docs/api.md and ../shared/api-contract.md). */
 
-export type SessionStatus = 'presale' | 'on_sale' | 'sold_out' | 'ended';
+export type SessionStatus = 'presale' | 'on_sale' | 'sold_out' | 'ended' | 'cancelled';
 export type OrderStatus = 'pending' | 'paid' | 'ticketed' | 'cancelled' | 'refunded';
 export type SeatState = 'available' | 'held' | 'sold';
 export type Seating = 'reserved' | 'zone';
@@ -31,6 +31,10 @@ export interface SessionInfo {
   queueEnabled: boolean;
   holdMinutes: number;
   tiers: Tier[];
+  /** A postponed session (organiser's 延期): the date it had first. */
+  postponedFrom?: string;
+  /** Until then a fan's refund of this session ignores the tiers (full refund). */
+  fullRefundUntil?: string;
 }
 
 export interface ShowSummary {
@@ -170,7 +174,7 @@ export interface Order {
   expireAt: string;
   createdAt: string;
   items: OrderItem[];
-  /** Why a cancelled order was cancelled: 'expired' (not paid in time) or 'buyer'. */
+  /** Why a cancelled order was cancelled: 'expired' (not paid in time), 'buyer' or 'session_cancelled'. */
   cancelReason?: string;
   /** The buyer's or an admin's refund of this order, once asked for. */
   refund?: OrderRefund;

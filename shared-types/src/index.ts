@@ -12,3 +12,4 @@ export * from './seat-label';
 export * from './refund';
 export * from './reports';
 export * from './notices';
+export * from './session-change';

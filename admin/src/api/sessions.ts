@@ -3,7 +3,11 @@ import type {
   AdminLiveSession,
   AdminSessionDetail,
   SeatMap,
+  SessionCancelInput,
+  SessionChangeView,
+  SessionChangesView,
   SessionCreateInput,
+  SessionPostponeInput,
   SessionDashboard,
   SessionUpdateInput,
   TierSpecInput,
@@ -24,3 +28,9 @@ export const sessionSeatMap = (id: string) => api<SeatMap>('GET', `${BASE}/${id}
 export const sessionAction = (id: string, what: 'open' | 'end') => api<void>('POST', `${BASE}/${id}/${what}`);
 export const sessionDashboard = (id: string) => api<SessionDashboard>('GET', `${BASE}/${id}/dashboard`);
 export const liveSessions = () => api<AdminItems<AdminLiveSession>>('GET', '/api/v1/admin/dashboard');
+/** 取消场次 / 延期场次 and the progress of their runs (notices, refunds to the fen). */
+export const cancelSession = (id: string, body: SessionCancelInput) =>
+  api<SessionChangeView>('POST', `${BASE}/${id}/cancel`, body);
+export const postponeSession = (id: string, body: SessionPostponeInput) =>
+  api<SessionChangeView>('POST', `${BASE}/${id}/postpone`, body);
+export const sessionChanges = (id: string) => api<SessionChangesView>('GET', `${BASE}/${id}/changes`);

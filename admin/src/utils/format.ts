@@ -14,6 +14,7 @@ export const SESSION_STATUS: Record<SessionStatus, { label: string; color: strin
   on_sale: { label: '售票中', color: 'green' },
   sold_out: { label: '已售罄', color: 'volcano' },
   ended: { label: '已结束', color: 'default' },
+  cancelled: { label: '已取消', color: 'red' },
 };
 
 export const ORDER_STATUS: Record<OrderStatus, { label: string; color: string }> = {

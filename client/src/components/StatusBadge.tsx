@@ -6,6 +6,7 @@ const SESSION: Record<SessionStatus, { text: string; tone: string }> = {
   presale: { text: '即将开售', tone: 'soon' },
   sold_out: { text: '已售罄', tone: 'muted' },
   ended: { text: '已结束', tone: 'muted' },
+  cancelled: { text: '已取消', tone: 'muted' },
 };
 
 const ORDER: Record<OrderStatus, { text: string; tone: string }> = {

@@ -21,7 +21,16 @@ export function refundRuleLines(rules: RefundTier[]): string[] {
   });
 }
 
-/** The fee that applies now, in percent (shared-types' refund rule); 100 when refunds are closed. */
-export function refundFeePercent(rules: RefundTier[], startsAt: string, nowMs: number): number {
-  return refundTerms(rules, new Date(startsAt).getTime(), nowMs, 0).feePercent;
+/**
+ * The fee that applies now, in percent (shared-types' refund rule); 100 when refunds are closed.
+ * A postponed session's window (`fullRefundUntil`) makes it 0 while it is open.
+ */
+export function refundFeePercent(
+  rules: RefundTier[],
+  startsAt: string,
+  nowMs: number,
+  fullRefundUntil?: string,
+): number {
+  const until = fullRefundUntil ? Date.parse(fullRefundUntil) : undefined;
+  return refundTerms(rules, new Date(startsAt).getTime(), nowMs, 0, until).feePercent;
 }

@@ -41,6 +41,8 @@ import { degradeRoutes } from '../degrade/routes';
 import { reportRoutes } from './reports/routes';
 import { ReportService } from './reports/service';
 import type { DegradeService } from '../degrade/service';
+import { sessionChangeRoutes } from '../session-changes/routes';
+import type { SessionChangeService } from '../session-changes/service';
 
 import { adminBodyParser } from './http';
 
@@ -130,6 +132,7 @@ export type AdminRouterDeps = AdminDepsIn &
     tokens: TokenService;
     risk: RiskService;
     degrade: DegradeService;
+    sessionChanges: SessionChangeService;
   };
 
 /** Every admin router, the fan-side staff routes and the admin page itself. */
@@ -146,6 +149,7 @@ export function adminRouters(d: AdminRouterDeps): Router[] {
     venueRoutes(a.venues, auth, d.clock),
     showRoutes(a.shows, auth, d.clock),
     sessionRoutes(a.sessions, auth, d.clock),
+    sessionChangeRoutes(d.sessionChanges, auth, d.clock),
     dashboardRoutes(a.dashboard, auth, d.clock),
     orderRoutes(a.orders, d.refunds, auth, d.clock),
     reportRoutes(a.reports, auth, d.clock),

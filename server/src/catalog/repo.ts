@@ -18,6 +18,9 @@ export interface SessionRow {
   queue_rate_per_min: number | null;
   /** Read by the admin session view (SELECT *), not by the catalog. */
   rebind_freeze_minutes?: number | null;
+  /** A postponed session's first date and its full-refund window (session-changes/). */
+  postponed_from?: Date | null;
+  full_refund_until?: Date | null;
 }
 
 /** What the fan's and the admin's views of a session both say about it. */
@@ -32,6 +35,8 @@ export function sessionFields(s: SessionRow): Omit<SessionInfo, 'seating' | 'tie
     realName: s.real_name === 1,
     queueEnabled: s.queue_enabled === 1,
     holdMinutes: s.hold_minutes,
+    ...(s.postponed_from ? { postponedFrom: s.postponed_from.toISOString() } : {}),
+    ...(s.full_refund_until ? { fullRefundUntil: s.full_refund_until.toISOString() } : {}),
   };
 }
 
@@ -68,7 +73,8 @@ export async function findShowRow(db: Db, showId: string): Promise<ShowRow | und
 export async function sessionRows(db: Db, where: string, params: unknown[]): Promise<SessionRow[]> {
   const [rows] = await db.query<Row[]>(
     `SELECT id, show_id, starts_at, sale_starts_at, status, purchase_limit, hold_minutes, real_name,
-            queue_enabled, queue_rate_per_min FROM show_sessions WHERE ${where} ORDER BY starts_at, id`,
+            queue_enabled, queue_rate_per_min, postponed_from, full_refund_until
+       FROM show_sessions WHERE ${where} ORDER BY starts_at, id`,
     params,
   );
   return rows as SessionRow[];

@@ -177,7 +177,7 @@ export class CatalogService {
   }
 }
 
-const STATUS_RANK: SessionStatus[] = ['on_sale', 'presale', 'sold_out', 'ended'];
+const STATUS_RANK: SessionStatus[] = ['on_sale', 'presale', 'sold_out', 'ended', 'cancelled'];
 
 function summarize(show: ShowRow, sessions: SessionRow[], tiers: Map<string, Tier[]>): ShowSummary {
   const prices = sessions.flatMap((s) => (tiers.get(s.id) ?? []).map((t) => t.priceFen));

@@ -1,12 +1,14 @@
 import type { SeatPosition, Seating, SessionStatus, Tier } from '@showtix/shared-types';
 
-export const SESSION_STATUS = { PRESALE: 1, ON_SALE: 2, SOLD_OUT: 3, ENDED: 4 } as const;
+/** CANCELLED: the organiser cancelled it (session-changes/); it never sells again. */
+export const SESSION_STATUS = { PRESALE: 1, ON_SALE: 2, SOLD_OUT: 3, ENDED: 4, CANCELLED: 5 } as const;
 
 export const SESSION_STATUS_NAME: Record<number, SessionStatus> = {
   1: 'presale',
   2: 'on_sale',
   3: 'sold_out',
   4: 'ended',
+  5: 'cancelled',
 };
 
 export interface CatalogSeat extends SeatPosition {

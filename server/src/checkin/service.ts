@@ -14,6 +14,7 @@ import type { TicketKeys } from '../tickets/keys';
 import { revokedBindingsOfSession } from '../tickets/bindings-repo';
 import { TICKET_STATUS } from '../tickets/status';
 import { recordAudit } from '../admin/audit/repo';
+import { sessionCancelled } from '../session-changes/repo';
 import type { PathLimiter } from '../risk/limits';
 import { checkSecondFactor, type SecondFactor } from './manual';
 import { nativeVerify } from './verify';
@@ -168,6 +169,8 @@ export class CheckinService {
       // Refund admissibility (also for a ticket whose status was never moved): no entry while
       // a refund of its order is open or done.
       if (await ticketRefundBlocks(conn, t.id)) return 'refunded' as const;
+      // A cancelled session's tickets are all being refunded, also one issued after the cancel.
+      if (await sessionCancelled(conn, t.session_id)) return 'refunded' as const;
       // A re-bind takes the same row lock: the old phone's code is refused from its commit on.
       if (how.bindingId && !(await bindingLiveAt(conn, how.bindingId, t.id, scannedAt)))
         return 'revoked' as const;

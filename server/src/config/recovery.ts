@@ -18,6 +18,8 @@ const Env = z.object({
   RECOVERY_AUDIT_INTERVAL_MS: period(60_000),
   /** Rows of expired waiting-room admission tokens are deleted (batched). */
   RECOVERY_PURGE_INTERVAL_MS: period(3_600_000),
+  /** Refunds a cancelled session's run asks for per second (WeChat Pay's merchant rate limits). */
+  SESSION_CANCEL_REFUNDS_PER_S: z.coerce.number().int().min(1).max(1_000).default(20),
 });
 
 export interface RecoveryConfig {
@@ -26,6 +28,8 @@ export interface RecoveryConfig {
   seatsIntervalMs: number;
   auditIntervalMs: number;
   purgeIntervalMs: number;
+  /** The session-changes run (session-changes/run.ts): refunds asked per second. */
+  sessionCancelRefundsPerS: number;
 }
 
 export function loadRecoveryConfig(source: NodeJS.ProcessEnv): RecoveryConfig {
@@ -38,5 +42,6 @@ export function loadRecoveryConfig(source: NodeJS.ProcessEnv): RecoveryConfig {
     seatsIntervalMs: e.RECOVERY_SEATS_INTERVAL_MS,
     auditIntervalMs: e.RECOVERY_AUDIT_INTERVAL_MS,
     purgeIntervalMs: e.RECOVERY_PURGE_INTERVAL_MS,
+    sessionCancelRefundsPerS: e.SESSION_CANCEL_REFUNDS_PER_S,
   };
 }

@@ -326,6 +326,19 @@ export class OrderService {
     return cancelled !== undefined;
   }
 
+  /**
+   * The organiser cancelled the session: a pending order is cancelled (a payment in progress is
+   * closed or honoured first, as on expiry) and its seats go back. Not counted against the
+   * fan's unpaid-hold streak: the fan did nothing wrong. 'paid' means WeChat says it was paid
+   * (the cancellation run then refunds it like any paid order).
+   */
+  async cancelForSession(orderId: string, now: Date): Promise<'cancelled' | 'paid' | 'retry'> {
+    const settled = await this.guard(orderId, now);
+    if (settled !== 'cancel') return settled;
+    await this.cancelAndRelease(orderId, 'session_cancelled', now, false);
+    return 'cancelled';
+  }
+
   /** The buyer asks for a refund of a ticketed order, under the show's refund rules. */
   async requestRefund(
     userId: string,

@@ -149,7 +149,8 @@ export class RefundService {
    */
   private async buyerFee(conn: Conn, order: OrderRow, now: Date): Promise<number> {
     const [rows] = await conn.query<RowDataPacket[]>(
-      'SELECT s.refund_rules, ss.starts_at FROM show_sessions ss JOIN shows s ON s.id = ss.show_id WHERE ss.id = ?',
+      `SELECT s.refund_rules, ss.starts_at, ss.full_refund_until
+         FROM show_sessions ss JOIN shows s ON s.id = ss.show_id WHERE ss.id = ?`,
       [order.session_id],
     );
     const terms = refundTerms(
@@ -157,6 +158,7 @@ export class RefundService {
       rows[0]!.starts_at,
       now,
       order.amount_fen,
+      rows[0]!.full_refund_until,
     );
     if (!terms.allowed) throw appError('REFUND_NOT_ALLOWED');
     return terms.feeFen;

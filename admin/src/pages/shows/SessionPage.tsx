@@ -14,6 +14,7 @@ import { LoadState } from '../../components/LoadState';
 import { SESSION_STATUS } from '../../utils/format';
 import { FanPreview } from './FanPreview';
 import { SessionActions } from './sessionActions';
+import { ClosedNotice, SessionChangeActions, SessionChangeProgress } from './SessionChangePanel';
 import { TierPainter } from './TierPainter';
 import { initialState, problems, stateFromSession, toTierSpecs, type TierState } from './tierModel';
 
@@ -103,7 +104,7 @@ export function SessionPage() {
   const queueOn = Form.useWatch('queueEnabled', form);
 
   if (error || !data || !tiers) return <LoadState error={error} />;
-  const ended = s?.status === 'ended';
+  const ended = s?.status === 'ended' || s?.status === 'cancelled';
 
   const save = async (f: Fields) => {
     if (issues.length) return void message.error(issues[0]);
@@ -149,6 +150,7 @@ export function SessionPage() {
             观众视角预览
           </Button>
           {s && <SessionActions s={s} done={reload} />}
+          {s && <SessionChangeActions s={s} done={reload} />}
           <Button
             type="primary"
             htmlType="submit"
@@ -160,7 +162,8 @@ export function SessionPage() {
           </Button>
         </Space>
       </div>
-      {ended && <Alert type="info" showIcon title="场次已结束，不能再修改" style={{ marginBottom: 16 }} />}
+      {ended && <ClosedNotice status={s!.status} />}
+      {s && <SessionChangeProgress key={`${s.id}-${s.status}-${s.startsAt}`} sessionId={s.id} />}
       {s && s.claimedSeatIds.length > 0 && !ended && (
         <Alert
           type="warning"

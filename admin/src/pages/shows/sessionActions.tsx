@@ -40,7 +40,7 @@ export function SessionActions({
           </Button>
         </Popconfirm>
       )}
-      {s.status !== 'ended' && (
+      {s.status !== 'ended' && s.status !== 'cancelled' && (
         <Popconfirm
           title="结束该场次？"
           description="结束后不能再售票，也不能再修改。"

@@ -17,7 +17,7 @@ import './index.scss';
 
 /** On-sale shows first, then upcoming ones by sale start, then the rest. */
 export function sortShows(shows: ShowSummary[]): ShowSummary[] {
-  const rank = { on_sale: 0, presale: 1, sold_out: 2, ended: 3 } as const;
+  const rank = { on_sale: 0, presale: 1, sold_out: 2, ended: 3, cancelled: 4 } as const;
   return [...shows].sort(
     (a, b) =>
       rank[a.status] - rank[b.status] ||

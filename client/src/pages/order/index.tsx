@@ -9,6 +9,7 @@ import { OrderBadge } from '../../components/StatusBadge';
 import { useCountdown } from '../../hooks/useCountdown';
 import { useLoad } from '../../hooks/useLoad';
 import { go, replace } from '../../routes';
+import type { SessionContext } from '../../services/context';
 import { errorView, type ErrorView } from '../../services/errors';
 import { cancelOrder, getOrder, refundOrder } from '../../services/orders';
 import { startPayment } from '../../services/payment';
@@ -16,6 +17,7 @@ import { askNoticeConsent, PAY_NOTICE_KINDS } from '../../utils/subscribe';
 import type { Order, OrderRefund } from '@showtix/shared-types';
 import { formatYuan, percentOfFen } from '../../utils/money';
 import { refundFeePercent } from '../../utils/refund';
+import SessionChangeNote from '../../components/SessionChangeNote';
 import { runRemedy } from '../../utils/remedy';
 import { seatLabel } from '../../services/shared';
 import { formatCountdown, formatDateTime } from '../../utils/time';
@@ -100,6 +102,19 @@ function useRefundFollowUp(orderNo: string, order: Order | undefined, setOrder: 
   }, [open, order, orderNo, setOrder, retry]);
 }
 
+/**
+ * The fee a refund asked now would cost (percent; a postponed session's window makes it 0) and
+ * whether to offer one: a cancelled session's orders are refunded in full without asking.
+ */
+function refundOffer(order: Order, ctx: SessionContext | undefined) {
+  const feePercent = ctx
+    ? refundFeePercent(ctx.show.refundRules, ctx.session.startsAt, Date.now(), ctx.session.fullRefundUntil)
+    : 100;
+  const live = order.status === 'paid' || order.status === 'ticketed';
+  const refundable = live && !order.refund && feePercent < 100 && ctx?.session.status !== 'cancelled';
+  return { feePercent, refundable };
+}
+
 export default function OrderPage() {
   const { params } = useRouter();
   const orderNo = params.orderNo ?? '';
@@ -145,7 +160,7 @@ export default function OrderPage() {
       const outcome = await askNoticeConsent(PAY_NOTICE_KINDS).then(() => startPayment(order.orderNo));
       if (outcome === 'confirmed') replace('order', { orderNo: order.orderNo, result: 'success' });
     });
-  const feePercent = ctx ? refundFeePercent(ctx.show.refundRules, ctx.session.startsAt, Date.now()) : 100;
+  const { feePercent, refundable } = refundOffer(order, ctx);
   const refund = async () => {
     const fee = percentOfFen(order.amountFen, feePercent);
     const content =
@@ -160,8 +175,6 @@ export default function OrderPage() {
     });
     if (ok.confirm) await act(() => refundOrder(order.orderNo));
   };
-  const refundable =
-    (order.status === 'paid' || order.status === 'ticketed') && !order.refund && feePercent < 100;
   const buyAgain = order.status === 'cancelled' || order.status === 'refunded';
   const hasActions =
     order.status === 'pending' || order.status === 'ticketed' || refundable || (buyAgain && Boolean(ctx));
@@ -173,6 +186,7 @@ export default function OrderPage() {
         <View className="card">
           <Text className="card__title">{ctx?.show.title ?? '演出订单'}</Text>
           {ctx ? <Text className="card__sub">{formatDateTime(ctx.session.startsAt)}</Text> : null}
+          {ctx ? <SessionChangeNote s={ctx.session} orderStatus={order.status} nowMs={Date.now()} /> : null}
           {ctx ? (
             <Text className="card__sub">
               {ctx.show.venue.name} · {ctx.show.venue.address}

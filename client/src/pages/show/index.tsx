@@ -5,6 +5,7 @@ import { useState } from 'react';
 import LoadState from '../../components/LoadState';
 import Poster from '../../components/Poster';
 import PriceTag from '../../components/PriceTag';
+import SessionChangeNote from '../../components/SessionChangeNote';
 import { SessionBadge } from '../../components/StatusBadge';
 import { useCountdown } from '../../hooks/useCountdown';
 import { useLoad } from '../../hooks/useLoad';
@@ -58,6 +59,7 @@ function SessionCard({ s, active, onPick }: { s: SessionInfo; active: boolean; o
           <Text className="note">{formatPriceRange(Math.min(...prices), Math.max(...prices))}</Text>
         ) : null}
       </View>
+      <SessionChangeNote s={s} nowMs={Date.now()} />
     </View>
   );
 }
@@ -80,6 +82,8 @@ function BuyBar({ show, s, reached }: { show: ShowDetail; s: SessionInfo | undef
     label = '已售罄';
   } else if (s?.status === 'ended') {
     label = '已结束';
+  } else if (s?.status === 'cancelled') {
+    label = '已取消';
   }
   // A fan who already holds the limit is told here, before the queue and the seat map.
   if (enabled && reached) {

@@ -1,0 +1,279 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import type { SessionChangeView } from '@showtix/shared-types';
+import type { Actor } from '../src/admin/http';
+import { sessionChangesOf } from '../src/app';
+import { resendStuckRefunds } from '../src/jobs/stuck-money';
+import { SessionChangeService } from '../src/session-changes/service';
+import { audit } from './helpers/auditor';
+import { createSession, type SessionFixture } from './helpers/fixtures';
+import { GateBench, type HeldTicket } from './helpers/gate';
+
+/**
+ * Cancelling a session (issue 16): sale stopped, every ticket refused at the gate, pending
+ * orders cancelled, every paid order refunded in full through WeChat Pay by a resumable,
+ * rate-limited run that is counted to the fen.
+ */
+const g = new GateBench();
+const changes = () => sessionChangesOf(g.p.deps);
+const who: Actor = { adminId: null as unknown as string, username: 'test-organiser', ip: '' };
+// A fee on every refund the buyer asks for: the cancellation's refunds must not charge it.
+const HALF_FEE = [
+  { hoursBeforeStart: 48, feePercent: 50 },
+  { hoursBeforeStart: 0, feePercent: 100 },
+];
+
+beforeAll(() => g.start());
+afterAll(() => g.close());
+afterEach(() => g.p.sim.resetFaults());
+
+const rows = async (sql: string, params: unknown[]) =>
+  (await g.p.deps.db.query<RowDataPacket[]>(sql, params))[0];
+const sumFen = (ts: { orderNo: string }[], amounts: Map<string, number>) =>
+  [...new Set(ts.map((t) => t.orderNo))].reduce((a, no) => a + amounts.get(no)!, 0);
+
+async function amountsOf(sessionId: string): Promise<Map<string, number>> {
+  const r = await rows('SELECT order_no, amount_fen FROM orders WHERE session_id = ?', [sessionId]);
+  return new Map(r.map((x) => [String(x.order_no), x.amount_fen as number]));
+}
+
+/** The session's refunds at the simulator, per order number (each must be there exactly once). */
+function simRefunds(orderNos: string[]) {
+  return orderNos.map((no) => g.p.sim.refunds().filter((r) => r.out_trade_no === no).length);
+}
+
+async function progress(sessionId: string): Promise<SessionChangeView> {
+  return (await changes().changes(sessionId)).items[0]!;
+}
+
+/** Runs passes (the job's) until the change is done, sending refused refunds again as recovery does. */
+async function runToEnd(sessionId: string, svc = changes(), budget?: number) {
+  return g.p.until(
+    async () => {
+      await svc.run(g.p.clock.now(), budget);
+      await resendStuckRefunds(g.p.deps, new Date(g.p.clock.now().getTime() + 7 * 3_600_000), 0);
+      await g.p.deps.refunds.checkProcessing(g.p.clock.now(), 0); // the refund-check job
+      const v = await progress(sessionId);
+      return v.state === 'done' && v;
+    },
+    'the cancellation run to finish',
+    30_000,
+  );
+}
+
+async function sessionWithOrders(
+  paid: number,
+  fee = HALF_FEE,
+): Promise<{ s: SessionFixture; tickets: HeldTicket[] }> {
+  const s = await createSession(g.p.deps, { seats: 20, refundRules: fee });
+  const tickets: HeldTicket[] = [];
+  for (let i = 0; i < paid; i++) tickets.push(...(await g.tickets(s, i === 0 ? 2 : 1)));
+  return { s, tickets };
+}
+
+it('cancel: 3 paid orders refunded in full, 1 pending cancelled, the gate refuses at once, seats never sold again', async () => {
+  const { s, tickets } = await sessionWithOrders(3);
+  await g.assign(s.showId);
+  const pending = await g.p.orderAndPrepay('openid-cancel-pending', {
+    sessionId: s.sessionId,
+    seatIds: [s.seatIds[10]],
+  });
+  const view = await changes().cancel(who, s.sessionId, { reason: '艺人身体原因' }, g.p.clock.now());
+  expect(view).toMatchObject({ kind: 'cancel', state: 'running', reason: '艺人身体原因' });
+
+  // At once, before any refund: the gate refuses every ticket, the sale is closed.
+  const scan = await g.p.api.call('POST', '/api/v1/checkin', {
+    token: g.staffToken,
+    body: { qr: g.code(tickets[0]!), gate: 'A1', sessionId: s.sessionId },
+  });
+  expect(scan.body.result).toBe('refunded');
+  const buy = await g.p
+    .orderAndPrepay('openid-cancel-late', { sessionId: s.sessionId, seatIds: [s.seatIds[12]] })
+    .catch((e: Error) => e.message);
+  expect(buy).toMatch(/NOT_ON_SALE/);
+  const detail = await g.p.api.call('GET', `/api/v1/sessions/${s.sessionId}`);
+  expect(detail.body.status).toBe('cancelled');
+
+  // Rate-limited: a pass of budget 1 asks for one refund only.
+  expect(await changes().run(g.p.clock.now(), 1)).toBe(1);
+  const first = await progress(s.sessionId);
+  expect(first.orders).toMatchObject({ total: 3, waiting: 2 });
+  expect(first.pendingLeft).toBe(0); // the pending order was cancelled in the same pass
+
+  const done = await runToEnd(s.sessionId);
+  const amounts = await amountsOf(s.sessionId);
+  const orderNos = [...new Set(tickets.map((t) => t.orderNo))];
+  expect(done.orders).toMatchObject({ total: 3, waiting: 0, inProgress: 0, refunded: 3, failed: 0 });
+  expect(done.fenToRefund).toBe(sumFen(tickets, amounts));
+  expect(done.fenRefunded).toBe(done.fenToRefund);
+  expect(simRefunds(orderNos)).toEqual([1, 1, 1]);
+  const refunds = await rows(
+    'SELECT r.amount_fen, r.fee_fen, o.amount_fen AS paid FROM refunds r JOIN orders o ON o.id = r.order_id WHERE o.session_id = ?',
+    [s.sessionId],
+  );
+  expect(refunds.every((r) => r.fee_fen === 0 && r.amount_fen === r.paid)).toBe(true);
+  const statuses = await rows('SELECT order_no, status, cancel_reason FROM orders WHERE session_id = ?', [
+    s.sessionId,
+  ]);
+  expect(statuses.find((o) => o.order_no === pending.orderNo)).toMatchObject({
+    status: 4,
+    cancel_reason: 'session_cancelled',
+  });
+  expect(statuses.filter((o) => o.status === 5)).toHaveLength(3);
+  // Every fan was told once per order.
+  const notices = await rows(
+    "SELECT aggregate_id, payload FROM outbox WHERE topic = 'notice.send' AND aggregate_id LIKE ?",
+    [`sc${done.id}-%`],
+  );
+  expect(notices).toHaveLength(3);
+  expect(notices.every((n) => JSON.parse(n.payload).template === 'session_changed')).toBe(true);
+  // Refunded seats are released in Redis, yet still not on sale.
+  const again = await g.p
+    .orderAndPrepay('openid-cancel-after', { sessionId: s.sessionId, seatIds: [s.seatIds[0]] })
+    .catch((e: Error) => e.message);
+  expect(again).toMatch(/NOT_ON_SALE/);
+  expect(await audit(g.p.deps, s.sessionId, g.p.clock.now().getTime())).toEqual([]);
+  // Passes after the end change nothing.
+  await changes().run(g.p.clock.now());
+  expect(simRefunds(orderNos)).toEqual([1, 1, 1]);
+});
+
+it('WeChat refusing some refunds (NOT_ENOUGH, SYSTEM_ERROR): tracked, retried by the refund recovery, the run resumes to the last fen', async () => {
+  const { s, tickets } = await sessionWithOrders(4);
+  await changes().cancel(who, s.sessionId, { reason: '场馆检修' }, g.p.clock.now());
+  g.p.sim.setFaults({ refundNotEnough: true });
+  await changes().run(g.p.clock.now(), 2);
+  await g.p.until(async () => {
+    const r = await rows(
+      'SELECT attempts FROM refunds r JOIN orders o ON o.id = r.order_id WHERE o.session_id = ?',
+      [s.sessionId],
+    );
+    return r.length === 2 && r.every((x) => x.attempts > 0);
+  }, 'refused refunds recorded');
+  const mid = await progress(s.sessionId);
+  expect(mid.state).toBe('running');
+  expect(mid.orders).toMatchObject({ total: 4, waiting: 2, inProgress: 2, refunded: 0 });
+  expect(mid.fenRefunded).toBe(0);
+  expect(mid.problems).toHaveLength(2);
+  expect(mid.problems[0]).toMatchObject({ state: 'retrying', error: expect.stringContaining('NOT_ENOUGH') });
+  g.p.sim.setFaults({ refundNotEnough: false, failNextRequests: 1 });
+  const done = await runToEnd(s.sessionId);
+  const amounts = await amountsOf(s.sessionId);
+  expect(done.orders).toMatchObject({ total: 4, refunded: 4, inProgress: 0, failed: 0 });
+  expect(done.fenRefunded).toBe(sumFen(tickets, amounts));
+  expect(done.fenToRefund).toBe(done.fenRefunded);
+  const paid = await rows(
+    'SELECT SUM(p.amount_fen) AS paid, SUM(p.refunded_fen) AS back FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.session_id = ?',
+    [s.sessionId],
+  );
+  expect(Number(paid[0]!.back)).toBe(Number(paid[0]!.paid));
+  expect(simRefunds([...new Set(tickets.map((t) => t.orderNo))])).toEqual([1, 1, 1, 1]);
+});
+
+it('a crash mid-run (refund asked, its row not yet marked) resumes after a restart without refunding twice', async () => {
+  const { s, tickets } = await sessionWithOrders(3);
+  await changes().cancel(who, s.sessionId, { reason: '不可抗力' }, g.p.clock.now());
+  let calls = 0;
+  // The instance dies right after the refunds service committed the second refund.
+  const crashing = new SessionChangeService({
+    db: g.p.deps.db,
+    log: g.p.deps.log,
+    relay: g.p.deps.relay,
+    catalog: g.p.deps.catalog,
+    inventory: g.p.deps.inventory,
+    refundOrder: async (o) => {
+      const r = await g.p.deps.refunds.refundOrder(o);
+      if (++calls === 2) throw new Error('process killed');
+      return r;
+    },
+    cancelPending: (id, now) => g.p.deps.orders.cancelForSession(id, now),
+    refundsPerS: 10,
+  });
+  await expect(crashing.run(g.p.clock.now())).rejects.toThrow('process killed');
+  const marked = await rows(
+    'SELECT x.state FROM session_change_orders x JOIN session_changes c ON c.id = x.change_id WHERE c.session_id = ? ORDER BY x.order_id',
+    [s.sessionId],
+  );
+  expect(marked.map((m) => m.state)).toEqual(['requested', 'todo', 'todo']); // the second's refund exists
+  const done = await runToEnd(s.sessionId); // "after the restart": the app's own service
+  expect(done.orders).toMatchObject({ total: 3, refunded: 3 });
+  expect(simRefunds([...new Set(tickets.map((t) => t.orderNo))])).toEqual([1, 1, 1]);
+  const perOrder = await rows(
+    'SELECT COUNT(*) AS n FROM refunds r JOIN orders o ON o.id = r.order_id WHERE o.session_id = ? GROUP BY r.order_id',
+    [s.sessionId],
+  );
+  expect(perOrder.map((r) => Number(r.n))).toEqual([1, 1, 1]);
+  expect(done.fenRefunded).toBe(sumFen(tickets, await amountsOf(s.sessionId)));
+});
+
+it('postpone: the date moves, every fan is told once, a refund in the window is free, after it the tier fee applies', async () => {
+  const { s, tickets } = await sessionWithOrders(2);
+  const before = await g.p.api.call('GET', `/api/v1/sessions/${s.sessionId}`);
+  const now = g.p.clock.now().getTime();
+  const startsAt = new Date(now + 60 * 86_400_000).toISOString();
+  const refundUntil = new Date(now + 10 * 86_400_000).toISOString();
+  const v = await changes().postpone(
+    who,
+    s.sessionId,
+    { startsAt, refundUntil, reason: '场馆调整' },
+    g.p.clock.now(),
+  );
+  expect(v).toMatchObject({
+    kind: 'postpone',
+    newStartsAt: startsAt,
+    refundUntil,
+    oldStartsAt: before.body.startsAt,
+  });
+  const after = await g.p.api.call('GET', `/api/v1/sessions/${s.sessionId}`);
+  expect(after.body).toMatchObject({
+    startsAt,
+    postponedFrom: before.body.startsAt,
+    fullRefundUntil: refundUntil,
+  });
+  await changes().run(g.p.clock.now());
+  await changes().run(g.p.clock.now()); // twice: nobody told twice
+  expect((await progress(s.sessionId)).state).toBe('done');
+  const told = await rows(
+    "SELECT aggregate_id FROM outbox WHERE topic = 'notice.send' AND aggregate_id LIKE ?",
+    [`sc${v.id}-%`],
+  );
+  expect(told).toHaveLength(2);
+
+  const [a, b] = [tickets[0]!, tickets[2]!];
+  const refund = (t: HeldTicket) =>
+    g.p.api.call('POST', `/api/v1/orders/${t.orderNo}/refund`, {
+      token: t.token,
+      body: { reason: '延期去不了' },
+    });
+  const free = await refund(a);
+  expect(free.status).toBe(200);
+  expect(free.body.refund).toMatchObject({ feeFen: 0, amountFen: free.body.amountFen });
+  g.p.clock.advance(11 * 86_400_000); // the window closed; 49 days before the new date: 50%
+  try {
+    const charged = await refund(b);
+    expect(charged.status).toBe(200);
+    const fee = Math.floor(charged.body.amountFen * 0.5);
+    expect(charged.body.refund).toMatchObject({ feeFen: fee, amountFen: charged.body.amountFen - fee });
+  } finally {
+    g.p.clock.set(now);
+  }
+});
+
+it('a pending order the fan paid just as the session was cancelled: the payment is honoured, then refunded in full', async () => {
+  const { s } = await sessionWithOrders(1);
+  const late = await g.p.orderAndPrepay('openid-cancel-paying', {
+    sessionId: s.sessionId,
+    seatIds: [s.seatIds[8]],
+  });
+  g.p.sim.setFaults({ drop: true }); // WeChat took the money; its notification has not arrived
+  g.p.sim.pay(late.payParams);
+  await changes().cancel(who, s.sessionId, { reason: '天气原因' }, g.p.clock.now());
+  const done = await runToEnd(s.sessionId);
+  const order = (
+    await rows('SELECT status, cancel_reason FROM orders WHERE order_no = ?', [late.orderNo])
+  )[0]!;
+  expect(order.status).toBe(5); // paid (the cancel guard asked WeChat), then refunded
+  expect(done.orders).toMatchObject({ total: 2, refunded: 2 });
+  expect(done.pendingLeft).toBe(0);
+  expect(simRefunds([late.orderNo])).toEqual([1]);
+  expect(done.fenRefunded).toBe(done.fenToRefund);
+});
