@@ -19,20 +19,20 @@ export interface GroupCommitOptions {
  * replies arrived together) and while earlier batches are in flight are handed to `flush` as one
  * batch. `flush` writes them and settles every item's promise, so each caller still waits for
  * its own durable commit. What a batch is in SQL, and how a refused batch is retried, is the
- * caller's (orders/writer.ts, queue/log.ts).
+ * subclass's (orders/writer.ts, queue/log.ts).
  */
-export class GroupCommit<T> {
+export abstract class GroupCommit<T> {
   private queue: Pending<T>[] = [];
   private inflight = 0;
   private scheduled = false;
   private idle: (() => void)[] = [];
 
-  constructor(
-    private readonly flush: (batch: Pending<T>[]) => Promise<void>,
-    private readonly o: GroupCommitOptions,
-  ) {}
+  constructor(private readonly o: GroupCommitOptions) {}
 
-  submit(item: T): Promise<void> {
+  /** Writes one batch and settles each item; a throw rejects every item it left unsettled. */
+  protected abstract flush(batch: Pending<T>[]): Promise<void>;
+
+  protected submit(item: T): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       // Defer one tick so the items that arrive together share a batch.

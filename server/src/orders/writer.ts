@@ -38,30 +38,21 @@ export interface WriterOptions {
  * If a batch fails (a unique key or the quota CHECK refused a row), its orders are retried one
  * by one so only the offending order fails, with a precise reason.
  */
-export class OrderWriter {
-  private readonly commits: GroupCommit<NewOrder>;
-
+export class OrderWriter extends GroupCommit<NewOrder> {
   constructor(
     private readonly pool: Db,
     opts: WriterOptions,
     private readonly log: Logger,
   ) {
-    this.commits = new GroupCommit((batch) => this.flush(batch), {
-      batchMax: opts.batchOrdersMax,
-      inflightMax: opts.batchInflightMax,
-    });
+    super({ batchMax: opts.batchOrdersMax, inflightMax: opts.batchInflightMax });
   }
 
+  /** Resolves once this order is committed (or rejects with why it was not). */
   write(order: NewOrder): Promise<void> {
-    return this.commits.submit(order);
+    return this.submit(order);
   }
 
-  /** Resolves once nothing is queued or in flight. */
-  drained(): Promise<void> {
-    return this.commits.drained();
-  }
-
-  private async flush(batch: Pending<NewOrder>[]): Promise<void> {
+  protected async flush(batch: Pending<NewOrder>[]): Promise<void> {
     try {
       await this.writeBatch(batch.map((w) => w.item));
       for (const w of batch) w.resolve();

@@ -25,27 +25,21 @@ export class StaleEpoch extends Error {
  * after, sees the new epoch, and refuses its older joins (StaleEpoch): no acknowledged place is
  * missing from a rebuilt queue, and none is given twice.
  */
-export class QueueLog {
-  private readonly commits: GroupCommit<JoinRecord>;
-
+export class QueueLog extends GroupCommit<JoinRecord> {
   constructor(
     private readonly pool: Db,
     private readonly log: Logger,
     o: GroupCommitOptions = { batchMax: 2_000, inflightMax: 2 },
   ) {
-    this.commits = new GroupCommit((batch) => this.flush(batch), o);
+    super(o);
   }
 
+  /** Resolves once the join is recorded; StaleEpoch if a rebuild replaced its queue meanwhile. */
   record(rec: JoinRecord): Promise<void> {
-    return this.commits.submit(rec);
+    return this.submit(rec);
   }
 
-  /** Resolves once nothing is queued or in flight. */
-  drained(): Promise<void> {
-    return this.commits.drained();
-  }
-
-  private async flush(batch: Pending<JoinRecord>[]): Promise<void> {
+  protected async flush(batch: Pending<JoinRecord>[]): Promise<void> {
     try {
       const stale = await this.write(batch.map((w) => w.item));
       for (const w of batch) {
