@@ -18,7 +18,6 @@ const LONG_FUNCTIONS_TODO = [
   ['admin/src/pages/admins/AdminsPage.tsx', 127],
   ['admin/src/pages/audit/AuditPage.tsx', 92],
   ['admin/src/pages/degrade/DegradePage.tsx', 142],
-  ['admin/src/pages/dashboard/DashboardPage.tsx', 182],
   ['admin/src/pages/orders/OrderParts.tsx', 90],
   ['admin/src/pages/staff/InviteTab.tsx', 117],
   ['admin/src/pages/ops/OpsPage.tsx', 201],
