@@ -31,7 +31,6 @@ const LONG_FUNCTIONS_TODO = [
   ['admin/src/pages/shows/TierPainter.tsx', 258],
   ['admin/src/pages/staff/StaffPage.tsx', 116],
   ['admin/src/pages/venues/BlockEditor.tsx', 106],
-  ['admin/src/pages/venues/VenueBuilderPage.tsx', 245],
   ['admin/src/pages/venues/VenueDetailPage.tsx', 93],
   ['bench/chaos/audit.mjs', 83],
   ['bench/chaos/buyers.mjs', 99],
