@@ -28,7 +28,6 @@ const LONG_FUNCTIONS_TODO = [
   ['admin/src/pages/shows/ShowDetailPage.tsx', 149],
   ['admin/src/pages/shows/ShowForm.tsx', 88],
   ['admin/src/pages/shows/ShowListPage.tsx', 107],
-  ['admin/src/pages/shows/TierPainter.tsx', 258],
   ['admin/src/pages/staff/StaffPage.tsx', 116],
   ['admin/src/pages/venues/BlockEditor.tsx', 106],
   ['admin/src/pages/venues/VenueDetailPage.tsx', 93],
