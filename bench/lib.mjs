@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -138,6 +139,23 @@ export function saveResult(result, at) {
 }
 
 /**
+ * Ends a run the way every scenario does: keeps the result (full runs only, as bench/results/
+ * `<scenario>-<at>.json`), then prints it as the last line, which is what tooling reads.
+ */
+export function report(result, { save, at }) {
+  if (save) saveResult(result, at);
+  console.log(JSON.stringify(result));
+}
+
+/** Runs a scenario's main: an error is printed and ends the process with exit code 1. */
+export function runMain(main) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
+/**
  * Drops the benchmark's database, deletes its RabbitMQ queues and (unless the run had a Redis of
  * its own, already stopped: `redisKeys: false`) its Redis keys.
  */
@@ -213,4 +231,61 @@ export function cpuMeter(pids) {
   const start = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMicros(pid) : 0]));
   return () =>
     Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMicros(pid) - start[k] : 0]));
+}
+
+/**
+ * The ceiling a scenario is compared with: a Koa hello-world (bench/flash-sale/hello.mjs) under
+ * the same connections, in the same run. Its req/s, and the CPU it spends per request.
+ */
+export async function helloCeiling({ connections, seconds, pinCore }) {
+  const port = await freePort();
+  const hello = startProcess(
+    'node',
+    [path.join(root, 'bench/flash-sale/hello.mjs')],
+    { PORT: String(port) },
+    { pinCore },
+  );
+  try {
+    await new Promise((r) => setTimeout(r, 700));
+    const url = `http://127.0.0.1:${port}/`;
+    await autocannon({ url, connections, duration: 1 }); // warm-up
+    const meter = cpuMeter({ hello: hello.child.pid });
+    const res = await autocannon({ url, connections, duration: seconds });
+    const cpu = meter();
+    return { rps: res.requests.average, cpuUs: cpu.hello / Math.max(1, res.requests.total) };
+  } finally {
+    await hello.stop();
+  }
+}
+
+/**
+ * A sale over real HTTP: every body POSTed once to /api/v1/orders over `connections`, body i by
+ * buyer tokens[i] with the idempotency key `${keyTag}-${i}`. onResponse(status, body, sentAt, now)
+ * sees every answer (times from performance.now()). Returns autocannon's result.
+ */
+export function postOrders({ url, connections, tokens, bodies, keyTag, onResponse }) {
+  let next = 0;
+  return autocannon({
+    url,
+    connections,
+    amount: bodies.length,
+    timeout: 30,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/orders',
+        setupRequest: (req, ctx) => {
+          const i = next++ % bodies.length;
+          ctx.sentAt = performance.now();
+          const headers = {
+            'content-type': 'application/json',
+            authorization: `Bearer ${tokens[i]}`,
+            'idempotency-key': `${keyTag}-${i}`,
+          };
+          return { ...req, headers, body: bodies[i] };
+        },
+        onResponse: (status, body, ctx) => onResponse(status, body, ctx.sentAt, performance.now()),
+      },
+    ],
+  });
 }

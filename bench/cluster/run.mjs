@@ -9,7 +9,7 @@
 // (small by default: it finishes in a few minutes on a shared 2-core machine).
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
-import { parseArgs, percentile, root, saveResult } from '../lib.mjs';
+import { parseArgs, percentile, postOrders, report, root, runMain } from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 import { audit } from '../flash-sale/audit.mjs';
 import { startTopology } from '../../scripts/cluster.mjs';
@@ -49,39 +49,23 @@ function bodiesFor(tour, n, seed) {
 
 /** One sale: every buyer once, over CONNECTIONS; samples [sentMs, endMs, status, orderNo]. */
 async function sell(url, tokens, bodies, keyTag, t0) {
-  let next = 0;
   const samples = [];
-  const res = await autocannon({
+  const res = await postOrders({
     url,
     connections: CONNECTIONS,
-    amount: bodies.length,
-    timeout: 30,
-    requests: [
-      {
-        method: 'POST',
-        path: '/api/v1/orders',
-        setupRequest: (req, ctx) => {
-          const i = next++ % bodies.length;
-          ctx.sentAt = performance.now() - t0;
-          const headers = {
-            'content-type': 'application/json',
-            authorization: `Bearer ${tokens[i]}`,
-            'idempotency-key': `${keyTag}-${i}`,
-          };
-          return { ...req, headers, body: bodies[i] };
-        },
-        onResponse: (status, body, ctx) => {
-          let orderNo;
-          if (status === 201)
-            try {
-              orderNo = JSON.parse(body).orderNo;
-            } catch {
-              /* counted as lost below */
-            }
-          samples.push([ctx.sentAt, performance.now() - t0, status, orderNo]);
-        },
-      },
-    ],
+    tokens,
+    bodies,
+    keyTag,
+    onResponse: (status, body, sentAt, now) => {
+      let orderNo;
+      if (status === 201)
+        try {
+          orderNo = JSON.parse(body).orderNo;
+        } catch {
+          /* counted as lost below */
+        }
+      samples.push([sentAt - t0, now - t0, status, orderNo]);
+    },
   });
   return { samples, errors: res.errors + res.timeouts, non2xx: res.non2xx };
 }
@@ -209,14 +193,8 @@ async function main() {
       const [rows] = await deps.db.query('SELECT COUNT(*) n FROM orders WHERE order_no IN (?)', [chunk]);
       found += Number(rows[0].n);
     }
-    const a = await audit(
-      deps,
-      tour.map((s) => s.id),
-    );
-    const a1 = await audit(
-      deps,
-      single.map((s) => s.id),
-    );
+    const a = await audit(deps, tour);
+    const a1 = await audit(deps, single);
     const lat = s2.samples.map((s) => s[1] - s[0]).sort((x, y) => x - y);
     const result = {
       scenario: 'flash-sale-cluster',
@@ -250,14 +228,13 @@ async function main() {
       load_avg: (await import('node:os')).loadavg().map((l) => Number(l.toFixed(2))),
       at: new Date().toISOString(),
     };
-    if (!smoke) saveResult(result, startedAt);
     console.log(
       `cluster: ${result.purchase_rps} purchase req/s (one process: ${result.single_process_rps}); ` +
         `${result.created_201} orders acknowledged, ${result.lost_acknowledged} lost; oversold ${result.oversold}, ` +
         `double-sold ${result.double_sold}; errors during failover ${errorsDuringFailover}; ` +
         `recovery ${result.failover_recovery_s} s; statuses ${JSON.stringify(statuses)}`,
     );
-    console.log(JSON.stringify(result));
+    report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.lost_acknowledged) process.exitCode = 1;
   } finally {
     await closeDeps(deps).catch(() => undefined);
@@ -265,7 +242,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

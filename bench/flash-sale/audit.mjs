@@ -1,6 +1,7 @@
 // After the run: what MySQL (the record) says was sold, whether anything was sold twice, and
-// whether Redis agrees.
-export async function audit(deps, sessionIds) {
+// whether Redis agrees. `sessions`: the seeded sessions (seedTour), by id.
+export async function audit(deps, sessions) {
+  const sessionIds = sessions.map((s) => s.id);
   const q = async (sql, params) => (await deps.db.query(sql, params))[0];
   const [seats] = await q('SELECT COUNT(*) n FROM seat_claims WHERE session_id IN (?)', [sessionIds]);
   const [units] = await q('SELECT COUNT(*) n FROM zone_claims WHERE session_id IN (?)', [sessionIds]);

@@ -3,19 +3,18 @@
 // bench/results/. Usage: npm run bench [-- --buyers 200000 --sessions 10 --connections 100 --pin --smoke]
 // --pin puts the server (hello-world and real alike) on core 0; by default the load generator,
 // the server, MariaDB and Redis share the machine's cores, as they do in the issue's reference.
-import path from 'node:path';
 import autocannon from 'autocannon';
 import {
   cpuMeter,
-  freePort,
+  helloCeiling,
   openBench,
   parseArgs,
   percentile,
   pidOf,
+  postOrders,
   rng,
-  root,
-  saveResult,
-  startProcess,
+  report,
+  runMain,
 } from '../lib.mjs';
 import { seedTour, seedUsers } from './seed.mjs';
 import { audit } from './audit.mjs';
@@ -31,25 +30,6 @@ const HELLO_SECONDS = smoke ? 2 : 8;
 // Requests in each of the two CPU phases after the sale (all successes, then all refusals).
 const PHASE = Math.min(Number(args.phase ?? (smoke ? 1000 : 5000)), SEATS);
 const pin = args.pin === true ? { pinCore: 0 } : {};
-
-async function helloCeiling() {
-  const port = await freePort();
-  const hello = startProcess(
-    'node',
-    [path.join(root, 'bench/flash-sale/hello.mjs')],
-    { PORT: String(port) },
-    pin,
-  );
-  await new Promise((r) => setTimeout(r, 700));
-  await autocannon({ url: `http://127.0.0.1:${port}/`, connections: CONNECTIONS, duration: 1 }); // warm-up
-  const res = await autocannon({
-    url: `http://127.0.0.1:${port}/`,
-    connections: CONNECTIONS,
-    duration: HELLO_SECONDS,
-  });
-  await hello.stop();
-  return res.requests.average;
-}
 
 function buyerBodies(tour, n, seed) {
   const rnd = rng(seed);
@@ -70,34 +50,15 @@ function buyerBodies(tour, n, seed) {
 }
 
 async function purchaseRun(url, tokens, bodies) {
-  let next = 0;
   const samples = []; // [endMs, latencyMs, status]
   const t0 = performance.now();
-  await autocannon({
+  await postOrders({
     url,
     connections: CONNECTIONS,
-    amount: bodies.length,
-    timeout: 30,
-    requests: [
-      {
-        method: 'POST',
-        path: '/api/v1/orders',
-        setupRequest: (req, ctx) => {
-          const i = next++ % bodies.length;
-          ctx.sentAt = performance.now();
-          const headers = {
-            'content-type': 'application/json',
-            authorization: `Bearer ${tokens[i]}`,
-            'idempotency-key': `bench-key-${i}`,
-          };
-          return { ...req, headers, body: bodies[i] };
-        },
-        onResponse: (status, _body, ctx) => {
-          const now = performance.now();
-          samples.push([now - t0, now - ctx.sentAt, status]);
-        },
-      },
-    ],
+    tokens,
+    bodies,
+    keyTag: 'bench-key',
+    onResponse: (status, _body, sentAt, now) => samples.push([now - t0, now - sentAt, status]),
   });
   return samples;
 }
@@ -174,8 +135,8 @@ async function main() {
     const probeTokens = await seedUsers(deps, 2 * PHASE);
 
     console.log('measuring the Koa hello-world ceiling ...');
-    const helloRps = await helloCeiling();
-    console.log(`hello-world: ${Math.round(helloRps)} req/s`);
+    const hello = await helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS, ...pin });
+    console.log(`hello-world: ${Math.round(hello.rps)} req/s`);
 
     const server = await bench.startServer(pin);
     await autocannon({
@@ -197,10 +158,7 @@ async function main() {
     const phases = await cpuPhases(url, server.child.pid, probe, probeTokens);
     await server.stop();
 
-    const a = await audit(
-      deps,
-      tour.map((t) => t.id),
-    );
+    const a = await audit(deps, tour);
     const result = {
       scenario: 'flash-sale',
       buyers: BUYERS,
@@ -218,8 +176,8 @@ async function main() {
       orders_per_s: Math.round(s.ordersPerS),
       p50_ms: Number(s.p50.toFixed(1)),
       p99_ms: Number(s.p99.toFixed(1)),
-      hello_rps: Math.round(helloRps),
-      ratio: Number((s.purchaseRps / helloRps).toFixed(3)),
+      hello_rps: Math.round(hello.rps),
+      ratio: Number((s.purchaseRps / hello.rps).toFixed(3)),
       statuses: s.statuses,
       // CPU microseconds per purchase request, by process (the machine's two cores are shared)
       cpu_us_per_request: Object.fromEntries(
@@ -233,7 +191,6 @@ async function main() {
       pinned: args.pin === true,
       at: new Date().toISOString(),
     };
-    if (!smoke) saveResult(result, startedAt);
     console.log(
       `sold ${a.sold}/${capacity}, oversold ${result.oversold}, double-sold ${a.doubleSold}; ` +
         `${result.purchase_rps} purchase req/s, ${result.orders_per_s} orders/s over ${result.selling_window_s}s; ` +
@@ -241,7 +198,7 @@ async function main() {
         `CPU µs/request ${JSON.stringify(result.cpu_us_per_request)}; ` +
         `server CPU µs per success ${result.success_cpu_us}, per refusal ${result.refusal_cpu_us}`,
     );
-    console.log(JSON.stringify(result));
+    report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.created_201 !== result.committed_orders)
       process.exitCode = 1;
   } finally {
@@ -249,7 +206,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

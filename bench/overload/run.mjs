@@ -7,7 +7,7 @@
 //   [--buyers 150000 --saturate-s 6 --overload-s 12 --connections 1000 --smoke]
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { openBench, parseArgs, percentile, saveResult } from '../lib.mjs';
+import { openBench, parseArgs, percentile, report, runMain } from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 import { audit } from '../flash-sale/audit.mjs';
 
@@ -114,10 +114,7 @@ async function main() {
     const overS = (performance.now() - t0) / 1000;
     const s = stats(over.samples);
     const load2 = os.loadavg()[0];
-    const a = await audit(
-      deps,
-      tour.map((t) => t.id),
-    );
+    const a = await audit(deps, tour);
     const result = {
       scenario: 'overload',
       buyers: BUYERS,
@@ -142,13 +139,12 @@ async function main() {
       cores: os.cpus().length,
       at: new Date().toISOString(),
     };
-    if (!smoke) saveResult(result, startedAt);
     console.log(
       `offered ${offered} req/s (2 x ${saturationRps}); admitted ${result.admitted_rps}/s p99 ${result.admitted_p99_ms} ms; ` +
         `refused ${s.refused503} x 503, ${s.refused429} x 429 (${s.noRetryAfter} without Retry-After); ` +
         `other errors ${result.errors_other}; oversold ${result.oversold}; load ${result.load_avg_1m}`,
     );
-    console.log(JSON.stringify(result));
+    report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.errors_other || result.refusals_without_retry_after)
       process.exitCode = 1;
   } finally {
@@ -156,7 +152,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

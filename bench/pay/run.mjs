@@ -9,8 +9,7 @@
 import { createCipheriv, createSign, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import { freePort, openBench, parseArgs, percentile, root, saveResult, startProcess } from '../lib.mjs';
+import { helloCeiling, openBench, parseArgs, percentile, root, report } from '../lib.mjs';
 import { createRequire } from 'node:module';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 
@@ -22,16 +21,6 @@ const TICKET_TIMEOUT_MS = 120_000;
 const KEYS = path.join(root, 'wechat-sim/test-keys');
 const sim = JSON.parse(readFileSync(path.join(KEYS, 'config.json'), 'utf8'));
 const signingKey = readFileSync(path.join(KEYS, 'pub_key_private.pem'));
-
-async function helloRps() {
-  const port = await freePort();
-  const hello = startProcess('node', [path.join(root, 'bench/flash-sale/hello.mjs')], { PORT: String(port) });
-  await new Promise((r) => setTimeout(r, 700));
-  await autocannon({ url: `http://127.0.0.1:${port}/`, connections: CONCURRENCY, duration: 1 });
-  const res = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: CONCURRENCY, duration: 5 });
-  await hello.stop();
-  return res.requests.average;
-}
 
 /** Runs fn over items with at most `n` in flight. */
 async function pool(items, n, fn) {
@@ -183,7 +172,7 @@ async function main() {
     const seen = await watchTickets(bench.deps.db, session.id, sentAt, performance.now() + TICKET_TIMEOUT_MS);
     const lat = [...seen].map(([no, t]) => t - sentAt.get(no)).sort((a, b) => a - b);
     const lastTicket = Math.max(...seen.values()) - t0;
-    const hello = await helloRps();
+    const { rps: hello } = await helloCeiling({ connections: CONCURRENCY, seconds: 5 });
     const notifyPerS = accepted / notifyS;
     const result = {
       scenario: 'pay',
@@ -205,8 +194,7 @@ async function main() {
     console.log(
       `${accepted}/${notes.length} notifications accepted at ${result.notifications_per_s}/s, notify -> ticket p50 ${result.notify_to_ticket_p50_ms} ms p99 ${result.notify_to_ticket_p99_ms} ms, lost ${result.lost}, hello ${result.hello_rps} req/s`,
     );
-    if (!smoke) saveResult(result, at);
-    console.log(JSON.stringify(result));
+    report(result, { save: !smoke, at: at });
     if (result.lost !== 0) process.exitCode = 1;
   } finally {
     await bench.close();

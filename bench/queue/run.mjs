@@ -2,19 +2,17 @@
 // runs and admitted fans buy. Last line: one JSON object (fans, joins_per_s, polls_per_s,
 // purchase_p99_ms, out_of_order, hello_rps and the ratios joins_ratio / polls_ratio to it, ...).
 // Usage: npm run bench -- --scenario queue [--fans N --seconds S --smoke]
-import path from 'node:path';
 import autocannon from 'autocannon';
 import {
   cpuMeter,
-  freePort,
+  helloCeiling,
   openBench,
   parseArgs,
   percentile,
   pidOf,
+  report,
   rng,
-  root,
-  saveResult,
-  startProcess,
+  runMain,
 } from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 
@@ -26,23 +24,6 @@ const RATE_PER_MIN = Number(args.rate ?? 30_000);
 const CONNECTIONS = Number(args.connections ?? 100);
 const BUYERS = 20; // concurrent admitted fans buying
 const HELLO_SECONDS = smoke ? 2 : 8;
-
-/** The ceiling: a Koa hello-world (bench/flash-sale/hello.mjs) with the same connections, in this run. */
-async function helloCeiling() {
-  const port = await freePort();
-  const hello = startProcess('node', [path.join(root, 'bench/flash-sale/hello.mjs')], { PORT: String(port) });
-  try {
-    await new Promise((r) => setTimeout(r, 700));
-    const url = `http://127.0.0.1:${port}/`;
-    await autocannon({ url, connections: CONNECTIONS, duration: 1 }); // warm-up
-    const meter = cpuMeter({ hello: hello.child.pid });
-    const res = await autocannon({ url, connections: CONNECTIONS, duration: HELLO_SECONDS });
-    const cpu = meter();
-    return { rps: res.requests.average, cpuUs: cpu.hello / Math.max(1, res.requests.total) };
-  } finally {
-    await hello.stop();
-  }
-}
 
 async function joinAll(url, sessionId, tokens) {
   let next = 0;
@@ -178,7 +159,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 3000));
 
     console.log('measuring the Koa hello-world ceiling ...');
-    const hello = await helloCeiling();
+    const hello = await helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS });
     console.log(`hello-world: ${Math.round(hello.rps)} req/s`);
     console.log('joining ...');
     // (MariaDB is left out: several run on this machine and `pidof -s` may pick another one.)
@@ -231,15 +212,11 @@ async function main() {
       admission_rate_per_min: RATE_PER_MIN,
       at: new Date().toISOString(),
     };
-    if (!smoke) saveResult(result, result.at);
-    console.log(JSON.stringify(result));
+    report(result, { save: !smoke, at: result.at });
     if (result.out_of_order || result.joined !== FANS) process.exitCode = 1;
   } finally {
     await bench.close();
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

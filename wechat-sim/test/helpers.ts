@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { testKeys } from '../src';
+import { paySignMessage, testKeys, type RequestPaymentParams } from '../src';
 
 export const merchantKey = fs.readFileSync(testKeys.merchantPrivateKeyPath, 'utf8');
 export const platformCert = fs.readFileSync(testKeys.platformCertPath, 'utf8');
@@ -185,14 +185,7 @@ export function beijingRfc3339(ms: number): string {
   return d.toISOString().replace(/\.\d{3}Z$/, '+08:00');
 }
 
-export interface PayParams {
-  appId?: string;
-  timeStamp: string;
-  nonceStr: string;
-  package: string;
-  signType: string;
-  paySign: string;
-}
+export type PayParams = RequestPaymentParams;
 
 /**
  * The wx.requestPayment parameters a merchant server builds for a prepay: paySign is
@@ -206,7 +199,7 @@ export function requestPayment(
   const timeStamp = o.timeStamp ?? String(Math.floor(Date.now() / 1000));
   const nonceStr = crypto.randomBytes(16).toString('hex');
   const pkg = `prepay_id=${prepayId}`;
-  const message = `${o.signAppId ?? testKeys.appid}\n${timeStamp}\n${nonceStr}\n${pkg}\n`;
+  const message = paySignMessage({ appId: o.signAppId ?? testKeys.appid, timeStamp, nonceStr, package: pkg });
   const paySign = crypto
     .createSign('RSA-SHA256')
     .update(message)

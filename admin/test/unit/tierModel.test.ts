@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { AdminSessionDetail } from '@showtix/shared-types';
 import { smallVenue } from './fixtures';
-import { initialState, problems, stateFromSession, toTierSpecs } from '../../src/pages/shows/tierModel';
+import {
+  initialState,
+  nextSelection,
+  paintSeats,
+  problems,
+  stateFromSession,
+  toTierSpecs,
+} from '../../src/pages/shows/tierModel';
 
 const venue = smallVenue('A', 3, [{ id: '9', name: '草坪', capacity: 100 }]);
 
@@ -41,5 +48,31 @@ describe('tier drafts', () => {
     s.tiers[1]!.name = '看台';
     s.tiers[0]!.priceYuan = null;
     expect(problems(s)).toEqual(['票档名称不能重复', '「看台」的票价不正确']);
+  });
+});
+
+describe('painting seats', () => {
+  it('a click toggles its seats; a box replaces the selection, or adds to it with Shift', () => {
+    const picked = new Set(['1', '2']);
+    expect([...nextSelection(picked, ['1', '2'], 'row', false)]).toEqual([]);
+    expect([...nextSelection(picked, ['2', '3'], 'row', false)]).toEqual(['1', '2', '3']);
+    expect([...nextSelection(picked, ['3'], 'box', false)]).toEqual(['3']);
+    expect([...nextSelection(picked, ['3'], 'lasso', true)]).toEqual(['1', '2', '3']);
+  });
+
+  it('sold or held seats keep their tier and are counted', () => {
+    const before = new Map([
+      ['1', 'a'],
+      ['2', 'a'],
+    ]);
+    const { seatTier, locked } = paintSeats(before, ['1', '2', '3'], new Set(['2']), 'b');
+    expect([...seatTier]).toEqual([
+      ['1', 'b'],
+      ['2', 'a'],
+      ['3', 'b'],
+    ]);
+    expect(locked).toBe(1);
+    expect(before.get('1')).toBe('a'); // the old state is left as it was
+    expect(paintSeats(before, ['1'], new Set(), undefined).seatTier.has('1')).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
+import { GroupCommit, inRoundTripTransaction, type Pending } from '../db/group-commit';
 import { ER_CHECK_FAILED, ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { insertStatements, type InsertStep } from './repo';
 import type { NewOrder } from './types';
@@ -24,12 +25,6 @@ export class WriteError extends Error {
   }
 }
 
-interface Waiting {
-  order: NewOrder;
-  resolve: () => void;
-  reject: (e: WriteError) => void;
-}
-
 export interface WriterOptions {
   batchOrdersMax: number;
   batchInflightMax: number;
@@ -43,53 +38,23 @@ export interface WriterOptions {
  * If a batch fails (a unique key or the quota CHECK refused a row), its orders are retried one
  * by one so only the offending order fails, with a precise reason.
  */
-export class OrderWriter {
-  private queue: Waiting[] = [];
-  private inflight = 0;
-  private scheduled = false;
-  private idle: (() => void)[] = [];
-
+export class OrderWriter extends GroupCommit<NewOrder> {
   constructor(
     private readonly pool: Db,
-    private readonly opts: WriterOptions,
+    opts: WriterOptions,
     private readonly log: Logger,
-  ) {}
+  ) {
+    super({ batchMax: opts.batchOrdersMax, inflightMax: opts.batchInflightMax });
+  }
 
+  /** Resolves once this order is committed (or rejects with why it was not). */
   write(order: NewOrder): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ order, resolve, reject });
-      // Defer one tick so the requests whose Redis replies arrived together share a batch.
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => {
-          this.scheduled = false;
-          this.pump();
-        });
-      }
-    });
+    return this.submit(order);
   }
 
-  /** Resolves once nothing is queued or in flight. */
-  drained(): Promise<void> {
-    if (this.queue.length === 0 && this.inflight === 0) return Promise.resolve();
-    return new Promise((r) => this.idle.push(r));
-  }
-
-  private pump(): void {
-    while (this.inflight < this.opts.batchInflightMax && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.opts.batchOrdersMax);
-      this.inflight++;
-      void this.flush(batch).finally(() => {
-        this.inflight--;
-        this.pump();
-        if (this.queue.length === 0 && this.inflight === 0) this.idle.splice(0).forEach((r) => r());
-      });
-    }
-  }
-
-  private async flush(batch: Waiting[]): Promise<void> {
+  protected async flush(batch: Pending<NewOrder>[]): Promise<void> {
     try {
-      await this.writeBatch(batch.map((w) => w.order));
+      await this.writeBatch(batch.map((w) => w.item));
       for (const w of batch) w.resolve();
       return;
     } catch (err) {
@@ -98,7 +63,7 @@ export class OrderWriter {
     }
     await Promise.all(
       batch.map((w) =>
-        this.writeOne(w.order).then(
+        this.writeOne(w.item).then(
           () => w.resolve(),
           (e: WriteError) => w.reject(e),
         ),
@@ -108,15 +73,7 @@ export class OrderWriter {
 
   private async writeBatch(orders: NewOrder[]): Promise<void> {
     const sql = ['START TRANSACTION', ...insertStatements(orders).map((s) => s.sql), 'COMMIT'].join(';\n');
-    const conn = await this.pool.getConnection();
-    try {
-      await conn.query(sql);
-    } catch (err) {
-      await conn.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      conn.release();
-    }
+    await inRoundTripTransaction(this.pool, (conn) => conn.query(sql));
   }
 
   /** The slow path: statement by statement, so the failing step names the reason. */

@@ -1,5 +1,11 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
+import {
+  GroupCommit,
+  inRoundTripTransaction,
+  type GroupCommitOptions,
+  type Pending,
+} from '../db/group-commit';
 import type { Db } from '../db/pool';
 import { epochsSql, joinInsertSql, type JoinRecord } from './repo';
 
@@ -8,12 +14,6 @@ export class StaleEpoch extends Error {
   constructor() {
     super('waiting room rebuilt while this join was being recorded');
   }
-}
-
-interface Waiting {
-  rec: JoinRecord;
-  resolve: () => void;
-  reject: (e: Error) => void;
 }
 
 /**
@@ -25,54 +25,25 @@ interface Waiting {
  * after, sees the new epoch, and refuses its older joins (StaleEpoch): no acknowledged place is
  * missing from a rebuilt queue, and none is given twice.
  */
-export class QueueLog {
-  private queue: Waiting[] = [];
-  private inflight = 0;
-  private scheduled = false;
-  private idle: (() => void)[] = [];
-
+export class QueueLog extends GroupCommit<JoinRecord> {
   constructor(
     private readonly pool: Db,
     private readonly log: Logger,
-    private readonly o: { batchMax: number; inflightMax: number } = { batchMax: 2_000, inflightMax: 2 },
-  ) {}
+    o: GroupCommitOptions = { batchMax: 2_000, inflightMax: 2 },
+  ) {
+    super(o);
+  }
 
+  /** Resolves once the join is recorded; StaleEpoch if a rebuild replaced its queue meanwhile. */
   record(rec: JoinRecord): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ rec, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => {
-          this.scheduled = false;
-          this.pump();
-        });
-      }
-    });
+    return this.submit(rec);
   }
 
-  /** Resolves once nothing is queued or in flight. */
-  drained(): Promise<void> {
-    if (this.queue.length === 0 && this.inflight === 0) return Promise.resolve();
-    return new Promise((r) => this.idle.push(r));
-  }
-
-  private pump(): void {
-    while (this.inflight < this.o.inflightMax && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.o.batchMax);
-      this.inflight++;
-      void this.flush(batch).finally(() => {
-        this.inflight--;
-        this.pump();
-        if (this.queue.length === 0 && this.inflight === 0) this.idle.splice(0).forEach((r) => r());
-      });
-    }
-  }
-
-  private async flush(batch: Waiting[]): Promise<void> {
+  protected async flush(batch: Pending<JoinRecord>[]): Promise<void> {
     try {
-      const stale = await this.write(batch.map((w) => w.rec));
+      const stale = await this.write(batch.map((w) => w.item));
       for (const w of batch) {
-        if (stale.has(w.rec)) w.reject(new StaleEpoch());
+        if (stale.has(w.item)) w.reject(new StaleEpoch());
         else w.resolve();
       }
     } catch (err) {
@@ -82,9 +53,8 @@ export class QueueLog {
   }
 
   /** Writes the batch's current-epoch joins; returns the stale ones (not written). */
-  private async write(recs: JoinRecord[]): Promise<Set<JoinRecord>> {
-    const conn = await this.pool.getConnection();
-    try {
+  private write(recs: JoinRecord[]): Promise<Set<JoinRecord>> {
+    return inRoundTripTransaction(this.pool, async (conn) => {
       const sessions = [...new Set(recs.map((r) => r.sessionId))];
       const [results] = await conn.query<RowDataPacket[][]>(`START TRANSACTION; ${epochsSql(sessions)}`);
       const epochs = new Map(results[1]!.map((r) => [String(r.session_id), Number(r.epoch)]));
@@ -92,11 +62,6 @@ export class QueueLog {
       const fresh = recs.filter((r) => !stale.has(r));
       await conn.query(fresh.length ? `${joinInsertSql(fresh)}; COMMIT` : 'COMMIT');
       return stale;
-    } catch (err) {
-      await conn.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      conn.release();
-    }
+    });
   }
 }

@@ -24,29 +24,26 @@ export interface Client {
   device: string | undefined;
 }
 
-export function rateLimited(retryAfterMs: number): AppError {
+/** A 429 that says when to come back (Retry-After, in whole seconds, at least 1). */
+function retryLater(code: 'RATE_LIMITED' | 'HOLD_COOLDOWN', retryAfterMs: number): AppError {
   const s = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return new AppError(
-    'RATE_LIMITED',
+    code,
     429,
     true,
-    ERRORS.RATE_LIMITED.message,
+    ERRORS[code].message,
     { retryAfterS: s },
     { 'Retry-After': String(s) },
   );
 }
 
+export function rateLimited(retryAfterMs: number): AppError {
+  return retryLater('RATE_LIMITED', retryAfterMs);
+}
+
 /** The hold cooldown (too many holds left to expire in a row): 429 with Retry-After. */
 export function holdCooldown(retryAfterMs: number): AppError {
-  const s = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new AppError(
-    'HOLD_COOLDOWN',
-    429,
-    true,
-    ERRORS.HOLD_COOLDOWN.message,
-    { retryAfterS: s },
-    { 'Retry-After': String(s) },
-  );
+  return retryLater('HOLD_COOLDOWN', retryAfterMs);
 }
 
 /**

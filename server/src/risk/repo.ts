@@ -1,4 +1,4 @@
-import type { RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../db/pool';
 import { SESSION_STATUS } from '../catalog/types';
 
@@ -11,4 +11,46 @@ export async function liveSessionIds(db: Db): Promise<string[]> {
     [SESSION_STATUS.PRESALE, SESSION_STATUS.ON_SALE, SESSION_STATUS.SOLD_OUT],
   ]);
   return rows.map((r) => String(r.id));
+}
+
+/** What a blocklist entry names. */
+export type BlockKind = 'user' | 'device' | 'ip' | 'id';
+
+/** One blocklist entry (blocklist table). */
+export interface BlocklistRow {
+  kind: BlockKind;
+  value: string;
+}
+
+/** The whole blocklist: small, and copied into each instance (risk/service.ts). */
+export async function blocklistEntries(db: Db): Promise<BlocklistRow[]> {
+  const [rows] = await db.query<RowDataPacket[]>('SELECT kind, value FROM blocklist');
+  return rows.map((r) => ({ kind: r.kind as BlockKind, value: String(r.value) }));
+}
+
+/** One more expired hold in the user's streak; the new streak (0 if there is no such user). */
+export async function bumpExpiredStreak(db: Db, userId: string): Promise<number> {
+  // LAST_INSERT_ID(expr) hands the new value back with the update: one round trip, no re-read.
+  const [res] = await db.query<ResultSetHeader>(
+    'UPDATE users SET expired_streak = LAST_INSERT_ID(expired_streak + 1) WHERE id = ?',
+    [userId],
+  );
+  return res.affectedRows === 1 ? Number(res.insertId) : 0;
+}
+
+/** A payment ends the user's streak of expired holds. */
+export async function resetExpiredStreak(db: Db, userId: string): Promise<void> {
+  await db.query('UPDATE users SET expired_streak = 0 WHERE id = ? AND expired_streak <> 0', [userId]);
+}
+
+/** Records (or raises) a flag: this device or address carries `accounts` accounts. */
+export async function upsertRiskFlag(
+  db: Db,
+  f: { kind: 'device' | 'ip'; subject: string; accounts: number; now: Date },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO risk_flags (kind, subject, accounts, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)
+       ON DUPLICATE KEY UPDATE accounts = VALUES(accounts), last_seen = VALUES(last_seen)`,
+    [f.kind, f.subject, f.accounts, f.now, f.now],
+  );
 }

@@ -1,4 +1,3 @@
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
@@ -6,7 +5,14 @@ import { appError } from '../errors';
 import type { TakeRequest } from '../inventory/types';
 import { Keys } from '../redis/keys';
 import { PathLimiter, type Client, type Limit, type PathLimits } from './limits';
-import { liveSessionIds } from './repo';
+import {
+  blocklistEntries,
+  type BlockKind,
+  bumpExpiredStreak,
+  liveSessionIds,
+  resetExpiredStreak,
+  upsertRiskFlag,
+} from './repo';
 
 export interface RiskOptions {
   keyPrefix: string;
@@ -26,8 +32,6 @@ export interface RiskOptions {
   accountsPerIpMax: number;
   blocklistRefreshMs: number;
 }
-
-type BlockKind = 'user' | 'device' | 'ip' | 'id';
 
 /**
  * Anti-scalper rules: request rates, the blocklist the admin page edits, a cooldown after
@@ -151,12 +155,11 @@ export class RiskService {
   private async refreshBlocklist(nowMs: number): Promise<void> {
     if (nowMs - this.blockedAt < this.o.blocklistRefreshMs) return;
     this.loading ??= (async () => {
-      const [rows] = await this.db.query<RowDataPacket[]>('SELECT kind, value FROM blocklist');
       const next = new Map<BlockKind, Set<string>>();
-      for (const r of rows) {
-        const set = next.get(r.kind as BlockKind) ?? new Set<string>();
-        set.add(String(r.value));
-        next.set(r.kind as BlockKind, set);
+      for (const r of await blocklistEntries(this.db)) {
+        const set = next.get(r.kind) ?? new Set<string>();
+        set.add(r.value);
+        next.set(r.kind, set);
       }
       this.blocked = next;
       this.blockedAt = nowMs;
@@ -177,12 +180,7 @@ export class RiskService {
    * it. The global key stays the record that a cooldown runs (onPaid looks for it).
    */
   async onHoldExpired(userId: string): Promise<void> {
-    // LAST_INSERT_ID(expr) hands the new value back with the update: one round trip, no re-read.
-    const [res] = await this.db.query<ResultSetHeader>(
-      'UPDATE users SET expired_streak = LAST_INSERT_ID(expired_streak + 1) WHERE id = ?',
-      [userId],
-    );
-    const streak = res.affectedRows === 1 ? Number(res.insertId) : 0;
+    const streak = await bumpExpiredStreak(this.db, userId);
     if (streak >= this.o.expiredHoldsMax) {
       await this.redis.set(this.cooldownKey(userId), '1', 'PX', this.o.cooldownMs);
       const sessions = await liveSessionIds(this.db);
@@ -197,7 +195,7 @@ export class RiskService {
 
   /** A payment ends the streak (and a cooldown, in every session it was written into). */
   async onPaid(userId: string): Promise<void> {
-    await this.db.query('UPDATE users SET expired_streak = 0 WHERE id = ? AND expired_streak <> 0', [userId]);
+    await resetExpiredStreak(this.db, userId);
     if ((await this.redis.del(this.cooldownKey(userId))) === 0) return;
     const sessions = await liveSessionIds(this.db);
     await Promise.all(sessions.map((id) => this.redis.del(this.keys.session(id).cooldown(userId))));
@@ -224,11 +222,7 @@ export class RiskService {
         .exec()) as [unknown, number][];
       const milestone = count === max + 1 || (count > max && (count & (count - 1)) === 0);
       if (added === 1 && milestone) {
-        await this.db.query(
-          `INSERT INTO risk_flags (kind, subject, accounts, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)
-             ON DUPLICATE KEY UPDATE accounts = VALUES(accounts), last_seen = VALUES(last_seen)`,
-          [kind, subject, count, now, now],
-        );
+        await upsertRiskFlag(this.db, { kind, subject, accounts: count, now });
       }
     }
   }

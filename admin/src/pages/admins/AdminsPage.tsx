@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { Button, Card, Checkbox, Form, Input, Modal, Switch, Table, Tag } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { Button, Checkbox, Form, Input, Modal, Switch, Tag } from 'antd';
 import {
   ADMIN_ROLES,
   PASSWORD_MIN,
@@ -12,6 +11,7 @@ import { createAdmin, listAdmins, updateAdmin } from '../../api/admins';
 import { useApi } from '../../api/useApi';
 import { useSaveForm } from '../../api/useSaveForm';
 import { dateTime, ROLE_LABEL } from '../../utils/format';
+import { ListCard, NewButton, PageHeader } from '../../components/PageParts';
 
 const ROLE_HELP: Record<string, string> = {
   admin: '全部权限，含账号管理',
@@ -47,11 +47,8 @@ export function AdminsPage() {
     );
   return (
     <>
-      <div className="page-header">
-        <h2>账号与权限</h2>
-        <Button
-          type="primary"
-          icon={<PlusOutlined />}
+      <PageHeader title="账号与权限">
+        <NewButton
           onClick={() => (
             form.resetFields(),
             form.setFieldsValue({ roles: ['operator'] }),
@@ -59,48 +56,45 @@ export function AdminsPage() {
           )}
         >
           新建账号
-        </Button>
-      </div>
-      <Card>
-        <Table<AdminAccount>
-          rowKey="id"
-          loading={list.loading}
-          dataSource={list.data?.items}
-          pagination={false}
-          columns={[
-            { title: '用户名', dataIndex: 'username' },
-            { title: '姓名', dataIndex: 'displayName' },
-            {
-              title: '角色',
-              dataIndex: 'roles',
-              render: (r: string[]) =>
-                r.map((x) => (
-                  <Tag key={x} color={x === 'admin' ? 'red' : 'blue'}>
-                    {ROLE_LABEL[x]}
-                  </Tag>
-                )),
-            },
-            {
-              title: '状态',
-              dataIndex: 'disabled',
-              render: (d: boolean) => (d ? <Tag>已停用</Tag> : <Tag color="green">正常</Tag>),
-            },
-            { title: '最近登录', dataIndex: 'lastLoginAt', render: dateTime },
-            {
-              title: '',
-              width: 80,
-              render: (_, a) => (
-                <Button
-                  size="small"
-                  onClick={() => (form.resetFields(), form.setFieldsValue(a), setEditing(a))}
-                >
-                  编辑
-                </Button>
-              ),
-            },
-          ]}
-        />
-      </Card>
+        </NewButton>
+      </PageHeader>
+      <ListCard<AdminAccount>
+        loading={list.loading}
+        dataSource={list.data?.items}
+        pagination={false}
+        columns={[
+          { title: '用户名', dataIndex: 'username' },
+          { title: '姓名', dataIndex: 'displayName' },
+          {
+            title: '角色',
+            dataIndex: 'roles',
+            render: (r: string[]) =>
+              r.map((x) => (
+                <Tag key={x} color={x === 'admin' ? 'red' : 'blue'}>
+                  {ROLE_LABEL[x]}
+                </Tag>
+              )),
+          },
+          {
+            title: '状态',
+            dataIndex: 'disabled',
+            render: (d: boolean) => (d ? <Tag>已停用</Tag> : <Tag color="green">正常</Tag>),
+          },
+          { title: '最近登录', dataIndex: 'lastLoginAt', render: dateTime },
+          {
+            title: '',
+            width: 80,
+            render: (_, a) => (
+              <Button
+                size="small"
+                onClick={() => (form.resetFields(), form.setFieldsValue(a), setEditing(a))}
+              >
+                编辑
+              </Button>
+            ),
+          },
+        ]}
+      />
       <Modal
         title={editing === 'new' ? '新建账号' : '编辑账号'}
         open={!!editing}

@@ -1,12 +1,11 @@
-import { useState } from 'react';
 import { Button, Card, Col, Descriptions, Drawer, Form, Image, Row, Space, Table, Tag } from 'antd';
 import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { AdminSessionSummary } from '@showtix/shared-types';
 import { getShow, updateShow } from '../../api/shows';
-import { useApi } from '../../api/useApi';
-import { useSaveForm } from '../../api/useSaveForm';
+import { useEditable } from '../../api/useEditable';
 import { LoadState } from '../../components/LoadState';
+import { PageHeader } from '../../components/PageParts';
 import { dateTime, SESSION_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
 import { SessionActions } from './sessionActions';
@@ -15,23 +14,18 @@ import { ShowForm, type ShowFormValues } from './ShowForm';
 export function ShowDetailPage() {
   const { showId } = useParams();
   const navigate = useNavigate();
-  const saveForm = useSaveForm();
-  const { data: show, error, reload } = useApi(() => getShow(showId!), [showId]);
-  const [editing, setEditing] = useState(false);
-  const [form] = Form.useForm<ShowFormValues>();
-  if (error || !show) return <LoadState error={error} />;
-  const save = (v: ShowFormValues) =>
-    saveForm(() => updateShow(showId!, v), {
-      done: '已保存',
-      close: () => setEditing(false),
-      reload,
-    });
+  const page = useEditable(
+    () => getShow(showId!),
+    [showId],
+    (v: ShowFormValues) => updateShow(showId!, v),
+  );
+  const show = page.data;
+  if (page.error || !show) return <LoadState error={page.error} />;
   return (
     <>
-      <div className="page-header">
-        <h2>{show.title}</h2>
+      <PageHeader title={show.title}>
         <Space>
-          <Button icon={<EditOutlined />} onClick={() => (form.setFieldsValue(show), setEditing(true))}>
+          <Button icon={<EditOutlined />} onClick={page.edit}>
             编辑演出
           </Button>
           <Button
@@ -43,7 +37,7 @@ export function ShowDetailPage() {
             新建场次
           </Button>
         </Space>
-      </div>
+      </PageHeader>
       <Row gutter={16}>
         <Col xs={24} xl={7}>
           <Card size="small" style={{ marginBottom: 16 }}>
@@ -126,7 +120,7 @@ export function ShowDetailPage() {
                       <Button size="small" onClick={() => navigate(`/sessions/${s.id}`)}>
                         设置
                       </Button>
-                      <SessionActions s={s} done={reload} compact />
+                      <SessionActions s={s} done={page.reload} compact />
                     </Space>
                   ),
                 },
@@ -138,19 +132,19 @@ export function ShowDetailPage() {
       <Drawer
         title="编辑演出"
         size={560}
-        open={editing}
-        onClose={() => setEditing(false)}
+        open={page.editing}
+        onClose={page.close}
         destroyOnHidden
         extra={
           <Space>
-            <Button onClick={() => setEditing(false)}>取消</Button>
-            <Button type="primary" onClick={() => form.submit()}>
+            <Button onClick={page.close}>取消</Button>
+            <Button type="primary" onClick={() => page.form.submit()}>
               保存
             </Button>
           </Space>
         }
       >
-        <Form form={form} layout="vertical" onFinish={save}>
+        <Form form={page.form} layout="vertical" onFinish={page.save}>
           <ShowForm venueLocked={show.sessionCount > 0} />
         </Form>
       </Drawer>

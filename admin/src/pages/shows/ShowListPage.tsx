@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { App, Button, Card, Drawer, Form, Image, Space, Table, Tag } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { App, Button, Drawer, Form, Image, Space, Tag } from 'antd';
 import { Link, useNavigate } from 'react-router-dom';
 import type { AdminShowSummary } from '@showtix/shared-types';
 import { errorText } from '../../api/client';
@@ -8,6 +7,7 @@ import { createShow, listShows } from '../../api/shows';
 import { useApi } from '../../api/useApi';
 import { dateTime, SESSION_STATUS } from '../../utils/format';
 import { ShowForm, type ShowFormValues } from './ShowForm';
+import { ListCard, NewButton, PageHeader } from '../../components/PageParts';
 
 export function ShowListPage() {
   const navigate = useNavigate();
@@ -30,56 +30,46 @@ export function ShowListPage() {
   };
   return (
     <>
-      <div className="page-header">
-        <h2>演出与场次</h2>
-        <Button
-          type="primary"
-          icon={<PlusOutlined />}
-          onClick={() => (form.resetFields(), setOpen(true))}
-          data-testid="new-show"
-        >
+      <PageHeader title="演出与场次">
+        <NewButton onClick={() => (form.resetFields(), setOpen(true))} testId="new-show">
           新建演出
-        </Button>
-      </div>
-      <Card>
-        <Table<AdminShowSummary>
-          rowKey="id"
-          loading={loading}
-          dataSource={data?.items}
-          pagination={{ pageSize: 20, hideOnSinglePage: true }}
-          columns={[
-            {
-              title: '海报',
-              dataIndex: 'posterUrl',
-              width: 72,
-              render: (u: string | null) =>
-                u ? (
-                  <Image src={u} width={40} height={54} style={{ objectFit: 'cover', borderRadius: 4 }} />
-                ) : (
-                  <div style={{ width: 40, height: 54, background: '#f0f0f0', borderRadius: 4 }} />
-                ),
-            },
-            { title: '演出', dataIndex: 'title', render: (v, r) => <Link to={`/shows/${r.id}`}>{v}</Link> },
-            { title: '场馆', dataIndex: 'venueName' },
-            { title: '场次', dataIndex: 'sessionCount', width: 70, align: 'right' },
-            { title: '首场时间', dataIndex: 'firstStartsAt', width: 160, render: dateTime },
-            {
-              title: '状态',
-              dataIndex: 'statuses',
-              render: (s: AdminShowSummary['statuses']) =>
-                s.length ? (
-                  [...new Set(s)].map((x) => (
-                    <Tag key={x} color={SESSION_STATUS[x].color}>
-                      {SESSION_STATUS[x].label}
-                    </Tag>
-                  ))
-                ) : (
-                  <Tag>未排场</Tag>
-                ),
-            },
-          ]}
-        />
-      </Card>
+        </NewButton>
+      </PageHeader>
+      <ListCard<AdminShowSummary>
+        loading={loading}
+        dataSource={data?.items}
+        columns={[
+          {
+            title: '海报',
+            dataIndex: 'posterUrl',
+            width: 72,
+            render: (u: string | null) =>
+              u ? (
+                <Image src={u} width={40} height={54} style={{ objectFit: 'cover', borderRadius: 4 }} />
+              ) : (
+                <div style={{ width: 40, height: 54, background: '#f0f0f0', borderRadius: 4 }} />
+              ),
+          },
+          { title: '演出', dataIndex: 'title', render: (v, r) => <Link to={`/shows/${r.id}`}>{v}</Link> },
+          { title: '场馆', dataIndex: 'venueName' },
+          { title: '场次', dataIndex: 'sessionCount', width: 70, align: 'right' },
+          { title: '首场时间', dataIndex: 'firstStartsAt', width: 160, render: dateTime },
+          {
+            title: '状态',
+            dataIndex: 'statuses',
+            render: (s: AdminShowSummary['statuses']) =>
+              s.length ? (
+                [...new Set(s)].map((x) => (
+                  <Tag key={x} color={SESSION_STATUS[x].color}>
+                    {SESSION_STATUS[x].label}
+                  </Tag>
+                ))
+              ) : (
+                <Tag>未排场</Tag>
+              ),
+          },
+        ]}
+      />
       <Drawer
         title="新建演出"
         size={560}

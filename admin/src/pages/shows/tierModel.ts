@@ -125,3 +125,43 @@ export function toTierSpecs(state: TierState): TierSpecInput[] {
     ...(t.zoneName ? { zoneName: t.zoneName } : { seatIds: seatsOf.get(t.key) ?? [] }),
   }));
 }
+
+/**
+ * The selection after a pick on the seat map: a box or lasso replaces it (or adds to it, with
+ * Shift); a click toggles, so clicking a picked row again drops it.
+ */
+export function nextSelection(
+  prev: ReadonlySet<string>,
+  ids: string[],
+  mode: string,
+  additive: boolean,
+): Set<string> {
+  if (mode === 'box' || mode === 'lasso') return new Set(additive ? [...prev, ...ids] : ids);
+  const next = new Set(prev);
+  const all = ids.every((id) => next.has(id));
+  for (const id of ids) all ? next.delete(id) : next.add(id);
+  return next;
+}
+
+/**
+ * The selected seats painted with tier `key` (undefined: not for sale). Sold or held seats keep
+ * their tier; `locked` counts them.
+ */
+export function paintSeats(
+  seatTier: ReadonlyMap<string, string>,
+  selected: Iterable<string>,
+  claimed: ReadonlySet<string>,
+  key: string | undefined,
+): { seatTier: Map<string, string>; locked: number } {
+  const next = new Map(seatTier);
+  let locked = 0;
+  for (const id of selected) {
+    if (claimed.has(id)) {
+      locked++;
+      continue;
+    }
+    if (key) next.set(id, key);
+    else next.delete(id);
+  }
+  return { seatTier: next, locked };
+}

@@ -1,12 +1,12 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Button, Card, Col, Descriptions, Form, Input, Modal, Row, Space, Tag } from 'antd';
 import { DownloadOutlined, EditOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router-dom';
 import { sectionLabel } from '@showtix/shared-types';
 import { getVenue, updateVenue } from '../../api/venues';
-import { useApi } from '../../api/useApi';
-import { useSaveForm } from '../../api/useSaveForm';
+import { useEditable } from '../../api/useEditable';
 import { LoadState } from '../../components/LoadState';
+import { PageHeader } from '../../components/PageParts';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import { colorBySection } from '../../seatmap/draw';
 import { dateTime } from '../../utils/format';
@@ -14,25 +14,20 @@ import { exportLayout } from '../../api/venues';
 
 export function VenueDetailPage() {
   const { venueId } = useParams();
-  const saveForm = useSaveForm();
   const navigate = useNavigate();
-  const { data: v, error, reload } = useApi(() => getVenue(venueId!), [venueId]);
-  const [editing, setEditing] = useState(false);
-  const [form] = Form.useForm();
+  const page = useEditable(
+    () => getVenue(venueId!),
+    [venueId],
+    (values: { name: string; city: string; address: string }) => updateVenue(venueId!, values),
+  );
+  const v = page.data;
   const colorOf = useMemo(() => colorBySection(v?.sections ?? []), [v]);
-  if (error || !v) return <LoadState error={error} />;
-  const save = (values: { name: string; city: string; address: string }) =>
-    saveForm(() => updateVenue(venueId!, values), {
-      done: '已保存',
-      close: () => setEditing(false),
-      reload,
-    });
+  if (page.error || !v) return <LoadState error={page.error} />;
   return (
     <>
-      <div className="page-header">
-        <h2>{v.name}</h2>
+      <PageHeader title={v.name}>
         <Space>
-          <Button icon={<EditOutlined />} onClick={() => (form.setFieldsValue(v), setEditing(true))}>
+          <Button icon={<EditOutlined />} onClick={page.edit}>
             编辑信息
           </Button>
           {v.sessionCount === 0 && (
@@ -45,7 +40,7 @@ export function VenueDetailPage() {
             导出 JSON
           </Button>
         </Space>
-      </div>
+      </PageHeader>
       <Row gutter={16}>
         <Col xs={24} xl={7}>
           <Card size="small" style={{ marginBottom: 16 }}>
@@ -81,12 +76,12 @@ export function VenueDetailPage() {
       </Row>
       <Modal
         title="编辑场馆信息"
-        open={editing}
-        onCancel={() => setEditing(false)}
-        onOk={() => form.submit()}
+        open={page.editing}
+        onCancel={page.close}
+        onOk={() => page.form.submit()}
         okText="保存"
       >
-        <Form form={form} layout="vertical" onFinish={save}>
+        <Form form={page.form} layout="vertical" onFinish={page.save}>
           <Form.Item name="name" label="场馆名称" rules={[{ required: true }]}>
             <Input />
           </Form.Item>
