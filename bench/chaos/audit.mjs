@@ -14,6 +14,10 @@ const { beijingDate } = dist('payments/reconcile.js');
 
 const LIVE = [ORDER_STATUS.PENDING, ORDER_STATUS.PAID, ORDER_STATUS.TICKETED];
 
+/** An order item still sold: not given back by a per-ticket refund that succeeded (issue 16). */
+const ITEM_LIVE = `NOT EXISTS (SELECT 1 FROM refund_items ri JOIN refunds rr ON rr.id = ri.refund_id
+  WHERE ri.live_item_id = i.id AND rr.status = ${REFUND_STATUS.SUCCESS})`;
+
 /** Everything but reconciliation (which claims a day, so it runs once the rest holds). */
 export async function audit(stack, session) {
   const db = stack.deps.db;
@@ -23,13 +27,13 @@ export async function audit(stack, session) {
   // Every seat (and zone unit) sold at most once, in live orders and in tickets.
   for (const r of await q(
     `SELECT i.seat_id, COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id
-      WHERE o.status IN (?) AND i.seat_id IS NOT NULL GROUP BY i.seat_id HAVING n > 1`,
+      WHERE o.status IN (?) AND i.seat_id IS NOT NULL AND ${ITEM_LIVE} GROUP BY i.seat_id HAVING n > 1`,
     [LIVE],
   ))
     bad.push(`seat ${r.seat_id} is in ${r.n} live orders`);
   for (const r of await q(
     `SELECT i.zone_id, i.slot_no, COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id
-      WHERE o.status IN (?) AND i.seat_id IS NULL GROUP BY i.zone_id, i.slot_no HAVING n > 1`,
+      WHERE o.status IN (?) AND i.seat_id IS NULL AND ${ITEM_LIVE} GROUP BY i.zone_id, i.slot_no HAVING n > 1`,
     [LIVE],
   ))
     bad.push(`zone ${r.zone_id} unit ${r.slot_no} is in ${r.n} live orders`);
@@ -39,16 +43,18 @@ export async function audit(stack, session) {
   ))
     bad.push(`seat ${r.seat_id} has ${r.n} unvoided tickets`);
   const [zoneLive] = await q(
-    `SELECT COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status IN (?) AND i.zone_id = ? AND i.seat_id IS NULL`,
+    `SELECT COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id
+      WHERE o.status IN (?) AND i.zone_id = ? AND i.seat_id IS NULL AND ${ITEM_LIVE}`,
     [LIVE, session.zoneId],
   );
   if (Number(zoneLive.n) > session.zoneCapacity)
     bad.push(`zone ${session.zoneId}: ${zoneLive.n} live units > capacity ${session.zoneCapacity}`);
 
-  // No admissible ticket whose order has an open or done refund, and none of a dead order.
+  // No admissible ticket whose item is in an open or done refund, and none of a dead order.
   for (const r of await q(
     `SELECT t.ticket_no, o.order_no, rf.status FROM tickets t JOIN orders o ON o.id = t.order_id
-       JOIN refunds rf ON rf.order_id = t.order_id AND rf.kind = 'order'
+       JOIN refund_items ri ON ri.order_item_id = t.order_item_id
+       JOIN refunds rf ON rf.id = ri.refund_id AND rf.kind = 'order'
       WHERE t.status = ? AND rf.status IN (?)`,
     [TICKET_STATUS.VALID, REFUND_BLOCKS_ADMISSION],
   ))
@@ -64,7 +70,8 @@ export async function audit(stack, session) {
   // No checked-in ticket refunded.
   for (const r of await q(
     `SELECT DISTINCT t.ticket_no, o.order_no, rf.status FROM checkins c JOIN tickets t ON t.id = c.ticket_id
-       JOIN orders o ON o.id = t.order_id JOIN refunds rf ON rf.order_id = t.order_id AND rf.kind = 'order'
+       JOIN orders o ON o.id = t.order_id JOIN refund_items ri ON ri.order_item_id = t.order_item_id
+       JOIN refunds rf ON rf.id = ri.refund_id AND rf.kind = 'order'
       WHERE rf.status <> ?`,
     [REFUND_STATUS.CLOSED],
   ))
@@ -141,12 +148,8 @@ async function auditMoney(stack, q, bad) {
     }
     if (pay.currency !== 'CNY' && refunded + operator < total)
       bad.push(`order ${pay.order_no}: ${total} ${pay.currency} taken, ${refunded} refunded`);
-    const [{ t }] = await q('SELECT COUNT(*) t FROM tickets WHERE order_id = ? AND status <> ?', [
-      pay.order_id,
-      TICKET_STATUS.VOIDED,
-    ]);
-    const ticketed =
-      pay.status === ORDER_STATUS.TICKETED && Number(t) === pay.quantity && refunded + operator < total;
+    const { t, owed } = await ticketsOf(q, pay.order_id, pay.quantity);
+    const ticketed = pay.status === ORDER_STATUS.TICKETED && t === owed && refunded + operator < total;
     if (ticketed) m.ticketed_fen += total - refunded - operator;
     m.refunded_fen += refunded;
     m.open_fen += operator;
@@ -181,13 +184,30 @@ async function auditDeadLetters(stack, q, bad) {
     bad.push(`${r.n} dead letters of ${r.queue} parked for an operator`);
 }
 
+/**
+ * An order's unvoided tickets, and how many it owes: its quantity less the tickets per-ticket
+ * refunds voided (their price is counted as refunded, fee included).
+ */
+async function ticketsOf(q, orderId, quantity) {
+  const [{ t }] = await q('SELECT COUNT(*) t FROM tickets WHERE order_id = ? AND status <> ?', [
+    orderId,
+    TICKET_STATUS.VOIDED,
+  ]);
+  const [{ gone }] = await q(
+    `SELECT COUNT(*) gone FROM refund_items ri JOIN refunds r ON r.id = ri.refund_id
+      WHERE ri.order_id = ? AND r.status = ?`,
+    [orderId, REFUND_STATUS.SUCCESS],
+  );
+  return { t: Number(t), owed: quantity - Number(gone) };
+}
+
 /** Redis says exactly what MySQL says about the session's units (the gate agrees with the record). */
 async function auditRedis(stack, q, session, bad) {
   const { redis, keys } = stack.deps;
   const k = keys.session(session.id);
   const items = await q(
     `SELECT i.order_id, i.seat_id, i.zone_id, o.user_id, o.status FROM order_items i JOIN orders o ON o.id = i.order_id
-      WHERE o.session_id = ? AND o.status IN (?)`,
+      WHERE o.session_id = ? AND o.status IN (?) AND ${ITEM_LIVE}`,
     [session.id, LIVE],
   );
   const seatOwner = new Map();

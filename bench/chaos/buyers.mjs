@@ -151,11 +151,7 @@ async function buyer(w, r, i, stats) {
     return o.body?.status === 'ticketed' ? o.body : undefined;
   }, 20_000);
   if (!ticketed || w.stop()) return;
-  if (after < 0.3) {
-    tally(stats, 'refund', await call(url, 'POST', `${path}/refund`, { token, body: { reason: 'chaos' } }));
-    stats.refunds++;
-    return;
-  }
+  if (after < 0.3) return refundTicketed(url, path, token, ticketed, after < 0.2 ? r : undefined, stats);
   if (after < 0.6) {
     const tickets = await call(url, 'GET', '/api/v1/tickets', { token });
     const mine = (tickets.body?.items ?? []).filter((t) => t.orderNo === orderNo);
@@ -181,6 +177,23 @@ async function buyer(w, r, i, stats) {
       stats.refunds++;
     }
   }
+}
+
+/**
+ * A ticketed order refunded whole; or (r given, several tickets) per ticket (issue 16): one ticket
+ * back, asked twice (the retry refunds nothing more), then sometimes the rest of the order, racing
+ * WeChat's answer to the first.
+ */
+async function refundTicketed(url, path, token, ticketed, r, stats) {
+  const refund = async (what, body) => {
+    tally(stats, what, await call(url, 'POST', `${path}/refund`, { token, body }));
+    stats.refunds++;
+  };
+  if (!r || ticketed.items.length < 2) return refund('refund', { reason: 'chaos' });
+  const one = { reason: 'chaos: one ticket', ticketIds: [ticketed.items[0].ticketId] };
+  await refund('refund-ticket', one);
+  await refund('refund-ticket', one);
+  if (r() < 0.5) await refund('refund', { reason: 'chaos: rest' });
 }
 
 /** Binds a ticket to a new phone key and returns the code that phone shows now ('' if refused). */

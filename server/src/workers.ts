@@ -26,7 +26,7 @@ export function startConsumers(d: AppDeps): void {
   d.broker.consume<'refund.requested'>('refunds', (m) => d.refunds.execute(m.refundId, now()), o);
   d.broker.consume<'inventory.release'>(
     'inventory',
-    async (m) => void (await d.orders.giveBack(m.sessionId, m.orderId)),
+    async (m) => void (await d.orders.giveBack(m.sessionId, m.orderId, undefined, m.units)),
     o,
   );
   d.broker.consume<'notice.send'>(

@@ -63,6 +63,36 @@ describe('sold seats of refunded orders', () => {
   });
 });
 
+describe('sold seats of per-ticket refunds', () => {
+  it('go back on sale when the Redis release of a refunded ticket never happened; the others stay sold', async () => {
+    const o = await paidOrder('openid-sweep-ticket', 2);
+    await issueTickets(p.deps, o.orderId, p.clock.now());
+    const [[t]] = await p.deps.db.query<RowDataPacket[]>(
+      'SELECT ticket_no FROM tickets WHERE order_id = ? ORDER BY id LIMIT 1',
+      [o.orderId],
+    );
+    const r = await p.deps.refunds.refundOrder({
+      orderId: o.orderId,
+      by: { kind: 'admin', id: '1' },
+      now: p.clock.now(),
+      ticketIds: [t!.ticket_no],
+    });
+    await p.deps.refunds.execute(r.id, p.clock.now());
+    await p.until(
+      async () => (await one('SELECT status FROM refunds WHERE id = ?', [r.id])).status === 2,
+      'refund succeeded',
+    );
+    expect((await one('SELECT status FROM orders WHERE id = ?', [o.orderId])).status).toBe(3); // still ticketed
+    expect(await soldSeats()).toEqual(expect.arrayContaining(o.seatIds));
+    expect(await sweepRefundedSeats(p.deps, [s.sessionId])).toBe(1);
+    const sold = await soldSeats();
+    expect(sold).not.toContain(o.seatIds[0]);
+    expect(sold).toContain(o.seatIds[1]);
+    expect(await sweepRefundedSeats(p.deps, [s.sessionId])).toBe(0); // idempotent
+    expect(await audit(p.deps, s.sessionId, p.clock.now().getTime())).toEqual([]);
+  });
+});
+
 describe('paid orders without tickets', () => {
   it('get their tickets from the sweeper, once, when order.paid never reached a consumer', async () => {
     const o = await paidOrder('openid-sweep-paid', 2);

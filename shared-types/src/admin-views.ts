@@ -167,6 +167,8 @@ export interface AdminOrderDetail extends AdminOrderRow {
     ticketNo: string;
     status: string;
     seatLabel: string;
+    /** The ticket's item price (what an admin's per-ticket refund gives back). */
+    priceFen: number;
     createdAt: string;
     /** Phones the ticket was bound to, newest first; revokedAt null: the current one. */
     bindings: AdminTicketBinding[];

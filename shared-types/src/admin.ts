@@ -3,7 +3,7 @@
  * its response shapes are in admin-views.ts. Money is integer fen; times are ISO 8601 strings.
  */
 import { z } from 'zod';
-import { ID_TYPES, IdSchema } from './schemas';
+import { ID_TYPES, IdSchema, RefundTicketIdsSchema } from './schemas';
 import { PhoneSchema } from './phone';
 
 export * from './ops';
@@ -237,7 +237,11 @@ export const OrderSearchSchema = z.strictObject({
 });
 export type OrderSearchInput = z.input<typeof OrderSearchSchema>;
 export const ExportQuerySchema = OrderSearchSchema.extend({ format: z.enum(['csv', 'xlsx']).default('csv') });
-export const AdminRefundSchema = z.strictObject({ reason: text(200).min(1, '请填写退款原因') });
+/** ticketIds: refund only those tickets (per-ticket refund); none: everything not refunded yet. */
+export const AdminRefundSchema = z.strictObject({
+  reason: text(200).min(1, '请填写退款原因'),
+  ticketIds: RefundTicketIdsSchema.optional(),
+});
 
 // ---------- staff ----------
 export const StaffAssignSchema = z.strictObject({

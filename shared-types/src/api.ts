@@ -147,6 +147,10 @@ export interface OrderItem {
   zoneName?: string;
   /** On real-name sessions: whose ticket this is (masked as stored, never the full values). */
   attendee?: AttendeeOnTicket;
+  /** The item's ticket number once issued: what a per-ticket refund names (ticketIds). */
+  ticketId?: string;
+  /** The item's refund, once asked for (per-ticket refunds: each item its own). */
+  refundStatus?: RefundStatus;
 }
 
 /** The real-name holder of one ticket, masked (张*三, 1101**********1234). */
@@ -176,8 +180,10 @@ export interface Order {
   items: OrderItem[];
   /** Why a cancelled order was cancelled: 'expired' (not paid in time), 'buyer' or 'session_cancelled'. */
   cancelReason?: string;
-  /** The buyer's or an admin's refund of this order, once asked for. */
+  /** The buyer's or an admin's refund of this order, once asked for (the latest, if several). */
   refund?: OrderRefund;
+  /** Every refund of this order, oldest first (several with per-ticket refunds). */
+  refunds?: OrderRefund[];
   /** The 联系手机 given with the order, masked (138****8000). */
   contactPhone?: string;
 }

@@ -17,6 +17,11 @@ export const ERRORS = {
   ORDER_EXPIRED: { status: 409, message: '订单已过期，请重新下单' },
   ORDER_STATE_INVALID: { status: 409, message: '订单当前状态不支持此操作' },
   REFUND_NOT_ALLOWED: { status: 409, message: '当前已过退票时限，不支持退票' },
+  /** A chosen ticket is already refunded, or in a refund under way. */
+  TICKET_ALREADY_REFUNDED: { status: 409, message: '所选门票已退票或正在退票' },
+  TICKET_CHECKED_IN: { status: 409, message: '所选门票已检票入场，不能退票' },
+  /** The refunds of an order would give back more than was paid: refused, nothing changed. */
+  REFUND_EXCEEDS_PAID: { status: 409, message: '退款总额不能超过实付金额' },
   ID_TAKEN: { status: 409, message: '该证件已持有本场次门票（一证一票）' },
   QUEUE_ID_TAKEN: { status: 409, message: '该证件已在其他账号排队' },
   QUEUE_ID_NOT_ATTENDEE: { status: 403, message: '排队时登记的证件须为本订单的观演人之一' },

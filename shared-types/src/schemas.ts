@@ -59,7 +59,17 @@ export const IdempotencyKeySchema = z.string().regex(/^[\w.:-]{8,128}$/);
 
 export const WxLoginSchema = z.strictObject({ code: z.string().min(1).max(128) });
 
-export const RefundRequestSchema = z.strictObject({ reason: z.string().max(200).optional() });
+/** Ticket numbers (GET /api/v1/tickets ticketId) chosen for a per-ticket refund. */
+export const RefundTicketIdsSchema = z
+  .array(z.string().regex(/^T[2-9A-HJ-NP-Z]{19}$/, '门票编号格式不正确'))
+  .min(1, '请选择要退的门票')
+  .max(50);
+
+/** ticketIds: refund only those tickets of the order (per-ticket refund); none: the whole order. */
+export const RefundRequestSchema = z.strictObject({
+  reason: z.string().max(200).optional(),
+  ticketIds: RefundTicketIdsSchema.optional(),
+});
 
 export const ListOrdersQuerySchema = z.strictObject({
   status: z.enum(['pending', 'paid', 'ticketed', 'cancelled', 'refunded']).optional(),

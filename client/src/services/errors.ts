@@ -97,6 +97,10 @@ const ADVICE: Record<ClientErrorCode, Advice> & Partial<Record<string, Advice>> 
   REQUEST_IN_PROGRESS: { title: '正在处理中', remedy: 'retry_later', actionText: '稍后刷新' },
   ORDER_STATE_INVALID: { title: '订单状态已变化', remedy: 'refresh_order', actionText: '刷新订单' },
   REFUND_NOT_ALLOWED: { title: '暂不支持退票', remedy: 'refresh_order', actionText: '查看订单' },
+  // Per-ticket refunds: the order changed under the fan (another device, a gate scan): read it again.
+  TICKET_ALREADY_REFUNDED: { title: '门票已在退票', remedy: 'refresh_order', actionText: '刷新订单' },
+  TICKET_CHECKED_IN: { title: '门票已入场', remedy: 'refresh_order', actionText: '刷新订单' },
+  REFUND_EXCEEDS_PAID: { title: '退款金额有误', remedy: 'refresh_order', actionText: '刷新订单' },
   TICKET_NOT_BINDABLE: { title: '门票已失效', remedy: 'back_home', actionText: '返回首页' },
   REBIND_FROZEN: { title: '暂不能更换手机', remedy: 'back_home', actionText: '知道了' },
   // Fair-access codes (real-name and risk rules); listed ahead of the shared table that adds them.

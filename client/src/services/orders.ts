@@ -64,11 +64,12 @@ export function payOrder(orderNo: string): Promise<PayResponse> {
   return request<PayResponse>(`${orderPath(orderNo)}/pay`, { method: 'POST', auth: true });
 }
 
-export function refundOrder(orderNo: string, reason?: string): Promise<Order> {
+/** ticketIds: refund only those tickets of the order (per-ticket 退票); none: the whole order. */
+export function refundOrder(orderNo: string, reason?: string, ticketIds?: string[]): Promise<Order> {
   return request<Order>(`${orderPath(orderNo)}/refund`, {
     method: 'POST',
     auth: true,
-    body: reason ? { reason } : {},
+    body: { ...(reason ? { reason } : {}), ...(ticketIds ? { ticketIds } : {}) },
   });
 }
 

@@ -126,9 +126,11 @@ export async function rebuildSession(
     // two reads above. Recording it would count it against its buyer and write a seat record with
     // no units, which its release could never free (found by the chaos run).
     if (!o.units.length) continue;
-    users.set(o.user, (users.get(o.user) ?? 0) + o.qty);
+    // Its units count, not orders.quantity: a per-ticket refund gave some of a live order's back.
+    const qty = o.units.length;
+    users.set(o.user, (users.get(o.user) ?? 0) + qty);
     const state = o.status === ORDER_STATUS.PENDING ? 'H' : 'S';
-    const rec = { state, userId: o.user, qty: o.qty, kind: o.kind, units: o.units, idem: o.idem } as const;
+    const rec = { state, userId: o.user, qty, kind: o.kind, units: o.units, idem: o.idem } as const;
     multi.hset(k.orders, o.id, orderRecord.encode({ ...rec, idHashes: o.ids, over: [] }));
     for (const id of o.ids) multi.hset(k.ids, id, o.id);
     if (o.status === ORDER_STATUS.PENDING) multi.zadd(k.pending, o.holdUntilMs, o.id);

@@ -3,7 +3,7 @@ import type { Db } from '../db/pool';
 import { RC } from '../redis/codes';
 import { scriptKeys, type Keys } from '../redis/keys';
 import type { ScriptReply, ScriptedRedis } from '../redis/scripts';
-import { confirmOrder, releaseOrder, retakeOrder } from '../redis/contract';
+import { confirmOrder, releaseOrder, releaseUnits, retakeOrder } from '../redis/contract';
 import { idemValue, orderRecord, seatValue } from '../redis/records';
 import { rebuildSession } from './rebuild';
 import type {
@@ -107,6 +107,13 @@ export class InventoryService {
   ): Promise<ReleaseResult> {
     const k = this.keys.session(sessionId);
     const released = await releaseOrder(this.redis, k, { orderId, forget, returnTurn: returnTurn ?? '' });
+    this.freed(sessionId);
+    return released;
+  }
+
+  /** Some units of a sold order (seat ids or slot numbers): a per-ticket refund succeeded. */
+  async releaseUnits(sessionId: string, orderId: string, units: string[]): Promise<ReleaseResult> {
+    const released = await releaseUnits(this.redis, this.keys.session(sessionId), { orderId, units });
     this.freed(sessionId);
     return released;
   }

@@ -3,6 +3,7 @@ import type { Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
 import { refundedOrdersOf } from '../orders/repo';
 import type { OrderService } from '../orders/service';
+import { refundedUnitsOfLiveOrders } from '../refunds/items-repo';
 
 export interface RefundedSeatsDeps {
   db: Db;
@@ -34,6 +35,26 @@ export async function sweepRefundedSeats(d: RefundedSeatsDeps, sessionIds: strin
           'seats of a refunded order were still taken in Redis: released',
         );
       }
+    }
+  }
+  return freed + (await sweepRefundedUnits(d, sessionIds));
+}
+
+/**
+ * The same for per-ticket refunds: the refunded seats of an order still ticketed go back on sale
+ * if its Redis record still holds them (the order's other units stay sold). Idempotent.
+ */
+async function sweepRefundedUnits(d: RefundedSeatsDeps, sessionIds: string[]): Promise<number> {
+  let freed = 0;
+  for (const o of await refundedUnitsOfLiveOrders(d.db, sessionIds)) {
+    const held = await d.inventory.heldUnits(o.sessionId, o.orderId);
+    if (!held || held.state === 'R' || !o.units.some((u) => held.units.includes(u))) continue;
+    if ((await d.orders.giveBack(o.sessionId, o.orderId, undefined, o.units)) === 'released') {
+      freed++;
+      d.log.warn(
+        { sessionId: o.sessionId, orderId: o.orderId, units: o.units },
+        'seats of a per-ticket refund were still taken in Redis: released',
+      );
     }
   }
   return freed;

@@ -249,6 +249,9 @@ export interface ItemRow {
   /** The item's real-name attendee (same position among the order's items), masked. */
   attendee_name: string | null;
   attendee_id_masked: string | null;
+  /** The item's ticket number once issued, and its latest order refund's status. */
+  ticket_no: string | null;
+  refund_status: number | null;
 }
 
 export async function itemsOf(db: Db | Conn, orderIds: string[]): Promise<ItemRow[]> {
@@ -256,8 +259,11 @@ export async function itemsOf(db: Db | Conn, orderIds: string[]): Promise<ItemRo
   const [rows] = await db.query<Row[]>(
     `SELECT i.order_id, i.seat_id, i.zone_id, i.slot_no, i.tier_id, i.price_fen,
             vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
-            oa.name_masked AS attendee_name, oa.id_masked AS attendee_id_masked
+            oa.name_masked AS attendee_name, oa.id_masked AS attendee_id_masked, t.ticket_no,
+            (SELECT r.status FROM refund_items ri JOIN refunds r ON r.id = ri.refund_id
+              WHERE ri.order_item_id = i.id ORDER BY r.id DESC LIMIT 1) AS refund_status
        FROM order_items i
+       LEFT JOIN tickets t ON t.order_item_id = i.id
        LEFT JOIN venue_seats vs ON vs.id = i.seat_id
        LEFT JOIN venue_zones vz ON vz.id = i.zone_id
        ${attendeeOfItemJoin('i')}
@@ -311,6 +317,41 @@ export async function releaseClaims(
   );
 }
 
+/**
+ * Frees what some units of a refunded order held in MySQL (a per-ticket refund succeeded): their
+ * seat and unit claims and that many of the user's quota. The order's other claims stay.
+ */
+export async function releaseItemClaims(
+  conn: Conn,
+  order: Pick<OrderRow, 'id' | 'user_id' | 'session_id'>,
+  items: { seat_id: string | null; zone_id: string | null; slot_no: number | null }[],
+) {
+  const seats = items.filter((i) => i.seat_id !== null).map((i) => i.seat_id);
+  const slots = items.filter((i) => i.zone_id !== null).map((i) => [i.zone_id, i.slot_no]);
+  if (seats.length)
+    await conn.query('DELETE FROM seat_claims WHERE order_id = ? AND seat_id IN (?)', [order.id, seats]);
+  if (slots.length)
+    await conn.query('DELETE FROM zone_claims WHERE order_id = ? AND (zone_id, slot_no) IN (?)', [
+      order.id,
+      slots,
+    ]);
+  const quota = [items.length, order.user_id, order.session_id];
+  await conn.query(
+    'UPDATE user_session_quota SET used = used - ? WHERE user_id = ? AND session_id = ?',
+    quota,
+  );
+  await conn.query(
+    `UPDATE user_show_quota q JOIN show_sessions s ON s.show_id = q.show_id SET q.used = q.used - ?
+      WHERE q.user_id = ? AND s.id = ?`,
+    quota,
+  );
+}
+
+/** The real-name IDs an order holds for its session (given back when it is refunded in full). */
+export async function releaseAttendeeClaims(conn: Conn, orderId: string) {
+  await conn.query('DELETE FROM attendee_claims WHERE order_id = ?', [orderId]);
+}
+
 export async function dueForExpiry(
   db: Db,
   now: Date,
@@ -323,15 +364,16 @@ export async function dueForExpiry(
   return rows as { id: string; session_id: string }[];
 }
 
-/** The latest order refund (buyer or admin) of each order, for order views. */
-export async function refundsOf(db: Db | Conn, orderIds: string[]): Promise<Map<string, RefundSummary>> {
-  const out = new Map<string, RefundSummary>();
+/** The order refunds (buyer or admin) of each order, oldest first, for order views. */
+export async function refundsOf(db: Db | Conn, orderIds: string[]): Promise<Map<string, RefundSummary[]>> {
+  const out = new Map<string, RefundSummary[]>();
   if (orderIds.length === 0) return out;
   const [rows] = await db.query<Row[]>(
     "SELECT order_id, status, amount_fen, fee_fen, created_at, finished_at FROM refunds WHERE kind = 'order' AND order_id IN (?) ORDER BY id",
     [orderIds],
   );
-  for (const r of rows) out.set(String(r.order_id), r as RefundSummary);
+  for (const r of rows)
+    out.set(String(r.order_id), [...(out.get(String(r.order_id)) ?? []), r as RefundSummary]);
   return out;
 }
 

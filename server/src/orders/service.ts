@@ -45,6 +45,7 @@ export type RefundOrder = (o: {
   by: { kind: 'buyer'; id: string };
   reason?: string;
   now: Date;
+  ticketIds?: string[];
 }) => Promise<unknown>;
 
 const WRITE_REFUSALS = {
@@ -339,11 +340,14 @@ export class OrderService {
     return 'cancelled';
   }
 
-  /** The buyer asks for a refund of a ticketed order, under the show's refund rules. */
+  /**
+   * The buyer asks for a refund of a ticketed order, under the show's refund rules: of the whole
+   * order, or of the tickets named (ticket numbers) only.
+   */
   async requestRefund(
     userId: string,
     orderNo: string,
-    reason: string | undefined,
+    r: { reason?: string | undefined; ticketIds?: string[] | undefined },
     now: Date,
   ): Promise<Order> {
     const order = await this.owned(userId, orderNo);
@@ -351,7 +355,8 @@ export class OrderService {
     await this.refundOrder({
       orderId: order.id,
       by: { kind: 'buyer', id: userId },
-      ...(reason ? { reason } : {}),
+      ...(r.reason ? { reason: r.reason } : {}),
+      ...(r.ticketIds ? { ticketIds: r.ticketIds } : {}),
       now,
     });
     return this.view(await this.owned(userId, orderNo));
@@ -389,10 +394,18 @@ export class OrderService {
 
   /**
    * The same, throwing on a Redis failure: the inventory.release consumer (a refund's seats)
-   * lets RabbitMQ retry, and the refunded-seats sweep is the backstop after that.
+   * lets RabbitMQ retry, and the refunded-seats sweep is the backstop after that. units: only
+   * those (a per-ticket refund), the order's other units stay sold.
    */
-  async giveBack(sessionId: string, orderId: string, returnTurn?: string): Promise<'released' | 'not_held'> {
-    const r = await this.d.inventory.release(sessionId, orderId, false, returnTurn);
+  async giveBack(
+    sessionId: string,
+    orderId: string,
+    returnTurn?: string,
+    units?: string[],
+  ): Promise<'released' | 'not_held'> {
+    const r = units
+      ? await this.d.inventory.releaseUnits(sessionId, orderId, units)
+      : await this.d.inventory.release(sessionId, orderId, false, returnTurn);
     if (r.kind === 'released' && r.availAfter > 0 && r.availAfter - r.freed <= 0) {
       await this.d.catalog.markBackOnSale(sessionId);
     }

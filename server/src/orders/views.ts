@@ -1,12 +1,18 @@
-import type { Order, OrderItem } from '@showtix/shared-types';
+import type { Order, OrderItem, OrderRefund } from '@showtix/shared-types';
+
+const REFUND_STATUS_NAMES = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
 import type { SessionCatalog } from '../catalog/types';
 import type { ItemRow } from './repo';
 import { ORDER_STATUS_NAME, type NewOrder, type OrderRow, type RefundSummary } from './types';
 
 export function itemView(r: ItemRow): OrderItem {
-  const attendee = r.attendee_name
-    ? { attendee: { name: r.attendee_name, idMasked: r.attendee_id_masked ?? '' } }
-    : {};
+  const attendee = {
+    ...(r.attendee_name ? { attendee: { name: r.attendee_name, idMasked: r.attendee_id_masked ?? '' } } : {}),
+    ...(r.ticket_no ? { ticketId: r.ticket_no } : {}),
+    ...(r.refund_status !== null && r.refund_status !== undefined
+      ? { refundStatus: REFUND_STATUS_NAMES[r.refund_status]! }
+      : {}),
+  };
   if (r.seat_id) {
     return {
       seatId: r.seat_id,
@@ -27,9 +33,19 @@ export function itemView(r: ItemRow): OrderItem {
   };
 }
 
-const REFUND_STATUS_NAMES = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
+function refundView(refund: RefundSummary): OrderRefund {
+  return {
+    status: REFUND_STATUS_NAMES[refund.status]!,
+    amountFen: refund.amount_fen,
+    feeFen: refund.fee_fen,
+    requestedAt: refund.created_at.toISOString(),
+    ...(refund.finished_at ? { finishedAt: refund.finished_at.toISOString() } : {}),
+  };
+}
 
-export function orderView(o: OrderRow, items: ItemRow[], refund?: RefundSummary): Order {
+/** refunds: the order's refunds, oldest first; `refund` shows the latest, `refunds` all. */
+export function orderView(o: OrderRow, items: ItemRow[], refunds: RefundSummary[] = []): Order {
+  const latest = refunds[refunds.length - 1];
   return {
     orderNo: o.order_no,
     status: ORDER_STATUS_NAME[o.status]!,
@@ -40,17 +56,7 @@ export function orderView(o: OrderRow, items: ItemRow[], refund?: RefundSummary)
     items: items.map(itemView),
     ...(o.cancel_reason ? { cancelReason: o.cancel_reason } : {}),
     ...(o.contact_phone_masked ? { contactPhone: o.contact_phone_masked } : {}),
-    ...(refund
-      ? {
-          refund: {
-            status: REFUND_STATUS_NAMES[refund.status]!,
-            amountFen: refund.amount_fen,
-            feeFen: refund.fee_fen,
-            requestedAt: refund.created_at.toISOString(),
-            ...(refund.finished_at ? { finishedAt: refund.finished_at.toISOString() } : {}),
-          },
-        }
-      : {}),
+    ...(latest ? { refund: refundView(latest), refunds: refunds.map(refundView) } : {}),
   };
 }
 

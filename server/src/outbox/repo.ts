@@ -22,7 +22,8 @@ export interface Messages {
   'order.paid': { orderId: string };
   'payment.late': { orderId: string; paymentId: string };
   'refund.requested': { refundId: string };
-  'inventory.release': { sessionId: string; orderId: string };
+  /** units: a per-ticket refund's seat ids or slot numbers; absent: the whole order. */
+  'inventory.release': { sessionId: string; orderId: string; units?: string[] };
   'notice.send': {
     userId: string;
     template: NoticeTemplate;

@@ -32,13 +32,8 @@ export function payRoutes(d: PaymentRouteDeps): Router {
     ctx.body = await d.payments.prepay(principal(ctx).userId, ctx.params.orderNo!, d.clock.now(), '演出门票');
   });
   r.post('/:orderNo/refund', async (ctx) => {
-    const { reason } = RefundRequestSchema.parse(ctx.request.body ?? {});
-    ctx.body = await d.orders.requestRefund(
-      principal(ctx).userId,
-      ctx.params.orderNo!,
-      reason,
-      d.clock.now(),
-    );
+    const body = RefundRequestSchema.parse(ctx.request.body ?? {});
+    ctx.body = await d.orders.requestRefund(principal(ctx).userId, ctx.params.orderNo!, body, d.clock.now());
   });
   return r;
 }

@@ -60,6 +60,10 @@ export const CONTRACTS = {
     keys: ['meta', 'seats', 'users', 'orders', 'pending', 'idem', 'zslots', 'ids', 'admission'],
     argv: ['orderId', 'forget', 'returnTurn'],
   },
+  releaseUnits: {
+    keys: ['meta', 'seats', 'users', 'orders', 'pending', 'zslots'],
+    argv: ['orderId'],
+  },
   retakeOrder: {
     keys: ['meta', 'seats', 'users', 'orders', 'pending', 'zslots', 'ids'],
     argv: ['orderId', 'userId', 'nowMs', 'holdUntilMs', 'kind', 'quantity', 'n'],
@@ -152,6 +156,21 @@ export async function releaseOrder(
       forget: a.forget ? '1' : '0',
       returnTurn: a.returnTurn ? '1' : '0',
     }),
+  );
+  if (code === RC.RELEASED) return { kind: 'released', availAfter: Number(avail), freed: Number(freed) };
+  return { kind: code === RC.ALREADY ? 'already' : 'unknown' };
+}
+
+/** Some units of an order (seat ids or slot numbers): a per-ticket refund's seats back on sale. */
+export async function releaseUnits(
+  redis: ScriptedRedis,
+  k: SessionKeys,
+  a: { orderId: string; units: string[] },
+): Promise<ReleaseResult> {
+  const [code, avail, freed] = await redis.releaseUnits(
+    ...sessionKeys('releaseUnits', k),
+    ...argv('releaseUnits', { orderId: a.orderId }),
+    ...a.units,
   );
   if (code === RC.RELEASED) return { kind: 'released', availAfter: Number(avail), freed: Number(freed) };
   return { kind: code === RC.ALREADY ? 'already' : 'unknown' };

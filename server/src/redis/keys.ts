@@ -140,5 +140,6 @@ export const scriptKeys = {
     k.ids,
     k.admission(jti),
   ],
+  releaseUnits: (k: SessionKeys) => [k.meta, k.seats, k.users, k.orders, k.pending, k.zslots],
   retakeOrder: (k: SessionKeys) => [k.meta, k.seats, k.users, k.orders, k.pending, k.zslots, k.ids],
 };

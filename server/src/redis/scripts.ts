@@ -13,6 +13,7 @@ export interface InventoryCommands {
   takeZone(...args: (string | number)[]): Promise<ScriptReply>;
   confirmOrder(...args: (string | number)[]): Promise<ScriptReply>;
   releaseOrder(...args: (string | number)[]): Promise<ScriptReply>;
+  releaseUnits(...args: (string | number)[]): Promise<ScriptReply>;
   retakeOrder(...args: (string | number)[]): Promise<ScriptReply>;
   queueJoin(...args: (string | number)[]): Promise<ScriptReply>;
   queueStatus(...args: (string | number)[]): Promise<ScriptReply>;

@@ -9,8 +9,8 @@ export { REFUND_STATUS };
 export const REFUND_STATUS_NAME = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
 
 /**
- * An order refund in one of these states makes the order's tickets inadmissible: open (requested,
- * at WeChat, abnormal) or done. Only CLOSED (WeChat refused it for good) gives them back.
+ * An order refund in one of these states makes the tickets of its items inadmissible: open
+ * (requested, at WeChat, abnormal) or done. Only CLOSED (WeChat refused it for good) gives them back.
  */
 export const REFUND_BLOCKS_ADMISSION = [
   REFUND_STATUS.REQUESTED,
@@ -33,6 +33,8 @@ export interface RefundRow {
   order_id: string;
   payment_id: string;
   kind: RefundKind;
+  /** Numbers the order refunds of a payment (1 for the first and for every other kind). */
+  seq?: number;
   out_refund_no: string;
   refund_id: string | null;
   amount_fen: number;
@@ -46,7 +48,7 @@ export interface RefundRow {
   attempts?: number;
 }
 
-const COLUMNS = `id, order_id, payment_id, kind, out_refund_no, refund_id, amount_fen, fee_fen, status, reason,
+const COLUMNS = `id, order_id, payment_id, kind, seq, out_refund_no, refund_id, amount_fen, fee_fen, status, reason,
   requested_by, created_at, finished_at, attempts`;
 
 // A payment can carry refunds of several kinds; a lookup by payment alone answers the latest.
@@ -61,13 +63,17 @@ export async function findRefund(
   return findOne<RefundRow>(db, REFUNDS, where, params, lock);
 }
 
-/** One refund per payment and kind: asking again answers the refund already made. */
+/**
+ * One refund per payment, kind and number: asking again answers the refund already made (the
+ * system's refunds are always number 1; order refunds are numbered under the payment's lock).
+ */
 export async function createRefund(
   conn: Conn,
   r: {
     orderId: string;
     paymentId: string;
     kind: RefundKind;
+    seq: number;
     outRefundNo: string;
     amountFen: number;
     feeFen: number;
@@ -78,15 +84,27 @@ export async function createRefund(
 ): Promise<{ refund: RefundRow; created: boolean }> {
   try {
     const [res] = await conn.query<ResultSetHeader>(
-      `INSERT INTO refunds (order_id, payment_id, kind, out_refund_no, amount_fen, fee_fen, reason, requested_by, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [r.orderId, r.paymentId, r.kind, r.outRefundNo, r.amountFen, r.feeFen, r.reason, r.requestedBy, r.now],
+      `INSERT INTO refunds (order_id, payment_id, kind, seq, out_refund_no, amount_fen, fee_fen, reason, requested_by, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        r.orderId,
+        r.paymentId,
+        r.kind,
+        r.seq,
+        r.outRefundNo,
+        r.amountFen,
+        r.feeFen,
+        r.reason,
+        r.requestedBy,
+        r.now,
+      ],
     );
     const refund: RefundRow = {
       id: String(res.insertId),
       order_id: r.orderId,
       payment_id: r.paymentId,
       kind: r.kind,
+      seq: r.seq,
       out_refund_no: r.outRefundNo,
       refund_id: null,
       amount_fen: r.amountFen,
@@ -101,7 +119,11 @@ export async function createRefund(
   } catch (err) {
     if (sqlErrno(err) !== ER_DUP_ENTRY) throw err;
     return {
-      refund: (await findRefund(conn, 'payment_id = ? AND kind = ?', [r.paymentId, r.kind]))!,
+      refund: (await findRefund(conn, 'payment_id = ? AND kind = ? AND seq = ?', [
+        r.paymentId,
+        r.kind,
+        r.seq,
+      ]))!,
       created: false,
     };
   }
@@ -121,32 +143,22 @@ export async function setRefundStatus(
   return res.affectedRows === 1;
 }
 
-/**
- * Whether the order has an open or finished order refund. lock=true reads under a shared lock,
- * which sees the latest committed row whatever snapshot the transaction already has.
- */
-export async function orderRefundBlocks(db: Db | Conn, orderId: string, lock = false): Promise<boolean> {
-  const [rows] = await db.query<Row[]>(
-    `SELECT 1 FROM refunds WHERE order_id = ? AND kind = 'order' AND status IN (?) LIMIT 1${lock ? ' LOCK IN SHARE MODE' : ''}`,
-    [orderId, REFUND_BLOCKS_ADMISSION],
-  );
-  return rows.length > 0;
-}
-
-/** The gate's view: does the ticket's order have an open or finished order refund? */
+/** The gate's view: is the ticket's own item in an open or finished order refund? */
 export async function ticketRefundBlocks(db: Db | Conn, ticketId: string): Promise<boolean> {
   const [rows] = await db.query<Row[]>(
-    `SELECT 1 FROM tickets t JOIN refunds r ON r.order_id = t.order_id
+    `SELECT 1 FROM tickets t JOIN refund_items ri ON ri.order_item_id = t.order_item_id
+       JOIN refunds r ON r.id = ri.refund_id
       WHERE t.id = ? AND r.kind = 'order' AND r.status IN (?) LIMIT 1`,
     [ticketId, REFUND_BLOCKS_ADMISSION],
   );
   return rows.length > 0;
 }
 
-/** Ticket numbers of a session whose order has an open or finished order refund. */
+/** Ticket numbers of a session whose item is in an open or finished order refund. */
 export async function refundBlockedTickets(db: Db | Conn, sessionId: string): Promise<Set<string>> {
   const [rows] = await db.query<Row[]>(
-    `SELECT t.ticket_no FROM tickets t JOIN refunds r ON r.order_id = t.order_id
+    `SELECT t.ticket_no FROM tickets t JOIN refund_items ri ON ri.order_item_id = t.order_item_id
+       JOIN refunds r ON r.id = ri.refund_id
       WHERE t.session_id = ? AND r.kind = 'order' AND r.status IN (?)`,
     [sessionId, REFUND_BLOCKS_ADMISSION],
   );

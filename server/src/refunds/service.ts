@@ -4,7 +4,7 @@ import type { CatalogService } from '../catalog/service';
 import { parseRefundRules } from '../catalog/repo';
 import { inTransaction, type Conn, type Db } from '../db/pool';
 import { appError } from '../errors';
-import { findOrder, releaseClaims } from '../orders/repo';
+import { findOrder, releaseAttendeeClaims, releaseItemClaims } from '../orders/repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
@@ -23,7 +23,17 @@ import {
   type RefundRow,
 } from './repo';
 import { refundTerms } from './rules';
-import { admittedCount, lockOrderTickets, moveOrderTickets } from '../tickets/repo';
+import { admittedCount, lockItemTickets, lockOrderTickets, moveItemTickets } from '../tickets/repo';
+import {
+  addRefundItems,
+  freeRefundItems,
+  itemsNotRefunded,
+  itemsOfRefund,
+  nextRefundSeq,
+  refundableItems,
+  refundedOrOpenFen,
+} from './items-repo';
+import { pickItems } from './pick';
 import { move, ORDER_LIFECYCLE, REFUND_LIFECYCLE, TICKET_LIFECYCLE, tryMove } from '../lifecycle/transitions';
 
 /** A payment as refunds see it (the payments record's row, payments/repo.ts). */
@@ -84,9 +94,13 @@ const PAYMENT_REFUND: Record<PaymentRefundKind, { reason: string; template: 'lat
   currency: { reason: '支付币种不符，自动退款', template: 'returned' },
 };
 
-/** Stable per payment and kind: a retried refund reuses it, so WeChat refunds at most once. */
-export function outRefundNo(orderNo: string, paymentId: string, kind: RefundKind): string {
-  return `${PREFIX[kind]}${orderNo}P${paymentId}`;
+/**
+ * Stable per payment, kind and number: a retried refund reuses it, so WeChat refunds at most
+ * once. The first refund keeps the form it always had; later order refunds of the same payment
+ * (per-ticket refunds) add their number, so each is its own refund at WeChat.
+ */
+export function outRefundNo(orderNo: string, paymentId: string, kind: RefundKind, seq = 1): string {
+  return `${PREFIX[kind]}${orderNo}P${paymentId}${seq > 1 ? `N${seq}` : ''}`;
 }
 
 /**
@@ -98,33 +112,56 @@ export function outRefundNo(orderNo: string, paymentId: string, kind: RefundKind
 export class RefundService {
   constructor(private readonly d: RefundDeps) {}
 
-  /** The one path for refunding an order: buyer (with the show's fee) or admin (full). */
-  async refundOrder(o: { orderId: string; by: RefundActor; reason?: string; now: Date }): Promise<RefundRow> {
+  /**
+   * The one path for refunding an order: buyer (with the show's fee) or admin (full). ticketIds
+   * (ticket numbers): only those tickets, the others stay valid; none: every item of the order
+   * not refunded yet (a whole-order refund, as session cancellation asks for). Asked again for the
+   * same tickets it answers the refund already made.
+   */
+  async refundOrder(o: {
+    orderId: string;
+    by: RefundActor;
+    reason?: string;
+    now: Date;
+    ticketIds?: string[];
+  }): Promise<RefundRow> {
     const refund = await inTransaction(this.d.db, async (conn) => {
       const order = await findOrder(conn, 'id = ?', [o.orderId], true);
       if (!order) throw appError('NOT_FOUND', undefined, '订单不存在');
-      const existing = await findRefund(conn, "order_id = ? AND kind = 'order'", [order.id]);
-      if (existing) return existing;
+      const pick = pickItems(await refundableItems(conn, order.id), o.ticketIds);
+      if (pick.kind === 'again') {
+        const again = pick.refundId && (await findRefund(conn, 'id = ?', [pick.refundId]));
+        if (!again) throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
+        return again;
+      }
       if (order.status !== ORDER_STATUS.TICKETED && order.status !== ORDER_STATUS.PAID)
         throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
       const payment = await this.d.payments.orderPaymentLocked(conn, order.id);
       if (!payment) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
-      await this.refuseIfCheckedIn(conn, order.id);
-      const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(conn, order, o.now) : 0;
+      const itemIds = pick.items.map((i) => i.id);
+      await this.refuseIfCheckedIn(conn, order.id, o.ticketIds ? itemIds : undefined);
+      const grossFen = pick.items.reduce((sum, i) => sum + i.price_fen, 0);
+      const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(conn, order, grossFen, o.now) : 0;
+      const seq = await nextRefundSeq(conn, payment.id);
+      const money = { amountFen: grossFen - feeFen, feeFen, seq };
       const { refund: r } = await this.create(
         conn,
         order,
         payment,
         'order',
-        order.amount_fen - feeFen,
-        feeFen,
+        money,
         o.reason ?? '',
         o.by,
         o.now,
       );
+      await addRefundItems(conn, r.id, order.id, pick.items);
+      // Every fen accounted for: what this payment's refunds give back, asked in MySQL in this
+      // transaction under the payment's lock, never exceeds what was paid (else all rolls back).
+      if ((await refundedOrOpenFen(conn, payment.id)) > payment.amount_fen)
+        throw appError('REFUND_EXCEEDS_PAID');
       // Inadmissible at once, in the refund's own transaction. A paid order has no tickets yet:
       // the tickets consumer sees this refund under the order lock and issues them REFUNDING.
-      await moveOrderTickets(conn, order.id, TICKET_LIFECYCLE.holdForRefund);
+      await moveItemTickets(conn, itemIds, TICKET_LIFECYCLE.holdForRefund);
       return r;
     });
     this.d.relay.nudge();
@@ -136,18 +173,22 @@ export class RefundService {
    * for: check-in admits under the ticket's row lock, so none can commit between this check and
    * the refund's ticket update (a later scan sees REFUNDING). A method of its own so the race
    * test can take the locks away and watch the race it stops (refund.admission.test.ts).
+   * itemIds: the chosen tickets' items (a per-ticket refund); none: the whole order.
    */
-  protected async refuseIfCheckedIn(conn: Conn, orderId: string): Promise<void> {
-    const ticketIds = await lockOrderTickets(conn, orderId);
+  protected async refuseIfCheckedIn(conn: Conn, orderId: string, itemIds?: string[]): Promise<void> {
+    const ticketIds = itemIds ? await lockItemTickets(conn, itemIds) : await lockOrderTickets(conn, orderId);
     if ((await admittedCount(conn, ticketIds)) > 0)
-      throw appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
+      throw itemIds
+        ? appError('TICKET_CHECKED_IN')
+        : appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
   }
 
   /**
-   * The buyer's fee under the show's tiers, read on the refund's own connection: taking a second
-   * pool connection while a transaction holds one can starve the pool under load.
+   * The buyer's fee under the show's tiers on the refunded items' price, read on the refund's
+   * own connection: taking a second pool connection while a transaction holds one can starve
+   * the pool under load.
    */
-  private async buyerFee(conn: Conn, order: OrderRow, now: Date): Promise<number> {
+  private async buyerFee(conn: Conn, order: OrderRow, amountFen: number, now: Date): Promise<number> {
     const [rows] = await conn.query<RowDataPacket[]>(
       `SELECT s.refund_rules, ss.starts_at, ss.full_refund_until
          FROM show_sessions ss JOIN shows s ON s.id = ss.show_id WHERE ss.id = ?`,
@@ -157,7 +198,7 @@ export class RefundService {
       parseRefundRules(rows[0]?.refund_rules ?? null),
       rows[0]!.starts_at,
       now,
-      order.amount_fen,
+      amountFen,
       rows[0]!.full_refund_until,
     );
     if (!terms.allowed) throw appError('REFUND_NOT_ALLOWED');
@@ -181,8 +222,7 @@ export class RefundService {
       order,
       payment,
       kind,
-      payment.amount_fen,
-      0,
+      { amountFen: payment.amount_fen, feeFen: 0, seq: 1 },
       reason,
       { kind: 'system', id: kind },
       now,
@@ -215,8 +255,7 @@ export class RefundService {
     order: OrderRow,
     payment: PaidMoney,
     kind: RefundKind,
-    amountFen: number,
-    feeFen: number,
+    money: { amountFen: number; feeFen: number; seq: number },
     reason: string,
     by: RefundActor,
     now: Date,
@@ -225,9 +264,8 @@ export class RefundService {
       orderId: order.id,
       paymentId: payment.id,
       kind,
-      outRefundNo: outRefundNo(order.order_no, payment.id, kind),
-      amountFen,
-      feeFen,
+      ...money,
+      outRefundNo: outRefundNo(order.order_no, payment.id, kind, money.seq),
       reason,
       requestedBy: `${by.kind}:${by.id}`,
       now,
@@ -294,8 +332,16 @@ export class RefundService {
       }
       if (status === 'CLOSED') {
         await move(conn, 'refunds', refund.id, REFUND_LIFECYCLE.close, { finished_at: now });
-        if (refund.kind === 'order')
-          await moveOrderTickets(conn, refund.order_id, TICKET_LIFECYCLE.refundClosed);
+        if (refund.kind === 'order') {
+          // Its tickets are good again, and may be refunded again (by a new request).
+          const items = await itemsOfRefund(conn, refund.id);
+          await moveItemTickets(
+            conn,
+            items.map((i) => i.id),
+            TICKET_LIFECYCLE.refundClosed,
+          );
+          await freeRefundItems(conn, refund.id);
+        }
         return 'applied' as const;
       }
       await this.succeed(conn, refund, now);
@@ -313,10 +359,27 @@ export class RefundService {
     await this.d.payments.addRefunded(conn, refund.payment_id, refund.amount_fen);
     if (refund.kind !== 'order') return;
     const order = (await findOrder(conn, 'id = ?', [refund.order_id], true))!;
-    await move(conn, 'orders', order.id, ORDER_LIFECYCLE.refund);
-    await moveOrderTickets(conn, order.id, TICKET_LIFECYCLE.void, now);
-    await releaseClaims(conn, order);
-    await enqueue(conn, 'inventory.release', order.id, { sessionId: order.session_id, orderId: order.id });
+    // Only this refund's tickets and seats: the order's other tickets stay valid.
+    const items = await itemsOfRefund(conn, refund.id);
+    await moveItemTickets(
+      conn,
+      items.map((i) => i.id),
+      TICKET_LIFECYCLE.void,
+      now,
+    );
+    await releaseItemClaims(conn, order, items);
+    const whole = (await itemsNotRefunded(conn, order.id)) === 0;
+    if (whole) {
+      // Every item refunded: the order is, and its real-name IDs (held per order) are free.
+      await move(conn, 'orders', order.id, ORDER_LIFECYCLE.refund);
+      await releaseAttendeeClaims(conn, order.id);
+    }
+    const units = items.map((i) => i.seat_id ?? String(i.slot_no));
+    await enqueue(conn, 'inventory.release', order.id, {
+      sessionId: order.session_id,
+      orderId: order.id,
+      ...(whole ? {} : { units }),
+    });
     await enqueue(conn, 'notice.send', order.id, {
       userId: order.user_id,
       template: 'refunded',

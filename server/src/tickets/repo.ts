@@ -42,3 +42,28 @@ export async function moveOrderTickets(
   );
   return res.affectedRows;
 }
+
+/** Locks the tickets of some order items, in id order (as lockOrderTickets). Their ids. */
+export async function lockItemTickets(conn: Conn, itemIds: string[]): Promise<string[]> {
+  const [rows] = await conn.query<RowDataPacket[]>(
+    'SELECT id FROM tickets WHERE order_item_id IN (?) ORDER BY id FOR UPDATE',
+    [itemIds],
+  );
+  return rows.map((r) => String(r.id));
+}
+
+/** Moves the tickets of some order items by one lifecycle event (a per-ticket refund). */
+export async function moveItemTickets(
+  conn: Conn,
+  itemIds: string[],
+  t: Transition,
+  now?: Date,
+): Promise<number> {
+  if (itemIds.length === 0) return 0;
+  const voiding = t.to === TICKET_STATUS.VOIDED;
+  const [res] = await conn.query<ResultSetHeader>(
+    `UPDATE tickets SET status = ?${voiding ? ', voided_at = ?' : ''} WHERE order_item_id IN (?) AND status IN (?)`,
+    [t.to, ...(voiding ? [now ?? null] : []), itemIds, t.from],
+  );
+  return res.affectedRows;
+}

@@ -8,7 +8,7 @@ import { ORDER_STATUS } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import type { Metrics } from '../http/metrics';
-import { orderRefundBlocks } from '../refunds/repo';
+import { blockedItemsOf } from '../refunds/items-repo';
 import { TICKET_STATUS } from './status';
 import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 
@@ -50,11 +50,9 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
   const issued = await inTransaction(d.db, async (conn) => {
     const o = await findOrder(conn, 'id = ?', [orderId], true);
     if (o?.status !== ORDER_STATUS.PAID) return false;
-    // No ticket is admissible while a refund of its order is open or done. The refund request
+    // No ticket is admissible while a refund of its item is open or done. The refund request
     // takes the order lock too, so it is either visible here or comes after and moves these.
-    const status = (await orderRefundBlocks(conn, o.id, true))
-      ? TICKET_STATUS.REFUNDING
-      : TICKET_STATUS.VALID;
+    const blocked = await blockedItemsOf(conn, o.id, true);
     const [items] = await conn.query<Row[]>(
       'SELECT id, seat_id, zone_id, slot_no FROM order_items WHERE order_id = ? ORDER BY id',
       [orderId],
@@ -69,7 +67,7 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
       i.zone_id,
       i.slot_no,
       randomBytes(32).toString('base64url'),
-      status,
+      blocked.has(String(i.id)) ? TICKET_STATUS.REFUNDING : TICKET_STATUS.VALID,
       now,
     ]);
     await conn.query(

@@ -20,7 +20,10 @@ export async function audit(
   const [items] = await d.db.query<Row[]>(
     `SELECT i.order_id, i.seat_id, i.zone_id, i.slot_no, o.user_id, o.status, o.quantity
        FROM order_items i JOIN orders o ON o.id = i.order_id
-      WHERE o.session_id = ? AND o.status IN (1, 2, 3)`,
+      WHERE o.session_id = ? AND o.status IN (1, 2, 3)
+        -- an item whose per-ticket refund succeeded is no longer live (its seat is back on sale)
+        AND NOT EXISTS (SELECT 1 FROM refund_items ri JOIN refunds r ON r.id = ri.refund_id
+                         WHERE ri.live_item_id = i.id AND r.status = 2)`,
     [sessionId],
   );
   const seatOwner = new Map<string, string>();

@@ -1,5 +1,18 @@
 import { useState } from 'react';
-import { Alert, App, Button, Descriptions, Drawer, Form, Input, Modal, Spin, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Checkbox,
+  Descriptions,
+  Drawer,
+  Form,
+  Input,
+  Modal,
+  Spin,
+  Tag,
+  Typography,
+} from 'antd';
 import { errorText } from '../../api/client';
 import { getOrder, refundOrder } from '../../api/orders';
 import { useApi } from '../../api/useApi';
@@ -24,12 +37,23 @@ export function OrderDrawer({
   } = useApi(() => (orderNo ? getOrder(orderNo) : Promise.resolve(undefined)), [orderNo]);
   const [refunding, setRefunding] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [form] = Form.useForm<{ reason: string }>();
-  const refund = async ({ reason }: { reason: string }) => {
+  const [form] = Form.useForm<{ reason: string; ticketIds?: string[] }>();
+  // Tickets an operator may refund one by one: valid ones (refunding or voided ones are taken).
+  const refundable = o?.tickets.filter((t) => t.status === '有效') ?? [];
+  const chosen: string[] | undefined = Form.useWatch('ticketIds', form);
+  const chosenFen = refundable
+    .filter((t) => chosen?.includes(t.ticketNo))
+    .reduce((sum, t) => sum + t.priceFen, 0);
+  const refund = async ({ reason, ticketIds }: { reason: string; ticketIds?: string[] }) => {
     setBusy(true);
     try {
-      await refundOrder(orderNo!, reason);
-      message.success('已提交全额退款，款项将原路退回');
+      // A ticketed order names the tickets chosen; a paid one (no tickets yet) is refunded whole.
+      await refundOrder(orderNo!, reason, ticketIds);
+      message.success(
+        ticketIds
+          ? `已提交 ${ticketIds.length} 张门票的退款，款项将原路退回`
+          : '已提交全额退款，款项将原路退回',
+      );
       setRefunding(false);
       await reload();
       onChanged();
@@ -39,8 +63,12 @@ export function OrderDrawer({
       setBusy(false);
     }
   };
+  // A paid order has no tickets yet: it is refunded whole. A ticketed one, ticket by ticket.
+  const perTicket = o?.status === 'ticketed' && refundable.length > 0;
   const canRefund =
-    o && (o.status === 'paid' || o.status === 'ticketed') && !o.refunds.some((r) => r.status !== '已关闭');
+    o && ((o.status === 'paid' && !o.refunds.some((r) => r.status !== '已关闭')) || perTicket);
+  // Every valid ticket chosen at first (the Form's initial values; reset on each opening).
+  const open = () => (form.resetFields(), setRefunding(true));
   return (
     <Drawer
       title={`订单 ${orderNo ?? ''}`}
@@ -50,8 +78,8 @@ export function OrderDrawer({
       destroyOnHidden
       extra={
         canRefund && (
-          <Button danger onClick={() => (form.resetFields(), setRefunding(true))} data-testid="refund-btn">
-            全额退款
+          <Button danger onClick={open} data-testid="refund-btn">
+            {perTicket ? '退票' : '全额退款'}
           </Button>
         )
       }
@@ -107,7 +135,7 @@ export function OrderDrawer({
         )
       )}
       <Modal
-        title="全额退款"
+        title={perTicket ? '退票' : '全额退款'}
         open={refunding}
         onCancel={() => setRefunding(false)}
         onOk={() => form.submit()}
@@ -121,10 +149,34 @@ export function OrderDrawer({
         <Alert
           type="warning"
           showIcon
-          title={`将向买家原路退回 ${o ? fenToYuan(o.amountFen) : ''}（不收手续费），电子票随即作废，座位重新开售。`}
+          title={
+            perTicket
+              ? `将向买家原路退回所选门票的票面价 ${fenToYuan(chosenFen)}（不收手续费），所选门票随即作废，座位重新开售；其余门票仍然有效。`
+              : `将向买家原路退回 ${o ? fenToYuan(o.amountFen) : ''}（不收手续费），电子票随即作废，座位重新开售。`
+          }
           style={{ marginBottom: 12 }}
         />
-        <Form form={form} layout="vertical" onFinish={refund}>
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={refund}
+          initialValues={perTicket ? { ticketIds: refundable.map((t) => t.ticketNo) } : {}}
+        >
+          {perTicket && (
+            <Form.Item
+              name="ticketIds"
+              label="退哪几张票"
+              rules={[{ required: true, type: 'array', min: 1, message: '请选择要退的门票' }]}
+            >
+              <Checkbox.Group
+                data-testid="refund-tickets"
+                options={refundable.map((t) => ({
+                  value: t.ticketNo,
+                  label: `${t.seatLabel}（${fenToYuan(t.priceFen)}）`,
+                }))}
+              />
+            </Form.Item>
+          )}
           <Form.Item name="reason" label="退款原因" rules={[{ required: true, message: '请填写退款原因' }]}>
             <Input.TextArea rows={3} maxLength={200} data-testid="refund-reason" />
           </Form.Item>

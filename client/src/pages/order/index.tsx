@@ -19,9 +19,10 @@ import { formatYuan, percentOfFen } from '../../utils/money';
 import { refundFeePercent } from '../../utils/refund';
 import SessionChangeNote from '../../components/SessionChangeNote';
 import { runRemedy } from '../../utils/remedy';
-import { seatLabel } from '../../services/shared';
 import { formatCountdown, formatDateTime } from '../../utils/time';
 import RefundTimeline, { refundOpen } from './RefundTimeline';
+import TicketRefundPicker, { offersTicketRefund } from './TicketRefundPicker';
+import ItemsCard from './ItemsCard';
 import { usePayResult } from './usePayResult';
 import './index.scss';
 import { flag } from '../../utils/flag';
@@ -45,6 +46,12 @@ export function refundText(r: OrderRefund): string {
   }
 }
 
+/** Some of the order's tickets are refunded or being refunded, the others not. */
+function partlyRefunded(order: Order): boolean {
+  const live = order.items.filter((it) => it.refundStatus && it.refundStatus !== 'closed').length;
+  return live > 0 && live < order.items.length;
+}
+
 function StatusHead({ order, waiting }: { order: Order; waiting: boolean }) {
   const left = useCountdown(order.status === 'pending' ? order.expireAt : null);
   let text = '';
@@ -52,6 +59,7 @@ function StatusHead({ order, waiting }: { order: Order; waiting: boolean }) {
   else if (order.status === 'pending')
     text = left > 0 ? `请在 ${formatCountdown(left)} 内完成支付` : '支付已超时，订单即将取消';
   // While a refund is open its tickets are locked at the gate: never tell the fan to show them.
+  else if (refundOpen(order.refund) && partlyRefunded(order)) text = '所选门票退票处理中，其余电子票仍可入场';
   else if (refundOpen(order.refund)) text = '退款处理中，电子票已停用';
   else if (order.status === 'paid') text = '支付成功，正在出票';
   else if (order.status === 'ticketed') text = '已出票，入场时请出示电子票';
@@ -125,6 +133,7 @@ export default function OrderPage() {
   const ctx = useSessionContext(order?.sessionId);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorView>();
+  const [picking, setPicking] = useState(false);
   useRefundFollowUp(orderNo, order, setOrder);
 
   if (!order) {
@@ -160,7 +169,8 @@ export default function OrderPage() {
       const outcome = await askNoticeConsent(PAY_NOTICE_KINDS).then(() => startPayment(order.orderNo));
       if (outcome === 'confirmed') replace('order', { orderNo: order.orderNo, result: 'success' });
     });
-  const { feePercent, refundable } = refundOffer(order, ctx);
+  const offer = refundOffer(order, ctx);
+  const { feePercent } = offer;
   const refund = async () => {
     const fee = percentOfFen(order.amountFen, feePercent);
     const content =
@@ -175,7 +185,11 @@ export default function OrderPage() {
     });
     if (ok.confirm) await act(() => refundOrder(order.orderNo));
   };
+  const perTicket = offersTicketRefund(order) && feePercent < 100 && ctx?.session.status !== 'cancelled';
+  const live = order.status === 'paid' || order.status === 'ticketed';
+  const refundable = offer.refundable && !perTicket;
   const buyAgain = order.status === 'cancelled' || order.status === 'refunded';
+  // A per-ticket refund is offered on ticketed orders only, which have actions anyway.
   const hasActions =
     order.status === 'pending' || order.status === 'ticketed' || refundable || (buyAgain && Boolean(ctx));
 
@@ -193,32 +207,17 @@ export default function OrderPage() {
             </Text>
           ) : null}
         </View>
-        <View className="card">
-          <Text className="card__title">票品明细</Text>
-          {order.items.map((it, i) => (
-            <View key={i} className="line">
-              <View className="line__main">
-                <Text className="line__label">
-                  {it.seatId
-                    ? seatLabel({ section: it.section ?? '', row: it.row ?? '', number: it.number ?? '' })
-                    : it.zoneName}
-                </Text>
-                {it.attendee ? (
-                  <Text className="line__sub" data-testid="item-attendee">
-                    实名观演人 {it.attendee.name} {it.attendee.idMasked}
-                  </Text>
-                ) : null}
-              </View>
-              <Text className="line__price">{formatYuan(it.priceFen)}</Text>
-            </View>
-          ))}
-          <View className="line line--total">
-            <Text className="line__label">合计</Text>
-            <Text className="line__price" data-testid="order-amount">
-              {formatYuan(order.amountFen)}
-            </Text>
-          </View>
-        </View>
+        <ItemsCard order={order} />
+        {picking && perTicket ? (
+          <TicketRefundPicker
+            order={order}
+            feePercent={feePercent}
+            busy={busy}
+            onRefund={(ids) =>
+              act(() => refundOrder(order.orderNo, undefined, ids)).then(() => setPicking(false))
+            }
+          />
+        ) : null}
         {order.refund ? <RefundTimeline refund={order.refund} /> : null}
         <View className="card">
           <Text className="card__line">订单编号：{order.orderNo}</Text>
@@ -228,7 +227,7 @@ export default function OrderPage() {
               联系手机：{order.contactPhone}
             </Text>
           ) : null}
-          {(order.status === 'paid' || order.status === 'ticketed') && !order.refund ? (
+          {live && (!order.refund || perTicket) ? (
             <Text className="card__line">
               {feePercent >= 100
                 ? '当前时段不支持退票'
@@ -269,6 +268,16 @@ export default function OrderPage() {
               onClick={() => void refund()}
             >
               申请退款
+            </Button>
+          ) : null}
+          {perTicket ? (
+            <Button
+              className="btn btn--ghost"
+              data-testid="refund-pick-open"
+              disabled={flag(busy)}
+              onClick={() => setPicking((v) => !v)}
+            >
+              {picking ? '收起' : '退票'}
             </Button>
           ) : null}
           {order.status === 'ticketed' ? (

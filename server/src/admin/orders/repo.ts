@@ -85,7 +85,8 @@ export async function paymentsOf(db: Db, orderId: string): Promise<Row[]> {
 
 export async function ticketsOf(db: Db, orderId: string): Promise<Row[]> {
   const [rows] = await db.query<Row[]>(
-    `SELECT t.ticket_no, t.status, t.created_at, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name, t.slot_no
+    `SELECT t.ticket_no, t.status, t.created_at, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name, t.slot_no,
+            (SELECT i.price_fen FROM order_items i WHERE i.id = t.order_item_id) AS price_fen
        FROM tickets t LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id
       WHERE t.order_id = ? ORDER BY t.id`,
     [orderId],

@@ -32,8 +32,8 @@ export function orderRoutes(
     ctx.body = await orders.detail(orderNo(ctx.params.orderNo));
   });
   r.post('/:orderNo/refund', async (ctx) => {
-    const { reason } = AdminRefundSchema.parse(ctx.request.body);
-    ctx.body = await orders.refund(refunds, actor(ctx), orderNo(ctx.params.orderNo), reason, clock.now());
+    const body = AdminRefundSchema.parse(ctx.request.body);
+    ctx.body = await orders.refund(refunds, actor(ctx), orderNo(ctx.params.orderNo), body, clock.now());
   });
   return r;
 }

@@ -10,13 +10,17 @@ import { attendeesOf, type PersonHasher } from './attendees';
 import * as repo from './repo';
 import { orderRowView, PAYMENT_STATUS, REFUND_STATUS, seatLabel, TICKET_STATUS } from './views';
 
-/** The refund path the buyer's refunds take (server/src/refunds); admins refund in full through it. */
+/**
+ * The refund path the buyer's refunds take (server/src/refunds); admins refund without a fee
+ * through it, the whole order or the tickets chosen (ticketIds).
+ */
 export interface RefundPath {
   refundOrder(o: {
     orderId: string;
     by: { kind: 'admin'; id: string };
     reason?: string;
     now: Date;
+    ticketIds?: string[];
   }): Promise<unknown>;
 }
 
@@ -100,6 +104,7 @@ export class AdminOrderService {
         ticketNo: t.ticket_no,
         status: TICKET_STATUS[t.status] ?? String(t.status),
         seatLabel: seatLabel(t),
+        priceFen: Number(t.price_fen),
         createdAt: t.created_at.toISOString(),
         bindings: bindings.filter((b) => b.ticket_no === t.ticket_no).map(bindingView),
       })),
@@ -119,19 +124,28 @@ export class AdminOrderService {
   }
 
   /**
-   * A full refund by an admin, through the buyer's refund path (fee-free for admins). That path
-   * commits its own transaction, so the audit entry follows it in one of its own.
+   * A refund by an admin (of the whole order, or of the tickets chosen), through the buyer's
+   * refund path (fee-free for admins). That path commits its own transaction, so the audit entry
+   * follows it in one of its own.
    */
   async refund(
     refunds: RefundPath,
     who: Actor,
     orderNo: string,
-    reason: string,
+    body: { reason: string; ticketIds?: string[] | undefined },
     now: Date,
   ): Promise<AdminOrderDetail> {
+    const { reason, ticketIds } = body;
     const r = await repo.findOrderRow(this.db, orderNo);
     if (!r) throw appError('NOT_FOUND', undefined, '订单不存在');
-    await refunds.refundOrder({ orderId: String(r.id), by: { kind: 'admin', id: who.adminId }, reason, now });
+    const by = { kind: 'admin' as const, id: who.adminId };
+    await refunds.refundOrder({
+      orderId: String(r.id),
+      by,
+      reason,
+      now,
+      ...(ticketIds ? { ticketIds } : {}),
+    });
     const after = await this.detail(orderNo);
     await recordAudit(
       this.db,
@@ -144,6 +158,7 @@ export class AdminOrderService {
         after: {
           status: after.status,
           reason,
+          ...(ticketIds ? { ticketIds } : {}),
           refunds: after.refunds.map((f) => ({
             outRefundNo: f.outRefundNo,
             amountFen: f.amountFen,

@@ -1,0 +1,49 @@
+import { Text, View } from '@tarojs/components';
+import type { Order } from '@showtix/shared-types';
+import { seatLabel } from '../../services/shared';
+import { formatYuan } from '../../utils/money';
+
+/** An item's refund in a word, beside its line (per-ticket refunds). */
+const ITEM_REFUND: Partial<Record<string, string>> = {
+  requested: '退票中',
+  processing: '退票中',
+  abnormal: '退款异常',
+  succeeded: '已退票',
+};
+
+/** 票品明细: one line per seat or unit, with its attendee and its own refund, then the total. */
+export default function ItemsCard({ order }: { order: Order }) {
+  return (
+    <View className="card">
+      <Text className="card__title">票品明细</Text>
+      {order.items.map((it, i) => (
+        <View key={i} className="line">
+          <View className="line__main">
+            <Text className="line__label">
+              {it.seatId
+                ? seatLabel({ section: it.section ?? '', row: it.row ?? '', number: it.number ?? '' })
+                : it.zoneName}
+            </Text>
+            {it.attendee ? (
+              <Text className="line__sub" data-testid="item-attendee">
+                实名观演人 {it.attendee.name} {it.attendee.idMasked}
+              </Text>
+            ) : null}
+          </View>
+          {it.refundStatus && ITEM_REFUND[it.refundStatus] ? (
+            <Text className="line__tag" data-testid="item-refund">
+              {ITEM_REFUND[it.refundStatus]}
+            </Text>
+          ) : null}
+          <Text className="line__price">{formatYuan(it.priceFen)}</Text>
+        </View>
+      ))}
+      <View className="line line--total">
+        <Text className="line__label">合计</Text>
+        <Text className="line__price" data-testid="order-amount">
+          {formatYuan(order.amountFen)}
+        </Text>
+      </View>
+    </View>
+  );
+}

@@ -1,0 +1,114 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import taro, { resetTaro, router } from './stubs/taro';
+import { ok, serveApi } from './fake-api';
+import { SESSION } from './fixtures';
+import OrderPage from '../../src/pages/order/index';
+import { clearSessionContext } from '../../src/services/context';
+
+/** Per-ticket 退票 on the order detail page (issue 16): choose tickets, see the fee and the money back. */
+const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
+const SHOW = {
+  id: '3',
+  title: '星河巡回演唱会',
+  city: '上海',
+  venueName: '梅赛德斯',
+  venue: { id: '1', name: '梅赛德斯-奔驰文化中心', city: '上海', address: '世博大道1200号' },
+  // 10% until 48 hours before the start (the session starts in about six weeks)
+  refundRules: [{ hoursBeforeStart: 48, feePercent: 10 }],
+  sessions: [SESSION],
+};
+const item = (n: number, extra: Record<string, unknown> = {}) => ({
+  seatId: String(10 + n),
+  tierId: 't1',
+  priceFen: 68_001,
+  section: 'A区',
+  row: '1',
+  number: String(n),
+  ticketId: `T${String(n).repeat(19)}`,
+  ...extra,
+});
+const ORDER = {
+  orderNo: 'N200',
+  status: 'ticketed',
+  sessionId: '7',
+  amountFen: 4 * 68_001,
+  expireAt: new Date(NOW - 60_000).toISOString(),
+  createdAt: new Date(NOW - 120_000).toISOString(),
+  items: [item(2), item(3), item(4), item(5)],
+};
+
+const flush = () => act(() => jest.advanceTimersByTimeAsync(0));
+
+beforeEach(() => {
+  resetTaro();
+  clearSessionContext();
+  jest.useFakeTimers({ now: NOW });
+  taro.setStorageSync('showtix.token', 'tok');
+});
+afterEach(() => jest.useRealTimers());
+
+it('refunds the chosen tickets only, with the fee and the money back shown before the fan confirms', async () => {
+  router.params = { orderNo: 'N200' };
+  const after = {
+    ...ORDER,
+    items: [item(2), item(3, { refundStatus: 'requested' }), item(4), item(5)],
+    refund: {
+      status: 'requested',
+      amountFen: 61_201,
+      feeFen: 6_800,
+      requestedAt: new Date(NOW).toISOString(),
+    },
+  };
+  const sent = serveApi({
+    'GET /api/v1/orders/N200': ok(ORDER),
+    'GET /api/v1/sessions/7': ok(SESSION),
+    'GET /api/v1/shows/3': ok(SHOW),
+    'POST /api/v1/orders/N200/refund': ok(after),
+  });
+  render(<OrderPage />);
+  await flush();
+  expect(screen.queryByTestId('refund-order')).toBeNull(); // no whole-order button: tickets are chosen
+  fireEvent.click(screen.getByTestId('refund-pick-open'));
+  const rows = screen.getAllByTestId('refund-pick');
+  expect(rows).toHaveLength(4);
+  expect(rows[0]!.textContent).toContain('手续费 ¥68，退回 ¥612.01');
+  expect(screen.getByTestId('refund-tickets').textContent).toBe('请选择门票');
+  fireEvent.click(rows[1]!);
+  expect(rows[1]!.getAttribute('aria-checked')).toBe('true');
+  expect(screen.getByTestId('refund-tickets').textContent).toBe('退 1 张，预计退回 ¥612.01');
+  await act(async () => {
+    fireEvent.click(screen.getByTestId('refund-tickets'));
+    await jest.advanceTimersByTimeAsync(0);
+  });
+  expect(taro.showModal).toHaveBeenCalledWith(
+    expect.objectContaining({
+      content: '所选 1 张按退票规则收取手续费 ¥68，预计退回 ¥612.01。其余门票仍可入场。',
+    }),
+  );
+  const post = sent.find((r) => r.key === 'POST /api/v1/orders/N200/refund')!;
+  expect(post.data).toEqual({ ticketIds: ['T3333333333333333333'] });
+  // The order after: one ticket being refunded, the others still offered and still valid.
+  expect(screen.getByTestId('order-status').textContent).toContain('所选门票退票处理中，其余电子票仍可入场');
+  expect(screen.getAllByTestId('item-refund').map((e) => e.textContent)).toEqual(['退票中']);
+  fireEvent.click(screen.getByTestId('refund-pick-open'));
+  expect(screen.getAllByTestId('refund-pick')).toHaveLength(3);
+});
+
+it('the fee of several tickets is the fee on their total, rounded down as the server charges it', async () => {
+  router.params = { orderNo: 'N200' };
+  serveApi({
+    'GET /api/v1/orders/N200': ok(ORDER),
+    'GET /api/v1/sessions/7': ok(SESSION),
+    'GET /api/v1/shows/3': ok(SHOW),
+  });
+  render(<OrderPage />);
+  await flush();
+  fireEvent.click(screen.getByTestId('refund-pick-open'));
+  const rows = screen.getAllByTestId('refund-pick');
+  fireEvent.click(rows[0]!);
+  fireEvent.click(rows[2]!);
+  // 136,002 fen: fee floor(13,600.2) = 13,600, back 122,402
+  expect(screen.getByTestId('refund-tickets').textContent).toBe('退 2 张，预计退回 ¥1,224.02');
+  fireEvent.click(rows[0]!); // unchosen again
+  expect(screen.getByTestId('refund-tickets').textContent).toBe('退 1 张，预计退回 ¥612.01');
+});
