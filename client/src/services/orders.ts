@@ -60,7 +60,8 @@ export function cancelOrder(orderNo: string): Promise<Order> {
   return request<Order>(`${orderPath(orderNo)}/cancel`, { method: 'POST', auth: true });
 }
 
-export function payOrder(orderNo: string): Promise<PayResponse> {
+/** The prepay parameters of a pending order (POST .../pay); services/pay.ts opens them. */
+export function fetchPayParams(orderNo: string): Promise<PayResponse> {
   return request<PayResponse>(`${orderPath(orderNo)}/pay`, { method: 'POST', auth: true });
 }
 

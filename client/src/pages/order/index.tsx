@@ -11,7 +11,7 @@ import { useLoad } from '../../hooks/useLoad';
 import { go, replace } from '../../routes';
 import { errorView, type ErrorView } from '../../services/errors';
 import { cancelOrder, getOrder, refundOrder } from '../../services/orders';
-import { startPayment } from '../../services/payment';
+import { payOrder } from '../../services/pay';
 import type { Order, OrderRefund } from '@showtix/shared-types';
 import { formatYuan, percentOfFen } from '../../utils/money';
 import { refundFeePercent } from '../../utils/refund';
@@ -141,7 +141,7 @@ export default function OrderPage() {
   };
   const pay = () =>
     act(async () => {
-      const outcome = await startPayment(order.orderNo);
+      const outcome = await payOrder(order.orderNo);
       if (outcome === 'confirmed') replace('order', { orderNo: order.orderNo, result: 'success' });
     });
   const feePercent = ctx ? refundFeePercent(ctx.show.refundRules, ctx.session.startsAt, Date.now()) : 100;
