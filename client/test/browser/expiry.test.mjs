@@ -67,6 +67,9 @@ test('an unpaid order expires: its seats are free again and the order is cancell
   await buyer.page.getByTestId('confirm-seats').click();
   await fillContactPhone(buyer.page);
   await buyer.page.getByTestId('submit-order').click();
+  // The cashier opens at once (one tap); the fan goes back to 确认订单 without paying.
+  await buyer.page.waitForURL(`${stack.sim.url}/sim/cashier**`);
+  await buyer.page.goBack();
   await buyer.page.getByTestId('hold-timer').getByText('内完成支付').waitFor();
   await screenshot(buyer.page, 'e2e-expiry-01-held');
   const token = await buyer.page.evaluate(() => JSON.parse(localStorage.getItem('showtix.token')).data);
