@@ -64,9 +64,12 @@ test('the confirmation page validates attendees and the phone, places the order 
   global.wx.requestPayment = (o) => {
     sheets.push(o.package);
     if (sheets.length > 1) return pay(o);
+    // Taro calls it promise-style (no callbacks), as WeChat allows.
     const res = { errMsg: 'requestPayment:fail cancel' };
-    o.fail?.(res);
+    if (!o.fail) return Promise.reject(res);
+    o.fail(res);
     o.complete?.(res);
+    return undefined;
   };
   fire(page, 'btn--primary', 'tap');
   await until(() => byClass(page, 'hold').length, 'the hold timer');
@@ -87,7 +90,10 @@ test('the confirmation page validates attendees and the phone, places the order 
   expect(text(page, 'line__sub', 2)).toBe('身份证 110***********002X');
   expect(storage.get('showtix.contactPhone')).toBe(PHONE); // the next order starts from it
 
-  expect(calls.toast).toContain('已取消支付，订单已保留，请在倒计时内支付');
+  await until(
+    () => calls.toast.includes('已取消支付，订单已保留，请在倒计时内支付'),
+    'the closed-sheet toast',
+  );
   fire(page, 'btn--primary', 'tap');
   await until(() => calls.navigate.length, 'the order page after paying');
   expect(sheets).toHaveLength(2);
