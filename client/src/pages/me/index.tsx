@@ -82,7 +82,7 @@ export default function MePage() {
           </View>
           <View className="me__who">
             <Text className="me__name">微信用户</Text>
-            <Text className="me__hint">已通过微信登录</Text>
+            <Text className="me__hint">使用微信账号购票与入场</Text>
           </View>
         </View>
         <OrderShortcuts pending={pending.data?.items.length ?? 0} />
