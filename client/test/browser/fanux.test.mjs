@@ -43,7 +43,7 @@ test('home: search and city chips narrow the feed; every control is at least 44 
   const { page, errors } = await fan();
   await openPage(page, stack.appUrl, 'index');
   await page.getByTestId('show-card').nth(1).waitFor();
-  assert.deepEqual(await page.getByTestId('city-chip').allInnerTexts(), ['全部城市', '上海', '北京']);
+  assert.deepEqual(await page.getByTestId('city-chip').allInnerTexts(), ['全部城市', '北京', '上海']);
   assert.deepEqual(await smallTargets(page), []);
   await page.getByTestId('city-chip').filter({ hasText: '北京' }).click();
   await page.getByTestId('show-card').filter({ hasText: '星河' }).waitFor({ state: 'detached' });

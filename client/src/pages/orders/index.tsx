@@ -24,7 +24,7 @@ const FILTERS: { status: string; text: string }[] = [
 
 function Filters({ current }: { current: string }) {
   return (
-    <View className="orders__filters" role="tablist">
+    <View className="orders__filters">
       {FILTERS.map((f) => (
         <View
           key={f.status || 'all'}
