@@ -7,17 +7,26 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, screenshot, settle } from '../harness/browser.mjs';
+import {
+  openPage,
+  seatMapReady,
+  seatsNearCentre,
+  screenshot,
+  settle,
+  tapSeats,
+  zoomIn,
+} from '../harness/browser.mjs';
 import { mintFanToken } from '../harness/stack.mjs';
 import { seedShow, seedUpcomingShow } from '../harness/seed.mjs';
 import { browserSuite } from '../harness/suite.mjs';
 
 let stack;
 let upcoming;
+let onSale;
 
 const { fan } = browserSuite({ tag: 'e2e_fanux' }, async (started) => {
   stack = started;
-  await seedShow(stack.deps, { title: '星河巡回演唱会 2027 · 上海站' });
+  onSale = await seedShow(stack.deps, { title: '星河巡回演唱会 2027 · 上海站' }); // 4 a fan
   upcoming = await seedUpcomingShow(stack.deps); // 北京, the sale opens in two days
 });
 
@@ -101,5 +110,25 @@ test('我的: order shortcuts open 我的订单 by status; 关于与协议', asy
   await page.getByTestId('me-about').click();
   await page.getByTestId('about-section').nth(2).waitFor();
   await screenshot(page, 'fanux-07-about');
+  assert.deepEqual(errors, []);
+});
+
+test('seat map: the limit toast lets taps through to the map', async () => {
+  const { page, errors } = await fan();
+  await openPage(page, stack.appUrl, 'seatmap', { sessionId: onSale.sessionId, showId: onSale.showId });
+  await seatMapReady(page);
+  await zoomIn(page);
+  await tapSeats(page, await seatsNearCentre(page, 5)); // the fifth is over the limit of 4
+  const toast = page.locator('.taro__toast');
+  await toast.getByText('4').waitFor();
+  // What a tap in the middle of the toast reaches: the map under it, not the toast.
+  const hit = await toast.evaluate((t) => {
+    const box = [...t.querySelectorAll('*')].find((e) => e.getBoundingClientRect().width > 0) ?? t;
+    const r = box.getBoundingClientRect();
+    const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return { inToast: t.contains(el), tag: el?.tagName };
+  });
+  assert.equal(hit.inToast, false, JSON.stringify(hit));
+  await screenshot(page, 'fanux-08-seatmap-limit-toast', { toast: true });
   assert.deepEqual(errors, []);
 });
