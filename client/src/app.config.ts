@@ -11,6 +11,7 @@ export default defineAppConfig({
     'pages/tickets/index',
     'pages/me/index',
     'pages/attendees/index',
+    'pages/about/index',
   ],
   // Only the components a page renders are injected (WeChat's 按需注入; shorter start-up).
   lazyCodeLoading: 'requiredComponents',

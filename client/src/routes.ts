@@ -15,6 +15,7 @@ export const ROUTES = {
   tickets: '/pages/tickets/index',
   me: '/pages/me/index',
   attendees: '/pages/attendees/index',
+  about: '/pages/about/index',
   staffScan: '/packages/staff/scan/index',
   staffInvite: '/packages/staff/invite/index',
 } as const;
@@ -45,8 +46,8 @@ export function replace(name: RouteName, params?: Record<string, string | number
   void Taro.redirectTo({ url: routeUrl(name, params) });
 }
 
-export function switchTab(name: RouteName): void {
-  void Taro.reLaunch({ url: routeUrl(name) });
+export function switchTab(name: RouteName, params?: Record<string, string | number | undefined>): void {
+  void Taro.reLaunch({ url: routeUrl(name, params) });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Input, Picker, Text, View } from '@tarojs/components';
+import Icon from './icon/Icon';
 import {
   ID_TYPE_LABELS,
   ID_TYPE_OPTIONS,
@@ -25,7 +26,10 @@ export function IdFields(props: {
           value={ID_TYPE_OPTIONS.findIndex((o) => o.value === idType)}
           onChange={(e) => onChange({ idType: ID_TYPE_OPTIONS[Number(e.detail.value)]!.value })}
         >
-          <Text className="field__picker">{ID_TYPE_LABELS[idType]} ▾</Text>
+          <View className="field__picker">
+            <Text>{ID_TYPE_LABELS[idType]}</Text>
+            <Icon name="chevron-down" color="ink3" size="sm" />
+          </View>
         </Picker>
       </View>
       <View className="field">

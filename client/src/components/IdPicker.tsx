@@ -43,7 +43,9 @@ export default function IdPicker(props: { busy: boolean; onPick: (join: Required
   return (
     <View className="card" data-testid="id-picker">
       <Text className="card__title">选择排队证件</Text>
-      <Text className="card__sub">本场实名制：一个证件只能排一个位置，购票时需为该证件持有人购票</Text>
+      <Text className="card__sub">
+        本场实名制：一个证件只能排一个位置；购票时该证件持有人须为观演人之一，可同时为同行亲友购票
+      </Text>
       {!typing
         ? list.map((a) => (
             <Choice

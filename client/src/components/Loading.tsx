@@ -1,4 +1,5 @@
 import { Text, View } from '@tarojs/components';
+import Icon from './icon/Icon';
 
 export default function Loading({ text = '加载中…' }: { text?: string }) {
   return (
@@ -12,7 +13,9 @@ export default function Loading({ text = '加载中…' }: { text?: string }) {
 export function Empty({ text, children }: { text: string; children?: React.ReactNode }) {
   return (
     <View className="empty">
-      <Text className="empty__icon">🎫</Text>
+      <View className="empty__icon">
+        <Icon name="ticket" color="ink3" size="xl" />
+      </View>
       <Text className="empty__text">{text}</Text>
       {children}
     </View>

@@ -1,10 +1,12 @@
 import { Text, View } from '@tarojs/components';
 import { TABS, switchTab, type RouteName } from '../routes';
-import { decorative, tapTarget } from '../utils/a11y';
+import { tapTarget } from '../utils/a11y';
+import Icon from './icon/Icon';
+import type { IconName } from './icon/icons';
 
-const ICONS: Record<string, string> = { home: '♪', tickets: '▤', orders: '≡', me: '☺' };
+const ICONS: Record<string, IconName> = { home: 'home', tickets: 'ticket', orders: 'orders', me: 'user' };
 
-/** Bottom navigation of the three top-level pages (drawn by us: no icon assets needed). */
+/** Bottom navigation of the top-level pages (drawn by us: a native tabBar needs image files per tab). */
 export default function TabBar({ current }: { current: RouteName }) {
   return (
     <View className="tabbar">
@@ -15,9 +17,7 @@ export default function TabBar({ current }: { current: RouteName }) {
           onClick={() => t.route !== current && switchTab(t.route)}
           {...tapTarget({ pressed: t.route === current })}
         >
-          <Text className="tabbar__icon" {...decorative}>
-            {ICONS[t.route]}
-          </Text>
+          <Icon name={ICONS[t.route]!} color={t.route === current ? 'brand' : 'ink3'} size="lg" />
           <Text className="tabbar__text">{t.text}</Text>
         </View>
       ))}

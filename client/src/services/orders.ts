@@ -45,9 +45,12 @@ export async function createOrder(input: CreateOrderInput, attempt: OrderAttempt
   });
 }
 
-export function listOrders(before?: string): Promise<Page<Order>> {
-  const q = before ? `?before=${encodeURIComponent(before)}` : '';
-  return request<Page<Order>>(`/api/v1/orders${q}`, { auth: true });
+/** The fan's orders, newest first; `status` narrows them (pending, paid, ticketed, refunded...). */
+export function listOrders(before?: string, status?: string): Promise<Page<Order>> {
+  const q = [before ? `before=${encodeURIComponent(before)}` : '', status ? `status=${status}` : '']
+    .filter(Boolean)
+    .join('&');
+  return request<Page<Order>>(`/api/v1/orders${q ? `?${q}` : ''}`, { auth: true });
 }
 
 const orderPath = (orderNo: string) => `/api/v1/orders/${encodeURIComponent(orderNo)}`;
@@ -60,7 +63,8 @@ export function cancelOrder(orderNo: string): Promise<Order> {
   return request<Order>(`${orderPath(orderNo)}/cancel`, { method: 'POST', auth: true });
 }
 
-export function payOrder(orderNo: string): Promise<PayResponse> {
+/** The prepay parameters of a pending order (POST .../pay); services/pay.ts opens them. */
+export function fetchPayParams(orderNo: string): Promise<PayResponse> {
   return request<PayResponse>(`${orderPath(orderNo)}/pay`, { method: 'POST', auth: true });
 }
 

@@ -1,7 +1,6 @@
-import type { PayParams } from '@showtix/shared-types';
+import type { PayParams, PayResponse } from '@showtix/shared-types';
 import { appId } from './config';
 import { ApiError } from './errors';
-import { payOrder } from './orders';
 import { ROUTES } from '../routes';
 
 export type PayOutcome = 'confirmed' | 'cancelled' | 'redirected';
@@ -37,9 +36,13 @@ export function cashierHref(
   return `${cashierUrl}${sep}${q.toString()}`;
 }
 
-/** Browsers cannot call wx.requestPayment: the fan pays in the simulator's cashier page. */
-export async function startPayment(orderNo: string): Promise<PayOutcome> {
-  const { cashierUrl, payParams } = await payOrder(orderNo);
+/**
+ * Browsers cannot call wx.requestPayment: the fan pays in the simulator's cashier page, which
+ * sends them back to 订单详情 with ?result=success or ?result=cancel (the order kept pending).
+ * Only services/pay.ts calls this.
+ */
+export async function openPaySheet(orderNo: string, pay: PayResponse): Promise<PayOutcome> {
+  const { cashierUrl, payParams } = pay;
   if (!cashierUrl)
     throw new ApiError({ code: 'SERVICE_UNAVAILABLE', status: 503, message: '收银台暂不可用，请稍后重试' });
   window.location.href = cashierHref(cashierUrl, payParams, orderReturnUrl(orderNo));

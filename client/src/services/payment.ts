@@ -1,15 +1,15 @@
 import Taro from '@tarojs/taro';
-import { payOrder } from './orders';
+import type { PayResponse } from '@showtix/shared-types';
 
 export type PayOutcome = 'confirmed' | 'cancelled' | 'redirected';
 
 /**
  * WeChat: the prepay parameters go to wx.requestPayment; its success means the fan confirmed,
  * not that the server has the money yet (the caller polls the order). payment.h5.ts is the
- * browser's variant.
+ * browser's variant. Only services/pay.ts calls this.
  */
-export async function startPayment(orderNo: string): Promise<PayOutcome> {
-  const { payParams } = await payOrder(orderNo);
+export async function openPaySheet(_orderNo: string, pay: PayResponse): Promise<PayOutcome> {
+  const { payParams } = pay;
   try {
     await Taro.requestPayment({
       timeStamp: payParams.timeStamp,
@@ -20,6 +20,7 @@ export async function startPayment(orderNo: string): Promise<PayOutcome> {
     });
     return 'confirmed';
   } catch {
+    // The fan closed the sheet (or WeChat refused it): the order stays pending, payable again.
     return 'cancelled';
   }
 }

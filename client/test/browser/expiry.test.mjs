@@ -13,7 +13,6 @@ import {
   fillContactPhone,
   openPage,
   screenshot,
-  seatLabel as label,
   seatMapReady,
   seatsNearCentre,
   tapSeats,
@@ -24,13 +23,16 @@ import { api, clockModule, until } from '../harness/stack.mjs';
 import { seedShow } from '../harness/seed.mjs';
 import { browserSuite } from '../harness/suite.mjs';
 
-const HOLD_MINUTES = 15;
+// One tap opens WeChat Pay (the cashier) at once, so the expiring order has a payment to close
+// at WeChat first. The simulator keeps real time and, as WeChat, refuses messages more than five
+// minutes off its clock: the hold is short enough that the server's clock, advanced past it,
+// stays within that.
+const HOLD_MINUTES = 2;
 const TITLE = '夏日焰火音乐会 2027 · 上海站';
 
 let stack;
 let clock;
 let seeded;
-let seatInfo;
 
 const { fan, fans } = browserSuite(
   () => {
@@ -44,8 +46,6 @@ const { fan, fans } = browserSuite(
   async (started) => {
     stack = started;
     seeded = await seedShow(stack.deps, { now: clock.now(), holdMinutes: HOLD_MINUTES, title: TITLE });
-    const map = await api(stack, null, 'GET', `/api/v1/sessions/${seeded.sessionId}/seatmap`);
-    seatInfo = new Map(map.seats.map((s) => [s.id, s]));
   },
 );
 
@@ -67,6 +67,9 @@ test('an unpaid order expires: its seats are free again and the order is cancell
   await buyer.page.getByTestId('confirm-seats').click();
   await fillContactPhone(buyer.page);
   await buyer.page.getByTestId('submit-order').click();
+  // The cashier opens at once (one tap); the fan goes back to 确认订单 without paying.
+  await buyer.page.waitForURL(`${stack.sim.url}/sim/cashier**`);
+  await buyer.page.goBack();
   await buyer.page.getByTestId('hold-timer').getByText('内完成支付').waitFor();
   await screenshot(buyer.page, 'e2e-expiry-01-held');
   const token = await buyer.page.evaluate(() => JSON.parse(localStorage.getItem('showtix.token')).data);
@@ -108,14 +111,11 @@ test('an unpaid order expires: its seats are free again and the order is cancell
   assert.equal(await buyer.page.getByTestId('pay-button').count(), 0);
   await screenshot(buyer.page, 'e2e-expiry-04-pay-expired');
   await sheet.getByTestId('error-action').click();
+  // Back on the seat map, the seats are free again. (The H5 cashier is another site, so the map
+  // came back as a new page and the earlier picks are not selected any more; in WeChat the pay
+  // sheet is an overlay and the map keeps them.)
+  await seatMapReady(buyer.page);
   await waitForSeatStates(buyer.page, ids, 'available');
-  // The fan's picks are still selected there, and free: one tap from ordering them again.
-  assert.equal(await buyer.page.getByTestId('seat-chip').count(), 2);
-  for (const id of ids)
-    await buyer.page
-      .getByTestId('seat-chip')
-      .getByText(label(seatInfo.get(id)))
-      .waitFor();
   await screenshot(buyer.page, 'e2e-expiry-05-seatmap-again');
 
   // 我的订单 and 订单详情 show the order cancelled.

@@ -53,9 +53,7 @@ test('a fan buys two standing tickets of a mixed session through the cashier', a
   await page.getByTestId('confirm-zone').click();
   await page.getByTestId('order-line').getByText('内场站席 × 2').waitFor();
   await fillContactPhone(page);
-  await page.getByTestId('submit-order').click();
-  await page.getByTestId('hold-timer').waitFor();
-  await page.getByTestId('pay-button').click();
+  await page.getByTestId('submit-order').click(); // one tap: straight to the cashier
   await page.waitForURL(`${stack.sim.url}/sim/cashier**`);
   await page.getByTestId('cashier-confirm').waitFor();
   assert.equal(flat(await page.getByTestId('cashier-amount').innerText()), '¥560.00');
@@ -95,9 +93,12 @@ test('a reload of 确认订单 keeps the pending order; a fan at the limit is to
   await page.getByTestId('confirm-zone').click();
   await fillContactPhone(page);
   await page.getByTestId('submit-order').click();
-  await page.getByTestId('hold-timer').waitFor();
+  await page.waitForURL(`${stack.sim.url}/sim/cashier**`);
 
-  // A reload (the H5 page from scratch): the same pending order, its countdown and 支付.
+  // Back from the cashier (the H5 page from scratch): the same pending order, its countdown and
+  // 支付; a reload again keeps it.
+  await page.goBack();
+  await page.getByTestId('hold-timer').waitFor();
   await page.reload();
   await page.getByTestId('hold-timer').waitFor();
   assert.equal(await page.getByText('选座信息已失效').count(), 0);

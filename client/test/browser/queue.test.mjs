@@ -92,6 +92,8 @@ test('a fan queues, is admitted by the server, lands on the seat map and orders 
   const body = (await sent).postDataJSON();
   assert.equal(body.admissionToken, token);
   assert.equal(body.contactPhone, '13800138000');
+  await page.waitForURL(`${stack.sim.url}/sim/cashier**`); // one tap: straight to the cashier
+  await page.goBack();
   await page.getByTestId('hold-timer').waitFor();
   const fanToken = await page.evaluate(() => JSON.parse(localStorage.getItem('showtix.token')).data);
   const { items } = await api(stack, fanToken, 'GET', '/api/v1/orders');

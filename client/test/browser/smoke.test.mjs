@@ -32,7 +32,7 @@ test('a fan goes from the show list to two selected seats with the right total',
   await card.click();
   await page.getByTestId('session-card').first().waitFor();
   assert.equal(await page.getByTestId('session-card').count(), 2);
-  await page.getByText('退票规则').waitFor();
+  await page.getByText('退票规则', { exact: true }).waitFor(); // the card's title (购票须知 mentions it too)
   await screenshot(page, '02-show-detail');
 
   await page.getByTestId('buy-button').click();

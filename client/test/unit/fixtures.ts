@@ -97,3 +97,15 @@ export function pendingOrder(now: number) {
     items: [],
   };
 }
+
+/** POST /api/v1/orders/N100/pay: what wx.requestPayment is given. */
+export const PAY_RESPONSE = {
+  prepayId: 'wx_prepay_1',
+  payParams: {
+    timeStamp: '1764561600',
+    nonceStr: 'n1',
+    package: 'prepay_id=wx_prepay_1',
+    signType: 'RSA',
+    paySign: 'c2ln',
+  },
+};

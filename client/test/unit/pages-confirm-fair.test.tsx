@@ -5,7 +5,7 @@ import { tick } from './fan';
 import { confirmPageWith } from './confirm-page';
 import { ID_A, ID_B, pendingOrder, PHONE, SAVED, SEAT_DRAFT } from './fixtures';
 import ConfirmPage from '../../src/pages/confirm/index';
-import { currentAdmission, saveEntry } from '../../src/services/queue';
+import { currentAdmission, loadEntry, saveEntry } from '../../src/services/queue';
 
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
 const ORDER = pendingOrder(NOW);
@@ -119,4 +119,36 @@ it('when the turn has run out, offers the queue again', async () => {
   expect(screen.getByTestId('turn-over').textContent).toContain('购票时间已结束');
   fireEvent.click(screen.getByTestId('turn-requeue'));
   expect(taro.redirectTo).toHaveBeenCalledWith({ url: '/pages/queue/index?sessionId=7&showId=3' });
+});
+
+it('tells the queued ID rule as the server has it: that ID among the attendees, the others anyone', async () => {
+  const sent = serveApi({
+    'GET /api/v1/me/attendees': ok({ items: SAVED }),
+    'POST /api/v1/orders': { statusCode: 201, data: ORDER },
+  });
+  // The fan queued with 张三's ID (lower case as typed): it must be one of the order's attendees.
+  saveEntry({ ...loadEntry('7')!, join: { idType: 'id_card', idNumber: ID_A.toLowerCase() } });
+  render(<ConfirmPage />);
+  expect(screen.getByTestId('queued-id').textContent).toBe(
+    '排队证件：身份证 110***********002X该证件持有人须为本订单观演人之一，其余观演人可为同行亲友（每人一证一票）。',
+  );
+  const type = (i: number, name: string, id: string) => {
+    fireEvent.change(screen.getAllByTestId('attendee-name')[i]!, { target: { value: name } });
+    fireEvent.change(screen.getAllByTestId('attendee-id')[i]!, { target: { value: id } });
+  };
+  type(0, '李四', ID_B);
+  type(1, '王五', '110105198001011238');
+  fireEvent.click(screen.getByTestId('submit-order'));
+  await tick(0);
+  // Neither is the queued ID: said here, nothing sent (the server would refuse QUEUE_ID_NOT_ATTENDEE).
+  expect(sent.filter((s) => s.key === 'POST /api/v1/orders')).toHaveLength(0);
+  expect(taro.showToast).toHaveBeenLastCalledWith(
+    expect.objectContaining({ title: '排队证件须为观演人之一' }),
+  );
+  expect(screen.getByTestId('queued-id').className).toContain('queued-id--missing');
+
+  type(1, '张三', ID_A); // the queued ID holder plus a friend: the server accepts that order
+  fireEvent.click(screen.getByTestId('submit-order'));
+  await tick(0);
+  expect(sent.filter((s) => s.key === 'POST /api/v1/orders')).toHaveLength(1);
 });

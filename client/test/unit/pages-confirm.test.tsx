@@ -1,9 +1,9 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import taro, { resetTaro } from './stubs/taro';
 import { confirmPageWith } from './confirm-page';
-import { ID_A, ID_B, pendingOrder, PHONE, SEAT_DRAFT } from './fixtures';
+import { ID_A, ID_B, PAY_RESPONSE, pendingOrder, PHONE, SEAT_DRAFT } from './fixtures';
 import ConfirmPage from '../../src/pages/confirm/index';
-import { saveDraft } from '../../src/services/draft';
+import { loadDraft, saveDraft } from '../../src/services/draft';
 
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
 
@@ -12,6 +12,11 @@ const answer = (...res: Res[]) =>
   res.forEach((r) => taro.request.mockResolvedValueOnce({ header: {}, ...r }));
 const call = (i: number) => taro.request.mock.calls[i][0];
 const order = pendingOrder(NOW);
+/** The order is placed and its pay sheet opens; the fan closes the sheet (the order stays pending). */
+const placedThenSheetClosed = () => {
+  answer({ statusCode: 201, data: order }, { statusCode: 200, data: PAY_RESPONSE });
+  taro.requestPayment.mockRejectedValueOnce({ errMsg: 'requestPayment:fail cancel' });
+};
 
 beforeEach(() => {
   resetTaro();
@@ -53,7 +58,7 @@ it('validates attendees, then holds the seats with a countdown to expireAt', asy
   expect(screen.getByText('同一证件只能购买一张票')).toBeTruthy();
 
   fill(1, '李四', ID_B.toLowerCase());
-  answer({ statusCode: 201, data: order });
+  placedThenSheetClosed();
   await submit();
   expect(call(0)).toMatchObject({
     url: '/api/v1/orders',
@@ -68,6 +73,12 @@ it('validates attendees, then holds the seats with a countdown to expireAt', asy
       contactPhone: PHONE,
     },
   });
+  // One tap: WeChat Pay opened straight after the order; the fan closed it, the order is kept.
+  expect(call(1)).toMatchObject({ url: '/api/v1/orders/N100/pay', method: 'POST' });
+  expect(taro.requestPayment).toHaveBeenCalledWith(PAY_RESPONSE.payParams);
+  expect(taro.showToast).toHaveBeenLastCalledWith(
+    expect.objectContaining({ title: '已取消支付，订单已保留，请在倒计时内支付' }),
+  );
   expect(screen.getByTestId('hold-timer').textContent).toContain('15:00');
   await act(() => jest.advanceTimersByTimeAsync(61_000));
   expect(screen.getByTestId('hold-timer').textContent).toContain('13:59');
@@ -88,9 +99,39 @@ it('sends the fan back to the open seat map when a seat was just taken', async (
   expect(taro.navigateBack).toHaveBeenCalledWith({ delta: 1 });
 });
 
+it('one tap places the order and pays it: 订单详情 waits for the ticket', async () => {
+  renderFilled();
+  answer({ statusCode: 201, data: order }, { statusCode: 200, data: PAY_RESPONSE });
+  await submit();
+  expect(taro.request).toHaveBeenCalledTimes(2);
+  expect(call(1)).toMatchObject({ url: '/api/v1/orders/N100/pay', method: 'POST' });
+  expect(taro.requestPayment).toHaveBeenCalledTimes(1);
+  expect(taro.redirectTo).toHaveBeenCalledWith({ url: '/pages/order/index?orderNo=N100&result=success' });
+  expect(loadDraft('7')).toBeUndefined(); // bought: nothing left to confirm
+});
+
+it('a closed pay sheet keeps the order: 支付 opens it again without placing another order', async () => {
+  renderFilled();
+  placedThenSheetClosed();
+  await submit();
+  expect(screen.queryByTestId('submit-order')).toBeNull();
+  answer({ statusCode: 200, data: PAY_RESPONSE });
+  await act(async () => {
+    fireEvent.click(screen.getByTestId('pay-button'));
+    await jest.advanceTimersByTimeAsync(0);
+  });
+  expect(taro.request.mock.calls.map((c) => `${c[0].method} ${c[0].url}`)).toEqual([
+    'POST /api/v1/orders',
+    'POST /api/v1/orders/N100/pay',
+    'POST /api/v1/orders/N100/pay',
+  ]);
+  expect(taro.requestPayment).toHaveBeenCalledTimes(2);
+  expect(taro.redirectTo).toHaveBeenCalledWith({ url: '/pages/order/index?orderNo=N100&result=success' });
+});
+
 it('believes the server over the countdown when paying is refused as ORDER_EXPIRED', async () => {
   renderFilled();
-  answer({ statusCode: 201, data: order });
+  placedThenSheetClosed();
   await submit();
   expect(screen.getByTestId('hold-timer').textContent).toContain('15:00');
   answer({ statusCode: 409, data: { error: { code: 'ORDER_EXPIRED', message: '订单已过期' } } });
@@ -110,7 +151,7 @@ it('retries a failed submit with the same Idempotency-Key', async () => {
   taro.request.mockRejectedValueOnce(new Error('timeout'));
   await submit();
   expect(screen.getByTestId('error-panel').dataset.code).toBe('NETWORK');
-  answer({ statusCode: 201, data: order });
+  placedThenSheetClosed();
   await act(async () => {
     fireEvent.click(screen.getByTestId('error-action'));
     await jest.advanceTimersByTimeAsync(0);
@@ -128,7 +169,7 @@ it('backs off after RATE_LIMITED and retries by itself', async () => {
   });
   await submit();
   expect(screen.getByTestId('error-panel').textContent).toContain('约 10 秒后');
-  answer({ statusCode: 201, data: order });
+  placedThenSheetClosed();
   act(() => fireEvent.click(screen.getByTestId('error-action')));
   expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: '10 秒后自动重试' }));
   await act(() => jest.advanceTimersByTimeAsync(10_000));
@@ -140,7 +181,7 @@ it('a reload after submitting shows the pending order again (countdown and 支�
   const first = render(<ConfirmPage />);
   fill(0, '张三', ID_A);
   fill(1, '李四', ID_B);
-  answer({ statusCode: 201, data: order });
+  placedThenSheetClosed();
   await submit();
   expect(screen.getByTestId('hold-timer')).toBeTruthy();
   first.unmount();
@@ -151,11 +192,12 @@ it('a reload after submitting shows the pending order again (countdown and 支�
   render(<ConfirmPage />);
   await act(() => jest.advanceTimersByTimeAsync(0));
   expect(screen.queryByText('选座信息已失效，请重新选座')).toBeNull();
-  expect(call(1)).toMatchObject({ url: '/api/v1/orders/N100', method: 'GET' });
+  expect(call(2)).toMatchObject({ url: '/api/v1/orders/N100', method: 'GET' });
   expect(screen.getByTestId('hold-timer').textContent).toContain('14:00');
   expect(screen.getByTestId('pay-button').textContent).toBe('支付 ¥2,560.50');
   expect(screen.queryByTestId('submit-order')).toBeNull();
-  expect(taro.request).toHaveBeenCalledTimes(2);
+  expect(taro.request).toHaveBeenCalledTimes(3);
+  expect(taro.requestPayment).toHaveBeenCalledTimes(1); // a reload does not open the sheet by itself
 });
 
 it('a reload after the order was paid or cancelled goes to 订单详情', async () => {

@@ -38,7 +38,7 @@ beforeEach(() => {
 
 const typeInto = (page, n, value) => fire(page, 'field__input', 'input', { detail: { value } }, n);
 
-test('the confirmation page validates attendees and the phone, holds the seats and pays in WeChat', async () => {
+test('the confirmation page validates attendees and the phone, places the order and opens WeChat Pay in one tap', async () => {
   storage.set('showtix.draft', JSON.stringify(SEAT_DRAFT));
   routes.set('POST /api/v1/orders', () => ({ statusCode: 201, data: ORDER }));
   routes.set('POST /api/v1/orders/N100/pay', PAY);
@@ -58,8 +58,22 @@ test('the confirmation page validates attendees and the phone, holds the seats a
   typeInto(page, 3, '110105199001011232');
   typeInto(page, 4, PHONE);
   await until(() => byClass(page, 'field__error').length === 0, 'errors cleared');
+  // The fan closes the pay sheet the first time: the order stays, held, with 支付 to try again.
+  const sheets = [];
+  const pay = global.wx.requestPayment;
+  global.wx.requestPayment = (o) => {
+    sheets.push(o.package);
+    if (sheets.length > 1) return pay(o);
+    // Taro calls it promise-style (no callbacks), as WeChat allows.
+    const res = { errMsg: 'requestPayment:fail cancel' };
+    if (!o.fail) return Promise.reject(res);
+    o.fail(res);
+    o.complete?.(res);
+    return undefined;
+  };
   fire(page, 'btn--primary', 'tap');
   await until(() => byClass(page, 'hold').length, 'the hold timer');
+  expect(sheets).toEqual(['prepay_id=wx-prepay-1']); // one tap: the order, then WeChat Pay
   const create = calls.request.find((r) => r.key === 'POST /api/v1/orders');
   expect(create.data).toEqual({
     sessionId: '7',
@@ -76,8 +90,14 @@ test('the confirmation page validates attendees and the phone, holds the seats a
   expect(text(page, 'line__sub', 2)).toBe('身份证 110***********002X');
   expect(storage.get('showtix.contactPhone')).toBe(PHONE); // the next order starts from it
 
+  await until(
+    () => calls.toast.includes('已取消支付，订单已保留，请在倒计时内支付'),
+    'the closed-sheet toast',
+  );
   fire(page, 'btn--primary', 'tap');
   await until(() => calls.navigate.length, 'the order page after paying');
+  expect(sheets).toHaveLength(2);
+  expect(calls.request.filter((r) => r.key === 'POST /api/v1/orders')).toHaveLength(1);
   expect(calls.navigate).toEqual([['redirectTo', '/pages/order/index?orderNo=N100&result=success']]);
   page.detach();
 });

@@ -19,16 +19,16 @@ import {
 } from '../../services/attendees';
 import { checkPhone, rememberedPhone } from '../../services/contact-phone';
 import { maskIdNumber } from '../../services/shared';
-import { clearDraft, draftTotalFen, draftUnits, loadDraft, type CheckoutDraft } from '../../services/draft';
-import { errorView, type ErrorView } from '../../services/errors';
-import { startPayment } from '../../services/payment';
+import { draftTotalFen, draftUnits, loadDraft, type CheckoutDraft } from '../../services/draft';
 import { askNoticeConsent, PAY_NOTICE_KINDS } from '../../utils/subscribe';
 import { currentAdmission } from '../../services/queue';
 import { formatYuan } from '../../utils/money';
 import { runRemedy } from '../../utils/remedy';
 import { formatCountdown, formatDateTime } from '../../utils/time';
 import ContactPhone from './ContactPhone';
+import QueuedIdNote, { coversQueuedId, queuedId } from './QueuedId';
 import { useCheckout } from './useCheckout';
+import { usePay } from './usePay';
 import { tapTarget } from '../../utils/a11y';
 import './index.scss';
 
@@ -109,11 +109,13 @@ export default function ConfirmPage() {
   const [fieldErrors, setFieldErrors] = useState<AttendeeErrors[]>([]);
   const [phone, setPhone] = useState(rememberedPhone);
   const [phoneError, setPhoneError] = useState<string>();
-  const [payError, setPayError] = useState<ErrorView>();
-  const [paying, setPaying] = useState(false);
-  const [expired, setExpired] = useState(false);
   const checkout = useCheckout(draft);
+  const payment = usePay();
   const [admission] = useState(() => (draft?.queueEnabled ? currentAdmission(draft.sessionId) : undefined));
+  const [queued] = useState(() =>
+    draft?.queueEnabled && draft.realName ? queuedId(draft.sessionId) : undefined,
+  );
+  const [queuedMissing, setQueuedMissing] = useState(false);
 
   if (!draft) {
     return (
@@ -134,41 +136,33 @@ export default function ConfirmPage() {
   const reselect = () => back('seatmap', { sessionId: draft.sessionId, showId: draft.showId });
   const requeue = () => replace('queue', { sessionId: draft.sessionId, showId: draft.showId });
 
-  const submit = () => {
+  // One tap: the order is placed and WeChat Pay opens straight after (no second 支付 tap).
+  const submit = async () => {
     // Every field is checked at once, so the fan sees all that is missing in one go.
     const v = draft.realName ? validateAttendees(attendees) : { ok: true, errors: [] };
     const p = checkPhone(phone);
+    const missing = v.ok && !coversQueuedId(attendees, queued);
     setFieldErrors(v.errors);
     setPhoneError(p.ok ? undefined : p.error);
+    setQueuedMissing(missing);
     if (!v.ok) return void Taro.showToast({ title: '请完善观演人信息', icon: 'none' });
+    if (missing) return void Taro.showToast({ title: '排队证件须为观演人之一', icon: 'none' });
     if (!p.ok) return void Taro.showToast({ title: p.error, icon: 'none' });
     setPhone(p.phone);
-    void checkout.submit({ attendees, contactPhone: p.phone });
+    // Asked within the tap (WeChat shows the consent dialog only in answer to one), while the
+    // order is placed; WeChat Pay opens once the fan has answered. A refusal still pays.
+    const consent = askNoticeConsent(PAY_NOTICE_KINDS);
+    const placed = await checkout.submit({ attendees, contactPhone: p.phone });
+    await consent;
+    if (placed) await payment.pay(placed);
   };
-  const pay = async () => {
-    if (!order || paying) return;
-    setPaying(true);
-    setPayError(undefined);
-    try {
-      const outcome = await askNoticeConsent(PAY_NOTICE_KINDS).then(() => startPayment(order.orderNo));
-      if (outcome === 'confirmed') {
-        clearDraft(); // bought: nothing left to confirm
-        replace('order', { orderNo: order.orderNo, result: 'success' });
-      } else if (outcome === 'cancelled')
-        void Taro.showToast({ title: '已取消支付，可在订单中继续支付', icon: 'none' });
-    } catch (e) {
-      const view = errorView(e);
-      if (view.code === 'ORDER_EXPIRED') setExpired(true);
-      setPayError(view);
-    } finally {
-      setPaying(false);
-    }
-  };
-  const shown = checkout.error ?? payError;
+  const pay = () => askNoticeConsent(PAY_NOTICE_KINDS).then(() => payment.pay(order));
+  const { expired, paying } = payment;
+  const shown = checkout.error ?? payment.error;
   const onErrorAction = () => {
     const err = shown!;
     checkout.setError(undefined);
-    setPayError(undefined);
+    payment.setError(undefined);
     runRemedy(
       err,
       {
@@ -209,6 +203,7 @@ export default function ConfirmPage() {
           <View className="card">
             <Text className="card__title">观演人信息</Text>
             <Text className="card__sub">本场实名制，一人一证一票，入场需核验证件</Text>
+            {queued ? <QueuedIdNote id={queued} missing={queuedMissing} /> : null}
             <SavedChooser
               attendees={attendees}
               onChange={(list) => {
@@ -244,7 +239,7 @@ export default function ConfirmPage() {
         />
         <View className="card card--notice">
           <Text className="card__text">
-            提交订单后座位将为您保留一段时间，超时未支付将自动取消。演出票品具有时效性，请确认场次与座位后再支付。
+            提交订单后将直接进入微信支付；取消支付的订单会保留至倒计时结束，可在本页或订单详情中继续支付。演出票品具有时效性，请确认场次与座位后再支付。
           </Text>
         </View>
       </ScrollView>
@@ -262,10 +257,10 @@ export default function ConfirmPage() {
           <BusyButton
             className="btn btn--primary btn--wide"
             testid="submit-order"
-            busy={checkout.busy}
-            onClick={submit}
+            busy={checkout.busy || paying}
+            onClick={() => void submit()}
           >
-            提交订单
+            提交订单并支付
           </BusyButton>
         )}
       </View>
@@ -273,7 +268,7 @@ export default function ConfirmPage() {
         <ErrorPanel
           error={shown}
           onAction={onErrorAction}
-          onClose={() => (checkout.setError(undefined), setPayError(undefined))}
+          onClose={() => (checkout.setError(undefined), payment.setError(undefined))}
         />
       ) : null}
     </View>

@@ -57,8 +57,9 @@ export function useCheckout(draft: CheckoutDraft | undefined) {
     };
   }, [orderNo]);
 
-  const submit = async (buyer: BuyerInput) => {
-    if (!draft || busy || resuming || draft.orderNo) return;
+  /** The order placed (to be paid at once), or undefined: refused, or nothing sent. */
+  const submit = async (buyer: BuyerInput): Promise<Order | undefined> => {
+    if (!draft || busy || resuming || draft.orderNo) return undefined;
     setBusy(true);
     setError(undefined);
     // Sessions with a waiting room: the turn's token (it buys one order).
@@ -70,6 +71,7 @@ export function useCheckout(draft: CheckoutDraft | undefined) {
       saveDraft({ ...draft, orderNo: o.orderNo });
       if (token) markAdmissionUsed(draft.sessionId, token, o.orderNo);
       setOrder(o);
+      return o;
     } catch (e) {
       const view = errorView(e);
       if (view.code === 'QUEUE_REQUIRED') markAdmissionUsed(draft.sessionId, token);
@@ -77,6 +79,7 @@ export function useCheckout(draft: CheckoutDraft | undefined) {
       if (view.code !== 'NETWORK' && view.code !== 'RATE_LIMITED' && view.code !== 'REQUEST_IN_PROGRESS')
         attempt.current.reset();
       setError(view);
+      return undefined;
     } finally {
       setBusy(false);
     }

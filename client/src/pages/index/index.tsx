@@ -1,7 +1,9 @@
 import type { ShowSummary } from '@showtix/shared-types';
-import { ScrollView, Text, View } from '@tarojs/components';
+import { Input, ScrollView, Text, View } from '@tarojs/components';
+import { useState } from 'react';
 import { usePullDownRefresh, stopPullDownRefresh } from '@tarojs/taro';
 import ErrorPanel from '../../components/ErrorPanel';
+import Icon from '../../components/icon/Icon';
 import Loading, { Empty } from '../../components/Loading';
 import Poster from '../../components/Poster';
 import PriceTag from '../../components/PriceTag';
@@ -13,19 +15,10 @@ import { go } from '../../routes';
 import { listShows } from '../../services/catalog';
 import { formatCountdown, formatDateRange, formatDateTime } from '../../utils/time';
 import { tapTarget } from '../../utils/a11y';
+import { feedCities, feedShows, type FeedFilter } from './feed';
 import './index.scss';
 
-/** On-sale shows first, then upcoming ones by sale start, then the rest. */
-export function sortShows(shows: ShowSummary[]): ShowSummary[] {
-  const rank = { on_sale: 0, presale: 1, sold_out: 2, ended: 3, cancelled: 4 } as const;
-  return [...shows].sort(
-    (a, b) =>
-      rank[a.status] - rank[b.status] ||
-      (a.nextSaleStartsAt ?? a.firstStartsAt ?? '').localeCompare(
-        b.nextSaleStartsAt ?? b.firstStartsAt ?? '',
-      ),
-  );
-}
+export { sortShows } from './feed';
 
 function SaleCountdown({ at }: { at: string }) {
   const left = useCountdown(at);
@@ -68,25 +61,93 @@ function ShowCard({ show }: { show: ShowSummary }) {
   );
 }
 
+function SearchBox({ value, onChange }: { value: string; onChange: (q: string) => void }) {
+  return (
+    <View className="search">
+      <Icon name="search" color="ink3" />
+      <Input
+        className="search__input"
+        data-testid="search-input"
+        type="text"
+        confirmType="search"
+        placeholder="搜索演出、艺人、场馆"
+        aria-label="搜索演出"
+        value={value}
+        onInput={(e) => onChange(e.detail.value)}
+      />
+      {value ? (
+        <View
+          className="search__clear"
+          data-testid="search-clear"
+          onClick={() => onChange('')}
+          {...tapTarget({ label: '清除搜索' })}
+        >
+          <Icon name="close" color="ink3" size="sm" />
+        </View>
+      ) : null}
+    </View>
+  );
+}
+
+function CityChips({
+  cities,
+  city,
+  onPick,
+}: {
+  cities: string[];
+  city: string;
+  onPick: (c: string) => void;
+}) {
+  if (cities.length < 2) return null;
+  return (
+    <ScrollView scrollX className="cities" data-testid="city-chips">
+      {['', ...cities].map((c) => (
+        <View
+          key={c || 'all'}
+          className={`city-chip${c === city ? ' city-chip--on' : ''}`}
+          data-testid="city-chip"
+          onClick={() => onPick(c)}
+          {...tapTarget({ pressed: c === city })}
+        >
+          <Text>{c || '全部城市'}</Text>
+        </View>
+      ))}
+    </ScrollView>
+  );
+}
+
 export default function Index() {
   const shows = useLoad(listShows, []);
+  const [filter, setFilter] = useState<FeedFilter>({ query: '', city: '' });
   usePullDownRefresh(() => {
     shows.reload();
     stopPullDownRefresh();
   });
-  const list = shows.data ? sortShows(shows.data) : [];
+  const all = shows.data ?? [];
+  const list = feedShows(all, filter);
+  const filtered = Boolean(filter.query.trim() || filter.city);
   return (
     <View className="page page--tabbed home">
       <View className="home__hero">
-        <Text className="home__brand">秀票</Text>
-        <Text className="home__slogan">好戏不等人，热门演出实时开抢</Text>
+        <View className="home__top">
+          <Text className="home__brand">秀票</Text>
+          <Text className="home__slogan">好戏不等人，热门演出实时开抢</Text>
+        </View>
+        <SearchBox value={filter.query} onChange={(query) => setFilter((f) => ({ ...f, query }))} />
       </View>
+      <CityChips
+        cities={feedCities(all)}
+        city={filter.city}
+        onPick={(city) => setFilter((f) => ({ ...f, city }))}
+      />
       <ScrollView scrollY className="home__list">
         {shows.loading && !shows.data ? <Loading /> : null}
         {shows.error && !shows.data ? (
           <ErrorPanel variant="inline" error={shows.error} onAction={shows.reload} />
         ) : null}
-        {shows.data && list.length === 0 ? <Empty text="暂无在售演出，敬请期待" /> : null}
+        {shows.data && list.length === 0 ? (
+          <Empty text={filtered ? '没有找到相关演出，换个关键词或城市试试' : '暂无在售演出，敬请期待'} />
+        ) : null}
         {list.map((s) => (
           <ShowCard key={s.id} show={s} />
         ))}

@@ -1,43 +1,126 @@
 import { ScrollView, Text, View } from '@tarojs/components';
+import Icon from '../../components/icon/Icon';
+import type { IconName } from '../../components/icon/icons';
+import ServiceEntry from '../../components/ServiceEntry';
 import TabBar from '../../components/TabBar';
 import { useLoad } from '../../hooks/useLoad';
 import { useShownAgain } from '../../hooks/useShownAgain';
 import { go, switchTab, type RouteName } from '../../routes';
+import { listOrders } from '../../services/orders';
 import { staffMe } from '../../services/staff-me';
 import { tapTarget } from '../../utils/a11y';
 import './index.scss';
 
-function Item(props: { text: string; sub?: string; testid: string; onTap: () => void }) {
+function Item(props: { icon: IconName; text: string; sub?: string; testid: string; onTap: () => void }) {
   return (
     <View className="me-item" data-testid={props.testid} onClick={props.onTap} {...tapTarget()}>
+      <Icon name={props.icon} color="ink2" className="me-item__icon" />
       <Text className="me-item__text">{props.text}</Text>
       {props.sub ? <Text className="me-item__sub">{props.sub}</Text> : null}
-      <Text className="me-item__arrow">›</Text>
+      <Icon name="chevron-right" color="ink3" size="sm" />
     </View>
   );
 }
 
-/** 我的: frequent attendees, orders and tickets, and for gate staff the ticket scanner. */
+/** 订单 shortcuts: each opens 我的订单 narrowed to that status (GET /orders?status=). */
+export const ORDER_SHORTCUTS: { status: string; text: string; icon: IconName }[] = [
+  { status: 'pending', text: '待支付', icon: 'wallet' },
+  { status: 'paid', text: '待出票', icon: 'clock' },
+  { status: 'ticketed', text: '已出票', icon: 'ticket' },
+  { status: 'refunded', text: '退款', icon: 'refund' },
+];
+
+function OrderShortcuts({ pending }: { pending: number }) {
+  return (
+    <View className="card me__orders">
+      <View
+        className="me__orders-head"
+        data-testid="me-orders"
+        onClick={() => switchTab('orders')}
+        {...tapTarget()}
+      >
+        <Text className="card__title">我的订单</Text>
+        <Text className="me-item__sub">全部订单</Text>
+        <Icon name="chevron-right" color="ink3" size="sm" />
+      </View>
+      <View className="me__shortcuts">
+        {ORDER_SHORTCUTS.map((s) => (
+          <View
+            key={s.status}
+            className="me__shortcut"
+            data-testid={`me-orders-${s.status}`}
+            onClick={() => switchTab('orders', { status: s.status })}
+            {...tapTarget()}
+          >
+            <Icon name={s.icon} color="ink" size="lg" />
+            <Text className="me__shortcut-text">{s.text}</Text>
+            {s.status === 'pending' && pending > 0 ? (
+              <Text className="me__count" data-testid="me-pending-count">
+                {pending > 99 ? '99+' : pending}
+              </Text>
+            ) : null}
+          </View>
+        ))}
+      </View>
+    </View>
+  );
+}
+
+/** 我的: the fan's account, orders by status, tickets, attendees, help; gate staff's tools. */
 export default function MePage() {
   const staff = useLoad(staffMe, []);
-  useShownAgain(staff.reload);
+  const pending = useLoad(() => listOrders(undefined, 'pending'), []);
+  useShownAgain(() => (staff.reload(), pending.reload()));
   const shows = staff.data?.shows ?? [];
   const open = (r: RouteName) => () => go(r);
   return (
     <View className="page page--tabbed me">
       <ScrollView scrollY className="me__scroll">
         <View className="me__hero">
-          <Text className="me__avatar">☺</Text>
-          <Text className="me__name">微信用户</Text>
+          <View className="me__avatar">
+            <Icon name="user" color="white" size="xl" />
+          </View>
+          <View className="me__who">
+            <Text className="me__name">微信用户</Text>
+            <Text className="me__hint">使用微信账号购票与入场</Text>
+          </View>
+        </View>
+        <OrderShortcuts pending={pending.data?.items.length ?? 0} />
+        <View className="card me__group">
+          <Item
+            icon="ticket"
+            text="我的票夹"
+            sub="电子票入场"
+            testid="me-tickets"
+            onTap={() => switchTab('tickets')}
+          />
+          <Item
+            icon="people"
+            text="常用观演人"
+            sub="实名购票时直接选择"
+            testid="me-attendees"
+            onTap={open('attendees')}
+          />
         </View>
         <View className="card me__group">
-          <Item text="常用观演人" sub="实名购票时直接选择" testid="me-attendees" onTap={open('attendees')} />
-          <Item text="我的票夹" testid="me-tickets" onTap={() => switchTab('tickets')} />
-          <Item text="我的订单" testid="me-orders" onTap={() => switchTab('orders')} />
+          <ServiceEntry className="me-item" testid="me-service">
+            <Icon name="service" color="ink2" className="me-item__icon" />
+            <Text className="me-item__text">联系客服</Text>
+            <Text className="me-item__sub">9:00–21:00</Text>
+            <Icon name="chevron-right" color="ink3" size="sm" />
+          </ServiceEntry>
+          <Item
+            icon="doc"
+            text="关于与协议"
+            sub="购票协议、隐私说明"
+            testid="me-about"
+            onTap={open('about')}
+          />
         </View>
         <View className="card me__group">
           {shows.length ? (
             <Item
+              icon="scan"
               text="检票工作台"
               sub={`可检 ${shows.length} 个演出`}
               testid="me-staff-scan"
@@ -45,6 +128,7 @@ export default function MePage() {
             />
           ) : null}
           <Item
+            icon="info"
             text="工作人员邀请码"
             sub="主办方邀请检票时使用"
             testid="me-staff-invite"

@@ -5,6 +5,7 @@ import type { Order, OrderItem } from '@showtix/shared-types';
 import { formatYuan, percentOfFen } from '../../utils/money';
 import { seatLabel } from '../../services/shared';
 import { disabledWhen, flag } from '../../utils/flag';
+import Icon from '../../components/icon/Icon';
 
 /** An item whose ticket can still be refunded: issued, and not in a refund (a closed one gave it back). */
 export function refundableItems(order: Order): OrderItem[] {
@@ -79,7 +80,9 @@ export default function TicketRefundPicker({
             data-ticket={it.ticketId}
             onClick={() => toggle(it.ticketId!)}
           >
-            <View className="refund-picker__box">{on ? '✓' : ''}</View>
+            <View className="refund-picker__box">
+              {on ? <Icon name="check" color="white" size="sm" /> : null}
+            </View>
             <View className="line__main">
               <Text className="line__label">{itemLabel(it)}</Text>
               <Text className="line__sub">

@@ -12,7 +12,7 @@ import { go, replace } from '../../routes';
 import type { SessionContext } from '../../services/context';
 import { errorView, type ErrorView } from '../../services/errors';
 import { cancelOrder, getOrder, refundOrder } from '../../services/orders';
-import { startPayment } from '../../services/payment';
+import { payOrder } from '../../services/pay';
 import { askNoticeConsent, PAY_NOTICE_KINDS } from '../../utils/subscribe';
 import type { Order, OrderRefund } from '@showtix/shared-types';
 import { formatYuan, percentOfFen } from '../../utils/money';
@@ -166,7 +166,7 @@ export default function OrderPage() {
   };
   const pay = () =>
     act(async () => {
-      const outcome = await askNoticeConsent(PAY_NOTICE_KINDS).then(() => startPayment(order.orderNo));
+      const outcome = await askNoticeConsent(PAY_NOTICE_KINDS).then(() => payOrder(order.orderNo));
       if (outcome === 'confirmed') replace('order', { orderNo: order.orderNo, result: 'success' });
     });
   const offer = refundOffer(order, ctx);

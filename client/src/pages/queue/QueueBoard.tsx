@@ -5,6 +5,8 @@ import { etaText, queueProgress, type QueueEntry } from '../../services/queue';
 import { groupThousands as group } from '../../utils/money';
 import { formatCountdown } from '../../utils/time';
 import type { QueueView } from './useQueue';
+import Icon from '../../components/icon/Icon';
+import type { IconName } from '../../components/icon/icons';
 
 /** Slow rings breathing around the fan's number: calm, never a spinner. */
 function Pulse({ label, value, testid }: { label: string; value: string; testid: string }) {
@@ -79,8 +81,8 @@ function TurnLeft({ until }: { until: string | undefined }) {
 
 function Final(props: {
   testid: string;
-  /** A glyph in a coloured disc (no emoji: fonts differ between phones). */
-  icon: string;
+  /** An icon in a coloured disc. */
+  icon: IconName;
   tone: 'ok' | 'off' | 'warn';
   title: string;
   text: string;
@@ -91,7 +93,7 @@ function Final(props: {
   return (
     <View className="queue__body" data-testid={props.testid}>
       <View className={`queue__icon queue__icon--${props.tone}`}>
-        <Text>{props.icon}</Text>
+        <Icon name={props.icon} color="white" size="xl" />
       </View>
       <Text className="queue__headline">{props.title}</Text>
       <Text className="queue__text">{props.text}</Text>
@@ -140,7 +142,7 @@ export default function QueueBoard(p: BoardProps) {
       return (
         <Final
           testid="queue-admitted"
-          icon="✓"
+          icon="check"
           tone="ok"
           title="轮到您了！"
           text="正在进入选座，请在购票时间内完成下单。"
@@ -150,7 +152,7 @@ export default function QueueBoard(p: BoardProps) {
       return (
         <Final
           testid="queue-used"
-          icon="✓"
+          icon="check"
           tone="ok"
           title="本轮购票资格已使用"
           text="每次排队可提交一次订单。如需再次购买，请在本轮结束后重新排队。"
@@ -164,7 +166,7 @@ export default function QueueBoard(p: BoardProps) {
       return (
         <Final
           testid="queue-soldout"
-          icon="✕"
+          icon="close"
           tone="off"
           title="已售罄"
           text="本场门票已全部售出，感谢您的耐心等待。后续如有退票回流，将在演出详情页开放。"
@@ -177,7 +179,7 @@ export default function QueueBoard(p: BoardProps) {
       return (
         <Final
           testid="queue-done"
-          icon="✓"
+          icon="check"
           tone="ok"
           title="本轮已成功下单"
           text="您在本轮排队中提交的订单可在「我的订单」中查看。如需再次购买，可重新排队（将排在队尾）。"
@@ -197,7 +199,7 @@ export default function QueueBoard(p: BoardProps) {
       return (
         <Final
           testid="queue-expired"
-          icon="!"
+          icon="alert"
           tone="warn"
           title="本轮购票时间已结束"
           text="您的购票时间已用完，排队位置已释放。重新排队将排在队尾。"

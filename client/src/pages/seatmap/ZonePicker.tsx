@@ -5,6 +5,7 @@ import PriceTag, { BarTotal } from '../../components/PriceTag';
 import { formatYuan } from '../../utils/money';
 import { disabledWhen, flag } from '../../utils/flag';
 import { tapTarget } from '../../utils/a11y';
+import Icon from '../../components/icon/Icon';
 
 interface ZonePickerProps {
   zones: SeatMapZone[];
@@ -67,7 +68,7 @@ export default function ZonePicker(p: ZonePickerProps) {
             onClick={() => p.onQuantity(Math.max(1, p.quantity - 1))}
             aria-label="减少一张"
           >
-            −
+            <Icon name="minus" size="sm" />
           </Button>
           <Text className="stepper__num" data-testid="zone-quantity">
             {p.quantity}
@@ -79,7 +80,7 @@ export default function ZonePicker(p: ZonePickerProps) {
             onClick={() => p.onQuantity(Math.min(max, p.quantity + 1))}
             aria-label="增加一张"
           >
-            +
+            <Icon name="plus" size="sm" />
           </Button>
         </View>
       </View>

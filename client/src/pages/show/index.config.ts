@@ -1,1 +1,2 @@
-export default definePageConfig({ navigationBarTitleText: '演出详情' });
+// enableShareAppMessage: WeChat offers 转发 for this page (the page answers useShareAppMessage).
+export default definePageConfig({ navigationBarTitleText: '演出详情', enableShareAppMessage: true });

@@ -14,7 +14,9 @@ import { getShow } from '../../services/catalog';
 import { limitReachedText, useQuota } from '../../services/quota';
 import { formatPriceRange } from '../../utils/money';
 import { formatCountdown, formatDateRange, formatDateTime } from '../../utils/time';
-import { RefundRules, RealNameNotice } from './notices';
+import { ServiceBarItem } from '../../components/ServiceEntry';
+import { HeroActions } from './actions';
+import { PurchaseNotes, RefundRules } from './notices';
 import './index.scss';
 import { flag } from '../../utils/flag';
 import { tapTarget } from '../../utils/a11y';
@@ -67,15 +69,18 @@ function SessionCard({ s, active, onPick }: { s: SessionInfo; active: boolean; o
 function BuyBar({ show, s, reached }: { show: ShowDetail; s: SessionInfo | undefined; reached: string }) {
   const left = useCountdown(s?.status === 'presale' ? s.saleStartsAt : null);
   let label = '暂无场次';
+  // The presale's time to the sale, on a line of its own: one line cut the text off.
+  let sub = '';
   let enabled = false;
   if (s?.status === 'on_sale') {
     label = s.seating === 'reserved' ? '选座购买' : '立即购买';
     enabled = true;
   } else if (s?.status === 'presale') {
-    label = left > 0 ? `${formatCountdown(left)} 后开售` : '即将开售';
+    label = '即将开售';
+    sub = left > 0 ? `${formatCountdown(left)} 后开售` : '';
     // A waiting room takes fans before the sale: they are drawn into a random order when it opens.
     if (s.queueEnabled) {
-      label = `${label} · 提前排队`;
+      label = '提前排队';
       enabled = true;
     }
   } else if (s?.status === 'sold_out') {
@@ -88,23 +93,34 @@ function BuyBar({ show, s, reached }: { show: ShowDetail; s: SessionInfo | undef
   // A fan who already holds the limit is told here, before the queue and the seat map.
   if (enabled && reached) {
     label = '已达限购';
+    sub = '';
     enabled = false;
   }
   const min = s ? Math.min(...s.tiers.map((t) => t.priceFen)) : show.priceMinFen;
   return (
     <View className="bottom-bar">
+      <ServiceBarItem />
       <View className="bottom-bar__info">
         {min !== null && Number.isFinite(min) ? <PriceTag fen={min} from size="lg" /> : null}
       </View>
       <Button
-        className="btn btn--primary btn--wide"
+        className={`btn btn--primary btn--wide${sub ? ' btn--stack' : ''}`}
         data-testid="buy-button"
         disabled={flag(!enabled)}
         onClick={() =>
           enabled && s && go(s.queueEnabled ? 'queue' : 'seatmap', { sessionId: s.id, showId: show.id })
         }
       >
-        {label}
+        {sub ? (
+          <>
+            <Text className="btn__main">{label}</Text>
+            <Text className="btn__sub" data-testid="sale-countdown">
+              {sub}
+            </Text>
+          </>
+        ) : (
+          label
+        )}
       </Button>
     </View>
   );
@@ -153,6 +169,7 @@ function ShowBody({
             {d.priceMinFen !== null ? (
               <Text className="show__range">{formatPriceRange(d.priceMinFen, d.priceMaxFen)}</Text>
             ) : null}
+            <HeroActions d={d} />
           </View>
         </View>
         <View className="card">
@@ -166,12 +183,12 @@ function ShowBody({
             </Text>
           ) : null}
         </View>
-        {session?.realName ? <RealNameNotice limit={session.purchaseLimit} /> : null}
         <View className="card">
           <Text className="card__title">场馆</Text>
           <Text className="card__text">{d.venue.name}</Text>
           <Text className="card__sub">{d.venue.address}</Text>
         </View>
+        {session ? <PurchaseNotes session={session} rules={d.refundRules} /> : null}
         <RefundRules rules={d.refundRules} />
         {d.description ? (
           <View className="card">

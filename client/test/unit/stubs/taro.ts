@@ -41,6 +41,7 @@ const taro = {
   setStorageSync: (key: string, value: unknown) => void store.set(key, value),
   removeStorageSync: (key: string) => void store.delete(key),
   showToast: jest.fn(async () => undefined),
+  setClipboardData: jest.fn(async () => undefined),
   showModal: jest.fn(async () => ({ confirm: true, cancel: false })),
   navigateTo: jest.fn(async () => undefined),
   redirectTo: jest.fn(async () => undefined),
@@ -68,4 +69,7 @@ export const useDidShow = (fn: () => void) => useEffect(() => fn(), []); // esli
 export const useDidHide = (_fn: () => void) => undefined;
 export const usePullDownRefresh = (_fn: () => void) => undefined;
 export const stopPullDownRefresh = () => undefined;
+/** What the page would share: the last handler registered. */
+export const share: { handler?: () => { title?: string; path?: string } } = {};
+export const useShareAppMessage = (fn: () => { title?: string; path?: string }) => void (share.handler = fn);
 export default taro;

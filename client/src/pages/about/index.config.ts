@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '关于与协议' });

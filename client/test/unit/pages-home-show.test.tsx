@@ -1,0 +1,149 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import type { ShowSummary } from '@showtix/shared-types';
+import taro, { resetTaro, router, share } from './stubs/taro';
+import { ok, serveApi } from './fake-api';
+import { SESSION } from './fixtures';
+import Index from '../../src/pages/index/index';
+import { feedCities, feedShows } from '../../src/pages/index/feed';
+import ShowPage from '../../src/pages/show/index';
+import { purchaseNoteRows } from '../../src/pages/show/notices';
+
+const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
+const flush = () => act(() => jest.advanceTimersByTimeAsync(0));
+
+beforeEach(() => {
+  resetTaro();
+  jest.useFakeTimers({ now: NOW });
+});
+afterEach(() => jest.useRealTimers());
+
+const show = (
+  id: string,
+  title: string,
+  city: string,
+  status: ShowSummary['status'] = 'on_sale',
+): ShowSummary => ({
+  id,
+  title,
+  city,
+  venueName: city === '上海' ? '梅赛德斯-奔驰文化中心' : '工人体育场',
+  posterUrl: null,
+  firstStartsAt: '2027-01-15T11:30:00Z',
+  lastStartsAt: '2027-01-16T11:30:00Z',
+  priceMinFen: 38_000,
+  priceMaxFen: 188_000,
+  status,
+  nextSaleStartsAt: null,
+});
+const SHOWS = [
+  show('1', '星河巡回演唱会', '上海'),
+  show('2', '林间音乐节', '北京'),
+  show('3', '去年的话剧', '上海', 'ended'),
+  show('4', '城市民谣夜', '上海', 'sold_out'),
+];
+
+describe('home feed', () => {
+  it('leaves ended shows out, and narrows by words (title, venue, city) and city', () => {
+    expect(feedShows(SHOWS, { query: '', city: '' }).map((s) => s.id)).toEqual(['1', '2', '4']);
+    expect(feedShows(SHOWS, { query: '音乐', city: '' }).map((s) => s.id)).toEqual(['2']);
+    expect(feedShows(SHOWS, { query: ' 奔驰  星河 ', city: '' }).map((s) => s.id)).toEqual(['1']);
+    expect(feedShows(SHOWS, { query: '', city: '北京' }).map((s) => s.id)).toEqual(['2']);
+    expect(feedShows(SHOWS, { query: '话剧', city: '' })).toEqual([]); // ended: gone from the feed
+    expect(feedCities(SHOWS)).toEqual(['上海', '北京']);
+  });
+
+  it('the page searches and filters by city chip, saying when nothing matches', async () => {
+    serveApi({ 'GET /api/v1/shows': ok({ items: SHOWS }) });
+    render(<Index />);
+    await flush();
+    const titles = () =>
+      screen.queryAllByTestId('show-card').map((c) => c.querySelector('span')!.textContent);
+    expect(screen.getAllByTestId('show-card')).toHaveLength(3);
+    expect(screen.getAllByTestId('city-chip').map((c) => c.textContent)).toEqual([
+      '全部城市',
+      '上海',
+      '北京',
+    ]);
+    fireEvent.click(screen.getAllByTestId('city-chip')[2]!);
+    expect(screen.getAllByTestId('show-card')).toHaveLength(1);
+    expect(screen.getAllByTestId('city-chip')[2]!.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.change(screen.getByTestId('search-input'), { target: { value: '星河' } });
+    expect(titles()).toEqual([]);
+    expect(screen.getByText('没有找到相关演出，换个关键词或城市试试')).toBeTruthy();
+    fireEvent.click(screen.getAllByTestId('city-chip')[0]!);
+    expect(screen.getAllByTestId('show-card')).toHaveLength(1);
+    fireEvent.click(screen.getByTestId('search-clear'));
+    expect(screen.getAllByTestId('show-card')).toHaveLength(3);
+  });
+});
+
+describe('show page header and buttons', () => {
+  const DETAIL = {
+    ...show('3', '星河巡回演唱会', '上海'),
+    venue: { id: '1', name: '梅赛德斯-奔驰文化中心', city: '上海', address: '世博大道1200号' },
+    description: '',
+    refundRules: [{ hoursBeforeStart: 168, feePercent: 0 }],
+    sessions: [SESSION],
+  };
+
+  async function open(detail: object) {
+    router.params = { id: '3' };
+    serveApi({ 'GET /api/v1/shows/3': ok(detail) });
+    render(<ShowPage />);
+    await flush();
+  }
+
+  it('shows 购票须知 as rows of what holds for the session', async () => {
+    await open(DETAIL);
+    expect(screen.getAllByTestId('note-row').map((r) => r.textContent)).toEqual([
+      '选座方式在线选座，对号入座',
+      '限购每人每场限购 2 张',
+      '实名实名制：一人一证一票，下单时填写观演人证件，入场时核验证件原件',
+      '支付下单后请在 15 分钟内完成支付，超时订单自动取消',
+      '入场凭「票夹」中的电子票二维码入场，二维码定时刷新，截图无效',
+      '退票支持退票，手续费见下方退票规则',
+    ]);
+    const zoneQueued = { ...SESSION, seating: 'zone' as const, realName: false, queueEnabled: true };
+    expect(purchaseNoteRows(zoneQueued, []).map((r) => r.key)).toEqual([
+      'seating',
+      'limit',
+      'realname',
+      'queue',
+      'pay',
+      'entry',
+      'refund',
+    ]);
+    expect(purchaseNoteRows(zoneQueued, []).at(-1)!.text).toBe('本演出不支持退票');
+  });
+
+  it('想看 is kept on this phone; 分享 shares the show page (a link copied in a browser); 客服 says how to reach it', async () => {
+    await open(DETAIL);
+    const want = screen.getByTestId('want-button');
+    expect([want.textContent, want.getAttribute('aria-pressed')]).toEqual(['想看', 'false']);
+    fireEvent.click(want);
+    expect([want.textContent, want.getAttribute('aria-pressed')]).toEqual(['已想看', 'true']);
+    expect(taro.getStorageSync('showtix.wants')).toBe('["3"]');
+    expect(share.handler!()).toEqual({ title: '星河巡回演唱会', path: '/pages/show/index?id=3' });
+    await act(async () => fireEvent.click(screen.getByTestId('share-button')));
+    expect(taro.setClipboardData).toHaveBeenCalledWith({ data: window.location.href });
+    expect(taro.showToast).toHaveBeenLastCalledWith(
+      expect.objectContaining({ title: '链接已复制，可粘贴分享给好友' }),
+    );
+    fireEvent.click(screen.getByTestId('service-entry'));
+    expect(taro.showModal).toHaveBeenLastCalledWith(expect.objectContaining({ title: '联系客服' }));
+  });
+
+  it('the presale button says what it does and the time to the sale on two lines', async () => {
+    const presale = {
+      ...SESSION,
+      status: 'presale' as const,
+      queueEnabled: true,
+      saleStartsAt: new Date(NOW + 2 * 86_400_000 + 3 * 3600_000).toISOString(),
+    };
+    await open({ ...DETAIL, status: 'presale', sessions: [presale] });
+    const buy = screen.getByTestId('buy-button');
+    expect(buy.className).toContain('btn--stack');
+    expect(buy.querySelector('.btn__main')!.textContent).toBe('提前排队');
+    expect(screen.getByTestId('sale-countdown').textContent).toMatch(/^2天 03:00:00 后开售$/);
+  });
+});
