@@ -67,7 +67,8 @@ it('refunds the chosen tickets only, with the fee and the money back shown befor
   });
   render(<OrderPage />);
   await flush();
-  expect(screen.queryByTestId('refund-order')).toBeNull(); // no whole-order button: tickets are chosen
+  expect(screen.getByTestId('refund-order')).toBeTruthy(); // the whole order in one tap, or chosen tickets
+  expect(screen.getByTestId('refund-pick-open').textContent).toBe('部分退票');
   fireEvent.click(screen.getByTestId('refund-pick-open'));
   const rows = screen.getAllByTestId('refund-pick');
   expect(rows).toHaveLength(4);

@@ -187,7 +187,8 @@ export default function OrderPage() {
   };
   const perTicket = offersTicketRefund(order) && feePercent < 100 && ctx?.session.status !== 'cancelled';
   const live = order.status === 'paid' || order.status === 'ticketed';
-  const refundable = offer.refundable && !perTicket;
+  // The whole order in one tap while nothing of it is refunded; chosen tickets besides.
+  const refundable = offer.refundable;
   const buyAgain = order.status === 'cancelled' || order.status === 'refunded';
   // A per-ticket refund is offered on ticketed orders only, which have actions anyway.
   const hasActions =
@@ -277,7 +278,7 @@ export default function OrderPage() {
               disabled={flag(busy)}
               onClick={() => setPicking((v) => !v)}
             >
-              {picking ? '收起' : '退票'}
+              {picking ? '收起' : refundable ? '部分退票' : '退票'}
             </Button>
           ) : null}
           {order.status === 'ticketed' ? (
