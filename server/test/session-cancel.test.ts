@@ -131,6 +131,9 @@ it('cancel: 3 paid orders refunded in full, 1 pending cancelled, the gate refuse
     .orderAndPrepay('openid-cancel-after', { sessionId: s.sessionId, seatIds: [s.seatIds[0]] })
     .catch((e: Error) => e.message);
   expect(again).toMatch(/NOT_ON_SALE/);
+  // Redis gives the seats back through the outbox (inventory.release), after the refund's commit.
+  const clean = async () => (await audit(g.p.deps, s.sessionId, g.p.clock.now().getTime())).length === 0;
+  await g.p.until(clean, 'Redis released the refunded seats').catch(() => undefined);
   expect(await audit(g.p.deps, s.sessionId, g.p.clock.now().getTime())).toEqual([]);
   // Passes after the end change nothing.
   await changes().run(g.p.clock.now());
