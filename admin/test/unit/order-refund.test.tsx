@@ -60,7 +60,7 @@ describe('OrderDrawer: refunding chosen tickets', () => {
     // The voided ticket is not offered; the three valid ones are, all chosen at first.
     const boxes = await screen.findAllByRole('checkbox');
     expect(boxes).toHaveLength(3);
-    expect(screen.getByText(/票面价 ¥2,040/)).toBeTruthy();
+    expect(await screen.findByText(/票面价 ¥2,040/)).toBeTruthy(); // rendered once all are chosen
     fireEvent.click(boxes[0]!); // leave 2座 out
     fireEvent.click(boxes[2]!); // and 4座
     expect(await screen.findByText(/票面价 ¥680（/)).toBeTruthy();

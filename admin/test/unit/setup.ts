@@ -1,5 +1,9 @@
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// findBy*/waitFor give up after 1 s by default: antd drawers and forms render slower than that
+// in jsdom on a loaded two-core machine (a per-ticket refund test timed out so in CI).
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom lacks these; antd's responsive grid and the seat map ask for them.
 Object.defineProperty(window, 'matchMedia', {
