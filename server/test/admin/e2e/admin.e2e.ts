@@ -284,6 +284,10 @@ describe('the organiser runs a sale from the admin page', () => {
           .status === 'refunded',
       'the refund',
     );
+    // The refund's success message lies over the close button, and antd keeps a message open
+    // while the mouse rests on it: move off, let it go, then close.
+    await page.mouse.move(5, 900);
+    await page.locator('.ant-message-notice').waitFor({ state: 'detached' });
     await page.locator('.ant-drawer-close').click();
     await page.getByRole('button', { name: /查\s*询/ }).click();
     await page.locator('tr', { hasText: state.orderNo! }).locator('td').nth(1).click();
