@@ -11,7 +11,7 @@ export interface RequestOptions {
   /** Sends the fan's bearer token, logging in first when there is none. */
   auth?: boolean;
   idempotencyKey?: string;
-  /** false: a 429 goes straight to the caller (pollers that schedule their own back-off). */
+  /** false: a 429 or shed 503 goes straight to the caller (pollers that schedule their own back-off). */
   waitOut429?: boolean;
 }
 
@@ -75,9 +75,22 @@ async function send(path: string, opts: RequestOptions): Promise<RawResponse> {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
+ * How long to wait before the one repeat of a refused request, if it is worth repeating: a 429,
+ * or a 503 that says when to come back (an instance shedding load answers before doing any of
+ * the work, so the repeat is safe wherever the request is).
+ */
+function shortWait(res: RawResponse): number | undefined {
+  if (res.statusCode === 429) return retryAfterMs(res.header) ?? 1000;
+  if (res.statusCode === 503) return retryAfterMs(res.header);
+  return undefined;
+}
+
+/**
  * The only way the client talks HTTP. Answers the parsed body or throws ApiError. A stale token
- * is replaced once by logging in again; a short 429 is waited out once when the call is safe to
- * repeat (a GET, or a POST carrying an Idempotency-Key).
+ * is replaced once by logging in again; a short 429, or a short 503 with Retry-After (an instance
+ * shedding load), is waited out once when the call is safe to repeat (a GET, or a POST carrying an
+ * Idempotency-Key). Without the 503 wait a page whose first load met a moment of shedding stayed
+ * on its error until the fan tapped retry.
  */
 export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   let res = await send(path, opts);
@@ -86,7 +99,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
     res = await send(path, opts);
   }
   const repeatable = (opts.method ?? 'GET') === 'GET' || Boolean(opts.idempotencyKey);
-  const wait = res.statusCode === 429 ? (retryAfterMs(res.header) ?? 1000) : undefined;
+  const wait = shortWait(res);
   if (wait !== undefined && repeatable && opts.waitOut429 !== false && wait <= AUTO_RETRY_MAX_MS) {
     await sleep(wait);
     res = await send(path, opts);

@@ -17,6 +17,7 @@ import {
   seatMapReady,
   seatsNearCentre,
   tapSeats,
+  waitForTestId,
   zoomIn,
 } from '../harness/browser.mjs';
 import { api, mintFanToken, until } from '../harness/stack.mjs';
@@ -110,6 +111,6 @@ test('a fan who opens the seat map without a turn is sent to the queue page', as
   const { page, errors } = await fan({ token });
   await openPage(page, stack.appUrl, 'seatmap', { sessionId: seeded.sessionId, showId: seeded.showId });
   await page.waitForURL(/#\/pages\/queue\/index\?/, { timeout: 15_000 });
-  await page.getByTestId('queue-page').waitFor();
+  await waitForTestId(page, 'queue-page');
   assert.deepEqual(errors, [], `page errors: ${errors.join('; ')}`);
 });

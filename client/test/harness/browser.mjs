@@ -50,6 +50,12 @@ export async function newFanPage(browser, stack, opts = {}) {
     { origin, token: opts.token ?? null, simUrl: stack.sim?.url ?? null },
   );
   const page = await context.newPage();
+  // CPU_THROTTLE=8 slows the page's CPU eightfold (Chrome's own throttling): a loaded CI machine,
+  // reproduced on a quiet one when a timing-dependent failure has to be chased.
+  if (process.env.CPU_THROTTLE) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.CPU_THROTTLE) });
+  }
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   return { context, page, errors };
@@ -234,4 +240,17 @@ export async function axeViolations(page, { exclude = ['canvas'] } = {}) {
       help: v.help,
       nodes: v.nodes.map((n) => n.target.join(' ')),
     }));
+}
+
+/**
+ * Waits for a test id to be visible; on a timeout the error says where the page was and what it
+ * showed (a failure in CI leaves only this text behind).
+ */
+export async function waitForTestId(page, testId, timeout = 30_000) {
+  try {
+    await page.getByTestId(testId).waitFor({ timeout });
+  } catch (e) {
+    const text = await page.evaluate(() => document.body.innerText.slice(0, 600)).catch(() => '?');
+    throw new Error(`${testId} not shown at ${page.url()}; the page showed: ${text}`, { cause: e });
+  }
 }

@@ -308,3 +308,21 @@ it('a turn that ends after the fan bought says 已成功下单, never 购票时�
   expect(taro.reLaunch).toHaveBeenCalledWith({ url: '/pages/orders/index' });
   expect(count(sent, JOIN)).toBe(2);
 });
+
+it('loads the session again by itself when the first load met a busy or unreachable server', async () => {
+  const sent = serveApi({
+    'GET /api/v1/sessions/7': [
+      refuse(503, 'OVERLOADED', { 'Retry-After': '1' }),
+      refuse(503, 'OVERLOADED', { 'Retry-After': '1' }),
+      ok({ ...SESSION, queueEnabled: true, realName: false }),
+    ],
+    'GET /api/v1/shows/3': ok({ id: '3', title: '星河巡回演唱会', venue: { name: '梅奔' }, sessions: [] }),
+    [JOIN]: ok(status()),
+  });
+  await open();
+  await tick(1_000); // the HTTP layer's one wait, then the page's error
+  expect(screen.queryByTestId('queue-page')).toBeNull();
+  await tick(2_000);
+  expect(count(sent, 'GET /api/v1/sessions/7')).toBe(3);
+  expect(view()).toBe('waiting');
+});

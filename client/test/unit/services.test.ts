@@ -89,6 +89,14 @@ describe('the HTTP layer', () => {
     expect(taro.request).toHaveBeenCalledTimes(3);
   });
 
+  it('waits out a shed 503 with Retry-After once, and not a 503 without one', async () => {
+    answer(fail('OVERLOADED', 503, { 'Retry-After': '0' }), { statusCode: 200, data: { ok: 1 } });
+    await expect(request('/api/v1/sessions/1')).resolves.toEqual({ ok: 1 });
+    answer(fail('SERVICE_UNAVAILABLE', 503));
+    await expect(request('/api/v1/sessions/1')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(taro.request).toHaveBeenCalledTimes(3);
+  });
+
   it('maps a failed transport to NETWORK', async () => {
     taro.request.mockRejectedValueOnce(new Error('offline'));
     await expect(request('/api/v1/shows')).rejects.toMatchObject({ code: 'NETWORK', status: 0 });

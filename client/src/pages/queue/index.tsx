@@ -8,12 +8,15 @@ import LoadState from '../../components/LoadState';
 import { useLoad } from '../../hooks/useLoad';
 import { back, replace, switchTab } from '../../routes';
 import { sessionContext } from '../../services/context';
+import { isUnreachable } from '../../services/errors';
 import { retryDelayMs } from '../../services/queue';
 import { runRemedy } from '../../utils/remedy';
 import { formatDateTime } from '../../utils/time';
 import QueueBoard from './QueueBoard';
 import { useQueue } from './useQueue';
 import './index.scss';
+
+const CONTEXT_RETRY_MS = 2_000;
 
 /**
  * The waiting room of a queue-enabled session: joins (with an ID on real-name sessions), shows
@@ -33,6 +36,14 @@ export default function QueuePage() {
     showId,
     onAdmitted: toSeats,
   });
+  // The waiting room is where fans sit when the servers are busiest: a first load that met an
+  // overloaded or unreachable server is tried again by itself, not left on an error to tap.
+  const ctxError = ctx.error;
+  useEffect(() => {
+    if (!ctxError || !isUnreachable(ctxError.code)) return undefined;
+    const t = setTimeout(ctx.reload, Math.max(ctxError.retryAfterMs ?? 0, CONTEXT_RETRY_MS));
+    return () => clearTimeout(t);
+  }, [ctxError, ctx.reload]);
   // A session without a waiting room (or one switched off) goes straight to its seats.
   useEffect(() => {
     if (session && !session.queueEnabled) toSeats();
