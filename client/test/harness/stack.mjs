@@ -129,6 +129,12 @@ export async function startStack(opts = {}) {
       H5_DIR: DIST_H5,
       AUTH_SECRET: DEV_SECRET,
       ...wechatEnv(sim?.url, port),
+      // Overload protection off, as in the server's tests: this server shares its event loop with
+      // the test's own Playwright driver, so on a busy CI machine its lag is the test's, not the
+      // server's (a deep-link test once waited 30 s on a page whose load had been shed).
+      SHED_EVENT_LOOP_LAG_MS: '0',
+      SHED_INFLIGHT_MAX: '0',
+      WECHAT_BREAKER_ERROR_PCT: '0',
       ...(opts.env ?? {}),
     });
     if (config.amqpUrl) closers.push(() => deleteAmqp(config.amqpUrl, config.amqpPrefix));
