@@ -169,21 +169,6 @@ export async function createDeps(
   inventory.onFreed((id) => caches.invalidate('refusals', id));
   caches.on('refusals', (id) => refusals.forget(id));
   const metrics = new Metrics(config.env !== 'test');
-  const orders = new OrderService({
-    db,
-    writer,
-    inventory,
-    catalog,
-    ids,
-    log,
-    holdGraceMs: config.holdGraceMs,
-    vault,
-    admissions,
-    risk,
-    refusals,
-    created: metrics.ordersCreated,
-    queuedIds: (sessionId, idHashes) => redis.hmget(keys.session(sessionId).queue.ids, ...idHashes),
-  });
   const queue = new QueueService(db, writerDb, redis, keys, catalog, admissions, vault, risk, log, {
     turnMs: config.queueTurnMs,
     defaultRatePerMin: config.queueRatePerMin,
@@ -214,6 +199,24 @@ export async function createDeps(
     onPaid: (userId) => risk.onPaid(userId),
     onApplied: (outcome) => metrics.payments.inc({ outcome }),
   });
+  // Orders use payments (the cancel guard) and refunds, never the other way round.
+  const orders = new OrderService({
+    db,
+    writer,
+    inventory,
+    catalog,
+    ids,
+    log,
+    holdGraceMs: config.holdGraceMs,
+    vault,
+    admissions,
+    risk,
+    refusals,
+    created: metrics.ordersCreated,
+    queuedIds: (sessionId, idHashes) => redis.hmget(keys.session(sessionId).queue.ids, ...idHashes),
+    guard: (id, now) => payments.settleBeforeCancel(id, now),
+    refundOrder: (o) => refunds.refundOrder(o),
+  });
   const seatmaps = new SeatMapService(
     catalog,
     inventory,
@@ -241,10 +244,6 @@ export async function createDeps(
   const lifecycle = new Lifecycle();
   metrics.watchReadiness(readinessCheck({ db, redis, broker, lifecycle }));
   await degrade.start();
-  orders.connect({
-    guard: (id, now) => payments.settleBeforeCancel(id, now),
-    refundOrder: (o) => refunds.refundOrder(o),
-  });
   return {
     config,
     log,

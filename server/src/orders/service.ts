@@ -34,6 +34,10 @@ export interface OrderServiceDeps {
   created: { inc(): void };
   /** Real-name waiting room: which account joined with each of these ID hashes (null: none). */
   queuedIds?: (sessionId: string, idHashes: string[]) => Promise<(string | null)[]>;
+  /** Payments close the WeChat order before any cancellation (payments/service.ts). */
+  guard: CancelGuard;
+  /** The one refund path (refunds/service.ts). */
+  refundOrder: RefundOrder;
 }
 
 /** Before a pending order is cancelled: was a payment started that must be closed or honoured? */
@@ -65,16 +69,7 @@ const REPLAY_RERUNS_MAX = 5;
 const INTERNAL: Client = { ip: undefined, device: undefined };
 
 export class OrderService {
-  private guard: CancelGuard = async () => 'cancel';
-  private refundOrder: RefundOrder | undefined;
-
   constructor(private readonly d: OrderServiceDeps) {}
-
-  /** Payments close the WeChat order before any cancellation, and refunds provide the refund path. */
-  connect(o: { guard: CancelGuard; refundOrder: RefundOrder }): void {
-    this.guard = o.guard;
-    this.refundOrder = o.refundOrder;
-  }
 
   /**
    * A real-name waiting room gives a place to one ID document: the order that place buys must
@@ -294,7 +289,7 @@ export class OrderService {
     if (order.status === ORDER_STATUS.CANCELLED) return this.view(order);
     if (order.status !== ORDER_STATUS.PENDING)
       throw appError('ORDER_STATE_INVALID', undefined, '订单已支付，不能取消');
-    const settled = await this.guard(order.id, now);
+    const settled = await this.d.guard(order.id, now);
     if (settled === 'retry') throw appError('SERVICE_UNAVAILABLE');
     if (settled === 'paid') throw appError('ORDER_STATE_INVALID', undefined, '订单已支付，不能取消');
     // A buyer who cancels gets the waiting-room turn back (to pick other seats while it lasts).
@@ -318,7 +313,7 @@ export class OrderService {
 
   /** The expiry job's cancellation: a payment in progress is closed or honoured first. */
   async expire(orderId: string, now: Date): Promise<boolean> {
-    if ((await this.guard(orderId, now)) !== 'cancel') return false;
+    if ((await this.d.guard(orderId, now)) !== 'cancel') return false;
     const cancelled = await this.cancelAndRelease(orderId, 'expired', now, true);
     if (cancelled)
       await this.d.risk
@@ -334,7 +329,7 @@ export class OrderService {
    * (the cancellation run then refunds it like any paid order).
    */
   async cancelForSession(orderId: string, now: Date): Promise<'cancelled' | 'paid' | 'retry'> {
-    const settled = await this.guard(orderId, now);
+    const settled = await this.d.guard(orderId, now);
     if (settled !== 'cancel') return settled;
     await this.cancelAndRelease(orderId, 'session_cancelled', now, false);
     return 'cancelled';
@@ -351,8 +346,7 @@ export class OrderService {
     now: Date,
   ): Promise<Order> {
     const order = await this.owned(userId, orderNo);
-    if (!this.refundOrder) throw appError('SERVICE_UNAVAILABLE');
-    await this.refundOrder({
+    await this.d.refundOrder({
       orderId: order.id,
       by: { kind: 'buyer', id: userId },
       ...(r.reason ? { reason: r.reason } : {}),
