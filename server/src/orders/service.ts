@@ -1,20 +1,22 @@
 import type { CreateOrderInput, Order, Page } from '@showtix/shared-types';
 import type { Logger } from 'pino';
 import type { CatalogService } from '../catalog/service';
+import type { SessionCatalog } from '../catalog/types';
 import { inTransaction, type Db } from '../db/pool';
-import { appError } from '../errors';
+import { AppError, appError } from '../errors';
 import { sleep, type InventoryService } from '../inventory/service';
-import type { TakeRequest, TakeResult } from '../inventory/types';
+import type { TakeRequest } from '../inventory/types';
 import { buildOrder, requestHash, resolveUnits, type Units } from './create';
 import type { IdGenerator } from './ids';
 import { cancelPending, findOrder, forgetAdmissionUse, itemsOf, listOrdersOfUser, refundsOf } from './repo';
 import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
 import { newOrderView, orderView } from './views';
+import { PURCHASE, type Purchase } from './purchase';
 import { WriteError, type OrderWriter } from './writer';
 import type { IdentityVault } from '../attendees/crypto';
 import type { AdmissionTokens } from '../queue/tokens';
 import type { RiskService } from '../risk/service';
-import { holdCooldown, rateLimited, type Client } from '../risk/limits';
+import type { Client } from '../risk/limits';
 import type { CheapRefusal, RefusalSnapshot } from './refusals';
 
 export interface OrderServiceDeps {
@@ -83,7 +85,9 @@ export class OrderService {
 
   /**
    * Redis decides (one script: hold, limit, idempotency), MySQL records (group commit with
-   * unique claims as the backstop). Anything that fails after Redis said yes gives the holds back.
+   * unique claims as the backstop): the purchase workflow (orders/purchase.ts), after the
+   * refusals this instance can give cheaply. Anything that fails after Redis said yes gives the
+   * holds back.
    */
   async create(
     userId: string,
@@ -120,54 +124,61 @@ export class OrderService {
       cooldown: true,
       ...(admission ? { admission } : {}),
     };
-    let taken = await this.hold(take, units);
-    for (let reruns = 0; taken.kind === 'replay'; reruns++) {
-      const replayed = await this.awaitReplay(userId, taken.orderId, cat.id, take.idemField);
+    const purchase: Purchase = {
+      d: this.d,
+      take,
+      units,
+      admissionJti: admission?.jti,
+      // Sealed only once the units are held: in a flash sale most requests are refused, and a
+      // refusal should not pay for two AES-GCM encryptions per attendee.
+      build: (slots) =>
+        buildOrder({
+          id: take.orderId,
+          userId,
+          cat,
+          units,
+          slots,
+          idempotencyKey: idempotencyKey ?? null,
+          requestHash: hash,
+          now,
+          expireAt,
+          attendees: cat.realName ? input.attendees!.map((a, i) => this.d.vault.seal(a, idHashes[i])) : [],
+          admissionJti: admission?.jti ?? null,
+          admissionUntil: admission ? new Date(now.getTime() + admission.ttlMs) : null,
+          contactPhone: input.contactPhone ? this.d.vault.sealPhone(input.contactPhone) : null,
+        }),
+    };
+    return this.purchase(purchase, cat, idempotencyKey, now);
+  }
+
+  /** Runs the purchase workflow; a replay answers the earlier request's order. */
+  private async purchase(
+    p: Purchase,
+    cat: SessionCatalog,
+    key: string | undefined,
+    now: Date,
+  ): Promise<Order> {
+    const { take } = p;
+    for (let reruns = 0; ; reruns++) {
+      try {
+        await PURCHASE.run(p);
+      } catch (err) {
+        if (err instanceof AppError) throw err; // refused by the take script: nothing was held
+        return this.afterWriteFailure(err, take.userId, key, take.requestHash, now);
+      }
+      if (!p.replayOf) break;
+      const replayed = await this.awaitReplay(take.userId, p.replayOf, cat.id, take.idemField);
       if (replayed) return replayed;
       // The request that had this key failed and gave it up: this one starts afresh. Bounded,
       // because each rerun means another duplicate took the key and failed in between.
       if (reruns === REPLAY_RERUNS_MAX) throw appError('REQUEST_IN_PROGRESS');
       take.orderId = this.d.ids.next(now.getTime());
-      // Counted once: the rerun is the same request.
-      take.rates = {};
-      taken = await this.hold(take, units);
-    }
-    this.d.refusals.learn(cat.id, userId, units, taken);
-    if (taken.kind === 'throttled')
-      throw taken.code === 'RATE_LIMITED'
-        ? rateLimited(taken.retryAfterMs)
-        : holdCooldown(taken.retryAfterMs);
-    if (taken.kind === 'refused') throw appError(taken.code, taken.details);
-
-    // Sealed only now: in a flash sale most requests are refused, and a refusal should not pay
-    // for two AES-GCM encryptions per attendee.
-    const attendees = cat.realName ? input.attendees!.map((a, i) => this.d.vault.seal(a, idHashes[i])) : [];
-    const order = buildOrder({
-      id: take.orderId,
-      userId,
-      cat,
-      units,
-      slots: taken.slots,
-      idempotencyKey: idempotencyKey ?? null,
-      requestHash: hash,
-      now,
-      expireAt,
-      attendees,
-      admissionJti: admission?.jti ?? null,
-      admissionUntil: admission ? new Date(now.getTime() + admission.ttlMs) : null,
-      contactPhone: input.contactPhone ? this.d.vault.sealPhone(input.contactPhone) : null,
-    });
-    try {
-      await this.d.writer.write(order);
-    } catch (err) {
-      // An id collision is no fault of the buyer: the waiting-room turn goes back with the holds.
-      const collided = err instanceof WriteError && err.reason === 'order_id_collision';
-      await this.d.inventory.release(cat.id, take.orderId, true, collided ? admission?.jti : undefined);
-      return this.afterWriteFailure(err, userId, idempotencyKey, hash, now);
+      take.rates = {}; // counted once: the rerun is the same request
+      p.replayOf = undefined;
     }
     this.d.created.inc();
-    if (taken.availAfter <= 0) this.background(this.d.catalog.markSoldOut(cat.id), 'mark sold out');
-    return newOrderView(order, cat);
+    if (p.taken!.availAfter <= 0) this.background(this.d.catalog.markSoldOut(cat.id), 'mark sold out');
+    return newOrderView(p.order!, cat);
   }
 
   /**
@@ -189,12 +200,6 @@ export class OrderService {
     const refusal = this.d.refusals.refusal(sessionId, userId, units, limit);
     if (!refusal || !idemField || refusal.heldByOther) return refusal;
     return (await this.d.inventory.idempotentOrder(sessionId, idemField)) ? undefined : refusal;
-  }
-
-  private hold(take: TakeRequest, units: Units): Promise<TakeResult> {
-    return units.kind === 'seats'
-      ? this.d.inventory.lockSeats(take, units.seatIds)
-      : this.d.inventory.takeZone(take, units.zone.id, units.quantity);
   }
 
   private async afterWriteFailure(
