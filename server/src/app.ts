@@ -67,6 +67,8 @@ import { pausedMiddleware } from './degrade/routes';
 import { NoticeService } from './notices/service';
 import { noticeRoutes } from './notices/routes';
 import { SessionChangeService } from './session-changes/service';
+import { TransferService } from './transfers/service';
+import { transferRoutes } from './transfers/routes';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -103,6 +105,8 @@ export interface AppDeps {
   ticketKeys: TicketKeys;
   checkins: CheckinService;
   bindings: BindingService;
+  /** Ticket transfers (转赠) between fans. */
+  transfers: TransferService;
   reconciler: Reconciler;
   /** Serving state: in-flight requests and draining on shutdown (readiness reads it). */
   lifecycle: Lifecycle;
@@ -277,6 +281,7 @@ export async function createDeps(
     ticketKeys,
     checkins: new CheckinService(db, ticketKeys, manualLimiter(redis, config.redisKeyPrefix)),
     bindings: new BindingService(db, ticketKeys, redis, config.redisKeyPrefix),
+    transfers: new TransferService({ db, keys: ticketKeys, vault }),
     reconciler: new Reconciler(db, pay, payments, log),
     admin: await createAdminServices({ config, log, clock, db, readDb, redis, catalog, inventory }),
     lifecycle,
@@ -417,7 +422,8 @@ export function createApp(d: AppDeps): Koa {
     authRoutes(d),
     payRoutes(payDeps),
     notifyRoutes(payDeps),
-    ticketRoutes(d.db, d.bindings, auth, d.clock),
+    ticketRoutes(d.db, d.bindings, auth, d.clock, d.transfers),
+    transferRoutes(d.transfers, auth, d.clock, d.risk),
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth, d.risk),
     noticeRoutes(new NoticeService(d.db, d.config.wechat.templates), auth, d.clock),

@@ -101,6 +101,8 @@ export function startJobs(d: AppDeps): Scheduler {
     },
     ...recoveryJobs(d, () => selling),
     { name: 'notice-reminders', intervalMs: 5 * 60_000, run: () => enqueueReminders(d, d.clock.now()) },
+    // Transfer offers past the organiser's cutoff go back to VALID (admissible again).
+    { name: 'transfer-expiry', intervalMs: 30_000, run: () => d.transfers.expireDue(d.clock.now()) },
     {
       name: 'stage-gauges',
       intervalMs: STAGE_GAUGES_INTERVAL_MS,

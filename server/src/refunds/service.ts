@@ -32,6 +32,7 @@ import {
   nextRefundSeq,
   refundableItems,
   refundedOrOpenFen,
+  transferStateOfItems,
 } from './items-repo';
 import { pickItems } from './pick';
 import { move, ORDER_LIFECYCLE, REFUND_LIFECYCLE, TICKET_LIFECYCLE, tryMove } from '../lifecycle/transitions';
@@ -104,6 +105,19 @@ export function outRefundNo(orderNo: string, paymentId: string, kind: RefundKind
 }
 
 /**
+ * A transferred ticket is not refunded for money (as on Damai): the receiver got it at face value
+ * and does not own the payment, and the giver no longer holds the ticket. A ticket with an open
+ * transfer offer is refused until the giver cancels it. Only a session cancel (actor 'system')
+ * refunds such items: the original payer gets the money, the receiver's ticket is voided. Called
+ * with the items' tickets locked (refuseIfCheckedIn), so no offer or acceptance slips in between.
+ */
+async function refuseIfTransferred(conn: Conn, itemIds: string[]): Promise<void> {
+  const st = await transferStateOfItems(conn, itemIds);
+  if (st.transferring) throw appError('TICKET_TRANSFERRING');
+  if (st.transferred) throw appError('TICKET_TRANSFERRED');
+}
+
+/**
  * Refunds: requested by the buyer (under the show's tiers) or an admin (in full), or made by
  * the system for money we cannot keep (late or duplicate payments). All go through one path:
  * a refunds row and an outbox message in the caller's transaction, the WeChat call by a
@@ -140,6 +154,7 @@ export class RefundService {
       if (!payment) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
       const itemIds = pick.items.map((i) => i.id);
       await this.refuseIfCheckedIn(conn, order.id, o.ticketIds ? itemIds : undefined);
+      if (o.by.kind !== 'system') await refuseIfTransferred(conn, itemIds);
       const grossFen = pick.items.reduce((sum, i) => sum + i.price_fen, 0);
       const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(conn, order, grossFen, o.now) : 0;
       const seq = await nextRefundSeq(conn, payment.id);
