@@ -105,8 +105,6 @@ export interface AppDeps {
   ticketKeys: TicketKeys;
   checkins: CheckinService;
   bindings: BindingService;
-  /** Ticket transfers (转赠) between fans. */
-  transfers: TransferService;
   reconciler: Reconciler;
   /** Serving state: in-flight requests and draining on shutdown (readiness reads it). */
   lifecycle: Lifecycle;
@@ -118,6 +116,11 @@ export interface AppDeps {
   wechatBreaker?: WechatBreaker;
   /** Degradation switches an operator flips from the admin page. */
   degrade: DegradeService;
+}
+
+/** Ticket transfers (转赠) between fans: stateless over MySQL and the ticket keys. */
+export function transfersOf(d: AppDeps): TransferService {
+  return new TransferService({ db: d.db, keys: d.ticketKeys, vault: d.vault });
 }
 
 /**
@@ -281,7 +284,6 @@ export async function createDeps(
     ticketKeys,
     checkins: new CheckinService(db, ticketKeys, manualLimiter(redis, config.redisKeyPrefix)),
     bindings: new BindingService(db, ticketKeys, redis, config.redisKeyPrefix),
-    transfers: new TransferService({ db, keys: ticketKeys, vault }),
     reconciler: new Reconciler(db, pay, payments, log),
     admin: await createAdminServices({ config, log, clock, db, readDb, redis, catalog, inventory }),
     lifecycle,
@@ -401,6 +403,7 @@ export function createApp(d: AppDeps): Koa {
   });
   app.use((ctx, next) => (ctx.path.startsWith(ADMIN_PREFIX) ? next() : fanBody(ctx, next)));
   const auth = requireAuth(d.tokens);
+  const transfers = transfersOf(d);
   const payDeps = {
     payments: d.payments,
     refunds: d.refunds,
@@ -422,12 +425,12 @@ export function createApp(d: AppDeps): Koa {
     authRoutes(d),
     payRoutes(payDeps),
     notifyRoutes(payDeps),
-    ticketRoutes(d.db, d.bindings, auth, d.clock, d.transfers),
-    transferRoutes(d.transfers, auth, d.clock, d.risk),
+    ticketRoutes(d.db, d.bindings, auth, d.clock, transfers),
+    transferRoutes(transfers, auth, d.clock, d.risk),
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth, d.risk),
     noticeRoutes(new NoticeService(d.db, d.config.wechat.templates), auth, d.clock),
-    ...adminRouters({ ...d, sessionChanges: sessionChangesOf(d) }),
+    ...adminRouters({ ...d, sessionChanges: sessionChangesOf(d), transfers }),
     // The H5 build works only with the simulator's cashier: production serves it only when asked.
     ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),
   ]) {

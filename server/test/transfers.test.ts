@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Actor } from '../src/admin/http';
-import { sessionChangesOf } from '../src/app';
+import { sessionChangesOf, transfersOf } from '../src/app';
 import { resendStuckRefunds } from '../src/jobs/stuck-money';
 import { createSession, type SessionFixture } from './helpers/fixtures';
 import { GateBench, newDevice, type HeldTicket } from './helpers/gate';
@@ -39,7 +39,7 @@ async function session(
     refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }],
   });
   await g.assign(s.showId);
-  await g.p.deps.transfers.saveSettings(
+  await transfersOf(g.p.deps).saveSettings(
     who,
     s.showId,
     { enabled: o.enabled ?? true, cutoffMinutes: o.cutoffMinutes ?? 120, onceOnly: o.onceOnly ?? true },
@@ -204,13 +204,13 @@ it('cutoff: no offer after it; an open offer expires at it (the sweeper) and the
   const [t, late] = await g.tickets(s, 2);
   const o = await offer(t!);
   expect(o.status).toBe(200);
-  expect(await g.p.deps.transfers.expireDue(g.p.clock.now())).toBe(0);
+  expect(await transfersOf(g.p.deps).expireDue(g.p.clock.now())).toBe(0);
   g.p.clock.advance(61 * 60_000);
   const receiver = await g.p.login('openid-transfer-receiver-4');
   // Past the cutoff, before the sweeper: refused all the same.
   expect((await accept(receiver.token, o.body.code)).body.error.code).toBe('TRANSFER_CLOSED');
   expect((await offer(late!)).body.error.code).toBe('TRANSFER_CLOSED');
-  expect(await g.p.deps.transfers.expireDue(g.p.clock.now())).toBeGreaterThanOrEqual(1);
+  expect(await transfersOf(g.p.deps).expireDue(g.p.clock.now())).toBeGreaterThanOrEqual(1);
   expect((await ticketRow(t!.ticketId)).status).toBe(1);
   expect((await accept(receiver.token, o.body.code)).body.error.code).toBe('TRANSFER_CODE_INVALID');
   expect((await scan(s, t!)).body.result).toBe('admitted');

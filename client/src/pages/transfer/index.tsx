@@ -1,4 +1,4 @@
-import type { TransferPreview } from '@showtix/shared-types';
+import type { TransferAcceptInput, TransferPreview } from '@showtix/shared-types';
 import { ScrollView, Text, View } from '@tarojs/components';
 import Taro, { useRouter } from '@tarojs/taro';
 import { useState } from 'react';
@@ -66,30 +66,26 @@ function WhoAttends(props: {
   );
 }
 
-/** 接收转赠: what a friend sent (the link of their share card), accepted into this fan's wallet. */
-export default function TransferPage() {
-  const code = useRouter().params.code ?? '';
-  const preview = useLoad(() => previewTransfer(code), [code]);
-  const p = preview.data;
-  const saved = useLoad(() => (p?.realName ? listSaved() : Promise.resolve([])), [p?.realName]);
+/**
+ * Accepting: on a real-name session the ticket goes to the picked 常用观演人, or to the one typed
+ * in (checked by the form first); then the wallet.
+ */
+function useAccept(code: string, p: TransferPreview | undefined) {
   const [picked, setPicked] = useState<string>();
   const [form, setForm] = useState<AttendeeInput>(blankAttendee);
   const [errors, setErrors] = useState<AttendeeErrors>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorView>();
-
+  const bodyOf = (): TransferAcceptInput | undefined => {
+    if (!p?.realName) return {};
+    if (picked) return { savedAttendeeId: picked };
+    const v = validateAttendees([form]);
+    setErrors(v.errors[0] ?? {});
+    return v.ok ? { attendee: normaliseAttendees([form])[0] } : undefined;
+  };
   const accept = async () => {
-    if (!p || busy) return;
-    let body = {};
-    if (p.realName) {
-      if (picked) body = { savedAttendeeId: picked };
-      else {
-        const v = validateAttendees([form]);
-        setErrors(v.errors[0] ?? {});
-        if (!v.ok) return;
-        body = { attendee: normaliseAttendees([form])[0] };
-      }
-    }
+    const body = p && !busy ? bodyOf() : undefined;
+    if (!body) return;
     setBusy(true);
     try {
       await acceptTransfer(code, body);
@@ -101,7 +97,17 @@ export default function TransferPage() {
       setBusy(false);
     }
   };
+  const edit = (patch: Partial<AttendeeInput>) => (setForm((f) => ({ ...f, ...patch })), setErrors({}));
+  return { picked, setPicked, form, edit, errors, busy, error, setError, accept };
+}
 
+/** 接收转赠: what a friend sent (the link of their share card), accepted into this fan's wallet. */
+export default function TransferPage() {
+  const code = useRouter().params.code ?? '';
+  const preview = useLoad(() => previewTransfer(code), [code]);
+  const p = preview.data;
+  const saved = useLoad(() => (p?.realName ? listSaved() : Promise.resolve([])), [p?.realName]);
+  const { picked, setPicked, form, edit, errors, busy, error, setError, accept } = useAccept(code, p);
   const open = p?.state === 'open' && !p.mine;
   return (
     <View className="page transfer">
@@ -137,7 +143,7 @@ export default function TransferPage() {
             onPick={setPicked}
             form={form}
             errors={errors}
-            onChange={(patch) => (setForm((f) => ({ ...f, ...patch })), setErrors({}))}
+            onChange={edit}
           />
         ) : null}
         {open ? (
