@@ -120,7 +120,13 @@ export interface AppDeps {
 
 /** Ticket transfers (转赠) between fans: stateless over MySQL and the ticket keys. */
 export function transfersOf(d: AppDeps): TransferService {
-  return new TransferService({ db: d.db, keys: d.ticketKeys, vault: d.vault });
+  return new TransferService({
+    db: d.db,
+    keys: d.ticketKeys,
+    vault: d.vault,
+    inventory: d.inventory,
+    log: d.log,
+  });
 }
 
 /**

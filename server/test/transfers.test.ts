@@ -261,6 +261,27 @@ it('real-name: re-bound to the receiver’s ID; an ID that already holds a ticke
   ).toHaveLength(0);
   const got = await bindReceived(receiver.token, a.body.ticketId, t!);
   expect((await scan(s, got)).body).toMatchObject({ result: 'admitted', attendee: { name: '王*' } });
+
+  // The Redis gate follows (moveAttendee), and a rebuild from MySQL agrees.
+  const ids = () => g.p.deps.redis.hgetall(g.p.deps.keys.session(s.sessionId).ids);
+  const gateSees = async () => {
+    const h = await ids();
+    expect(h[after[0]!.id_hash]).toBe(String(orderId));
+    expect(h[before[0]!.id_hash]).toBeUndefined();
+  };
+  await gateSees();
+  await g.p.deps.inventory.rebuild(s.sessionId, g.p.clock.now().getTime());
+  await gateSees();
+  // The giver's ID may hold a ticket of the session again; the receiver's may not buy a second.
+  await g.tickets(s, 1, [{ name: '张三', idNumber: giverId }]);
+  const second = await g.p
+    .orderAndPrepay('openid-transfer-second-id', {
+      sessionId: s.sessionId,
+      seatIds: [s.seatIds[19]],
+      attendees: [{ name: '王五', idType: 'id_card', idNumber: newId }],
+    })
+    .catch((e: Error) => e.message);
+  expect(second).toMatch(/ID_TAKEN/);
 });
 
 it('two receivers accept the same code at once: exactly one wins', async () => {

@@ -18,10 +18,15 @@ import { ticketRefundBlocks } from '../refunds/repo';
 import { liveBinding, revokeBinding } from '../tickets/bindings-repo';
 import type { TicketKeys } from '../tickets/keys';
 import { newTicketNo } from '../tickets/service';
+import type { Logger } from 'pino';
+import type { InventoryService } from '../inventory/service';
 import * as repo from './repo';
 
 export interface TransferDeps {
   db: Db;
+  /** The Redis gate's copy of the real-name claims (after the MySQL commit; MySQL is the record). */
+  inventory?: Pick<InventoryService, 'moveAttendee'>;
+  log?: Pick<Logger, 'warn'>;
   /** The ticket keys' server-only MAC derives the one-time codes and their lookup hashes. */
   keys: TicketKeys;
   vault: IdentityVault;
@@ -163,7 +168,8 @@ export class TransferService {
     now: Date,
   ): Promise<TransferAccepted> {
     const found = await this.findByCode(code);
-    return inTransaction(this.d.db, async (conn) => {
+    let moved: repo.AttendeeChange = { from: null, to: null };
+    const done = await inTransaction(this.d.db, async (conn) => {
       const old = (await repo.lockTicketById(conn, found.ticket_id))!;
       const t = (await repo.lockTransferById(conn, found.id))!;
       if (t.state === 'accepted' && String(t.receiver_user_id) === userId) return this.accepted(conn, t);
@@ -191,8 +197,25 @@ export class TransferService {
       });
       await repo.markAccepted(conn, t.id, { receiverId: userId, newTicketId: newId, now, attendee });
       await recordAudit(conn, this.auditEntry(actor, t, old, newId, attendee), now);
+      moved = attendee;
       return this.accepted(conn, (await repo.lockTransferById(conn, t.id))!);
     });
+    if (moved.from && moved.to && moved.from.id_hash !== moved.to.idHash)
+      await this.gateFollows(found, moved.from.id_hash, moved.to.idHash);
+    return done;
+  }
+
+  /**
+   * Redis follows the committed claim: the receiver's ID is refused at the gate at once, the
+   * giver's freed. If Redis is down or lost the session, MySQL still refuses a second ticket for
+   * the ID (attendee_claims) and a rebuild reads the moved claim.
+   */
+  private async gateFollows(t: repo.TransferRow, fromHash: string, toHash: string): Promise<void> {
+    try {
+      await this.d.inventory?.moveAttendee(String(t.session_id), String(t.order_id), fromHash, toHash);
+    } catch (err) {
+      this.d.log?.warn({ err, transferId: String(t.id) }, 'Redis did not take a transferred attendee');
+    }
   }
 
   private auditEntry(
