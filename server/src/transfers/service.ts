@@ -76,7 +76,10 @@ export class TransferService {
       const t = await repo.lockTicketByNo(conn, ticketNo);
       if (!t || String(t.user_id) !== userId) throw appError('NOT_FOUND', undefined, '门票不存在');
       const open = await repo.openTransferOfTicket(conn, t.id);
-      if (open) return this.offerView(open, t.ticket_no);
+      if (open && t.status === TICKET_STATUS.TRANSFERRING) return this.offerView(open, t.ticket_no);
+      // An offer whose ticket left TRANSFERRING (a session cancel held it, its refund was closed
+      // since): it is over; a new offer may be made if the ticket qualifies.
+      if (open) await repo.closeTransfer(conn, open.id, 'expired', now);
       const ctx = await repo.sessionContext(conn, t.session_id);
       const cutoff = this.checkRules(ctx, now);
       await this.checkTicket(conn, t);
