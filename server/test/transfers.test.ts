@@ -148,6 +148,16 @@ it('refunds: a transferred ticket is not refundable; the giver refunds the other
   const a = await accept(receiver.token, o.body.code);
   expect(a.status).toBe(200);
 
+  // The giver's order still names their own (dead) ticket, marked transferred.
+  const view = (await call('GET', `/api/v1/orders/${t!.orderNo}`, t!.token)).body;
+  const marks = view.items.map((i: { ticketId: string; transferred?: boolean }) => [
+    i.ticketId,
+    i.transferred,
+  ]);
+  expect(marks).toEqual([
+    [t!.ticketId, true],
+    [other!.ticketId, undefined],
+  ]);
   const one = await call('POST', `/api/v1/orders/${t!.orderNo}/refund`, t!.token, {
     ticketIds: [t!.ticketId],
   });

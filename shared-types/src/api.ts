@@ -151,6 +151,10 @@ export interface OrderItem {
   ticketId?: string;
   /** The item's refund, once asked for (per-ticket refunds: each item its own). */
   refundStatus?: RefundStatus;
+  /** The buyer's ticket of this item was handed to someone else (转赠): not refundable. */
+  transferred?: boolean;
+  /** A transfer offer of the buyer's ticket is open: not refundable until it is cancelled. */
+  transferring?: boolean;
 }
 
 /** The real-name holder of one ticket, masked (张*三, 1101**********1234). */
