@@ -199,6 +199,18 @@ it('cancel and refusals: disabled show, checked-in ticket, giver cancels (VALID 
   expect((await call('DELETE', `/api/v1/tickets/${t!.ticketId}/transfer`, t!.token)).body.cancelled).toBe(
     false,
   );
+  // An offer whose ticket left TRANSFERRING behind its back (a session cancel's refund held it and
+  // WeChat closed that refund): offering again closes it and makes a new code.
+  const stale = await offer(t!);
+  await rows('UPDATE tickets SET status = 1 WHERE ticket_no = ?', [t!.ticketId]);
+  const fresh = await offer(t!);
+  expect(fresh.body.transferId).not.toBe(stale.body.transferId);
+  expect(
+    (await rows('SELECT state FROM ticket_transfers WHERE id = ?', [stale.body.transferId]))[0]!.state,
+  ).toBe('expired');
+  expect((await call('DELETE', `/api/v1/tickets/${t!.ticketId}/transfer`, t!.token)).body.cancelled).toBe(
+    true,
+  );
   const receiver = await g.p.login('openid-transfer-receiver-3');
   expect((await accept(receiver.token, o.body.code)).body.error.code).toBe('TRANSFER_CODE_INVALID');
   expect((await accept(receiver.token, 'x'.repeat(43))).body.error.code).toBe('TRANSFER_CODE_INVALID');
