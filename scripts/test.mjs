@@ -21,6 +21,7 @@ const TIME_TESTS = [
   'fair-access',
   'checkin',
   'admin/orders',
+  'transfers',
 ]
   .map((f) => `test/${f}`)
   .join(' ');
@@ -43,7 +44,8 @@ const STEPS = [
   ['wechat simulator', 'npm test -w wechat-sim'],
   ['server', 'npx jest --ci', 'server'],
   // Every stored time is UTC whatever TZ the process has: the suites that store and compare
-  // times (orders, expiry, payments, refunds, reconciliation, queue, check-in, admin orders)
+  // times (orders, expiry, payments, refunds, reconciliation, queue, check-in, admin orders,
+  // transfers and their cutoff)
   // again under China's offset and under a negative one.
   ['server under TZ=Asia/Shanghai', `TZ=Asia/Shanghai npx jest --ci ${TIME_TESTS}`, 'server'],
   ['server under TZ=America/Los_Angeles', `TZ=America/Los_Angeles npx jest --ci ${TIME_TESTS}`, 'server'],

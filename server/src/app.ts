@@ -67,6 +67,8 @@ import { pausedMiddleware } from './degrade/routes';
 import { NoticeService } from './notices/service';
 import { noticeRoutes } from './notices/routes';
 import { SessionChangeService } from './session-changes/service';
+import { TransferService } from './transfers/service';
+import { transferRoutes } from './transfers/routes';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -114,6 +116,17 @@ export interface AppDeps {
   wechatBreaker?: WechatBreaker;
   /** Degradation switches an operator flips from the admin page. */
   degrade: DegradeService;
+}
+
+/** Ticket transfers (转赠) between fans: stateless over MySQL and the ticket keys. */
+export function transfersOf(d: AppDeps): TransferService {
+  return new TransferService({
+    db: d.db,
+    keys: d.ticketKeys,
+    vault: d.vault,
+    inventory: d.inventory,
+    log: d.log,
+  });
 }
 
 /**
@@ -395,6 +408,7 @@ export function createApp(d: AppDeps): Koa {
   });
   app.use((ctx, next) => (ctx.path.startsWith(ADMIN_PREFIX) ? next() : fanBody(ctx, next)));
   const auth = requireAuth(d.tokens);
+  const transfers = transfersOf(d);
   const payDeps = {
     payments: d.payments,
     refunds: d.refunds,
@@ -416,11 +430,12 @@ export function createApp(d: AppDeps): Koa {
     authRoutes(d),
     payRoutes(payDeps),
     notifyRoutes(payDeps),
-    ticketRoutes(d.db, d.bindings, auth, d.clock),
+    ticketRoutes(d.db, d.bindings, auth, d.clock, transfers),
+    transferRoutes(transfers, auth, d.clock, d.risk),
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth, d.risk),
     noticeRoutes(new NoticeService(d.db, d.config.wechat.templates), auth, d.clock),
-    ...adminRouters({ ...d, sessionChanges: sessionChangesOf(d) }),
+    ...adminRouters({ ...d, sessionChanges: sessionChangesOf(d), transfers }),
     // The H5 build works only with the simulator's cashier: production serves it only when asked.
     ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),
   ]) {

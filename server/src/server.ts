@@ -2,7 +2,15 @@ import type { Server } from 'node:http';
 import type { Config } from './config';
 import type { Clock } from './clock';
 import type { Logger } from 'pino';
-import { closeDeps, createApp, createDeps, createOpsApp, sessionChangesOf, type AppDeps } from './app';
+import {
+  closeDeps,
+  createApp,
+  createDeps,
+  createOpsApp,
+  sessionChangesOf,
+  transfersOf,
+  type AppDeps,
+} from './app';
 import { Scheduler } from './jobs/scheduler';
 import { Leadership } from './jobs/leader';
 import { expireDueOrders, sweepOrphanHolds } from './orders/expiry';
@@ -45,6 +53,7 @@ export function startJobs(d: AppDeps): Scheduler {
   let selling: string[] = [];
   const inventoryAudit = new InventoryAudit(d);
   const sessionChanges = sessionChangesOf(d);
+  const transfers = transfersOf(d);
   const expiry = {
     db: d.db,
     orders: d.orders,
@@ -101,6 +110,8 @@ export function startJobs(d: AppDeps): Scheduler {
     },
     ...recoveryJobs(d, () => selling),
     { name: 'notice-reminders', intervalMs: 5 * 60_000, run: () => enqueueReminders(d, d.clock.now()) },
+    // Transfer offers past the organiser's cutoff go back to VALID (admissible again).
+    { name: 'transfer-expiry', intervalMs: 30_000, run: () => transfers.expireDue(d.clock.now()) },
     {
       name: 'stage-gauges',
       intervalMs: STAGE_GAUGES_INTERVAL_MS,

@@ -54,6 +54,7 @@ describe('each script header matches its contract', () => {
     expect(scriptKeys.confirmOrder(k)).toEqual(sessionKeys('confirmOrder', k));
     expect(scriptKeys.releaseOrder(k, 'j')).toEqual(sessionKeys('releaseOrder', k, 'j'));
     expect(scriptKeys.retakeOrder(k)).toEqual(sessionKeys('retakeOrder', k));
+    expect(scriptKeys.moveAttendee(k)).toEqual(sessionKeys('moveAttendee', k));
   });
 });
 

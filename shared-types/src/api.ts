@@ -151,6 +151,10 @@ export interface OrderItem {
   ticketId?: string;
   /** The item's refund, once asked for (per-ticket refunds: each item its own). */
   refundStatus?: RefundStatus;
+  /** The buyer's ticket of this item was handed to someone else (转赠): not refundable. */
+  transferred?: boolean;
+  /** A transfer offer of the buyer's ticket is open: not refundable until it is cancelled. */
+  transferring?: boolean;
 }
 
 /** The real-name holder of one ticket, masked (张*三, 1101**********1234). */
@@ -216,8 +220,12 @@ export interface PayResponse {
   cashierUrl?: string;
 }
 
-/** valid; voided (refunded); refunding (a refund is under way: not admitted). Entry shows as checkedInAt. */
-export type TicketStatus = 'valid' | 'voided' | 'refunding';
+/**
+ * valid; voided (refunded); refunding (a refund is under way: not admitted); transferring (a
+ * transfer offer is open: not admitted, not refundable); transferred (handed to someone else: a
+ * new ticket replaced it). Entry shows as checkedInAt.
+ */
+export type TicketStatus = 'valid' | 'voided' | 'refunding' | 'transferring' | 'transferred';
 
 /** A ticket's binding to the device that shows its codes. */
 export interface TicketBinding {
@@ -256,6 +264,12 @@ export interface Ticket {
   zoneName?: string;
   /** On real-name sessions: the attendee the ticket is bound to; the gate checks their ID. */
   attendee?: AttendeeOnTicket;
+  /** The open transfer offer of a transferring ticket (its holder's view: the code to share). */
+  transferOffer?: { code: string; expiresAt: string };
+  /** A ticket this fan received by transfer (转赠): not refundable. */
+  received?: boolean;
+  /** Whether the organiser allows transferring this ticket now (a 转赠 button). */
+  transferable?: boolean;
 }
 
 /** GET /api/v1/sessions/:sessionId/quota: what this fan may still buy in the session. */

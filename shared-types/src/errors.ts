@@ -33,6 +33,21 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, message: '不支持该请求方法' },
   TICKET_NOT_BINDABLE: { status: 409, message: '该门票已失效，不能绑定设备' },
   REBIND_FROZEN: { status: 409, message: '临近开演，主办方已停止更换设备，请使用原手机入场' },
+  /** Ticket transfers (转赠): the organiser does not allow them for this show. */
+  TRANSFER_DISABLED: { status: 409, message: '本场演出不支持转赠' },
+  /** Past the organiser's cutoff before the session starts (or the session was cancelled). */
+  TRANSFER_CLOSED: { status: 409, message: '已过转赠截止时间，不能转赠' },
+  /** The show allows one transfer per ticket and this one was transferred already. */
+  TRANSFER_ONCE: { status: 409, message: '该门票已转赠过一次，不能再次转赠' },
+  TRANSFER_SELF: { status: 409, message: '不能接收自己转赠的门票' },
+  /** A wrong, cancelled, expired or already used transfer code (one-time). */
+  TRANSFER_CODE_INVALID: { status: 404, message: '转赠链接无效或已失效' },
+  /** Checked in, refunding, voided, already transferred, or an offer is open elsewhere. */
+  TICKET_NOT_TRANSFERABLE: { status: 409, message: '该门票当前状态不能转赠' },
+  /** A transferred ticket is not refundable (the receiver got it at face value, the money is the giver's). */
+  TICKET_TRANSFERRED: { status: 409, message: '已转赠的门票不支持退票' },
+  /** A transfer offer of the ticket is open: it must be cancelled before a refund. */
+  TICKET_TRANSFERRING: { status: 409, message: '门票正在转赠中，请先取消转赠' },
   RATE_LIMITED: { status: 429, message: '请求过于频繁，请稍后再试' },
   INTERNAL: { status: 500, message: '系统繁忙，请稍后再试' },
   SERVICE_UNAVAILABLE: { status: 503, message: '系统繁忙，请稍后再试' },

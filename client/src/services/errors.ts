@@ -103,6 +103,25 @@ const ADVICE: Record<ClientErrorCode, Advice> & Partial<Record<string, Advice>> 
   REFUND_EXCEEDS_PAID: { title: '退款金额有误', remedy: 'refresh_order', actionText: '刷新订单' },
   TICKET_NOT_BINDABLE: { title: '门票已失效', remedy: 'back_home', actionText: '返回首页' },
   REBIND_FROZEN: { title: '暂不能更换手机', remedy: 'back_home', actionText: '知道了' },
+  // Ticket transfers (转赠): the giver's wallet and the receiver's accept page.
+  TRANSFER_DISABLED: { title: '不支持转赠', remedy: 'back_home', actionText: '知道了' },
+  TRANSFER_CLOSED: { title: '转赠已截止', remedy: 'back_home', actionText: '知道了' },
+  TRANSFER_ONCE: { title: '不能再次转赠', remedy: 'back_home', actionText: '知道了' },
+  TRANSFER_SELF: {
+    title: '这是您发出的转赠',
+    remedy: 'back_home',
+    actionText: '知道了',
+    message: '不能接收自己转赠的门票，请把链接分享给好友接收。',
+  },
+  TRANSFER_CODE_INVALID: { title: '转赠链接已失效', remedy: 'back_home', actionText: '返回首页' },
+  TICKET_NOT_TRANSFERABLE: { title: '门票不能转赠', remedy: 'back_home', actionText: '知道了' },
+  TICKET_TRANSFERRED: { title: '门票已转赠', remedy: 'refresh_order', actionText: '刷新订单' },
+  TICKET_TRANSFERRING: {
+    title: '门票转赠中',
+    remedy: 'refresh_order',
+    actionText: '刷新订单',
+    message: '该门票正在转赠中，请先在票夹中取消转赠再退票。',
+  },
   // Fair-access codes (real-name and risk rules); listed ahead of the shared table that adds them.
   ID_TAKEN: {
     title: '证件已购票',

@@ -3,7 +3,7 @@ import type { Db } from '../db/pool';
 import { RC } from '../redis/codes';
 import { scriptKeys, type Keys } from '../redis/keys';
 import type { ScriptReply, ScriptedRedis } from '../redis/scripts';
-import { confirmOrder, releaseOrder, releaseUnits, retakeOrder } from '../redis/contract';
+import { confirmOrder, moveAttendee, releaseOrder, releaseUnits, retakeOrder } from '../redis/contract';
 import { idemValue, orderRecord, seatValue } from '../redis/records';
 import { rebuildSession } from './rebuild';
 import type {
@@ -116,6 +116,14 @@ export class InventoryService {
     const released = await releaseUnits(this.redis, this.keys.session(sessionId), { orderId, units });
     this.freed(sessionId);
     return released;
+  }
+
+  /**
+   * A real-name attendee of an order re-bound to another ID (a transfer accepted; MySQL moved the
+   * claim first). 'unknown': the session or order is not in Redis; a rebuild reads MySQL.
+   */
+  async moveAttendee(sessionId: string, orderId: string, fromHash: string, toHash: string) {
+    return moveAttendee(this.redis, this.keys.session(sessionId), { orderId, fromHash, toHash });
   }
 
   /**

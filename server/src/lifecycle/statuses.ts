@@ -9,6 +9,8 @@ export const REFUND_STATUS = { REQUESTED: 0, PROCESSING: 1, SUCCESS: 2, ABNORMAL
 
 /**
  * Only VALID is admissible at a gate; REFUNDING holds a ticket while a refund of its order is
- * open (requested, at WeChat, or abnormal), VOIDED once refunded.
+ * open (requested, at WeChat, or abnormal), VOIDED once refunded. TRANSFERRING: a transfer offer
+ * is open (no entry, no refund until it is accepted, cancelled or expired); TRANSFERRED: the
+ * giver's ticket once the receiver accepted (a new ticket replaced it; never admissible again).
  */
-export const TICKET_STATUS = { VALID: 1, VOIDED: 2, REFUNDING: 3 } as const;
+export const TICKET_STATUS = { VALID: 1, VOIDED: 2, REFUNDING: 3, TRANSFERRED: 4, TRANSFERRING: 5 } as const;

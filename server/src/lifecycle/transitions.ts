@@ -38,18 +38,27 @@ export const REFUND_LIFECYCLE = {
 } as const satisfies Record<string, Transition>;
 
 export const TICKET_LIFECYCLE = {
-  /** A refund of the order was requested: no entry from now on. */
-  holdForRefund: { from: [TICKET_STATUS.VALID], to: TICKET_STATUS.REFUNDING },
+  /**
+   * A refund of the order was requested: no entry from now on. An open transfer offer is held
+   * too (only a session cancel refunds such a ticket; fans' and admins' refunds refuse it first).
+   */
+  holdForRefund: { from: [TICKET_STATUS.VALID, TICKET_STATUS.TRANSFERRING], to: TICKET_STATUS.REFUNDING },
   /** WeChat closed the refund: the ticket is good again. */
   refundClosed: { from: [TICKET_STATUS.REFUNDING], to: TICKET_STATUS.VALID },
   /** The refund succeeded. */
   void: { from: [TICKET_STATUS.VALID, TICKET_STATUS.REFUNDING], to: TICKET_STATUS.VOIDED },
+  /** The holder offered it for transfer: no entry, no refund while the offer is open. */
+  offerTransfer: { from: [TICKET_STATUS.VALID], to: TICKET_STATUS.TRANSFERRING },
+  /** The giver cancelled the offer, or it expired at the cutoff: the ticket is good again. */
+  withdrawTransfer: { from: [TICKET_STATUS.TRANSFERRING], to: TICKET_STATUS.VALID },
+  /** The receiver accepted: this ticket is dead, a new one (new number and secret) replaces it. */
+  handOver: { from: [TICKET_STATUS.TRANSFERRING], to: TICKET_STATUS.TRANSFERRED },
 } as const satisfies Record<string, Transition>;
 
 /** A row that should have moved did not: someone changed it behind the caller's lock. */
 export class TransitionError extends Error {}
 
-type Table = 'orders' | 'refunds';
+type Table = 'orders' | 'refunds' | 'tickets';
 
 /**
  * Moves one row by one event if it is in a from-state; `set` adds columns (names are code,

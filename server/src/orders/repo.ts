@@ -249,8 +249,13 @@ export interface ItemRow {
   /** The item's real-name attendee (same position among the order's items), masked. */
   attendee_name: string | null;
   attendee_id_masked: string | null;
-  /** The item's ticket number once issued, and its latest order refund's status. */
+  /**
+   * The item's ticket number once issued (the buyer's own: after a transfer the item's live ticket
+   * is the receiver's, whose number the buyer never sees), and its latest order refund's status.
+   */
   ticket_no: string | null;
+  /** The buyer's ticket's status (4 transferred, 5 on offer: see lifecycle/statuses.ts). */
+  ticket_status: number | null;
   refund_status: number | null;
 }
 
@@ -259,11 +264,11 @@ export async function itemsOf(db: Db | Conn, orderIds: string[]): Promise<ItemRo
   const [rows] = await db.query<Row[]>(
     `SELECT i.order_id, i.seat_id, i.zone_id, i.slot_no, i.tier_id, i.price_fen,
             vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
-            oa.name_masked AS attendee_name, oa.id_masked AS attendee_id_masked, t.ticket_no,
+            oa.name_masked AS attendee_name, oa.id_masked AS attendee_id_masked, t.ticket_no, t.status AS ticket_status,
             (SELECT r.status FROM refund_items ri JOIN refunds r ON r.id = ri.refund_id
               WHERE ri.order_item_id = i.id ORDER BY r.id DESC LIMIT 1) AS refund_status
        FROM order_items i
-       LEFT JOIN tickets t ON t.order_item_id = i.id
+       LEFT JOIN tickets t ON t.order_item_id = i.id AND t.transferred_from IS NULL
        LEFT JOIN venue_seats vs ON vs.id = i.seat_id
        LEFT JOIN venue_zones vz ON vz.id = i.zone_id
        ${attendeeOfItemJoin('i')}

@@ -2,6 +2,7 @@ import type { Order, OrderItem, OrderRefund } from '@showtix/shared-types';
 
 const REFUND_STATUS_NAMES = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
 import type { SessionCatalog } from '../catalog/types';
+import { TICKET_STATUS } from '../lifecycle/statuses';
 import type { ItemRow } from './repo';
 import { ORDER_STATUS_NAME, type NewOrder, type OrderRow, type RefundSummary } from './types';
 
@@ -12,6 +13,8 @@ export function itemView(r: ItemRow): OrderItem {
     ...(r.refund_status !== null && r.refund_status !== undefined
       ? { refundStatus: REFUND_STATUS_NAMES[r.refund_status]! }
       : {}),
+    ...(r.ticket_status === TICKET_STATUS.TRANSFERRED ? { transferred: true } : {}),
+    ...(r.ticket_status === TICKET_STATUS.TRANSFERRING ? { transferring: true } : {}),
   };
   if (r.seat_id) {
     return {

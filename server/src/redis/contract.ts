@@ -68,6 +68,7 @@ export const CONTRACTS = {
     keys: ['meta', 'seats', 'users', 'orders', 'pending', 'zslots', 'ids'],
     argv: ['orderId', 'userId', 'nowMs', 'holdUntilMs', 'kind', 'quantity', 'n'],
   },
+  moveAttendee: { keys: ['orders', 'ids'], argv: ['orderId', 'fromHash', 'toHash'] },
   leaderLease: { keys: ['lease'], argv: ['owner', 'leaseMs', 'action'] },
   queueJoin: {
     keys: ['state', 'pre', 'frozen', 'line', 'ids', 'turns'],
@@ -188,6 +189,16 @@ export function retakeOrder(
   const quantity = 'seatIds' in a ? a.seatIds.length : a.quantity;
   const fixed = argv('retakeOrder', { ...a, quantity, n: a.idHashes.length });
   return redis.retakeOrder(...sessionKeys('retakeOrder', k), ...fixed, ...a.idHashes, ...seatIds);
+}
+
+/** A real-name attendee of an order re-bound to another ID (a ticket transfer was accepted). */
+export async function moveAttendee(
+  redis: ScriptedRedis,
+  k: SessionKeys,
+  a: { orderId: string; fromHash: string; toHash: string },
+): Promise<{ kind: 'moved' | 'unknown' }> {
+  const [code] = await redis.moveAttendee(...sessionKeys('moveAttendee', k), ...argv('moveAttendee', a));
+  return { kind: code === RC.CONFIRMED ? 'moved' : 'unknown' };
 }
 
 export async function leaderLease(

@@ -142,4 +142,5 @@ export const scriptKeys = {
   ],
   releaseUnits: (k: SessionKeys) => [k.meta, k.seats, k.users, k.orders, k.pending, k.zslots],
   retakeOrder: (k: SessionKeys) => [k.meta, k.seats, k.users, k.orders, k.pending, k.zslots, k.ids],
+  moveAttendee: (k: SessionKeys) => [k.orders, k.ids],
 };

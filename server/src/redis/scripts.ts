@@ -15,6 +15,7 @@ export interface InventoryCommands {
   releaseOrder(...args: (string | number)[]): Promise<ScriptReply>;
   releaseUnits(...args: (string | number)[]): Promise<ScriptReply>;
   retakeOrder(...args: (string | number)[]): Promise<ScriptReply>;
+  moveAttendee(...args: (string | number)[]): Promise<ScriptReply>;
   queueJoin(...args: (string | number)[]): Promise<ScriptReply>;
   queueStatus(...args: (string | number)[]): Promise<ScriptReply>;
   queueOpen(...args: (string | number)[]): Promise<ScriptReply>;

@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
-import { ORDER_STATUS, REFUND_STATUS } from '../lifecycle/statuses';
+import { ORDER_STATUS, REFUND_STATUS, TICKET_STATUS } from '../lifecycle/statuses';
 import { REFUND_BLOCKS_ADMISSION } from './repo';
 
 type Row = RowDataPacket & Record<string, any>;
@@ -12,7 +12,7 @@ export interface RefundableItem {
   seat_id: string | null;
   zone_id: string | null;
   slot_no: number | null;
-  /** The ticket's number (null before tickets are issued). */
+  /** The buyer's ticket's number (null before tickets are issued; a transfer keeps the first). */
   ticket_no: string | null;
   /** The refund (not closed) that holds this item, if any. */
   live_refund_id: string | null;
@@ -32,7 +32,7 @@ export async function refundableItems(conn: Conn, orderId: string): Promise<Refu
   const liveRefund = new Map(live.map((r) => [String(r.live_item_id), String(r.refund_id)]));
   const [rows] = await conn.query<Row[]>(
     `SELECT i.id, i.price_fen, i.seat_id, i.zone_id, i.slot_no, t.ticket_no
-       FROM order_items i LEFT JOIN tickets t ON t.order_item_id = i.id
+       FROM order_items i LEFT JOIN tickets t ON t.order_item_id = i.id AND t.transferred_from IS NULL
       WHERE i.order_id = ? ORDER BY i.id`,
     [orderId],
   );
@@ -155,4 +155,21 @@ export async function refundedUnitsOfLiveOrders(
     out.set(id, e);
   }
   return [...out.values()];
+}
+
+/**
+ * Which of some order items are transferred (handed over: the receiver holds the ticket) or
+ * transferring (an offer is open), read under the tickets' locks the caller holds.
+ */
+export async function transferStateOfItems(
+  conn: Conn,
+  itemIds: string[],
+): Promise<{ transferred: boolean; transferring: boolean }> {
+  if (itemIds.length === 0) return { transferred: false, transferring: false };
+  const [rows] = await conn.query<Row[]>(
+    'SELECT DISTINCT status FROM tickets WHERE order_item_id IN (?) AND status IN (?) LOCK IN SHARE MODE',
+    [itemIds, [TICKET_STATUS.TRANSFERRED, TICKET_STATUS.TRANSFERRING]],
+  );
+  const st = new Set(rows.map((r) => Number(r.status)));
+  return { transferred: st.has(TICKET_STATUS.TRANSFERRED), transferring: st.has(TICKET_STATUS.TRANSFERRING) };
 }

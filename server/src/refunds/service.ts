@@ -32,6 +32,7 @@ import {
   nextRefundSeq,
   refundableItems,
   refundedOrOpenFen,
+  transferStateOfItems,
 } from './items-repo';
 import { pickItems } from './pick';
 import { move, ORDER_LIFECYCLE, REFUND_LIFECYCLE, TICKET_LIFECYCLE, tryMove } from '../lifecycle/transitions';
@@ -104,6 +105,19 @@ export function outRefundNo(orderNo: string, paymentId: string, kind: RefundKind
 }
 
 /**
+ * A transferred ticket is not refunded for money (as on Damai): the receiver got it at face value
+ * and does not own the payment, and the giver no longer holds the ticket. A ticket with an open
+ * transfer offer is refused until the giver cancels it. Only a session cancel (actor 'system')
+ * refunds such items: the original payer gets the money, the receiver's ticket is voided. Called
+ * with the items' tickets locked (refuseIfCheckedIn), so no offer or acceptance slips in between.
+ */
+async function refuseIfTransferred(conn: Conn, itemIds: string[]): Promise<void> {
+  const st = await transferStateOfItems(conn, itemIds);
+  if (st.transferring) throw appError('TICKET_TRANSFERRING');
+  if (st.transferred) throw appError('TICKET_TRANSFERRED');
+}
+
+/**
  * Refunds: requested by the buyer (under the show's tiers) or an admin (in full), or made by
  * the system for money we cannot keep (late or duplicate payments). All go through one path:
  * a refunds row and an outbox message in the caller's transaction, the WeChat call by a
@@ -139,7 +153,12 @@ export class RefundService {
       const payment = await this.d.payments.orderPaymentLocked(conn, order.id);
       if (!payment) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
       const itemIds = pick.items.map((i) => i.id);
-      await this.refuseIfCheckedIn(conn, order.id, o.ticketIds ? itemIds : undefined);
+      await this.refuseIfCheckedIn(
+        conn,
+        order.id,
+        o.ticketIds ? itemIds : undefined,
+        o.by.kind !== 'system' ? itemIds : [],
+      );
       const grossFen = pick.items.reduce((sum, i) => sum + i.price_fen, 0);
       const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(conn, order, grossFen, o.now) : 0;
       const seq = await nextRefundSeq(conn, payment.id);
@@ -174,13 +193,21 @@ export class RefundService {
    * the refund's ticket update (a later scan sees REFUNDING). A method of its own so the race
    * test can take the locks away and watch the race it stops (refund.admission.test.ts).
    * itemIds: the chosen tickets' items (a per-ticket refund); none: the whole order.
+   * notTransferred: the items that must not be transferred or on offer (all but a session cancel's).
    */
-  protected async refuseIfCheckedIn(conn: Conn, orderId: string, itemIds?: string[]): Promise<void> {
+  protected async refuseIfCheckedIn(
+    conn: Conn,
+    orderId: string,
+    itemIds?: string[],
+    notTransferred: string[] = [],
+  ): Promise<void> {
     const ticketIds = itemIds ? await lockItemTickets(conn, itemIds) : await lockOrderTickets(conn, orderId);
     if ((await admittedCount(conn, ticketIds)) > 0)
       throw itemIds
         ? appError('TICKET_CHECKED_IN')
         : appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
+    // Under the same ticket locks: no offer or acceptance can commit between this and the update.
+    await refuseIfTransferred(conn, notTransferred);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import { insertSession, insertShow, insertVenue, seatIdsOfVenue } from '../catalog/admin-repo';
+import { saveSettings as saveTransferSettings } from '../transfers/repo';
 import { blockSeats } from '../catalog/layout';
 import { openSale, type LifecycleDeps } from '../jobs/session-lifecycle';
 
@@ -43,6 +44,14 @@ export async function seedDemo(
       { hoursBeforeStart: 0, feePercent: 100 },
     ],
   });
+  // 转赠 allowed until a day before the start, once per ticket.
+  await saveTransferSettings(
+    d.db,
+    showId,
+    { enabled: true, cutoffMinutes: 24 * 60, onceOnly: true },
+    'seed',
+    now,
+  );
   const all = await seatIdsOfVenue(d.db, venueId);
   const vip = all.filter((s) => s.section.startsWith('内场') && Number(s.row) <= 4).map((s) => s.id);
   const floor = all.filter((s) => s.section.startsWith('内场') && Number(s.row) > 4).map((s) => s.id);
@@ -95,6 +104,13 @@ async function seedHotShow(d: LifecycleDeps, now: Date): Promise<string> {
     ],
   });
   await d.db.query('UPDATE shows SET show_purchase_limit = 2 WHERE id = ?', [showId]);
+  await saveTransferSettings(
+    d.db,
+    showId,
+    { enabled: true, cutoffMinutes: 24 * 60, onceOnly: true },
+    'seed',
+    now,
+  );
   const floor = (await seatIdsOfVenue(d.db, venueId)).filter((s) => s.section === '内场').map((s) => s.id);
   return insertSession(d.db, {
     showId,

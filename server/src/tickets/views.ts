@@ -12,23 +12,41 @@ const TICKET_STATUS_NAME: Record<number, TicketStatus> = {
   1: 'valid',
   2: 'voided',
   3: 'refunding',
+  4: 'transferred',
+  5: 'transferring',
 };
+
+/** Whether the 转赠 button may show: the show allows it now and the ticket is plainly valid. */
+function transferable(r: Row, now: Date): boolean {
+  if (r.status !== 1 || r.scanned_at || !r.transfer_enabled) return false;
+  if (r.transfer_once_only && r.transferred_from !== null) return false;
+  return now.getTime() < r.starts_at.getTime() - Number(r.transfer_cutoff_minutes) * 60_000;
+}
 
 /**
  * The caller's tickets. Nothing here can make a code: a ticket's `binding` names the device key
  * the server bound to it (public), and only that device's private key turns it into codes.
  */
-export async function ticketsOfUser(db: Db, bindings: BindingService, userId: string): Promise<Ticket[]> {
+export async function ticketsOfUser(
+  db: Db,
+  bindings: BindingService,
+  userId: string,
+  now: Date,
+  offers: Map<string, { code: string; expiresAt: string }> = new Map(),
+): Promise<Ticket[]> {
   const [rows] = await db.query<Row[]>(
     `SELECT t.id, t.ticket_no, t.session_id, t.seat_id, t.zone_id, t.status, c.scanned_at, o.order_no, sh.title, v.name AS venue_name,
             ss.starts_at, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
-            oa.name_masked AS attendee_name, oa.id_masked AS attendee_id_masked
+            oa.name_masked AS attendee_name, oa.id_masked AS attendee_id_masked, t.transferred_from,
+            sts.enabled AS transfer_enabled, sts.cutoff_minutes AS transfer_cutoff_minutes,
+            sts.once_only AS transfer_once_only
        FROM tickets t
        JOIN orders o ON o.id = t.order_id
        JOIN order_items oi ON oi.id = t.order_item_id
        ${attendeeOfItemJoin('oi')}
        JOIN show_sessions ss ON ss.id = t.session_id
        JOIN shows sh ON sh.id = ss.show_id
+       LEFT JOIN show_transfer_settings sts ON sts.show_id = sh.id
        JOIN venues v ON v.id = sh.venue_id
        LEFT JOIN venue_seats vs ON vs.id = t.seat_id
        LEFT JOIN venue_zones vz ON vz.id = t.zone_id
@@ -57,6 +75,9 @@ export async function ticketsOfUser(db: Db, bindings: BindingService, userId: st
       venueName: r.venue_name,
       startsAt: r.starts_at.toISOString(),
       ...(r.attendee_name ? { attendee: { name: r.attendee_name, idMasked: r.attendee_id_masked } } : {}),
+      ...(r.status === 5 && offers.has(String(r.id)) ? { transferOffer: offers.get(String(r.id))! } : {}),
+      ...(r.transferred_from !== null ? { received: true } : {}),
+      transferable: transferable(r, now),
     };
   });
 }

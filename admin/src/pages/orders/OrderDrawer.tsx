@@ -19,6 +19,7 @@ import { useApi } from '../../api/useApi';
 import { dateTimeSec, ORDER_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
 import { OrderParts } from './OrderParts';
+import { TransferList } from './TransferList';
 
 export function OrderDrawer({
   orderNo,
@@ -131,6 +132,7 @@ export function OrderDrawer({
               ]}
             />
             <OrderParts o={o} />
+            <TransferList orderNo={o.orderNo} />
           </>
         )
       )}

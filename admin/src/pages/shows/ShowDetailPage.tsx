@@ -10,6 +10,7 @@ import { dateTime, SESSION_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
 import { SessionActions } from './sessionActions';
 import { ShowForm, type ShowFormValues } from './ShowForm';
+import { TransferSettingsCard } from './TransferSettingsCard';
 
 export function ShowDetailPage() {
   const { showId } = useParams();
@@ -81,6 +82,7 @@ export function ShowDetailPage() {
               ]}
             />
           </Card>
+          <TransferSettingsCard showId={show.id} />
         </Col>
         <Col xs={24} xl={17}>
           <Card size="small" title="场次">

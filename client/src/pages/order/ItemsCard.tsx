@@ -30,6 +30,11 @@ export default function ItemsCard({ order }: { order: Order }) {
               </Text>
             ) : null}
           </View>
+          {it.transferred || it.transferring ? (
+            <Text className="line__tag" data-testid="item-transfer">
+              {it.transferred ? '已转赠' : '转赠中'}
+            </Text>
+          ) : null}
           {it.refundStatus && ITEM_REFUND[it.refundStatus] ? (
             <Text className="line__tag" data-testid="item-refund">
               {ITEM_REFUND[it.refundStatus]}

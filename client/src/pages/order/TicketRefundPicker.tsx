@@ -7,9 +7,18 @@ import { seatLabel } from '../../services/shared';
 import { disabledWhen, flag } from '../../utils/flag';
 import Icon from '../../components/icon/Icon';
 
-/** An item whose ticket can still be refunded: issued, and not in a refund (a closed one gave it back). */
+/**
+ * An item whose ticket can still be refunded: issued, not in a refund (a closed one gave it back),
+ * not transferred to someone else nor on offer (转赠).
+ */
 export function refundableItems(order: Order): OrderItem[] {
-  return order.items.filter((it) => it.ticketId && (!it.refundStatus || it.refundStatus === 'closed'));
+  return order.items.filter(
+    (it) =>
+      it.ticketId &&
+      (!it.refundStatus || it.refundStatus === 'closed') &&
+      !it.transferred &&
+      !it.transferring,
+  );
 }
 
 /**

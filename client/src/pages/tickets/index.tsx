@@ -15,6 +15,7 @@ import { errorView } from '../../services/errors';
 import { seatLabel } from '../../services/shared';
 import { loadWallet, moveHere } from '../../services/tickets';
 import { formatDateTime } from '../../utils/time';
+import TransferActions, { useTransferShare } from './TransferActions';
 import './index.scss';
 
 const STATUS_TEXT: Record<string, string> = {
@@ -22,6 +23,8 @@ const STATUS_TEXT: Record<string, string> = {
   refunding: '退票中',
   // Voided tickets are refunded ones (shared-types' TicketStatus): say so.
   voided: '已退款',
+  transferring: '转赠中',
+  transferred: '已转赠',
 };
 
 /** Why a ticket that cannot be used shows no code. */
@@ -29,6 +32,8 @@ const OFF_HINT: Record<string, string> = {
   checked_in: '已核验入场，欢迎观演',
   refunding: '退票处理中，暂不能入场',
   voided: '此票已退款，不能入场',
+  transferring: '转赠中的门票不能入场，取消转赠后恢复可用',
+  transferred: '此票已转赠给好友，原二维码已失效',
 };
 
 /** Usable tickets first; otherwise the server's order (by session time). */
@@ -131,6 +136,12 @@ function TicketCard({
             ? '入场时出示此动态二维码，截图无效；无法扫码时向检票员报人工核验码'
             : (OFF_HINT[state] ?? '此票不能入场')}
         </Text>
+        {t.received ? (
+          <Text className="ticket__hint" data-testid="ticket-received">
+            好友转赠的门票，不支持退票
+          </Text>
+        ) : null}
+        <TransferActions t={t} onChanged={onMoved} />
         {usable ? <EntryNotice realName={Boolean(t.attendee)} /> : null}
       </View>
     </View>
@@ -143,6 +154,7 @@ export default function TicketsPage() {
   // One clock for every code on the page; stopped when nothing shows a code.
   const now = useTicker(1000, Boolean(data?.some((t) => ticketState(t) === 'valid')));
   const key = storedDeviceKey();
+  useTransferShare();
   useShownAgain(wallet.reload);
   usePullDownRefresh(() => {
     wallet.reload();

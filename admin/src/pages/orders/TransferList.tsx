@@ -1,0 +1,74 @@
+import { Table, Tag, Typography } from 'antd';
+import type { AdminTransferView, TransferState } from '@showtix/shared-types';
+import { orderTransfers } from '../../api/transfers';
+import { useApi } from '../../api/useApi';
+import { dateTimeSec } from '../../utils/format';
+
+const STATE: Record<TransferState, { label: string; color: string }> = {
+  open: { label: '待接收', color: 'processing' },
+  accepted: { label: '已接收', color: 'success' },
+  cancelled: { label: '已取消', color: 'default' },
+  expired: { label: '已过期', color: 'warning' },
+};
+
+const person = (a: AdminTransferView['fromAttendee']) => (a ? `${a.name} ${a.idNumber}` : '');
+
+/** The order's ticket transfers (转赠): who gave which ticket to whom, and when. */
+export function TransferList({ orderNo }: { orderNo: string }) {
+  const { data } = useApi(() => orderTransfers(orderNo), [orderNo]);
+  const items = data?.items ?? [];
+  if (items.length === 0) return null;
+  return (
+    <>
+      <Typography.Title level={5} style={{ marginTop: 16 }}>
+        转赠记录
+      </Typography.Title>
+      <Table<AdminTransferView>
+        size="small"
+        rowKey="id"
+        pagination={false}
+        dataSource={items}
+        data-testid="transfer-list"
+        columns={[
+          {
+            title: '状态',
+            dataIndex: 'state',
+            render: (s: TransferState) => <Tag color={STATE[s].color}>{STATE[s].label}</Tag>,
+          },
+          {
+            title: '转出门票',
+            render: (_, t) => (
+              <>
+                {t.fromTicketNo}
+                <br />
+                <Typography.Text type="secondary">
+                  用户 {t.giverUserId} {person(t.fromAttendee)}
+                </Typography.Text>
+              </>
+            ),
+          },
+          {
+            title: '接收门票',
+            render: (_, t) =>
+              t.toTicketNo ? (
+                <>
+                  {t.toTicketNo}
+                  <br />
+                  <Typography.Text type="secondary">
+                    用户 {t.receiverUserId} {person(t.toAttendee)}
+                  </Typography.Text>
+                </>
+              ) : (
+                '—'
+              ),
+          },
+          { title: '发起', dataIndex: 'createdAt', render: (v: string) => dateTimeSec(v) },
+          {
+            title: '结束',
+            render: (_, t) => (t.closedAt ? dateTimeSec(t.closedAt) : `截止 ${dateTimeSec(t.expiresAt)}`),
+          },
+        ]}
+      />
+    </>
+  );
+}

@@ -1,0 +1,361 @@
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { SealedAttendee } from '../attendees/crypto';
+import type { Conn, Db } from '../db/pool';
+import { TICKET_STATUS } from '../lifecycle/statuses';
+
+type Row = RowDataPacket & Record<string, any>;
+
+export type TransferState = 'open' | 'accepted' | 'cancelled' | 'expired';
+
+/** The organiser's rules of a show (no row: transfers not allowed). */
+export interface SettingsRow {
+  enabled: boolean;
+  cutoffMinutes: number;
+  onceOnly: boolean;
+}
+
+export async function settingsOf(db: Db | Conn, showId: string): Promise<SettingsRow | undefined> {
+  const [rows] = await db.query<Row[]>(
+    'SELECT enabled, cutoff_minutes, once_only FROM show_transfer_settings WHERE show_id = ?',
+    [showId],
+  );
+  const r = rows[0];
+  return r
+    ? { enabled: r.enabled === 1, cutoffMinutes: r.cutoff_minutes, onceOnly: r.once_only === 1 }
+    : undefined;
+}
+
+export async function saveSettings(db: Db | Conn, showId: string, s: SettingsRow, by: string, now: Date) {
+  await db.query(
+    `INSERT INTO show_transfer_settings (show_id, enabled, cutoff_minutes, once_only, updated_by, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?)
+     ON DUPLICATE KEY UPDATE enabled = VALUES(enabled), cutoff_minutes = VALUES(cutoff_minutes),
+       once_only = VALUES(once_only), updated_by = VALUES(updated_by), updated_at = VALUES(updated_at)`,
+    [showId, s.enabled, s.cutoffMinutes, s.onceOnly, by, now],
+  );
+}
+
+/** A ticket as a transfer sees it, with its session and the show's rules. */
+export interface TicketRow {
+  id: string;
+  ticket_no: string;
+  order_id: string;
+  order_item_id: string;
+  user_id: string;
+  session_id: string;
+  seat_id: string | null;
+  zone_id: string | null;
+  slot_no: number | null;
+  status: number;
+  transferred_from: string | null;
+}
+
+const TICKET_COLS = `id, ticket_no, order_id, order_item_id, user_id, session_id, seat_id, zone_id, slot_no,
+  status, transferred_from`;
+
+/** The ticket row alone, locked (check-in and refunds lock it too, so they take turns). */
+export async function lockTicketByNo(conn: Conn, ticketNo: string): Promise<TicketRow | undefined> {
+  const [rows] = await conn.query<Row[]>(
+    `SELECT ${TICKET_COLS} FROM tickets WHERE ticket_no = ? FOR UPDATE`,
+    [ticketNo],
+  );
+  return rows[0] as TicketRow | undefined;
+}
+
+export async function lockTicketById(conn: Conn, id: string): Promise<TicketRow | undefined> {
+  const [rows] = await conn.query<Row[]>(`SELECT ${TICKET_COLS} FROM tickets WHERE id = ? FOR UPDATE`, [id]);
+  return rows[0] as TicketRow | undefined;
+}
+
+/** Where and when a ticket's session is, and the show's transfer rules (read, not locked). */
+export interface SessionContext {
+  show_id: string;
+  starts_at: Date;
+  session_status: number;
+  real_name: number;
+  settings: SettingsRow | undefined;
+}
+
+export async function sessionContext(c: Db | Conn, sessionId: string): Promise<SessionContext> {
+  const [rows] = await c.query<Row[]>(
+    'SELECT show_id, starts_at, status AS session_status, real_name FROM show_sessions WHERE id = ?',
+    [sessionId],
+  );
+  const r = rows[0]!;
+  return { ...(r as SessionContext), settings: await settingsOf(c, String(r.show_id)) };
+}
+
+/** Whether the ticket was admitted (a locking read: sees check-ins committed after the snapshot). */
+export async function checkedIn(conn: Conn, ticketId: string): Promise<boolean> {
+  const [rows] = await conn.query<Row[]>('SELECT 1 FROM checkins WHERE ticket_id = ? LOCK IN SHARE MODE', [
+    ticketId,
+  ]);
+  return rows.length > 0;
+}
+
+/** How many times the item was handed over already (at-most-once rule). */
+export async function handOversOfItem(conn: Conn, itemId: string): Promise<number> {
+  const [rows] = await conn.query<Row[]>(
+    'SELECT COUNT(*) n FROM tickets WHERE order_item_id = ? AND status = ?',
+    [itemId, TICKET_STATUS.TRANSFERRED],
+  );
+  return Number(rows[0]!.n);
+}
+
+export interface TransferRow {
+  id: string;
+  ticket_id: string;
+  order_id: string;
+  order_item_id: string;
+  session_id: string;
+  giver_user_id: string;
+  nonce: string;
+  state: TransferState;
+  expires_at: Date;
+  created_at: Date;
+  closed_at: Date | null;
+  receiver_user_id: string | null;
+  new_ticket_id: string | null;
+}
+
+export async function openTransferOfTicket(conn: Conn, ticketId: string): Promise<TransferRow | undefined> {
+  const [rows] = await conn.query<Row[]>(
+    'SELECT * FROM ticket_transfers WHERE open_ticket_id = ? FOR UPDATE',
+    [ticketId],
+  );
+  return rows[0] as TransferRow | undefined;
+}
+
+export async function lockTransferByHash(conn: Conn, codeHash: string): Promise<TransferRow | undefined> {
+  const [rows] = await conn.query<Row[]>('SELECT * FROM ticket_transfers WHERE code_hash = ? FOR UPDATE', [
+    codeHash,
+  ]);
+  return rows[0] as TransferRow | undefined;
+}
+
+/** An offer by its code's hash (a plain read: the caller locks the ticket, then the transfer). */
+export async function transferByHash(db: Db | Conn, codeHash: string): Promise<TransferRow | undefined> {
+  const [rows] = await db.query<Row[]>('SELECT * FROM ticket_transfers WHERE code_hash = ?', [codeHash]);
+  return rows[0] as TransferRow | undefined;
+}
+
+export async function ticketOfTransfer(c: Db | Conn, id: string): Promise<string> {
+  const [rows] = await c.query<Row[]>('SELECT ticket_id FROM ticket_transfers WHERE id = ?', [id]);
+  return String(rows[0]!.ticket_id);
+}
+
+/** Locks the show row (its settings are written one at a time); false when there is no such show. */
+export async function lockShow(conn: Conn, showId: string): Promise<boolean> {
+  const [rows] = await conn.query<Row[]>('SELECT id FROM shows WHERE id = ? FOR UPDATE', [showId]);
+  return rows.length > 0;
+}
+
+export async function lockTransferById(conn: Conn, id: string): Promise<TransferRow | undefined> {
+  const [rows] = await conn.query<Row[]>('SELECT * FROM ticket_transfers WHERE id = ? FOR UPDATE', [id]);
+  return rows[0] as TransferRow | undefined;
+}
+
+export async function insertTransfer(
+  conn: Conn,
+  t: { ticket: TicketRow; nonce: string; codeHash: string; expiresAt: Date; now: Date },
+): Promise<string> {
+  const [res] = await conn.query<ResultSetHeader>(
+    `INSERT INTO ticket_transfers (ticket_id, order_id, order_item_id, session_id, giver_user_id, nonce, code_hash,
+       expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      t.ticket.id,
+      t.ticket.order_id,
+      t.ticket.order_item_id,
+      t.ticket.session_id,
+      t.ticket.user_id,
+      t.nonce,
+      t.codeHash,
+      t.expiresAt,
+      t.now,
+    ],
+  );
+  return String(res.insertId);
+}
+
+/** Closes an open offer (cancelled or expired); false when it was not open any more. */
+export async function closeTransfer(conn: Conn, id: string, state: 'cancelled' | 'expired', now: Date) {
+  const [res] = await conn.query<ResultSetHeader>(
+    "UPDATE ticket_transfers SET state = ?, closed_at = ? WHERE id = ? AND state = 'open'",
+    [state, now, id],
+  );
+  return res.affectedRows === 1;
+}
+
+export interface AttendeeChange {
+  from: { name_masked: string; id_masked: string; id_hash: string } | null;
+  to: { nameMasked: string; idMasked: string; idHash: string } | null;
+}
+
+export async function markAccepted(
+  conn: Conn,
+  id: string,
+  a: { receiverId: string; newTicketId: string; now: Date; attendee: AttendeeChange },
+): Promise<void> {
+  const { from, to } = a.attendee;
+  const [res] = await conn.query<ResultSetHeader>(
+    `UPDATE ticket_transfers SET state = 'accepted', closed_at = ?, receiver_user_id = ?, new_ticket_id = ?,
+       from_name_masked = ?, from_id_masked = ?, from_id_hash = ?, to_name_masked = ?, to_id_masked = ?, to_id_hash = ?
+     WHERE id = ? AND state = 'open'`,
+    [
+      a.now,
+      a.receiverId,
+      a.newTicketId,
+      from?.name_masked ?? null,
+      from?.id_masked ?? null,
+      from?.id_hash ?? null,
+      to?.nameMasked ?? null,
+      to?.idMasked ?? null,
+      to?.idHash ?? null,
+      id,
+    ],
+  );
+  if (res.affectedRows !== 1) throw new Error(`transfer ${id} was not open under its lock`);
+}
+
+/** The receiver's ticket: same order item and unit, new number and secret, VALID. */
+export async function insertReceivedTicket(
+  conn: Conn,
+  old: TicketRow,
+  t: { ticketNo: string; secret: string; userId: string; now: Date },
+): Promise<string> {
+  const [res] = await conn.query<ResultSetHeader>(
+    `INSERT INTO tickets (ticket_no, order_id, order_item_id, user_id, session_id, seat_id, zone_id, slot_no, secret,
+       status, created_at, transferred_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      t.ticketNo,
+      old.order_id,
+      old.order_item_id,
+      t.userId,
+      old.session_id,
+      old.seat_id,
+      old.zone_id,
+      old.slot_no,
+      t.secret,
+      TICKET_STATUS.VALID,
+      t.now,
+      old.id,
+    ],
+  );
+  return String(res.insertId);
+}
+
+export async function ticketNoOf(c: Db | Conn, id: string): Promise<string> {
+  const [rows] = await c.query<Row[]>('SELECT ticket_no FROM tickets WHERE id = ?', [id]);
+  return String(rows[0]!.ticket_no);
+}
+
+/**
+ * The real-name attendee of an order item (see attendees/item-join.ts: position = the index of
+ * the item among its order's items), locked: the attendee row is what the gate checks.
+ */
+export async function lockItemAttendee(
+  conn: Conn,
+  orderId: string,
+  itemId: string,
+): Promise<{ id: string; name_masked: string; id_masked: string; id_hash: string } | undefined> {
+  const [rows] = await conn.query<Row[]>(
+    `SELECT id, name_masked, id_masked, id_hash FROM order_attendees
+      WHERE order_id = ? AND position = (SELECT COUNT(*) FROM order_items x WHERE x.order_id = ? AND x.id < ?)
+      FOR UPDATE`,
+    [orderId, orderId, itemId],
+  );
+  return rows[0] as { id: string; name_masked: string; id_masked: string; id_hash: string } | undefined;
+}
+
+/**
+ * Moves the session's one-ID-one-ticket claim from the old ID to the new one. The primary key
+ * (session_id, id_hash) refuses an ID that already holds a ticket of the session (ER_DUP_ENTRY),
+ * across orders and accounts: the caller maps it to ID_TAKEN and rolls back.
+ */
+export async function moveAttendeeClaim(
+  conn: Conn,
+  a: { sessionId: string; orderId: string; fromHash: string; toHash: string },
+): Promise<void> {
+  await conn.query('DELETE FROM attendee_claims WHERE session_id = ? AND id_hash = ? AND order_id = ?', [
+    a.sessionId,
+    a.fromHash,
+    a.orderId,
+  ]);
+  await conn.query('INSERT INTO attendee_claims (session_id, id_hash, order_id) VALUES (?, ?, ?)', [
+    a.sessionId,
+    a.toHash,
+    a.orderId,
+  ]);
+}
+
+/** The item's attendee re-bound to the receiver's (the giver's is kept, masked, on the transfer). */
+export async function replaceAttendee(conn: Conn, attendeeId: string, s: SealedAttendee): Promise<void> {
+  await conn.query(
+    `UPDATE order_attendees SET id_type = ?, name_enc = ?, id_number_enc = ?, name_masked = ?, id_masked = ?, id_hash = ?
+      WHERE id = ?`,
+    [s.idType, s.nameEnc, s.idNumberEnc, s.nameMasked, s.idMasked, s.idHash, attendeeId],
+  );
+}
+
+/** A frequent attendee of the receiver's (encrypted), to re-bind a real-name ticket to. */
+export async function savedAttendee(
+  c: Db | Conn,
+  userId: string,
+  id: string,
+): Promise<{ id_type: string; name_enc: string; id_number_enc: string } | undefined> {
+  const [rows] = await c.query<Row[]>(
+    'SELECT id_type, name_enc, id_number_enc FROM user_attendees WHERE id = ? AND user_id = ?',
+    [id, userId],
+  );
+  return rows[0] as { id_type: string; name_enc: string; id_number_enc: string } | undefined;
+}
+
+/** Open offers past their cutoff (the sweeper's work). */
+export async function dueOffers(db: Db, now: Date, limit: number): Promise<string[]> {
+  const [rows] = await db.query<Row[]>(
+    "SELECT id FROM ticket_transfers WHERE state = 'open' AND expires_at <= ? ORDER BY expires_at LIMIT ?",
+    [now, limit],
+  );
+  return rows.map((r) => String(r.id));
+}
+
+/** Open offers of a user's tickets, by ticket id (the wallet shows the code to share again). */
+export async function openOffersOfUser(db: Db, userId: string): Promise<Map<string, TransferRow>> {
+  const [rows] = await db.query<Row[]>(
+    "SELECT * FROM ticket_transfers WHERE giver_user_id = ? AND state = 'open'",
+    [userId],
+  );
+  return new Map(rows.map((r) => [String(r.ticket_id), r as TransferRow]));
+}
+
+/** What the receiver sees of an offer before accepting it. */
+export async function previewOf(c: Db | Conn, ticketId: string): Promise<Row> {
+  const [rows] = await c.query<Row[]>(
+    `SELECT sh.title, v.name AS venue_name, ss.starts_at, ss.real_name, vs.section, vs.row_label, vs.seat_number,
+            vz.name AS zone_name, oi.price_fen
+       FROM tickets t JOIN order_items oi ON oi.id = t.order_item_id
+       JOIN show_sessions ss ON ss.id = t.session_id JOIN shows sh ON sh.id = ss.show_id
+       JOIN venues v ON v.id = sh.venue_id
+       LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id
+      WHERE t.id = ?`,
+    [ticketId],
+  );
+  return rows[0]!;
+}
+
+/** Every transfer of an order, oldest first, with both ticket numbers (the admin drawer). */
+export async function transfersOfOrder(db: Db, orderId: string): Promise<Row[]> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT tr.*, ft.ticket_no AS from_ticket_no, nt.ticket_no AS to_ticket_no
+       FROM ticket_transfers tr JOIN tickets ft ON ft.id = tr.ticket_id
+       LEFT JOIN tickets nt ON nt.id = tr.new_ticket_id
+      WHERE tr.order_id = ? ORDER BY tr.id`,
+    [orderId],
+  );
+  return rows;
+}
+
+export async function orderIdByNo(db: Db, orderNo: string): Promise<string | undefined> {
+  const [rows] = await db.query<Row[]>('SELECT id FROM orders WHERE order_no = ?', [orderNo]);
+  return rows[0] ? String(rows[0].id) : undefined;
+}
