@@ -67,6 +67,9 @@ import { pausedMiddleware } from './degrade/routes';
 import { NoticeService } from './notices/service';
 import { noticeRoutes } from './notices/routes';
 import { SessionChangeService } from './session-changes/service';
+import { ReservationService } from './comp/reservations';
+import { CompService } from './comp/service';
+import { compClaimRoutes } from './comp/routes';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -87,6 +90,8 @@ export interface AppDeps {
   seatmaps: SeatMapService;
   writer: OrderWriter;
   idLease: IdNodeLease;
+  /** Order ids (the purchase path's generator; complimentary orders take theirs from it too). */
+  ids: IdGenerator;
   orders: OrderService;
   broker: Broker;
   relay: OutboxRelay;
@@ -128,6 +133,12 @@ export function sessionChangesOf(d: AppDeps): SessionChangeService {
     cancelPending: (id, now) => d.orders.cancelForSession(id, now),
     refundsPerS: d.config.recovery.sessionCancelRefundsPerS,
   });
+}
+
+/** Reserved units and complimentary tickets (comp/): stateless, built per app like the above. */
+export function compOf(d: AppDeps): { reservations: ReservationService; comps: CompService } {
+  const deps = { db: d.db, log: d.log, catalog: d.catalog, inventory: d.inventory, vault: d.vault, ids: d.ids };
+  return { reservations: new ReservationService(deps), comps: new CompService(deps) };
 }
 
 export async function createDeps(
@@ -262,6 +273,7 @@ export async function createDeps(
     seatmaps,
     writer,
     idLease,
+    ids,
     orders,
     broker,
     relay,
@@ -396,6 +408,7 @@ export function createApp(d: AppDeps): Koa {
   });
   app.use((ctx, next) => (ctx.path.startsWith(ADMIN_PREFIX) ? next() : fanBody(ctx, next)));
   const auth = requireAuth(d.tokens);
+  const comp = compOf(d);
   const payDeps = {
     payments: d.payments,
     refunds: d.refunds,
@@ -421,7 +434,8 @@ export function createApp(d: AppDeps): Koa {
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth, d.risk),
     noticeRoutes(new NoticeService(d.db, d.config.wechat.templates), auth, d.clock),
-    ...adminRouters({ ...d, sessionChanges: sessionChangesOf(d) }),
+    compClaimRoutes(comp.comps, auth, d.clock),
+    ...adminRouters({ ...d, sessionChanges: sessionChangesOf(d), comp }),
     // The H5 build works only with the simulator's cashier: production serves it only when asked.
     ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),
   ]) {

@@ -44,6 +44,9 @@ import type { DegradeService } from '../degrade/service';
 import { sessionChangeRoutes } from '../session-changes/routes';
 import type { SessionChangeService } from '../session-changes/service';
 
+import { compAdminRoutes } from '../comp/routes';
+import type { ReservationService } from '../comp/reservations';
+import type { CompService } from '../comp/service';
 import { adminBodyParser } from './http';
 
 export interface AdminServices {
@@ -133,6 +136,7 @@ export type AdminRouterDeps = AdminDepsIn &
     risk: RiskService;
     degrade: DegradeService;
     sessionChanges: SessionChangeService;
+    comp: { reservations: ReservationService; comps: CompService };
   };
 
 /** Every admin router, the fan-side staff routes and the admin page itself. */
@@ -150,6 +154,7 @@ export function adminRouters(d: AdminRouterDeps): Router[] {
     showRoutes(a.shows, auth, d.clock),
     sessionRoutes(a.sessions, auth, d.clock),
     sessionChangeRoutes(d.sessionChanges, auth, d.clock),
+    compAdminRoutes(d.comp.reservations, d.comp.comps, auth, d.clock),
     dashboardRoutes(a.dashboard, auth, d.clock),
     orderRoutes(a.orders, d.refunds, auth, d.clock),
     reportRoutes(a.reports, auth, d.clock),

@@ -1,5 +1,5 @@
 import { adminRouters } from '../../src/admin';
-import { sessionChangesOf } from '../../src/app';
+import { compOf, sessionChangesOf } from '../../src/app';
 import { adminHarness, type AdminHarness } from './helpers';
 
 /**
@@ -11,7 +11,11 @@ let routes: { method: string; path: string }[];
 
 beforeAll(async () => {
   h = await adminHarness();
-  routes = adminRouters({ ...h.env.deps, sessionChanges: sessionChangesOf(h.env.deps) })
+  routes = adminRouters({
+    ...h.env.deps,
+    sessionChanges: sessionChangesOf(h.env.deps),
+    comp: compOf(h.env.deps),
+  })
     .flatMap((r) => r.stack.map((l) => ({ methods: l.methods, path: String(l.path) })))
     .filter(
       (l) => l.methods.length > 0 && l.path.startsWith('/api/v1/admin') && l.path !== '/api/v1/admin/login',
@@ -41,6 +45,7 @@ describe('role checks on every admin route', () => {
       'me',
       'logout',
       'risk',
+      'comps',
     ])
       expect(prefixes).toContain(p);
     expect(routes.length).toBeGreaterThanOrEqual(35);
