@@ -101,6 +101,8 @@ export interface TierSales {
   capacity: number;
   sold: number;
   held: number;
+  /** Held back from public sale (comp tickets included). */
+  reserved: number;
   available: number;
 }
 
@@ -114,10 +116,16 @@ export interface SessionDashboard {
   sessionId: string;
   status: SessionStatus;
   generatedAt: string;
-  totals: { capacity: number; sold: number; held: number; available: number };
+  /**
+   * sold/held count sales only; reserved: units held back from public sale (comp tickets issued
+   * from them included); comp: live complimentary tickets (no money, counted apart).
+   */
+  totals: { capacity: number; sold: number; held: number; available: number; reserved: number; comp: number };
   tiers: TierSales[];
   perMinute: MinutePoint[];
+  /** Sales orders only; complimentary orders are `comp` (live ones and their tickets). */
   orders: { total: number; pending: number; paid: number; cancelled: number; refunded: number };
+  comp: { orders: number; tickets: number };
   /** Paid orders over orders that are no longer pending; null before any order settled. */
   paymentSuccessRate: number | null;
   revenueFen: number;
