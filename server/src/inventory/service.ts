@@ -166,7 +166,10 @@ export class InventoryService {
   async markCompId(sessionId: string, idHash: string, orderId: string, taken: boolean): Promise<void> {
     const key = this.keys.session(sessionId).ids;
     if (taken) await this.redis.hsetnx(key, idHash, orderId);
-    else if ((await this.redis.hget(key, idHash)) === orderId) await this.redis.hdel(key, idHash);
+    else if ((await this.redis.hget(key, idHash)) === orderId) {
+      await this.redis.hdel(key, idHash);
+      this.freed(sessionId); // refusals learned for this ID are wrong now
+    }
   }
 
   /**
