@@ -90,8 +90,6 @@ export interface AppDeps {
   seatmaps: SeatMapService;
   writer: OrderWriter;
   idLease: IdNodeLease;
-  /** Order ids (the purchase path's generator; complimentary orders take theirs from it too). */
-  ids: IdGenerator;
   orders: OrderService;
   broker: Broker;
   relay: OutboxRelay;
@@ -137,7 +135,9 @@ export function sessionChangesOf(d: AppDeps): SessionChangeService {
 
 /** Reserved units and complimentary tickets (comp/): stateless, built per app like the above. */
 export function compOf(d: AppDeps): { reservations: ReservationService; comps: CompService } {
-  const deps = { db: d.db, log: d.log, catalog: d.catalog, inventory: d.inventory, vault: d.vault, ids: d.ids };
+  // Complimentary orders take their ids from the purchase path's generator (one lease per node).
+  const ids = { next: (nowMs?: number) => d.orders.newOrderId(nowMs) };
+  const deps = { db: d.db, log: d.log, catalog: d.catalog, inventory: d.inventory, vault: d.vault, ids };
   return { reservations: new ReservationService(deps), comps: new CompService(deps) };
 }
 
@@ -273,7 +273,6 @@ export async function createDeps(
     seatmaps,
     writer,
     idLease,
-    ids,
     orders,
     broker,
     relay,

@@ -40,7 +40,11 @@ const compCommon = {
 /** POST /api/v1/admin/sessions/:sessionId/comps */
 export const CompIssueSchema = z.union([
   z.strictObject({ ...compCommon, seatIds: seatIds(SEATS_PER_ORDER_MAX) }),
-  z.strictObject({ ...compCommon, zoneId: IdSchema, quantity: z.number().int().min(1).max(SEATS_PER_ORDER_MAX) }),
+  z.strictObject({
+    ...compCommon,
+    zoneId: IdSchema,
+    quantity: z.number().int().min(1).max(SEATS_PER_ORDER_MAX),
+  }),
 ]);
 export type CompIssueInput = z.input<typeof CompIssueSchema>;
 
@@ -49,7 +53,12 @@ export const CompVoidSchema = z.strictObject({ reason: z.string().trim().min(1, 
 export type CompVoidInput = z.input<typeof CompVoidSchema>;
 
 /** POST /api/v1/comps/claim (the person, signed in to the mini-program) */
-export const CompClaimSchema = z.strictObject({ code: z.string().trim().regex(/^[A-Z2-9]{10}$/, '领取码格式不正确') });
+export const CompClaimSchema = z.strictObject({
+  code: z
+    .string()
+    .trim()
+    .regex(/^[A-Z2-9]{10}$/, '领取码格式不正确'),
+});
 export type CompClaimInput = z.input<typeof CompClaimSchema>;
 
 /** A zone's units held back: `reserved` in all, `issued` of them carry a live comp ticket. */

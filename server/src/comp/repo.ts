@@ -136,7 +136,10 @@ export async function insertCompClaims(c: Conn, sessionId: string, orderId: stri
 }
 
 /** The comp order an organiser's idempotency key created, if any. */
-export async function compOrderByKey(c: Q, key: string): Promise<{ id: string; request_hash: string } | undefined> {
+export async function compOrderByKey(
+  c: Q,
+  key: string,
+): Promise<{ id: string; request_hash: string } | undefined> {
   const [rows] = await c.query<Row[]>(
     "SELECT id, request_hash FROM orders WHERE user_id = 0 AND idempotency_key = ? AND channel = 'comp'",
     [key],
@@ -189,7 +192,20 @@ export async function insertCompPerson(
   await c.query(
     `INSERT INTO comp_orders (order_id, session_id, name_enc, name_masked, phone_enc, phone_masked, phone_hash,
        note, code_enc, code_hash, issued_by, issued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [orderId, sessionId, p.nameEnc, p.nameMasked, p.phoneEnc, p.phoneMasked, p.phoneHash, p.note, p.codeEnc, p.codeHash, by, now],
+    [
+      orderId,
+      sessionId,
+      p.nameEnc,
+      p.nameMasked,
+      p.phoneEnc,
+      p.phoneMasked,
+      p.phoneHash,
+      p.note,
+      p.codeEnc,
+      p.codeHash,
+      by,
+      now,
+    ],
   );
 }
 
@@ -217,7 +233,12 @@ export async function insertTickets(
 }
 
 /** A comp order's row with its person, locked when asked. */
-export async function compOrder(c: Q, where: 'order' | 'code', value: string, lock = false): Promise<Row | undefined> {
+export async function compOrder(
+  c: Q,
+  where: 'order' | 'code',
+  value: string,
+  lock = false,
+): Promise<Row | undefined> {
   const [rows] = await c.query<Row[]>(
     `SELECT co.*, o.order_no, o.status, o.user_id FROM comp_orders co JOIN orders o ON o.id = co.order_id
       WHERE ${where === 'order' ? 'co.order_id' : 'co.code_hash'} = ?${lock ? ' FOR UPDATE' : ''}`,
@@ -280,7 +301,11 @@ export async function markVoided(c: Conn, orderId: string, by: string, reason: s
 
 /** Binds a comp order and its tickets to the WeChat user who opened the claim code. */
 export async function bindToUser(c: Conn, orderId: string, userId: string, now: Date): Promise<void> {
-  await c.query('UPDATE comp_orders SET claimed_by = ?, claimed_at = ? WHERE order_id = ?', [userId, now, orderId]);
+  await c.query('UPDATE comp_orders SET claimed_by = ?, claimed_at = ? WHERE order_id = ?', [
+    userId,
+    now,
+    orderId,
+  ]);
   await c.query('UPDATE orders SET user_id = ? WHERE id = ?', [userId, orderId]);
   await c.query('UPDATE tickets SET user_id = ? WHERE order_id = ?', [userId, orderId]);
 }
@@ -295,10 +320,10 @@ export async function seatTiers(c: Q, sessionId: string, seatIds: string[]): Pro
 }
 
 export async function zoneTier(c: Q, sessionId: string, zoneId: string): Promise<string | undefined> {
-  const [rows] = await c.query<Row[]>('SELECT tier_id FROM session_zones WHERE session_id = ? AND zone_id = ?', [
-    sessionId,
-    zoneId,
-  ]);
+  const [rows] = await c.query<Row[]>(
+    'SELECT tier_id FROM session_zones WHERE session_id = ? AND zone_id = ?',
+    [sessionId, zoneId],
+  );
   return rows[0] ? String(rows[0].tier_id) : undefined;
 }
 
@@ -307,7 +332,14 @@ export async function insertAttendee(
   c: Conn,
   orderId: string,
   sessionId: string,
-  a: { idType: string; nameEnc: string; idNumberEnc: string; nameMasked: string; idMasked: string; idHash: string },
+  a: {
+    idType: string;
+    nameEnc: string;
+    idNumberEnc: string;
+    nameMasked: string;
+    idMasked: string;
+    idHash: string;
+  },
 ): Promise<void> {
   await c.query('INSERT INTO attendee_claims (session_id, id_hash, order_id) VALUES (?, ?, ?)', [
     sessionId,

@@ -90,16 +90,28 @@ export class ReservationService {
     const seatIds = input.seatIds.map(String);
     const unknown = seatIds.filter((id) => !cat.seats.has(id));
     if (unknown.length) throw appError('VALIDATION_FAILED', { seatIds: unknown }, '座位不属于本场次');
-    return this.reserving(who, sessionId, now, 'reservation.seats.add', async (c, before) => {
-      const add = seatIds.filter((id) => !before.seats.includes(id));
-      checkPublicShare(cat.capacity, total(before) + add.length);
-      if (!add.length) return { redis: [], detail: { seatIds: [] } };
-      const r = await this.d.inventory.reserve(sessionId, { seatIds: add });
-      if (r.kind === 'seat_taken') throw appError('SEAT_TAKEN', { seatId: r.seatId }, '座位已售出或被锁定，不能预留');
-      if (r.kind !== 'reserved') throw appError('SERVICE_UNAVAILABLE');
-      // Every seat of `add` is reserved in Redis now (newly, or by an earlier try MySQL lost).
-      return { redis: r.units, write: () => repo.insertReservedSeats(c, sessionId, add), detail: { seatIds: add } };
-    }, (units) => ({ seatIds: units }));
+    return this.reserving(
+      who,
+      sessionId,
+      now,
+      'reservation.seats.add',
+      async (c, before) => {
+        const add = seatIds.filter((id) => !before.seats.includes(id));
+        checkPublicShare(cat.capacity, total(before) + add.length);
+        if (!add.length) return { redis: [], detail: { seatIds: [] } };
+        const r = await this.d.inventory.reserve(sessionId, { seatIds: add });
+        if (r.kind === 'seat_taken')
+          throw appError('SEAT_TAKEN', { seatId: r.seatId }, '座位已售出或被锁定，不能预留');
+        if (r.kind !== 'reserved') throw appError('SERVICE_UNAVAILABLE');
+        // Every seat of `add` is reserved in Redis now (newly, or by an earlier try MySQL lost).
+        return {
+          redis: r.units,
+          write: () => repo.insertReservedSeats(c, sessionId, add),
+          detail: { seatIds: add },
+        };
+      },
+      (units) => ({ seatIds: units }),
+    );
   }
 
   /** Sets how many units of a zone are held back (idempotent: the count, not a difference). */
@@ -107,24 +119,33 @@ export class ReservationService {
     const cat = await this.catalog(sessionId);
     const zone = cat.zones.get(zoneId);
     if (!zone) throw appError('NOT_FOUND', undefined, '区域不属于本场次');
-    if (target > zone.capacity) throw appError('VALIDATION_FAILED', { capacity: zone.capacity }, '预留数超过区域容量');
+    if (target > zone.capacity)
+      throw appError('VALIDATION_FAILED', { capacity: zone.capacity }, '预留数超过区域容量');
     let released: string[] = [];
-    await this.reserving(who, sessionId, now, 'reservation.zone.set', async (c, before) => {
-      const current = before.zones.get(zoneId) ?? 0;
-      if (target <= current) {
-        const slots = await repo.freeReservedSlots(c, sessionId, zoneId, current - target, 'DESC');
-        if (slots.length < current - target) throw appError('UNIT_IN_USE', { issued: current - slots.length });
-        await repo.deleteReservedSlots(c, sessionId, zoneId, slots);
-        released = slots;
-        return { redis: [], detail: { zoneId, from: current, to: target } };
-      }
-      checkPublicShare(cat.capacity, total(before) + target - current);
-      const r = await this.d.inventory.reserve(sessionId, { zoneId, quantity: target - current });
-      if (r.kind === 'sold_out') throw appError('SOLD_OUT', { left: r.left }, '该区域可预留的余票不足');
-      if (r.kind !== 'reserved') throw appError('SERVICE_UNAVAILABLE');
-      const write = () => repo.insertReservedSlots(c, sessionId, zoneId, r.units);
-      return { redis: r.units, write, detail: { zoneId, from: current, to: target } };
-    }, (slots) => ({ zoneId, slots }));
+    await this.reserving(
+      who,
+      sessionId,
+      now,
+      'reservation.zone.set',
+      async (c, before) => {
+        const current = before.zones.get(zoneId) ?? 0;
+        if (target <= current) {
+          const slots = await repo.freeReservedSlots(c, sessionId, zoneId, current - target, 'DESC');
+          if (slots.length < current - target)
+            throw appError('UNIT_IN_USE', { issued: current - slots.length });
+          await repo.deleteReservedSlots(c, sessionId, zoneId, slots);
+          released = slots;
+          return { redis: [], detail: { zoneId, from: current, to: target } };
+        }
+        checkPublicShare(cat.capacity, total(before) + target - current);
+        const r = await this.d.inventory.reserve(sessionId, { zoneId, quantity: target - current });
+        if (r.kind === 'sold_out') throw appError('SOLD_OUT', { left: r.left }, '该区域可预留的余票不足');
+        if (r.kind !== 'reserved') throw appError('SERVICE_UNAVAILABLE');
+        const write = () => repo.insertReservedSlots(c, sessionId, zoneId, r.units);
+        return { redis: r.units, write, detail: { zoneId, from: current, to: target } };
+      },
+      (slots) => ({ zoneId, slots }),
+    );
     if (released.length) await this.d.inventory.unreserve(sessionId, { zoneId, slots: released });
     return this.view(sessionId);
   }
@@ -145,7 +166,12 @@ export class ReservationService {
         await repo.deleteReservedSeats(c, sessionId, reserved);
         return reserved;
       },
-      (ids) => ({ action: 'reservation.seats.release', entityType: 'session', entityId: sessionId, after: { seatIds: ids } }),
+      (ids) => ({
+        action: 'reservation.seats.release',
+        entityType: 'session',
+        entityId: sessionId,
+        after: { seatIds: ids },
+      }),
     );
     // After the commit: until then a fan must not get them. A failure here leaves them reserved
     // in Redis only (the safe side) until the audit's or a flush's rebuild reads MySQL.
@@ -180,7 +206,8 @@ export class ReservationService {
           const r = await change(c, await repo.reservedUnits(c, sessionId));
           taken = r.redis;
           await r.write?.().catch((err: unknown) => {
-            if (sqlErrno(err) === ER_DUP_ENTRY) throw appError('SEAT_TAKEN', undefined, '所选座位或名额已售出，不能预留');
+            if (sqlErrno(err) === ER_DUP_ENTRY)
+              throw appError('SEAT_TAKEN', undefined, '所选座位或名额已售出，不能预留');
             throw err;
           });
           return r.detail;

@@ -57,7 +57,8 @@ export class CompService {
     const qty = 'seatIds' in input ? input.seatIds.length : input.quantity;
     if (cat.realName && (!input.attendee || qty !== 1))
       throw appError('VALIDATION_FAILED', undefined, '实名场次每张赠票须登记一位观演人证件（一证一票）');
-    if (!cat.realName && input.attendee) throw appError('VALIDATION_FAILED', undefined, '非实名场次无需登记证件');
+    if (!cat.realName && input.attendee)
+      throw appError('VALIDATION_FAILED', undefined, '非实名场次无需登记证件');
     const attendee = input.attendee ? this.d.vault.seal(input.attendee) : undefined;
     const code = newClaimCode();
     let orderId: string;
@@ -71,7 +72,15 @@ export class CompService {
           const items = await this.pickUnits(c, sessionId, input);
           const id = this.d.ids.next(now.getTime());
           await repo
-            .insertCompOrder(c, { id, orderNo: orderNoFor(id, now), sessionId, idempotencyKey: key, requestHash: hash, items, now })
+            .insertCompOrder(c, {
+              id,
+              orderNo: orderNoFor(id, now),
+              sessionId,
+              idempotencyKey: key,
+              requestHash: hash,
+              items,
+              now,
+            })
             .catch((err: unknown) => {
               throw sqlErrno(err) === ER_DUP_ENTRY ? new KeyTaken() : err;
             });
@@ -82,7 +91,13 @@ export class CompService {
               throw sqlErrno(err) === ER_DUP_ENTRY ? appError('ID_TAKEN') : err;
             });
           await move(c, 'orders', id, ORDER_LIFECYCLE.grant, { paid_at: now });
-          await repo.insertTickets(c, id, sessionId, () => ({ no: newTicketNo(), secret: randomBytes(32).toString('base64url') }), now);
+          await repo.insertTickets(
+            c,
+            id,
+            sessionId,
+            () => ({ no: newTicketNo(), secret: randomBytes(32).toString('base64url') }),
+            now,
+          );
           await move(c, 'orders', id, ORDER_LIFECYCLE.issue);
           return id;
         },
@@ -125,7 +140,11 @@ export class CompService {
   }
 
   /** The reserved units the comp takes (locked), with their tiers. */
-  private async pickUnits(c: Conn, sessionId: string, input: CompIssueInput): Promise<repo.NewCompOrder['items']> {
+  private async pickUnits(
+    c: Conn,
+    sessionId: string,
+    input: CompIssueInput,
+  ): Promise<repo.NewCompOrder['items']> {
     if ('seatIds' in input) {
       const seatIds = input.seatIds.map(String);
       const reserved = new Set(await repo.reservedSeatsLocked(c, sessionId, seatIds));
@@ -138,13 +157,16 @@ export class CompService {
     const tierId = await repo.zoneTier(c, sessionId, zoneId);
     if (!tierId) throw appError('NOT_FOUND', undefined, '区域不属于本场次');
     const slots = await repo.freeReservedSlots(c, sessionId, zoneId, input.quantity, 'ASC');
-    if (slots.length < input.quantity) throw appError('UNIT_NOT_RESERVED', { zoneId, available: slots.length });
+    if (slots.length < input.quantity)
+      throw appError('UNIT_NOT_RESERVED', { zoneId, available: slots.length });
     return slots.map((s) => ({ seatId: null, zoneId, slotNo: s, tierId }));
   }
 
   /** One live comp per reserved unit: comp_claims' key refuses a seat that carries one already. */
   private async claimUnits(c: Conn, sessionId: string, orderId: string, items: repo.NewCompOrder['items']) {
-    const units = items.map((i) => (i.seatId ? repo.seatUnit(i.seatId) : repo.slotUnit(i.zoneId!, i.slotNo!)));
+    const units = items.map((i) =>
+      i.seatId ? repo.seatUnit(i.seatId) : repo.slotUnit(i.zoneId!, i.slotNo!),
+    );
     await repo.insertCompClaims(c, sessionId, orderId, units).catch((err: unknown) => {
       throw sqlErrno(err) === ER_DUP_ENTRY ? appError('UNIT_IN_USE') : err;
     });
@@ -166,7 +188,10 @@ export class CompService {
           throw appError('TICKET_CHECKED_IN', undefined, '赠票已检票入场，不能作废');
         const ids = await repo.attendeeClaimsOf(c, orderId);
         await moveOrderTickets(c, orderId, TICKET_LIFECYCLE.void, now);
-        await move(c, 'orders', orderId, ORDER_LIFECYCLE.voidComp, { cancelled_at: now, cancel_reason: 'comp_void' });
+        await move(c, 'orders', orderId, ORDER_LIFECYCLE.voidComp, {
+          cancelled_at: now,
+          cancel_reason: 'comp_void',
+        });
         await repo.releaseCompClaims(c, orderId);
         await repo.markVoided(c, orderId, who.username, input.reason, now);
         return { sessionId: String(row.session_id), ids };
@@ -182,10 +207,16 @@ export class CompService {
     return inTransaction(this.d.db, async (c) => {
       const row = await repo.compOrder(c, 'code', codeHash(code), true);
       if (!row || row.status !== ORDER_STATUS.TICKETED) throw appError('COMP_CODE_INVALID');
-      if (row.claimed_by !== null && String(row.claimed_by) !== userId) throw appError('COMP_ALREADY_CLAIMED');
+      if (row.claimed_by !== null && String(row.claimed_by) !== userId)
+        throw appError('COMP_ALREADY_CLAIMED');
       if (row.claimed_by === null) await repo.bindToUser(c, String(row.order_id), userId, now);
       const tickets = await lockOrderTickets(c, String(row.order_id));
-      return { orderId: String(row.order_id), orderNo: row.order_no, sessionId: String(row.session_id), tickets: tickets.length };
+      return {
+        orderId: String(row.order_id),
+        orderNo: row.order_no,
+        sessionId: String(row.session_id),
+        tickets: tickets.length,
+      };
     });
   }
 
@@ -217,7 +248,9 @@ export class CompService {
         .filter((t) => String(t.order_id) === String(r.order_id))
         .map((t) => ({
           ticketNo: t.ticket_no,
-          label: t.section ? seatLabel({ section: t.section, row: t.row_label, number: t.seat_number }) : `${t.zone_name ?? ''}`,
+          label: t.section
+            ? seatLabel({ section: t.section, row: t.row_label, number: t.seat_number })
+            : `${t.zone_name ?? ''}`,
           status: t.status === TICKET_STATUS.VOIDED ? ('voided' as const) : ('valid' as const),
         })),
       issuedBy: r.issued_by,

@@ -58,6 +58,61 @@ async function sessionOrders(
 }
 
 /**
+ * The attendee IDs of live orders go to their orders' records; those of live complimentary
+ * orders (no record: their units are reserved ones) are returned, to be kept taken in Redis.
+ */
+async function attendeeIds(db: Db, sessionId: string, orders: Map<string, LiveOrder>): Promise<Row[]> {
+  const [idRows] = await db.query<Row[]>(
+    `SELECT ac.id_hash, ac.order_id, o.channel FROM attendee_claims ac JOIN orders o ON o.id = ac.order_id
+      WHERE ac.session_id = ? ORDER BY ac.order_id, ac.id_hash`,
+    [sessionId],
+  );
+  const compIds: Row[] = [];
+  for (const r of idRows) {
+    if (r.channel === 'comp') compIds.push(r);
+    else orders.get(r.order_id)?.ids.push(r.id_hash);
+  }
+  return compIds;
+}
+
+/** Seat values (field, value, ...) from the claims; each live order learns its seats. */
+function seatValuesOf(seatClaims: Row[], orders: Map<string, LiveOrder>): string[] {
+  const seatValues: string[] = [];
+  for (const c of seatClaims) {
+    // Held back by the organiser (comp/): never on public sale, whatever comp ticket it carries.
+    if (String(c.order_id) === RESERVED_ORDER_ID) {
+      seatValues.push(c.seat_id, seatValue.reserved());
+      continue;
+    }
+    const o = orders.get(c.order_id);
+    if (!o) continue; // a claim always belongs to a live order; ignore a stray one
+    o.units.push(c.seat_id);
+    seatValues.push(
+      c.seat_id,
+      o.status === ORDER_STATUS.PENDING ? seatValue.held(o.id, o.holdUntilMs) : seatValue.sold(o.id),
+    );
+  }
+  return seatValues;
+}
+
+/** Taken slots per zone (live orders' and reserved ones); each live order learns its slots. */
+function claimedSlotsOf(zoneClaims: Row[], orders: Map<string, LiveOrder>): Map<string, Set<number>> {
+  const claimedSlots = new Map<string, Set<number>>();
+  for (const c of zoneClaims) {
+    const o = orders.get(c.order_id);
+    if (!o && String(c.order_id) !== RESERVED_ORDER_ID) continue;
+    if (o) {
+      o.kind = `z${c.zone_id}`;
+      o.units.push(String(c.slot_no));
+    }
+    const set = claimedSlots.get(c.zone_id) ?? new Set<number>();
+    set.add(c.slot_no);
+    claimedSlots.set(c.zone_id, set);
+  }
+  return claimedSlots;
+}
+
+/**
  * Rebuilds a session's whole Redis state from MySQL, the record: seat holds and sales from
  * seat_claims, free general-admission units from zone_claims, user counts and order records
  * from live orders. Written in one MULTI, meta last, so buyers see old state or new, never half.
@@ -81,51 +136,15 @@ export async function rebuildSession(
     'SELECT zone_id, slot_no, order_id FROM zone_claims WHERE session_id = ? ORDER BY order_id, slot_no',
     [sessionId],
   );
-  const [idRows] = await db.query<Row[]>(
-    `SELECT ac.id_hash, ac.order_id, o.channel FROM attendee_claims ac JOIN orders o ON o.id = ac.order_id
-      WHERE ac.session_id = ? ORDER BY ac.order_id, ac.id_hash`,
-    [sessionId],
-  );
-  // A live complimentary ticket keeps its person's ID taken (one ID, one ticket) with no record.
-  const compIds: Row[] = [];
-  for (const r of idRows) {
-    if (r.channel === 'comp') compIds.push(r);
-    else orders.get(r.order_id)?.ids.push(r.id_hash);
-  }
+  const compIds = await attendeeIds(db, sessionId, orders);
 
   const multi = redis.multi();
   multi.del(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids);
 
-  const seatValues: string[] = [];
-  for (const c of seatClaims) {
-    // Held back by the organiser (comp/): never on public sale, whatever comp ticket it carries.
-    if (String(c.order_id) === RESERVED_ORDER_ID) {
-      seatValues.push(c.seat_id, seatValue.reserved());
-      continue;
-    }
-    const o = orders.get(c.order_id);
-    if (!o) continue; // a claim always belongs to a live order; ignore a stray one
-    o.units.push(c.seat_id);
-    seatValues.push(
-      c.seat_id,
-      o.status === ORDER_STATUS.PENDING ? seatValue.held(o.id, o.holdUntilMs) : seatValue.sold(o.id),
-    );
-  }
+  const seatValues = seatValuesOf(seatClaims, orders);
   for (let i = 0; i < seatValues.length; i += 2000) multi.hset(k.seats, ...seatValues.slice(i, i + 2000));
 
-  const claimedSlots = new Map<string, Set<number>>();
-  for (const c of zoneClaims) {
-    const o = orders.get(c.order_id);
-    const reserved = String(c.order_id) === RESERVED_ORDER_ID;
-    if (!o && !reserved) continue;
-    if (o) {
-      o.kind = `z${c.zone_id}`;
-      o.units.push(String(c.slot_no));
-    }
-    const set = claimedSlots.get(c.zone_id) ?? new Set<number>();
-    set.add(c.slot_no);
-    claimedSlots.set(c.zone_id, set);
-  }
+  const claimedSlots = claimedSlotsOf(zoneClaims, orders);
   let claimed = seatValues.length / 2;
   for (const z of cat.zones.values()) {
     const taken = claimedSlots.get(z.id) ?? new Set<number>();

@@ -153,7 +153,8 @@ export class InventoryService {
    */
   async unreserve(sessionId: string, units: { seatIds: string[] } | { zoneId: string; slots: string[] }) {
     const k = this.keys.session(sessionId);
-    const a = 'seatIds' in units ? { kind: 's', units: units.seatIds } : { kind: units.zoneId, units: units.slots };
+    const a =
+      'seatIds' in units ? { kind: 's', units: units.seatIds } : { kind: units.zoneId, units: units.slots };
     const r = await unreserveUnits(this.redis, k, a);
     this.freed(sessionId);
     return r;

@@ -70,6 +70,11 @@ export class OrderService {
 
   constructor(private readonly d: OrderServiceDeps) {}
 
+  /** A new order id from this node's generator (complimentary orders, comp/, take theirs here). */
+  newOrderId(nowMs: number = Date.now()): string {
+    return this.d.ids.next(nowMs);
+  }
+
   /** Payments close the WeChat order before any cancellation, and refunds provide the refund path. */
   connect(o: { guard: CancelGuard; refundOrder: RefundOrder }): void {
     this.guard = o.guard;

@@ -210,7 +210,8 @@ export async function reserveUnits(
     ...argv('reserveUnits', a),
     ...a.seatIds,
   );
-  if (code === RC.LOCKED) return { kind: 'reserved', availAfter: Number(rest[0]), units: rest.slice(1).map(String) };
+  if (code === RC.LOCKED)
+    return { kind: 'reserved', availAfter: Number(rest[0]), units: rest.slice(1).map(String) };
   if (code === RC.SEAT_TAKEN) return { kind: 'seat_taken', seatId: String(rest[0]) };
   if (code === RC.SOLD_OUT) return { kind: 'sold_out', left: Number(rest[0]) };
   return { kind: 'not_ready' };

@@ -20,7 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const q = async (sql: string, args: unknown[] = []) => (await h.env.deps.db.query<RowDataPacket[]>(sql, args))[0];
+const q = async (sql: string, args: unknown[] = []) =>
+  (await h.env.deps.db.query<RowDataPacket[]>(sql, args))[0];
 const seatInRedis = (sessionId: string, seatId: string) =>
   h.env.deps.redis.hget(h.env.deps.keys.session(sessionId).seats, seatId);
 const buy = (userId: string, sessionId: string, seatIds: string[]) =>
@@ -35,12 +36,17 @@ describe('reserving', () => {
   it('a reserved seat is refused to fans by Redis and by MySQL, and again after a flush and rebuild', async () => {
     const s = await createSession(h.env.deps, { seats: 40 });
     const [a, b] = [s.seatIds[0]!, s.seatIds[1]!];
-    const r = await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, { seatIds: [a, b] });
+    const r = await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, {
+      seatIds: [a, b],
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ capacity: 40, reserved: 2, reservableMax: 6, publicPercent: 95 });
     expect(await seatInRedis(s.sessionId, a)).toBe(seatValue.reserved());
     // A retry reserves nothing twice.
-    expect((await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, { seatIds: [a] })).body.reserved).toBe(2);
+    expect(
+      (await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, { seatIds: [a] })).body
+        .reserved,
+    ).toBe(2);
     const [fan] = await createUsers(h.env.deps, 1);
     expect(await buy(fan!, s.sessionId, [a])).toEqual({ ok: false, code: 'SEAT_TAKEN' });
     // The fan's seat map shows it unavailable.
@@ -49,7 +55,10 @@ describe('reserving', () => {
 
     // MySQL alone refuses it: the claim key is taken by the reservation.
     await expect(
-      h.env.deps.db.query('INSERT INTO seat_claims (session_id, seat_id, order_id) VALUES (?, ?, 42)', [s.sessionId, a]),
+      h.env.deps.db.query('INSERT INTO seat_claims (session_id, seat_id, order_id) VALUES (?, ?, 42)', [
+        s.sessionId,
+        a,
+      ]),
     ).rejects.toMatchObject({ errno: 1062 });
 
     await flush();
@@ -59,7 +68,9 @@ describe('reserving', () => {
     const found = (await audit.run([s.sessionId], h.env.clock.now())).get(s.sessionId)!;
     expect(found).toMatchObject({ diff: 0, seats: [] });
 
-    const rel = await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats/release`, { seatIds: [a] });
+    const rel = await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats/release`, {
+      seatIds: [a],
+    });
     expect(rel.body.reserved).toBe(1);
     expect(await buy(fan!, s.sessionId, [a])).toMatchObject({ ok: true });
     expect((await auditRows(h, 'reservation.seats.add')).map((x) => x.entity_id)).toContain(s.sessionId);
@@ -76,7 +87,9 @@ describe('reserving', () => {
     expect(r.status).toBe(409);
     expect(r.body.error).toMatchObject({ code: 'SEAT_TAKEN', details: { seatId: s.seatIds[5] } });
     expect(await seatInRedis(s.sessionId, s.seatIds[4]!)).toBeNull();
-    const other = await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, { seatIds: ['999999'] });
+    const other = await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, {
+      seatIds: ['999999'],
+    });
     expect(other.body.error.code).toBe('VALIDATION_FAILED');
     expect((await op('GET', `/api/v1/admin/sessions/${s.sessionId}/reservations`)).body.reserved).toBe(0);
   });
@@ -85,20 +98,37 @@ describe('reserving', () => {
     const s = await createSession(h.env.deps, { seats: 20, zones: [{ name: 'GA', capacity: 80 }] });
     const meta = h.env.deps.keys.session(s.sessionId).meta;
     const availBefore = Number(await h.env.deps.redis.hget(meta, 'avail'));
-    expect((await op('PUT', `/api/v1/admin/sessions/${s.sessionId}/reservations/zones/${s.zoneIds[0]}`, { reserved: 12 })).status).toBe(200);
+    expect(
+      (
+        await op('PUT', `/api/v1/admin/sessions/${s.sessionId}/reservations/zones/${s.zoneIds[0]}`, {
+          reserved: 12,
+        })
+      ).status,
+    ).toBe(200);
     const seats = s.seatIds.slice(0, 4);
-    const r = await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, { seatIds: seats });
+    const r = await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, {
+      seatIds: seats,
+    });
     expect(r.status).toBe(409);
-    expect(r.body.error).toMatchObject({ code: 'PUBLIC_SHARE_TOO_LOW', details: { capacity: 100, reservedAfter: 16, reservableMax: 15 } });
+    expect(r.body.error).toMatchObject({
+      code: 'PUBLIC_SHARE_TOO_LOW',
+      details: { capacity: 100, reservedAfter: 16, reservableMax: 15 },
+    });
     for (const id of seats) expect(await seatInRedis(s.sessionId, id)).toBeNull();
     expect(Number(await h.env.deps.redis.hget(meta, 'avail'))).toBe(availBefore - 12);
-    const zone = await op('PUT', `/api/v1/admin/sessions/${s.sessionId}/reservations/zones/${s.zoneIds[0]}`, { reserved: 16 });
+    const zone = await op('PUT', `/api/v1/admin/sessions/${s.sessionId}/reservations/zones/${s.zoneIds[0]}`, {
+      reserved: 16,
+    });
     expect(zone.body.error.code).toBe('PUBLIC_SHARE_TOO_LOW');
-    const ok = await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, { seatIds: seats.slice(0, 3) });
+    const ok = await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, {
+      seatIds: seats.slice(0, 3),
+    });
     expect(ok.body).toMatchObject({ reserved: 15, publicPercent: 85 });
     expect(Number(await h.env.deps.redis.hget(meta, 'avail'))).toBe(availBefore - 15);
     // Releasing part of the zone gives the units back to sale; the count is the target (idempotent).
-    const down = await op('PUT', `/api/v1/admin/sessions/${s.sessionId}/reservations/zones/${s.zoneIds[0]}`, { reserved: 2 });
+    const down = await op('PUT', `/api/v1/admin/sessions/${s.sessionId}/reservations/zones/${s.zoneIds[0]}`, {
+      reserved: 2,
+    });
     expect(down.body.zones[0]).toMatchObject({ reserved: 2 });
     expect(Number(await h.env.deps.redis.hget(meta, 'avail'))).toBe(availBefore - 5);
   });
@@ -114,40 +144,66 @@ describe('reserving', () => {
       ]);
       expect([fan.ok, org.status === 200]).toContain(true);
       expect(fan.ok !== (org.status === 200)).toBe(true);
-      const claims = await q('SELECT order_id FROM seat_claims WHERE session_id = ? AND seat_id = ?', [s.sessionId, seat]);
+      const claims = await q('SELECT order_id FROM seat_claims WHERE session_id = ? AND seat_id = ?', [
+        s.sessionId,
+        seat,
+      ]);
       expect(claims).toHaveLength(1);
       expect(String(claims[0]!.order_id) === '0').toBe(!fan.ok);
       // Release the reservation again so the next round's public share is unaffected.
-      if (!fan.ok) await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats/release`, { seatIds: [seat] });
+      if (!fan.ok)
+        await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats/release`, {
+          seatIds: [seat],
+        });
     }
   });
 });
 
 describe('complimentary tickets', () => {
-  const issue = (sessionId: string, body: object) => op('POST', `/api/v1/admin/sessions/${sessionId}/comps`, body);
+  const issue = (sessionId: string, body: object) =>
+    op('POST', `/api/v1/admin/sessions/${sessionId}/comps`, body);
 
   it('issues from reserved seats, idempotently, audited; claim binds to one WeChat account; void frees the seats', async () => {
     const s = await createSession(h.env.deps, { seats: 40 });
     const [a, b, c] = s.seatIds;
     await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, { seatIds: [a, b] });
-    const body = { idempotencyKey: 'comp-test-0001', name: '张三', phone: '13800138000', seatIds: [a, b], note: '赞助商' };
-    expect((await issue(s.sessionId, { ...body, idempotencyKey: 'comp-test-0000', seatIds: [c] })).body.error.code).toBe(
-      'UNIT_NOT_RESERVED',
-    );
+    const body = {
+      idempotencyKey: 'comp-test-0001',
+      name: '张三',
+      phone: '13800138000',
+      seatIds: [a, b],
+      note: '赞助商',
+    };
+    expect(
+      (await issue(s.sessionId, { ...body, idempotencyKey: 'comp-test-0000', seatIds: [c] })).body.error.code,
+    ).toBe('UNIT_NOT_RESERVED');
     const r = await issue(s.sessionId, body);
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ state: 'issued', nameMasked: '张*', phoneMasked: '138****8000', note: '赞助商' });
+    expect(r.body).toMatchObject({
+      state: 'issued',
+      nameMasked: '张*',
+      phoneMasked: '138****8000',
+      note: '赞助商',
+    });
     expect(r.body.claimCode).toMatch(/^[A-Z2-9]{10}$/);
     expect(r.body.tickets).toHaveLength(2);
-    const [order] = await q('SELECT status, channel, amount_fen, user_id FROM orders WHERE id = ?', [r.body.orderId]);
+    const [order] = await q('SELECT status, channel, amount_fen, user_id FROM orders WHERE id = ?', [
+      r.body.orderId,
+    ]);
     expect(order).toMatchObject({ status: 3, channel: 'comp', amount_fen: 0 });
     expect(await q('SELECT 1 FROM payments WHERE order_id = ?', [r.body.orderId])).toHaveLength(0);
     expect((await auditRows(h, 'comp.issue')).map((x) => x.entity_id)).toContain(r.body.orderId);
     // Same key, same request: the same order. Same key, another request: a conflict.
     expect((await issue(s.sessionId, body)).body.orderId).toBe(r.body.orderId);
-    expect((await issue(s.sessionId, { ...body, name: '李四' })).body.error.code).toBe('IDEMPOTENCY_CONFLICT');
-    expect((await issue(s.sessionId, { ...body, idempotencyKey: 'comp-test-0002' })).body.error.code).toBe('UNIT_IN_USE');
-    const rel = await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats/release`, { seatIds: [a] });
+    expect((await issue(s.sessionId, { ...body, name: '李四' })).body.error.code).toBe(
+      'IDEMPOTENCY_CONFLICT',
+    );
+    expect((await issue(s.sessionId, { ...body, idempotencyKey: 'comp-test-0002' })).body.error.code).toBe(
+      'UNIT_IN_USE',
+    );
+    const rel = await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats/release`, {
+      seatIds: [a],
+    });
     expect(rel.body.error.code).toBe('UNIT_IN_USE');
 
     // The person claims them in the mini-program; a second account cannot.
@@ -158,7 +214,9 @@ describe('complimentary tickets', () => {
     expect((await claim(u1!, r.body.claimCode)).body).toMatchObject({ orderId: r.body.orderId, tickets: 2 });
     expect((await claim(u1!, r.body.claimCode)).status).toBe(200);
     expect((await claim(u2!, r.body.claimCode)).body.error.code).toBe('COMP_ALREADY_CLAIMED');
-    expect(await q('SELECT user_id FROM tickets WHERE order_id = ? AND user_id = ?', [r.body.orderId, u1])).toHaveLength(2);
+    expect(
+      await q('SELECT user_id FROM tickets WHERE order_id = ? AND user_id = ?', [r.body.orderId, u1]),
+    ).toHaveLength(2);
     const wallet = await h.api.call('GET', '/api/v1/tickets', { token: await h.api.tokenFor(u1!) });
     expect(wallet.status).toBe(200);
     expect(JSON.stringify(wallet.body)).toContain(r.body.tickets[0].ticketNo);
@@ -173,12 +231,19 @@ describe('complimentary tickets', () => {
     const v = await op('POST', `/api/v1/admin/comps/${r.body.orderId}/void`, { reason: '赞助取消' });
     expect(v.body).toMatchObject({ state: 'voided', voidReason: '赞助取消' });
     expect(v.body.tickets.map((t: { status: string }) => t.status)).toEqual(['voided', 'voided']);
-    expect((await op('POST', `/api/v1/admin/comps/${r.body.orderId}/void`, { reason: 'again' })).status).toBe(200);
+    expect((await op('POST', `/api/v1/admin/comps/${r.body.orderId}/void`, { reason: 'again' })).status).toBe(
+      200,
+    );
     expect((await auditRows(h, 'comp.void')).map((x) => x.entity_id)).toContain(r.body.orderId);
     expect((await claim(u2!, r.body.claimCode)).body.error.code).toBe('COMP_CODE_INVALID');
     // The seats went back to the reservation: reissued, or released to the public.
-    expect((await issue(s.sessionId, { ...body, idempotencyKey: 'comp-test-0003', seatIds: [a] })).status).toBe(201);
-    expect((await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats/release`, { seatIds: [b] })).status).toBe(200);
+    expect(
+      (await issue(s.sessionId, { ...body, idempotencyKey: 'comp-test-0003', seatIds: [a] })).status,
+    ).toBe(201);
+    expect(
+      (await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats/release`, { seatIds: [b] }))
+        .status,
+    ).toBe(200);
     const list = await op('GET', `/api/v1/admin/sessions/${s.sessionId}/comps`);
     expect(list.body.items.map((i: { state: string }) => i.state)).toEqual(['issued', 'voided']);
   });
@@ -186,7 +251,12 @@ describe('complimentary tickets', () => {
   it('a checked-in comp ticket is never voided', async () => {
     const s = await createSession(h.env.deps, { seats: 40 });
     await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, { seatIds: [s.seatIds[0]] });
-    const r = await issue(s.sessionId, { idempotencyKey: 'comp-test-0100', name: '王五', phone: '13900139000', seatIds: [s.seatIds[0]] });
+    const r = await issue(s.sessionId, {
+      idempotencyKey: 'comp-test-0100',
+      name: '王五',
+      phone: '13900139000',
+      seatIds: [s.seatIds[0]],
+    });
     const [t] = await q('SELECT id FROM tickets WHERE order_id = ?', [r.body.orderId]);
     await h.env.deps.db.query(
       "INSERT INTO checkins (ticket_id, session_id, gate, staff_user_id, mode, scanned_at, recorded_at) VALUES (?, ?, 'A', 1, 'online', NOW(3), NOW(3))",
@@ -199,18 +269,38 @@ describe('complimentary tickets', () => {
 
   it('real-name: the comp takes its person ID (one ID, one ticket), in Redis and after a flush', async () => {
     const s = await createSession(h.env.deps, { seats: 40, realName: true });
-    await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, { seatIds: s.seatIds.slice(0, 2) });
-    const base = { name: '王五', phone: '13900139000', attendee: { name: '王五', idType: 'id_card', idNumber: ID } };
-    const noId = await issue(s.sessionId, { idempotencyKey: 'comp-test-0200', name: '王五', phone: '13900139000', seatIds: [s.seatIds[0]] });
+    await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, {
+      seatIds: s.seatIds.slice(0, 2),
+    });
+    const base = {
+      name: '王五',
+      phone: '13900139000',
+      attendee: { name: '王五', idType: 'id_card', idNumber: ID },
+    };
+    const noId = await issue(s.sessionId, {
+      idempotencyKey: 'comp-test-0200',
+      name: '王五',
+      phone: '13900139000',
+      seatIds: [s.seatIds[0]],
+    });
     expect(noId.body.error.code).toBe('VALIDATION_FAILED');
-    const r = await issue(s.sessionId, { ...base, idempotencyKey: 'comp-test-0201', seatIds: [s.seatIds[0]] });
+    const r = await issue(s.sessionId, {
+      ...base,
+      idempotencyKey: 'comp-test-0201',
+      seatIds: [s.seatIds[0]],
+    });
     expect(r.status).toBe(201);
     expect(r.body.idMasked).toBeTruthy();
-    const twice = await issue(s.sessionId, { ...base, idempotencyKey: 'comp-test-0202', seatIds: [s.seatIds[1]] });
+    const twice = await issue(s.sessionId, {
+      ...base,
+      idempotencyKey: 'comp-test-0202',
+      seatIds: [s.seatIds[1]],
+    });
     expect(twice.body.error.code).toBe('ID_TAKEN');
     const [fan] = await createUsers(h.env.deps, 1);
     const attendees = [{ name: '王五', idType: 'id_card' as const, idNumber: ID }];
-    const sale = () => purchase(h.env, fan!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!], attendees }).catch((e) => e);
+    const sale = () =>
+      purchase(h.env, fan!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!], attendees }).catch((e) => e);
     expect((await sale()).code).toBe('ID_TAKEN');
     await flush();
     expect((await sale()).code).toBe('ID_TAKEN');
@@ -224,18 +314,37 @@ describe('complimentary tickets', () => {
     const s = await createSession(h.env.deps, { zones: [{ name: 'GA', capacity: 100 }] });
     const zone = `/api/v1/admin/sessions/${s.sessionId}/reservations/zones/${s.zoneIds[0]}`;
     await op('PUT', zone, { reserved: 5 });
-    const r = await issue(s.sessionId, { idempotencyKey: 'comp-test-0300', name: '赵六', phone: '13700137000', zoneId: s.zoneIds[0], quantity: 3 });
+    const r = await issue(s.sessionId, {
+      idempotencyKey: 'comp-test-0300',
+      name: '赵六',
+      phone: '13700137000',
+      zoneId: s.zoneIds[0],
+      quantity: 3,
+    });
     expect(r.status).toBe(201);
     expect((await op('PUT', zone, { reserved: 1 })).body.error.code).toBe('UNIT_IN_USE');
     expect((await op('PUT', zone, { reserved: 3 })).body.zones[0]).toMatchObject({ reserved: 3, issued: 3 });
-    const more = await issue(s.sessionId, { idempotencyKey: 'comp-test-0301', name: '赵六', phone: '13700137000', zoneId: s.zoneIds[0], quantity: 1 });
+    const more = await issue(s.sessionId, {
+      idempotencyKey: 'comp-test-0301',
+      name: '赵六',
+      phone: '13700137000',
+      zoneId: s.zoneIds[0],
+      quantity: 1,
+    });
     expect(more.body.error.code).toBe('UNIT_NOT_RESERVED');
   });
 
   it('reports and the dashboard count comps apart from sales: no gross, no fee', async () => {
     const s = await createSession(h.env.deps, { seats: 40 });
-    await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, { seatIds: s.seatIds.slice(0, 3) });
-    await issue(s.sessionId, { idempotencyKey: 'comp-test-0400', name: '钱七', phone: '13600136000', seatIds: s.seatIds.slice(0, 2) });
+    await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, {
+      seatIds: s.seatIds.slice(0, 3),
+    });
+    await issue(s.sessionId, {
+      idempotencyKey: 'comp-test-0400',
+      name: '钱七',
+      phone: '13600136000',
+      seatIds: s.seatIds.slice(0, 2),
+    });
     const sales = await op('GET', `/api/v1/admin/reports/sales?sessionId=${s.sessionId}`);
     expect(sales.body.byChannel).toEqual([{ channel: 'comp', orders: 1, tickets: 2, grossFen: 0 }]);
     expect(sales.body.totals).toMatchObject({ orders: 0, tickets: 0, grossFen: 0 });

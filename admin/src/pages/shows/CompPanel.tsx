@@ -13,7 +13,13 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { PUBLIC_SHARE_MIN_PERCENT, seatLabel, type CompView, type VenueSeat } from '@showtix/shared-types';
+import {
+  PUBLIC_SHARE_MIN_PERCENT,
+  seatLabel,
+  type CompView,
+  type ReservationsView,
+  type VenueSeat,
+} from '@showtix/shared-types';
 import { errorText } from '../../api/client';
 import { comps, releaseSeats, reservations, reserveSeats, setZoneReserved, voidComp } from '../../api/comps';
 import { useApi } from '../../api/useApi';
@@ -43,22 +49,19 @@ export function CompPanel(props: {
 }) {
   const { message } = App.useApp();
   const { data, error, reload } = useApi(() => load(props.sessionId), [props.sessionId]);
-  const [picked, setPicked] = useState<string[]>([]);
-  const [zoneDraft, setZoneDraft] = useState<Record<string, number>>({});
   const [issuing, setIssuing] = useState(false);
-  const [voiding, setVoiding] = useState<CompView>();
-  const [reason, setReason] = useState('');
   if (error || !data) return <LoadState error={error} />;
   const { view, list } = data;
-
+  /** Runs one change, says so, and reads the panel again; false when it was refused. */
   const run = async (what: () => Promise<unknown>, ok: string) => {
     try {
       await what();
       message.success(ok);
-      setPicked([]);
       await reload();
+      return true;
     } catch (e) {
       message.error(errorText(e, '操作失败'));
+      return false;
     }
   };
   const low = view.publicPercent < PUBLIC_SHARE_MIN_PERCENT;
@@ -71,6 +74,50 @@ export function CompPanel(props: {
         title={`公开销售占比 ${view.publicPercent}%（总票数 ${view.capacity}，预留 ${view.reserved}，其中已赠 ${view.issued}；最多可预留 ${view.reservableMax}，公开销售不得低于${PUBLIC_SHARE_MIN_PERCENT}%）`}
         data-testid="public-share"
       />
+      <ReserveControls {...props} view={view} run={run} />
+      <div style={{ margin: '8px 0' }}>
+        <Button
+          type="primary"
+          disabled={props.closed || view.reserved <= view.issued}
+          onClick={() => setIssuing(true)}
+          data-testid="issue-comp"
+        >
+          赠票
+        </Button>
+      </div>
+      <CompTable list={list} run={run} />
+      <CompIssueModal
+        open={issuing}
+        sessionId={props.sessionId}
+        realName={props.realName}
+        view={view}
+        onClose={() => setIssuing(false)}
+        done={() => {
+          setIssuing(false);
+          void reload();
+        }}
+      />
+    </Card>
+  );
+}
+
+type Run = (what: () => Promise<unknown>, ok: string) => Promise<boolean>;
+
+/** Seats picked on the venue's list reserved or released; each zone's reserved count. */
+function ReserveControls(props: {
+  sessionId: string;
+  seats: VenueSeat[];
+  closed: boolean;
+  view: ReservationsView;
+  run: Run;
+}) {
+  const { sessionId, view, run, closed } = props;
+  const [picked, setPicked] = useState<string[]>([]);
+  const [zoneDraft, setZoneDraft] = useState<Record<string, number>>({});
+  const onSeats = (what: typeof reserveSeats, ok: string) =>
+    run(() => what(sessionId, picked), ok).then((done) => done && setPicked([]));
+  return (
+    <>
       {props.seats.length > 0 && (
         <Space wrap style={{ marginBottom: 12 }}>
           <Select
@@ -81,18 +128,14 @@ export function CompPanel(props: {
             onChange={setPicked}
             optionFilterProp="label"
             options={props.seats.map((s) => ({ value: s.id, label: seatLabel(s) }))}
-            disabled={props.closed}
-            data-testid="reserve-seat-select"
+            disabled={closed}
           />
-          <Button
-            disabled={props.closed || !picked.length}
-            onClick={() => run(() => reserveSeats(props.sessionId, picked), '已预留')}
-          >
+          <Button disabled={closed || !picked.length} onClick={() => onSeats(reserveSeats, '已预留')}>
             预留所选座位
           </Button>
           <Button
-            disabled={props.closed || !picked.length}
-            onClick={() => run(() => releaseSeats(props.sessionId, picked), '已释放，恢复公开销售')}
+            disabled={closed || !picked.length}
+            onClick={() => onSeats(releaseSeats, '已释放，恢复公开销售')}
           >
             释放所选座位
           </Button>
@@ -118,15 +161,15 @@ export function CompPanel(props: {
             max={z.capacity}
             value={zoneDraft[z.zoneId] ?? z.reserved}
             onChange={(v) => setZoneDraft({ ...zoneDraft, [z.zoneId]: Number(v ?? 0) })}
-            disabled={props.closed}
+            disabled={closed}
             aria-label={`${z.name}预留数`}
           />
           <Button
-            disabled={props.closed}
+            disabled={closed}
             data-testid={`zone-save-${z.zoneId}`}
             onClick={() =>
               run(
-                () => setZoneReserved(props.sessionId, z.zoneId, zoneDraft[z.zoneId] ?? z.reserved),
+                () => setZoneReserved(sessionId, z.zoneId, zoneDraft[z.zoneId] ?? z.reserved),
                 '预留数已保存',
               )
             }
@@ -135,16 +178,22 @@ export function CompPanel(props: {
           </Button>
         </Space>
       ))}
-      <div style={{ margin: '8px 0' }}>
-        <Button
-          type="primary"
-          disabled={props.closed || view.reserved <= view.issued}
-          onClick={() => setIssuing(true)}
-          data-testid="issue-comp"
-        >
-          赠票
-        </Button>
-      </div>
+    </>
+  );
+}
+
+/** The session's comps with their claim codes; 作废 asks for a reason (no money moves). */
+function CompTable({ list, run }: { list: CompView[]; run: Run }) {
+  const [voiding, setVoiding] = useState<CompView>();
+  const [reason, setReason] = useState('');
+  const confirmVoid = async () => {
+    if (await run(() => voidComp(voiding!.orderId, reason.trim()), '赠票已作废，座位回到预留')) {
+      setVoiding(undefined);
+      setReason('');
+    }
+  };
+  return (
+    <>
       <Table
         size="small"
         rowKey="orderId"
@@ -172,17 +221,6 @@ export function CompPanel(props: {
           },
         ]}
       />
-      <CompIssueModal
-        open={issuing}
-        sessionId={props.sessionId}
-        realName={props.realName}
-        view={view}
-        onClose={() => setIssuing(false)}
-        done={() => {
-          setIssuing(false);
-          void reload();
-        }}
-      />
       <Modal
         open={!!voiding}
         title={`作废 ${voiding?.nameMasked ?? ''} 的赠票？`}
@@ -190,12 +228,7 @@ export function CompPanel(props: {
         okButtonProps={{ danger: true, disabled: !reason.trim() }}
         cancelText="返回"
         onCancel={() => setVoiding(undefined)}
-        onOk={() =>
-          run(() => voidComp(voiding!.orderId, reason.trim()), '赠票已作废，座位回到预留').then(() => {
-            setVoiding(undefined);
-            setReason('');
-          })
-        }
+        onOk={confirmVoid}
       >
         <p>赠票作废后立即不能入场（不涉及退款），座位或名额回到预留，可再赠出或释放给公开销售。</p>
         <Input
@@ -205,6 +238,6 @@ export function CompPanel(props: {
           aria-label="作废原因"
         />
       </Modal>
-    </Card>
+    </>
   );
 }

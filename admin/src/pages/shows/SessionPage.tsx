@@ -73,6 +73,19 @@ function draftMap(venue: VenueDetail, tiers: TierState): SeatMap {
   };
 }
 
+/** Seats in live orders keep their tier and price: the painter locks them. */
+function ClaimedNotice({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      style={{ marginBottom: 16 }}
+      title={`已有 ${count} 个座位售出或锁定：它们的票档和票价不能再改，其余座位和票档仍可调整。`}
+    />
+  );
+}
+
 export function SessionPage() {
   const { showId, sessionId } = useParams();
   const navigate = useNavigate();
@@ -171,14 +184,7 @@ export function SessionPage() {
         </div>
         {ended && <ClosedNotice status={s!.status} />}
         {s && <SessionChangeProgress key={`${s.id}-${s.status}-${s.startsAt}`} sessionId={s.id} />}
-        {s && s.claimedSeatIds.length > 0 && !ended && (
-          <Alert
-            type="warning"
-            showIcon
-            style={{ marginBottom: 16 }}
-            title={`已有 ${s.claimedSeatIds.length} 个座位售出或锁定：它们的票档和票价不能再改，其余座位和票档仍可调整。`}
-          />
-        )}
+        {s && !ended && <ClaimedNotice count={s.claimedSeatIds.length} />}
         {issues.length > 0 && (
           <Alert type="error" showIcon title={issues.join('；')} style={{ marginBottom: 16 }} />
         )}
