@@ -12,6 +12,7 @@ export default defineAppConfig({
     'pages/me/index',
     'pages/attendees/index',
     'pages/about/index',
+    'pages/comp/index',
   ],
   // Only the components a page renders are injected (WeChat's 按需注入; shorter start-up).
   lazyCodeLoading: 'requiredComponents',

@@ -16,6 +16,7 @@ export const ROUTES = {
   me: '/pages/me/index',
   attendees: '/pages/attendees/index',
   about: '/pages/about/index',
+  comp: '/pages/comp/index',
   staffScan: '/packages/staff/scan/index',
   staffInvite: '/packages/staff/invite/index',
 } as const;
