@@ -61,6 +61,11 @@ describe('reserving', () => {
       ]),
     ).rejects.toMatchObject({ errno: 1062 });
 
+    // The session page locks reserved seats like sold ones (no tier change, no removal).
+    expect((await op('GET', `/api/v1/admin/sessions/${s.sessionId}`)).body.claimedSeatIds).toEqual(
+      expect.arrayContaining([a, b]),
+    );
+
     await flush();
     expect(await buy(fan!, s.sessionId, [b])).toEqual({ ok: false, code: 'SEAT_TAKEN' });
     expect(await seatInRedis(s.sessionId, a)).toBe(seatValue.reserved());
