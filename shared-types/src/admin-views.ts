@@ -1,6 +1,7 @@
 /** Response shapes of the admin API (its request schemas are in admin.ts). */
 import type { OrderStatus, RefundTier, SeatPosition, SessionStatus, Tier } from './api';
 import type { AdminRole, SeatSpecInput } from './admin';
+import type { SalesChannel } from './reports';
 
 export interface AdminAccount {
   id: string;
@@ -149,6 +150,8 @@ export interface AdminOrderRow {
   contactPhone: string | null;
   /** Masked, from the attendees recorded with the order (real-name sessions). */
   attendees: { name: string; idNumber: string }[];
+  /** miniprogram: bought and paid; comp: a complimentary order (amount 0, no payment; comp/). */
+  channel: SalesChannel;
 }
 
 export interface AdminOrderDetail extends AdminOrderRow {

@@ -90,7 +90,7 @@ export class CompService {
             await repo.insertAttendee(c, id, sessionId, attendee).catch((err: unknown) => {
               throw sqlErrno(err) === ER_DUP_ENTRY ? appError('ID_TAKEN') : err;
             });
-          await move(c, 'orders', id, ORDER_LIFECYCLE.grant, { paid_at: now });
+          await move(c, 'orders', id, ORDER_LIFECYCLE.grant); // no payment: paid_at stays empty
           await repo.insertTickets(
             c,
             id,

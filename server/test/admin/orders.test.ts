@@ -55,7 +55,14 @@ describe('live sales dashboard', () => {
   it('counts held and sold units per tier, orders and payments per minute, success rate and revenue', async () => {
     const before = await as(operator)('GET', `/api/v1/admin/sessions/${s.sessionId}/dashboard`);
     expect(before.status).toBe(200);
-    expect(before.body.totals).toEqual({ capacity: 40, sold: 0, held: 0, available: 40, reserved: 0, comp: 0 });
+    expect(before.body.totals).toEqual({
+      capacity: 40,
+      sold: 0,
+      held: 0,
+      available: 40,
+      reserved: 0,
+      comp: 0,
+    });
     expect(before.body.paymentSuccessRate).toBeNull();
 
     const paid = await order('dash-paid', 2, true); // VIP seats 0, 1
