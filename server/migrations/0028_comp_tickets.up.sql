@@ -26,9 +26,12 @@ CREATE TABLE comp_claims (
 -- The named person of a complimentary order and its delivery: the claim code the person opens
 -- in the mini-program to bind the tickets to their WeChat account (stored encrypted to show it
 -- again to the organiser, looked up by its hash). Name and phone encrypted, masked for display.
+-- idem_key: the organiser's idempotency key (orders.idempotency_key stays NULL: that key is per
+-- buyer, and the order's user changes when the person claims it).
 CREATE TABLE comp_orders (
   order_id BIGINT UNSIGNED NOT NULL,
   session_id BIGINT UNSIGNED NOT NULL,
+  idem_key VARCHAR(128) NOT NULL,
   name_enc VARCHAR(200) NOT NULL,
   name_masked VARCHAR(64) NOT NULL,
   phone_enc VARCHAR(128) NOT NULL,
@@ -45,6 +48,7 @@ CREATE TABLE comp_orders (
   voided_at DATETIME(3) NULL,
   void_reason VARCHAR(200) NULL,
   PRIMARY KEY (order_id),
+  UNIQUE KEY uk_comp_idem (idem_key),
   UNIQUE KEY uk_comp_code (code_hash),
   KEY idx_comp_session (session_id, issued_at),
   KEY idx_comp_phone (phone_hash)

@@ -141,17 +141,17 @@ export async function compOrderByKey(
   key: string,
 ): Promise<{ id: string; request_hash: string } | undefined> {
   const [rows] = await c.query<Row[]>(
-    "SELECT id, request_hash FROM orders WHERE user_id = 0 AND idempotency_key = ? AND channel = 'comp'",
+    `SELECT co.order_id, o.request_hash FROM comp_orders co JOIN orders o ON o.id = co.order_id
+      WHERE co.idem_key = ?`,
     [key],
   );
-  return rows[0] ? { id: String(rows[0].id), request_hash: String(rows[0].request_hash) } : undefined;
+  return rows[0] ? { id: String(rows[0].order_id), request_hash: String(rows[0].request_hash) } : undefined;
 }
 
 export interface NewCompOrder {
   id: string;
   orderNo: string;
   sessionId: string;
-  idempotencyKey: string;
   requestHash: string;
   items: { seatId: string | null; zoneId: string | null; slotNo: string | null; tierId: string }[];
   now: Date;
@@ -160,9 +160,9 @@ export interface NewCompOrder {
 /** The order (pending: the lifecycle grants it next) and its items, all at price 0. */
 export async function insertCompOrder(c: Conn, o: NewCompOrder): Promise<void> {
   await c.query(
-    `INSERT INTO orders (id, order_no, user_id, session_id, status, amount_fen, quantity, idempotency_key,
-       request_hash, expire_at, created_at, channel) VALUES (?, ?, 0, ?, 1, 0, ?, ?, ?, ?, ?, 'comp')`,
-    [o.id, o.orderNo, o.sessionId, o.items.length, o.idempotencyKey, o.requestHash, o.now, o.now],
+    `INSERT INTO orders (id, order_no, user_id, session_id, status, amount_fen, quantity,
+       request_hash, expire_at, created_at, channel) VALUES (?, ?, 0, ?, 1, 0, ?, ?, ?, ?, 'comp')`,
+    [o.id, o.orderNo, o.sessionId, o.items.length, o.requestHash, o.now, o.now],
   );
   await c.query(
     'INSERT INTO order_items (order_id, session_id, seat_id, zone_id, slot_no, tier_id, price_fen) VALUES ?',
@@ -171,6 +171,7 @@ export async function insertCompOrder(c: Conn, o: NewCompOrder): Promise<void> {
 }
 
 export interface CompPerson {
+  idemKey: string;
   nameEnc: string;
   nameMasked: string;
   phoneEnc: string;
@@ -190,11 +191,12 @@ export async function insertCompPerson(
   now: Date,
 ): Promise<void> {
   await c.query(
-    `INSERT INTO comp_orders (order_id, session_id, name_enc, name_masked, phone_enc, phone_masked, phone_hash,
-       note, code_enc, code_hash, issued_by, issued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO comp_orders (order_id, session_id, idem_key, name_enc, name_masked, phone_enc, phone_masked,
+       phone_hash, note, code_enc, code_hash, issued_by, issued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       orderId,
       sessionId,
+      p.idemKey,
       p.nameEnc,
       p.nameMasked,
       p.phoneEnc,

@@ -48,7 +48,7 @@ export class CompService {
   constructor(private readonly d: CompDeps) {}
 
   async issue(who: Actor, sessionId: string, input: CompIssueInput, now: Date): Promise<CompView> {
-    const key = `comp:${input.idempotencyKey}`;
+    const key = input.idempotencyKey;
     const hash = requestHash(input);
     const replay = await this.replay(key, hash);
     if (replay) return replay;
@@ -71,21 +71,15 @@ export class CompService {
           refuseIfOver(await repo.lockSession(c, sessionId), now);
           const items = await this.pickUnits(c, sessionId, input);
           const id = this.d.ids.next(now.getTime());
+          const orderNo = orderNoFor(id, now);
+          await repo.insertCompOrder(c, { id, orderNo, sessionId, requestHash: hash, items, now });
+          // The key's unique index: a concurrent issue under the same key committed first.
           await repo
-            .insertCompOrder(c, {
-              id,
-              orderNo: orderNoFor(id, now),
-              sessionId,
-              idempotencyKey: key,
-              requestHash: hash,
-              items,
-              now,
-            })
+            .insertCompPerson(c, id, sessionId, this.person(key, input, code), who.username, now)
             .catch((err: unknown) => {
               throw sqlErrno(err) === ER_DUP_ENTRY ? new KeyTaken() : err;
             });
           await this.claimUnits(c, sessionId, id, items);
-          await repo.insertCompPerson(c, id, sessionId, this.person(input, code), who.username, now);
           if (attendee)
             await repo.insertAttendee(c, id, sessionId, attendee).catch((err: unknown) => {
               throw sqlErrno(err) === ER_DUP_ENTRY ? appError('ID_TAKEN') : err;
@@ -125,9 +119,10 @@ export class CompService {
     return this.get(prior.id);
   }
 
-  private person(input: CompIssueInput, code: string): repo.CompPerson {
+  private person(key: string, input: CompIssueInput, code: string): repo.CompPerson {
     const phone = this.d.vault.sealPhone(input.phone);
     return {
+      idemKey: key,
       nameEnc: this.d.vault.encrypt(input.name),
       nameMasked: maskName(input.name),
       phoneEnc: phone.enc,
