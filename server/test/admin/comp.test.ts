@@ -1,4 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
+import { makeCode, manualKeyOf } from '@showtix/shared-types/dist/ticket-code';
+import { newDevice } from '../helpers/gate';
 import { InventoryAudit } from '../../src/inventory/audit';
 import { seatValue } from '../../src/redis/records';
 import { deleteKeys } from '../helpers/env';
@@ -275,6 +277,61 @@ describe('complimentary tickets', () => {
     const v = await op('POST', `/api/v1/admin/comps/${r.body.orderId}/void`, { reason: 'x' });
     expect(v.body.error.code).toBe('TICKET_CHECKED_IN');
     expect((await q('SELECT status FROM orders WHERE id = ?', [r.body.orderId]))[0]!.status).toBe(3);
+  });
+
+  it('at the gate: a claimed comp ticket admits once and cannot be voided after; a voided one is refused', async () => {
+    const s = await createSession(h.env.deps, { seats: 40 });
+    const [fan, staff] = await createUsers(h.env.deps, 2);
+    await h.env.deps.db.query(
+      "INSERT INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'test', NOW(3))",
+      [staff, s.showId],
+    );
+    await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, {
+      seatIds: s.seatIds.slice(0, 2),
+    });
+    const person = { name: '孙八', phone: '13500135000' };
+    const one = await issue(s.sessionId, {
+      ...person,
+      idempotencyKey: 'comp-test-0500',
+      seatIds: [s.seatIds[0]],
+    });
+    const two = await issue(s.sessionId, {
+      ...person,
+      idempotencyKey: 'comp-test-0501',
+      seatIds: [s.seatIds[1]],
+    });
+    const token = await h.api.tokenFor(fan!);
+    const staffToken = await h.api.tokenFor(staff!, ['fan', 'staff']);
+    for (const c of [one, two])
+      await h.api.call('POST', '/api/v1/comps/claim', { token, body: { code: c.body.claimCode } });
+    const wallet = (await h.api.call('GET', '/api/v1/tickets', { token })).body.items as {
+      ticketId: string;
+      orderNo: string;
+    }[];
+    /** Binds the ticket to a new phone; the gate scan of what that phone then shows. */
+    const bound = async (orderNo: string) => {
+      const t = wallet.find((w) => w.orderNo === orderNo)!;
+      const device = newDevice();
+      const b = await h.api.call('POST', `/api/v1/tickets/${t.ticketId}/bind`, {
+        token,
+        body: { publicKey: device.pub, manualKey: manualKeyOf(device.priv, t.ticketId) },
+      });
+      expect(b.status).toBe(200);
+      return () => {
+        const qr = makeCode(b.body.binding, device.priv, h.env.clock.now().getTime());
+        return h.api.call('POST', '/api/v1/checkin', {
+          token: staffToken,
+          body: { qr, gate: 'A1', sessionId: s.sessionId },
+        });
+      };
+    };
+    const [scanOne, scanTwo] = [await bound(one.body.orderNo), await bound(two.body.orderNo)];
+    expect((await scanOne()).body.result).toBe('admitted');
+    expect(
+      (await op('POST', `/api/v1/admin/comps/${one.body.orderId}/void`, { reason: 'x' })).body.error.code,
+    ).toBe('TICKET_CHECKED_IN');
+    await op('POST', `/api/v1/admin/comps/${two.body.orderId}/void`, { reason: '不来了' });
+    expect((await scanTwo()).body.result).not.toBe('admitted');
   });
 
   it('real-name: the comp takes its person ID (one ID, one ticket), in Redis and after a flush', async () => {
