@@ -399,6 +399,16 @@ describe('complimentary tickets', () => {
       quantity: 1,
     });
     expect(more.body.error.code).toBe('UNIT_NOT_RESERVED');
+    // After a flush the rebuild keeps the zone's reserved units out of the free ones.
+    await flush();
+    const [fan] = await createUsers(h.env.deps, 1);
+    await purchase(h.env, fan!, { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: 1 });
+    const meta = h.env.deps.keys.session(s.sessionId).meta;
+    expect(Number(await h.env.deps.redis.hget(meta, 'avail'))).toBe(100 - 3 - 1);
+    const found = (await new InventoryAudit({ ...h.env.deps }).run([s.sessionId], h.env.clock.now())).get(
+      s.sessionId,
+    );
+    expect(found).toMatchObject({ diff: 0, seats: [] });
   });
 
   it('reports and the dashboard count comps apart from sales: no gross, no fee', async () => {
