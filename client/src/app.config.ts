@@ -13,6 +13,7 @@ export default defineAppConfig({
     'pages/attendees/index',
     'pages/about/index',
     'pages/transfer/index',
+    'pages/comp/index',
   ],
   // Only the components a page renders are injected (WeChat's 按需注入; shorter start-up).
   lazyCodeLoading: 'requiredComponents',

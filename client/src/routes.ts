@@ -17,6 +17,7 @@ export const ROUTES = {
   attendees: '/pages/attendees/index',
   about: '/pages/about/index',
   transfer: '/pages/transfer/index',
+  comp: '/pages/comp/index',
   staffScan: '/packages/staff/scan/index',
   staffInvite: '/packages/staff/invite/index',
 } as const;

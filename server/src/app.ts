@@ -69,6 +69,9 @@ import { noticeRoutes } from './notices/routes';
 import { SessionChangeService } from './session-changes/service';
 import { TransferService } from './transfers/service';
 import { transferRoutes } from './transfers/routes';
+import { ReservationService } from './comp/reservations';
+import { CompService } from './comp/service';
+import { compClaimRoutes } from './comp/routes';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -141,6 +144,14 @@ export function sessionChangesOf(d: AppDeps): SessionChangeService {
     cancelPending: (id, now) => d.orders.cancelForSession(id, now),
     refundsPerS: d.config.recovery.sessionCancelRefundsPerS,
   });
+}
+
+/** Reserved units and complimentary tickets (comp/): stateless, built per app like the above. */
+export function compOf(d: AppDeps): { reservations: ReservationService; comps: CompService } {
+  // Complimentary orders take their ids from the purchase path's generator (one lease per node).
+  const ids = { next: (nowMs?: number) => d.orders.newOrderId(nowMs) };
+  const deps = { db: d.db, log: d.log, catalog: d.catalog, inventory: d.inventory, vault: d.vault, ids };
+  return { reservations: new ReservationService(deps), comps: new CompService(deps) };
 }
 
 export async function createDeps(
@@ -409,6 +420,7 @@ export function createApp(d: AppDeps): Koa {
   app.use((ctx, next) => (ctx.path.startsWith(ADMIN_PREFIX) ? next() : fanBody(ctx, next)));
   const auth = requireAuth(d.tokens);
   const transfers = transfersOf(d);
+  const comp = compOf(d);
   const payDeps = {
     payments: d.payments,
     refunds: d.refunds,
@@ -435,7 +447,8 @@ export function createApp(d: AppDeps): Koa {
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth, d.risk),
     noticeRoutes(new NoticeService(d.db, d.config.wechat.templates), auth, d.clock),
-    ...adminRouters({ ...d, sessionChanges: sessionChangesOf(d), transfers }),
+    compClaimRoutes(comp.comps, auth, d.clock),
+    ...adminRouters({ ...d, sessionChanges: sessionChangesOf(d), transfers, comp }),
     // The H5 build works only with the simulator's cashier: production serves it only when asked.
     ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),
   ]) {

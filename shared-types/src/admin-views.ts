@@ -1,6 +1,7 @@
 /** Response shapes of the admin API (its request schemas are in admin.ts). */
 import type { OrderStatus, RefundTier, SeatPosition, SessionStatus, Tier } from './api';
 import type { AdminRole, SeatSpecInput } from './admin';
+import type { SalesChannel } from './reports';
 
 export interface AdminAccount {
   id: string;
@@ -101,6 +102,8 @@ export interface TierSales {
   capacity: number;
   sold: number;
   held: number;
+  /** Held back from public sale (comp tickets included). */
+  reserved: number;
   available: number;
 }
 
@@ -114,10 +117,16 @@ export interface SessionDashboard {
   sessionId: string;
   status: SessionStatus;
   generatedAt: string;
-  totals: { capacity: number; sold: number; held: number; available: number };
+  /**
+   * sold/held count sales only; reserved: units held back from public sale (comp tickets issued
+   * from them included); comp: live complimentary tickets (no money, counted apart).
+   */
+  totals: { capacity: number; sold: number; held: number; available: number; reserved: number; comp: number };
   tiers: TierSales[];
   perMinute: MinutePoint[];
+  /** Sales orders only; complimentary orders are `comp` (live ones and their tickets). */
   orders: { total: number; pending: number; paid: number; cancelled: number; refunded: number };
+  comp: { orders: number; tickets: number };
   /** Paid orders over orders that are no longer pending; null before any order settled. */
   paymentSuccessRate: number | null;
   revenueFen: number;
@@ -141,6 +150,8 @@ export interface AdminOrderRow {
   contactPhone: string | null;
   /** Masked, from the attendees recorded with the order (real-name sessions). */
   attendees: { name: string; idNumber: string }[];
+  /** miniprogram: bought and paid; comp: a complimentary order (amount 0, no payment; comp/). */
+  channel: SalesChannel;
 }
 
 export interface AdminOrderDetail extends AdminOrderRow {

@@ -29,6 +29,16 @@ export const ERRORS = {
   HOLD_COOLDOWN: { status: 429, message: '您多次锁定座位未支付，请稍后再试' },
   EDIT_CONFLICT: { status: 409, message: '该修改会影响已售出的票，无法保存' },
   SESSION_STATE_INVALID: { status: 409, message: '场次当前状态不支持此操作' },
+  /** A reservation would hold back more than 15% of a session's tickets (大型演出 85% 公开销售). */
+  PUBLIC_SHARE_TOO_LOW: { status: 409, message: '预留后公开销售的票将低于85%，不能预留' },
+  /** A complimentary ticket asked for a unit that is not reserved (reserve it first). */
+  UNIT_NOT_RESERVED: { status: 409, message: '所选座位或数量未预留，请先预留' },
+  /** The reserved unit holds a live complimentary ticket: void it before releasing or reissuing. */
+  UNIT_IN_USE: { status: 409, message: '所选预留票已赠出，请先作废赠票' },
+  /** No live complimentary ticket has this claim code. */
+  COMP_CODE_INVALID: { status: 404, message: '领取码无效或赠票已作废' },
+  /** Another WeChat account claimed these complimentary tickets already. */
+  COMP_ALREADY_CLAIMED: { status: 409, message: '该赠票已被其他微信账号领取' },
   PAYLOAD_TOO_LARGE: { status: 413, message: '请求内容过大' },
   METHOD_NOT_ALLOWED: { status: 405, message: '不支持该请求方法' },
   TICKET_NOT_BINDABLE: { status: 409, message: '该门票已失效，不能绑定设备' },

@@ -14,3 +14,4 @@ export * from './reports';
 export * from './notices';
 export * from './session-change';
 export * from './transfer';
+export * from './comp';

@@ -24,6 +24,7 @@ const order: AdminOrderDetail = {
   showTitle: '测试演出',
   sessionId: '3',
   sessionStartsAt: '2026-12-31T12:00:00.000Z',
+  channel: 'miniprogram',
   contactPhone: null,
   attendees: [],
   expireAt: '2026-12-01T08:15:00.000Z',

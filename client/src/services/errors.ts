@@ -162,6 +162,12 @@ const ADVICE: Record<ClientErrorCode, Advice> & Partial<Record<string, Advice>> 
     message: '微信支付繁忙，请稍后再试。订单已为您保留，可在有效期内重新支付。',
   },
   FEATURE_PAUSED: { title: '功能暂时关闭', remedy: 'retry_later', actionText: '稍后重试' },
+  // Reserved units and complimentary tickets: the admin page's codes, and the 领取赠票 page's.
+  PUBLIC_SHARE_TOO_LOW: { title: '不能预留', remedy: 'back_home', actionText: '返回首页' },
+  UNIT_NOT_RESERVED: { title: '未预留', remedy: 'back_home', actionText: '返回首页' },
+  UNIT_IN_USE: { title: '已赠出', remedy: 'back_home', actionText: '返回首页' },
+  COMP_CODE_INVALID: { title: '领取码无效', remedy: 'fix_input', actionText: '重新输入' },
+  COMP_ALREADY_CLAIMED: { title: '赠票已被领取', remedy: 'back_home', actionText: '知道了' },
   NETWORK: {
     title: '网络不给力',
     remedy: 'retry',

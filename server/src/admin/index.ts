@@ -46,6 +46,9 @@ import type { SessionChangeService } from '../session-changes/service';
 import { transferAdminRoutes } from '../transfers/routes';
 import type { TransferService } from '../transfers/service';
 
+import { compAdminRoutes } from '../comp/routes';
+import type { ReservationService } from '../comp/reservations';
+import type { CompService } from '../comp/service';
 import { adminBodyParser } from './http';
 
 export interface AdminServices {
@@ -136,6 +139,7 @@ export type AdminRouterDeps = AdminDepsIn &
     degrade: DegradeService;
     sessionChanges: SessionChangeService;
     transfers: TransferService;
+    comp: { reservations: ReservationService; comps: CompService };
   };
 
 /** Every admin router, the fan-side staff routes and the admin page itself. */
@@ -154,6 +158,7 @@ export function adminRouters(d: AdminRouterDeps): Router[] {
     sessionRoutes(a.sessions, auth, d.clock),
     sessionChangeRoutes(d.sessionChanges, auth, d.clock),
     transferAdminRoutes(d.transfers, auth, d.clock),
+    compAdminRoutes(d.comp.reservations, d.comp.comps, auth, d.clock),
     dashboardRoutes(a.dashboard, auth, d.clock),
     orderRoutes(a.orders, d.refunds, auth, d.clock),
     reportRoutes(a.reports, auth, d.clock),

@@ -2,7 +2,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../db/pool';
 import type { SessionKeys } from '../redis/keys';
 import type { ScriptedRedis } from '../redis/scripts';
-import { idemValue, orderRecord, seatValue } from '../redis/records';
+import { idemValue, orderRecord, RESERVED_ORDER_ID, seatValue } from '../redis/records';
 import { loadSessionCatalog } from '../catalog/repo';
 import { SESSION_STATUS } from '../catalog/types';
 import { LIVE_ORDER_STATUSES, ORDER_STATUS } from '../orders/types';
@@ -24,6 +24,7 @@ interface LiveOrder {
 /**
  * The session's orders a rebuild needs, in one pass: the live ones (units, holds, counts) and
  * every order with an idempotency key, cancelled ones too (a retry must still replay its order).
+ * Complimentary orders are not among them: their units are reserved ones, restored as reserved.
  */
 async function sessionOrders(
   db: Db,
@@ -32,7 +33,7 @@ async function sessionOrders(
 ): Promise<{ live: Map<string, LiveOrder>; idem: [field: string, value: string][] }> {
   const [rows] = await db.query<Row[]>(
     `SELECT id, user_id, status, quantity, expire_at, idempotency_key, request_hash FROM orders
-      WHERE session_id = ? AND (status IN (?) OR idempotency_key IS NOT NULL)`,
+      WHERE session_id = ? AND channel <> 'comp' AND (status IN (?) OR idempotency_key IS NOT NULL)`,
     [sessionId, LIVE_ORDER_STATUSES],
   );
   const live = new Map<string, LiveOrder>();
@@ -54,6 +55,61 @@ async function sessionOrders(
     });
   }
   return { live, idem };
+}
+
+/**
+ * The attendee IDs of live orders go to their orders' records; those of live complimentary
+ * orders (no record: their units are reserved ones) are returned, to be kept taken in Redis.
+ */
+async function attendeeIds(db: Db, sessionId: string, orders: Map<string, LiveOrder>): Promise<Row[]> {
+  const [idRows] = await db.query<Row[]>(
+    `SELECT ac.id_hash, ac.order_id, o.channel FROM attendee_claims ac JOIN orders o ON o.id = ac.order_id
+      WHERE ac.session_id = ? ORDER BY ac.order_id, ac.id_hash`,
+    [sessionId],
+  );
+  const compIds: Row[] = [];
+  for (const r of idRows) {
+    if (r.channel === 'comp') compIds.push(r);
+    else orders.get(r.order_id)?.ids.push(r.id_hash);
+  }
+  return compIds;
+}
+
+/** Seat values (field, value, ...) from the claims; each live order learns its seats. */
+function seatValuesOf(seatClaims: Row[], orders: Map<string, LiveOrder>): string[] {
+  const seatValues: string[] = [];
+  for (const c of seatClaims) {
+    // Held back by the organiser (comp/): never on public sale, whatever comp ticket it carries.
+    if (String(c.order_id) === RESERVED_ORDER_ID) {
+      seatValues.push(c.seat_id, seatValue.reserved());
+      continue;
+    }
+    const o = orders.get(c.order_id);
+    if (!o) continue; // a claim always belongs to a live order; ignore a stray one
+    o.units.push(c.seat_id);
+    seatValues.push(
+      c.seat_id,
+      o.status === ORDER_STATUS.PENDING ? seatValue.held(o.id, o.holdUntilMs) : seatValue.sold(o.id),
+    );
+  }
+  return seatValues;
+}
+
+/** Taken slots per zone (live orders' and reserved ones); each live order learns its slots. */
+function claimedSlotsOf(zoneClaims: Row[], orders: Map<string, LiveOrder>): Map<string, Set<number>> {
+  const claimedSlots = new Map<string, Set<number>>();
+  for (const c of zoneClaims) {
+    const o = orders.get(c.order_id);
+    if (!o && String(c.order_id) !== RESERVED_ORDER_ID) continue;
+    if (o) {
+      o.kind = `z${c.zone_id}`;
+      o.units.push(String(c.slot_no));
+    }
+    const set = claimedSlots.get(c.zone_id) ?? new Set<number>();
+    set.add(c.slot_no);
+    claimedSlots.set(c.zone_id, set);
+  }
+  return claimedSlots;
 }
 
 /**
@@ -80,37 +136,15 @@ export async function rebuildSession(
     'SELECT zone_id, slot_no, order_id FROM zone_claims WHERE session_id = ? ORDER BY order_id, slot_no',
     [sessionId],
   );
-  const [idRows] = await db.query<Row[]>(
-    'SELECT id_hash, order_id FROM attendee_claims WHERE session_id = ? ORDER BY order_id, id_hash',
-    [sessionId],
-  );
-  for (const r of idRows) orders.get(r.order_id)?.ids.push(r.id_hash);
+  const compIds = await attendeeIds(db, sessionId, orders);
 
   const multi = redis.multi();
   multi.del(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids);
 
-  const seatValues: string[] = [];
-  for (const c of seatClaims) {
-    const o = orders.get(c.order_id);
-    if (!o) continue; // a claim always belongs to a live order; ignore a stray one
-    o.units.push(c.seat_id);
-    seatValues.push(
-      c.seat_id,
-      o.status === ORDER_STATUS.PENDING ? seatValue.held(o.id, o.holdUntilMs) : seatValue.sold(o.id),
-    );
-  }
+  const seatValues = seatValuesOf(seatClaims, orders);
   for (let i = 0; i < seatValues.length; i += 2000) multi.hset(k.seats, ...seatValues.slice(i, i + 2000));
 
-  const claimedSlots = new Map<string, Set<number>>();
-  for (const c of zoneClaims) {
-    const o = orders.get(c.order_id);
-    if (!o) continue;
-    o.kind = `z${c.zone_id}`;
-    o.units.push(String(c.slot_no));
-    const set = claimedSlots.get(c.zone_id) ?? new Set<number>();
-    set.add(c.slot_no);
-    claimedSlots.set(c.zone_id, set);
-  }
+  const claimedSlots = claimedSlotsOf(zoneClaims, orders);
   let claimed = seatValues.length / 2;
   for (const z of cat.zones.values()) {
     const taken = claimedSlots.get(z.id) ?? new Set<number>();
@@ -136,6 +170,7 @@ export async function rebuildSession(
     if (o.status === ORDER_STATUS.PENDING) multi.zadd(k.pending, o.holdUntilMs, o.id);
   }
   for (const [user, qty] of users) multi.hset(k.users, user, qty);
+  for (const r of compIds) multi.hset(k.ids, r.id_hash, String(r.order_id));
   for (const [field, value] of idem) multi.hset(k.idem, field, value);
   // Admission tokens used up by an order stay used up (MySQL keeps each use until it expires).
   const [admissions] = await db.query<Row[]>(

@@ -3,7 +3,16 @@ import type { Db } from '../db/pool';
 import { RC } from '../redis/codes';
 import { scriptKeys, type Keys } from '../redis/keys';
 import type { ScriptReply, ScriptedRedis } from '../redis/scripts';
-import { confirmOrder, moveAttendee, releaseOrder, releaseUnits, retakeOrder } from '../redis/contract';
+import {
+  confirmOrder,
+  moveAttendee,
+  releaseOrder,
+  releaseUnits,
+  reserveUnits,
+  retakeOrder,
+  unreserveUnits,
+  type ReserveResult,
+} from '../redis/contract';
 import { idemValue, orderRecord, seatValue } from '../redis/records';
 import { rebuildSession } from './rebuild';
 import type {
@@ -124,6 +133,53 @@ export class InventoryService {
    */
   async moveAttendee(sessionId: string, orderId: string, fromHash: string, toHash: string) {
     return moveAttendee(this.redis, this.keys.session(sessionId), { orderId, fromHash, toHash });
+  }
+
+  /**
+   * Holds units back from public sale (comp/service.ts reserves them in MySQL next): seats
+   * (kind 's') or `quantity` free units of a zone (kind: the zone id). Rebuilds a lost session.
+   */
+  async reserve(
+    sessionId: string,
+    units: { seatIds: string[] } | { zoneId: string; quantity: number },
+  ): Promise<ReserveResult> {
+    const k = this.keys.session(sessionId);
+    const a =
+      'seatIds' in units
+        ? { kind: 's', quantity: 0, seatIds: units.seatIds }
+        : { kind: units.zoneId, quantity: units.quantity, seatIds: [] };
+    let r = await reserveUnits(this.redis, k, a);
+    if (r.kind === 'not_ready') {
+      await this.rebuild(sessionId);
+      r = await reserveUnits(this.redis, k, a);
+    }
+    return r;
+  }
+
+  /**
+   * Puts reserved units back on public sale (their reserved claims are gone from MySQL), or
+   * gives back what a reservation MySQL refused took. A session not loaded has nothing to free.
+   */
+  async unreserve(sessionId: string, units: { seatIds: string[] } | { zoneId: string; slots: string[] }) {
+    const k = this.keys.session(sessionId);
+    const a =
+      'seatIds' in units ? { kind: 's', units: units.seatIds } : { kind: units.zoneId, units: units.slots };
+    const r = await unreserveUnits(this.redis, k, a);
+    this.freed(sessionId);
+    return r;
+  }
+
+  /**
+   * A live complimentary ticket's ID (real-name): taken in Redis as a buyer's would be, so the
+   * gate refuses the same ID (MySQL's attendee_claims is the backstop); `taken` false frees it.
+   */
+  async markCompId(sessionId: string, idHash: string, orderId: string, taken: boolean): Promise<void> {
+    const key = this.keys.session(sessionId).ids;
+    if (taken) await this.redis.hsetnx(key, idHash, orderId);
+    else if ((await this.redis.hget(key, idHash)) === orderId) {
+      await this.redis.hdel(key, idHash);
+      this.freed(sessionId); // refusals learned for this ID are wrong now
+    }
   }
 
   /**

@@ -22,6 +22,10 @@ export const ORDER_LIFECYCLE = {
   latePay: { from: [ORDER_STATUS.CANCELLED], to: ORDER_STATUS.PAID },
   /** Tickets issued. */
   issue: { from: [ORDER_STATUS.PAID], to: ORDER_STATUS.TICKETED },
+  /** A complimentary order (channel 'comp', amount 0): granted by the organiser, no payment. */
+  grant: { from: [ORDER_STATUS.PENDING], to: ORDER_STATUS.PAID },
+  /** The organiser voided a complimentary order: no money moves, its reserved units are free again. */
+  voidComp: { from: [ORDER_STATUS.TICKETED], to: ORDER_STATUS.CANCELLED },
   /** Its order refund succeeded at WeChat. */
   refund: { from: [ORDER_STATUS.PAID, ORDER_STATUS.TICKETED], to: ORDER_STATUS.REFUNDED },
 } as const satisfies Record<string, Transition>;

@@ -73,6 +73,11 @@ const INTERNAL: Client = { ip: undefined, device: undefined };
 export class OrderService {
   constructor(private readonly d: OrderServiceDeps) {}
 
+  /** A new order id from this node's generator (complimentary orders, comp/, take theirs here). */
+  newOrderId(nowMs: number = Date.now()): string {
+    return this.d.ids.next(nowMs);
+  }
+
   /**
    * A real-name waiting room gives a place to one ID document: the order that place buys must
    * be for that document, or one person's place would buy another's tickets.

@@ -69,6 +69,8 @@ export const CONTRACTS = {
     argv: ['orderId', 'userId', 'nowMs', 'holdUntilMs', 'kind', 'quantity', 'n'],
   },
   moveAttendee: { keys: ['orders', 'ids'], argv: ['orderId', 'fromHash', 'toHash'] },
+  reserveUnits: { keys: ['meta', 'seats', 'zslots'], argv: ['kind', 'quantity'] },
+  unreserveUnits: { keys: ['meta', 'seats', 'zslots'], argv: ['kind'] },
   leaderLease: { keys: ['lease'], argv: ['owner', 'leaseMs', 'action'] },
   queueJoin: {
     keys: ['state', 'pre', 'frozen', 'line', 'ids', 'turns'],
@@ -199,6 +201,47 @@ export async function moveAttendee(
 ): Promise<{ kind: 'moved' | 'unknown' }> {
   const [code] = await redis.moveAttendee(...sessionKeys('moveAttendee', k), ...argv('moveAttendee', a));
   return { kind: code === RC.CONFIRMED ? 'moved' : 'unknown' };
+}
+
+/** What a reservation's script answered (reserveUnits-3.lua). */
+export type ReserveResult =
+  | { kind: 'reserved'; availAfter: number; units: string[] }
+  | { kind: 'not_ready' }
+  | { kind: 'seat_taken'; seatId: string }
+  | { kind: 'sold_out'; left: number };
+
+/** Holds seats (kind 's') or `quantity` units of a zone back from public sale. */
+export async function reserveUnits(
+  redis: ScriptedRedis,
+  k: SessionKeys,
+  a: { kind: string; quantity: number; seatIds: string[] },
+): Promise<ReserveResult> {
+  const [code, ...rest] = await redis.reserveUnits(
+    ...sessionKeys('reserveUnits', k),
+    ...argv('reserveUnits', a),
+    ...a.seatIds,
+  );
+  if (code === RC.LOCKED)
+    return { kind: 'reserved', availAfter: Number(rest[0]), units: rest.slice(1).map(String) };
+  if (code === RC.SEAT_TAKEN) return { kind: 'seat_taken', seatId: String(rest[0]) };
+  if (code === RC.SOLD_OUT) return { kind: 'sold_out', left: Number(rest[0]) };
+  return { kind: 'not_ready' };
+}
+
+/** Puts reserved seats (kind 's') or slots of a zone back on public sale. */
+export async function unreserveUnits(
+  redis: ScriptedRedis,
+  k: SessionKeys,
+  a: { kind: string; units: string[] },
+): Promise<ReleaseResult | { kind: 'not_ready' }> {
+  if (a.units.length === 0) return { kind: 'already' };
+  const [code, avail, freed] = await redis.unreserveUnits(
+    ...sessionKeys('unreserveUnits', k),
+    ...argv('unreserveUnits', { kind: a.kind }),
+    ...a.units,
+  );
+  if (code === RC.RELEASED) return { kind: 'released', availAfter: Number(avail), freed: Number(freed) };
+  return { kind: 'not_ready' };
 }
 
 export async function leaderLease(

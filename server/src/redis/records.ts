@@ -6,6 +6,9 @@
  * two together.
  */
 
+/** The order_id of a reserved unit's seat_claims / zone_claims row, and its Redis seat value's. */
+export const RESERVED_ORDER_ID = '0';
+
 /** A seat's value in the session's seats hash: held until a time, or sold; absent = available. */
 export type SeatValue =
   { state: 'H'; orderId: string; holdUntilMs: number } | { state: 'S'; orderId: string };
@@ -15,6 +18,11 @@ const CHAR_S = 83; // 'S'
 export const seatValue = {
   held: (orderId: string, holdUntilMs: number | string): string => `H|${orderId}|${holdUntilMs}`,
   sold: (orderId: string): string => `S|${orderId}`,
+  /**
+   * Held back from public sale by the organiser (reserveUnits-3.lua): sold to no order. MySQL
+   * has the unit's claim with order_id 0 (RESERVED_ORDER_ID), whatever comp ticket it carries.
+   */
+  reserved: (): string => `S|${RESERVED_ORDER_ID}`,
 
   decode(v: string): SeatValue {
     const [state, orderId, until] = v.split('|');

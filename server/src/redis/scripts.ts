@@ -20,6 +20,8 @@ export interface InventoryCommands {
   queueStatus(...args: (string | number)[]): Promise<ScriptReply>;
   queueOpen(...args: (string | number)[]): Promise<ScriptReply>;
   queueAdmit(...args: (string | number)[]): Promise<ScriptReply>;
+  reserveUnits(...args: (string | number)[]): Promise<ScriptReply>;
+  unreserveUnits(...args: (string | number)[]): Promise<ScriptReply>;
   leaderLease(...args: (string | number)[]): Promise<ScriptReply>;
 }
 

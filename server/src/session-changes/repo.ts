@@ -128,7 +128,7 @@ export async function changesToRun(db: Db): Promise<ChangeRow[]> {
       WHERE sc.state = 'running'
          OR (sc.kind = 'cancel' AND EXISTS (
               SELECT 1 FROM orders o WHERE o.session_id = sc.session_id AND o.status IN (?)
-                 AND NOT EXISTS (SELECT 1 FROM session_change_orders x
+                 AND o.channel <> 'comp' AND NOT EXISTS (SELECT 1 FROM session_change_orders x
                                   WHERE x.change_id = sc.id AND x.order_id = o.id)))
       ORDER BY sc.id`,
     [LIVE_PAID],
@@ -142,11 +142,15 @@ export interface ReachOrder {
   amount_fen: number;
 }
 
-/** Paid or ticketed orders of the session this change has not reached yet. */
+/**
+ * Paid or ticketed orders of the session this change has not reached yet. Complimentary orders
+ * are not among them: no money to refund, and their person is the organiser's to tell (the
+ * cancellation holds their tickets like every other; the organiser voids them).
+ */
 export async function unreachedOrders(db: Db, change: ChangeRow, limit: number): Promise<ReachOrder[]> {
   const [rows] = await db.query<RowDataPacket[]>(
     `SELECT o.id, o.user_id, o.amount_fen FROM orders o
-      WHERE o.session_id = ? AND o.status IN (?)
+      WHERE o.session_id = ? AND o.status IN (?) AND o.channel <> 'comp'
         AND NOT EXISTS (SELECT 1 FROM session_change_orders x WHERE x.change_id = ? AND x.order_id = o.id)
       ORDER BY o.id LIMIT ?`,
     [change.session_id, LIVE_PAID, change.id, limit],

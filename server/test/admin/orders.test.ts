@@ -55,13 +55,20 @@ describe('live sales dashboard', () => {
   it('counts held and sold units per tier, orders and payments per minute, success rate and revenue', async () => {
     const before = await as(operator)('GET', `/api/v1/admin/sessions/${s.sessionId}/dashboard`);
     expect(before.status).toBe(200);
-    expect(before.body.totals).toEqual({ capacity: 40, sold: 0, held: 0, available: 40 });
+    expect(before.body.totals).toEqual({
+      capacity: 40,
+      sold: 0,
+      held: 0,
+      available: 40,
+      reserved: 0,
+      comp: 0,
+    });
     expect(before.body.paymentSuccessRate).toBeNull();
 
     const paid = await order('dash-paid', 2, true); // VIP seats 0, 1
     await order('dash-pending', 1, false); // VIP seat 2
     const d = (await as(operator)('GET', `/api/v1/admin/sessions/${s.sessionId}/dashboard`)).body;
-    expect(d.totals).toEqual({ capacity: 40, sold: 2, held: 1, available: 37 });
+    expect(d.totals).toEqual({ capacity: 40, sold: 2, held: 1, available: 37, reserved: 0, comp: 0 });
     expect(d.tiers[0]).toMatchObject({ name: 'VIP', capacity: 10, sold: 2, held: 1, available: 7 });
     expect(d.tiers[1]).toMatchObject({ name: '看台', capacity: 30, sold: 0, held: 0 });
     expect(d.orders).toMatchObject({ total: 2, pending: 1, paid: 1 });

@@ -1,5 +1,5 @@
 import { adminRouters } from '../../src/admin';
-import { sessionChangesOf, transfersOf } from '../../src/app';
+import { compOf, sessionChangesOf, transfersOf } from '../../src/app';
 import { adminHarness, type AdminHarness } from './helpers';
 
 /**
@@ -15,6 +15,7 @@ beforeAll(async () => {
     ...h.env.deps,
     sessionChanges: sessionChangesOf(h.env.deps),
     transfers: transfersOf(h.env.deps),
+    comp: compOf(h.env.deps),
   })
     .flatMap((r) => r.stack.map((l) => ({ methods: l.methods, path: String(l.path) })))
     .filter(
@@ -45,6 +46,7 @@ describe('role checks on every admin route', () => {
       'me',
       'logout',
       'risk',
+      'comps',
     ])
       expect(prefixes).toContain(p);
     expect(routes.length).toBeGreaterThanOrEqual(35);

@@ -17,6 +17,7 @@ const row = (over: Partial<AdminOrderRow> = {}): AdminOrderRow => ({
   sessionStartsAt: '2026-12-24T12:00:00.000Z',
   contactPhone: '138****8000',
   attendees: [{ name: '@张*', idNumber: '110***********002X' }],
+  channel: 'miniprogram',
   ...over,
 });
 

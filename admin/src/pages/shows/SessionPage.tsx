@@ -15,6 +15,7 @@ import { SESSION_STATUS } from '../../utils/format';
 import { FanPreview } from './FanPreview';
 import { SessionActions } from './sessionActions';
 import { ClosedNotice, SessionChangeActions, SessionChangeProgress } from './SessionChangePanel';
+import { CompPanel } from './CompPanel';
 import { TierPainter } from './TierPainter';
 import { initialState, problems, stateFromSession, toTierSpecs, type TierState } from './tierModel';
 
@@ -70,6 +71,19 @@ function draftMap(venue: VenueDetail, tiers: TierState): SeatMap {
         };
       }),
   };
+}
+
+/** Seats in live orders keep their tier and price: the painter locks them. */
+function ClaimedNotice({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      style={{ marginBottom: 16 }}
+      title={`已有 ${count} 个座位售出或锁定：它们的票档和票价不能再改，其余座位和票档仍可调整。`}
+    />
+  );
 }
 
 export function SessionPage() {
@@ -139,109 +153,110 @@ export function SessionPage() {
     setPreview(s ? await sessionSeatMap(s.id) : draftMap(data.venue, tiers));
   };
   return (
-    <Form form={form} layout="vertical" onFinish={save} disabled={ended} onKeyDown={enterDoesNotSubmit}>
-      <div className="page-header">
-        <h2>
-          {data.show.title} · {s ? '场次设置' : '新建场次'}{' '}
-          {s && <Tag color={SESSION_STATUS[s.status].color}>{SESSION_STATUS[s.status].label}</Tag>}
-        </h2>
-        <Space>
-          <Button icon={<EyeOutlined />} onClick={showPreview} disabled={false} data-testid="fan-preview-btn">
-            观众视角预览
-          </Button>
-          {s && <SessionActions s={s} done={reload} />}
-          {s && <SessionChangeActions s={s} done={reload} />}
-          <Button
-            type="primary"
-            htmlType="submit"
-            icon={<SaveOutlined />}
-            loading={saving}
-            data-testid="save-session"
-          >
-            {s ? '保存修改' : '创建场次'}
-          </Button>
-        </Space>
-      </div>
-      {ended && <ClosedNotice status={s!.status} />}
-      {s && <SessionChangeProgress key={`${s.id}-${s.status}-${s.startsAt}`} sessionId={s.id} />}
-      {s && s.claimedSeatIds.length > 0 && !ended && (
-        <Alert
-          type="warning"
-          showIcon
-          style={{ marginBottom: 16 }}
-          title={`已有 ${s.claimedSeatIds.length} 个座位售出或锁定：它们的票档和票价不能再改，其余座位和票档仍可调整。`}
-        />
-      )}
-      {issues.length > 0 && (
-        <Alert type="error" showIcon title={issues.join('；')} style={{ marginBottom: 16 }} />
-      )}
-      <Card size="small" title="场次信息" style={{ marginBottom: 16 }}>
-        <Row gutter={16}>
-          <Col xs={24} md={5}>
-            <Form.Item
-              name="startsAt"
-              label="演出开始时间"
-              rules={[{ required: true, message: '请选择时间' }]}
+    <>
+      <Form form={form} layout="vertical" onFinish={save} disabled={ended} onKeyDown={enterDoesNotSubmit}>
+        <div className="page-header">
+          <h2>
+            {data.show.title} · {s ? '场次设置' : '新建场次'}{' '}
+            {s && <Tag color={SESSION_STATUS[s.status].color}>{SESSION_STATUS[s.status].label}</Tag>}
+          </h2>
+          <Space>
+            <Button
+              icon={<EyeOutlined />}
+              onClick={showPreview}
+              disabled={false}
+              data-testid="fan-preview-btn"
             >
-              <DatePicker
-                showTime={{ format: 'HH:mm' }}
-                format="YYYY-MM-DD HH:mm"
-                style={{ width: '100%' }}
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={5}>
-            <Form.Item
-              name="saleStartsAt"
-              label="开售时间"
-              dependencies={['startsAt']}
-              rules={[
-                { required: true, message: '请选择时间' },
-                ({ getFieldValue }) => ({
-                  validator: (_, v: Dayjs) =>
-                    v && getFieldValue('startsAt') && !v.isBefore(getFieldValue('startsAt'))
-                      ? Promise.reject(new Error('开售时间必须早于演出开始时间'))
-                      : Promise.resolve(),
-                }),
-              ]}
+              观众视角预览
+            </Button>
+            {s && <SessionActions s={s} done={reload} />}
+            {s && <SessionChangeActions s={s} done={reload} />}
+            <Button
+              type="primary"
+              htmlType="submit"
+              icon={<SaveOutlined />}
+              loading={saving}
+              data-testid="save-session"
             >
-              <DatePicker
-                showTime={{ format: 'HH:mm' }}
-                format="YYYY-MM-DD HH:mm"
-                style={{ width: '100%' }}
-                disabled={!!s && s.status !== 'presale'}
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={3}>
-            <Form.Item name="holdMinutes" label="锁座时长" tooltip="下单后未支付，座位保留多久">
-              <InputNumber min={1} max={120} suffix="分钟" style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={3}>
-            <Form.Item name="purchaseLimit" label="每人限购">
-              <InputNumber min={1} max={10} suffix="张" style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col xs={8} md={2}>
-            <Form.Item name="realName" label="实名制" valuePropName="checked">
-              <Switch />
-            </Form.Item>
-          </Col>
-          <Col xs={8} md={2}>
-            <Form.Item name="queueEnabled" label="排队购票" valuePropName="checked">
-              <Switch />
-            </Form.Item>
-          </Col>
-          <Col xs={8} md={4}>
-            <Form.Item name="queueRatePerMin" label="放行速度" tooltip="排队开启时，每分钟从队列放行的人数">
-              <InputNumber min={1} disabled={!queueOn} suffix="人/分" style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-        </Row>
-      </Card>
-      <TierPainter venue={data.venue} value={tiers} onChange={setTiers} claimedSeats={claimed} />
-      <FanPreview open={!!preview} onClose={() => setPreview(undefined)} map={preview} />
-    </Form>
+              {s ? '保存修改' : '创建场次'}
+            </Button>
+          </Space>
+        </div>
+        {ended && <ClosedNotice status={s!.status} />}
+        {s && <SessionChangeProgress key={`${s.id}-${s.status}-${s.startsAt}`} sessionId={s.id} />}
+        {s && !ended && <ClaimedNotice count={s.claimedSeatIds.length} />}
+        {issues.length > 0 && (
+          <Alert type="error" showIcon title={issues.join('；')} style={{ marginBottom: 16 }} />
+        )}
+        <Card size="small" title="场次信息" style={{ marginBottom: 16 }}>
+          <Row gutter={16}>
+            <Col xs={24} md={5}>
+              <Form.Item
+                name="startsAt"
+                label="演出开始时间"
+                rules={[{ required: true, message: '请选择时间' }]}
+              >
+                <DatePicker
+                  showTime={{ format: 'HH:mm' }}
+                  format="YYYY-MM-DD HH:mm"
+                  style={{ width: '100%' }}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={5}>
+              <Form.Item
+                name="saleStartsAt"
+                label="开售时间"
+                dependencies={['startsAt']}
+                rules={[
+                  { required: true, message: '请选择时间' },
+                  ({ getFieldValue }) => ({
+                    validator: (_, v: Dayjs) =>
+                      v && getFieldValue('startsAt') && !v.isBefore(getFieldValue('startsAt'))
+                        ? Promise.reject(new Error('开售时间必须早于演出开始时间'))
+                        : Promise.resolve(),
+                  }),
+                ]}
+              >
+                <DatePicker
+                  showTime={{ format: 'HH:mm' }}
+                  format="YYYY-MM-DD HH:mm"
+                  style={{ width: '100%' }}
+                  disabled={!!s && s.status !== 'presale'}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={12} md={3}>
+              <Form.Item name="holdMinutes" label="锁座时长" tooltip="下单后未支付，座位保留多久">
+                <InputNumber min={1} max={120} suffix="分钟" style={{ width: '100%' }} />
+              </Form.Item>
+            </Col>
+            <Col xs={12} md={3}>
+              <Form.Item name="purchaseLimit" label="每人限购">
+                <InputNumber min={1} max={10} suffix="张" style={{ width: '100%' }} />
+              </Form.Item>
+            </Col>
+            <Col xs={8} md={2}>
+              <Form.Item name="realName" label="实名制" valuePropName="checked">
+                <Switch />
+              </Form.Item>
+            </Col>
+            <Col xs={8} md={2}>
+              <Form.Item name="queueEnabled" label="排队购票" valuePropName="checked">
+                <Switch />
+              </Form.Item>
+            </Col>
+            <Col xs={8} md={4}>
+              <Form.Item name="queueRatePerMin" label="放行速度" tooltip="排队开启时，每分钟从队列放行的人数">
+                <InputNumber min={1} disabled={!queueOn} suffix="人/分" style={{ width: '100%' }} />
+              </Form.Item>
+            </Col>
+          </Row>
+        </Card>
+        <TierPainter venue={data.venue} value={tiers} onChange={setTiers} claimedSeats={claimed} />
+        <FanPreview open={!!preview} onClose={() => setPreview(undefined)} map={preview} />
+      </Form>
+      {s && <CompPanel sessionId={s.id} realName={s.realName} seats={data.venue.seats} closed={ended} />}
+    </>
   );
 }

@@ -101,6 +101,13 @@ export default function MePage() {
             testid="me-attendees"
             onTap={open('attendees')}
           />
+          <Item
+            icon="ticket"
+            text="领取赠票"
+            sub="输入主办方给的领取码"
+            testid="me-comp"
+            onTap={open('comp')}
+          />
         </View>
         <View className="card me__group">
           <ServiceEntry className="me-item" testid="me-service">

@@ -12,7 +12,7 @@ export async function unitsByTier(
 ): Promise<Map<string, { held: number; sold: number }>> {
   const [rows] = await db.query<Row[]>(
     `SELECT i.tier_id, o.status, COUNT(*) AS n FROM orders o JOIN order_items i ON i.order_id = o.id
-      WHERE o.session_id = ? AND o.status IN (?) GROUP BY i.tier_id, o.status`,
+      WHERE o.session_id = ? AND o.status IN (?) AND o.channel <> 'comp' GROUP BY i.tier_id, o.status`,
     [sessionId, LIVE_ORDER_STATUSES],
   );
   const out = new Map<string, { held: number; sold: number }>();
@@ -27,7 +27,7 @@ export async function unitsByTier(
 
 export async function ordersByStatus(db: Db, sessionId: string): Promise<Map<number, number>> {
   const [rows] = await db.query<Row[]>(
-    'SELECT status, COUNT(*) AS n FROM orders WHERE session_id = ? GROUP BY status',
+    "SELECT status, COUNT(*) AS n FROM orders WHERE session_id = ? AND channel <> 'comp' GROUP BY status",
     [sessionId],
   );
   return new Map(rows.map((r) => [Number(r.status), Number(r.n)]));
@@ -41,7 +41,7 @@ export async function perMinute(
 ): Promise<{ orders: Map<number, number>; payments: Map<number, number> }> {
   const [orders] = await db.query<Row[]>(
     `SELECT FLOOR(UNIX_TIMESTAMP(created_at) / 60) AS m, COUNT(*) AS n FROM orders
-      WHERE session_id = ? AND created_at >= ? GROUP BY m`,
+      WHERE session_id = ? AND created_at >= ? AND channel <> 'comp' GROUP BY m`,
     [sessionId, since],
   );
   const [payments] = await db.query<Row[]>(
@@ -51,6 +51,33 @@ export async function perMinute(
   );
   const toMap = (rows: Row[]) => new Map(rows.map((r) => [Number(r.m), Number(r.n)]));
   return { orders: toMap(orders), payments: toMap(payments) };
+}
+
+/** Units held back from public sale per tier (reserved claims: order_id 0, comp tickets included). */
+export async function reservedByTier(db: Db, sessionId: string): Promise<Map<string, number>> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT ss.tier_id, COUNT(*) AS n FROM seat_claims sc
+       JOIN session_seats ss ON ss.session_id = sc.session_id AND ss.seat_id = sc.seat_id
+      WHERE sc.session_id = ? AND sc.order_id = 0 GROUP BY ss.tier_id
+     UNION ALL
+     SELECT sz.tier_id, COUNT(*) AS n FROM zone_claims zc
+       JOIN session_zones sz ON sz.session_id = zc.session_id AND sz.zone_id = zc.zone_id
+      WHERE zc.session_id = ? AND zc.order_id = 0 GROUP BY sz.tier_id`,
+    [sessionId, sessionId],
+  );
+  const out = new Map<string, number>();
+  for (const r of rows) out.set(String(r.tier_id), (out.get(String(r.tier_id)) ?? 0) + Number(r.n));
+  return out;
+}
+
+/** Live complimentary orders of a session and their tickets (counted apart from sales). */
+export async function compCounts(db: Db, sessionId: string): Promise<{ orders: number; tickets: number }> {
+  const [[r]] = await db.query<Row[]>(
+    `SELECT COUNT(*) AS orders, COALESCE(SUM(quantity), 0) AS tickets FROM orders
+      WHERE session_id = ? AND channel = 'comp' AND status = ?`,
+    [sessionId, ORDER_STATUS.TICKETED],
+  );
+  return { orders: Number(r!.orders), tickets: Number(r!.tickets) };
 }
 
 export async function money(db: Db, sessionId: string): Promise<{ paidFen: number; refundedFen: number }> {

@@ -11,13 +11,18 @@ import * as repo from './repo';
 
 const WINDOW_MIN = 30;
 
-function tierSales(cat: SessionCatalog, units: Map<string, { held: number; sold: number }>): TierSales[] {
+function tierSales(
+  cat: SessionCatalog,
+  units: Map<string, { held: number; sold: number }>,
+  reserved: Map<string, number>,
+): TierSales[] {
   const capacity = new Map<string, number>();
   for (const s of cat.seats.values()) capacity.set(s.tierId, (capacity.get(s.tierId) ?? 0) + 1);
   for (const z of cat.zones.values()) capacity.set(z.tierId, (capacity.get(z.tierId) ?? 0) + z.capacity);
   return cat.tiers.map((t) => {
     const cap = capacity.get(t.id) ?? 0;
     const u = units.get(t.id) ?? { held: 0, sold: 0 };
+    const r = reserved.get(t.id) ?? 0;
     return {
       tierId: t.id,
       name: t.name,
@@ -25,7 +30,8 @@ function tierSales(cat: SessionCatalog, units: Map<string, { held: number; sold:
       capacity: cap,
       sold: u.sold,
       held: u.held,
-      available: Math.max(0, cap - u.sold - u.held),
+      reserved: r,
+      available: Math.max(0, cap - u.sold - u.held - r),
     };
   });
 }
@@ -64,15 +70,17 @@ export class DashboardService {
     const cat = await loadSessionCatalog(this.db, sessionId);
     if (!cat) throw appError('NOT_FOUND', undefined, '场次不存在');
     const since = new Date((Math.floor(now.getTime() / 60_000) - WINDOW_MIN + 1) * 60_000);
-    const [units, byStatus, counts, money, seatStates] = await Promise.all([
+    const [units, byStatus, counts, money, seatStates, reserved, comp] = await Promise.all([
       repo.unitsByTier(this.db, sessionId),
       repo.ordersByStatus(this.db, sessionId),
       repo.perMinute(this.db, sessionId, since),
       repo.money(this.db, sessionId),
       this.seatStates(cat, now),
+      repo.reservedByTier(this.db, sessionId),
+      repo.compCounts(this.db, sessionId),
     ]);
-    const tiers = tierSales(cat, units);
-    const sum = (k: 'sold' | 'held') => tiers.reduce((n, t) => n + t[k], 0);
+    const tiers = tierSales(cat, units, reserved);
+    const sum = (k: 'sold' | 'held' | 'reserved') => tiers.reduce((n, t) => n + t[k], 0);
     const n = (s: number) => byStatus.get(s) ?? 0;
     const total = [...byStatus.values()].reduce((a, b) => a + b, 0);
     const paidEver = n(ORDER_STATUS.PAID) + n(ORDER_STATUS.TICKETED) + n(ORDER_STATUS.REFUNDED);
@@ -85,7 +93,9 @@ export class DashboardService {
         capacity: cat.capacity,
         sold: sum('sold'),
         held: sum('held'),
-        available: Math.max(0, cat.capacity - sum('sold') - sum('held')),
+        available: Math.max(0, cat.capacity - sum('sold') - sum('held') - sum('reserved')),
+        reserved: sum('reserved'),
+        comp: comp.tickets,
       },
       tiers,
       perMinute: minutes(now, counts),
@@ -96,6 +106,7 @@ export class DashboardService {
         cancelled: n(ORDER_STATUS.CANCELLED),
         refunded: n(ORDER_STATUS.REFUNDED),
       },
+      comp,
       paymentSuccessRate: settled > 0 ? paidEver / settled : null,
       revenueFen: money.paidFen - money.refundedFen,
       refundedFen: money.refundedFen,

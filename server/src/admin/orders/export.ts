@@ -26,6 +26,7 @@ const COLUMNS: Column[] = [
   { header: '买家ID', width: 10, value: (o) => o.buyer.userId },
   { header: '买家昵称', width: 14, value: (o) => o.buyer.nickname ?? '' },
   { header: '联系手机(已脱敏)', width: 16, value: (o) => o.contactPhone ?? '' },
+  { header: '渠道', width: 8, value: (o) => (o.channel === 'comp' ? '赠票' : '小程序') },
   { header: '张数', width: 6, value: (o) => o.quantity, numFmt: '0' },
   { header: '金额(元)', width: 12, value: (o) => o.amountFen / 100, numFmt: '#,##0.00' },
   { header: '下单时间', width: 20, value: (o) => beijing(o.createdAt) },

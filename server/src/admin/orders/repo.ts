@@ -23,7 +23,7 @@ const FROM = `FROM orders o
   JOIN shows s ON s.id = ss.show_id`;
 
 export const SELECT = `SELECT o.id, o.order_no, o.status, o.amount_fen, o.quantity, o.created_at, o.paid_at, o.expire_at,
-    o.cancelled_at, o.cancel_reason, o.contact_phone_masked, o.user_id, o.session_id, u.nickname, u.openid, s.title, ss.starts_at ${FROM}`;
+    o.cancelled_at, o.cancel_reason, o.contact_phone_masked, o.channel, o.user_id, o.session_id, u.nickname, u.openid, s.title, ss.starts_at ${FROM}`;
 
 function where(f: OrderFilter, hasher: PersonHasher): { sql: string; params: unknown[] } {
   const parts: string[] = [];

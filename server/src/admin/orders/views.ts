@@ -31,6 +31,7 @@ export function orderRowView(r: Row, attendees: AdminOrderRow['attendees'] = [])
     sessionStartsAt: r.starts_at.toISOString(),
     contactPhone: r.contact_phone_masked ?? null,
     attendees,
+    channel: r.channel === 'comp' ? 'comp' : 'miniprogram',
   };
 }
 

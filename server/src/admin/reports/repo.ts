@@ -121,6 +121,21 @@ export async function salesBySession(db: Db, scope: ReportScope) {
   }));
 }
 
+/**
+ * Complimentary tickets issued within the scope (by issue time) and not voided: counted apart
+ * from sales, never in gross or fees (no payment exists for them).
+ */
+export async function compIssued(db: Db, scope: ReportScope): Promise<{ orders: number; tickets: number }> {
+  const w = where(scope, 'co.issued_at');
+  const [[r]] = await db.query<Row[]>(
+    `SELECT COUNT(*) AS orders, COALESCE(SUM(o.quantity), 0) AS tickets
+       FROM comp_orders co JOIN orders o ON o.id = co.order_id JOIN show_sessions ss ON ss.id = o.session_id
+      WHERE co.voided_at IS NULL ${w.sql}`,
+    w.args,
+  );
+  return { orders: Number(r!.orders), tickets: Number(r!.tickets) };
+}
+
 export interface SessionMoney {
   sessionId: string;
   showId: string;

@@ -45,11 +45,12 @@ export class ReportService {
 
   async sales(q: ReportQuery, now: Date): Promise<SalesReport> {
     const scope = scopeOf(q);
-    const [days, refunds, byTier, sessions] = await Promise.all([
+    const [days, refunds, byTier, sessions, comp] = await Promise.all([
       repo.salesByDay(this.readDb, scope),
       repo.salesRefunds(this.readDb, scope),
       repo.salesByTier(this.readDb, scope),
       repo.salesBySession(this.readDb, scope),
+      repo.compIssued(this.readDb, scope),
     ]);
     const refundedOn = totalsBy(refunds, (r) => r.date);
     const dates = [...new Set([...days.map((d) => d.date), ...refundedOn.keys()])].sort();
@@ -63,9 +64,10 @@ export class ReportService {
     }));
     const sum = (k: 'orders' | 'tickets' | 'grossFen') => days.reduce((n, d) => n + d[k], 0);
     const totals = { orders: sum('orders'), tickets: sum('tickets'), grossFen: sum('grossFen') };
-    // Every order is bought in the mini-program and paid through WeChat Pay until complimentary
-    // tickets exist; the channel list is the shape they will be counted apart in.
+    // Sales are bought in the mini-program and paid through WeChat Pay; complimentary tickets
+    // (comp/) are counted apart, with no gross: they are not in the totals, days, tiers or sessions.
     const byChannel: SalesChannelRow[] = totals.orders ? [{ channel: 'miniprogram', ...totals }] : [];
+    if (comp.orders) byChannel.push({ channel: 'comp', ...comp, grossFen: 0 });
     return {
       generatedAt: now.toISOString(),
       timeZone: 'Asia/Shanghai',

@@ -136,9 +136,11 @@ export interface Claims {
 
 export async function claimsOf(c: Q, sessionId: string): Promise<Claims> {
   const [seats] = await c.query<Row[]>(
-    `SELECT sc.seat_id, i.tier_id FROM seat_claims sc
-       JOIN order_items i ON i.order_id = sc.order_id AND i.seat_id = sc.seat_id
-      WHERE sc.session_id = ?`,
+    // Reserved seats (order_id 0, comp/) are held like sold ones: their tier is the session's.
+    `SELECT sc.seat_id, COALESCE(i.tier_id, ss.tier_id) AS tier_id FROM seat_claims sc
+       LEFT JOIN order_items i ON i.order_id = sc.order_id AND i.seat_id = sc.seat_id
+       LEFT JOIN session_seats ss ON ss.session_id = sc.session_id AND ss.seat_id = sc.seat_id
+      WHERE sc.session_id = ? AND (i.id IS NOT NULL OR sc.order_id = 0)`,
     [sessionId],
   );
   const [zones] = await c.query<Row[]>(
