@@ -63,6 +63,11 @@ export function exposeSeatMap(c: SeatMapController, rect: () => DOMRect): () => 
       const r = rect();
       return b && { x: r.left + b.x, y: r.top + b.y, w: b.w, h: b.h };
     },
+    /** The name of a seat's tier (by index), for picks by price. */
+    tier: (i: number) => {
+      const m = c.currentModel();
+      return m && i >= 0 && i < m.count ? m.tiers[m.tierOf[i]!]?.name : undefined;
+    },
     /** The index of a seat id in the map (for seatPoint), or -1. */
     indexOf: (id: string) => c.currentModel()?.index.get(id) ?? -1,
     /** A seat's state as the map draws it now: available, held or sold (live refreshes included). */
