@@ -3,29 +3,41 @@ import type { Bounds } from './model';
 
 /**
  * Where the map writes a row's number: just left of the row's first seat (its leftmost one, so a
- * curved row gets it at its own height).
+ * curved row gets it at its own height). `seats` are the row's seat indices from left to right:
+ * a row that starts off screen gets its number at the height of its first seat on screen.
  */
 export interface RowLabel {
   section: string;
   name: string;
   x: number;
   y: number;
+  minY: number;
+  maxY: number;
+  seats: number[];
 }
 
-/** A section's extent in venue units: for labels that follow the fan into a zoomed section. */
+/** One label per row of each section, built once per map. */
+export function rowLabels(seats: readonly SeatMapSeat[]): RowLabel[] {
+  const rows = new Map<string, RowLabel>();
+  seats.forEach((s, i) => {
+    const key = `${s.section}\u0000${s.row}`;
+    const r = rows.get(key);
+    if (!r) {
+      rows.set(key, { section: s.section, name: s.row, x: s.x, y: s.y, minY: s.y, maxY: s.y, seats: [i] });
+      return;
+    }
+    r.seats.push(i);
+    r.minY = Math.min(r.minY, s.y);
+    r.maxY = Math.max(r.maxY, s.y);
+    if (s.x < r.x) Object.assign(r, { x: s.x, y: s.y });
+  });
+  for (const r of rows.values()) r.seats.sort((a, b) => seats[a]!.x - seats[b]!.x);
+  return [...rows.values()];
+}
+
+/** A section's extent, for names that follow the fan into a zoomed section and the minimap. */
 export interface SectionBox extends Bounds {
   name: string;
-}
-
-/** One label per row of each section, and each section's bounding box: built once per map. */
-export function rowLabels(seats: readonly SeatMapSeat[]): RowLabel[] {
-  const first = new Map<string, RowLabel>();
-  for (const s of seats) {
-    const key = `${s.section}\u0000${s.row}`;
-    const a = first.get(key);
-    if (!a || s.x < a.x) first.set(key, { section: s.section, name: s.row, x: s.x, y: s.y });
-  }
-  return [...first.values()];
 }
 
 export function sectionBoxes(seats: readonly SeatMapSeat[]): SectionBox[] {

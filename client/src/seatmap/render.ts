@@ -84,10 +84,12 @@ function drawStickySections(f: Frame, m: SeatModel, v: View, size: number, mini:
   f.ctx.textAlign = 'center';
   f.ctx.textBaseline = 'middle';
   const box = mini ? minimapBox(m, f.width) : null;
+  const tops = new Map(m.sections.map((s) => [s.name, s.y]));
   for (const b of m.boxes) {
     const left = b.minX * v.scale + v.tx - size / 2;
     const right = b.maxX * v.scale + v.tx + size / 2;
-    const top = b.minY * v.scale + v.ty - size / 2 - 11; // the plate clear of the first row
+    // Over the middle of the first row (a curved stand's ends rise above it), the plate clear of it.
+    const top = (tops.get(b.name) ?? b.minY) * v.scale + v.ty - size / 2 - 11;
     const bottom = b.maxY * v.scale + v.ty;
     if (right < 0 || left > f.width || bottom < 0 || top > f.height) continue;
     const y = Math.min(Math.max(top, 14), bottom - 4);
@@ -113,17 +115,20 @@ function drawRowLabels(f: Frame, m: SeatModel, v: View, size: number): void {
   const edge = px + 2;
   const pinned = new Set<number>();
   for (const r of m.rows) {
-    const y = r.y * v.scale + v.ty;
-    if (y < -px || y > f.height + px) continue;
+    if (r.maxY * v.scale + v.ty < -px || r.minY * v.scale + v.ty > f.height + px) continue;
     const x = (r.x - m.pitch * 0.85) * v.scale + v.tx;
     if (x > f.width) continue;
     if (x >= edge) {
       f.ctx.fillStyle = '#8a8a99';
-      f.ctx.fillText(r.name, x, y);
+      f.ctx.fillText(r.name, x, r.y * v.scale + v.ty);
       continue;
     }
+    // The row starts off screen: its number at the left edge, level with its first seat in view.
+    const first = r.seats.find((i) => m.xs[i]! * v.scale + v.tx >= edge + size / 2);
+    if (first === undefined) continue;
+    const y = m.ys[first]! * v.scale + v.ty;
     const line = Math.round(y / Math.max(size, px * 1.2));
-    if (pinned.has(line)) continue;
+    if (y < -px || y > f.height + px || pinned.has(line)) continue;
     pinned.add(line);
     plate(f, r.name, edge + 2, y, px);
   }

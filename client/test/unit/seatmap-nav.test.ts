@@ -46,7 +46,7 @@ function recorder() {
  * An arena-like block: two sections of 20 rows x 40 seats, 10 units apart (1,600 seats), so
  * that at fit zoom on a 375 x 400 canvas seats are ~4 px apart, as the walk-through found.
  */
-function denseMap(): SeatMap {
+function denseMap(curve = 0): SeatMap {
   const seats: SeatMapSeat[] = [];
   for (const [k, section] of ['内场A区', '内场B区'].entries())
     for (let r = 0; r < 20; r++)
@@ -57,17 +57,17 @@ function denseMap(): SeatMap {
           row: String(r + 1),
           number: String(n + 1),
           x: k * 430 + n * 10,
-          y: r * 10,
+          y: r * 10 + curve * ((n - 20) / 20) ** 2 * -1,
           tierId: r < 5 ? 't1' : 't2',
           state: 'available',
         });
   return { sessionId: '7', seating: 'reserved', tiers: TIERS, seats, zones: [] };
 }
 
-function setup() {
+function setup(curve = 0) {
   const rec = recorder();
   const taps: number[] = [];
-  const m = buildModel(denseMap());
+  const m = buildModel(denseMap(curve));
   const c = new SeatMapController(
     { ctx: rec.ctx as never, width: 375, height: 400, dpr: 1, raf: (cb) => cb() },
     undefined,
@@ -119,6 +119,23 @@ it('zoomed in, draws row numbers beside the rows and keeps the section name on s
   expect(name).toBeDefined();
   expect(name!.y).toBeGreaterThan(0);
   expect(name!.y).toBeLessThan(400);
+});
+
+it('a curved row that starts off screen gets its number level with its first seat in view', () => {
+  const { c, m, rec } = setup(30); // the ends of each row 30 units above its middle
+  const mid = c.seatPoint(m.index.get('0-10-20')!)!;
+  tap(c, mid.x, mid.y);
+  c.zoom(1.5, mid.x, mid.y);
+  const pinned = rowNumbers(rec.last()).filter((t) => t.x < 20);
+  expect(pinned.length).toBeGreaterThan(2);
+  for (const r of pinned) {
+    // The row's leftmost seat on screen (section A: its row number is the label).
+    const ys = m.seats
+      .map((s, i) => ({ s, p: c.seatPoint(i)! }))
+      .filter(({ s, p }) => s.section === '内场A区' && s.row === r.text && p.x >= 14);
+    ys.sort((a, b) => a.p.x - b.p.x);
+    expect(Math.abs(ys[0]!.p.y - r.y)).toBeLessThan(0.5);
+  }
 });
 
 it('shows a minimap once zoomed in; a tap on it moves the view there; 全览 returns to the fit', () => {
