@@ -8,7 +8,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, screenshot, seatMapReady, seatsNearCentre, settle } from '../harness/browser.mjs';
+import {
+  openPage,
+  screenshot,
+  seatMapReady,
+  seatsNearCentre,
+  settle,
+  waitForSeatMap,
+} from '../harness/browser.mjs';
 import { seedShow } from '../harness/seed.mjs';
 import { browserSuite } from '../harness/suite.mjs';
 
@@ -52,6 +59,7 @@ test('seat map: dense taps zoom in; row numbers, section names and a minimap whe
   const { page, errors } = await fan();
   await recordCanvasText(page);
   await openPage(page, stack.appUrl, 'seatmap', { sessionId: seeded.sessionId, showId: seeded.showId });
+  await waitForSeatMap(page, 90_000); // the first load of a fresh build on a busy machine
   await seatMapReady(page);
   const fit = await view(page);
   assert.ok(fit.pitchPx < 16, `seats ${fit.pitchPx} px apart at fit zoom: dense`);
@@ -102,27 +110,35 @@ test('seat map: dense taps zoom in; row numbers, section names and a minimap whe
 test('seat map: the price legend filters the map; 场次 opens the show’s other session', async () => {
   const { page, errors } = await fan();
   await openPage(page, stack.appUrl, 'seatmap', { sessionId: seeded.sessionId, showId: seeded.showId });
+  await waitForSeatMap(page, 90_000); // the first load of a fresh build on a busy machine
   await seatMapReady(page);
   const legend = page.getByTestId('legend-tier');
   assert.deepEqual(await legend.allInnerTexts(), ['VIP 内场 ¥1,880', '内场 ¥1,280', '看台 ¥680']);
-  await legend.filter({ hasText: '看台' }).click();
-  await page.locator('[data-testid=legend-tier][aria-pressed=true]').getByText('看台').waitFor();
-  // Zoomed in (a tap), a VIP seat is shown but not offered; a 看台 seat is.
-  const [any] = await seatsNearCentre(page, 1);
-  await tapAndDraw(page, any.x, any.y);
+  await legend.nth(1).click(); // 内场 ¥1,280
+  await page.locator('[data-testid=legend-tier][aria-pressed=true]').getByText('内场 ¥1,280').waitFor();
+  // Zoomed in (a tap) where VIP (rows 1-4) meets 内场: a VIP seat is shown but not offered.
+  const edge = await page.evaluate(() => {
+    const vip = window.__seatmap.freeSeats(5000).filter((s) => window.__seatmap.tier(s.index) === 'VIP 内场');
+    return vip.sort((a, b) => b.y - a.y || a.x - b.x)[0];
+  });
+  await tapAndDraw(page, edge.x, edge.y);
   const pick = (name) =>
     page.evaluate(
-      (n) => window.__seatmap.freeSeats(5000).find((s) => window.__seatmap.tier(s.index) === n),
-      name,
+      ([n, at]) =>
+        window.__seatmap
+          .freeSeats(5000)
+          .filter((s) => window.__seatmap.tier(s.index) === n)
+          .sort((a, b) => Math.hypot(a.x - at.x, a.y - at.y) - Math.hypot(b.x - at.x, b.y - at.y))[0],
+      [name, edge],
     );
   const vip = await pick('VIP 内场');
-  const stand = await pick('看台');
-  assert.ok(vip && stand, 'a VIP and a 看台 seat on screen');
+  const floor = await pick('内场');
+  assert.ok(vip && floor, 'a VIP and a 内场 seat on screen');
   await page.touchscreen.tap(vip.x, vip.y);
-  await page.getByText('当前只看「看台」，点图例中的票档可切换').waitFor();
+  await page.getByText('当前只看「内场」，点图例中的票档可切换').waitFor();
   assert.equal(await page.getByTestId('seat-chip').count(), 0);
   await screenshot(page, 'seatnav-04-legend-filter', { toast: true });
-  await page.touchscreen.tap(stand.x, stand.y);
+  await page.touchscreen.tap(floor.x, floor.y);
   await page.getByTestId('seat-chip').waitFor();
 
   // 场次: both sessions of the show, this one pressed; the other (standing only) opens its page.

@@ -202,7 +202,7 @@ function denseMap() {
 
 test('the compiled page navigates a dense map: a tap zooms in, rows, section names and the minimap are drawn; the legend filters; 全览', async () => {
   const dense = denseMap();
-  serveMap(dense);
+  serveMap(dense, 'L-dense'); // a layout version of its own: the app caches layouts by version
   const m = buildModel(dense);
   const v = fitView(m.bounds, m.seatSize, WIDTH, HEIGHT);
   const at = (id) => toScreen(v, m.xs[m.index.get(id)], m.ys[m.index.get(id)]);
