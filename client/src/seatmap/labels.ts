@@ -1,5 +1,4 @@
 import type { SeatMapSeat } from '@showtix/shared-types';
-import type { Bounds } from './model';
 
 /**
  * Where the map writes a row's number: just left of the row's first seat (its leftmost one, so a
@@ -36,8 +35,12 @@ export function rowLabels(seats: readonly SeatMapSeat[]): RowLabel[] {
 }
 
 /** A section's extent, for names that follow the fan into a zoomed section and the minimap. */
-export interface SectionBox extends Bounds {
+export interface SectionBox {
   name: string;
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
 }
 
 export function sectionBoxes(seats: readonly SeatMapSeat[]): SectionBox[] {

@@ -1,5 +1,5 @@
 import type { SeatModel } from './model';
-import type { Ctx2D } from './render';
+import type { Ctx2D } from './ctx';
 import type { View } from './viewport';
 
 /**
