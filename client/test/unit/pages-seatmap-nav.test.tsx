@@ -93,6 +93,20 @@ it('a tier in the legend filters the map: only its seats can be picked until it 
   expect(screen.getAllByTestId('seat-chip')).toHaveLength(2);
 });
 
+it('the list view keeps the filter: seats of other tiers are listed as not offered', async () => {
+  await ready();
+  fireEvent.click(screen.getAllByTestId('legend-tier')[1]!); // 看台 only
+  fireEvent.click(screen.getByTestId('view-toggle'));
+  const row1 = screen.getAllByTestId('list-seat'); // row 1 is VIP
+  expect(row1[0]!.textContent).toBe('1座 非所选票档');
+  fireEvent.click(row1[0]!);
+  expect(screen.queryAllByTestId('seat-chip')).toHaveLength(0);
+  fireEvent.click(screen.getAllByTestId('list-row')[1]!); // row 2: 看台
+  expect(screen.getAllByTestId('list-seat')[0]!.textContent).toBe('1座 可选');
+  fireEvent.click(screen.getAllByTestId('list-seat')[0]!);
+  expect(screen.getAllByTestId('seat-chip')).toHaveLength(1);
+});
+
 it('全览 brings a zoomed map back to the whole venue', async () => {
   await ready();
   const fit = seatmap().view()!.fitScale;

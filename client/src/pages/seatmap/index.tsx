@@ -241,7 +241,7 @@ export default function SeatMapPage() {
           >
             {asList ? '返回座位图' : '列表选座'}
           </Text>
-          {asList ? <SeatList model={model} selected={selected} onSeat={onTapSeat} /> : null}
+          {asList ? <SeatList model={model} selected={selected} onSeat={onTapSeat} filter={filter} /> : null}
           <MapStage
             hidden={asList}
             model={model}
