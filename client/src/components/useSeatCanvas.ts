@@ -10,6 +10,10 @@ export interface SeatCanvasProps {
   onTapSeat: (seat: number) => void;
   /** Zoom requests from the +/- buttons: a counter per direction. */
   zoomSignal?: { n: number; factor: number };
+  /** Bumped by 全览: back to the whole venue. */
+  fitSignal?: number;
+  /** The legend's tier filter (a tier index), or null for every tier. */
+  tierFilter?: number | null;
 }
 
 /**
@@ -30,4 +34,10 @@ export function useSeatCanvasProps(ctl: MutableRefObject<SeatMapController | nul
   useEffect(() => {
     if (props.zoomSignal && props.zoomSignal.n > 0) ctl.current?.zoom(props.zoomSignal.factor);
   }, [ctl, props.zoomSignal]);
+  useEffect(() => {
+    if (props.fitSignal) ctl.current?.showAll();
+  }, [ctl, props.fitSignal]);
+  useLayoutEffect(() => {
+    ctl.current?.setFilter(props.tierFilter ?? null);
+  }, [ctl, props.tierFilter, props.model]);
 }

@@ -53,6 +53,21 @@ export function exposeSeatMap(c: SeatMapController, rect: () => DOMRect): () => 
       return { x: r.left + p.x, y: r.top + p.y };
     },
     seatAt: (x: number, y: number) => c.seatAtScreen(x - rect().left, y - rect().top),
+    /** Zoom: scale, fit scale, on-screen seat pitch, whether the minimap shows. */
+    view: () => c.viewInfo(),
+    /** Seats too dense to pick: a tap zooms in instead. */
+    dense: () => c.isDense(),
+    /** The minimap's box in viewport coordinates, or null while it is hidden. */
+    minimap() {
+      const b = c.minimap();
+      const r = rect();
+      return b && { x: r.left + b.x, y: r.top + b.y, w: b.w, h: b.h };
+    },
+    /** The name of a seat's tier (by index), for picks by price. */
+    tier: (i: number) => {
+      const m = c.currentModel();
+      return m && i >= 0 && i < m.count ? m.tiers[m.tierOf[i]!]?.name : undefined;
+    },
     /** The index of a seat id in the map (for seatPoint), or -1. */
     indexOf: (id: string) => c.currentModel()?.index.get(id) ?? -1,
     /** A seat's state as the map draws it now: available, held or sold (live refreshes included). */
@@ -70,8 +85,10 @@ export function exposeSeatMap(c: SeatMapController, rect: () => DOMRect): () => 
       for (let i = 0; m && i < m.count && out.length < n; i++) {
         const p = m.state[i] === 0 ? api.seatPoint(i) : null;
         const inside = p && p.x > r.left + 4 && p.x < r.right - 4 && p.y > r.top + 4 && p.y < r.bottom - 4;
-        // Not under the zoom buttons or anything else drawn over the canvas.
-        if (inside && (!canvas || document.elementFromPoint(p.x, p.y) === canvas))
+        // Not under the zoom buttons or anything else drawn over the canvas, nor the minimap.
+        const b = api.minimap();
+        const onMini = b && p && p.x >= b.x && p.x <= b.x + b.w && p.y >= b.y && p.y <= b.y + b.h;
+        if (inside && !onMini && (!canvas || document.elementFromPoint(p.x, p.y) === canvas))
           out.push({ index: i, id: m.ids[i]!, ...p });
       }
       return out;

@@ -1,4 +1,5 @@
 import type { SeatMap, SeatMapSeat, Tier } from '@showtix/shared-types';
+import { fade, rowLabels, sectionBoxes, type RowLabel, type SectionBox } from './labels';
 
 /** Seat states as small integers, so 10,000 of them fit one typed array. */
 export const AVAILABLE = 0;
@@ -42,13 +43,21 @@ export interface SeatModel {
   index: Map<string, number>;
   tiers: Tier[];
   colors: string[];
+  /** The tier colours washed out: seats of the tiers a legend filter does not offer. */
+  faded: string[];
   byTier: Uint32Array[];
   /** 0..count-1, for passes over every seat with the same code as per-tier passes. */
   all: Uint32Array;
   bounds: Bounds;
   /** Drawing size of one seat in venue units (a bit under the seat pitch). */
   seatSize: number;
+  /** Distance between neighbouring seats in venue units (the median nearest-neighbour gap). */
+  pitch: number;
   sections: SectionLabel[];
+  /** Each section's extent: names that stay on screen in a zoomed section, and the minimap. */
+  boxes: SectionBox[];
+  /** Row numbers, written left of each row once seats are big enough to tell rows apart. */
+  rows: RowLabel[];
   grid: { cell: number; cols: number; rows: number; starts: Uint32Array; items: Uint32Array };
 }
 
@@ -190,6 +199,7 @@ export function buildModel(map: Pick<SeatMap, 'seats' | 'tiers'>): SeatModel {
   for (let i = 0; i < n; i++) byTier[tierOf[i]!]![fill[tierOf[i]!]!++] = i;
   const bounds = boundsOf(xs, ys);
   const pitch = estimatePitch(xs, ys);
+  const colors = tierColors(map.tiers);
   return {
     count: n,
     ids,
@@ -200,12 +210,16 @@ export function buildModel(map: Pick<SeatMap, 'seats' | 'tiers'>): SeatModel {
     state,
     index,
     tiers: map.tiers,
-    colors: tierColors(map.tiers),
+    colors,
+    faded: colors.map((c) => fade(c)),
     byTier,
     all: Uint32Array.from({ length: n }, (_, i) => i),
     bounds,
     seatSize: pitch * 0.78,
+    pitch,
     sections: sectionLabels(map.seats),
+    boxes: sectionBoxes(map.seats),
+    rows: rowLabels(map.seats),
     grid: buildGrid(xs, ys, bounds, pitch * 2),
   };
 }

@@ -32,3 +32,21 @@ exports.buildModel = function buildModel(map, width, height) {
     .filter((s) => s.state === 'available')
     .map((s) => ({ id: s.id, x: s.x * scale + tx, y: s.y * scale + ty, priceFen: price.get(s.tierId) }));
 };
+
+/**
+ * Where the seats are after a tap on a map too dense for a finger (seats under 16 px apart): the
+ * app zooms about the tapped point so that seats are 30 px apart (client/src/seatmap/controller.ts).
+ * Returns the points unchanged when the map is not dense.
+ */
+exports.afterDenseTap = function afterDenseTap(map, points, width, height, at) {
+  const xs = map.seats.map((s) => s.x);
+  const ys = map.seats.map((s) => s.y);
+  const size = pitch(map.seats) * 0.78;
+  const w = Math.max(...xs) - Math.min(...xs) + size;
+  const h = Math.max(...ys) - Math.min(...ys) + size;
+  const scale = Math.min((width - 2 * PAD) / w, (height - 2 * PAD - STAGE_SPACE) / h);
+  const px = pitch(map.seats) * scale;
+  if (px >= 16) return points;
+  const k = 30 / px;
+  return points.map((p) => ({ ...p, x: at.x + (p.x - at.x) * k, y: at.y + (p.y - at.y) * k }));
+};

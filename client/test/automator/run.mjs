@@ -61,8 +61,14 @@ try {
   const canvas = await page.$('.seat-canvas__canvas');
   const [{ left, top }, { width, height }] = [await canvas.offset(), await canvas.size()];
   const map = await (await fetch(`${stack.apiUrl}/api/v1/sessions/${seeded.sessionId}/seatmap`)).json();
-  const { buildModel } = rootRequire(`${ROOT}/client/test/automator/geometry.cjs`);
-  const points = buildModel(map, width, height);
+  const { buildModel, afterDenseTap } = rootRequire(`${ROOT}/client/test/automator/geometry.cjs`);
+  const fitPoints = buildModel(map, width, height);
+  // A dense map: the first tap zooms in about the first seat (then seats are ~30 px apart).
+  const points = afterDenseTap(map, fitPoints, width, height, fitPoints[0]);
+  if (points !== fitPoints) {
+    await canvas.trigger('tap', { x: left + fitPoints[0].x, y: top + fitPoints[0].y });
+    await page.waitFor(500);
+  }
   for (const p of points.slice(0, 2)) await canvas.trigger('tap', { x: left + p.x, y: top + p.y });
   await page.waitFor(async () => (await page.$$('.seat-chip')).length === 2);
   const total = await (await page.$('.bottom-bar__info')).text();

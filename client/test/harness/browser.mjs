@@ -142,6 +142,16 @@ export async function zoomIn(page) {
  */
 export async function tapSeats(page, seats) {
   for (const [i, s] of seats.entries()) {
+    // Seats too dense for a finger: the first tap zooms in about it (the seat stays under it).
+    if (await page.evaluate(() => window.__seatmap.dense())) {
+      const at = await page.evaluate((index) => window.__seatmap.seatPoint(index), s.index);
+      const before = await page.evaluate(() => window.__seatmapDraws ?? 0);
+      await page.touchscreen.tap(at.x, at.y);
+      await page.waitForFunction(
+        (n) => (window.__seatmapDraws ?? 0) > n && !window.__seatmap.dense(),
+        before,
+      );
+    }
     const p = await page.evaluate((index) => window.__seatmap.seatPoint(index), s.index);
     await page.touchscreen.tap(p.x, p.y);
     await page

@@ -133,6 +133,17 @@ describe('show page header and buttons', () => {
     expect(taro.showModal).toHaveBeenLastCalledWith(expect.objectContaining({ title: '联系客服' }));
   });
 
+  it('场馆 shows city and address; 复制地址 copies them for a map app', async () => {
+    await open(DETAIL);
+    const card = screen.getByTestId('venue-card');
+    expect(card.textContent).toBe('场馆梅赛德斯-奔驰文化中心上海 · 世博大道1200号复制地址');
+    await act(async () => fireEvent.click(screen.getByTestId('venue-copy')));
+    expect(taro.setClipboardData).toHaveBeenCalledWith({ data: '上海 世博大道1200号 梅赛德斯-奔驰文化中心' });
+    expect(taro.showToast).toHaveBeenLastCalledWith(
+      expect.objectContaining({ title: '地址已复制，可在地图应用中搜索' }),
+    );
+  });
+
   it('the presale button says what it does and the time to the sale on two lines', async () => {
     const presale = {
       ...SESSION,

@@ -177,3 +177,56 @@ test('the compiled page draws the known layout on a Canvas 2D node: tier colours
   await until(() => colourAt(point('s1')) === tier('s1'), 'the seat drawn free again');
   page.detach();
 });
+
+/**
+ * An arena block as the walk-through met it: 2 sections of 20 rows x 40 seats, ~4 px apart at
+ * fit zoom on a phone.
+ */
+function denseMap() {
+  const seats = [];
+  for (const [k, section] of ['内场A区', '内场B区'].entries())
+    for (let r = 0; r < 20; r++)
+      for (let n = 0; n < 40; n++)
+        seats.push({
+          id: `${k}-${r}-${n}`,
+          section,
+          row: String(r + 1),
+          number: String(n + 1),
+          x: k * 430 + n * 10,
+          y: r * 10,
+          tierId: r < 5 ? 't1' : 't2',
+          state: 'available',
+        });
+  return { ...map, seats };
+}
+
+test('the compiled page navigates a dense map: a tap zooms in, rows, section names and the minimap are drawn; the legend filters; 全览', async () => {
+  const dense = denseMap();
+  serveMap(dense, 'L-dense'); // a layout version of its own: the app caches layouts by version
+  const m = buildModel(dense);
+  const v = fitView(m.bounds, m.seatSize, WIDTH, HEIGHT);
+  const at = (id) => toScreen(v, m.xs[m.index.get(id)], m.ys[m.index.get(id)]);
+  Object.assign(canvas, { enabled: true, width: WIDTH, height: HEIGHT });
+  const page = openPage('pages/seatmap/index', { sessionId: '7', showId: '3' });
+  const last = () => canvas.frames[canvas.frames.length - 1];
+  await until(() => last()?.fills.length, 'the first frame');
+  const rowNumbers = () => last().texts.filter((t) => /^\d+$/.test(t.text));
+  expect(rowNumbers()).toEqual([]);
+
+  const frames = canvas.frames.length;
+  fire(page, 'seat-canvas__canvas', 'tap', { detail: at('0-12-20') });
+  await until(() => canvas.frames.length > frames && rowNumbers().length > 3, 'the zoomed frame');
+  expect(byClass(page, 'seat-chip')).toHaveLength(0); // a zoom, not a pick
+  expect(last().texts.map((t) => t.text)).toContain('内场A区');
+  expect(last().strokes.some((s) => s.color === '#e4393c')).toBe(true); // the minimap's frame
+
+  // The legend: 看台 only; VIP seats are washed out.
+  fire(page, 'legend__item--tier', 'tap', {}, 1);
+  await until(() => last().fills.some((f) => f.color === m.faded[0]), 'VIP washed out');
+  expect(last().fills.some((f) => f.color === m.colors[1] && f.rects.length)).toBe(true);
+
+  // 全览: the whole map again, no row numbers.
+  fire(page, 'zoom__btn--all', 'tap');
+  await until(() => rowNumbers().length === 0, 'the fit view');
+  page.detach();
+});

@@ -32,11 +32,15 @@ function Chips(p: {
   );
 }
 
-/** 列表选座: section, row, seat, picked with the same rules (limit, taken) as a tap on the map. */
+/**
+ * 列表选座: section, row, seat, picked with the same rules (limit, taken) as a tap on the map. The
+ * legend's tier filter holds here too: a seat of another tier is listed as not offered.
+ */
 export default function SeatList(p: {
   model: SeatModel;
   selected: number[];
   onSeat: (index: number) => void;
+  filter?: number | null;
 }) {
   const sections = sectionsOf(p.model);
   const [section, setSection] = useState(sections[0] ?? '');
@@ -53,13 +57,15 @@ export default function SeatList(p: {
       <View className="seat-list__chips">
         {seatsOf(p.model, section, shownRow).map((s) => {
           const on = p.selected.includes(s.index);
-          const state = on ? '已选' : s.free ? '可选' : '已售';
+          const offered = p.filter == null || p.model.tierOf[s.index] === p.filter;
+          const free = s.free && offered;
+          const state = on ? '已选' : !s.free ? '已售' : offered ? '可选' : '非所选票档';
           return (
             <View
               key={s.index}
-              className={`seat-list__seat ${on ? 'seat-list__seat--on' : ''} ${s.free ? '' : 'seat-list__seat--off'}`}
+              className={`seat-list__seat ${on ? 'seat-list__seat--on' : ''} ${free ? '' : 'seat-list__seat--off'}`}
               data-testid="list-seat"
-              onClick={() => (s.free || on) && p.onSeat(s.index)}
+              onClick={() => (free || on) && p.onSeat(s.index)}
               {...tapTarget({
                 pressed: on,
                 label: `${section} ${shownRow}排 ${s.number}座 ${state}，${formatYuan(s.priceFen)}`,

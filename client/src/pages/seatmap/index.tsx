@@ -4,7 +4,6 @@ import Taro, { useRouter } from '@tarojs/taro';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import LoadState from '../../components/LoadState';
 import { BarTotal } from '../../components/PriceTag';
-import SeatCanvas from '../../components/SeatCanvas';
 import TurnTimer from '../../components/TurnTimer';
 import { useLoad } from '../../hooks/useLoad';
 import { go, replace } from '../../routes';
@@ -18,6 +17,8 @@ import { selectionTotalFen, toggleSeat } from '../../seatmap/selection';
 import { formatYuan } from '../../utils/money';
 import { formatDateTime } from '../../utils/time';
 import SeatList from './SeatList';
+import MapStage from './MapStage';
+import { Legend, SeatingSwitch, SessionSwitch, type Seating } from './parts';
 import { useZoneChoice, ZoneSection, zonePrice } from './ZonePicker';
 import { useSeatStates } from './useSeatStates';
 import './index.scss';
@@ -27,63 +28,6 @@ import { tapTarget } from '../../utils/a11y';
 interface Loaded {
   map: LoadedSeatMap;
   session: SessionInfo;
-}
-
-type Seating = 'seats' | 'zones';
-
-/**
- * A mixed session (seats and standing zones): which of the two the page sells. One order holds
- * one kind (the API takes seatIds, or zoneId and quantity), so the fan picks one here.
- */
-function SeatingSwitch(p: { mode: Seating; fromFen: number; onMode: (m: Seating) => void }) {
-  const tab = (m: Seating) => `seating-switch__tab ${p.mode === m ? 'seating-switch__tab--on' : ''}`;
-  return (
-    <View className="seating-switch">
-      <View
-        className={tab('seats')}
-        data-testid="seating-seats"
-        onClick={() => p.onMode('seats')}
-        {...tapTarget({ pressed: p.mode === 'seats' })}
-      >
-        <Text className="seating-switch__name">选座位</Text>
-      </View>
-      <View
-        className={tab('zones')}
-        data-testid="seating-zones"
-        onClick={() => p.onMode('zones')}
-        {...tapTarget({ pressed: p.mode === 'zones' })}
-      >
-        <Text className="seating-switch__name">站票</Text>
-        <Text className="seating-switch__from">{formatYuan(p.fromFen)} 起</Text>
-      </View>
-    </View>
-  );
-}
-
-function Legend({ model, zoneTiers }: { model: SeatModel; zoneTiers: Set<string> }) {
-  return (
-    <View className="legend">
-      {model.tiers.map((t, i) =>
-        // Standing tiers have no seats on this map: they are sold under the 站票 tab.
-        zoneTiers.has(t.id) ? null : (
-          <View key={t.id} className="legend__item" data-testid="legend-tier">
-            <View className="legend__swatch" style={{ background: model.colors[i] }} />
-            <Text className="legend__text">
-              {t.name} {formatYuan(t.priceFen)}
-            </Text>
-          </View>
-        ),
-      )}
-      <View className="legend__item">
-        <View className="legend__swatch legend__swatch--off" />
-        <Text className="legend__text">已售/锁定</Text>
-      </View>
-      <View className="legend__item">
-        <View className="legend__swatch legend__swatch--sel" />
-        <Text className="legend__text">已选</Text>
-      </View>
-    </View>
-  );
 }
 
 function SelectedBar(props: {
@@ -158,8 +102,8 @@ export default function SeatMapPage() {
   const [zoneLive, setZoneLive] = useState<SeatStates['zones']>();
   const [zoneChoice, setZoneChoice] = useZoneChoice();
   const [seating, setSeating] = useState<Seating>('seats');
-  const [zoom, setZoom] = useState({ n: 0, factor: 1 });
   const [asList, setAsList] = useState(false);
+  const [filter, setFilter] = useState<number | null>(null);
   const statesVersion = useSeatStates(
     sessionId,
     Boolean(data.data),
@@ -187,6 +131,11 @@ export default function SeatMapPage() {
   const onTapSeat = useCallback(
     (seat: number) => {
       if (!model) return;
+      // The legend filter offers one tier: seats of the others are shown, not sold, until cleared.
+      if (filter !== null && model.tierOf[seat] !== filter && !selectedRef.current.includes(seat)) {
+        const title = `当前只看「${model.tiers[filter]!.name}」，点图例中的票档可切换`;
+        return void Taro.showToast({ title, icon: 'none' });
+      }
       const r = toggleSeat(model, selectedRef.current, seat, limit);
       if (r.ok) return setSelected(r.selected);
       // Over the limit because of tickets bought before: say so, not just the per-order limit.
@@ -194,7 +143,7 @@ export default function SeatMapPage() {
       const title = held ? reached || `您已购买本场 ${quota.held} 张，本场还可再选 ${limit} 张` : r.message;
       void Taro.showToast({ title, icon: 'none' });
     },
-    [model, limit, setSelected, quota, reached],
+    [model, limit, setSelected, quota, reached, filter],
   );
 
   if (!data.data) {
@@ -261,21 +210,29 @@ export default function SeatMapPage() {
           {formatDateTime(session.startsAt)} · 限购 {session.purchaseLimit} 张
         </Text>
       </View>
+      {show.data?.sessions ? (
+        <SessionSwitch
+          sessions={show.data.sessions}
+          current={sessionId}
+          onPick={(id) => replace('seatmap', { sessionId: id, showId: session.showId })}
+        />
+      ) : null}
       {queued ? <TurnTimer admission={admission} onRequeue={requeue} /> : null}
       {mixed ? (
         <SeatingSwitch
           mode={seating}
           fromFen={Math.min(...zones.map((z) => zonePrice(z, map.tiers)))}
-          onMode={(m) => {
-            // The map is drawn afresh at fit zoom: a stale +/- request must not replay on it.
-            setZoom({ n: 0, factor: 1 });
-            setSeating(m);
-          }}
+          onMode={setSeating}
         />
       ) : null}
       {model && seating === 'seats' ? (
         <>
-          <Legend model={model} zoneTiers={new Set(zones.map((z) => z.tierId))} />
+          <Legend
+            model={model}
+            zoneTiers={new Set(zones.map((z) => z.tierId))}
+            filter={filter}
+            onFilter={setFilter}
+          />
           <Text
             className="view-toggle"
             data-testid="view-toggle"
@@ -284,32 +241,15 @@ export default function SeatMapPage() {
           >
             {asList ? '返回座位图' : '列表选座'}
           </Text>
-          {asList ? <SeatList model={model} selected={selected} onSeat={onTapSeat} /> : null}
-          <View className="seatmap__stage" style={asList ? { display: 'none' } : undefined}>
-            <SeatCanvas
-              model={model}
-              selected={selected}
-              statesVersion={statesVersion}
-              onTapSeat={onTapSeat}
-              zoomSignal={zoom}
-            />
-            <View className="zoom">
-              <Button
-                className="zoom__btn"
-                aria-label="放大座位图"
-                onClick={() => setZoom((z) => ({ n: z.n + 1, factor: 1.5 }))}
-              >
-                ＋
-              </Button>
-              <Button
-                className="zoom__btn"
-                aria-label="缩小座位图"
-                onClick={() => setZoom((z) => ({ n: z.n + 1, factor: 1 / 1.5 }))}
-              >
-                －
-              </Button>
-            </View>
-          </View>
+          {asList ? <SeatList model={model} selected={selected} onSeat={onTapSeat} filter={filter} /> : null}
+          <MapStage
+            hidden={asList}
+            model={model}
+            selected={selected}
+            statesVersion={statesVersion}
+            onTapSeat={onTapSeat}
+            tierFilter={filter}
+          />
           <SelectedBar
             model={model}
             selected={selected}

@@ -17,6 +17,7 @@ import { formatCountdown, formatDateRange, formatDateTime } from '../../utils/ti
 import { ServiceBarItem } from '../../components/ServiceEntry';
 import { HeroActions } from './actions';
 import { PurchaseNotes, RefundRules } from './notices';
+import { VenueCard } from './venue';
 import './index.scss';
 import { flag } from '../../utils/flag';
 import { tapTarget } from '../../utils/a11y';
@@ -183,11 +184,7 @@ function ShowBody({
             </Text>
           ) : null}
         </View>
-        <View className="card">
-          <Text className="card__title">场馆</Text>
-          <Text className="card__text">{d.venue.name}</Text>
-          <Text className="card__sub">{d.venue.address}</Text>
-        </View>
+        <VenueCard venue={d.venue} />
         {session ? <PurchaseNotes session={session} rules={d.refundRules} /> : null}
         <RefundRules rules={d.refundRules} />
         {d.description ? (
