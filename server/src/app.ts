@@ -33,6 +33,8 @@ import { WechatClient } from './wechat/client';
 import { trustedWechatKeys } from './wechat/keys';
 import { WechatPay } from './wechat/pay';
 import { RefundService } from './refunds/service';
+import { ExchangeService } from './exchanges/service';
+import { exchangeRoutes } from './exchanges/routes';
 import { PaymentService } from './payments/service';
 import { paymentLedger } from './payments/ledger';
 import { notifyRoutes, payRoutes } from './payments/routes';
@@ -94,6 +96,8 @@ export interface AppDeps {
   wechatKeys: Map<string, import('node:crypto').KeyObject>;
   pay: WechatPay;
   refunds: RefundService;
+  /** 改签: exchanges of tickets to other seats of the same show. */
+  exchanges: ExchangeService;
   payments: PaymentService;
   admin: AdminServices;
   vault: IdentityVault;
@@ -269,6 +273,7 @@ export async function createDeps(
     wechatKeys,
     pay,
     refunds,
+    exchanges: new ExchangeService({ db, inventory, catalog, ids, relay, log, holdGraceMs: config.holdGraceMs }),
     payments,
     vault,
     risk,
@@ -409,6 +414,7 @@ export function createApp(d: AppDeps): Koa {
   // Each router tries its routes in turn: the purchase path and the seat map come first.
   for (const router of [
     orderRoutes(d.orders, auth, d.clock),
+    exchangeRoutes(d.exchanges, auth, d.clock),
     catalogRoutes(d.catalog, d.seatmaps, d.clock, () => d.degrade.seatPollMs()),
     queueRoutes(d.queue, auth, d.clock),
     quotaRoutes(d.db, d.catalog, auth),

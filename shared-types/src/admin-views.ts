@@ -58,6 +58,8 @@ export interface AdminShowDetail extends AdminShowSummary {
   description: string;
   refundRules: RefundTier[];
   showPurchaseLimit: number | null;
+  /** 改签 rules (absent on servers before migration 0031). */
+  exchangeRules?: { allowed: boolean; cutoffMinutes: number };
   sessions: AdminSessionSummary[];
 }
 

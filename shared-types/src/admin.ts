@@ -1,3 +1,4 @@
+import { ExchangeRulesSchema } from './exchange';
 /**
  * The admin API's request schemas, validated by the server and reused by the admin page's forms;
  * its response shapes are in admin-views.ts. Money is integer fen; times are ISO 8601 strings.
@@ -149,6 +150,8 @@ export const ShowUpdateSchema = z.strictObject({
   posterUrl: posterUrl.optional(),
   refundRules: refundRules.optional(),
   showPurchaseLimit: z.number().int().min(1).max(100).nullable().optional(),
+  /** 改签 rules: allowed, and until how many minutes before a session starts. */
+  exchangeRules: ExchangeRulesSchema.optional(),
 });
 
 // ---------- sessions ----------

@@ -55,6 +55,8 @@ export interface ShowDetail extends ShowSummary {
   description: string;
   venue: { id: string; name: string; city: string; address: string };
   refundRules: RefundTier[];
+  /** 改签: whether tickets may be exchanged, and until how long before the session. */
+  exchangeRules?: { allowed: boolean; cutoffMinutes: number };
   sessions: SessionInfo[];
 }
 
@@ -216,8 +218,8 @@ export interface PayResponse {
   cashierUrl?: string;
 }
 
-/** valid; voided (refunded); refunding (a refund is under way: not admitted). Entry shows as checkedInAt. */
-export type TicketStatus = 'valid' | 'voided' | 'refunding';
+/** valid; voided (refunded); refunding (a refund is under way: not admitted); exchanged (改签: replaced by a new ticket, not admitted). Entry shows as checkedInAt. */
+export type TicketStatus = 'valid' | 'voided' | 'refunding' | 'exchanged';
 
 /** A ticket's binding to the device that shows its codes. */
 export interface TicketBinding {

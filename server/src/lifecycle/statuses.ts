@@ -9,6 +9,10 @@ export const REFUND_STATUS = { REQUESTED: 0, PROCESSING: 1, SUCCESS: 2, ABNORMAL
 
 /**
  * Only VALID is admissible at a gate; REFUNDING holds a ticket while a refund of its order is
- * open (requested, at WeChat, or abnormal), VOIDED once refunded.
+ * open (requested, at WeChat, or abnormal), VOIDED once refunded, EXCHANGED once given up for
+ * a new ticket by an exchange (改签, server/src/exchanges). 4 and 5 are kept for other branches.
  */
-export const TICKET_STATUS = { VALID: 1, VOIDED: 2, REFUNDING: 3 } as const;
+export const TICKET_STATUS = { VALID: 1, VOIDED: 2, REFUNDING: 3, EXCHANGED: 6 } as const;
+
+/** An exchange (改签): its order not paid yet, done (tickets moved), or failed (refunded). */
+export const EXCHANGE_STATUS = { PENDING: 0, DONE: 1, FAILED: 2 } as const;

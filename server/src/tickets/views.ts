@@ -12,6 +12,7 @@ const TICKET_STATUS_NAME: Record<number, TicketStatus> = {
   1: 'valid',
   2: 'voided',
   3: 'refunding',
+  6: 'exchanged',
 };
 
 /**

@@ -17,6 +17,8 @@ export interface ShowInput {
   posterUrl: string | null;
   refundRules: RefundTier[];
   showPurchaseLimit: number | null;
+  /** 改签 rules (update only; a new show allows none until the organiser sets them). */
+  exchangeRules?: { allowed: boolean; cutoffMinutes: number };
 }
 
 const auditShape = (s: repo.ShowFull) => ({
@@ -26,6 +28,7 @@ const auditShape = (s: repo.ShowFull) => ({
   posterUrl: s.posterUrl,
   refundRules: s.refundRules,
   showPurchaseLimit: s.showPurchaseLimit,
+  exchangeRules: s.exchangeRules,
 });
 
 export class ShowService {
