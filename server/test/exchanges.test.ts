@@ -26,7 +26,11 @@ let stand = 8; // next free stand seat index
 
 beforeAll(async () => {
   p = await createPayEnv();
-  s = await createSession(p.deps, { seats: 60, vip: 8, refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }] });
+  s = await createSession(p.deps, {
+    seats: 60,
+    vip: 8,
+    refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }],
+  });
   await p.deps.db.query('UPDATE shows SET exchange_allowed = 1, exchange_cutoff_minutes = 120 WHERE id = ?', [
     s.showId,
   ]);
@@ -41,7 +45,9 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 async function secondSession(showId: string) {
-  const [[venue]] = await p.deps.db.query<RowDataPacket[]>('SELECT venue_id FROM shows WHERE id = ?', [showId]);
+  const [[venue]] = await p.deps.db.query<RowDataPacket[]>('SELECT venue_id FROM shows WHERE id = ?', [
+    showId,
+  ]);
   const [seats] = await p.deps.db.query<RowDataPacket[]>('SELECT id FROM venue_seats WHERE venue_id = ?', [
     venue!.venue_id,
   ]);
@@ -83,7 +89,12 @@ async function ticketed(openid: string, seatIds: string[], sessionId = s.session
   await p.until(async () => (await getOrder(fan, order.orderNo)).status === 'ticketed', 'tickets');
   const full = await getOrder(fan, order.orderNo);
   const orderId = String((await one('SELECT id FROM orders WHERE order_no = ?', [order.orderNo])).id);
-  return { fan, orderNo: order.orderNo as string, orderId, ticketIds: full.items.map((i: any) => i.ticketId) as string[] };
+  return {
+    fan,
+    orderNo: order.orderNo as string,
+    orderId,
+    ticketIds: full.items.map((i: any) => i.ticketId) as string[],
+  };
 }
 const vipSeats = (n: number) => s.seatIds.slice(vip, (vip += n));
 const standSeats = (n: number) => s.seatIds.slice(stand, (stand += n));
@@ -95,20 +106,33 @@ const exchange = (fan: Fan, orderNo: string, body: Record<string, unknown>, key?
     ...(key ? { headers: { 'Idempotency-Key': key } } : {}),
   });
 const seatStates = async (sessionId = s.sessionId) =>
-  (await p.api.call('GET', `/api/v1/sessions/${sessionId}/seat-states`)).body as { sold: string[]; held: string[] };
+  (await p.api.call('GET', `/api/v1/sessions/${sessionId}/seat-states`)).body as {
+    sold: string[];
+    held: string[];
+  };
 const clean = async (sessionId = s.sessionId) => {
-  await p.until(async () => (await audit(p.deps, sessionId, p.clock.now().getTime())).length === 0, 'audit', 5_000).catch(
-    () => undefined,
-  );
+  await p
+    .until(async () => (await audit(p.deps, sessionId, p.clock.now().getTime())).length === 0, 'audit', 5_000)
+    .catch(() => undefined);
   expect(await audit(p.deps, sessionId, p.clock.now().getTime())).toEqual([]);
 };
 
 it('same price, same session: immediate; the old ticket is exchanged, the new one valid, the old seat back on sale', async () => {
   const [from, to] = standSeats(2);
   const o = await ticketed('openid-x-equal', [from!]);
-  const r = await exchange(o.fan, o.orderNo, { ticketIds: o.ticketIds, sessionId: s.sessionId, seatIds: [to] });
+  const r = await exchange(o.fan, o.orderNo, {
+    ticketIds: o.ticketIds,
+    sessionId: s.sessionId,
+    seatIds: [to],
+  });
   expect(r.status).toBe(201);
-  expect(r.body).toMatchObject({ status: 'done', diffFen: 0, oldFen: STAND, newFen: STAND, oldTicketIds: o.ticketIds });
+  expect(r.body).toMatchObject({
+    status: 'done',
+    diffFen: 0,
+    oldFen: STAND,
+    newFen: STAND,
+    oldTicketIds: o.ticketIds,
+  });
   expect(r.body.newTicketIds).toHaveLength(1);
   expect(await ticketStatus(o.fan, o.ticketIds[0]!)).toBe('exchanged');
   const fresh = (await ticketsOf(o.fan)).find((t) => t.ticketId === r.body.newTicketIds[0]);
@@ -132,7 +156,11 @@ it('higher price: the old ticket stays valid until the difference is paid throug
   const [from] = standSeats(1);
   const [to] = vipSeats(1);
   const o = await ticketed('openid-x-up', [from!]);
-  const r = await exchange(o.fan, o.orderNo, { ticketIds: o.ticketIds, sessionId: s.sessionId, seatIds: [to] });
+  const r = await exchange(o.fan, o.orderNo, {
+    ticketIds: o.ticketIds,
+    sessionId: s.sessionId,
+    seatIds: [to],
+  });
   expect(r.status).toBe(201);
   expect(r.body).toMatchObject({ status: 'pending', diffFen: VIP - STAND });
   expect(r.body.order).toMatchObject({ status: 'pending', amountFen: VIP - STAND });
@@ -145,7 +173,10 @@ it('higher price: the old ticket stays valid until the difference is paid throug
     seatIds: [standSeats(1)[0]],
   });
   expect(twice.body.error?.code).toBe('EXCHANGE_IN_PROGRESS');
-  const refund = await p.api.call('POST', `/api/v1/orders/${o.orderNo}/refund`, { token: o.fan.token, body: {} });
+  const refund = await p.api.call('POST', `/api/v1/orders/${o.orderNo}/refund`, {
+    token: o.fan.token,
+    body: {},
+  });
   expect(refund.body.error?.code).toBe('EXCHANGE_IN_PROGRESS');
 
   const pay = await p.api.call('POST', `/api/v1/orders/${r.body.orderNo}/pay`, { token: o.fan.token });
@@ -167,14 +198,24 @@ it('higher price not paid in time: the hold expires and nothing changed', async 
   const o = await ticketed('openid-x-expire', [from!]);
   const [vipTo] = vipSeats(1);
   void to;
-  const r = await exchange(o.fan, o.orderNo, { ticketIds: o.ticketIds, sessionId: s.sessionId, seatIds: [vipTo] });
+  const r = await exchange(o.fan, o.orderNo, {
+    ticketIds: o.ticketIds,
+    sessionId: s.sessionId,
+    seatIds: [vipTo],
+  });
   expect(r.body.status).toBe('pending');
   // Its hold ran out (the clock is not moved: the simulator checks signatures on real time).
   await p.deps.db.query('UPDATE orders SET expire_at = ? WHERE order_no = ?', [
     new Date(p.clock.now().getTime() - 1),
     r.body.orderNo,
   ]);
-  const deps = { db: p.deps.db, orders: p.deps.orders, inventory: p.deps.inventory, log: p.deps.log, orphanGraceMs: 60_000 };
+  const deps = {
+    db: p.deps.db,
+    orders: p.deps.orders,
+    inventory: p.deps.inventory,
+    log: p.deps.log,
+    orphanGraceMs: 60_000,
+  };
   await expireDueOrders(deps, p.clock.now());
   const listed = await p.api.call('GET', `/api/v1/orders/${o.orderNo}/exchanges`, { token: o.fan.token });
   expect(listed.body.items[0]).toMatchObject({ status: 'cancelled' });
@@ -184,7 +225,11 @@ it('higher price not paid in time: the hold expires and nothing changed', async 
   expect(st.sold).not.toContain(vipTo);
   expect(st.sold).toContain(from);
   // Exchangeable again once its exchange order is gone.
-  const again = await exchange(o.fan, o.orderNo, { ticketIds: o.ticketIds, sessionId: s.sessionId, seatIds: [vipTo] });
+  const again = await exchange(o.fan, o.orderNo, {
+    ticketIds: o.ticketIds,
+    sessionId: s.sessionId,
+    seatIds: [vipTo],
+  });
   expect(again.body.status).toBe('pending');
   await clean();
 });
@@ -193,19 +238,26 @@ it('lower price, another session: the difference is refunded on the original pay
   const [from] = vipSeats(1);
   const o = await ticketed('openid-x-down', [from!]);
   const to = other.seatIds[0]!;
-  const r = await exchange(o.fan, o.orderNo, { ticketIds: o.ticketIds, sessionId: other.sessionId, seatIds: [to] });
+  const r = await exchange(o.fan, o.orderNo, {
+    ticketIds: o.ticketIds,
+    sessionId: other.sessionId,
+    seatIds: [to],
+  });
   expect(r.status).toBe(201);
   expect(r.body).toMatchObject({ status: 'done', diffFen: 50_000 - VIP, toSessionId: other.sessionId });
   const tickets = await ticketsOf(o.fan);
   expect(tickets.find((t) => t.ticketId === o.ticketIds[0])?.status).toBe('exchanged');
   expect(tickets.find((t) => t.sessionId === other.sessionId)).toMatchObject({ status: 'valid', seatId: to });
   await p.until(
-    async () => (await one('SELECT refunded_fen FROM payments WHERE order_id = ?', [o.orderId])).refunded_fen === VIP - 50_000,
+    async () =>
+      (await one('SELECT refunded_fen FROM payments WHERE order_id = ?', [o.orderId])).refunded_fen ===
+      VIP - 50_000,
     'difference refunded',
   );
-  const refund = await one("SELECT out_refund_no, amount_fen, status FROM refunds WHERE order_id = ? AND kind = 'exchange'", [
-    o.orderId,
-  ]);
+  const refund = await one(
+    "SELECT out_refund_no, amount_fen, status FROM refunds WHERE order_id = ? AND kind = 'exchange'",
+    [o.orderId],
+  );
   expect(refund).toMatchObject({ amount_fen: VIP - 50_000, status: 2 });
   expect(refund.out_refund_no).toMatch(/^RX/);
   await p.until(async () => !(await seatStates()).sold.includes(from!), 'old seat released');
@@ -215,12 +267,17 @@ it('lower price, another session: the difference is refunded on the original pay
 
 it('refuses: not allowed, after the cutoff, another show, a taken seat, a checked-in or refunding ticket', async () => {
   const o = await ticketed('openid-x-refuse', standSeats(3));
-  const body = (t: string[], seatIds: string[], sessionId = s.sessionId) => ({ ticketIds: t, sessionId, seatIds });
+  const body = (t: string[], seatIds: string[], sessionId = s.sessionId) => ({
+    ticketIds: t,
+    sessionId,
+    seatIds,
+  });
   // Another show's session.
   const elsewhere = await createSession(p.deps, { seats: 4 });
-  expect((await exchange(o.fan, o.orderNo, body([o.ticketIds[0]!], [elsewhere.seatIds[0]!], elsewhere.sessionId))).body.error?.code).toBe(
-    'EXCHANGE_OTHER_SHOW',
-  );
+  expect(
+    (await exchange(o.fan, o.orderNo, body([o.ticketIds[0]!], [elsewhere.seatIds[0]!], elsewhere.sessionId)))
+      .body.error?.code,
+  ).toBe('EXCHANGE_OTHER_SHOW');
   // A seat sold to someone else.
   const taken = await ticketed('openid-x-holder', standSeats(1));
   const sold = (await getOrder(taken.fan, taken.orderNo)).items[0].seatId;
@@ -228,8 +285,13 @@ it('refuses: not allowed, after the cutoff, another show, a taken seat, a checke
   expect(r.body.error?.code).toBe('SEAT_TAKEN');
   expect(await ticketStatus(o.fan, o.ticketIds[0]!)).toBe('valid');
   // A refunding ticket.
-  await p.api.call('POST', `/api/v1/orders/${o.orderNo}/refund`, { token: o.fan.token, body: { ticketIds: [o.ticketIds[1]] } });
-  expect((await exchange(o.fan, o.orderNo, body([o.ticketIds[1]!], standSeats(1)))).body.error?.code).toBe('EXCHANGE_TICKET_INVALID');
+  await p.api.call('POST', `/api/v1/orders/${o.orderNo}/refund`, {
+    token: o.fan.token,
+    body: { ticketIds: [o.ticketIds[1]] },
+  });
+  expect((await exchange(o.fan, o.orderNo, body([o.ticketIds[1]!], standSeats(1)))).body.error?.code).toBe(
+    'EXCHANGE_TICKET_INVALID',
+  );
   // A checked-in ticket.
   const device = newDevice();
   const bound = await p.api.call('POST', `/api/v1/tickets/${o.ticketIds[2]}/bind`, {
@@ -238,21 +300,39 @@ it('refuses: not allowed, after the cutoff, another show, a taken seat, a checke
   });
   const scan = await p.api.call('POST', '/api/v1/checkin', {
     token: staffToken,
-    body: { qr: makeCode(bound.body.binding, device.priv, p.clock.now().getTime()), gate: 'A1', sessionId: s.sessionId },
+    body: {
+      qr: makeCode(bound.body.binding, device.priv, p.clock.now().getTime()),
+      gate: 'A1',
+      sessionId: s.sessionId,
+    },
   });
   expect(scan.body.result).toBe('admitted');
-  expect((await exchange(o.fan, o.orderNo, body([o.ticketIds[2]!], standSeats(1)))).body.error?.code).toBe('EXCHANGE_TICKET_INVALID');
+  expect((await exchange(o.fan, o.orderNo, body([o.ticketIds[2]!], standSeats(1)))).body.error?.code).toBe(
+    'EXCHANGE_TICKET_INVALID',
+  );
   // Not someone else's order.
   const stranger = await p.login('openid-x-stranger');
   expect((await exchange(stranger, o.orderNo, body([o.ticketIds[0]!], standSeats(1)))).status).toBe(404);
   // After the cutoff, then not allowed at all.
-  await p.deps.db.query('UPDATE shows SET exchange_cutoff_minutes = ? WHERE id = ?', [31 * 24 * 60, s.showId]);
-  expect((await exchange(o.fan, o.orderNo, body([o.ticketIds[0]!], standSeats(1)))).body.error?.code).toBe('EXCHANGE_CLOSED');
-  await p.deps.db.query('UPDATE shows SET exchange_allowed = 0, exchange_cutoff_minutes = 120 WHERE id = ?', [s.showId]);
-  expect((await exchange(o.fan, o.orderNo, body([o.ticketIds[0]!], standSeats(1)))).body.error?.code).toBe('EXCHANGE_NOT_ALLOWED');
+  await p.deps.db.query('UPDATE shows SET exchange_cutoff_minutes = ? WHERE id = ?', [
+    31 * 24 * 60,
+    s.showId,
+  ]);
+  expect((await exchange(o.fan, o.orderNo, body([o.ticketIds[0]!], standSeats(1)))).body.error?.code).toBe(
+    'EXCHANGE_CLOSED',
+  );
+  await p.deps.db.query('UPDATE shows SET exchange_allowed = 0, exchange_cutoff_minutes = 120 WHERE id = ?', [
+    s.showId,
+  ]);
+  expect((await exchange(o.fan, o.orderNo, body([o.ticketIds[0]!], standSeats(1)))).body.error?.code).toBe(
+    'EXCHANGE_NOT_ALLOWED',
+  );
   await p.deps.db.query('UPDATE shows SET exchange_allowed = 1 WHERE id = ?', [s.showId]);
   // Bad input: nothing changed.
-  expect((await exchange(o.fan, o.orderNo, { ticketIds: ['nope'], sessionId: s.sessionId, seatIds: ['1'] })).status).toBe(400);
+  expect(
+    (await exchange(o.fan, o.orderNo, { ticketIds: ['nope'], sessionId: s.sessionId, seatIds: ['1'] }))
+      .status,
+  ).toBe(400);
   expect(await ticketStatus(o.fan, o.ticketIds[0]!)).toBe('valid');
   await clean();
 });
@@ -265,7 +345,10 @@ it('race: two fans exchanging into one seat and a third buying it at the same mo
   const results = await Promise.all([
     exchange(a.fan, a.orderNo, { ticketIds: a.ticketIds, sessionId: s.sessionId, seatIds: [target] }),
     exchange(b.fan, b.orderNo, { ticketIds: b.ticketIds, sessionId: s.sessionId, seatIds: [target] }),
-    p.api.call('POST', '/api/v1/orders', { token: buyer.token, body: { sessionId: s.sessionId, seatIds: [target] } }),
+    p.api.call('POST', '/api/v1/orders', {
+      token: buyer.token,
+      body: { sessionId: s.sessionId, seatIds: [target] },
+    }),
   ]);
   const won = results.filter((r) => r.status === 201);
   expect(won).toHaveLength(1);
@@ -284,7 +367,11 @@ it('Redis loses the session with an exchange waiting for payment: rebuilt from M
   const [from] = standSeats(1);
   const [to] = vipSeats(1);
   const o = await ticketed('openid-x-flush', [from!]);
-  const r = await exchange(o.fan, o.orderNo, { ticketIds: o.ticketIds, sessionId: s.sessionId, seatIds: [to] });
+  const r = await exchange(o.fan, o.orderNo, {
+    ticketIds: o.ticketIds,
+    sessionId: s.sessionId,
+    seatIds: [to],
+  });
   expect(r.body.status).toBe('pending');
   await deleteKeys(p.config.redisUrl, `${p.config.redisKeyPrefix}`);
   await p.deps.inventory.rebuild(s.sessionId, p.clock.now().getTime());
@@ -303,7 +390,11 @@ it('a ticket admitted while its exchange waits for payment: the payment is refun
   const [from] = standSeats(1);
   const [to] = vipSeats(1);
   const o = await ticketed('openid-x-late-scan', [from!]);
-  const r = await exchange(o.fan, o.orderNo, { ticketIds: o.ticketIds, sessionId: s.sessionId, seatIds: [to] });
+  const r = await exchange(o.fan, o.orderNo, {
+    ticketIds: o.ticketIds,
+    sessionId: s.sessionId,
+    seatIds: [to],
+  });
   const device = newDevice();
   const bound = await p.api.call('POST', `/api/v1/tickets/${o.ticketIds[0]}/bind`, {
     token: o.fan.token,
@@ -311,7 +402,11 @@ it('a ticket admitted while its exchange waits for payment: the payment is refun
   });
   const scan = await p.api.call('POST', '/api/v1/checkin', {
     token: staffToken,
-    body: { qr: makeCode(bound.body.binding, device.priv, p.clock.now().getTime()), gate: 'A1', sessionId: s.sessionId },
+    body: {
+      qr: makeCode(bound.body.binding, device.priv, p.clock.now().getTime()),
+      gate: 'A1',
+      sessionId: s.sessionId,
+    },
   });
   expect(scan.body.result).toBe('admitted');
   const pay = await p.api.call('POST', `/api/v1/orders/${r.body.orderNo}/pay`, { token: o.fan.token });
@@ -321,6 +416,84 @@ it('a ticket admitted while its exchange waits for payment: the payment is refun
     return l.body.items[0]?.status === 'failed' && l.body.items[0]?.refund?.status === 'succeeded';
   }, 'exchange failed and refunded');
   expect(await ticketStatus(o.fan, o.ticketIds[0]!)).toBe('valid');
-  await p.until(async () => !(await seatStates()).sold.includes(to!) && !(await seatStates()).held.includes(to!), 'new seat released');
+  await p.until(
+    async () => !(await seatStates()).sold.includes(to!) && !(await seatStates()).held.includes(to!),
+    'new seat released',
+  );
   await clean();
+});
+
+describe('real-name sessions: the attendee moves with the ticket', () => {
+  let rn: SessionFixture;
+  let rn2: { sessionId: string; seatIds: string[] };
+  const attendee = { name: '欧阳娜娜', idType: 'id_card', idNumber: '11010519491231002X' };
+
+  beforeAll(async () => {
+    rn = await createSession(p.deps, { seats: 20, realName: true });
+    await p.deps.db.query('UPDATE shows SET exchange_allowed = 1 WHERE id = ?', [rn.showId]);
+    const now = p.clock.now();
+    const sessionId = await insertSession(p.deps.db, {
+      showId: rn.showId,
+      startsAt: new Date(now.getTime() + 40 * 86_400_000),
+      saleStartsAt: now,
+      purchaseLimit: 4,
+      holdMinutes: 15,
+      realName: true,
+      tiers: [{ name: '看台', priceFen: STAND }],
+    });
+    await openSale(p.deps, sessionId, now);
+    rn2 = { sessionId, seatIds: [...(await loadSessionCatalog(p.deps.db, sessionId))!.seats.keys()] };
+  });
+
+  it('same session, then another session: the new ticket has the same attendee, one ID one ticket per session holds', async () => {
+    const { fan, order, payParams } = await p.orderAndPrepay('openid-x-rn', {
+      sessionId: rn.sessionId,
+      seatIds: [rn.seatIds[0]],
+      attendees: [attendee],
+    });
+    p.sim.pay(payParams);
+    await p.until(async () => (await getOrder(fan, order.orderNo)).status === 'ticketed', 'tickets');
+    const old = (await getOrder(fan, order.orderNo)).items[0].ticketId;
+    const r = await exchange(fan, order.orderNo, {
+      ticketIds: [old],
+      sessionId: rn.sessionId,
+      seatIds: [rn.seatIds[1]],
+    });
+    expect(r.body).toMatchObject({ status: 'done' });
+    const xOrder = await getOrder(fan, r.body.orderNo);
+    expect(xOrder.items[0]).toMatchObject({ seatId: rn.seatIds[1], attendee: { name: '欧**娜' } });
+    const claim = await one(
+      'SELECT o.order_no FROM attendee_claims c JOIN orders o ON o.id = c.order_id WHERE c.session_id = ?',
+      [rn.sessionId],
+    );
+    expect(claim.order_no).toBe(r.body.orderNo);
+    // The same person cannot buy a second ticket of that session with another account.
+    const other = await p.login('openid-x-rn-other');
+    const dup = await p.api.call('POST', '/api/v1/orders', {
+      token: other.token,
+      body: { sessionId: rn.sessionId, seatIds: [rn.seatIds[2]], attendees: [attendee] },
+    });
+    expect(dup.body.error?.code).toBe('ID_TAKEN');
+    // On to another session: the claim moves there, the first session's is given up.
+    const newTicket = r.body.newTicketIds[0];
+    const r2 = await exchange(fan, r.body.orderNo, {
+      ticketIds: [newTicket],
+      sessionId: rn2.sessionId,
+      seatIds: [rn2.seatIds[0]],
+    });
+    expect(r2.body).toMatchObject({ status: 'done', toSessionId: rn2.sessionId });
+    const claims = (
+      await p.deps.db.query<RowDataPacket[]>(
+        'SELECT session_id, order_id FROM attendee_claims WHERE order_id IN (?, ?)',
+        [
+          (await one('SELECT id FROM orders WHERE order_no = ?', [r.body.orderNo])).id,
+          (await one('SELECT id FROM orders WHERE order_no = ?', [r2.body.orderNo])).id,
+        ],
+      )
+    )[0];
+    expect(claims.map((c) => String(c.session_id))).toEqual([rn2.sessionId]);
+    expect((await getOrder(fan, r2.body.orderNo)).items[0].attendee).toMatchObject({ name: '欧**娜' });
+    await clean(rn.sessionId);
+    await clean(rn2.sessionId);
+  });
 });

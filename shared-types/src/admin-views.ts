@@ -1,3 +1,4 @@
+import type { Exchange } from './exchange';
 /** Response shapes of the admin API (its request schemas are in admin.ts). */
 import type { OrderStatus, RefundTier, SeatPosition, SessionStatus, Tier } from './api';
 import type { AdminRole, SeatSpecInput } from './admin';
@@ -186,6 +187,8 @@ export interface AdminOrderDetail extends AdminOrderRow {
     createdAt: string;
     finishedAt: string | null;
   }[];
+  /** 改签: exchanges where this order is the original or the exchange order (oldest first). */
+  exchanges?: Exchange[];
   audit: AuditEntry[];
 }
 

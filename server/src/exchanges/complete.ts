@@ -52,7 +52,8 @@ export async function settleExchangeInTx(conn: Conn, order: OrderRow, now: Date)
     return 'failed';
   }
   const moved = await moveItemTickets(conn, itemIds, TICKET_LIFECYCLE.exchange);
-  if (moved !== itemIds.length) throw new Error(`exchange ${ex.id}: ${moved} of ${itemIds.length} tickets moved`);
+  if (moved !== itemIds.length)
+    throw new Error(`exchange ${ex.id}: ${moved} of ${itemIds.length} tickets moved`);
   await releaseItemClaims(conn, original, old);
   await moveAttendeeClaims(conn, {
     fromOrderId: original.id,

@@ -190,7 +190,16 @@ export async function copyAttendees(
   const copies = positions
     .map((p, i) => [byPos.get(p), i] as const)
     .filter(([r]) => r)
-    .map(([r, i]) => [toOrderId, i, r!.id_type, r!.name_enc, r!.id_number_enc, r!.name_masked, r!.id_masked, r!.id_hash]);
+    .map(([r, i]) => [
+      toOrderId,
+      i,
+      r!.id_type,
+      r!.name_enc,
+      r!.id_number_enc,
+      r!.name_masked,
+      r!.id_masked,
+      r!.id_hash,
+    ]);
   if (copies.length === 0) return;
   await conn.query(
     `INSERT INTO order_attendees (order_id, position, id_type, name_enc, id_number_enc, name_masked, id_masked, id_hash) VALUES ?`,
@@ -276,7 +285,12 @@ export async function exchangesOf(db: Db | Conn, orderIds: string[]): Promise<Ex
 }
 
 /** An exchange into another session claims its attendees' IDs there (one ID, one ticket). */
-export async function claimIds(conn: Conn, sessionId: string, orderId: string, idHashes: string[]): Promise<void> {
+export async function claimIds(
+  conn: Conn,
+  sessionId: string,
+  orderId: string,
+  idHashes: string[],
+): Promise<void> {
   if (idHashes.length === 0) return;
   await conn.query('INSERT INTO attendee_claims (session_id, id_hash, order_id) VALUES ?', [
     idHashes.map((h) => [sessionId, h, orderId]),

@@ -16,6 +16,8 @@ import { orderView } from '../orders/views';
 import { classifyWrite, WriteError } from '../orders/writer';
 import type { OutboxRelay } from '../outbox/relay';
 import { issueTickets } from '../tickets/service';
+import { findPayment } from '../payments/repo';
+import { refundedOrOpenFen } from '../refunds/items-repo';
 import {
   claimIds,
   copyAttendees,
@@ -134,9 +136,18 @@ export class ExchangeService {
     if (!old.every(exchangeable)) throw appError('EXCHANGE_TICKET_INVALID');
     const units = resolveUnits(
       { ...to, realName: false, purchaseLimit: Math.max(to.purchaseLimit, old.length) },
-      { sessionId: to.id, ...(input.seatIds ? { seatIds: input.seatIds } : { zoneId: input.zoneId!, quantity: old.length }) },
+      {
+        sessionId: to.id,
+        ...(input.seatIds ? { seatIds: input.seatIds } : { zoneId: input.zoneId!, quantity: old.length }),
+      },
     );
-    const idHashes = from.realName ? await idHashesOf(this.d.db, original.id, old.map((t) => t.position)) : [];
+    const idHashes = from.realName
+      ? await idHashesOf(
+          this.d.db,
+          original.id,
+          old.map((t) => t.position),
+        )
+      : [];
     if (to.realName && idHashes.length !== old.length)
       throw appError('VALIDATION_FAILED', { field: 'attendees' }, '实名制场次需为每张票绑定观演人');
     return { original, old, to, units, sameSession: to.id === from.id, idHashes };
@@ -190,10 +201,17 @@ export class ExchangeService {
   private async record(c: Conn, plan: Plan, order: NewOrder, now: Date): Promise<string> {
     await findOrder(c, 'id = ?', [plan.original.id], true);
     await freeCancelledExchanges(c, plan.original.id);
-    const old = await ticketsOfOrder(c, plan.original.id, { itemIds: plan.old.map((t) => t.order_item_id) }, true);
+    const old = await ticketsOfOrder(
+      c,
+      plan.original.id,
+      { itemIds: plan.old.map((t) => t.order_item_id) },
+      true,
+    );
     if (old.length !== plan.old.length || !old.every(exchangeable)) throw appError('EXCHANGE_TICKET_INVALID');
     const newFen = order.items.reduce((s, i) => s + i.priceFen, 0);
     const oldFen = old.reduce((s, t) => s + t.price_fen, 0);
+    if (newFen < oldFen && !(await refundable(c, plan.original.id, oldFen - newFen)))
+      throw appError('EXCHANGE_NOT_ALLOWED', undefined, '该订单的门票不能改签到更低价位');
     const exchangeId = await insertExchange(
       c,
       {
@@ -214,7 +232,12 @@ export class ExchangeService {
     // one ticket per session, by its unique key); the same session keeps the old order's claims
     // until the exchange completes and moves them.
     await runInserts(c, order);
-    await copyAttendees(c, plan.original.id, plan.old.map((t) => t.position), order.id);
+    await copyAttendees(
+      c,
+      plan.original.id,
+      plan.old.map((t) => t.position),
+      order.id,
+    );
     if (!plan.sameSession)
       await claimIds(c, plan.to.id, order.id, plan.idHashes).catch((err) => {
         throw sqlErrno(err) === ER_DUP_ENTRY ? appError('ID_TAKEN') : err;
@@ -224,7 +247,8 @@ export class ExchangeService {
 
   private refusal(err: unknown): unknown {
     if (!(err instanceof WriteError)) return err;
-    if (err.reason in WRITE_REFUSALS) return appError(WRITE_REFUSALS[err.reason as keyof typeof WRITE_REFUSALS]);
+    if (err.reason in WRITE_REFUSALS)
+      return appError(WRITE_REFUSALS[err.reason as keyof typeof WRITE_REFUSALS]);
     if (err.reason === 'idempotency_duplicate') return appError('REQUEST_IN_PROGRESS');
     this.d.log.error({ err: err.cause }, 'exchange write failed');
     return appError('SERVICE_UNAVAILABLE');
@@ -234,13 +258,17 @@ export class ExchangeService {
   private async settleFree(orderId: string, now: Date): Promise<void> {
     await inTransaction(this.d.db, async (c) => {
       const o = await findOrder(c, 'id = ?', [orderId], true);
-      if (o?.status === ORDER_STATUS.PENDING) await move(c, 'orders', orderId, ORDER_LIFECYCLE.pay, { paid_at: now });
+      if (o?.status === ORDER_STATUS.PENDING)
+        await move(c, 'orders', orderId, ORDER_LIFECYCLE.pay, { paid_at: now });
     });
     await issueTickets(this.d, orderId, now);
   }
 
   private async replay(userId: string, exchangeOrderId: string): Promise<Exchange> {
-    const ex = await findExchange(this.d.db, 'exchange_order_id = ? AND user_id = ?', [exchangeOrderId, userId]);
+    const ex = await findExchange(this.d.db, 'exchange_order_id = ? AND user_id = ?', [
+      exchangeOrderId,
+      userId,
+    ]);
     if (!ex) throw appError('REQUEST_IN_PROGRESS');
     return this.view(userId, ex.id);
   }
@@ -251,7 +279,10 @@ export class ExchangeService {
     if (!ex) throw appError('NOT_FOUND');
     const [row] = (await exchangesOf(this.d.db, [ex.exchange_order_id])).filter((r) => r.id === ex.id);
     const order = (await findOrder(this.d.db, 'id = ?', [ex.exchange_order_id]))!;
-    const [items, refunds] = await Promise.all([itemsOf(this.d.db, [order.id]), refundsOf(this.d.db, [order.id])]);
+    const [items, refunds] = await Promise.all([
+      itemsOf(this.d.db, [order.id]),
+      refundsOf(this.d.db, [order.id]),
+    ]);
     return { ...exchangeView(row!), order: orderView(order, items, refunds.get(order.id)) };
   }
 
@@ -285,6 +316,21 @@ function exchangeHash(input: ExchangeRequest): string {
     zone: input.zoneId ?? null,
   };
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+/**
+ * Whether the order's own payment can give back this much more (a cheaper seat's difference is
+ * refunded on it): an exchange order paid only a difference, or nothing, so its tickets may not
+ * go down in price.
+ */
+async function refundable(c: Conn, orderId: string, fen: number): Promise<boolean> {
+  const payment = await findPayment(
+    c,
+    "order_id = ? AND outcome IN ('applied', 'late_applied')",
+    [orderId],
+    true,
+  );
+  return !!payment && payment.amount_fen - (await refundedOrOpenFen(c, payment.id)) >= fen;
 }
 
 /** The purchase path's INSERTs, statement by statement, so a refused one names its reason. */

@@ -3,6 +3,13 @@ import type { AdminOrderDetail } from '@showtix/shared-types';
 import { dateTimeSec } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
 
+const EXCHANGE_STATUS: Record<string, string> = {
+  pending: '待支付差价',
+  done: '已改签',
+  failed: '未成功（已退款）',
+  cancelled: '已取消',
+};
+
 const ACTION_LABEL: Record<string, string> = { 'order.refund': '管理员退款', 'order.export': '导出' };
 
 /** One part of the order under its heading: a small table with all its rows. */
@@ -85,6 +92,27 @@ export function OrderParts({ o }: { o: AdminOrderDetail }) {
           { title: '原因', dataIndex: 'reason' },
         ]}
       />
+      {!!o.exchanges?.length && (
+        <Part
+          heading="改签"
+          rowKey="exchangeId"
+          data-testid="order-exchanges"
+          dataSource={o.exchanges}
+          columns={[
+            { title: '原订单', dataIndex: 'originalOrderNo' },
+            { title: '改签订单', dataIndex: 'orderNo' },
+            { title: '原票', dataIndex: 'oldTicketIds', render: (ids: string[]) => ids.join('、') },
+            { title: '新票', dataIndex: 'newTicketIds', render: (ids: string[]) => ids.join('、') || '—' },
+            {
+              title: '差价',
+              dataIndex: 'diffFen',
+              render: (f: number) => (f < 0 ? `退 ${fenToYuan(-f)}` : fenToYuan(f)),
+            },
+            { title: '状态', dataIndex: 'status', render: (s: string) => EXCHANGE_STATUS[s] ?? s },
+            { title: '时间', dataIndex: 'createdAt', render: dateTimeSec },
+          ]}
+        />
+      )}
       <Typography.Title level={5} style={{ marginTop: 20 }}>
         操作记录
       </Typography.Title>

@@ -35,7 +35,7 @@ export function orderRowView(r: Row, attendees: AdminOrderRow['attendees'] = [])
 }
 
 export const PAYMENT_STATUS: Record<number, string> = { 1: '已支付', 2: '部分退款', 3: '已全额退款' };
-export const TICKET_STATUS: Record<number, string> = { 1: '有效', 2: '已作废', 3: '退票中' };
+export const TICKET_STATUS: Record<number, string> = { 1: '有效', 2: '已作废', 3: '退票中', 6: '已改签' };
 export const REFUND_STATUS: Record<number, string> = {
   0: '已申请',
   1: '退款中',

@@ -45,7 +45,13 @@ function view(r: Row): ShowFull {
 export async function listShows(db: Db): Promise<AdminShowSummary[]> {
   const [rows] = await db.query<Row[]>(`${SUMMARY} ORDER BY s.id DESC`);
   return rows.map((r) => {
-    const { description: _d, refundRules: _r, showPurchaseLimit: _l, exchangeRules: _x, ...summary } = view(r);
+    const {
+      description: _d,
+      refundRules: _r,
+      showPurchaseLimit: _l,
+      exchangeRules: _x,
+      ...summary
+    } = view(r);
     return summary;
   });
 }
