@@ -141,6 +141,8 @@ export const ShowCreateSchema = z.strictObject({
   refundRules: refundRules.default([]),
   /** Tickets one buyer may hold across every session of the show (null: only per-session limits). */
   showPurchaseLimit: z.number().int().min(1).max(100).nullable().default(null),
+  /** 改签 rules (none: exchanges not allowed). */
+  exchangeRules: ExchangeRulesSchema.optional(),
 });
 export type ShowCreateInput = z.input<typeof ShowCreateSchema>;
 export const ShowUpdateSchema = z.strictObject({

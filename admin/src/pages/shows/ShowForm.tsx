@@ -10,6 +10,7 @@ import {
   Row,
   Select,
   Space,
+  Switch,
   Typography,
   Upload,
 } from 'antd';
@@ -96,6 +97,18 @@ export function ShowForm({ venueLocked }: { venueLocked?: boolean }) {
         tooltip="同一买家在本演出所有场次合计最多可买的张数；不填则只按各场次的限购"
       >
         <InputNumber min={1} max={100} suffix="张" placeholder="不限" style={{ width: 160 }} />
+      </Form.Item>
+      <Form.Item label="改签" tooltip="允许观众把已购门票改签到本演出的其他座位或场次；差价多退少补">
+        <Space>
+          <Form.Item name={['exchangeRules', 'allowed']} valuePropName="checked" noStyle initialValue={false}>
+            <Switch data-testid="show-exchange-allowed" />
+          </Form.Item>
+          <Typography.Text>开演前</Typography.Text>
+          <Form.Item name={['exchangeRules', 'cutoffMinutes']} noStyle initialValue={120}>
+            <InputNumber min={0} max={525600} suffix="分钟" style={{ width: 140 }} />
+          </Form.Item>
+          <Typography.Text>截止</Typography.Text>
+        </Space>
       </Form.Item>
       <Form.Item name="posterUrl" label="海报">
         <PosterField />

@@ -56,7 +56,9 @@ export class ShowService {
       async (c) => {
         if (!(await repo.venueExists(c, input.venueId)))
           throw appError('VALIDATION_FAILED', { field: 'venueId' }, '场馆不存在');
-        return insertShow(c, input);
+        const id = await insertShow(c, input);
+        if (input.exchangeRules) await repo.updateShow(c, id, { exchangeRules: input.exchangeRules });
+        return id;
       },
       (newId) => ({ action: 'show.create', entityType: 'show', entityId: newId, after: input }),
     );
