@@ -23,6 +23,9 @@ import { formatCountdown, formatDateTime } from '../../utils/time';
 import RefundTimeline, { refundOpen } from './RefundTimeline';
 import TicketRefundPicker, { offersTicketRefund } from './TicketRefundPicker';
 import ItemsCard from './ItemsCard';
+import ExchangePanel, { ExchangeList, exchangeableItems, offersExchange } from './ExchangePanel';
+import { listExchanges } from '../../services/exchanges';
+import type { Exchange } from '@showtix/shared-types';
 import { usePayResult } from './usePayResult';
 import './index.scss';
 import { flag } from '../../utils/flag';
@@ -123,6 +126,23 @@ function refundOffer(order: Order, ctx: SessionContext | undefined) {
   return { feePercent, refundable };
 }
 
+/** The order's exchanges (改签), read when its show allows them (and again as the order changes). */
+function useExchanges(orderNo: string, order: Order | undefined, allowed: boolean): Exchange[] {
+  const [list, setList] = useState<Exchange[]>([]);
+  useEffect(() => {
+    if (!allowed || !order) return undefined;
+    let live = true;
+    listExchanges(orderNo).then(
+      (r) => live && setList(r.items),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [orderNo, order, allowed]);
+  return list;
+}
+
 export default function OrderPage() {
   const { params } = useRouter();
   const orderNo = params.orderNo ?? '';
@@ -134,7 +154,9 @@ export default function OrderPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorView>();
   const [picking, setPicking] = useState(false);
+  const [exchanging, setExchanging] = useState(false);
   useRefundFollowUp(orderNo, order, setOrder);
+  const exchanges = useExchanges(orderNo, order, Boolean(ctx?.show.exchangeRules?.allowed));
 
   if (!order) {
     return (
@@ -190,6 +212,9 @@ export default function OrderPage() {
   // The whole order in one tap while nothing of it is refunded; chosen tickets besides.
   const refundable = offer.refundable;
   const buyAgain = order.status === 'cancelled' || order.status === 'refunded';
+  const exchangeItems = exchangeableItems(order, exchanges);
+  const exchangeable =
+    offersExchange(order, ctx?.show, ctx?.session.startsAt, Date.now()) && exchangeItems.length > 0;
   // A per-ticket refund is offered on ticketed orders only, which have actions anyway.
   const hasActions =
     order.status === 'pending' || order.status === 'ticketed' || refundable || (buyAgain && Boolean(ctx));
@@ -219,6 +244,10 @@ export default function OrderPage() {
             }
           />
         ) : null}
+        {exchanging && exchangeable && ctx ? (
+          <ExchangePanel order={order} show={ctx.show} items={exchangeItems} nowMs={Date.now()} />
+        ) : null}
+        <ExchangeList exchanges={exchanges} orderNo={order.orderNo} />
         {order.refund ? <RefundTimeline refund={order.refund} /> : null}
         <View className="card">
           <Text className="card__line">订单编号：{order.orderNo}</Text>
@@ -279,6 +308,16 @@ export default function OrderPage() {
               onClick={() => setPicking((v) => !v)}
             >
               {picking ? '收起' : refundable ? '部分退票' : '退票'}
+            </Button>
+          ) : null}
+          {exchangeable ? (
+            <Button
+              className="btn btn--ghost"
+              data-testid="exchange-open"
+              disabled={flag(busy)}
+              onClick={() => setExchanging((v) => !v)}
+            >
+              {exchanging ? '收起' : '改签'}
             </Button>
           ) : null}
           {order.status === 'ticketed' ? (

@@ -22,6 +22,7 @@ import { useZoneChoice, ZoneSection, zonePrice } from './ZonePicker';
 import { useSeatStates } from './useSeatStates';
 import './index.scss';
 import { disabledWhen } from '../../utils/flag';
+import { useExchangeMode } from './useExchangeMode';
 import { tapTarget } from '../../utils/a11y';
 
 interface Loaded {
@@ -169,12 +170,14 @@ export default function SeatMapPage() {
     setZoneLive,
     data.data?.map.statesVersion,
   );
+  // 改签 mode (from the order page): exactly as many seats as tickets moved, no queue, no quota.
+  const exchange = useExchangeMode(params);
   // The session's limit, less what this fan's live orders already hold.
   const quota = useQuota(sessionId);
-  const limit = orderLimit(data.data?.session.purchaseLimit ?? 1, quota);
-  const reached = limitReachedText(quota);
+  const limit = exchange ? exchange.tickets.length : orderLimit(data.data?.session.purchaseLimit ?? 1, quota);
+  const reached = exchange ? '' : limitReachedText(quota);
   // Sessions with a waiting room: only with a turn (the order needs its token).
-  const queued = data.data?.session.queueEnabled ?? false;
+  const queued = !exchange && (data.data?.session.queueEnabled ?? false);
   const [admission] = useState(() => currentAdmission(sessionId));
   const requeue = useCallback(
     () => replace('queue', { sessionId, showId: params.showId || data.data?.session.showId }),
@@ -230,10 +233,12 @@ export default function SeatMapPage() {
         priceFen: tier.priceFen,
       };
     });
+    if (exchange) return exchange.confirm({ seatIds: seats.map((x) => x.id) }, sessionId);
     saveDraft({ ...draftBase(), seats });
     go('confirm', { sessionId });
   };
   const confirmZone = (zone: (typeof zones)[number], quantity: number) => {
+    if (exchange) return exchange.confirm({ zoneId: zone.id }, sessionId);
     saveDraft({
       ...draftBase(),
       zone: { id: zone.id, name: zone.name, priceFen: zonePrice(zone, map.tiers), quantity },
@@ -258,7 +263,9 @@ export default function SeatMapPage() {
       <View className="seatmap__head">
         <Text className="seatmap__title">{show.data?.title ?? ' '}</Text>
         <Text className="seatmap__sub">
-          {formatDateTime(session.startsAt)} · 限购 {session.purchaseLimit} 张
+          {exchange
+            ? `${formatDateTime(session.startsAt)} · 改签 ${exchange.tickets.length} 张，请选择新座位`
+            : `${formatDateTime(session.startsAt)} · 限购 ${session.purchaseLimit} 张`}
         </Text>
       </View>
       {queued ? <TurnTimer admission={admission} onRequeue={requeue} /> : null}

@@ -22,6 +22,7 @@ const STATUS_TEXT: Record<string, string> = {
   refunding: '退票中',
   // Voided tickets are refunded ones (shared-types' TicketStatus): say so.
   voided: '已退款',
+  exchanged: '已改签',
 };
 
 /** Why a ticket that cannot be used shows no code. */
@@ -29,6 +30,7 @@ const OFF_HINT: Record<string, string> = {
   checked_in: '已核验入场，欢迎观演',
   refunding: '退票处理中，暂不能入场',
   voided: '此票已退款，不能入场',
+  exchanged: '此票已改签作废，请使用新票入场',
 };
 
 /** Usable tickets first; otherwise the server's order (by session time). */
