@@ -19,21 +19,33 @@ let p: PayEnv;
 let s: SessionFixture; // 8 VIP seats (1,880 yuan), then 680-yuan seats
 let other: { sessionId: string; seatIds: string[] }; // another session of the same show
 let staffToken: string;
+let adminToken: string;
+const ADMIN_PASSWORD = 'correct-horse-battery';
 const VIP = 188_000;
 const STAND = 68_000;
 let vip = 0; // next free VIP seat index
 let stand = 8; // next free stand seat index
 
 beforeAll(async () => {
-  p = await createPayEnv();
+  p = await createPayEnv({ env: { ADMIN_USERNAME: 'root', ADMIN_PASSWORD } });
   s = await createSession(p.deps, {
     seats: 60,
     vip: 8,
     refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }],
   });
-  await p.deps.db.query('UPDATE shows SET exchange_allowed = 1, exchange_cutoff_minutes = 120 WHERE id = ?', [
-    s.showId,
-  ]);
+  const login = await p.api.call('POST', '/api/v1/admin/login', {
+    body: { username: 'root', password: ADMIN_PASSWORD },
+  });
+  adminToken = login.body.token;
+  // The organiser's rules: exchanges allowed until two hours before a session.
+  const rules = await p.api.call('PATCH', `/api/v1/admin/shows/${s.showId}`, {
+    token: adminToken,
+    body: { exchangeRules: { allowed: true, cutoffMinutes: 120 } },
+  });
+  expect(rules.status).toBe(200);
+  expect(rules.body.exchangeRules).toEqual({ allowed: true, cutoffMinutes: 120 });
+  const shown = await p.api.call('GET', `/api/v1/shows/${s.showId}`);
+  expect(shown.body.exchangeRules).toEqual({ allowed: true, cutoffMinutes: 120 });
   other = await secondSession(s.showId);
   const [staff] = await createUsers(p.deps, 1);
   await p.deps.db.query(
@@ -149,7 +161,59 @@ it('same price, same session: immediate; the old ticket is exchanged, the new on
   // The order drawer and the fan's order list the exchange.
   const listed = await p.api.call('GET', `/api/v1/orders/${o.orderNo}/exchanges`, { token: o.fan.token });
   expect(listed.body.items).toHaveLength(1);
+  const drawer = await p.api.call('GET', `/api/v1/admin/orders/${o.orderNo}`, { token: adminToken });
+  expect(drawer.body.exchanges).toEqual([
+    expect.objectContaining({ status: 'done', orderNo: r.body.orderNo }),
+  ]);
+  expect(drawer.body.tickets[0].status).toBe('已改签');
   await clean();
+});
+
+it('a retried request (same Idempotency-Key) answers the same exchange; another body under it is refused', async () => {
+  const [from] = standSeats(1);
+  const [to, other2] = vipSeats(2);
+  const o = await ticketed('openid-x-idem', [from!]);
+  const body = { ticketIds: o.ticketIds, sessionId: s.sessionId, seatIds: [to] };
+  const [a, b] = await Promise.all([
+    exchange(o.fan, o.orderNo, body, 'exchange-key-0001'),
+    exchange(o.fan, o.orderNo, body, 'exchange-key-0001'),
+  ]);
+  expect([a.status, b.status]).toEqual([201, 201]);
+  expect(b.body.exchangeId).toBe(a.body.exchangeId);
+  const again = await exchange(o.fan, o.orderNo, body, 'exchange-key-0001');
+  expect(again.body.exchangeId).toBe(a.body.exchangeId);
+  const changed = await exchange(o.fan, o.orderNo, { ...body, seatIds: [other2] }, 'exchange-key-0001');
+  expect(changed.body.error?.code).toBe('IDEMPOTENCY_CONFLICT');
+  expect(
+    Number((await one('SELECT COUNT(*) n FROM exchanges WHERE original_order_id = ?', [o.orderId])).n),
+  ).toBe(1);
+  await clean();
+});
+
+it('general admission: a unit of a zone for a unit of a zone, the slots accounted for', async () => {
+  const z = await createSession(p.deps, { zones: [{ name: '内场', capacity: 5 }] });
+  await p.deps.db.query('UPDATE shows SET exchange_allowed = 1 WHERE id = ?', [z.showId]);
+  const { fan, order, payParams } = await p.orderAndPrepay('openid-x-zone', {
+    sessionId: z.sessionId,
+    zoneId: z.zoneIds[0],
+    quantity: 2,
+  });
+  p.sim.pay(payParams);
+  await p.until(async () => (await getOrder(fan, order.orderNo)).status === 'ticketed', 'tickets');
+  const [t1] = (await getOrder(fan, order.orderNo)).items.map((i: any) => i.ticketId);
+  const r = await exchange(fan, order.orderNo, {
+    ticketIds: [t1],
+    sessionId: z.sessionId,
+    zoneId: z.zoneIds[0],
+  });
+  expect(r.body).toMatchObject({ status: 'done', diffFen: 0 });
+  expect(await ticketStatus(fan, t1)).toBe('exchanged');
+  await p.until(
+    async () => (await audit(p.deps, z.sessionId, p.clock.now().getTime())).length === 0,
+    'zone released',
+  );
+  const zc = await one('SELECT COUNT(*) n FROM zone_claims WHERE session_id = ?', [z.sessionId]);
+  expect(Number(zc.n)).toBe(2);
 });
 
 it('higher price: the old ticket stays valid until the difference is paid through WeChat Pay', async () => {

@@ -40,7 +40,11 @@ export const exchangeRefundNo = (orderNo: string, paymentId: string, seq: number
  * old tickets, as the refund path (original order, then tickets) and the exchange request do.
  */
 export async function settleExchangeInTx(conn: Conn, order: OrderRow, now: Date): Promise<ExchangeOutcome> {
-  const ex = await findExchange(conn, 'exchange_order_id = ?', [order.id], true);
+  // A plain read first: every ticket issue passes here, and most orders are no exchange (a
+  // locking read of a missing key would take a gap lock on it).
+  const seen = await findExchange(conn, 'exchange_order_id = ?', [order.id]);
+  if (!seen) return 'none';
+  const ex = await findExchange(conn, 'id = ?', [seen.id], true);
   if (ex?.status !== EXCHANGE_STATUS.PENDING) return 'none';
   const original = (await findOrder(conn, 'id = ?', [ex.original_order_id], true))!;
   const itemIds = await itemsOfExchange(conn, ex.id);

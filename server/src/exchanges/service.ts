@@ -5,7 +5,7 @@ import type { CatalogService } from '../catalog/service';
 import type { SessionCatalog } from '../catalog/types';
 import { ER_DUP_ENTRY, inTransaction, sqlErrno, type Conn, type Db } from '../db/pool';
 import { appError } from '../errors';
-import type { InventoryService } from '../inventory/service';
+import { sleep, type InventoryService } from '../inventory/service';
 import type { TakeRequest, TakeResult } from '../inventory/types';
 import { buildOrder, resolveUnits, type Units } from '../orders/create';
 import type { IdGenerator } from '../orders/ids';
@@ -42,6 +42,9 @@ export interface ExchangeDeps {
   log: Logger;
   holdGraceMs: number;
 }
+
+/** How long a retry waits for the first request with its idempotency key to finish writing. */
+const REPLAY_WAIT_MS = 3_000;
 
 const WRITE_REFUSALS = {
   seat_taken: 'SEAT_TAKEN',
@@ -99,7 +102,7 @@ export class ExchangeService {
       idHashes: plan.sameSession ? [] : plan.idHashes,
     };
     const taken = await this.hold(take, plan.units);
-    if (taken.kind === 'replay') return this.replay(userId, taken.orderId);
+    if (taken.kind === 'replay') return this.replay(userId, taken.orderId, plan.to.id, take.idemField);
     if (taken.kind !== 'taken') throw appError(taken.kind === 'refused' ? taken.code : 'RATE_LIMITED');
     const order = this.newOrder(plan, take, taken.slots, key, now, expireAt);
     let exchangeId: string;
@@ -264,13 +267,24 @@ export class ExchangeService {
     await issueTickets(this.d, orderId, now);
   }
 
-  private async replay(userId: string, exchangeOrderId: string): Promise<Exchange> {
-    const ex = await findExchange(this.d.db, 'exchange_order_id = ? AND user_id = ?', [
-      exchangeOrderId,
-      userId,
-    ]);
-    if (!ex) throw appError('REQUEST_IN_PROGRESS');
-    return this.view(userId, ex.id);
+  /**
+   * The same key arrived again; its exchange may still be on its way to MySQL. Answers it once it
+   * is there; REQUEST_IN_PROGRESS if the first request failed and gave its key up meanwhile (the
+   * next retry starts afresh) or is still writing after REPLAY_WAIT_MS.
+   */
+  private async replay(
+    userId: string,
+    orderId: string,
+    sessionId: string,
+    idemField: string,
+  ): Promise<Exchange> {
+    for (let waited = 0; waited <= REPLAY_WAIT_MS; waited += 25) {
+      const ex = await findExchange(this.d.db, 'exchange_order_id = ? AND user_id = ?', [orderId, userId]);
+      if (ex) return this.view(userId, ex.id);
+      if ((await this.d.inventory.idempotentOrder(sessionId, idemField)) !== orderId) break;
+      await sleep(25);
+    }
+    throw appError('REQUEST_IN_PROGRESS');
   }
 
   /** An exchange of the fan's, with its exchange order. */
