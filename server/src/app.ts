@@ -134,6 +134,14 @@ export function sessionChangesOf(d: AppDeps): SessionChangeService {
   });
 }
 
+/** The circuit breaker every WeChat Pay call goes through (none with WECHAT_BREAKER_ERROR_PCT=0). */
+function breakerOf(config: Config, log: Logger): WechatBreaker | undefined {
+  if (config.wechatBreaker.errorThresholdPct <= 0) return undefined;
+  const breaker = new WechatBreaker(config.wechatBreaker);
+  breaker.onOpen(() => log.error('WeChat Pay breaker opened: calls fail fast until a trial call succeeds'));
+  return breaker;
+}
+
 export async function createDeps(
   config: Config,
   opts: { clock?: Clock; log?: Logger } = {},
@@ -195,11 +203,7 @@ export async function createDeps(
   const broker = new Broker(config.amqpUrl, config.amqpPrefix, QUEUES, log, config.amqpQueueType);
   const relay = new OutboxRelay(db, broker, log);
   const wechatKeys = trustedWechatKeys(config.wechat);
-  const wechatBreaker =
-    config.wechatBreaker.errorThresholdPct > 0 ? new WechatBreaker(config.wechatBreaker) : undefined;
-  wechatBreaker?.onOpen(() =>
-    log.error('WeChat Pay breaker opened: calls fail fast until a trial call succeeds'),
-  );
+  const wechatBreaker = breakerOf(config, log);
   const pay = new WechatPay(
     config.wechat,
     wechatKeys,
@@ -273,15 +277,7 @@ export async function createDeps(
     wechatKeys,
     pay,
     refunds,
-    exchanges: new ExchangeService({
-      db,
-      inventory,
-      catalog,
-      ids,
-      relay,
-      log,
-      holdGraceMs: config.holdGraceMs,
-    }),
+    exchanges: new ExchangeService({ db, inventory, catalog, ids, relay, log, config }),
     payments,
     vault,
     risk,

@@ -136,22 +136,20 @@ describe('seat map in exchange mode', () => {
   const ctx = new Proxy({}, { get: (_t, k) => (k === 'canvas' ? undefined : noop), set: () => true });
   beforeAll(() => {
     jest.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(() => ctx as never);
-    jest
-      .spyOn(Element.prototype, 'getBoundingClientRect')
-      .mockImplementation(
-        () =>
-          ({
-            left: 0,
-            top: 0,
-            right: 375,
-            bottom: 500,
-            width: 375,
-            height: 500,
-            x: 0,
-            y: 0,
-            toJSON: noop,
-          }) as DOMRect,
-      );
+    jest.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(
+      () =>
+        ({
+          left: 0,
+          top: 0,
+          right: 375,
+          bottom: 500,
+          width: 375,
+          height: 500,
+          x: 0,
+          y: 0,
+          toJSON: noop,
+        }) as DOMRect,
+    );
   });
   const tap = (index: number) => {
     const p = (

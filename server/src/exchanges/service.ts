@@ -40,7 +40,8 @@ export interface ExchangeDeps {
   ids: IdGenerator;
   relay: OutboxRelay;
   log: Logger;
-  holdGraceMs: number;
+  /** holdGraceMs: how long a Redis hold outlives its order's expiry. */
+  config: { holdGraceMs: number };
 }
 
 /** How long a retry waits for the first request with its idempotency key to finish writing. */
@@ -92,7 +93,7 @@ export class ExchangeService {
       orderId: this.d.ids.next(now.getTime()),
       userId,
       nowMs: now.getTime(),
-      holdUntilMs: expireAt.getTime() + this.d.holdGraceMs,
+      holdUntilMs: expireAt.getTime() + this.d.config.holdGraceMs,
       // The old tickets still count until they are given up: an exchange within the session
       // may go over the limit by exactly the tickets it replaces.
       limit: plan.to.purchaseLimit + (plan.sameSession ? n : 0),

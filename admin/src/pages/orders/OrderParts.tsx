@@ -24,6 +24,60 @@ function Part<T extends object>({ heading, ...table }: { heading: string } & Tab
   );
 }
 
+/** 改签: the exchanges of the order (as the original or as the exchange order), when it has any. */
+function ExchangesPart({ o }: { o: AdminOrderDetail }) {
+  if (!o.exchanges?.length) return null;
+  return (
+    <Part
+      heading="改签"
+      rowKey="exchangeId"
+      data-testid="order-exchanges"
+      dataSource={o.exchanges}
+      columns={[
+        { title: '原订单', dataIndex: 'originalOrderNo' },
+        { title: '改签订单', dataIndex: 'orderNo' },
+        { title: '原票', dataIndex: 'oldTicketIds', render: (ids: string[]) => ids.join('、') },
+        { title: '新票', dataIndex: 'newTicketIds', render: (ids: string[]) => ids.join('、') || '—' },
+        {
+          title: '差价',
+          dataIndex: 'diffFen',
+          render: (f: number) => (f < 0 ? `退 ${fenToYuan(-f)}` : fenToYuan(f)),
+        },
+        { title: '状态', dataIndex: 'status', render: (s: string) => EXCHANGE_STATUS[s] ?? s },
+        { title: '时间', dataIndex: 'createdAt', render: dateTimeSec },
+      ]}
+    />
+  );
+}
+
+/** The admins' trail on the order. */
+function AuditPart({ o }: { o: AdminOrderDetail }) {
+  return (
+    <>
+      <Typography.Title level={5} style={{ marginTop: 20 }}>
+        操作记录
+      </Typography.Title>
+      {o.audit.length ? (
+        <Timeline
+          items={o.audit.map((a) => ({
+            content: (
+              <>
+                <b>{a.actor}</b> {ACTION_LABEL[a.action] ?? a.action}{' '}
+                <Typography.Text type="secondary">{dateTimeSec(a.createdAt)}</Typography.Text>
+                {(a.after as { reason?: string } | null)?.reason && (
+                  <div>原因：{(a.after as { reason: string }).reason}</div>
+                )}
+              </>
+            ),
+          }))}
+        />
+      ) : (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无后台操作" />
+      )}
+    </>
+  );
+}
+
 /** The order drawer's parts under the summary: items, payments, tickets, refunds, admin trail. */
 export function OrderParts({ o }: { o: AdminOrderDetail }) {
   return (
@@ -92,47 +146,8 @@ export function OrderParts({ o }: { o: AdminOrderDetail }) {
           { title: '原因', dataIndex: 'reason' },
         ]}
       />
-      {!!o.exchanges?.length && (
-        <Part
-          heading="改签"
-          rowKey="exchangeId"
-          data-testid="order-exchanges"
-          dataSource={o.exchanges}
-          columns={[
-            { title: '原订单', dataIndex: 'originalOrderNo' },
-            { title: '改签订单', dataIndex: 'orderNo' },
-            { title: '原票', dataIndex: 'oldTicketIds', render: (ids: string[]) => ids.join('、') },
-            { title: '新票', dataIndex: 'newTicketIds', render: (ids: string[]) => ids.join('、') || '—' },
-            {
-              title: '差价',
-              dataIndex: 'diffFen',
-              render: (f: number) => (f < 0 ? `退 ${fenToYuan(-f)}` : fenToYuan(f)),
-            },
-            { title: '状态', dataIndex: 'status', render: (s: string) => EXCHANGE_STATUS[s] ?? s },
-            { title: '时间', dataIndex: 'createdAt', render: dateTimeSec },
-          ]}
-        />
-      )}
-      <Typography.Title level={5} style={{ marginTop: 20 }}>
-        操作记录
-      </Typography.Title>
-      {o.audit.length ? (
-        <Timeline
-          items={o.audit.map((a) => ({
-            content: (
-              <>
-                <b>{a.actor}</b> {ACTION_LABEL[a.action] ?? a.action}{' '}
-                <Typography.Text type="secondary">{dateTimeSec(a.createdAt)}</Typography.Text>
-                {(a.after as { reason?: string } | null)?.reason && (
-                  <div>原因：{(a.after as { reason: string }).reason}</div>
-                )}
-              </>
-            ),
-          }))}
-        />
-      ) : (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无后台操作" />
-      )}
+      <ExchangesPart o={o} />
+      <AuditPart o={o} />
     </>
   );
 }

@@ -1,11 +1,13 @@
 import { Button, Text, View } from '@tarojs/components';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Exchange, Order, OrderItem, ShowDetail } from '@showtix/shared-types';
 import { go } from '../../routes';
+import type { SessionContext } from '../../services/context';
+import { listExchanges } from '../../services/exchanges';
+import { disabledWhen, flag } from '../../utils/flag';
 import { seatLabel } from '../../services/shared';
 import { formatYuan } from '../../utils/money';
 import { formatDateTime } from '../../utils/time';
-import { disabledWhen } from '../../utils/flag';
 import Icon from '../../components/icon/Icon';
 
 /** A ticket that can be exchanged: issued, in no refund, and not named by an exchange under way. */
@@ -158,5 +160,74 @@ export function ExchangeList({ exchanges, orderNo }: { exchanges: Exchange[]; or
         </View>
       ))}
     </View>
+  );
+}
+
+export interface ExchangeOffer {
+  /** The order's exchanges (read only when its show allows them). */
+  exchanges: Exchange[];
+  /** Its tickets that may be exchanged now. */
+  items: OrderItem[];
+  /** 改签 offered: allowed, before the cutoff, a ticket left. */
+  offered: boolean;
+}
+
+/** The order's exchanges (改签), read again whenever the order changes, and what may be offered. */
+export function useExchangeOffer(
+  orderNo: string,
+  order: Order | undefined,
+  ctx: SessionContext | undefined,
+): ExchangeOffer {
+  const allowed = Boolean(ctx?.show.exchangeRules?.allowed);
+  const [exchanges, setExchanges] = useState<Exchange[]>([]);
+  useEffect(() => {
+    if (!allowed || !order) return undefined;
+    let live = true;
+    listExchanges(orderNo).then(
+      (r) => live && setExchanges(r.items),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [orderNo, order, allowed]);
+  const items = order ? exchangeableItems(order, exchanges) : [];
+  const offered =
+    !!order && offersExchange(order, ctx?.show, ctx?.session.startsAt, Date.now()) && items.length > 0;
+  return { exchanges, items, offered };
+}
+
+/** The 改签 panel (when opened) and the order's exchanges. */
+export function ExchangeCards(p: {
+  order: Order;
+  show: ShowDetail | undefined;
+  offer: ExchangeOffer;
+  open: boolean;
+}) {
+  return (
+    <>
+      {p.open && p.offer.offered && p.show ? (
+        <ExchangePanel order={p.order} show={p.show} items={p.offer.items} nowMs={Date.now()} />
+      ) : null}
+      <ExchangeList exchanges={p.offer.exchanges} orderNo={p.order.orderNo} />
+    </>
+  );
+}
+
+/** The bottom bar's 改签 button: opens and closes the panel. */
+export function ExchangeToggle(p: {
+  open: boolean;
+  busy: boolean;
+  onToggle: (f: (v: boolean) => boolean) => void;
+}) {
+  return (
+    <Button
+      className="btn btn--ghost"
+      data-testid="exchange-open"
+      disabled={flag(p.busy)}
+      onClick={() => p.onToggle((v) => !v)}
+    >
+      {p.open ? '收起' : '改签'}
+    </Button>
   );
 }

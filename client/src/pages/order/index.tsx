@@ -23,9 +23,7 @@ import { formatCountdown, formatDateTime } from '../../utils/time';
 import RefundTimeline, { refundOpen } from './RefundTimeline';
 import TicketRefundPicker, { offersTicketRefund } from './TicketRefundPicker';
 import ItemsCard from './ItemsCard';
-import ExchangePanel, { ExchangeList, exchangeableItems, offersExchange } from './ExchangePanel';
-import { listExchanges } from '../../services/exchanges';
-import type { Exchange } from '@showtix/shared-types';
+import { ExchangeCards, ExchangeToggle, useExchangeOffer } from './ExchangePanel';
 import { usePayResult } from './usePayResult';
 import './index.scss';
 import { flag } from '../../utils/flag';
@@ -126,21 +124,30 @@ function refundOffer(order: Order, ctx: SessionContext | undefined) {
   return { feePercent, refundable };
 }
 
-/** The order's exchanges (改签), read when its show allows them (and again as the order changes). */
-function useExchanges(orderNo: string, order: Order | undefined, allowed: boolean): Exchange[] {
-  const [list, setList] = useState<Exchange[]>([]);
-  useEffect(() => {
-    if (!allowed || !order) return undefined;
-    let live = true;
-    listExchanges(orderNo).then(
-      (r) => live && setList(r.items),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [orderNo, order, allowed]);
-  return list;
+async function confirmCancel(): Promise<boolean> {
+  const ok = await Taro.showModal({
+    title: '取消订单',
+    content: '取消后座位将释放给其他观众，确定取消吗？',
+    confirmText: '取消订单',
+    cancelText: '再想想',
+  });
+  return ok.confirm;
+}
+
+/** The whole order's refund, with its fee under the tier in force, confirmed by the fan. */
+async function confirmRefund(order: Order, feePercent: number): Promise<boolean> {
+  const fee = percentOfFen(order.amountFen, feePercent);
+  const content =
+    fee > 0
+      ? `按退票规则收取手续费 ${formatYuan(fee)}，预计退回 ${formatYuan(order.amountFen - fee)}。`
+      : `将全额退回 ${formatYuan(order.amountFen)}。`;
+  const ok = await Taro.showModal({
+    title: '申请退款',
+    content,
+    confirmText: '确认退款',
+    cancelText: '不退了',
+  });
+  return ok.confirm;
 }
 
 export default function OrderPage() {
@@ -156,7 +163,7 @@ export default function OrderPage() {
   const [picking, setPicking] = useState(false);
   const [exchanging, setExchanging] = useState(false);
   useRefundFollowUp(orderNo, order, setOrder);
-  const exchanges = useExchanges(orderNo, order, Boolean(ctx?.show.exchangeRules?.allowed));
+  const x = useExchangeOffer(orderNo, order, ctx);
 
   if (!order) {
     return (
@@ -178,13 +185,7 @@ export default function OrderPage() {
     }
   };
   const cancel = async () => {
-    const ok = await Taro.showModal({
-      title: '取消订单',
-      content: '取消后座位将释放给其他观众，确定取消吗？',
-      confirmText: '取消订单',
-      cancelText: '再想想',
-    });
-    if (ok.confirm) await act(() => cancelOrder(order.orderNo));
+    if (await confirmCancel()) await act(() => cancelOrder(order.orderNo));
   };
   const pay = () =>
     act(async () => {
@@ -194,27 +195,14 @@ export default function OrderPage() {
   const offer = refundOffer(order, ctx);
   const { feePercent } = offer;
   const refund = async () => {
-    const fee = percentOfFen(order.amountFen, feePercent);
-    const content =
-      fee > 0
-        ? `按退票规则收取手续费 ${formatYuan(fee)}，预计退回 ${formatYuan(order.amountFen - fee)}。`
-        : `将全额退回 ${formatYuan(order.amountFen)}。`;
-    const ok = await Taro.showModal({
-      title: '申请退款',
-      content,
-      confirmText: '确认退款',
-      cancelText: '不退了',
-    });
-    if (ok.confirm) await act(() => refundOrder(order.orderNo));
+    if (await confirmRefund(order, feePercent)) await act(() => refundOrder(order.orderNo));
   };
   const perTicket = offersTicketRefund(order) && feePercent < 100 && ctx?.session.status !== 'cancelled';
   const live = order.status === 'paid' || order.status === 'ticketed';
   // The whole order in one tap while nothing of it is refunded; chosen tickets besides.
   const refundable = offer.refundable;
   const buyAgain = order.status === 'cancelled' || order.status === 'refunded';
-  const exchangeItems = exchangeableItems(order, exchanges);
-  const exchangeable =
-    offersExchange(order, ctx?.show, ctx?.session.startsAt, Date.now()) && exchangeItems.length > 0;
+
   // A per-ticket refund is offered on ticketed orders only, which have actions anyway.
   const hasActions =
     order.status === 'pending' || order.status === 'ticketed' || refundable || (buyAgain && Boolean(ctx));
@@ -244,10 +232,7 @@ export default function OrderPage() {
             }
           />
         ) : null}
-        {exchanging && exchangeable && ctx ? (
-          <ExchangePanel order={order} show={ctx.show} items={exchangeItems} nowMs={Date.now()} />
-        ) : null}
-        <ExchangeList exchanges={exchanges} orderNo={order.orderNo} />
+        <ExchangeCards order={order} show={ctx?.show} offer={x} open={exchanging} />
         {order.refund ? <RefundTimeline refund={order.refund} /> : null}
         <View className="card">
           <Text className="card__line">订单编号：{order.orderNo}</Text>
@@ -310,16 +295,7 @@ export default function OrderPage() {
               {picking ? '收起' : refundable ? '部分退票' : '退票'}
             </Button>
           ) : null}
-          {exchangeable ? (
-            <Button
-              className="btn btn--ghost"
-              data-testid="exchange-open"
-              disabled={flag(busy)}
-              onClick={() => setExchanging((v) => !v)}
-            >
-              {exchanging ? '收起' : '改签'}
-            </Button>
-          ) : null}
+          {x.offered ? <ExchangeToggle open={exchanging} busy={busy} onToggle={setExchanging} /> : null}
           {order.status === 'ticketed' ? (
             <Button className="btn btn--primary btn--wide" onClick={() => go('tickets')}>
               查看电子票
