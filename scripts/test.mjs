@@ -21,6 +21,7 @@ const TIME_TESTS = [
   'fair-access',
   'checkin',
   'admin/orders',
+  'exchanges',
 ]
   .map((f) => `test/${f}`)
   .join(' ');
