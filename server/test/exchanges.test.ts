@@ -531,6 +531,13 @@ describe('real-name sessions: the attendee moves with the ticket', () => {
       [rn.sessionId],
     );
     expect(claim.order_no).toBe(r.body.orderNo);
+    // Redis learns it too (through the outbox), as a rebuild would read it.
+    const hash = String(
+      (await one('SELECT id_hash FROM attendee_claims WHERE session_id = ?', [rn.sessionId])).id_hash,
+    );
+    const rnIds = p.deps.keys.session(rn.sessionId).ids;
+    const xId = String((await one('SELECT id FROM orders WHERE order_no = ?', [r.body.orderNo])).id);
+    await p.until(async () => (await p.deps.redis.hget(rnIds, hash)) === xId, 'the ID moved in Redis');
     // The same person cannot buy a second ticket of that session with another account.
     const other = await p.login('openid-x-rn-other');
     const dup = await p.api.call('POST', '/api/v1/orders', {
@@ -557,6 +564,13 @@ describe('real-name sessions: the attendee moves with the ticket', () => {
     )[0];
     expect(claims.map((c) => String(c.session_id))).toEqual([rn2.sessionId]);
     expect((await getOrder(fan, r2.body.orderNo)).items[0].attendee).toMatchObject({ name: '欧**娜' });
+    // The first session gave the ID up: its holder may buy a ticket there again.
+    await p.until(async () => (await p.deps.redis.hget(rnIds, hash)) === null, 'the ID given up in Redis');
+    const back = await p.api.call('POST', '/api/v1/orders', {
+      token: other.token,
+      body: { sessionId: rn.sessionId, seatIds: [rn.seatIds[3]], attendees: [attendee] },
+    });
+    expect(back.status).toBe(201);
     await clean(rn.sessionId);
     await clean(rn2.sessionId);
   });

@@ -59,15 +59,17 @@ export async function settleExchangeInTx(conn: Conn, order: OrderRow, now: Date)
   if (moved !== itemIds.length)
     throw new Error(`exchange ${ex.id}: ${moved} of ${itemIds.length} tickets moved`);
   await releaseItemClaims(conn, original, old);
+  const sameSession = String(ex.from_session_id) === String(ex.to_session_id);
+  const ids = await idHashesOf(
+    conn,
+    original.id,
+    old.map((t) => t.position),
+  );
   await moveAttendeeClaims(conn, {
     fromOrderId: original.id,
     toOrderId: order.id,
-    sameSession: ex.from_session_id === ex.to_session_id,
-    idHashes: await idHashesOf(
-      conn,
-      original.id,
-      old.map((t) => t.position),
-    ),
+    sameSession,
+    idHashes: ids,
   });
   const refundId = ex.diff_fen < 0 ? await refundDifference(conn, ex, original, now) : undefined;
   await move(conn, 'exchanges', ex.id, EXCHANGE_LIFECYCLE.complete, {
@@ -75,10 +77,12 @@ export async function settleExchangeInTx(conn: Conn, order: OrderRow, now: Date)
     ...(refundId ? { refund_id: refundId } : {}),
   });
   // The old seats go back on sale after commit, through the outbox (as a refund's do).
+  // Redis learns the IDs' move the same way (a rebuild reads attendee_claims anyway).
   await enqueue(conn, 'inventory.release', original.id, {
     sessionId: original.session_id,
     orderId: original.id,
     units: old.map((t) => t.seat_id ?? String(t.slot_no)),
+    ...(ids.length ? { ids, idsTo: sameSession ? order.id : '' } : {}),
   });
   return 'issue';
 }

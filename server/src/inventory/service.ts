@@ -3,7 +3,7 @@ import type { Db } from '../db/pool';
 import { RC } from '../redis/codes';
 import { scriptKeys, type Keys } from '../redis/keys';
 import type { ScriptReply, ScriptedRedis } from '../redis/scripts';
-import { confirmOrder, releaseOrder, releaseUnits, retakeOrder } from '../redis/contract';
+import { confirmOrder, moveIds, releaseOrder, releaseUnits, retakeOrder } from '../redis/contract';
 import { idemValue, orderRecord, seatValue } from '../redis/records';
 import { rebuildSession } from './rebuild';
 import type {
@@ -116,6 +116,11 @@ export class InventoryService {
     const released = await releaseUnits(this.redis, this.keys.session(sessionId), { orderId, units });
     this.freed(sessionId);
     return released;
+  }
+
+  /** Real-name IDs of an order moved to another order of the session, or given up (''): 改签. */
+  moveIds(sessionId: string, fromOrderId: string, toOrderId: string, idHashes: string[]): Promise<number> {
+    return moveIds(this.redis, this.keys.session(sessionId), { fromOrderId, toOrderId, idHashes });
   }
 
   /**
