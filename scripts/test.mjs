@@ -22,6 +22,7 @@ const TIME_TESTS = [
   'checkin',
   'admin/orders',
   'transfers',
+  'exchanges',
 ]
   .map((f) => `test/${f}`)
   .join(' ');

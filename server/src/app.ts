@@ -33,6 +33,8 @@ import { WechatClient } from './wechat/client';
 import { trustedWechatKeys } from './wechat/keys';
 import { WechatPay } from './wechat/pay';
 import { RefundService } from './refunds/service';
+import { ExchangeService } from './exchanges/service';
+import { exchangeRoutes } from './exchanges/routes';
 import { PaymentService } from './payments/service';
 import { paymentLedger } from './payments/ledger';
 import { notifyRoutes, payRoutes } from './payments/routes';
@@ -99,6 +101,8 @@ export interface AppDeps {
   wechatKeys: Map<string, import('node:crypto').KeyObject>;
   pay: WechatPay;
   refunds: RefundService;
+  /** 改签: exchanges of tickets to other seats of the same show. */
+  exchanges: ExchangeService;
   payments: PaymentService;
   admin: AdminServices;
   vault: IdentityVault;
@@ -154,6 +158,14 @@ export function compOf(d: AppDeps): { reservations: ReservationService; comps: C
   return { reservations: new ReservationService(deps), comps: new CompService(deps) };
 }
 
+/** The circuit breaker every WeChat Pay call goes through (none with WECHAT_BREAKER_ERROR_PCT=0). */
+function breakerOf(config: Config, log: Logger): WechatBreaker | undefined {
+  if (config.wechatBreaker.errorThresholdPct <= 0) return undefined;
+  const breaker = new WechatBreaker(config.wechatBreaker);
+  breaker.onOpen(() => log.error('WeChat Pay breaker opened: calls fail fast until a trial call succeeds'));
+  return breaker;
+}
+
 export async function createDeps(
   config: Config,
   opts: { clock?: Clock; log?: Logger } = {},
@@ -200,11 +212,7 @@ export async function createDeps(
   const broker = new Broker(config.amqpUrl, config.amqpPrefix, QUEUES, log, config.amqpQueueType);
   const relay = new OutboxRelay(db, broker, log);
   const wechatKeys = trustedWechatKeys(config.wechat);
-  const wechatBreaker =
-    config.wechatBreaker.errorThresholdPct > 0 ? new WechatBreaker(config.wechatBreaker) : undefined;
-  wechatBreaker?.onOpen(() =>
-    log.error('WeChat Pay breaker opened: calls fail fast until a trial call succeeds'),
-  );
+  const wechatBreaker = breakerOf(config, log);
   const pay = new WechatPay(
     config.wechat,
     wechatKeys,
@@ -292,6 +300,7 @@ export async function createDeps(
     wechatKeys,
     pay,
     refunds,
+    exchanges: new ExchangeService({ db, inventory, catalog, ids, relay, log, config }),
     payments,
     vault,
     risk,
@@ -434,6 +443,7 @@ export function createApp(d: AppDeps): Koa {
   // Each router tries its routes in turn: the purchase path and the seat map come first.
   for (const router of [
     orderRoutes(d.orders, auth, d.clock),
+    exchangeRoutes(d.exchanges, auth, d.clock),
     catalogRoutes(d.catalog, d.seatmaps, d.clock, () => d.degrade.seatPollMs()),
     queueRoutes(d.queue, auth, d.clock),
     quotaRoutes(d.db, d.catalog, auth),

@@ -26,7 +26,10 @@ export function startConsumers(d: AppDeps): void {
   d.broker.consume<'refund.requested'>('refunds', (m) => d.refunds.execute(m.refundId, now()), o);
   d.broker.consume<'inventory.release'>(
     'inventory',
-    async (m) => void (await d.orders.giveBack(m.sessionId, m.orderId, undefined, m.units)),
+    async (m) => {
+      await d.orders.giveBack(m.sessionId, m.orderId, undefined, m.units);
+      if (m.ids) await d.inventory.moveIds(m.sessionId, m.orderId, m.idsTo ?? '', m.ids);
+    },
     o,
   );
   d.broker.consume<'notice.send'>(

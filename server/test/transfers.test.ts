@@ -356,3 +356,31 @@ it('session cancel: the original payer is refunded in full, the receiver’s tic
   expect((await ticketRow(t!.ticketId)).status).toBe(4);
   expect((await ticketRow(offered!.ticketId)).status).toBe(2);
 });
+
+it('exchange (改签): the giver can exchange neither the ticket given away nor the receiver’s new one', async () => {
+  const s = await session();
+  await g.p.deps.db.query('UPDATE shows SET exchange_allowed = 1, exchange_cutoff_minutes = 0 WHERE id = ?', [
+    s.showId,
+  ]);
+  g.p.deps.catalog.forget(s.sessionId);
+  const [t] = await g.tickets(s, 1);
+  const receiver = await g.p.login('openid-transfer-receiver-exchange');
+  const a = await accept(receiver.token, (await offer(t!)).body.code);
+  expect(a.status).toBe(200);
+  const free = s.seatIds.filter((id) => id !== s.seatIds[0]).slice(-1);
+  const exchange = (ticketId: string) =>
+    call('POST', `/api/v1/orders/${t!.orderNo}/exchange`, t!.token, {
+      ticketIds: [ticketId],
+      sessionId: s.sessionId,
+      seatIds: free,
+    });
+  // The receiver's ticket sits on the giver's order item, but it is not the giver's.
+  expect((await exchange(a.body.ticketId)).body.error.code).toBe('NOT_FOUND');
+  expect((await exchange(t!.ticketId)).body.error.code).toBe('EXCHANGE_TICKET_INVALID');
+  expect((await ticketRow(a.body.ticketId)).status).toBe(1); // the receiver's ticket stays valid
+  expect(
+    await rows('SELECT id FROM exchanges WHERE original_order_id = ?', [
+      (await ticketRow(t!.ticketId)).order_id,
+    ]),
+  ).toHaveLength(0);
+});

@@ -1,3 +1,4 @@
+import type { Exchange } from './exchange';
 /** Response shapes of the admin API (its request schemas are in admin.ts). */
 import type { OrderStatus, RefundTier, SeatPosition, SessionStatus, Tier } from './api';
 import type { AdminRole, SeatSpecInput } from './admin';
@@ -59,6 +60,8 @@ export interface AdminShowDetail extends AdminShowSummary {
   description: string;
   refundRules: RefundTier[];
   showPurchaseLimit: number | null;
+  /** 改签 rules (absent on servers before migration 0031). */
+  exchangeRules?: { allowed: boolean; cutoffMinutes: number };
   sessions: AdminSessionSummary[];
 }
 
@@ -195,6 +198,8 @@ export interface AdminOrderDetail extends AdminOrderRow {
     createdAt: string;
     finishedAt: string | null;
   }[];
+  /** 改签: exchanges where this order is the original or the exchange order (oldest first). */
+  exchanges?: Exchange[];
   audit: AuditEntry[];
 }
 

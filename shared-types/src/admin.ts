@@ -1,3 +1,4 @@
+import { ExchangeRulesSchema } from './exchange';
 /**
  * The admin API's request schemas, validated by the server and reused by the admin page's forms;
  * its response shapes are in admin-views.ts. Money is integer fen; times are ISO 8601 strings.
@@ -140,6 +141,8 @@ export const ShowCreateSchema = z.strictObject({
   refundRules: refundRules.default([]),
   /** Tickets one buyer may hold across every session of the show (null: only per-session limits). */
   showPurchaseLimit: z.number().int().min(1).max(100).nullable().default(null),
+  /** 改签 rules (none: exchanges not allowed). */
+  exchangeRules: ExchangeRulesSchema.optional(),
 });
 export type ShowCreateInput = z.input<typeof ShowCreateSchema>;
 export const ShowUpdateSchema = z.strictObject({
@@ -149,6 +152,8 @@ export const ShowUpdateSchema = z.strictObject({
   posterUrl: posterUrl.optional(),
   refundRules: refundRules.optional(),
   showPurchaseLimit: z.number().int().min(1).max(100).nullable().optional(),
+  /** 改签 rules: allowed, and until how many minutes before a session starts. */
+  exchangeRules: ExchangeRulesSchema.optional(),
 });
 
 // ---------- sessions ----------

@@ -55,6 +55,8 @@ export interface ShowDetail extends ShowSummary {
   description: string;
   venue: { id: string; name: string; city: string; address: string };
   refundRules: RefundTier[];
+  /** 改签: whether tickets may be exchanged, and until how long before the session. */
+  exchangeRules?: { allowed: boolean; cutoffMinutes: number };
   sessions: SessionInfo[];
 }
 
@@ -223,9 +225,10 @@ export interface PayResponse {
 /**
  * valid; voided (refunded); refunding (a refund is under way: not admitted); transferring (a
  * transfer offer is open: not admitted, not refundable); transferred (handed to someone else: a
- * new ticket replaced it). Entry shows as checkedInAt.
+ * new ticket replaced it); exchanged (改签: replaced by a new ticket, not admitted). Entry shows
+ * as checkedInAt.
  */
-export type TicketStatus = 'valid' | 'voided' | 'refunding' | 'transferring' | 'transferred';
+export type TicketStatus = 'valid' | 'voided' | 'refunding' | 'transferring' | 'transferred' | 'exchanged';
 
 /** A ticket's binding to the device that shows its codes. */
 export interface TicketBinding {

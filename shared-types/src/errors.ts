@@ -20,6 +20,16 @@ export const ERRORS = {
   /** A chosen ticket is already refunded, or in a refund under way. */
   TICKET_ALREADY_REFUNDED: { status: 409, message: '所选门票已退票或正在退票' },
   TICKET_CHECKED_IN: { status: 409, message: '所选门票已检票入场，不能退票' },
+  /** 改签 (exchange): the show does not allow it. */
+  EXCHANGE_NOT_ALLOWED: { status: 409, message: '本演出不支持改签' },
+  /** The exchange cutoff before the (old or new) session's start has passed. */
+  EXCHANGE_CLOSED: { status: 409, message: '已过改签时限，不能改签' },
+  /** A chosen ticket is checked in, being refunded, refunded, exchanged or not issued. */
+  EXCHANGE_TICKET_INVALID: { status: 409, message: '所选门票当前状态不能改签' },
+  /** A chosen ticket is already in an exchange waiting for its payment. */
+  EXCHANGE_IN_PROGRESS: { status: 409, message: '所选门票正在改签中，请先完成或取消' },
+  /** The target session is not a session of the ticket's show. */
+  EXCHANGE_OTHER_SHOW: { status: 400, message: '只能改签到同一演出的场次' },
   /** The refunds of an order would give back more than was paid: refused, nothing changed. */
   REFUND_EXCEEDS_PAID: { status: 409, message: '退款总额不能超过实付金额' },
   ID_TAKEN: { status: 409, message: '该证件已持有本场次门票（一证一票）' },

@@ -102,6 +102,12 @@ const ADVICE: Record<ClientErrorCode, Advice> & Partial<Record<string, Advice>> 
   TICKET_CHECKED_IN: { title: '门票已入场', remedy: 'refresh_order', actionText: '刷新订单' },
   REFUND_EXCEEDS_PAID: { title: '退款金额有误', remedy: 'refresh_order', actionText: '刷新订单' },
   TICKET_NOT_BINDABLE: { title: '门票已失效', remedy: 'back_home', actionText: '返回首页' },
+  // 改签: the rules or the tickets changed under the fan; the order page shows what is left.
+  EXCHANGE_NOT_ALLOWED: { title: '不支持改签', remedy: 'refresh_order', actionText: '查看订单' },
+  EXCHANGE_CLOSED: { title: '已过改签时限', remedy: 'refresh_order', actionText: '查看订单' },
+  EXCHANGE_TICKET_INVALID: { title: '门票不能改签', remedy: 'refresh_order', actionText: '刷新订单' },
+  EXCHANGE_IN_PROGRESS: { title: '门票正在改签', remedy: 'refresh_order', actionText: '刷新订单' },
+  EXCHANGE_OTHER_SHOW: { title: '不能改签到其他演出', remedy: 'refresh_order', actionText: '查看订单' },
   REBIND_FROZEN: { title: '暂不能更换手机', remedy: 'back_home', actionText: '知道了' },
   // Ticket transfers (转赠): the giver's wallet and the receiver's accept page.
   TRANSFER_DISABLED: { title: '不支持转赠', remedy: 'back_home', actionText: '知道了' },

@@ -46,13 +46,16 @@ export interface ShowRow {
   description: string | null;
   poster_url: string | null;
   refund_rules: string | null;
+  exchange_allowed: number;
+  exchange_cutoff_minutes: number;
   venue_id: string;
   venue_name: string;
   city: string;
   address: string;
 }
 
-const SHOW_COLUMNS = `s.id, s.title, s.description, s.poster_url, s.refund_rules, s.venue_id,
+const SHOW_COLUMNS = `s.id, s.title, s.description, s.poster_url, s.refund_rules, s.exchange_allowed,
+  s.exchange_cutoff_minutes, s.venue_id,
   v.name AS venue_name, v.city, v.address`;
 
 export async function listShowRows(db: Db): Promise<ShowRow[]> {

@@ -148,6 +148,10 @@ export class CatalogService {
       description: show.description ?? '',
       venue: { id: show.venue_id, name: show.venue_name, city: show.city, address: show.address },
       refundRules: parseRefundRules(show.refund_rules),
+      exchangeRules: {
+        allowed: !!show.exchange_allowed,
+        cutoffMinutes: Number(show.exchange_cutoff_minutes),
+      },
       sessions: infos,
     };
   }

@@ -6,6 +6,7 @@ import type { ScriptReply, ScriptedRedis } from '../redis/scripts';
 import {
   confirmOrder,
   moveAttendee,
+  moveIds,
   releaseOrder,
   releaseUnits,
   reserveUnits,
@@ -125,6 +126,11 @@ export class InventoryService {
     const released = await releaseUnits(this.redis, this.keys.session(sessionId), { orderId, units });
     this.freed(sessionId);
     return released;
+  }
+
+  /** Real-name IDs of an order moved to another order of the session, or given up (''): 改签. */
+  moveIds(sessionId: string, fromOrderId: string, toOrderId: string, idHashes: string[]): Promise<number> {
+    return moveIds(this.redis, this.keys.session(sessionId), { fromOrderId, toOrderId, idHashes });
   }
 
   /**

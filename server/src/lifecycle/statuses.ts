@@ -12,5 +12,16 @@ export const REFUND_STATUS = { REQUESTED: 0, PROCESSING: 1, SUCCESS: 2, ABNORMAL
  * open (requested, at WeChat, or abnormal), VOIDED once refunded. TRANSFERRING: a transfer offer
  * is open (no entry, no refund until it is accepted, cancelled or expired); TRANSFERRED: the
  * giver's ticket once the receiver accepted (a new ticket replaced it; never admissible again).
+ * EXCHANGED: given up for a new ticket by an exchange (改签, server/src/exchanges).
  */
-export const TICKET_STATUS = { VALID: 1, VOIDED: 2, REFUNDING: 3, TRANSFERRED: 4, TRANSFERRING: 5 } as const;
+export const TICKET_STATUS = {
+  VALID: 1,
+  VOIDED: 2,
+  REFUNDING: 3,
+  TRANSFERRED: 4,
+  TRANSFERRING: 5,
+  EXCHANGED: 6,
+} as const;
+
+/** An exchange (改签): its order not paid yet, done (tickets moved), or failed (refunded). */
+export const EXCHANGE_STATUS = { PENDING: 0, DONE: 1, FAILED: 2 } as const;

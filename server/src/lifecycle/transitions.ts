@@ -1,6 +1,6 @@
 import type { ResultSetHeader } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
-import { ORDER_STATUS, REFUND_STATUS, TICKET_STATUS } from './statuses';
+import { EXCHANGE_STATUS, ORDER_STATUS, REFUND_STATUS, TICKET_STATUS } from './statuses';
 
 /**
  * One home for the lifecycle: every status change of an order, a refund or a ticket is an
@@ -57,12 +57,21 @@ export const TICKET_LIFECYCLE = {
   withdrawTransfer: { from: [TICKET_STATUS.TRANSFERRING], to: TICKET_STATUS.VALID },
   /** The receiver accepted: this ticket is dead, a new one (new number and secret) replaces it. */
   handOver: { from: [TICKET_STATUS.TRANSFERRING], to: TICKET_STATUS.TRANSFERRED },
+  /** Its exchange order was paid: the new ticket replaces it (only a valid ticket is given up). */
+  exchange: { from: [TICKET_STATUS.VALID], to: TICKET_STATUS.EXCHANGED },
+} as const satisfies Record<string, Transition>;
+
+export const EXCHANGE_LIFECYCLE = {
+  /** Its order was paid (or nothing was owed) and the old tickets were given up. */
+  complete: { from: [EXCHANGE_STATUS.PENDING], to: EXCHANGE_STATUS.DONE },
+  /** Paid, but an old ticket was no longer valid: the exchange order is refunded in full. */
+  fail: { from: [EXCHANGE_STATUS.PENDING], to: EXCHANGE_STATUS.FAILED },
 } as const satisfies Record<string, Transition>;
 
 /** A row that should have moved did not: someone changed it behind the caller's lock. */
 export class TransitionError extends Error {}
 
-type Table = 'orders' | 'refunds' | 'tickets';
+type Table = 'orders' | 'refunds' | 'tickets' | 'exchanges';
 
 /**
  * Moves one row by one event if it is in a from-state; `set` adds columns (names are code,

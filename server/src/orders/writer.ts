@@ -103,7 +103,7 @@ export class OrderWriter extends GroupCommit<NewOrder> {
         this.log.error({ orderId: order.id }, 'order id already used by another order');
         throw new WriteError('order_id_collision', err);
       }
-      throw classify(err, step);
+      throw classifyWrite(err, step);
     } finally {
       conn.release();
     }
@@ -131,7 +131,8 @@ async function storedIsThisOrder(conn: Conn, o: NewOrder): Promise<boolean> {
   );
 }
 
-function classify(err: unknown, step: InsertStep | undefined): WriteError {
+/** Why an order's INSERT was refused (also the exchange orders' path, exchanges/service.ts). */
+export function classifyWrite(err: unknown, step: InsertStep | undefined): WriteError {
   const errno = sqlErrno(err);
   const message = err instanceof Error ? err.message : '';
   if (errno === ER_DUP_ENTRY) {

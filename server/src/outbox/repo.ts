@@ -22,8 +22,17 @@ export interface Messages {
   'order.paid': { orderId: string };
   'payment.late': { orderId: string; paymentId: string };
   'refund.requested': { refundId: string };
-  /** units: a per-ticket refund's seat ids or slot numbers; absent: the whole order. */
-  'inventory.release': { sessionId: string; orderId: string; units?: string[] };
+  /**
+   * units: a per-ticket refund's seat ids or slot numbers; absent: the whole order. ids: an
+   * exchange's real-name ID hashes, moved to order `idsTo` of the session or given up ('').
+   */
+  'inventory.release': {
+    sessionId: string;
+    orderId: string;
+    units?: string[];
+    ids?: string[];
+    idsTo?: string;
+  };
   'notice.send': {
     userId: string;
     template: NoticeTemplate;

@@ -64,6 +64,7 @@ export const CONTRACTS = {
     keys: ['meta', 'seats', 'users', 'orders', 'pending', 'zslots'],
     argv: ['orderId'],
   },
+  moveIds: { keys: ['ids'], argv: ['fromOrderId', 'toOrderId'] },
   retakeOrder: {
     keys: ['meta', 'seats', 'users', 'orders', 'pending', 'zslots', 'ids'],
     argv: ['orderId', 'userId', 'nowMs', 'holdUntilMs', 'kind', 'quantity', 'n'],
@@ -177,6 +178,20 @@ export async function releaseUnits(
   );
   if (code === RC.RELEASED) return { kind: 'released', availAfter: Number(avail), freed: Number(freed) };
   return { kind: code === RC.ALREADY ? 'already' : 'unknown' };
+}
+
+/**
+ * Real-name ID claims of an order moved to another order of the session (toOrderId) or given up
+ * (''): its tickets were exchanged. The number of IDs moved.
+ */
+export async function moveIds(
+  redis: ScriptedRedis,
+  k: SessionKeys,
+  a: { fromOrderId: string; toOrderId: string; idHashes: string[] },
+): Promise<number> {
+  if (a.idHashes.length === 0) return 0;
+  const [, moved] = await redis.moveIds(...sessionKeys('moveIds', k), ...argv('moveIds', a), ...a.idHashes);
+  return Number(moved);
 }
 
 /** The raw reply (decoded with the take scripts' replies by inventory/service.ts toTakeResult). */

@@ -14,6 +14,7 @@ export interface InventoryCommands {
   confirmOrder(...args: (string | number)[]): Promise<ScriptReply>;
   releaseOrder(...args: (string | number)[]): Promise<ScriptReply>;
   releaseUnits(...args: (string | number)[]): Promise<ScriptReply>;
+  moveIds(...args: (string | number)[]): Promise<ScriptReply>;
   retakeOrder(...args: (string | number)[]): Promise<ScriptReply>;
   moveAttendee(...args: (string | number)[]): Promise<ScriptReply>;
   queueJoin(...args: (string | number)[]): Promise<ScriptReply>;

@@ -16,6 +16,8 @@ export interface RefundableItem {
   ticket_no: string | null;
   /** The refund (not closed) that holds this item, if any. */
   live_refund_id: string | null;
+  /** Named by an exchange (改签) that may still complete (its order not cancelled yet). */
+  in_exchange?: boolean;
 }
 
 /**
@@ -30,11 +32,13 @@ export async function refundableItems(conn: Conn, orderId: string): Promise<Refu
     [orderId],
   );
   const liveRefund = new Map(live.map((r) => [String(r.live_item_id), String(r.refund_id)]));
+  // An exchanged ticket (改签) was replaced by another order's: it is not this order's to refund.
   const [rows] = await conn.query<Row[]>(
-    `SELECT i.id, i.price_fen, i.seat_id, i.zone_id, i.slot_no, t.ticket_no
+    `SELECT i.id, i.price_fen, i.seat_id, i.zone_id, i.slot_no, t.ticket_no,
+            EXISTS (SELECT 1 FROM exchange_items ei WHERE ei.live_ticket_id = t.id) AS in_exchange
        FROM order_items i LEFT JOIN tickets t ON t.order_item_id = i.id AND t.transferred_from IS NULL
-      WHERE i.order_id = ? ORDER BY i.id`,
-    [orderId],
+      WHERE i.order_id = ? AND (t.status IS NULL OR t.status <> ?) ORDER BY i.id`,
+    [orderId, TICKET_STATUS.EXCHANGED],
   );
   return rows.map((r) => ({
     id: String(r.id),
@@ -44,6 +48,7 @@ export async function refundableItems(conn: Conn, orderId: string): Promise<Refu
     slot_no: r.slot_no === null ? null : Number(r.slot_no),
     ticket_no: r.ticket_no ?? null,
     live_refund_id: liveRefund.get(String(r.id)) ?? null,
+    in_exchange: Number(r.in_exchange) === 1,
   }));
 }
 
@@ -89,8 +94,9 @@ export async function itemsNotRefunded(conn: Conn, orderId: string): Promise<num
     `SELECT COUNT(*) n FROM order_items i
       WHERE i.order_id = ? AND NOT EXISTS (
         SELECT 1 FROM refund_items ri JOIN refunds r ON r.id = ri.refund_id
-         WHERE ri.live_item_id = i.id AND r.status = ?)`,
-    [orderId, REFUND_STATUS.SUCCESS],
+         WHERE ri.live_item_id = i.id AND r.status = ?)
+        AND NOT EXISTS (SELECT 1 FROM tickets t WHERE t.order_item_id = i.id AND t.status = ?)`,
+    [orderId, REFUND_STATUS.SUCCESS, TICKET_STATUS.EXCHANGED],
   );
   return Number(rows[0]!.n);
 }

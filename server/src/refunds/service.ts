@@ -35,6 +35,7 @@ import {
   transferStateOfItems,
 } from './items-repo';
 import { pickItems } from './pick';
+import { freeCancelledExchanges } from '../exchanges/repo';
 import { move, ORDER_LIFECYCLE, REFUND_LIFECYCLE, TICKET_LIFECYCLE, tryMove } from '../lifecycle/transitions';
 
 /** A payment as refunds see it (the payments record's row, payments/repo.ts). */
@@ -86,7 +87,13 @@ export function resendDelayMs(code: string, attempts: number): number {
   return Math.min(cap, base * 2 ** Math.min(attempts, 10));
 }
 
-const PREFIX: Record<RefundKind, string> = { order: 'RF', late: 'RL', duplicate: 'RD', currency: 'RC' };
+const PREFIX: Record<RefundKind, string> = {
+  order: 'RF',
+  late: 'RL',
+  duplicate: 'RD',
+  currency: 'RC',
+  exchange: 'RX',
+};
 
 /** What the fan reads (WeChat's refund reason) and which notice tells them, per system refund. */
 const PAYMENT_REFUND: Record<PaymentRefundKind, { reason: string; template: 'late_refund' | 'returned' }> = {
@@ -142,6 +149,9 @@ export class RefundService {
     const refund = await inTransaction(this.d.db, async (conn) => {
       const order = await findOrder(conn, 'id = ?', [o.orderId], true);
       if (!order) throw appError('NOT_FOUND', undefined, '订单不存在');
+      // A ticket named by an exchange that may still complete is not refunded meanwhile (its
+      // exchange would give it up): the fan pays or lets the exchange order expire first.
+      await freeCancelledExchanges(conn, order.id);
       const pick = pickItems(await refundableItems(conn, order.id), o.ticketIds);
       if (pick.kind === 'again') {
         const again = pick.refundId && (await findRefund(conn, 'id = ?', [pick.refundId]));
@@ -150,6 +160,7 @@ export class RefundService {
       }
       if (order.status !== ORDER_STATUS.TICKETED && order.status !== ORDER_STATUS.PAID)
         throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
+      if (pick.items.some((i) => i.in_exchange)) throw appError('EXCHANGE_IN_PROGRESS');
       const payment = await this.d.payments.orderPaymentLocked(conn, order.id);
       if (!payment) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
       const itemIds = pick.items.map((i) => i.id);

@@ -11,6 +11,7 @@ import type { Metrics } from '../http/metrics';
 import { blockedItemsOf } from '../refunds/items-repo';
 import { TICKET_STATUS } from './status';
 import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
+import { settleExchangeInTx } from '../exchanges/complete';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -49,7 +50,10 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
   }
   const issued = await inTransaction(d.db, async (conn) => {
     const o = await findOrder(conn, 'id = ?', [orderId], true);
-    if (o?.status !== ORDER_STATUS.PAID) return false;
+    if (o?.status !== ORDER_STATUS.PAID) return 'skipped' as const;
+    // An exchange order (改签): its old tickets are given up in this very transaction, or, when
+    // one of them can no longer be, nothing is issued and the exchange order is refunded.
+    if ((await settleExchangeInTx(conn, o, now)) === 'failed') return 'failed' as const;
     // No ticket is admissible while a refund of its item is open or done. The refund request
     // takes the order lock too, so it is either visible here or comes after and moves these.
     const blocked = await blockedItemsOf(conn, o.id, true);
@@ -76,13 +80,15 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
     );
     await move(conn, 'orders', orderId, ORDER_LIFECYCLE.issue);
     await enqueue(conn, 'notice.send', o.id, { userId: o.user_id, template: 'ticketed', orderId: o.id });
-    return true;
+    return 'issued' as const;
   });
-  if (issued) {
+  // A failed exchange asked for a refund and a release: sent at once too.
+  if (issued === 'failed') d.relay.nudge();
+  if (issued === 'issued') {
     d.relay.nudge();
     d.metrics?.ticketsIssued.inc();
     if (order.paid_at)
       d.metrics?.ticketLag.observe(Math.max(0, now.getTime() - order.paid_at.getTime()) / 1000);
   }
-  return issued ? 'issued' : 'skipped';
+  return issued === 'issued' ? 'issued' : 'skipped';
 }

@@ -14,6 +14,7 @@ const TICKET_STATUS_NAME: Record<number, TicketStatus> = {
   3: 'refunding',
   4: 'transferred',
   5: 'transferring',
+  6: 'exchanged',
 };
 
 /** Whether the 转赠 button may show: the show allows it now and the ticket is plainly valid. */

@@ -23,7 +23,9 @@ export async function audit(
       WHERE o.session_id = ? AND o.status IN (1, 2, 3)
         -- an item whose per-ticket refund succeeded is no longer live (its seat is back on sale)
         AND NOT EXISTS (SELECT 1 FROM refund_items ri JOIN refunds r ON r.id = ri.refund_id
-                         WHERE ri.live_item_id = i.id AND r.status = 2)`,
+                         WHERE ri.live_item_id = i.id AND r.status = 2)
+        -- nor is an item whose ticket was exchanged (改签: its seat went back, the holder moved)
+        AND NOT EXISTS (SELECT 1 FROM tickets t WHERE t.order_item_id = i.id AND t.status = 6)`,
     [sessionId],
   );
   const seatOwner = new Map<string, string>();

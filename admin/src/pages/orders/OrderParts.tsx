@@ -3,6 +3,13 @@ import type { AdminOrderDetail } from '@showtix/shared-types';
 import { dateTimeSec } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
 
+const EXCHANGE_STATUS: Record<string, string> = {
+  pending: '待支付差价',
+  done: '已改签',
+  failed: '未成功（已退款）',
+  cancelled: '已取消',
+};
+
 const ACTION_LABEL: Record<string, string> = { 'order.refund': '管理员退款', 'order.export': '导出' };
 
 /** One part of the order under its heading: a small table with all its rows. */
@@ -13,6 +20,60 @@ function Part<T extends object>({ heading, ...table }: { heading: string } & Tab
         {heading}
       </Typography.Title>
       <Table<T> size="small" pagination={false} {...table} />
+    </>
+  );
+}
+
+/** 改签: the exchanges of the order (as the original or as the exchange order), when it has any. */
+function ExchangesPart({ o }: { o: AdminOrderDetail }) {
+  if (!o.exchanges?.length) return null;
+  return (
+    <Part
+      heading="改签"
+      rowKey="exchangeId"
+      data-testid="order-exchanges"
+      dataSource={o.exchanges}
+      columns={[
+        { title: '原订单', dataIndex: 'originalOrderNo' },
+        { title: '改签订单', dataIndex: 'orderNo' },
+        { title: '原票', dataIndex: 'oldTicketIds', render: (ids: string[]) => ids.join('、') },
+        { title: '新票', dataIndex: 'newTicketIds', render: (ids: string[]) => ids.join('、') || '—' },
+        {
+          title: '差价',
+          dataIndex: 'diffFen',
+          render: (f: number) => (f < 0 ? `退 ${fenToYuan(-f)}` : fenToYuan(f)),
+        },
+        { title: '状态', dataIndex: 'status', render: (s: string) => EXCHANGE_STATUS[s] ?? s },
+        { title: '时间', dataIndex: 'createdAt', render: dateTimeSec },
+      ]}
+    />
+  );
+}
+
+/** The admins' trail on the order. */
+function AuditPart({ o }: { o: AdminOrderDetail }) {
+  return (
+    <>
+      <Typography.Title level={5} style={{ marginTop: 20 }}>
+        操作记录
+      </Typography.Title>
+      {o.audit.length ? (
+        <Timeline
+          items={o.audit.map((a) => ({
+            content: (
+              <>
+                <b>{a.actor}</b> {ACTION_LABEL[a.action] ?? a.action}{' '}
+                <Typography.Text type="secondary">{dateTimeSec(a.createdAt)}</Typography.Text>
+                {(a.after as { reason?: string } | null)?.reason && (
+                  <div>原因：{(a.after as { reason: string }).reason}</div>
+                )}
+              </>
+            ),
+          }))}
+        />
+      ) : (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无后台操作" />
+      )}
     </>
   );
 }
@@ -85,26 +146,8 @@ export function OrderParts({ o }: { o: AdminOrderDetail }) {
           { title: '原因', dataIndex: 'reason' },
         ]}
       />
-      <Typography.Title level={5} style={{ marginTop: 20 }}>
-        操作记录
-      </Typography.Title>
-      {o.audit.length ? (
-        <Timeline
-          items={o.audit.map((a) => ({
-            content: (
-              <>
-                <b>{a.actor}</b> {ACTION_LABEL[a.action] ?? a.action}{' '}
-                <Typography.Text type="secondary">{dateTimeSec(a.createdAt)}</Typography.Text>
-                {(a.after as { reason?: string } | null)?.reason && (
-                  <div>原因：{(a.after as { reason: string }).reason}</div>
-                )}
-              </>
-            ),
-          }))}
-        />
-      ) : (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无后台操作" />
-      )}
+      <ExchangesPart o={o} />
+      <AuditPart o={o} />
     </>
   );
 }

@@ -61,6 +61,12 @@ export function ShowDetailPage() {
                     : '不限（按场次限购）',
                 },
                 {
+                  label: '改签',
+                  children: show.exchangeRules?.allowed
+                    ? `允许，开演前 ${show.exchangeRules.cutoffMinutes} 分钟截止`
+                    : '不支持',
+                },
+                {
                   label: '退票规则',
                   children: show.refundRules.length
                     ? show.refundRules.map((r) => (

@@ -10,6 +10,7 @@ import {
   Row,
   Select,
   Space,
+  Switch,
   Typography,
   Upload,
 } from 'antd';
@@ -65,6 +66,78 @@ function PosterField({ value, onChange }: { value?: string | null; onChange?: (v
   );
 }
 
+/** 改签 rules: exchanges allowed, closing this many minutes before a session starts. */
+function ExchangeRulesField() {
+  return (
+    <Form.Item label="改签" tooltip="允许观众把已购门票改签到本演出的其他座位或场次；差价多退少补">
+      <Space>
+        <Form.Item name={['exchangeRules', 'allowed']} valuePropName="checked" noStyle initialValue={false}>
+          <Switch data-testid="show-exchange-allowed" />
+        </Form.Item>
+        <Typography.Text>开演前</Typography.Text>
+        <Form.Item name={['exchangeRules', 'cutoffMinutes']} noStyle initialValue={120}>
+          <InputNumber min={0} max={525600} suffix="分钟" style={{ width: 140 }} />
+        </Form.Item>
+        <Typography.Text>截止</Typography.Text>
+      </Space>
+    </Form.Item>
+  );
+}
+
+/** The refund-rule tiers: from N hours before the start, this fee. */
+function RefundRulesField() {
+  return (
+    <Form.Item
+      label="退票规则"
+      tooltip="距开演还有至少 N 小时时，按对应比例收取手续费；没有匹配的规则即不可退"
+    >
+      <Form.List name="refundRules">
+        {(fields, { add, remove }) => (
+          <>
+            {fields.map((f) => (
+              <Row key={f.key} gutter={8} align="middle" style={{ marginBottom: 8 }}>
+                <Col>
+                  <Typography.Text>开演前至少</Typography.Text>
+                </Col>
+                <Col>
+                  <Form.Item name={[f.name, 'hoursBeforeStart']} noStyle rules={[{ required: true }]}>
+                    <InputNumber min={0} max={8760} suffix="小时" style={{ width: 120 }} />
+                  </Form.Item>
+                </Col>
+                <Col>
+                  <Typography.Text>退票手续费</Typography.Text>
+                </Col>
+                <Col>
+                  <Form.Item name={[f.name, 'feePercent']} noStyle rules={[{ required: true }]}>
+                    <InputNumber min={0} max={100} suffix="%" style={{ width: 100 }} />
+                  </Form.Item>
+                </Col>
+                <Col>
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    onClick={() => remove(f.name)}
+                    aria-label="删除此退票规则"
+                  />
+                </Col>
+              </Row>
+            ))}
+            <Button
+              type="dashed"
+              icon={<PlusOutlined />}
+              onClick={() => add({ hoursBeforeStart: 48, feePercent: 20 })}
+              style={{ marginTop: 8 }}
+            >
+              添加规则
+            </Button>
+          </>
+        )}
+      </Form.List>
+    </Form.Item>
+  );
+}
+
 /** Show fields: title, venue, description, poster and the refund-rule tiers. */
 export function ShowForm({ venueLocked }: { venueLocked?: boolean }) {
   const venues = useApi(() => listVenues(), []);
@@ -97,60 +170,14 @@ export function ShowForm({ venueLocked }: { venueLocked?: boolean }) {
       >
         <InputNumber min={1} max={100} suffix="张" placeholder="不限" style={{ width: 160 }} />
       </Form.Item>
+      <ExchangeRulesField />
       <Form.Item name="posterUrl" label="海报">
         <PosterField />
       </Form.Item>
       <Form.Item name="description" label="演出介绍">
         <Input.TextArea rows={4} maxLength={20000} showCount />
       </Form.Item>
-      <Form.Item
-        label="退票规则"
-        tooltip="距开演还有至少 N 小时时，按对应比例收取手续费；没有匹配的规则即不可退"
-      >
-        <Form.List name="refundRules">
-          {(fields, { add, remove }) => (
-            <>
-              {fields.map((f) => (
-                <Row key={f.key} gutter={8} align="middle" style={{ marginBottom: 8 }}>
-                  <Col>
-                    <Typography.Text>开演前至少</Typography.Text>
-                  </Col>
-                  <Col>
-                    <Form.Item name={[f.name, 'hoursBeforeStart']} noStyle rules={[{ required: true }]}>
-                      <InputNumber min={0} max={8760} suffix="小时" style={{ width: 120 }} />
-                    </Form.Item>
-                  </Col>
-                  <Col>
-                    <Typography.Text>退票手续费</Typography.Text>
-                  </Col>
-                  <Col>
-                    <Form.Item name={[f.name, 'feePercent']} noStyle rules={[{ required: true }]}>
-                      <InputNumber min={0} max={100} suffix="%" style={{ width: 100 }} />
-                    </Form.Item>
-                  </Col>
-                  <Col>
-                    <Button
-                      type="text"
-                      danger
-                      icon={<DeleteOutlined />}
-                      onClick={() => remove(f.name)}
-                      aria-label="删除此退票规则"
-                    />
-                  </Col>
-                </Row>
-              ))}
-              <Button
-                type="dashed"
-                icon={<PlusOutlined />}
-                onClick={() => add({ hoursBeforeStart: 48, feePercent: 20 })}
-                style={{ marginTop: 8 }}
-              >
-                添加规则
-              </Button>
-            </>
-          )}
-        </Form.List>
-      </Form.Item>
+      <RefundRulesField />
     </>
   );
 }

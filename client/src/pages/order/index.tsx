@@ -23,6 +23,7 @@ import { formatCountdown, formatDateTime } from '../../utils/time';
 import RefundTimeline, { refundOpen } from './RefundTimeline';
 import TicketRefundPicker, { offersTicketRefund } from './TicketRefundPicker';
 import ItemsCard from './ItemsCard';
+import { ExchangeCards, ExchangeToggle, useExchangeOffer } from './ExchangePanel';
 import { usePayResult } from './usePayResult';
 import './index.scss';
 import { flag } from '../../utils/flag';
@@ -123,6 +124,32 @@ function refundOffer(order: Order, ctx: SessionContext | undefined) {
   return { feePercent, refundable };
 }
 
+async function confirmCancel(): Promise<boolean> {
+  const ok = await Taro.showModal({
+    title: '取消订单',
+    content: '取消后座位将释放给其他观众，确定取消吗？',
+    confirmText: '取消订单',
+    cancelText: '再想想',
+  });
+  return ok.confirm;
+}
+
+/** The whole order's refund, with its fee under the tier in force, confirmed by the fan. */
+async function confirmRefund(order: Order, feePercent: number): Promise<boolean> {
+  const fee = percentOfFen(order.amountFen, feePercent);
+  const content =
+    fee > 0
+      ? `按退票规则收取手续费 ${formatYuan(fee)}，预计退回 ${formatYuan(order.amountFen - fee)}。`
+      : `将全额退回 ${formatYuan(order.amountFen)}。`;
+  const ok = await Taro.showModal({
+    title: '申请退款',
+    content,
+    confirmText: '确认退款',
+    cancelText: '不退了',
+  });
+  return ok.confirm;
+}
+
 export default function OrderPage() {
   const { params } = useRouter();
   const orderNo = params.orderNo ?? '';
@@ -134,7 +161,9 @@ export default function OrderPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorView>();
   const [picking, setPicking] = useState(false);
+  const [exchanging, setExchanging] = useState(false);
   useRefundFollowUp(orderNo, order, setOrder);
+  const x = useExchangeOffer(orderNo, order, ctx);
 
   if (!order) {
     return (
@@ -156,13 +185,7 @@ export default function OrderPage() {
     }
   };
   const cancel = async () => {
-    const ok = await Taro.showModal({
-      title: '取消订单',
-      content: '取消后座位将释放给其他观众，确定取消吗？',
-      confirmText: '取消订单',
-      cancelText: '再想想',
-    });
-    if (ok.confirm) await act(() => cancelOrder(order.orderNo));
+    if (await confirmCancel()) await act(() => cancelOrder(order.orderNo));
   };
   const pay = () =>
     act(async () => {
@@ -172,24 +195,14 @@ export default function OrderPage() {
   const offer = refundOffer(order, ctx);
   const { feePercent } = offer;
   const refund = async () => {
-    const fee = percentOfFen(order.amountFen, feePercent);
-    const content =
-      fee > 0
-        ? `按退票规则收取手续费 ${formatYuan(fee)}，预计退回 ${formatYuan(order.amountFen - fee)}。`
-        : `将全额退回 ${formatYuan(order.amountFen)}。`;
-    const ok = await Taro.showModal({
-      title: '申请退款',
-      content,
-      confirmText: '确认退款',
-      cancelText: '不退了',
-    });
-    if (ok.confirm) await act(() => refundOrder(order.orderNo));
+    if (await confirmRefund(order, feePercent)) await act(() => refundOrder(order.orderNo));
   };
   const perTicket = offersTicketRefund(order) && feePercent < 100 && ctx?.session.status !== 'cancelled';
   const live = order.status === 'paid' || order.status === 'ticketed';
   // The whole order in one tap while nothing of it is refunded; chosen tickets besides.
   const refundable = offer.refundable;
   const buyAgain = order.status === 'cancelled' || order.status === 'refunded';
+
   // A per-ticket refund is offered on ticketed orders only, which have actions anyway.
   const hasActions =
     order.status === 'pending' || order.status === 'ticketed' || refundable || (buyAgain && Boolean(ctx));
@@ -219,6 +232,7 @@ export default function OrderPage() {
             }
           />
         ) : null}
+        <ExchangeCards order={order} show={ctx?.show} offer={x} open={exchanging} />
         {order.refund ? <RefundTimeline refund={order.refund} /> : null}
         <View className="card">
           <Text className="card__line">订单编号：{order.orderNo}</Text>
@@ -281,6 +295,7 @@ export default function OrderPage() {
               {picking ? '收起' : refundable ? '部分退票' : '退票'}
             </Button>
           ) : null}
+          {x.offered ? <ExchangeToggle open={exchanging} busy={busy} onToggle={setExchanging} /> : null}
           {order.status === 'ticketed' ? (
             <Button className="btn btn--primary btn--wide" onClick={() => go('tickets')}>
               查看电子票

@@ -23,6 +23,7 @@ import { useZoneChoice, ZoneSection, zonePrice } from './ZonePicker';
 import { useSeatStates } from './useSeatStates';
 import './index.scss';
 import { disabledWhen } from '../../utils/flag';
+import { useExchangeMode, type ExchangeMode } from './useExchangeMode';
 import { tapTarget } from '../../utils/a11y';
 
 interface Loaded {
@@ -79,6 +80,35 @@ function SelectedBar(props: {
   );
 }
 
+/**
+ * What the fan may pick here: the session's limit less what their live orders hold, or, for an
+ * exchange, as many seats as tickets it moves (no quota, no waiting room: they hold tickets).
+ */
+function usePickLimit(
+  sessionId: string,
+  session: SessionInfo | undefined,
+  exchange: ExchangeMode | undefined,
+) {
+  const quota = useQuota(sessionId);
+  const limit = exchange ? exchange.tickets.length : orderLimit(session?.purchaseLimit ?? 1, quota);
+  const reached = exchange ? '' : limitReachedText(quota);
+  // Sessions with a waiting room: only with a turn (the order needs its token).
+  const queued = !exchange && (session?.queueEnabled ?? false);
+  return { quota, limit, reached, queued };
+}
+
+function SeatMapHead(p: { title: string | undefined; session: SessionInfo; exchanging: number | undefined }) {
+  return (
+    <View className="seatmap__head">
+      <Text className="seatmap__title">{p.title ?? ' '}</Text>
+      <Text className="seatmap__sub">
+        {formatDateTime(p.session.startsAt)} ·{' '}
+        {p.exchanging ? `改签 ${p.exchanging} 张，请选择新座位` : `限购 ${p.session.purchaseLimit} 张`}
+      </Text>
+    </View>
+  );
+}
+
 export default function SeatMapPage() {
   const { params } = useRouter();
   const sessionId = params.sessionId ?? '';
@@ -113,12 +143,9 @@ export default function SeatMapPage() {
     setZoneLive,
     data.data?.map.statesVersion,
   );
-  // The session's limit, less what this fan's live orders already hold.
-  const quota = useQuota(sessionId);
-  const limit = orderLimit(data.data?.session.purchaseLimit ?? 1, quota);
-  const reached = limitReachedText(quota);
-  // Sessions with a waiting room: only with a turn (the order needs its token).
-  const queued = data.data?.session.queueEnabled ?? false;
+  // 改签 mode (from the order page): exactly as many seats as tickets moved, no queue, no quota.
+  const exchange = useExchangeMode(params);
+  const { quota, limit, reached, queued } = usePickLimit(sessionId, data.data?.session, exchange);
   const [admission] = useState(() => currentAdmission(sessionId));
   const requeue = useCallback(
     () => replace('queue', { sessionId, showId: params.showId || data.data?.session.showId }),
@@ -179,10 +206,12 @@ export default function SeatMapPage() {
         priceFen: tier.priceFen,
       };
     });
+    if (exchange) return exchange.confirm({ seatIds: seats.map((x) => x.id) }, sessionId);
     saveDraft({ ...draftBase(), seats });
     go('confirm', { sessionId });
   };
   const confirmZone = (zone: (typeof zones)[number], quantity: number) => {
+    if (exchange) return exchange.confirm({ zoneId: zone.id }, sessionId);
     saveDraft({
       ...draftBase(),
       zone: { id: zone.id, name: zone.name, priceFen: zonePrice(zone, map.tiers), quantity },
@@ -204,13 +233,8 @@ export default function SeatMapPage() {
 
   return (
     <View className="page seatmap">
-      <View className="seatmap__head">
-        <Text className="seatmap__title">{show.data?.title ?? ' '}</Text>
-        <Text className="seatmap__sub">
-          {formatDateTime(session.startsAt)} · 限购 {session.purchaseLimit} 张
-        </Text>
-      </View>
-      {show.data?.sessions ? (
+      <SeatMapHead title={show.data?.title} session={session} exchanging={exchange?.tickets.length} />
+      {show.data?.sessions && !exchange ? (
         <SessionSwitch
           sessions={show.data.sessions}
           current={sessionId}

@@ -25,6 +25,7 @@ const STATUS_TEXT: Record<string, string> = {
   voided: '已退款',
   transferring: '转赠中',
   transferred: '已转赠',
+  exchanged: '已改签',
 };
 
 /** Why a ticket that cannot be used shows no code. */
@@ -34,6 +35,7 @@ const OFF_HINT: Record<string, string> = {
   voided: '此票已退款，不能入场',
   transferring: '转赠中的门票不能入场，取消转赠后恢复可用',
   transferred: '此票已转赠给好友，原二维码已失效',
+  exchanged: '此票已改签作废，请使用新票入场',
 };
 
 /** Usable tickets first; otherwise the server's order (by session time). */

@@ -9,6 +9,8 @@ import { ordersCsv, ordersXlsx } from './export';
 import { attendeesOf, type PersonHasher } from './attendees';
 import * as repo from './repo';
 import { orderRowView, PAYMENT_STATUS, REFUND_STATUS, seatLabel, TICKET_STATUS } from './views';
+import { exchangesOf } from '../../exchanges/repo';
+import { exchangeView } from '../../exchanges/views';
 
 /**
  * The refund path the buyer's refunds take (server/src/refunds); admins refund without a fee
@@ -69,17 +71,19 @@ export class AdminOrderService {
     const r = await repo.findOrderRow(this.db, orderNo);
     if (!r) throw appError('NOT_FOUND', undefined, '订单不存在');
     const id = String(r.id);
-    const [attendees, items, tiers, payments, tickets, refunds, audit, admins, bindings] = await Promise.all([
-      attendeesOf(this.db, [id]),
-      itemsOf(this.db, [id]),
-      repo.tierNames(this.db, String(r.session_id)),
-      repo.paymentsOf(this.db, id),
-      repo.ticketsOf(this.db, id),
-      repo.refundsOf(this.db, id),
-      auditOf(this.db, 'order', orderNo),
-      repo.adminNames(this.db),
-      repo.bindingsOf(this.db, id),
-    ]);
+    const [attendees, items, tiers, payments, tickets, refunds, audit, admins, bindings, exchanges] =
+      await Promise.all([
+        attendeesOf(this.db, [id]),
+        itemsOf(this.db, [id]),
+        repo.tierNames(this.db, String(r.session_id)),
+        repo.paymentsOf(this.db, id),
+        repo.ticketsOf(this.db, id),
+        repo.refundsOf(this.db, id),
+        auditOf(this.db, 'order', orderNo),
+        repo.adminNames(this.db),
+        repo.bindingsOf(this.db, id),
+        exchangesOf(this.db, [id]),
+      ]);
     return {
       ...orderRowView(r, attendees.get(id)),
       expireAt: r.expire_at.toISOString(),
@@ -119,6 +123,7 @@ export class AdminOrderService {
         createdAt: f.created_at.toISOString(),
         finishedAt: f.finished_at ? f.finished_at.toISOString() : null,
       })),
+      exchanges: exchanges.map(exchangeView),
       audit,
     };
   }

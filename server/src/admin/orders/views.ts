@@ -42,6 +42,7 @@ export const TICKET_STATUS: Record<number, string> = {
   3: '退票中',
   4: '已转赠',
   5: '转赠中',
+  6: '已改签',
 };
 export const REFUND_STATUS: Record<number, string> = {
   0: '已申请',

@@ -7,7 +7,7 @@ import { updateById } from '../tx';
 
 type Row = RowDataPacket & Record<string, any>;
 
-const SUMMARY = `SELECT s.id, s.title, s.venue_id, v.name AS venue_name, s.poster_url, s.description, s.refund_rules, s.show_purchase_limit, s.created_at,
+const SUMMARY = `SELECT s.id, s.title, s.venue_id, v.name AS venue_name, s.poster_url, s.description, s.refund_rules, s.show_purchase_limit, s.exchange_allowed, s.exchange_cutoff_minutes, s.created_at,
     (SELECT COUNT(*) FROM show_sessions ss WHERE ss.show_id = s.id) AS session_count,
     (SELECT MIN(ss.starts_at) FROM show_sessions ss WHERE ss.show_id = s.id) AS first_starts_at,
     (SELECT GROUP_CONCAT(DISTINCT ss.status) FROM show_sessions ss WHERE ss.show_id = s.id) AS statuses
@@ -17,6 +17,7 @@ export interface ShowFull extends AdminShowSummary {
   description: string;
   refundRules: RefundTier[];
   showPurchaseLimit: number | null;
+  exchangeRules: { allowed: boolean; cutoffMinutes: number };
 }
 
 function view(r: Row): ShowFull {
@@ -37,13 +38,20 @@ function view(r: Row): ShowFull {
     description: r.description ?? '',
     refundRules: parseRefundRules(r.refund_rules),
     showPurchaseLimit: r.show_purchase_limit ?? null,
+    exchangeRules: { allowed: !!r.exchange_allowed, cutoffMinutes: Number(r.exchange_cutoff_minutes ?? 0) },
   };
 }
 
 export async function listShows(db: Db): Promise<AdminShowSummary[]> {
   const [rows] = await db.query<Row[]>(`${SUMMARY} ORDER BY s.id DESC`);
   return rows.map((r) => {
-    const { description: _d, refundRules: _r, showPurchaseLimit: _l, ...summary } = view(r);
+    const {
+      description: _d,
+      refundRules: _r,
+      showPurchaseLimit: _l,
+      exchangeRules: _x,
+      ...summary
+    } = view(r);
     return summary;
   });
 }
@@ -73,6 +81,7 @@ export async function updateShow(
     posterUrl?: string | null;
     refundRules?: RefundTier[];
     showPurchaseLimit?: number | null;
+    exchangeRules?: { allowed: boolean; cutoffMinutes: number };
   },
 ): Promise<void> {
   await updateById(c, 'shows', id, {
@@ -82,5 +91,7 @@ export async function updateShow(
     poster_url: u.posterUrl,
     refund_rules: u.refundRules === undefined ? undefined : JSON.stringify(u.refundRules),
     show_purchase_limit: u.showPurchaseLimit,
+    exchange_allowed: u.exchangeRules === undefined ? undefined : u.exchangeRules.allowed ? 1 : 0,
+    exchange_cutoff_minutes: u.exchangeRules?.cutoffMinutes,
   });
 }

@@ -17,6 +17,8 @@ export interface ShowInput {
   posterUrl: string | null;
   refundRules: RefundTier[];
   showPurchaseLimit: number | null;
+  /** 改签 rules (update only; a new show allows none until the organiser sets them). */
+  exchangeRules?: { allowed: boolean; cutoffMinutes: number };
 }
 
 const auditShape = (s: repo.ShowFull) => ({
@@ -26,6 +28,7 @@ const auditShape = (s: repo.ShowFull) => ({
   posterUrl: s.posterUrl,
   refundRules: s.refundRules,
   showPurchaseLimit: s.showPurchaseLimit,
+  exchangeRules: s.exchangeRules,
 });
 
 export class ShowService {
@@ -53,7 +56,9 @@ export class ShowService {
       async (c) => {
         if (!(await repo.venueExists(c, input.venueId)))
           throw appError('VALIDATION_FAILED', { field: 'venueId' }, '场馆不存在');
-        return insertShow(c, input);
+        const id = await insertShow(c, input);
+        if (input.exchangeRules) await repo.updateShow(c, id, { exchangeRules: input.exchangeRules });
+        return id;
       },
       (newId) => ({ action: 'show.create', entityType: 'show', entityId: newId, after: input }),
     );

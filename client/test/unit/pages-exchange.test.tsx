@@ -1,0 +1,200 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import taro, { resetTaro, router } from './stubs/taro';
+import { ok, refuse, serveApi } from './fake-api';
+import { SESSION, seatMap } from './fixtures';
+import * as catalog from '../../src/services/catalog';
+import OrderPage from '../../src/pages/order/index';
+import SeatMapPage from '../../src/pages/seatmap/index';
+import { clearSessionContext } from '../../src/services/context';
+
+/**
+ * 改签 (issue 16) in the fan app: 改签 on the order page -> tickets and session -> the seat map in
+ * exchange mode -> confirm; the order page lists the exchange (old ticket voided, new one issued).
+ */
+jest.mock('../../src/services/catalog', () => {
+  const real = jest.requireActual('../../src/services/catalog');
+  return { ...real, getSeatMap: jest.fn(), getSeatStates: jest.fn() };
+});
+const api = jest.mocked(catalog);
+
+const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
+const LATER = { ...SESSION, id: '8', startsAt: new Date(NOW + 50 * 86_400_000).toISOString() };
+const SHOW = {
+  id: '3',
+  title: '星河巡回演唱会',
+  city: '上海',
+  venueName: '梅赛德斯',
+  venue: { id: '1', name: '梅赛德斯-奔驰文化中心', city: '上海', address: '世博大道1200号' },
+  refundRules: [],
+  exchangeRules: { allowed: true, cutoffMinutes: 120 },
+  sessions: [SESSION, LATER],
+};
+const item = (n: number) => ({
+  seatId: String(10 + n),
+  tierId: 't1',
+  priceFen: 68_050,
+  section: 'A区',
+  row: '1',
+  number: String(n),
+  ticketId: `T${String(n).repeat(19)}`,
+});
+const ORDER = {
+  orderNo: 'N300',
+  status: 'ticketed',
+  sessionId: '7',
+  amountFen: 2 * 68_050,
+  expireAt: new Date(NOW - 60_000).toISOString(),
+  createdAt: new Date(NOW - 120_000).toISOString(),
+  items: [item(2), item(3)],
+};
+const DONE = {
+  exchangeId: '1',
+  status: 'done',
+  originalOrderNo: 'N300',
+  orderNo: 'N301',
+  fromSessionId: '7',
+  toSessionId: '8',
+  oldFen: 68_050,
+  newFen: 68_050,
+  diffFen: 0,
+  oldTicketIds: [item(2).ticketId],
+  newTicketIds: ['TNEWNEWNEWNEWNEWNEWN'],
+  createdAt: new Date(NOW).toISOString(),
+};
+
+const flush = () => act(() => jest.advanceTimersByTimeAsync(0));
+
+beforeEach(() => {
+  resetTaro();
+  clearSessionContext();
+  taro.setStorageSync('showtix.token', 'tok');
+});
+
+describe('order page', () => {
+  beforeEach(() => jest.useFakeTimers({ now: NOW }));
+  afterEach(() => jest.useRealTimers());
+
+  it('offers 改签 when the show allows it: tickets and session chosen, then the seat map in exchange mode', async () => {
+    router.params = { orderNo: 'N300' };
+    serveApi({
+      'GET /api/v1/orders/N300': ok(ORDER),
+      'GET /api/v1/orders/N300/exchanges': ok({ items: [] }),
+      'GET /api/v1/sessions/7': ok(SESSION),
+      'GET /api/v1/shows/3': ok(SHOW),
+    });
+    render(<OrderPage />);
+    await flush();
+    fireEvent.click(screen.getByTestId('exchange-open'));
+    expect(screen.getAllByTestId('exchange-pick')).toHaveLength(2);
+    expect(screen.getByTestId('exchange-pick-seats').textContent).toBe('请选择门票');
+    fireEvent.click(screen.getAllByTestId('exchange-pick')[1]!);
+    const sessions = screen.getAllByTestId('exchange-session');
+    expect(sessions).toHaveLength(2);
+    expect(sessions[0]!.textContent).toContain('（本场）');
+    fireEvent.click(sessions[1]!);
+    fireEvent.click(screen.getByTestId('exchange-pick-seats'));
+    expect(taro.navigateTo).toHaveBeenLastCalledWith({
+      url: `/pages/seatmap/index?sessionId=8&showId=3&exchange=N300&tickets=${item(3).ticketId}`,
+    });
+  });
+
+  it('lists the exchange: the old ticket voided, the new one issued; the exchanged ticket is not offered again', async () => {
+    router.params = { orderNo: 'N300' };
+    serveApi({
+      'GET /api/v1/orders/N300': ok(ORDER),
+      'GET /api/v1/orders/N300/exchanges': ok({ items: [DONE] }),
+      'GET /api/v1/sessions/7': ok(SESSION),
+      'GET /api/v1/shows/3': ok(SHOW),
+    });
+    render(<OrderPage />);
+    await flush();
+    const row = screen.getByTestId('exchange-row');
+    expect(row.getAttribute('data-status')).toBe('done');
+    expect(row.textContent).toContain(`原票 ${item(2).ticketId} 已作废`);
+    expect(row.textContent).toContain('新票 TNEWNEWNEWNEWNEWNEWN 已出票');
+    // The exchanged ticket is not offered again; the other one is.
+    fireEvent.click(screen.getByTestId('exchange-open'));
+    expect(screen.getAllByTestId('exchange-pick')).toHaveLength(1);
+  });
+
+  it('shows no 改签 when the show does not allow it', async () => {
+    router.params = { orderNo: 'N300' };
+    const sent = serveApi({
+      'GET /api/v1/orders/N300': ok(ORDER),
+      'GET /api/v1/sessions/7': ok(SESSION),
+      'GET /api/v1/shows/3': ok({ ...SHOW, exchangeRules: { allowed: false, cutoffMinutes: 0 } }),
+    });
+    render(<OrderPage />);
+    await flush();
+    expect(screen.queryByTestId('exchange-open')).toBeNull();
+    expect(sent.map((s) => s.key)).not.toContain('GET /api/v1/orders/N300/exchanges');
+  });
+});
+
+describe('seat map in exchange mode', () => {
+  const noop = () => undefined;
+  const ctx = new Proxy({}, { get: (_t, k) => (k === 'canvas' ? undefined : noop), set: () => true });
+  beforeAll(() => {
+    jest.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(() => ctx as never);
+    jest.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(
+      () =>
+        ({
+          left: 0,
+          top: 0,
+          right: 375,
+          bottom: 500,
+          width: 375,
+          height: 500,
+          x: 0,
+          y: 0,
+          toJSON: noop,
+        }) as DOMRect,
+    );
+  });
+  const tap = (index: number) => {
+    const p = (
+      window as unknown as { __seatmap: { seatPoint(i: number): { x: number; y: number } } }
+    ).__seatmap.seatPoint(index);
+    const canvas = document.querySelector('canvas')!;
+    act(() => {
+      fireEvent.pointerDown(canvas, { pointerId: 1, clientX: p.x, clientY: p.y });
+      fireEvent.pointerUp(canvas, { pointerId: 1, clientX: p.x, clientY: p.y });
+    });
+  };
+
+  it('takes exactly as many seats as tickets and confirms the exchange, then opens the exchange order', async () => {
+    router.params = { sessionId: '7', showId: '3', exchange: 'N300', tickets: item(2).ticketId };
+    api.getSeatMap.mockResolvedValue(seatMap());
+    api.getSeatStates.mockResolvedValue({ sessionId: '7', held: [], sold: [], zones: [] });
+    const sent = serveApi({
+      'GET /api/v1/sessions/7': ok(SESSION),
+      'GET /api/v1/shows/3': ok(SHOW),
+      'POST /api/v1/orders/N300/exchange': [
+        refuse(409, 'SEAT_TAKEN'),
+        ok({ ...DONE, status: 'pending', orderNo: 'N302', diffFen: 119_950 }),
+      ],
+    });
+    render(<SeatMapPage />);
+    await screen.findByTestId('seat-canvas');
+    await waitFor(() => expect((window as unknown as { __seatmap?: unknown }).__seatmap).toBeDefined());
+    tap(0);
+    tap(1); // one ticket: one seat
+    expect(screen.getAllByTestId('seat-chip')).toHaveLength(1);
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('confirm-seats'));
+    });
+    await waitFor(() => expect(taro.showToast).toHaveBeenCalled());
+    expect(taro.redirectTo).not.toHaveBeenCalled(); // refused: the fan stays on the map
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('confirm-seats'));
+    });
+    await waitFor(() =>
+      expect(taro.redirectTo).toHaveBeenCalledWith({ url: '/pages/order/index?orderNo=N302' }),
+    );
+    const posts = sent.filter((s) => s.key === 'POST /api/v1/orders/N300/exchange');
+    expect(posts).toHaveLength(2);
+    expect(posts[1]!.data).toEqual({ ticketIds: [item(2).ticketId], sessionId: '7', seatIds: ['s1'] });
+    // A refusal made the next tap a new attempt, with a new key.
+    expect(posts[0]!.header['Idempotency-Key']).not.toBe(posts[1]!.header['Idempotency-Key']);
+  });
+});

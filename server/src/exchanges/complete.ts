@@ -1,0 +1,162 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import type { Conn } from '../db/pool';
+import { findOrder, releaseClaims, releaseItemClaims } from '../orders/repo';
+import type { OrderRow } from '../orders/types';
+import { enqueue } from '../outbox/repo';
+import { findPayment } from '../payments/repo';
+import { createRefund } from '../refunds/repo';
+import { refundedOrOpenFen } from '../refunds/items-repo';
+import { moveItemTickets } from '../tickets/repo';
+import { EXCHANGE_LIFECYCLE, move, ORDER_LIFECYCLE, TICKET_LIFECYCLE } from '../lifecycle/transitions';
+import {
+  EXCHANGE_STATUS,
+  exchangeable,
+  findExchange,
+  freeExchangeItems,
+  idHashesOf,
+  itemsOfExchange,
+  moveAttendeeClaims,
+  ticketsOfOrder,
+  type ExchangeRow,
+} from './repo';
+
+/**
+ * What the tickets consumer does with a paid order that is an exchange order:
+ * - 'none': not an exchange order (or one already settled): issue as usual;
+ * - 'issue': the old tickets were given up in this transaction: issue the new ones;
+ * - 'failed': an old ticket was no longer valid (checked in meanwhile): nothing is issued, the
+ *   exchange order is refunded in full and its units go back.
+ */
+export type ExchangeOutcome = 'none' | 'issue' | 'failed';
+
+/** Refund numbers of an exchange: RX + order number + P + payment id (+ N + seq). */
+export const exchangeRefundNo = (orderNo: string, paymentId: string, seq: number): string =>
+  `RX${orderNo}P${paymentId}${seq > 1 ? `N${seq}` : ''}`;
+
+/**
+ * In the tickets consumer's transaction, which holds the exchange order's lock and has seen it
+ * PAID: the old tickets are given up and the new ones issued in one commit, so a fan never has
+ * both or neither. Lock order: the exchange order (caller), then the original order, then the
+ * old tickets, as the refund path (original order, then tickets) and the exchange request do.
+ */
+export async function settleExchangeInTx(conn: Conn, order: OrderRow, now: Date): Promise<ExchangeOutcome> {
+  // A plain read first: every ticket issue passes here, and most orders are no exchange (a
+  // locking read of a missing key would take a gap lock on it).
+  const seen = await findExchange(conn, 'exchange_order_id = ?', [order.id]);
+  if (!seen) return 'none';
+  const ex = await findExchange(conn, 'id = ?', [seen.id], true);
+  if (ex?.status !== EXCHANGE_STATUS.PENDING) return 'none';
+  const original = (await findOrder(conn, 'id = ?', [ex.original_order_id], true))!;
+  const itemIds = await itemsOfExchange(conn, ex.id);
+  const old = await ticketsOfOrder(conn, original.id, { itemIds }, true);
+  // Invariant: every old ticket is still valid and never admitted, under its row lock; a check-in
+  // or a refund that came first wins, and then the exchange gives everything back.
+  if (old.length !== itemIds.length || !old.every(exchangeable)) {
+    await failExchange(conn, ex, order, now);
+    return 'failed';
+  }
+  const moved = await moveItemTickets(conn, itemIds, TICKET_LIFECYCLE.exchange);
+  if (moved !== itemIds.length)
+    throw new Error(`exchange ${ex.id}: ${moved} of ${itemIds.length} tickets moved`);
+  await releaseItemClaims(conn, original, old);
+  const sameSession = String(ex.from_session_id) === String(ex.to_session_id);
+  const ids = await idHashesOf(
+    conn,
+    original.id,
+    old.map((t) => t.position),
+  );
+  await moveAttendeeClaims(conn, {
+    fromOrderId: original.id,
+    toOrderId: order.id,
+    sameSession,
+    idHashes: ids,
+  });
+  const refundId = ex.diff_fen < 0 ? await refundDifference(conn, ex, original, now) : undefined;
+  await move(conn, 'exchanges', ex.id, EXCHANGE_LIFECYCLE.complete, {
+    finished_at: now,
+    ...(refundId ? { refund_id: refundId } : {}),
+  });
+  // The old seats go back on sale after commit, through the outbox (as a refund's do).
+  // Redis learns the IDs' move the same way (a rebuild reads attendee_claims anyway).
+  await enqueue(conn, 'inventory.release', original.id, {
+    sessionId: original.session_id,
+    orderId: original.id,
+    units: old.map((t) => t.seat_id ?? String(t.slot_no)),
+    ...(ids.length ? { ids, idsTo: sameSession ? order.id : '' } : {}),
+  });
+  return 'issue';
+}
+
+/**
+ * A cheaper seat: the difference goes back on the original payment, one refund per exchange
+ * (numbered per payment; the over-refund check under the payment's lock, as order refunds do).
+ */
+async function refundDifference(conn: Conn, ex: ExchangeRow, original: OrderRow, now: Date): Promise<string> {
+  const payment = await findPayment(
+    conn,
+    "order_id = ? AND outcome IN ('applied', 'late_applied')",
+    [original.id],
+    true,
+  );
+  if (!payment) throw new Error(`exchange ${ex.id}: the original order has no payment`);
+  const [[n]] = await conn.query<RowDataPacket[]>(
+    "SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM refunds WHERE payment_id = ? AND kind = 'exchange'",
+    [payment.id],
+  );
+  const seq = Number(n!.seq);
+  const { refund, created } = await createRefund(conn, {
+    orderId: original.id,
+    paymentId: payment.id,
+    kind: 'exchange',
+    seq,
+    outRefundNo: exchangeRefundNo(original.order_no, payment.id, seq),
+    amountFen: -ex.diff_fen,
+    feeFen: 0,
+    reason: '改签差价退款',
+    requestedBy: `buyer:${ex.user_id}`,
+    now,
+  });
+  if ((await refundedOrOpenFen(conn, payment.id)) > payment.amount_fen)
+    throw new Error(`exchange ${ex.id}: refunds would exceed payment ${payment.id}`);
+  if (created) await enqueue(conn, 'refund.requested', refund.id, { refundId: refund.id });
+  return refund.id;
+}
+
+/**
+ * The exchange cannot complete: the exchange order's claims are freed and it is refunded (its
+ * whole payment, if any), the old tickets stay as they are and may be exchanged again.
+ */
+async function failExchange(conn: Conn, ex: ExchangeRow, order: OrderRow, now: Date): Promise<void> {
+  await freeExchangeItems(conn, ex.id);
+  await move(conn, 'orders', order.id, ORDER_LIFECYCLE.refund);
+  await releaseClaims(conn, order);
+  const payment = await findPayment(
+    conn,
+    "order_id = ? AND outcome IN ('applied', 'late_applied')",
+    [order.id],
+    true,
+  );
+  let refundId: string | undefined;
+  if (payment) {
+    const { refund, created } = await createRefund(conn, {
+      orderId: order.id,
+      paymentId: payment.id,
+      kind: 'exchange',
+      seq: 1,
+      outRefundNo: exchangeRefundNo(order.order_no, payment.id, 1),
+      amountFen: payment.amount_fen,
+      feeFen: 0,
+      reason: '改签未成功，退还差价',
+      requestedBy: 'system:exchange',
+      now,
+    });
+    refundId = refund.id;
+    if (created) await enqueue(conn, 'refund.requested', refund.id, { refundId: refund.id });
+  }
+  await move(conn, 'exchanges', ex.id, EXCHANGE_LIFECYCLE.fail, {
+    finished_at: now,
+    error: 'old ticket no longer valid',
+    ...(refundId ? { refund_id: refundId } : {}),
+  });
+  await enqueue(conn, 'inventory.release', order.id, { sessionId: order.session_id, orderId: order.id });
+}
