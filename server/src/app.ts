@@ -67,6 +67,8 @@ import { pausedMiddleware } from './degrade/routes';
 import { NoticeService } from './notices/service';
 import { noticeRoutes } from './notices/routes';
 import { SessionChangeService } from './session-changes/service';
+import { WaitlistService } from './waitlist/service';
+import { waitlistRoutes } from './waitlist/routes';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -114,6 +116,29 @@ export interface AppDeps {
   wechatBreaker?: WechatBreaker;
   /** Degradation switches an operator flips from the admin page. */
   degrade: DegradeService;
+  /** The waiting lists (候补) for returned tickets. */
+  waitlist: WaitlistService;
+}
+
+/**
+ * The waiting lists: offers are placed through the purchase's gate and writer, and every release
+ * of units in this instance (inventory.onFreed) starts an offer run for that session; the sweep
+ * job is the backstop for a release whose run never happened (a crash, another instance).
+ */
+function waitlistOf(
+  d: Pick<AppDeps, 'config' | 'log' | 'clock' | 'db' | 'catalog' | 'inventory' | 'writer' | 'orders'> & {
+    ids: IdGenerator;
+    admissions: AdmissionTokens;
+  },
+): WaitlistService {
+  const waitlist = new WaitlistService({
+    ...d,
+    offer: { ...d, holdGraceMs: d.config.holdGraceMs },
+    offerMs: d.config.waitlistOfferMs,
+    cancelOrder: (userId, orderNo, now) => d.orders.cancel(userId, orderNo, now),
+  });
+  d.inventory.onFreed((id) => waitlist.kick(id, () => d.clock.now()));
+  return waitlist;
 }
 
 /**
@@ -284,6 +309,7 @@ export async function createDeps(
     shedder: new LoadShedder(config.shedding, () => lifecycle.inFlight),
     wechatBreaker,
     degrade,
+    waitlist: waitlistOf({ config, log, clock, db, catalog, inventory, writer, ids, admissions, orders }),
   };
 }
 
@@ -421,6 +447,7 @@ export function createApp(d: AppDeps): Koa {
     checkinRoutes(d.checkins, auth, d.clock),
     attendeeRoutes(d.attendees, auth, d.risk),
     noticeRoutes(new NoticeService(d.db, d.config.wechat.templates), auth, d.clock),
+    waitlistRoutes(d.waitlist, auth, d.clock),
     ...adminRouters({ ...d, sessionChanges: sessionChangesOf(d) }),
     // The H5 build works only with the simulator's cashier: production serves it only when asked.
     ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),

@@ -100,6 +100,12 @@ export function startJobs(d: AppDeps): Scheduler {
       run: () => inventoryAudit.run(selling, d.clock.now()),
     },
     ...recoveryJobs(d, () => selling),
+    {
+      // Waiting lists: offers a crash left unmade, offers paid or expired, the lines' lengths in Redis.
+      name: 'waitlist-sweep',
+      intervalMs: d.config.waitlistSweepIntervalMs,
+      run: () => d.waitlist.sweep(d.clock.now()),
+    },
     { name: 'notice-reminders', intervalMs: 5 * 60_000, run: () => enqueueReminders(d, d.clock.now()) },
     {
       name: 'stage-gauges',

@@ -29,6 +29,14 @@ export const ERRORS = {
   HOLD_COOLDOWN: { status: 429, message: '您多次锁定座位未支付，请稍后再试' },
   EDIT_CONFLICT: { status: 409, message: '该修改会影响已售出的票，无法保存' },
   SESSION_STATE_INVALID: { status: 409, message: '场次当前状态不支持此操作' },
+  /** Joining a waiting list while the tier still has tickets on sale: buy them instead. */
+  WAITLIST_NOT_SOLD_OUT: { status: 409, message: '该票档尚有余票，请直接购买' },
+  /** One live waiting-list entry per fan and tier. */
+  WAITLIST_EXISTS: { status: 409, message: '您已在该票档的候补队列中' },
+  /** Returned tickets of a tier go to its waiting list first: not sold directly while it has fans waiting. */
+  WAITLIST_FIRST: { status: 409, message: '退回的票正在优先分配给候补用户，请加入候补' },
+  /** The session has no waiting list (a real-name session, or it is not selling). */
+  WAITLIST_UNAVAILABLE: { status: 409, message: '本场次暂不支持候补' },
   PAYLOAD_TOO_LARGE: { status: 413, message: '请求内容过大' },
   METHOD_NOT_ALLOWED: { status: 405, message: '不支持该请求方法' },
   TICKET_NOT_BINDABLE: { status: 409, message: '该门票已失效，不能绑定设备' },

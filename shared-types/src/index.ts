@@ -13,3 +13,4 @@ export * from './refund';
 export * from './reports';
 export * from './notices';
 export * from './session-change';
+export * from './waitlist';

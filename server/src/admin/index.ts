@@ -43,6 +43,8 @@ import { ReportService } from './reports/service';
 import type { DegradeService } from '../degrade/service';
 import { sessionChangeRoutes } from '../session-changes/routes';
 import type { SessionChangeService } from '../session-changes/service';
+import { waitlistAdminRoutes } from '../waitlist/routes';
+import type { WaitlistService } from '../waitlist/service';
 
 import { adminBodyParser } from './http';
 
@@ -133,6 +135,7 @@ export type AdminRouterDeps = AdminDepsIn &
     risk: RiskService;
     degrade: DegradeService;
     sessionChanges: SessionChangeService;
+    waitlist: WaitlistService;
   };
 
 /** Every admin router, the fan-side staff routes and the admin page itself. */
@@ -150,6 +153,7 @@ export function adminRouters(d: AdminRouterDeps): Router[] {
     showRoutes(a.shows, auth, d.clock),
     sessionRoutes(a.sessions, auth, d.clock),
     sessionChangeRoutes(d.sessionChanges, auth, d.clock),
+    waitlistAdminRoutes(d.waitlist, auth),
     dashboardRoutes(a.dashboard, auth, d.clock),
     orderRoutes(a.orders, d.refunds, auth, d.clock),
     reportRoutes(a.reports, auth, d.clock),

@@ -12,3 +12,18 @@ export const REFUND_STATUS = { REQUESTED: 0, PROCESSING: 1, SUCCESS: 2, ABNORMAL
  * open (requested, at WeChat, or abnormal), VOIDED once refunded.
  */
 export const TICKET_STATUS = { VALID: 1, VOIDED: 2, REFUNDING: 3 } as const;
+
+/**
+ * A waiting-list entry (waitlist/): WAITING in line, OFFERED (its pending order holds returned
+ * units for the fan), then one of FULFILLED (paid), LAPSED (expired unpaid), DECLINED, LEFT,
+ * ENDED (could not be offered any more: purchase limit reached, or the sale stopped).
+ */
+export const WAITLIST_STATUS = {
+  WAITING: 1,
+  OFFERED: 2,
+  FULFILLED: 3,
+  LAPSED: 4,
+  DECLINED: 5,
+  LEFT: 6,
+  ENDED: 7,
+} as const;

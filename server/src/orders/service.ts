@@ -1,11 +1,12 @@
 import type { CreateOrderInput, Order, Page } from '@showtix/shared-types';
 import type { Logger } from 'pino';
 import type { CatalogService } from '../catalog/service';
+import type { SessionCatalog } from '../catalog/types';
 import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../errors';
 import { sleep, type InventoryService } from '../inventory/service';
 import type { TakeRequest, TakeResult } from '../inventory/types';
-import { buildOrder, requestHash, resolveUnits, type Units } from './create';
+import { buildOrder, requestHash, resolveUnits, tiersOf, type Units } from './create';
 import type { IdGenerator } from './ids';
 import { cancelPending, findOrder, forgetAdmissionUse, itemsOf, listOrdersOfUser, refundsOf } from './repo';
 import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
@@ -107,6 +108,10 @@ export class OrderService {
     const idemField = idempotencyKey ? `${userId}:${idempotencyKey}` : '';
     const cheap = await this.cheapRefusal(cat.id, userId, units, cat.purchaseLimit, idemField);
     if (cheap) throw appError(cheap.code, cheap.details);
+    // Returned units of a tier with fans on its waiting list are offered to them first (Damai's
+    // rule). Not the invariant: if a fan joins right after this check, the take script still
+    // gives each unit to exactly one of this buyer and the offer.
+    if (await this.waitlistFirst(cat, units, idemField)) throw appError('WAITLIST_FIRST');
     const rates = await this.d.risk.purchaseRates(userId, client);
     if (admission && cat.realName) await this.requireQueuedAttendee(cat.id, userId, idHashes);
     const hash = requestHash(input);
@@ -194,6 +199,12 @@ export class OrderService {
     const refusal = this.d.refusals.refusal(sessionId, userId, units, limit);
     if (!refusal || !idemField || refusal.heldByOther) return refusal;
     return (await this.d.inventory.idempotentOrder(sessionId, idemField)) ? undefined : refusal;
+  }
+
+  /** A tier of these units has fans waiting; a retry of an order already booked still replays. */
+  private async waitlistFirst(cat: SessionCatalog, units: Units, idemField: string): Promise<boolean> {
+    if (!(await this.d.inventory.waitlisted(cat.id, tiersOf(cat, units)))) return false;
+    return !idemField || !(await this.d.inventory.idempotentOrder(cat.id, idemField));
   }
 
   private hold(take: TakeRequest, units: Units): Promise<TakeResult> {
