@@ -89,6 +89,8 @@ export interface AppDeps {
   seatmaps: SeatMapService;
   writer: OrderWriter;
   idLease: IdNodeLease;
+  /** Order ids (the purchase's and the waiting-list offers'). */
+  ids: IdGenerator;
   orders: OrderService;
   broker: Broker;
   relay: OutboxRelay;
@@ -126,8 +128,7 @@ export interface AppDeps {
  * job is the backstop for a release whose run never happened (a crash, another instance).
  */
 function waitlistOf(
-  d: Pick<AppDeps, 'config' | 'log' | 'clock' | 'db' | 'catalog' | 'inventory' | 'writer' | 'orders'> & {
-    ids: IdGenerator;
+  d: Pick<AppDeps, 'config' | 'log' | 'clock' | 'db' | 'catalog' | 'inventory' | 'writer' | 'orders' | 'ids'> & {
     admissions: AdmissionTokens;
   },
 ): WaitlistService {
@@ -287,6 +288,7 @@ export async function createDeps(
     seatmaps,
     writer,
     idLease,
+    ids,
     orders,
     broker,
     relay,

@@ -37,6 +37,15 @@ export async function insertEntry(
   }
 }
 
+/** The fan's live entry (waiting or offered) in a tier's line, if any. */
+export async function hasLiveEntry(conn: Conn, userId: string, sessionId: string, tierId: string): Promise<boolean> {
+  const [found] = await conn.query<Row[]>(
+    'SELECT id FROM waitlist_entries WHERE session_id = ? AND tier_id = ? AND user_id = ? AND live = 1',
+    [sessionId, tierId, userId],
+  );
+  return found.length > 0;
+}
+
 /** Serialises one fan's joins (the limit counts every entry of theirs): locks their user row. */
 export async function lockUser(conn: Conn, userId: string): Promise<void> {
   await conn.query('SELECT id FROM users WHERE id = ? FOR UPDATE', [userId]);

@@ -18,6 +18,7 @@ import {
   countsOf,
   entriesOfUser,
   findEntry,
+  hasLiveEntry,
   insertEntry,
   lockUser,
   sessionsWithLiveEntries,
@@ -79,6 +80,7 @@ export class WaitlistService {
     if (await this.hasFree(cat, input.tierId, now)) throw appError('WAITLIST_NOT_SOLD_OUT');
     const id = await inTransaction(this.d.db, async (conn) => {
       await lockUser(conn, userId);
+      if (await hasLiveEntry(conn, userId, sessionId, input.tierId)) throw appError('WAITLIST_EXISTS');
       await this.checkLimit(conn, cat, userId, input.quantity);
       const inserted = await insertEntry(conn, { sessionId, tierId: input.tierId, userId, quantity: input.quantity, now });
       if (!inserted) throw appError('WAITLIST_EXISTS');

@@ -1,0 +1,319 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import type { WaitlistEntry } from '@showtix/shared-types';
+import { expireDueOrders, type ExpiryDeps } from '../src/orders/expiry';
+import { placeHeldOrder } from '../src/orders/offer';
+import { loadSessionCatalog } from '../src/catalog/repo';
+import { audit } from './helpers/auditor';
+import { createTestEnv, type TestEnv } from './helpers/env';
+import { createSession, createUsers, purchase } from './helpers/fixtures';
+import { startTestServer, type TestServer } from './helpers/http';
+
+/**
+ * The waiting list (候补) for returned tickets (issue 16): joining a sold-out tier's line within
+ * the limits, returned units offered in join order as held pending orders, an unanswered offer
+ * passing on, offers racing direct buyers through the one gate, and recovery after a crash.
+ */
+let env: TestEnv;
+let api: TestServer;
+beforeAll(async () => {
+  env = await createTestEnv();
+  api = await startTestServer(env);
+});
+afterAll(async () => {
+  await api.close();
+  await env.close();
+});
+
+type Row = RowDataPacket & Record<string, any>;
+const rows = async (sql: string, params: unknown[]) => (await env.deps.db.query<Row[]>(sql, params))[0];
+const now = () => env.clock.now();
+const expiry = (): ExpiryDeps => ({
+  db: env.deps.db,
+  orders: env.deps.orders,
+  inventory: env.deps.inventory,
+  log: env.deps.log,
+  orphanGraceMs: 60_000,
+});
+const OFFER_MS = 15 * 60_000;
+
+async function fans(n: number) {
+  const ids = await createUsers(env.deps, n, 'wl');
+  return Promise.all(ids.map(async (id) => ({ id, token: await api.tokenFor(id) })));
+}
+
+function join(fan: { token: string }, sessionId: string, body: Record<string, unknown>) {
+  return api.call<any>("POST", `/api/v1/sessions/${sessionId}/waitlist`, { token: fan.token, body });
+}
+
+async function entryOf(fan: { token: string }, id: string): Promise<WaitlistEntry> {
+  const r = await api.call<{ items: WaitlistEntry[] }>('GET', '/api/v1/me/waitlist', { token: fan.token });
+  return r.body.items.find((e) => e.id === id)!;
+}
+
+async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Live claims of a seat (the MySQL backstop: at most one). */
+async function liveClaims(sessionId: string, seatId: string) {
+  return rows('SELECT order_id FROM seat_claims WHERE session_id = ? AND seat_id = ?', [sessionId, seatId]);
+}
+
+/** A 2-seat session whose two seats a holder has in one pending order. */
+async function soldOut(o: { seats?: number; purchaseLimit?: number } = {}) {
+  const s = await createSession(env.deps, { seats: o.seats ?? 2, purchaseLimit: o.purchaseLimit ?? 4 });
+  const [holder] = await fans(1);
+  const order = await purchase(env, holder!.id, { sessionId: s.sessionId, seatIds: s.seatIds });
+  return { s, holder: holder!, order };
+}
+
+describe('joining and leaving', () => {
+  it('joins only a sold-out tier, within the per-user limit (held + waiting), once per tier; leaves', async () => {
+    const s = await createSession(env.deps, { seats: 2, purchaseLimit: 2 });
+    const tierId = s.tierIds[0]!;
+    const [a, b, c] = await fans(3);
+    // seats on sale: buy them instead
+    expect((await join(b!, s.sessionId, { tierId, quantity: 1 })).body.error.code).toBe('WAITLIST_NOT_SOLD_OUT');
+    await purchase(env, a!.id, { sessionId: s.sessionId, seatIds: s.seatIds });
+
+    // hostile or bad input: clear errors, nothing written
+    expect((await join(b!, s.sessionId, { tierId, quantity: 3 })).body.error.code).toBe('LIMIT_EXCEEDED');
+    expect((await join(b!, s.sessionId, { tierId, quantity: 0 })).body.error.code).toBe('VALIDATION_FAILED');
+    expect((await join(b!, s.sessionId, { tierId: '999999999', quantity: 1 })).body.error.code).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect((await join(b!, s.sessionId, { tierId, quantity: 1, extra: 1 })).status).toBe(400);
+    expect((await join({ token: '' }, s.sessionId, { tierId, quantity: 1 })).status).toBe(401);
+    // the holder holds 2 of 2: waiting for one more would exceed the limit
+    expect((await join(a!, s.sessionId, { tierId, quantity: 1 })).body.error.code).toBe('LIMIT_EXCEEDED');
+    expect(await rows('SELECT id FROM waitlist_entries WHERE session_id = ?', [s.sessionId])).toHaveLength(0);
+
+    const jb = await join(b!, s.sessionId, { tierId, quantity: 2 });
+    expect(jb.status).toBe(201);
+    expect(jb.body).toMatchObject({ state: 'waiting', quantity: 2, ahead: 0, orderNo: null });
+    expect((await join(b!, s.sessionId, { tierId, quantity: 1 })).body.error.code).toBe('WAITLIST_EXISTS');
+    const jc = await join(c!, s.sessionId, { tierId, quantity: 1 });
+    expect(jc.body.ahead).toBe(1);
+
+    // leave, and join again at the back
+    const left = await api.call('DELETE', `/api/v1/waitlist/${jc.body.id}`, { token: c!.token });
+    expect(left.body.state).toBe('left');
+    expect((await api.call('DELETE', `/api/v1/waitlist/${jc.body.id}`, { token: b!.token })).status).toBe(404);
+    const again = await join(c!, s.sessionId, { tierId, quantity: 1 });
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(jc.body.id);
+    expect((await api.call('GET', '/api/v1/me/waitlist', { token: c!.token })).body.items).toHaveLength(2);
+
+    // the admin's view: per tier
+    const counts = await env.deps.waitlist.counts(s.sessionId);
+    expect(counts.items).toEqual([
+      expect.objectContaining({ tierId, waiting: 2, waitingUnits: 3, offered: 0 }),
+    ]);
+  });
+
+  it('a real-name session has no waiting list; a session not selling neither', async () => {
+    const s = await createSession(env.deps, { seats: 1, realName: true });
+    const [f] = await fans(1);
+    expect((await join(f!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body.error.code).toBe(
+      'WAITLIST_UNAVAILABLE',
+    );
+    const p = await createSession(env.deps, { seats: 1, open: false });
+    expect((await join(f!, p.sessionId, { tierId: p.tierIds[0], quantity: 1 })).body.error.code).toBe(
+      'WAITLIST_UNAVAILABLE',
+    );
+  });
+});
+
+describe('offers', () => {
+  it('an expired hold is offered to the first fan as a pending order, with a notice; direct buyers wait', async () => {
+    const { s } = await soldOut();
+    const [b, c, d] = await fans(3);
+    const eb = (await join(b!, s.sessionId, { tierId: s.tierIds[0], quantity: 2 })).body;
+    const ec = (await join(c!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
+
+    env.clock.advance(15 * 60_000);
+    expect(await expireDueOrders(expiry(), now())).toBeGreaterThanOrEqual(1);
+    // the release started an offer run (inventory.onFreed): the first fan's entry is offered
+    const offered = await until(async () => {
+      const e = await entryOf(b!, eb.id);
+      return e.state === 'offered' && e;
+    }, 'the offer');
+    expect(offered.orderNo).toMatch(/^\d+$/);
+    expect(new Date(offered.offerExpiresAt!).getTime()).toBe(now().getTime() + OFFER_MS);
+    const o = await api.call('GET', `/api/v1/orders/${offered.orderNo}`, { token: b!.token });
+    expect(o.body.status).toBe('pending');
+    expect(o.body.items.map((i: any) => i.seatId).sort()).toEqual([...s.seatIds].sort());
+    expect(await rows("SELECT payload FROM outbox WHERE topic = 'notice.send' AND aggregate_id = ?", [`wl-${eb.id}`])).toHaveLength(1);
+    // the second fan still waits (nothing left); a direct buyer is told to join the list
+    expect((await entryOf(c!, ec.id)).state).toBe('waiting');
+    const direct = await api.call('POST', '/api/v1/orders', {
+      token: d!.token,
+      body: { sessionId: s.sessionId, seatIds: [s.seatIds[0]] },
+    });
+    expect(direct.body.error.code).toBe('WAITLIST_FIRST');
+    expect(await audit(env.deps, s.sessionId, now().getTime())).toEqual([]);
+
+    // paid: fulfilled at the next run
+    await env.deps.db.query('UPDATE orders SET status = 2 WHERE order_no = ?', [offered.orderNo]);
+    await env.deps.waitlist.sweep(now());
+    expect((await entryOf(b!, eb.id)).state).toBe('fulfilled');
+  });
+
+  it('an unanswered offer lapses and passes on to the next fan; a declined one too', async () => {
+    const { s } = await soldOut({ seats: 1 });
+    const [b, c, d] = await fans(3);
+    const eb = (await join(b!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
+    const ec = (await join(c!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
+    const ed = (await join(d!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
+    env.clock.advance(15 * 60_000);
+    await expireDueOrders(expiry(), now());
+    await env.deps.waitlist.runNow(s.sessionId, now());
+    expect((await entryOf(b!, eb.id)).state).toBe('offered');
+
+    env.clock.advance(OFFER_MS);
+    await expireDueOrders(expiry(), now());
+    await env.deps.waitlist.runNow(s.sessionId, now());
+    expect((await entryOf(b!, eb.id)).state).toBe('lapsed');
+    const toC = await entryOf(c!, ec.id);
+    expect(toC.state).toBe('offered');
+
+    // C declines: the order is cancelled and the seat goes to D
+    const declined = await api.call('POST', `/api/v1/waitlist/${ec.id}/decline`, { token: c!.token });
+    expect(declined.body.state).toBe('declined');
+    const cOrder = await api.call('GET', `/api/v1/orders/${toC.orderNo}`, { token: c!.token });
+    expect(cOrder.body.status).toBe('cancelled');
+    await env.deps.waitlist.runNow(s.sessionId, now());
+    expect((await entryOf(d!, ed.id)).state).toBe('offered');
+    expect(await liveClaims(s.sessionId, s.seatIds[0]!)).toHaveLength(1);
+    expect(await audit(env.deps, s.sessionId, now().getTime())).toEqual([]);
+    // the line is empty now: the tier is no longer held back for it
+    expect(await env.deps.inventory.hasWaitlist(s.sessionId)).toBe(false);
+  });
+
+  it('a general-admission tier: a unit that fits no one is kept for the line; a smaller request behind is served', async () => {
+    const s = await createSession(env.deps, { zones: [{ name: 'GA', capacity: 2 }] });
+    const [a1, a2, b, c] = await fans(4);
+    const o1 = await purchase(env, a1!.id, { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: 1 });
+    await purchase(env, a2!.id, { sessionId: s.sessionId, zoneId: s.zoneIds[0]!, quantity: 1 });
+    const eb = (await join(b!, s.sessionId, { tierId: s.tierIds[0], quantity: 2 })).body;
+    const ec = (await join(c!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
+    await api.call('POST', `/api/v1/orders/${o1.orderNo}/cancel`, { token: await api.tokenFor(a1!.id) });
+    await env.deps.waitlist.runNow(s.sessionId, now());
+    expect((await entryOf(b!, eb.id)).state).toBe('waiting');
+    expect((await entryOf(c!, ec.id)).state).toBe('offered');
+    expect(await audit(env.deps, s.sessionId, now().getTime())).toEqual([]);
+  });
+});
+
+describe('races', () => {
+  it('an offer and a direct buyer of the same returned seat: exactly one gets it, every time', async () => {
+    const outcomes = { offer: 0, direct: 0 };
+    for (let i = 0; i < 8; i++) {
+      const { s } = await soldOut({ seats: 1 });
+      const [b, d] = await fans(2);
+      const eb = (await join(b!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
+      // The buyer passed the WAITLIST_FIRST check before the fan joined: Redis's line count is
+      // what that check read (none), so only the gate stands between the two.
+      await env.deps.redis.del(env.deps.keys.session(s.sessionId).waitlist);
+      env.clock.advance(15 * 60_000);
+      await expireDueOrders(expiry(), now());
+      const [direct] = await Promise.all([
+        purchase(env, d!.id, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] }).then(
+          () => true,
+          (err) => (expect(['SEAT_TAKEN', 'SOLD_OUT', 'WAITLIST_FIRST']).toContain(err.code), false),
+        ),
+        env.deps.waitlist.runNow(s.sessionId, now()),
+      ]);
+      await env.deps.waitlist.runNow(s.sessionId, now());
+      const e = await entryOf(b!, eb.id);
+      expect(e.state).toBe(direct ? 'waiting' : 'offered');
+      outcomes[direct ? 'direct' : 'offer']++;
+      expect(await liveClaims(s.sessionId, s.seatIds[0]!)).toHaveLength(1);
+      expect(await audit(env.deps, s.sessionId, now().getTime())).toEqual([]);
+    }
+    expect(outcomes.offer + outcomes.direct).toBe(8);
+  });
+
+  it('two offer runs at once (two instances) make one order per entry', async () => {
+    const { s } = await soldOut({ seats: 2 });
+    const [b, c] = await fans(2);
+    const eb = (await join(b!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
+    const ec = (await join(c!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
+    await env.deps.redis.del(env.deps.keys.session(s.sessionId).waitlist); // no automatic run
+    env.clock.advance(15 * 60_000);
+    await expireDueOrders(expiry(), now());
+    const { runSession } = await import('../src/waitlist/offers');
+    const d = { ...env.deps, offer: { ...env.deps, holdGraceMs: 30_000 }, offerMs: OFFER_MS };
+    await Promise.all([runSession(d, s.sessionId, now()), runSession(d, s.sessionId, now())]);
+    await env.deps.waitlist.runNow(s.sessionId, now());
+    expect((await entryOf(b!, eb.id)).state).toBe('offered');
+    expect((await entryOf(c!, ec.id)).state).toBe('offered');
+    const orders = await rows("SELECT id FROM orders WHERE session_id = ? AND idempotency_key LIKE 'wl-%'", [
+      s.sessionId,
+    ]);
+    expect(orders).toHaveLength(2);
+    expect(await audit(env.deps, s.sessionId, now().getTime())).toEqual([]);
+  });
+});
+
+describe('recovery', () => {
+  it('a crash between the release and the offer: the sweep offers the units; Redis lost, the rebuild keeps the line first', async () => {
+    const { s } = await soldOut({ seats: 1 });
+    const [b, d] = await fans(2);
+    const eb = (await join(b!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
+    // Redis loses the session (and with it the line's count): the rebuild brings the count back
+    const k = env.deps.keys.session(s.sessionId);
+    await env.deps.redis.del(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids, k.waitlist);
+    await env.deps.inventory.rebuild(s.sessionId, now().getTime());
+    expect(await env.deps.inventory.hasWaitlist(s.sessionId)).toBe(true);
+
+    // the release happens but its offer run never does (the process died)
+    const kick = jest.spyOn(env.deps.waitlist, 'kick').mockImplementation(() => undefined);
+    env.clock.advance(15 * 60_000);
+    await expireDueOrders(expiry(), now());
+    kick.mockRestore();
+    expect((await entryOf(b!, eb.id)).state).toBe('waiting');
+    // meanwhile the seat is not sold to anyone else
+    await expect(purchase(env, d!.id, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] })).rejects.toMatchObject({
+      code: 'WAITLIST_FIRST',
+    });
+    await env.deps.waitlist.sweep(now());
+    expect((await entryOf(b!, eb.id)).state).toBe('offered');
+    expect(await audit(env.deps, s.sessionId, now().getTime())).toEqual([]);
+  });
+
+  it("a crash between the offer's order and the entry's update: the rerun adopts that order, never a second", async () => {
+    const { s } = await soldOut({ seats: 2 });
+    const [b] = await fans(1);
+    const eb = (await join(b!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
+    await env.deps.redis.del(env.deps.keys.session(s.sessionId).waitlist);
+    env.clock.advance(15 * 60_000);
+    await expireDueOrders(expiry(), now());
+    const cat = (await loadSessionCatalog(env.deps.db, s.sessionId))!;
+    const placed = await placeHeldOrder(
+      { ...env.deps, holdGraceMs: 30_000 },
+      {
+        cat,
+        userId: b!.id,
+        units: { kind: 'seats', seatIds: [s.seatIds[1]!] },
+        idempotencyKey: `wl-${eb.id}`,
+        now: now(),
+        expireAt: new Date(now().getTime() + OFFER_MS),
+      },
+    );
+    expect(placed.kind).toBe('placed');
+    await env.deps.waitlist.sweep(now());
+    const e = await entryOf(b!, eb.id);
+    expect(e.state).toBe('offered');
+    const [row] = await rows('SELECT order_id FROM waitlist_entries WHERE id = ?', [eb.id]);
+    expect(String(row!.order_id)).toBe((placed as { orderId: string }).orderId);
+    expect(await rows('SELECT id FROM orders WHERE user_id = ?', [b!.id])).toHaveLength(1);
+    expect(await audit(env.deps, s.sessionId, now().getTime())).toEqual([]);
+  });
+});
