@@ -89,8 +89,6 @@ export interface AppDeps {
   seatmaps: SeatMapService;
   writer: OrderWriter;
   idLease: IdNodeLease;
-  /** Order ids (the purchase's and the waiting-list offers'). */
-  ids: IdGenerator;
   orders: OrderService;
   broker: Broker;
   relay: OutboxRelay;
@@ -127,19 +125,16 @@ export interface AppDeps {
  * of units in this instance (inventory.onFreed) starts an offer run for that session; the sweep
  * job is the backstop for a release whose run never happened (a crash, another instance).
  */
-function waitlistOf(
-  d: Pick<AppDeps, 'config' | 'log' | 'clock' | 'db' | 'catalog' | 'inventory' | 'writer' | 'orders' | 'ids'> & {
-    admissions: AdmissionTokens;
-  },
-): WaitlistService {
+function withWaitlist(ids: IdGenerator, d: Omit<AppDeps, 'waitlist'>): AppDeps {
   const waitlist = new WaitlistService({
     ...d,
-    offer: { ...d, holdGraceMs: d.config.holdGraceMs },
-    offerMs: d.config.waitlistOfferMs,
+    admissions: new AdmissionTokens(d.config.authSecret),
+    offer: { ...d, ids, holdGraceMs: d.config.holdGraceMs },
+    offerMs: d.config.recovery.waitlistOfferMs,
     cancelOrder: (userId, orderNo, now) => d.orders.cancel(userId, orderNo, now),
   });
   d.inventory.onFreed((id) => waitlist.kick(id, () => d.clock.now()));
-  return waitlist;
+  return { ...d, waitlist };
 }
 
 /**
@@ -271,7 +266,7 @@ export async function createDeps(
     guard: (id, now) => payments.settleBeforeCancel(id, now),
     refundOrder: (o) => refunds.refundOrder(o),
   });
-  return {
+  return withWaitlist(ids, {
     config,
     log,
     clock,
@@ -288,7 +283,6 @@ export async function createDeps(
     seatmaps,
     writer,
     idLease,
-    ids,
     orders,
     broker,
     relay,
@@ -311,8 +305,7 @@ export async function createDeps(
     shedder: new LoadShedder(config.shedding, () => lifecycle.inFlight),
     wechatBreaker,
     degrade,
-    waitlist: waitlistOf({ config, log, clock, db, catalog, inventory, writer, ids, admissions, orders }),
-  };
+  });
 }
 
 export async function closeDeps(d: AppDeps): Promise<void> {

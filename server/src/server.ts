@@ -103,7 +103,7 @@ export function startJobs(d: AppDeps): Scheduler {
     {
       // Waiting lists: offers a crash left unmade, offers paid or expired, the lines' lengths in Redis.
       name: 'waitlist-sweep',
-      intervalMs: d.config.waitlistSweepIntervalMs,
+      intervalMs: d.config.recovery.waitlistSweepIntervalMs,
       run: () => d.waitlist.sweep(d.clock.now()),
     },
     { name: 'notice-reminders', intervalMs: 5 * 60_000, run: () => enqueueReminders(d, d.clock.now()) },

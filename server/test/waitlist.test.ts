@@ -42,7 +42,7 @@ async function fans(n: number) {
 }
 
 function join(fan: { token: string }, sessionId: string, body: Record<string, unknown>) {
-  return api.call<any>("POST", `/api/v1/sessions/${sessionId}/waitlist`, { token: fan.token, body });
+  return api.call<any>('POST', `/api/v1/sessions/${sessionId}/waitlist`, { token: fan.token, body });
 }
 
 async function entryOf(fan: { token: string }, id: string): Promise<WaitlistEntry> {
@@ -79,7 +79,9 @@ describe('joining and leaving', () => {
     const tierId = s.tierIds[0]!;
     const [a, b, c] = await fans(3);
     // seats on sale: buy them instead
-    expect((await join(b!, s.sessionId, { tierId, quantity: 1 })).body.error.code).toBe('WAITLIST_NOT_SOLD_OUT');
+    expect((await join(b!, s.sessionId, { tierId, quantity: 1 })).body.error.code).toBe(
+      'WAITLIST_NOT_SOLD_OUT',
+    );
     await purchase(env, a!.id, { sessionId: s.sessionId, seatIds: s.seatIds });
 
     // hostile or bad input: clear errors, nothing written
@@ -104,7 +106,9 @@ describe('joining and leaving', () => {
     // leave, and join again at the back
     const left = await api.call('DELETE', `/api/v1/waitlist/${jc.body.id}`, { token: c!.token });
     expect(left.body.state).toBe('left');
-    expect((await api.call('DELETE', `/api/v1/waitlist/${jc.body.id}`, { token: b!.token })).status).toBe(404);
+    expect((await api.call('DELETE', `/api/v1/waitlist/${jc.body.id}`, { token: b!.token })).status).toBe(
+      404,
+    );
     const again = await join(c!, s.sessionId, { tierId, quantity: 1 });
     expect(again.status).toBe(201);
     expect(again.body.id).not.toBe(jc.body.id);
@@ -149,7 +153,11 @@ describe('offers', () => {
     const o = await api.call('GET', `/api/v1/orders/${offered.orderNo}`, { token: b!.token });
     expect(o.body.status).toBe('pending');
     expect(o.body.items.map((i: any) => i.seatId).sort()).toEqual([...s.seatIds].sort());
-    expect(await rows("SELECT payload FROM outbox WHERE topic = 'notice.send' AND aggregate_id = ?", [`wl-${eb.id}`])).toHaveLength(1);
+    expect(
+      await rows("SELECT payload FROM outbox WHERE topic = 'notice.send' AND aggregate_id = ?", [
+        `wl-${eb.id}`,
+      ]),
+    ).toHaveLength(1);
     // the second fan still waits (nothing left); a direct buyer is told to join the list
     expect((await entryOf(c!, ec.id)).state).toBe('waiting');
     const direct = await api.call('POST', '/api/v1/orders', {
@@ -223,10 +231,14 @@ describe('races', () => {
       await env.deps.redis.del(env.deps.keys.session(s.sessionId).waitlist);
       env.clock.advance(15 * 60_000);
       await expireDueOrders(expiry(), now());
+      // The buyer arrives 0, 6, 12, ... ms after the run starts: across the run's window.
+      const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
       const [direct] = await Promise.all([
-        purchase(env, d!.id, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] }).then(
-          () => true,
-          (err) => (expect(['SEAT_TAKEN', 'SOLD_OUT', 'WAITLIST_FIRST']).toContain(err.code), false),
+        later(i * 6).then(() =>
+          purchase(env, d!.id, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] }).then(
+            () => true,
+            (err) => (expect(['SEAT_TAKEN', 'SOLD_OUT', 'WAITLIST_FIRST']).toContain(err.code), false),
+          ),
         ),
         env.deps.waitlist.runNow(s.sessionId, now()),
       ]);
@@ -249,7 +261,7 @@ describe('races', () => {
     env.clock.advance(15 * 60_000);
     await expireDueOrders(expiry(), now());
     const { runSession } = await import('../src/waitlist/offers');
-    const d = { ...env.deps, offer: { ...env.deps, holdGraceMs: 30_000 }, offerMs: OFFER_MS };
+    const d = env.deps.waitlist.d;
     await Promise.all([runSession(d, s.sessionId, now()), runSession(d, s.sessionId, now())]);
     await env.deps.waitlist.runNow(s.sessionId, now());
     expect((await entryOf(b!, eb.id)).state).toBe('offered');
@@ -269,7 +281,17 @@ describe('recovery', () => {
     const eb = (await join(b!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
     // Redis loses the session (and with it the line's count): the rebuild brings the count back
     const k = env.deps.keys.session(s.sessionId);
-    await env.deps.redis.del(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids, k.waitlist);
+    await env.deps.redis.del(
+      k.meta,
+      k.seats,
+      k.users,
+      k.orders,
+      k.pending,
+      k.idem,
+      k.zslots,
+      k.ids,
+      k.waitlist,
+    );
     await env.deps.inventory.rebuild(s.sessionId, now().getTime());
     expect(await env.deps.inventory.hasWaitlist(s.sessionId)).toBe(true);
 
@@ -280,7 +302,9 @@ describe('recovery', () => {
     kick.mockRestore();
     expect((await entryOf(b!, eb.id)).state).toBe('waiting');
     // meanwhile the seat is not sold to anyone else
-    await expect(purchase(env, d!.id, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] })).rejects.toMatchObject({
+    await expect(
+      purchase(env, d!.id, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] }),
+    ).rejects.toMatchObject({
       code: 'WAITLIST_FIRST',
     });
     await env.deps.waitlist.sweep(now());
@@ -296,17 +320,14 @@ describe('recovery', () => {
     env.clock.advance(15 * 60_000);
     await expireDueOrders(expiry(), now());
     const cat = (await loadSessionCatalog(env.deps.db, s.sessionId))!;
-    const placed = await placeHeldOrder(
-      { ...env.deps, holdGraceMs: 30_000 },
-      {
-        cat,
-        userId: b!.id,
-        units: { kind: 'seats', seatIds: [s.seatIds[1]!] },
-        idempotencyKey: `wl-${eb.id}`,
-        now: now(),
-        expireAt: new Date(now().getTime() + OFFER_MS),
-      },
-    );
+    const placed = await placeHeldOrder(env.deps.waitlist.d.offer, {
+      cat,
+      userId: b!.id,
+      units: { kind: 'seats', seatIds: [s.seatIds[1]!] },
+      idempotencyKey: `wl-${eb.id}`,
+      now: now(),
+      expireAt: new Date(now().getTime() + OFFER_MS),
+    });
     expect(placed.kind).toBe('placed');
     await env.deps.waitlist.sweep(now());
     const e = await entryOf(b!, eb.id);

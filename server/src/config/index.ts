@@ -66,7 +66,12 @@ const EnvSchema = z.object({
   ORPHAN_GRACE_MS: int(60_000),
   REBUILD_SETTLE_MS: int(300),
   /** How long a waiting-list offer holds returned units for its fan (waitlist/): 1 min .. 1 day. */
-  WAITLIST_OFFER_MS: z.coerce.number().int().min(60_000).max(86_400_000).default(15 * 60_000),
+  WAITLIST_OFFER_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .max(86_400_000)
+    .default(15 * 60_000),
   /** The waiting-list sweep: offers units no one offered (a crash after a release), settles offers. */
   WAITLIST_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   AMQP_URL: z.string().default('amqp://guest:guest@127.0.0.1:5672'),
@@ -104,9 +109,6 @@ export interface Config extends RiskConfig, ResilienceConfig {
   authSecret: string;
   authTokenTtlS: number;
   bodyLimitBytes: number;
-  /** A waiting-list offer's hold (its pending order's expire_at - now). */
-  waitlistOfferMs: number;
-  waitlistSweepIntervalMs: number;
   /** Redis holds outlive the MySQL order's expire_at by this much, so the expiry job frees them first. */
   holdGraceMs: number;
   batchOrdersMax: number;
@@ -250,8 +252,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     expiryIntervalMs: e.EXPIRY_INTERVAL_MS,
     orphanGraceMs: e.ORPHAN_GRACE_MS,
     rebuildSettleMs: e.REBUILD_SETTLE_MS,
-    waitlistOfferMs: e.WAITLIST_OFFER_MS,
-    waitlistSweepIntervalMs: e.WAITLIST_SWEEP_INTERVAL_MS,
     amqpUrl: e.AMQP_URL,
     amqpPrefix: e.AMQP_PREFIX,
     amqpQueueType: e.AMQP_QUEUE_TYPE,

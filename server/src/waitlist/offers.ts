@@ -142,7 +142,8 @@ async function freeUnits(d: OfferRunDeps, cat: SessionCatalog, tierId: string, n
       now.getTime(),
     );
   }
-  if (zones.length) return { kind: 'zones', zones: zones.map((z) => ({ id: z.id, free: states.zones.get(z.id) ?? 0 })) };
+  if (zones.length)
+    return { kind: 'zones', zones: zones.map((z) => ({ id: z.id, free: states.zones.get(z.id) ?? 0 })) };
   const taken = new Set([...states.held, ...states.sold]);
   const seatIds = [...cat.seats.entries()]
     .filter(([id, s]) => s.tierId === tierId && !taken.has(id))

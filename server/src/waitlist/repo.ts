@@ -38,7 +38,12 @@ export async function insertEntry(
 }
 
 /** The fan's live entry (waiting or offered) in a tier's line, if any. */
-export async function hasLiveEntry(conn: Conn, userId: string, sessionId: string, tierId: string): Promise<boolean> {
+export async function hasLiveEntry(
+  conn: Conn,
+  userId: string,
+  sessionId: string,
+  tierId: string,
+): Promise<boolean> {
   const [found] = await conn.query<Row[]>(
     'SELECT id FROM waitlist_entries WHERE session_id = ? AND tier_id = ? AND user_id = ? AND live = 1',
     [sessionId, tierId, userId],
@@ -78,7 +83,12 @@ export async function findEntry(db: Db | Conn, id: string): Promise<EntryRow | u
 }
 
 /** The line of one tier, in join order. */
-export async function waitingLine(db: Db, sessionId: string, tierId: string, limit: number): Promise<EntryRow[]> {
+export async function waitingLine(
+  db: Db,
+  sessionId: string,
+  tierId: string,
+  limit: number,
+): Promise<EntryRow[]> {
   const [rows] = await db.query<Row[]>(
     `SELECT ${ENTRY_COLUMNS} FROM waitlist_entries
       WHERE session_id = ? AND tier_id = ? AND status = ? ORDER BY id LIMIT ?`,

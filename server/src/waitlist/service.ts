@@ -60,7 +60,8 @@ export class WaitlistService {
   private readonly runs = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
 
-  constructor(private readonly d: WaitlistDeps) {}
+  /** d: public for tests and tools that place an offer by hand (d.offer). */
+  constructor(readonly d: WaitlistDeps) {}
 
   /**
    * Joins a tier's line. Only when the tier has nothing on sale (or already has a line: its free
@@ -82,7 +83,13 @@ export class WaitlistService {
       await lockUser(conn, userId);
       if (await hasLiveEntry(conn, userId, sessionId, input.tierId)) throw appError('WAITLIST_EXISTS');
       await this.checkLimit(conn, cat, userId, input.quantity);
-      const inserted = await insertEntry(conn, { sessionId, tierId: input.tierId, userId, quantity: input.quantity, now });
+      const inserted = await insertEntry(conn, {
+        sessionId,
+        tierId: input.tierId,
+        userId,
+        quantity: input.quantity,
+        now,
+      });
       if (!inserted) throw appError('WAITLIST_EXISTS');
       return inserted;
     });
@@ -132,7 +139,10 @@ export class WaitlistService {
     const e = await findEntry(this.d.db, entryId);
     if (!e || e.user_id !== userId) throw appError('NOT_FOUND', undefined, '候补记录不存在');
     if (e.status === WAITLIST_STATUS.WAITING) {
-      await tryMove(this.d.db, 'waitlist_entries', e.id, WAITLIST_LIFECYCLE.leave, { live: null, ended_at: now });
+      await tryMove(this.d.db, 'waitlist_entries', e.id, WAITLIST_LIFECYCLE.leave, {
+        live: null,
+        ended_at: now,
+      });
     } else if (e.status === WAITLIST_STATUS.OFFERED) {
       const [view] = await entriesOfUser(this.d.db, userId, { id: e.id });
       await this.d.cancelOrder(userId, view!.order_no!, now);
