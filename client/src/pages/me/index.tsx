@@ -3,6 +3,7 @@ import Icon from '../../components/icon/Icon';
 import type { IconName } from '../../components/icon/icons';
 import ServiceEntry from '../../components/ServiceEntry';
 import TabBar from '../../components/TabBar';
+import { MyWaitlist } from '../../components/Waitlist';
 import { useLoad } from '../../hooks/useLoad';
 import { useShownAgain } from '../../hooks/useShownAgain';
 import { go, switchTab, type RouteName } from '../../routes';
@@ -86,6 +87,7 @@ export default function MePage() {
           </View>
         </View>
         <OrderShortcuts pending={pending.data?.items.length ?? 0} />
+        <MyWaitlist />
         <View className="card me__group">
           <Item
             icon="ticket"
