@@ -16,6 +16,7 @@ import { FanPreview } from './FanPreview';
 import { SessionActions } from './sessionActions';
 import { ClosedNotice, SessionChangeActions, SessionChangeProgress } from './SessionChangePanel';
 import { TierPainter } from './TierPainter';
+import { WaitlistPanel } from './WaitlistPanel';
 import { initialState, problems, stateFromSession, toTierSpecs, type TierState } from './tierModel';
 
 interface Fields {
@@ -164,6 +165,7 @@ export function SessionPage() {
       </div>
       {ended && <ClosedNotice status={s!.status} />}
       {s && <SessionChangeProgress key={`${s.id}-${s.status}-${s.startsAt}`} sessionId={s.id} />}
+      {s && <WaitlistPanel sessionId={s.id} />}
       {s && s.claimedSeatIds.length > 0 && !ended && (
         <Alert
           type="warning"
