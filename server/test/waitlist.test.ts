@@ -201,7 +201,7 @@ describe('offers', () => {
     expect(await liveClaims(s.sessionId, s.seatIds[0]!)).toHaveLength(1);
     expect(await audit(env.deps, s.sessionId, now().getTime())).toEqual([]);
     // the line is empty now: the tier is no longer held back for it
-    expect(await env.deps.inventory.hasWaitlist(s.sessionId)).toBe(false);
+    expect((await env.deps.catalog.requireSession(s.sessionId)).waitlistedTiers.size).toBe(0);
   });
 
   it('a general-admission tier: a unit that fits no one is kept for the line; a smaller request behind is served', async () => {
@@ -219,6 +219,14 @@ describe('offers', () => {
   });
 });
 
+/** Purchases see the session's catalog as it was before anyone joined its line. */
+async function staleCatalog() {
+  const real = env.deps.catalog.requireSession.bind(env.deps.catalog);
+  return jest
+    .spyOn(env.deps.catalog, 'requireSession')
+    .mockImplementation(async (id) => ({ ...(await real(id)), waitlistedTiers: new Set<string>() }));
+}
+
 describe('races', () => {
   it('an offer and a direct buyer of the same returned seat: exactly one gets it, every time', async () => {
     const outcomes = { offer: 0, direct: 0 };
@@ -226,11 +234,14 @@ describe('races', () => {
       const { s } = await soldOut({ seats: 1 });
       const [b, d] = await fans(2);
       const eb = (await join(b!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
-      // The buyer passed the WAITLIST_FIRST check before the fan joined: Redis's line count is
-      // what that check read (none), so only the gate stands between the two.
-      await env.deps.redis.del(env.deps.keys.session(s.sessionId).waitlist);
+      // The buyer passed the WAITLIST_FIRST check before the fan joined (their instance's
+      // catalog had no line yet), so only the gate stands between the two; and the release's own
+      // offer run is held back, so the run below is the one racing.
+      const stale = await staleCatalog();
+      const kick = jest.spyOn(env.deps.waitlist, 'kick').mockImplementation(() => undefined);
       env.clock.advance(15 * 60_000);
       await expireDueOrders(expiry(), now());
+      kick.mockRestore();
       // The buyer arrives 0, 6, 12, ... ms after the run starts: across the run's window.
       const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
       const [direct] = await Promise.all([
@@ -242,6 +253,7 @@ describe('races', () => {
         ),
         env.deps.waitlist.runNow(s.sessionId, now()),
       ]);
+      stale.mockRestore();
       await env.deps.waitlist.runNow(s.sessionId, now());
       const e = await entryOf(b!, eb.id);
       expect(e.state).toBe(direct ? 'waiting' : 'offered');
@@ -257,9 +269,10 @@ describe('races', () => {
     const [b, c] = await fans(2);
     const eb = (await join(b!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
     const ec = (await join(c!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
-    await env.deps.redis.del(env.deps.keys.session(s.sessionId).waitlist); // no automatic run
+    const kick = jest.spyOn(env.deps.waitlist, 'kick').mockImplementation(() => undefined);
     env.clock.advance(15 * 60_000);
-    await expireDueOrders(expiry(), now());
+    await expireDueOrders(expiry(), now()); // no automatic run
+    kick.mockRestore();
     const { runSession } = await import('../src/waitlist/offers');
     const d = env.deps.waitlist.d;
     await Promise.all([runSession(d, s.sessionId, now()), runSession(d, s.sessionId, now())]);
@@ -275,25 +288,14 @@ describe('races', () => {
 });
 
 describe('recovery', () => {
-  it('a crash between the release and the offer: the sweep offers the units; Redis lost, the rebuild keeps the line first', async () => {
+  it('a crash between the release and the offer: the sweep offers the units; after a Redis loss the line still comes first', async () => {
     const { s } = await soldOut({ seats: 1 });
     const [b, d] = await fans(2);
     const eb = (await join(b!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
-    // Redis loses the session (and with it the line's count): the rebuild brings the count back
+    // Redis loses the session: the line is MySQL's, so it still comes first after the rebuild
     const k = env.deps.keys.session(s.sessionId);
-    await env.deps.redis.del(
-      k.meta,
-      k.seats,
-      k.users,
-      k.orders,
-      k.pending,
-      k.idem,
-      k.zslots,
-      k.ids,
-      k.waitlist,
-    );
+    await env.deps.redis.del(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids);
     await env.deps.inventory.rebuild(s.sessionId, now().getTime());
-    expect(await env.deps.inventory.hasWaitlist(s.sessionId)).toBe(true);
 
     // the release happens but its offer run never does (the process died)
     const kick = jest.spyOn(env.deps.waitlist, 'kick').mockImplementation(() => undefined);
@@ -316,9 +318,10 @@ describe('recovery', () => {
     const { s } = await soldOut({ seats: 2 });
     const [b] = await fans(1);
     const eb = (await join(b!, s.sessionId, { tierId: s.tierIds[0], quantity: 1 })).body;
-    await env.deps.redis.del(env.deps.keys.session(s.sessionId).waitlist);
+    const kick = jest.spyOn(env.deps.waitlist, 'kick').mockImplementation(() => undefined);
     env.clock.advance(15 * 60_000);
     await expireDueOrders(expiry(), now());
+    kick.mockRestore();
     const cat = (await loadSessionCatalog(env.deps.db, s.sessionId))!;
     const placed = await placeHeldOrder(env.deps.waitlist.d.offer, {
       cat,

@@ -6,7 +6,6 @@ import { idemValue, orderRecord, seatValue } from '../redis/records';
 import { loadSessionCatalog } from '../catalog/repo';
 import { SESSION_STATUS } from '../catalog/types';
 import { LIVE_ORDER_STATUSES, ORDER_STATUS } from '../orders/types';
-import { waitingPerTier } from '../waitlist/repo';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -88,7 +87,7 @@ export async function rebuildSession(
   for (const r of idRows) orders.get(r.order_id)?.ids.push(r.id_hash);
 
   const multi = redis.multi();
-  multi.del(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids, k.waitlist);
+  multi.del(k.meta, k.seats, k.users, k.orders, k.pending, k.idem, k.zslots, k.ids);
 
   const seatValues: string[] = [];
   for (const c of seatClaims) {
@@ -145,9 +144,6 @@ export async function rebuildSession(
   );
   for (const a of admissions)
     multi.set(k.admission(a.jti), String(a.order_id), 'PX', a.expires_at.getTime() - nowMs);
-
-  // The waiting list's line per tier: while it has fans, the tier's returned units are theirs.
-  for (const [tier, n] of await waitingPerTier(db, sessionId)) multi.hset(k.waitlist, tier, n);
 
   const selling = cat.status === SESSION_STATUS.ON_SALE || cat.status === SESSION_STATUS.SOLD_OUT;
   const open = selling ? '1' : '0';

@@ -161,29 +161,6 @@ export class InventoryService {
     return out;
   }
 
-  /**
-   * Whether any of these price tiers has fans on its waiting list (their returned units are
-   * offered to the list first). One HMGET; a session without a list answers false.
-   */
-  async waitlisted(sessionId: string, tierIds: string[]): Promise<boolean> {
-    if (tierIds.length === 0) return false;
-    const counts = await this.redis.hmget(this.keys.session(sessionId).waitlist, ...tierIds);
-    return counts.some((n) => Number(n ?? 0) > 0);
-  }
-
-  /** Whether any tier of the session has fans waiting (one HLEN). */
-  async hasWaitlist(sessionId: string): Promise<boolean> {
-    return (await this.redis.hlen(this.keys.session(sessionId).waitlist)) > 0;
-  }
-
-  /** The waiting-list counts of a session's tiers (waitlist/ writes what MySQL says). */
-  async setWaitlisted(sessionId: string, counts: Map<string, number>): Promise<void> {
-    const key = this.keys.session(sessionId).waitlist;
-    const multi = this.redis.multi().del(key);
-    for (const [tier, n] of counts) if (n > 0) multi.hset(key, tier, n);
-    await multi.exec();
-  }
-
   /** Opens or closes selling without touching stock (admin, sale start, session end). */
   async setOpen(sessionId: string, open: boolean): Promise<void> {
     const k = this.keys.session(sessionId);

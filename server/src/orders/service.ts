@@ -201,9 +201,13 @@ export class OrderService {
     return (await this.d.inventory.idempotentOrder(sessionId, idemField)) ? undefined : refusal;
   }
 
-  /** A tier of these units has fans waiting; a retry of an order already booked still replays. */
+  /**
+   * A tier of these units has fans waiting (the cached catalog: no round trip); a retry of an
+   * order already booked still replays.
+   */
   private async waitlistFirst(cat: SessionCatalog, units: Units, idemField: string): Promise<boolean> {
-    if (!(await this.d.inventory.waitlisted(cat.id, tiersOf(cat, units)))) return false;
+    if (!cat.waitlistedTiers.size || !tiersOf(cat, units).some((t) => cat.waitlistedTiers.has(t)))
+      return false;
     return !idemField || !(await this.d.inventory.idempotentOrder(cat.id, idemField));
   }
 

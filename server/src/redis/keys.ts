@@ -17,14 +17,6 @@ export interface SessionKeys {
   rebuildLock: string;
   /** Real-name attendees' ID hashes -> the live order holding them. */
   ids: string;
-  /**
-   * Waiting-list entries in line per price tier (tierId -> count; waitlist/). A copy of MySQL's
-   * waitlist_entries, rebuilt with the session: while a tier has fans waiting, its returned
-   * units go to them first and direct purchases of the tier are refused.
-   */
-  waitlist: string;
-  /** The lock of one waiting-list offer run of this session (waitlist/service.ts). */
-  waitlistRun: string;
   /** An admission token's used-up marker (jti from the signed token; '-' when none). */
   admission(jti: string): string;
   /** A user's hold cooldown in this session (risk/service.ts writes it into every live session). */
@@ -55,8 +47,6 @@ export class Keys {
       zslots: `${tag}:zslots`,
       rebuildLock: `${tag}:rebuild`,
       ids: `${tag}:ids`,
-      waitlist: `${tag}:wl`,
-      waitlistRun: `${tag}:wl:run`,
       admission: (jti: string) => `${tag}:adm:${jti || '-'}`,
       cooldown: (userId: string) => `${tag}:cd:${userId}`,
       rate: (dim: 'u' | 'd' | 'i', subject: string | undefined) =>

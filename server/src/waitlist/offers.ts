@@ -49,8 +49,23 @@ export async function runSession(d: OfferRunDeps, sessionId: string, now: Date):
   } else if (cat.status === SESSION_STATUS.ENDED || cat.status === SESSION_STATUS.CANCELLED) {
     await endLines(d, sessionId, now);
   }
-  await d.inventory.setWaitlisted(sessionId, await waitingPerTier(d.db, sessionId));
+  await refreshLines(d, cat, await waitingPerTier(d.db, sessionId));
   return offered;
+}
+
+/**
+ * The catalog carries the tiers with a line (the purchase refuses them with WAITLIST_FIRST):
+ * every instance drops its copy when that set changed, and only then (an offer run follows every
+ * release; a flash sale must not reload its catalog for each).
+ */
+export async function refreshLines(
+  d: Pick<OfferRunDeps, 'catalog'>,
+  cat: SessionCatalog,
+  waiting: Map<string, number>,
+): Promise<void> {
+  const now = [...waiting.keys()].filter((t) => (waiting.get(t) ?? 0) > 0);
+  const same = now.length === cat.waitlistedTiers.size && now.every((t) => cat.waitlistedTiers.has(t));
+  if (!same) d.catalog.invalidate(cat.id);
 }
 
 /** Offers whose order was paid, expired or cancelled leave the OFFERED state. */

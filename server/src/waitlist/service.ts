@@ -12,7 +12,7 @@ import { WAITLIST_STATUS } from '../lifecycle/statuses';
 import { WAITLIST_LIFECYCLE, tryMove } from '../lifecycle/transitions';
 import { heldUnits } from '../orders/repo';
 import type { AdmissionTokens } from '../queue/tokens';
-import { runSession, type OfferRunDeps } from './offers';
+import { refreshLines, runSession, type OfferRunDeps } from './offers';
 import {
   aheadOf,
   countsOf,
@@ -93,7 +93,7 @@ export class WaitlistService {
       if (!inserted) throw appError('WAITLIST_EXISTS');
       return inserted;
     });
-    await this.d.inventory.setWaitlisted(sessionId, await waitingPerTier(this.d.db, sessionId));
+    await refreshLines(this.d, cat, await waitingPerTier(this.d.db, sessionId));
     return this.entry(userId, id);
   }
 
@@ -117,7 +117,7 @@ export class WaitlistService {
 
   /** Whether the tier has units on sale that no line is waiting for. */
   private async hasFree(cat: SessionCatalog, tierId: string, now: Date): Promise<boolean> {
-    if (await this.d.inventory.waitlisted(cat.id, [tierId])) return false;
+    if (cat.waitlistedTiers.has(tierId)) return false;
     const zones = [...cat.zones.values()].filter((z) => z.tierId === tierId);
     const states = await this.d.inventory.states(
       cat.id,
@@ -205,13 +205,13 @@ export class WaitlistService {
 
   /**
    * Units of a session may have come back (inventory.onFreed): one offer run, in the background.
-   * A session without a line costs one Redis read. Runs of a session never overlap in this
+   * A session without a line costs nothing (the cached catalog tells). Runs of a session never overlap in this
    * instance; a kick during a run makes one more run after it.
    */
   kick(sessionId: string, now: () => Date): void {
-    void this.d.inventory
-      .hasWaitlist(sessionId)
-      .then((has) => (has ? this.runNow(sessionId, now()) : undefined))
+    void this.d.catalog
+      .session(sessionId)
+      .then((cat) => (cat?.waitlistedTiers.size ? this.runNow(sessionId, now()) : undefined))
       .catch((err) => this.d.log.error({ err, sessionId }, 'waitlist kick failed'));
   }
 
