@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CatalogService } from '../catalog/service';
 import type { SessionCatalog } from '../catalog/types';
 import type { Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
@@ -10,6 +11,7 @@ import { WriteError, type OrderWriter } from './writer';
 
 export interface OfferDeps {
   db: Db;
+  catalog: Pick<CatalogService, 'markSoldOut'>;
   writer: OrderWriter;
   inventory: InventoryService;
   ids: IdGenerator;
@@ -88,6 +90,8 @@ export async function placeHeldOrder(d: OfferDeps, r: HeldOrderRequest): Promise
     if (err instanceof WriteError && err.reason !== 'error') return { kind: 'refused', code: err.reason };
     throw err;
   }
+  // The offer took the last units: the session shows 已售罄 again, as after a purchase.
+  if (taken.availAfter <= 0) await d.catalog.markSoldOut(r.cat.id);
   return { kind: 'placed', orderId: take.orderId };
 }
 
