@@ -31,23 +31,21 @@ describe('候补 on the session page', () => {
   });
 
   it('shows nothing for a session that never had a line', async () => {
-    const fetch = vi
-      .spyOn(globalThis, 'fetch')
-      .mockImplementation(() =>
-        reply({
-          items: [
-            {
-              tierId: '1',
-              tierName: 'VIP',
-              waiting: 0,
-              waitingUnits: 0,
-              offered: 0,
-              fulfilled: 0,
-              lapsed: 0,
-            },
-          ],
-        }),
-      );
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(() =>
+      reply({
+        items: [
+          {
+            tierId: '1',
+            tierName: 'VIP',
+            waiting: 0,
+            waitingUnits: 0,
+            offered: 0,
+            fulfilled: 0,
+            lapsed: 0,
+          },
+        ],
+      }),
+    );
     const { container } = render(<WaitlistPanel sessionId="43" />);
     await vi.waitFor(() => expect(fetch).toHaveBeenCalled());
     await new Promise((r) => setTimeout(r, 50));
