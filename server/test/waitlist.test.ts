@@ -3,6 +3,7 @@ import type { WaitlistEntry } from '@showtix/shared-types';
 import { expireDueOrders, type ExpiryDeps } from '../src/orders/expiry';
 import { placeHeldOrder } from '../src/orders/offer';
 import { loadSessionCatalog } from '../src/catalog/repo';
+import { AdmissionTokens } from '../src/queue/tokens';
 import { audit } from './helpers/auditor';
 import { createTestEnv, type TestEnv } from './helpers/env';
 import { createSession, createUsers, purchase } from './helpers/fixtures';
@@ -119,6 +120,23 @@ describe('joining and leaving', () => {
     expect(counts.items).toEqual([
       expect.objectContaining({ tierId, waiting: 2, waitingUnits: 3, offered: 0 }),
     ]);
+  });
+
+  it('a waiting-room session: joining needs an admission, as buying does', async () => {
+    const { s } = await soldOut({ seats: 1 });
+    await env.deps.db.query('UPDATE show_sessions SET queue_enabled = 1 WHERE id = ?', [s.sessionId]);
+    env.deps.catalog.forget(s.sessionId);
+    const [f, other] = await fans(2);
+    const body = { tierId: s.tierIds[0], quantity: 1 };
+    const none = await join(f!, s.sessionId, body);
+    expect([none.status, none.body.error.code]).toEqual([403, 'QUEUE_REQUIRED']);
+    const tokens = new AdmissionTokens(env.config.authSecret);
+    const othersToken = tokens.issue(s.sessionId, other!.id, 1, now().getTime() + 60_000);
+    expect((await join(f!, s.sessionId, { ...body, admissionToken: othersToken })).body.error.code).toBe(
+      'QUEUE_REQUIRED',
+    );
+    const admissionToken = tokens.issue(s.sessionId, f!.id, 2, now().getTime() + 60_000);
+    expect((await join(f!, s.sessionId, { ...body, admissionToken })).status).toBe(201);
   });
 
   it('a real-name session has no waiting list; a session not selling neither', async () => {
