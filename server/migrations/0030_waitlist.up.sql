@@ -2,7 +2,7 @@
 -- while it is live (waiting or offered: `live` = 1; NULL once it ended, so a fan may join again
 -- later and the ended rows stay as history). An offer is an ordinary pending order (order_id)
 -- taken through the same Redis gate and MySQL claims as a purchase; its idempotency key is
--- 'wl-<entry id>', so an offer made twice (two runners, a crash and a rerun) is one order.
+-- 'wl/<entry id>', so an offer made twice (two runners, a crash and a rerun) is one order.
 -- status (lifecycle/statuses.ts WAITLIST_STATUS): 1 waiting, 2 offered, 3 fulfilled (the offer
 -- was paid), 4 lapsed (the offer expired unpaid), 5 declined, 6 left, 7 ended (could not be
 -- offered any more: the fan reached the purchase limit, or the session stopped selling).

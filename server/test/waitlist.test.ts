@@ -1,7 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { WaitlistEntry } from '@showtix/shared-types';
 import { expireDueOrders, type ExpiryDeps } from '../src/orders/expiry';
-import { placeHeldOrder } from '../src/orders/offer';
+import { offerKey, placeHeldOrder } from '../src/orders/offer';
 import { loadSessionCatalog } from '../src/catalog/repo';
 import { AdmissionTokens } from '../src/queue/tokens';
 import { audit } from './helpers/auditor';
@@ -202,10 +202,14 @@ describe('offers', () => {
     await env.deps.waitlist.runNow(s.sessionId, now());
     expect((await entryOf(b!, eb.id)).state).toBe('offered');
 
+    const streak = jest.spyOn(env.deps.risk, 'onHoldExpired');
     env.clock.advance(OFFER_MS);
     await expireDueOrders(expiry(), now());
     await env.deps.waitlist.runNow(s.sessionId, now());
     expect((await entryOf(b!, eb.id)).state).toBe('lapsed');
+    // an offer left to expire was never the fan's own hold: no step toward the hold cooldown
+    expect(streak).not.toHaveBeenCalledWith(b!.id);
+    streak.mockRestore();
     const toC = await entryOf(c!, ec.id);
     expect(toC.state).toBe('offered');
 
@@ -297,7 +301,7 @@ describe('races', () => {
     await env.deps.waitlist.runNow(s.sessionId, now());
     expect((await entryOf(b!, eb.id)).state).toBe('offered');
     expect((await entryOf(c!, ec.id)).state).toBe('offered');
-    const orders = await rows("SELECT id FROM orders WHERE session_id = ? AND idempotency_key LIKE 'wl-%'", [
+    const orders = await rows("SELECT id FROM orders WHERE session_id = ? AND idempotency_key LIKE 'wl/%'", [
       s.sessionId,
     ]);
     expect(orders).toHaveLength(2);
@@ -345,7 +349,7 @@ describe('recovery', () => {
       cat,
       userId: b!.id,
       units: { kind: 'seats', seatIds: [s.seatIds[1]!] },
-      idempotencyKey: `wl-${eb.id}`,
+      idempotencyKey: offerKey(eb.id),
       now: now(),
       expireAt: new Date(now().getTime() + OFFER_MS),
     });

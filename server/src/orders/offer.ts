@@ -9,6 +9,16 @@ import type { IdGenerator } from './ids';
 import { findOrder } from './repo';
 import { WriteError, type OrderWriter } from './writer';
 
+/**
+ * The idempotency key of a waiting-list offer's order: 'wl/<entry id>'. A fan's own keys can never
+ * take this form ('/' is outside IdempotencyKeySchema), so no request can claim an offer's order.
+ */
+export const offerKey = (entryId: string): string => `wl/${entryId}`;
+
+export function isOfferKey(key: string | null): boolean {
+  return key !== null && key.startsWith('wl/');
+}
+
 export interface OfferDeps {
   db: Db;
   catalog: Pick<CatalogService, 'markSoldOut'>;

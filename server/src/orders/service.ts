@@ -7,6 +7,7 @@ import { appError } from '../errors';
 import { sleep, type InventoryService } from '../inventory/service';
 import type { TakeRequest, TakeResult } from '../inventory/types';
 import { buildOrder, requestHash, resolveUnits, tiersOf, type Units } from './create';
+import { isOfferKey } from './offer';
 import type { IdGenerator } from './ids';
 import { cancelPending, findOrder, forgetAdmissionUse, itemsOf, listOrdersOfUser, refundsOf } from './repo';
 import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
@@ -322,10 +323,12 @@ export class OrderService {
     );
     if (cancelled) {
       // A hold given up unpaid counts like one left to expire: hold -> cancel -> hold again must
-      // not keep seats off sale for ever without reaching the cooldown.
-      await this.d.risk
-        .onHoldExpired(cancelled.user_id)
-        .catch((err) => this.d.log.error({ err }, 'unpaid-hold streak'));
+      // not keep seats off sale for ever without reaching the cooldown. A waiting-list offer was
+      // not the fan's hold: declining it costs nothing.
+      if (!isOfferKey(cancelled.idempotency_key))
+        await this.d.risk
+          .onHoldExpired(cancelled.user_id)
+          .catch((err) => this.d.log.error({ err }, 'unpaid-hold streak'));
       return this.view(cancelled);
     }
     return this.view(await this.owned(userId, orderNo)); // someone else changed it first: answer its new state
@@ -335,7 +338,7 @@ export class OrderService {
   async expire(orderId: string, now: Date): Promise<boolean> {
     if ((await this.guard(orderId, now)) !== 'cancel') return false;
     const cancelled = await this.cancelAndRelease(orderId, 'expired', now, true);
-    if (cancelled)
+    if (cancelled && !isOfferKey(cancelled.idempotency_key))
       await this.d.risk
         .onHoldExpired(cancelled.user_id)
         .catch((err) => this.d.log.error({ err }, 'expired-hold streak'));

@@ -6,7 +6,7 @@ import type { InventoryService } from '../inventory/service';
 import { ORDER_STATUS } from '../lifecycle/statuses';
 import { WAITLIST_LIFECYCLE, tryMove } from '../lifecycle/transitions';
 import type { Units } from '../orders/create';
-import { placeHeldOrder, type OfferDeps } from '../orders/offer';
+import { offerKey, placeHeldOrder, type OfferDeps } from '../orders/offer';
 import { enqueue } from '../outbox/repo';
 import { offeredEntries, waitingLine, waitingPerTier, type EntryRow } from './repo';
 
@@ -36,7 +36,7 @@ type Free = { kind: 'seats'; seatIds: string[] } | { kind: 'zones'; zones: { id:
  * both. An offer is a pending order taken through the purchase's own gate (the take script, then
  * MySQL's unique claims): if a direct buyer or another run took a unit first, the offer is
  * refused and nothing is held. An entry moves WAITING -> OFFERED only by a conditional update,
- * and its order's idempotency key is the entry's ('wl-<id>'), so two runs (two instances, or a
+ * and its order's idempotency key is the entry's (offerKey: 'wl/<id>'), so two runs (two instances, or a
  * rerun after a crash between the order and the entry's update) make one order, not two.
  */
 export async function runSession(d: OfferRunDeps, sessionId: string, now: Date): Promise<number> {
@@ -105,7 +105,7 @@ async function offerTier(d: OfferRunDeps, cat: SessionCatalog, tierId: string, n
       cat,
       userId: e.user_id,
       units,
-      idempotencyKey: `wl-${e.id}`,
+      idempotencyKey: offerKey(e.id),
       now,
       expireAt: new Date(now.getTime() + d.offerMs),
     });
