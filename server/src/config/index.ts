@@ -65,15 +65,6 @@ const EnvSchema = z.object({
   EXPIRY_INTERVAL_MS: int(1_000),
   ORPHAN_GRACE_MS: int(60_000),
   REBUILD_SETTLE_MS: int(300),
-  /** How long a waiting-list offer holds returned units for its fan (waitlist/): 1 min .. 1 day. */
-  WAITLIST_OFFER_MS: z.coerce
-    .number()
-    .int()
-    .min(60_000)
-    .max(86_400_000)
-    .default(15 * 60_000),
-  /** The waiting-list sweep: offers units no one offered (a crash after a release), settles offers. */
-  WAITLIST_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   AMQP_URL: z.string().default('amqp://guest:guest@127.0.0.1:5672'),
   AMQP_PREFIX: z.string().default('showtix'),
   AMQP_QUEUE_TYPE: z.enum(['classic', 'quorum']).default('classic'),
