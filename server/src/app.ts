@@ -74,6 +74,8 @@ import { transferRoutes } from './transfers/routes';
 import { ReservationService } from './comp/reservations';
 import { CompService } from './comp/service';
 import { compClaimRoutes } from './comp/routes';
+import { WaitlistService } from './waitlist/service';
+import { waitlistRoutes } from './waitlist/routes';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -123,6 +125,25 @@ export interface AppDeps {
   wechatBreaker?: WechatBreaker;
   /** Degradation switches an operator flips from the admin page. */
   degrade: DegradeService;
+  /** The waiting lists (候补) for returned tickets. */
+  waitlist: WaitlistService;
+}
+
+/**
+ * The waiting lists: offers are placed through the purchase's gate and writer, and every release
+ * of units in this instance (inventory.onFreed) starts an offer run for that session; the sweep
+ * job is the backstop for a release whose run never happened (a crash, another instance).
+ */
+function withWaitlist(ids: IdGenerator, d: Omit<AppDeps, 'waitlist'>): AppDeps {
+  const waitlist = new WaitlistService({
+    ...d,
+    admissions: new AdmissionTokens(d.config.authSecret),
+    offer: { ...d, ids, holdGraceMs: d.config.holdGraceMs },
+    offerMs: d.config.recovery.waitlistOfferMs,
+    cancelOrder: (userId, orderNo, now) => d.orders.cancel(userId, orderNo, now),
+  });
+  d.inventory.onFreed((id) => waitlist.kick(id, () => d.clock.now()));
+  return { ...d, waitlist };
 }
 
 /** Ticket transfers (转赠) between fans: stateless over MySQL and the ticket keys. */
@@ -276,7 +297,7 @@ export async function createDeps(
   const lifecycle = new Lifecycle();
   metrics.watchReadiness(readinessCheck({ db, redis, broker, lifecycle }));
   await degrade.start();
-  return {
+  return withWaitlist(ids, {
     config,
     log,
     clock,
@@ -316,7 +337,7 @@ export async function createDeps(
     shedder: new LoadShedder(config.shedding, () => lifecycle.inFlight),
     wechatBreaker,
     degrade,
-  };
+  });
 }
 
 export async function closeDeps(d: AppDeps): Promise<void> {
@@ -458,6 +479,7 @@ export function createApp(d: AppDeps): Koa {
     attendeeRoutes(d.attendees, auth, d.risk),
     noticeRoutes(new NoticeService(d.db, d.config.wechat.templates), auth, d.clock),
     compClaimRoutes(comp.comps, auth, d.clock),
+    waitlistRoutes(d.waitlist, auth, d.clock),
     ...adminRouters({ ...d, sessionChanges: sessionChangesOf(d), transfers, comp }),
     // The H5 build works only with the simulator's cashier: production serves it only when asked.
     ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),

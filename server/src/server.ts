@@ -11,7 +11,7 @@ import {
   transfersOf,
   type AppDeps,
 } from './app';
-import { Scheduler } from './jobs/scheduler';
+import { Scheduler, type JobSpec } from './jobs/scheduler';
 import { Leadership } from './jobs/leader';
 import { expireDueOrders, sweepOrphanHolds } from './orders/expiry';
 import { runLifecycle } from './jobs/session-lifecycle';
@@ -38,6 +38,29 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The jobs of what follows a sale: session changes, waiting lists, reminders, transfer offers. */
+function afterSaleJobs(d: AppDeps): JobSpec[] {
+  const sessionChanges = sessionChangesOf(d);
+  const transfers = transfersOf(d);
+  return [
+    {
+      // Cancelled and postponed sessions: notices, pending orders, refunds at the configured rate.
+      name: 'session-changes',
+      intervalMs: 1_000,
+      run: () => sessionChanges.run(d.clock.now()),
+    },
+    {
+      // Waiting lists: offers a crash left unmade, offers paid or expired, the lines' lengths in Redis.
+      name: 'waitlist-sweep',
+      intervalMs: d.config.recovery.waitlistSweepIntervalMs,
+      run: () => d.waitlist.sweep(d.clock.now()),
+    },
+    { name: 'notice-reminders', intervalMs: 5 * 60_000, run: () => enqueueReminders(d, d.clock.now()) },
+    // Transfer offers past the organiser's cutoff go back to VALID (admissible again).
+    { name: 'transfer-expiry', intervalMs: 30_000, run: () => transfers.expireDue(d.clock.now()) },
+  ];
+}
+
 /**
  * Background jobs of one instance: the singletons run on the lease holder only (they move when
  * it dies); each is still safe to run on every instance at once.
@@ -52,8 +75,6 @@ export function startJobs(d: AppDeps): Scheduler {
   const released = (reason: string) => (n: number) => void d.metrics.holdsReleased.inc({ reason }, n);
   let selling: string[] = [];
   const inventoryAudit = new InventoryAudit(d);
-  const sessionChanges = sessionChangesOf(d);
-  const transfers = transfersOf(d);
   const expiry = {
     db: d.db,
     orders: d.orders,
@@ -92,12 +113,6 @@ export function startJobs(d: AppDeps): Scheduler {
       run: () => d.payments.checkPending(d.clock.now(), d.config.payCheckAfterMs),
     },
     {
-      // Cancelled and postponed sessions: notices, pending orders, refunds at the configured rate.
-      name: 'session-changes',
-      intervalMs: 1_000,
-      run: () => sessionChanges.run(d.clock.now()),
-    },
-    {
       name: 'refund-check',
       intervalMs: 10_000,
       run: () => d.refunds.checkProcessing(d.clock.now(), d.config.payCheckAfterMs),
@@ -109,9 +124,7 @@ export function startJobs(d: AppDeps): Scheduler {
       run: () => inventoryAudit.run(selling, d.clock.now()),
     },
     ...recoveryJobs(d, () => selling),
-    { name: 'notice-reminders', intervalMs: 5 * 60_000, run: () => enqueueReminders(d, d.clock.now()) },
-    // Transfer offers past the organiser's cutoff go back to VALID (admissible again).
-    { name: 'transfer-expiry', intervalMs: 30_000, run: () => transfers.expireDue(d.clock.now()) },
+    ...afterSaleJobs(d),
     {
       name: 'stage-gauges',
       intervalMs: STAGE_GAUGES_INTERVAL_MS,

@@ -49,6 +49,14 @@ export const ERRORS = {
   COMP_CODE_INVALID: { status: 404, message: '领取码无效或赠票已作废' },
   /** Another WeChat account claimed these complimentary tickets already. */
   COMP_ALREADY_CLAIMED: { status: 409, message: '该赠票已被其他微信账号领取' },
+  /** Joining a waiting list while the tier still has tickets on sale: buy them instead. */
+  WAITLIST_NOT_SOLD_OUT: { status: 409, message: '该票档尚有余票，请直接购买' },
+  /** One live waiting-list entry per fan and tier. */
+  WAITLIST_EXISTS: { status: 409, message: '您已在该票档的候补队列中' },
+  /** Returned tickets of a tier go to its waiting list first: not sold directly while it has fans waiting. */
+  WAITLIST_FIRST: { status: 409, message: '退回的票正在优先分配给候补用户，请加入候补' },
+  /** The session has no waiting list (a real-name session, or it is not selling). */
+  WAITLIST_UNAVAILABLE: { status: 409, message: '本场次暂不支持候补' },
   PAYLOAD_TOO_LARGE: { status: 413, message: '请求内容过大' },
   METHOD_NOT_ALLOWED: { status: 405, message: '不支持该请求方法' },
   TICKET_NOT_BINDABLE: { status: 409, message: '该门票已失效，不能绑定设备' },

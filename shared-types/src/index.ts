@@ -16,3 +16,4 @@ export * from './session-change';
 export * from './transfer';
 export * from './comp';
 export * from './exchange';
+export * from './waitlist';

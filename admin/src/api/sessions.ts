@@ -11,6 +11,7 @@ import type {
   SessionDashboard,
   SessionUpdateInput,
   TierSpecInput,
+  WaitlistTierCount,
 } from '@showtix/shared-types';
 import { api } from './client';
 
@@ -34,3 +35,6 @@ export const cancelSession = (id: string, body: SessionCancelInput) =>
 export const postponeSession = (id: string, body: SessionPostponeInput) =>
   api<SessionChangeView>('POST', `${BASE}/${id}/postpone`, body);
 export const sessionChanges = (id: string) => api<SessionChangesView>('GET', `${BASE}/${id}/changes`);
+/** 候补: the waiting list's size per price tier of a session. */
+export const sessionWaitlist = (id: string) =>
+  api<{ items: WaitlistTierCount[] }>('GET', `${BASE}/${id}/waitlist`);

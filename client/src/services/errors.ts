@@ -153,6 +153,16 @@ const ADVICE: Record<ClientErrorCode, Advice> & Partial<Record<string, Advice>> 
     actionText: '返回修改',
     message: '本场实名排队，排队时登记的证件须为本订单的观演人之一，请添加该证件的观演人。',
   },
+  // Waiting list (候补): returned tickets of a tier with fans waiting go to them first.
+  WAITLIST_FIRST: {
+    title: '退票优先分配给候补',
+    remedy: 'back_to_show',
+    actionText: '去候补',
+    message: '该票档有观众正在候补，退回的票会优先分配给他们。您可以在演出详情页加入候补。',
+  },
+  WAITLIST_NOT_SOLD_OUT: { title: '该票档尚有余票', remedy: 'back_to_show', actionText: '去购买' },
+  WAITLIST_EXISTS: { title: '已在候补中', remedy: 'back_home', actionText: '知道了' },
+  WAITLIST_UNAVAILABLE: { title: '暂不支持候补', remedy: 'back_to_show', actionText: '返回演出详情' },
   HOLD_COOLDOWN: { title: '操作过于频繁', remedy: 'back_to_show', actionText: '返回演出详情' },
   SESSION_STATE_INVALID: { title: '场次状态已变化', remedy: 'back_to_show', actionText: '返回演出详情' },
   // Admin edits only; listed so that every code of the shared table has a way forward.

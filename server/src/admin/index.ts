@@ -45,6 +45,8 @@ import { sessionChangeRoutes } from '../session-changes/routes';
 import type { SessionChangeService } from '../session-changes/service';
 import { transferAdminRoutes } from '../transfers/routes';
 import type { TransferService } from '../transfers/service';
+import { waitlistAdminRoutes } from '../waitlist/routes';
+import type { WaitlistService } from '../waitlist/service';
 
 import { compAdminRoutes } from '../comp/routes';
 import type { ReservationService } from '../comp/reservations';
@@ -140,6 +142,7 @@ export type AdminRouterDeps = AdminDepsIn &
     sessionChanges: SessionChangeService;
     transfers: TransferService;
     comp: { reservations: ReservationService; comps: CompService };
+    waitlist: WaitlistService;
   };
 
 /** Every admin router, the fan-side staff routes and the admin page itself. */
@@ -159,6 +162,7 @@ export function adminRouters(d: AdminRouterDeps): Router[] {
     sessionChangeRoutes(d.sessionChanges, auth, d.clock),
     transferAdminRoutes(d.transfers, auth, d.clock),
     compAdminRoutes(d.comp.reservations, d.comp.comps, auth, d.clock),
+    waitlistAdminRoutes(d.waitlist, auth),
     dashboardRoutes(a.dashboard, auth, d.clock),
     orderRoutes(a.orders, d.refunds, auth, d.clock),
     reportRoutes(a.reports, auth, d.clock),

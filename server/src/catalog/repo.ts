@@ -1,3 +1,4 @@
+import { waitingPerTier } from '../waitlist/repo';
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { SESSION_STATUS_NAME, type CatalogSeat, type CatalogZone, type SessionCatalog } from './types';
@@ -177,6 +178,7 @@ export async function loadSessionCatalog(db: Db, sessionId: string): Promise<Ses
     zones,
     capacity,
     showPurchaseLimit: show?.show_purchase_limit ?? null,
+    waitlistedTiers: new Set((await waitingPerTier(db, sessionId)).keys()),
   };
 }
 

@@ -45,4 +45,10 @@ export interface SessionCatalog {
   capacity: number;
   /** Per-user limit across all sessions of the show, if the show has one. */
   showPurchaseLimit: number | null;
+  /**
+   * Price tiers with fans on their waiting list (waitlist/): their returned units are offered
+   * to the line first, so a direct purchase of them is refused. Cached with the catalog and
+   * invalidated on every instance when the set changes, so the purchase pays no round trip.
+   */
+  waitlistedTiers: ReadonlySet<string>;
 }

@@ -18,6 +18,15 @@ const Env = z.object({
   RECOVERY_AUDIT_INTERVAL_MS: period(60_000),
   /** Rows of expired waiting-room admission tokens are deleted (batched). */
   RECOVERY_PURGE_INTERVAL_MS: period(3_600_000),
+  /** The waiting-list sweep: offers units no run offered (a crash after a release), settles offers. */
+  WAITLIST_SWEEP_INTERVAL_MS: period(10_000),
+  /** How long a waiting-list offer holds returned units for its fan (waitlist/): 1 min .. 1 day. */
+  WAITLIST_OFFER_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .max(86_400_000)
+    .default(15 * 60_000),
   /** Refunds a cancelled session's run asks for per second (WeChat Pay's merchant rate limits). */
   SESSION_CANCEL_REFUNDS_PER_S: z.coerce.number().int().min(1).max(1_000).default(20),
 });
@@ -30,6 +39,9 @@ export interface RecoveryConfig {
   purgeIntervalMs: number;
   /** The session-changes run (session-changes/run.ts): refunds asked per second. */
   sessionCancelRefundsPerS: number;
+  waitlistSweepIntervalMs: number;
+  /** A waiting-list offer's hold: its pending order's expire_at is this long after the offer. */
+  waitlistOfferMs: number;
 }
 
 export function loadRecoveryConfig(source: NodeJS.ProcessEnv): RecoveryConfig {
@@ -43,5 +55,7 @@ export function loadRecoveryConfig(source: NodeJS.ProcessEnv): RecoveryConfig {
     auditIntervalMs: e.RECOVERY_AUDIT_INTERVAL_MS,
     purgeIntervalMs: e.RECOVERY_PURGE_INTERVAL_MS,
     sessionCancelRefundsPerS: e.SESSION_CANCEL_REFUNDS_PER_S,
+    waitlistSweepIntervalMs: e.WAITLIST_SWEEP_INTERVAL_MS,
+    waitlistOfferMs: e.WAITLIST_OFFER_MS,
   };
 }

@@ -25,3 +25,18 @@ export const TICKET_STATUS = {
 
 /** An exchange (改签): its order not paid yet, done (tickets moved), or failed (refunded). */
 export const EXCHANGE_STATUS = { PENDING: 0, DONE: 1, FAILED: 2 } as const;
+
+/**
+ * A waiting-list entry (waitlist/): WAITING in line, OFFERED (its pending order holds returned
+ * units for the fan), then one of FULFILLED (paid), LAPSED (expired unpaid), DECLINED, LEFT,
+ * ENDED (could not be offered any more: purchase limit reached, or the sale stopped).
+ */
+export const WAITLIST_STATUS = {
+  WAITING: 1,
+  OFFERED: 2,
+  FULFILLED: 3,
+  LAPSED: 4,
+  DECLINED: 5,
+  LEFT: 6,
+  ENDED: 7,
+} as const;

@@ -1,6 +1,6 @@
 import type { ResultSetHeader } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
-import { EXCHANGE_STATUS, ORDER_STATUS, REFUND_STATUS, TICKET_STATUS } from './statuses';
+import { EXCHANGE_STATUS, ORDER_STATUS, REFUND_STATUS, TICKET_STATUS, WAITLIST_STATUS } from './statuses';
 
 /**
  * One home for the lifecycle: every status change of an order, a refund or a ticket is an
@@ -68,10 +68,28 @@ export const EXCHANGE_LIFECYCLE = {
   fail: { from: [EXCHANGE_STATUS.PENDING], to: EXCHANGE_STATUS.FAILED },
 } as const satisfies Record<string, Transition>;
 
+const W = WAITLIST_STATUS;
+
+/** A waiting-list entry; every move out of WAITING/OFFERED also clears its `live` mark. */
+export const WAITLIST_LIFECYCLE = {
+  /** Returned units are held for the fan as a pending order. */
+  offer: { from: [W.WAITING], to: W.OFFERED },
+  /** The offer's order was paid. */
+  fulfil: { from: [W.OFFERED], to: W.FULFILLED },
+  /** The offer's order expired unpaid: the units pass on to the next fan. */
+  lapse: { from: [W.OFFERED], to: W.LAPSED },
+  /** The fan turned the offer down (its order cancelled). */
+  decline: { from: [W.OFFERED], to: W.DECLINED },
+  /** The fan left the line. */
+  leave: { from: [W.WAITING], to: W.LEFT },
+  /** No offer can be made any more (limit reached, sale stopped). */
+  end: { from: [W.WAITING], to: W.ENDED },
+} as const satisfies Record<string, Transition>;
+
 /** A row that should have moved did not: someone changed it behind the caller's lock. */
 export class TransitionError extends Error {}
 
-type Table = 'orders' | 'refunds' | 'tickets' | 'exchanges';
+type Table = 'orders' | 'refunds' | 'tickets' | 'exchanges' | 'waitlist_entries';
 
 /**
  * Moves one row by one event if it is in a from-state; `set` adds columns (names are code,

@@ -37,6 +37,12 @@ export function resolveUnits(cat: SessionCatalog, input: CreateOrderInput): Unit
   return { kind: 'zone', zone, quantity: input.quantity };
 }
 
+/** The price tiers an order's units belong to (the waiting list is per tier). */
+export function tiersOf(cat: SessionCatalog, units: Units): string[] {
+  if (units.kind === 'zone') return [units.zone.tierId];
+  return [...new Set(units.seatIds.map((id) => cat.seats.get(id)!.tierId))];
+}
+
 /** Canonical hash of what was asked, to tell a retry from a different request under one key. */
 export function requestHash(input: CreateOrderInput): string {
   const canonical =

@@ -387,7 +387,7 @@ export async function refundsOf(db: Db | Conn, orderIds: string[]): Promise<Map<
  * quota rows written with each order and given back when it is cancelled, expired or refunded.
  */
 export async function heldUnits(
-  db: Db,
+  db: Db | Conn,
   userId: string,
   sessionId: string,
 ): Promise<{ session: number; show: number }> {

@@ -6,7 +6,8 @@ import { inTransaction, type Db } from '../db/pool';
 import { AppError, appError } from '../errors';
 import { sleep, type InventoryService } from '../inventory/service';
 import type { TakeRequest } from '../inventory/types';
-import { buildOrder, requestHash, resolveUnits, type Units } from './create';
+import { buildOrder, requestHash, resolveUnits, tiersOf, type Units } from './create';
+import { isOfferKey } from './offer';
 import type { IdGenerator } from './ids';
 import { cancelPending, findOrder, forgetAdmissionUse, itemsOf, listOrdersOfUser, refundsOf } from './repo';
 import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
@@ -111,6 +112,10 @@ export class OrderService {
     const idemField = idempotencyKey ? `${userId}:${idempotencyKey}` : '';
     const cheap = await this.cheapRefusal(cat.id, userId, units, cat.purchaseLimit, idemField);
     if (cheap) throw appError(cheap.code, cheap.details);
+    // Returned units of a tier with fans on its waiting list are offered to them first (Damai's
+    // rule). Not the invariant: if a fan joins right after this check, the take script still
+    // gives each unit to exactly one of this buyer and the offer.
+    if (await this.waitlistFirst(cat, units, idemField)) throw appError('WAITLIST_FIRST');
     const rates = await this.d.risk.purchaseRates(userId, client);
     if (admission && cat.realName) await this.requireQueuedAttendee(cat.id, userId, idHashes);
     const hash = requestHash(input);
@@ -205,6 +210,16 @@ export class OrderService {
     const refusal = this.d.refusals.refusal(sessionId, userId, units, limit);
     if (!refusal || !idemField || refusal.heldByOther) return refusal;
     return (await this.d.inventory.idempotentOrder(sessionId, idemField)) ? undefined : refusal;
+  }
+
+  /**
+   * A tier of these units has fans waiting (the cached catalog: no round trip); a retry of an
+   * order already booked still replays.
+   */
+  private async waitlistFirst(cat: SessionCatalog, units: Units, idemField: string): Promise<boolean> {
+    if (!cat.waitlistedTiers.size || !tiersOf(cat, units).some((t) => cat.waitlistedTiers.has(t)))
+      return false;
+    return !idemField || !(await this.d.inventory.idempotentOrder(cat.id, idemField));
   }
 
   private async afterWriteFailure(
@@ -312,10 +327,12 @@ export class OrderService {
     );
     if (cancelled) {
       // A hold given up unpaid counts like one left to expire: hold -> cancel -> hold again must
-      // not keep seats off sale for ever without reaching the cooldown.
-      await this.d.risk
-        .onHoldExpired(cancelled.user_id)
-        .catch((err) => this.d.log.error({ err }, 'unpaid-hold streak'));
+      // not keep seats off sale for ever without reaching the cooldown. A waiting-list offer was
+      // not the fan's hold: declining it costs nothing.
+      if (!isOfferKey(cancelled.idempotency_key))
+        await this.d.risk
+          .onHoldExpired(cancelled.user_id)
+          .catch((err) => this.d.log.error({ err }, 'unpaid-hold streak'));
       return this.view(cancelled);
     }
     return this.view(await this.owned(userId, orderNo)); // someone else changed it first: answer its new state
@@ -325,7 +342,7 @@ export class OrderService {
   async expire(orderId: string, now: Date): Promise<boolean> {
     if ((await this.d.guard(orderId, now)) !== 'cancel') return false;
     const cancelled = await this.cancelAndRelease(orderId, 'expired', now, true);
-    if (cancelled)
+    if (cancelled && !isOfferKey(cancelled.idempotency_key))
       await this.d.risk
         .onHoldExpired(cancelled.user_id)
         .catch((err) => this.d.log.error({ err }, 'expired-hold streak'));

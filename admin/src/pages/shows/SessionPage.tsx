@@ -17,6 +17,7 @@ import { SessionActions } from './sessionActions';
 import { ClosedNotice, SessionChangeActions, SessionChangeProgress } from './SessionChangePanel';
 import { CompPanel } from './CompPanel';
 import { TierPainter } from './TierPainter';
+import { WaitlistPanel } from './WaitlistPanel';
 import { initialState, problems, stateFromSession, toTierSpecs, type TierState } from './tierModel';
 
 interface Fields {
@@ -184,6 +185,7 @@ export function SessionPage() {
         </div>
         {ended && <ClosedNotice status={s!.status} />}
         {s && <SessionChangeProgress key={`${s.id}-${s.status}-${s.startsAt}`} sessionId={s.id} />}
+        {s && <WaitlistPanel sessionId={s.id} />}
         {s && !ended && <ClaimedNotice count={s.claimedSeatIds.length} />}
         {issues.length > 0 && (
           <Alert type="error" showIcon title={issues.join('；')} style={{ marginBottom: 16 }} />

@@ -3,6 +3,7 @@ import Icon from '../../components/icon/Icon';
 import type { IconName } from '../../components/icon/icons';
 import ServiceEntry from '../../components/ServiceEntry';
 import TabBar from '../../components/TabBar';
+import { MyWaitlist } from '../../components/Waitlist';
 import { useLoad } from '../../hooks/useLoad';
 import { useShownAgain } from '../../hooks/useShownAgain';
 import { go, switchTab, type RouteName } from '../../routes';
@@ -66,6 +67,35 @@ function OrderShortcuts({ pending }: { pending: number }) {
   );
 }
 
+/** The fan's tickets: the wallet, saved attendees, and complimentary tickets to claim. */
+function TicketGroup() {
+  return (
+    <View className="card me__group">
+      <Item
+        icon="ticket"
+        text="我的票夹"
+        sub="电子票入场"
+        testid="me-tickets"
+        onTap={() => switchTab('tickets')}
+      />
+      <Item
+        icon="people"
+        text="常用观演人"
+        sub="实名购票时直接选择"
+        testid="me-attendees"
+        onTap={() => go('attendees')}
+      />
+      <Item
+        icon="ticket"
+        text="领取赠票"
+        sub="输入主办方给的领取码"
+        testid="me-comp"
+        onTap={() => go('comp')}
+      />
+    </View>
+  );
+}
+
 /** 我的: the fan's account, orders by status, tickets, attendees, help; gate staff's tools. */
 export default function MePage() {
   const staff = useLoad(staffMe, []);
@@ -86,29 +116,8 @@ export default function MePage() {
           </View>
         </View>
         <OrderShortcuts pending={pending.data?.items.length ?? 0} />
-        <View className="card me__group">
-          <Item
-            icon="ticket"
-            text="我的票夹"
-            sub="电子票入场"
-            testid="me-tickets"
-            onTap={() => switchTab('tickets')}
-          />
-          <Item
-            icon="people"
-            text="常用观演人"
-            sub="实名购票时直接选择"
-            testid="me-attendees"
-            onTap={open('attendees')}
-          />
-          <Item
-            icon="ticket"
-            text="领取赠票"
-            sub="输入主办方给的领取码"
-            testid="me-comp"
-            onTap={open('comp')}
-          />
-        </View>
+        <MyWaitlist />
+        <TicketGroup />
         <View className="card me__group">
           <ServiceEntry className="me-item" testid="me-service">
             <Icon name="service" color="ink2" className="me-item__icon" />

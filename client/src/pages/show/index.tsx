@@ -1,3 +1,4 @@
+import { WaitlistJoin } from '../../components/Waitlist';
 import type { SessionInfo, ShowDetail } from '@showtix/shared-types';
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import { useRouter } from '@tarojs/taro';
@@ -184,6 +185,11 @@ function ShowBody({
             </Text>
           ) : null}
         </View>
+        {/* 候补: a sold-out session, or a selling one whose tier the fan wants has sold out (the
+            server answers WAITLIST_NOT_SOLD_OUT while the tier still has tickets on sale). */}
+        {(session?.status === 'sold_out' || session?.status === 'on_sale') && !session.realName ? (
+          <WaitlistJoin s={session} />
+        ) : null}
         <VenueCard venue={d.venue} />
         {session ? <PurchaseNotes session={session} rules={d.refundRules} /> : null}
         <RefundRules rules={d.refundRules} />

@@ -1,0 +1,132 @@
+import type { SessionInfo, WaitlistEntry } from '@showtix/shared-types';
+import { Text, View } from '@tarojs/components';
+import Taro from '@tarojs/taro';
+import { useState } from 'react';
+import { useLoad } from '../hooks/useLoad';
+import { go } from '../routes';
+import { toApiError } from '../services/errors';
+import { WAITLIST_STATE_TEXT, joinWaitlist, leaveWaitlist, myWaitlist } from '../services/waitlist';
+import { formatYuan } from '../utils/money';
+import { formatDateTime } from '../utils/time';
+import { tapTarget } from '../utils/a11y';
+import BusyButton from './BusyButton';
+
+const toast = (title: string) => void Taro.showToast({ title, icon: 'none' });
+
+/**
+ * 候补 on a sold-out session: per price tier, join its line for 1..limit tickets. Returned
+ * tickets are offered in join order as an order held for the fan, who is told (with consent).
+ */
+export function WaitlistJoin({ s }: { s: SessionInfo }) {
+  const [quantity, setQuantity] = useState(1);
+  const [busy, setBusy] = useState('');
+  const join = async (tierId: string) => {
+    setBusy(tierId);
+    try {
+      await joinWaitlist(s.id, { tierId, quantity });
+      toast('已加入候补，有票退回时将为您保留并通知');
+    } catch (err) {
+      toast(toApiError(err).message);
+    } finally {
+      setBusy('');
+    }
+  };
+  const step = (d: number) => setQuantity((q) => Math.min(s.purchaseLimit, Math.max(1, q + d)));
+  return (
+    <View className="card waitlist" data-testid="waitlist-join">
+      <Text className="card__title">候补购票</Text>
+      <Text className="card__sub">
+        {s.status === 'sold_out' ? '已售罄，' : '心仪票档售罄？'}加入候补后，有票退回将按候补顺序为您保留
+      </Text>
+      <View className="waitlist__qty">
+        <Text>候补张数</Text>
+        <Text data-testid="waitlist-minus" onClick={() => step(-1)} {...tapTarget()}>
+          －
+        </Text>
+        <Text data-testid="waitlist-quantity">{quantity}</Text>
+        <Text data-testid="waitlist-plus" onClick={() => step(1)} {...tapTarget()}>
+          ＋
+        </Text>
+      </View>
+      {s.tiers.map((t) => (
+        <View key={t.id} className="waitlist__tier">
+          <Text>
+            {t.name} {formatYuan(t.priceFen)}
+          </Text>
+          <BusyButton
+            className="btn btn--primary btn--sm"
+            testid={`waitlist-join-${t.id}`}
+            busy={busy === t.id}
+            onClick={() => void join(t.id)}
+          >
+            候补
+          </BusyButton>
+        </View>
+      ))}
+    </View>
+  );
+}
+
+function EntryRow({ e, onChanged }: { e: WaitlistEntry; onChanged: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const leave = async () => {
+    setBusy(true);
+    try {
+      await leaveWaitlist(e.id);
+      toast(e.state === 'offered' ? '已放弃候补' : '已取消候补');
+      onChanged();
+    } catch (err) {
+      toast(toApiError(err).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <View className="waitlist__entry" data-testid="waitlist-entry">
+      <Text className="card__text">{e.showTitle}</Text>
+      <Text className="card__sub">
+        {formatDateTime(e.startsAt)} · {e.tierName} × {e.quantity}
+      </Text>
+      <Text className="note" data-testid="waitlist-state">
+        {WAITLIST_STATE_TEXT[e.state]}
+        {e.state === 'waiting' ? `（前面还有 ${e.ahead} 位）` : ''}
+        {e.state === 'offered' && e.offerExpiresAt ? `，请于 ${formatDateTime(e.offerExpiresAt)} 前支付` : ''}
+      </Text>
+      {e.state === 'offered' && e.orderNo ? (
+        <BusyButton
+          className="btn btn--primary btn--sm"
+          testid="waitlist-pay"
+          busy={false}
+          onClick={() => go('order', { orderNo: e.orderNo! })}
+        >
+          去支付
+        </BusyButton>
+      ) : null}
+      {e.state === 'waiting' || e.state === 'offered' ? (
+        <BusyButton
+          className="btn btn--ghost btn--sm"
+          testid="waitlist-leave"
+          busy={busy}
+          onClick={() => void leave()}
+        >
+          {e.state === 'offered' ? '放弃' : '取消候补'}
+        </BusyButton>
+      ) : null}
+    </View>
+  );
+}
+
+/** 我的候补 on the 我的 page: the fan's entries; an offer is paid on its order page or declined. */
+export function MyWaitlist() {
+  const list = useLoad(myWaitlist, []);
+  const items = list.data?.items ?? [];
+  if (items.length === 0) return null;
+  return (
+    <View className="card me__group" data-testid="my-waitlist">
+      <Text className="card__title">我的候补</Text>
+      {items.map((e) => (
+        <EntryRow key={e.id} e={e} onChanged={list.reload} />
+      ))}
+    </View>
+  );
+}

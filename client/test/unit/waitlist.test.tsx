@@ -1,0 +1,88 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import taro from './stubs/taro';
+import { loggedInFan, tick } from './fan';
+import { ok, refuse, serveApi } from './fake-api';
+import { SESSION, TIERS } from './fixtures';
+import { MyWaitlist, WaitlistJoin } from '../../src/components/Waitlist';
+
+/** 候补 (issue 16): joining a sold-out tier's line, and 我的候补 with an offer to pay or decline. */
+loggedInFan(new Date('2026-12-01T04:00:00.000Z').getTime());
+
+const SOLD_OUT = { ...SESSION, status: 'sold_out' as const, realName: false, purchaseLimit: 2 };
+
+const entry = (id: string, state: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  sessionId: '7',
+  tierId: TIERS[0]!.id,
+  tierName: TIERS[0]!.name,
+  priceFen: TIERS[0]!.priceFen,
+  quantity: 2,
+  state,
+  ahead: 0,
+  orderNo: null,
+  offerExpiresAt: null,
+  showTitle: '星河巡回演唱会',
+  startsAt: '2027-01-15T11:30:00.000Z',
+  createdAt: '2026-12-01T03:00:00.000Z',
+  ...extra,
+});
+
+it('候补 joins the chosen tier for the chosen quantity (within the limit) and says so; a refusal is explained', async () => {
+  const sent = serveApi({
+    'POST /api/v1/sessions/7/waitlist': [
+      { statusCode: 201, data: entry('5', 'waiting') },
+      refuse(409, 'WAITLIST_EXISTS'),
+    ],
+  });
+  render(<WaitlistJoin s={SOLD_OUT} />);
+  expect(screen.getByTestId('waitlist-join').textContent).toContain('已售罄');
+  fireEvent.click(screen.getByTestId('waitlist-plus'));
+  fireEvent.click(screen.getByTestId('waitlist-plus')); // capped at the purchase limit
+  expect(screen.getByTestId('waitlist-quantity').textContent).toBe('2');
+  fireEvent.click(screen.getByTestId(`waitlist-join-${TIERS[0]!.id}`));
+  await tick();
+  const joins = sent.filter((s) => s.key === 'POST /api/v1/sessions/7/waitlist');
+  expect(joins.map((s) => s.data)).toEqual([{ tierId: TIERS[0]!.id, quantity: 2 }]);
+  expect(taro.showToast).toHaveBeenLastCalledWith(
+    expect.objectContaining({ title: '已加入候补，有票退回时将为您保留并通知' }),
+  );
+  fireEvent.click(screen.getByTestId(`waitlist-join-${TIERS[0]!.id}`));
+  await tick();
+  expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: 'WAITLIST_EXISTS' }));
+});
+
+it('我的候补: a waiting entry shows its place and can be left; an offer is paid on its order page or declined', async () => {
+  const sent = serveApi({
+    'GET /api/v1/me/waitlist': ok({
+      items: [
+        entry('9', 'offered', { orderNo: 'N900', offerExpiresAt: '2026-12-01T04:15:00.000Z' }),
+        entry('8', 'waiting', { ahead: 3 }),
+        entry('6', 'lapsed'),
+      ],
+    }),
+    'DELETE /api/v1/waitlist/9': ok(entry('9', 'declined')),
+  });
+  render(<MyWaitlist />);
+  await tick();
+  const states = screen.getAllByTestId('waitlist-state').map((e) => e.textContent);
+  expect(states[0]).toContain('候补成功，待支付');
+  expect(states[1]).toBe('候补中（前面还有 3 位）');
+  expect(states[2]).toBe('已过期');
+  // only live entries can be left; only an offer can be paid
+  expect(screen.getAllByTestId('waitlist-leave').map((b) => b.textContent)).toEqual(['放弃', '取消候补']);
+  fireEvent.click(screen.getByTestId('waitlist-pay'));
+  expect(taro.navigateTo).toHaveBeenLastCalledWith({ url: '/pages/order/index?orderNo=N900' });
+  fireEvent.click(screen.getAllByTestId('waitlist-leave')[0]!);
+  await tick();
+  expect(sent.map((s) => s.key)).toContain('DELETE /api/v1/waitlist/9');
+  expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: '已放弃候补' }));
+  // the list is read again after the change
+  expect(sent.filter((s) => s.key === 'GET /api/v1/me/waitlist')).toHaveLength(2);
+});
+
+it('我的 shows nothing of 候补 to a fan with no entries', async () => {
+  serveApi({ 'GET /api/v1/me/waitlist': ok({ items: [] }) });
+  render(<MyWaitlist />);
+  await tick();
+  expect(screen.queryByTestId('my-waitlist')).toBeNull();
+});
