@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ID_TYPES, IdSchema, RefundTicketIdsSchema } from './schemas';
 import { PhoneSchema } from './phone';
+import { ShowCategorySchema } from './category';
 
 export * from './ops';
 
@@ -134,6 +135,7 @@ const posterUrl = z
 
 export const ShowCreateSchema = z.strictObject({
   title: name(200),
+  category: ShowCategorySchema.default('other'),
   venueId: IdSchema,
   description: text(20_000).default(''),
   posterUrl: posterUrl.default(null),
@@ -144,6 +146,7 @@ export const ShowCreateSchema = z.strictObject({
 export type ShowCreateInput = z.input<typeof ShowCreateSchema>;
 export const ShowUpdateSchema = z.strictObject({
   title: name(200).optional(),
+  category: ShowCategorySchema.optional(),
   venueId: IdSchema.optional(),
   description: text(20_000).optional(),
   posterUrl: posterUrl.optional(),

@@ -15,3 +15,4 @@ export * from './notices';
 export * from './session-change';
 export * from './transfer';
 export * from './comp';
+export * from './category';
