@@ -65,6 +65,60 @@ function PosterField({ value, onChange }: { value?: string | null; onChange?: (v
   );
 }
 
+/** The refund-rule tiers: a fee by how long before the start the fan refunds. */
+function RefundRulesField() {
+  return (
+    <Form.Item
+      label="退票规则"
+      tooltip="距开演还有至少 N 小时时，按对应比例收取手续费；没有匹配的规则即不可退"
+    >
+      <Form.List name="refundRules">
+        {(fields, { add, remove }) => (
+          <>
+            {fields.map((f) => (
+              <Row key={f.key} gutter={8} align="middle" style={{ marginBottom: 8 }}>
+                <Col>
+                  <Typography.Text>开演前至少</Typography.Text>
+                </Col>
+                <Col>
+                  <Form.Item name={[f.name, 'hoursBeforeStart']} noStyle rules={[{ required: true }]}>
+                    <InputNumber min={0} max={8760} suffix="小时" style={{ width: 120 }} />
+                  </Form.Item>
+                </Col>
+                <Col>
+                  <Typography.Text>退票手续费</Typography.Text>
+                </Col>
+                <Col>
+                  <Form.Item name={[f.name, 'feePercent']} noStyle rules={[{ required: true }]}>
+                    <InputNumber min={0} max={100} suffix="%" style={{ width: 100 }} />
+                  </Form.Item>
+                </Col>
+                <Col>
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    onClick={() => remove(f.name)}
+                    aria-label="删除此退票规则"
+                  />
+                </Col>
+              </Row>
+            ))}
+            <Button
+              type="dashed"
+              icon={<PlusOutlined />}
+              onClick={() => add({ hoursBeforeStart: 48, feePercent: 20 })}
+              style={{ marginTop: 8 }}
+            >
+              添加规则
+            </Button>
+          </>
+        )}
+      </Form.List>
+    </Form.Item>
+  );
+}
+
 /** The fixed categories (shared-types), as the select offers them: the fan's home page filters by them. */
 const CATEGORY_OPTIONS = SHOW_CATEGORIES.map((c) => ({ value: c, label: SHOW_CATEGORY_LABEL[c] }));
 
@@ -114,54 +168,7 @@ export function ShowForm({ venueLocked }: { venueLocked?: boolean }) {
       <Form.Item name="description" label="演出介绍">
         <Input.TextArea rows={4} maxLength={20000} showCount />
       </Form.Item>
-      <Form.Item
-        label="退票规则"
-        tooltip="距开演还有至少 N 小时时，按对应比例收取手续费；没有匹配的规则即不可退"
-      >
-        <Form.List name="refundRules">
-          {(fields, { add, remove }) => (
-            <>
-              {fields.map((f) => (
-                <Row key={f.key} gutter={8} align="middle" style={{ marginBottom: 8 }}>
-                  <Col>
-                    <Typography.Text>开演前至少</Typography.Text>
-                  </Col>
-                  <Col>
-                    <Form.Item name={[f.name, 'hoursBeforeStart']} noStyle rules={[{ required: true }]}>
-                      <InputNumber min={0} max={8760} suffix="小时" style={{ width: 120 }} />
-                    </Form.Item>
-                  </Col>
-                  <Col>
-                    <Typography.Text>退票手续费</Typography.Text>
-                  </Col>
-                  <Col>
-                    <Form.Item name={[f.name, 'feePercent']} noStyle rules={[{ required: true }]}>
-                      <InputNumber min={0} max={100} suffix="%" style={{ width: 100 }} />
-                    </Form.Item>
-                  </Col>
-                  <Col>
-                    <Button
-                      type="text"
-                      danger
-                      icon={<DeleteOutlined />}
-                      onClick={() => remove(f.name)}
-                      aria-label="删除此退票规则"
-                    />
-                  </Col>
-                </Row>
-              ))}
-              <Button
-                type="dashed"
-                icon={<PlusOutlined />}
-                onClick={() => add({ hoursBeforeStart: 48, feePercent: 20 })}
-                style={{ marginTop: 8 }}
-              >
-                添加规则
-              </Button>
-            </>
-          )}
-        </Form.List>
-      </Form.Item>
+      <RefundRulesField />
     </>
   );
 }
