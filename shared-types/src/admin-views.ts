@@ -3,6 +3,7 @@ import type { Exchange } from './exchange';
 import type { OrderStatus, RefundTier, SeatPosition, SessionStatus, Tier } from './api';
 import type { AdminRole, SeatSpecInput } from './admin';
 import type { SalesChannel } from './reports';
+import type { ShowCategory } from './category';
 
 export interface AdminAccount {
   id: string;
@@ -47,6 +48,7 @@ export interface ParsedLayout {
 export interface AdminShowSummary {
   id: string;
   title: string;
+  category: ShowCategory;
   venueId: string;
   venueName: string;
   posterUrl: string | null;

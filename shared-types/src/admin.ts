@@ -6,6 +6,7 @@ import { ExchangeRulesSchema } from './exchange';
 import { z } from 'zod';
 import { ID_TYPES, IdSchema, RefundTicketIdsSchema } from './schemas';
 import { PhoneSchema } from './phone';
+import { ShowCategorySchema } from './category';
 
 export * from './ops';
 
@@ -135,6 +136,7 @@ const posterUrl = z
 
 export const ShowCreateSchema = z.strictObject({
   title: name(200),
+  category: ShowCategorySchema.default('other'),
   venueId: IdSchema,
   description: text(20_000).default(''),
   posterUrl: posterUrl.default(null),
@@ -147,6 +149,7 @@ export const ShowCreateSchema = z.strictObject({
 export type ShowCreateInput = z.input<typeof ShowCreateSchema>;
 export const ShowUpdateSchema = z.strictObject({
   title: name(200).optional(),
+  category: ShowCategorySchema.optional(),
   venueId: IdSchema.optional(),
   description: text(20_000).optional(),
   posterUrl: posterUrl.optional(),

@@ -1,4 +1,5 @@
 /** Response shapes of the public API (see docs/api.md and ../shared/api-contract.md). */
+import type { ShowCategory } from './category';
 
 export type SessionStatus = 'presale' | 'on_sale' | 'sold_out' | 'ended' | 'cancelled';
 export type OrderStatus = 'pending' | 'paid' | 'ticketed' | 'cancelled' | 'refunded';
@@ -40,6 +41,8 @@ export interface SessionInfo {
 export interface ShowSummary {
   id: string;
   title: string;
+  /** One of SHOW_CATEGORIES (category.ts); 'other' unless the organiser set one. */
+  category: ShowCategory;
   city: string;
   venueName: string;
   posterUrl: string | null;

@@ -17,3 +17,4 @@ export * from './transfer';
 export * from './comp';
 export * from './exchange';
 export * from './waitlist';
+export * from './category';

@@ -10,6 +10,7 @@ import { SessionPage } from '../../src/pages/shows/SessionPage';
 const show = {
   id: '1',
   title: '城市之光',
+  category: 'concert',
   venueId: '5',
   venueName: 'v',
   posterUrl: null,

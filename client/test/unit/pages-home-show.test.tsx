@@ -4,7 +4,7 @@ import taro, { resetTaro, router, share } from './stubs/taro';
 import { ok, serveApi } from './fake-api';
 import { SESSION } from './fixtures';
 import Index from '../../src/pages/index/index';
-import { feedCities, feedShows } from '../../src/pages/index/feed';
+import { feedCategories, feedCities, feedShows } from '../../src/pages/index/feed';
 import ShowPage from '../../src/pages/show/index';
 import { purchaseNoteRows } from '../../src/pages/show/notices';
 
@@ -22,9 +22,11 @@ const show = (
   title: string,
   city: string,
   status: ShowSummary['status'] = 'on_sale',
+  category: ShowSummary['category'] = 'concert',
 ): ShowSummary => ({
   id,
   title,
+  category,
   city,
   venueName: city === '上海' ? '梅赛德斯-奔驰文化中心' : '工人体育场',
   posterUrl: null,
@@ -37,19 +39,29 @@ const show = (
 });
 const SHOWS = [
   show('1', '星河巡回演唱会', '上海'),
-  show('2', '林间音乐节', '北京'),
-  show('3', '去年的话剧', '上海', 'ended'),
-  show('4', '城市民谣夜', '上海', 'sold_out'),
+  show('2', '林间音乐节', '北京', 'on_sale', 'music'),
+  show('3', '去年的话剧', '上海', 'ended', 'theatre'),
+  show('4', '城市民谣夜', '上海', 'sold_out', 'music'),
 ];
 
 describe('home feed', () => {
   it('leaves ended shows out, and narrows by words (title, venue, city) and city', () => {
-    expect(feedShows(SHOWS, { query: '', city: '' }).map((s) => s.id)).toEqual(['1', '2', '4']);
-    expect(feedShows(SHOWS, { query: '音乐', city: '' }).map((s) => s.id)).toEqual(['2']);
-    expect(feedShows(SHOWS, { query: ' 奔驰  星河 ', city: '' }).map((s) => s.id)).toEqual(['1']);
-    expect(feedShows(SHOWS, { query: '', city: '北京' }).map((s) => s.id)).toEqual(['2']);
-    expect(feedShows(SHOWS, { query: '话剧', city: '' })).toEqual([]); // ended: gone from the feed
+    expect(feedShows(SHOWS, { query: '', city: '', category: '' }).map((s) => s.id)).toEqual(['1', '2', '4']);
+    expect(feedShows(SHOWS, { query: '音乐', city: '', category: '' }).map((s) => s.id)).toEqual(['2']);
+    expect(feedShows(SHOWS, { query: ' 奔驰  星河 ', city: '', category: '' }).map((s) => s.id)).toEqual([
+      '1',
+    ]);
+    expect(feedShows(SHOWS, { query: '', city: '北京', category: '' }).map((s) => s.id)).toEqual(['2']);
+    expect(feedShows(SHOWS, { query: '话剧', city: '', category: '' })).toEqual([]); // ended: gone from the feed
     expect(feedCities(SHOWS)).toEqual(['上海', '北京']);
+  });
+
+  it('narrows by category; the chips list the categories still in the feed, in the fixed order', () => {
+    expect(feedShows(SHOWS, { query: '', city: '', category: 'music' }).map((s) => s.id)).toEqual(['2', '4']);
+    expect(feedShows(SHOWS, { query: '', city: '上海', category: 'music' }).map((s) => s.id)).toEqual(['4']);
+    expect(feedShows(SHOWS, { query: '', city: '', category: 'theatre' })).toEqual([]); // only an ended one
+    // theatre's only show ended: no chip for it; concert before music as in SHOW_CATEGORIES.
+    expect(feedCategories([...SHOWS].reverse())).toEqual(['concert', 'music']);
   });
 
   it('the page searches and filters by city chip, saying when nothing matches', async () => {
@@ -69,11 +81,46 @@ describe('home feed', () => {
     expect(screen.getAllByTestId('city-chip')[2]!.getAttribute('aria-pressed')).toBe('true');
     fireEvent.change(screen.getByTestId('search-input'), { target: { value: '星河' } });
     expect(titles()).toEqual([]);
-    expect(screen.getByText('没有找到相关演出，换个关键词或城市试试')).toBeTruthy();
+    expect(screen.getByText('没有找到相关演出，换个关键词、城市或分类试试')).toBeTruthy();
     fireEvent.click(screen.getAllByTestId('city-chip')[0]!);
     expect(screen.getAllByTestId('show-card')).toHaveLength(1);
     fireEvent.click(screen.getByTestId('search-clear'));
     expect(screen.getAllByTestId('show-card')).toHaveLength(3);
+  });
+
+  it('category chips beside the city chips filter the feed, together with the city', async () => {
+    serveApi({ 'GET /api/v1/shows': ok({ items: SHOWS }) });
+    render(<Index />);
+    await flush();
+    const titles = () =>
+      screen.queryAllByTestId('show-card').map((c) => c.querySelector('span')!.textContent);
+    const chip = (label: string) =>
+      screen.getAllByTestId('category-chip').find((c) => c.textContent === label)!;
+    expect(screen.getAllByTestId('category-chip').map((c) => c.textContent)).toEqual([
+      '全部分类',
+      '演唱会',
+      '音乐会',
+    ]);
+    expect(chip('全部分类').getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(chip('音乐会'));
+    expect(chip('音乐会').getAttribute('aria-pressed')).toBe('true');
+    expect(titles().sort()).toEqual(['城市民谣夜', '林间音乐节']);
+    fireEvent.click(screen.getAllByTestId('city-chip')[1]!); // 上海
+    expect(titles()).toEqual(['城市民谣夜']);
+    fireEvent.click(chip('演唱会'));
+    expect(titles()).toEqual(['星河巡回演唱会']);
+    fireEvent.click(screen.getAllByTestId('city-chip')[2]!); // 北京: no concert there
+    expect(screen.getByText('没有找到相关演出，换个关键词、城市或分类试试')).toBeTruthy();
+    fireEvent.click(chip('全部分类'));
+    expect(titles()).toEqual(['林间音乐节']);
+  });
+
+  it('shows no category chips while every live show is of one category', async () => {
+    serveApi({ 'GET /api/v1/shows': ok({ items: [SHOWS[0], SHOWS[2]] }) });
+    render(<Index />);
+    await flush();
+    expect(screen.getAllByTestId('show-card')).toHaveLength(1);
+    expect(screen.queryByTestId('category-chips')).toBeNull();
   });
 });
 

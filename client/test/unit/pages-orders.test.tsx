@@ -195,6 +195,7 @@ describe('home', () => {
   ): ShowSummary => ({
     id,
     title: `演出${id}`,
+    category: 'concert',
     city: '上海',
     venueName: '场馆',
     posterUrl: null,

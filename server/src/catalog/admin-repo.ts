@@ -1,7 +1,7 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { inTransaction } from '../db/pool';
-import type { RefundTier } from '@showtix/shared-types';
+import type { RefundTier, ShowCategory } from '@showtix/shared-types';
 import type { SeatSpec } from './layout';
 
 type Row = RowDataPacket & Record<string, any>;
@@ -56,6 +56,8 @@ export function insertVenue(db: Db, v: VenueInput): Promise<string> {
 
 export interface ShowInput {
   title: string;
+  /** One of SHOW_CATEGORIES; the column's default 'other' when left out. */
+  category?: ShowCategory;
   venueId: string;
   description?: string;
   posterUrl?: string | null;
@@ -66,10 +68,11 @@ export interface ShowInput {
 
 export async function insertShow(db: Db | Conn, s: ShowInput): Promise<string> {
   const [res] = await db.query<ResultSetHeader>(
-    `INSERT INTO shows (title, venue_id, description, poster_url, refund_rules, show_purchase_limit)
-     VALUES (?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO shows (title, category, venue_id, description, poster_url, refund_rules, show_purchase_limit)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
     [
       s.title,
+      s.category ?? 'other',
       s.venueId,
       s.description ?? '',
       s.posterUrl ?? null,

@@ -2,7 +2,7 @@ import { waitingPerTier } from '../waitlist/repo';
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { SESSION_STATUS_NAME, type CatalogSeat, type CatalogZone, type SessionCatalog } from './types';
-import type { RefundTier, SessionInfo, Tier } from '@showtix/shared-types';
+import type { RefundTier, SessionInfo, ShowCategory, Tier } from '@showtix/shared-types';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -44,6 +44,7 @@ export function sessionFields(s: SessionRow): Omit<SessionInfo, 'seating' | 'tie
 export interface ShowRow {
   id: string;
   title: string;
+  category: ShowCategory;
   description: string | null;
   poster_url: string | null;
   refund_rules: string | null;
@@ -55,13 +56,16 @@ export interface ShowRow {
   address: string;
 }
 
-const SHOW_COLUMNS = `s.id, s.title, s.description, s.poster_url, s.refund_rules, s.exchange_allowed,
+const SHOW_COLUMNS = `s.id, s.title, s.category, s.description, s.poster_url, s.refund_rules, s.exchange_allowed,
   s.exchange_cutoff_minutes, s.venue_id,
   v.name AS venue_name, v.city, v.address`;
 
-export async function listShowRows(db: Db): Promise<ShowRow[]> {
+/** Every show, or only those of one category (the fan's ?category= filter). */
+export async function listShowRows(db: Db, category?: ShowCategory): Promise<ShowRow[]> {
   const [rows] = await db.query<Row[]>(
-    `SELECT ${SHOW_COLUMNS} FROM shows s JOIN venues v ON v.id = s.venue_id ORDER BY s.id`,
+    `SELECT ${SHOW_COLUMNS} FROM shows s JOIN venues v ON v.id = s.venue_id
+      ${category ? 'WHERE s.category = ?' : ''} ORDER BY s.id`,
+    category ? [category] : [],
   );
   return rows as ShowRow[];
 }

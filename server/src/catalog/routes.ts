@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { IdSchema, SEAT_POLL_DEFAULT_MS } from '@showtix/shared-types';
+import { IdSchema, SEAT_POLL_DEFAULT_MS, ShowListQuerySchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
 import { appError } from '../errors';
 import type { CatalogService } from './service';
@@ -21,7 +21,9 @@ export function catalogRoutes(
 ): Router {
   const r = new Router({ prefix: '/api/v1' });
   r.get('/shows', async (ctx) => {
-    ctx.body = { items: await catalog.listShows() };
+    // A category that is not one of SHOW_CATEGORIES is refused (400), not read as "none".
+    const { category } = ShowListQuerySchema.parse(ctx.query);
+    ctx.body = { items: await catalog.listShows(category) };
   });
   r.get('/shows/:showId', async (ctx) => {
     ctx.body = await catalog.showDetail(pathId(ctx.params.showId));

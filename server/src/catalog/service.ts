@@ -1,5 +1,12 @@
 import { LRUCache } from 'lru-cache';
-import type { SessionInfo, ShowDetail, ShowSummary, SessionStatus, Tier } from '@showtix/shared-types';
+import type {
+  SessionInfo,
+  ShowCategory,
+  ShowDetail,
+  ShowSummary,
+  SessionStatus,
+  Tier,
+} from '@showtix/shared-types';
 import type { Db } from '../db/pool';
 import { appError } from '../errors';
 import {
@@ -121,9 +128,13 @@ export class CatalogService {
     return { catalogs: this.sessions.size, missing: this.missing.size };
   }
 
-  async listShows(): Promise<ShowSummary[]> {
-    const shows = await listShowRows(this.readDb);
-    const sessions = await sessionRows(this.readDb, '1 = 1', []);
+  /** The fan's show list; with a category, only that category's shows (and their sessions). */
+  async listShows(category?: ShowCategory): Promise<ShowSummary[]> {
+    const shows = await listShowRows(this.readDb, category);
+    if (shows.length === 0) return [];
+    const sessions = category
+      ? await sessionRows(this.readDb, 'show_id IN (?)', [shows.map((s) => s.id)])
+      : await sessionRows(this.readDb, '1 = 1', []);
     const tiers = await tiersOfSessions(
       this.readDb,
       sessions.map((s) => s.id),
@@ -192,6 +203,7 @@ function summarize(show: ShowRow, sessions: SessionRow[], tiers: Map<string, Tie
   return {
     id: show.id,
     title: show.title,
+    category: show.category,
     city: show.city,
     venueName: show.venue_name,
     posterUrl: show.poster_url,

@@ -35,6 +35,7 @@ export async function seedDemo(
   });
   const showId = await insertShow(d.db, {
     title: DEMO_TITLE,
+    category: 'concert',
     venueId,
     description: '华语流行天团时隔三年的全新巡演，三小时不间断现场。实名制购票，一人一证一票。',
     posterUrl: null,
@@ -95,6 +96,7 @@ async function seedHotShow(d: LifecycleDeps, now: Date): Promise<string> {
   });
   const showId = await insertShow(d.db, {
     title: '夏夜回声 · 限量专场',
+    category: 'music',
     venueId,
     description: '仅此一场，开售即排队。实名制购票：每张票对应一位观演人，一证一票，入场时人、证、票一致。',
     posterUrl: null,

@@ -1,7 +1,7 @@
 import { Button, Card, Col, Descriptions, Drawer, Form, Image, Row, Space, Table, Tag } from 'antd';
 import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import type { AdminSessionSummary } from '@showtix/shared-types';
+import { SHOW_CATEGORY_LABEL, type AdminSessionSummary } from '@showtix/shared-types';
 import { getShow, updateShow } from '../../api/shows';
 import { useEditable } from '../../api/useEditable';
 import { LoadState } from '../../components/LoadState';
@@ -53,6 +53,7 @@ export function ShowDetailPage() {
               column={1}
               size="small"
               items={[
+                { label: '分类', children: SHOW_CATEGORY_LABEL[show.category] },
                 { label: '场馆', children: <Link to={`/venues/${show.venueId}`}>{show.venueName}</Link> },
                 {
                   label: '全演出限购',

@@ -15,7 +15,7 @@ import {
   Upload,
 } from 'antd';
 import { DeleteOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import type { ShowCreateInput } from '@showtix/shared-types';
+import { SHOW_CATEGORIES, SHOW_CATEGORY_LABEL, type ShowCreateInput } from '@showtix/shared-types';
 import { errorText } from '../../api/client';
 import { uploadPoster } from '../../api/shows';
 import { listVenues } from '../../api/venues';
@@ -84,7 +84,7 @@ function ExchangeRulesField() {
   );
 }
 
-/** The refund-rule tiers: from N hours before the start, this fee. */
+/** The refund-rule tiers: a fee by how long before the start the fan refunds. */
 function RefundRulesField() {
   return (
     <Form.Item
@@ -138,13 +138,24 @@ function RefundRulesField() {
   );
 }
 
-/** Show fields: title, venue, description, poster and the refund-rule tiers. */
+/** The fixed categories (shared-types), as the select offers them: the fan's home page filters by them. */
+const CATEGORY_OPTIONS = SHOW_CATEGORIES.map((c) => ({ value: c, label: SHOW_CATEGORY_LABEL[c] }));
+
+/** Show fields: title, category, venue, description, poster and the refund-rule tiers. */
 export function ShowForm({ venueLocked }: { venueLocked?: boolean }) {
   const venues = useApi(() => listVenues(), []);
   return (
     <>
       <Form.Item name="title" label="演出名称" rules={[{ required: true, message: '请填写演出名称' }]}>
         <Input maxLength={200} data-testid="show-title" />
+      </Form.Item>
+      <Form.Item
+        name="category"
+        label="演出分类"
+        tooltip="观众在小程序首页按分类筛选演出"
+        rules={[{ required: true, message: '请选择演出分类' }]}
+      >
+        <Select options={CATEGORY_OPTIONS} style={{ width: 200 }} data-testid="show-category" />
       </Form.Item>
       <Form.Item
         name="venueId"

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { App, Button, Drawer, Form, Image, Space, Tag } from 'antd';
 import { Link, useNavigate } from 'react-router-dom';
-import type { AdminShowSummary } from '@showtix/shared-types';
+import { SHOW_CATEGORY_LABEL, type AdminShowSummary } from '@showtix/shared-types';
 import { errorText } from '../../api/client';
 import { createShow, listShows } from '../../api/shows';
 import { useApi } from '../../api/useApi';
@@ -51,6 +51,12 @@ export function ShowListPage() {
               ),
           },
           { title: '演出', dataIndex: 'title', render: (v, r) => <Link to={`/shows/${r.id}`}>{v}</Link> },
+          {
+            title: '分类',
+            dataIndex: 'category',
+            width: 110,
+            render: (c: AdminShowSummary['category']) => SHOW_CATEGORY_LABEL[c],
+          },
           { title: '场馆', dataIndex: 'venueName' },
           { title: '场次', dataIndex: 'sessionCount', width: 70, align: 'right' },
           { title: '首场时间', dataIndex: 'firstStartsAt', width: 160, render: dateTime },
@@ -90,6 +96,7 @@ export function ShowListPage() {
           layout="vertical"
           onFinish={create}
           initialValues={{
+            category: 'other',
             refundRules: [
               { hoursBeforeStart: 168, feePercent: 0 },
               { hoursBeforeStart: 48, feePercent: 20 },

@@ -1,4 +1,4 @@
-import type { ShowSummary } from '@showtix/shared-types';
+import { SHOW_CATEGORIES, type ShowCategory, type ShowSummary } from '@showtix/shared-types';
 
 /** On-sale shows first, then upcoming ones by sale start, then the rest. */
 export function sortShows(shows: ShowSummary[]): ShowSummary[] {
@@ -17,6 +17,8 @@ export interface FeedFilter {
   query: string;
   /** '' is every city. */
   city: string;
+  /** '' is every category. */
+  category: ShowCategory | '';
 }
 
 /**
@@ -32,12 +34,19 @@ export function feedCities(shows: ShowSummary[]): string[] {
   return [...count.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([c]) => c);
 }
 
-/** The home feed: live shows matching the search and city, on-sale first. */
+/** The categories of the shows still in the feed, in the fixed order, for the category chips. */
+export function feedCategories(shows: ShowSummary[]): ShowCategory[] {
+  const present = new Set(shows.filter(live).map((s) => s.category));
+  return SHOW_CATEGORIES.filter((c) => present.has(c));
+}
+
+/** The home feed: live shows matching the search, city and category, on-sale first. */
 export function feedShows(shows: ShowSummary[], f: FeedFilter): ShowSummary[] {
   const words = f.query.trim().toLowerCase().split(/\s+/).filter(Boolean);
   return sortShows(
     shows.filter((s) => {
-      if (!live(s) || (f.city && s.city !== f.city)) return false;
+      if (!live(s) || (f.city && s.city !== f.city) || (f.category && s.category !== f.category))
+        return false;
       const text = `${s.title} ${s.venueName} ${s.city}`.toLowerCase();
       return words.every((w) => text.includes(w));
     }),

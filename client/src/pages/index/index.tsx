@@ -1,4 +1,4 @@
-import type { ShowSummary } from '@showtix/shared-types';
+import { SHOW_CATEGORY_LABEL, type ShowSummary } from '@showtix/shared-types';
 import { Input, ScrollView, Text, View } from '@tarojs/components';
 import { useState } from 'react';
 import { usePullDownRefresh, stopPullDownRefresh } from '@tarojs/taro';
@@ -15,7 +15,7 @@ import { go } from '../../routes';
 import { listShows } from '../../services/catalog';
 import { formatCountdown, formatDateRange, formatDateTime } from '../../utils/time';
 import { tapTarget } from '../../utils/a11y';
-import { feedCities, feedShows, type FeedFilter } from './feed';
+import { feedCategories, feedCities, feedShows, type FeedFilter } from './feed';
 import './index.scss';
 
 export { sortShows } from './feed';
@@ -89,27 +89,32 @@ function SearchBox({ value, onChange }: { value: string; onChange: (q: string) =
   );
 }
 
-function CityChips({
-  cities,
-  city,
+/** A row of filter chips (cities, categories): '' is the first chip, "all"; hidden below two choices. */
+function FilterChips<T extends string>({
+  kind,
+  allLabel,
+  options,
+  value,
   onPick,
 }: {
-  cities: string[];
-  city: string;
-  onPick: (c: string) => void;
+  kind: 'city' | 'category';
+  allLabel: string;
+  options: { value: T; label: string }[];
+  value: T | '';
+  onPick: (v: T | '') => void;
 }) {
-  if (cities.length < 2) return null;
+  if (options.length < 2) return null;
   return (
-    <ScrollView scrollX className="cities" data-testid="city-chips">
-      {['', ...cities].map((c) => (
+    <ScrollView scrollX className="chips" data-testid={`${kind}-chips`}>
+      {[{ value: '' as const, label: allLabel }, ...options].map((o) => (
         <View
-          key={c || 'all'}
-          className={`city-chip${c === city ? ' city-chip--on' : ''}`}
-          data-testid="city-chip"
-          onClick={() => onPick(c)}
-          {...tapTarget({ pressed: c === city })}
+          key={o.value || 'all'}
+          className={`chip${o.value === value ? ' chip--on' : ''}`}
+          data-testid={`${kind}-chip`}
+          onClick={() => onPick(o.value)}
+          {...tapTarget({ pressed: o.value === value })}
         >
-          <Text>{c || '全部城市'}</Text>
+          <Text>{o.label}</Text>
         </View>
       ))}
     </ScrollView>
@@ -118,14 +123,17 @@ function CityChips({
 
 export default function Index() {
   const shows = useLoad(listShows, []);
-  const [filter, setFilter] = useState<FeedFilter>({ query: '', city: '' });
+  const [filter, setFilter] = useState<FeedFilter>({ query: '', city: '', category: '' });
   usePullDownRefresh(() => {
     shows.reload();
     stopPullDownRefresh();
   });
   const all = shows.data ?? [];
-  const list = feedShows(all, filter);
-  const filtered = Boolean(filter.query.trim() || filter.city);
+  const categories = feedCategories(all);
+  // A category whose last live show left the feed (after a refresh) no longer narrows it.
+  const category = filter.category && categories.includes(filter.category) ? filter.category : '';
+  const list = feedShows(all, { ...filter, category });
+  const filtered = Boolean(filter.query.trim() || filter.city || category);
   return (
     <View className="page page--tabbed home">
       <View className="home__hero">
@@ -135,9 +143,18 @@ export default function Index() {
         </View>
         <SearchBox value={filter.query} onChange={(query) => setFilter((f) => ({ ...f, query }))} />
       </View>
-      <CityChips
-        cities={feedCities(all)}
-        city={filter.city}
+      <FilterChips
+        kind="category"
+        allLabel="全部分类"
+        options={categories.map((c) => ({ value: c, label: SHOW_CATEGORY_LABEL[c] }))}
+        value={category}
+        onPick={(c) => setFilter((f) => ({ ...f, category: c }))}
+      />
+      <FilterChips
+        kind="city"
+        allLabel="全部城市"
+        options={feedCities(all).map((c) => ({ value: c, label: c }))}
+        value={filter.city}
         onPick={(city) => setFilter((f) => ({ ...f, city }))}
       />
       <ScrollView scrollY className="home__list">
@@ -146,7 +163,9 @@ export default function Index() {
           <ErrorPanel variant="inline" error={shows.error} onAction={shows.reload} />
         ) : null}
         {shows.data && list.length === 0 ? (
-          <Empty text={filtered ? '没有找到相关演出，换个关键词或城市试试' : '暂无在售演出，敬请期待'} />
+          <Empty
+            text={filtered ? '没有找到相关演出，换个关键词、城市或分类试试' : '暂无在售演出，敬请期待'}
+          />
         ) : null}
         {list.map((s) => (
           <ShowCard key={s.id} show={s} />

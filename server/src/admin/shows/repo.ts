@@ -1,5 +1,5 @@
 import type { RowDataPacket } from 'mysql2/promise';
-import type { AdminShowSummary, RefundTier } from '@showtix/shared-types';
+import type { AdminShowSummary, RefundTier, ShowCategory } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
 import { parseRefundRules } from '../../catalog/repo';
 import { SESSION_STATUS_NAME } from '../../catalog/types';
@@ -7,7 +7,7 @@ import { updateById } from '../tx';
 
 type Row = RowDataPacket & Record<string, any>;
 
-const SUMMARY = `SELECT s.id, s.title, s.venue_id, v.name AS venue_name, s.poster_url, s.description, s.refund_rules, s.show_purchase_limit, s.exchange_allowed, s.exchange_cutoff_minutes, s.created_at,
+const SUMMARY = `SELECT s.id, s.title, s.category, s.venue_id, v.name AS venue_name, s.poster_url, s.description, s.refund_rules, s.show_purchase_limit, s.exchange_allowed, s.exchange_cutoff_minutes, s.created_at,
     (SELECT COUNT(*) FROM show_sessions ss WHERE ss.show_id = s.id) AS session_count,
     (SELECT MIN(ss.starts_at) FROM show_sessions ss WHERE ss.show_id = s.id) AS first_starts_at,
     (SELECT GROUP_CONCAT(DISTINCT ss.status) FROM show_sessions ss WHERE ss.show_id = s.id) AS statuses
@@ -24,6 +24,7 @@ function view(r: Row): ShowFull {
   return {
     id: r.id,
     title: r.title,
+    category: r.category,
     venueId: r.venue_id,
     venueName: r.venue_name,
     posterUrl: r.poster_url,
@@ -76,6 +77,7 @@ export async function updateShow(
   id: string,
   u: {
     title?: string;
+    category?: ShowCategory;
     venueId?: string;
     description?: string;
     posterUrl?: string | null;
@@ -86,6 +88,7 @@ export async function updateShow(
 ): Promise<void> {
   await updateById(c, 'shows', id, {
     title: u.title,
+    category: u.category,
     venue_id: u.venueId,
     description: u.description,
     poster_url: u.posterUrl,

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { AdminShowDetail, AdminShowSummary, RefundTier } from '@showtix/shared-types';
+import type { AdminShowDetail, AdminShowSummary, RefundTier, ShowCategory } from '@showtix/shared-types';
 import { insertShow } from '../../catalog/admin-repo';
 import type { Db } from '../../db/pool';
 import { appError } from '../../errors';
@@ -12,6 +12,7 @@ import * as repo from './repo';
 
 export interface ShowInput {
   title: string;
+  category: ShowCategory;
   venueId: string;
   description: string;
   posterUrl: string | null;
@@ -23,6 +24,7 @@ export interface ShowInput {
 
 const auditShape = (s: repo.ShowFull) => ({
   title: s.title,
+  category: s.category,
   venueId: s.venueId,
   description: s.description,
   posterUrl: s.posterUrl,
