@@ -2,16 +2,16 @@ import type { CreateOrderInput, Order, Page } from '@showtix/shared-types';
 import type { Logger } from 'pino';
 import type { CatalogService } from '../catalog/service';
 import type { SessionCatalog } from '../catalog/types';
-import { inTransaction, type Db } from '../db/pool';
+import type { Db } from '../db/pool';
 import { AppError, appError } from '../errors';
 import { sleep, type InventoryService } from '../inventory/service';
 import type { TakeRequest } from '../inventory/types';
 import { buildOrder, requestHash, resolveUnits, tiersOf, type Units } from './create';
-import { isOfferKey } from './offer';
 import type { IdGenerator } from './ids';
-import { cancelPending, findOrder, forgetAdmissionUse, itemsOf, listOrdersOfUser, refundsOf } from './repo';
+import { findOrder, itemsOf, listOrdersOfUser, refundsOf } from './repo';
 import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
 import { newOrderView, orderView } from './views';
+import { CANCEL, type CancelGuard, type Cancellation, type CancelReason } from './cancel';
 import { PURCHASE, type Purchase } from './purchase';
 import { WriteError, type OrderWriter } from './writer';
 import type { IdentityVault } from '../attendees/crypto';
@@ -42,9 +42,6 @@ export interface OrderServiceDeps {
   /** The one refund path (refunds/service.ts). */
   refundOrder: RefundOrder;
 }
-
-/** Before a pending order is cancelled: was a payment started that must be closed or honoured? */
-export type CancelGuard = (orderId: string, now: Date) => Promise<'cancel' | 'paid' | 'retry'>;
 
 /** The one refund path (buyer and admin), provided by the refunds domain. */
 export type RefundOrder = (o: {
@@ -314,52 +311,48 @@ export class OrderService {
     if (order.status === ORDER_STATUS.CANCELLED) return this.view(order);
     if (order.status !== ORDER_STATUS.PENDING)
       throw appError('ORDER_STATE_INVALID', undefined, '订单已支付，不能取消');
-    const settled = await this.d.guard(order.id, now);
-    if (settled === 'retry') throw appError('SERVICE_UNAVAILABLE');
-    if (settled === 'paid') throw appError('ORDER_STATE_INVALID', undefined, '订单已支付，不能取消');
     // A buyer who cancels gets the waiting-room turn back (to pick other seats while it lasts).
-    const cancelled = await this.cancelAndRelease(
-      order.id,
-      'buyer',
-      now,
-      false,
-      order.admission_jti ?? undefined,
-    );
-    if (cancelled) {
-      // A hold given up unpaid counts like one left to expire: hold -> cancel -> hold again must
-      // not keep seats off sale for ever without reaching the cooldown. A waiting-list offer was
-      // not the fan's hold: declining it costs nothing.
-      if (!isOfferKey(cancelled.idempotency_key))
-        await this.d.risk
-          .onHoldExpired(cancelled.user_id)
-          .catch((err) => this.d.log.error({ err }, 'unpaid-hold streak'));
-      return this.view(cancelled);
-    }
-    return this.view(await this.owned(userId, orderNo)); // someone else changed it first: answer its new state
+    const c = await this.cancelFlow(order.id, 'buyer', now, order.admission_jti ?? undefined);
+    if (c.settled === 'retry') throw appError('SERVICE_UNAVAILABLE');
+    if (c.settled === 'paid') throw appError('ORDER_STATE_INVALID', undefined, '订单已支付，不能取消');
+    // Undefined: someone else changed it first; answer its new state.
+    return this.view(c.cancelled ?? (await this.owned(userId, orderNo)));
   }
 
   /** The expiry job's cancellation: a payment in progress is closed or honoured first. */
   async expire(orderId: string, now: Date): Promise<boolean> {
-    if ((await this.d.guard(orderId, now)) !== 'cancel') return false;
-    const cancelled = await this.cancelAndRelease(orderId, 'expired', now, true);
-    if (cancelled && !isOfferKey(cancelled.idempotency_key))
-      await this.d.risk
-        .onHoldExpired(cancelled.user_id)
-        .catch((err) => this.d.log.error({ err }, 'expired-hold streak'));
-    return cancelled !== undefined;
+    return (await this.cancelFlow(orderId, 'expired', now)).cancelled !== undefined;
   }
 
   /**
    * The organiser cancelled the session: a pending order is cancelled (a payment in progress is
-   * closed or honoured first, as on expiry) and its seats go back. Not counted against the
-   * fan's unpaid-hold streak: the fan did nothing wrong. 'paid' means WeChat says it was paid
-   * (the cancellation run then refunds it like any paid order).
+   * closed or honoured first, as on expiry) and its seats go back. 'paid' means WeChat says it
+   * was paid (the cancellation run then refunds it like any paid order).
    */
   async cancelForSession(orderId: string, now: Date): Promise<'cancelled' | 'paid' | 'retry'> {
-    const settled = await this.d.guard(orderId, now);
-    if (settled !== 'cancel') return settled;
-    await this.cancelAndRelease(orderId, 'session_cancelled', now, false);
-    return 'cancelled';
+    const c = await this.cancelFlow(orderId, 'session_cancelled', now);
+    return c.settled === 'cancel' ? 'cancelled' : c.settled!;
+  }
+
+  /** Runs the cancel workflow (orders/cancel.ts) for one pending order. */
+  private async cancelFlow(
+    orderId: string,
+    reason: CancelReason,
+    now: Date,
+    returnTurn?: string,
+  ): Promise<Cancellation> {
+    const c: Cancellation = {
+      d: {
+        ...this.d,
+        release: (sessionId, id, turn) => this.releaseInventory(sessionId, id, turn),
+      },
+      orderId,
+      reason,
+      now,
+      returnTurn,
+    };
+    await CANCEL.run(c);
+    return c;
   }
 
   /**
@@ -381,23 +374,6 @@ export class OrderService {
       now,
     });
     return this.view(await this.owned(userId, orderNo));
-  }
-
-  /** One pending order -> cancelled in MySQL, then its Redis holds back. */
-  private async cancelAndRelease(
-    orderId: string,
-    reason: string,
-    now: Date,
-    onlyIfExpired: boolean,
-    returnTurn?: string,
-  ): Promise<OrderRow | undefined> {
-    const cancelled = await inTransaction(this.d.db, async (c) => {
-      const o = await cancelPending(c, orderId, reason, now, onlyIfExpired);
-      if (o && returnTurn) await forgetAdmissionUse(c, returnTurn, orderId);
-      return o;
-    });
-    if (cancelled) await this.releaseInventory(cancelled.session_id, cancelled.id, returnTurn);
-    return cancelled;
   }
 
   /**
