@@ -1,12 +1,15 @@
 // npm run chaos [-- --seed N] [--small] [--buyers N] [--apis N] [--heal-s N] [--spread-s N]
+//                [--no-cancel]
 //
 // A seeded chaos run of the whole money path (issue 10): 2+ API processes and a worker process
 // (server/dist/main.js), buyers who hold, pay, cancel, refund and get checked in while faults are
 // injected at random from the seed; then the system heals by itself and the audit checks every
-// invariant. Last line: one JSON object; exit code 1 when any invariant is broken.
+// invariant. Last line: one JSON object; exit code 1 when any invariant is broken. Issue 16:
+// buyers hand tickets on (transfers.mjs) and a second session is cancelled mid-run (cancel.mjs).
 import { dist, parseArgs, rng } from '../lib.mjs';
 import { auditReconciliation, audit } from './audit.mjs';
 import { runBuyers } from './buyers.mjs';
+import { adminLogin, allowTransfers, auditCancelled, cancelMidRun, seedCancelSession } from './cancel.mjs';
 import { injectFaults } from './faults.mjs';
 import { openStack } from './stack.mjs';
 
@@ -19,6 +22,8 @@ const apis = Math.max(2, Number(args.apis ?? 2));
 const healS = Number(args['heal-s'] ?? (small ? 150 : 240));
 /** Buyers arrive over at least this long, faults are injected meanwhile. */
 const spreadS = Number(args['spread-s'] ?? (small ? 45 : 120));
+/** The organiser cancels the second session this far into the buyers' spread. */
+const cancelAt = args['no-cancel'] ? undefined : 0.5;
 const log = (m) => console.log(`[chaos ${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
 const t0 = Date.now();
 console.log(`chaos: seed ${seed} (replay: npm run chaos -- --seed ${seed}${small ? ' --small' : ''})`);
@@ -76,13 +81,59 @@ async function seedSession(deps) {
   return {
     session: {
       id,
+      showId,
       seatIds: [...cat.seats.keys()],
       zoneId: [...cat.zones.keys()][0],
       zoneCapacity,
       capacity: cat.capacity,
     },
+    staffId,
     staffToken: await deps.tokens.issue({ userId: staffId, roles: ['fan'] }),
   };
+}
+
+/**
+ * The run's world: the main session, the one to cancel (unless --no-cancel), both shows allowing
+ * transfers (set through the admin API, as an organiser does).
+ */
+async function seedWorld(stack) {
+  const { session, staffId, staffToken } = await seedSession(stack.deps);
+  const cancelSession =
+    cancelAt === undefined
+      ? undefined
+      : await seedCancelSession(stack.deps, { buyers, staffId, now: new Date() });
+  const admin = await adminLogin(stack.url);
+  for (const s of [session, cancelSession].filter(Boolean)) await allowTransfers(stack.url, admin, s.showId);
+  return { url: stack.url, sim: stack.sim, session, cancelSession, staffToken, seed, stop: () => false };
+}
+
+/** Audits until healed or the heal window is over. */
+async function healAndAudit(stack, world, startedAt) {
+  const healStart = Date.now();
+  const auditAll = async () => {
+    const r = await audit(stack, world.session, { others: [world.cancelSession].filter(Boolean) });
+    if (world.cancelSession) await auditCancelled(stack, world.cancelSession, r.violations);
+    return r;
+  };
+  let result;
+  for (;;) {
+    result = await auditAll().catch((e) => ({
+      violations: [`audit failed: ${e.message}`],
+      money: {},
+      counts: {},
+    }));
+    if (!result.violations.length) {
+      const rec = await auditReconciliation(stack, startedAt).catch((e) => [
+        `reconciliation failed: ${e.message}`,
+      ]);
+      result.violations.push(...rec);
+      if (!rec.length) break;
+    }
+    if (Date.now() - healStart > healS * 1000) break;
+    log(`not healed yet: ${result.violations.length} open (${result.violations[0]})`);
+    await sleep(5000);
+  }
+  return { result, heal_s: Math.round((Date.now() - healStart) / 100) / 10 };
 }
 
 /**
@@ -108,14 +159,17 @@ async function main() {
   const startedAt = new Date();
   stack = await openStack({ seed, apis });
   log(`stack up: ${apis} API processes + 1 worker behind ${stack.url}; logs in ${stack.logDir}`);
-  const { session, staffToken } = await seedSession(stack.deps);
+  const world = await seedWorld(stack);
+  const { session, cancelSession } = world;
   let buying = true;
-  const world = { url: stack.url, sim: stack.sim, session, staffToken, seed, stop: () => false };
   const faultsRun = injectFaults(stack, rng(seed ^ 0x5eed), {
     stop: () => !buying,
     gapMs: small ? 5000 : 3000,
     log,
   });
+  const cancelRun = cancelSession
+    ? cancelMidRun(stack.url, cancelSession.id, { afterMs: spreadS * 1000 * cancelAt, log })
+    : Promise.resolve(undefined);
   const stats = await runBuyers(world, {
     seed,
     buyers,
@@ -125,6 +179,7 @@ async function main() {
   });
   buying = false;
   const faults = await faultsRun;
+  const cancelled = await cancelRun;
   log(`buyers done: ${JSON.stringify(stats)}; ${faults.length} faults; healing (window ${healS} s)`);
 
   // Heal: every process runs, WeChat behaves; nobody repairs anything by hand.
@@ -133,25 +188,9 @@ async function main() {
   stack.mysqlProxy.cut(false);
   stack.sim.resetFaults();
   await stack.sim.flushNotifications().catch(() => {});
-  const healStart = Date.now();
-  let result;
-  for (;;) {
-    result = await audit(stack, session).catch((e) => ({
-      violations: [`audit failed: ${e.message}`],
-      money: {},
-    }));
-    if (!result.violations.length) {
-      const rec = await auditReconciliation(stack, startedAt).catch((e) => [
-        `reconciliation failed: ${e.message}`,
-      ]);
-      result.violations.push(...rec);
-      if (!rec.length) break;
-    }
-    if (Date.now() - healStart > healS * 1000) break;
-    log(`not healed yet: ${result.violations.length} open (${result.violations[0]})`);
-    await sleep(5000);
-  }
-  const heal_s = Math.round((Date.now() - healStart) / 100) / 10;
+  const { result, heal_s } = await healAndAudit(stack, world, startedAt);
+  if (cancelled === false)
+    result.violations.push(`the organiser could not cancel session ${cancelSession.id}`);
   if (args.tamper) result.violations.push(...(await tamper(stack, session)));
   // A run in which nobody bought anything audited nothing: that is a failure, not "0 violations".
   if (!result.money.orders) result.violations.push('no order was placed: the run tested nothing');
@@ -178,6 +217,8 @@ async function main() {
     refunded_fen: result.money.refunded_fen ?? 0,
     open_fen: result.money.open_fen ?? 0,
     faults: faults.length,
+    transfers: result.counts?.transfers ?? 0,
+    cancelled_sessions: result.counts?.cancelled_sessions ?? 0,
     violations: violations.length,
     heal_s,
   };
