@@ -107,17 +107,19 @@ async function seedWorld(stack) {
   return { url: stack.url, sim: stack.sim, session, cancelSession, staffToken, seed, stop: () => false };
 }
 
+/** The audit of both sessions (the cancelled one has its own checks too). */
+async function auditWorld(stack, world) {
+  const r = await audit(stack, world.session, { others: [world.cancelSession].filter(Boolean) });
+  if (world.cancelSession) await auditCancelled(stack, world.cancelSession, r.violations);
+  return r;
+}
+
 /** Audits until healed or the heal window is over. */
 async function healAndAudit(stack, world, startedAt) {
   const healStart = Date.now();
-  const auditAll = async () => {
-    const r = await audit(stack, world.session, { others: [world.cancelSession].filter(Boolean) });
-    if (world.cancelSession) await auditCancelled(stack, world.cancelSession, r.violations);
-    return r;
-  };
   let result;
   for (;;) {
-    result = await auditAll().catch((e) => ({
+    result = await auditWorld(stack, world).catch((e) => ({
       violations: [`audit failed: ${e.message}`],
       money: {},
       counts: {},
@@ -137,11 +139,27 @@ async function healAndAudit(stack, world, startedAt) {
 }
 
 /**
- * --tamper: after healing, break two invariants by hand (a ticket of a refunded order made valid
- * again, a sold seat deleted from Redis) and audit again: shows the audit is not blind. Exit 1.
+ * --tamper: after healing, break invariants by hand (a ticket of a refunded order made valid
+ * again, a sold seat deleted from Redis; issue 16: a transferred ticket admitted, a ticket of the
+ * cancelled session made valid again) and audit again: shows the audit is not blind. Exit 1.
  */
-async function tamper(stack, session) {
+async function tamper(stack, world) {
+  const { session, cancelSession } = world;
   const db = stack.deps.db;
+  const { TICKET_STATUS } = dist('tickets/status.js');
+  await db.query(
+    `INSERT INTO checkins (ticket_id, session_id, gate, staff_user_id, mode, scanned_at, recorded_at)
+     SELECT id, session_id, 'TAMPER', 0, 'online', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3) FROM tickets
+      WHERE status = ? AND id NOT IN (SELECT ticket_id FROM checkins) LIMIT 1`,
+    [TICKET_STATUS.TRANSFERRED],
+  );
+  if (cancelSession)
+    await db.query(
+      `UPDATE tickets t SET t.status = ? WHERE t.session_id = ? AND t.status = ?
+          AND NOT EXISTS (SELECT 1 FROM (SELECT order_item_id FROM tickets WHERE status <> ?) x
+                           WHERE x.order_item_id = t.order_item_id) LIMIT 1`,
+      [TICKET_STATUS.VALID, cancelSession.id, TICKET_STATUS.VOIDED, TICKET_STATUS.VOIDED],
+    );
   await db.query(
     `UPDATE tickets t JOIN refunds r ON r.order_id = t.order_id AND r.kind = 'order' AND r.status = 2
         SET t.status = 1 LIMIT 1`,
@@ -150,7 +168,7 @@ async function tamper(stack, session) {
     'SELECT i.seat_id FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status = 3 AND i.seat_id IS NOT NULL LIMIT 1',
   );
   if (sold) await stack.deps.redis.hdel(stack.deps.keys.session(session.id).seats, String(sold.seat_id));
-  const after = await audit(stack, session);
+  const after = await auditWorld(stack, world);
   log(`tampered: the audit now finds ${after.violations.length} violations`);
   return after.violations;
 }
@@ -160,7 +178,7 @@ async function main() {
   stack = await openStack({ seed, apis });
   log(`stack up: ${apis} API processes + 1 worker behind ${stack.url}; logs in ${stack.logDir}`);
   const world = await seedWorld(stack);
-  const { session, cancelSession } = world;
+  const { cancelSession } = world;
   let buying = true;
   const faultsRun = injectFaults(stack, rng(seed ^ 0x5eed), {
     stop: () => !buying,
@@ -191,7 +209,7 @@ async function main() {
   const { result, heal_s } = await healAndAudit(stack, world, startedAt);
   if (cancelled === false)
     result.violations.push(`the organiser could not cancel session ${cancelSession.id}`);
-  if (args.tamper) result.violations.push(...(await tamper(stack, session)));
+  if (args.tamper) result.violations.push(...(await tamper(stack, world)));
   // A run in which nobody bought anything audited nothing: that is a failure, not "0 violations".
   if (!result.money.orders) result.violations.push('no order was placed: the run tested nothing');
   const violations = result.violations;
