@@ -47,7 +47,7 @@ const CANCEL_SESSION_SHARE = 0.15;
 const TRANSFER_SHARE = 0.6;
 
 /**
- * Runs every buyer, `concurrency` at a time. `world`: {url, sim, session, staffToken}. Returns
+ * Runs every buyer, `concurrency` at a time. `world`: {url, sim, session, cancelSession?, staffToken}. Returns
  * counts of what the buyers did (the audit trusts only MySQL, Redis and the simulator).
  */
 export async function runBuyers(world, { seed, buyers, concurrency, stop, spreadMs = 0 }) {
