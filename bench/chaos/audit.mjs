@@ -230,8 +230,9 @@ async function auditDeadLetters(stack, q, bad) {
 }
 
 /**
- * An order's live tickets (a transferred one counts once: the receiver's), and how many it owes: its quantity less the tickets per-ticket
- * refunds voided (their price is counted as refunded, fee included).
+ * An order's live tickets (a transferred item counts once: the receiver's ticket), and how many
+ * it owes: its quantity less the tickets per-ticket refunds voided (their price is counted as
+ * refunded, fee included).
  */
 async function ticketsOf(q, orderId, quantity) {
   const [{ t }] = await q('SELECT COUNT(*) t FROM tickets WHERE order_id = ? AND status IN (?)', [

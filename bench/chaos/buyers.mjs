@@ -47,8 +47,9 @@ const CANCEL_SESSION_SHARE = 0.15;
 const TRANSFER_SHARE = 0.6;
 
 /**
- * Runs every buyer, `concurrency` at a time. `world`: {url, sim, session, cancelSession?, staffToken}. Returns
- * counts of what the buyers did (the audit trusts only MySQL, Redis and the simulator).
+ * Runs every buyer, `concurrency` at a time. `world`: {url, sim, session, cancelSession?,
+ * staffToken}. Returns counts of what the buyers did (the audit trusts only MySQL, Redis and the
+ * simulator).
  */
 export async function runBuyers(world, { seed, buyers, concurrency, stop, spreadMs = 0 }) {
   // Buyers arrive spread over spreadMs (not all at once), so faults meet every step of the path.
