@@ -13,13 +13,18 @@ const { QUEUES } = dist('workers.js');
 const { beijingDate } = dist('payments/reconcile.js');
 
 const LIVE = [ORDER_STATUS.PENDING, ORDER_STATUS.PAID, ORDER_STATUS.TICKETED];
+/** A ticket that still stands for its seat: not voided, not handed on by a transfer. */
+const TICKET_LIVE = [TICKET_STATUS.VALID, TICKET_STATUS.TRANSFERRING, TICKET_STATUS.REFUNDING];
 
 /** An order item still sold: not given back by a per-ticket refund that succeeded (issue 16). */
 const ITEM_LIVE = `NOT EXISTS (SELECT 1 FROM refund_items ri JOIN refunds rr ON rr.id = ri.refund_id
   WHERE ri.live_item_id = i.id AND rr.status = ${REFUND_STATUS.SUCCESS})`;
 
-/** Everything but reconciliation (which claims a day, so it runs once the rest holds). */
-export async function audit(stack, session) {
+/**
+ * Everything but reconciliation (which claims a day, so it runs once the rest holds). `others`:
+ * further sessions of the run (the cancelled one), whose Redis must agree with MySQL too.
+ */
+export async function audit(stack, session, { others = [] } = {}) {
   const db = stack.deps.db;
   const q = async (sql, args = []) => (await db.query(sql, args))[0];
   const bad = [];
@@ -38,10 +43,10 @@ export async function audit(stack, session) {
   ))
     bad.push(`zone ${r.zone_id} unit ${r.slot_no} is in ${r.n} live orders`);
   for (const r of await q(
-    `SELECT seat_id, COUNT(*) n FROM tickets WHERE status <> ? AND seat_id IS NOT NULL GROUP BY seat_id HAVING n > 1`,
-    [TICKET_STATUS.VOIDED],
+    `SELECT seat_id, COUNT(*) n FROM tickets WHERE status IN (?) AND seat_id IS NOT NULL GROUP BY seat_id HAVING n > 1`,
+    [TICKET_LIVE],
   ))
-    bad.push(`seat ${r.seat_id} has ${r.n} unvoided tickets`);
+    bad.push(`seat ${r.seat_id} has ${r.n} live tickets`);
   const [zoneLive] = await q(
     `SELECT COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id
       WHERE o.status IN (?) AND i.zone_id = ? AND i.seat_id IS NULL AND ${ITEM_LIVE}`,
@@ -63,8 +68,8 @@ export async function audit(stack, session) {
     );
   for (const r of await q(
     `SELECT t.ticket_no, o.order_no, o.status FROM tickets t JOIN orders o ON o.id = t.order_id
-      WHERE t.status = ? AND o.status <> ?`,
-    [TICKET_STATUS.VALID, ORDER_STATUS.TICKETED],
+      WHERE t.status IN (?) AND o.status <> ?`,
+    [[TICKET_STATUS.VALID, TICKET_STATUS.TRANSFERRING], ORDER_STATUS.TICKETED],
   ))
     bad.push(`ticket ${r.ticket_no} is admissible but its order ${r.order_no} has status ${r.status}`);
   // No checked-in ticket refunded.
@@ -80,9 +85,12 @@ export async function audit(stack, session) {
     );
 
   const money = await auditMoney(stack, q, bad);
+  const counts = await auditTransfers(q, bad);
   await auditDeadLetters(stack, q, bad);
-  await auditRedis(stack, q, session, bad);
-  return { violations: bad, money };
+  for (const s of [session, ...others]) await auditRedis(stack, q, s, bad);
+  const [{ n }] = await q("SELECT COUNT(*) n FROM session_changes WHERE kind = 'cancel' AND state = 'done'");
+  counts.cancelled_sessions = Number(n);
+  return { violations: bad, money, counts };
 }
 
 /** Every fen the simulator took ends as tickets, a refund, or an operator's case. */
@@ -168,6 +176,43 @@ async function auditMoney(stack, q, bad) {
   return m;
 }
 
+/**
+ * Transfers (issue 16): an order item has at most one live ticket (the giver's or the
+ * receiver's), a ticket handed on (or on offer) was never admitted, and no money moved: the
+ * giver got nothing back for a transferred ticket (only a session cancel refunds it), the
+ * receivers (fans who never buy in this run) own no order.
+ */
+async function auditTransfers(q, bad) {
+  for (const r of await q(
+    'SELECT order_item_id, COUNT(*) n FROM tickets WHERE status IN (?) GROUP BY order_item_id HAVING n > 1',
+    [TICKET_LIVE],
+  ))
+    bad.push(`order item ${r.order_item_id} has ${r.n} live tickets`);
+  for (const r of await q(
+    'SELECT t.ticket_no, t.status FROM checkins c JOIN tickets t ON t.id = c.ticket_id WHERE t.status IN (?)',
+    [[TICKET_STATUS.TRANSFERRED, TICKET_STATUS.TRANSFERRING]],
+  ))
+    bad.push(`ticket ${r.ticket_no} was admitted, yet it was handed on or offered (status ${r.status})`);
+  for (const r of await q(
+    `SELECT DISTINCT tr.id, o.order_no, rf.out_refund_no, rf.status FROM ticket_transfers tr
+       JOIN orders o ON o.id = tr.order_id
+       JOIN refund_items ri ON ri.order_item_id = tr.order_item_id JOIN refunds rf ON rf.id = ri.refund_id
+      WHERE tr.state = 'accepted' AND rf.status <> ?
+        AND NOT EXISTS (SELECT 1 FROM session_changes sc WHERE sc.session_id = tr.session_id AND sc.kind = 'cancel')`,
+    [REFUND_STATUS.CLOSED],
+  ))
+    bad.push(
+      `transfer ${r.id} of order ${r.order_no}: the given ticket has refund ${r.out_refund_no} (state ${r.status})`,
+    );
+  for (const r of await q(
+    `SELECT DISTINCT o.order_no FROM ticket_transfers tr JOIN orders o ON o.user_id = tr.receiver_user_id
+      WHERE tr.state = 'accepted'`,
+  ))
+    bad.push(`order ${r.order_no} belongs to a transfer's receiver: money moved for a transfer`);
+  const [{ n }] = await q("SELECT COUNT(*) n FROM ticket_transfers WHERE state = 'accepted'");
+  return { transfers: Number(n) };
+}
+
 async function auditDeadLetters(stack, q, bad) {
   const conn = await amqp.connect(stack.config.amqpUrl);
   try {
@@ -185,13 +230,14 @@ async function auditDeadLetters(stack, q, bad) {
 }
 
 /**
- * An order's unvoided tickets, and how many it owes: its quantity less the tickets per-ticket
- * refunds voided (their price is counted as refunded, fee included).
+ * An order's live tickets (a transferred item counts once: the receiver's ticket), and how many
+ * it owes: its quantity less the tickets per-ticket refunds voided (their price is counted as
+ * refunded, fee included).
  */
 async function ticketsOf(q, orderId, quantity) {
-  const [{ t }] = await q('SELECT COUNT(*) t FROM tickets WHERE order_id = ? AND status <> ?', [
+  const [{ t }] = await q('SELECT COUNT(*) t FROM tickets WHERE order_id = ? AND status IN (?)', [
     orderId,
-    TICKET_STATUS.VOIDED,
+    TICKET_LIVE,
   ]);
   const [{ gone }] = await q(
     `SELECT COUNT(*) gone FROM refund_items ri JOIN refunds r ON r.id = ri.refund_id

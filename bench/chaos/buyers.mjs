@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { rng, root } from '../lib.mjs';
+import { transferTicket } from './transfers.mjs';
 
 // The shared ticket-code module: a fan's phone binds its own key and signs each step (issue 11).
 const tc = createRequire(import.meta.url)(`${root}/shared-types/dist/ticket-code.js`);
@@ -40,9 +41,15 @@ export async function call(url, method, p, o = {}, tries = 6) {
 
 const code = (r) => r.body?.code ?? r.body?.error?.code;
 
+/** Buyers who buy for the session the organiser cancels mid-run, when the run has one. */
+const CANCEL_SESSION_SHARE = 0.15;
+/** Buyers who, ticketed and neither refunding nor checked in, hand a ticket on (转赠). */
+const TRANSFER_SHARE = 0.6;
+
 /**
- * Runs every buyer, `concurrency` at a time. `world`: {url, sim, session, staffToken}. Returns
- * counts of what the buyers did (the audit trusts only MySQL, Redis and the simulator).
+ * Runs every buyer, `concurrency` at a time. `world`: {url, sim, session, cancelSession?,
+ * staffToken}. Returns counts of what the buyers did (the audit trusts only MySQL, Redis and the
+ * simulator).
  */
 export async function runBuyers(world, { seed, buyers, concurrency, stop, spreadMs = 0 }) {
   // Buyers arrive spread over spreadMs (not all at once), so faults meet every step of the path.
@@ -56,6 +63,8 @@ export async function runBuyers(world, { seed, buyers, concurrency, stop, spread
     abandoned: 0,
     refunds: 0,
     checkins: 0,
+    transferOffers: 0,
+    transfers: 0,
     errors: 0,
   };
   let next = 0;
@@ -77,17 +86,30 @@ export async function runBuyers(world, { seed, buyers, concurrency, stop, spread
   return stats;
 }
 
-async function buyer(w, r, i, stats) {
-  const { url, sim, session } = w;
-  const openid = `chaos-${w.seed}-${i}`;
-  // A login code is single-use (WeChat's code2session): every try needs a fresh wx.login.
+/** A fan's wx.login: a login code is single-use (code2session), so every try needs a fresh one. */
+export async function loginAs(w, openid) {
   let login;
   for (let t = 0; t < 6 && login?.status !== 200; t++) {
     if (t) await sleep(300 * 2 ** Math.min(t, 4));
-    login = await call(url, 'POST', '/api/v1/auth/wx-login', { body: { code: sim.login(openid).code } }, 0);
+    login = await call(
+      w.url,
+      'POST',
+      '/api/v1/auth/wx-login',
+      { body: { code: w.sim.login(openid).code } },
+      0,
+    );
   }
   if (login.status !== 200) throw new Error(`login ${login.status} ${JSON.stringify(login.body)}`);
-  const token = login.body.token;
+  return login.body.token;
+}
+
+async function buyer(w, r, i, stats) {
+  const { url, sim } = w;
+  // A second stream for the choices added by issue 16 (which session, transfers): the first
+  // stream draws what it always drew, so the main session's buyers act as before.
+  const r2 = rng(((w.seed * 7919 + i) ^ 0x2545f491) >>> 0);
+  const session = w.cancelSession && r2() < CANCEL_SESSION_SHARE ? w.cancelSession : w.session;
+  const token = await loginAs(w, `chaos-${w.seed}-${i}`);
   const body =
     r() < 0.6
       ? { sessionId: session.id, seatIds: pick(r, session.seatIds, 1 + Math.floor(r() * 3)) }
@@ -176,6 +198,8 @@ async function buyer(w, r, i, stats) {
       tally(stats, 'refund', await refund);
       stats.refunds++;
     }
+  } else if (r2() < TRANSFER_SHARE) {
+    await transferTicket(w, { token, orderNo, path, session, i, r: r2, stats });
   }
 }
 
@@ -197,7 +221,7 @@ async function refundTicketed(url, path, token, ticketed, r, stats) {
 }
 
 /** Binds a ticket to a new phone key and returns the code that phone shows now ('' if refused). */
-async function phoneCode(url, token, ticketId) {
+export async function phoneCode(url, token, ticketId) {
   const priv = new Uint8Array(randomBytes(32));
   const { pub } = tc.deviceKeyFromSeed(priv);
   const b = await call(url, 'POST', `/api/v1/tickets/${ticketId}/bind`, {
@@ -208,7 +232,7 @@ async function phoneCode(url, token, ticketId) {
 }
 
 /** Counts answers by route and code (`refund:200`, `hold:SEAT_TAKEN`), for the run's log. */
-function tally(stats, what, r) {
+export function tally(stats, what, r) {
   const k = `${what}:${r.status === 200 || r.status === 201 ? r.status : (code(r) ?? r.status)}`;
   stats.answers ??= {};
   stats.answers[k] = (stats.answers[k] ?? 0) + 1;

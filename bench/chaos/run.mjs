@@ -1,12 +1,15 @@
 // npm run chaos [-- --seed N] [--small] [--buyers N] [--apis N] [--heal-s N] [--spread-s N]
+//                [--no-cancel]
 //
 // A seeded chaos run of the whole money path (issue 10): 2+ API processes and a worker process
 // (server/dist/main.js), buyers who hold, pay, cancel, refund and get checked in while faults are
 // injected at random from the seed; then the system heals by itself and the audit checks every
-// invariant. Last line: one JSON object; exit code 1 when any invariant is broken.
+// invariant. Last line: one JSON object; exit code 1 when any invariant is broken. Issue 16:
+// buyers hand tickets on (transfers.mjs) and a second session is cancelled mid-run (cancel.mjs).
 import { dist, parseArgs, rng } from '../lib.mjs';
 import { auditReconciliation, audit } from './audit.mjs';
 import { runBuyers } from './buyers.mjs';
+import { adminLogin, allowTransfers, auditCancelled, cancelMidRun, seedCancelSession } from './cancel.mjs';
 import { injectFaults } from './faults.mjs';
 import { openStack } from './stack.mjs';
 
@@ -19,6 +22,8 @@ const apis = Math.max(2, Number(args.apis ?? 2));
 const healS = Number(args['heal-s'] ?? (small ? 150 : 240));
 /** Buyers arrive over at least this long, faults are injected meanwhile. */
 const spreadS = Number(args['spread-s'] ?? (small ? 45 : 120));
+/** The organiser cancels the second session this far into the buyers' spread. */
+const cancelAt = args['no-cancel'] ? undefined : 0.5;
 const log = (m) => console.log(`[chaos ${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
 const t0 = Date.now();
 console.log(`chaos: seed ${seed} (replay: npm run chaos -- --seed ${seed}${small ? ' --small' : ''})`);
@@ -76,69 +81,48 @@ async function seedSession(deps) {
   return {
     session: {
       id,
+      showId,
       seatIds: [...cat.seats.keys()],
       zoneId: [...cat.zones.keys()][0],
       zoneCapacity,
       capacity: cat.capacity,
     },
+    staffId,
     staffToken: await deps.tokens.issue({ userId: staffId, roles: ['fan'] }),
   };
 }
 
 /**
- * --tamper: after healing, break two invariants by hand (a ticket of a refunded order made valid
- * again, a sold seat deleted from Redis) and audit again: shows the audit is not blind. Exit 1.
+ * The run's world: the main session, the one to cancel (unless --no-cancel), both shows allowing
+ * transfers (set through the admin API, as an organiser does).
  */
-async function tamper(stack, session) {
-  const db = stack.deps.db;
-  await db.query(
-    `UPDATE tickets t JOIN refunds r ON r.order_id = t.order_id AND r.kind = 'order' AND r.status = 2
-        SET t.status = 1 LIMIT 1`,
-  );
-  const [[sold]] = await db.query(
-    'SELECT i.seat_id FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status = 3 AND i.seat_id IS NOT NULL LIMIT 1',
-  );
-  if (sold) await stack.deps.redis.hdel(stack.deps.keys.session(session.id).seats, String(sold.seat_id));
-  const after = await audit(stack, session);
-  log(`tampered: the audit now finds ${after.violations.length} violations`);
-  return after.violations;
+async function seedWorld(stack) {
+  const { session, staffId, staffToken } = await seedSession(stack.deps);
+  const cancelSession =
+    cancelAt === undefined
+      ? undefined
+      : await seedCancelSession(stack.deps, { buyers, staffId, now: new Date() });
+  const admin = await adminLogin(stack.url);
+  for (const s of [session, cancelSession].filter(Boolean)) await allowTransfers(stack.url, admin, s.showId);
+  return { url: stack.url, sim: stack.sim, session, cancelSession, staffToken, seed, stop: () => false };
 }
 
-async function main() {
-  const startedAt = new Date();
-  stack = await openStack({ seed, apis });
-  log(`stack up: ${apis} API processes + 1 worker behind ${stack.url}; logs in ${stack.logDir}`);
-  const { session, staffToken } = await seedSession(stack.deps);
-  let buying = true;
-  const world = { url: stack.url, sim: stack.sim, session, staffToken, seed, stop: () => false };
-  const faultsRun = injectFaults(stack, rng(seed ^ 0x5eed), {
-    stop: () => !buying,
-    gapMs: small ? 5000 : 3000,
-    log,
-  });
-  const stats = await runBuyers(world, {
-    seed,
-    buyers,
-    concurrency: small ? 16 : 40,
-    spreadMs: spreadS * 1000,
-    stop: () => false,
-  });
-  buying = false;
-  const faults = await faultsRun;
-  log(`buyers done: ${JSON.stringify(stats)}; ${faults.length} faults; healing (window ${healS} s)`);
+/** The audit of both sessions (the cancelled one has its own checks too). */
+async function auditWorld(stack, world) {
+  const r = await audit(stack, world.session, { others: [world.cancelSession].filter(Boolean) });
+  if (world.cancelSession) await auditCancelled(stack, world.cancelSession, r.violations);
+  return r;
+}
 
-  // Heal: every process runs, WeChat behaves; nobody repairs anything by hand.
-  await stack.allUp();
-  stack.amqpProxy.cut(false);
-  stack.mysqlProxy.cut(false);
-  stack.sim.resetFaults();
-  await stack.sim.flushNotifications().catch(() => {});
+/** Audits until healed or the heal window is over. */
+async function healAndAudit(stack, world, startedAt) {
   const healStart = Date.now();
   let result;
   for (;;) {
-    result = await audit(stack, session).catch((e) => ({
+    result = await auditWorld(stack, world).catch((e) => ({
       violations: [`audit failed: ${e.message}`],
       money: {},
+      counts: {},
     }));
     if (!result.violations.length) {
       const rec = await auditReconciliation(stack, startedAt).catch((e) => [
@@ -151,8 +135,81 @@ async function main() {
     log(`not healed yet: ${result.violations.length} open (${result.violations[0]})`);
     await sleep(5000);
   }
-  const heal_s = Math.round((Date.now() - healStart) / 100) / 10;
-  if (args.tamper) result.violations.push(...(await tamper(stack, session)));
+  return { result, heal_s: Math.round((Date.now() - healStart) / 100) / 10 };
+}
+
+/**
+ * --tamper: after healing, break invariants by hand (a ticket of a refunded order made valid
+ * again, a sold seat deleted from Redis; issue 16: a transferred ticket admitted, a ticket of the
+ * cancelled session made valid again) and audit again: shows the audit is not blind. Exit 1.
+ */
+async function tamper(stack, world) {
+  const { session, cancelSession } = world;
+  const db = stack.deps.db;
+  const { TICKET_STATUS } = dist('tickets/status.js');
+  await db.query(
+    `INSERT INTO checkins (ticket_id, session_id, gate, staff_user_id, mode, scanned_at, recorded_at)
+     SELECT id, session_id, 'TAMPER', 0, 'online', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3) FROM tickets
+      WHERE status = ? AND id NOT IN (SELECT ticket_id FROM checkins) LIMIT 1`,
+    [TICKET_STATUS.TRANSFERRED],
+  );
+  if (cancelSession)
+    await db.query(
+      `UPDATE tickets t SET t.status = ? WHERE t.session_id = ? AND t.status = ?
+          AND NOT EXISTS (SELECT 1 FROM (SELECT order_item_id FROM tickets WHERE status <> ?) x
+                           WHERE x.order_item_id = t.order_item_id) LIMIT 1`,
+      [TICKET_STATUS.VALID, cancelSession.id, TICKET_STATUS.VOIDED, TICKET_STATUS.VOIDED],
+    );
+  await db.query(
+    `UPDATE tickets t JOIN refunds r ON r.order_id = t.order_id AND r.kind = 'order' AND r.status = 2
+        SET t.status = 1 LIMIT 1`,
+  );
+  const [[sold]] = await db.query(
+    'SELECT i.seat_id FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status = 3 AND i.seat_id IS NOT NULL LIMIT 1',
+  );
+  if (sold) await stack.deps.redis.hdel(stack.deps.keys.session(session.id).seats, String(sold.seat_id));
+  const after = await auditWorld(stack, world);
+  log(`tampered: the audit now finds ${after.violations.length} violations`);
+  return after.violations;
+}
+
+async function main() {
+  const startedAt = new Date();
+  stack = await openStack({ seed, apis });
+  log(`stack up: ${apis} API processes + 1 worker behind ${stack.url}; logs in ${stack.logDir}`);
+  const world = await seedWorld(stack);
+  const { cancelSession } = world;
+  let buying = true;
+  const faultsRun = injectFaults(stack, rng(seed ^ 0x5eed), {
+    stop: () => !buying,
+    gapMs: small ? 5000 : 3000,
+    log,
+  });
+  const cancelRun = cancelSession
+    ? cancelMidRun(stack.url, cancelSession.id, { afterMs: spreadS * 1000 * cancelAt, log })
+    : Promise.resolve(undefined);
+  const stats = await runBuyers(world, {
+    seed,
+    buyers,
+    concurrency: small ? 16 : 40,
+    spreadMs: spreadS * 1000,
+    stop: () => false,
+  });
+  buying = false;
+  const faults = await faultsRun;
+  const cancelled = await cancelRun;
+  log(`buyers done: ${JSON.stringify(stats)}; ${faults.length} faults; healing (window ${healS} s)`);
+
+  // Heal: every process runs, WeChat behaves; nobody repairs anything by hand.
+  await stack.allUp();
+  stack.amqpProxy.cut(false);
+  stack.mysqlProxy.cut(false);
+  stack.sim.resetFaults();
+  await stack.sim.flushNotifications().catch(() => {});
+  const { result, heal_s } = await healAndAudit(stack, world, startedAt);
+  if (cancelled === false)
+    result.violations.push(`the organiser could not cancel session ${cancelSession.id}`);
+  if (args.tamper) result.violations.push(...(await tamper(stack, world)));
   // A run in which nobody bought anything audited nothing: that is a failure, not "0 violations".
   if (!result.money.orders) result.violations.push('no order was placed: the run tested nothing');
   const violations = result.violations;
@@ -178,6 +235,8 @@ async function main() {
     refunded_fen: result.money.refunded_fen ?? 0,
     open_fen: result.money.open_fen ?? 0,
     faults: faults.length,
+    transfers: result.counts?.transfers ?? 0,
+    cancelled_sessions: result.counts?.cancelled_sessions ?? 0,
     violations: violations.length,
     heal_s,
   };

@@ -1,0 +1,164 @@
+// A session cancelled by the organiser mid-run (issue 16): the session of a second show, on a
+// venue of its own (its seat ids are its own), sold to a share of the buyers, then cancelled
+// through the admin API while faults go on. After healing the audit checks that every payment
+// of it came back in full (or is with an operator, its reason recorded) and none of its tickets
+// would let anyone in.
+import { dist } from '../lib.mjs';
+import { call } from './buyers.mjs';
+
+const { ORDER_STATUS } = dist('orders/types.js');
+const { REFUND_STATUS } = dist('refunds/repo.js');
+const { TICKET_STATUS } = dist('tickets/status.js');
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The run's operator (the bootstrap account stack.mjs configures). */
+export async function adminLogin(url) {
+  const body = { username: 'admin', password: 'chaos-only-admin-password' };
+  const r = await call(url, 'POST', '/api/v1/admin/login', { body });
+  if (r.status !== 200) throw new Error(`admin login ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.token;
+}
+
+/** The show allows transfers (转赠), set as an organiser does: the admin API. */
+export async function allowTransfers(url, adminToken, showId) {
+  const body = { enabled: true, cutoffMinutes: 120, onceOnly: true };
+  const r = await call(url, 'PUT', `/api/v1/admin/shows/${showId}/transfer-settings`, {
+    token: adminToken,
+    body,
+  });
+  if (r.status !== 200) throw new Error(`transfer settings ${r.status} ${JSON.stringify(r.body)}`);
+}
+
+/**
+ * The second session: a show and venue of its own (a show has one venue, so its seat ids are
+ * its own), on sale now, starting in two days, the run's staff assigned to scan it.
+ */
+export async function seedCancelSession(deps, { buyers, staffId, now }) {
+  const { insertVenue, insertShow, insertSession } = dist('catalog/admin-repo.js');
+  const { blockSeats } = dist('catalog/layout.js');
+  const { openSale } = dist('jobs/session-lifecycle.js');
+  const { loadSessionCatalog } = dist('catalog/repo.js');
+  const rows = Math.max(2, Math.ceil((buyers * 0.25) / 20));
+  const zoneCapacity = Math.max(10, Math.floor(buyers * 0.1));
+  const venueId = await insertVenue(deps.db, {
+    name: '混沌小剧场',
+    city: '上海',
+    seats: blockSeats({ section: 'B', rows, seatsPerRow: 20, originX: 0, originY: 0 }),
+    zones: [{ name: '站区', capacity: zoneCapacity }],
+  });
+  const showId = await insertShow(deps.db, {
+    title: '混沌演出（加场）',
+    venueId,
+    refundRules: [{ hoursBeforeStart: 12, feePercent: 5 }],
+  });
+  const id = await insertSession(deps.db, {
+    showId,
+    startsAt: new Date(now.getTime() + 2 * 86_400_000),
+    saleStartsAt: now,
+    purchaseLimit: 4,
+    holdMinutes: 1,
+    tiers: [
+      { name: '看台', priceFen: 28_000 },
+      { name: '站区', priceFen: 48_000, zoneName: '站区' },
+    ],
+  });
+  await deps.db.query(
+    "INSERT INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'chaos', UTC_TIMESTAMP(3))",
+    [staffId, showId],
+  );
+  await openSale(deps, id, now);
+  const cat = await loadSessionCatalog(deps.db, id);
+  return {
+    id,
+    showId,
+    seatIds: [...cat.seats.keys()],
+    zoneId: [...cat.zones.keys()][0],
+    zoneCapacity,
+    capacity: cat.capacity,
+  };
+}
+
+/**
+ * The organiser cancels the session after `afterMs`, whatever is failing then: the request is
+ * retried until it is applied (a lost answer's retry reads SESSION_STATE_INVALID `cancelled`).
+ * Resolves to the second of the run it went through, or null if it never did.
+ */
+export async function cancelMidRun(url, sessionId, { afterMs, log }) {
+  await sleep(afterMs);
+  const t0 = Date.now();
+  while (Date.now() - t0 < 120_000) {
+    try {
+      const token = await adminLogin(url);
+      const r = await call(url, 'POST', `/api/v1/admin/sessions/${sessionId}/cancel`, {
+        token,
+        body: { reason: '混沌演练：主办方取消场次' },
+      });
+      const done = r.status === 200 || r.body?.error?.details?.status === 'cancelled';
+      log(
+        `organiser cancels session ${sessionId}: ${r.status} ${done ? 'cancelled' : JSON.stringify(r.body)}`,
+      );
+      if (done) return true;
+    } catch (e) {
+      log(`organiser cancel of session ${sessionId} failed (${e.message}); again`);
+    }
+    await sleep(2000);
+  }
+  return false;
+}
+
+/** After healing: the cancellation is done, every payment of it back, no ticket of it admissible. */
+export async function auditCancelled(stack, session, bad) {
+  const q = async (sql, args = []) => (await stack.deps.db.query(sql, args))[0];
+  const [change] = await q("SELECT id, state FROM session_changes WHERE session_id = ? AND kind = 'cancel'", [
+    session.id,
+  ]);
+  if (!change) return void bad.push(`session ${session.id} was never cancelled`);
+  if (change.state !== 'done') bad.push(`the cancellation of session ${session.id} is still ${change.state}`);
+  for (const t of await q('SELECT ticket_no, status FROM tickets WHERE session_id = ? AND status IN (?)', [
+    session.id,
+    [TICKET_STATUS.VALID, TICKET_STATUS.TRANSFERRING],
+  ]))
+    bad.push(`ticket ${t.ticket_no} of cancelled session ${session.id} is admissible (status ${t.status})`);
+  for (const o of await q(
+    `SELECT o.order_no, o.status FROM orders o WHERE o.session_id = ? AND o.status IN (?)`,
+    [session.id, [ORDER_STATUS.PENDING, ORDER_STATUS.PAID]],
+  ))
+    bad.push(`order ${o.order_no} of cancelled session ${session.id} still has status ${o.status}`);
+  await auditCancelledMoney(stack, q, session, change.id, bad);
+}
+
+/** Each payment WeChat took for the session: refunded in full, or with an operator and a reason. */
+async function auditCancelledMoney(stack, q, session, changeId, bad) {
+  const trades = new Map(stack.sim.orders().map((o) => [o.transaction_id, o]));
+  const refunds = stack.sim.refunds().filter((rf) => rf.status === 'SUCCESS');
+  const pays = await q(
+    `SELECT p.id, p.transaction_id, o.id order_id, o.order_no FROM payments p JOIN orders o ON o.id = p.order_id
+      WHERE o.session_id = ? AND p.transaction_id IS NOT NULL`,
+    [session.id],
+  );
+  for (const p of pays) {
+    const trade = trades.get(p.transaction_id);
+    if (!trade || (trade.trade_state !== 'SUCCESS' && trade.trade_state !== 'REFUND')) continue;
+    const ours = await q('SELECT out_refund_no, fee_fen FROM refunds WHERE payment_id = ? AND status = ?', [
+      p.id,
+      REFUND_STATUS.SUCCESS,
+    ]);
+    let back = 0;
+    for (const rf of refunds.filter((x) => x.out_trade_no === trade.out_trade_no)) {
+      const mine = ours.find((x) => x.out_refund_no === rf.out_refund_no);
+      back += rf.amount.refund + (mine?.fee_fen ?? 0);
+    }
+    if (back >= trade.amount.total) continue;
+    const [withOperator] = await q(
+      `SELECT 1 FROM refund_cases rc JOIN refunds r ON r.id = rc.refund_id WHERE r.payment_id = ?
+       UNION SELECT 1 FROM session_change_orders WHERE change_id = ? AND order_id = ? AND state = 'failed'
+         AND error IS NOT NULL AND error <> ''`,
+      [p.id, changeId, p.order_id],
+    );
+    if (!withOperator)
+      bad.push(
+        `order ${p.order_no} of cancelled session ${session.id}: ${trade.amount.total} fen taken, ${back} refunded, no operator case`,
+      );
+  }
+}
