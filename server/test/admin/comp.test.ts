@@ -239,6 +239,14 @@ describe('complimentary tickets', () => {
       body: {},
     });
     expect(refund.status).toBeGreaterThanOrEqual(400);
+    // Nor is it exchanged (改签), even where the show allows exchanges: the comp keeps the seat
+    // held back for it, and the reserved seat never goes to public sale that way.
+    await q('UPDATE shows SET exchange_allowed = 1, exchange_cutoff_minutes = 0 WHERE id = ?', [s.showId]);
+    const exchange = await h.api.call('POST', `/api/v1/orders/${r.body.orderNo}/exchange`, {
+      token: await h.api.tokenFor(u1!),
+      body: { ticketIds: [r.body.tickets[0].ticketNo], sessionId: s.sessionId, seatIds: [c] },
+    });
+    expect(exchange.body.error.code).toBe('EXCHANGE_NOT_ALLOWED');
 
     const v = await op('POST', `/api/v1/admin/comps/${r.body.orderId}/void`, { reason: '赞助取消' });
     expect(v.body).toMatchObject({ state: 'voided', voidReason: '赞助取消' });
