@@ -141,6 +141,48 @@ describe('refunds stuck in a non-final state', () => {
     expect(await resendStuckRefunds(p.deps, at(600), 60_000)).toBe(0);
   });
 
+  it('a refund whose result was lost is settled by the refund check, however many ABNORMAL refunds came before it', async () => {
+    const refundOf = async (openid: string, faults: Parameters<typeof p.sim.setFaults>[0]) => {
+      const o = await paidOrder(openid);
+      await issueTickets(p.deps, o.orderId, p.clock.now());
+      p.sim.setFaults(faults);
+      const r = await p.deps.refunds.refundOrder({
+        orderId: o.orderId,
+        by: { kind: 'admin', id: '1' },
+        now: p.clock.now(),
+      });
+      await p.deps.refunds.execute(r.id, p.clock.now());
+      return o;
+    };
+    // Refunds with an operator (ABNORMAL stays so until one acts), older than the one that matters.
+    const abnormal = await refundOf('openid-check-abnormal', { refundOutcome: 'ABNORMAL' });
+    await p.until(async () => (await refundRow(abnormal.orderId)).status === 3, 'abnormal');
+    // More than a page of them (a cancelled session's burst meeting a card problem): copies of
+    // that refund under numbers WeChat does not know (it answers 404 for them: nothing changes).
+    const { id } = await refundRow(abnormal.orderId);
+    for (let n = 1; n <= 60; n++)
+      await p.deps.db.query(
+        `INSERT INTO refunds (order_id, payment_id, kind, seq, out_refund_no, amount_fen, fee_fen, status,
+                              reason, requested_by, created_at)
+         SELECT order_id, payment_id, kind, seq + ?, CONCAT(out_refund_no, 'C', ?), amount_fen, fee_fen,
+                status, reason, requested_by, created_at FROM refunds WHERE id = ?`,
+        [n, n, id],
+      );
+    // This one succeeds at WeChat, but the notification is lost: only the refund check learns it.
+    p.sim.setFaults({ refundOutcome: 'SUCCESS' });
+    const lost = await refundOf('openid-check-lost', { drop: true });
+    const out = (await refundRow(lost.orderId)).out_refund_no;
+    await p.until(
+      async () => p.sim.refunds().some((x) => x.out_refund_no === out && x.status === 'SUCCESS'),
+      'done at WeChat',
+    );
+    p.sim.setFaults({ drop: false });
+    expect((await refundRow(lost.orderId)).status).toBe(1);
+    const later = new Date(p.clock.now().getTime() + 10 * 60_000);
+    await p.deps.refunds.checkProcessing(later, 0);
+    expect((await refundRow(lost.orderId)).status).toBe(2);
+  });
+
   it('ABNORMAL is handed to an operator (refund_cases) and the fan is told, once; tickets stay inadmissible', async () => {
     const o = await paidOrder('openid-sweep-abnormal');
     await issueTickets(p.deps, o.orderId, p.clock.now());

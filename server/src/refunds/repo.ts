@@ -167,12 +167,22 @@ export async function refundBlockedTickets(db: Db | Conn, sessionId: string): Pr
   return new Set(rows.map((r) => String(r.ticket_no)));
 }
 
-export async function refundsToCheck(db: Db, before: Date, limit: number): Promise<string[]> {
+/**
+ * A page of refunds in one non-final state, ids after `afterId`: the refund-check job walks each
+ * state's refunds round robin, so however many sit in one state, none waits behind them.
+ */
+export async function refundsToCheck(
+  db: Db,
+  status: number,
+  before: Date,
+  afterId: string,
+  limit: number,
+): Promise<{ id: string; outRefundNo: string }[]> {
   const [rows] = await db.query<Row[]>(
-    'SELECT out_refund_no FROM refunds WHERE status IN (?) AND created_at <= ? ORDER BY id LIMIT ?',
-    [[REFUND_STATUS.PROCESSING, REFUND_STATUS.ABNORMAL], before, limit],
+    'SELECT id, out_refund_no FROM refunds WHERE status = ? AND created_at <= ? AND id > ? ORDER BY id LIMIT ?',
+    [status, before, afterId, limit],
   );
-  return rows.map((r) => r.out_refund_no);
+  return rows.map((r) => ({ id: String(r.id), outRefundNo: r.out_refund_no }));
 }
 
 /** A send WeChat refused for now: count it and say when the sweeper may send it again. */

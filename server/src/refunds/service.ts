@@ -130,7 +130,13 @@ async function refuseIfTransferred(conn: Conn, itemIds: string[]): Promise<void>
  * a refunds row and an outbox message in the caller's transaction, the WeChat call by a
  * consumer (stable out_refund_no), and the outcome from WeChat's notification or a query.
  */
+/** Refunds of one state asked about per run of the refund check. */
+const REFUND_CHECK_PAGE = 50;
+
 export class RefundService {
+  /** Per non-final state, the last refund id the refund check asked WeChat about. */
+  private readonly checkedUpTo = new Map<number, string>();
+
   constructor(private readonly d: RefundDeps) {}
 
   /**
@@ -453,12 +459,30 @@ export class RefundService {
       await inTransaction(this.d.db, (conn) => this.handOver(conn, refund, 'stuck', now));
   }
 
-  /** Refunds WeChat accepted but never reported on: ask for their state. */
-  async checkProcessing(now: Date, olderThanMs: number): Promise<number> {
+  /**
+   * Refunds WeChat accepted but never reported on (PROCESSING), and those with an operator
+   * (ABNORMAL), asked for their state a page of each per run. Each state is walked round robin:
+   * once one page of ABNORMAL refunds (which stay so until an operator acts) came first in every
+   * run, and a burst of them (a cancelled session's refunds meeting a card problem) kept later
+   * PROCESSING refunds from ever being asked about.
+   */
+  async checkProcessing(now: Date, olderThanMs: number, pageSize = REFUND_CHECK_PAGE): Promise<number> {
+    const before = new Date(now.getTime() - olderThanMs);
     let settled = 0;
-    for (const no of await refundsToCheck(this.d.db, new Date(now.getTime() - olderThanMs), 50)) {
-      const wx = await this.d.pay.queryRefund(no);
-      if (wx && (await this.applyResult(wx, now)) === 'applied') settled++;
+    for (const status of [REFUND_STATUS.PROCESSING, REFUND_STATUS.ABNORMAL]) {
+      const page = await refundsToCheck(
+        this.d.db,
+        status,
+        before,
+        this.checkedUpTo.get(status) ?? '0',
+        pageSize,
+      );
+      // Round robin: the next check goes on after this page, and starts over after the last.
+      this.checkedUpTo.set(status, page.length < pageSize ? '0' : page[page.length - 1]!.id);
+      for (const r of page) {
+        const wx = await this.d.pay.queryRefund(r.outRefundNo);
+        if (wx && (await this.applyResult(wx, now)) === 'applied') settled++;
+      }
     }
     return settled;
   }
