@@ -9,6 +9,7 @@ export { ERRORS, isErrorCode } from '@showtix/shared-types/dist/errors';
 export { AttendeeSchema, CreateOrderSchema, ID_TYPES } from '@showtix/shared-types/dist/schemas';
 export { maskIdNumber } from '@showtix/shared-types/dist/idcard';
 export { maskPhone, PhoneSchema } from '@showtix/shared-types/dist/phone';
+export { SHOW_CATEGORIES, SHOW_CATEGORY_LABEL } from '@showtix/shared-types/dist/category';
 export { ApiError, networkError, parseApiError } from '@showtix/shared-types/dist/api-error';
 export { seatLabel, sectionLabel } from '@showtix/shared-types/dist/seat-label';
 export { refundTerms } from '@showtix/shared-types/dist/refund';

@@ -1,4 +1,5 @@
-import { SHOW_CATEGORIES, type ShowCategory, type ShowSummary } from '@showtix/shared-types';
+import type { ShowCategory, ShowSummary } from '@showtix/shared-types';
+import { SHOW_CATEGORIES } from '../../services/shared';
 
 /** On-sale shows first, then upcoming ones by sale start, then the rest. */
 export function sortShows(shows: ShowSummary[]): ShowSummary[] {

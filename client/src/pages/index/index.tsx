@@ -1,4 +1,5 @@
-import { SHOW_CATEGORY_LABEL, type ShowSummary } from '@showtix/shared-types';
+import type { ShowSummary } from '@showtix/shared-types';
+import { SHOW_CATEGORY_LABEL } from '../../services/shared';
 import { Input, ScrollView, Text, View } from '@tarojs/components';
 import { useState } from 'react';
 import { usePullDownRefresh, stopPullDownRefresh } from '@tarojs/taro';
