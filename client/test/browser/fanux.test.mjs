@@ -59,7 +59,7 @@ test('home: search and city chips narrow the feed; every control is at least 44 
   assert.equal(await page.getByTestId('show-card').count(), 1);
   await screenshot(page, 'fanux-01-home-city');
   await page.getByTestId('search-input').locator('input').fill('星河');
-  await page.getByText('没有找到相关演出，换个关键词或城市试试').waitFor();
+  await page.getByText('没有找到相关演出，换个关键词、城市或分类试试').waitFor();
   await page.getByTestId('city-chip').filter({ hasText: '全部城市' }).click();
   await page.getByTestId('show-card').filter({ hasText: '星河' }).waitFor();
   assert.equal(await page.getByTestId('show-card').count(), 1);
