@@ -52,12 +52,38 @@ export function loadScriptSource(file: string, dir = LUA_DIR): string {
   return luaPrelude() + expand(file, file);
 }
 
-/** Defines every `name-<numKeys>.lua` script once on the client (EVALSHA with EVAL fallback). */
+const isNoScript = (err: unknown): boolean => err instanceof Error && err.message.startsWith('NOSCRIPT');
+
+type Run = (...args: (string | number)[]) => Promise<ScriptReply>;
+
+/**
+ * Defines every `name-<numKeys>.lua` script once on the client (EVALSHA, EVAL on a new socket).
+ *
+ * Script caches are per node and not replicated: a replica promoted by a Cluster failover, or a
+ * restarted Redis, has none. ioredis resends a NOSCRIPT once, but during a failover that resend
+ * can itself meet CLUSTERDOWN, be retried, and go out as EVALSHA again (its socket counts as
+ * loaded), so a second NOSCRIPT reached the purchase as a 500 (seen in the cluster bench). A
+ * NOSCRIPT reply means the script did not run, so running it once more with EVAL (which also
+ * caches it on that node) still runs it exactly once.
+ */
 export function defineScripts(redis: Redis): ScriptedRedis {
   for (const file of readdirSync(LUA_DIR)) {
     const m = /^([a-zA-Z]+)-(\d+)\.lua$/.exec(file);
     if (!m) continue;
-    redis.defineCommand(m[1]!, { numberOfKeys: Number(m[2]), lua: loadScriptSource(file) });
+    const [name, numKeys, lua] = [m[1]!, Number(m[2]), loadScriptSource(file)];
+    redis.defineCommand(name, { numberOfKeys: numKeys, lua });
+    const commands = redis as unknown as Record<string, Run>;
+    const viaSha = commands[name]!;
+    // Pipelines (auto-pipelining's too) copy the client's function and call it with themselves
+    // as `this`: there it queues the command and returns the pipeline, untouched.
+    commands[name] = function (this: unknown, ...args) {
+      const reply = viaSha.apply(this, args);
+      if (this !== redis) return reply;
+      return reply.catch((err: unknown) => {
+        if (!isNoScript(err)) throw err;
+        return redis.eval(lua, numKeys, ...args) as Promise<ScriptReply>;
+      });
+    };
   }
   return redis as ScriptedRedis;
 }
