@@ -6,6 +6,7 @@ import path from 'node:path';
 import { freePort } from './pay-env';
 
 const TEMPLATE = path.resolve(__dirname, '../../../deploy/nginx/showtix.conf.template');
+const CLUSTER_TEMPLATE = path.resolve(__dirname, '../../../deploy/nginx/showtix-cluster.conf.template');
 
 export interface Nginx {
   url: string;
@@ -23,16 +24,25 @@ async function listening(port: number): Promise<boolean> {
 
 /**
  * A real nginx (Debian's, scripts/system-packages.mjs installs it) in front of `upstream`, with
- * the deployment template deploy/nginx/showtix.conf.template as it is, its two placeholders
- * filled in. Its own prefix and port, in the foreground as this process's child; close() stops it.
+ * the deployment template deploy/nginx/showtix.conf.template (or, for a list of upstreams,
+ * showtix-cluster.conf.template) as it is, its two placeholders filled in. Its own prefix and port, in the foreground as this process's child; close() stops it.
  */
-export async function startNginx(upstream: string): Promise<Nginx> {
+export async function startNginx(upstream: string | string[]): Promise<Nginx> {
   const port = await freePort();
   const prefix = mkdtempSync(path.join(tmpdir(), 'showtix-nginx-'));
   mkdirSync(path.join(prefix, 'logs'));
-  const site = readFileSync(TEMPLATE, 'utf8')
-    .replaceAll('${SHOWTIX_UPSTREAM}', upstream)
-    .replaceAll('${LISTEN_PORT}', `127.0.0.1:${port}`);
+  // Several upstreams: the cluster template (deploy/nginx/showtix-cluster.conf.template), with
+  // the server lines scripts/cluster.mjs writes.
+  const site = Array.isArray(upstream)
+    ? readFileSync(CLUSTER_TEMPLATE, 'utf8')
+        .replaceAll(
+          '${SHOWTIX_UPSTREAM_SERVERS}',
+          upstream.map((u) => `server ${u} max_fails=2 fail_timeout=5s;`).join('\n    '),
+        )
+        .replaceAll('${LISTEN_PORT}', `127.0.0.1:${port}`)
+    : readFileSync(TEMPLATE, 'utf8')
+        .replaceAll('${SHOWTIX_UPSTREAM}', upstream)
+        .replaceAll('${LISTEN_PORT}', `127.0.0.1:${port}`);
   writeFileSync(path.join(prefix, 'showtix.conf'), site);
   writeFileSync(
     path.join(prefix, 'nginx.conf'),

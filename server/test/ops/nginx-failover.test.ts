@@ -1,0 +1,77 @@
+import { createServer, request, type Server } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { startNginx, type Nginx } from '../helpers/nginx';
+
+/**
+ * deploy/nginx/showtix-cluster.conf.template, as it is, in front of two API instances, the first
+ * of which dies with every request it has read (as a process killed by kill -9 mid-purchase).
+ * A POST that carries an Idempotency-Key is safe to send again (the server answers a repeated key
+ * with the first attempt's order), so nginx sends it to the next instance: the fan gets an answer,
+ * not a 502. A POST without a key has no such guarantee and is never sent twice.
+ */
+let dying: TcpServer;
+let alive: Server;
+let nginx: Nginx;
+const seen: { key: string | undefined; body: string }[] = [];
+
+beforeAll(async () => {
+  dying = createTcpServer((socket) => socket.once('data', () => socket.destroy()));
+  alive = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      seen.push({ key: req.headers['idempotency-key'] as string | undefined, body });
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{"orderNo":"1"}');
+    });
+  });
+  await new Promise<void>((r) => dying.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => alive.listen(0, '127.0.0.1', r));
+  const port = (s: TcpServer | Server) => (s.address() as AddressInfo).port;
+  nginx = await startNginx([`127.0.0.1:${port(dying)}`, `127.0.0.1:${port(alive)}`]);
+});
+afterAll(async () => {
+  await nginx?.close();
+  await new Promise((r) => dying.close(r));
+  alive.closeAllConnections();
+  await new Promise((r) => alive.close(r));
+});
+
+function post(key?: string): Promise<number> {
+  const body = JSON.stringify({ sessionId: 1, seatIds: [1] });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${nginx.url}/api/v1/orders`,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...(key ? { 'idempotency-key': key } : {}),
+        },
+      },
+      (res) => (res.resume(), res.once('end', () => resolve(res.statusCode!))),
+    );
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+it('a keyed purchase whose instance dies mid-request is answered by the next instance', async () => {
+  // nginx starts its round robin at the first server, the dying one: each keyed POST that lands
+  // there is sent on, with its key and body intact.
+  const statuses = [];
+  for (let i = 0; i < 4; i++) statuses.push(await post(`k-${i}-0123456789abcdef`));
+  expect(statuses).toEqual([201, 201, 201, 201]);
+  expect(seen.map((s) => s.key)).toEqual([0, 1, 2, 3].map((i) => `k-${i}-0123456789abcdef`));
+  expect(seen.every((s) => s.body === '{"sessionId":1,"seatIds":[1]}')).toBe(true);
+});
+
+it('a POST without a key is never sent twice: it fails rather than risk a second purchase', async () => {
+  await new Promise((r) => setTimeout(r, 5_500)); // the dying instance is back in rotation
+  seen.length = 0;
+  const statuses = [];
+  for (let i = 0; i < 2; i++) statuses.push(await post());
+  expect(statuses.sort()).toEqual([201, 502]);
+  expect(seen).toHaveLength(1);
+});
