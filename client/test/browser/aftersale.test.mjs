@@ -174,6 +174,10 @@ test('转赠: fan A offers a ticket in 票夹, fan B opens the copied link and a
   await a.page.locator('[data-testid=ticket][data-status=transferred]').getByText('已转赠').first().waitFor();
   await screenshot(a.page, 'aftersale-04-transfer-given');
   assert.equal((await ticketsOf(giver.token)).find((t) => t.ticketId === ticketId).status, 'transferred');
+  // A's order names the ticket as handed on and offers no refund of it.
+  await openPage(a.page, stack.appUrl, 'order', { orderNo: order.orderNo });
+  await a.page.getByTestId('item-transfer').getByText('已转赠').waitFor();
+  assert.equal(await a.page.getByTestId('refund-order').count(), 0);
   assert.deepEqual([...a.errors, ...b.errors], []);
 });
 
@@ -216,6 +220,9 @@ test('改签: a ticket moved to a dearer seat from 订单详情, the difference 
   // The original order lists the exchange as done; 票夹 shows the new ticket and the old one void.
   await openPage(page, stack.appUrl, 'order', { orderNo: order.orderNo });
   await page.locator('[data-testid=exchange-row][data-status=done]').waitFor();
+  // Its ticket is marked exchanged, and no refund is offered for it (the server has none to give).
+  await page.getByTestId('item-exchanged').waitFor();
+  assert.equal(await page.getByTestId('refund-order').count(), 0);
   await screenshot(page, 'aftersale-08-exchange-done');
   const tickets = await ticketsOf(buyer.token);
   assert.equal(tickets.find((t) => t.ticketId === oldTicket).status, 'exchanged');
