@@ -153,7 +153,7 @@ test('转赠: fan A offers a ticket in 票夹, fan B opens the copied link and a
     'the transfer link on the clipboard',
   );
   assert.match(link, /#\/pages\/transfer\/index\?code=/);
-  await screenshot(a.page, 'aftersale-01-transfer-offered');
+  await screenshot(a.page, 'aftersale-01-transfer-offered', { toast: true }); // 链接已复制
 
   const b = await fan({ token: receiver.token });
   await b.page.goto(link);
