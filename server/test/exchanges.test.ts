@@ -158,6 +158,9 @@ it('same price, same session: immediate; the old ticket is exchanged, the new on
     body: { ticketIds: o.ticketIds },
   });
   expect(again.status).toBe(404);
+  // The fan's order view marks the item exchanged (the app offers no refund of it).
+  const view = await p.api.call('GET', `/api/v1/orders/${o.orderNo}`, { token: o.fan.token });
+  expect(view.body.items).toEqual([expect.objectContaining({ ticketId: o.ticketIds[0], exchanged: true })]);
   // The order drawer and the fan's order list the exchange.
   const listed = await p.api.call('GET', `/api/v1/orders/${o.orderNo}/exchanges`, { token: o.fan.token });
   expect(listed.body.items).toHaveLength(1);

@@ -160,6 +160,8 @@ export interface OrderItem {
   transferred?: boolean;
   /** A transfer offer of the buyer's ticket is open: not refundable until it is cancelled. */
   transferring?: boolean;
+  /** The ticket was exchanged (改签) for one of another order: void here, not refundable here. */
+  exchanged?: boolean;
 }
 
 /** The real-name holder of one ticket, masked (张*三, 1101**********1234). */

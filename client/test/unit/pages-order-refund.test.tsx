@@ -113,3 +113,42 @@ it('the fee of several tickets is the fee on their total, rounded down as the se
   fireEvent.click(rows[0]!); // unchosen again
   expect(screen.getByTestId('refund-tickets').textContent).toBe('退 1 张，预计退回 ¥612.01');
 });
+
+it('an order whose only ticket was exchanged (改签) offers no refund: the ticket is marked, nothing to refund here', async () => {
+  router.params = { orderNo: 'N201' };
+  const order = { ...ORDER, orderNo: 'N201', amountFen: 68_001, items: [item(2, { exchanged: true })] };
+  serveApi({
+    'GET /api/v1/orders/N201': ok(order),
+    'GET /api/v1/sessions/7': ok(SESSION),
+    'GET /api/v1/shows/3': ok(SHOW),
+  });
+  render(<OrderPage />);
+  await flush();
+  expect(screen.getByTestId('item-exchanged').textContent).toBe('已改签');
+  expect(screen.queryByTestId('refund-order')).toBeNull();
+  expect(screen.queryByTestId('refund-pick-open')).toBeNull();
+  expect(screen.queryByText(/当前退票收取|可免费退票|不支持退票/)).toBeNull();
+});
+
+it('with a ticket handed on (转赠 or 改签), the others are refunded ticket by ticket, not as the whole order', async () => {
+  router.params = { orderNo: 'N202' };
+  const order = {
+    ...ORDER,
+    orderNo: 'N202',
+    items: [item(2, { transferred: true }), item(3, { exchanged: true }), item(4), item(5)],
+  };
+  serveApi({
+    'GET /api/v1/orders/N202': ok(order),
+    'GET /api/v1/sessions/7': ok(SESSION),
+    'GET /api/v1/shows/3': ok(SHOW),
+  });
+  render(<OrderPage />);
+  await flush();
+  expect(screen.queryByTestId('refund-order')).toBeNull();
+  expect(screen.getByTestId('refund-pick-open').textContent).toBe('退票');
+  fireEvent.click(screen.getByTestId('refund-pick-open'));
+  expect(screen.getAllByTestId('refund-pick').map((r) => r.textContent)).toEqual([
+    expect.stringContaining('A区 1排4座'),
+    expect.stringContaining('A区 1排5座'),
+  ]);
+});

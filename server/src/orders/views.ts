@@ -15,6 +15,7 @@ export function itemView(r: ItemRow): OrderItem {
       : {}),
     ...(r.ticket_status === TICKET_STATUS.TRANSFERRED ? { transferred: true } : {}),
     ...(r.ticket_status === TICKET_STATUS.TRANSFERRING ? { transferring: true } : {}),
+    ...(r.ticket_status === TICKET_STATUS.EXCHANGED ? { exchanged: true } : {}),
   };
   if (r.seat_id) {
     return {

@@ -35,6 +35,11 @@ export default function ItemsCard({ order }: { order: Order }) {
               {it.transferred ? '已转赠' : '转赠中'}
             </Text>
           ) : null}
+          {it.exchanged ? (
+            <Text className="line__tag" data-testid="item-exchanged">
+              已改签
+            </Text>
+          ) : null}
           {it.refundStatus && ITEM_REFUND[it.refundStatus] ? (
             <Text className="line__tag" data-testid="item-refund">
               {ITEM_REFUND[it.refundStatus]}

@@ -8,16 +8,19 @@ import { disabledWhen, flag } from '../../utils/flag';
 import Icon from '../../components/icon/Icon';
 
 /**
+ * An item whose ticket left this order's hands: transferred to someone else or on offer (转赠),
+ * or exchanged (改签) for a ticket of another order. The server refunds none of them here.
+ */
+export const handedOn = (it: OrderItem): boolean =>
+  Boolean(it.transferred || it.transferring || it.exchanged);
+
+/**
  * An item whose ticket can still be refunded: issued, not in a refund (a closed one gave it back),
- * not transferred to someone else nor on offer (转赠).
+ * not handed on (转赠, 改签).
  */
 export function refundableItems(order: Order): OrderItem[] {
   return order.items.filter(
-    (it) =>
-      it.ticketId &&
-      (!it.refundStatus || it.refundStatus === 'closed') &&
-      !it.transferred &&
-      !it.transferring,
+    (it) => it.ticketId && (!it.refundStatus || it.refundStatus === 'closed') && !handedOn(it),
   );
 }
 

@@ -21,7 +21,7 @@ import SessionChangeNote from '../../components/SessionChangeNote';
 import { runRemedy } from '../../utils/remedy';
 import { formatCountdown, formatDateTime } from '../../utils/time';
 import RefundTimeline, { refundOpen } from './RefundTimeline';
-import TicketRefundPicker, { offersTicketRefund } from './TicketRefundPicker';
+import TicketRefundPicker, { handedOn, offersTicketRefund } from './TicketRefundPicker';
 import ItemsCard from './ItemsCard';
 import { ExchangeCards, ExchangeToggle, useExchangeOffer } from './ExchangePanel';
 import { usePayResult } from './usePayResult';
@@ -120,8 +120,12 @@ function refundOffer(order: Order, ctx: SessionContext | undefined) {
     ? refundFeePercent(ctx.show.refundRules, ctx.session.startsAt, Date.now(), ctx.session.fullRefundUntil)
     : 100;
   const live = order.status === 'paid' || order.status === 'ticketed';
-  const refundable = live && !order.refund && feePercent < 100 && ctx?.session.status !== 'cancelled';
-  return { feePercent, refundable };
+  // The whole order in one tap only while all of it is the buyer's: the server refuses a
+  // transferred ticket and no longer counts an exchanged one (the picker offers the others).
+  const whole = !order.items.some(handedOn);
+  const refundable =
+    live && whole && !order.refund && feePercent < 100 && ctx?.session.status !== 'cancelled';
+  return { feePercent, refundable, whole };
 }
 
 async function confirmCancel(): Promise<boolean> {
@@ -242,7 +246,7 @@ export default function OrderPage() {
               联系手机：{order.contactPhone}
             </Text>
           ) : null}
-          {live && (!order.refund || perTicket) ? (
+          {live && (perTicket || (!order.refund && offer.whole)) ? (
             <Text className="card__line">
               {feePercent >= 100
                 ? '当前时段不支持退票'
