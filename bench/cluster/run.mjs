@@ -5,7 +5,7 @@
 // master that serves the hot session (its replica takes over), and a restart of the MariaDB
 // replica. Before that, the same sale on ONE API process (no nginx, no faults) gives
 // single_process_rps in the same run. Last line: one JSON object.
-// Usage: node bench/cluster/run.mjs [--apis 3 --buyers 3000 --seats 600 --connections 64 --smoke]
+// Usage: node bench/cluster/run.mjs [--apis 3 --buyers 3000 --seats 600 --connections 64 --smoke --keep]
 // (small by default: it finishes in a few minutes on a shared 2-core machine).
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
@@ -58,16 +58,48 @@ async function sell(url, tokens, bodies, keyTag, t0) {
     keyTag,
     onResponse: (status, body, sentAt, now) => {
       let orderNo;
-      if (status === 201)
+      let code;
+      if (status === 201 || status >= 500)
         try {
-          orderNo = JSON.parse(body).orderNo;
+          const json = JSON.parse(body);
+          orderNo = json.orderNo;
+          code = json.code ?? json.error?.code;
         } catch {
-          /* counted as lost below */
+          /* a 201 without an order number is counted as lost below; a 5xx without JSON is nginx's */
         }
-      samples.push([sentAt - t0, now - t0, status, orderNo]);
+      samples.push([
+        sentAt - t0,
+        now - t0,
+        status,
+        orderNo,
+        code ?? (status >= 500 ? 'no JSON body' : undefined),
+      ]);
     },
   });
   return { samples, errors: res.errors + res.timeouts, non2xx: res.non2xx };
+}
+
+/**
+ * The errors by status and code: the server's code (503 OVERLOADED is a deliberate early refusal
+ * with Retry-After, 503 SERVICE_UNAVAILABLE a store that did not answer) or nginx's own page.
+ */
+function byCode(samples) {
+  const out = {};
+  for (const s of samples.filter((x) => x[2] >= 500))
+    out[`${s[2]} ${s[4]}`] = (out[`${s[2]} ${s[4]}`] ?? 0) + 1;
+  return out;
+}
+
+/** How many of the acknowledged order numbers the primary has. */
+async function countInMysql(deps, orderNos) {
+  let found = 0;
+  for (let i = 0; i < orderNos.length; i += 1000) {
+    const chunk = orderNos.slice(i, i + 1000).filter(Boolean);
+    if (!chunk.length) continue;
+    const [rows] = await deps.db.query('SELECT COUNT(*) n FROM orders WHERE order_no IN (?)', [chunk]);
+    found += Number(rows[0].n);
+  }
+  return found;
 }
 
 /** Requests per second over the selling window (up to the last 201). */
@@ -88,6 +120,8 @@ async function main() {
     apis: APIS,
     workers: 1,
     amqpPrefix: `benchcluster${process.pid}`,
+    // --keep: leave the run's directory (nginx's error log, each process's log) for a post-mortem.
+    keepDir: args.keep === true,
     env: { RATE_PURCHASE_IP: '0/1', LEADER_LEASE_MS: '3000', MYSQL_POOL_SIZE: '12' },
   });
   const { loadConfig } = dist('config/index.js');
@@ -182,17 +216,12 @@ async function main() {
     const errorsDuringFailover = during.filter((s) => s[2] >= 500).length + s2.errors; // autocannon's errors are socket-level
     const statuses = {};
     for (const s of s2.samples) statuses[s[2]] = (statuses[s[2]] ?? 0) + 1;
+    const errorsByCode = byCode(during);
 
     // The record: every acknowledged order is in MySQL (the primary), nothing sold twice.
     await sleep(2000);
     const acked = s2.samples.filter((s) => s[2] === 201).map((s) => s[3]);
-    let found = 0;
-    for (let i = 0; i < acked.length; i += 1000) {
-      const chunk = acked.slice(i, i + 1000).filter(Boolean);
-      if (!chunk.length) continue;
-      const [rows] = await deps.db.query('SELECT COUNT(*) n FROM orders WHERE order_no IN (?)', [chunk]);
-      found += Number(rows[0].n);
-    }
+    const found = await countInMysql(deps, acked);
     const a = await audit(deps, tour);
     const a1 = await audit(deps, single);
     const lat = s2.samples.map((s) => s[1] - s[0]).sort((x, y) => x - y);
@@ -212,6 +241,8 @@ async function main() {
       created_201: acked.length,
       lost_acknowledged: acked.length - found,
       errors_during_failover: errorsDuringFailover,
+      errors_by_code: errorsByCode,
+      socket_errors: s2.errors,
       failover_recovery_s: Number.isFinite(recoveredAt)
         ? Number(((recoveredAt - redisKillMs) / 1000).toFixed(2))
         : null,
@@ -239,6 +270,7 @@ async function main() {
   } finally {
     await closeDeps(deps).catch(() => undefined);
     await topo.stop(); // processes, Redis Cluster, MariaDB, the run's queues, its directory
+    if (args.keep === true) console.log(`kept: ${topo.dir} (nginx/logs/error.log, logs/*.log)`);
   }
 }
 
