@@ -18,8 +18,8 @@ afterAll(() => p.close());
 
 const q = async (sql: string, params: unknown[] = []) =>
   (await p.deps.db.query<RowDataPacket[]>(sql, params))[0];
-const put = (showId: string, token?: string) =>
-  p.api.call('PUT', `/api/v1/shows/${showId}/sale-reminder`, { token });
+const remind = (showId: string, token?: string) =>
+  p.api.call('POST', `/api/v1/shows/${showId}/sale-reminder`, { token });
 const del = (showId: string, token?: string) =>
   p.api.call('DELETE', `/api/v1/shows/${showId}/sale-reminder`, { token });
 const wantCount = async (showId: string) =>
@@ -32,13 +32,13 @@ describe('setting and cancelling a 开售提醒', () => {
     const a = await p.login('openid-remind-a');
     const b = await p.login('openid-remind-b');
     expect(await wantCount(presale.showId)).toBe(0);
-    const first = await put(presale.showId, a.token);
+    const first = await remind(presale.showId, a.token);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ showId: presale.showId, state: 'waiting', notifiedAt: null });
     expect(first.body.saleStartsAt).toEqual(expect.any(String));
     // a retried tap: the same reminder, not a second one
-    expect((await put(presale.showId, a.token)).body).toEqual(first.body);
-    await put(presale.showId, b.token);
+    expect((await remind(presale.showId, a.token)).body).toEqual(first.body);
+    await remind(presale.showId, b.token);
     expect(await wantCount(presale.showId)).toBe(2);
     expect((await mine(a.token)).map((r) => r.showId)).toEqual([presale.showId]);
     expect(await del(presale.showId, b.token)).toMatchObject({ status: 200, body: { removed: true } });
@@ -49,11 +49,11 @@ describe('setting and cancelling a 开售提醒', () => {
 
   it('refuses a show on sale already, an unknown show and a fan not logged in, changing nothing', async () => {
     const a = await p.login('openid-remind-a');
-    const onSale = await put(selling.showId, a.token);
+    const onSale = await remind(selling.showId, a.token);
     expect(onSale.status).toBe(409);
     expect(onSale.body.error.code).toBe('SALE_REMINDER_UNAVAILABLE');
-    expect((await put('999999999', a.token)).status).toBe(404);
-    expect((await put(presale.showId)).status).toBe(401);
+    expect((await remind('999999999', a.token)).status).toBe(404);
+    expect((await remind(presale.showId)).status).toBe(401);
     expect((await p.api.call('GET', '/api/v1/me/sale-reminders')).status).toBe(401);
     expect(await wantCount(selling.showId)).toBe(0);
   });
@@ -71,7 +71,7 @@ describe('the sale-open job', () => {
       token: refused.token,
       body: { requestId: 'req-sale-43101', results: { TPL_SALE_OPEN: 'accept' } },
     });
-    for (const fan of [yes, none, refused]) expect((await put(show.showId, fan.token)).status).toBe(200);
+    for (const fan of [yes, none, refused]) expect((await remind(show.showId, fan.token)).status).toBe(200);
     const job = new SaleReminderService(p.deps.db, p.deps.relay);
     expect(await job.enqueueDue(p.clock.now())).toBe(0); // not on sale yet: nothing
     await openSale(p.deps, show.sessionId, p.clock.now());

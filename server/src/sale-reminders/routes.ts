@@ -8,7 +8,7 @@ import type { SaleReminderService } from './service';
 /** 开售提醒: set or cancel a show's reminder, and the fan's list (我的). */
 export function saleReminderRoutes(reminders: SaleReminderService, auth: Middleware, clock: Clock): Router {
   const r = new Router({ prefix: '/api/v1' });
-  r.put('/shows/:showId/sale-reminder', auth, async (ctx) => {
+  r.post('/shows/:showId/sale-reminder', auth, async (ctx) => {
     ctx.body = await reminders.add(principal(ctx).userId, pathId(ctx.params.showId), clock.now());
   });
   r.delete('/shows/:showId/sale-reminder', auth, async (ctx) => {
