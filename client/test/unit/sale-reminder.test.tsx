@@ -123,14 +123,15 @@ describe('开售提醒 on the show page', () => {
     expect(taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ icon: 'none' }));
   });
 
-  it('is not offered on a show on sale; nobody wanting it shows no count; no login just to look', async () => {
+  it('is not offered (nor asked about) on a show on sale; no count when nobody wants it; no login just to look', async () => {
     const sent = await openShow({ ...DETAIL, wantCount: 0, sessions: [SESSION] });
     expect(screen.queryByTestId('sale-reminder')).toBeNull();
     expect(screen.queryByTestId('want-count')).toBeNull();
+    expect(sent.map((s) => s.key)).not.toContain('GET /api/v1/me/sale-reminders');
     taro.removeStorageSync('showtix.token');
     const anon = await openShow(DETAIL);
     expect(anon.map((s) => s.key)).not.toContain('GET /api/v1/me/sale-reminders');
-    expect(sent.map((s) => s.key)).toContain('GET /api/v1/me/sale-reminders');
+    expect(screen.getByTestId('sale-reminder').textContent).toBe('开售提醒');
   });
 });
 

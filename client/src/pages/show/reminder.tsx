@@ -18,14 +18,16 @@ const toast = (title: string) => void Taro.showToast({ title, icon: 'none' });
 
 /**
  * Whether the fan has a 开售提醒 of this show, and the show's 想看 count (the fans who set one),
- * kept in step with the fan's taps. Asked of the server only for a fan who is logged in
- * (browsing never logs anyone in).
+ * kept in step with the fan's taps. Asked of the server only on a show not yet selling and for a
+ * fan who is logged in (browsing never logs anyone in).
  */
-export function useSaleReminder(d: Pick<ShowDetail, 'id' | 'wantCount'>) {
+export function useSaleReminder(d: Pick<ShowDetail, 'id' | 'wantCount' | 'sessions'>) {
   const [on, setOn] = useState(false);
   const [count, setCount] = useState(d.wantCount ?? 0);
+  const remindable = canRemind(d);
   useEffect(() => {
-    if (!currentToken()) return undefined;
+    // On a show already selling there is nothing to offer, so nothing to ask.
+    if (!remindable || !currentToken()) return undefined;
     let live = true;
     mySaleReminders().then(
       (r) => live && setOn(r.items.some((x) => x.showId === d.id)),
@@ -34,7 +36,7 @@ export function useSaleReminder(d: Pick<ShowDetail, 'id' | 'wantCount'>) {
     return () => {
       live = false;
     };
-  }, [d.id]);
+  }, [d.id, remindable]);
   const set = async () => {
     // First thing in the tap: WeChat shows its consent dialog only while a tap is handled.
     await askNoticeConsent(['sale_open']);
@@ -74,7 +76,7 @@ export function SaleReminderAction({
   d: Pick<ShowDetail, 'sessions'>;
   state: ReturnType<typeof useSaleReminder>;
 }) {
-  if (!canRemind(d) && !state.on) return null;
+  if (!canRemind(d)) return null;
   return (
     <View
       className={`hero-action${state.on ? ' hero-action--on' : ''}`}
