@@ -56,16 +56,18 @@ export async function remindersOf(db: Q, userId: string, showId?: string): Promi
   }));
 }
 
-/** Reminders not yet sent whose show has a session selling now, with that session (the first). */
+/**
+ * Reminders not yet sent whose show has a session selling now, with that session (the first).
+ * From the selling sessions to the reminders (idx_sale_reminders_due), so the thousands of
+ * reminders of shows still in presale are not read every run.
+ */
 export async function dueSaleReminders(db: Db, limit: number) {
   const [rows] = await db.query<Row[]>(
-    `SELECT r.user_id, r.show_id,
-        (SELECT MIN(ss.id) FROM show_sessions ss WHERE ss.show_id = r.show_id AND ss.status IN (?)) session_id
-       FROM sale_reminders r
-      WHERE r.notified_at IS NULL
-        AND EXISTS (SELECT 1 FROM show_sessions ss WHERE ss.show_id = r.show_id AND ss.status IN (?))
+    `SELECT r.user_id, r.show_id, s.session_id
+       FROM (SELECT show_id, MIN(id) session_id FROM show_sessions WHERE status IN (?) GROUP BY show_id) s
+       JOIN sale_reminders r ON r.show_id = s.show_id AND r.notified_at IS NULL
       ORDER BY r.show_id, r.user_id LIMIT ?`,
-    [SELLING, SELLING, limit],
+    [SELLING, limit],
   );
   return rows.map((r) => ({
     userId: String(r.user_id),

@@ -4,8 +4,10 @@ import { appError } from '../errors';
 import { enqueue } from '../outbox/repo';
 import * as repo from './repo';
 
-/** Reminders enqueued per run of the job (the next run takes the rest). */
+/** Reminders read per page. */
 const BATCH = 500;
+/** A run stops reading pages after this long (the job runs every 30 s). */
+const RUN_BUDGET_MS = 20_000;
 
 /**
  * 开售提醒: a fan asks to be told when a show goes on sale (only while none of its sessions is
@@ -41,24 +43,32 @@ export class SaleReminderService {
   /**
    * Enqueues the sale_open notice of every reminder whose show has a session selling, once per
    * fan and show: the claim (notified_at) and the outbox message are written in one transaction,
-   * so a second run, or another instance running at the same time, enqueues nothing more.
+   * so a second run, or another instance running at the same time, enqueues nothing more. Page
+   * after page until none is left or the run's time is up (a show many fans wait for is told
+   * within a few runs; the next run takes the rest).
    */
-  async enqueueDue(now: Date): Promise<number> {
+  async enqueueDue(now: Date, o: { batch?: number; budgetMs?: number } = {}): Promise<number> {
+    const batch = o.batch ?? BATCH;
+    const started = Date.now();
     let enqueued = 0;
-    for (const r of await repo.dueSaleReminders(this.db, BATCH)) {
-      const claimed = await inTransaction(this.db, async (conn) => {
-        if (!(await repo.claimSaleReminder(conn, r, now))) return false;
-        await enqueue(conn, 'notice.send', `sale-open-${r.showId}-${r.userId}`, {
-          userId: r.userId,
-          template: 'sale_open',
-          showId: r.showId,
-          sessionId: r.sessionId,
-        });
-        return true;
-      });
-      if (claimed) enqueued++;
+    for (;;) {
+      const due = await repo.dueSaleReminders(this.db, batch);
+      for (const r of due) if (await this.enqueueOne(r, now)) enqueued++;
+      if (enqueued) this.relay.nudge();
+      if (due.length < batch || Date.now() - started > (o.budgetMs ?? RUN_BUDGET_MS)) return enqueued;
     }
-    if (enqueued) this.relay.nudge();
-    return enqueued;
+  }
+
+  private enqueueOne(r: { userId: string; showId: string; sessionId: string }, now: Date) {
+    return inTransaction(this.db, async (conn) => {
+      if (!(await repo.claimSaleReminder(conn, r, now))) return false;
+      await enqueue(conn, 'notice.send', `sale-open-${r.showId}-${r.userId}`, {
+        userId: r.userId,
+        template: 'sale_open',
+        showId: r.showId,
+        sessionId: r.sessionId,
+      });
+      return true;
+    });
   }
 }
