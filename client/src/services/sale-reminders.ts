@@ -22,7 +22,10 @@ export function canRemind(d: Pick<ShowDetail, 'sessions'>): boolean {
   return st.includes('presale') && !st.includes('on_sale') && !st.includes('sold_out');
 }
 
-/** What 我的 says of a reminder. */
+/**
+ * What 我的 says of a reminder. Once the sale opened it does not claim the fan was told: the
+ * notice needs a consent left, which the server may not have had.
+ */
 export function reminderStateText(r: SaleReminder): string {
-  return r.state === 'notified' ? '已开售，开售时已通知您' : '待开售，开售时通过微信通知您';
+  return r.state === 'notified' ? '已开售，快去购票' : '待开售，开售时通过微信通知您';
 }

@@ -188,7 +188,7 @@ describe('开售提醒 on 我的', () => {
     await tick();
     expect(screen.getAllByTestId('sale-reminder-state').map((e) => e.textContent)).toEqual([
       expect.stringMatching(/^待开售，开售时通过微信通知您（.+ 开售）$/),
-      '已开售，开售时已通知您',
+      '已开售，快去购票',
     ]);
     expect(screen.getAllByTestId('sale-reminder-cancel')).toHaveLength(1);
     fireEvent.click(screen.getByText('星河巡回演唱会'));
