@@ -72,6 +72,11 @@ describe('the sale-open job', () => {
       body: { requestId: 'req-sale-43101', results: { TPL_SALE_OPEN: 'accept' } },
     });
     for (const fan of [yes, none, refused]) expect((await remind(show.showId, fan.token)).status).toBe(200);
+    // a fan who changed their mind before the sale: consent or not, nothing is sent
+    const gone = await p.login('openid-sale-cancelled');
+    await consentTo(p, gone, 'openid-sale-cancelled', ['sale_open']);
+    await remind(show.showId, gone.token);
+    await del(show.showId, gone.token);
     const job = new SaleReminderService(p.deps.db, p.deps.relay);
     expect(await job.enqueueDue(p.clock.now())).toBe(0); // not on sale yet: nothing
     await openSale(p.deps, show.sessionId, p.clock.now());
@@ -103,7 +108,7 @@ describe('the sale-open job', () => {
       [refused.userId]: ['refused', 43101],
     });
     const sent = p.sim.messages().filter((m) => m.template_id === 'TPL_SALE_OPEN');
-    expect(sent).toHaveLength(1);
+    expect(sent).toHaveLength(1); // not to the fan who cancelled either
     expect(sent[0]).toMatchObject({ touser: 'openid-sale-yes', page: `pages/show/index?id=${show.showId}` });
     expect(sent[0]!.data).toMatchObject({ character_string2: { value: show.showId } });
     expect((await mine(yes.token))[0]).toMatchObject({ showId: show.showId, state: 'notified' });
