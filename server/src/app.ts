@@ -76,6 +76,8 @@ import { CompService } from './comp/service';
 import { compClaimRoutes } from './comp/routes';
 import { WaitlistService } from './waitlist/service';
 import { waitlistRoutes } from './waitlist/routes';
+import { SaleReminderService } from './sale-reminders/service';
+import { saleReminderRoutes } from './sale-reminders/routes';
 
 /** Everything the app is made of, built once from the config. Tests build it with their own. */
 export interface AppDeps {
@@ -480,6 +482,7 @@ export function createApp(d: AppDeps): Koa {
     noticeRoutes(new NoticeService(d.db, d.config.wechat.templates), auth, d.clock),
     compClaimRoutes(comp.comps, auth, d.clock),
     waitlistRoutes(d.waitlist, auth, d.clock),
+    saleReminderRoutes(new SaleReminderService(d.db, d.relay), auth, d.clock),
     ...adminRouters({ ...d, sessionChanges: sessionChangesOf(d), transfers, comp }),
     // The H5 build works only with the simulator's cashier: production serves it only when asked.
     ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),

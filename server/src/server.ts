@@ -19,6 +19,7 @@ import { startConsumers } from './workers';
 import { InventoryAudit } from './inventory/audit';
 import { recoveryJobs } from './jobs/recovery';
 import { enqueueReminders } from './jobs/reminders';
+import { SaleReminderService } from './sale-reminders/service';
 import { STAGE_GAUGES_INTERVAL_MS, StageGauges } from './metrics/snapshot';
 
 /** One admission tick for every selling session that has a waiting room. */
@@ -42,6 +43,7 @@ export interface RunningServer {
 function afterSaleJobs(d: AppDeps): JobSpec[] {
   const sessionChanges = sessionChangesOf(d);
   const transfers = transfersOf(d);
+  const saleReminders = new SaleReminderService(d.db, d.relay);
   return [
     {
       // Cancelled and postponed sessions: notices, pending orders, refunds at the configured rate.
@@ -56,6 +58,8 @@ function afterSaleJobs(d: AppDeps): JobSpec[] {
       run: () => d.waitlist.sweep(d.clock.now()),
     },
     { name: 'notice-reminders', intervalMs: 5 * 60_000, run: () => enqueueReminders(d, d.clock.now()) },
+    // 开售提醒: one sale_open notice per fan once a session of the show is selling.
+    { name: 'sale-open-notices', intervalMs: 30_000, run: () => saleReminders.enqueueDue(d.clock.now()) },
     // Transfer offers past the organiser's cutoff go back to VALID (admissible again).
     { name: 'transfer-expiry', intervalMs: 30_000, run: () => transfers.expireDue(d.clock.now()) },
   ];

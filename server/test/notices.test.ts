@@ -60,6 +60,7 @@ describe('templates and consent', () => {
       waiting_list_offer: 'TPL_WAITING_LIST_OFFER',
       session_changed: 'TPL_SESSION_CHANGED',
       reminder: 'TPL_REMINDER',
+      sale_open: 'TPL_SALE_OPEN',
     });
   });
 

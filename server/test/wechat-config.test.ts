@@ -41,6 +41,7 @@ describe('WeChat configuration: subscribe-message templates', () => {
       waiting_list_offer: 'TPL_WAITING_LIST_OFFER',
       session_changed: 'TPL_SESSION_CHANGED',
       reminder: 'TPL_REMINDER',
+      sale_open: 'TPL_SALE_OPEN',
     });
     expect(load({ WECHAT_TEMPLATE_REFUND: 'abc-DEF_123' }).config.templates.refund).toBe('abc-DEF_123');
   });

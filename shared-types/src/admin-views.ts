@@ -26,6 +26,9 @@ export interface VenueSummary {
   name: string;
   city: string;
   address: string;
+  /** GCJ-02; null when not entered. */
+  latitude: number | null;
+  longitude: number | null;
   seatCount: number;
   zoneCount: number;
   sections: string[];

@@ -91,21 +91,50 @@ const noUnits = { message: '场馆至少需要一个座位或一个站席区' };
 
 /** A venue's seats: explicit seats (import) and/or generator blocks, plus standing zones. */
 export const VenueLayoutSchema = z.strictObject(layoutFields).refine(hasUnits, noUnits);
+/**
+ * A venue's place on the map, for 导航 (wx.openLocation): GCJ-02, the coordinates WeChat's maps
+ * and Tencent's map picker give (outside mainland China they equal WGS-84). null clears them.
+ */
+export const LatitudeSchema = z
+  .number()
+  .finite()
+  .min(-90, '纬度应在 -90 到 90 之间')
+  .max(90, '纬度应在 -90 到 90 之间');
+export const LongitudeSchema = z
+  .number()
+  .finite()
+  .min(-180, '经度应在 -180 到 180 之间')
+  .max(180, '经度应在 -180 到 180 之间');
+const coordFields = {
+  latitude: LatitudeSchema.nullable().optional(),
+  longitude: LongitudeSchema.nullable().optional(),
+};
+/** Both or neither: a latitude without its longitude is no place. */
+const bothOrNeither = (v: { latitude?: number | null; longitude?: number | null }) =>
+  (v.latitude === undefined) === (v.longitude === undefined) &&
+  (v.latitude === null) === (v.longitude === null);
+const coordPair = { message: '经纬度须同时填写或同时清空', path: ['latitude'] };
+
 export const VenueCreateSchema = z
   .strictObject({
     name: name(100),
     city: text(32).default(''),
     address: text(255).default(''),
+    ...coordFields,
     ...layoutFields,
   })
-  .refine(hasUnits, noUnits);
+  .refine(hasUnits, noUnits)
+  .refine(bothOrNeither, coordPair);
 export type VenueCreateInput = z.input<typeof VenueCreateSchema>;
 
-export const VenueUpdateSchema = z.strictObject({
-  name: name(100).optional(),
-  city: text(32).optional(),
-  address: text(255).optional(),
-});
+export const VenueUpdateSchema = z
+  .strictObject({
+    name: name(100).optional(),
+    city: text(32).optional(),
+    address: text(255).optional(),
+    ...coordFields,
+  })
+  .refine(bothOrNeither, coordPair);
 
 export const ParseLayoutSchema = z.strictObject({
   format: z.enum(['csv', 'json']),

@@ -56,7 +56,20 @@ export interface ShowSummary {
 
 export interface ShowDetail extends ShowSummary {
   description: string;
-  venue: { id: string; name: string; city: string; address: string };
+  /**
+   * latitude/longitude: GCJ-02 (the coordinates WeChat's maps use), null when the organiser has
+   * not entered them (the page then offers no 导航).
+   */
+  venue: {
+    id: string;
+    name: string;
+    city: string;
+    address: string;
+    latitude: number | null;
+    longitude: number | null;
+  };
+  /** 想看: how many fans asked for a 开售提醒 of this show. */
+  wantCount: number;
   refundRules: RefundTier[];
   /** 改签: whether tickets may be exchanged, and until how long before the session. */
   exchangeRules?: { allowed: boolean; cutoffMinutes: number };

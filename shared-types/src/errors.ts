@@ -57,6 +57,8 @@ export const ERRORS = {
   WAITLIST_FIRST: { status: 409, message: '退回的票正在优先分配给候补用户，请加入候补' },
   /** The session has no waiting list (a real-name session, or it is not selling). */
   WAITLIST_UNAVAILABLE: { status: 409, message: '本场次暂不支持候补' },
+  /** 开售提醒 on a show that is on sale already, or has no session still to open. */
+  SALE_REMINDER_UNAVAILABLE: { status: 409, message: '该演出已开售或暂无待开售场次，无需开售提醒' },
   PAYLOAD_TOO_LARGE: { status: 413, message: '请求内容过大' },
   METHOD_NOT_ALLOWED: { status: 405, message: '不支持该请求方法' },
   TICKET_NOT_BINDABLE: { status: 409, message: '该门票已失效，不能绑定设备' },

@@ -18,3 +18,4 @@ export * from './comp';
 export * from './exchange';
 export * from './waitlist';
 export * from './category';
+export * from './sale-reminder';

@@ -11,6 +11,8 @@ export const NOTICE_KINDS = [
   'waiting_list_offer',
   'session_changed',
   'reminder',
+  /** 开售提醒: a show the fan asked to be told of has gone on sale. */
+  'sale_open',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 

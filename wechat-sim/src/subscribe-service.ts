@@ -39,6 +39,7 @@ export const DEFAULT_TEMPLATES: SimTemplate[] = [
   ['TPL_WAITING_LIST_OFFER', '候补成功通知'],
   ['TPL_SESSION_CHANGED', '演出变更通知'],
   ['TPL_REMINDER', '演出开始提醒'],
+  ['TPL_SALE_OPEN', '开售提醒'],
 ].map(([id, title]) => ({ id: id!, title: title!, keywords: { ...NOTICE_KEYWORDS } }));
 
 function wxError(errcode: number, errmsg: string): WxAnswer {

@@ -7,6 +7,8 @@ export function smallVenue(section: string, seats: number, zones: VenueDetail['z
     name: 'v',
     city: '',
     address: '',
+    latitude: null,
+    longitude: null,
     seatCount: seats,
     zoneCount: zones.length,
     sections: [section],

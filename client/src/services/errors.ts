@@ -163,6 +163,7 @@ const ADVICE: Record<ClientErrorCode, Advice> & Partial<Record<string, Advice>> 
   WAITLIST_NOT_SOLD_OUT: { title: '该票档尚有余票', remedy: 'back_to_show', actionText: '去购买' },
   WAITLIST_EXISTS: { title: '已在候补中', remedy: 'back_home', actionText: '知道了' },
   WAITLIST_UNAVAILABLE: { title: '暂不支持候补', remedy: 'back_to_show', actionText: '返回演出详情' },
+  SALE_REMINDER_UNAVAILABLE: { title: '无需开售提醒', remedy: 'back_to_show', actionText: '去购买' },
   HOLD_COOLDOWN: { title: '操作过于频繁', remedy: 'back_to_show', actionText: '返回演出详情' },
   SESSION_STATE_INVALID: { title: '场次状态已变化', remedy: 'back_to_show', actionText: '返回演出详情' },
   // Admin edits only; listed so that every code of the shared table has a way forward.

@@ -10,6 +10,9 @@ export interface VenueInput {
   name: string;
   city?: string;
   address?: string;
+  /** GCJ-02, both or neither (the schema checks). */
+  latitude?: number | null;
+  longitude?: number | null;
   seats: SeatSpec[];
   zones?: { name: string; capacity: number }[];
 }
@@ -39,11 +42,10 @@ export async function insertLayout(
 
 /** Creates a venue with its seats and zones in the caller's transaction; returns the venue id. */
 export async function writeVenue(c: Conn, v: VenueInput): Promise<string> {
-  const [res] = await c.query<ResultSetHeader>('INSERT INTO venues (name, city, address) VALUES (?, ?, ?)', [
-    v.name,
-    v.city ?? '',
-    v.address ?? '',
-  ]);
+  const [res] = await c.query<ResultSetHeader>(
+    'INSERT INTO venues (name, city, address, latitude, longitude) VALUES (?, ?, ?, ?, ?)',
+    [v.name, v.city ?? '', v.address ?? '', v.latitude ?? null, v.longitude ?? null],
+  );
   const venueId = String(res.insertId);
   await insertLayout(c, venueId, v.seats, v.zones);
   return venueId;

@@ -54,11 +54,15 @@ export interface ShowRow {
   venue_name: string;
   city: string;
   address: string;
+  latitude: string | null;
+  longitude: string | null;
+  /** Only from findShowRow: how many fans asked for a 开售提醒 (想看). */
+  want_count?: number;
 }
 
 const SHOW_COLUMNS = `s.id, s.title, s.category, s.description, s.poster_url, s.refund_rules, s.exchange_allowed,
   s.exchange_cutoff_minutes, s.venue_id,
-  v.name AS venue_name, v.city, v.address`;
+  v.name AS venue_name, v.city, v.address, v.latitude, v.longitude`;
 
 /** Every show, or only those of one category (the fan's ?category= filter). */
 export async function listShowRows(db: Db, category?: ShowCategory): Promise<ShowRow[]> {
@@ -72,7 +76,8 @@ export async function listShowRows(db: Db, category?: ShowCategory): Promise<Sho
 
 export async function findShowRow(db: Db, showId: string): Promise<ShowRow | undefined> {
   const [rows] = await db.query<Row[]>(
-    `SELECT ${SHOW_COLUMNS} FROM shows s JOIN venues v ON v.id = s.venue_id WHERE s.id = ?`,
+    `SELECT ${SHOW_COLUMNS}, (SELECT COUNT(*) FROM sale_reminders r WHERE r.show_id = s.id) AS want_count
+       FROM shows s JOIN venues v ON v.id = s.venue_id WHERE s.id = ?`,
     [showId],
   );
   return rows[0] as ShowRow | undefined;

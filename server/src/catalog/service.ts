@@ -157,7 +157,15 @@ export class CatalogService {
     return {
       ...summarize(show, sessions, tiers),
       description: show.description ?? '',
-      venue: { id: show.venue_id, name: show.venue_name, city: show.city, address: show.address },
+      venue: {
+        id: show.venue_id,
+        name: show.venue_name,
+        city: show.city,
+        address: show.address,
+        latitude: show.latitude === null ? null : Number(show.latitude),
+        longitude: show.longitude === null ? null : Number(show.longitude),
+      },
+      wantCount: Number(show.want_count ?? 0),
       refundRules: parseRefundRules(show.refund_rules),
       exchangeRules: {
         allowed: !!show.exchange_allowed,

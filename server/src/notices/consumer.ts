@@ -15,7 +15,36 @@ export interface NoticeDeps {
 }
 
 type Notice = Messages['notice.send'];
-type Recipient = NonNullable<Awaited<ReturnType<typeof repo.recipientOf>>>;
+/** The fan's openid, and the keywords and page query of what the notice is about. */
+interface Recipient {
+  openid: string;
+  /** character_string2: the order number, or the show's id (sale_open). */
+  code: string;
+  title: string;
+  startsAt: Date;
+  /** The query of the page the notice opens. */
+  query: string;
+}
+
+/** Who the notice goes to: the order's buyer, or (sale_open) the fan who asked for the reminder. */
+async function recipientFor(db: Db, m: Notice): Promise<Recipient | null> {
+  if (m.template === 'sale_open') {
+    const r = await repo.saleRecipientOf(db, m.userId, m.sessionId);
+    return (
+      r && { openid: r.openid, code: r.showId, title: r.title, startsAt: r.startsAt, query: `id=${r.showId}` }
+    );
+  }
+  const r = await repo.recipientOf(db, m.userId, m.orderId);
+  return (
+    r && {
+      openid: r.openid,
+      code: r.orderNo,
+      title: r.title,
+      startsAt: r.startsAt,
+      query: `orderNo=${r.orderNo}`,
+    }
+  );
+}
 
 /** A WeChat answer (or its absence) that the consumer's retry should try again. */
 export class TransientNoticeError extends Error {}
@@ -37,7 +66,7 @@ export async function sendNotice(
   const existing = await repo.noticeByKey(d.db, messageKey);
   if (existing && existing.status !== 'sending') return existing.status;
   const text = NOTICE_TEXT[m.template];
-  const to = await repo.recipientOf(d.db, m.userId, m.orderId);
+  const to = await recipientFor(d.db, m);
   const templateId = existing?.templateId ?? (text ? d.templates[text.kind] : '');
   if (!existing) {
     const state = await claim(d, m, messageKey, templateId, to, now);
@@ -57,7 +86,7 @@ export async function sendNotice(
     answer = await d.wechat.sendSubscribeMessage({
       openid: to!.openid,
       templateId,
-      page: `${text!.page}?orderNo=${to!.orderNo}`,
+      page: `${text!.page}?${to!.query}`,
       data: noticeData(to!, text!.title),
     });
   } catch (err) {
@@ -72,7 +101,7 @@ export async function sendNotice(
 function noticeData(to: Recipient, title: string): Record<string, { value: string }> {
   return {
     thing1: { value: [...to.title].slice(0, 20).join('') },
-    character_string2: { value: to.orderNo },
+    character_string2: { value: to.code },
     thing3: { value: [...title].slice(0, 20).join('') },
     time4: { value: beijingTime(to.startsAt) },
   };
@@ -94,7 +123,7 @@ async function claim(
   const base = {
     messageKey,
     userId: m.userId,
-    orderId: m.orderId,
+    orderId: m.template === 'sale_open' ? null : m.orderId,
     template: String(m.template),
     kind: text?.kind ?? 'unknown',
     templateId,

@@ -20,6 +20,7 @@ export const NOTICE_TEXT: Record<NoticeTemplate, { kind: NoticeKind; title: stri
     page: 'pages/order/index',
   },
   reminder: { kind: 'reminder', title: '演出明天开始，请按时入场', page: 'pages/tickets/index' },
+  sale_open: { kind: 'sale_open', title: '您想看的演出开售了，快去抢票', page: 'pages/show/index' },
 };
 
 /**

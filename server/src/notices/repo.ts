@@ -79,7 +79,8 @@ export async function insertNotice(
   n: {
     messageKey: string;
     userId: string;
-    orderId: string;
+    /** null: a notice about a show, not an order (sale_open). */
+    orderId: string | null;
     template: string;
     kind: string;
     templateId: string;
@@ -119,6 +120,24 @@ export async function recordOutcome(
       WHERE message_key = ?`,
     [o.status, o.errcode, o.errmsg?.slice(0, 255) ?? null, now, messageKey],
   );
+}
+
+/** Who a sale_open notice goes to: the fan, the show, and the session that went on sale. */
+export async function saleRecipientOf(db: Q, userId: string, sessionId: string) {
+  const [rows] = await db.query<Row[]>(
+    `SELECT u.openid, sh.id show_id, sh.title, ss.starts_at FROM users u JOIN show_sessions ss ON ss.id = ?
+       JOIN shows sh ON sh.id = ss.show_id WHERE u.id = ?`,
+    [sessionId, userId],
+  );
+  const r = rows[0];
+  return r
+    ? {
+        openid: String(r.openid),
+        showId: String(r.show_id),
+        title: String(r.title),
+        startsAt: r.starts_at as Date,
+      }
+    : null;
 }
 
 /** Who a notice goes to and what it is about. */

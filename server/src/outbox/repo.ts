@@ -15,7 +15,8 @@ export type NoticeTemplate =
   | 'returned'
   | 'waiting_list_offer'
   | 'session_changed'
-  | 'reminder';
+  | 'reminder'
+  | 'sale_open';
 
 /** Every message the server emits, and what it carries. */
 export interface Messages {
@@ -33,11 +34,10 @@ export interface Messages {
     ids?: string[];
     idsTo?: string;
   };
-  'notice.send': {
-    userId: string;
-    template: NoticeTemplate;
-    orderId: string;
-  };
+  /** A notice about an order, or (sale_open) about a show whose session went on sale. */
+  'notice.send':
+    | { userId: string; template: Exclude<NoticeTemplate, 'sale_open'>; orderId: string }
+    | { userId: string; template: 'sale_open'; showId: string; sessionId: string };
 }
 
 export type Topic = keyof Messages;

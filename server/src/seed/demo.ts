@@ -27,6 +27,9 @@ export async function seedDemo(
     name: '梅赛德斯-奔驰文化中心',
     city: '上海',
     address: '浦东新区世博大道1200号',
+    // GCJ-02 (导航 on the show page); the other demo venue has none, so its card has no 导航.
+    latitude: 31.190617,
+    longitude: 121.495853,
     seats,
     zones: [
       { name: '内场站席', capacity: 2000 },

@@ -29,6 +29,7 @@ const PROD = {
   WECHAT_TEMPLATE_WAITING_LIST_OFFER: 'tplWaiting0123456789abcdefghijklmnopqrstuvw',
   WECHAT_TEMPLATE_SESSION_CHANGED: 'tplChanged0123456789abcdefghijklmnopqrstuvw',
   WECHAT_TEMPLATE_REMINDER: 'tplReminder0123456789abcdefghijklmnopqrstuv',
+  WECHAT_TEMPLATE_SALE_OPEN: 'tplSaleOpen0123456789abcdefghijklmnopqrstuv',
 };
 
 function problems(env: Record<string, string>): string[] {

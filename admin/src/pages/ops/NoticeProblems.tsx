@@ -1,14 +1,16 @@
 import { Card, Table, Tag, Typography } from 'antd';
-import type { NoticeProblem } from '@showtix/shared-types';
+import type { NoticeKind, NoticeProblem } from '@showtix/shared-types';
 import { dateTime } from '../../utils/format';
 
-const KIND: Record<string, string> = {
+/** Every kind named (a new kind fails the type check here until it has its word). */
+const KIND: Record<NoticeKind, string> = {
   paid: '支付成功',
   ticketed: '出票成功',
   refund: '退款',
   waiting_list_offer: '候补',
   session_changed: '场次变更',
   reminder: '开演提醒',
+  sale_open: '开售提醒',
 };
 const STATUS: Record<string, { text: string; color?: string }> = {
   no_consent: { text: '未订阅' },
@@ -39,7 +41,7 @@ export function NoticeProblems({ items, loading }: { items: NoticeProblem[] | un
         dataSource={items}
         pagination={{ pageSize: 10, hideOnSinglePage: true }}
         columns={[
-          { title: '通知', dataIndex: 'kind', width: 110, render: (k: string) => KIND[k] ?? k },
+          { title: '通知', dataIndex: 'kind', width: 110, render: (k: string) => KIND[k as NoticeKind] ?? k },
           {
             title: '结果',
             dataIndex: 'status',

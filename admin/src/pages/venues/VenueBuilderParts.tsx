@@ -6,8 +6,12 @@ import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import type { PlotSeat } from '../../seatmap/geometry';
 import { BlockEditor } from './BlockEditor';
 import type { Imported } from './useVenueBuilder';
+import { CoordinateFields } from './CoordinateFields';
 
-/** Name, city and address; fixed once the venue exists (only its layout can be replaced). */
+/**
+ * Name, city, address and map coordinates; fixed here once the venue exists (only its layout can
+ * be replaced here; the detail page's 编辑信息 edits them).
+ */
 export function BasicInfoCard({ venueId }: { venueId: string | undefined }) {
   return (
     <Card size="small" title="基本信息" style={{ marginBottom: 16 }}>
@@ -26,6 +30,7 @@ export function BasicInfoCard({ venueId }: { venueId: string | undefined }) {
           </Form.Item>
         </Col>
       </Row>
+      <CoordinateFields disabled={!!venueId} />
     </Card>
   );
 }

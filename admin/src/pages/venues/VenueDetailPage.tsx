@@ -11,6 +11,15 @@ import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import { colorBySection } from '../../seatmap/draw';
 import { dateTime } from '../../utils/format';
 import { exportLayout } from '../../api/venues';
+import { CoordinateFields, coordinateText, coordinatesOf } from './CoordinateFields';
+
+interface MetaForm {
+  name: string;
+  city: string;
+  address: string;
+  latitude?: number | null;
+  longitude?: number | null;
+}
 
 export function VenueDetailPage() {
   const { venueId } = useParams();
@@ -18,7 +27,7 @@ export function VenueDetailPage() {
   const page = useEditable(
     () => getVenue(venueId!),
     [venueId],
-    (values: { name: string; city: string; address: string }) => updateVenue(venueId!, values),
+    (values: MetaForm) => updateVenue(venueId!, { ...values, ...coordinatesOf(values) }),
   );
   const v = page.data;
   const colorOf = useMemo(() => colorBySection(v?.sections ?? []), [v]);
@@ -50,6 +59,7 @@ export function VenueDetailPage() {
               items={[
                 { label: '城市', children: v.city || '—' },
                 { label: '地址', children: v.address || '—' },
+                { label: '位置', children: <span data-testid="venue-coordinates">{coordinateText(v)}</span> },
                 { label: '座位', children: `${v.seatCount.toLocaleString('zh-CN')} 个` },
                 { label: '分区', children: v.sections.map((s) => <Tag key={s}>{sectionLabel(s)}</Tag>) },
                 {
@@ -91,6 +101,7 @@ export function VenueDetailPage() {
           <Form.Item name="address" label="地址">
             <Input />
           </Form.Item>
+          <CoordinateFields />
         </Form>
       </Modal>
     </>

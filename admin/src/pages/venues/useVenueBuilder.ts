@@ -8,6 +8,7 @@ import { colorBySection } from '../../seatmap/draw';
 import type { PlotSeat } from '../../seatmap/geometry';
 import { newBlock, toBlockSpec, type BlockForm } from './BlockEditor';
 import { useGeneratedPreview } from './useGeneratedPreview';
+import { coordinatesOf } from './CoordinateFields';
 
 type Preview = LayoutPreview;
 export type Imported = Preview & { fileName: string };
@@ -16,6 +17,8 @@ export interface VenueForm {
   name: string;
   city: string;
   address: string;
+  latitude?: number | null;
+  longitude?: number | null;
   blocks: BlockForm[];
   zones: { name: string; capacity: number }[];
 }
@@ -117,6 +120,8 @@ function useCurrentLayout(
         name: v.name,
         city: v.city,
         address: v.address,
+        latitude: v.latitude,
+        longitude: v.longitude,
         zones: v.zones.map(({ name, capacity }) => ({ name, capacity })),
       });
       setImported({
@@ -135,5 +140,12 @@ function saveVenue(venueId: string | undefined, v: VenueForm, importedSeats: Sea
   const layout = importedSeats ? { seats: importedSeats } : { blocks: (v.blocks ?? []).map(toBlockSpec) };
   return venueId
     ? replaceLayout(venueId, { zones: v.zones, ...layout })
-    : createVenue({ name: v.name, city: v.city, address: v.address, zones: v.zones, ...layout });
+    : createVenue({
+        name: v.name,
+        city: v.city,
+        address: v.address,
+        ...coordinatesOf(v),
+        zones: v.zones,
+        ...layout,
+      });
 }

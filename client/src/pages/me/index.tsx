@@ -4,6 +4,7 @@ import type { IconName } from '../../components/icon/icons';
 import ServiceEntry from '../../components/ServiceEntry';
 import TabBar from '../../components/TabBar';
 import { MyWaitlist } from '../../components/Waitlist';
+import { MySaleReminders } from '../../components/SaleReminders';
 import { useLoad } from '../../hooks/useLoad';
 import { useShownAgain } from '../../hooks/useShownAgain';
 import { go, switchTab, type RouteName } from '../../routes';
@@ -117,6 +118,7 @@ export default function MePage() {
         </View>
         <OrderShortcuts pending={pending.data?.items.length ?? 0} />
         <MyWaitlist />
+        <MySaleReminders />
         <TicketGroup />
         <View className="card me__group">
           <ServiceEntry className="me-item" testid="me-service">

@@ -1,11 +1,12 @@
 import type { ShowDetail } from '@showtix/shared-types';
 import { Button, Text, View } from '@tarojs/components';
 import Taro, { useShareAppMessage } from '@tarojs/taro';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Icon from '../../components/icon/Icon';
 import { routeUrl } from '../../routes';
 import { isWanted, toggleWanted } from '../../services/wants';
 import { tapTarget } from '../../utils/a11y';
+import { SaleReminderAction, WantCount, useSaleReminder } from './reminder';
 
 const WEAPP = process.env.TARO_ENV === 'weapp';
 
@@ -38,27 +39,39 @@ function ShareButton() {
   );
 }
 
-/** 想看 and 分享 under the show's title. */
+/**
+ * 想看, 开售提醒 (a show not yet on sale) and 分享 under the show's title, over the 想看 count.
+ * The 想看 heart is a mark kept on this phone; the count is of the fans who set 开售提醒 (the
+ * server knows only those), and setting one marks the show 想看 here too.
+ */
 export function HeroActions({ d }: { d: ShowDetail }) {
   useShareAppMessage(() => shareOf(d));
   const [wanted, setWanted] = useState(() => isWanted(d.id));
+  const reminder = useSaleReminder(d);
+  useEffect(() => {
+    if (reminder.on && !isWanted(d.id)) setWanted(toggleWanted(d.id));
+  }, [reminder.on, d.id]);
   const toggle = () => {
     const on = toggleWanted(d.id);
     setWanted(on);
     void Taro.showToast({ title: on ? '已加入想看' : '已取消想看', icon: 'none' });
   };
   return (
-    <View className="hero-actions">
-      <View
-        className={`hero-action${wanted ? ' hero-action--on' : ''}`}
-        data-testid="want-button"
-        onClick={toggle}
-        {...tapTarget({ pressed: wanted })}
-      >
-        <Icon name="heart" color="white" size="sm" />
-        <Text>{wanted ? '已想看' : '想看'}</Text>
+    <>
+      <WantCount count={reminder.count} />
+      <View className="hero-actions">
+        <View
+          className={`hero-action${wanted ? ' hero-action--on' : ''}`}
+          data-testid="want-button"
+          onClick={toggle}
+          {...tapTarget({ pressed: wanted })}
+        >
+          <Icon name="heart" color="white" size="sm" />
+          <Text>{wanted ? '已想看' : '想看'}</Text>
+        </View>
+        <SaleReminderAction d={d} state={reminder} />
+        <ShareButton />
       </View>
-      <ShareButton />
-    </View>
+    </>
   );
 }

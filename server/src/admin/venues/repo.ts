@@ -5,12 +5,17 @@ import { updateById } from '../tx';
 
 type Row = RowDataPacket & Record<string, any>;
 
-const SUMMARY = `SELECT v.id, v.name, v.city, v.address, v.created_at,
+const SUMMARY = `SELECT v.id, v.name, v.city, v.address, v.latitude, v.longitude, v.created_at,
     (SELECT COUNT(*) FROM venue_seats s WHERE s.venue_id = v.id) AS seat_count,
     (SELECT COUNT(*) FROM venue_zones z WHERE z.venue_id = v.id) AS zone_count,
     (SELECT GROUP_CONCAT(DISTINCT s.section ORDER BY s.section SEPARATOR '\\n') FROM venue_seats s WHERE s.venue_id = v.id) AS sections,
     (SELECT COUNT(*) FROM show_sessions ss JOIN shows sh ON sh.id = ss.show_id WHERE sh.venue_id = v.id) AS session_count
   FROM venues v`;
+
+/** DECIMAL comes back as a string (mysql2): a number, or null when not entered. */
+export function coordinate(v: unknown): number | null {
+  return v === null || v === undefined ? null : Number(v);
+}
 
 function summaryView(r: Row): VenueSummary {
   return {
@@ -18,6 +23,8 @@ function summaryView(r: Row): VenueSummary {
     name: r.name,
     city: r.city,
     address: r.address,
+    latitude: coordinate(r.latitude),
+    longitude: coordinate(r.longitude),
     seatCount: Number(r.seat_count),
     zoneCount: Number(r.zone_count),
     sections: r.sections ? String(r.sections).split('\n') : [],
@@ -61,12 +68,23 @@ export async function venueDetail(db: Db, id: string): Promise<VenueDetail | und
   };
 }
 
-export async function updateVenueMeta(
-  c: Conn,
-  id: string,
-  v: { name?: string; city?: string; address?: string },
-): Promise<void> {
-  await updateById(c, 'venues', id, { name: v.name, city: v.city, address: v.address });
+/** The fields of a venue an edit may change; undefined leaves one as it is, null clears it. */
+export interface VenueMeta {
+  name?: string;
+  city?: string;
+  address?: string;
+  latitude?: number | null;
+  longitude?: number | null;
+}
+
+export async function updateVenueMeta(c: Conn, id: string, v: VenueMeta): Promise<void> {
+  await updateById(c, 'venues', id, {
+    name: v.name,
+    city: v.city,
+    address: v.address,
+    latitude: v.latitude,
+    longitude: v.longitude,
+  });
 }
 
 /** Deletes a venue's seats and zones; only for a venue no session uses (the caller checks). */

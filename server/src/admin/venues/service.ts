@@ -44,6 +44,8 @@ function auditShape(v: VenueSummary, blocks?: BlockSpec[]) {
     name: v.name,
     city: v.city,
     address: v.address,
+    latitude: v.latitude,
+    longitude: v.longitude,
     seatCount: v.seatCount,
     zoneCount: v.zoneCount,
     sections: v.sections,
@@ -83,7 +85,7 @@ export class VenueService {
 
   async create(
     who: Actor,
-    input: LayoutInput & { name: string; city: string; address: string },
+    input: LayoutInput & repo.VenueMeta & { name: string; city: string; address: string },
     now: Date,
   ): Promise<VenueSummary> {
     const seats = resolveSeats(input);
@@ -96,6 +98,8 @@ export class VenueService {
           name: input.name,
           city: input.city,
           address: input.address,
+          latitude: input.latitude ?? null,
+          longitude: input.longitude ?? null,
           seats,
           zones: input.zones,
         });
@@ -110,12 +114,7 @@ export class VenueService {
     );
   }
 
-  async update(
-    who: Actor,
-    id: string,
-    input: { name?: string; city?: string; address?: string },
-    now: Date,
-  ): Promise<VenueSummary> {
+  async update(who: Actor, id: string, input: repo.VenueMeta, now: Date): Promise<VenueSummary> {
     return audited(
       this.db,
       who,
