@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../../db/pool';
-import { REFUND_STATUS } from '../../lifecycle/statuses';
+import { EXCHANGE_STATUS, REFUND_STATUS } from '../../lifecycle/statuses';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -69,17 +69,39 @@ export async function salesRefunds(db: Db, scope: ReportScope) {
   return rows.map((r) => ({ sessionId: String(r.session_id), date: String(r.d), fen: Number(r.fen) }));
 }
 
-/** Tickets and their prices per tier, for orders paid within the scope. */
+/**
+ * When an order was sold: its applied payment, or, for an exchange order that owed nothing, the
+ * moment its exchange was done. An exchange order whose exchange failed sold nothing (it is
+ * refunded in full).
+ */
+const SOLD_AT = `(SELECT p.order_id, MIN(p.success_time) AS sold_at FROM payments p
+     WHERE p.outcome IN (?) AND NOT EXISTS (SELECT 1 FROM exchanges e
+       WHERE e.exchange_order_id = p.order_id AND e.status <> ${EXCHANGE_STATUS.DONE})
+     GROUP BY p.order_id
+   UNION ALL
+   SELECT e.exchange_order_id, e.finished_at FROM exchanges e
+    WHERE e.status = ${EXCHANGE_STATUS.DONE} AND NOT EXISTS (SELECT 1 FROM payments p
+      WHERE p.order_id = e.exchange_order_id AND p.outcome IN (?)))`;
+
+/**
+ * Tickets and their face value per tier, for orders sold within the scope. A ticket given up by
+ * a done exchange (改签) leaves its tier, and the exchange order's ticket counts in its own: each
+ * seat is counted once, in the tier the fan holds (before, both were counted, and the new one
+ * only when a difference was paid).
+ */
 export async function salesByTier(db: Db, scope: ReportScope) {
-  const w = where(scope, 'p.success_time');
+  const w = where(scope, 'sold.sold_at');
   const [rows] = await db.query<Row[]>(
     `SELECT o.session_id, i.tier_id, t.name, t.price_fen, COUNT(DISTINCT o.id) AS orders,
             COUNT(*) AS tickets, SUM(i.price_fen) AS gross
-       ${PAID_FROM} JOIN order_items i ON i.order_id = o.id JOIN price_tiers t ON t.id = i.tier_id
-      WHERE p.outcome IN (?) ${w.sql}
+       FROM ${SOLD_AT} sold JOIN orders o ON o.id = sold.order_id
+       JOIN show_sessions ss ON ss.id = o.session_id
+       JOIN order_items i ON i.order_id = o.id JOIN price_tiers t ON t.id = i.tier_id
+      WHERE NOT EXISTS (SELECT 1 FROM exchange_items x JOIN exchanges e ON e.id = x.exchange_id
+                         WHERE x.old_item_id = i.id AND e.status = ${EXCHANGE_STATUS.DONE}) ${w.sql}
       GROUP BY o.session_id, i.tier_id, t.name, t.price_fen, t.sort_order
       ORDER BY o.session_id, t.sort_order, i.tier_id`,
-    [APPLIED, ...w.args],
+    [APPLIED, APPLIED, ...w.args],
   );
   return rows.map((r) => ({
     sessionId: String(r.session_id),
