@@ -8,6 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  modalButton,
   openPage,
   seatMapReady,
   seatsNearCentre,
@@ -90,6 +91,50 @@ test('show page: the presale button on two lines with nothing cut off, 想看, �
   await page.getByTestId('purchase-notes').scrollIntoViewIfNeeded();
   assert.equal(await page.getByTestId('note-row').count(), 6);
   await screenshot(page, 'fanux-04-show-notes');
+  assert.deepEqual(errors, []);
+});
+
+test('开售提醒 on a presale show: set, counted as 想看, listed in 我的, cancelled; 导航 opens the map', async () => {
+  // The venue on the map (GCJ-02): 导航 shows only where the organiser entered coordinates.
+  await stack.deps.db.query(
+    'UPDATE venues v JOIN shows s ON s.venue_id = v.id SET v.latitude = 39.992, v.longitude = 116.39 WHERE s.id = ?',
+    [upcoming.showId],
+  );
+  const { token } = await mintFanToken(stack, 'fanux-remind');
+  const { page, context, errors } = await fan({ token });
+  await context.route('https://apis.map.qq.com/**', (r) =>
+    r.fulfill({ body: 'map', contentType: 'text/plain' }),
+  );
+  await openPage(page, stack.appUrl, 'show', { id: upcoming.showId });
+  const remind = page.getByTestId('sale-reminder');
+  await remind.getByText('开售提醒').waitFor();
+  await remind.click();
+  await remind.getByText('已设提醒').waitFor();
+  await page.getByTestId('want-count').getByText('1人想看').waitFor();
+  // Three actions under the title: each label stays on one line (44 px high), none squeezed into
+  // a column of single characters.
+  const heights = await page
+    .locator('.hero-action')
+    .evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
+  assert.equal(heights.length, 3);
+  assert.ok(
+    heights.every((h) => h <= 50),
+    `hero actions ${heights} px high`,
+  );
+  await screenshot(page, 'fanux-08-sale-reminder');
+  const [map] = await Promise.all([context.waitForEvent('page'), page.getByTestId('venue-navigate').click()]);
+  assert.match(map.url(), /^https:\/\/apis\.map\.qq\.com\/.*39\.992.*116\.39/);
+  await map.close();
+  // The server has it: the fan's reminders list it, and a fresh load shows it set.
+  await openPage(page, stack.appUrl, 'me');
+  await page.getByText('午夜回声 2027 巡回演唱会 · 北京站').first().waitFor();
+  await screenshot(page, 'fanux-09-me-reminders');
+  await openPage(page, stack.appUrl, 'show', { id: upcoming.showId });
+  await remind.getByText('已设提醒').waitFor();
+  await remind.click();
+  await (await modalButton(page, '确定')).click();
+  await remind.getByText('开售提醒').waitFor();
+  await page.getByTestId('want-count').waitFor({ state: 'detached' });
   assert.deepEqual(errors, []);
 });
 
