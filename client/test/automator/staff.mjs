@@ -49,7 +49,7 @@ async function otherShowTicket(miniProgram, stack, seeded, fan) {
   await until(async () => (await wallet.$$('.live-qr')).length >= 2, 'the other show’s ticket in 票夹');
   return until(async () => {
     const { items } = await api(stack.apiUrl, fan.token, 'GET', '/api/v1/tickets');
-    return items.find((t) => t.sessionId === seeded.otherSessionId && t.binding);
+    return items.find((t) => String(t.sessionId) === String(seeded.otherSessionId) && t.binding);
   }, 'the other show’s ticket bound to this phone');
 }
 
@@ -77,6 +77,9 @@ export async function staff({ miniProgram, stack, seeded, fan, bought }) {
   await queueScans(miniProgram, [liveCode(ticket, bought.seed)]);
   await tapText(desk, '.desk__scan', '扫码检票');
   assert.equal(await resultTitle(desk, '.result--ok', 'green 已入场'), '已入场');
+  // Queue the next code only once that reopened camera has come and gone, or it would take it.
+  await until(async () => !(await desk.$('.result--ok')), 'the desk back from its own camera reopen');
+  await desk.waitFor(300);
 
   // The same code again: refused as already used (red), with its reason.
   await queueScans(miniProgram, [liveCode(ticket, bought.seed)]);
