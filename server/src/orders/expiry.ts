@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
-import type { Db } from '../db/pool';
+import { sqlErrno, type Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
 import { dueForExpiry } from './repo';
 import type { OrderService } from './service';
@@ -31,8 +31,8 @@ export async function expireDueOrders(d: ExpiryDeps, now: Date): Promise<number>
     const due = await dueForExpiry(d.db, now, BATCH);
     let batchCancelled = 0;
     for (let i = 0; i < due.length; i += PARALLEL) {
-      const done = await Promise.all(due.slice(i, i + PARALLEL).map((o) => d.orders.expire(o.id, now)));
-      batchCancelled += done.filter(Boolean).length;
+      const group = due.slice(i, i + PARALLEL).map((o) => o.id);
+      batchCancelled += await expireGroup(d, group, now);
     }
     cancelled += batchCancelled;
     // A full batch may leave more behind; stop when a batch made no progress (e.g. WeChat is
@@ -40,6 +40,32 @@ export async function expireDueOrders(d: ExpiryDeps, now: Date): Promise<number>
     const more = due.length === BATCH && batchCancelled > 0;
     if (!more || performance.now() - started > RUN_BUDGET_MS) return cancelled;
   }
+}
+
+/** InnoDB's deadlock and lock-wait timeout: the transaction was rolled back, so it may run again. */
+const RETRYABLE = new Set([1213, 1205]);
+
+/**
+ * Expires a group side by side. Orders of one session expire into the same rows (claims, quota,
+ * the waiting list's offers), so two of them can meet in an InnoDB deadlock; InnoDB then rolls
+ * one back, and that one runs again alone. Any other failure is logged and left to the next run:
+ * one order must not stop the others (before, one deadlock failed the whole run).
+ */
+async function expireGroup(d: ExpiryDeps, ids: string[], now: Date): Promise<number> {
+  const results = await Promise.allSettled(ids.map((id) => d.orders.expire(id, now)));
+  let done = 0;
+  for (const [i, r] of results.entries()) {
+    if (r.status === 'fulfilled') {
+      done += r.value ? 1 : 0;
+      continue;
+    }
+    const again = RETRYABLE.has(sqlErrno(r.reason) ?? 0)
+      ? await d.orders.expire(ids[i]!, now).catch((err: unknown) => err)
+      : r.reason;
+    if (again === true) done++;
+    else if (again !== false) d.log.error({ err: again, orderId: ids[i] }, 'order expiry failed');
+  }
+  return done;
 }
 
 /**
