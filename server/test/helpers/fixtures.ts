@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { CreateOrderInput, Order } from '@showtix/shared-types';
-import type { AppDeps } from '../../src/app';
+import type { AppDeps } from '../../src/wiring';
 import { insertSession, insertShow, insertVenue, seatIdsOfVenue } from '../../src/catalog/admin-repo';
 import { blockSeats } from '../../src/catalog/layout';
 import { openSale } from '../../src/jobs/session-lifecycle';
