@@ -5,6 +5,7 @@ import type { OrderRow, RefundSummary } from './types';
 import { ORDER_STATUS } from './types';
 import { ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { attendeeOfItemJoin } from '../attendees/item-join';
+import { buyersTicketOfItemJoin } from '../tickets/repo';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -83,7 +84,7 @@ export async function itemsOf(db: Db | Conn, orderIds: string[]): Promise<ItemRo
             (SELECT r.status FROM refund_items ri JOIN refunds r ON r.id = ri.refund_id
               WHERE ri.order_item_id = i.id ORDER BY r.id DESC LIMIT 1) AS refund_status
        FROM order_items i
-       LEFT JOIN tickets t ON t.order_item_id = i.id AND t.transferred_from IS NULL
+       ${buyersTicketOfItemJoin('i', 't')}
        LEFT JOIN venue_seats vs ON vs.id = i.seat_id
        LEFT JOIN venue_zones vz ON vz.id = i.zone_id
        ${attendeeOfItemJoin('i')}
