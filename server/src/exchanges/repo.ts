@@ -245,15 +245,6 @@ export async function moveAttendeeClaims(
     ]);
 }
 
-/**
- * Whether the order is a complimentary one (comp/): its units came from the organiser's
- * reservation at price 0, and an exchange would release a reserved unit to public sale.
- */
-export async function isCompOrder(db: Db | Conn, orderId: string): Promise<boolean> {
-  const [rows] = await db.query<Row[]>('SELECT channel FROM orders WHERE id = ?', [orderId]);
-  return rows[0]?.channel === 'comp';
-}
-
 export async function showExchangeRules(
   db: Db | Conn,
   showId: string,

@@ -28,7 +28,6 @@ import {
   freeCancelledExchanges,
   idHashesOf,
   insertExchange,
-  isCompOrder,
   showExchangeRules,
   ticketsOfOrder,
   type OldTicket,
@@ -128,8 +127,9 @@ export class ExchangeService {
   private async plan(userId: string, orderNo: string, input: ExchangeRequest, now: Date): Promise<Plan> {
     const original = await this.owned(userId, orderNo);
     if (original.status !== ORDER_STATUS.TICKETED) throw appError('EXCHANGE_TICKET_INVALID');
-    // A complimentary ticket stays on the seat the organiser held back for it.
-    if (await isCompOrder(this.d.db, original.id)) throw appError('EXCHANGE_NOT_ALLOWED');
+    // A complimentary ticket stays on the seat the organiser held back for it (at price 0: an
+    // exchange would release the reserved unit to public sale).
+    if (original.channel === 'comp') throw appError('EXCHANGE_NOT_ALLOWED');
     const from = await this.d.catalog.requireSession(original.session_id);
     const to = await this.d.catalog.requireSession(input.sessionId);
     if (to.showId !== from.showId) throw appError('EXCHANGE_OTHER_SHOW');

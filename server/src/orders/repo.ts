@@ -16,7 +16,7 @@ export async function forgetAdmissionUse(conn: Conn, jti: string, orderId: strin
 
 const ORDER_COLUMNS = `id, order_no, user_id, session_id, status, amount_fen, quantity, idempotency_key,
   request_hash, expire_at, created_at, paid_at, cancelled_at, cancel_reason, prepay_id, admission_jti,
-  contact_phone_masked`;
+  contact_phone_masked, channel`;
 
 export async function findOrder(
   db: Db | Conn,
