@@ -6,7 +6,7 @@ import { openSale } from '../src/jobs/session-lifecycle';
 import { expireDueOrders } from '../src/orders/expiry';
 import { audit } from './helpers/auditor';
 import { deleteKeys } from './helpers/env';
-import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
+import { assignStaff, createSession, createUsers, type SessionFixture } from './helpers/fixtures';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
 import { newDevice } from './helpers/gate';
 
@@ -48,10 +48,7 @@ beforeAll(async () => {
   expect(shown.body.exchangeRules).toEqual({ allowed: true, cutoffMinutes: 120 });
   other = await addSession(s.showId);
   const [staff] = await createUsers(p.deps, 1);
-  await p.deps.db.query(
-    "INSERT INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'test', NOW(3))",
-    [staff, s.showId],
-  );
+  await assignStaff(p.deps, staff!, s.showId);
   staffToken = await p.api.tokenFor(staff!);
 });
 afterAll(() => p.close());

@@ -86,6 +86,14 @@ export async function createUsers(d: AppDeps, n: number, tag = 'u'): Promise<str
   return rows.map((r) => String(r.id));
 }
 
+/** Makes the user gate staff (检票) of the show, as a redeemed invite would (again: no change). */
+export async function assignStaff(d: Pick<AppDeps, 'db'>, userId: string, showId: string): Promise<void> {
+  await d.db.query(
+    "INSERT IGNORE INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'test', NOW(3))",
+    [userId, showId],
+  );
+}
+
 /** A purchase straight through the service, now on the test clock, without an idempotency key. */
 export function purchase(env: TestEnv, userId: string, input: CreateOrderInput): Promise<Order> {
   return env.deps.orders.create(userId, input, undefined, env.clock.now());
