@@ -42,7 +42,6 @@ const LONG_FUNCTIONS_TODO = [
   ['client/src/pages/queue/QueueBoard.tsx', 88],
   ['client/src/pages/queue/useQueue.ts', 167],
   ['client/src/pages/seatmap/index.tsx', 177],
-  ['server/src/wiring.ts', 151],
   ['server/src/inventory/rebuild.ts', 92],
   ['server/src/orders/insert-repo.ts', 84],
   ['scripts/cluster.mjs', 110],

@@ -162,12 +162,8 @@ function breakerOf(config: Config, log: Logger): WechatBreaker | undefined {
   return breaker;
 }
 
-export async function createDeps(
-  config: Config,
-  opts: { clock?: Clock; log?: Logger } = {},
-): Promise<AppDeps> {
-  const log = opts.log ?? pino({ level: config.logLevel, mixin: requestIdMixin });
-  const clock = opts.clock ?? systemClock;
+/** The stores: MySQL (the pool, the group commit's pool, the replica), Redis, the cache channel. */
+async function storesOf(config: Config, log: Logger) {
   const db = createPool(config.mysqlUrl, config.mysqlPoolSize);
   const writerDb = createPool(config.mysqlUrl, config.batchInflightMax + 2, true);
   const replica = new ReplicaRouter(db, config.mysqlReplicaUrl, {
@@ -180,33 +176,15 @@ export async function createDeps(
   const redis = createRedis(config.redisUrl, config.redisClusterNodes, log);
   const keys = new Keys(config.redisKeyPrefix);
   const caches = new CacheInvalidation(redis, keys.cacheChannel(), log);
-  const catalog = new CatalogService(
-    db,
-    config.catalogCacheMs,
-    (id) => caches.invalidate('session', id),
-    readDb,
-  );
-  const inventory = new InventoryService(redis, keys, db, log, config);
-  const writer = new OrderWriter(writerDb, config, log);
-  const idLease = await IdNodeLease.start(db, log);
-  const ids = new IdGenerator(idLease);
-  idLease.track(ids);
-  const vault = new IdentityVault(config.idSecret);
-  const ticketKeys = new TicketKeys(config.ticketKeySecret, config.ticketKeyIds);
-  const admissions = new AdmissionTokens(config.authSecret);
-  const risk = new RiskService(db, redis, log, riskOptions(config));
-  const refusals = new RefusalSnapshot(config.refusalSnapshotMaxAgeMs);
-  // Units back or a sale opened here: every instance drops what it knew refused in that session
-  // (at once here, in milliseconds elsewhere; the snapshot's age bounds a lost message).
-  inventory.onFreed((id) => caches.invalidate('refusals', id));
-  caches.on('refusals', (id) => refusals.forget(id));
-  const metrics = new Metrics(config.env !== 'test');
-  const queue = new QueueService(db, writerDb, redis, keys, catalog, admissions, vault, risk, log, {
-    turnMs: config.queueTurnMs,
-    defaultRatePerMin: config.queueRatePerMin,
-  });
-  const broker = new Broker(config.amqpUrl, config.amqpPrefix, QUEUES, log, config.amqpQueueType);
-  const relay = new OutboxRelay(db, broker, log);
+  return { db, writerDb, replica, readDb, redis, keys, caches };
+}
+
+/** WeChat Pay and the money that goes through it: refunds, then payments (which use refunds). */
+function moneyOf(
+  config: Config,
+  d: Pick<AppDeps, 'log' | 'clock' | 'db' | 'relay' | 'catalog' | 'risk' | 'metrics'>,
+) {
+  const { log, clock, db, relay, catalog, risk, metrics } = d;
   const wechatKeys = trustedWechatKeys(config.wechat);
   const wechatBreaker = breakerOf(config, log);
   const pay = new WechatPay(
@@ -227,30 +205,71 @@ export async function createDeps(
     onPaid: (userId) => risk.onPaid(userId),
     onApplied: (outcome) => metrics.payments.inc({ outcome }),
   });
-  // Orders use payments (the cancel guard) and refunds, never the other way round.
-  const orders = new OrderService({
+  return { wechatKeys, wechatBreaker, pay, refunds, payments };
+}
+
+/**
+ * What this instance knows makes a purchase fail (orders/refusals.ts). Units back or a sale
+ * opened here: every instance drops what it knew refused in that session (at once here, in
+ * milliseconds elsewhere; the snapshot's age bounds a lost message).
+ */
+function refusalsOf(config: Config, inventory: InventoryService, caches: CacheInvalidation): RefusalSnapshot {
+  const refusals = new RefusalSnapshot(config.refusalSnapshotMaxAgeMs);
+  inventory.onFreed((id) => caches.invalidate('refusals', id));
+  caches.on('refusals', (id) => refusals.forget(id));
+  return refusals;
+}
+
+/** The purchase path. Orders use payments (the cancel guard) and refunds, never the other way round. */
+function ordersOf(
+  config: Config,
+  d: Pick<
+    AppDeps,
+    | 'db'
+    | 'writer'
+    | 'inventory'
+    | 'catalog'
+    | 'log'
+    | 'vault'
+    | 'risk'
+    | 'metrics'
+    | 'redis'
+    | 'keys'
+    | 'payments'
+    | 'refunds'
+  >,
+  own: { ids: IdGenerator; admissions: AdmissionTokens; refusals: RefusalSnapshot },
+): OrderService {
+  const { db, writer, inventory, catalog, log, vault, risk, metrics, redis, keys, payments, refunds } = d;
+  return new OrderService({
     db,
     writer,
     inventory,
     catalog,
-    ids,
+    ids: own.ids,
     log,
     holdGraceMs: config.holdGraceMs,
     vault,
-    admissions,
+    admissions: own.admissions,
     risk,
-    refusals,
+    refusals: own.refusals,
     created: metrics.ordersCreated,
     queuedIds: (sessionId, idHashes) => redis.hmget(keys.session(sessionId).queue.ids, ...idHashes),
     guard: (id, now) => payments.settleBeforeCancel(id, now),
     refundOrder: (o) => refunds.refundOrder(o),
   });
-  const seatmaps = new SeatMapService(
-    catalog,
-    inventory,
-    config.seatStatesCacheMs,
-    new SeatVersions(redis, keys),
-  );
+}
+
+/**
+ * The per-instance caches every instance drops on a message (the session's catalog, seat map
+ * and refusals; the blocklist), and the degradation switches that overlay the catalog. Starts
+ * listening once every handler is in place.
+ */
+async function cachedViewsOf(
+  d: Pick<AppDeps, 'db' | 'log' | 'caches' | 'catalog' | 'seatmaps' | 'risk'>,
+  refusals: RefusalSnapshot,
+): Promise<DegradeService> {
+  const { db, log, caches, catalog, seatmaps, risk } = d;
   caches.on('session', (id) => {
     catalog.forget(id);
     seatmaps.forget(id);
@@ -269,6 +288,54 @@ export async function createDeps(
   catalog.overlay = (cat) => degrade.apply(cat);
   caches.on('degrade', () => void degrade.reload());
   await caches.start();
+  return degrade;
+}
+
+export async function createDeps(
+  config: Config,
+  opts: { clock?: Clock; log?: Logger } = {},
+): Promise<AppDeps> {
+  const log = opts.log ?? pino({ level: config.logLevel, mixin: requestIdMixin });
+  const clock = opts.clock ?? systemClock;
+  const stores = await storesOf(config, log);
+  const { db, writerDb, readDb, redis, keys, caches } = stores;
+  const catalog = new CatalogService(
+    db,
+    config.catalogCacheMs,
+    (id) => caches.invalidate('session', id),
+    readDb,
+  );
+  const inventory = new InventoryService(redis, keys, db, log, config);
+  const writer = new OrderWriter(writerDb, config, log);
+  const idLease = await IdNodeLease.start(db, log);
+  const ids = new IdGenerator(idLease);
+  idLease.track(ids);
+  const vault = new IdentityVault(config.idSecret);
+  const ticketKeys = new TicketKeys(config.ticketKeySecret, config.ticketKeyIds);
+  const admissions = new AdmissionTokens(config.authSecret);
+  const risk = new RiskService(db, redis, log, riskOptions(config));
+  const refusals = refusalsOf(config, inventory, caches);
+  const metrics = new Metrics(config.env !== 'test');
+  const queue = new QueueService(db, writerDb, redis, keys, catalog, admissions, vault, risk, log, {
+    turnMs: config.queueTurnMs,
+    defaultRatePerMin: config.queueRatePerMin,
+  });
+  const broker = new Broker(config.amqpUrl, config.amqpPrefix, QUEUES, log, config.amqpQueueType);
+  const relay = new OutboxRelay(db, broker, log);
+  const money = moneyOf(config, { log, clock, db, relay, catalog, risk, metrics });
+  const { pay, refunds, payments } = money;
+  const orders = ordersOf(
+    config,
+    { db, writer, inventory, catalog, log, vault, risk, metrics, redis, keys, payments, refunds },
+    { ids, admissions, refusals },
+  );
+  const seatmaps = new SeatMapService(
+    catalog,
+    inventory,
+    config.seatStatesCacheMs,
+    new SeatVersions(redis, keys),
+  );
+  const degrade = await cachedViewsOf({ db, log, caches, catalog, seatmaps, risk }, refusals);
   const lifecycle = new Lifecycle();
   metrics.watchReadiness(readinessCheck({ db, redis, broker, lifecycle }));
   await degrade.start();
@@ -276,12 +343,8 @@ export async function createDeps(
     config,
     log,
     clock,
-    db,
-    readDb,
-    replica,
-    writerDb,
-    redis,
-    keys,
+    ...stores,
+    ...money,
     tokens: new TokenService(config.authSecret, config.authTokenTtlS),
     metrics,
     catalog,
@@ -293,11 +356,7 @@ export async function createDeps(
     broker,
     relay,
     wechat: new WechatClient(config.wechat, () => clock.now().getTime()),
-    wechatKeys,
-    pay,
-    refunds,
     exchanges: new ExchangeService({ db, inventory, catalog, ids, relay, log, config }),
-    payments,
     vault,
     risk,
     queue,
@@ -308,9 +367,7 @@ export async function createDeps(
     reconciler: new Reconciler(db, pay, payments, log),
     admin: await createAdminServices({ config, log, clock, db, readDb, redis, catalog, inventory }),
     lifecycle,
-    caches,
     shedder: new LoadShedder(config.shedding, () => lifecycle.inFlight),
-    wechatBreaker,
     degrade,
   });
 }
