@@ -2,15 +2,8 @@ import type { Server } from 'node:http';
 import type { Config } from './config';
 import type { Clock } from './clock';
 import type { Logger } from 'pino';
-import {
-  closeDeps,
-  createApp,
-  createDeps,
-  createOpsApp,
-  sessionChangesOf,
-  transfersOf,
-  type AppDeps,
-} from './app';
+import { createApp, createOpsApp } from './app';
+import { closeDeps, createDeps, sessionChangesOf, transfersOf, type AppDeps } from './wiring';
 import { Scheduler, type JobSpec } from './jobs/scheduler';
 import { Leadership } from './jobs/leader';
 import { expireDueOrders, sweepOrphanHolds } from './orders/expiry';

@@ -1,4 +1,4 @@
-import type { AppDeps } from './app';
+import type { AppDeps } from './wiring';
 import { sendNotice } from './notices/consumer';
 import { handleLatePayment } from './payments/late';
 import { issueTickets } from './tickets/service';

@@ -6,7 +6,7 @@ import { openSale } from '../src/jobs/session-lifecycle';
 import { expireDueOrders } from '../src/orders/expiry';
 import { audit } from './helpers/auditor';
 import { deleteKeys } from './helpers/env';
-import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
+import { assignStaff, createSession, createUsers, type SessionFixture } from './helpers/fixtures';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
 import { newDevice } from './helpers/gate';
 
@@ -46,24 +46,15 @@ beforeAll(async () => {
   expect(rules.body.exchangeRules).toEqual({ allowed: true, cutoffMinutes: 120 });
   const shown = await p.api.call('GET', `/api/v1/shows/${s.showId}`);
   expect(shown.body.exchangeRules).toEqual({ allowed: true, cutoffMinutes: 120 });
-  other = await secondSession(s.showId);
+  other = await addSession(s.showId);
   const [staff] = await createUsers(p.deps, 1);
-  await p.deps.db.query(
-    "INSERT INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'test', NOW(3))",
-    [staff, s.showId],
-  );
+  await assignStaff(p.deps, staff!, s.showId);
   staffToken = await p.api.tokenFor(staff!);
 });
 afterAll(() => p.close());
 
-async function secondSession(showId: string) {
-  const [[venue]] = await p.deps.db.query<RowDataPacket[]>('SELECT venue_id FROM shows WHERE id = ?', [
-    showId,
-  ]);
-  const [seats] = await p.deps.db.query<RowDataPacket[]>('SELECT id FROM venue_seats WHERE venue_id = ?', [
-    venue!.venue_id,
-  ]);
-  void seats;
+/** Another session of the show, on sale, of one tier over the venue's seats. */
+async function addSession(showId: string, o: { realName?: boolean; priceFen?: number } = {}) {
   const now = p.clock.now();
   const sessionId = await insertSession(p.deps.db, {
     showId,
@@ -71,8 +62,8 @@ async function secondSession(showId: string) {
     saleStartsAt: now,
     purchaseLimit: 4,
     holdMinutes: 15,
-    realName: false,
-    tiers: [{ name: '看台', priceFen: 50_000 }],
+    realName: o.realName ?? false,
+    tiers: [{ name: '看台', priceFen: o.priceFen ?? 50_000 }],
   });
   await openSale(p.deps, sessionId, now);
   const cat = (await loadSessionCatalog(p.deps.db, sessionId))!;
@@ -95,8 +86,12 @@ const ticketStatus = async (fan: Fan, ticketId: string) =>
   (await ticketsOf(fan)).find((t) => t.ticketId === ticketId)?.status;
 
 /** A ticketed order of the given seats. */
-async function ticketed(openid: string, seatIds: string[], sessionId = s.sessionId) {
-  const { fan, order, payParams } = await p.orderAndPrepay(openid, { sessionId, seatIds });
+const ticketed = (openid: string, seatIds: string[], sessionId = s.sessionId) =>
+  ticketedOrder(openid, { sessionId, seatIds });
+
+/** A ticketed order of this order body (seats, zone units, attendees). */
+async function ticketedOrder(openid: string, body: Record<string, unknown>) {
+  const { fan, order, payParams } = await p.orderAndPrepay(openid, body);
   p.sim.pay(payParams);
   await p.until(async () => (await getOrder(fan, order.orderNo)).status === 'ticketed', 'tickets');
   const full = await getOrder(fan, order.orderNo);
@@ -117,6 +112,35 @@ const exchange = (fan: Fan, orderNo: string, body: Record<string, unknown>, key?
     body,
     ...(key ? { headers: { 'Idempotency-Key': key } } : {}),
   });
+/** Exchanges every ticket of the order for these seats. */
+const exchangeAll = (
+  o: { fan: Fan; orderNo: string; ticketIds: string[] },
+  seatIds: string[],
+  sessionId = s.sessionId,
+) => exchange(o.fan, o.orderNo, { ticketIds: o.ticketIds, sessionId, seatIds });
+/** Pays an exchange's difference through the simulator. */
+async function payFor(fan: Fan, orderNo: string) {
+  const pay = await p.api.call('POST', `/api/v1/orders/${orderNo}/pay`, { token: fan.token });
+  expect(pay.status).toBe(200);
+  p.sim.pay(pay.body.payParams);
+}
+/** Binds a device to the ticket and has the gate admit it. */
+async function admit(fan: Fan, ticketId: string) {
+  const device = newDevice();
+  const bound = await p.api.call('POST', `/api/v1/tickets/${ticketId}/bind`, {
+    token: fan.token,
+    body: { publicKey: device.pub, manualKey: manualKeyOf(device.priv, ticketId) },
+  });
+  const scan = await p.api.call('POST', '/api/v1/checkin', {
+    token: staffToken,
+    body: {
+      qr: makeCode(bound.body.binding, device.priv, p.clock.now().getTime()),
+      gate: 'A1',
+      sessionId: s.sessionId,
+    },
+  });
+  expect(scan.body.result).toBe('admitted');
+}
 const seatStates = async (sessionId = s.sessionId) =>
   (await p.api.call('GET', `/api/v1/sessions/${sessionId}/seat-states`)).body as {
     sold: string[];
@@ -132,11 +156,7 @@ const clean = async (sessionId = s.sessionId) => {
 it('same price, same session: immediate; the old ticket is exchanged, the new one valid, the old seat back on sale', async () => {
   const [from, to] = standSeats(2);
   const o = await ticketed('openid-x-equal', [from!]);
-  const r = await exchange(o.fan, o.orderNo, {
-    ticketIds: o.ticketIds,
-    sessionId: s.sessionId,
-    seatIds: [to],
-  });
+  const r = await exchangeAll(o, [to!]);
   expect(r.status).toBe(201);
   expect(r.body).toMatchObject({
     status: 'done',
@@ -196,19 +216,13 @@ it('a retried request (same Idempotency-Key) answers the same exchange; another 
 it('general admission: a unit of a zone for a unit of a zone, the slots accounted for', async () => {
   const z = await createSession(p.deps, { zones: [{ name: '内场', capacity: 5 }] });
   await p.deps.db.query('UPDATE shows SET exchange_allowed = 1 WHERE id = ?', [z.showId]);
-  const { fan, order, payParams } = await p.orderAndPrepay('openid-x-zone', {
+  const { fan, orderNo, ticketIds } = await ticketedOrder('openid-x-zone', {
     sessionId: z.sessionId,
     zoneId: z.zoneIds[0],
     quantity: 2,
   });
-  p.sim.pay(payParams);
-  await p.until(async () => (await getOrder(fan, order.orderNo)).status === 'ticketed', 'tickets');
-  const [t1] = (await getOrder(fan, order.orderNo)).items.map((i: any) => i.ticketId);
-  const r = await exchange(fan, order.orderNo, {
-    ticketIds: [t1],
-    sessionId: z.sessionId,
-    zoneId: z.zoneIds[0],
-  });
+  const t1 = ticketIds[0]!;
+  const r = await exchange(fan, orderNo, { ticketIds: [t1], sessionId: z.sessionId, zoneId: z.zoneIds[0] });
   expect(r.body).toMatchObject({ status: 'done', diffFen: 0 });
   expect(await ticketStatus(fan, t1)).toBe('exchanged');
   await p.until(
@@ -223,22 +237,14 @@ it('higher price: the old ticket stays valid until the difference is paid throug
   const [from] = standSeats(1);
   const [to] = vipSeats(1);
   const o = await ticketed('openid-x-up', [from!]);
-  const r = await exchange(o.fan, o.orderNo, {
-    ticketIds: o.ticketIds,
-    sessionId: s.sessionId,
-    seatIds: [to],
-  });
+  const r = await exchangeAll(o, [to!]);
   expect(r.status).toBe(201);
   expect(r.body).toMatchObject({ status: 'pending', diffFen: VIP - STAND });
   expect(r.body.order).toMatchObject({ status: 'pending', amountFen: VIP - STAND });
   expect(await ticketStatus(o.fan, o.ticketIds[0]!)).toBe('valid');
   expect((await seatStates()).held).toContain(to);
   // The same tickets in a second exchange meanwhile: refused; a refund of them too.
-  const twice = await exchange(o.fan, o.orderNo, {
-    ticketIds: o.ticketIds,
-    sessionId: s.sessionId,
-    seatIds: [standSeats(1)[0]],
-  });
+  const twice = await exchangeAll(o, standSeats(1));
   expect(twice.body.error?.code).toBe('EXCHANGE_IN_PROGRESS');
   const refund = await p.api.call('POST', `/api/v1/orders/${o.orderNo}/refund`, {
     token: o.fan.token,
@@ -246,9 +252,7 @@ it('higher price: the old ticket stays valid until the difference is paid throug
   });
   expect(refund.body.error?.code).toBe('EXCHANGE_IN_PROGRESS');
 
-  const pay = await p.api.call('POST', `/api/v1/orders/${r.body.orderNo}/pay`, { token: o.fan.token });
-  expect(pay.status).toBe(200);
-  p.sim.pay(pay.body.payParams);
+  await payFor(o.fan, r.body.orderNo);
   await p.until(async () => (await ticketStatus(o.fan, o.ticketIds[0]!)) === 'exchanged', 'exchange done');
   const tickets = await ticketsOf(o.fan);
   expect(tickets.find((t) => t.seatId === to)).toMatchObject({ status: 'valid' });
@@ -265,11 +269,7 @@ it('higher price not paid in time: the hold expires and nothing changed', async 
   const o = await ticketed('openid-x-expire', [from!]);
   const [vipTo] = vipSeats(1);
   void to;
-  const r = await exchange(o.fan, o.orderNo, {
-    ticketIds: o.ticketIds,
-    sessionId: s.sessionId,
-    seatIds: [vipTo],
-  });
+  const r = await exchangeAll(o, [vipTo!]);
   expect(r.body.status).toBe('pending');
   // Its hold ran out (the clock is not moved: the simulator checks signatures on real time).
   await p.deps.db.query('UPDATE orders SET expire_at = ? WHERE order_no = ?', [
@@ -292,11 +292,7 @@ it('higher price not paid in time: the hold expires and nothing changed', async 
   expect(st.sold).not.toContain(vipTo);
   expect(st.sold).toContain(from);
   // Exchangeable again once its exchange order is gone.
-  const again = await exchange(o.fan, o.orderNo, {
-    ticketIds: o.ticketIds,
-    sessionId: s.sessionId,
-    seatIds: [vipTo],
-  });
+  const again = await exchangeAll(o, [vipTo!]);
   expect(again.body.status).toBe('pending');
   await clean();
 });
@@ -305,11 +301,7 @@ it('lower price, another session: the difference is refunded on the original pay
   const [from] = vipSeats(1);
   const o = await ticketed('openid-x-down', [from!]);
   const to = other.seatIds[0]!;
-  const r = await exchange(o.fan, o.orderNo, {
-    ticketIds: o.ticketIds,
-    sessionId: other.sessionId,
-    seatIds: [to],
-  });
+  const r = await exchangeAll(o, [to], other.sessionId);
   expect(r.status).toBe(201);
   expect(r.body).toMatchObject({ status: 'done', diffFen: 50_000 - VIP, toSessionId: other.sessionId });
   const tickets = await ticketsOf(o.fan);
@@ -360,20 +352,7 @@ it('refuses: not allowed, after the cutoff, another show, a taken seat, a checke
     'EXCHANGE_TICKET_INVALID',
   );
   // A checked-in ticket.
-  const device = newDevice();
-  const bound = await p.api.call('POST', `/api/v1/tickets/${o.ticketIds[2]}/bind`, {
-    token: o.fan.token,
-    body: { publicKey: device.pub, manualKey: manualKeyOf(device.priv, o.ticketIds[2]!) },
-  });
-  const scan = await p.api.call('POST', '/api/v1/checkin', {
-    token: staffToken,
-    body: {
-      qr: makeCode(bound.body.binding, device.priv, p.clock.now().getTime()),
-      gate: 'A1',
-      sessionId: s.sessionId,
-    },
-  });
-  expect(scan.body.result).toBe('admitted');
+  await admit(o.fan, o.ticketIds[2]!);
   expect((await exchange(o.fan, o.orderNo, body([o.ticketIds[2]!], standSeats(1)))).body.error?.code).toBe(
     'EXCHANGE_TICKET_INVALID',
   );
@@ -434,11 +413,7 @@ it('Redis loses the session with an exchange waiting for payment: rebuilt from M
   const [from] = standSeats(1);
   const [to] = vipSeats(1);
   const o = await ticketed('openid-x-flush', [from!]);
-  const r = await exchange(o.fan, o.orderNo, {
-    ticketIds: o.ticketIds,
-    sessionId: s.sessionId,
-    seatIds: [to],
-  });
+  const r = await exchangeAll(o, [to!]);
   expect(r.body.status).toBe('pending');
   await deleteKeys(p.config.redisUrl, `${p.config.redisKeyPrefix}`);
   await p.deps.inventory.rebuild(s.sessionId, p.clock.now().getTime());
@@ -446,8 +421,7 @@ it('Redis loses the session with an exchange waiting for payment: rebuilt from M
   expect(st.held).toContain(to);
   expect(st.sold).toContain(from);
   await clean();
-  const pay = await p.api.call('POST', `/api/v1/orders/${r.body.orderNo}/pay`, { token: o.fan.token });
-  p.sim.pay(pay.body.payParams);
+  await payFor(o.fan, r.body.orderNo);
   await p.until(async () => (await ticketStatus(o.fan, o.ticketIds[0]!)) === 'exchanged', 'exchange done');
   await p.until(async () => !(await seatStates()).sold.includes(from!), 'old seat released');
   await clean();
@@ -457,27 +431,9 @@ it('a ticket admitted while its exchange waits for payment: the payment is refun
   const [from] = standSeats(1);
   const [to] = vipSeats(1);
   const o = await ticketed('openid-x-late-scan', [from!]);
-  const r = await exchange(o.fan, o.orderNo, {
-    ticketIds: o.ticketIds,
-    sessionId: s.sessionId,
-    seatIds: [to],
-  });
-  const device = newDevice();
-  const bound = await p.api.call('POST', `/api/v1/tickets/${o.ticketIds[0]}/bind`, {
-    token: o.fan.token,
-    body: { publicKey: device.pub, manualKey: manualKeyOf(device.priv, o.ticketIds[0]!) },
-  });
-  const scan = await p.api.call('POST', '/api/v1/checkin', {
-    token: staffToken,
-    body: {
-      qr: makeCode(bound.body.binding, device.priv, p.clock.now().getTime()),
-      gate: 'A1',
-      sessionId: s.sessionId,
-    },
-  });
-  expect(scan.body.result).toBe('admitted');
-  const pay = await p.api.call('POST', `/api/v1/orders/${r.body.orderNo}/pay`, { token: o.fan.token });
-  p.sim.pay(pay.body.payParams);
+  const r = await exchangeAll(o, [to!]);
+  await admit(o.fan, o.ticketIds[0]!);
+  await payFor(o.fan, r.body.orderNo);
   await p.until(async () => {
     const l = await p.api.call('GET', `/api/v1/orders/${o.orderNo}/exchanges`, { token: o.fan.token });
     return l.body.items[0]?.status === 'failed' && l.body.items[0]?.refund?.status === 'succeeded';
@@ -498,34 +454,17 @@ describe('real-name sessions: the attendee moves with the ticket', () => {
   beforeAll(async () => {
     rn = await createSession(p.deps, { seats: 20, realName: true });
     await p.deps.db.query('UPDATE shows SET exchange_allowed = 1 WHERE id = ?', [rn.showId]);
-    const now = p.clock.now();
-    const sessionId = await insertSession(p.deps.db, {
-      showId: rn.showId,
-      startsAt: new Date(now.getTime() + 40 * 86_400_000),
-      saleStartsAt: now,
-      purchaseLimit: 4,
-      holdMinutes: 15,
-      realName: true,
-      tiers: [{ name: '看台', priceFen: STAND }],
-    });
-    await openSale(p.deps, sessionId, now);
-    rn2 = { sessionId, seatIds: [...(await loadSessionCatalog(p.deps.db, sessionId))!.seats.keys()] };
+    rn2 = await addSession(rn.showId, { realName: true, priceFen: STAND });
   });
 
   it('same session, then another session: the new ticket has the same attendee, one ID one ticket per session holds', async () => {
-    const { fan, order, payParams } = await p.orderAndPrepay('openid-x-rn', {
+    const o = await ticketedOrder('openid-x-rn', {
       sessionId: rn.sessionId,
       seatIds: [rn.seatIds[0]],
       attendees: [attendee],
     });
-    p.sim.pay(payParams);
-    await p.until(async () => (await getOrder(fan, order.orderNo)).status === 'ticketed', 'tickets');
-    const old = (await getOrder(fan, order.orderNo)).items[0].ticketId;
-    const r = await exchange(fan, order.orderNo, {
-      ticketIds: [old],
-      sessionId: rn.sessionId,
-      seatIds: [rn.seatIds[1]],
-    });
+    const { fan } = o;
+    const r = await exchangeAll(o, [rn.seatIds[1]!], rn.sessionId);
     expect(r.body).toMatchObject({ status: 'done' });
     const xOrder = await getOrder(fan, r.body.orderNo);
     expect(xOrder.items[0]).toMatchObject({ seatId: rn.seatIds[1], attendee: { name: '欧**娜' } });

@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import pino from 'pino';
-import { closeDeps, createDeps, type AppDeps } from '../src/app';
+import { closeDeps, createDeps, type AppDeps } from '../src/wiring';
 import { expireDueOrders, sweepOrphanHolds, type ExpiryDeps } from '../src/orders/expiry';
 import { audit } from './helpers/auditor';
 import { createTestEnv, type TestEnv } from './helpers/env';

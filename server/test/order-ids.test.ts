@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import pino from 'pino';
-import { closeDeps, createDeps } from '../src/app';
+import { closeDeps, createDeps } from '../src/wiring';
 import { buildOrder, requestHash, resolveUnits } from '../src/orders/create';
 import { IdNodeLease } from '../src/orders/id-lease';
 import { IdGenerator } from '../src/orders/ids';

@@ -1,6 +1,6 @@
 import type { CreateOrderInput } from '@showtix/shared-types';
 import pino from 'pino';
-import { closeDeps, createDeps } from '../src/app';
+import { closeDeps, createDeps } from '../src/wiring';
 import { createTestEnv, type TestEnv } from './helpers/env';
 import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
 

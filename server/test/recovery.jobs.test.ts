@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import { Registry } from 'prom-client';
-import type { AppDeps } from '../src/app';
+import type { AppDeps } from '../src/wiring';
 import { loadConfig } from '../src/config';
 import { purgeAdmissionUses, PURGE_AFTER_EXPIRY_MS } from '../src/jobs/admission-purge';
 import { recoveryJobs } from '../src/jobs/recovery';

@@ -10,7 +10,7 @@ import { RefundService } from '../src/refunds/service';
 import { issueTickets } from '../src/tickets/service';
 import { admittedCount, lockOrderTickets, moveOrderTickets } from '../src/tickets/repo';
 import { TICKET_LIFECYCLE } from '../src/lifecycle/transitions';
-import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
+import { assignStaff, createSession, createUsers, type SessionFixture } from './helpers/fixtures';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
 import { newDevice, type Device } from './helpers/gate';
 
@@ -28,10 +28,7 @@ beforeAll(async () => {
   p = await createPayEnv({ consumers: false });
   s = await createSession(p.deps, { seats: 20, refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }] });
   const [staff] = await createUsers(p.deps, 1);
-  await p.deps.db.query(
-    "INSERT INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'test', NOW(3))",
-    [staff, s.showId],
-  );
+  await assignStaff(p.deps, staff!, s.showId);
   staffToken = await p.api.tokenFor(staff!);
 });
 afterAll(() => p.close());

@@ -3,7 +3,7 @@ import { makeCode, manualKeyOf } from '@showtix/shared-types/dist/ticket-code';
 import { RefundService } from '../src/refunds/service';
 import { beijingDate } from '../src/payments/reconcile';
 import { audit } from './helpers/auditor';
-import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
+import { assignStaff, createSession, createUsers, type SessionFixture } from './helpers/fixtures';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
 import { newDevice, type Device } from './helpers/gate';
 
@@ -21,10 +21,7 @@ beforeAll(async () => {
   p = await createPayEnv();
   s = await createSession(p.deps, { seats: 24, refundRules: [{ hoursBeforeStart: 0, feePercent: FEE }] });
   const [staff] = await createUsers(p.deps, 1);
-  await p.deps.db.query(
-    "INSERT INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'test', NOW(3))",
-    [staff, s.showId],
-  );
+  await assignStaff(p.deps, staff!, s.showId);
   staffToken = await p.api.tokenFor(staff!);
 });
 afterAll(() => p.close());

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import pino from 'pino';
-import { closeDeps, createDeps, type AppDeps } from '../src/app';
+import { closeDeps, createDeps, type AppDeps } from '../src/wiring';
 import { createTestEnv, type TestEnv } from './helpers/env';
 import { createSession, createUsers, type SessionFixture } from './helpers/fixtures';
 import { startTestServer, type TestServer } from './helpers/http';

@@ -1,6 +1,6 @@
 import type { CreateOrderInput, Order } from '@showtix/shared-types';
 import pino from 'pino';
-import { closeDeps, createDeps, type AppDeps } from '../src/app';
+import { closeDeps, createDeps, type AppDeps } from '../src/wiring';
 import { expireDueOrders } from '../src/orders/expiry';
 import { audit } from './helpers/auditor';
 import { createTestEnv, type TestEnv } from './helpers/env';

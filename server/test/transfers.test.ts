@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Actor } from '../src/admin/http';
-import { sessionChangesOf, transfersOf } from '../src/app';
+import { sessionChangesOf, transfersOf } from '../src/wiring';
 import { resendStuckRefunds } from '../src/jobs/stuck-money';
 import { createSession, type SessionFixture } from './helpers/fixtures';
 import { GateBench, newDevice, type HeldTicket } from './helpers/gate';

@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import taro, { resetTaro, router } from './stubs/taro';
 import { ok, refuse, serveApi } from './fake-api';
 import { SESSION, seatMap } from './fixtures';
+import { phoneLayout, seatmap, tap } from './seatmap-page';
 import * as catalog from '../../src/services/catalog';
 import OrderPage from '../../src/pages/order/index';
 import SeatMapPage from '../../src/pages/seatmap/index';
@@ -132,35 +133,7 @@ describe('order page', () => {
 });
 
 describe('seat map in exchange mode', () => {
-  const noop = () => undefined;
-  const ctx = new Proxy({}, { get: (_t, k) => (k === 'canvas' ? undefined : noop), set: () => true });
-  beforeAll(() => {
-    jest.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(() => ctx as never);
-    jest.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(
-      () =>
-        ({
-          left: 0,
-          top: 0,
-          right: 375,
-          bottom: 500,
-          width: 375,
-          height: 500,
-          x: 0,
-          y: 0,
-          toJSON: noop,
-        }) as DOMRect,
-    );
-  });
-  const tap = (index: number) => {
-    const p = (
-      window as unknown as { __seatmap: { seatPoint(i: number): { x: number; y: number } } }
-    ).__seatmap.seatPoint(index);
-    const canvas = document.querySelector('canvas')!;
-    act(() => {
-      fireEvent.pointerDown(canvas, { pointerId: 1, clientX: p.x, clientY: p.y });
-      fireEvent.pointerUp(canvas, { pointerId: 1, clientX: p.x, clientY: p.y });
-    });
-  };
+  beforeAll(phoneLayout);
 
   it('takes exactly as many seats as tickets and confirms the exchange, then opens the exchange order', async () => {
     router.params = { sessionId: '7', showId: '3', exchange: 'N300', tickets: item(2).ticketId };
@@ -176,7 +149,7 @@ describe('seat map in exchange mode', () => {
     });
     render(<SeatMapPage />);
     await screen.findByTestId('seat-canvas');
-    await waitFor(() => expect((window as unknown as { __seatmap?: unknown }).__seatmap).toBeDefined());
+    await waitFor(() => expect(seatmap()).toBeDefined());
     tap(0);
     tap(1); // one ticket: one seat
     expect(screen.getAllByTestId('seat-chip')).toHaveLength(1);

@@ -2,40 +2,17 @@
  * The seat map page's navigation controls (issue 17, #6): the legend as a tier filter, 全览,
  * and the 场次 switch. (Drawing, the minimap and dense taps: seatmap-nav.test.ts.)
  */
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import taro, { resetTaro, router } from './stubs/taro';
 import { SESSION, seatMap } from './fixtures';
+import { phoneLayout, seatmap, tap } from './seatmap-page';
 import * as catalog from '../../src/services/catalog';
 import SeatMapPage from '../../src/pages/seatmap/index';
 
 jest.mock('../../src/services/catalog');
 const api = jest.mocked(catalog);
 
-type SeatMapApi = {
-  seatPoint(i: number): { x: number; y: number };
-  view(): { scale: number; fitScale: number } | null;
-};
-const seatmap = () => (window as unknown as { __seatmap: SeatMapApi }).__seatmap;
-
-const noop = () => undefined;
-const ctx = new Proxy({}, { get: (_t, k) => (k === 'canvas' ? undefined : noop), set: () => true });
-beforeAll(() => {
-  jest.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(() => ctx as never);
-  jest.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(
-    () =>
-      ({
-        left: 0,
-        top: 0,
-        right: 375,
-        bottom: 500,
-        width: 375,
-        height: 500,
-        x: 0,
-        y: 0,
-        toJSON: noop,
-      }) as DOMRect,
-  );
-});
+beforeAll(phoneLayout);
 
 const session = (id: string, startsAt: string, status = 'on_sale') => ({ ...SESSION, id, startsAt, status });
 
@@ -58,15 +35,6 @@ beforeEach(() => {
   } as never);
   api.getSeatStates.mockResolvedValue({ sessionId: '7', held: [], sold: [], zones: [] });
 });
-
-function tap(index: number) {
-  const p = seatmap().seatPoint(index);
-  const canvas = document.querySelector('canvas')!;
-  act(() => {
-    fireEvent.pointerDown(canvas, { pointerId: 1, clientX: p.x, clientY: p.y });
-    fireEvent.pointerUp(canvas, { pointerId: 1, clientX: p.x, clientY: p.y });
-  });
-}
 
 async function ready() {
   render(<SeatMapPage />);

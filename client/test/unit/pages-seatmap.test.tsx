@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import taro, { pages, resetTaro, router } from './stubs/taro';
 import { SESSION, TIERS, seatMap } from './fixtures';
+import { phoneLayout, seatmap, tap } from './seatmap-page';
 import * as catalog from '../../src/services/catalog';
 import SeatMapPage from '../../src/pages/seatmap/index';
 import { loadDraft } from '../../src/services/draft';
@@ -9,29 +10,7 @@ import { ok, serveApi } from './fake-api';
 jest.mock('../../src/services/catalog');
 const api = jest.mocked(catalog);
 
-type SeatMapApi = { seatPoint(i: number): { x: number; y: number } };
-const seatmap = () => (window as unknown as { __seatmap: SeatMapApi }).__seatmap;
-
-// jsdom has no layout or canvas: give boxes a phone-sized rect and canvases a do-nothing 2D context.
-const noop = () => undefined;
-const ctx = new Proxy({}, { get: (_t, k) => (k === 'canvas' ? undefined : noop), set: () => true });
-beforeAll(() => {
-  jest.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(() => ctx as never);
-  jest.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(
-    () =>
-      ({
-        left: 0,
-        top: 0,
-        right: 375,
-        bottom: 500,
-        width: 375,
-        height: 500,
-        x: 0,
-        y: 0,
-        toJSON: noop,
-      }) as DOMRect,
-  );
-});
+beforeAll(phoneLayout);
 
 beforeEach(() => {
   resetTaro();
@@ -46,16 +25,6 @@ beforeEach(() => {
   } as never);
   api.getSeatStates.mockResolvedValue({ sessionId: '7', held: [], sold: ['s5'], zones: [] });
 });
-
-/** Taps the seat with that index where the map draws it. */
-function tap(index: number) {
-  const p = seatmap().seatPoint(index);
-  const canvas = document.querySelector('canvas')!;
-  act(() => {
-    fireEvent.pointerDown(canvas, { pointerId: 1, clientX: p.x, clientY: p.y });
-    fireEvent.pointerUp(canvas, { pointerId: 1, clientX: p.x, clientY: p.y });
-  });
-}
 
 const total = () => screen.getByTestId('running-total').textContent;
 

@@ -4,7 +4,7 @@ import type { IdentityVault } from '../attendees/crypto';
 import type { SessionCatalog } from '../catalog/types';
 import type { InventoryService } from '../inventory/service';
 
-/** What reservations and comp tickets need of the rest of the app (wired in app.ts). */
+/** What reservations and comp tickets need of the rest of the app (wired in wiring.ts). */
 export interface CompDeps {
   db: Db;
   log: Logger;

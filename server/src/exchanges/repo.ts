@@ -2,6 +2,7 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { findOne, type RowSource } from '../db/find-one';
 import { EXCHANGE_STATUS, ORDER_STATUS, TICKET_STATUS } from '../lifecycle/statuses';
+import { buyersOwnTicket } from '../tickets/repo';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -58,7 +59,7 @@ export interface OldTicket {
  * The chosen tickets of an order, in the order they were named. lock: the tickets' rows are
  * locked (id order) and check-ins read under a shared lock (the latest committed: check-in
  * admits under the ticket's row lock, so none can commit between this read and a status move).
- * Only the buyer's own tickets (transferred_from NULL): a ticket a receiver got by transfer sits
+ * Only the buyer's own tickets (tickets/repo.ts buyersOwnTicket): a ticket a receiver got by transfer sits
  * on the giver's order item but is the receiver's, and the giver's own ticket of that item is
  * TRANSFERRED, so the giver can never exchange a ticket given away.
  */
@@ -72,8 +73,8 @@ export async function ticketsOfOrder(
   const keys = byNo ? where.ticketNos : where.itemIds;
   if (lock)
     await conn.query(
-      `SELECT id FROM tickets WHERE order_id = ? AND ${byNo ? 'ticket_no' : 'order_item_id'} IN (?)
-          AND transferred_from IS NULL ORDER BY id FOR UPDATE`,
+      `SELECT t.id FROM tickets t WHERE t.order_id = ? AND ${byNo ? 't.ticket_no' : 't.order_item_id'} IN (?)
+          AND ${buyersOwnTicket('t')} ORDER BY t.id FOR UPDATE`,
       [orderId, keys],
     );
   const [rows] = await conn.query<Row[]>(
@@ -81,7 +82,7 @@ export async function ticketsOfOrder(
             (SELECT COUNT(*) FROM order_items x WHERE x.order_id = i.order_id AND x.id < i.id) AS position,
             (SELECT COUNT(*) FROM checkins c WHERE c.ticket_id = t.id${lock ? ' LOCK IN SHARE MODE' : ''}) AS checked_in
        FROM tickets t JOIN order_items i ON i.id = t.order_item_id
-      WHERE t.order_id = ? AND ${byNo ? 't.ticket_no' : 't.order_item_id'} IN (?) AND t.transferred_from IS NULL`,
+      WHERE t.order_id = ? AND ${byNo ? 't.ticket_no' : 't.order_item_id'} IN (?) AND ${buyersOwnTicket('t')}`,
     [orderId, keys],
   );
   const found = new Map(rows.map((r) => [String(byNo ? r.ticket_no : r.order_item_id), r]));
@@ -242,15 +243,6 @@ export async function moveAttendeeClaims(
       o.fromOrderId,
       o.idHashes,
     ]);
-}
-
-/**
- * Whether the order is a complimentary one (comp/): its units came from the organiser's
- * reservation at price 0, and an exchange would release a reserved unit to public sale.
- */
-export async function isCompOrder(db: Db | Conn, orderId: string): Promise<boolean> {
-  const [rows] = await db.query<Row[]>('SELECT channel FROM orders WHERE id = ?', [orderId]);
-  return rows[0]?.channel === 'comp';
 }
 
 export async function showExchangeRules(

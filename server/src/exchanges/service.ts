@@ -9,7 +9,8 @@ import { sleep, type InventoryService } from '../inventory/service';
 import type { TakeRequest, TakeResult } from '../inventory/types';
 import { buildOrder, resolveUnits, type Units } from '../orders/create';
 import type { IdGenerator } from '../orders/ids';
-import { findOrder, insertStatements, itemsOf, refundsOf } from '../orders/repo';
+import { findOrder, itemsOf, refundsOf } from '../orders/repo';
+import { insertStatements } from '../orders/insert-repo';
 import { ORDER_LIFECYCLE, move } from '../lifecycle/transitions';
 import { ORDER_STATUS, type NewOrder, type OrderRow } from '../orders/types';
 import { orderView } from '../orders/views';
@@ -27,7 +28,6 @@ import {
   freeCancelledExchanges,
   idHashesOf,
   insertExchange,
-  isCompOrder,
   showExchangeRules,
   ticketsOfOrder,
   type OldTicket,
@@ -127,8 +127,9 @@ export class ExchangeService {
   private async plan(userId: string, orderNo: string, input: ExchangeRequest, now: Date): Promise<Plan> {
     const original = await this.owned(userId, orderNo);
     if (original.status !== ORDER_STATUS.TICKETED) throw appError('EXCHANGE_TICKET_INVALID');
-    // A complimentary ticket stays on the seat the organiser held back for it.
-    if (await isCompOrder(this.d.db, original.id)) throw appError('EXCHANGE_NOT_ALLOWED');
+    // A complimentary ticket stays on the seat the organiser held back for it (at price 0: an
+    // exchange would release the reserved unit to public sale).
+    if (original.channel === 'comp') throw appError('EXCHANGE_NOT_ALLOWED');
     const from = await this.d.catalog.requireSession(original.session_id);
     const to = await this.d.catalog.requireSession(input.sessionId);
     if (to.showId !== from.showId) throw appError('EXCHANGE_OTHER_SHOW');

@@ -43,7 +43,7 @@ export interface Purchase {
  * A refusal by the script (an AppError) held nothing and is not compensated. Anything that fails
  * after Redis said yes is: the buyer is told the purchase failed, so its seats must not stay off
  * sale. A commit whose answer was lost is the one case where the order may exist after all: its
- * retry (same key) finds it and Redis learns it again (OrderService.relearn).
+ * retry (same key) finds it and Redis learns it again (orders/replay.ts relearn).
  */
 export const PURCHASE = workflow<Purchase>(
   'purchase',

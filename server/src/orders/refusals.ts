@@ -41,7 +41,7 @@ const NEVER = -Infinity;
  * (`refusalSnapshotMaxAgeMs`, README): the staleness bound. The script stays the only authority
  * for a success: nothing here ever lets a purchase through, it only refuses. A release, an
  * opening or a rebuild through any instance drops the session's facts on every instance at once
- * (forget, through the cache-invalidation channel, app.ts). What the bound still costs: a seat,
+ * (forget, through the cache-invalidation channel, wiring.ts). What the bound still costs: a seat,
  * units or an opening whose message was lost, a hold past its end not yet released by the
  * expiry job, or a script answer given just before a release
  * and learned just after it, may be refused here for up to maxAgeMs after the change.

@@ -1,206 +1,22 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { findOne } from '../db/find-one';
-import { formatSql } from '../db/sql';
-import type { NewOrder, OrderRow, RefundSummary } from './types';
+import type { OrderRow, RefundSummary } from './types';
 import { ORDER_STATUS } from './types';
 import { ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { attendeeOfItemJoin } from '../attendees/item-join';
+import { buyersTicketOfItemJoin } from '../tickets/repo';
 
 type Row = RowDataPacket & Record<string, any>;
-
-export type InsertStep =
-  | 'orders'
-  | 'items'
-  | 'attendees'
-  | 'seat_claims'
-  | 'zone_claims'
-  | 'attendee_claims'
-  | 'admission'
-  | 'quota'
-  | 'show_quota';
-
-/**
- * The INSERTs that write a set of new orders, one multi-row statement per table. Rows are sorted
- * by key so concurrent batches take row locks in the same order and do not deadlock.
- */
-export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: string }[] {
-  const byId = [...orders].sort((a, b) => cmp(a.id, b.id));
-  const out: { step: InsertStep; sql: string }[] = [];
-  out.push({
-    step: 'orders',
-    sql: formatSql(
-      `INSERT INTO orders (id, order_no, user_id, session_id, status, amount_fen, quantity,
-         idempotency_key, request_hash, expire_at, created_at, admission_jti,
-         contact_phone_enc, contact_phone_masked, contact_phone_hash) VALUES ?`,
-      [
-        byId.map((o) => [
-          o.id,
-          o.orderNo,
-          o.userId,
-          o.sessionId,
-          ORDER_STATUS.PENDING,
-          o.amountFen,
-          o.quantity,
-          o.idempotencyKey,
-          o.requestHash,
-          o.expireAt,
-          o.createdAt,
-          o.admissionJti,
-          o.contactPhone?.enc ?? null,
-          o.contactPhone?.masked ?? null,
-          o.contactPhone?.hash ?? null,
-        ]),
-      ],
-    ),
-  });
-  const items = byId.flatMap((o) =>
-    o.items.map((i) => [
-      o.id,
-      o.sessionId,
-      i.seatId ?? null,
-      i.zoneId ?? null,
-      i.slotNo ?? null,
-      i.tierId,
-      i.priceFen,
-    ]),
-  );
-  out.push({
-    step: 'items',
-    sql: formatSql(
-      'INSERT INTO order_items (order_id, session_id, seat_id, zone_id, slot_no, tier_id, price_fen) VALUES ?',
-      [items],
-    ),
-  });
-  const attendees = byId.flatMap((o) =>
-    o.attendees.map((a, i) => [
-      o.id,
-      i,
-      a.idType,
-      a.nameEnc,
-      a.idNumberEnc,
-      a.nameMasked,
-      a.idMasked,
-      a.idHash,
-    ]),
-  );
-  if (attendees.length) {
-    out.push({
-      step: 'attendees',
-      sql: formatSql(
-        `INSERT INTO order_attendees (order_id, position, id_type, name_enc, id_number_enc, name_masked, id_masked, id_hash) VALUES ?`,
-        [attendees],
-      ),
-    });
-  }
-  // The admission token's use, recorded with the order: a second use is refused here even when
-  // Redis lost its marker, and a rebuild restores the markers from these rows.
-  const admissions = byId
-    .filter((o) => o.admissionJti)
-    .map((o) => [o.admissionJti, o.sessionId, o.id, o.admissionUntil])
-    .sort((a, b) => cmp(String(a[0]), String(b[0])));
-  if (admissions.length) {
-    out.push({
-      step: 'admission',
-      sql: formatSql('INSERT INTO admission_uses (jti, session_id, order_id, expires_at) VALUES ?', [
-        admissions,
-      ]),
-    });
-  }
-  out.push(...claimStatements(byId));
-  return out;
-}
 
 /** The buyer cancelled and gets the turn back: the token may buy once more. */
 export async function forgetAdmissionUse(conn: Conn, jti: string, orderId: string): Promise<void> {
   await conn.query('DELETE FROM admission_uses WHERE jti = ? AND order_id = ?', [jti, orderId]);
 }
 
-/**
- * Upserts per-user counters (user_session_quota, user_show_quota) sorted by (user, scope)
- * so concurrent batches take the row locks in one order and cannot deadlock on each other.
- */
-function quotaUpsert(
-  step: InsertStep,
-  table: string,
-  scopeColumn: string,
-  rows: (string | number | null)[][],
-): { step: InsertStep; sql: string } {
-  rows.sort((a, b) => cmp(String(a[0]), String(b[0])) || cmp(String(a[1]), String(b[1])));
-  return {
-    step,
-    sql: formatSql(
-      `INSERT INTO ${table} (user_id, ${scopeColumn}, used, limit_max) VALUES ?
-         ON DUPLICATE KEY UPDATE used = used + VALUES(used), limit_max = VALUES(limit_max)`,
-      [rows],
-    ),
-  };
-}
-
-/** Orders' claims on seats and units, and their users' quota: the rows MySQL refuses twice. */
-export function claimStatements(
-  orders: (Pick<
-    NewOrder,
-    'id' | 'sessionId' | 'userId' | 'quantity' | 'purchaseLimit' | 'items' | 'showId' | 'showLimit'
-  > & {
-    attendees: { idHash: string }[];
-  })[],
-): { step: InsertStep; sql: string }[] {
-  const out: { step: InsertStep; sql: string }[] = [];
-  const seats = orders
-    .flatMap((o) => o.items.filter((i) => i.seatId).map((i) => [o.sessionId, i.seatId!, o.id]))
-    .sort((a, b) => cmp(a[0]!, b[0]!) || cmp(a[1]!, b[1]!));
-  if (seats.length) {
-    out.push({
-      step: 'seat_claims',
-      sql: formatSql('INSERT INTO seat_claims (session_id, seat_id, order_id) VALUES ?', [seats]),
-    });
-  }
-  const slots = orders
-    .flatMap((o) =>
-      o.items
-        .filter((i) => i.zoneId)
-        .map((i): [string, string, number, string] => [o.sessionId, i.zoneId!, i.slotNo!, o.id]),
-    )
-    .sort((a, b) => cmp(a[0], b[0]) || cmp(a[1], b[1]) || a[2] - b[2]);
-  if (slots.length) {
-    out.push({
-      step: 'zone_claims',
-      sql: formatSql('INSERT INTO zone_claims (session_id, zone_id, slot_no, order_id) VALUES ?', [slots]),
-    });
-  }
-  const ids = orders
-    .flatMap((o) => o.attendees.map((a) => [o.sessionId, a.idHash, o.id]))
-    .sort((a, b) => cmp(a[0]!, b[0]!) || (a[1]! < b[1]! ? -1 : a[1]! > b[1]! ? 1 : 0));
-  if (ids.length) {
-    out.push({
-      step: 'attendee_claims',
-      sql: formatSql('INSERT INTO attendee_claims (session_id, id_hash, order_id) VALUES ?', [ids]),
-    });
-  }
-  out.push(
-    quotaUpsert(
-      'quota',
-      'user_session_quota',
-      'session_id',
-      orders.map((o) => [o.userId, o.sessionId, o.quantity, o.purchaseLimit]),
-    ),
-  );
-  const showQuota = orders
-    .filter((o) => o.showLimit !== null)
-    .map((o) => [o.userId, o.showId, o.quantity, o.showLimit]);
-  if (showQuota.length) out.push(quotaUpsert('show_quota', 'user_show_quota', 'show_id', showQuota));
-  return out;
-}
-
-/** Numeric-string order (ids are BIGINTs held as strings). */
-function cmp(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
-}
-
 const ORDER_COLUMNS = `id, order_no, user_id, session_id, status, amount_fen, quantity, idempotency_key,
   request_hash, expire_at, created_at, paid_at, cancelled_at, cancel_reason, prepay_id, admission_jti,
-  contact_phone_masked`;
+  contact_phone_masked, channel`;
 
 export async function findOrder(
   db: Db | Conn,
@@ -268,7 +84,7 @@ export async function itemsOf(db: Db | Conn, orderIds: string[]): Promise<ItemRo
             (SELECT r.status FROM refund_items ri JOIN refunds r ON r.id = ri.refund_id
               WHERE ri.order_item_id = i.id ORDER BY r.id DESC LIMIT 1) AS refund_status
        FROM order_items i
-       LEFT JOIN tickets t ON t.order_item_id = i.id AND t.transferred_from IS NULL
+       ${buyersTicketOfItemJoin('i', 't')}
        LEFT JOIN venue_seats vs ON vs.id = i.seat_id
        LEFT JOIN venue_zones vz ON vz.id = i.zone_id
        ${attendeeOfItemJoin('i')}

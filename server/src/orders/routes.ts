@@ -1,26 +1,18 @@
 import Router from '@koa/router';
-import { CreateOrderSchema, IdempotencyKeySchema, ListOrdersQuerySchema } from '@showtix/shared-types';
+import { CreateOrderSchema, ListOrdersQuerySchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
 import { principal } from '../http/auth';
-import { appError } from '../errors';
+import { idempotencyKeyOf } from '../http/idempotency';
 import type { Middleware } from 'koa';
 import type { OrderService } from './service';
 import { clientOf } from '../risk/client';
-
-function idempotencyKey(header: string): string | undefined {
-  if (header === '') return undefined;
-  const r = IdempotencyKeySchema.safeParse(header);
-  if (!r.success)
-    throw appError('VALIDATION_FAILED', { header: 'Idempotency-Key' }, 'Idempotency-Key 格式不正确');
-  return r.data;
-}
 
 export function orderRoutes(orders: OrderService, auth: Middleware, clock: Clock): Router {
   const r = new Router({ prefix: '/api/v1/orders' });
   r.use(auth);
   r.post('/', async (ctx) => {
     const input = CreateOrderSchema.parse(ctx.request.body);
-    const key = idempotencyKey(ctx.get('idempotency-key'));
+    const key = idempotencyKeyOf(ctx);
     ctx.status = 201;
     ctx.body = await orders.create(principal(ctx).userId, input, key, clock.now(), clientOf(ctx));
   });

@@ -4,7 +4,7 @@ import type { CatalogService } from '../catalog/service';
 import type { SessionCatalog } from '../catalog/types';
 import type { Db } from '../db/pool';
 import { AppError, appError } from '../errors';
-import { sleep, type InventoryService } from '../inventory/service';
+import type { InventoryService } from '../inventory/service';
 import type { TakeRequest } from '../inventory/types';
 import { buildOrder, requestHash, resolveUnits, tiersOf, type Units } from './create';
 import type { IdGenerator } from './ids';
@@ -13,7 +13,8 @@ import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
 import { newOrderView, orderView } from './views';
 import { CANCEL, type CancelGuard, type Cancellation, type CancelReason } from './cancel';
 import { PURCHASE, type Purchase } from './purchase';
-import { WriteError, type OrderWriter } from './writer';
+import type { OrderWriter } from './writer';
+import { afterWriteFailure, awaitReplay } from './replay';
 import type { IdentityVault } from '../attendees/crypto';
 import type { AdmissionTokens } from '../queue/tokens';
 import type { RiskService } from '../risk/service';
@@ -52,17 +53,6 @@ export type RefundOrder = (o: {
   ticketIds?: string[];
 }) => Promise<unknown>;
 
-const WRITE_REFUSALS = {
-  seat_taken: ['SEAT_TAKEN', undefined],
-  unit_taken: ['SOLD_OUT', undefined],
-  id_taken: ['ID_TAKEN', undefined],
-  limit: ['LIMIT_EXCEEDED', undefined],
-  admission_used: ['QUEUE_REQUIRED', undefined],
-  show_limit: ['LIMIT_EXCEEDED', '超出本演出每人限购数量'],
-} as const;
-
-/** How long a retry waits for the first request with its idempotency key to finish writing. */
-const REPLAY_WAIT_MS = 3_000;
 const REPLAY_RERUNS_MAX = 5;
 
 /** Orders placed by the server itself (tests, tools): no address or device to rate-limit. */
@@ -171,11 +161,11 @@ export class OrderService {
         await PURCHASE.run(p);
       } catch (err) {
         if (err instanceof AppError) throw err; // refused by the take script: nothing was held
-        return this.afterWriteFailure(err, take.userId, key, take.requestHash, now);
+        return this.view(await afterWriteFailure(this.d, err, take.userId, key, take.requestHash, now));
       }
       if (!p.replayOf) break;
-      const replayed = await this.awaitReplay(take.userId, p.replayOf, cat.id, take.idemField);
-      if (replayed) return replayed;
+      const replayed = await awaitReplay(this.d, take.userId, p.replayOf, cat.id, take.idemField);
+      if (replayed) return this.view(replayed);
       // The request that had this key failed and gave it up: this one starts afresh. Bounded,
       // because each rerun means another duplicate took the key and failed in between.
       if (reruns === REPLAY_RERUNS_MAX) throw appError('REQUEST_IN_PROGRESS');
@@ -217,60 +207,6 @@ export class OrderService {
     if (!cat.waitlistedTiers.size || !tiersOf(cat, units).some((t) => cat.waitlistedTiers.has(t)))
       return false;
     return !idemField || !(await this.d.inventory.idempotentOrder(cat.id, idemField));
-  }
-
-  private async afterWriteFailure(
-    err: unknown,
-    userId: string,
-    key: string | undefined,
-    hash: string,
-    now: Date,
-  ): Promise<Order> {
-    if (!(err instanceof WriteError)) throw err;
-    if (err.reason === 'idempotency_duplicate' && key) {
-      const existing = await findOrder(this.d.db, 'user_id = ? AND idempotency_key = ?', [userId, key]);
-      if (existing && existing.request_hash === hash) {
-        if (existing.status === ORDER_STATUS.PENDING)
-          this.background(this.relearn(existing, now), 'relearn an order Redis let go of');
-        return this.view(existing);
-      }
-      throw appError('IDEMPOTENCY_CONFLICT');
-    }
-    if (err.reason in WRITE_REFUSALS) {
-      const [code, message] = WRITE_REFUSALS[err.reason as keyof typeof WRITE_REFUSALS];
-      throw appError(code, undefined, message);
-    }
-    this.d.log.error({ err: err.cause }, 'order write failed');
-    throw appError('SERVICE_UNAVAILABLE');
-  }
-
-  /**
-   * MySQL has this pending order but Redis may not: when its commit's answer was lost, the
-   * request failed and gave its holds back. Redis learns it again from MySQL, or the seat map
-   * would show its seats free until it is paid or expires.
-   */
-  private async relearn(o: OrderRow, now: Date): Promise<void> {
-    if (!(await this.d.inventory.heldUnits(o.session_id, o.id)))
-      await this.d.inventory.rebuild(o.session_id, now.getTime());
-  }
-
-  /**
-   * The same key arrived again; its order may still be on its way to MySQL. Answers the order
-   * once it is there, or undefined if the first request failed and released its key.
-   */
-  private async awaitReplay(
-    userId: string,
-    orderId: string,
-    sessionId: string,
-    idemField: string,
-  ): Promise<Order | undefined> {
-    for (let waited = 0; waited <= REPLAY_WAIT_MS; waited += 25) {
-      const o = await findOrder(this.d.db, 'id = ? AND user_id = ?', [orderId, userId]);
-      if (o) return this.view(o);
-      if ((await this.d.inventory.idempotentOrder(sessionId, idemField)) !== orderId) return undefined;
-      await sleep(25);
-    }
-    throw appError('REQUEST_IN_PROGRESS');
   }
 
   async get(userId: string, orderNo: string): Promise<Order> {

@@ -69,6 +69,8 @@ export interface OrderRow {
   prepay_id: string | null;
   admission_jti: string | null;
   contact_phone_masked: string | null;
+  /** 'comp': a complimentary order (comp/), issued free on a seat the organiser held back. */
+  channel: 'miniprogram' | 'comp';
 }
 
 /** The latest refund of an order, as the order views show it. */

@@ -2,7 +2,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import { GroupCommit, inRoundTripTransaction, type Pending } from '../db/group-commit';
 import { ER_CHECK_FAILED, ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
-import { insertStatements, type InsertStep } from './repo';
+import { insertStatements, type InsertStep } from './insert-repo';
 import type { NewOrder } from './types';
 
 export type WriteFailure =

@@ -2,6 +2,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { ORDER_STATUS, REFUND_STATUS, TICKET_STATUS } from '../lifecycle/statuses';
 import { REFUND_BLOCKS_ADMISSION } from './repo';
+import { buyersTicketOfItemJoin } from '../tickets/repo';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -36,7 +37,7 @@ export async function refundableItems(conn: Conn, orderId: string): Promise<Refu
   const [rows] = await conn.query<Row[]>(
     `SELECT i.id, i.price_fen, i.seat_id, i.zone_id, i.slot_no, t.ticket_no,
             EXISTS (SELECT 1 FROM exchange_items ei WHERE ei.live_ticket_id = t.id) AS in_exchange
-       FROM order_items i LEFT JOIN tickets t ON t.order_item_id = i.id AND t.transferred_from IS NULL
+       FROM order_items i ${buyersTicketOfItemJoin('i', 't')}
       WHERE i.order_id = ? AND (t.status IS NULL OR t.status <> ?) ORDER BY i.id`,
     [orderId, TICKET_STATUS.EXCHANGED],
   );

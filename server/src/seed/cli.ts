@@ -1,4 +1,4 @@
-import { closeDeps, createDeps } from '../app';
+import { closeDeps, createDeps } from '../wiring';
 import { loadConfig } from '../config';
 import { migrateUp } from '../db/migrate';
 import { seedDemo } from './demo';

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
 import type { RefundActor } from '../refunds/service';
 
-/** What the change needs of the rest of the app (wired in app.ts). */
+/** What the change needs of the rest of the app (wired in wiring.ts). */
 export interface SessionChangeDeps {
   db: Db;
   log: Logger;

@@ -4,6 +4,21 @@ import type { Transition } from '../lifecycle/transitions';
 import { TICKET_STATUS } from './status';
 
 /**
+ * The buyer's own ticket of an order item, as SQL: the one with no `transferred_from`. A ticket a
+ * receiver got by transfer sits on the giver's order item too, but is the receiver's; the giver's
+ * own ticket of that item stays (TRANSFERRED), so an item has exactly one such ticket once issued.
+ * One home for that rule: order views, refunds and exchanges.
+ */
+export function buyersOwnTicket(ticket = 't'): string {
+  return `${ticket}.transferred_from IS NULL`;
+}
+
+/** LEFT JOIN from an order item to the buyer's own ticket of it (none before tickets are issued). */
+export function buyersTicketOfItemJoin(item = 'i', ticket = 't'): string {
+  return `LEFT JOIN tickets ${ticket} ON ${ticket}.order_item_id = ${item}.id AND ${buyersOwnTicket(ticket)}`;
+}
+
+/**
  * Locks every ticket of an order, in id order (check-in locks one ticket row alone, so the two
  * never wait on each other in opposite orders). Returns the locked ticket ids.
  */

@@ -4,7 +4,7 @@ import { newDevice } from '../helpers/gate';
 import { InventoryAudit } from '../../src/inventory/audit';
 import { seatValue } from '../../src/redis/records';
 import { deleteKeys } from '../helpers/env';
-import { createSession, createUsers, purchase } from '../helpers/fixtures';
+import { assignStaff, createSession, createUsers, purchase } from '../helpers/fixtures';
 import { adminHarness, auditRows, type AdminHarness } from './helpers';
 
 /**
@@ -290,10 +290,7 @@ describe('complimentary tickets', () => {
   it('at the gate: a claimed comp ticket admits once and cannot be voided after; a voided one is refused', async () => {
     const s = await createSession(h.env.deps, { seats: 40 });
     const [fan, staff] = await createUsers(h.env.deps, 2);
-    await h.env.deps.db.query(
-      "INSERT INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'test', NOW(3))",
-      [staff, s.showId],
-    );
+    await assignStaff(h.env.deps, staff!, s.showId);
     await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, {
       seatIds: s.seatIds.slice(0, 2),
     });

@@ -1,5 +1,5 @@
 import { adminRouters } from '../../src/admin';
-import { compOf, sessionChangesOf, transfersOf } from '../../src/app';
+import { compOf, sessionChangesOf, transfersOf } from '../../src/wiring';
 import { adminHarness, type AdminHarness } from './helpers';
 
 /**

@@ -1,5 +1,5 @@
 import type { RowDataPacket } from 'mysql2/promise';
-import type { AppDeps } from '../../src/app';
+import type { AppDeps } from '../../src/wiring';
 import { loadSessionCatalog } from '../../src/catalog/repo';
 import { seatValue } from '../../src/redis/records';
 

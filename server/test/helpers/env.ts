@@ -3,7 +3,7 @@ import amqp from 'amqplib';
 import Redis from 'ioredis';
 import { CONSUMERS } from '../../src/workers';
 import pino from 'pino';
-import { closeDeps, createDeps, type AppDeps } from '../../src/app';
+import { closeDeps, createDeps, type AppDeps } from '../../src/wiring';
 import { ManualClock } from '../../src/clock';
 import { loadConfig, type Config } from '../../src/config';
 import { dropDatabase } from '../../src/db/pool';

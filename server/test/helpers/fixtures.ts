@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { CreateOrderInput, Order } from '@showtix/shared-types';
-import type { AppDeps } from '../../src/app';
+import type { AppDeps } from '../../src/wiring';
 import { insertSession, insertShow, insertVenue, seatIdsOfVenue } from '../../src/catalog/admin-repo';
 import { blockSeats } from '../../src/catalog/layout';
 import { openSale } from '../../src/jobs/session-lifecycle';
@@ -84,6 +84,14 @@ export async function createUsers(d: AppDeps, n: number, tag = 'u'): Promise<str
     `${stamp}\\_%`,
   ]);
   return rows.map((r) => String(r.id));
+}
+
+/** Makes the user gate staff (检票) of the show, as a redeemed invite would (again: no change). */
+export async function assignStaff(d: Pick<AppDeps, 'db'>, userId: string, showId: string): Promise<void> {
+  await d.db.query(
+    "INSERT IGNORE INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'test', NOW(3))",
+    [userId, showId],
+  );
 }
 
 /** A purchase straight through the service, now on the test clock, without an idempotency key. */

@@ -5,7 +5,7 @@ import {
   manualKeyOf,
   type OfflineBundle,
 } from '@showtix/shared-types/dist/ticket-code';
-import { createSession, createUsers, type SessionFixture } from './fixtures';
+import { assignStaff, createSession, createUsers, type SessionFixture } from './fixtures';
 import { createPayEnv, type PayEnv } from './pay-env';
 
 /** A fan's phone: an Ed25519 key generated "on the device", as the wallet does. */
@@ -56,10 +56,7 @@ export class GateBench {
   }
 
   async assign(showId: string): Promise<void> {
-    await this.p.deps.db.query(
-      "INSERT IGNORE INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'test', NOW(3))",
-      [this.staff, showId],
-    );
+    await assignStaff(this.p.deps, this.staff, showId);
   }
 
   now = (): number => this.p.clock.now().getTime();

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { closeDeps, createDeps, type AppDeps } from '../../src/app';
+import { closeDeps, createDeps, type AppDeps } from '../../src/wiring';
 import { adminHarness, type AdminHarness } from '../admin/helpers';
 import { createSession, createUsers } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/http';

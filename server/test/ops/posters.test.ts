@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { closeDeps, createDeps, type AppDeps } from '../../src/app';
+import { closeDeps, createDeps, type AppDeps } from '../../src/wiring';
 import { adminHarness, type AdminHarness } from '../admin/helpers';
 import type { TestEnv } from '../helpers/env';
 import { startTestServer, type TestServer } from '../helpers/http';

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { RowDataPacket } from 'mysql2/promise';
-import { closeDeps, createDeps, type AppDeps } from '../../src/app';
+import { closeDeps, createDeps, type AppDeps } from '../../src/wiring';
 import { createSession, createUsers, type SessionFixture } from '../helpers/fixtures';
 import { adminHarness, auditRows, type AdminHarness } from '../admin/helpers';
 

@@ -2,12 +2,9 @@ import { Button, Text, View } from '@tarojs/components';
 import { useRouter } from '@tarojs/taro';
 import { useState } from 'react';
 import type { CompClaimView } from '@showtix/shared-types';
-import BusyButton from '../../components/BusyButton';
-import ErrorPanel from '../../components/ErrorPanel';
-import { FieldHint, TextField } from '../../components/Field';
+import CodeEntry from '../../components/CodeEntry';
 import { switchTab } from '../../routes';
 import { claimComp } from '../../services/comps';
-import { errorView, type ErrorView } from '../../services/errors';
 import './index.scss';
 
 const CODE = /^[A-Z2-9]{10}$/;
@@ -18,25 +15,7 @@ const CODE = /^[A-Z2-9]{10}$/;
  */
 export default function CompClaimPage() {
   const { params } = useRouter();
-  const [code, setCode] = useState(params.code ?? '');
-  const [busy, setBusy] = useState(false);
-  const [hint, setHint] = useState<string>();
-  const [error, setError] = useState<ErrorView>();
   const [done, setDone] = useState<CompClaimView>();
-
-  const claim = async () => {
-    const c = code.trim().toUpperCase();
-    if (!CODE.test(c)) return setHint('领取码为 10 位字母或数字');
-    setHint(undefined);
-    setBusy(true);
-    try {
-      setDone(await claimComp(c));
-    } catch (e) {
-      setError(errorView(e));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   if (done) {
     return (
@@ -57,33 +36,19 @@ export default function CompClaimPage() {
   }
   return (
     <View className="page comp-claim">
-      <View className="card">
-        <Text className="card__title">输入赠票领取码</Text>
-        <Text className="card__sub">领取码由主办方发给您，领取后门票绑定到当前微信账号，不能再转给他人</Text>
-        <TextField
-          className="comp-claim__code"
-          testid="comp-code"
-          placeholder="10 位字母或数字"
-          value={code}
-          maxlength={10}
-          onInput={(v) => {
-            setCode(v);
-            setHint(undefined);
-          }}
-        />
-        <FieldHint text={hint} />
-        <BusyButton
-          className="btn btn--primary comp-claim__go"
-          testid="comp-claim"
-          busy={busy}
-          onClick={() => void claim()}
-        >
-          领取
-        </BusyButton>
-      </View>
-      {error ? (
-        <ErrorPanel error={error} onClose={() => setError(undefined)} onAction={() => setError(undefined)} />
-      ) : null}
+      <CodeEntry
+        block="comp-claim"
+        title="输入赠票领取码"
+        sub="领取码由主办方发给您，领取后门票绑定到当前微信账号，不能再转给他人"
+        placeholder="10 位字母或数字"
+        maxlength={10}
+        pattern={CODE}
+        patternHint="领取码为 10 位字母或数字"
+        testids={{ code: 'comp-code', submit: 'comp-claim' }}
+        submitLabel="领取"
+        initial={params.code}
+        onSubmit={async (c) => setDone(await claimComp(c))}
+      />
     </View>
   );
 }

@@ -5,10 +5,10 @@ import { go } from '../../routes';
 import type { SessionContext } from '../../services/context';
 import { listExchanges } from '../../services/exchanges';
 import { disabledWhen, flag } from '../../utils/flag';
-import { seatLabel } from '../../services/shared';
 import { formatYuan } from '../../utils/money';
 import { formatDateTime } from '../../utils/time';
-import Icon from '../../components/icon/Icon';
+import { itemLabel } from './ItemsCard';
+import { PickRow, usePicks } from './PickRow';
 
 /** A ticket that can be exchanged: issued, in no refund, and not named by an exchange under way. */
 export function exchangeableItems(order: Order, exchanges: Exchange[]): OrderItem[] {
@@ -30,11 +30,6 @@ export function offersExchange(
   return nowMs < new Date(startsAt).getTime() - rules.cutoffMinutes * 60_000;
 }
 
-const itemLabel = (it: OrderItem) =>
-  it.seatId
-    ? seatLabel({ section: it.section ?? '', row: it.row ?? '', number: it.number ?? '' })
-    : (it.zoneName ?? '');
-
 /**
  * 改签: the fan picks the tickets to move and the session (this one or another of the show),
  * then the new seats on that session's seat map, which confirms the exchange.
@@ -45,14 +40,13 @@ export default function ExchangePanel(p: {
   items: OrderItem[];
   nowMs: number;
 }) {
-  const [chosen, setChosen] = useState<string[]>([]);
+  const [chosen, toggle] = usePicks();
   const [session, setSession] = useState(p.order.sessionId);
   const cutoff = (p.show.exchangeRules?.cutoffMinutes ?? 0) * 60_000;
   const sessions = p.show.sessions.filter(
     (s) =>
       s.status !== 'cancelled' && s.status !== 'ended' && new Date(s.startsAt).getTime() - cutoff > p.nowMs,
   );
-  const toggle = (id: string) => setChosen((c) => (c.includes(id) ? c.filter((x) => x !== id) : [...c, id]));
   const pickSeats = () =>
     go('seatmap', {
       sessionId: session,
@@ -66,42 +60,34 @@ export default function ExchangePanel(p: {
       {p.items.map((it) => {
         const on = chosen.includes(it.ticketId!);
         return (
-          <View
+          <PickRow
             key={it.ticketId}
-            className={`refund-picker__row${on ? ' refund-picker__row--on' : ''}`}
-            role="checkbox"
-            aria-checked={on}
-            data-testid="exchange-pick"
-            onClick={() => toggle(it.ticketId!)}
+            on={on}
+            kind="checkbox"
+            testid="exchange-pick"
+            onPick={() => toggle(it.ticketId!)}
           >
-            <View className="refund-picker__box">
-              {on ? <Icon name="check" color="white" size="sm" /> : null}
-            </View>
             <View className="line__main">
               <Text className="line__label">{itemLabel(it)}</Text>
             </View>
             <Text className="line__price">{formatYuan(it.priceFen)}</Text>
-          </View>
+          </PickRow>
         );
       })}
       <Text className="card__title">改签到场次</Text>
       {sessions.map((s) => (
-        <View
+        <PickRow
           key={s.id}
-          className={`refund-picker__row${session === s.id ? ' refund-picker__row--on' : ''}`}
-          role="radio"
-          aria-checked={session === s.id}
-          data-testid="exchange-session"
-          onClick={() => setSession(s.id)}
+          on={session === s.id}
+          kind="radio"
+          testid="exchange-session"
+          onPick={() => setSession(s.id)}
         >
-          <View className="refund-picker__box">
-            {session === s.id ? <Icon name="check" color="white" size="sm" /> : null}
-          </View>
           <Text className="line__label">
             {formatDateTime(s.startsAt)}
             {s.id === p.order.sessionId ? '（本场）' : ''}
           </Text>
-        </View>
+        </PickRow>
       ))}
       <Text className="card__line">差价多退少补：新座位更贵时需支付差价，更便宜时差价原路退回。</Text>
       <Button

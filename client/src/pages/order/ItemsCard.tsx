@@ -1,5 +1,5 @@
 import { Text, View } from '@tarojs/components';
-import type { Order } from '@showtix/shared-types';
+import type { Order, OrderItem } from '@showtix/shared-types';
 import { seatLabel } from '../../services/shared';
 import { formatYuan } from '../../utils/money';
 
@@ -11,6 +11,12 @@ const ITEM_REFUND: Partial<Record<string, string>> = {
   succeeded: '已退票',
 };
 
+/** An item's place as its ticket lists name it: the seat, or the standing zone. */
+export const itemLabel = (it: OrderItem) =>
+  it.seatId
+    ? seatLabel({ section: it.section ?? '', row: it.row ?? '', number: it.number ?? '' })
+    : (it.zoneName ?? '');
+
 /** 票品明细: one line per seat or unit, with its attendee and its own refund, then the total. */
 export default function ItemsCard({ order }: { order: Order }) {
   return (
@@ -19,11 +25,7 @@ export default function ItemsCard({ order }: { order: Order }) {
       {order.items.map((it, i) => (
         <View key={i} className="line">
           <View className="line__main">
-            <Text className="line__label">
-              {it.seatId
-                ? seatLabel({ section: it.section ?? '', row: it.row ?? '', number: it.number ?? '' })
-                : it.zoneName}
-            </Text>
+            <Text className="line__label">{itemLabel(it)}</Text>
             {it.attendee ? (
               <Text className="line__sub" data-testid="item-attendee">
                 实名观演人 {it.attendee.name} {it.attendee.idMasked}

@@ -1,11 +1,10 @@
 import { Button, Text, View } from '@tarojs/components';
 import Taro from '@tarojs/taro';
-import { useState } from 'react';
 import type { Order, OrderItem } from '@showtix/shared-types';
 import { formatYuan, percentOfFen } from '../../utils/money';
-import { seatLabel } from '../../services/shared';
 import { disabledWhen, flag } from '../../utils/flag';
-import Icon from '../../components/icon/Icon';
+import { itemLabel } from './ItemsCard';
+import { PickRow, usePicks } from './PickRow';
 
 /**
  * An item whose ticket left this order's hands: transferred to someone else or on offer (转赠),
@@ -36,11 +35,6 @@ export function offersTicketRefund(order: Order): boolean {
   );
 }
 
-const itemLabel = (it: OrderItem) =>
-  it.seatId
-    ? seatLabel({ section: it.section ?? '', row: it.row ?? '', number: it.number ?? '' })
-    : (it.zoneName ?? '');
-
 /**
  * 退票 of chosen tickets: one check box per ticket with its fee and the money back under the
  * tier in force. The total is the fee on the chosen tickets together (rounded down, as the
@@ -59,8 +53,7 @@ export default function TicketRefundPicker({
   onRefund: (ticketIds: string[]) => Promise<unknown>;
 }) {
   const items = refundableItems(order);
-  const [chosen, setChosen] = useState<string[]>([]);
-  const toggle = (id: string) => setChosen((c) => (c.includes(id) ? c.filter((x) => x !== id) : [...c, id]));
+  const [chosen, toggle] = usePicks();
   const gross = items.filter((it) => chosen.includes(it.ticketId!)).reduce((s, it) => s + it.priceFen, 0);
   const fee = percentOfFen(gross, feePercent);
   const confirm = async () => {
@@ -83,18 +76,14 @@ export default function TicketRefundPicker({
         const on = chosen.includes(it.ticketId!);
         const itemFee = percentOfFen(it.priceFen, feePercent);
         return (
-          <View
+          <PickRow
             key={it.ticketId}
-            className={`refund-picker__row${on ? ' refund-picker__row--on' : ''}`}
-            role="checkbox"
-            aria-checked={on}
-            data-testid="refund-pick"
-            data-ticket={it.ticketId}
-            onClick={() => toggle(it.ticketId!)}
+            on={on}
+            kind="checkbox"
+            testid="refund-pick"
+            ticket={it.ticketId}
+            onPick={() => toggle(it.ticketId!)}
           >
-            <View className="refund-picker__box">
-              {on ? <Icon name="check" color="white" size="sm" /> : null}
-            </View>
             <View className="line__main">
               <Text className="line__label">{itemLabel(it)}</Text>
               <Text className="line__sub">
@@ -103,7 +92,7 @@ export default function TicketRefundPicker({
               </Text>
             </View>
             <Text className="line__price">{formatYuan(it.priceFen)}</Text>
-          </View>
+          </PickRow>
         );
       })}
       <Button
