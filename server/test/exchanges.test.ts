@@ -517,3 +517,26 @@ describe('real-name sessions: the attendee moves with the ticket', () => {
     await clean(rn2.sessionId);
   });
 });
+
+it('the sales report counts each exchanged seat once, in the tier the fan holds', async () => {
+  const t = await createSession(p.deps, { seats: 10, vip: 2 });
+  await p.deps.db.query('UPDATE shows SET exchange_allowed = 1 WHERE id = ?', [t.showId]);
+  // Up: a 看台 seat for a VIP seat, the difference paid. Level: a 看台 seat for another, at once.
+  const up = await ticketed('openid-x-report-up', [t.seatIds[2]!], t.sessionId);
+  const upX = await exchangeAll(up, [t.seatIds[0]!], t.sessionId);
+  await payFor(up.fan, upX.body.orderNo);
+  const level = await ticketed('openid-x-report-level', [t.seatIds[3]!], t.sessionId);
+  expect((await exchangeAll(level, [t.seatIds[4]!], t.sessionId)).body.status).toBe('done');
+  await p.until(async () => (await ticketStatus(up.fan, up.ticketIds[0]!)) === 'exchanged', 'exchange done');
+  const r = await p.api.call('GET', `/api/v1/admin/reports/sales?sessionId=${t.sessionId}`, {
+    token: adminToken,
+  });
+  expect(r.status).toBe(200);
+  const tiers = r.body.byTier.map((x: any) => [x.priceFen, x.tickets, x.grossFen]);
+  // Before: the given-up 看台 tickets were counted too (3 看台), and a level exchange's new
+  // ticket only if a difference had been paid.
+  expect(tiers).toEqual([
+    [VIP, 1, VIP],
+    [STAND, 1, STAND],
+  ]);
+});
