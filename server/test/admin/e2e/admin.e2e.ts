@@ -1,10 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { createPayEnv, type PayEnv } from '../../helpers/pay-env';
+import type { PayEnv } from '../../helpers/pay-env';
 import { ADMIN_PASSWORD } from '../helpers';
-import { ARTIFACTS, openBrowser, type Browser } from './browser';
+import { ARTIFACTS, startAdminStack, type AdminStack, type Browser } from './browser';
 
 /**
  * An organiser runs a sale from the admin page alone, in headless Chromium against the real
@@ -13,34 +11,18 @@ import { ARTIFACTS, openBrowser, type Browser } from './browser';
  * dashboard count a purchase made through the API, and refund it. Screenshots go to
  * test-artifacts/admin/.
  */
-const DIST = path.resolve(__dirname, '../../../../admin/dist');
-
-const dataDir = mkdtempSync(path.join(tmpdir(), 'showtix-admin-e2e-'));
 let p: PayEnv;
 let b: Browser;
 let page: Page;
+let stack: AdminStack;
 const state: { venueId?: string; showId?: string; sessionId?: string; orderNo?: string; amountFen?: number } =
   {};
 
 beforeAll(async () => {
-  if (!existsSync(path.join(DIST, 'index.html')))
-    throw new Error('admin/dist is missing: run npm run build -w admin first (npm run test:admin:e2e does)');
-  p = await createPayEnv({
-    env: {
-      ADMIN_USERNAME: 'organiser',
-      ADMIN_PASSWORD,
-      ADMIN_DIST_DIR: DIST,
-      DATA_DIR: dataDir,
-    },
-  });
-  b = await openBrowser();
-  page = b.page;
+  stack = await startAdminStack('e2e');
+  ({ p, b, page } = stack);
 });
-afterAll(async () => {
-  await b?.close();
-  await p?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stack?.close());
 
 const url = (route: string) => `${p.api.url}/admin${route}`;
 const byTest = (id: string) => page.getByTestId(id);

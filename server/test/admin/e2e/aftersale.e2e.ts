@@ -1,11 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { createSession, type SessionFixture } from '../../helpers/fixtures';
-import { createPayEnv, type PayEnv } from '../../helpers/pay-env';
+import type { PayEnv } from '../../helpers/pay-env';
 import { ADMIN_PASSWORD } from '../helpers';
-import { openBrowser, type Browser } from './browser';
+import { startAdminStack, type AdminStack, type Browser } from './browser';
 
 /**
  * The organiser's after-sales pages (issue 16) in headless Chromium against the real server:
@@ -14,33 +11,22 @@ import { openBrowser, type Browser } from './browser';
  * drawer. What fans do (buying, joining the line, exchanging) goes through the API. Screenshots:
  * test-artifacts/admin/NN-aftersale-*.png.
  */
-const DIST = path.resolve(__dirname, '../../../../admin/dist');
-
-const dataDir = mkdtempSync(path.join(tmpdir(), 'showtix-admin-aftersale-'));
 let p: PayEnv;
 let b: Browser;
 let page: Page;
 let admin: string;
+let stack: AdminStack;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(DIST, 'index.html')))
-    throw new Error('admin/dist is missing: run npm run build -w admin first (npm run e2e -w admin does)');
-  p = await createPayEnv({
-    env: { ADMIN_USERNAME: 'organiser', ADMIN_PASSWORD, ADMIN_DIST_DIR: DIST, DATA_DIR: dataDir },
-  });
+  stack = await startAdminStack('aftersale');
+  ({ p, b, page } = stack);
   admin = (
     await p.api.call('POST', '/api/v1/admin/login', {
       body: { username: 'organiser', password: ADMIN_PASSWORD },
     })
   ).body.token;
-  b = await openBrowser();
-  page = b.page;
 });
-afterAll(async () => {
-  await b?.close();
-  await p?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stack?.close());
 
 const url = (route: string) => `${p.api.url}/admin${route}`;
 const byTest = (id: string) => page.getByTestId(id);

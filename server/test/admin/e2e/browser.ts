@@ -1,7 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createPayEnv, type PayEnv } from '../../helpers/pay-env';
+import { ADMIN_PASSWORD } from '../helpers';
 
 export const ARTIFACTS = path.resolve(__dirname, '../../../../test-artifacts/admin');
 
@@ -87,4 +89,37 @@ export async function openBrowser(): Promise<Browser> {
 
 interface AxeResult {
   violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+}
+
+const DIST = path.resolve(__dirname, '../../../../admin/dist');
+
+export interface AdminStack {
+  p: PayEnv;
+  b: Browser;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * The real server (with the simulator) serving the built admin page, logged in as `organiser`
+ * by the test, and one headless Chromium: the frame of each admin browser test file.
+ */
+export async function startAdminStack(tag: string): Promise<AdminStack> {
+  if (!existsSync(path.join(DIST, 'index.html')))
+    throw new Error('admin/dist is missing: run npm run build -w admin first (npm run e2e -w admin does)');
+  const dataDir = mkdtempSync(path.join(tmpdir(), `showtix-admin-${tag}-`));
+  const p = await createPayEnv({
+    env: { ADMIN_USERNAME: 'organiser', ADMIN_PASSWORD, ADMIN_DIST_DIR: DIST, DATA_DIR: dataDir },
+  });
+  const b = await openBrowser();
+  return {
+    p,
+    b,
+    page: b.page,
+    async close() {
+      await b.close();
+      await p.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
