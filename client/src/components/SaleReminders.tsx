@@ -2,13 +2,13 @@ import type { SaleReminder } from '@showtix/shared-types';
 import { Text, View } from '@tarojs/components';
 import Taro from '@tarojs/taro';
 import { useState } from 'react';
-import { useLoad } from '../hooks/useLoad';
 import { go } from '../routes';
 import { toApiError } from '../services/errors';
 import { cancelSaleReminder, mySaleReminders, reminderStateText } from '../services/sale-reminders';
 import { tapTarget } from '../utils/a11y';
 import { formatDateTime } from '../utils/time';
 import BusyButton from './BusyButton';
+import { MeList } from './MeList';
 
 const toast = (title: string) => void Taro.showToast({ title, icon: 'none' });
 
@@ -51,15 +51,12 @@ function ReminderRow({ r, onChanged }: { r: SaleReminder; onChanged: () => void 
 
 /** 开售提醒 on the 我的 page: the shows the fan asked to be told of; a waiting one can be cancelled. */
 export function MySaleReminders() {
-  const list = useLoad(mySaleReminders, []);
-  const items = list.data?.items ?? [];
-  if (items.length === 0) return null;
   return (
-    <View className="card me__group" data-testid="my-sale-reminders">
-      <Text className="card__title">开售提醒</Text>
-      {items.map((r) => (
-        <ReminderRow key={r.showId} r={r} onChanged={list.reload} />
-      ))}
-    </View>
+    <MeList
+      title="开售提醒"
+      testid="my-sale-reminders"
+      load={mySaleReminders}
+      row={(r, reload) => <ReminderRow key={r.showId} r={r} onChanged={reload} />}
+    />
   );
 }

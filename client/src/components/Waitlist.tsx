@@ -2,7 +2,6 @@ import type { SessionInfo, WaitlistEntry } from '@showtix/shared-types';
 import { Text, View } from '@tarojs/components';
 import Taro from '@tarojs/taro';
 import { useState } from 'react';
-import { useLoad } from '../hooks/useLoad';
 import { go } from '../routes';
 import { toApiError } from '../services/errors';
 import { WAITLIST_STATE_TEXT, joinWaitlist, leaveWaitlist, myWaitlist } from '../services/waitlist';
@@ -10,6 +9,7 @@ import { formatYuan } from '../utils/money';
 import { formatDateTime } from '../utils/time';
 import { tapTarget } from '../utils/a11y';
 import BusyButton from './BusyButton';
+import { MeList } from './MeList';
 
 const toast = (title: string) => void Taro.showToast({ title, icon: 'none' });
 
@@ -118,15 +118,12 @@ function EntryRow({ e, onChanged }: { e: WaitlistEntry; onChanged: () => void })
 
 /** 我的候补 on the 我的 page: the fan's entries; an offer is paid on its order page or declined. */
 export function MyWaitlist() {
-  const list = useLoad(myWaitlist, []);
-  const items = list.data?.items ?? [];
-  if (items.length === 0) return null;
   return (
-    <View className="card me__group" data-testid="my-waitlist">
-      <Text className="card__title">我的候补</Text>
-      {items.map((e) => (
-        <EntryRow key={e.id} e={e} onChanged={list.reload} />
-      ))}
-    </View>
+    <MeList
+      title="我的候补"
+      testid="my-waitlist"
+      load={myWaitlist}
+      row={(e, reload) => <EntryRow key={e.id} e={e} onChanged={reload} />}
+    />
   );
 }

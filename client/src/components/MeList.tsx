@@ -1,0 +1,29 @@
+import { Text, View } from '@tarojs/components';
+import type { ReactNode } from 'react';
+import { useLoad } from '../hooks/useLoad';
+
+/**
+ * A card of the 我的 page listing what the fan has of one kind (候补, 开售提醒), hidden while
+ * there is none. `row` draws an item; it gets `reload` for after the fan changed one.
+ */
+export function MeList<T>({
+  title,
+  testid,
+  load,
+  row,
+}: {
+  title: string;
+  testid: string;
+  load: () => Promise<{ items: T[] }>;
+  row: (item: T, reload: () => void) => ReactNode;
+}) {
+  const list = useLoad(load, []);
+  const items = list.data?.items ?? [];
+  if (items.length === 0) return null;
+  return (
+    <View className="card me__group" data-testid={testid}>
+      <Text className="card__title">{title}</Text>
+      {items.map((item) => row(item, list.reload))}
+    </View>
+  );
+}
