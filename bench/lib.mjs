@@ -103,7 +103,7 @@ async function benchEnv(name, extra = {}) {
 export async function openBench(name, extraEnv) {
   const { loadConfig } = dist('config/index.js');
   const { migrateUp } = dist('db/migrate.js');
-  const { createDeps, closeDeps } = dist('app.js');
+  const { createDeps, closeDeps } = dist('wiring.js');
   const env = await benchEnv(name, extraEnv);
   const config = loadConfig({ ...process.env, ...env, JOBS_ENABLED: 'false' });
   await migrateUp(config.mysqlUrl);

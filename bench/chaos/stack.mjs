@@ -182,7 +182,7 @@ export async function openStack(o) {
   // The harness's own connections (audit, seeding): straight to MySQL, never through the proxy.
   const { loadConfig } = dist('config/index.js');
   const { migrateUp } = dist('db/migrate.js');
-  const { createDeps, closeDeps } = dist('app.js');
+  const { createDeps, closeDeps } = dist('wiring.js');
   const config = loadConfig({
     ...process.env,
     ...base,

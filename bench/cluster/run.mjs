@@ -125,7 +125,7 @@ async function main() {
     env: { RATE_PURCHASE_IP: '0/1', LEADER_LEASE_MS: '3000', MYSQL_POOL_SIZE: '12' },
   });
   const { loadConfig } = dist('config/index.js');
-  const { createDeps, closeDeps } = dist('app.js');
+  const { createDeps, closeDeps } = dist('wiring.js');
   const deps = await createDeps(loadConfig({ ...process.env, ...topo.env, JOBS_ENABLED: 'false' }));
   const faults = [];
   try {
