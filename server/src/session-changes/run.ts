@@ -1,6 +1,7 @@
 import { inTransaction } from '../db/pool';
 import { AppError } from '../errors';
 import { enqueue } from '../outbox/repo';
+import { exchangedInFull, refundCancelledExchange } from '../exchanges/cancel-refund';
 import * as repo from './repo';
 import type { SessionChangeDeps } from './deps';
 
@@ -80,17 +81,16 @@ async function refundSome(
   let asked = 0;
   for (const orderId of await repo.todoOrderIds(d.db, c.id, budget)) {
     try {
-      const refund = await d.refundOrder({
+      const refund = await refundOne(d, c, orderId, now);
+      await repo.markChangeOrder(
+        d.db,
+        c.id,
         orderId,
-        by: { kind: 'system', id: `cancel-${c.id}` },
-        reason: '场次取消，全额退款',
-        now,
-      });
-      await repo.markChangeOrder(d.db, c.id, orderId, {
-        state: repo.CHANGE_ORDER.REQUESTED,
-        refundId: refund.id,
-      });
-      asked++;
+        refund
+          ? { state: repo.CHANGE_ORDER.REQUESTED, refundId: refund.id }
+          : { state: repo.CHANGE_ORDER.NOTIFIED },
+      );
+      if (refund) asked++;
     } catch (err) {
       // Our own rules refused (e.g. a ticket already checked in): an operator decides.
       if (!(err instanceof AppError)) throw err;
@@ -102,6 +102,28 @@ async function refundSome(
     }
   }
   return asked;
+}
+
+/**
+ * One order's full refund. An exchange order (改签) holds only the difference it paid: its
+ * tickets' value comes back from each payment that holds a share (exchanges/cancel-refund.ts).
+ * An order whose every ticket was exchanged has nothing left here: undefined (told, no refund).
+ */
+async function refundOne(
+  d: SessionChangeDeps,
+  c: repo.ChangeRow,
+  orderId: string,
+  now: Date,
+): Promise<{ id: string } | undefined> {
+  const by = { kind: 'system', id: `cancel-${c.id}` } as const;
+  const reason = '场次取消，全额退款';
+  const exchanged = await refundCancelledExchange(d.db, orderId, { by: `${by.kind}:${by.id}`, reason, now });
+  if (exchanged) {
+    d.relay.nudge();
+    return exchanged;
+  }
+  if (await exchangedInFull(d.db, orderId)) return undefined;
+  return d.refundOrder({ orderId, by, reason, now });
 }
 
 /** Done once every order is told, refunded or handed over, and no pending order is left. */
