@@ -378,3 +378,38 @@ it('exchanged tickets (改签, up and down): every payment back in full by its o
   await g.p.until(clean, 'Redis released the seats').catch(() => undefined);
   expect(await audit(g.p.deps, s.sessionId, g.p.clock.now().getTime())).toEqual([]);
 });
+
+it('a buyer refund with a fee still in flight at the cancel: its fee comes back too, the payment in full', async () => {
+  const { s, tickets } = await sessionWithOrders(1); // one order of 2 tickets, 50% fee on a buyer refund
+  const [t] = tickets;
+  g.p.sim.setFaults({ refundNotEnough: true }); // WeChat refuses refunds for now: it stays in flight
+  const asked = await g.p.api.call('POST', `/api/v1/orders/${t!.orderNo}/refund`, {
+    token: t!.token,
+    body: { reason: '去不了' },
+  });
+  expect(asked.status).toBe(200);
+  expect(asked.body.refund.feeFen).toBeGreaterThan(0);
+  await changes().cancel(who, s.sessionId, { reason: '场次取消（手续费）' }, g.p.clock.now());
+  g.p.sim.setFaults({ refundNotEnough: false });
+  await runToEnd(s.sessionId);
+  const paid = (await amountsOf(s.sessionId)).get(t!.orderNo)!;
+  const back = () =>
+    g.p.sim
+      .refunds()
+      .filter((r) => r.out_trade_no === t!.orderNo && r.status === 'SUCCESS')
+      .reduce((a, r) => a + (r.amount as { refund: number }).refund, 0);
+  await g.p
+    .until(async () => {
+      await resendStuckRefunds(g.p.deps, new Date(g.p.clock.now().getTime() + 7 * 3_600_000), 0);
+      await g.p.deps.refunds.checkProcessing(g.p.clock.now(), 0);
+      await changes().run(g.p.clock.now());
+      return back() === paid;
+    }, 'the whole payment back')
+    .catch(() => undefined);
+  expect(back()).toBe(paid);
+  const [pay] = await rows(
+    'SELECT p.amount_fen, p.refunded_fen FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.order_no = ?',
+    [t!.orderNo],
+  );
+  expect(pay!.refunded_fen).toBe(pay!.amount_fen);
+});

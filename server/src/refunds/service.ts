@@ -93,6 +93,7 @@ const PREFIX: Record<RefundKind, string> = {
   duplicate: 'RD',
   currency: 'RC',
   exchange: 'RX',
+  fee: 'RE',
 };
 
 /** What the fan reads (WeChat's refund reason) and which notice tells them, per system refund. */

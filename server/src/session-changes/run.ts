@@ -2,6 +2,7 @@ import { inTransaction } from '../db/pool';
 import { AppError } from '../errors';
 import { enqueue } from '../outbox/repo';
 import { exchangedInFull, refundCancelledExchange } from '../exchanges/cancel-refund';
+import { returnFees } from './fees';
 import * as repo from './repo';
 import type { SessionChangeDeps } from './deps';
 
@@ -48,7 +49,10 @@ async function runCancel(
       .catch((err: unknown) => d.log.warn({ err, orderId: id }, 'cancel pending'));
   }
   await reach(d, c, repo.CHANGE_ORDER.TODO);
-  return refundSome(d, c, now, budget);
+  const asked = await refundSome(d, c, now, budget);
+  // A cancellation refunds in full: fees kept by buyers' refunds in flight come back too.
+  if (await returnFees(d.db, c, now)) d.relay.nudge();
+  return asked;
 }
 
 /** Rows (and the fan's notice, in the same transaction) for the orders not reached yet. */
