@@ -102,6 +102,19 @@ export async function auditExchanges(q, bad) {
     'SELECT COUNT(*) n FROM exchanges e JOIN orders o ON o.id = e.exchange_order_id WHERE e.status = ? AND o.status = ?',
     [EXCHANGE_STATUS.PENDING, ORDER_STATUS.CANCELLED],
   );
+  // Exchanges into a session the organiser cancelled: their orders refunded by the cancellation.
+  const [cx] = await q(
+    `SELECT COUNT(*) n, COALESCE(SUM(xo.status = ?), 0) refunded FROM exchanges e
+       JOIN orders xo ON xo.id = e.exchange_order_id
+       JOIN session_changes sc ON sc.session_id = e.to_session_id AND sc.kind = 'cancel'
+      WHERE e.status = ?`,
+    [ORDER_STATUS.REFUNDED, EXCHANGE_STATUS.DONE],
+  );
   const out = Object.fromEntries(Object.entries(c).map(([k, v]) => [k, Number(v)]));
-  return { ...out, unpaid_expired: Number(lapsed) };
+  return {
+    ...out,
+    unpaid_expired: Number(lapsed),
+    in_cancelled: Number(cx.n),
+    in_cancelled_refunded: Number(cx.refunded),
+  };
 }

@@ -10,7 +10,7 @@ import { call, phoneCode, tally } from './buyers.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** How long the first of two racers waits for the second before going alone. */
-const RACE_WAIT_MS = 4000;
+const RACE_WAIT_MS = 12_000;
 /** Upward exchanges whose difference the fan never pays (the exchange order expires). */
 const UNPAID_SHARE = 0.2;
 
@@ -43,11 +43,12 @@ async function target(w, r, session, ticket) {
   const others = session === w.session && w.session2 ? [w.session2] : [];
   const to = r() < 0.3 && others.length ? others[0] : session;
   const roll = r();
-  if (roll < 0.25) {
-    const { seatId, raced } = await raceSeat(r, to);
+  if (roll < 0.35) {
+    // Racers meet in their own session (more of them meet there).
+    const { seatId, raced } = await raceSeat(r, session);
     return {
-      to,
-      body: { sessionId: to.id, seatIds: [seatId] },
+      to: session,
+      body: { sessionId: session.id, seatIds: [seatId] },
       what: raced ? 'exchange-race' : 'exchange-seat',
     };
   }

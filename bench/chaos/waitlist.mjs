@@ -153,26 +153,32 @@ export async function runWaitlist(w, { s, small, stats, deadline, log }) {
   const r = rng((w.seed ^ 0x3a17c0de) >>> 0);
   const seatOrders = s.seatIds.length / PER_ORDER;
   const fillers = seatOrders + s.zoneCapacity / PER_ORDER;
+  // A fan whose requests all failed (a login during an outage) gives up, as a buyer does.
+  const safe = (p) =>
+    p.catch((e) => tally(stats, 'wl-error', { status: 0, body: { code: String(e.message).slice(0, 40) } }));
   const filled = await Promise.all(
-    Array.from({ length: fillers }, (_, k) => fill(w, s, k, rng((w.seed * 31 + k) >>> 0), stats)),
+    Array.from({ length: fillers }, (_, k) => safe(fill(w, s, k, rng((w.seed * 31 + k) >>> 0), stats))),
   );
   log(`waitlist: ${filled.filter((f) => f?.paid).length} of ${fillers} fillers paid`);
   const fans = small ? 24 : 80;
   const streams = Array.from({ length: fans }, (_, j) => rng((w.seed * 131 + j) >>> 0));
   const inLine = [];
   for (let j = 0; j < fans; j++) {
-    inLine.push(wait(w, s, j, streams[j], stats, deadline));
+    inLine.push(safe(wait(w, s, j, streams[j], stats, deadline)));
     await sleep(100 + r() * 200); // fans join one after another: the line has an order
   }
   // A direct buyer of a tier with a line: refused (WAITLIST_FIRST) or, with no line, sold.
-  const direct = await loginAs(w, `chaos-${w.seed}-wd`);
-  tally(
-    stats,
-    'wl-direct',
-    await call(url(w), 'POST', '/api/v1/orders', {
-      token: direct,
-      body: { sessionId: s.id, zoneId: s.zoneId, quantity: 1 },
-    }),
+  await safe(
+    loginAs(w, `chaos-${w.seed}-wd`).then(async (direct) =>
+      tally(
+        stats,
+        'wl-direct',
+        await call(url(w), 'POST', '/api/v1/orders', {
+          token: direct,
+          body: { sessionId: s.id, zoneId: s.zoneId, quantity: 1 },
+        }),
+      ),
+    ),
   );
   // Fillers give units back: refunds (whole or one ticket), a paid order's... while fans wait.
   for (const f of filled.filter((x) => x?.paid)) {
