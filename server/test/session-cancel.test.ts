@@ -355,6 +355,12 @@ it('exchanged tickets (改签, up and down): every payment back in full by its o
     [s.sessionId],
   );
   expect(cases).toEqual([]);
+  // The organiser's view counts it to the fen: each exchange order's whole value, the fully
+  // exchanged originals none, every fen of it refunded.
+  const view = await progress(s.sessionId);
+  const taken = money.reduce((a, m) => a + m.amount_fen, 0) - (188_000 - 68_000); // less the down difference
+  expect(view.fenToRefund).toBe(taken);
+  expect(view.fenRefunded).toBe(view.fenToRefund);
   // WeChat refunded each trade exactly what it took, per trade (the original's, the difference's).
   for (const o of g.p.sim
     .orders()

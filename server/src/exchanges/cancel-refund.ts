@@ -11,7 +11,7 @@ import { createRefund, findRefund, type RefundRow } from '../refunds/repo';
 import { outRefundNo } from '../refunds/service';
 import { admittedCount, lockOrderTickets, moveItemTickets } from '../tickets/repo';
 import { TICKET_LIFECYCLE } from '../lifecycle/transitions';
-import { TICKET_STATUS } from '../lifecycle/statuses';
+import { REFUND_STATUS, TICKET_STATUS } from '../lifecycle/statuses';
 import { exchangeRefundNo } from './complete';
 import { EXCHANGE_STATUS, findExchange, freeCancelledExchanges } from './repo';
 
@@ -41,48 +41,61 @@ export async function refundCancelledExchange(
   db: Db,
   orderId: string,
   o: { by: string; reason: string; now: Date },
+): Promise<{ refund: RefundRow; fen: number } | undefined> {
+  const refund = await inTransaction(db, (conn) => refundInTx(conn, orderId, o));
+  if (!refund) return undefined;
+  // What this refunds in all (its shares, whichever pass made them): the change's row counts it.
+  const [[r]] = await db.query<RowDataPacket[]>(
+    'SELECT COALESCE(SUM(amount_fen), 0) AS fen FROM refunds WHERE order_id = ? AND requested_by = ? AND status <> ?',
+    [orderId, o.by, REFUND_STATUS.CLOSED],
+  );
+  return { refund, fen: Number(r!.fen) };
+}
+
+async function refundInTx(
+  conn: Conn,
+  orderId: string,
+  o: { by: string; reason: string; now: Date },
 ): Promise<RefundRow | undefined> {
-  return inTransaction(db, async (conn) => {
-    // Lock order as the exchange's completion: the exchange order, then its original(s).
-    const order = await findOrder(conn, 'id = ?', [orderId], true);
-    const ex = await findExchange(conn, 'exchange_order_id = ? AND status = ?', [
-      orderId,
-      EXCHANGE_STATUS.DONE,
-    ]);
-    if (!order || !ex) return undefined;
-    await freeCancelledExchanges(conn, order.id);
-    const pick = pickItems(await refundableItems(conn, order.id), undefined);
-    if (pick.kind === 'again') {
-      const again = pick.refundId && (await findRefund(conn, 'id = ?', [pick.refundId]));
-      if (!again) throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
-      return again;
+  // Lock order as the exchange's completion: the exchange order, then its original(s).
+  const order = await findOrder(conn, 'id = ?', [orderId], true);
+  const ex = await findExchange(conn, 'exchange_order_id = ? AND status = ?', [
+    orderId,
+    EXCHANGE_STATUS.DONE,
+  ]);
+  if (!order || !ex) return undefined;
+  await freeCancelledExchanges(conn, order.id);
+  const pick = pickItems(await refundableItems(conn, order.id), undefined);
+  if (pick.kind === 'again') {
+    const again = pick.refundId && (await findRefund(conn, 'id = ?', [pick.refundId]));
+    if (!again) throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
+    return again;
+  }
+  if (order.status !== ORDER_STATUS.TICKETED && order.status !== ORDER_STATUS.PAID)
+    throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
+  if (pick.items.some((i) => i.in_exchange)) throw appError('EXCHANGE_IN_PROGRESS');
+  if ((await admittedCount(conn, await lockOrderTickets(conn, order.id))) > 0)
+    throw appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
+  const value = pick.items.reduce((s, i) => s + i.price_fen, 0);
+  const shares = allocate(await sourcesOf(conn, order), value);
+  let first: RefundRow | undefined;
+  for (const { src, fen } of shares) {
+    const r = await refundShare(conn, order, src, fen, !first, o);
+    if (!first) {
+      first = r;
+      await addRefundItems(conn, r.id, order.id, pick.items);
     }
-    if (order.status !== ORDER_STATUS.TICKETED && order.status !== ORDER_STATUS.PAID)
-      throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
-    if (pick.items.some((i) => i.in_exchange)) throw appError('EXCHANGE_IN_PROGRESS');
-    if ((await admittedCount(conn, await lockOrderTickets(conn, order.id))) > 0)
-      throw appError('ORDER_STATE_INVALID', undefined, '门票已检票入场，不能退票');
-    const value = pick.items.reduce((s, i) => s + i.price_fen, 0);
-    const shares = allocate(await sourcesOf(conn, order), value);
-    let first: RefundRow | undefined;
-    for (const { src, fen } of shares) {
-      const r = await refundShare(conn, order, src, fen, !first, o);
-      if (!first) {
-        first = r;
-        await addRefundItems(conn, r.id, order.id, pick.items);
-      }
-      // Every fen accounted for: no payment gives back more than it took (else all rolls back).
-      if ((await refundedOrOpenFen(conn, src.payment.id)) > src.payment.amount_fen)
-        throw appError('REFUND_EXCEEDS_PAID');
-    }
-    if (!first) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
-    await moveItemTickets(
-      conn,
-      pick.items.map((i) => i.id),
-      TICKET_LIFECYCLE.holdForRefund,
-    );
-    return first;
-  });
+    // Every fen accounted for: no payment gives back more than it took (else all rolls back).
+    if ((await refundedOrOpenFen(conn, src.payment.id)) > src.payment.amount_fen)
+      throw appError('REFUND_EXCEEDS_PAID');
+  }
+  if (!first) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
+  await moveItemTickets(
+    conn,
+    pick.items.map((i) => i.id),
+    TICKET_LIFECYCLE.holdForRefund,
+  );
+  return first;
 }
 
 /** The payments behind an exchange order, its own first, then along its originals (locked). */

@@ -90,11 +90,11 @@ async function refundSome(
         d.db,
         c.id,
         orderId,
-        refund
-          ? { state: repo.CHANGE_ORDER.REQUESTED, refundId: refund.id }
-          : { state: repo.CHANGE_ORDER.NOTIFIED },
+        refund.id
+          ? { state: repo.CHANGE_ORDER.REQUESTED, refundId: refund.id, amountFen: refund.fen }
+          : { state: repo.CHANGE_ORDER.NOTIFIED, amountFen: refund.fen },
       );
-      if (refund) asked++;
+      if (refund.id) asked++;
     } catch (err) {
       // Our own rules refused (e.g. a ticket already checked in): an operator decides.
       if (!(err instanceof AppError)) throw err;
@@ -111,23 +111,24 @@ async function refundSome(
 /**
  * One order's full refund. An exchange order (改签) holds only the difference it paid: its
  * tickets' value comes back from each payment that holds a share (exchanges/cancel-refund.ts).
- * An order whose every ticket was exchanged has nothing left here: undefined (told, no refund).
+ * An order whose every ticket was exchanged has nothing left here: no refund (told, 0 fen).
+ * fen: what the cancellation refunds for the order, when it is not the order's amount.
  */
 async function refundOne(
   d: SessionChangeDeps,
   c: repo.ChangeRow,
   orderId: string,
   now: Date,
-): Promise<{ id: string } | undefined> {
+): Promise<{ id?: string; fen?: number }> {
   const by = { kind: 'system', id: `cancel-${c.id}` } as const;
   const reason = '场次取消，全额退款';
   const exchanged = await refundCancelledExchange(d.db, orderId, { by: `${by.kind}:${by.id}`, reason, now });
   if (exchanged) {
     d.relay.nudge();
-    return exchanged;
+    return { id: exchanged.refund.id, fen: exchanged.fen };
   }
-  if (await exchangedInFull(d.db, orderId)) return undefined;
-  return d.refundOrder({ orderId, by, reason, now });
+  if (await exchangedInFull(d.db, orderId)) return { fen: 0 };
+  return { id: (await d.refundOrder({ orderId, by, reason, now })).id };
 }
 
 /** Done once every order is told, refunded or handed over, and no pending order is left. */
