@@ -12,6 +12,12 @@ const LIVE = [ORDER_STATUS.PENDING, ORDER_STATUS.PAID, ORDER_STATUS.TICKETED];
 /** A run's clock (`now`) and its commits differ by a moment: checks allow this much. */
 const SLACK_MS = 2000;
 const FOREVER = 8.64e15;
+/**
+ * An offer's record may be stamped up to a run's length early: a run asked for during another
+ * (a release's kick) reruns with the first caller's time (waitlist/service.ts runNow), seen
+ * 4 s early in the full run. Two offers of a unit must overlap by more than this to count.
+ */
+const STAMP_SLACK_MS = 10_000;
 
 /** Returns the lines' counts; pushes violations. */
 export async function auditWaitlist(q, bad) {
@@ -36,13 +42,15 @@ export async function auditWaitlist(q, bad) {
 }
 
 /**
- * Each offer holds its units from the offer until its order was cancelled (lapsed, declined) or,
- * paid, until a refund of the unit succeeded. Two fans' offers never hold a unit at once.
+ * Each offer holds its units from the offer until its order was cancelled (lapsed, declined) or
+ * ran out of time (expire_at: the gate frees the hold then, before the expiry job cancels the
+ * order; a payment after it is not honoured over a later offer) or, paid, until a refund of the
+ * unit succeeded. Two fans' offers never hold a unit at once.
  */
 async function offersOverlap(q, bad) {
   const rows = await q(
     `SELECT w.id entry, w.user_id, o.session_id, o.status, i.seat_id, i.zone_id, i.slot_no,
-            COALESCE(w.offered_at, o.created_at) t0, o.cancelled_at,
+            COALESCE(w.offered_at, o.created_at) t0, LEAST(COALESCE(o.cancelled_at, o.expire_at), o.expire_at) ended,
             (SELECT MIN(rf.finished_at) FROM refund_items ri JOIN refunds rf ON rf.id = ri.refund_id
               WHERE ri.order_item_id = i.id AND rf.status = ?) refunded_at
        FROM waitlist_entries w JOIN orders o ON o.id = w.order_id JOIN order_items i ON i.order_id = o.id`,
@@ -52,9 +60,7 @@ async function offersOverlap(q, bad) {
   for (const r of rows) {
     const unit = `${r.session_id}/${r.seat_id ?? `z${r.zone_id}#${r.slot_no}`}`;
     const end =
-      r.status === ORDER_STATUS.CANCELLED
-        ? (r.cancelled_at?.getTime() ?? FOREVER)
-        : (r.refunded_at?.getTime() ?? FOREVER);
+      r.status === ORDER_STATUS.CANCELLED ? r.ended.getTime() : (r.refunded_at?.getTime() ?? FOREVER);
     const list = byUnit.get(unit) ?? [];
     list.push({ entry: String(r.entry), user: String(r.user_id), from: r.t0.getTime(), end });
     byUnit.set(unit, list);
@@ -63,7 +69,7 @@ async function offersOverlap(q, bad) {
     for (let a = 0; a < offers.length; a++)
       for (let b = a + 1; b < offers.length; b++) {
         const [x, y] = [offers[a], offers[b]];
-        if (x.user !== y.user && x.from < y.end && y.from < x.end)
+        if (x.user !== y.user && x.from + STAMP_SLACK_MS < y.end && y.from + STAMP_SLACK_MS < x.end)
           bad.push(`unit ${unit} was offered to entries ${x.entry} and ${y.entry} at once`);
       }
 }
