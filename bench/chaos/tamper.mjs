@@ -28,10 +28,13 @@ export async function tamperExchanges(db, log) {
     await q('UPDATE tickets SET status = ? WHERE id = ?', [TICKET_STATUS.VALID, exchanged[1].id]);
     done.push('an exchanged ticket valid again');
   }
+  // Another exchange than the revived ticket's (its check reads done exchanges only).
   const [paid] = await q(
     `SELECT e.id FROM exchanges e JOIN payments p ON p.order_id = e.exchange_order_id
-      WHERE e.status = ? ORDER BY e.id LIMIT 1`,
-    [EXCHANGE_STATUS.DONE],
+      WHERE e.status = ? AND NOT EXISTS (SELECT 1 FROM exchange_items ei
+                                          WHERE ei.exchange_id = e.id AND ei.old_ticket_id = ?)
+      ORDER BY e.id LIMIT 1`,
+    [EXCHANGE_STATUS.DONE, exchanged[1]?.id ?? 0],
   );
   if (paid) {
     await q('UPDATE exchanges SET status = ? WHERE id = ?', [EXCHANGE_STATUS.PENDING, paid.id]);
@@ -57,7 +60,8 @@ export async function tamperWaitlist(db, s, log) {
        FROM waitlist_entries w JOIN orders o ON o.id = w.order_id JOIN order_items i ON i.order_id = o.id
       WHERE i.seat_id IS NOT NULL ORDER BY w.offered_at, w.id`,
   );
-  const held = offers.find((x) => x.status === 2 || x.status === 3);
+  // A pending offer holds its units until it expires, a paid one for good.
+  const held = offers.find((x) => x.status === 1 || x.status === 2 || x.status === 3);
   const later = held && offers.find((x) => x.user_id !== held.user_id && x.offered_at >= held.offered_at);
   if (later) {
     await q('UPDATE order_items SET seat_id = ? WHERE id = ?', [held.seat_id, later.item]);
