@@ -2,6 +2,8 @@
 // WeChat took and gave back). Returns the violations in words and the money totals.
 import amqp from 'amqplib';
 import { dist } from '../lib.mjs';
+import { auditExchanges, exchangeFamilies, familyBalance } from './audit-exchanges.mjs';
+import { auditWaitlist } from './audit-waitlist.mjs';
 
 // The Lua value formats' twin (server/src/redis/records.ts), as built.
 const { seatValue } = dist('redis/records.js');
@@ -16,9 +18,13 @@ const LIVE = [ORDER_STATUS.PENDING, ORDER_STATUS.PAID, ORDER_STATUS.TICKETED];
 /** A ticket that still stands for its seat: not voided, not handed on by a transfer. */
 const TICKET_LIVE = [TICKET_STATUS.VALID, TICKET_STATUS.TRANSFERRING, TICKET_STATUS.REFUNDING];
 
-/** An order item still sold: not given back by a per-ticket refund that succeeded (issue 16). */
+/**
+ * An order item still sold: not given back by a per-ticket refund that succeeded, nor by an
+ * exchange (改签) that moved its ticket to another order's item (issue 16).
+ */
 const ITEM_LIVE = `NOT EXISTS (SELECT 1 FROM refund_items ri JOIN refunds rr ON rr.id = ri.refund_id
-  WHERE ri.live_item_id = i.id AND rr.status = ${REFUND_STATUS.SUCCESS})`;
+  WHERE ri.live_item_id = i.id AND rr.status = ${REFUND_STATUS.SUCCESS})
+  AND NOT EXISTS (SELECT 1 FROM tickets xt WHERE xt.order_item_id = i.id AND xt.status = ${TICKET_STATUS.EXCHANGED})`;
 
 /**
  * Everything but reconciliation (which claims a day, so it runs once the rest holds). `others`:
@@ -30,30 +36,36 @@ export async function audit(stack, session, { others = [] } = {}) {
   const bad = [];
 
   // Every seat (and zone unit) sold at most once, in live orders and in tickets.
+  // Per session: the sessions of one show share their venue's seat and zone ids (issue 16).
   for (const r of await q(
-    `SELECT i.seat_id, COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id
-      WHERE o.status IN (?) AND i.seat_id IS NOT NULL AND ${ITEM_LIVE} GROUP BY i.seat_id HAVING n > 1`,
+    `SELECT o.session_id, i.seat_id, COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id
+      WHERE o.status IN (?) AND i.seat_id IS NOT NULL AND ${ITEM_LIVE}
+      GROUP BY o.session_id, i.seat_id HAVING n > 1`,
     [LIVE],
   ))
-    bad.push(`seat ${r.seat_id} is in ${r.n} live orders`);
+    bad.push(`seat ${r.seat_id} of session ${r.session_id} is in ${r.n} live orders`);
   for (const r of await q(
-    `SELECT i.zone_id, i.slot_no, COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id
-      WHERE o.status IN (?) AND i.seat_id IS NULL AND ${ITEM_LIVE} GROUP BY i.zone_id, i.slot_no HAVING n > 1`,
+    `SELECT o.session_id, i.zone_id, i.slot_no, COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id
+      WHERE o.status IN (?) AND i.seat_id IS NULL AND ${ITEM_LIVE}
+      GROUP BY o.session_id, i.zone_id, i.slot_no HAVING n > 1`,
     [LIVE],
   ))
-    bad.push(`zone ${r.zone_id} unit ${r.slot_no} is in ${r.n} live orders`);
+    bad.push(`zone ${r.zone_id} unit ${r.slot_no} of session ${r.session_id} is in ${r.n} live orders`);
   for (const r of await q(
-    `SELECT seat_id, COUNT(*) n FROM tickets WHERE status IN (?) AND seat_id IS NOT NULL GROUP BY seat_id HAVING n > 1`,
+    `SELECT session_id, seat_id, COUNT(*) n FROM tickets WHERE status IN (?) AND seat_id IS NOT NULL
+      GROUP BY session_id, seat_id HAVING n > 1`,
     [TICKET_LIVE],
   ))
-    bad.push(`seat ${r.seat_id} has ${r.n} live tickets`);
-  const [zoneLive] = await q(
-    `SELECT COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id
-      WHERE o.status IN (?) AND i.zone_id = ? AND i.seat_id IS NULL AND ${ITEM_LIVE}`,
-    [LIVE, session.zoneId],
-  );
-  if (Number(zoneLive.n) > session.zoneCapacity)
-    bad.push(`zone ${session.zoneId}: ${zoneLive.n} live units > capacity ${session.zoneCapacity}`);
+    bad.push(`seat ${r.seat_id} of session ${r.session_id} has ${r.n} live tickets`);
+  for (const s of [session, ...others]) {
+    const [zoneLive] = await q(
+      `SELECT COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id
+        WHERE o.status IN (?) AND o.session_id = ? AND i.zone_id = ? AND i.seat_id IS NULL AND ${ITEM_LIVE}`,
+      [LIVE, s.id, s.zoneId],
+    );
+    if (Number(zoneLive.n) > s.zoneCapacity)
+      bad.push(`zone ${s.zoneId} of session ${s.id}: ${zoneLive.n} live units > capacity ${s.zoneCapacity}`);
+  }
 
   // No admissible ticket whose item is in an open or done refund, and none of a dead order.
   for (const r of await q(
@@ -86,6 +98,9 @@ export async function audit(stack, session, { others = [] } = {}) {
 
   const money = await auditMoney(stack, q, bad);
   const counts = await auditTransfers(q, bad);
+  counts.exchanges = await auditExchanges(q, bad);
+  counts.waitlist = await auditWaitlist(q, bad);
+  counts.refunds = await refundCounts(q);
   await auditDeadLetters(stack, q, bad);
   for (const s of [session, ...others]) await auditRedis(stack, q, s, bad);
   const [{ n }] = await q("SELECT COUNT(*) n FROM session_changes WHERE kind = 'cancel' AND state = 'done'");
@@ -112,6 +127,9 @@ async function auditMoney(stack, q, bad) {
   }
   const [{ n }] = await q('SELECT COUNT(*) n FROM orders');
   m.orders = Number(n);
+  // Orders linked by exchanges (改签) share their tickets' value: they balance as one family.
+  const families = await exchangeFamilies(q);
+  const familyMoney = new Map();
   for (const o of stack.sim.orders()) {
     if (o.trade_state !== 'SUCCESS' && o.trade_state !== 'REFUND') continue;
     const total = o.amount.total;
@@ -129,22 +147,7 @@ async function auditMoney(stack, q, bad) {
     const ours = await q('SELECT out_refund_no, status, fee_fen, kind FROM refunds WHERE payment_id = ?', [
       pay.id,
     ]);
-    let refunded = 0;
-    let operator = 0;
-    for (const rf of refunds) {
-      const mine = ours.find((x) => x.out_refund_no === rf.out_refund_no);
-      if (rf.status === 'SUCCESS') refunded += rf.amount.refund + (mine?.fee_fen ?? 0);
-      else if (rf.status === 'PROCESSING') bad.push(`refund ${rf.out_refund_no} still PROCESSING at WeChat`);
-      else if (rf.status === 'ABNORMAL') {
-        const [c] = await q(
-          'SELECT state FROM refund_cases rc JOIN refunds r ON r.id = rc.refund_id WHERE r.out_refund_no = ?',
-          [rf.out_refund_no],
-        );
-        if (c) operator += rf.amount.refund + (mine?.fee_fen ?? 0);
-        else bad.push(`refund ${rf.out_refund_no} ABNORMAL at WeChat without an operator case`);
-      }
-      if (!mine) bad.push(`WeChat has refund ${rf.out_refund_no} that MySQL does not know`);
-    }
+    const { refunded, operator } = await tradeRefunds(q, refunds, ours, bad);
     for (const x of ours)
       if (x.status === REFUND_STATUS.REQUESTED || x.status === REFUND_STATUS.PROCESSING)
         bad.push(`refund ${x.out_refund_no} of order ${pay.order_no} still open (state ${x.status})`);
@@ -156,6 +159,15 @@ async function auditMoney(stack, q, bad) {
     }
     if (pay.currency !== 'CNY' && refunded + operator < total)
       bad.push(`order ${pay.order_no}: ${total} ${pay.currency} taken, ${refunded} refunded`);
+    const family = families.get(String(pay.order_id));
+    if (family) {
+      const f = familyMoney.get(family) ?? { took: 0, refunded: 0, operator: 0 };
+      f.took += total;
+      f.refunded += refunded;
+      f.operator += operator;
+      familyMoney.set(family, f);
+      continue;
+    }
     const { t, owed } = await ticketsOf(q, pay.order_id, pay.quantity);
     const ticketed = pay.status === ORDER_STATUS.TICKETED && t === owed && refunded + operator < total;
     if (ticketed) m.ticketed_fen += total - refunded - operator;
@@ -168,12 +180,46 @@ async function auditMoney(stack, q, bad) {
           `${refunded} refunded, ${operator} with an operator, ${ticketed ? 'ticketed' : 'no tickets'}`,
       );
   }
+  await familyBalance(q, families, familyMoney, m, bad);
   for (const r of await q(
     `SELECT o.order_no FROM orders o WHERE o.status = ? AND NOT EXISTS (SELECT 1 FROM refunds rf WHERE rf.order_id = o.id AND rf.status <> ?)`,
     [ORDER_STATUS.PAID, REFUND_STATUS.CLOSED],
   ))
     bad.push(`order ${r.order_no} is PAID after the heal window, without tickets or a refund`);
   return m;
+}
+
+/**
+ * What WeChat refunded of one trade (fees kept included), and what is with an operator. A fee
+ * given back (kind 'fee', a cancelled session's) was counted already as its refund's fee kept: a
+ * success moves nothing, one with an operator moves it from refunded to the operator.
+ */
+async function tradeRefunds(q, refunds, ours, bad) {
+  let refunded = 0;
+  let operator = 0;
+  for (const rf of refunds) {
+    const mine = ours.find((x) => x.out_refund_no === rf.out_refund_no);
+    if (mine?.kind === 'fee') {
+      if (rf.status === 'ABNORMAL') {
+        refunded -= rf.amount.refund;
+        operator += rf.amount.refund;
+      }
+      if (rf.status === 'PROCESSING') bad.push(`refund ${rf.out_refund_no} still PROCESSING at WeChat`);
+      continue;
+    }
+    if (rf.status === 'SUCCESS') refunded += rf.amount.refund + (mine?.fee_fen ?? 0);
+    else if (rf.status === 'PROCESSING') bad.push(`refund ${rf.out_refund_no} still PROCESSING at WeChat`);
+    else if (rf.status === 'ABNORMAL') {
+      const [c] = await q(
+        'SELECT state FROM refund_cases rc JOIN refunds r ON r.id = rc.refund_id WHERE r.out_refund_no = ?',
+        [rf.out_refund_no],
+      );
+      if (c) operator += rf.amount.refund + (mine?.fee_fen ?? 0);
+      else bad.push(`refund ${rf.out_refund_no} ABNORMAL at WeChat without an operator case`);
+    }
+    if (!mine) bad.push(`WeChat has refund ${rf.out_refund_no} that MySQL does not know`);
+  }
+  return { refunded, operator };
 }
 
 /**
@@ -190,9 +236,11 @@ async function auditTransfers(q, bad) {
     bad.push(`order item ${r.order_item_id} has ${r.n} live tickets`);
   for (const r of await q(
     'SELECT t.ticket_no, t.status FROM checkins c JOIN tickets t ON t.id = c.ticket_id WHERE t.status IN (?)',
-    [[TICKET_STATUS.TRANSFERRED, TICKET_STATUS.TRANSFERRING]],
+    [[TICKET_STATUS.TRANSFERRED, TICKET_STATUS.TRANSFERRING, TICKET_STATUS.EXCHANGED]],
   ))
-    bad.push(`ticket ${r.ticket_no} was admitted, yet it was handed on or offered (status ${r.status})`);
+    bad.push(
+      `ticket ${r.ticket_no} was admitted, yet it was handed on, offered or exchanged (status ${r.status})`,
+    );
   for (const r of await q(
     `SELECT DISTINCT tr.id, o.order_no, rf.out_refund_no, rf.status FROM ticket_transfers tr
        JOIN orders o ON o.id = tr.order_id
@@ -311,4 +359,13 @@ export async function auditReconciliation(stack, startedAt) {
     }
   }
   return bad;
+}
+
+/** Refunds by kind and outcome, for the run's summary. */
+async function refundCounts(q) {
+  const names = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'];
+  const out = {};
+  for (const r of await q('SELECT kind, status, COUNT(*) n FROM refunds GROUP BY kind, status'))
+    out[`${r.kind}:${names[r.status] ?? r.status}`] = Number(r.n);
+  return out;
 }

@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { rng, root } from '../lib.mjs';
+import { exchangeTicket } from './exchanges.mjs';
 import { transferTicket } from './transfers.mjs';
 
 // The shared ticket-code module: a fan's phone binds its own key and signs each step (issue 11).
@@ -45,6 +46,8 @@ const code = (r) => r.body?.code ?? r.body?.error?.code;
 const CANCEL_SESSION_SHARE = 0.15;
 /** Buyers who, ticketed and neither refunding nor checked in, hand a ticket on (转赠). */
 const TRANSFER_SHARE = 0.6;
+/** Of the ticketed buyers who do not hand a ticket on, those who exchange one (改签). */
+const EXCHANGE_SHARE = 0.7;
 
 /**
  * Runs every buyer, `concurrency` at a time. `world`: {url, sim, session, cancelSession?,
@@ -65,6 +68,9 @@ export async function runBuyers(world, { seed, buyers, concurrency, stop, spread
     checkins: 0,
     transferOffers: 0,
     transfers: 0,
+    exchangeAsked: 0,
+    exchanges: 0,
+    exchangeUnpaid: 0,
     errors: 0,
   };
   let next = 0;
@@ -200,6 +206,10 @@ async function buyer(w, r, i, stats) {
     }
   } else if (r2() < TRANSFER_SHARE) {
     await transferTicket(w, { token, orderNo, path, session, i, r: r2, stats });
+  } else {
+    // A third stream for exchanges (issue 16): the streams above draw what they always drew.
+    const r3 = rng(((w.seed * 7919 + i) ^ 0x6a09e667) >>> 0);
+    if (r3() < EXCHANGE_SHARE) await exchangeTicket(w, { token, orderNo, path, session, i, r: r3, stats });
   }
 }
 

@@ -110,9 +110,10 @@ export async function cancelMidRun(url, sessionId, { afterMs, log }) {
 /** After healing: the cancellation is done, every payment of it back, no ticket of it admissible. */
 export async function auditCancelled(stack, session, bad) {
   const q = async (sql, args = []) => (await stack.deps.db.query(sql, args))[0];
-  const [change] = await q("SELECT id, state FROM session_changes WHERE session_id = ? AND kind = 'cancel'", [
-    session.id,
-  ]);
+  const [change] = await q(
+    "SELECT id, state, created_at FROM session_changes WHERE session_id = ? AND kind = 'cancel'",
+    [session.id],
+  );
   if (!change) return void bad.push(`session ${session.id} was never cancelled`);
   if (change.state !== 'done') bad.push(`the cancellation of session ${session.id} is still ${change.state}`);
   for (const t of await q('SELECT ticket_no, status FROM tickets WHERE session_id = ? AND status IN (?)', [
@@ -125,11 +126,16 @@ export async function auditCancelled(stack, session, bad) {
     [session.id, [ORDER_STATUS.PENDING, ORDER_STATUS.PAID]],
   ))
     bad.push(`order ${o.order_no} of cancelled session ${session.id} still has status ${o.status}`);
-  await auditCancelledMoney(stack, q, session, change.id, bad);
+  await auditCancelledMoney(stack, q, session, change, bad);
 }
 
-/** Each payment WeChat took for the session: refunded in full, or with an operator and a reason. */
-async function auditCancelledMoney(stack, q, session, changeId, bad) {
+/**
+ * Each payment WeChat took for the session: refunded in full, or with an operator and a reason.
+ * In full: a fee counts as given back only if its refund was done before the cancellation (the
+ * fan's own choice then); a refund in flight at the cancel or asked after gives it back (issue 16).
+ */
+async function auditCancelledMoney(stack, q, session, change, bad) {
+  const changeId = change.id;
   const trades = new Map(stack.sim.orders().map((o) => [o.transaction_id, o]));
   const refunds = stack.sim.refunds().filter((rf) => rf.status === 'SUCCESS');
   const pays = await q(
@@ -140,14 +146,15 @@ async function auditCancelledMoney(stack, q, session, changeId, bad) {
   for (const p of pays) {
     const trade = trades.get(p.transaction_id);
     if (!trade || (trade.trade_state !== 'SUCCESS' && trade.trade_state !== 'REFUND')) continue;
-    const ours = await q('SELECT out_refund_no, fee_fen FROM refunds WHERE payment_id = ? AND status = ?', [
-      p.id,
-      REFUND_STATUS.SUCCESS,
-    ]);
+    const ours = await q(
+      'SELECT out_refund_no, fee_fen, finished_at FROM refunds WHERE payment_id = ? AND status = ?',
+      [p.id, REFUND_STATUS.SUCCESS],
+    );
     let back = 0;
     for (const rf of refunds.filter((x) => x.out_trade_no === trade.out_trade_no)) {
       const mine = ours.find((x) => x.out_refund_no === rf.out_refund_no);
-      back += rf.amount.refund + (mine?.fee_fen ?? 0);
+      const kept = mine && mine.finished_at < change.created_at ? mine.fee_fen : 0;
+      back += rf.amount.refund + kept;
     }
     if (back >= trade.amount.total) continue;
     const [withOperator] = await q(

@@ -5,11 +5,16 @@
 // (server/dist/main.js), buyers who hold, pay, cancel, refund and get checked in while faults are
 // injected at random from the seed; then the system heals by itself and the audit checks every
 // invariant. Last line: one JSON object; exit code 1 when any invariant is broken. Issue 16:
-// buyers hand tickets on (transfers.mjs) and a second session is cancelled mid-run (cancel.mjs).
+// buyers hand tickets on (transfers.mjs) and a second session is cancelled mid-run (cancel.mjs);
+// buyers exchange tickets (改签, exchanges.mjs) and fans wait in line for a sold-out session's
+// returned units (候补, waitlist.mjs).
 import { dist, parseArgs, rng } from '../lib.mjs';
 import { auditReconciliation, audit } from './audit.mjs';
 import { runBuyers } from './buyers.mjs';
 import { adminLogin, allowTransfers, auditCancelled, cancelMidRun, seedCancelSession } from './cancel.mjs';
+import { allowExchanges, seedSecondSession } from './exchanges.mjs';
+import { runWaitlist, seedWaitlistSession } from './waitlist.mjs';
+import { tamperExchanges, tamperWaitlist } from './tamper.mjs';
 import { injectFaults } from './faults.mjs';
 import { openStack } from './stack.mjs';
 
@@ -93,23 +98,39 @@ async function seedSession(deps) {
 }
 
 /**
- * The run's world: the main session, the one to cancel (unless --no-cancel), both shows allowing
- * transfers (set through the admin API, as an organiser does).
+ * The run's world: the main session and its show's second session (exchanges go there too), the
+ * one to cancel (unless --no-cancel), the waiting-list session; the first two shows allowing
+ * transfers and exchanges (set through the admin API, as an organiser does).
  */
 async function seedWorld(stack) {
   const { session, staffId, staffToken } = await seedSession(stack.deps);
+  const now = new Date();
+  const session2 = await seedSecondSession(stack.deps, session, now);
   const cancelSession =
-    cancelAt === undefined
-      ? undefined
-      : await seedCancelSession(stack.deps, { buyers, staffId, now: new Date() });
+    cancelAt === undefined ? undefined : await seedCancelSession(stack.deps, { buyers, staffId, now });
+  const waitSession = await seedWaitlistSession(stack.deps, { small, staffId, now });
   const admin = await adminLogin(stack.url);
-  for (const s of [session, cancelSession].filter(Boolean)) await allowTransfers(stack.url, admin, s.showId);
-  return { url: stack.url, sim: stack.sim, session, cancelSession, staffToken, seed, stop: () => false };
+  for (const s of [session, cancelSession].filter(Boolean)) {
+    await allowTransfers(stack.url, admin, s.showId);
+    await allowExchanges(stack.url, admin, s.showId);
+  }
+  return {
+    url: stack.url,
+    sim: stack.sim,
+    session,
+    session2,
+    cancelSession,
+    waitSession,
+    staffToken,
+    seed,
+    stop: () => false,
+  };
 }
 
-/** The audit of both sessions (the cancelled one has its own checks too). */
+/** The audit of every session (the cancelled one has its own checks too). */
 async function auditWorld(stack, world) {
-  const r = await audit(stack, world.session, { others: [world.cancelSession].filter(Boolean) });
+  const others = [world.session2, world.cancelSession, world.waitSession].filter(Boolean);
+  const r = await audit(stack, world.session, { others });
   if (world.cancelSession) await auditCancelled(stack, world.cancelSession, r.violations);
   return r;
 }
@@ -168,14 +189,36 @@ async function tamper(stack, world) {
     'SELECT i.seat_id FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status = 3 AND i.seat_id IS NOT NULL LIMIT 1',
   );
   if (sold) await stack.deps.redis.hdel(stack.deps.keys.session(session.id).seats, String(sold.seat_id));
+  await tamperExchanges(db, log);
+  await tamperWaitlist(db, world.waitSession, log);
   const after = await auditWorld(stack, world);
   log(`tampered: the audit now finds ${after.violations.length} violations`);
   return after.violations;
 }
 
+/**
+ * The waiting-list scenario beside the buyers: fans in line answer offers until a while after the
+ * buyers are done (later offers lapse by themselves while the system heals).
+ */
+function startWaitlist(world) {
+  const stats = { wlJoined: 0, wlOffered: 0, wlPaid: 0, wlLetLapse: 0 };
+  let doneAt = Infinity;
+  const run = runWaitlist(world, {
+    s: world.waitSession,
+    small,
+    stats,
+    deadline: () => doneAt + (small ? 10_000 : 30_000),
+    log,
+  }).catch((e) => log(`waitlist scenario failed: ${e.stack}`));
+  return { run, stats, buyersDone: () => (doneAt = Date.now()) };
+}
+
 async function main() {
   const startedAt = new Date();
-  stack = await openStack({ seed, apis });
+  // Waiting-list offers held for the shortest time allowed, swept often: they lapse and pass on
+  // within the run.
+  const env = { WAITLIST_OFFER_MS: '60000', WAITLIST_SWEEP_INTERVAL_MS: '2000' };
+  stack = await openStack({ seed, apis, env });
   log(`stack up: ${apis} API processes + 1 worker behind ${stack.url}; logs in ${stack.logDir}`);
   const world = await seedWorld(stack);
   const { cancelSession } = world;
@@ -188,6 +231,7 @@ async function main() {
   const cancelRun = cancelSession
     ? cancelMidRun(stack.url, cancelSession.id, { afterMs: spreadS * 1000 * cancelAt, log })
     : Promise.resolve(undefined);
+  const wl = startWaitlist(world);
   const stats = await runBuyers(world, {
     seed,
     buyers,
@@ -196,7 +240,10 @@ async function main() {
     stop: () => false,
   });
   buying = false;
+  wl.buyersDone();
   const faults = await faultsRun;
+  await wl.run;
+  log(`waiting list: ${JSON.stringify(wl.stats)}`);
   const cancelled = await cancelRun;
   log(`buyers done: ${JSON.stringify(stats)}; ${faults.length} faults; healing (window ${healS} s)`);
 
@@ -236,6 +283,9 @@ async function main() {
     open_fen: result.money.open_fen ?? 0,
     faults: faults.length,
     transfers: result.counts?.transfers ?? 0,
+    exchanges: result.counts?.exchanges ?? {},
+    waitlist: result.counts?.waitlist ?? {},
+    refunds: result.counts?.refunds ?? {},
     cancelled_sessions: result.counts?.cancelled_sessions ?? 0,
     violations: violations.length,
     heal_s,

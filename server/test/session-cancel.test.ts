@@ -280,3 +280,142 @@ it('a pending order the fan paid just as the session was cancelled: the payment 
   expect(simRefunds([late.orderNo])).toEqual([1]);
   expect(done.fenRefunded).toBe(done.fenToRefund);
 });
+
+it('exchanged tickets (改签, up and down): every payment back in full by its own refunds, no operator', async () => {
+  // 4 VIP seats (1,880 yuan), then 680-yuan seats; exchanges allowed.
+  const s = await createSession(g.p.deps, { seats: 20, vip: 4, refundRules: HALF_FEE });
+  await g.p.deps.db.query('UPDATE shows SET exchange_allowed = 1 WHERE id = ?', [s.showId]);
+  const ticketed = async (openid: string, seatId: string) => {
+    const { fan, orderNo, payParams } = await g.p.orderAndPrepay(openid, {
+      sessionId: s.sessionId,
+      seatIds: [seatId],
+    });
+    g.p.sim.pay(payParams);
+    const [t] = await g.p.until(async () => {
+      const r = await g.p.api.call('GET', '/api/v1/tickets', { token: fan.token });
+      const mine = r.body.items.filter((x: { orderNo: string }) => x.orderNo === orderNo);
+      return mine.length === 1 && mine;
+    }, 'tickets');
+    return { fan, orderNo, ticketId: t.ticketId as string };
+  };
+  const exchange = (o: Awaited<ReturnType<typeof ticketed>>, seatId: string) =>
+    g.p.api.call('POST', `/api/v1/orders/${o.orderNo}/exchange`, {
+      token: o.fan.token,
+      body: { ticketIds: [o.ticketId], sessionId: s.sessionId, seatIds: [seatId] },
+    });
+  // Down: VIP to a stand seat, the difference refunded on the original payment at once.
+  const down = await ticketed('openid-cancel-x-down', s.seatIds[0]!);
+  const d = await exchange(down, s.seatIds[10]!);
+  expect(d.body).toMatchObject({ status: 'done', diffFen: 68_000 - 188_000 });
+  // Up: a stand seat to VIP, the difference paid through WeChat Pay.
+  const up = await ticketed('openid-cancel-x-up', s.seatIds[11]!);
+  const u = await exchange(up, s.seatIds[1]!);
+  expect(u.body).toMatchObject({ status: 'pending', diffFen: 188_000 - 68_000 });
+  const pay = await g.p.api.call('POST', `/api/v1/orders/${u.body.orderNo}/pay`, { token: up.fan.token });
+  g.p.sim.pay(pay.body.payParams);
+  await g.p.until(async () => {
+    const l = await g.p.api.call('GET', `/api/v1/orders/${up.orderNo}/exchanges`, { token: up.fan.token });
+    return l.body.items[0]?.status === 'done';
+  }, 'the upward exchange done');
+  const downRefund = async () =>
+    (
+      await rows(
+        "SELECT status FROM refunds WHERE kind = 'exchange' AND order_id = (SELECT id FROM orders WHERE order_no = ?)",
+        [down.orderNo],
+      )
+    )[0]?.status;
+  await g.p.until(async () => (await downRefund()) === 2, 'the downward difference refunded');
+
+  await changes().cancel(who, s.sessionId, { reason: '场次取消（改签）' }, g.p.clock.now());
+  const done = await runToEnd(s.sessionId);
+  expect(done.orders).toMatchObject({ total: 4, failed: 0 });
+  expect(done.problems).toEqual([]);
+  await g.p.until(async () => {
+    const open = await rows(
+      'SELECT COUNT(*) n FROM refunds r JOIN orders o ON o.id = r.order_id WHERE o.session_id = ? AND r.status <> 2',
+      [s.sessionId],
+    );
+    await g.p.deps.refunds.checkProcessing(g.p.clock.now(), 0);
+    return Number(open[0]!.n) === 0;
+  }, 'every refund succeeded');
+  // Every fen WeChat took for the session back, fee-free, and nothing with an operator.
+  const money = await rows(
+    'SELECT p.amount_fen, p.refunded_fen FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.session_id = ?',
+    [s.sessionId],
+  );
+  expect(money).toHaveLength(3);
+  expect(money.every((m) => m.refunded_fen === m.amount_fen)).toBe(true);
+  const fees = await rows(
+    'SELECT COALESCE(SUM(r.fee_fen), 0) fee FROM refunds r JOIN orders o ON o.id = r.order_id WHERE o.session_id = ?',
+    [s.sessionId],
+  );
+  expect(Number(fees[0]!.fee)).toBe(0);
+  const cases = await rows(
+    'SELECT rc.refund_id FROM refund_cases rc JOIN refunds r ON r.id = rc.refund_id JOIN payments p ON p.id = r.payment_id JOIN orders o ON o.id = p.order_id WHERE o.session_id = ?',
+    [s.sessionId],
+  );
+  expect(cases).toEqual([]);
+  // The organiser's view counts it to the fen: each exchange order's whole value, the fully
+  // exchanged originals none, every fen of it refunded.
+  const view = await progress(s.sessionId);
+  const taken = money.reduce((a, m) => a + m.amount_fen, 0) - (188_000 - 68_000); // less the down difference
+  expect(view.fenToRefund).toBe(taken);
+  expect(view.fenRefunded).toBe(view.fenToRefund);
+  // WeChat refunded each trade exactly what it took, per trade (the original's, the difference's).
+  for (const o of g.p.sim
+    .orders()
+    .filter((x) => [down.orderNo, up.orderNo, u.body.orderNo].includes(x.out_trade_no))) {
+    const back = g.p.sim
+      .refunds()
+      .filter((r) => r.out_trade_no === o.out_trade_no && r.status === 'SUCCESS')
+      .reduce((a, r) => a + (r.amount as { refund: number }).refund, 0);
+    expect(back).toBe((o.amount as { total: number }).total);
+  }
+  // The exchange orders are refunded, their tickets void; no ticket of the session admissible.
+  const orders = await rows('SELECT order_no, status FROM orders WHERE order_no IN (?)', [
+    [d.body.orderNo, u.body.orderNo],
+  ]);
+  expect(orders.map((o) => o.status)).toEqual([5, 5]);
+  const live = await rows('SELECT COUNT(*) n FROM tickets WHERE session_id = ? AND status IN (1, 3, 5)', [
+    s.sessionId,
+  ]);
+  expect(Number(live[0]!.n)).toBe(0);
+  const clean = async () => (await audit(g.p.deps, s.sessionId, g.p.clock.now().getTime())).length === 0;
+  await g.p.until(clean, 'Redis released the seats').catch(() => undefined);
+  expect(await audit(g.p.deps, s.sessionId, g.p.clock.now().getTime())).toEqual([]);
+});
+
+it('a buyer refund with a fee still in flight at the cancel: its fee comes back too, the payment in full', async () => {
+  const { s, tickets } = await sessionWithOrders(1); // one order of 2 tickets, 50% fee on a buyer refund
+  const [t] = tickets;
+  g.p.sim.setFaults({ refundNotEnough: true }); // WeChat refuses refunds for now: it stays in flight
+  const asked = await g.p.api.call('POST', `/api/v1/orders/${t!.orderNo}/refund`, {
+    token: t!.token,
+    body: { reason: '去不了' },
+  });
+  expect(asked.status).toBe(200);
+  expect(asked.body.refund.feeFen).toBeGreaterThan(0);
+  await changes().cancel(who, s.sessionId, { reason: '场次取消（手续费）' }, g.p.clock.now());
+  g.p.sim.setFaults({ refundNotEnough: false });
+  await runToEnd(s.sessionId);
+  const paid = (await amountsOf(s.sessionId)).get(t!.orderNo)!;
+  const back = () =>
+    g.p.sim
+      .refunds()
+      .filter((r) => r.out_trade_no === t!.orderNo && r.status === 'SUCCESS')
+      .reduce((a, r) => a + (r.amount as { refund: number }).refund, 0);
+  await g.p
+    .until(async () => {
+      await resendStuckRefunds(g.p.deps, new Date(g.p.clock.now().getTime() + 7 * 3_600_000), 0);
+      await g.p.deps.refunds.checkProcessing(g.p.clock.now(), 0);
+      await changes().run(g.p.clock.now());
+      return back() === paid;
+    }, 'the whole payment back')
+    .catch(() => undefined);
+  expect(back()).toBe(paid);
+  const [pay] = await rows(
+    'SELECT p.amount_fen, p.refunded_fen FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.order_no = ?',
+    [t!.orderNo],
+  );
+  expect(pay!.refunded_fen).toBe(pay!.amount_fen);
+});

@@ -368,3 +368,17 @@ describe('recovery', () => {
     expect(await audit(env.deps, s.sessionId, now().getTime())).toEqual([]);
   });
 });
+
+it('a run asked for during another runs after it with its own time (offers stamped and held from the release, not from the first run)', async () => {
+  const { s } = await soldOut();
+  const [fan] = await fans(1);
+  expect((await join(fan!, s.sessionId, { tierId: s.tierIds[0]!, quantity: 1 })).status).toBe(201);
+  await env.deps.waitlist.runNow(s.sessionId, now()); // the join's own run, done
+  // What each run reads its free units at: its own time.
+  const spy = jest.spyOn(env.deps.inventory, 'states');
+  const t0 = now();
+  const t1 = new Date(t0.getTime() + 4_000); // a release's kick while the first run is under way
+  await Promise.all([env.deps.waitlist.runNow(s.sessionId, t0), env.deps.waitlist.runNow(s.sessionId, t1)]);
+  const runs = spy.mock.calls.filter((c) => c[0] === s.sessionId);
+  expect(runs.map((c) => c[2])).toEqual([t0.getTime(), t1.getTime()]);
+});

@@ -23,12 +23,13 @@ export const REFUND_BLOCKS_ADMISSION = [
  * order: the buyer's or an admin's refund of an order; late / duplicate / currency: money we
  * cannot keep (a payment after cancellation, a second payment, a payment in another currency);
  * exchange: the difference of an exchange (改签) to cheaper seats, on the original payment, or
- * an exchange order's whole payment when its exchange failed (server/src/exchanges).
+ * an exchange order's whole payment when its exchange failed (server/src/exchanges); fee: the fee
+ * a buyer's refund kept, given back when the session was cancelled (session-changes/fees.ts).
  */
-export type RefundKind = 'order' | 'late' | 'duplicate' | 'currency' | 'exchange';
+export type RefundKind = 'order' | 'late' | 'duplicate' | 'currency' | 'exchange' | 'fee';
 
 /** The refunds of money we cannot keep: always the whole payment, made by the system. */
-export type PaymentRefundKind = Exclude<RefundKind, 'order' | 'exchange'>;
+export type PaymentRefundKind = Exclude<RefundKind, 'order' | 'exchange' | 'fee'>;
 
 export interface RefundRow {
   id: string;

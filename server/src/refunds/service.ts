@@ -93,6 +93,7 @@ const PREFIX: Record<RefundKind, string> = {
   duplicate: 'RD',
   currency: 'RC',
   exchange: 'RX',
+  fee: 'RE',
 };
 
 /** What the fan reads (WeChat's refund reason) and which notice tells them, per system refund. */
@@ -322,8 +323,10 @@ export class RefundService {
   async execute(refundId: string, now: Date): Promise<void> {
     const refund = await findRefund(this.d.db, 'id = ?', [refundId]);
     if (!refund || refund.status !== REFUND_STATUS.REQUESTED) return;
-    const order = (await findOrder(this.d.db, 'id = ?', [refund.order_id]))!;
     const payment = (await this.d.payments.byId(this.d.db, refund.payment_id))!;
+    // The payment's own order is WeChat's trade: a session cancel refunds an exchange order's
+    // value partly on its original order's payment (exchanges/cancel-refund.ts).
+    const order = (await findOrder(this.d.db, 'id = ?', [payment.order_id]))!;
     let wx: WxRefund;
     try {
       wx = await this.d.pay.refund({

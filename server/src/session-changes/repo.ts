@@ -192,11 +192,19 @@ export async function markChangeOrder(
   db: Db,
   changeId: string,
   orderId: string,
-  set: { state: string; refundId?: string; error?: string },
+  set: { state: string; refundId?: string; error?: string; amountFen?: number },
 ): Promise<void> {
   await db.query(
-    'UPDATE session_change_orders SET state = ?, refund_id = COALESCE(?, refund_id), error = ? WHERE change_id = ? AND order_id = ?',
-    [set.state, set.refundId ?? null, set.error?.slice(0, 200) ?? null, changeId, orderId],
+    `UPDATE session_change_orders SET state = ?, refund_id = COALESCE(?, refund_id), error = ?,
+       amount_fen = COALESCE(?, amount_fen) WHERE change_id = ? AND order_id = ?`,
+    [
+      set.state,
+      set.refundId ?? null,
+      set.error?.slice(0, 200) ?? null,
+      set.amountFen ?? null,
+      changeId,
+      orderId,
+    ],
   );
 }
 
@@ -235,7 +243,10 @@ export async function changeCounts(db: Db, changeId: string): Promise<ChangeCoun
             COALESCE(SUM(r.status = ?), 0) AS refunded,
             COALESCE(SUM(x.state = ? OR r.status IN (?)), 0) AS failed,
             COALESCE(SUM(x.amount_fen), 0) AS fen_to_refund,
-            COALESCE(SUM(CASE WHEN r.status = ? THEN r.amount_fen ELSE 0 END), 0) AS fen_refunded
+            COALESCE(SUM(CASE WHEN r.status = ? THEN r.amount_fen ELSE 0 END), 0)
+              + COALESCE(SUM((SELECT SUM(o.amount_fen) FROM refunds o WHERE o.order_id = x.order_id
+                   AND o.requested_by = CONCAT('system:cancel-', x.change_id) AND o.status = ?
+                   AND o.id <> COALESCE(x.refund_id, 0))), 0) AS fen_refunded
        FROM session_change_orders x LEFT JOIN refunds r ON r.id = x.refund_id
       WHERE x.change_id = ?`,
     [
@@ -245,6 +256,7 @@ export async function changeCounts(db: Db, changeId: string): Promise<ChangeCoun
       REFUND_STATUS.SUCCESS,
       CHANGE_ORDER.FAILED,
       [REFUND_STATUS.ABNORMAL, REFUND_STATUS.CLOSED],
+      REFUND_STATUS.SUCCESS,
       REFUND_STATUS.SUCCESS,
       changeId,
     ],

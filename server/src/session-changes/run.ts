@@ -1,6 +1,8 @@
 import { inTransaction } from '../db/pool';
 import { AppError } from '../errors';
 import { enqueue } from '../outbox/repo';
+import { exchangedInFull, refundCancelledExchange } from '../exchanges/cancel-refund';
+import { returnFees } from './fees';
 import * as repo from './repo';
 import type { SessionChangeDeps } from './deps';
 
@@ -47,7 +49,10 @@ async function runCancel(
       .catch((err: unknown) => d.log.warn({ err, orderId: id }, 'cancel pending'));
   }
   await reach(d, c, repo.CHANGE_ORDER.TODO);
-  return refundSome(d, c, now, budget);
+  const asked = await refundSome(d, c, now, budget);
+  // A cancellation refunds in full: fees kept by buyers' refunds in flight come back too.
+  if (await returnFees(d.db, c, now)) d.relay.nudge();
+  return asked;
 }
 
 /** Rows (and the fan's notice, in the same transaction) for the orders not reached yet. */
@@ -80,17 +85,16 @@ async function refundSome(
   let asked = 0;
   for (const orderId of await repo.todoOrderIds(d.db, c.id, budget)) {
     try {
-      const refund = await d.refundOrder({
+      const refund = await refundOne(d, c, orderId, now);
+      await repo.markChangeOrder(
+        d.db,
+        c.id,
         orderId,
-        by: { kind: 'system', id: `cancel-${c.id}` },
-        reason: '场次取消，全额退款',
-        now,
-      });
-      await repo.markChangeOrder(d.db, c.id, orderId, {
-        state: repo.CHANGE_ORDER.REQUESTED,
-        refundId: refund.id,
-      });
-      asked++;
+        refund.id
+          ? { state: repo.CHANGE_ORDER.REQUESTED, refundId: refund.id, amountFen: refund.fen }
+          : { state: repo.CHANGE_ORDER.NOTIFIED, amountFen: refund.fen },
+      );
+      if (refund.id) asked++;
     } catch (err) {
       // Our own rules refused (e.g. a ticket already checked in): an operator decides.
       if (!(err instanceof AppError)) throw err;
@@ -102,6 +106,29 @@ async function refundSome(
     }
   }
   return asked;
+}
+
+/**
+ * One order's full refund. An exchange order (改签) holds only the difference it paid: its
+ * tickets' value comes back from each payment that holds a share (exchanges/cancel-refund.ts).
+ * An order whose every ticket was exchanged has nothing left here: no refund (told, 0 fen).
+ * fen: what the cancellation refunds for the order, when it is not the order's amount.
+ */
+async function refundOne(
+  d: SessionChangeDeps,
+  c: repo.ChangeRow,
+  orderId: string,
+  now: Date,
+): Promise<{ id?: string; fen?: number }> {
+  const by = { kind: 'system', id: `cancel-${c.id}` } as const;
+  const reason = '场次取消，全额退款';
+  const exchanged = await refundCancelledExchange(d.db, orderId, { by: `${by.kind}:${by.id}`, reason, now });
+  if (exchanged) {
+    d.relay.nudge();
+    return { id: exchanged.refund.id, fen: exchanged.fen };
+  }
+  if (await exchangedInFull(d.db, orderId)) return { fen: 0 };
+  return { id: (await d.refundOrder({ orderId, by, reason, now })).id };
 }
 
 /** Done once every order is told, refunded or handed over, and no pending order is left. */

@@ -58,7 +58,8 @@ const SWEEP_SESSIONS = 500;
  */
 export class WaitlistService {
   private readonly runs = new Map<string, Promise<void>>();
-  private readonly again = new Set<string>();
+  /** Per session, the time of the latest run asked for while one was under way. */
+  private readonly again = new Map<string, Date>();
 
   /** d: public for tests and tools that place an offer by hand (d.offer). */
   constructor(readonly d: WaitlistDeps) {}
@@ -215,19 +216,23 @@ export class WaitlistService {
       .catch((err) => this.d.log.error({ err, sessionId }, 'waitlist kick failed'));
   }
 
-  /** One offer run of a session now (or after the one under way); resolves when it is done. */
+  /**
+   * One offer run of a session now (or after the one under way); resolves when it is done. The
+   * run after runs with the time it was asked at (a release's): offers it makes are stamped and
+   * held from then, not from when the run under way began.
+   */
   async runNow(sessionId: string, now: Date): Promise<void> {
     const running = this.runs.get(sessionId);
     if (running) {
-      this.again.add(sessionId);
+      this.again.set(sessionId, now);
       return running;
     }
     const run = (async () => {
       try {
-        do {
+        for (let at: Date | undefined = now; at; at = this.again.get(sessionId)) {
           this.again.delete(sessionId);
-          await runSession(this.d, sessionId, now);
-        } while (this.again.has(sessionId));
+          await runSession(this.d, sessionId, at);
+        }
       } finally {
         this.runs.delete(sessionId);
       }
