@@ -8,7 +8,7 @@ import { findPayment, type PaymentRow } from '../payments/repo';
 import { addRefundItems, nextRefundSeq, refundableItems, refundedOrOpenFen } from '../refunds/items-repo';
 import { pickItems } from '../refunds/pick';
 import { createRefund, findRefund, type RefundRow } from '../refunds/repo';
-import { outRefundNo } from '../refunds/service';
+import { outRefundNo } from '../refunds/naming';
 import { admittedCount, lockOrderTickets, moveItemTickets } from '../tickets/repo';
 import { TICKET_LIFECYCLE } from '../lifecycle/transitions';
 import { REFUND_STATUS, TICKET_STATUS } from '../lifecycle/statuses';

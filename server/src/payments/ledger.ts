@@ -1,4 +1,4 @@
-import type { PaymentLedger } from '../refunds/service';
+import type { PaymentLedger } from '../refunds/types';
 import { addRefunded, findPayment } from './repo';
 
 /** The payments record as the refunds service uses it (see PaymentLedger: why it is passed in). */

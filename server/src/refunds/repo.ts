@@ -247,3 +247,20 @@ export async function resolveRefundCase(
   );
   return res.affectedRows === 1;
 }
+
+/** The show's refund tiers and the session's times, which a buyer's refund fee is reckoned from. */
+export async function refundRulesOfSession(
+  conn: Conn,
+  sessionId: string,
+): Promise<{ refundRules: string | null; startsAt: Date; fullRefundUntil: Date | null }> {
+  const [rows] = await conn.query<RowDataPacket[]>(
+    `SELECT s.refund_rules, ss.starts_at, ss.full_refund_until
+       FROM show_sessions ss JOIN shows s ON s.id = ss.show_id WHERE ss.id = ?`,
+    [sessionId],
+  );
+  return {
+    refundRules: rows[0]?.refund_rules ?? null,
+    startsAt: rows[0]!.starts_at,
+    fullRefundUntil: rows[0]!.full_refund_until,
+  };
+}

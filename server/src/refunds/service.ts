@@ -1,14 +1,9 @@
-import type { Logger } from 'pino';
-import type { RowDataPacket } from 'mysql2/promise';
-import type { CatalogService } from '../catalog/service';
-import { parseRefundRules } from '../catalog/repo';
-import { inTransaction, type Conn, type Db } from '../db/pool';
+import { inTransaction, type Conn } from '../db/pool';
 import { appError } from '../errors';
 import { findOrder, releaseAttendeeClaims, releaseItemClaims } from '../orders/repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { enqueue } from '../outbox/repo';
-import type { OutboxRelay } from '../outbox/relay';
-import { WechatPayError, type WechatPay, type WxRefund } from '../wechat/pay';
+import { WechatPayError, type WxRefund } from '../wechat/pay';
 import {
   createRefund,
   findRefund,
@@ -22,7 +17,9 @@ import {
   type RefundKind,
   type RefundRow,
 } from './repo';
-import { refundTerms } from './rules';
+import { buyerFee as feeUnderTiers, refuseIfTransferred } from './guards';
+import type { PaidMoney, RefundActor, RefundDeps } from './types';
+import { outRefundNo, PAYMENT_REFUND, resendDelayMs, RESEND_CASE_AFTER } from './naming';
 import { admittedCount, lockItemTickets, lockOrderTickets, moveItemTickets } from '../tickets/repo';
 import {
   addRefundItems,
@@ -32,98 +29,10 @@ import {
   nextRefundSeq,
   refundableItems,
   refundedOrOpenFen,
-  transferStateOfItems,
 } from './items-repo';
 import { pickItems } from './pick';
 import { freeCancelledExchanges } from '../exchanges/repo';
 import { move, ORDER_LIFECYCLE, REFUND_LIFECYCLE, TICKET_LIFECYCLE, tryMove } from '../lifecycle/transitions';
-
-/** A payment as refunds see it (the payments record's row, payments/repo.ts). */
-export interface PaidMoney {
-  id: string;
-  order_id: string;
-  transaction_id: string;
-  amount_fen: number;
-  refunded_fen: number;
-  outcome: string;
-}
-
-/**
- * What refunds need of the payments record, implemented by payments/ledger.ts and passed in:
- * payments depend on refunds (they ask for them), refunds never import payments.
- */
-export interface PaymentLedger {
-  byId(db: Db | Conn, paymentId: string, lock?: boolean): Promise<PaidMoney | undefined>;
-  /** The payment that paid the order (applied, or a late one honoured), locked. */
-  orderPaymentLocked(conn: Conn, orderId: string): Promise<PaidMoney | undefined>;
-  /** Counts a refund that succeeded against its payment (its CHECK caps it at the amount paid). */
-  addRefunded(conn: Conn, paymentId: string, fen: number): Promise<void>;
-}
-
-export interface RefundDeps {
-  db: Db;
-  pay: WechatPay;
-  relay: OutboxRelay;
-  catalog: CatalogService;
-  log: Logger;
-  payments: PaymentLedger;
-}
-
-export interface RefundActor {
-  kind: 'buyer' | 'admin' | 'system';
-  id: string;
-}
-
-/** After this many refused sends, a refund is also handed to an operator (it keeps retrying). */
-const RESEND_CASE_AFTER = 6;
-
-/**
- * When a refund WeChat refused may be sent again: NOT_ENOUGH waits for the merchant's balance
- * to be topped up (10 minutes, doubling, at most 6 hours); anything else 1 minute, doubling, at
- * most 1 hour.
- */
-export function resendDelayMs(code: string, attempts: number): number {
-  const [base, cap] = code === 'NOT_ENOUGH' ? [600_000, 6 * 3_600_000] : [60_000, 3_600_000];
-  return Math.min(cap, base * 2 ** Math.min(attempts, 10));
-}
-
-const PREFIX: Record<RefundKind, string> = {
-  order: 'RF',
-  late: 'RL',
-  duplicate: 'RD',
-  currency: 'RC',
-  exchange: 'RX',
-  fee: 'RE',
-};
-
-/** What the fan reads (WeChat's refund reason) and which notice tells them, per system refund. */
-const PAYMENT_REFUND: Record<PaymentRefundKind, { reason: string; template: 'late_refund' | 'returned' }> = {
-  late: { reason: '订单已取消且座位已售出，自动退款', template: 'late_refund' },
-  duplicate: { reason: '重复支付，自动退款', template: 'late_refund' },
-  currency: { reason: '支付币种不符，自动退款', template: 'returned' },
-};
-
-/**
- * Stable per payment, kind and number: a retried refund reuses it, so WeChat refunds at most
- * once. The first refund keeps the form it always had; later order refunds of the same payment
- * (per-ticket refunds) add their number, so each is its own refund at WeChat.
- */
-export function outRefundNo(orderNo: string, paymentId: string, kind: RefundKind, seq = 1): string {
-  return `${PREFIX[kind]}${orderNo}P${paymentId}${seq > 1 ? `N${seq}` : ''}`;
-}
-
-/**
- * A transferred ticket is not refunded for money (as on Damai): the receiver got it at face value
- * and does not own the payment, and the giver no longer holds the ticket. A ticket with an open
- * transfer offer is refused until the giver cancels it. Only a session cancel (actor 'system')
- * refunds such items: the original payer gets the money, the receiver's ticket is voided. Called
- * with the items' tickets locked (refuseIfCheckedIn), so no offer or acceptance slips in between.
- */
-async function refuseIfTransferred(conn: Conn, itemIds: string[]): Promise<void> {
-  const st = await transferStateOfItems(conn, itemIds);
-  if (st.transferring) throw appError('TICKET_TRANSFERRING');
-  if (st.transferred) throw appError('TICKET_TRANSFERRED');
-}
 
 /**
  * Refunds: requested by the buyer (under the show's tiers) or an admin (in full), or made by
@@ -229,25 +138,11 @@ export class RefundService {
   }
 
   /**
-   * The buyer's fee under the show's tiers on the refunded items' price, read on the refund's
-   * own connection: taking a second pool connection while a transaction holds one can starve
-   * the pool under load.
+   * The buyer's fee under the show's tiers (guards.ts). A method of its own, between the refund's
+   * checks and its ticket update, so the race tests can pause a refund there.
    */
-  private async buyerFee(conn: Conn, order: OrderRow, amountFen: number, now: Date): Promise<number> {
-    const [rows] = await conn.query<RowDataPacket[]>(
-      `SELECT s.refund_rules, ss.starts_at, ss.full_refund_until
-         FROM show_sessions ss JOIN shows s ON s.id = ss.show_id WHERE ss.id = ?`,
-      [order.session_id],
-    );
-    const terms = refundTerms(
-      parseRefundRules(rows[0]?.refund_rules ?? null),
-      rows[0]!.starts_at,
-      now,
-      amountFen,
-      rows[0]!.full_refund_until,
-    );
-    if (!terms.allowed) throw appError('REFUND_NOT_ALLOWED');
-    return terms.feeFen;
+  protected buyerFee(conn: Conn, order: OrderRow, amountFen: number, now: Date): Promise<number> {
+    return feeUnderTiers(conn, order, amountFen, now);
   }
 
   /**

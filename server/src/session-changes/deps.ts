@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
-import type { RefundActor } from '../refunds/service';
+import type { RefundActor } from '../refunds/types';
 
 /** What the change needs of the rest of the app (wired in wiring.ts). */
 export interface SessionChangeDeps {

@@ -5,7 +5,7 @@ import { enqueue } from '../outbox/repo';
 import { findPayment } from '../payments/repo';
 import { refundedOrOpenFen } from '../refunds/items-repo';
 import { createRefund } from '../refunds/repo';
-import { outRefundNo } from '../refunds/service';
+import { outRefundNo } from '../refunds/naming';
 import type { ChangeRow } from './repo';
 
 /** Fee-bearing refunds looked at per pass. */
