@@ -13,6 +13,7 @@ const { REFUND_STATUS, REFUND_BLOCKS_ADMISSION } = dist('refunds/repo.js');
 const { TICKET_STATUS } = dist('tickets/status.js');
 const { QUEUES } = dist('workers.js');
 const { beijingDate } = dist('payments/reconcile.js');
+const { SESSION_STATUS } = dist('catalog/types.js');
 
 const LIVE = [ORDER_STATUS.PENDING, ORDER_STATUS.PAID, ORDER_STATUS.TICKETED];
 /** A ticket that still stands for its seat: not voided, not handed on by a transfer. */
@@ -297,8 +298,16 @@ async function ticketsOf(q, orderId, quantity) {
 
 /** Redis says exactly what MySQL says about the session's units (the gate agrees with the record). */
 async function auditRedis(stack, q, session, bad) {
-  const { redis, keys } = stack.deps;
+  const { redis, keys, inventory } = stack.deps;
   const k = keys.session(session.id);
+  // A session that sells nothing any more (cancelled) is not rebuilt by the lifecycle job when
+  // Redis loses it after the cancel: nothing asks for it. Ask now, as any caller would, and
+  // check that what is rebuilt from MySQL agrees (Redis can always be rebuilt from the record).
+  if (!(await redis.exists(k.meta))) {
+    const [row] = await q('SELECT status FROM show_sessions WHERE id = ?', [session.id]);
+    if (![SESSION_STATUS.ON_SALE, SESSION_STATUS.SOLD_OUT].includes(Number(row.status)))
+      await inventory.rebuild(session.id);
+  }
   const items = await q(
     `SELECT i.order_id, i.seat_id, i.zone_id, o.user_id, o.status FROM order_items i JOIN orders o ON o.id = i.order_id
       WHERE o.session_id = ? AND o.status IN (?) AND ${ITEM_LIVE}`,
