@@ -540,3 +540,23 @@ it('the sales report counts each exchanged seat once, in the tier the fan holds'
     [STAND, 1, STAND],
   ]);
 });
+
+it('the exchange order says whose exchange it is, and its tickets are not refundable (told, not a payment error)', async () => {
+  const t = await createSession(p.deps, { seats: 10, vip: 2 });
+  await p.deps.db.query('UPDATE shows SET exchange_allowed = 1 WHERE id = ?', [t.showId]);
+  const o = await ticketed('openid-x-norefund', [t.seatIds[2]!], t.sessionId);
+  const x = await exchangeAll(o, [t.seatIds[0]!], t.sessionId);
+  await payFor(o.fan, x.body.orderNo);
+  await p.until(
+    async () => (await getOrder(o.fan, x.body.orderNo)).status === 'ticketed',
+    'exchange ticketed',
+  );
+  expect((await getOrder(o.fan, x.body.orderNo)).exchangedFrom).toBe(o.orderNo);
+  expect((await getOrder(o.fan, o.orderNo)).exchangedFrom).toBeUndefined();
+  // Before: the refund was refused as exceeding what this order paid (only the difference).
+  const refund = await p.api.call('POST', `/api/v1/orders/${x.body.orderNo}/refund`, {
+    token: o.fan.token,
+    body: {},
+  });
+  expect(refund.body.error).toMatchObject({ code: 'REFUND_NOT_ALLOWED', message: '改签所得门票不支持退票' });
+});

@@ -210,6 +210,11 @@ export interface Order {
   refunds?: OrderRefund[];
   /** The 联系手机 given with the order, masked (138****8000). */
   contactPhone?: string;
+  /**
+   * This order bought the new seats of an exchange (改签) of that original order: it holds only
+   * the price difference, so its tickets are not refundable (the fan is told before exchanging).
+   */
+  exchangedFrom?: string;
 }
 
 export interface Page<T> {

@@ -152,3 +152,21 @@ it('with a ticket handed on (转赠 or 改签), the others are refunded ticket b
     expect.stringContaining('A区 1排5座'),
   ]);
 });
+
+it('an exchange order (改签所得) offers no refund and says why: it holds only the price difference', async () => {
+  router.params = { orderNo: 'N202' };
+  const order = { ...ORDER, orderNo: 'N202', exchangedFrom: 'N100' };
+  serveApi({
+    'GET /api/v1/orders/N202': ok(order),
+    'GET /api/v1/sessions/7': ok(SESSION),
+    'GET /api/v1/shows/3': ok(SHOW),
+  });
+  render(<OrderPage />);
+  await flush();
+  expect(screen.getByTestId('order-exchanged-from').textContent).toBe(
+    '改签自订单 N100，改签所得门票不支持退票',
+  );
+  expect(screen.queryByTestId('refund-order')).toBeNull();
+  expect(screen.queryByTestId('refund-pick-open')).toBeNull();
+  expect(screen.queryByText(/当前退票收取|可免费退票/)).toBeNull();
+});

@@ -4,6 +4,7 @@ import { findOne } from '../db/find-one';
 import type { OrderRow, RefundSummary } from './types';
 import { ORDER_STATUS } from './types';
 import { ORDER_LIFECYCLE } from '../lifecycle/transitions';
+import { EXCHANGE_STATUS } from '../lifecycle/statuses';
 import { attendeeOfItemJoin } from '../attendees/item-join';
 import { buyersTicketOfItemJoin } from '../tickets/repo';
 
@@ -239,4 +240,17 @@ export async function paidWithoutTickets(db: Db, paidBefore: Date, limit: number
     [ORDER_STATUS.PAID, paidBefore, limit],
   );
   return rows.map((r) => String(r.id));
+}
+
+/**
+ * The original order's number when this order bought the new seats of an exchange (改签), live
+ * or done; undefined for any other order (a failed exchange's order is refunded in full).
+ */
+export async function exchangeOriginalNo(db: Db | Conn, orderId: string): Promise<string | undefined> {
+  const [rows] = await db.query<RowDataPacket[]>(
+    `SELECT o.order_no FROM exchanges e JOIN orders o ON o.id = e.original_order_id
+      WHERE e.exchange_order_id = ? AND e.status <> ?`,
+    [orderId, EXCHANGE_STATUS.FAILED],
+  );
+  return rows[0] ? String(rows[0].order_no) : undefined;
 }

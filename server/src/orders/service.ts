@@ -8,7 +8,7 @@ import type { InventoryService } from '../inventory/service';
 import type { TakeRequest } from '../inventory/types';
 import { buildOrder, requestHash, resolveUnits, tiersOf, type Units } from './create';
 import type { IdGenerator } from './ids';
-import { findOrder, itemsOf, listOrdersOfUser, refundsOf } from './repo';
+import { exchangeOriginalNo, findOrder, itemsOf, listOrdersOfUser, refundsOf } from './repo';
 import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
 import { newOrderView, orderView } from './views';
 import { CANCEL, type CancelGuard, type Cancellation, type CancelReason } from './cancel';
@@ -353,8 +353,12 @@ export class OrderService {
   }
 
   private async view(o: OrderRow): Promise<Order> {
-    const [items, refunds] = await Promise.all([itemsOf(this.d.db, [o.id]), refundsOf(this.d.db, [o.id])]);
-    return orderView(o, items, refunds.get(o.id));
+    const [items, refunds, from] = await Promise.all([
+      itemsOf(this.d.db, [o.id]),
+      refundsOf(this.d.db, [o.id]),
+      exchangeOriginalNo(this.d.db, o.id),
+    ]);
+    return orderView(o, items, refunds.get(o.id), from);
   }
 
   private background(p: Promise<unknown>, what: string): void {

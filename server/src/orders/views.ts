@@ -48,7 +48,12 @@ function refundView(refund: RefundSummary): OrderRefund {
 }
 
 /** refunds: the order's refunds, oldest first; `refund` shows the latest, `refunds` all. */
-export function orderView(o: OrderRow, items: ItemRow[], refunds: RefundSummary[] = []): Order {
+export function orderView(
+  o: OrderRow,
+  items: ItemRow[],
+  refunds: RefundSummary[] = [],
+  exchangedFrom?: string,
+): Order {
   const latest = refunds[refunds.length - 1];
   return {
     orderNo: o.order_no,
@@ -61,6 +66,7 @@ export function orderView(o: OrderRow, items: ItemRow[], refunds: RefundSummary[
     ...(o.cancel_reason ? { cancelReason: o.cancel_reason } : {}),
     ...(o.contact_phone_masked ? { contactPhone: o.contact_phone_masked } : {}),
     ...(latest ? { refund: refundView(latest), refunds: refunds.map(refundView) } : {}),
+    ...(exchangedFrom ? { exchangedFrom } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { inTransaction, type Conn } from '../db/pool';
 import { appError } from '../errors';
-import { findOrder, releaseAttendeeClaims, releaseItemClaims } from '../orders/repo';
+import { exchangeOriginalNo, findOrder, releaseAttendeeClaims, releaseItemClaims } from '../orders/repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import { WechatPayError, type WxRefund } from '../wechat/pay';
@@ -65,6 +65,11 @@ export class RefundService {
     const refund = await inTransaction(this.d.db, async (conn) => {
       const order = await findOrder(conn, 'id = ?', [o.orderId], true);
       if (!order) throw appError('NOT_FOUND', undefined, '订单不存在');
+      // An exchange order holds only the price difference; the fan is told before exchanging
+      // that the new tickets are not refundable (a session cancel refunds it in its own way,
+      // exchanges/cancel-refund.ts). Before, the fan met a missing payment or REFUND_EXCEEDS_PAID.
+      if (o.by.kind === 'buyer' && (await exchangeOriginalNo(conn, order.id)))
+        throw appError('REFUND_NOT_ALLOWED', undefined, '改签所得门票不支持退票');
       // A ticket named by an exchange that may still complete is not refunded meanwhile (its
       // exchange would give it up): the fan pays or lets the exchange order expire first.
       await freeCancelledExchanges(conn, order.id);

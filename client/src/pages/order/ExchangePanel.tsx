@@ -90,6 +90,9 @@ export default function ExchangePanel(p: {
         </PickRow>
       ))}
       <Text className="card__line">差价多退少补：新座位更贵时需支付差价，更便宜时差价原路退回。</Text>
+      <Text className="card__line" data-testid="exchange-no-refund">
+        改签后的新门票不支持退票。
+      </Text>
       <Button
         className="btn btn--primary btn--wide"
         data-testid="exchange-pick-seats"

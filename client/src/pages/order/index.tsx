@@ -115,11 +115,41 @@ function useRefundFollowUp(orderNo: string, order: Order | undefined, setOrder: 
  * The fee a refund asked now would cost (percent; a postponed session's window makes it 0) and
  * whether to offer one: a cancelled session's orders are refunded in full without asking.
  */
+/** 订单编号, 下单时间, 联系手机, where an exchange came from, and what a refund would cost now. */
+function OrderFacts({ order, feeLine, feePercent }: { order: Order; feeLine: boolean; feePercent: number }) {
+  return (
+    <View className="card">
+      <Text className="card__line">订单编号：{order.orderNo}</Text>
+      <Text className="card__line">下单时间：{formatDateTime(order.createdAt)}</Text>
+      {order.contactPhone ? (
+        <Text className="card__line" data-testid="order-contact-phone">
+          联系手机：{order.contactPhone}
+        </Text>
+      ) : null}
+      {order.exchangedFrom ? (
+        <Text className="card__line" data-testid="order-exchanged-from">
+          改签自订单 {order.exchangedFrom}，改签所得门票不支持退票
+        </Text>
+      ) : null}
+      {feeLine ? (
+        <Text className="card__line">
+          {feePercent >= 100
+            ? '当前时段不支持退票'
+            : feePercent > 0
+              ? `当前退票收取 ${feePercent}% 手续费`
+              : '当前可免费退票'}
+        </Text>
+      ) : null}
+    </View>
+  );
+}
+
 function refundOffer(order: Order, ctx: SessionContext | undefined) {
   const feePercent = ctx
     ? refundFeePercent(ctx.show.refundRules, ctx.session.startsAt, Date.now(), ctx.session.fullRefundUntil)
     : 100;
-  const live = order.status === 'paid' || order.status === 'ticketed';
+  // An exchange's order (改签) holds only the price difference: its tickets are not refundable.
+  const live = (order.status === 'paid' || order.status === 'ticketed') && !order.exchangedFrom;
   // The whole order in one tap only while all of it is the buyer's: the server refuses a
   // transferred ticket and no longer counts an exchanged one (the picker offers the others).
   const whole = !order.items.some(handedOn);
@@ -201,8 +231,12 @@ export default function OrderPage() {
   const refund = async () => {
     if (await confirmRefund(order, feePercent)) await act(() => refundOrder(order.orderNo));
   };
-  const perTicket = offersTicketRefund(order) && feePercent < 100 && ctx?.session.status !== 'cancelled';
-  const live = order.status === 'paid' || order.status === 'ticketed';
+  const perTicket =
+    offersTicketRefund(order) &&
+    feePercent < 100 &&
+    ctx?.session.status !== 'cancelled' &&
+    !order.exchangedFrom;
+  const live = (order.status === 'paid' || order.status === 'ticketed') && !order.exchangedFrom;
   // The whole order in one tap while nothing of it is refunded; chosen tickets besides.
   const refundable = offer.refundable;
   const buyAgain = order.status === 'cancelled' || order.status === 'refunded';
@@ -238,24 +272,11 @@ export default function OrderPage() {
         ) : null}
         <ExchangeCards order={order} show={ctx?.show} offer={x} open={exchanging} />
         {order.refund ? <RefundTimeline refund={order.refund} /> : null}
-        <View className="card">
-          <Text className="card__line">订单编号：{order.orderNo}</Text>
-          <Text className="card__line">下单时间：{formatDateTime(order.createdAt)}</Text>
-          {order.contactPhone ? (
-            <Text className="card__line" data-testid="order-contact-phone">
-              联系手机：{order.contactPhone}
-            </Text>
-          ) : null}
-          {live && (perTicket || (!order.refund && offer.whole)) ? (
-            <Text className="card__line">
-              {feePercent >= 100
-                ? '当前时段不支持退票'
-                : feePercent > 0
-                  ? `当前退票收取 ${feePercent}% 手续费`
-                  : '当前可免费退票'}
-            </Text>
-          ) : null}
-        </View>
+        <OrderFacts
+          order={order}
+          feeLine={live && (perTicket || (!order.refund && offer.whole))}
+          feePercent={feePercent}
+        />
       </ScrollView>
       {hasActions ? (
         <View className="bottom-bar">
