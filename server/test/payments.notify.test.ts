@@ -246,6 +246,32 @@ describe('paid in a currency other than CNY', () => {
     ]);
     expect(order!.status).toBe(1); // still unpaid: it expires or is paid in CNY
   });
+
+  it('a refund of money we must give back that WeChat closes goes to an operator, not silence', async () => {
+    const o = await p.orderAndPrepay('openid-notify-usd-closed', {
+      sessionId: s.sessionId,
+      seatIds: [s.seatIds[21]],
+    });
+    p.sim.setFaults({ drop: true });
+    p.sim.pay(o.payParams);
+    p.sim.resetFaults();
+    p.sim.setFaults({ refundOutcome: 'CLOSED' });
+    const total = o.order.amountFen as number;
+    const amount = { total, payer_total: total, currency: 'USD', payer_currency: 'USD' };
+    await p.sim.sendRawNotification({ outTradeNo: o.orderNo, url: notifyUrl, resource: { amount } });
+    const cases = async () =>
+      (
+        await p.deps.db.query<RowDataPacket[]>(
+          `SELECT r.kind, r.status, c.reason, c.state FROM refunds r JOIN orders o ON o.id = r.order_id
+             LEFT JOIN refund_cases c ON c.refund_id = r.id WHERE o.order_no = ?`,
+          [o.orderNo],
+        )
+      )[0].map((x) => ({ ...x }));
+    await p.until(async () => (await cases())[0]?.status === 4, 'refund closed');
+    p.sim.resetFaults();
+    // Before: closed, and nothing else; the fan's money stayed with us unseen.
+    expect(await cases()).toEqual([{ kind: 'currency', status: 4, reason: 'closed', state: 'open' }]);
+  });
 });
 
 describe('accepted', () => {

@@ -218,7 +218,12 @@ export async function refundsToResend(
 }
 
 /** Why a refund was handed to an operator. */
-export type RefundCaseReason = 'abnormal' | 'stuck';
+/**
+ * abnormal: WeChat could not pay it out (the fan's card); stuck: refused send after send; closed:
+ * WeChat closed a refund of money we must give back (a system refund: late, duplicate, currency,
+ * exchange, fee), which no fan will ask for again.
+ */
+export type RefundCaseReason = 'abnormal' | 'stuck' | 'closed';
 
 /** Hands a refund to an operator (once: a second call changes nothing). True if opened now. */
 export async function openRefundCase(

@@ -288,6 +288,10 @@ export class RefundService {
             TICKET_LIFECYCLE.refundClosed,
           );
           await freeRefundItems(conn, refund.id);
+        } else {
+          // Money we must give back and nobody will ask for again: an operator decides (before,
+          // the row was closed and the money stayed, unseen).
+          await this.handOver(conn, refund, 'closed', now);
         }
         return 'applied' as const;
       }

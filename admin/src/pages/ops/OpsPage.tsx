@@ -30,7 +30,11 @@ const REFUND: Record<string, string> = {
   abnormal: '退款异常',
   closed: '退款关闭',
 };
-const CASE_REASON: Record<string, string> = { abnormal: '退款异常（银行卡）', stuck: '多次提交失败' };
+const CASE_REASON: Record<string, string> = {
+  abnormal: '退款异常（银行卡）',
+  stuck: '多次提交失败',
+  closed: '退款被关闭（需重新处理）',
+};
 const RESOLUTION: Record<string, string> = { paid_offline: '已线下退款', not_owed: '无需退款' };
 
 /** Resolves a refund case: the operator's explicit decision, with a note (audited). */
