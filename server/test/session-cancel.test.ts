@@ -419,3 +419,49 @@ it('a buyer refund with a fee still in flight at the cancel: its fee comes back 
   );
   expect(pay!.refunded_fen).toBe(pay!.amount_fen);
 });
+
+it('a buyer refund in flight at the cancel that WeChat then closes: no fee goes back first, and the payment waits for an operator', async () => {
+  const { s, tickets } = await sessionWithOrders(1);
+  const [t] = tickets;
+  g.p.sim.setFaults({ refundNotEnough: true }); // the buyer's refund stays in flight
+  const asked = await g.p.api.call('POST', `/api/v1/orders/${t!.orderNo}/refund`, {
+    token: t!.token,
+    body: { reason: '去不了' },
+  });
+  expect(asked.body.refund.feeFen).toBeGreaterThan(0);
+  await changes().cancel(who, s.sessionId, { reason: '场次取消（退款被关闭）' }, g.p.clock.now());
+  await changes().run(g.p.clock.now());
+  // WeChat closes the buyer's refund: its tickets are good again, and the cancellation takes them.
+  g.p.sim.setFaults({ refundNotEnough: false, refundOutcome: 'CLOSED' });
+  await resendStuckRefunds(g.p.deps, new Date(g.p.clock.now().getTime() + 7 * 3_600_000), 0);
+  await g.p
+    .until(
+      async () =>
+        (await rows('SELECT status FROM refunds WHERE id = ?', [asked.body.refund.refundId ?? 0]))[0]
+          ?.status !== 0,
+      'buyer refund answered',
+    )
+    .catch(() => undefined);
+  g.p.sim.resetFaults();
+  const paid = (await amountsOf(s.sessionId)).get(t!.orderNo)!;
+  const back = () =>
+    g.p.sim
+      .refunds()
+      .filter((r) => r.out_trade_no === t!.orderNo && r.status === 'SUCCESS')
+      .reduce((a, r) => a + (r.amount as { refund: number }).refund, 0);
+  for (let i = 0; i < 5; i++) {
+    await g.p.deps.refunds.checkProcessing(g.p.clock.now(), 0);
+    await changes().run(g.p.clock.now());
+  }
+  // The closed refund is with an operator, who refunds the whole payment: nothing went out
+  // before. Before: the fee went back while the buyer's refund was in flight, so the operator's
+  // full refund would exceed the payment (REFUND_EXCEEDS_PAID) and the fan could not be made whole.
+  expect(back()).toBe(0);
+  expect(paid).toBeGreaterThan(0);
+  const [c] = await rows(
+    `SELECT c.reason FROM refund_cases c JOIN refunds r ON r.id = c.refund_id JOIN orders o ON o.id = r.order_id
+      WHERE o.order_no = ?`,
+    [t!.orderNo],
+  );
+  expect(c).toBeDefined();
+});

@@ -2,6 +2,7 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { findOne, type RowSource } from '../db/find-one';
 import { REFUND_STATUS } from '../lifecycle/statuses';
+import { SESSION_STATUS } from '../catalog/types';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -268,4 +269,13 @@ export async function refundRulesOfSession(
     startsAt: rows[0]!.starts_at,
     fullRefundUntil: rows[0]!.full_refund_until,
   };
+}
+
+/** Whether the order's session was cancelled by its organiser. */
+export async function orderSessionCancelled(conn: Conn, orderId: string): Promise<boolean> {
+  const [rows] = await conn.query<RowDataPacket[]>(
+    'SELECT ss.status FROM orders o JOIN show_sessions ss ON ss.id = o.session_id WHERE o.id = ?',
+    [orderId],
+  );
+  return Number(rows[0]?.status) === SESSION_STATUS.CANCELLED;
 }

@@ -9,6 +9,7 @@ import {
   findRefund,
   noteRefundFailure,
   openRefundCase,
+  orderSessionCancelled,
   REFUND_STATUS,
   resolveRefundCase,
   type RefundCaseReason,
@@ -288,6 +289,10 @@ export class RefundService {
             TICKET_LIFECYCLE.refundClosed,
           );
           await freeRefundItems(conn, refund.id);
+          // In a cancelled session nobody asks again (the cancellation reached this order once):
+          // the tickets are not admissible there, and the money waits for an operator.
+          if (await orderSessionCancelled(conn, refund.order_id))
+            await this.handOver(conn, refund, 'closed', now);
         } else {
           // Money we must give back and nobody will ask for again: an operator decides (before,
           // the row was closed and the money stayed, unseen).

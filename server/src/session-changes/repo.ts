@@ -308,3 +308,14 @@ export async function changeProblems(
     error: r.error ?? r.last_error ?? null,
   }));
 }
+
+/** Buyers' refunds of the session that kept a fee and are not done yet (requested, processing). */
+export async function feeRefundsInFlight(db: Db, sessionId: string): Promise<number> {
+  const [rows] = await db.query<RowDataPacket[]>(
+    `SELECT COUNT(*) AS n FROM refunds r JOIN orders o ON o.id = r.order_id
+      WHERE o.session_id = ? AND r.kind = 'order' AND r.fee_fen > 0 AND r.requested_by LIKE 'buyer:%'
+        AND r.status IN (?)`,
+    [sessionId, [REFUND_STATUS.REQUESTED, REFUND_STATUS.PROCESSING]],
+  );
+  return Number(rows[0]!.n);
+}

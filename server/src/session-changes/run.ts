@@ -51,7 +51,7 @@ async function runCancel(
   await reach(d, c, repo.CHANGE_ORDER.TODO);
   const asked = await refundSome(d, c, now, budget);
   // A cancellation refunds in full: fees kept by buyers' refunds in flight come back too.
-  if (await returnFees(d.db, c, now)) d.relay.nudge();
+  if (await returnFees(d.db, c, now, d.log)) d.relay.nudge();
   return asked;
 }
 
@@ -133,12 +133,14 @@ async function refundOne(
 
 /** Done once every order is told, refunded or handed over, and no pending order is left. */
 async function settle(d: SessionChangeDeps, c: repo.ChangeRow, now: Date): Promise<void> {
-  const [counts, unreached, pending] = await Promise.all([
+  const [counts, unreached, pending, feesDue] = await Promise.all([
     repo.changeCounts(d.db, c.id),
     repo.unreachedOrders(d.db, c, 1),
     c.kind === 'cancel' ? repo.countPending(d.db, c.session_id) : Promise.resolve(0),
+    // A buyer's fee-bearing refund still in flight: its fee comes back once it is done (fees.ts).
+    c.kind === 'cancel' ? repo.feeRefundsInFlight(d.db, c.session_id) : Promise.resolve(0),
   ]);
-  const open = counts.waiting + counts.inProgress + pending + unreached.length;
+  const open = counts.waiting + counts.inProgress + pending + feesDue + unreached.length;
   if (open === 0 && c.state !== 'done') await repo.setChangeState(d.db, c.id, 'done', now);
   else if (open > 0 && c.state === 'done') await repo.setChangeState(d.db, c.id, 'running', now);
 }
