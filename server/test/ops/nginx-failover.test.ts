@@ -37,11 +37,11 @@ afterAll(async () => {
   await new Promise((r) => alive.close(r));
 });
 
-function post(key?: string, base = nginx.url): Promise<number> {
+function post(key?: string, base = nginx.url, path = '/api/v1/orders'): Promise<number> {
   const body = JSON.stringify({ sessionId: 1, seatIds: [1] });
   return new Promise((resolve, reject) => {
     const req = request(
-      `${base}/api/v1/orders`,
+      `${base}${path}`,
       {
         method: 'POST',
         headers: {
@@ -67,15 +67,24 @@ it('a keyed purchase whose instance dies mid-request is answered by the next ins
   expect(seen.every((s) => s.body === '{"sessionId":1,"seatIds":[1]}')).toBe(true);
 });
 
-it('a POST without a key is never sent twice: it fails rather than risk a second purchase', async () => {
-  // A fresh nginx (its round robin starts at the dying instance again, as above).
+/** One POST through a fresh nginx, whose round robin starts at the dying instance (as above). */
+async function firstTry(path: string, key?: string): Promise<number> {
   const port = (srv: TcpServer | Server) => (srv.address() as AddressInfo).port;
   const fresh = await startNginx([`127.0.0.1:${port(dying)}`, `127.0.0.1:${port(alive)}`]);
   try {
-    seen.length = 0;
-    expect(await post(undefined, fresh.url)).toBe(502);
-    expect(seen).toHaveLength(0);
+    return await post(key, fresh.url, path);
   } finally {
     await fresh.close();
   }
+}
+
+it('a POST without a key, or any other POST, is never sent twice: it fails rather than risk a repeat', async () => {
+  seen.length = 0;
+  expect(await firstTry('/api/v1/orders')).toBe(502);
+  // A key on a refund (or a check-in, a transfer) promises nothing: only purchases and exchanges.
+  expect(await firstTry('/api/v1/orders/N1/refund', 'k-refund-0123456789abcdef')).toBe(502);
+  expect(seen).toHaveLength(0);
+  // An exchange is a keyed purchase of new seats: sent on.
+  expect(await firstTry('/api/v1/orders/N1/exchange', 'k-exchange-0123456789abcdef')).toBe(201);
+  expect(seen.map((x) => x.key)).toEqual(['k-exchange-0123456789abcdef']);
 });
