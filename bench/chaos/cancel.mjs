@@ -5,6 +5,7 @@
 // would let anyone in.
 import { dist } from '../lib.mjs';
 import { call } from './buyers.mjs';
+import { exchangeFamilies } from './audit-exchanges.mjs';
 
 const { ORDER_STATUS } = dist('orders/types.js');
 const { REFUND_STATUS } = dist('refunds/repo.js');
@@ -133,11 +134,15 @@ export async function auditCancelled(stack, session, bad) {
  * Each payment WeChat took for the session: refunded in full, or with an operator and a reason.
  * In full: a fee counts as given back only if its refund was done before the cancellation (the
  * fan's own choice then); a refund in flight at the cancel or asked after gives it back (issue 16).
+ * Orders linked by exchanges (改签) share their tickets' value: what their payments did not give
+ * back must be covered, to the fen, by the operator hand-overs of the family (an exchange order's
+ * names every payment's share) and its refund cases.
  */
 async function auditCancelledMoney(stack, q, session, change, bad) {
-  const changeId = change.id;
   const trades = new Map(stack.sim.orders().map((o) => [o.transaction_id, o]));
   const refunds = stack.sim.refunds().filter((rf) => rf.status === 'SUCCESS');
+  const families = await exchangeFamilies(q);
+  const short = new Map();
   const pays = await q(
     `SELECT p.id, p.transaction_id, o.id order_id, o.order_no FROM payments p JOIN orders o ON o.id = p.order_id
       WHERE o.session_id = ? AND p.transaction_id IS NOT NULL`,
@@ -146,26 +151,57 @@ async function auditCancelledMoney(stack, q, session, change, bad) {
   for (const p of pays) {
     const trade = trades.get(p.transaction_id);
     if (!trade || (trade.trade_state !== 'SUCCESS' && trade.trade_state !== 'REFUND')) continue;
-    const ours = await q(
-      'SELECT out_refund_no, fee_fen, finished_at FROM refunds WHERE payment_id = ? AND status = ?',
-      [p.id, REFUND_STATUS.SUCCESS],
-    );
-    let back = 0;
-    for (const rf of refunds.filter((x) => x.out_trade_no === trade.out_trade_no)) {
-      const mine = ours.find((x) => x.out_refund_no === rf.out_refund_no);
-      const kept = mine && mine.finished_at < change.created_at ? mine.fee_fen : 0;
-      back += rf.amount.refund + kept;
-    }
+    const back = await backOf(q, p, trade, refunds, change);
     if (back >= trade.amount.total) continue;
-    const [withOperator] = await q(
-      `SELECT 1 FROM refund_cases rc JOIN refunds r ON r.id = rc.refund_id WHERE r.payment_id = ?
-       UNION SELECT 1 FROM session_change_orders WHERE change_id = ? AND order_id = ? AND state = 'failed'
-         AND error IS NOT NULL AND error <> ''`,
-      [p.id, changeId, p.order_id],
-    );
-    if (!withOperator)
+    const family = families.get(String(p.order_id));
+    if (family) {
+      const f = short.get(family) ?? { fen: 0, nos: [] };
+      f.fen += trade.amount.total - back;
+      f.nos.push(p.order_no);
+      short.set(family, f);
+    } else if (!(await withOperator(q, change.id, [p.order_id])))
       bad.push(
         `order ${p.order_no} of cancelled session ${session.id}: ${trade.amount.total} fen taken, ${back} refunded, no operator case`,
       );
   }
+  for (const [family, f] of short) {
+    const orders = [...families].filter(([, fam]) => fam === family).map(([o]) => o);
+    const handed = await withOperator(q, change.id, orders);
+    if (handed < f.fen)
+      bad.push(
+        `exchanged orders ${f.nos.join('+')} of cancelled session ${session.id}: ${f.fen} fen not refunded, ${handed} with an operator`,
+      );
+  }
+}
+
+/** What WeChat gave back of one trade, with the fees kept by refunds done before the cancel. */
+async function backOf(q, p, trade, refunds, change) {
+  const ours = await q(
+    'SELECT out_refund_no, fee_fen, finished_at FROM refunds WHERE payment_id = ? AND status = ?',
+    [p.id, REFUND_STATUS.SUCCESS],
+  );
+  let back = 0;
+  for (const rf of refunds.filter((x) => x.out_trade_no === trade.out_trade_no)) {
+    const mine = ours.find((x) => x.out_refund_no === rf.out_refund_no);
+    const kept = mine && mine.finished_at < change.created_at ? mine.fee_fen : 0;
+    back += rf.amount.refund + kept;
+  }
+  return back;
+}
+
+/**
+ * The fen an operator holds for these orders: the change's hand-overs (refused with a reason)
+ * and the refund cases of their payments. (A case or a hand-over with no amount counts 1: the
+ * operator has it, its amount is the order's.)
+ */
+async function withOperator(q, changeId, orderIds) {
+  const [r] = await q(
+    `SELECT COALESCE((SELECT SUM(GREATEST(amount_fen, 1)) FROM session_change_orders WHERE change_id = ?
+              AND order_id IN (?) AND state = 'failed' AND error IS NOT NULL AND error <> ''), 0)
+          + COALESCE((SELECT SUM(GREATEST(r.amount_fen + r.fee_fen, 1)) FROM refund_cases rc
+              JOIN refunds r ON r.id = rc.refund_id JOIN payments p ON p.id = r.payment_id
+             WHERE p.order_id IN (?)), 0) AS fen`,
+    [changeId, orderIds, orderIds],
+  );
+  return Number(r.fen);
 }

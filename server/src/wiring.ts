@@ -142,9 +142,13 @@ export function sessionChangesOf(d: AppDeps): SessionChangeService {
     ...d,
     refundOrder: (o) => d.refunds.refundOrder(o),
     cancelPending: (id, now) => d.orders.cancelForSession(id, now),
+    voidComp: (id, reason, now, also) => compOf(d).comps.void(SYSTEM_ACTOR, id, { reason }, now, also),
     refundsPerS: d.config.recovery.sessionCancelRefundsPerS,
   });
 }
+
+/** Who voids a cancelled session's comp tickets, in the audit log. */
+const SYSTEM_ACTOR = { adminId: null as unknown as string, username: 'system:session-cancel', ip: '' };
 
 /** Reserved units and complimentary tickets (comp/): stateless, built per app like the above. */
 export function compOf(d: AppDeps): { reservations: ReservationService; comps: CompService } {

@@ -189,6 +189,7 @@ it('a crash mid-run (refund asked, its row not yet marked) resumes after a resta
       return r;
     },
     cancelPending: (id, now) => g.p.deps.orders.cancelForSession(id, now),
+    voidComp: () => Promise.resolve(),
     refundsPerS: 10,
   });
   await expect(crashing.run(g.p.clock.now())).rejects.toThrow('process killed');

@@ -168,7 +168,17 @@ export class CompService {
   }
 
   /** Voids a comp order: its tickets stop admitting, its units go back to the reservation. */
-  async void(who: Actor, orderId: string, input: CompVoidInput, now: Date): Promise<CompView> {
+  /**
+   * `also`: more of the same transaction, given the comp's holder (a cancelled session tells
+   * them there, so a crash never voids without the notice, nor tells twice).
+   */
+  async void(
+    who: Actor,
+    orderId: string,
+    input: CompVoidInput,
+    now: Date,
+    also?: (c: Conn, holder: string | null) => Promise<void>,
+  ): Promise<CompView> {
     const freed = await audited(
       this.d.db,
       who,
@@ -189,6 +199,7 @@ export class CompService {
         });
         await repo.releaseCompClaims(c, orderId);
         await repo.markVoided(c, orderId, who.username, input.reason, now);
+        await also?.(c, row.claimed_by == null ? null : String(row.claimed_by));
         return { sessionId: String(row.session_id), ids };
       },
       { action: 'comp.void', entityType: 'order', entityId: orderId, after: { reason: input.reason } },

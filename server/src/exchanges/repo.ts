@@ -301,3 +301,26 @@ export async function claimIds(
     idHashes.map((h) => [sessionId, h, orderId]),
   ]);
 }
+
+/** The next number among a payment's exchange refunds (改签 differences and shares). */
+export async function nextExchangeSeq(conn: Conn, paymentId: string): Promise<number> {
+  const [[n]] = await conn.query<RowDataPacket[]>(
+    "SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM refunds WHERE payment_id = ? AND kind = 'exchange'",
+    [paymentId],
+  );
+  return Number(n!.seq);
+}
+
+/**
+ * Whether every item of the order was exchanged (改签) for another order's: nothing of it is left
+ * to refund here (its value went with the exchange order, refunded on its own).
+ */
+export async function exchangedInFull(db: Db, orderId: string): Promise<boolean> {
+  const [[r]] = await db.query<RowDataPacket[]>(
+    `SELECT COUNT(*) AS n, COALESCE(SUM(EXISTS (SELECT 1 FROM tickets t
+              WHERE t.order_item_id = i.id AND t.transferred_from IS NULL AND t.status = ?)), 0) AS x
+       FROM order_items i WHERE i.order_id = ?`,
+    [TICKET_STATUS.EXCHANGED, orderId],
+  );
+  return Number(r!.n) > 0 && Number(r!.n) === Number(r!.x);
+}

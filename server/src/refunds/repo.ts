@@ -279,3 +279,12 @@ export async function orderSessionCancelled(conn: Conn, orderId: string): Promis
   );
   return Number(rows[0]?.status) === SESSION_STATUS.CANCELLED;
 }
+
+/** What the refunds asked by `by` give back for the order (a session cancel's, all its shares). */
+export async function refundedFor(db: Db | Conn, orderId: string, by: string): Promise<number> {
+  const [[r]] = await db.query<RowDataPacket[]>(
+    'SELECT COALESCE(SUM(amount_fen + fee_fen), 0) AS fen FROM refunds WHERE order_id = ? AND requested_by = ? AND status <> ?',
+    [orderId, by, REFUND_STATUS.CLOSED],
+  );
+  return Number(r!.fen);
+}

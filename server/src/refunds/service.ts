@@ -33,6 +33,7 @@ import {
 } from './items-repo';
 import { pickItems } from './pick';
 import { freeCancelledExchanges } from '../exchanges/repo';
+import { refundExchangeItems } from '../exchanges/family-refund';
 import { move, ORDER_LIFECYCLE, REFUND_LIFECYCLE, TICKET_LIFECYCLE, tryMove } from '../lifecycle/transitions';
 
 /**
@@ -67,9 +68,10 @@ export class RefundService {
       const order = await findOrder(conn, 'id = ?', [o.orderId], true);
       if (!order) throw appError('NOT_FOUND', undefined, '订单不存在');
       // An exchange order holds only the price difference; the fan is told before exchanging
-      // that the new tickets are not refundable (a session cancel refunds it in its own way,
-      // exchanges/cancel-refund.ts). Before, the fan met a missing payment or REFUND_EXCEEDS_PAID.
-      if (o.by.kind === 'buyer' && (await exchangeOriginalNo(conn, order.id)))
+      // that the new tickets are not refundable (an operator or a session cancel refunds them,
+      // exchanges/family-refund.ts). Before, the fan met a missing payment or REFUND_EXCEEDS_PAID.
+      const exchanged = (await exchangeOriginalNo(conn, order.id)) !== undefined;
+      if (o.by.kind === 'buyer' && exchanged)
         throw appError('REFUND_NOT_ALLOWED', undefined, '改签所得门票不支持退票');
       // A ticket named by an exchange that may still complete is not refunded meanwhile (its
       // exchange would give it up): the fan pays or lets the exchange order expire first.
@@ -83,8 +85,6 @@ export class RefundService {
       if (order.status !== ORDER_STATUS.TICKETED && order.status !== ORDER_STATUS.PAID)
         throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
       if (pick.items.some((i) => i.in_exchange)) throw appError('EXCHANGE_IN_PROGRESS');
-      const payment = await this.d.payments.orderPaymentLocked(conn, order.id);
-      if (!payment) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
       const itemIds = pick.items.map((i) => i.id);
       await this.refuseIfCheckedIn(
         conn,
@@ -92,6 +92,19 @@ export class RefundService {
         o.ticketIds ? itemIds : undefined,
         o.by.kind !== 'system' ? itemIds : [],
       );
+      // An exchange order's tickets are paid by its own payment and its original's (an
+      // operator's or a cancellation's refund gives each its share back).
+      if (exchanged) {
+        const first = await refundExchangeItems(conn, order, pick.items, {
+          by: `${o.by.kind}:${o.by.id}`,
+          reason: o.reason ?? '',
+          now: o.now,
+        });
+        await moveItemTickets(conn, itemIds, TICKET_LIFECYCLE.holdForRefund);
+        return first;
+      }
+      const payment = await this.d.payments.orderPaymentLocked(conn, order.id);
+      if (!payment) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
       const grossFen = pick.items.reduce((sum, i) => sum + i.price_fen, 0);
       const feeFen = o.by.kind === 'buyer' ? await this.buyerFee(conn, order, grossFen, o.now) : 0;
       const seq = await nextRefundSeq(conn, payment.id);
@@ -226,7 +239,7 @@ export class RefundService {
     if (!refund || refund.status !== REFUND_STATUS.REQUESTED) return;
     const payment = (await this.d.payments.byId(this.d.db, refund.payment_id))!;
     // The payment's own order is WeChat's trade: a session cancel refunds an exchange order's
-    // value partly on its original order's payment (exchanges/cancel-refund.ts).
+    // value partly on its original order's payment (exchanges/family-refund.ts).
     const order = (await findOrder(this.d.db, 'id = ?', [payment.order_id]))!;
     let wx: WxRefund;
     try {

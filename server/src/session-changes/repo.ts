@@ -319,3 +319,14 @@ export async function feeRefundsInFlight(db: Db, sessionId: string): Promise<num
   );
   return Number(rows[0]!.n);
 }
+
+/** Comp orders (赠票) of the session still ticketed, none of whose tickets let someone in. */
+export async function compsToVoid(db: Db, sessionId: string, limit: number): Promise<string[]> {
+  const [rows] = await db.query<RowDataPacket[]>(
+    `SELECT o.id FROM orders o WHERE o.session_id = ? AND o.channel = 'comp' AND o.status = ?
+        AND NOT EXISTS (SELECT 1 FROM tickets t JOIN checkins c ON c.ticket_id = t.id WHERE t.order_id = o.id)
+      ORDER BY o.id LIMIT ?`,
+    [sessionId, ORDER_STATUS.TICKETED, limit],
+  );
+  return rows.map((r) => String(r.id));
+}

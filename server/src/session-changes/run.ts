@@ -1,7 +1,9 @@
-import { inTransaction } from '../db/pool';
+import { inTransaction, type Conn } from '../db/pool';
 import { AppError } from '../errors';
 import { enqueue } from '../outbox/repo';
-import { exchangedInFull, refundCancelledExchange } from '../exchanges/cancel-refund';
+import { exchangedInFull } from '../exchanges/repo';
+import { exchangeHandOver } from '../exchanges/family-refund';
+import { refundedFor } from '../refunds/repo';
 import { returnFees } from './fees';
 import * as repo from './repo';
 import type { SessionChangeDeps } from './deps';
@@ -10,6 +12,8 @@ import type { SessionChangeDeps } from './deps';
 const REACH_BATCH = 500;
 /** Pending orders of a cancelled session cancelled per pass (each closes its WeChat order). */
 const PENDING_BATCH = 100;
+/** Comp orders of a cancelled session voided per pass. */
+const COMP_BATCH = 100;
 
 /**
  * The resumable run of session changes, from the job every second (server.ts). Everything it
@@ -48,11 +52,34 @@ async function runCancel(
       .cancelPending(id, now)
       .catch((err: unknown) => d.log.warn({ err, orderId: id }, 'cancel pending'));
   }
+  await voidComps(d, c, now);
   await reach(d, c, repo.CHANGE_ORDER.TODO);
   const asked = await refundSome(d, c, now, budget);
   // A cancellation refunds in full: fees kept by buyers' refunds in flight come back too.
   if (await returnFees(d.db, c, now, d.log)) d.relay.nudge();
   return asked;
+}
+
+/**
+ * Comp tickets (赠票) of a cancelled session are voided (no money: never a refund) and their
+ * claimed holder told, in the void's transaction. One admitted stays as it is (it let someone
+ * in); one admitted meanwhile is refused by the void and left too.
+ */
+async function voidComps(d: SessionChangeDeps, c: repo.ChangeRow, now: Date): Promise<void> {
+  for (const id of await repo.compsToVoid(d.db, c.session_id, COMP_BATCH)) {
+    const tell = async (conn: Conn, holder: string | null) => {
+      if (holder)
+        await enqueue(conn, 'notice.send', `sc${c.id}-${id}`, {
+          userId: holder,
+          template: 'session_changed',
+          orderId: id,
+        });
+    };
+    await d.voidComp(id, '场次取消', now, tell).catch((err: unknown) => {
+      if (!(err instanceof AppError)) throw err;
+      d.log.warn({ orderId: id, changeId: c.id, code: err.code }, 'session cancel: comp not voided');
+    });
+  }
 }
 
 /** Rows (and the fan's notice, in the same transaction) for the orders not reached yet. */
@@ -96,12 +123,15 @@ async function refundSome(
       );
       if (refund.id) asked++;
     } catch (err) {
-      // Our own rules refused (e.g. a ticket already checked in): an operator decides.
+      // Our own rules refused (e.g. a ticket already checked in): an operator decides, on the
+      // value still held (an exchange order's with every payment's share named).
       if (!(err instanceof AppError)) throw err;
       d.log.warn({ orderId, changeId: c.id, code: err.code }, 'session cancel: refund refused');
+      const family = await exchangeHandOver(d.db, orderId);
       await repo.markChangeOrder(d.db, c.id, orderId, {
         state: repo.CHANGE_ORDER.FAILED,
-        error: err.message,
+        error: family ? `${err.message}；${family.note}` : err.message,
+        amountFen: family?.fen,
       });
     }
   }
@@ -109,10 +139,11 @@ async function refundSome(
 }
 
 /**
- * One order's full refund. An exchange order (改签) holds only the difference it paid: its
- * tickets' value comes back from each payment that holds a share (exchanges/cancel-refund.ts).
- * An order whose every ticket was exchanged has nothing left here: no refund (told, 0 fen).
- * fen: what the cancellation refunds for the order, when it is not the order's amount.
+ * One order's full refund through the refunds service's one path. An exchange order (改签) holds
+ * only the difference it paid: its tickets' value comes back from each payment that holds a share
+ * (exchanges/family-refund.ts), all counted here. An order whose every ticket was exchanged has
+ * nothing left here: no refund (told, 0 fen). fen: what the cancellation refunds for the order
+ * (a partly exchanged original: only its own tickets), when its refunds say it.
  */
 async function refundOne(
   d: SessionChangeDeps,
@@ -120,15 +151,12 @@ async function refundOne(
   orderId: string,
   now: Date,
 ): Promise<{ id?: string; fen?: number }> {
-  const by = { kind: 'system', id: `cancel-${c.id}` } as const;
-  const reason = '场次取消，全额退款';
-  const exchanged = await refundCancelledExchange(d.db, orderId, { by: `${by.kind}:${by.id}`, reason, now });
-  if (exchanged) {
-    d.relay.nudge();
-    return { id: exchanged.refund.id, fen: exchanged.fen };
-  }
   if (await exchangedInFull(d.db, orderId)) return { fen: 0 };
-  return { id: (await d.refundOrder({ orderId, by, reason, now })).id };
+  const by = { kind: 'system', id: `cancel-${c.id}` } as const;
+  const refund = await d.refundOrder({ orderId, by, reason: '场次取消，全额退款', now });
+  const fen = await refundedFor(d.db, orderId, `${by.kind}:${by.id}`);
+  // 0: the order's refund was the buyer's own (in flight): the row keeps the order's amount.
+  return { id: refund.id, fen: fen > 0 ? fen : undefined };
 }
 
 /** Done once every order is told, refunded or handed over, and no pending order is left. */

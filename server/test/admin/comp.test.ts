@@ -1,11 +1,9 @@
 import type { RowDataPacket } from 'mysql2/promise';
-import { makeCode, manualKeyOf } from '@showtix/shared-types/dist/ticket-code';
-import { newDevice } from '../helpers/gate';
 import { InventoryAudit } from '../../src/inventory/audit';
 import { seatValue } from '../../src/redis/records';
 import { deleteKeys } from '../helpers/env';
 import { assignStaff, createSession, createUsers, purchase } from '../helpers/fixtures';
-import { adminHarness, auditRows, type AdminHarness } from './helpers';
+import { adminHarness, auditRows, boundTicket, type AdminHarness } from './helpers';
 
 /**
  * Reserved units and complimentary tickets (issue 16, organiser part), over HTTP: held back
@@ -313,23 +311,8 @@ describe('complimentary tickets', () => {
       ticketId: string;
       orderNo: string;
     }[];
-    /** Binds the ticket to a new phone; the gate scan of what that phone then shows. */
-    const bound = async (orderNo: string) => {
-      const t = wallet.find((w) => w.orderNo === orderNo)!;
-      const device = newDevice();
-      const b = await h.api.call('POST', `/api/v1/tickets/${t.ticketId}/bind`, {
-        token,
-        body: { publicKey: device.pub, manualKey: manualKeyOf(device.priv, t.ticketId) },
-      });
-      expect(b.status).toBe(200);
-      return () => {
-        const qr = makeCode(b.body.binding, device.priv, h.env.clock.now().getTime());
-        return h.api.call('POST', '/api/v1/checkin', {
-          token: staffToken,
-          body: { qr, gate: 'A1', sessionId: s.sessionId },
-        });
-      };
-    };
+    const bound = (orderNo: string) =>
+      boundTicket(h, token, staffToken, wallet.find((w) => w.orderNo === orderNo)!.ticketId, s.sessionId);
     const [scanOne, scanTwo] = [await bound(one.body.orderNo), await bound(two.body.orderNo)];
     expect((await scanOne()).body.result).toBe('admitted');
     expect(

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RowDataPacket } from 'mysql2/promise';
+import { makeCode, manualKeyOf } from '@showtix/shared-types/dist/ticket-code';
 import { createTestEnv, type TestEnv } from '../helpers/env';
+import { newDevice } from '../helpers/gate';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/http';
 
 export const ADMIN_PASSWORD = 'correct-horse-battery';
@@ -20,6 +22,25 @@ export interface AdminHarness {
 }
 
 let accounts = 0;
+
+/**
+ * A suite's harness with an operator's calls, started before its tests and closed after
+ * (read `.h`, `.op`, `.q` inside tests).
+ */
+export function operatorSuite() {
+  const t = {} as {
+    h: AdminHarness;
+    op: ReturnType<AdminHarness['as']>;
+    q: (sql: string, args?: unknown[]) => Promise<RowDataPacket[]>;
+  };
+  beforeAll(async () => {
+    t.h = await adminHarness();
+    t.op = t.h.as(await t.h.tokenWithRoles(['operator']));
+    t.q = async (sql, args = []) => (await t.h.env.deps.db.query<RowDataPacket[]>(sql, args))[0];
+  });
+  afterAll(() => t.h.close());
+  return t;
+}
 
 export async function adminHarness(overrides: Record<string, string> = {}): Promise<AdminHarness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'showtix-admin-test-'));
@@ -79,4 +100,27 @@ export function blocks(...specs: [section: string, rows: number, seats: number][
     originX: i * 400,
     originY: 0,
   }));
+}
+
+/**
+ * Binds the fan's ticket to a new phone; returns the gate scan of what that phone then shows
+ * (staffToken: a staff member of the session's show).
+ */
+export async function boundTicket(
+  h: AdminHarness,
+  token: string,
+  staffToken: string,
+  ticketId: string,
+  sessionId: string,
+): Promise<() => Promise<ApiResponse>> {
+  const device = newDevice();
+  const b = await h.api.call('POST', `/api/v1/tickets/${ticketId}/bind`, {
+    token,
+    body: { publicKey: device.pub, manualKey: manualKeyOf(device.priv, ticketId) },
+  });
+  if (b.status !== 200) throw new Error(`bind failed: ${JSON.stringify(b.body)}`);
+  return () => {
+    const qr = makeCode(b.body.binding, device.priv, h.env.clock.now().getTime());
+    return h.api.call('POST', '/api/v1/checkin', { token: staffToken, body: { qr, gate: 'A1', sessionId } });
+  };
 }
