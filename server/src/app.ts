@@ -18,8 +18,8 @@ import { h5Routes } from './http/h5';
 import { queueRoutes } from './queue/routes';
 import { attendeeRoutes } from './attendees/routes';
 import { checkinRoutes } from './checkin/routes';
-import { adminRouters } from './admin';
-import { ADMIN_PREFIX } from './admin/http';
+import { adminRouters } from './http/admin';
+import { ADMIN_PREFIX } from './http/admin/http';
 import { requestIdMiddleware } from './http/request-id';
 import { healthRoutes } from './http/health';
 import { pausedMiddleware } from './degrade/routes';
@@ -121,7 +121,7 @@ export function createApp(d: AppDeps): Koa {
   app.use(securityHeaders({ hsts: d.config.env === 'production', h5ConnectSrc: h5Origins(d.config) }));
   app.use(errorMiddleware(d.log));
   app.use(pausedMiddleware(d.degrade));
-  // Admin routes parse their bodies themselves, after authentication (admin/http.ts).
+  // Admin routes parse their bodies themselves, after authentication (http/admin/http.ts).
   const fanBody = bodyParser({
     enableTypes: ['json'],
     jsonLimit: d.config.bodyLimitBytes,

@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { SessionChangeView } from '@showtix/shared-types';
-import type { Actor } from '../src/admin/http';
+import type { Actor } from '../src/http/admin/http';
 import { sessionChangesOf } from '../src/wiring';
 import { resendStuckRefunds } from '../src/jobs/stuck-money';
 import { SessionChangeService } from '../src/session-changes/service';

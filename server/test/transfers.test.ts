@@ -1,5 +1,5 @@
 import type { RowDataPacket } from 'mysql2/promise';
-import type { Actor } from '../src/admin/http';
+import type { Actor } from '../src/http/admin/http';
 import { sessionChangesOf, transfersOf } from '../src/wiring';
 import { resendStuckRefunds } from '../src/jobs/stuck-money';
 import { createSession, type SessionFixture } from './helpers/fixtures';

@@ -13,7 +13,7 @@ import { refundBlockedTickets, ticketRefundBlocks } from '../refunds/repo';
 import type { TicketKeys } from '../tickets/keys';
 import { revokedBindingsOfSession } from '../tickets/bindings-repo';
 import { TICKET_STATUS } from '../tickets/status';
-import { recordAudit } from '../admin/audit/repo';
+import { recordAudit } from '../audit/repo';
 import { sessionCancelled } from '../session-changes/repo';
 import type { PathLimiter } from '../risk/limits';
 import { checkSecondFactor, type SecondFactor } from './manual';

@@ -4,8 +4,8 @@ import {
   type ReservationsView,
   type ReserveSeatsInput,
 } from '@showtix/shared-types';
-import type { Actor } from '../admin/http';
-import { audited } from '../admin/tx';
+import type { Actor } from '../audit/actor';
+import { audited } from '../audit/tx';
 import { SESSION_STATUS } from '../catalog/types';
 import type { SessionCatalog } from '../catalog/types';
 import { ER_DUP_ENTRY, sqlErrno, type Conn } from '../db/pool';

@@ -9,7 +9,7 @@ import {
 } from '@showtix/shared-types';
 import type { Clock } from '../clock';
 import { pathId } from '../catalog/routes';
-import { ADMIN_PREFIX, actor, allow } from '../admin/http';
+import { ADMIN_PREFIX, actor, allow } from '../http/admin/http';
 import { principal } from '../http/auth';
 import type { ReservationService } from './reservations';
 import type { CompService } from './service';

@@ -9,8 +9,8 @@ import {
   type CompVoidInput,
 } from '@showtix/shared-types';
 import type { RowDataPacket } from 'mysql2/promise';
-import type { Actor } from '../admin/http';
-import { audited } from '../admin/tx';
+import type { Actor } from '../audit/actor';
+import { audited } from '../audit/tx';
 import { ER_DUP_ENTRY, inTransaction, sqlErrno, type Conn } from '../db/pool';
 import { appError } from '../errors';
 import { ORDER_STATUS, TICKET_STATUS } from '../lifecycle/statuses';

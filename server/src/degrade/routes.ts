@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import { DegradeSetSchema, ERRORS } from '@showtix/shared-types';
 import type { Clock } from '../clock';
-import { ADMIN_PREFIX, actor, allow } from '../admin/http';
+import { ADMIN_PREFIX, actor, allow } from '../http/admin/http';
 import type { DegradeService } from './service';
 
 /** The admin page's switches: read by operators, flipped by operators (admins can do all). */

@@ -7,8 +7,8 @@ import {
 } from '@showtix/shared-types';
 import type { Db } from '../db/pool';
 import { appError } from '../http/errors';
-import type { Actor } from '../admin/http';
-import { audited } from '../admin/tx';
+import type { Actor } from '../audit/actor';
+import { audited } from '../audit/tx';
 import type { SessionCatalog } from '../catalog/types';
 import { findSwitch, listSwitches, sessionExists, writeSwitch } from './repo';
 

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Context, Next } from 'koa';
 import { ERRORS } from '@showtix/shared-types';
-import { ADMIN_PREFIX } from '../admin/http';
+import { ADMIN_PREFIX } from './admin/http';
 
 export interface SheddingOptions {
   /** Refuse while the event loop's recent lag (p99 of the last window) is over this; 0: off. */

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import { SessionCancelSchema, SessionPostponeSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
 import { pathId } from '../catalog/routes';
-import { ADMIN_PREFIX, actor, allow } from '../admin/http';
+import { ADMIN_PREFIX, actor, allow } from '../http/admin/http';
 import type { SessionChangeService } from './service';
 
 /** The organiser's 取消场次 / 延期场次 and the progress of their runs (operators; audited). */

@@ -5,7 +5,7 @@ import {
   b64urlToBytes,
   encodeBinding,
 } from '@showtix/shared-types/dist/ticket-code';
-import { recordAudit } from '../admin/audit/repo';
+import { recordAudit } from '../audit/repo';
 import { inTransaction, type Conn, type Db } from '../db/pool';
 import { appError } from '../errors';
 import { PathLimiter, rateLimited, type Client } from '../risk/limits';

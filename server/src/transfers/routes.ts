@@ -5,7 +5,7 @@ import type { Clock } from '../clock';
 import { pathId } from '../catalog/routes';
 import { appError } from '../errors';
 import { principal } from '../http/auth';
-import { ADMIN_PREFIX, actor, allow } from '../admin/http';
+import { ADMIN_PREFIX, actor, allow } from '../http/admin/http';
 import { clientOf } from '../risk/client';
 import type { RiskService } from '../risk/service';
 import type { TransferService } from './service';

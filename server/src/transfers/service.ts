@@ -7,7 +7,7 @@ import type {
   TransferPreview,
   TransferSettings,
 } from '@showtix/shared-types';
-import { recordAudit } from '../admin/audit/repo';
+import { recordAudit } from '../audit/repo';
 import type { IdentityVault } from '../attendees/crypto';
 import { SESSION_STATUS } from '../catalog/types';
 import { ER_DUP_ENTRY, inTransaction, sqlErrno, type Conn, type Db } from '../db/pool';

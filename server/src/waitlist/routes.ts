@@ -4,7 +4,7 @@ import { JoinWaitlistSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
 import { pathId } from '../catalog/routes';
 import { principal } from '../http/auth';
-import { ADMIN_PREFIX, allow } from '../admin/http';
+import { ADMIN_PREFIX, allow } from '../http/admin/http';
 import type { WaitlistService } from './service';
 
 /** The fan's waiting lists (候补): join a sold-out tier's line, see my entries, leave or decline. */

@@ -1,6 +1,6 @@
 import { BlockSpecSchema } from '@showtix/shared-types';
-import { parseCsv, seatsToCsv } from '../../src/admin/venues/csv';
-import { checkLayout } from '../../src/admin/venues/layout';
+import { parseCsv, seatsToCsv } from '../../src/catalog/venues/csv';
+import { checkLayout } from '../../src/catalog/venues/layout';
 import { blockSeats, generateBlock, rowLabel, seatNumber } from '../../src/catalog/layout';
 
 const spec = (o: object) => BlockSpecSchema.parse({ section: 'A', rows: 3, seatsPerRow: 8, ...o });

@@ -1,4 +1,4 @@
-import { adminRouters } from '../../src/admin';
+import { adminRouters } from '../../src/http/admin';
 import { compOf, sessionChangesOf, transfersOf } from '../../src/wiring';
 import { adminHarness, type AdminHarness } from './helpers';
 

@@ -1,6 +1,6 @@
 import type { ResultSetHeader } from 'mysql2/promise';
-import { isStaffFor } from '../../src/admin/staff/repo';
-import { inviteRef } from '../../src/admin/staff/service';
+import { isStaffFor } from '../../src/checkin/staff/repo';
+import { inviteRef } from '../../src/checkin/staff/service';
 import { adminHarness, auditRows, type AdminHarness } from './helpers';
 
 let h: AdminHarness;

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import type { AdminOrderRow } from '@showtix/shared-types';
-import { ordersCsv, ordersXlsx } from '../../src/admin/orders/export';
+import { ordersCsv, ordersXlsx } from '../../src/orders/admin/export';
 import { adminHarness } from '../admin/helpers';
 
 /** Issue 12.9: export cells are formatted as what they are, and CSV cells never run as formulas. */

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import type { RowDataPacket } from 'mysql2/promise';
 import { adminHarness, ADMIN_PASSWORD, type AdminHarness } from '../admin/helpers';
 import { startNginx, type Nginx } from '../helpers/nginx';
-import { tokenHash } from '../../src/admin/auth/service';
+import { tokenHash } from '../../src/auth/admin/service';
 
 /**
  * Issue 12.5: behind a real nginx (deploy/nginx/showtix.conf.template) with TRUST_PROXY_HOPS=1,

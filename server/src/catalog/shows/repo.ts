@@ -1,0 +1,100 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import type { AdminShowSummary, RefundTier, ShowCategory } from '@showtix/shared-types';
+import type { Conn, Db } from '../../db/pool';
+import { parseRefundRules } from '../repo';
+import { SESSION_STATUS_NAME } from '../types';
+import { updateById } from '../../audit/tx';
+
+type Row = RowDataPacket & Record<string, any>;
+
+const SUMMARY = `SELECT s.id, s.title, s.category, s.venue_id, v.name AS venue_name, s.poster_url, s.description, s.refund_rules, s.show_purchase_limit, s.exchange_allowed, s.exchange_cutoff_minutes, s.created_at,
+    (SELECT COUNT(*) FROM show_sessions ss WHERE ss.show_id = s.id) AS session_count,
+    (SELECT MIN(ss.starts_at) FROM show_sessions ss WHERE ss.show_id = s.id) AS first_starts_at,
+    (SELECT GROUP_CONCAT(DISTINCT ss.status) FROM show_sessions ss WHERE ss.show_id = s.id) AS statuses
+  FROM shows s JOIN venues v ON v.id = s.venue_id`;
+
+export interface ShowFull extends AdminShowSummary {
+  description: string;
+  refundRules: RefundTier[];
+  showPurchaseLimit: number | null;
+  exchangeRules: { allowed: boolean; cutoffMinutes: number };
+}
+
+function view(r: Row): ShowFull {
+  return {
+    id: r.id,
+    title: r.title,
+    category: r.category,
+    venueId: r.venue_id,
+    venueName: r.venue_name,
+    posterUrl: r.poster_url,
+    sessionCount: Number(r.session_count),
+    firstStartsAt: r.first_starts_at ? r.first_starts_at.toISOString() : null,
+    statuses: r.statuses
+      ? String(r.statuses)
+          .split(',')
+          .map((x) => SESSION_STATUS_NAME[Number(x)]!)
+      : [],
+    createdAt: r.created_at.toISOString(),
+    description: r.description ?? '',
+    refundRules: parseRefundRules(r.refund_rules),
+    showPurchaseLimit: r.show_purchase_limit ?? null,
+    exchangeRules: { allowed: !!r.exchange_allowed, cutoffMinutes: Number(r.exchange_cutoff_minutes ?? 0) },
+  };
+}
+
+export async function listShows(db: Db): Promise<AdminShowSummary[]> {
+  const [rows] = await db.query<Row[]>(`${SUMMARY} ORDER BY s.id DESC`);
+  return rows.map((r) => {
+    const {
+      description: _d,
+      refundRules: _r,
+      showPurchaseLimit: _l,
+      exchangeRules: _x,
+      ...summary
+    } = view(r);
+    return summary;
+  });
+}
+
+export async function findShow(db: Db | Conn, id: string): Promise<ShowFull | undefined> {
+  const [rows] = await db.query<Row[]>(`${SUMMARY} WHERE s.id = ?`, [id]);
+  return rows[0] ? view(rows[0]) : undefined;
+}
+
+export async function lockShow(c: Conn, id: string): Promise<boolean> {
+  const [rows] = await c.query<Row[]>('SELECT id FROM shows WHERE id = ? FOR UPDATE', [id]);
+  return rows.length === 1;
+}
+
+export async function venueExists(db: Db | Conn, id: string): Promise<boolean> {
+  const [rows] = await db.query<Row[]>('SELECT id FROM venues WHERE id = ?', [id]);
+  return rows.length === 1;
+}
+
+export async function updateShow(
+  c: Conn,
+  id: string,
+  u: {
+    title?: string;
+    category?: ShowCategory;
+    venueId?: string;
+    description?: string;
+    posterUrl?: string | null;
+    refundRules?: RefundTier[];
+    showPurchaseLimit?: number | null;
+    exchangeRules?: { allowed: boolean; cutoffMinutes: number };
+  },
+): Promise<void> {
+  await updateById(c, 'shows', id, {
+    title: u.title,
+    category: u.category,
+    venue_id: u.venueId,
+    description: u.description,
+    poster_url: u.posterUrl,
+    refund_rules: u.refundRules === undefined ? undefined : JSON.stringify(u.refundRules),
+    show_purchase_limit: u.showPurchaseLimit,
+    exchange_allowed: u.exchangeRules === undefined ? undefined : u.exchangeRules.allowed ? 1 : 0,
+    exchange_cutoff_minutes: u.exchangeRules?.cutoffMinutes,
+  });
+}
