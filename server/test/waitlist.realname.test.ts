@@ -223,14 +223,7 @@ describe('offers on a real-name session', () => {
     expect(offered.state).toBe('offered');
 
     p.clock.advance(OFFER_MS);
-    const expiry = {
-      db: p.deps.db,
-      orders: p.deps.orders,
-      inventory: p.deps.inventory,
-      log: p.deps.log,
-      orphanGraceMs: 60_000,
-    };
-    await expireDueOrders(expiry, now());
+    await expireDueOrders({ ...p.deps, orphanGraceMs: 60_000 }, now());
     await p.deps.waitlist.runNow(s.sessionId, now());
     expect((await entryOf(f!, ef.id)).state).toBe('lapsed');
     const hash = p.deps.vault.idHash(idCard(32));

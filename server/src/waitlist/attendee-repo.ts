@@ -1,5 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { SealedAttendee } from '../attendees/crypto';
+import { SEALED_COLUMNS, sealedValues } from '../attendees/repo';
 import { ER_DUP_ENTRY, inTransaction, sqlErrno, type Conn, type Db } from '../db/pool';
 import { tryMove, type Transition } from '../lifecycle/transitions';
 
@@ -17,23 +18,10 @@ export async function insertAttendees(
   list: SealedAttendee[],
 ): Promise<boolean> {
   try {
+    const rows = list.map((a, i) => [entryId, i, sessionId, ...sealedValues(a)]);
     await conn.query(
-      `INSERT INTO waitlist_attendees
-         (entry_id, position, session_id, id_type, name_enc, id_number_enc, name_masked, id_masked, id_hash)
-       VALUES ?`,
-      [
-        list.map((a, i) => [
-          entryId,
-          i,
-          sessionId,
-          a.idType,
-          a.nameEnc,
-          a.idNumberEnc,
-          a.nameMasked,
-          a.idMasked,
-          a.idHash,
-        ]),
-      ],
+      `INSERT INTO waitlist_attendees (entry_id, position, session_id, ${SEALED_COLUMNS}) VALUES ?`,
+      [rows],
     );
     return true;
   } catch (err) {
@@ -63,8 +51,7 @@ export async function waitingIdHashes(conn: Conn, sessionId: string, idHashes: s
 /** An entry's attendees as sealed (what its offer's order stores), in unit order. */
 export async function attendeesOf(db: Db | Conn, entryId: string): Promise<SealedAttendee[]> {
   const [rows] = await db.query<Row[]>(
-    `SELECT id_type, name_enc, id_number_enc, name_masked, id_masked, id_hash
-       FROM waitlist_attendees WHERE entry_id = ? ORDER BY position`,
+    `SELECT ${SEALED_COLUMNS} FROM waitlist_attendees WHERE entry_id = ? ORDER BY position`,
     [entryId],
   );
   return rows.map((r) => ({
