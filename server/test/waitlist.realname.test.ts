@@ -1,6 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import { maskIdNumber, type WaitlistEntry } from '@showtix/shared-types';
 import { expireDueOrders } from '../src/orders/expiry';
+import { AdmissionTokens } from '../src/queue/tokens';
 import { audit } from './helpers/auditor';
 import { createSession, createUsers, purchase, type SessionOptions } from './helpers/fixtures';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
@@ -107,6 +108,36 @@ describe('joining a real-name line', () => {
     ).toBe('left');
     expect((await join(g!, s.sessionId, { tierId, quantity: 1, attendees: [person(3)] })).status).toBe(201);
     expect(await audit(p.deps, s.sessionId, now().getTime())).toEqual([]);
+  });
+});
+
+describe("the purchase's fairness rules at the join", () => {
+  it('a real-name waiting room: the entry must name the ID that queued; a blocked ID cannot join', async () => {
+    const { s } = await soldOut([41]);
+    await p.deps.db.query('UPDATE show_sessions SET queue_enabled = 1 WHERE id = ?', [s.sessionId]);
+    p.deps.catalog.forget(s.sessionId);
+    const [f] = await fans(1);
+    const queued = p.deps.vault.idHash(idCard(42));
+    // the waiting room's record of the ID this fan queued with (queue/service.ts writes it on join)
+    await p.deps.redis.hset(p.deps.keys.session(s.sessionId).queue.ids, queued, f!.id);
+    const tokens = new AdmissionTokens(p.config.authSecret);
+    const admissionToken = tokens.issue(s.sessionId, f!.id, 1, now().getTime() + 60_000);
+    const body = (n: number) => ({
+      tierId: s.tierIds[0],
+      quantity: 1,
+      admissionToken,
+      attendees: [person(n)],
+    });
+
+    const other = await join(f!, s.sessionId, body(43));
+    expect([other.status, other.body.error.code]).toEqual([403, 'QUEUE_ID_NOT_ATTENDEE']);
+    await p.deps.db.query("INSERT INTO blocklist (kind, value) VALUES ('id', ?)", [queued]);
+    p.deps.risk.invalidateBlocklist();
+    const blocked = await join(f!, s.sessionId, body(42));
+    expect([blocked.status, blocked.body.error.code]).toEqual([403, 'BLOCKED']);
+    await p.deps.db.query("DELETE FROM blocklist WHERE kind = 'id' AND value = ?", [queued]);
+    p.deps.risk.invalidateBlocklist();
+    expect((await join(f!, s.sessionId, body(42))).status).toBe(201);
   });
 });
 

@@ -47,3 +47,23 @@ export async function claimAttendees(
 }
 
 const IN_LINE = '该证件已在本场次的候补队列中（一证一票）';
+
+/** Which account joined a real-name waiting room with each of these ID hashes (null: none). */
+export type QueuedIds = (sessionId: string, idHashes: string[]) => Promise<(string | null)[]>;
+
+/**
+ * A real-name waiting room admits one ID document: the entry its turn makes must name it, as the
+ * order its turn buys must (orders/service.ts), or one person's place would line up for others.
+ */
+export async function requireQueuedAttendee(
+  queuedIds: QueuedIds,
+  sessionId: string,
+  userId: string,
+  list: SealedAttendee[],
+): Promise<void> {
+  const owners = await queuedIds(
+    sessionId,
+    list.map((a) => a.idHash),
+  );
+  if (!owners.includes(userId)) throw appError('QUEUE_ID_NOT_ATTENDEE');
+}

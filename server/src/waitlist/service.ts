@@ -14,8 +14,10 @@ import { WAITLIST_LIFECYCLE } from '../lifecycle/transitions';
 import { heldUnits } from '../orders/repo';
 import type { AdmissionTokens } from '../queue/tokens';
 import type { IdentityVault } from '../attendees/crypto';
+import type { Client } from '../risk/limits';
+import type { RiskService } from '../risk/service';
 import { attendeesOf, endEntry } from './attendee-repo';
-import { claimAttendees, sealAttendees } from './attendees';
+import { claimAttendees, requireQueuedAttendee, sealAttendees, type QueuedIds } from './attendees';
 import { refreshLines, runSession, type OfferRunDeps } from './offers';
 import {
   aheadOf,
@@ -36,6 +38,9 @@ export interface WaitlistDeps extends OfferRunDeps {
   admissions: AdmissionTokens;
   /** Seals a real-name entry's attendees as an order's are. */
   vault: IdentityVault;
+  risk: Pick<RiskService, 'guardPurchaseBlocklist'>;
+  /** Real-name waiting room: which account joined with each ID (the entry must name theirs). */
+  queuedIds: QueuedIds;
   /** The fan's own 取消订单 (closes the WeChat payment first): how an offer is declined. */
   cancelOrder: (userId: string, orderNo: string, now: Date) => Promise<unknown>;
 }
@@ -51,6 +56,9 @@ const STATE_NAME: Record<number, WaitlistState> = {
   [WAITLIST_STATUS.LEFT]: 'left',
   [WAITLIST_STATUS.ENDED]: 'ended',
 };
+
+/** Joins placed by the server itself (tests, tools): no address or device to check. */
+const INTERNAL: Client = { ip: undefined, device: undefined };
 
 /** Sessions one sweep looks at. */
 const SWEEP_SESSIONS = 500;
@@ -77,14 +85,26 @@ export class WaitlistService {
    * and what they already wait for. One live entry per fan and tier (a unique key). A real-name
    * session's entry names its attendees, one per unit, under one ID, one ticket (attendees.ts).
    */
-  async join(userId: string, sessionId: string, input: JoinInput, now: Date): Promise<WaitlistEntry> {
+  async join(
+    userId: string,
+    sessionId: string,
+    input: JoinInput,
+    now: Date,
+    client: Client = INTERNAL,
+  ): Promise<WaitlistEntry> {
     const cat = await this.d.catalog.requireSession(sessionId);
     const selling = cat.status === SESSION_STATUS.ON_SALE || cat.status === SESSION_STATUS.SOLD_OUT;
     if (!selling) throw appError('WAITLIST_UNAVAILABLE');
     if (!cat.tiers.some((t) => t.id === input.tierId))
       throw appError('VALIDATION_FAILED', { tierId: input.tierId }, '所选票档不属于本场次');
     const attendees = sealAttendees(this.d.vault, cat, input);
-    if (cat.queueEnabled) this.d.admissions.verify(input.admissionToken, cat.id, userId, now.getTime());
+    // The line is a way to buy: the purchase's blocklist (account, address, device, IDs) applies.
+    const idHashes = attendees?.map((a) => a.idHash) ?? [];
+    await this.d.risk.guardPurchaseBlocklist(userId, client, now.getTime(), idHashes);
+    if (cat.queueEnabled) {
+      this.d.admissions.verify(input.admissionToken, cat.id, userId, now.getTime());
+      if (attendees) await requireQueuedAttendee(this.d.queuedIds, cat.id, userId, attendees);
+    }
     if (await this.hasFree(cat, input.tierId, now)) throw appError('WAITLIST_NOT_SOLD_OUT');
     const id = await inTransaction(this.d.db, async (conn) => {
       await lockUser(conn, userId);
