@@ -104,6 +104,12 @@ export interface AppDeps {
   waitlist: WaitlistService;
 }
 
+/** Real-name waiting room: which account joined with each of these ID hashes (null: none). */
+function queuedIdsOf(d: Pick<AppDeps, 'redis' | 'keys'>) {
+  return (sessionId: string, idHashes: string[]) =>
+    d.redis.hmget(d.keys.session(sessionId).queue.ids, ...idHashes);
+}
+
 /**
  * The waiting lists: offers are placed through the purchase's gate and writer, and every release
  * of units in this instance (inventory.onFreed) starts an offer run for that session; the sweep
@@ -116,6 +122,7 @@ function withWaitlist(ids: IdGenerator, d: Omit<AppDeps, 'waitlist'>): AppDeps {
     offer: { ...d, ids, holdGraceMs: d.config.holdGraceMs },
     offerMs: d.config.recovery.waitlistOfferMs,
     cancelOrder: (userId, orderNo, now) => d.orders.cancel(userId, orderNo, now),
+    queuedIds: queuedIdsOf(d),
   });
   d.inventory.onFreed((id) => waitlist.kick(id, () => d.clock.now()));
   return { ...d, waitlist };
@@ -244,7 +251,7 @@ function ordersOf(
   >,
   own: { ids: IdGenerator; admissions: AdmissionTokens; refusals: RefusalSnapshot },
 ): OrderService {
-  const { db, writer, inventory, catalog, log, vault, risk, metrics, redis, keys, payments, refunds } = d;
+  const { db, writer, inventory, catalog, log, vault, risk, metrics, payments, refunds } = d;
   return new OrderService({
     db,
     writer,
@@ -258,7 +265,7 @@ function ordersOf(
     risk,
     refusals: own.refusals,
     created: metrics.ordersCreated,
-    queuedIds: (sessionId, idHashes) => redis.hmget(keys.session(sessionId).queue.ids, ...idHashes),
+    queuedIds: queuedIdsOf(d),
     guard: (id, now) => payments.settleBeforeCancel(id, now),
     refundOrder: (o) => refunds.refundOrder(o),
   });

@@ -55,7 +55,7 @@ export const ERRORS = {
   WAITLIST_EXISTS: { status: 409, message: '您已在该票档的候补队列中' },
   /** Returned tickets of a tier go to its waiting list first: not sold directly while it has fans waiting. */
   WAITLIST_FIRST: { status: 409, message: '退回的票正在优先分配给候补用户，请加入候补' },
-  /** The session has no waiting list (a real-name session, or it is not selling). */
+  /** The session has no waiting list (it is not selling). */
   WAITLIST_UNAVAILABLE: { status: 409, message: '本场次暂不支持候补' },
   /** 开售提醒 on a show that is on sale already, or has no session still to open. */
   SALE_REMINDER_UNAVAILABLE: { status: 409, message: '该演出已开售或暂无待开售场次，无需开售提醒' },

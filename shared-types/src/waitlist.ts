@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { IdSchema, SEATS_PER_ORDER_MAX } from './schemas';
+import type { AttendeeOnTicket } from './api';
+import { AttendeeSchema, IdSchema, SEATS_PER_ORDER_MAX } from './schemas';
 
 /** The waiting list (候补) for returned tickets (issue 16): the fan's requests and views. */
 
@@ -9,6 +10,11 @@ export const JoinWaitlistSchema = z.strictObject({
   quantity: z.number().int().min(1).max(SEATS_PER_ORDER_MAX),
   /** A waiting-room session: the admission token, as for a purchase. */
   admissionToken: z.string().min(1).max(2048).optional(),
+  /**
+   * A real-name session: who goes, one per unit (as for a purchase). The offer's order carries
+   * them and its tickets are bound to them. Ignored on other sessions, as for a purchase.
+   */
+  attendees: z.array(AttendeeSchema).min(1).max(SEATS_PER_ORDER_MAX).optional(),
 });
 export type JoinWaitlistInput = z.input<typeof JoinWaitlistSchema>;
 
@@ -44,7 +50,17 @@ export interface WaitlistEntry {
   showTitle: string;
   startsAt: string;
   createdAt: string;
+  /** A real-name session's attendees of this entry, masked as on a ticket (empty elsewhere). */
+  attendees: AttendeeOnTicket[];
+  /**
+   * Why an ended entry ended: 'attendee_taken' (an attendee got a ticket of the session
+   * meanwhile; the units passed on), 'limit' (the purchase limit was reached), 'sale_stopped'.
+   */
+  endReason: WaitlistEndReason | null;
 }
+
+export const WAITLIST_END_REASONS = ['attendee_taken', 'limit', 'sale_stopped'] as const;
+export type WaitlistEndReason = (typeof WAITLIST_END_REASONS)[number];
 
 /** GET /api/v1/admin/sessions/:sessionId/waitlist: the line per tier. */
 export interface WaitlistTierCount {

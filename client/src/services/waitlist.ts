@@ -1,11 +1,8 @@
-import type { WaitlistEntry } from '@showtix/shared-types';
+import type { JoinWaitlistInput, WaitlistEndReason, WaitlistEntry } from '@showtix/shared-types';
 import { request } from './http';
 
 /** The waiting list (候补) for returned tickets: join a sold-out tier's line, mine, leave/decline. */
-export function joinWaitlist(
-  sessionId: string,
-  body: { tierId: string; quantity: number; admissionToken?: string },
-): Promise<WaitlistEntry> {
+export function joinWaitlist(sessionId: string, body: JoinWaitlistInput): Promise<WaitlistEntry> {
   return request<WaitlistEntry>(`/api/v1/sessions/${encodeURIComponent(sessionId)}/waitlist`, {
     method: 'POST',
     body,
@@ -34,4 +31,11 @@ export const WAITLIST_STATE_TEXT: Record<WaitlistEntry['state'], string> = {
   declined: '已放弃',
   left: '已取消候补',
   ended: '候补结束',
+};
+
+/** Why an entry ended, as the 我的 page says it. */
+export const WAITLIST_END_TEXT: Record<WaitlistEndReason, string> = {
+  attendee_taken: '观演人已持有本场次门票，名额已顺延给下一位',
+  limit: '已达每人限购数量',
+  sale_stopped: '本场次已停止售票',
 };

@@ -2,6 +2,13 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../db/pool';
 import type { SealedAttendee } from './crypto';
 
+/** A sealed attendee's stored columns, and its values in that order (orders' and waiting entries' rows). */
+export const SEALED_COLUMNS = 'id_type, name_enc, id_number_enc, name_masked, id_masked, id_hash';
+
+export function sealedValues(a: SealedAttendee): string[] {
+  return [a.idType, a.nameEnc, a.idNumberEnc, a.nameMasked, a.idMasked, a.idHash];
+}
+
 /** A saved attendee as stored (user_attendees): name and ID number encrypted, masks in clear. */
 export interface SavedAttendeeRow {
   id: string;

@@ -19,14 +19,7 @@ export function resolveUnits(cat: SessionCatalog, input: CreateOrderInput): Unit
       `每人限购 ${cat.purchaseLimit} 张`,
     );
   }
-  if (cat.realName && (input.attendees?.length ?? 0) !== quantity) {
-    throw appError('VALIDATION_FAILED', { field: 'attendees' }, '实名制场次需为每张票填写一位观演人');
-  }
-  // The number alone: the same document under another type is still the same person.
-  const ids = new Set((input.attendees ?? []).map((a) => normalizeIdNumber(a.idNumber)));
-  if (ids.size !== (input.attendees?.length ?? 0)) {
-    throw appError('VALIDATION_FAILED', { field: 'attendees' }, '同一证件在一个订单中只能购买一张票');
-  }
+  requireAttendees(cat, input.attendees, quantity);
   if ('seatIds' in input) {
     const unknown = input.seatIds.find((id) => !cat.seats.has(id));
     if (unknown) throw appError('VALIDATION_FAILED', { seatId: unknown }, '所选座位不属于本场次');
@@ -35,6 +28,25 @@ export function resolveUnits(cat: SessionCatalog, input: CreateOrderInput): Unit
   const zone = cat.zones.get(input.zoneId);
   if (!zone) throw appError('VALIDATION_FAILED', { zoneId: input.zoneId }, '所选区域不属于本场次');
   return { kind: 'zone', zone, quantity: input.quantity };
+}
+
+/**
+ * A real-name session needs one attendee per unit, each a different ID document (the purchase
+ * and the waiting list's join both ask this of the fan).
+ */
+export function requireAttendees(
+  cat: Pick<SessionCatalog, 'realName'>,
+  attendees: { idNumber: string }[] | undefined,
+  quantity: number,
+): void {
+  if (cat.realName && (attendees?.length ?? 0) !== quantity) {
+    throw appError('VALIDATION_FAILED', { field: 'attendees' }, '实名制场次需为每张票填写一位观演人');
+  }
+  // The number alone: the same document under another type is still the same person.
+  const ids = new Set((attendees ?? []).map((a) => normalizeIdNumber(a.idNumber)));
+  if (ids.size !== (attendees?.length ?? 0)) {
+    throw appError('VALIDATION_FAILED', { field: 'attendees' }, '同一证件在一个订单中只能购买一张票');
+  }
 }
 
 /** The price tiers an order's units belong to (the waiting list is per tier). */

@@ -5,6 +5,7 @@
 import type { NewOrder } from './types';
 import { ORDER_STATUS } from './types';
 import { formatSql } from '../db/sql';
+import { SEALED_COLUMNS, sealedValues } from '../attendees/repo';
 
 export type InsertStep =
   | 'orders'
@@ -69,25 +70,13 @@ export function insertStatements(orders: NewOrder[]): { step: InsertStep; sql: s
       [items],
     ),
   });
-  const attendees = byId.flatMap((o) =>
-    o.attendees.map((a, i) => [
-      o.id,
-      i,
-      a.idType,
-      a.nameEnc,
-      a.idNumberEnc,
-      a.nameMasked,
-      a.idMasked,
-      a.idHash,
-    ]),
-  );
+  const attendees = byId.flatMap((o) => o.attendees.map((a, i) => [o.id, i, ...sealedValues(a)]));
   if (attendees.length) {
     out.push({
       step: 'attendees',
-      sql: formatSql(
-        `INSERT INTO order_attendees (order_id, position, id_type, name_enc, id_number_enc, name_masked, id_masked, id_hash) VALUES ?`,
-        [attendees],
-      ),
+      sql: formatSql(`INSERT INTO order_attendees (order_id, position, ${SEALED_COLUMNS}) VALUES ?`, [
+        attendees,
+      ]),
     });
   }
   // The admission token's use, recorded with the order: a second use is refused here even when

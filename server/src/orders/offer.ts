@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SealedAttendee } from '../attendees/crypto';
 import type { CatalogService } from '../catalog/service';
 import type { SessionCatalog } from '../catalog/types';
 import type { Db } from '../db/pool';
@@ -37,6 +38,11 @@ export interface HeldOrderRequest {
   now: Date;
   /** The order's hold ends then (the Redis hold outlives it by the grace period). */
   expireAt: Date;
+  /**
+   * A real-name session: one per unit, sealed. The gate checks their IDs as a purchase's (the
+   * take script, then MySQL's attendee claims): an ID that holds a ticket is refused, ID_TAKEN.
+   */
+  attendees?: SealedAttendee[];
 }
 
 export type HeldOrderResult =
@@ -67,7 +73,7 @@ export async function placeHeldOrder(d: OfferDeps, r: HeldOrderRequest): Promise
     limit: r.cat.purchaseLimit,
     idemField: `${r.userId}:${r.idempotencyKey}`,
     requestHash: hash,
-    idHashes: [],
+    idHashes: (r.attendees ?? []).map((a) => a.idHash),
   };
   const taken =
     r.units.kind === 'seats'
@@ -86,7 +92,7 @@ export async function placeHeldOrder(d: OfferDeps, r: HeldOrderRequest): Promise
     requestHash: hash,
     now: r.now,
     expireAt: r.expireAt,
-    attendees: [],
+    attendees: r.attendees ?? [],
     admissionJti: null,
     admissionUntil: null,
     contactPhone: null,

@@ -8,6 +8,7 @@ import { WAITLIST_LIFECYCLE, tryMove } from '../lifecycle/transitions';
 import type { Units } from '../orders/create';
 import { offerKey, placeHeldOrder, type OfferDeps } from '../orders/offer';
 import { enqueue } from '../outbox/repo';
+import { attendeesOf, endEntry } from './attendee-repo';
 import { offeredEntries, waitingLine, waitingPerTier, type EntryRow } from './repo';
 
 export interface OfferRunDeps {
@@ -24,6 +25,13 @@ const LINE_BATCH = 200;
 
 /** Refusals that end an entry: the fan can never be offered these units (limit reached). */
 const ENDING = new Set(['LIMIT_EXCEEDED', 'limit', 'show_limit']);
+
+/**
+ * Refusals that end a real-name entry: an attendee's ID got a ticket (or a pending order) of the
+ * session meanwhile (the take script's ID check, or MySQL's attendee claims). One ID, one ticket:
+ * this entry can never be offered; its units pass on to the next fan in the same run.
+ */
+const ATTENDEE_TAKEN = new Set(['ID_TAKEN', 'id_taken']);
 
 /** What is free in one tier, as units an offer can take. */
 type Free = { kind: 'seats'; seatIds: string[] } | { kind: 'zones'; zones: { id: string; free: number }[] };
@@ -79,20 +87,21 @@ async function settleOffers(d: OfferRunDeps, sessionId: string, now: Date): Prom
           ? WAITLIST_LIFECYCLE.decline
           : WAITLIST_LIFECYCLE.lapse
         : undefined;
-    if (t) await tryMove(d.db, 'waitlist_entries', e.id, t, { live: null, ended_at: now });
+    if (t) await endEntry(d.db, e.id, t, now);
   }
 }
 
 async function endLines(d: OfferRunDeps, sessionId: string, now: Date): Promise<void> {
   for (const tierId of (await waitingPerTier(d.db, sessionId)).keys())
     for (const e of await waitingLine(d.db, sessionId, tierId, LINE_BATCH))
-      await tryMove(d.db, 'waitlist_entries', e.id, WAITLIST_LIFECYCLE.end, { live: null, ended_at: now });
+      await endEntry(d.db, e.id, WAITLIST_LIFECYCLE.end, now, 'sale_stopped');
 }
 
 /**
  * The tier's free units go to its line in join order; an entry asking for more than is free is
  * passed over (a fan waiting for one ticket is not kept waiting behind a fan who wants four),
- * and keeps its place for the next units that come back.
+ * and keeps its place for the next units that come back. A real-name entry's order carries the
+ * attendees it joined with.
  */
 async function offerTier(d: OfferRunDeps, cat: SessionCatalog, tierId: string, now: Date): Promise<number> {
   const free = await freeUnits(d, cat, tierId, now);
@@ -108,11 +117,15 @@ async function offerTier(d: OfferRunDeps, cat: SessionCatalog, tierId: string, n
       idempotencyKey: offerKey(e.id),
       now,
       expireAt: new Date(now.getTime() + d.offerMs),
+      ...(cat.realName ? { attendees: await attendeesOf(d.db, e.id) } : {}),
     });
     if (r.kind === 'busy') continue;
     if (r.kind === 'refused') {
-      if (ENDING.has(r.code)) {
-        await tryMove(d.db, 'waitlist_entries', e.id, WAITLIST_LIFECYCLE.end, { live: null, ended_at: now });
+      const reason = ENDING.has(r.code) ? 'limit' : ATTENDEE_TAKEN.has(r.code) ? 'attendee_taken' : undefined;
+      if (reason) {
+        // Nothing was held for this entry: its units go on to the next fan in line.
+        putBack(free, units);
+        await endEntry(d.db, e.id, WAITLIST_LIFECYCLE.end, now, reason);
         continue;
       }
       // Units taken meanwhile (a direct buyer, another run): look again on the next run.
@@ -164,6 +177,13 @@ async function freeUnits(d: OfferRunDeps, cat: SessionCatalog, tierId: string, n
     .filter(([id, s]) => s.tierId === tierId && !taken.has(id))
     .map(([id]) => id);
   return { kind: 'seats', seatIds };
+}
+
+/** Units an offer did not take go back to the run's free units (seats first in line again). */
+function putBack(free: Free, units: Units): void {
+  if (free.kind === 'seats' && units.kind === 'seats') free.seatIds.unshift(...units.seatIds);
+  else if (free.kind === 'zones' && units.kind === 'zone')
+    free.zones.find((z) => z.id === units.zone.id)!.free += units.quantity;
 }
 
 function freeCount(f: Free): number {

@@ -140,6 +140,7 @@ export async function aheadOf(db: Db, e: EntryRow): Promise<number> {
 }
 
 export interface EntryViewRow extends EntryRow {
+  end_reason: string | null;
   tier_name: string;
   price_fen: number;
   order_no: string | null;
@@ -157,7 +158,7 @@ export async function entriesOfUser(
 ): Promise<EntryViewRow[]> {
   const [rows] = await db.query<Row[]>(
     `SELECT w.id, w.session_id, w.tier_id, w.user_id, w.quantity, w.status, w.order_id, w.created_at,
-            t.name AS tier_name, t.price_fen, o.order_no, o.expire_at, sh.title, s.starts_at
+            w.end_reason, t.name AS tier_name, t.price_fen, o.order_no, o.expire_at, sh.title, s.starts_at
        FROM waitlist_entries w
        JOIN price_tiers t ON t.id = w.tier_id
        JOIN show_sessions s ON s.id = w.session_id

@@ -5,6 +5,7 @@ import type { Clock } from '../clock';
 import { pathId } from '../catalog/routes';
 import { principal } from '../http/auth';
 import { ADMIN_PREFIX, allow } from '../http/admin/http';
+import { clientOf } from '../risk/client';
 import type { WaitlistService } from './service';
 
 /** The fan's waiting lists (候补): join a sold-out tier's line, see my entries, leave or decline. */
@@ -13,7 +14,7 @@ export function waitlistRoutes(waitlist: WaitlistService, auth: Middleware, cloc
   r.post('/sessions/:sessionId/waitlist', auth, async (ctx) => {
     const input = JoinWaitlistSchema.parse(ctx.request.body);
     const sessionId = pathId(ctx.params.sessionId);
-    ctx.body = await waitlist.join(principal(ctx).userId, sessionId, input, clock.now());
+    ctx.body = await waitlist.join(principal(ctx).userId, sessionId, input, clock.now(), clientOf(ctx));
     ctx.status = 201;
   });
   r.get('/me/waitlist', auth, async (ctx) => {

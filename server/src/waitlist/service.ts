@@ -1,5 +1,6 @@
 import type {
   JoinWaitlistSchema,
+  WaitlistEndReason,
   WaitlistEntry,
   WaitlistState,
   WaitlistTierCount,
@@ -9,9 +10,14 @@ import { SESSION_STATUS, type SessionCatalog } from '../catalog/types';
 import { inTransaction } from '../db/pool';
 import { appError } from '../errors';
 import { WAITLIST_STATUS } from '../lifecycle/statuses';
-import { WAITLIST_LIFECYCLE, tryMove } from '../lifecycle/transitions';
+import { WAITLIST_LIFECYCLE } from '../lifecycle/transitions';
 import { heldUnits } from '../orders/repo';
 import type { AdmissionTokens } from '../queue/tokens';
+import type { IdentityVault } from '../attendees/crypto';
+import type { Client } from '../risk/limits';
+import type { RiskService } from '../risk/service';
+import { attendeesOf, endEntry } from './attendee-repo';
+import { claimAttendees, requireQueuedAttendee, sealAttendees, type QueuedIds } from './attendees';
 import { refreshLines, runSession, type OfferRunDeps } from './offers';
 import {
   aheadOf,
@@ -30,6 +36,11 @@ import {
 
 export interface WaitlistDeps extends OfferRunDeps {
   admissions: AdmissionTokens;
+  /** Seals a real-name entry's attendees as an order's are. */
+  vault: IdentityVault;
+  risk: Pick<RiskService, 'guardPurchaseBlocklist'>;
+  /** Real-name waiting room: which account joined with each ID (the entry must name theirs). */
+  queuedIds: QueuedIds;
   /** The fan's own 取消订单 (closes the WeChat payment first): how an offer is declined. */
   cancelOrder: (userId: string, orderNo: string, now: Date) => Promise<unknown>;
 }
@@ -45,6 +56,9 @@ const STATE_NAME: Record<number, WaitlistState> = {
   [WAITLIST_STATUS.LEFT]: 'left',
   [WAITLIST_STATUS.ENDED]: 'ended',
 };
+
+/** Joins placed by the server itself (tests, tools): no address or device to check. */
+const INTERNAL: Client = { ip: undefined, device: undefined };
 
 /** Sessions one sweep looks at. */
 const SWEEP_SESSIONS = 500;
@@ -68,17 +82,29 @@ export class WaitlistService {
    * Joins a tier's line. Only when the tier has nothing on sale (or already has a line: its free
    * units are being offered), with the waiting room's admission on a queued session (the line
    * is no way round the waiting room), within the purchase limit counting what the fan holds
-   * and what they already wait for. One live entry per fan and tier (a unique key).
+   * and what they already wait for. One live entry per fan and tier (a unique key). A real-name
+   * session's entry names its attendees, one per unit, under one ID, one ticket (attendees.ts).
    */
-  async join(userId: string, sessionId: string, input: JoinInput, now: Date): Promise<WaitlistEntry> {
+  async join(
+    userId: string,
+    sessionId: string,
+    input: JoinInput,
+    now: Date,
+    client: Client = INTERNAL,
+  ): Promise<WaitlistEntry> {
     const cat = await this.d.catalog.requireSession(sessionId);
     const selling = cat.status === SESSION_STATUS.ON_SALE || cat.status === SESSION_STATUS.SOLD_OUT;
-    // Real-name: an offer would have to name its attendees at the take (one ID, one ticket), which
-    // the offer cannot do before the fan chooses them; not supported yet (see the README).
-    if (!selling || cat.realName) throw appError('WAITLIST_UNAVAILABLE');
+    if (!selling) throw appError('WAITLIST_UNAVAILABLE');
     if (!cat.tiers.some((t) => t.id === input.tierId))
       throw appError('VALIDATION_FAILED', { tierId: input.tierId }, '所选票档不属于本场次');
-    if (cat.queueEnabled) this.d.admissions.verify(input.admissionToken, cat.id, userId, now.getTime());
+    const attendees = sealAttendees(this.d.vault, cat, input);
+    // The line is a way to buy: the purchase's blocklist (account, address, device, IDs) applies.
+    const idHashes = attendees?.map((a) => a.idHash) ?? [];
+    await this.d.risk.guardPurchaseBlocklist(userId, client, now.getTime(), idHashes);
+    if (cat.queueEnabled) {
+      this.d.admissions.verify(input.admissionToken, cat.id, userId, now.getTime());
+      if (attendees) await requireQueuedAttendee(this.d.queuedIds, cat.id, userId, attendees);
+    }
     if (await this.hasFree(cat, input.tierId, now)) throw appError('WAITLIST_NOT_SOLD_OUT');
     const id = await inTransaction(this.d.db, async (conn) => {
       await lockUser(conn, userId);
@@ -92,6 +118,7 @@ export class WaitlistService {
         now,
       });
       if (!inserted) throw appError('WAITLIST_EXISTS');
+      if (attendees) await claimAttendees(conn, inserted, sessionId, attendees);
       return inserted;
     });
     await refreshLines(this.d, cat, await waitingPerTier(this.d.db, sessionId));
@@ -140,10 +167,7 @@ export class WaitlistService {
     const e = await findEntry(this.d.db, entryId);
     if (!e || e.user_id !== userId) throw appError('NOT_FOUND', undefined, '候补记录不存在');
     if (e.status === WAITLIST_STATUS.WAITING) {
-      await tryMove(this.d.db, 'waitlist_entries', e.id, WAITLIST_LIFECYCLE.leave, {
-        live: null,
-        ended_at: now,
-      });
+      await endEntry(this.d.db, e.id, WAITLIST_LIFECYCLE.leave, now);
     } else if (e.status === WAITLIST_STATUS.OFFERED) {
       const [view] = await entriesOfUser(this.d.db, userId, { id: e.id });
       await this.d.cancelOrder(userId, view!.order_no!, now);
@@ -179,6 +203,11 @@ export class WaitlistService {
       showTitle: r.title,
       startsAt: r.starts_at.toISOString(),
       createdAt: r.created_at.toISOString(),
+      attendees: (await attendeesOf(this.d.db, r.id)).map((a) => ({
+        name: a.nameMasked,
+        idMasked: a.idMasked,
+      })),
+      endReason: (r.end_reason as WaitlistEndReason | null) ?? null,
     };
   }
 

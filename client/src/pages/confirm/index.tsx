@@ -1,12 +1,11 @@
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro, { useRouter } from '@tarojs/taro';
 import { useState } from 'react';
-import AttendeeForm from '../../components/AttendeeForm';
+import AttendeeList from '../../components/AttendeeList';
 import BusyButton from '../../components/BusyButton';
 import ErrorPanel from '../../components/ErrorPanel';
 import { Empty } from '../../components/Loading';
 import { BarTotal } from '../../components/PriceTag';
-import SavedChooser from '../../components/SavedChooser';
 import TurnTimer from '../../components/TurnTimer';
 import { useCountdown } from '../../hooks/useCountdown';
 import { back, replace } from '../../routes';
@@ -204,28 +203,13 @@ export default function ConfirmPage() {
             <Text className="card__title">观演人信息</Text>
             <Text className="card__sub">本场实名制，一人一证一票，入场需核验证件</Text>
             {queued ? <QueuedIdNote id={queued} missing={queuedMissing} /> : null}
-            <SavedChooser
+            <AttendeeList
               attendees={attendees}
-              onChange={(list) => {
-                setAttendees(list);
-                setFieldErrors([]);
-              }}
+              setAttendees={setAttendees}
+              errors={fieldErrors}
+              setErrors={setFieldErrors}
+              labels={labels}
             />
-            {attendees.map((a, i) => (
-              <AttendeeForm
-                key={i}
-                index={i}
-                seatLabel={labels[i] ?? ''}
-                value={a}
-                errors={fieldErrors[i] ?? {}}
-                onChange={(patch) => {
-                  // Functional updates: inputs can fire faster than renders (autofill, IMEs).
-                  setAttendees((list) => list.map((x, j) => (j === i ? { ...x, ...patch } : x)));
-                  // An edited attendee loses its complaints at once; the others keep theirs until the next submit.
-                  setFieldErrors((errs) => errs.map((e, j) => (j === i ? {} : e)));
-                }}
-              />
-            ))}
           </View>
         ) : null}
         <ContactPhone

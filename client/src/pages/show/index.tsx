@@ -186,9 +186,10 @@ function ShowBody({
           ) : null}
         </View>
         {/* 候补: a sold-out session, or a selling one whose tier the fan wants has sold out (the
-            server answers WAITLIST_NOT_SOLD_OUT while the tier still has tickets on sale). */}
-        {(session?.status === 'sold_out' || session?.status === 'on_sale') && !session.realName ? (
-          <WaitlistJoin s={session} />
+            server answers WAITLIST_NOT_SOLD_OUT while the tier still has tickets on sale). A
+            real-name session's 候补 names its attendees. */}
+        {session?.status === 'sold_out' || session?.status === 'on_sale' ? (
+          <WaitlistJoin key={session.id} s={session} />
         ) : null}
         <VenueCard venue={d.venue} />
         {session ? <PurchaseNotes session={session} rules={d.refundRules} /> : null}
