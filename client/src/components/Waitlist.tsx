@@ -24,6 +24,7 @@ import {
 import AttendeeList from './AttendeeList';
 import BusyButton from './BusyButton';
 import { MeList } from './MeList';
+import { askNoticeConsent, WAITLIST_NOTICE_KINDS } from '../utils/subscribe';
 
 const toast = (title: string) => void Taro.showToast({ title, icon: 'none' });
 
@@ -45,6 +46,8 @@ export function WaitlistJoin({ s }: { s: SessionInfo }) {
       return toast('请完善观演人信息');
     }
     setBusy(tierId);
+    // WeChat shows the consent dialog only in a tap: first thing, before the join is sent.
+    await askNoticeConsent(WAITLIST_NOTICE_KINDS);
     try {
       await joinWaitlist(s.id, {
         tierId,

@@ -14,6 +14,9 @@ const MAX_PER_DIALOG = 3;
  */
 export const PAY_NOTICE_KINDS: NoticeKind[] = ['ticketed', 'refund', 'reminder'];
 
+/** Asked on joining a waiting list (候补): the offer notice, the one a waiting fan must not miss. */
+export const WAITLIST_NOTICE_KINDS: NoticeKind[] = ['waiting_list_offer', 'session_changed'];
+
 /**
  * Asks the fan's consent to notices of these kinds (WeChat's one-time subscriptions: each accept
  * allows one message), then tells the server what they answered. Call it first thing in a tap

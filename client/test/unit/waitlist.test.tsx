@@ -171,3 +171,27 @@ it('我的 shows nothing of 候补 to a fan with no entries', async () => {
   await tick();
   expect(screen.queryByTestId('my-waitlist')).toBeNull();
 });
+
+it('joining asks consent to the offer notice first (in the tap, before the join is sent)', async () => {
+  taro.setStorageSync(
+    'showtix.noticeTemplates',
+    JSON.stringify({ waiting_list_offer: 'TPL_OFFER', session_changed: 'TPL_CHANGED', ticketed: 'TPL_T' }),
+  );
+  const stub = taro as unknown as Record<string, jest.Mock>;
+  stub.requestSubscribeMessage = jest.fn(async (o: { tmplIds: string[] }) =>
+    Object.fromEntries(o.tmplIds.map((id) => [id, 'accept'])),
+  );
+  const sent = serveApi({
+    'POST /api/v1/sessions/7/waitlist': { statusCode: 201, data: entry('6', 'waiting') },
+    'POST /api/v1/me/subscriptions': ok({ items: [] }),
+  });
+  render(<WaitlistJoin s={SOLD_OUT} />);
+  fireEvent.click(screen.getByTestId(`waitlist-join-${TIERS[0]!.id}`));
+  await tick();
+  expect(stub.requestSubscribeMessage).toHaveBeenCalledWith(
+    expect.objectContaining({ tmplIds: ['TPL_OFFER', 'TPL_CHANGED'] }),
+  );
+  const keys = sent.map((s) => s.key);
+  expect(keys).toContain('POST /api/v1/sessions/7/waitlist');
+  expect(keys).toContain('POST /api/v1/me/subscriptions');
+});
