@@ -65,6 +65,11 @@ export class IdGenerator {
 }
 
 /** The order number shown to people and sent to WeChat: its Beijing date, then the id. */
+/** When an order id was made (its first bits are milliseconds since EPOCH_MS). */
+export function idTimeMs(id: string): number {
+  return Number(BigInt(id) >> (NODE_BITS + SEQ_BITS)) + EPOCH_MS;
+}
+
 export function orderNoFor(id: string, createdAt: Date): string {
   const beijing = new Date(createdAt.getTime() + 8 * 3600_000);
   const ymd = beijing.toISOString().slice(2, 10).replace(/-/g, '');

@@ -6,7 +6,7 @@ import type { Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
 import type { TakeRequest } from '../inventory/types';
 import { buildOrder, type Units } from './create';
-import type { IdGenerator } from './ids';
+import { idTimeMs, type IdGenerator } from './ids';
 import { findOrder } from './repo';
 import { WriteError, type OrderWriter } from './writer';
 
@@ -14,6 +14,9 @@ import { WriteError, type OrderWriter } from './writer';
  * The idempotency key of a waiting-list offer's order: 'wl/<entry id>'. A fan's own keys can never
  * take this form ('/' is outside IdempotencyKeySchema), so no request can claim an offer's order.
  */
+/** Longer than any order write takes (the group commit's batch and MySQL's answer). */
+export const STALE_OFFER_MS = 60_000;
+
 export const offerKey = (entryId: string): string => `wl/${entryId}`;
 
 export function isOfferKey(key: string | null): boolean {
@@ -60,7 +63,11 @@ export type HeldOrderResult =
  * MySQL write with the unique claims as the backstop. No rate limits, cooldown or admission:
  * the fan did not ask for it now, the waiting list chose them. Idempotent by its key.
  */
-export async function placeHeldOrder(d: OfferDeps, r: HeldOrderRequest): Promise<HeldOrderResult> {
+export async function placeHeldOrder(
+  d: OfferDeps,
+  r: HeldOrderRequest,
+  again = true,
+): Promise<HeldOrderResult> {
   const existing = await findExisting(d, r);
   if (existing) return existing;
   const hash = createHash('sha256').update(`offer|${r.idempotencyKey}`).digest('hex');
@@ -79,7 +86,20 @@ export async function placeHeldOrder(d: OfferDeps, r: HeldOrderRequest): Promise
     r.units.kind === 'seats'
       ? await d.inventory.lockSeats(take, r.units.seatIds)
       : await d.inventory.takeZone(take, r.units.zone.id, r.units.quantity);
-  if (taken.kind === 'replay') return (await findExisting(d, r)) ?? { kind: 'busy' };
+  if (taken.kind === 'replay') {
+    const found = await findExisting(d, r);
+    if (found) return found;
+    // No order in MySQL behind the key: another run is writing it now (busy), or an attempt's
+    // write failed and its release was lost with Redis. That stale key would keep this fan's
+    // offer from ever being made (and the line behind them waiting): past any write's time, it is
+    // forgotten and the offer taken again, once. Should the old write land after all, MySQL's
+    // unique (user, key) refuses the second order and the first is adopted (findExisting).
+    if (again && r.now.getTime() - idTimeMs(taken.orderId) > STALE_OFFER_MS) {
+      await d.inventory.release(r.cat.id, taken.orderId, true);
+      return placeHeldOrder(d, r, false);
+    }
+    return { kind: 'busy' };
+  }
   if (taken.kind === 'throttled') return { kind: 'busy' };
   if (taken.kind === 'refused') return { kind: 'refused', code: taken.code };
   const order = buildOrder({

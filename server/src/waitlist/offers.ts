@@ -119,7 +119,9 @@ async function offerTier(d: OfferRunDeps, cat: SessionCatalog, tierId: string, n
       expireAt: new Date(now.getTime() + d.offerMs),
       ...(cat.realName ? { attendees: await attendeesOf(d.db, e.id) } : {}),
     });
-    if (r.kind === 'busy') continue;
+    // This fan's offer is being written (or its key goes stale, orders/offer.ts): the units wait
+    // for them; offering them to a fan behind would let that fan jump the line.
+    if (r.kind === 'busy') break;
     if (r.kind === 'refused') {
       const reason = ENDING.has(r.code) ? 'limit' : ATTENDEE_TAKEN.has(r.code) ? 'attendee_taken' : undefined;
       if (reason) {
