@@ -42,6 +42,63 @@ export const SESSION: SessionInfo = {
   tiers: TIERS,
 };
 
+/** Show 3, the show of SESSION, as GET /api/v1/shows/3 starts; tests add its rules and sessions. */
+export const SHOW_3 = {
+  id: '3',
+  title: '星河巡回演唱会',
+  city: '上海',
+  venueName: '梅赛德斯',
+  venue: { id: '1', name: '梅赛德斯-奔驰文化中心', city: '上海', address: '世博大道1200号' },
+};
+
+/** The item of an order of session 7 for seat A区 1排`n`座 (seat id 10 + n), ticket T`nnn…`. */
+export const orderItem = (n: number, priceFen: number, extra: Record<string, unknown> = {}) => ({
+  seatId: String(10 + n),
+  tierId: 't1',
+  priceFen,
+  section: 'A区',
+  row: '1',
+  number: String(n),
+  ticketId: `T${String(n).repeat(19)}`,
+  ...extra,
+});
+
+/** Seat A区 1排1座 (VIP) of session 7, as an order item. */
+export const VIP_ITEM = {
+  seatId: '11',
+  tierId: 't1',
+  priceFen: 188_000,
+  section: 'A区',
+  row: '1',
+  number: '1',
+};
+
+/** Order N100 of VIP_ITEM, made at `now` and not paid yet: 90 seconds left. */
+export function pendingVipOrder(now: number) {
+  return {
+    orderNo: 'N100',
+    status: 'pending',
+    sessionId: '7',
+    amountFen: 188_000,
+    expireAt: new Date(now + 90_000).toISOString(),
+    createdAt: new Date(now).toISOString(),
+    items: [VIP_ITEM],
+  };
+}
+
+/** A ticketed order of session 7 of these items, paid a minute before `now`. */
+export function ticketedOrder(now: number, orderNo: string, items: { priceFen: number }[]) {
+  return {
+    orderNo,
+    status: 'ticketed',
+    sessionId: '7',
+    amountFen: items.reduce((sum, i) => sum + i.priceFen, 0),
+    expireAt: new Date(now - 60_000).toISOString(),
+    createdAt: new Date(now - 120_000).toISOString(),
+    items,
+  };
+}
+
 /** Valid mainland ID numbers (check characters X and 2). */
 export const ID_A = '11010519491231002X';
 export const ID_B = '110105199001011232';
