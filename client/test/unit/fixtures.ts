@@ -1,5 +1,5 @@
 // Plain data only: the miniprogram-simulate tests (test/weapp) load this file without Taro stubs.
-import type { SeatMap, SeatMapSeat, SessionInfo, Tier } from '@showtix/shared-types';
+import type { SeatMap, SeatMapSeat, SessionInfo, ShowSummary, Tier } from '@showtix/shared-types';
 import type { CheckoutDraft } from '../../src/services/draft';
 
 export const TIERS: Tier[] = [
@@ -41,6 +41,25 @@ export const SESSION: SessionInfo = {
   holdMinutes: 15,
   tiers: TIERS,
 };
+
+/** A show of the home feed (GET /api/v1/shows): on sale, a concert in 上海, unless `o` says otherwise. */
+export function showSummary(id: string, o: Partial<ShowSummary> = {}): ShowSummary {
+  return {
+    id,
+    title: `演出${id}`,
+    category: 'concert',
+    city: '上海',
+    venueName: '场馆',
+    posterUrl: null,
+    firstStartsAt: '2027-01-15T11:30:00Z',
+    lastStartsAt: '2027-01-16T11:30:00Z',
+    priceMinFen: 38_000,
+    priceMaxFen: 188_000,
+    status: 'on_sale',
+    nextSaleStartsAt: null,
+    ...o,
+  };
+}
 
 /** Show 3, the show of SESSION, as GET /api/v1/shows/3 starts; tests add its rules and sessions. */
 export const SHOW_3 = {
@@ -98,6 +117,31 @@ export function ticketedOrder(now: number, orderNo: string, items: { priceFen: n
     items,
   };
 }
+
+/** Ticket `ticketId` of session 7 (A区 1排1座) as GET /api/v1/tickets lists it: valid, no code. */
+export function walletTicket(ticketId: string, extra: Record<string, unknown> = {}) {
+  return {
+    ticketId,
+    orderNo: 'N1',
+    sessionId: '7',
+    showTitle: '星河巡回演唱会',
+    venueName: '梅奔',
+    startsAt: '2027-01-15T11:30:00.000Z',
+    seat: { section: 'A区', row: '1', number: '1' },
+    status: 'valid',
+    qr: '',
+    codeStepMs: 20_000,
+    ...extra,
+  };
+}
+
+/** That ticket offered for 转赠 under link code `code`, open until 2027-01-15 09:30 UTC. */
+export const offeredForTransfer = <T extends object>(ticket: T, code: string) => ({
+  ...ticket,
+  status: 'transferring',
+  transferable: false,
+  transferOffer: { code, expiresAt: '2027-01-15T09:30:00.000Z' },
+});
 
 /** Valid mainland ID numbers (check characters X and 2). */
 export const ID_A = '11010519491231002X';

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import type { ShowSummary } from '@showtix/shared-types';
 import taro, { resetTaro, router, share } from './stubs/taro';
 import { ok, serveApi } from './fake-api';
-import { SESSION } from './fixtures';
+import { SESSION, showSummary } from './fixtures';
 import Index from '../../src/pages/index/index';
 import { feedCategories, feedCities, feedShows } from '../../src/pages/index/feed';
 import ShowPage from '../../src/pages/show/index';
@@ -23,20 +23,14 @@ const show = (
   city: string,
   status: ShowSummary['status'] = 'on_sale',
   category: ShowSummary['category'] = 'concert',
-): ShowSummary => ({
-  id,
-  title,
-  category,
-  city,
-  venueName: city === '上海' ? '梅赛德斯-奔驰文化中心' : '工人体育场',
-  posterUrl: null,
-  firstStartsAt: '2027-01-15T11:30:00Z',
-  lastStartsAt: '2027-01-16T11:30:00Z',
-  priceMinFen: 38_000,
-  priceMaxFen: 188_000,
-  status,
-  nextSaleStartsAt: null,
-});
+): ShowSummary =>
+  showSummary(id, {
+    title,
+    category,
+    city,
+    venueName: city === '上海' ? '梅赛德斯-奔驰文化中心' : '工人体育场',
+    status,
+  });
 const SHOWS = [
   show('1', '星河巡回演唱会', '上海'),
   show('2', '林间音乐节', '北京', 'on_sale', 'music'),

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import taro, { router } from './stubs/taro';
 import { ok, serveApi } from './fake-api';
-import { PHONE_MASKED, SESSION, pendingVipOrder, SHOW_3 } from './fixtures';
+import { PHONE_MASKED, SESSION, pendingVipOrder, SHOW_3, showSummary } from './fixtures';
 import OrderPage, { refundText } from '../../src/pages/order/index';
 import Index, { sortShows } from '../../src/pages/index/index';
 import ShowPage from '../../src/pages/show/index';
@@ -160,20 +160,7 @@ describe('home', () => {
     id: string,
     status: ShowSummary['status'],
     nextSaleStartsAt: string | null = null,
-  ): ShowSummary => ({
-    id,
-    title: `演出${id}`,
-    category: 'concert',
-    city: '上海',
-    venueName: '场馆',
-    posterUrl: null,
-    firstStartsAt: '2027-01-15T11:30:00Z',
-    lastStartsAt: '2027-01-16T11:30:00Z',
-    priceMinFen: 38_000,
-    priceMaxFen: 188_000,
-    status,
-    nextSaleStartsAt,
-  });
+  ): ShowSummary => showSummary(id, { status, nextSaleStartsAt });
 
   it('lists on-sale shows first, then upcoming ones by sale start', () => {
     const sorted = sortShows([
