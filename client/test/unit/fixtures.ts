@@ -28,6 +28,28 @@ export function seatMap(overrides: Partial<Record<string, SeatMapSeat['state']>>
   return { sessionId: '7', seating: 'reserved', tiers: TIERS, seats, zones: [] };
 }
 
+/**
+ * An arena-like block as the walk-through met it: two sections of 20 rows x 40 seats, 10 units
+ * apart (1,600 seats), so that at fit zoom on a phone seats are ~4 px apart; `curve` bends rows.
+ */
+export function denseMap(curve = 0): SeatMap {
+  const seats: SeatMapSeat[] = [];
+  for (const [k, section] of ['内场A区', '内场B区'].entries())
+    for (let r = 0; r < 20; r++)
+      for (let n = 0; n < 40; n++)
+        seats.push({
+          id: `${k}-${r}-${n}`,
+          section,
+          row: String(r + 1),
+          number: String(n + 1),
+          x: k * 430 + n * 10,
+          y: r * 10 + curve * ((n - 20) / 20) ** 2 * -1,
+          tierId: r < 5 ? 't1' : 't2',
+          state: 'available',
+        });
+  return { sessionId: '7', seating: 'reserved', tiers: TIERS, seats, zones: [] };
+}
+
 export const SESSION: SessionInfo = {
   id: '7',
   showId: '3',
