@@ -2,17 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { NoticeKind } from '@showtix/shared-types';
 import type { PayEnv } from './pay-env';
 
-/** The template id of each notice kind when none is configured (the simulator's, in dev and tests). */
-export const SIM_TEMPLATES: Record<NoticeKind, string> = {
-  paid: 'TPL_PAID',
-  ticketed: 'TPL_TICKETED',
-  refund: 'TPL_REFUND',
-  waiting_list_offer: 'TPL_WAITING_LIST_OFFER',
-  session_changed: 'TPL_SESSION_CHANGED',
-  reminder: 'TPL_REMINDER',
-  sale_open: 'TPL_SALE_OPEN',
-};
-
 /**
  * The fan accepts subscribe messages of these kinds, as the mini-program does: WeChat records the
  * consent (the simulator's wx.requestSubscribeMessage) and the answers are posted to the server.
