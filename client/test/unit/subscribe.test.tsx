@@ -28,6 +28,14 @@ beforeEach(() => {
   stub.requestSubscribeMessage = jest.fn();
 });
 
+/** The subscribe dialog as the fan answers it: for 出票, 退款 and the reminder, in that order. */
+const fanAnswers = (ticketed: string, refund: string, reminder: string) => async () => ({
+  errMsg: 'requestSubscribeMessage:ok',
+  TPL_TICKETED: ticketed,
+  TPL_REFUND: refund,
+  TPL_REMINDER: reminder,
+});
+
 async function payWith(dialog: () => Promise<unknown>, templatesKnown = true) {
   if (templatesKnown) taro.setStorageSync('showtix.noticeTemplates', JSON.stringify(TEMPLATES));
   stub.requestSubscribeMessage!.mockImplementation(dialog);
@@ -43,12 +51,7 @@ async function payWith(dialog: () => Promise<unknown>, templatesKnown = true) {
 }
 
 it('asks for notice consent right before paying and tells the server what the fan answered', async () => {
-  const sent = await payWith(async () => ({
-    errMsg: 'requestSubscribeMessage:ok',
-    TPL_TICKETED: 'accept',
-    TPL_REFUND: 'reject',
-    TPL_REMINDER: 'accept',
-  }));
+  const sent = await payWith(fanAnswers('accept', 'reject', 'accept'));
   expect(stub.requestSubscribeMessage).toHaveBeenCalledWith({
     tmplIds: ['TPL_TICKETED', 'TPL_REFUND', 'TPL_REMINDER'],
   });
@@ -65,12 +68,7 @@ it('asks for notice consent right before paying and tells the server what the fa
 });
 
 it('pays all the same when the fan refuses every notice', async () => {
-  const sent = await payWith(async () => ({
-    errMsg: 'requestSubscribeMessage:ok',
-    TPL_TICKETED: 'reject',
-    TPL_REFUND: 'ban',
-    TPL_REMINDER: 'reject',
-  }));
+  const sent = await payWith(fanAnswers('reject', 'ban', 'reject'));
   expect(stub.requestPayment).toHaveBeenCalledTimes(1);
   expect(sent.map((s) => s.key)).toContain('POST /api/v1/orders/N100/pay');
 });
