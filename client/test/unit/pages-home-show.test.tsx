@@ -38,6 +38,16 @@ const SHOWS = [
   show('4', '城市民谣夜', '上海', 'sold_out', 'music'),
 ];
 
+/** 首页 with SHOWS in the feed, rendered and settled. */
+async function openHome() {
+  serveApi({ 'GET /api/v1/shows': ok({ items: SHOWS }) });
+  render(<Index />);
+  await flush();
+}
+
+/** The titles of the show cards on screen, in order. */
+const titles = () => screen.queryAllByTestId('show-card').map((c) => c.querySelector('span')!.textContent);
+
 describe('home feed', () => {
   it('leaves ended shows out, and narrows by words (title, venue, city) and city', () => {
     expect(feedShows(SHOWS, { query: '', city: '', category: '' }).map((s) => s.id)).toEqual(['1', '2', '4']);
@@ -59,11 +69,7 @@ describe('home feed', () => {
   });
 
   it('the page searches and filters by city chip, saying when nothing matches', async () => {
-    serveApi({ 'GET /api/v1/shows': ok({ items: SHOWS }) });
-    render(<Index />);
-    await flush();
-    const titles = () =>
-      screen.queryAllByTestId('show-card').map((c) => c.querySelector('span')!.textContent);
+    await openHome();
     expect(screen.getAllByTestId('show-card')).toHaveLength(3);
     expect(screen.getAllByTestId('city-chip').map((c) => c.textContent)).toEqual([
       '全部城市',
@@ -83,11 +89,7 @@ describe('home feed', () => {
   });
 
   it('category chips beside the city chips filter the feed, together with the city', async () => {
-    serveApi({ 'GET /api/v1/shows': ok({ items: SHOWS }) });
-    render(<Index />);
-    await flush();
-    const titles = () =>
-      screen.queryAllByTestId('show-card').map((c) => c.querySelector('span')!.textContent);
+    await openHome();
     const chip = (label: string) =>
       screen.getAllByTestId('category-chip').find((c) => c.textContent === label)!;
     expect(screen.getAllByTestId('category-chip').map((c) => c.textContent)).toEqual([
