@@ -1,45 +1,35 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import { expireDueOrders } from '../src/orders/expiry';
-import { createTestEnv, type TestEnv } from './helpers/env';
 import { createSession, createUsers, purchase, type SessionFixture } from './helpers/fixtures';
-import { startTestServer, type TestServer } from './helpers/http';
+import { serverForFile } from './helpers/http';
 
 /** Real-name tickets, rate limits and the anti-scalper rules. */
-let env: TestEnv;
-let api: TestServer;
-beforeAll(async () => {
-  env = await createTestEnv({
-    RATE_PURCHASE_USER: '5/60',
-    RATE_LOGIN_IP: '3/60',
-    EXPIRED_HOLDS_MAX: '2',
-    ACCOUNTS_PER_DEVICE_MAX: '2',
-    RATE_PAY_USER: '3/60',
-  });
-  api = await startTestServer(env);
-});
-afterAll(async () => {
-  await api.close();
-  await env.close();
+const t = serverForFile({
+  RATE_PURCHASE_USER: '5/60',
+  RATE_LOGIN_IP: '3/60',
+  EXPIRED_HOLDS_MAX: '2',
+  ACCOUNTS_PER_DEVICE_MAX: '2',
+  RATE_PAY_USER: '3/60',
 });
 
 const ID_A = '11010519491231002X';
 const ID_B = '440524188001010014';
 
 async function realNameSession(seats = 10): Promise<SessionFixture> {
-  const s = await createSession(env.deps, { seats });
-  await env.deps.db.query('UPDATE show_sessions SET real_name = 1 WHERE id = ?', [s.sessionId]);
-  env.deps.catalog.invalidate(s.sessionId);
+  const s = await createSession(t.env.deps, { seats });
+  await t.env.deps.db.query('UPDATE show_sessions SET real_name = 1 WHERE id = ?', [s.sessionId]);
+  t.env.deps.catalog.invalidate(s.sessionId);
   return s;
 }
 
 describe('real-name sessions', () => {
   it('one ID across two accounts at the same instant gets one ticket', async () => {
     const s = await realNameSession();
-    const [a, b] = await createUsers(env.deps, 2);
+    const [a, b] = await createUsers(t.env.deps, 2);
     const attendee = { name: '张三', idType: 'id_card' as const, idNumber: ID_A };
     const results = await Promise.allSettled(
       [a!, b!].map((u, i) =>
-        purchase(env, u, { sessionId: s.sessionId, seatIds: [s.seatIds[i]!], attendees: [attendee] }),
+        purchase(t.env, u, { sessionId: s.sessionId, seatIds: [s.seatIds[i]!], attendees: [attendee] }),
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
@@ -50,23 +40,23 @@ describe('real-name sessions', () => {
 
   it('stores ID numbers encrypted and shows them masked; MySQL refuses the same ID even when Redis is wrong', async () => {
     const s = await realNameSession();
-    const [a, b] = await createUsers(env.deps, 2);
-    await purchase(env, a!, {
+    const [a, b] = await createUsers(t.env.deps, 2);
+    await purchase(t.env, a!, {
       sessionId: s.sessionId,
       seatIds: [s.seatIds[0]!],
       attendees: [{ name: '李四', idType: 'id_card', idNumber: ID_B }],
     });
-    const [rows] = await env.deps.db.query<RowDataPacket[]>(
+    const [rows] = await t.env.deps.db.query<RowDataPacket[]>(
       'SELECT * FROM order_attendees oa JOIN orders o ON o.id = oa.order_id WHERE o.session_id = ?',
       [s.sessionId],
     );
     expect(JSON.stringify(rows)).not.toContain(ID_B);
     expect(JSON.stringify(rows)).not.toContain('李四');
     expect(rows[0]).toMatchObject({ id_masked: '440***********0014', name_masked: '李*' });
-    expect(env.deps.vault.decrypt(rows[0]!.id_number_enc)).toBe(ID_B);
-    await env.deps.redis.del(env.deps.keys.session(s.sessionId).ids); // Redis forgets the claim
+    expect(t.env.deps.vault.decrypt(rows[0]!.id_number_enc)).toBe(ID_B);
+    await t.env.deps.redis.del(t.env.deps.keys.session(s.sessionId).ids); // Redis forgets the claim
     await expect(
-      purchase(env, b!, {
+      purchase(t.env, b!, {
         sessionId: s.sessionId,
         seatIds: [s.seatIds[1]!],
         attendees: [{ name: '李四', idType: 'id_card', idNumber: ID_B }],
@@ -76,9 +66,9 @@ describe('real-name sessions', () => {
 
   it('refuses a bad checksum, a missing attendee and one ID twice in an order', async () => {
     const s = await realNameSession();
-    const token = await api.tokenFor((await createUsers(env.deps, 1))[0]!);
+    const token = await t.api.tokenFor((await createUsers(t.env.deps, 1))[0]!);
     const post = (body: object) =>
-      api.call('POST', '/api/v1/orders', { token, body: { sessionId: s.sessionId, ...body } });
+      t.api.call('POST', '/api/v1/orders', { token, body: { sessionId: s.sessionId, ...body } });
     expect(
       (
         await post({
@@ -103,9 +93,9 @@ describe('real-name sessions', () => {
   });
 
   it('buyers keep a list of frequent attendees, shown only to them', async () => {
-    const [a, b] = await createUsers(env.deps, 2);
-    const ta = await api.tokenFor(a!);
-    const added = await api.call('POST', '/api/v1/me/attendees', {
+    const [a, b] = await createUsers(t.env.deps, 2);
+    const ta = await t.api.tokenFor(a!);
+    const added = await t.api.call('POST', '/api/v1/me/attendees', {
       token: ta,
       body: { name: '张三', idType: 'id_card', idNumber: ID_A },
     });
@@ -118,19 +108,19 @@ describe('real-name sessions', () => {
     });
     expect(
       (
-        await api.call('POST', '/api/v1/me/attendees', {
+        await t.api.call('POST', '/api/v1/me/attendees', {
           token: ta,
           body: { name: '张三', idType: 'id_card', idNumber: ID_A },
         })
       ).status,
     ).toBe(400);
-    expect((await api.call('GET', '/api/v1/me/attendees', { token: ta })).body.items).toHaveLength(1);
-    const tb = await api.tokenFor(b!);
-    expect((await api.call('GET', '/api/v1/me/attendees', { token: tb })).body.items).toHaveLength(0);
-    expect((await api.call('DELETE', `/api/v1/me/attendees/${added.body.id}`, { token: tb })).status).toBe(
+    expect((await t.api.call('GET', '/api/v1/me/attendees', { token: ta })).body.items).toHaveLength(1);
+    const tb = await t.api.tokenFor(b!);
+    expect((await t.api.call('GET', '/api/v1/me/attendees', { token: tb })).body.items).toHaveLength(0);
+    expect((await t.api.call('DELETE', `/api/v1/me/attendees/${added.body.id}`, { token: tb })).status).toBe(
       404,
     );
-    expect((await api.call('DELETE', `/api/v1/me/attendees/${added.body.id}`, { token: ta })).status).toBe(
+    expect((await t.api.call('DELETE', `/api/v1/me/attendees/${added.body.id}`, { token: ta })).status).toBe(
       204,
     );
   });
@@ -138,12 +128,12 @@ describe('real-name sessions', () => {
 
 describe('rate limits', () => {
   it('purchases per user answer 429 with Retry-After', async () => {
-    const s = await createSession(env.deps, { seats: 20, purchaseLimit: 10 });
-    const token = await api.tokenFor((await createUsers(env.deps, 1))[0]!);
+    const s = await createSession(t.env.deps, { seats: 20, purchaseLimit: 10 });
+    const token = await t.api.tokenFor((await createUsers(t.env.deps, 1))[0]!);
     const answers = [];
     for (let i = 0; i < 7; i++)
       answers.push(
-        await api.call('POST', '/api/v1/orders', {
+        await t.api.call('POST', '/api/v1/orders', {
           token,
           body: { sessionId: s.sessionId, seatIds: [s.seatIds[i]] },
         }),
@@ -156,78 +146,78 @@ describe('rate limits', () => {
   it('logins per address answer 429', async () => {
     const codes = [];
     for (let i = 0; i < 5; i++)
-      codes.push((await api.call('POST', '/api/v1/auth/wx-login', { body: { code: `nope-${i}` } })).status);
+      codes.push((await t.api.call('POST', '/api/v1/auth/wx-login', { body: { code: `nope-${i}` } })).status);
     expect(codes.slice(3)).toEqual([429, 429]);
   });
 });
 
 describe('anti-scalper rules', () => {
   it('a per-user limit across the whole show, as well as per session', async () => {
-    const s1 = await createSession(env.deps, { seats: 10 });
-    await env.deps.db.query('UPDATE shows SET show_purchase_limit = 3 WHERE id = ?', [s1.showId]);
-    env.deps.catalog.invalidate(s1.sessionId);
+    const s1 = await createSession(t.env.deps, { seats: 10 });
+    await t.env.deps.db.query('UPDATE shows SET show_purchase_limit = 3 WHERE id = ?', [s1.showId]);
+    t.env.deps.catalog.invalidate(s1.sessionId);
     const { insertSession } = await import('../src/catalog/admin-repo');
     const { openSale } = await import('../src/jobs/session-lifecycle');
-    const s2 = await insertSession(env.deps.db, {
+    const s2 = await insertSession(t.env.deps.db, {
       showId: s1.showId,
-      startsAt: new Date(env.clock.now().getTime() + 40 * 86_400_000),
-      saleStartsAt: env.clock.now(),
+      startsAt: new Date(t.env.clock.now().getTime() + 40 * 86_400_000),
+      saleStartsAt: t.env.clock.now(),
       tiers: [{ name: '看台', priceFen: 100 }],
     });
-    await openSale(env.deps, s2, env.clock.now());
-    const [u] = await createUsers(env.deps, 1);
-    const cat2 = (await env.deps.catalog.requireSession(s2))!;
-    await purchase(env, u!, { sessionId: s1.sessionId, seatIds: s1.seatIds.slice(0, 2) });
+    await openSale(t.env.deps, s2, t.env.clock.now());
+    const [u] = await createUsers(t.env.deps, 1);
+    const cat2 = (await t.env.deps.catalog.requireSession(s2))!;
+    await purchase(t.env, u!, { sessionId: s1.sessionId, seatIds: s1.seatIds.slice(0, 2) });
     await expect(
-      purchase(env, u!, { sessionId: s2, seatIds: [...cat2.seats.keys()].slice(0, 2) }),
+      purchase(t.env, u!, { sessionId: s2, seatIds: [...cat2.seats.keys()].slice(0, 2) }),
     ).rejects.toMatchObject({
       code: 'LIMIT_EXCEEDED',
       message: '超出本演出每人限购数量',
     });
-    await purchase(env, u!, { sessionId: s2, seatIds: [...cat2.seats.keys()].slice(0, 1) });
+    await purchase(t.env, u!, { sessionId: s2, seatIds: [...cat2.seats.keys()].slice(0, 1) });
   });
 
   it('letting holds expire again and again earns a cooldown; paying ends the streak', async () => {
-    const s = await createSession(env.deps, { seats: 10, holdMinutes: 1 });
-    const [u] = await createUsers(env.deps, 1);
+    const s = await createSession(t.env.deps, { seats: 10, holdMinutes: 1 });
+    const [u] = await createUsers(t.env.deps, 1);
     const expiry = {
-      db: env.deps.db,
-      orders: env.deps.orders,
-      inventory: env.deps.inventory,
-      log: env.deps.log,
+      db: t.env.deps.db,
+      orders: t.env.deps.orders,
+      inventory: t.env.deps.inventory,
+      log: t.env.deps.log,
       orphanGraceMs: 60_000,
     };
     for (let i = 0; i < 2; i++) {
-      await purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[i]!] });
-      env.clock.advance(61_000);
-      await expireDueOrders(expiry, env.clock.now());
+      await purchase(t.env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[i]!] });
+      t.env.clock.advance(61_000);
+      await expireDueOrders(expiry, t.env.clock.now());
     }
     await expect(
-      purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] }),
+      purchase(t.env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] }),
     ).rejects.toMatchObject({ code: 'HOLD_COOLDOWN' });
-    await env.deps.risk.onPaid(u!);
-    await purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] });
+    await t.env.deps.risk.onPaid(u!);
+    await purchase(t.env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] });
   });
 
   it('holding and cancelling again and again earns the same cooldown', async () => {
-    const s = await createSession(env.deps, { seats: 10 });
-    const [u] = await createUsers(env.deps, 1);
+    const s = await createSession(t.env.deps, { seats: 10 });
+    const [u] = await createUsers(t.env.deps, 1);
     for (let i = 0; i < 2; i++) {
-      const o = await purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[i]!] });
-      await env.deps.orders.cancel(u!, o.orderNo, env.clock.now());
+      const o = await purchase(t.env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[i]!] });
+      await t.env.deps.orders.cancel(u!, o.orderNo, t.env.clock.now());
     }
     await expect(
-      purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] }),
+      purchase(t.env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] }),
     ).rejects.toMatchObject({ code: 'HOLD_COOLDOWN' });
   });
 
   it('limits paying and cancelling (each a signed WeChat call) per user', async () => {
-    const s = await createSession(env.deps, { seats: 10 });
-    const [u] = await createUsers(env.deps, 1);
-    const o = await purchase(env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] });
-    const token = await api.tokenFor(u!);
+    const s = await createSession(t.env.deps, { seats: 10 });
+    const [u] = await createUsers(t.env.deps, 1);
+    const o = await purchase(t.env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[0]!] });
+    const token = await t.api.tokenFor(u!);
     const call = (what: 'pay' | 'cancel') =>
-      api.call('POST', `/api/v1/orders/${o.orderNo}/${what}`, { token });
+      t.api.call('POST', `/api/v1/orders/${o.orderNo}/${what}`, { token });
     expect((await call('pay')).status).not.toBe(429);
     expect((await call('cancel')).status).toBe(200);
     expect((await call('cancel')).status).toBe(200); // answered again
@@ -239,20 +229,20 @@ describe('anti-scalper rules', () => {
 
   it('the blocklist refuses a user, a device or an ID with a clear code', async () => {
     const s = await realNameSession();
-    const [u, v] = await createUsers(env.deps, 2);
-    await env.deps.db.query(
+    const [u, v] = await createUsers(t.env.deps, 2);
+    await t.env.deps.db.query(
       "INSERT INTO blocklist (kind, value, reason) VALUES ('user', ?, 'test'), ('device', 'dev-blocked-1', 'test'), ('id', ?, 'test')",
-      [u, env.deps.vault.idHash(ID_B)],
+      [u, t.env.deps.vault.idHash(ID_B)],
     );
-    env.deps.risk.invalidateBlocklist();
-    const tu = await api.tokenFor(u!);
-    const tv = await api.tokenFor(v!);
+    t.env.deps.risk.invalidateBlocklist();
+    const tu = await t.api.tokenFor(u!);
+    const tv = await t.api.tokenFor(v!);
     const body = (id: string) => ({
       sessionId: s.sessionId,
       seatIds: [s.seatIds[3]],
       attendees: [{ name: '孙七', idType: 'id_card', idNumber: id }],
     });
-    const blocked = await api.call('POST', '/api/v1/orders', { token: tu, body: body(ID_A) });
+    const blocked = await t.api.call('POST', '/api/v1/orders', { token: tu, body: body(ID_A) });
     expect(blocked.status).toBe(403);
     expect(blocked.body.error).toMatchObject({
       code: 'BLOCKED',
@@ -260,24 +250,24 @@ describe('anti-scalper rules', () => {
     });
     expect(
       (
-        await api.call('POST', '/api/v1/orders', {
+        await t.api.call('POST', '/api/v1/orders', {
           token: tv,
           body: body(ID_A),
           headers: { 'x-device-id': 'dev-blocked-1' },
         })
       ).body.error.code,
     ).toBe('BLOCKED');
-    expect((await api.call('POST', '/api/v1/orders', { token: tv, body: body(ID_B) })).body.error.code).toBe(
-      'BLOCKED',
-    );
-    expect((await api.call('POST', '/api/v1/orders', { token: tv, body: body(ID_A) })).status).toBe(201);
+    expect(
+      (await t.api.call('POST', '/api/v1/orders', { token: tv, body: body(ID_B) })).body.error.code,
+    ).toBe('BLOCKED');
+    expect((await t.api.call('POST', '/api/v1/orders', { token: tv, body: body(ID_A) })).status).toBe(201);
   });
 
   it('flags a device behind many accounts', async () => {
-    const users = await createUsers(env.deps, 4);
+    const users = await createUsers(t.env.deps, 4);
     for (const u of users)
-      await env.deps.risk.noteAccount(u, { ip: '10.0.0.9', device: 'shared-phone-1' }, env.clock.now());
-    const [rows] = await env.deps.db.query<RowDataPacket[]>(
+      await t.env.deps.risk.noteAccount(u, { ip: '10.0.0.9', device: 'shared-phone-1' }, t.env.clock.now());
+    const [rows] = await t.env.deps.db.query<RowDataPacket[]>(
       "SELECT accounts FROM risk_flags WHERE kind = 'device' AND subject = 'shared-phone-1'",
     );
     expect(rows[0]!.accounts).toBe(4);

@@ -20,15 +20,18 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-/** An order paid at WeChat whose notification was dropped; returns a valid notification for it. */
-async function paidButUnnotified(seat: number) {
-  const o = await p.orderAndPrepay(`openid-notify-${seat}`, {
-    sessionId: s.sessionId,
-    seatIds: [s.seatIds[seat]],
-  });
+/** The fan `openid` orders that seat and pays at WeChat, whose notification is dropped. */
+async function payWithNoticeDropped(openid: string, seat: number) {
+  const o = await p.orderAndPrepay(openid, { sessionId: s.sessionId, seatIds: [s.seatIds[seat]] });
   p.sim.setFaults({ drop: true });
   p.sim.pay(o.payParams);
   p.sim.resetFaults();
+  return o;
+}
+
+/** An order paid at WeChat whose notification was dropped; returns a valid notification for it. */
+async function paidButUnnotified(seat: number) {
+  const o = await payWithNoticeDropped(`openid-notify-${seat}`, seat);
   // The simulator builds a genuine notification; it is sent to a dead end so we can reuse it.
   const r = await p.sim.sendRawNotification({ outTradeNo: o.orderNo, url: `${p.api.url}/nowhere` });
   return { body: r.sentBody, headers: lower(r.headers), orderNo: o.orderNo };
@@ -196,13 +199,7 @@ describe('validly signed but not our payment: refused, order unchanged', () => {
 
 describe('paid in a currency other than CNY', () => {
   it('never pays the order; the money is recorded and refunded in full, once', async () => {
-    const o = await p.orderAndPrepay('openid-notify-usd', {
-      sessionId: s.sessionId,
-      seatIds: [s.seatIds[20]],
-    });
-    p.sim.setFaults({ drop: true });
-    p.sim.pay(o.payParams);
-    p.sim.resetFaults();
+    const o = await payWithNoticeDropped('openid-notify-usd', 20);
     const total = o.order.amountFen as number;
     const amount = { total, payer_total: total, currency: 'USD', payer_currency: 'USD' };
     const r = await p.sim.sendRawNotification({
@@ -248,13 +245,7 @@ describe('paid in a currency other than CNY', () => {
   });
 
   it('a refund of money we must give back that WeChat closes goes to an operator, not silence', async () => {
-    const o = await p.orderAndPrepay('openid-notify-usd-closed', {
-      sessionId: s.sessionId,
-      seatIds: [s.seatIds[21]],
-    });
-    p.sim.setFaults({ drop: true });
-    p.sim.pay(o.payParams);
-    p.sim.resetFaults();
+    const o = await payWithNoticeDropped('openid-notify-usd-closed', 21);
     p.sim.setFaults({ refundOutcome: 'CLOSED' });
     const total = o.order.amountFen as number;
     const amount = { total, payer_total: total, currency: 'USD', payer_currency: 'USD' };

@@ -5,6 +5,7 @@ import { issueTickets } from '../src/tickets/service';
 import { audit } from './helpers/auditor';
 import { createSession, type SessionFixture } from './helpers/fixtures';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
+import { adminRefund, refundNosAtWechat } from './helpers/refund-steps';
 
 /**
  * Recovery that runs by itself. Consumers are off: each test plays the part of a consumer that
@@ -44,11 +45,7 @@ describe('sold seats of refunded orders', () => {
   it('go back on sale when the Redis release after the refund never happened', async () => {
     const o = await paidOrder('openid-sweep-seats', 2);
     await issueTickets(p.deps, o.orderId, p.clock.now());
-    const r = await p.deps.refunds.refundOrder({
-      orderId: o.orderId,
-      by: { kind: 'admin', id: '1' },
-      now: p.clock.now(),
-    });
+    const r = await adminRefund(p, o.orderId);
     await p.deps.refunds.execute(r.id, p.clock.now());
     await p.until(
       async () => (await one('SELECT status FROM orders WHERE id = ?', [o.orderId])).status === 5,
@@ -71,12 +68,7 @@ describe('sold seats of per-ticket refunds', () => {
       'SELECT ticket_no FROM tickets WHERE order_id = ? ORDER BY id LIMIT 1',
       [o.orderId],
     );
-    const r = await p.deps.refunds.refundOrder({
-      orderId: o.orderId,
-      by: { kind: 'admin', id: '1' },
-      now: p.clock.now(),
-      ticketIds: [t!.ticket_no],
-    });
+    const r = await adminRefund(p, o.orderId, [t!.ticket_no]);
     await p.deps.refunds.execute(r.id, p.clock.now());
     await p.until(
       async () => (await one('SELECT status FROM refunds WHERE id = ?', [r.id])).status === 2,
@@ -115,11 +107,7 @@ describe('refunds stuck in a non-final state', () => {
   it('REQUESTED after NOT_ENOUGH and SYSTEM_ERROR is sent again after its backoff, with the same out_refund_no, once accepted', async () => {
     const o = await paidOrder('openid-sweep-refund');
     await issueTickets(p.deps, o.orderId, p.clock.now());
-    const r = await p.deps.refunds.refundOrder({
-      orderId: o.orderId,
-      by: { kind: 'admin', id: '1' },
-      now: p.clock.now(),
-    });
+    const r = await adminRefund(p, o.orderId);
     p.sim.setFaults({ refundNotEnough: true });
     await expect(p.deps.refunds.execute(r.id, p.clock.now())).rejects.toThrow(/NOT_ENOUGH/);
     let row = await refundRow(o.orderId);
@@ -132,12 +120,7 @@ describe('refunds stuck in a non-final state', () => {
     expect(row).toMatchObject({ status: 0, attempts: 2 });
     expect(await resendStuckRefunds(p.deps, at(60), 60_000)).toBe(1);
     await p.until(async () => (await refundRow(o.orderId)).status === 2, 'refund succeeded');
-    expect(
-      p.sim
-        .refunds()
-        .filter((x) => x.out_trade_no === o.orderNo)
-        .map((x) => x.out_refund_no),
-    ).toEqual([row.out_refund_no]);
+    expect(refundNosAtWechat(p, o.orderNo)).toEqual([row.out_refund_no]);
     expect(await resendStuckRefunds(p.deps, at(600), 60_000)).toBe(0);
   });
 
@@ -146,11 +129,7 @@ describe('refunds stuck in a non-final state', () => {
       const o = await paidOrder(openid);
       await issueTickets(p.deps, o.orderId, p.clock.now());
       p.sim.setFaults(faults);
-      const r = await p.deps.refunds.refundOrder({
-        orderId: o.orderId,
-        by: { kind: 'admin', id: '1' },
-        now: p.clock.now(),
-      });
+      const r = await adminRefund(p, o.orderId);
       await p.deps.refunds.execute(r.id, p.clock.now());
       return o;
     };
@@ -187,11 +166,7 @@ describe('refunds stuck in a non-final state', () => {
     const o = await paidOrder('openid-sweep-abnormal');
     await issueTickets(p.deps, o.orderId, p.clock.now());
     p.sim.setFaults({ refundOutcome: 'ABNORMAL' });
-    const r = await p.deps.refunds.refundOrder({
-      orderId: o.orderId,
-      by: { kind: 'admin', id: '1' },
-      now: p.clock.now(),
-    });
+    const r = await adminRefund(p, o.orderId);
     await p.deps.refunds.execute(r.id, p.clock.now());
     await p.until(async () => (await refundRow(o.orderId)).status === 3, 'abnormal');
     const later = new Date(p.clock.now().getTime() + 10 * 60_000);

@@ -7,6 +7,7 @@ import {
   type OfflineBundle,
 } from '@showtix/shared-types/dist/ticket-code';
 import { RefundService } from '../src/refunds/service';
+import { pauseRefundAfterCheck } from './helpers/refund-pause';
 import { issueTickets } from '../src/tickets/service';
 import { admittedCount, lockOrderTickets, moveOrderTickets } from '../src/tickets/repo';
 import { TICKET_LIFECYCLE } from '../src/lifecycle/transitions';
@@ -140,22 +141,6 @@ it('the gate refuses a ticket whose order has an open refund even if the ticket 
 });
 
 describe('refund against check-in, racing (pretix style: pause the refund between its check and its update)', () => {
-  /** Pauses every refund right after its "already checked in?" check (the fee is computed next). */
-  function pauseAfterCheck() {
-    let paused!: () => void;
-    let release!: () => void;
-    const reached = new Promise<void>((r) => (paused = r));
-    const gate = new Promise<void>((r) => (release = r));
-    const proto = RefundService.prototype as unknown as { buyerFee: (...a: unknown[]) => Promise<number> };
-    const real = proto.buyerFee;
-    jest.spyOn(proto, 'buyerFee').mockImplementation(async function (this: unknown, ...args: unknown[]) {
-      paused();
-      await gate;
-      return real.apply(this, args);
-    });
-    return { reached, release };
-  }
-
   /**
    * The guard itself: a refund's "already checked in?" check, then (after a pause) its ticket
    * update. Guard off (a plain read, no ticket locks): a scan commits in between, so a used
@@ -225,7 +210,7 @@ describe('refund against check-in, racing (pretix style: pause the refund betwee
         if (Number(row!.n) > 0) throw new Error('checked in');
       });
     }
-    const pause = pauseAfterCheck();
+    const pause = pauseRefundAfterCheck();
     const refunding = refund(o);
     await pause.reached;
     let scanned: string | undefined;

@@ -1,6 +1,7 @@
 import type { PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { makeCode, manualKeyOf } from '@showtix/shared-types/dist/ticket-code';
 import { RefundService } from '../src/refunds/service';
+import { pauseRefundAfterCheck } from './helpers/refund-pause';
 import { beijingDate } from '../src/payments/reconcile';
 import { audit } from './helpers/auditor';
 import { assignStaff, createSession, createUsers, type SessionFixture } from './helpers/fixtures';
@@ -237,21 +238,6 @@ it('the reconciliation of the day balances with several refunds per order', asyn
 });
 
 describe('a per-ticket refund racing a check-in of the same ticket (pause the refund after its check)', () => {
-  function pauseAfterCheck() {
-    let paused!: () => void;
-    let release!: () => void;
-    const reached = new Promise<void>((r) => (paused = r));
-    const gate = new Promise<void>((r) => (release = r));
-    const proto = RefundService.prototype as unknown as { buyerFee: (...a: unknown[]) => Promise<number> };
-    const real = proto.buyerFee;
-    jest.spyOn(proto, 'buyerFee').mockImplementation(async function (this: unknown, ...args: unknown[]) {
-      paused();
-      await gate;
-      return real.apply(this, args);
-    });
-    return { reached, release };
-  }
-
   /**
    * Guard off (the chosen tickets' locks taken away, check-ins counted by a plain read): the scan
    * admits during the pause and the used ticket is refunded anyway. Guard on: the scan waits for
@@ -275,7 +261,7 @@ describe('a per-ticket refund racing a check-in of the same ticket (pause the re
         if (Number(row!.n) > 0) throw new Error('checked in');
       });
     }
-    const pause = pauseAfterCheck();
+    const pause = pauseRefundAfterCheck();
     const refunding = refund(o, [t!.ticketId]);
     await pause.reached;
     let scanned: string | undefined;

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { paySignMessage, testKeys, type RequestPaymentParams } from '../src';
+import { paySignMessage, startSimulator, testKeys, type RequestPaymentParams, type Simulator } from '../src';
 
 export const merchantKey = fs.readFileSync(testKeys.merchantPrivateKeyPath, 'utf8');
 export const platformCert = fs.readFileSync(testKeys.platformCertPath, 'utf8');
@@ -205,4 +205,22 @@ export function requestPayment(
     .update(message)
     .sign(o.key ?? merchantKey, 'base64');
   return { timeStamp, nonceStr, package: pkg, signType: 'RSA', paySign };
+}
+
+/**
+ * For the tests of a describe: a simulator (notify retries 1000 times faster) and a merchant
+ * receiver, handed to `use` once started, closed after; fresh for every test when `each`.
+ */
+export function withSimAndReceiver(use: (sim: Simulator, receiver: Receiver) => void, each = false): void {
+  let sim: Simulator;
+  let receiver: Receiver;
+  (each ? beforeEach : beforeAll)(async () => {
+    sim = await startSimulator({ notifyRetryScale: 0.001 });
+    receiver = await startReceiver();
+    use(sim, receiver);
+  });
+  (each ? afterEach : afterAll)(async () => {
+    await sim.close();
+    await receiver.close();
+  });
 }

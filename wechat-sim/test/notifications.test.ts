@@ -9,6 +9,7 @@ import {
   requestPayment,
   verifyWechatSignature,
   wxRequest,
+  withSimAndReceiver,
 } from './helpers';
 
 async function paidOrder(sim: Simulator, notifyUrl: string, overrides: Record<string, unknown> = {}) {
@@ -99,14 +100,7 @@ describe.each(['certificate', 'publicKey'] as const)(
 describe('delivery, retries and faults', () => {
   let sim: Simulator;
   let receiver: Receiver;
-  beforeEach(async () => {
-    sim = await startSimulator({ notifyRetryScale: 0.001 });
-    receiver = await startReceiver();
-  });
-  afterEach(async () => {
-    await sim.close();
-    await receiver.close();
-  });
+  withSimAndReceiver((s, r) => ((sim = s), (receiver = r)), true);
 
   it('retries on the scaled WeChat schedule until the merchant answers 204, then stops', async () => {
     let calls = 0;

@@ -1,13 +1,13 @@
-import { startSimulator, Simulator, testKeys } from '../src';
+import { Simulator, testKeys } from '../src';
 import {
   beijingRfc3339,
   jsapiBody,
   PayParams,
   platformKey,
   requestPayment,
-  startReceiver,
   Receiver,
   wxRequest,
+  withSimAndReceiver,
 } from './helpers';
 
 const JSAPI = '/v3/pay/transactions/jsapi';
@@ -25,15 +25,7 @@ const simPay = (sim: Simulator, prepayId: string) => postPay(sim, requestPayment
 describe('JSAPI payments', () => {
   let sim: Simulator;
   let receiver: Receiver;
-
-  beforeAll(async () => {
-    sim = await startSimulator({ notifyRetryScale: 0.001 });
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await sim.close();
-    await receiver.close();
-  });
+  withSimAndReceiver((s, r) => ((sim = s), (receiver = r)));
 
   it('creates a prepay, is idempotent for the same content, refuses a conflicting reuse', async () => {
     const body = jsapiBody(receiver.url, { attach: 'order-42' });
@@ -155,14 +147,7 @@ describe('JSAPI payments', () => {
 describe('wx.requestPayment is checked as WeChat checks it', () => {
   let sim: Simulator;
   let receiver: Receiver;
-  beforeAll(async () => {
-    sim = await startSimulator({ notifyRetryScale: 0.001 });
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await sim.close();
-    await receiver.close();
-  });
+  withSimAndReceiver((s, r) => ((sim = s), (receiver = r)));
 
   async function prepay(): Promise<{ prepayId: string; outTradeNo: string }> {
     const body = jsapiBody(receiver.url);

@@ -1,4 +1,5 @@
 import { ApiError, errorText, fieldErrors, networkError, parseApiError } from '@showtix/shared-types';
+import type { AdminItems } from '@showtix/shared-types';
 
 const TOKEN_KEY = 'showtix-admin-token';
 
@@ -66,6 +67,12 @@ export async function api<T>(
   if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
 }
+
+/** GET of a list endpoint: its rows under `items`. */
+export const listOf =
+  <T>(path: string) =>
+  () =>
+    api<AdminItems<T>>('GET', path);
 
 /** Downloads a file the API builds (exports), under the name the server gives it. */
 export async function download(path: string, fallbackName: string): Promise<void> {

@@ -1,5 +1,4 @@
 import type {
-  AdminItems,
   AdminLiveSession,
   AdminSessionDetail,
   SeatMap,
@@ -13,7 +12,7 @@ import type {
   TierSpecInput,
   WaitlistTierCount,
 } from '@showtix/shared-types';
-import { api } from './client';
+import { api, listOf } from './client';
 
 const BASE = '/api/v1/admin/sessions';
 
@@ -28,7 +27,7 @@ export const sessionSeatMap = (id: string) => api<SeatMap>('GET', `${BASE}/${id}
 /** Opens the sale (inventory preheated) or ends the session. */
 export const sessionAction = (id: string, what: 'open' | 'end') => api<void>('POST', `${BASE}/${id}/${what}`);
 export const sessionDashboard = (id: string) => api<SessionDashboard>('GET', `${BASE}/${id}/dashboard`);
-export const liveSessions = () => api<AdminItems<AdminLiveSession>>('GET', '/api/v1/admin/dashboard');
+export const liveSessions = listOf<AdminLiveSession>('/api/v1/admin/dashboard');
 /** 取消场次 / 延期场次 and the progress of their runs (notices, refunds to the fen). */
 export const cancelSession = (id: string, body: SessionCancelInput) =>
   api<SessionChangeView>('POST', `${BASE}/${id}/cancel`, body);

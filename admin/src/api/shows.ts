@@ -1,15 +1,14 @@
 import type {
-  AdminItems,
   AdminShowDetail,
   AdminShowSummary,
   ShowCreateInput,
   ShowUpdateInput,
 } from '@showtix/shared-types';
-import { api } from './client';
+import { api, listOf } from './client';
 
 const BASE = '/api/v1/admin/shows';
 
-export const listShows = () => api<AdminItems<AdminShowSummary>>('GET', BASE);
+export const listShows = listOf<AdminShowSummary>(BASE);
 export const getShow = (id: string) => api<AdminShowDetail>('GET', `${BASE}/${id}`);
 export const createShow = (body: ShowCreateInput) => api<AdminShowDetail>('POST', BASE, body);
 export const updateShow = (id: string, body: ShowUpdateInput) =>

@@ -1,5 +1,4 @@
 import type {
-  AdminItems,
   BlockSpecInput,
   LayoutPreview,
   ParsedLayout,
@@ -10,11 +9,11 @@ import type {
   VenueSummary,
   VenueUpdateInput,
 } from '@showtix/shared-types';
-import { api, download } from './client';
+import { api, download, listOf } from './client';
 
 const BASE = '/api/v1/admin/venues';
 
-export const listVenues = () => api<AdminItems<VenueSummary>>('GET', BASE);
+export const listVenues = listOf<VenueSummary>(BASE);
 export const getVenue = (id: string) => api<VenueDetail>('GET', `${BASE}/${id}`);
 export const updateVenue = (id: string, body: VenueUpdateInput) =>
   api<VenueSummary>('PATCH', `${BASE}/${id}`, body);

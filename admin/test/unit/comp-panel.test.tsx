@@ -1,8 +1,8 @@
-import { describe, expect, it, vi, beforeEach } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App as AntApp } from 'antd';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { CompView, ReservationsView, VenueSeat } from '@showtix/shared-types';
 import { CompPanel } from '../../src/pages/shows/CompPanel';
+import { reply, renderInApp } from './harness';
 
 const seats: VenueSeat[] = [
   { id: '11', section: 'A', row: '1', number: '1', x: 0, y: 0 },
@@ -42,37 +42,25 @@ const comp: CompView = {
   voidReason: null,
 };
 
-const json = (body: unknown, status = 200) =>
-  Promise.resolve(
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
-  );
-
 function mockServer(onPost: (url: string, body: unknown) => Promise<Response>) {
   return vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
     const url = String(input);
     if (init?.method === 'GET' || !init?.method) {
-      if (url.endsWith('/reservations')) return json(view);
-      if (url.endsWith('/comps')) return json({ items: [comp] });
+      if (url.endsWith('/reservations')) return reply(view);
+      if (url.endsWith('/comps')) return reply({ items: [comp] });
     }
     return onPost(url, init?.body ? JSON.parse(String(init.body)) : undefined);
   });
 }
 
-const ui = () =>
-  render(
-    <AntApp>
-      <CompPanel sessionId="42" realName={false} seats={seats} closed={false} />
-    </AntApp>,
-  );
+const ui = () => renderInApp(<CompPanel sessionId="42" realName={false} seats={seats} closed={false} />);
 
 describe('预留与赠票', () => {
-  beforeEach(() => vi.restoreAllMocks());
-
   it(
     'shows the public share, the reserved seats and the comps with their claim codes',
     { timeout: 60_000 },
     async () => {
-      mockServer(() => json({}));
+      mockServer(() => reply({}));
       ui();
       const share = await screen.findByTestId('public-share', {}, { timeout: 10_000 });
       expect(share.textContent).toContain('公开销售占比 90%');
@@ -88,7 +76,7 @@ describe('预留与赠票', () => {
     { timeout: 60_000 },
     async () => {
       const fetch = mockServer(() =>
-        json(
+        reply(
           { error: { code: 'PUBLIC_SHARE_TOO_LOW', message: '预留后公开销售的票将低于85%，不能预留' } },
           409,
         ),
@@ -113,7 +101,7 @@ describe('预留与赠票', () => {
       const posted: unknown[] = [];
       mockServer((url, body) => {
         posted.push([url, body]);
-        return json(comp, 201);
+        return reply(comp, 201);
       });
       ui();
       fireEvent.click(await screen.findByTestId('issue-comp', {}, { timeout: 10_000 }));

@@ -1,8 +1,8 @@
-import { describe, expect, it, vi, beforeEach } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App as AntApp } from 'antd';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { DegradeState } from '@showtix/shared-types';
 import { DegradePage } from '../../src/pages/degrade/DegradePage';
+import { reply, renderInApp } from './harness';
 
 const normal: DegradeState = {
   seatPollMs: null,
@@ -34,14 +34,7 @@ const slowed: DegradeState = {
   ],
 };
 
-const reply = (body: unknown) =>
-  Promise.resolve(
-    new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }),
-  );
-
 describe('熔断降级 page', () => {
-  beforeEach(() => vi.restoreAllMocks());
-
   it(
     'shows the switches that are on and flips seat states with the reason given',
     { timeout: 60_000 },
@@ -51,11 +44,7 @@ describe('熔断降级 page', () => {
         if (init?.method === 'PUT') current = slowed;
         return reply(current);
       });
-      render(
-        <AntApp>
-          <DegradePage />
-        </AntApp>,
-      );
+      renderInApp(<DegradePage />);
       expect(await screen.findByText('当前：默认每 4 秒')).toBeTruthy();
       expect(screen.getByText('无，系统按正常模式运行')).toBeTruthy();
       fireEvent.change(screen.getByLabelText('原因'), { target: { value: '开票高峰' } });
@@ -80,11 +69,7 @@ describe('熔断降级 page', () => {
 
   it('pauses the non-essential endpoints with the switch', { timeout: 60_000 }, async () => {
     const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(() => reply(normal));
-    render(
-      <AntApp>
-        <DegradePage />
-      </AntApp>,
-    );
+    renderInApp(<DegradePage />);
     const sw = await screen.findByRole('switch', { name: '暂停非必要功能' });
     fireEvent.click(sw);
     await waitFor(() => expect(fetch.mock.calls.some(([, init]) => init?.method === 'PUT')).toBe(true));

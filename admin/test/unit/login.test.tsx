@@ -1,16 +1,11 @@
-import { describe, expect, it, vi, beforeEach } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App as AntApp } from 'antd';
 import { MemoryRouter } from 'react-router-dom';
 import { AuthProvider } from '../../src/auth/AuthContext';
 import { App } from '../../src/App';
-
-function reply(status: number, body: unknown) {
-  return Promise.resolve(
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
-  );
-}
+import { reply } from './harness';
 
 function renderApp() {
   return render(
@@ -31,11 +26,9 @@ async function signIn(username: string, password: string) {
 }
 
 describe('login page', () => {
-  beforeEach(() => vi.restoreAllMocks());
-
   it('shows the server message for a wrong password', async () => {
     vi.spyOn(globalThis, 'fetch').mockImplementation(() =>
-      reply(401, { error: { code: 'UNAUTHORIZED', message: '用户名或密码错误' } }),
+      reply({ error: { code: 'UNAUTHORIZED', message: '用户名或密码错误' } }, 401),
     );
     renderApp();
     await signIn('organiser', 'nope');
@@ -45,7 +38,7 @@ describe('login page', () => {
 
   it('tells a locked-out user when to retry', async () => {
     vi.spyOn(globalThis, 'fetch').mockImplementation(() =>
-      reply(429, { error: { code: 'RATE_LIMITED', message: '登录失败次数过多，请 15 分钟后再试' } }),
+      reply({ error: { code: 'RATE_LIMITED', message: '登录失败次数过多，请 15 分钟后再试' } }, 429),
     );
     renderApp();
     await signIn('organiser', 'x');
@@ -64,8 +57,8 @@ describe('login page', () => {
     };
     vi.spyOn(globalThis, 'fetch').mockImplementation((input) => {
       const path = String(input);
-      if (path.endsWith('/login')) return reply(200, { token: 'tok.en.x', expiresAt: '', admin });
-      return reply(200, { items: [] });
+      if (path.endsWith('/login')) return reply({ token: 'tok.en.x', expiresAt: '', admin });
+      return reply({ items: [] });
     });
     renderApp();
     await signIn('sm', 'secret-password');

@@ -1,8 +1,8 @@
-import { describe, expect, it, vi, beforeEach } from 'vitest';
-import { render, screen } from '@testing-library/react';
-import { App as AntApp } from 'antd';
+import { describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
 import type { OpsOverview } from '@showtix/shared-types';
 import { OpsPage } from '../../src/pages/ops/OpsPage';
+import { reply, renderInApp } from './harness';
 
 const overview: OpsOverview = {
   deadLetters: {
@@ -65,14 +65,7 @@ const overview: OpsOverview = {
   ],
 };
 
-const reply = (body: unknown) =>
-  Promise.resolve(
-    new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }),
-  );
-
 describe('运维处理 page', () => {
-  beforeEach(() => vi.restoreAllMocks());
-
   it(
     'shows what recovery left for an operator: queue depths, parked messages, paid orders without tickets, refund cases',
     { timeout: 30_000 },
@@ -86,11 +79,7 @@ describe('运维处理 page', () => {
               : overview,
           ),
         );
-      render(
-        <AntApp>
-          <OpsPage />
-        </AntApp>,
-      );
+      renderInApp(<OpsPage />);
       expect(await screen.findByText('退款：2')).toBeTruthy();
       expect(screen.getByText('261201000000000001')).toBeTruthy();
       expect(screen.getByText('¥680')).toBeTruthy();

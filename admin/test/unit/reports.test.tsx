@@ -1,8 +1,8 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App as AntApp } from 'antd';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { SalesReport, SettlementReport } from '@showtix/shared-types';
 import { ReportsPage } from '../../src/pages/reports/ReportsPage';
+import { reply, renderInApp } from './harness';
 
 // ECharts draws on a canvas jsdom does not have: the chart shows the data it was given instead.
 vi.mock('../../src/components/EChart', () => ({
@@ -56,14 +56,7 @@ const settlement: SettlementReport = {
   totals: { payments: 3, grossFen: 512_000, feeFen: 2_746, refundedFen: 54_400, netFen: 454_854 },
 };
 
-const reply = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  Promise.resolve(
-    new Response(typeof body === 'string' ? body : JSON.stringify(body), { status: 200, headers }),
-  );
-
 describe('报表 page', () => {
-  beforeEach(() => vi.restoreAllMocks());
-
   it(
     'charts sales, shows the settlement with its fees, and exports the open tab',
     { timeout: 120_000 },
@@ -75,7 +68,7 @@ describe('报表 page', () => {
         if (u.includes('/reports/sales')) return reply(sales);
         if (u.includes('/reports/settlement')) return reply(settlement);
         if (u.includes('/reports/export'))
-          return reply('\uFEFF结算', {
+          return reply('\uFEFF结算', 200, {
             'content-type': 'text/csv',
             'content-disposition': "attachment; filename*=UTF-8''%E7%BB%93%E7%AE%97.xlsx",
           });
@@ -84,11 +77,7 @@ describe('报表 page', () => {
       URL.createObjectURL = vi.fn(() => 'blob:report');
       URL.revokeObjectURL = vi.fn();
       const saved = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-      render(
-        <AntApp>
-          <ReportsPage />
-        </AntApp>,
-      );
+      renderInApp(<ReportsPage />);
       expect((await screen.findAllByText('¥5,120', {}, { timeout: 20_000 })).length).toBeGreaterThan(0);
       // The day chart is in yuan: gross and refunds per Beijing day.
       expect(screen.getByTestId('chart-sales-day').textContent).toBe('[[4440,680],[544,0]]');

@@ -1,8 +1,8 @@
-import { describe, expect, it, vi, beforeEach } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App as AntApp } from 'antd';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AdminSessionSummary, SessionChangeView } from '@showtix/shared-types';
 import { SessionChangeActions, SessionChangeProgress } from '../../src/pages/shows/SessionChangePanel';
+import { reply, renderInApp } from './harness';
 
 const session: AdminSessionSummary = {
   id: '42',
@@ -39,22 +39,11 @@ const running: SessionChangeView = {
   problems: [{ orderNo: '202612010001', amountFen: 68_000, state: 'retrying', error: 'NOT_ENOUGH 余额不足' }],
 };
 
-const reply = (body: unknown) =>
-  Promise.resolve(
-    new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }),
-  );
-
 describe('取消场次 / 延期场次', () => {
-  beforeEach(() => vi.restoreAllMocks());
-
   it('asks for a reason and confirmation before cancelling, then posts it', { timeout: 60_000 }, async () => {
     const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(() => reply(running));
     const done = vi.fn();
-    render(
-      <AntApp>
-        <SessionChangeActions s={session} done={done} />
-      </AntApp>,
-    );
+    renderInApp(<SessionChangeActions s={session} done={done} />);
     fireEvent.click(screen.getByTestId('cancel-session'));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText(/所有门票立即失效/)).toBeTruthy();
@@ -74,11 +63,11 @@ describe('取消场次 / 延期场次', () => {
   });
 
   it('offers nothing on a cancelled or ended session', () => {
-    render(
-      <AntApp>
+    renderInApp(
+      <>
         <SessionChangeActions s={{ ...session, status: 'cancelled' }} done={() => undefined} />
         <SessionChangeActions s={{ ...session, status: 'ended' }} done={() => undefined} />
-      </AntApp>,
+      </>,
     );
     expect(screen.queryByTestId('cancel-session')).toBeNull();
     expect(screen.queryByTestId('postpone-session')).toBeNull();
@@ -89,11 +78,7 @@ describe('取消场次 / 延期场次', () => {
     { timeout: 60_000 },
     async () => {
       vi.spyOn(globalThis, 'fetch').mockImplementation(() => reply({ items: [running] }));
-      render(
-        <AntApp>
-          <SessionChangeProgress sessionId="42" />
-        </AntApp>,
-      );
+      renderInApp(<SessionChangeProgress sessionId="42" />);
       const card = await screen.findByTestId('session-change-cancel');
       expect(within(card).getByText('场次已取消 · 全额退款处理中')).toBeTruthy();
       expect(within(card).getByTestId('fen-refunded').textContent).toBe('¥1,360');

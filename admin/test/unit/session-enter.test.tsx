@@ -1,11 +1,11 @@
-import { describe, expect, it, vi, beforeEach } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App as AntApp } from 'antd';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { AdminShowDetail } from '@showtix/shared-types';
 import { smallVenue } from './fixtures';
 import { SessionPage } from '../../src/pages/shows/SessionPage';
+import { reply, renderInApp } from './harness';
 
 const show = {
   id: '1',
@@ -25,29 +25,20 @@ const show = {
 } satisfies AdminShowDetail;
 const venue = { ...smallVenue('A', 2), id: '5' };
 
-const json = (body: unknown) =>
-  Promise.resolve(
-    new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }),
-  );
-
 // Walk-through #4: Enter in an admin date field created the session at once, a default ¥380 on every seat.
 describe('new session form', () => {
-  beforeEach(() => vi.restoreAllMocks());
-
   it('does not create the session when Enter is pressed in a date field', { timeout: 120_000 }, async () => {
     const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation((url, init) => {
-      if (init?.method === 'POST') return json({ id: '77' });
-      return json(String(url).includes('/venues/') ? venue : show);
+      if (init?.method === 'POST') return reply({ id: '77' });
+      return reply(String(url).includes('/venues/') ? venue : show);
     });
-    render(
-      <AntApp>
-        <MemoryRouter initialEntries={['/shows/1/sessions/new']}>
-          <Routes>
-            <Route path="shows/:showId/sessions/new" element={<SessionPage />} />
-            <Route path="sessions/:sessionId" element={<p>created</p>} />
-          </Routes>
-        </MemoryRouter>
-      </AntApp>,
+    renderInApp(
+      <MemoryRouter initialEntries={['/shows/1/sessions/new']}>
+        <Routes>
+          <Route path="shows/:showId/sessions/new" element={<SessionPage />} />
+          <Route path="sessions/:sessionId" element={<p>created</p>} />
+        </Routes>
+      </MemoryRouter>,
     );
     const user = userEvent.setup();
     const date = await screen.findByLabelText('演出开始时间', {}, { timeout: 15_000 });

@@ -1,4 +1,4 @@
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 
 // findBy*/waitFor give up after 1 s by default: antd drawers and forms render slower than that
@@ -26,6 +26,8 @@ class NoopResizeObserver {
 }
 (globalThis as { ResizeObserver?: unknown }).ResizeObserver ??= NoopResizeObserver;
 
+// Every test starts with the real fetch and timers: a test's spies do not reach the next one.
+beforeEach(() => vi.restoreAllMocks());
 afterEach(() => {
   cleanup();
   localStorage.clear();

@@ -1,18 +1,11 @@
-import { describe, expect, it, vi, beforeEach } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App as AntApp } from 'antd';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { AdminTransferView } from '@showtix/shared-types';
 import { TransferSettingsCard } from '../../src/pages/shows/TransferSettingsCard';
 import { TransferList } from '../../src/pages/orders/TransferList';
-
-const reply = (body: unknown) =>
-  Promise.resolve(
-    new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }),
-  );
+import { reply, renderInApp } from './harness';
 
 describe('转赠 (ticket transfers) on the admin page', () => {
-  beforeEach(() => vi.restoreAllMocks());
-
   it('loads a show’s rules and saves them as edited', { timeout: 30_000 }, async () => {
     const fetch = vi
       .spyOn(globalThis, 'fetch')
@@ -23,11 +16,7 @@ describe('转赠 (ticket transfers) on the admin page', () => {
             : { enabled: false, cutoffMinutes: 120, onceOnly: true },
         ),
       );
-    render(
-      <AntApp>
-        <TransferSettingsCard showId="9" />
-      </AntApp>,
-    );
+    renderInApp(<TransferSettingsCard showId="9" />);
     const cutoff = (await screen.findByTestId(
       'transfer-cutoff',
       {},
@@ -63,11 +52,7 @@ describe('转赠 (ticket transfers) on the admin page', () => {
         toAttendee: { name: '王*', idNumber: '110***********3030' },
       };
       vi.spyOn(globalThis, 'fetch').mockImplementation(() => reply({ items: [t] }));
-      render(
-        <AntApp>
-          <TransferList orderNo="261201000000000001" />
-        </AntApp>,
-      );
+      renderInApp(<TransferList orderNo="261201000000000001" />);
       expect(await screen.findByText('已接收', {}, { timeout: 10_000 })).toBeTruthy();
       expect(screen.getByText('T3333333333333333333')).toBeTruthy();
       expect(screen.getByText(/王\* 110\*+3030/)).toBeTruthy();

@@ -1,45 +1,39 @@
-import { describe, expect, it, vi, beforeEach } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App as AntApp } from 'antd';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { VenueBuilderPage } from '../../src/pages/venues/VenueBuilderPage';
-
-const json = (status: number, body: unknown) =>
-  Promise.resolve(
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
-  );
+import { reply, renderInApp } from './harness';
 
 /** The generator's answer; a decimal anywhere gets the API's schema error, as the real server does. */
 function fakeGenerate(url: RequestInfo | URL, init?: RequestInit) {
   const body = JSON.parse(String(init?.body ?? '{}')) as { blocks?: Record<string, unknown>[] };
   const bad = (body.blocks ?? []).findIndex((b) => !Number.isInteger(b.curve));
   if (String(url).endsWith('/layout/generate') && bad >= 0)
-    return json(400, {
-      error: {
-        code: 'VALIDATION_FAILED',
-        message: '请求参数有误',
-        details: [{ path: `blocks.${bad}.curve`, message: 'Invalid input: expected int, received number' }],
+    return reply(
+      {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: '请求参数有误',
+          details: [{ path: `blocks.${bad}.curve`, message: 'Invalid input: expected int, received number' }],
+        },
       },
-    });
+      400,
+    );
   const seats = [{ section: 'A', row: '1', number: '1', x: 0, y: 0 }];
-  return json(200, { seats, duplicates: [], overlaps: 0 });
+  return reply({ seats, duplicates: [], overlaps: 0 });
 }
 
 function renderBuilder() {
-  return render(
-    <AntApp>
-      <MemoryRouter initialEntries={['/venues/new']}>
-        <VenueBuilderPage />
-      </MemoryRouter>
-    </AntApp>,
+  return renderInApp(
+    <MemoryRouter initialEntries={['/venues/new']}>
+      <VenueBuilderPage />
+    </MemoryRouter>,
   );
 }
 
 // Walk-through #7: a decimal 弧度 gave a generic "请求参数有误" with no field marked, and the
 // preview silently kept the previous seats.
 describe('venue builder', () => {
-  beforeEach(() => vi.restoreAllMocks());
-
   it('marks a decimal 弧度 on the field itself and says the preview is stale', async () => {
     const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(fakeGenerate);
     renderBuilder();

@@ -1,17 +1,13 @@
-import { describe, expect, it, vi, beforeEach } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { VenueDetailPage } from '../../src/pages/venues/VenueDetailPage';
 import { VenueBuilderPage } from '../../src/pages/venues/VenueBuilderPage';
 import { smallVenue } from './fixtures';
+import { reply } from './harness';
 
 // A venue's GCJ-02 coordinates (issue 17 #13), entered by the organiser for the fan's 导航.
-const json = (status: number, body: unknown) =>
-  Promise.resolve(
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
-  );
-
 type Call = { method: string; url: string; body: Record<string, unknown> | undefined };
 
 function serve(venue: object): Call[] {
@@ -20,13 +16,13 @@ function serve(venue: object): Call[] {
     const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
     calls.push({ method: init?.method ?? 'GET', url: String(url), body });
     if (String(url).endsWith('/layout/generate'))
-      return json(200, {
+      return reply({
         seats: [{ section: 'A', row: '1', number: '1', x: 0, y: 0 }],
         duplicates: [],
         overlaps: 0,
       });
-    if (init?.method === 'POST') return json(201, { ...venue, id: '9' });
-    return json(200, { ...venue, ...(body ?? {}) });
+    if (init?.method === 'POST') return reply({ ...venue, id: '9' }, 201);
+    return reply({ ...venue, ...(body ?? {}) });
   });
   return calls;
 }
@@ -57,16 +53,19 @@ async function openEdit() {
 
 const patches = (calls: Call[]) => calls.filter((c) => c.method === 'PATCH');
 
-describe('venue coordinates in the admin', () => {
-  beforeEach(() => vi.restoreAllMocks());
+/** Types both coordinates in the open edit form and saves it. */
+function saveCoordinates(latitude: string, longitude: string) {
+  type('venue-latitude', latitude);
+  type('venue-longitude', longitude);
+  fireEvent.click(screen.getByText('保 存'));
+}
 
+describe('venue coordinates in the admin', () => {
   it('the detail page shows them, and 编辑信息 saves them as numbers', async () => {
     const calls = serve({ ...smallVenue('A', 2), latitude: null, longitude: null });
     await openEdit();
     expect(screen.getByTestId('venue-coordinates').textContent).toBe('未填写（演出页不显示导航）');
-    type('venue-latitude', '31.190617');
-    type('venue-longitude', '121.495853');
-    fireEvent.click(screen.getByText('保 存'));
+    saveCoordinates('31.190617', '121.495853');
     await waitFor(() => expect(patches(calls)).toHaveLength(1));
     expect(patches(calls)[0]!.body).toMatchObject({ latitude: 31.190617, longitude: 121.495853 });
   });
@@ -75,9 +74,7 @@ describe('venue coordinates in the admin', () => {
     const calls = serve({ ...smallVenue('A', 2), latitude: 30.5, longitude: 114.3 });
     await openEdit();
     expect(screen.getByTestId('venue-coordinates').textContent).toBe('30.5, 114.3');
-    type('venue-latitude', '');
-    type('venue-longitude', '');
-    fireEvent.click(screen.getByText('保 存'));
+    saveCoordinates('', '');
     await waitFor(() => expect(patches(calls)).toHaveLength(1));
     expect(patches(calls)[0]!.body).toMatchObject({ latitude: null, longitude: null });
   });
@@ -85,13 +82,9 @@ describe('venue coordinates in the admin', () => {
   it('refuses a latitude out of range, or one without its longitude, before anything is sent', async () => {
     const calls = serve({ ...smallVenue('A', 2), latitude: null, longitude: null });
     await openEdit();
-    type('venue-latitude', '91');
-    type('venue-longitude', '121');
-    fireEvent.click(screen.getByText('保 存'));
+    saveCoordinates('91', '121');
     expect(await screen.findByText('纬度应在 -90 到 90 之间')).toBeTruthy();
-    type('venue-latitude', '31');
-    type('venue-longitude', '');
-    fireEvent.click(screen.getByText('保 存'));
+    saveCoordinates('31', '');
     expect((await screen.findAllByText('经纬度须同时填写或同时清空')).length).toBeGreaterThan(0);
     expect(patches(calls)).toEqual([]);
   });

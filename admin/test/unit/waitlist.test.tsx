@@ -1,15 +1,9 @@
-import { describe, expect, it, vi, beforeEach } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import { WaitlistPanel } from '../../src/pages/shows/WaitlistPanel';
-
-const reply = (body: unknown) =>
-  Promise.resolve(
-    new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }),
-  );
+import { reply } from './harness';
 
 describe('候补 on the session page', () => {
-  beforeEach(() => vi.restoreAllMocks());
-
   it('shows the waiting list per tier: fans waiting, units, offers open, paid, expired', async () => {
     const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(() =>
       reply({

@@ -2,7 +2,7 @@ import taro from './stubs/taro';
 
 /** One answer of the fake API, or 'network' for a request that gets no answer at all. */
 export type Reply = { statusCode: number; data?: unknown; header?: Record<string, string> } | 'network';
-type Route = Reply | Reply[] | ((req: { data: unknown }) => Reply);
+export type Route = Reply | Reply[] | ((req: { data: unknown }) => Reply);
 
 export interface Sent {
   key: string;

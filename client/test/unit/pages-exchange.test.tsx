@@ -1,12 +1,12 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import taro, { resetTaro, router } from './stubs/taro';
 import { ok, refuse, serveApi } from './fake-api';
-import { SESSION, seatMap } from './fixtures';
+import { SESSION, seatMap, orderItem, ticketedOrder, SHOW_3 } from './fixtures';
 import { phoneLayout, seatmap, tap } from './seatmap-page';
 import * as catalog from '../../src/services/catalog';
-import OrderPage from '../../src/pages/order/index';
 import SeatMapPage from '../../src/pages/seatmap/index';
 import { clearSessionContext } from '../../src/services/context';
+import { openOrderPage } from './order-page';
 
 /**
  * 改签 (issue 16) in the fan app: 改签 on the order page -> tickets and session -> the seat map in
@@ -21,33 +21,13 @@ const api = jest.mocked(catalog);
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
 const LATER = { ...SESSION, id: '8', startsAt: new Date(NOW + 50 * 86_400_000).toISOString() };
 const SHOW = {
-  id: '3',
-  title: '星河巡回演唱会',
-  city: '上海',
-  venueName: '梅赛德斯',
-  venue: { id: '1', name: '梅赛德斯-奔驰文化中心', city: '上海', address: '世博大道1200号' },
+  ...SHOW_3,
   refundRules: [],
   exchangeRules: { allowed: true, cutoffMinutes: 120 },
   sessions: [SESSION, LATER],
 };
-const item = (n: number) => ({
-  seatId: String(10 + n),
-  tierId: 't1',
-  priceFen: 68_050,
-  section: 'A区',
-  row: '1',
-  number: String(n),
-  ticketId: `T${String(n).repeat(19)}`,
-});
-const ORDER = {
-  orderNo: 'N300',
-  status: 'ticketed',
-  sessionId: '7',
-  amountFen: 2 * 68_050,
-  expireAt: new Date(NOW - 60_000).toISOString(),
-  createdAt: new Date(NOW - 120_000).toISOString(),
-  items: [item(2), item(3)],
-};
+const item = (n: number) => orderItem(n, 68_050);
+const ORDER = ticketedOrder(NOW, 'N300', [item(2), item(3)]);
 const DONE = {
   exchangeId: '1',
   status: 'done',
@@ -63,8 +43,6 @@ const DONE = {
   createdAt: new Date(NOW).toISOString(),
 };
 
-const flush = () => act(() => jest.advanceTimersByTimeAsync(0));
-
 beforeEach(() => {
   resetTaro();
   clearSessionContext();
@@ -76,15 +54,10 @@ describe('order page', () => {
   afterEach(() => jest.useRealTimers());
 
   it('offers 改签 when the show allows it: tickets and session chosen, then the seat map in exchange mode', async () => {
-    router.params = { orderNo: 'N300' };
-    serveApi({
-      'GET /api/v1/orders/N300': ok(ORDER),
-      'GET /api/v1/orders/N300/exchanges': ok({ items: [] }),
-      'GET /api/v1/sessions/7': ok(SESSION),
-      'GET /api/v1/shows/3': ok(SHOW),
+    await openOrderPage(ORDER, {
+      show: SHOW,
+      routes: { 'GET /api/v1/orders/N300/exchanges': ok({ items: [] }) },
     });
-    render(<OrderPage />);
-    await flush();
     fireEvent.click(screen.getByTestId('exchange-open'));
     expect(screen.getAllByTestId('exchange-pick')).toHaveLength(2);
     expect(screen.getByTestId('exchange-pick-seats').textContent).toBe('请选择门票');
@@ -100,15 +73,10 @@ describe('order page', () => {
   });
 
   it('lists the exchange: the old ticket voided, the new one issued; the exchanged ticket is not offered again', async () => {
-    router.params = { orderNo: 'N300' };
-    serveApi({
-      'GET /api/v1/orders/N300': ok(ORDER),
-      'GET /api/v1/orders/N300/exchanges': ok({ items: [DONE] }),
-      'GET /api/v1/sessions/7': ok(SESSION),
-      'GET /api/v1/shows/3': ok(SHOW),
+    await openOrderPage(ORDER, {
+      show: SHOW,
+      routes: { 'GET /api/v1/orders/N300/exchanges': ok({ items: [DONE] }) },
     });
-    render(<OrderPage />);
-    await flush();
     const row = screen.getByTestId('exchange-row');
     expect(row.getAttribute('data-status')).toBe('done');
     expect(row.textContent).toContain(`原票 ${item(2).ticketId} 已作废`);
@@ -119,14 +87,9 @@ describe('order page', () => {
   });
 
   it('shows no 改签 when the show does not allow it', async () => {
-    router.params = { orderNo: 'N300' };
-    const sent = serveApi({
-      'GET /api/v1/orders/N300': ok(ORDER),
-      'GET /api/v1/sessions/7': ok(SESSION),
-      'GET /api/v1/shows/3': ok({ ...SHOW, exchangeRules: { allowed: false, cutoffMinutes: 0 } }),
+    const sent = await openOrderPage(ORDER, {
+      show: { ...SHOW, exchangeRules: { allowed: false, cutoffMinutes: 0 } },
     });
-    render(<OrderPage />);
-    await flush();
     expect(screen.queryByTestId('exchange-open')).toBeNull();
     expect(sent.map((s) => s.key)).not.toContain('GET /api/v1/orders/N300/exchanges');
   });

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import type { ShowSummary } from '@showtix/shared-types';
 import taro, { resetTaro, router, share } from './stubs/taro';
 import { ok, serveApi } from './fake-api';
-import { SESSION } from './fixtures';
+import { SESSION, showSummary } from './fixtures';
 import Index from '../../src/pages/index/index';
 import { feedCategories, feedCities, feedShows } from '../../src/pages/index/feed';
 import ShowPage from '../../src/pages/show/index';
@@ -23,26 +23,30 @@ const show = (
   city: string,
   status: ShowSummary['status'] = 'on_sale',
   category: ShowSummary['category'] = 'concert',
-): ShowSummary => ({
-  id,
-  title,
-  category,
-  city,
-  venueName: city === '上海' ? '梅赛德斯-奔驰文化中心' : '工人体育场',
-  posterUrl: null,
-  firstStartsAt: '2027-01-15T11:30:00Z',
-  lastStartsAt: '2027-01-16T11:30:00Z',
-  priceMinFen: 38_000,
-  priceMaxFen: 188_000,
-  status,
-  nextSaleStartsAt: null,
-});
+): ShowSummary =>
+  showSummary(id, {
+    title,
+    category,
+    city,
+    venueName: city === '上海' ? '梅赛德斯-奔驰文化中心' : '工人体育场',
+    status,
+  });
 const SHOWS = [
   show('1', '星河巡回演唱会', '上海'),
   show('2', '林间音乐节', '北京', 'on_sale', 'music'),
   show('3', '去年的话剧', '上海', 'ended', 'theatre'),
   show('4', '城市民谣夜', '上海', 'sold_out', 'music'),
 ];
+
+/** 首页 with SHOWS in the feed, rendered and settled. */
+async function openHome() {
+  serveApi({ 'GET /api/v1/shows': ok({ items: SHOWS }) });
+  render(<Index />);
+  await flush();
+}
+
+/** The titles of the show cards on screen, in order. */
+const titles = () => screen.queryAllByTestId('show-card').map((c) => c.querySelector('span')!.textContent);
 
 describe('home feed', () => {
   it('leaves ended shows out, and narrows by words (title, venue, city) and city', () => {
@@ -65,11 +69,7 @@ describe('home feed', () => {
   });
 
   it('the page searches and filters by city chip, saying when nothing matches', async () => {
-    serveApi({ 'GET /api/v1/shows': ok({ items: SHOWS }) });
-    render(<Index />);
-    await flush();
-    const titles = () =>
-      screen.queryAllByTestId('show-card').map((c) => c.querySelector('span')!.textContent);
+    await openHome();
     expect(screen.getAllByTestId('show-card')).toHaveLength(3);
     expect(screen.getAllByTestId('city-chip').map((c) => c.textContent)).toEqual([
       '全部城市',
@@ -89,11 +89,7 @@ describe('home feed', () => {
   });
 
   it('category chips beside the city chips filter the feed, together with the city', async () => {
-    serveApi({ 'GET /api/v1/shows': ok({ items: SHOWS }) });
-    render(<Index />);
-    await flush();
-    const titles = () =>
-      screen.queryAllByTestId('show-card').map((c) => c.querySelector('span')!.textContent);
+    await openHome();
     const chip = (label: string) =>
       screen.getAllByTestId('category-chip').find((c) => c.textContent === label)!;
     expect(screen.getAllByTestId('category-chip').map((c) => c.textContent)).toEqual([

@@ -1,54 +1,24 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import taro, { resetTaro, router } from './stubs/taro';
-import { ok, serveApi } from './fake-api';
-import { SESSION } from './fixtures';
-import OrderPage from '../../src/pages/order/index';
-import { clearSessionContext } from '../../src/services/context';
+import { act, fireEvent, screen } from '@testing-library/react';
+import taro from './stubs/taro';
+import { ok } from './fake-api';
+import { SESSION, orderItem, ticketedOrder, SHOW_3 } from './fixtures';
+import { loggedInFan } from './fan';
+import { openOrderPage } from './order-page';
 
 /** Per-ticket 退票 on the order detail page (issue 16): choose tickets, see the fee and the money back. */
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
 const SHOW = {
-  id: '3',
-  title: '星河巡回演唱会',
-  city: '上海',
-  venueName: '梅赛德斯',
-  venue: { id: '1', name: '梅赛德斯-奔驰文化中心', city: '上海', address: '世博大道1200号' },
+  ...SHOW_3,
   // 10% until 48 hours before the start (the session starts in about six weeks)
   refundRules: [{ hoursBeforeStart: 48, feePercent: 10 }],
   sessions: [SESSION],
 };
-const item = (n: number, extra: Record<string, unknown> = {}) => ({
-  seatId: String(10 + n),
-  tierId: 't1',
-  priceFen: 68_001,
-  section: 'A区',
-  row: '1',
-  number: String(n),
-  ticketId: `T${String(n).repeat(19)}`,
-  ...extra,
-});
-const ORDER = {
-  orderNo: 'N200',
-  status: 'ticketed',
-  sessionId: '7',
-  amountFen: 4 * 68_001,
-  expireAt: new Date(NOW - 60_000).toISOString(),
-  createdAt: new Date(NOW - 120_000).toISOString(),
-  items: [item(2), item(3), item(4), item(5)],
-};
+const item = (n: number, extra: Record<string, unknown> = {}) => orderItem(n, 68_001, extra);
+const ORDER = ticketedOrder(NOW, 'N200', [item(2), item(3), item(4), item(5)]);
 
-const flush = () => act(() => jest.advanceTimersByTimeAsync(0));
-
-beforeEach(() => {
-  resetTaro();
-  clearSessionContext();
-  jest.useFakeTimers({ now: NOW });
-  taro.setStorageSync('showtix.token', 'tok');
-});
-afterEach(() => jest.useRealTimers());
+loggedInFan(NOW);
 
 it('refunds the chosen tickets only, with the fee and the money back shown before the fan confirms', async () => {
-  router.params = { orderNo: 'N200' };
   const after = {
     ...ORDER,
     items: [item(2), item(3, { refundStatus: 'requested' }), item(4), item(5)],
@@ -59,14 +29,10 @@ it('refunds the chosen tickets only, with the fee and the money back shown befor
       requestedAt: new Date(NOW).toISOString(),
     },
   };
-  const sent = serveApi({
-    'GET /api/v1/orders/N200': ok(ORDER),
-    'GET /api/v1/sessions/7': ok(SESSION),
-    'GET /api/v1/shows/3': ok(SHOW),
-    'POST /api/v1/orders/N200/refund': ok(after),
+  const sent = await openOrderPage(ORDER, {
+    show: SHOW,
+    routes: { 'POST /api/v1/orders/N200/refund': ok(after) },
   });
-  render(<OrderPage />);
-  await flush();
   expect(screen.getByTestId('refund-order')).toBeTruthy(); // the whole order in one tap, or chosen tickets
   expect(screen.getByTestId('refund-pick-open').textContent).toBe('部分退票');
   fireEvent.click(screen.getByTestId('refund-pick-open'));
@@ -96,14 +62,7 @@ it('refunds the chosen tickets only, with the fee and the money back shown befor
 });
 
 it('the fee of several tickets is the fee on their total, rounded down as the server charges it', async () => {
-  router.params = { orderNo: 'N200' };
-  serveApi({
-    'GET /api/v1/orders/N200': ok(ORDER),
-    'GET /api/v1/sessions/7': ok(SESSION),
-    'GET /api/v1/shows/3': ok(SHOW),
-  });
-  render(<OrderPage />);
-  await flush();
+  await openOrderPage(ORDER, { show: SHOW });
   fireEvent.click(screen.getByTestId('refund-pick-open'));
   const rows = screen.getAllByTestId('refund-pick');
   fireEvent.click(rows[0]!);
@@ -115,15 +74,8 @@ it('the fee of several tickets is the fee on their total, rounded down as the se
 });
 
 it('an order whose only ticket was exchanged (改签) offers no refund: the ticket is marked, nothing to refund here', async () => {
-  router.params = { orderNo: 'N201' };
   const order = { ...ORDER, orderNo: 'N201', amountFen: 68_001, items: [item(2, { exchanged: true })] };
-  serveApi({
-    'GET /api/v1/orders/N201': ok(order),
-    'GET /api/v1/sessions/7': ok(SESSION),
-    'GET /api/v1/shows/3': ok(SHOW),
-  });
-  render(<OrderPage />);
-  await flush();
+  await openOrderPage(order, { show: SHOW });
   expect(screen.getByTestId('item-exchanged').textContent).toBe('已改签');
   expect(screen.queryByTestId('refund-order')).toBeNull();
   expect(screen.queryByTestId('refund-pick-open')).toBeNull();
@@ -131,19 +83,12 @@ it('an order whose only ticket was exchanged (改签) offers no refund: the tick
 });
 
 it('with a ticket handed on (转赠 or 改签), the others are refunded ticket by ticket, not as the whole order', async () => {
-  router.params = { orderNo: 'N202' };
   const order = {
     ...ORDER,
     orderNo: 'N202',
     items: [item(2, { transferred: true }), item(3, { exchanged: true }), item(4), item(5)],
   };
-  serveApi({
-    'GET /api/v1/orders/N202': ok(order),
-    'GET /api/v1/sessions/7': ok(SESSION),
-    'GET /api/v1/shows/3': ok(SHOW),
-  });
-  render(<OrderPage />);
-  await flush();
+  await openOrderPage(order, { show: SHOW });
   expect(screen.queryByTestId('refund-order')).toBeNull();
   expect(screen.getByTestId('refund-pick-open').textContent).toBe('退票');
   fireEvent.click(screen.getByTestId('refund-pick-open'));
@@ -154,15 +99,8 @@ it('with a ticket handed on (转赠 or 改签), the others are refunded ticket b
 });
 
 it('an exchange order (改签所得) offers no refund and says why: it holds only the price difference', async () => {
-  router.params = { orderNo: 'N202' };
   const order = { ...ORDER, orderNo: 'N202', exchangedFrom: 'N100' };
-  serveApi({
-    'GET /api/v1/orders/N202': ok(order),
-    'GET /api/v1/sessions/7': ok(SESSION),
-    'GET /api/v1/shows/3': ok(SHOW),
-  });
-  render(<OrderPage />);
-  await flush();
+  await openOrderPage(order, { show: SHOW });
   expect(screen.getByTestId('order-exchanged-from').textContent).toBe(
     '改签自订单 N100，改签所得门票不支持退票',
   );

@@ -1,58 +1,34 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import taro, { resetTaro, router } from './stubs/taro';
+import taro, { router } from './stubs/taro';
 import { ok, serveApi } from './fake-api';
-import { PHONE_MASKED, SESSION } from './fixtures';
+import { PHONE_MASKED, SESSION, pendingVipOrder, SHOW_3, showSummary } from './fixtures';
 import OrderPage, { refundText } from '../../src/pages/order/index';
 import Index, { sortShows } from '../../src/pages/index/index';
 import ShowPage from '../../src/pages/show/index';
 import { ticketPlace, walletOrder } from '../../src/pages/tickets/index';
-import { clearSessionContext } from '../../src/services/context';
 import type { ShowSummary } from '@showtix/shared-types';
+import { loggedInFan, tick } from './fan';
+import { openOrderPage } from './order-page';
 
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
 const SHOW = {
-  id: '3',
-  title: '星河巡回演唱会',
-  city: '上海',
-  venueName: '梅赛德斯',
-  venue: { id: '1', name: '梅赛德斯-奔驰文化中心', city: '上海', address: '世博大道1200号' },
+  ...SHOW_3,
   refundRules: [
     { hoursBeforeStart: 168, feePercent: 0 },
     { hoursBeforeStart: 48, feePercent: 20 },
   ],
   sessions: [SESSION],
 };
-const ORDER = {
-  orderNo: 'N100',
-  status: 'pending',
-  sessionId: '7',
-  amountFen: 188_000,
-  expireAt: new Date(NOW + 90_000).toISOString(),
-  createdAt: new Date(NOW).toISOString(),
-  items: [{ seatId: '11', tierId: 't1', priceFen: 188_000, section: 'A区', row: '1', number: '1' }],
-};
+const ORDER = pendingVipOrder(NOW);
 
-const flush = () => act(() => jest.advanceTimersByTimeAsync(0));
-
-beforeEach(() => {
-  resetTaro();
-  clearSessionContext();
-  jest.useFakeTimers({ now: NOW });
-  taro.setStorageSync('showtix.token', 'tok');
-});
-afterEach(() => jest.useRealTimers());
+loggedInFan(NOW);
 
 describe('order detail', () => {
   it('counts down a pending order and cancels it after the fan confirms', async () => {
-    router.params = { orderNo: 'N100' };
-    serveApi({
-      'GET /api/v1/orders/N100': ok(ORDER),
-      'GET /api/v1/sessions/7': ok(SESSION),
-      'GET /api/v1/shows/3': ok(SHOW),
-      'POST /api/v1/orders/N100/cancel': ok({ ...ORDER, status: 'cancelled' }),
+    await openOrderPage(ORDER, {
+      show: SHOW,
+      routes: { 'POST /api/v1/orders/N100/cancel': ok({ ...ORDER, status: 'cancelled' }) },
     });
-    render(<OrderPage />);
-    await flush();
     expect(screen.getByTestId('order-status').textContent).toContain('请在 01:30 内完成支付');
     await act(() => jest.advanceTimersByTimeAsync(30_000));
     expect(screen.getByTestId('order-status').textContent).toContain('请在 01:00 内完成支付');
@@ -90,7 +66,7 @@ describe('order detail', () => {
       },
     });
     render(<OrderPage />);
-    await flush();
+    await tick();
     expect(screen.getByTestId('order-status').textContent).toContain('支付成功，正在出票');
     await act(() => jest.advanceTimersByTimeAsync(2000));
     expect(screen.getByTestId('order-status').dataset.status).toBe('ticketed');
@@ -123,7 +99,7 @@ describe('order detail', () => {
         ok({ ...ORDER, status: refund.status === 'succeeded' ? 'refunded' : 'ticketed', refund }),
     });
     render(<OrderPage />);
-    await flush();
+    await tick();
     const head = () => screen.getByTestId('order-status').textContent;
     expect(head()).toContain('退款处理中，电子票已停用');
     expect(head()).not.toContain('入场时请出示电子票');
@@ -151,30 +127,22 @@ describe('order detail', () => {
       'GET /api/v1/orders/N101': ok({ ...ORDER, orderNo: 'N101' }),
     });
     const { unmount } = render(<OrderPage />);
-    await flush();
+    await tick();
     expect(screen.getByTestId('order-contact-phone').textContent).toBe(`联系手机：${PHONE_MASKED}`);
     unmount();
     router.params = { orderNo: 'N101' };
     render(<OrderPage />);
-    await flush();
+    await tick();
     expect(screen.getByTestId('order-status')).toBeTruthy();
     expect(screen.queryByTestId('order-contact-phone')).toBeNull();
   });
 
   it('names the real-name attendee of each item, masked', async () => {
-    router.params = { orderNo: 'N100' };
     const attendee = { name: '欧**娜', idMasked: '110***********002X' };
-    serveApi({
-      'GET /api/v1/orders/N100': ok({
-        ...ORDER,
-        status: 'ticketed',
-        items: [{ ...ORDER.items[0], attendee }],
-      }),
-      'GET /api/v1/sessions/7': ok(SESSION),
-      'GET /api/v1/shows/3': ok(SHOW),
-    });
-    render(<OrderPage />);
-    await flush();
+    await openOrderPage(
+      { ...ORDER, status: 'ticketed', items: [{ ...ORDER.items[0], attendee }] },
+      { show: SHOW },
+    );
     expect(screen.getByTestId('item-attendee').textContent).toBe('实名观演人 欧**娜 110***********002X');
   });
 
@@ -182,7 +150,7 @@ describe('order detail', () => {
     router.params = { orderNo: 'N404' };
     serveApi({});
     render(<OrderPage />);
-    await flush();
+    await tick();
     expect(screen.getByTestId('error-panel').textContent).toContain('返回首页');
   });
 });
@@ -192,20 +160,7 @@ describe('home', () => {
     id: string,
     status: ShowSummary['status'],
     nextSaleStartsAt: string | null = null,
-  ): ShowSummary => ({
-    id,
-    title: `演出${id}`,
-    category: 'concert',
-    city: '上海',
-    venueName: '场馆',
-    posterUrl: null,
-    firstStartsAt: '2027-01-15T11:30:00Z',
-    lastStartsAt: '2027-01-16T11:30:00Z',
-    priceMinFen: 38_000,
-    priceMaxFen: 188_000,
-    status,
-    nextSaleStartsAt,
-  });
+  ): ShowSummary => showSummary(id, { status, nextSaleStartsAt });
 
   it('lists on-sale shows first, then upcoming ones by sale start', () => {
     const sorted = sortShows([
@@ -227,7 +182,7 @@ describe('home', () => {
       }),
     });
     render(<Index />);
-    await flush();
+    await tick();
     const cards = screen.getAllByTestId('show-card');
     expect(cards[0]!.textContent).toContain('售票中');
     expect(cards[0]!.textContent).toContain('¥380起');
@@ -323,8 +278,8 @@ describe('show page', () => {
       }),
     });
     render(<ShowPage />);
-    await flush();
-    await flush();
+    await tick();
+    await tick();
   }
 
   it('tells a fan who already holds the limit before the queue: 已达限购, no button to queue', async () => {

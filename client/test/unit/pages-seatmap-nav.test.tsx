@@ -3,9 +3,9 @@
  * and the 场次 switch. (Drawing, the minimap and dense taps: seatmap-nav.test.ts.)
  */
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import taro, { resetTaro, router } from './stubs/taro';
+import taro from './stubs/taro';
 import { SESSION, seatMap } from './fixtures';
-import { phoneLayout, seatmap, tap } from './seatmap-page';
+import { phoneLayout, seatmap, serveSeatMap, tap } from './seatmap-page';
 import * as catalog from '../../src/services/catalog';
 import SeatMapPage from '../../src/pages/seatmap/index';
 
@@ -16,25 +16,18 @@ beforeAll(phoneLayout);
 
 const session = (id: string, startsAt: string, status = 'on_sale') => ({ ...SESSION, id, startsAt, status });
 
-beforeEach(() => {
-  resetTaro();
-  router.params = { sessionId: '7', showId: '3' };
-  api.getSeatMap.mockResolvedValue(seatMap());
-  api.getSession.mockResolvedValue(SESSION);
-  api.getShow.mockResolvedValue({
-    id: '3',
-    title: '星河巡回演唱会',
-    venueName: '梅奔',
-    venue: { id: '1', name: '梅赛德斯', city: '上海', address: '' },
-    sessions: [
-      session('7', '2027-01-15T11:30:00.000Z'),
-      session('8', '2027-01-16T11:30:00.000Z'),
-      session('9', '2027-01-17T11:30:00.000Z', 'presale'),
-      session('6', '2026-01-10T11:30:00.000Z', 'ended'),
-    ],
-  } as never);
-  api.getSeatStates.mockResolvedValue({ sessionId: '7', held: [], sold: [], zones: [] });
-});
+beforeEach(() =>
+  serveSeatMap(api, seatMap(), {
+    show: {
+      sessions: [
+        session('7', '2027-01-15T11:30:00.000Z'),
+        session('8', '2027-01-16T11:30:00.000Z'),
+        session('9', '2027-01-17T11:30:00.000Z', 'presale'),
+        session('6', '2026-01-10T11:30:00.000Z', 'ended'),
+      ],
+    },
+  }),
+);
 
 async function ready() {
   render(<SeatMapPage />);

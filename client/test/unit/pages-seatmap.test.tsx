@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import taro, { pages, resetTaro, router } from './stubs/taro';
-import { SESSION, TIERS, seatMap } from './fixtures';
-import { phoneLayout, seatmap, tap } from './seatmap-page';
+import taro, { pages } from './stubs/taro';
+import { TIERS, seatMap } from './fixtures';
+import { phoneLayout, seatmap, serveSeatMap, tap } from './seatmap-page';
 import * as catalog from '../../src/services/catalog';
 import SeatMapPage from '../../src/pages/seatmap/index';
 import { loadDraft } from '../../src/services/draft';
@@ -12,19 +12,7 @@ const api = jest.mocked(catalog);
 
 beforeAll(phoneLayout);
 
-beforeEach(() => {
-  resetTaro();
-  router.params = { sessionId: '7', showId: '3' };
-  api.getSeatMap.mockResolvedValue(seatMap({ s5: 'sold' }));
-  api.getSession.mockResolvedValue(SESSION);
-  api.getShow.mockResolvedValue({
-    id: '3',
-    title: '星河巡回演唱会',
-    venueName: '梅奔',
-    venue: { id: '1', name: '梅赛德斯', city: '上海', address: '' },
-  } as never);
-  api.getSeatStates.mockResolvedValue({ sessionId: '7', held: [], sold: ['s5'], zones: [] });
-});
+beforeEach(() => serveSeatMap(api, seatMap({ s5: 'sold' }), { sold: ['s5'] }));
 
 const total = () => screen.getByTestId('running-total').textContent;
 

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { loggedInFan, tick } from './fan';
 import { ok, refuse, serveApi } from './fake-api';
-import { ID_B, SAVED } from './fixtures';
+import { ID_B, offeredForTransfer, SAVED, walletTicket } from './fixtures';
 import TicketsPage from '../../src/pages/tickets/index';
 import TransferPage from '../../src/pages/transfer/index';
 import taro, { router, share } from './stubs/taro';
@@ -12,26 +12,12 @@ const support = require('../support/tickets');
 const CODE = 'c'.repeat(43);
 const keys = support.keyPair();
 const signed = support.ticket(keys, 'TABCDEFGHJKLMNPQRSTU', '7', support.device());
-const ticket = {
-  ticketId: signed.ticketNo,
-  orderNo: 'N1',
-  sessionId: '7',
-  showTitle: '星河巡回演唱会',
-  venueName: '梅奔',
-  startsAt: '2027-01-15T11:30:00.000Z',
-  seat: { section: 'A区', row: '1', number: '1' },
-  status: 'valid',
+const ticket = walletTicket(signed.ticketNo, {
   qr: signed.binding.binding,
   binding: signed.binding,
-  codeStepMs: 20_000,
   transferable: true,
-};
-const offered = {
-  ...ticket,
-  status: 'transferring',
-  transferable: false,
-  transferOffer: { code: CODE, expiresAt: '2027-01-15T09:30:00.000Z' },
-};
+});
+const offered = offeredForTransfer(ticket, CODE);
 
 loggedInFan(new Date('2027-01-10T10:00:00.000Z').getTime());
 

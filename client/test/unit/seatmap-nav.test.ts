@@ -3,11 +3,10 @@
  * and section names once zoomed in, the minimap and 全览, the legend's tier filter, and a tap on
  * seats too dense for a finger zooming in instead of picking.
  */
-import type { SeatMap, SeatMapSeat } from '@showtix/shared-types';
 import { SeatMapController, DENSE_PITCH_PX } from '../../src/seatmap/controller';
 import { buildModel } from '../../src/seatmap/model';
 import { fade } from '../../src/seatmap/labels';
-import { TIERS } from './fixtures';
+import { denseMap } from './fixtures';
 
 interface Frame {
   texts: { text: string; x: number; y: number }[];
@@ -40,28 +39,6 @@ function recorder() {
     strokeText: () => undefined,
   };
   return { ctx, frames, last };
-}
-
-/**
- * An arena-like block: two sections of 20 rows x 40 seats, 10 units apart (1,600 seats), so
- * that at fit zoom on a 375 x 400 canvas seats are ~4 px apart, as the walk-through found.
- */
-function denseMap(curve = 0): SeatMap {
-  const seats: SeatMapSeat[] = [];
-  for (const [k, section] of ['内场A区', '内场B区'].entries())
-    for (let r = 0; r < 20; r++)
-      for (let n = 0; n < 40; n++)
-        seats.push({
-          id: `${k}-${r}-${n}`,
-          section,
-          row: String(r + 1),
-          number: String(n + 1),
-          x: k * 430 + n * 10,
-          y: r * 10 + curve * ((n - 20) / 20) ** 2 * -1,
-          tierId: r < 5 ? 't1' : 't2',
-          state: 'available',
-        });
-  return { sessionId: '7', seating: 'reserved', tiers: TIERS, seats, zones: [] };
 }
 
 function setup(curve = 0) {

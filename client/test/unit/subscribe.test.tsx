@@ -1,20 +1,12 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import taro, { resetTaro, router } from './stubs/taro';
-import { ok, serveApi } from './fake-api';
-import { SESSION } from './fixtures';
-import OrderPage from '../../src/pages/order/index';
-import { clearSessionContext } from '../../src/services/context';
+import { act, fireEvent, screen } from '@testing-library/react';
+import taro, { router } from './stubs/taro';
+import { ok } from './fake-api';
+import { pendingVipOrder } from './fixtures';
+import { loggedInFan, tick } from './fan';
+import { openOrderPage } from './order-page';
 
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
-const ORDER = {
-  orderNo: 'N100',
-  status: 'pending',
-  sessionId: '7',
-  amountFen: 188_000,
-  expireAt: new Date(NOW + 90_000).toISOString(),
-  createdAt: new Date(NOW).toISOString(),
-  items: [{ seatId: '11', tierId: 't1', priceFen: 188_000, section: 'A区', row: '1', number: '1' }],
-};
+const ORDER = pendingVipOrder(NOW);
 const TEMPLATES = {
   paid: 'TPL_PAID',
   ticketed: 'TPL_TICKETED',
@@ -30,44 +22,36 @@ const PAY = {
 };
 
 const stub = taro as unknown as Record<string, jest.Mock>;
-const flush = () => act(() => jest.advanceTimersByTimeAsync(0));
-
+loggedInFan(NOW);
 beforeEach(() => {
-  resetTaro();
-  clearSessionContext();
-  jest.useFakeTimers({ now: NOW });
-  taro.setStorageSync('showtix.token', 'tok');
   router.params = { orderNo: 'N100' };
   stub.requestSubscribeMessage = jest.fn();
 });
-afterEach(() => jest.useRealTimers());
+
+/** The subscribe dialog as the fan answers it: for 出票, 退款 and the reminder, in that order. */
+const fanAnswers = (ticketed: string, refund: string, reminder: string) => async () => ({
+  errMsg: 'requestSubscribeMessage:ok',
+  TPL_TICKETED: ticketed,
+  TPL_REFUND: refund,
+  TPL_REMINDER: reminder,
+});
 
 async function payWith(dialog: () => Promise<unknown>, templatesKnown = true) {
   if (templatesKnown) taro.setStorageSync('showtix.noticeTemplates', JSON.stringify(TEMPLATES));
   stub.requestSubscribeMessage!.mockImplementation(dialog);
-  const sent = serveApi({
-    'GET /api/v1/orders/N100': ok(ORDER),
-    'GET /api/v1/sessions/7': ok(SESSION),
-    'POST /api/v1/orders/N100/pay': ok(PAY),
-    'POST /api/v1/me/subscriptions': ok({ items: [] }),
+  const sent = await openOrderPage(ORDER, {
+    routes: { 'POST /api/v1/orders/N100/pay': ok(PAY), 'POST /api/v1/me/subscriptions': ok({ items: [] }) },
   });
-  render(<OrderPage />);
-  await flush();
   await act(async () => {
     fireEvent.click(screen.getByTestId('pay-again'));
     await jest.advanceTimersByTimeAsync(0);
   });
-  await flush();
+  await tick();
   return sent;
 }
 
 it('asks for notice consent right before paying and tells the server what the fan answered', async () => {
-  const sent = await payWith(async () => ({
-    errMsg: 'requestSubscribeMessage:ok',
-    TPL_TICKETED: 'accept',
-    TPL_REFUND: 'reject',
-    TPL_REMINDER: 'accept',
-  }));
+  const sent = await payWith(fanAnswers('accept', 'reject', 'accept'));
   expect(stub.requestSubscribeMessage).toHaveBeenCalledWith({
     tmplIds: ['TPL_TICKETED', 'TPL_REFUND', 'TPL_REMINDER'],
   });
@@ -84,12 +68,7 @@ it('asks for notice consent right before paying and tells the server what the fa
 });
 
 it('pays all the same when the fan refuses every notice', async () => {
-  const sent = await payWith(async () => ({
-    errMsg: 'requestSubscribeMessage:ok',
-    TPL_TICKETED: 'reject',
-    TPL_REFUND: 'ban',
-    TPL_REMINDER: 'reject',
-  }));
+  const sent = await payWith(fanAnswers('reject', 'ban', 'reject'));
   expect(stub.requestPayment).toHaveBeenCalledTimes(1);
   expect(sent.map((s) => s.key)).toContain('POST /api/v1/orders/N100/pay');
 });

@@ -1,6 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { loggedInFan, tick } from './fan';
 import { ok, serveApi } from './fake-api';
+import { walletTicket } from './fixtures';
 import TicketsPage from '../../src/pages/tickets/index';
 import { makeCode } from '../../src/services/ticket-code';
 import taro from './stubs/taro';
@@ -16,22 +17,11 @@ const keys = support.keyPair();
 const phone = support.device();
 const signed = support.ticket(keys, 'TABCDEFGHJKLMNPQRSTU', '7', phone);
 
-const base = {
-  orderNo: 'N1',
-  sessionId: '7',
-  showTitle: '星河巡回演唱会',
-  venueName: '梅奔',
-  startsAt: '2027-01-15T11:30:00.000Z',
-  seat: { section: 'A区', row: '1', number: '1' },
-};
-const live = {
-  ...base,
-  ticketId: signed.ticketNo,
-  status: 'valid',
+const live = walletTicket(signed.ticketNo, {
   qr: signed.binding.binding,
   binding: signed.binding,
   codeStepMs: STEP,
-};
+});
 /** This phone's key, as the wallet stored it when it first bound the ticket. */
 const onThisPhone = () => taro.setStorageSync('showtix.ticketKey', phone.seed);
 

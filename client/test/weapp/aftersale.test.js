@@ -5,6 +5,7 @@
  * session and 我的候补 on 我的.
  */
 const { calls, routes, storage, openPage, until, reset, byClass, fire, text } = require('./mp');
+const { offeredForTransfer, walletTicket } = require('../unit/fixtures');
 
 const CODE = 'c'.repeat(43);
 const T1 = 'TABCDEFGHJKLMNPQRSTU';
@@ -18,25 +19,8 @@ const requested = (key) => calls.request.filter((r) => r.key === key);
 const typeInto = (page, n, value) => fire(page, 'field__input', 'input', { detail: { value } }, n);
 const pageText = (page) => page.dom.textContent.replace(/\s+/g, ' ');
 
-const ticket = {
-  ticketId: T1,
-  orderNo: 'N1',
-  sessionId: '7',
-  showTitle: '星河巡回演唱会',
-  venueName: '梅奔',
-  startsAt: '2027-01-15T11:30:00.000Z',
-  seat: { section: 'A区', row: '1', number: '1' },
-  status: 'valid',
-  qr: '',
-  codeStepMs: 20_000,
-  transferable: true,
-};
-const offered = {
-  ...ticket,
-  status: 'transferring',
-  transferable: false,
-  transferOffer: { code: CODE, expiresAt: '2027-01-15T09:30:00.000Z' },
-};
+const ticket = walletTicket(T1, { transferable: true });
+const offered = offeredForTransfer(ticket, CODE);
 
 const preview = (extra = {}) => ({
   showTitle: '星河巡回演唱会',

@@ -17,7 +17,7 @@ const {
   wxAttr,
 } = require('./mp');
 const { colourAt } = require('./canvas');
-const { seatMap, SESSION } = require('../unit/fixtures');
+const { denseMap, seatMap, SESSION } = require('../unit/fixtures');
 const { buildModel, SELECTED_COLOR, UNAVAILABLE_COLOR } = require('../../src/seatmap/model');
 const { fitView, toScreen } = require('../../src/seatmap/viewport');
 
@@ -177,28 +177,6 @@ test('the compiled page draws the known layout on a Canvas 2D node: tier colours
   await until(() => colourAt(point('s1')) === tier('s1'), 'the seat drawn free again');
   page.detach();
 });
-
-/**
- * An arena block as the walk-through met it: 2 sections of 20 rows x 40 seats, ~4 px apart at
- * fit zoom on a phone.
- */
-function denseMap() {
-  const seats = [];
-  for (const [k, section] of ['内场A区', '内场B区'].entries())
-    for (let r = 0; r < 20; r++)
-      for (let n = 0; n < 40; n++)
-        seats.push({
-          id: `${k}-${r}-${n}`,
-          section,
-          row: String(r + 1),
-          number: String(n + 1),
-          x: k * 430 + n * 10,
-          y: r * 10,
-          tierId: r < 5 ? 't1' : 't2',
-          state: 'available',
-        });
-  return { ...map, seats };
-}
 
 test('the compiled page navigates a dense map: a tap zooms in, rows, section names and the minimap are drawn; the legend filters; 全览', async () => {
   const dense = denseMap();

@@ -122,6 +122,13 @@ export async function recordOutcome(
   );
 }
 
+/** The fan a notice goes to, and the show and start it is about (a row of the queries below). */
+const recipient = (r: Row) => ({
+  openid: String(r.openid),
+  title: String(r.title),
+  startsAt: r.starts_at as Date,
+});
+
 /** Who a sale_open notice goes to: the fan, the show, and the session that went on sale. */
 export async function saleRecipientOf(db: Q, userId: string, sessionId: string) {
   const [rows] = await db.query<Row[]>(
@@ -130,14 +137,7 @@ export async function saleRecipientOf(db: Q, userId: string, sessionId: string) 
     [sessionId, userId],
   );
   const r = rows[0];
-  return r
-    ? {
-        openid: String(r.openid),
-        showId: String(r.show_id),
-        title: String(r.title),
-        startsAt: r.starts_at as Date,
-      }
-    : null;
+  return r ? { ...recipient(r), showId: String(r.show_id) } : null;
 }
 
 /** Who a notice goes to and what it is about. */
@@ -148,14 +148,7 @@ export async function recipientOf(db: Q, userId: string, orderId: string) {
     [orderId, userId],
   );
   const r = rows[0];
-  return r
-    ? {
-        openid: String(r.openid),
-        orderNo: String(r.order_no),
-        title: String(r.title),
-        startsAt: r.starts_at as Date,
-      }
-    : null;
+  return r ? { ...recipient(r), orderNo: String(r.order_no) } : null;
 }
 
 /**

@@ -369,23 +369,20 @@ describe('complimentary tickets', () => {
     const s = await createSession(h.env.deps, { zones: [{ name: 'GA', capacity: 100 }] });
     const zone = `/api/v1/admin/sessions/${s.sessionId}/reservations/zones/${s.zoneIds[0]}`;
     await op('PUT', zone, { reserved: 5 });
-    const r = await issue(s.sessionId, {
-      idempotencyKey: 'comp-test-0300',
-      name: '赵六',
-      phone: '13700137000',
-      zoneId: s.zoneIds[0],
-      quantity: 3,
-    });
+    // 赵六's comps of the zone, each under its own key.
+    const issueToZhao = (key: string, quantity: number) =>
+      issue(s.sessionId, {
+        idempotencyKey: key,
+        name: '赵六',
+        phone: '13700137000',
+        zoneId: s.zoneIds[0],
+        quantity,
+      });
+    const r = await issueToZhao('comp-test-0300', 3);
     expect(r.status).toBe(201);
     expect((await op('PUT', zone, { reserved: 1 })).body.error.code).toBe('UNIT_IN_USE');
     expect((await op('PUT', zone, { reserved: 3 })).body.zones[0]).toMatchObject({ reserved: 3, issued: 3 });
-    const more = await issue(s.sessionId, {
-      idempotencyKey: 'comp-test-0301',
-      name: '赵六',
-      phone: '13700137000',
-      zoneId: s.zoneIds[0],
-      quantity: 1,
-    });
+    const more = await issueToZhao('comp-test-0301', 1);
     expect(more.body.error.code).toBe('UNIT_NOT_RESERVED');
     // After a flush the rebuild keeps the zone's reserved units out of the free ones.
     await flush();

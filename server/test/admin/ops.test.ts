@@ -2,6 +2,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { issueTickets } from '../../src/tickets/service';
 import { createSession, type SessionFixture } from '../helpers/fixtures';
 import { createPayEnv, type PayEnv } from '../helpers/pay-env';
+import { adminRefund } from '../helpers/refund-steps';
 
 /** The operations section of the admin API: recovery's leftovers, each with an audited repair. */
 let p: PayEnv;
@@ -67,11 +68,7 @@ it('shows an ABNORMAL refund handed to an operator, who records the decision (au
   const o = await paidOrder('openid-ops-abnormal');
   await issueTickets(p.deps, o.id, p.clock.now());
   p.sim.setFaults({ refundOutcome: 'ABNORMAL' });
-  const refund = await p.deps.refunds.refundOrder({
-    orderId: o.id,
-    by: { kind: 'admin', id: '1' },
-    now: p.clock.now(),
-  });
+  const refund = await adminRefund(p, o.id);
   await p.deps.refunds.execute(refund.id, p.clock.now());
   await p.until(
     async () => (await one('SELECT status FROM refunds WHERE id = ?', [refund.id])).status === 3,

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { createApp } from '../../src/app';
-import type { TestEnv } from './env';
+import { createTestEnv, type TestEnv } from './env';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -58,4 +58,21 @@ export async function startTestServer(env: TestEnv, port = 0): Promise<TestServe
       return env.deps.tokens.issue({ userId, roles });
     },
   };
+}
+
+/**
+ * For the tests of one file: a fresh environment (config `overrides`) and the app on it, closed
+ * after the last test. Read `env` and `api` inside the tests, once beforeAll has run.
+ */
+export function serverForFile(overrides: Record<string, string> = {}): { env: TestEnv; api: TestServer } {
+  const ctx = {} as { env: TestEnv; api: TestServer };
+  beforeAll(async () => {
+    ctx.env = await createTestEnv(overrides);
+    ctx.api = await startTestServer(ctx.env);
+  });
+  afterAll(async () => {
+    await ctx.api.close();
+    await ctx.env.close();
+  });
+  return ctx;
 }

@@ -1,6 +1,5 @@
 import { request as httpRequest, type ClientRequest } from 'node:http';
-import { createTestEnv, type TestEnv } from '../helpers/env';
-import { startTestServer, type TestServer } from '../helpers/http';
+import { serverForFile } from '../helpers/http';
 
 /**
  * Shedding on a real server: saturated by requests in flight, or by a blocked event loop, it
@@ -8,20 +7,10 @@ import { startTestServer, type TestServer } from '../helpers/http';
  * takes requests again as soon as the saturation ends.
  */
 const INFLIGHT_MAX = 5;
-let env: TestEnv;
-let api: TestServer;
-
-beforeAll(async () => {
-  env = await createTestEnv({
-    SHED_INFLIGHT_MAX: String(INFLIGHT_MAX),
-    SHED_EVENT_LOOP_LAG_MS: '100',
-    SHED_RETRY_AFTER_S: '2',
-  });
-  api = await startTestServer(env);
-});
-afterAll(async () => {
-  await api.close();
-  await env.close();
+const t = serverForFile({
+  SHED_INFLIGHT_MAX: String(INFLIGHT_MAX),
+  SHED_EVENT_LOOP_LAG_MS: '100',
+  SHED_RETRY_AFTER_S: '2',
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -31,9 +20,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * server refused it (this busy test machine can lag over the bound on its own): the caller retries.
  */
 function slowRequest(): Promise<ClientRequest | undefined> {
-  const before = env.deps.lifecycle.inFlight;
+  const before = t.env.deps.lifecycle.inFlight;
   return new Promise((resolve) => {
-    const req = httpRequest(`${api.url}/api/v1/orders`, {
+    const req = httpRequest(`${t.api.url}/api/v1/orders`, {
       method: 'POST',
       agent: false,
       headers: { 'content-type': 'application/json', 'content-length': '1000' },
@@ -46,7 +35,7 @@ function slowRequest(): Promise<ClientRequest | undefined> {
     req.flushHeaders();
     req.write('{"sessionId":');
     const poll = setInterval(() => {
-      if (env.deps.lifecycle.inFlight > before) {
+      if (t.env.deps.lifecycle.inFlight > before) {
         clearInterval(poll);
         resolve(req);
       }
@@ -73,7 +62,7 @@ async function recovers(): Promise<number> {
   const end = Date.now() + 5_000;
   for (;;) {
     await sleep(100);
-    const status = (await api.call('GET', '/api/v1/shows')).status;
+    const status = (await t.api.call('GET', '/api/v1/shows')).status;
     if (status !== 503 || Date.now() > end) return status;
   }
 }
@@ -81,17 +70,17 @@ async function recovers(): Promise<number> {
 it('refuses with 503 OVERLOADED + Retry-After once the bound of requests in flight is reached, then recovers', async () => {
   const slow = await holdInFlight(INFLIGHT_MAX);
   try {
-    expect(env.deps.lifecycle.inFlight).toBe(INFLIGHT_MAX);
+    expect(t.env.deps.lifecycle.inFlight).toBe(INFLIGHT_MAX);
     // This one would be the sixth in flight.
-    const refused = await api.call('GET', '/api/v1/shows');
+    const refused = await t.api.call('GET', '/api/v1/shows');
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('2');
     expect(refused.body).toEqual({ error: { code: 'OVERLOADED', message: '当前访问人数过多，请稍后再试' } });
     // Probes, metrics and the admin API (the switches that end an overload) are never refused.
-    expect((await api.call('GET', '/livez')).status).toBe(200);
-    expect((await api.call('GET', '/readyz')).status).toBe(200);
-    expect((await api.call('GET', '/api/v1/admin/degrade')).status).toBe(401);
-    expect(env.deps.shedder.refused).toBeGreaterThanOrEqual(1);
+    expect((await t.api.call('GET', '/livez')).status).toBe(200);
+    expect((await t.api.call('GET', '/readyz')).status).toBe(200);
+    expect((await t.api.call('GET', '/api/v1/admin/degrade')).status).toBe(401);
+    expect(t.env.deps.shedder.refused).toBeGreaterThanOrEqual(1);
   } finally {
     for (const r of slow) r.destroy();
   }
@@ -108,12 +97,12 @@ it('refuses while the event loop lags over the bound (sustained), then recovers'
     }
     await new Promise((r) => setTimeout(r, 0));
   }
-  expect(env.deps.shedder.lagMs).toBeGreaterThan(100);
-  const refused = await api.call('GET', '/api/v1/shows');
+  expect(t.env.deps.shedder.lagMs).toBeGreaterThan(100);
+  const refused = await t.api.call('GET', '/api/v1/shows');
   expect(refused.status).toBe(503);
   expect(refused.body.error.code).toBe('OVERLOADED');
   expect(refused.headers.get('retry-after')).toBe('2');
   // Idle again: two quiet windows later the lag is back under the bound.
   expect(await recovers()).toBe(200);
-  expect(env.deps.shedder.lagMs).toBeLessThan(100);
+  expect(t.env.deps.shedder.lagMs).toBeLessThan(100);
 });

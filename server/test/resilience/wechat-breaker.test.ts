@@ -4,6 +4,7 @@ import { issueTickets } from '../../src/tickets/service';
 import { WechatBusyError } from '../../src/wechat/breaker';
 import { createSession, type SessionFixture } from '../helpers/fixtures';
 import { createPayEnv, type PayEnv } from '../helpers/pay-env';
+import { adminRefund, refundNosAtWechat } from '../helpers/refund-steps';
 
 /**
  * The circuit breaker around WeChat Pay, against the simulator's fault switches: a failing or
@@ -104,11 +105,7 @@ it('a refund the open breaker refused stays requested and the sweeper sends it o
   );
   const orderId = String((await one('SELECT id FROM orders WHERE order_no = ?', [o.orderNo])).id);
   await issueTickets(p.deps, orderId, p.clock.now());
-  const refund = await p.deps.refunds.refundOrder({
-    orderId,
-    by: { kind: 'admin', id: '1' },
-    now: p.clock.now(),
-  });
+  const refund = await adminRefund(p, orderId);
   // WeChat fails: the breaker opens on the query calls of payment checks (half of the window's
   // calls failed; the window also holds the successes above).
   p.sim.setFaults({ failNextRequests: 30 });
@@ -126,10 +123,5 @@ it('a refund the open breaker refused stays requested and the sweeper sends it o
     async () => (await one('SELECT status FROM refunds WHERE id = ?', [refund.id])).status === 2,
     'refund succeeded',
   );
-  expect(
-    p.sim
-      .refunds()
-      .filter((x) => x.out_trade_no === o.orderNo)
-      .map((x) => x.out_refund_no),
-  ).toEqual([row.out_refund_no]);
+  expect(refundNosAtWechat(p, o.orderNo)).toEqual([row.out_refund_no]);
 });

@@ -1,9 +1,9 @@
-import { Card, Col, Empty, Row, Statistic, Table } from 'antd';
+import { Card, Col, Empty, Row, Statistic } from 'antd';
 import type { SalesReport, SalesSession, SalesTier } from '@showtix/shared-types';
-import { EChart } from '../../components/EChart';
 import { dateTime } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
 import { salesByDayOption, salesByTierOption } from './charts';
+import { CardPair, ChartCard, countColumn, moneyColumn, ReportTable, SESSION_COLUMNS } from './parts';
 
 const CHANNEL_LABEL: Record<string, string> = { miniprogram: '小程序(微信支付)', comp: '赠票' };
 
@@ -33,31 +33,24 @@ export function SalesTab({ report }: { report: SalesReport }) {
           <Statistic title="退款" value={money(t.refundedFen)} />
         </Col>
       </Row>
-      <Row gutter={16} style={{ marginTop: 16 }}>
-        <Col xs={24} lg={14}>
-          <Card size="small" title="按日(北京时间)">
-            <EChart option={salesByDayOption(report)} testId="chart-sales-day" />
-          </Card>
-        </Col>
-        <Col xs={24} lg={10}>
-          <Card size="small" title="按票档">
-            <EChart option={salesByTierOption(report, sessionLabel)} testId="chart-sales-tier" />
-          </Card>
-        </Col>
-      </Row>
+      <CardPair first={14}>
+        <ChartCard title="按日(北京时间)" option={salesByDayOption(report)} testId="chart-sales-day" />
+        <ChartCard
+          title="按票档"
+          option={salesByTierOption(report, sessionLabel)}
+          testId="chart-sales-tier"
+        />
+      </CardPair>
       <Card size="small" title="按场次" style={{ marginTop: 16 }}>
-        <Table<SalesSession>
+        <ReportTable<SalesSession>
           rowKey="sessionId"
-          size="small"
-          pagination={false}
           dataSource={report.bySession}
           columns={[
-            { title: '演出', dataIndex: 'showTitle' },
-            { title: '场次时间', dataIndex: 'startsAt', render: (v: string) => dateTime(v) },
-            { title: '订单', dataIndex: 'orders', align: 'right' },
-            { title: '票数', dataIndex: 'tickets', align: 'right' },
-            { title: '销售额', dataIndex: 'grossFen', align: 'right', render: money },
-            { title: '退款', dataIndex: 'refundedFen', align: 'right', render: money },
+            ...SESSION_COLUMNS,
+            countColumn('订单', 'orders'),
+            countColumn('票数', 'tickets'),
+            moneyColumn('销售额', 'grossFen'),
+            moneyColumn('退款', 'refundedFen'),
           ]}
         />
       </Card>
@@ -74,40 +67,32 @@ function TierAndChannel({
   sessionLabel: (id: string) => string;
 }) {
   return (
-    <Row gutter={16} style={{ marginTop: 16 }}>
-      <Col xs={24} lg={14}>
-        <Card size="small" title="按票档">
-          <Table<SalesTier>
-            rowKey={(r) => `${r.sessionId}-${r.tierId}`}
-            size="small"
-            pagination={false}
-            dataSource={report.byTier}
-            columns={[
-              { title: '场次', dataIndex: 'sessionId', render: sessionLabel },
-              { title: '票档', dataIndex: 'tierName' },
-              { title: '票价', dataIndex: 'priceFen', align: 'right', render: money },
-              { title: '票数', dataIndex: 'tickets', align: 'right' },
-              { title: '销售额', dataIndex: 'grossFen', align: 'right', render: money },
-            ]}
-          />
-        </Card>
-      </Col>
-      <Col xs={24} lg={10}>
-        <Card size="small" title="按渠道">
-          <Table
-            rowKey="channel"
-            size="small"
-            pagination={false}
-            dataSource={report.byChannel}
-            columns={[
-              { title: '渠道', dataIndex: 'channel', render: (c: string) => CHANNEL_LABEL[c] ?? c },
-              { title: '订单', dataIndex: 'orders', align: 'right' },
-              { title: '票数', dataIndex: 'tickets', align: 'right' },
-              { title: '销售额', dataIndex: 'grossFen', align: 'right', render: money },
-            ]}
-          />
-        </Card>
-      </Col>
-    </Row>
+    <CardPair first={14}>
+      <Card size="small" title="按票档">
+        <ReportTable<SalesTier>
+          rowKey={(r) => `${r.sessionId}-${r.tierId}`}
+          dataSource={report.byTier}
+          columns={[
+            { title: '场次', dataIndex: 'sessionId', render: sessionLabel },
+            { title: '票档', dataIndex: 'tierName' },
+            moneyColumn('票价', 'priceFen'),
+            countColumn('票数', 'tickets'),
+            moneyColumn('销售额', 'grossFen'),
+          ]}
+        />
+      </Card>
+      <Card size="small" title="按渠道">
+        <ReportTable
+          rowKey="channel"
+          dataSource={report.byChannel}
+          columns={[
+            { title: '渠道', dataIndex: 'channel', render: (c: string) => CHANNEL_LABEL[c] ?? c },
+            countColumn('订单', 'orders'),
+            countColumn('票数', 'tickets'),
+            moneyColumn('销售额', 'grossFen'),
+          ]}
+        />
+      </Card>
+    </CardPair>
   );
 }

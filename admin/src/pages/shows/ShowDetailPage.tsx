@@ -1,11 +1,11 @@
 import { Button, Card, Col, Descriptions, Drawer, Form, Image, Row, Space, Table, Tag } from 'antd';
-import { EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { SHOW_CATEGORY_LABEL, type AdminSessionSummary } from '@showtix/shared-types';
 import { getShow, updateShow } from '../../api/shows';
 import { useEditable } from '../../api/useEditable';
 import { LoadState } from '../../components/LoadState';
-import { PageHeader } from '../../components/PageParts';
+import { DetailHeader } from '../../components/PageParts';
 import { dateTime, SESSION_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
 import { SessionActions } from './sessionActions';
@@ -24,21 +24,16 @@ export function ShowDetailPage() {
   if (page.error || !show) return <LoadState error={page.error} />;
   return (
     <>
-      <PageHeader title={show.title}>
-        <Space>
-          <Button icon={<EditOutlined />} onClick={page.edit}>
-            编辑演出
-          </Button>
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={() => navigate(`/shows/${show.id}/sessions/new`)}
-            data-testid="new-session"
-          >
-            新建场次
-          </Button>
-        </Space>
-      </PageHeader>
+      <DetailHeader title={show.title} edit="编辑演出" onEdit={page.edit}>
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => navigate(`/shows/${show.id}/sessions/new`)}
+          data-testid="new-session"
+        >
+          新建场次
+        </Button>
+      </DetailHeader>
       <Row gutter={16}>
         <Col xs={24} xl={7}>
           <Card size="small" style={{ marginBottom: 16 }}>

@@ -7,7 +7,7 @@ import { createShow, listShows } from '../../api/shows';
 import { useApi } from '../../api/useApi';
 import { dateTime, SESSION_STATUS } from '../../utils/format';
 import { ShowForm, type ShowFormValues } from './ShowForm';
-import { ListCard, NewButton, PageHeader } from '../../components/PageParts';
+import { ListPage } from '../../components/PageParts';
 
 export function ShowListPage() {
   const navigate = useNavigate();
@@ -15,7 +15,7 @@ export function ShowListPage() {
   const [open, setOpen] = useState(false);
   const [saving, setSaving] = useState(false);
   const [form] = Form.useForm<ShowFormValues>();
-  const { data, loading } = useApi(() => listShows(), []);
+  const list = useApi(() => listShows(), []);
   const create = async (v: ShowFormValues) => {
     setSaving(true);
     try {
@@ -30,14 +30,10 @@ export function ShowListPage() {
   };
   return (
     <>
-      <PageHeader title="演出与场次">
-        <NewButton onClick={() => (form.resetFields(), setOpen(true))} testId="new-show">
-          新建演出
-        </NewButton>
-      </PageHeader>
-      <ListCard<AdminShowSummary>
-        loading={loading}
-        dataSource={data?.items}
+      <ListPage<AdminShowSummary>
+        title="演出与场次"
+        add={{ label: '新建演出', testId: 'new-show', onClick: () => (form.resetFields(), setOpen(true)) }}
+        list={list}
         columns={[
           {
             title: '海报',

@@ -2,6 +2,8 @@ import { Col, Form, InputNumber, Row, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import type { VenueSummary } from '@showtix/shared-types';
 
+type Axis = 'latitude' | 'longitude';
+
 /** Empty, or a number in [min, max]: the server's range (shared-types LatitudeSchema / LongitudeSchema). */
 const range = (min: number, max: number, what: string): Rule => ({
   validator: (_, v: number | null | undefined) =>
@@ -12,7 +14,7 @@ const range = (min: number, max: number, what: string): Rule => ({
 
 /** Both or neither: a latitude without its longitude is no place. */
 const paired =
-  (other: 'latitude' | 'longitude'): Rule =>
+  (other: Axis): Rule =>
   ({ getFieldValue }) => ({
     validator: (_, v: number | null | undefined) =>
       (v === null || v === undefined) ===
@@ -20,6 +22,35 @@ const paired =
         ? Promise.resolve()
         : Promise.reject(new Error('经纬度须同时填写或同时清空')),
   });
+
+/** One of the pair: its range, the other field it must come with, an example value. */
+function CoordinateField(p: {
+  name: Axis;
+  other: Axis;
+  label: string;
+  max: number;
+  example: string;
+  disabled: boolean;
+}) {
+  return (
+    <Col span={12}>
+      <Form.Item
+        name={p.name}
+        label={p.label}
+        dependencies={[p.other]}
+        rules={[range(-p.max, p.max, p.label), paired(p.other)]}
+      >
+        <InputNumber
+          style={{ width: '100%' }}
+          placeholder={p.example}
+          step={0.000001}
+          disabled={p.disabled}
+          data-testid={`venue-${p.name}`}
+        />
+      </Form.Item>
+    </Col>
+  );
+}
 
 /**
  * 纬度 and 经度 of a venue, for the fan's 导航: GCJ-02, as Tencent's coordinate picker (or any
@@ -29,38 +60,22 @@ export function CoordinateFields({ disabled = false }: { disabled?: boolean }) {
   return (
     <>
       <Row gutter={12}>
-        <Col span={12}>
-          <Form.Item
-            name="latitude"
-            label="纬度"
-            dependencies={['longitude']}
-            rules={[range(-90, 90, '纬度'), paired('longitude')]}
-          >
-            <InputNumber
-              style={{ width: '100%' }}
-              placeholder="31.190617"
-              step={0.000001}
-              disabled={disabled}
-              data-testid="venue-latitude"
-            />
-          </Form.Item>
-        </Col>
-        <Col span={12}>
-          <Form.Item
-            name="longitude"
-            label="经度"
-            dependencies={['latitude']}
-            rules={[range(-180, 180, '经度'), paired('latitude')]}
-          >
-            <InputNumber
-              style={{ width: '100%' }}
-              placeholder="121.495853"
-              step={0.000001}
-              disabled={disabled}
-              data-testid="venue-longitude"
-            />
-          </Form.Item>
-        </Col>
+        <CoordinateField
+          name="latitude"
+          other="longitude"
+          label="纬度"
+          max={90}
+          example="31.190617"
+          disabled={disabled}
+        />
+        <CoordinateField
+          name="longitude"
+          other="latitude"
+          label="经度"
+          max={180}
+          example="121.495853"
+          disabled={disabled}
+        />
       </Row>
       <Typography.Text type="secondary" style={{ display: 'block', marginTop: -8, marginBottom: 12 }}>
         GCJ-02 坐标（微信与腾讯地图所用），可在腾讯地图坐标拾取器中查得；填写后演出页显示「导航」。

@@ -1,12 +1,12 @@
 import { useMemo } from 'react';
-import { Button, Card, Col, Descriptions, Form, Input, Modal, Row, Space, Tag } from 'antd';
-import { DownloadOutlined, EditOutlined } from '@ant-design/icons';
+import { Button, Card, Col, Descriptions, Form, Input, Modal, Row, Tag } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router-dom';
 import { sectionLabel } from '@showtix/shared-types';
 import { getVenue, updateVenue } from '../../api/venues';
 import { useEditable } from '../../api/useEditable';
 import { LoadState } from '../../components/LoadState';
-import { PageHeader } from '../../components/PageParts';
+import { DetailHeader } from '../../components/PageParts';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import { colorBySection } from '../../seatmap/draw';
 import { dateTime } from '../../utils/format';
@@ -34,22 +34,17 @@ export function VenueDetailPage() {
   if (page.error || !v) return <LoadState error={page.error} />;
   return (
     <>
-      <PageHeader title={v.name}>
-        <Space>
-          <Button icon={<EditOutlined />} onClick={page.edit}>
-            编辑信息
-          </Button>
-          {v.sessionCount === 0 && (
-            <Button onClick={() => navigate(`/venues/${v.id}/layout`)}>修改座位图</Button>
-          )}
-          <Button icon={<DownloadOutlined />} onClick={() => exportLayout(v, 'csv')}>
-            导出 CSV
-          </Button>
-          <Button icon={<DownloadOutlined />} onClick={() => exportLayout(v, 'json')}>
-            导出 JSON
-          </Button>
-        </Space>
-      </PageHeader>
+      <DetailHeader title={v.name} edit="编辑信息" onEdit={page.edit}>
+        {v.sessionCount === 0 && (
+          <Button onClick={() => navigate(`/venues/${v.id}/layout`)}>修改座位图</Button>
+        )}
+        <Button icon={<DownloadOutlined />} onClick={() => exportLayout(v, 'csv')}>
+          导出 CSV
+        </Button>
+        <Button icon={<DownloadOutlined />} onClick={() => exportLayout(v, 'json')}>
+          导出 JSON
+        </Button>
+      </DetailHeader>
       <Row gutter={16}>
         <Col xs={24} xl={7}>
           <Card size="small" style={{ marginBottom: 16 }}>

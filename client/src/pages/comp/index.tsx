@@ -1,8 +1,9 @@
-import { Button, Text, View } from '@tarojs/components';
+import { View } from '@tarojs/components';
 import { useRouter } from '@tarojs/taro';
 import { useState } from 'react';
 import type { CompClaimView } from '@showtix/shared-types';
 import CodeEntry from '../../components/CodeEntry';
+import DoneCard from '../../components/DoneCard';
 import { switchTab } from '../../routes';
 import { claimComp } from '../../services/comps';
 import './index.scss';
@@ -19,19 +20,13 @@ export default function CompClaimPage() {
 
   if (done) {
     return (
-      <View className="page comp-claim" data-testid="comp-done">
-        <View className="card">
-          <Text className="card__title">已领取 {done.tickets} 张赠票</Text>
-          <Text className="card__sub">门票已放入票夹，入场时出示票夹中的二维码</Text>
-          <Button
-            className="btn btn--primary comp-claim__go"
-            data-testid="comp-tickets"
-            onClick={() => switchTab('tickets')}
-          >
-            查看票夹
-          </Button>
-        </View>
-      </View>
+      <DoneCard
+        block="comp-claim"
+        testid="comp-done"
+        title={`已领取 ${done.tickets} 张赠票`}
+        sub="门票已放入票夹，入场时出示票夹中的二维码"
+        action={{ text: '查看票夹', testid: 'comp-tickets', onTap: () => switchTab('tickets') }}
+      />
     );
   }
   return (

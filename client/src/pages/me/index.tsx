@@ -68,31 +68,44 @@ function OrderShortcuts({ pending }: { pending: number }) {
   );
 }
 
+/** An entry of a group: the page it opens (`tab`: a tab page, switched to rather than opened). */
+type Entry = { icon: IconName; text: string; sub: string; testid: string; to: RouteName; tab?: true };
+
 /** The fan's tickets: the wallet, saved attendees, and complimentary tickets to claim. */
-function TicketGroup() {
+const TICKET_ENTRIES: Entry[] = [
+  { icon: 'ticket', text: '我的票夹', sub: '电子票入场', testid: 'me-tickets', to: 'tickets', tab: true },
+  { icon: 'people', text: '常用观演人', sub: '实名购票时直接选择', testid: 'me-attendees', to: 'attendees' },
+  { icon: 'ticket', text: '领取赠票', sub: '输入主办方给的领取码', testid: 'me-comp', to: 'comp' },
+];
+
+const ABOUT: Entry = {
+  icon: 'doc',
+  text: '关于与协议',
+  sub: '购票协议、隐私说明',
+  testid: 'me-about',
+  to: 'about',
+};
+
+/** Gate staff's tools: the scan desk once a show is assigned, and redeeming an invite code. */
+function staffEntries(shows: number): Entry[] {
+  const invite: Entry = {
+    icon: 'info',
+    text: '工作人员邀请码',
+    sub: '主办方邀请检票时使用',
+    testid: 'me-staff-invite',
+    to: 'staffInvite',
+  };
+  if (!shows) return [invite];
+  const sub = `可检 ${shows} 个演出`;
+  return [{ icon: 'scan', text: '检票工作台', sub, testid: 'me-staff-scan', to: 'staffScan' }, invite];
+}
+
+function Group({ entries }: { entries: Entry[] }) {
   return (
     <View className="card me__group">
-      <Item
-        icon="ticket"
-        text="我的票夹"
-        sub="电子票入场"
-        testid="me-tickets"
-        onTap={() => switchTab('tickets')}
-      />
-      <Item
-        icon="people"
-        text="常用观演人"
-        sub="实名购票时直接选择"
-        testid="me-attendees"
-        onTap={() => go('attendees')}
-      />
-      <Item
-        icon="ticket"
-        text="领取赠票"
-        sub="输入主办方给的领取码"
-        testid="me-comp"
-        onTap={() => go('comp')}
-      />
+      {entries.map((e) => (
+        <Item key={e.testid} {...e} onTap={() => (e.tab ? switchTab(e.to) : go(e.to))} />
+      ))}
     </View>
   );
 }
@@ -103,7 +116,6 @@ export default function MePage() {
   const pending = useLoad(() => listOrders(undefined, 'pending'), []);
   useShownAgain(() => (staff.reload(), pending.reload()));
   const shows = staff.data?.shows ?? [];
-  const open = (r: RouteName) => () => go(r);
   return (
     <View className="page page--tabbed me">
       <ScrollView scrollY className="me__scroll">
@@ -119,7 +131,7 @@ export default function MePage() {
         <OrderShortcuts pending={pending.data?.items.length ?? 0} />
         <MyWaitlist />
         <MySaleReminders />
-        <TicketGroup />
+        <Group entries={TICKET_ENTRIES} />
         <View className="card me__group">
           <ServiceEntry className="me-item" testid="me-service">
             <Icon name="service" color="ink2" className="me-item__icon" />
@@ -127,32 +139,9 @@ export default function MePage() {
             <Text className="me-item__sub">9:00–21:00</Text>
             <Icon name="chevron-right" color="ink3" size="sm" />
           </ServiceEntry>
-          <Item
-            icon="doc"
-            text="关于与协议"
-            sub="购票协议、隐私说明"
-            testid="me-about"
-            onTap={open('about')}
-          />
+          <Item {...ABOUT} onTap={() => go(ABOUT.to)} />
         </View>
-        <View className="card me__group">
-          {shows.length ? (
-            <Item
-              icon="scan"
-              text="检票工作台"
-              sub={`可检 ${shows.length} 个演出`}
-              testid="me-staff-scan"
-              onTap={open('staffScan')}
-            />
-          ) : null}
-          <Item
-            icon="info"
-            text="工作人员邀请码"
-            sub="主办方邀请检票时使用"
-            testid="me-staff-invite"
-            onTap={open('staffInvite')}
-          />
-        </View>
+        <Group entries={staffEntries(shows.length)} />
       </ScrollView>
       <TabBar current="me" />
     </View>

@@ -1,6 +1,6 @@
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro, { useRouter } from '@tarojs/taro';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import BusyButton from '../../components/BusyButton';
 import ErrorPanel from '../../components/ErrorPanel';
 import LoadState from '../../components/LoadState';
@@ -184,6 +184,15 @@ async function confirmRefund(order: Order, feePercent: number): Promise<boolean>
   return ok.confirm;
 }
 
+/** A secondary action of the bottom bar, held back while another action runs. */
+function BarButton(p: { testid: string; busy: boolean; onTap: () => void; children: ReactNode }) {
+  return (
+    <Button className="btn btn--ghost" data-testid={p.testid} disabled={flag(p.busy)} onClick={p.onTap}>
+      {p.children}
+    </Button>
+  );
+}
+
 export default function OrderPage() {
   const { params } = useRouter();
   const orderNo = params.orderNo ?? '';
@@ -282,14 +291,9 @@ export default function OrderPage() {
         <View className="bottom-bar">
           {order.status === 'pending' ? (
             <>
-              <Button
-                className="btn btn--ghost"
-                data-testid="cancel-order"
-                disabled={flag(busy)}
-                onClick={() => void cancel()}
-              >
+              <BarButton testid="cancel-order" busy={busy} onTap={() => void cancel()}>
                 取消订单
-              </Button>
+              </BarButton>
               <BusyButton
                 className="btn btn--primary btn--wide"
                 testid="pay-again"
@@ -301,24 +305,14 @@ export default function OrderPage() {
             </>
           ) : null}
           {refundable ? (
-            <Button
-              className="btn btn--ghost"
-              data-testid="refund-order"
-              disabled={flag(busy)}
-              onClick={() => void refund()}
-            >
+            <BarButton testid="refund-order" busy={busy} onTap={() => void refund()}>
               申请退款
-            </Button>
+            </BarButton>
           ) : null}
           {perTicket ? (
-            <Button
-              className="btn btn--ghost"
-              data-testid="refund-pick-open"
-              disabled={flag(busy)}
-              onClick={() => setPicking((v) => !v)}
-            >
+            <BarButton testid="refund-pick-open" busy={busy} onTap={() => setPicking((v) => !v)}>
               {picking ? '收起' : refundable ? '部分退票' : '退票'}
-            </Button>
+            </BarButton>
           ) : null}
           {x.offered ? <ExchangeToggle open={exchanging} busy={busy} onToggle={setExchanging} /> : null}
           {order.status === 'ticketed' ? (

@@ -1,6 +1,7 @@
-import { Button, Text, View } from '@tarojs/components';
+import { Text, View } from '@tarojs/components';
 import { useState } from 'react';
 import CodeEntry from '../../../components/CodeEntry';
+import DoneCard from '../../../components/DoneCard';
 import { replace } from '../../../routes';
 import { redeemInvite, type StaffShows } from '../../../services/staff';
 import './index.scss';
@@ -13,24 +14,19 @@ export default function InvitePage() {
 
   if (done) {
     return (
-      <View className="page invite" data-testid="invite-done">
-        <View className="card">
-          <Text className="card__title">已成为检票工作人员</Text>
-          <Text className="card__sub">可检票的演出：</Text>
-          {done.shows.map((s) => (
-            <Text key={s.id} className="card__line">
-              · {s.title}
-            </Text>
-          ))}
-          <Button
-            className="btn btn--primary invite__go"
-            data-testid="invite-scan"
-            onClick={() => replace('staffScan')}
-          >
-            开始检票
-          </Button>
-        </View>
-      </View>
+      <DoneCard
+        block="invite"
+        testid="invite-done"
+        title="已成为检票工作人员"
+        sub="可检票的演出："
+        action={{ text: '开始检票', testid: 'invite-scan', onTap: () => replace('staffScan') }}
+      >
+        {done.shows.map((s) => (
+          <Text key={s.id} className="card__line">
+            · {s.title}
+          </Text>
+        ))}
+      </DoneCard>
     );
   }
   return (
