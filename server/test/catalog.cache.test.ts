@@ -37,7 +37,7 @@ describe('catalog reload', () => {
     expect(second.seats.size).toBe(20);
   });
 
-  it('reads the seats again when a seat changes tier, a price or a position changes', async () => {
+  it('reads the seats again when a seat changes tier, a price changes or a seat goes', async () => {
     const s = await createSession(env.deps, { seats: 20, vip: 2 });
     const seatId = s.seatIds[10]!;
     const before = (await env.deps.catalog.session(s.sessionId))!;
@@ -57,9 +57,13 @@ describe('catalog reload', () => {
     const repriced = await reloaded(s.sessionId);
     expect(repriced.seats.get(seatId)!.priceFen).toBe(199_900);
 
-    await env.deps.db.query('UPDATE venue_seats SET x = x + 5 WHERE id = ?', [seatId]);
-    const shifted = await reloaded(s.sessionId);
-    expect(shifted.seats.get(seatId)!.x).toBe(repriced.seats.get(seatId)!.x + 5);
-    expect((await reloaded(s.sessionId)).seats).toBe(shifted.seats);
+    await env.deps.db.query('DELETE FROM session_seats WHERE session_id = ? AND seat_id = ?', [
+      s.sessionId,
+      s.seatIds[19],
+    ]);
+    const fewer = await reloaded(s.sessionId);
+    expect(fewer.seats.size).toBe(19);
+    expect(fewer.seats.has(s.seatIds[19]!)).toBe(false);
+    expect((await reloaded(s.sessionId)).seats).toBe(fewer.seats);
   });
 });

@@ -161,15 +161,18 @@ async function zonesOf(
 }
 
 /**
- * The seat rows seatsOf reads, summed up in one row: two sums of per-seat CRC32s and the count.
- * A reload that finds it unchanged keeps the seats it has instead of reading 10,000 rows again.
+ * A session's seats summed up in one row: the count and two sums of CRC32s of (seat, tier). A
+ * reload that finds it unchanged keeps the seat map it has instead of reading 10,000 rows again.
+ * session_seats alone decides it: a venue's seats are never updated, and are deleted only while
+ * no session uses them (the foreign key; admin/venues), and seat ids are never reused. Without
+ * the join the row costs MySQL about a quarter of the seats query (5-7 vs 20-25 ms of CPU for
+ * 10,000 seats) and the server a tenth (about 2 vs 21 ms).
  */
 async function seatsSignature(db: Db, sessionId: string): Promise<string> {
   const [[r]] = await db.query<Row[]>(
-    `SELECT COUNT(*) AS n, COALESCE(SUM(CRC32(t.v)), 0) AS a, COALESCE(SUM(CRC32(CONCAT(t.v, '#'))), 0) AS b
-       FROM (SELECT CONCAT_WS('|', vs.id, vs.section, vs.row_label, vs.seat_number, vs.x, vs.y, ss.tier_id) AS v
-               FROM session_seats ss JOIN venue_seats vs ON vs.id = ss.seat_id
-              WHERE ss.session_id = ?) t`,
+    `SELECT COUNT(*) AS n, COALESCE(SUM(CRC32(CONCAT(seat_id, '|', tier_id))), 0) AS a,
+            COALESCE(SUM(CRC32(CONCAT(tier_id, '#', seat_id))), 0) AS b
+       FROM session_seats WHERE session_id = ?`,
     [sessionId],
   );
   return `${r!.n}:${r!.a}:${r!.b}`;
