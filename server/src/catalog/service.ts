@@ -12,8 +12,8 @@ import { appError } from '../errors';
 import {
   findShowRow,
   listShowRows,
-  loadSessionCatalog,
   parseRefundRules,
+  reloadSessionCatalog,
   sessionFields,
   sessionRows,
   tiersOfSessions,
@@ -26,6 +26,8 @@ import { SESSION_STATUS, SESSION_STATUS_NAME, type SessionCatalog } from './type
 interface Cached<T> {
   at: number;
   value: Promise<T>;
+  /** The value once loaded: the next reload keeps its seats if they did not change. */
+  loaded?: T;
 }
 
 /** Catalogs kept per instance: far more sessions than sell at once, each up to 60,000 seats. */
@@ -74,7 +76,8 @@ export class CatalogService {
     // Loads wait apart (bounded by the requests in flight) and settle into the LRU they belong
     // to, so a burst of unknown ids never pushes a live catalog out.
     const fresh = Date.now() - this.allEditedAt < ALL_EDITED_FRESH_MS || this.edited.has(sessionId);
-    const value = loadSessionCatalog(fresh ? this.db : this.readDb, sessionId).then((c) =>
+    const previous = this.sessions.get(sessionId)?.loaded;
+    const value = reloadSessionCatalog(fresh ? this.db : this.readDb, sessionId, previous).then((c) =>
       c && this.overlay ? this.overlay(c) : c,
     );
     this.loading.set(sessionId, value);
@@ -84,7 +87,7 @@ export class CatalogService {
         if (this.loading.get(sessionId) !== value) return;
         this.loading.delete(sessionId);
         if (fresh) this.edited.delete(sessionId);
-        if (cat) this.sessions.set(sessionId, { at: nowMs, value });
+        if (cat) this.sessions.set(sessionId, { at: nowMs, value, loaded: cat });
         else this.missing.set(sessionId, { at: nowMs, value: Promise.resolve(undefined) });
       },
       () => {
