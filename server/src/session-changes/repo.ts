@@ -143,17 +143,19 @@ export interface ReachOrder {
 }
 
 /**
- * Paid or ticketed orders of the session this change has not reached yet. Complimentary orders
- * are not among them: no money to refund, and their person is the organiser's to tell (the
- * cancellation holds their tickets like every other; the organiser voids them).
+ * Paid or ticketed orders of the session this change has not reached yet. A postponement reaches
+ * complimentary orders too once claimed (their holder is told the new date; nothing to refund);
+ * a cancellation does not: it voids them and tells their holder itself (run.ts voidComps).
  */
 export async function unreachedOrders(db: Db, change: ChangeRow, limit: number): Promise<ReachOrder[]> {
   const [rows] = await db.query<RowDataPacket[]>(
     `SELECT o.id, o.user_id, o.amount_fen FROM orders o
-      WHERE o.session_id = ? AND o.status IN (?) AND o.channel <> 'comp'
+      WHERE o.session_id = ? AND o.status IN (?)
+        AND (o.channel <> 'comp' OR (? = 'postpone'
+             AND EXISTS (SELECT 1 FROM comp_orders co WHERE co.order_id = o.id AND co.claimed_by IS NOT NULL)))
         AND NOT EXISTS (SELECT 1 FROM session_change_orders x WHERE x.change_id = ? AND x.order_id = o.id)
       ORDER BY o.id LIMIT ?`,
-    [change.session_id, LIVE_PAID, change.id, limit],
+    [change.session_id, LIVE_PAID, change.kind, change.id, limit],
   );
   return rows.map((r) => ({ id: String(r.id), user_id: String(r.user_id), amount_fen: r.amount_fen }));
 }

@@ -79,3 +79,39 @@ it('cancelling the session voids its comps (never a refund), tells the claimed h
   expect(byId.get(claimed.body.orderId)).toBe('voided');
   expect(byId.get(admitted.body.orderId)).toBe('claimed');
 });
+
+it('postponing the session tells a claimed comp holder the new date (nothing to refund); an unclaimed comp, nobody', async () => {
+  const { h, op, q } = t;
+  const s = await createSession(h.env.deps, { seats: 40 });
+  const [fan] = await createUsers(h.env.deps, 1);
+  await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, {
+    seatIds: s.seatIds.slice(0, 2),
+  });
+  const issue = (key: string, seat: number) =>
+    op('POST', `/api/v1/admin/sessions/${s.sessionId}/comps`, {
+      name: '吴十',
+      phone: '13600136000',
+      idempotencyKey: key,
+      seatIds: [s.seatIds[seat]],
+    });
+  const [claimed, unclaimed] = [await issue('comp-postpone-1', 0), await issue('comp-postpone-2', 1)];
+  const token = await h.api.tokenFor(fan!);
+  await h.api.call('POST', '/api/v1/comps/claim', { token, body: { code: claimed.body.claimCode } });
+  const at = h.env.clock.now().getTime();
+  const p = await op('POST', `/api/v1/admin/sessions/${s.sessionId}/postpone`, {
+    startsAt: new Date(at + 60 * 86_400_000).toISOString(),
+    refundUntil: new Date(at + 10 * 86_400_000).toISOString(),
+    reason: '场馆调整',
+  });
+  expect(p.status).toBe(200);
+  await sessionChangesOf(h.env.deps).run(h.env.clock.now());
+  const told = await q(
+    "SELECT aggregate_id FROM outbox WHERE topic = 'notice.send' AND aggregate_id LIKE ?",
+    [`sc${p.body.id}-%`],
+  );
+  expect(told.map((n) => n.aggregate_id)).toEqual([`sc${p.body.id}-${claimed.body.orderId}`]);
+  expect(unclaimed.status).toBe(201);
+  // Still valid: a postponement moves the date, it voids nothing.
+  const [o] = await q('SELECT status FROM orders WHERE id = ?', [claimed.body.orderId]);
+  expect(o!.status).toBe(3);
+});
