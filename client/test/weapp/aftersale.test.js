@@ -182,6 +182,8 @@ describe('候补', () => {
     ahead: 0,
     orderNo: null,
     offerExpiresAt: null,
+    attendees: [],
+    endReason: null,
     showTitle: '午夜蓝调 Live',
     startsAt: SESSION.startsAt,
     createdAt: '2026-12-01T03:00:00.000Z',
