@@ -1,5 +1,5 @@
 import type { CreateOrderInput } from '@showtix/shared-types';
-import { expireDueOrders } from '../src/orders/expiry';
+import { expireDue } from './helpers/expiry';
 import { audit } from './helpers/auditor';
 import { createTestEnv, type TestEnv } from './helpers/env';
 import { createSession, createUsers, purchase, type SessionFixture } from './helpers/fixtures';
@@ -73,16 +73,7 @@ it('redis-server restarted empty: the next buyers trigger a rebuild and nothing 
   expect(results.some((r) => !(r instanceof Error))).toBe(true);
   expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
   env.clock.advance(16 * 60_000);
-  await expireDueOrders(
-    {
-      db: env.deps.db,
-      orders: env.deps.orders,
-      inventory: env.deps.inventory,
-      log: env.deps.log,
-      orphanGraceMs: 60_000,
-    },
-    env.clock.now(),
-  );
+  await expireDue(env);
   expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
   expect(await env.deps.inventory.availability(s.sessionId)).toBe(300);
 });

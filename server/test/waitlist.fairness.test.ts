@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RowDataPacket } from 'mysql2/promise';
-import { expireDueOrders } from '../src/orders/expiry';
+import { expireDue } from './helpers/expiry';
 import { offerKey, STALE_OFFER_MS } from '../src/orders/offer';
 import { createTestEnv, type TestEnv } from './helpers/env';
 import { createSession, createUsers, purchase } from './helpers/fixtures';
@@ -47,16 +47,7 @@ it('a fan whose offer left a stale key is not passed over: the line waits, then 
   // The runs below are the sweep's own (no run kicked by the release in between).
   const kick = jest.spyOn(env.deps.waitlist, 'kick').mockImplementation(() => undefined);
   env.clock.advance(15 * 60_000);
-  await expireDueOrders(
-    {
-      db: env.deps.db,
-      orders: env.deps.orders,
-      inventory: env.deps.inventory,
-      log: env.deps.log,
-      orphanGraceMs: 60_000,
-    },
-    now(),
-  );
+  await expireDue(env);
   // What an offer run leaves when its order write fails and the release is lost: b's key booked
   // in Redis (a hold on the first seat), no order in MySQL.
   const key = offerKey(eb);
