@@ -150,3 +150,32 @@ it("an operator's refund of an exchange order gives each payment its share back 
     g.p.sim.refunds().filter((r) => [exchangeNo, o.orderNo].includes(r.out_trade_no as string)),
   ).toHaveLength(2);
 });
+
+it("WeChat closing an operator's refund of an exchange order: its tickets stay held and an operator is told (before: valid again beside the other shares' money)", async () => {
+  const s = await exchangeSession();
+  const { exchangeNo } = await upgradedOne(s, 'openid-scx-closed', 14, 2);
+  const [ex] = await rows('SELECT id FROM orders WHERE order_no = ?', [exchangeNo]);
+  g.p.sim.setFaults({ refundOutcome: 'CLOSED' });
+  try {
+    await g.p.deps.refunds.refundOrder({
+      orderId: String(ex!.id),
+      by: { kind: 'admin', id: '1' },
+      reason: '运营退款（改签订单）',
+      now: g.p.clock.now(),
+    });
+    await refundsSettled(s.sessionId);
+  } finally {
+    g.p.sim.resetFaults();
+  }
+  const tickets = await rows(
+    'SELECT t.status FROM tickets t JOIN orders o ON o.id = t.order_id WHERE o.order_no = ?',
+    [exchangeNo],
+  );
+  expect(tickets.map((t) => t.status)).toEqual([3]); // REFUNDING: not admissible
+  const cases = await rows(
+    `SELECT r.kind FROM refund_cases c JOIN refunds r ON r.id = c.refund_id JOIN orders o ON o.id = r.order_id
+      WHERE o.order_no = ? ORDER BY r.id`,
+    [exchangeNo],
+  );
+  expect(cases.map((c) => c.kind)).toEqual(['order', 'exchange']);
+});

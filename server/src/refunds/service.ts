@@ -293,7 +293,12 @@ export class RefundService {
       }
       if (status === 'CLOSED') {
         await move(conn, 'refunds', refund.id, REFUND_LIFECYCLE.close, { finished_at: now });
-        if (refund.kind === 'order') {
+        if (refund.kind === 'order' && (await exchangeOriginalNo(conn, refund.order_id))) {
+          // An exchange order's refund is split over its family's payments (exchanges/
+          // family-refund.ts), whose other shares may be back with the fan already: its tickets
+          // stay held and an operator decides (valid again, the fan would keep both).
+          await this.handOver(conn, refund, 'closed', now);
+        } else if (refund.kind === 'order') {
           // Its tickets are good again, and may be refunded again (by a new request).
           const items = await itemsOfRefund(conn, refund.id);
           await moveItemTickets(

@@ -52,9 +52,10 @@ async function runCancel(
       .cancelPending(id, now)
       .catch((err: unknown) => d.log.warn({ err, orderId: id }, 'cancel pending'));
   }
-  await voidComps(d, c, now);
   await reach(d, c, repo.CHANGE_ORDER.TODO);
   const asked = await refundSome(d, c, now, budget);
+  // After the money: a comp (no money) never holds up a fan's refund.
+  await voidComps(d, c, now);
   // A cancellation refunds in full: fees kept by buyers' refunds in flight come back too.
   if (await returnFees(d.db, c, now, d.log)) d.relay.nudge();
   return asked;
@@ -75,9 +76,10 @@ async function voidComps(d: SessionChangeDeps, c: repo.ChangeRow, now: Date): Pr
           orderId: id,
         });
     };
+    // Refused (admitted meanwhile) or failed (tried again next pass): the others go on.
     await d.voidComp(id, '场次取消', now, tell).catch((err: unknown) => {
-      if (!(err instanceof AppError)) throw err;
-      d.log.warn({ orderId: id, changeId: c.id, code: err.code }, 'session cancel: comp not voided');
+      const code = err instanceof AppError ? err.code : undefined;
+      d.log.warn({ err, orderId: id, changeId: c.id, code }, 'session cancel: comp not voided');
     });
   }
 }
