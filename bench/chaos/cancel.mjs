@@ -5,6 +5,7 @@
 // would let anyone in.
 import { dist } from '../lib.mjs';
 import { call } from './buyers.mjs';
+import { seedSideShow } from './side-show.mjs';
 import { exchangeFamilies } from './audit-exchanges.mjs';
 
 const { ORDER_STATUS } = dist('orders/types.js');
@@ -36,40 +37,22 @@ export async function allowTransfers(url, adminToken, showId) {
  * its own), on sale now, starting in two days, the run's staff assigned to scan it.
  */
 export async function seedCancelSession(deps, { buyers, staffId, now }) {
-  const { insertVenue, insertShow, insertSession } = dist('catalog/admin-repo.js');
-  const { blockSeats } = dist('catalog/layout.js');
-  const { openSale } = dist('jobs/session-lifecycle.js');
-  const { loadSessionCatalog } = dist('catalog/repo.js');
-  const rows = Math.max(2, Math.ceil((buyers * 0.25) / 20));
   const zoneCapacity = Math.max(10, Math.floor(buyers * 0.1));
-  const venueId = await insertVenue(deps.db, {
-    name: '混沌小剧场',
-    city: '上海',
-    seats: blockSeats({ section: 'B', rows, seatsPerRow: 20, originX: 0, originY: 0 }),
-    zones: [{ name: '站区', capacity: zoneCapacity }],
-  });
-  const showId = await insertShow(deps.db, {
+  const { id, showId, cat } = await seedSideShow(deps, {
+    venueName: '混沌小剧场',
+    section: 'B',
+    rows: Math.max(2, Math.ceil((buyers * 0.25) / 20)),
+    seatsPerRow: 20,
+    zoneName: '站区',
+    zoneCapacity,
     title: '混沌演出（加场）',
-    venueId,
-    refundRules: [{ hoursBeforeStart: 12, feePercent: 5 }],
-  });
-  const id = await insertSession(deps.db, {
-    showId,
-    startsAt: new Date(now.getTime() + 2 * 86_400_000),
-    saleStartsAt: now,
+    startsInDays: 2,
     purchaseLimit: 4,
-    holdMinutes: 1,
-    tiers: [
-      { name: '看台', priceFen: 28_000 },
-      { name: '站区', priceFen: 48_000, zoneName: '站区' },
-    ],
+    seatFen: 28_000,
+    zoneFen: 48_000,
+    staffId,
+    now,
   });
-  await deps.db.query(
-    "INSERT INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'chaos', UTC_TIMESTAMP(3))",
-    [staffId, showId],
-  );
-  await openSale(deps, id, now);
-  const cat = await loadSessionCatalog(deps.db, id);
   return {
     id,
     showId,

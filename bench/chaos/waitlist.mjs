@@ -4,48 +4,32 @@
 // server offers in join order as pending orders; the fans pay some offers, decline some and let
 // others lapse (the units pass on). Direct buyers of a tier with a line are refused meanwhile.
 // Choices from the run's seed; the audit (audit.mjs) trusts none of the answers.
-import { dist, rng } from '../lib.mjs';
+import { rng } from '../lib.mjs';
 import { call, loginAs, tally } from './buyers.mjs';
+import { seedSideShow } from './side-show.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const PER_ORDER = 4;
 
 /** The waiting-list session: a show and venue of its own, small, on sale now. */
 export async function seedWaitlistSession(deps, { small, staffId, now }) {
-  const { insertVenue, insertShow, insertSession } = dist('catalog/admin-repo.js');
-  const { blockSeats } = dist('catalog/layout.js');
-  const { openSale } = dist('jobs/session-lifecycle.js');
-  const { loadSessionCatalog } = dist('catalog/repo.js');
   const seats = small ? 16 : 40;
   const zoneCapacity = small ? 12 : 32;
-  const venueId = await insertVenue(deps.db, {
-    name: '混沌候补厅',
-    city: '上海',
-    seats: blockSeats({ section: 'C', rows: seats / 8, seatsPerRow: 8, originX: 0, originY: 0 }),
-    zones: [{ name: '候补站区', capacity: zoneCapacity }],
-  });
-  const showId = await insertShow(deps.db, {
+  const { id, showId, cat } = await seedSideShow(deps, {
+    venueName: '混沌候补厅',
+    section: 'C',
+    rows: seats / 8,
+    seatsPerRow: 8,
+    zoneName: '候补站区',
+    zoneCapacity,
     title: '混沌演出（候补）',
-    venueId,
-    refundRules: [{ hoursBeforeStart: 12, feePercent: 5 }],
-  });
-  const id = await insertSession(deps.db, {
-    showId,
-    startsAt: new Date(now.getTime() + 3 * 86_400_000),
-    saleStartsAt: now,
+    startsInDays: 3,
     purchaseLimit: PER_ORDER,
-    holdMinutes: 1,
-    tiers: [
-      { name: '看台', priceFen: 18_000 },
-      { name: '站区', priceFen: 26_000, zoneName: '候补站区' },
-    ],
+    seatFen: 18_000,
+    zoneFen: 26_000,
+    staffId,
+    now,
   });
-  await deps.db.query(
-    "INSERT INTO staff_assignments (user_id, show_id, created_by, created_at) VALUES (?, ?, 'chaos', UTC_TIMESTAMP(3))",
-    [staffId, showId],
-  );
-  await openSale(deps, id, now);
-  const cat = await loadSessionCatalog(deps.db, id);
   const zone = [...cat.zones.values()][0];
   return {
     id,
