@@ -49,11 +49,6 @@ export class Metrics {
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.registry],
   });
-  readonly ordersCreated = new Counter({
-    name: 'orders_created_total',
-    help: 'Orders committed to MySQL (each one took a hold on its seats or units)',
-    registers: [this.registry],
-  });
   readonly inventoryDifference = new Gauge({
     name: 'inventory_reconcile_difference',
     help: 'Leader only. Units Redis says are available minus what MySQL says, per selling session (0 when they agree)',
@@ -61,60 +56,10 @@ export class Metrics {
     registers: [this.registry],
     collect: this.leaderOnly(),
   });
-  readonly errors = new Counter({
-    name: 'api_errors_total',
-    help: 'API errors by code (SEAT_TAKEN, SOLD_OUT, ... are the lock refusal rates)',
-    labelNames: ['code'],
-    registers: [this.registry],
-  });
-  readonly purchases = new Counter({
-    name: 'purchases_total',
-    help: 'Purchase attempts (POST /api/v1/orders) by result: created, or the error code of the refusal',
-    labelNames: ['result'],
-    registers: [this.registry],
-  });
-  readonly notifications = new Counter({
-    name: 'wechat_notifications_total',
-    help: 'WeChat Pay callbacks by kind (payment, refund) and result (accepted; rejected: 4xx, never retried; failed: 5xx, WeChat retries)',
-    labelNames: ['kind', 'result'],
-    registers: [this.registry],
-  });
-  readonly payments = new Counter({
-    name: 'payments_total',
-    help: 'Money received (notification or query) by outcome: applied, duplicate, late, double_payment, wrong_currency',
-    labelNames: ['outcome'],
-    registers: [this.registry],
-  });
-  readonly ticketsIssued = new Counter({
-    name: 'ticket_orders_issued_total',
-    help: 'Paid orders whose tickets were issued',
-    registers: [this.registry],
-  });
   readonly ticketLag = new Histogram({
     name: 'ticket_issue_lag_seconds',
     help: "From the payment being recorded (WeChat's notification or our query) to the order's tickets being issued",
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900],
-    registers: [this.registry],
-  });
-  readonly holdsReleased = new Counter({
-    name: 'holds_released_total',
-    help: 'Holds given back by the jobs: expired (unpaid order past its time), orphan (Redis hold without a live order)',
-    labelNames: ['reason'],
-    registers: [this.registry],
-  });
-  readonly queueAdmitted = new Counter({
-    name: 'queue_admitted_total',
-    help: 'Fans admitted from the waiting room, per session (counted by the instance that ran the admission tick)',
-    labelNames: ['session'],
-    registers: [this.registry],
-  });
-  /** Per session, the place admitted up to at this instance's last tick (queueAdmittedUpTo). */
-  private readonly admittedUpTo = new Map<string, number>();
-  readonly jobRuns = new Counter({
-    name: 'job_runs_total',
-    // `name`, not `job`: Prometheus's own job label would rename ours to exported_job.
-    help: 'Background job runs on this instance by job name and result (ok, failed)',
-    labelNames: ['name', 'result'],
     registers: [this.registry],
   });
   readonly jobLeader = new Gauge({
@@ -123,6 +68,60 @@ export class Metrics {
     registers: [this.registry],
     collect: this.leaderFlag(),
   });
+  readonly ordersCreated = this.counter(
+    'orders_created_total',
+    'Orders committed to MySQL (each one took a hold on its seats or units)',
+  );
+  readonly errors = this.counter(
+    'api_errors_total',
+    'API errors by code (SEAT_TAKEN, SOLD_OUT, ... are the lock refusal rates)',
+    'code',
+  );
+  readonly purchases = this.counter(
+    'purchases_total',
+    'Purchase attempts (POST /api/v1/orders) by result: created, or the error code of the refusal',
+    'result',
+  );
+  readonly notifications = this.counter(
+    'wechat_notifications_total',
+    'WeChat Pay callbacks by kind (payment, refund) and result (accepted; rejected: 4xx, never retried; failed: 5xx, WeChat retries)',
+    'kind',
+    'result',
+  );
+  readonly payments = this.counter(
+    'payments_total',
+    'Money received (notification or query) by outcome: applied, duplicate, late, double_payment, wrong_currency',
+    'outcome',
+  );
+  readonly ticketsIssued = this.counter(
+    'ticket_orders_issued_total',
+    'Paid orders whose tickets were issued',
+  );
+  readonly holdsReleased = this.counter(
+    'holds_released_total',
+    'Holds given back by the jobs: expired (unpaid order past its time), orphan (Redis hold without a live order)',
+    'reason',
+  );
+  readonly queueAdmitted = this.counter(
+    'queue_admitted_total',
+    'Fans admitted from the waiting room, per session (counted by the instance that ran the admission tick)',
+    'session',
+  );
+  // `name`, not `job`: Prometheus's own job label would rename ours to exported_job.
+  readonly jobRuns = this.counter(
+    'job_runs_total',
+    'Background job runs on this instance by job name and result (ok, failed)',
+    'name',
+    'result',
+  );
+
+  /** Per session, the place admitted up to at this instance's last tick (queueAdmittedUpTo). */
+  private readonly admittedUpTo = new Map<string, number>();
+
+  /** A counter in this instance's registry; its label names, if any, follow its help. */
+  private counter<L extends string = never>(name: string, help: string, ...labelNames: L[]): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
 
   private leaderFlag() {
     const leading = () => this.leadership?.() === true;
