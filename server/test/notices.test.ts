@@ -1,4 +1,5 @@
 import type { RowDataPacket } from 'mysql2/promise';
+import { SIM_TEMPLATES } from './helpers/config';
 import pino from 'pino';
 import { sendNotice, TransientNoticeError } from '../src/notices/consumer';
 import { enqueueReminder, enqueueReminders } from '../src/jobs/reminders';
@@ -53,15 +54,7 @@ describe('templates and consent', () => {
   it('serves one template id per notice kind (configuration, simulator defaults in tests)', async () => {
     const r = await p.api.call('GET', '/api/v1/notices/templates');
     expect(r.status).toBe(200);
-    expect(r.body.templates).toEqual({
-      paid: 'TPL_PAID',
-      ticketed: 'TPL_TICKETED',
-      refund: 'TPL_REFUND',
-      waiting_list_offer: 'TPL_WAITING_LIST_OFFER',
-      session_changed: 'TPL_SESSION_CHANGED',
-      reminder: 'TPL_REMINDER',
-      sale_open: 'TPL_SALE_OPEN',
-    });
+    expect(r.body.templates).toEqual(SIM_TEMPLATES);
   });
 
   it('counts one send per accept, once per request id; refuses template ids that are not ours', async () => {

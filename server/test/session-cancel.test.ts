@@ -41,6 +41,14 @@ function simRefunds(orderNos: string[]) {
   return orderNos.map((no) => g.p.sim.refunds().filter((r) => r.out_trade_no === no).length);
 }
 
+/** Fen WeChat has refunded of one trade so far (successful refunds only). */
+function refundedAtWechat(orderNo: string): number {
+  return g.p.sim
+    .refunds()
+    .filter((r) => r.out_trade_no === orderNo && r.status === 'SUCCESS')
+    .reduce((a, r) => a + (r.amount as { refund: number }).refund, 0);
+}
+
 async function progress(sessionId: string): Promise<SessionChangeView> {
   return (await changes().changes(sessionId)).items[0]!;
 }
@@ -366,11 +374,7 @@ it('exchanged tickets (改签, up and down): every payment back in full by its o
   for (const o of g.p.sim
     .orders()
     .filter((x) => [down.orderNo, up.orderNo, u.body.orderNo].includes(x.out_trade_no))) {
-    const back = g.p.sim
-      .refunds()
-      .filter((r) => r.out_trade_no === o.out_trade_no && r.status === 'SUCCESS')
-      .reduce((a, r) => a + (r.amount as { refund: number }).refund, 0);
-    expect(back).toBe((o.amount as { total: number }).total);
+    expect(refundedAtWechat(String(o.out_trade_no))).toBe((o.amount as { total: number }).total);
   }
   // The exchange orders are refunded, their tickets void; no ticket of the session admissible.
   const orders = await rows('SELECT order_no, status FROM orders WHERE order_no IN (?)', [
@@ -400,11 +404,7 @@ it('a buyer refund with a fee still in flight at the cancel: its fee comes back 
   g.p.sim.setFaults({ refundNotEnough: false });
   await runToEnd(s.sessionId);
   const paid = (await amountsOf(s.sessionId)).get(t!.orderNo)!;
-  const back = () =>
-    g.p.sim
-      .refunds()
-      .filter((r) => r.out_trade_no === t!.orderNo && r.status === 'SUCCESS')
-      .reduce((a, r) => a + (r.amount as { refund: number }).refund, 0);
+  const back = () => refundedAtWechat(t!.orderNo);
   await g.p
     .until(async () => {
       await resendStuckRefunds(g.p.deps, new Date(g.p.clock.now().getTime() + 7 * 3_600_000), 0);
@@ -445,11 +445,7 @@ it('a buyer refund in flight at the cancel that WeChat then closes: no fee goes 
     .catch(() => undefined);
   g.p.sim.resetFaults();
   const paid = (await amountsOf(s.sessionId)).get(t!.orderNo)!;
-  const back = () =>
-    g.p.sim
-      .refunds()
-      .filter((r) => r.out_trade_no === t!.orderNo && r.status === 'SUCCESS')
-      .reduce((a, r) => a + (r.amount as { refund: number }).refund, 0);
+  const back = () => refundedAtWechat(t!.orderNo);
   for (let i = 0; i < 5; i++) {
     await g.p.deps.refunds.checkProcessing(g.p.clock.now(), 0);
     await changes().run(g.p.clock.now());

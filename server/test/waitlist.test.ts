@@ -8,6 +8,7 @@ import { audit } from './helpers/auditor';
 import { createTestEnv, type TestEnv } from './helpers/env';
 import { createSession, createUsers, purchase } from './helpers/fixtures';
 import { startTestServer, type TestServer } from './helpers/http';
+import { until } from './helpers/until';
 
 /**
  * The waiting list (候补) for returned tickets (issue 16): joining a sold-out tier's line within
@@ -54,16 +55,6 @@ function join(fan: { token: string }, sessionId: string, body: Record<string, un
 async function entryOf(fan: { token: string }, id: string): Promise<WaitlistEntry> {
   const r = await api.call<{ items: WaitlistEntry[] }>('GET', '/api/v1/me/waitlist', { token: fan.token });
   return r.body.items.find((e) => e.id === id)!;
-}
-
-async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** Live claims of a seat (the MySQL backstop: at most one). */

@@ -1,4 +1,5 @@
 import { loadWechatConfig } from '../src/config/wechat';
+import { SIM_TEMPLATES } from './helpers/config';
 
 /** Loads the WeChat settings as development does and returns them with the problems found. */
 function load(env: NodeJS.ProcessEnv) {
@@ -34,15 +35,7 @@ describe('WeChat configuration: subscribe-message templates', () => {
   };
 
   it('defaults to the simulator templates in development and test', () => {
-    expect(load({}).config.templates).toEqual({
-      paid: 'TPL_PAID',
-      ticketed: 'TPL_TICKETED',
-      refund: 'TPL_REFUND',
-      waiting_list_offer: 'TPL_WAITING_LIST_OFFER',
-      session_changed: 'TPL_SESSION_CHANGED',
-      reminder: 'TPL_REMINDER',
-      sale_open: 'TPL_SALE_OPEN',
-    });
+    expect(load({}).config.templates).toEqual(SIM_TEMPLATES);
     expect(load({ WECHAT_TEMPLATE_REFUND: 'abc-DEF_123' }).config.templates.refund).toBe('abc-DEF_123');
   });
 

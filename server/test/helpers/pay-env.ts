@@ -4,6 +4,7 @@ import type { PayParams, PayResponse } from '@showtix/shared-types';
 import { startConsumers } from '../../src/workers';
 import { createTestEnv, type TestEnv } from './env';
 import { startTestServer, type TestServer } from './http';
+import { until } from './until';
 
 export interface PayEnv extends TestEnv {
   api: TestServer;
@@ -83,15 +84,7 @@ export async function createPayEnv(
       const { prepayId, payParams } = pay.body as PayResponse;
       return { fan, order: order.body, orderNo, prepayId, payParams };
     },
-    async until(fn, what, ms = 10_000) {
-      const end = Date.now() + ms;
-      for (;;) {
-        const v = await fn();
-        if (v) return v;
-        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    },
+    until,
     async close() {
       await api.close();
       await env.close();

@@ -38,6 +38,12 @@ const held = async () =>
   (await p.api.call('GET', `/api/v1/sessions/${s.sessionId}/seat-states`)).body.held as string[];
 const statusOf = async (token: string, orderNo: string) =>
   (await p.api.call('GET', `/api/v1/orders/${orderNo}`, { token })).body.status;
+/** Waits, reading MySQL directly (not through the cut proxy), until the fan has n orders committed. */
+const committed = (userId: string, n: number) =>
+  p.until(async () => {
+    const [rows] = await direct.query<RowDataPacket[]>('SELECT id FROM orders WHERE user_id = ?', [userId]);
+    return rows.length === n;
+  }, 'the order to be committed behind the cut');
 
 it('answers 503 while MySQL is down, holds nothing, and sells the seat once it is back', async () => {
   const fan = await p.login('openid-outage-1');
@@ -83,12 +89,7 @@ it('finds an order whose commit answer was lost by its key, and sells its seat t
   proxy.set('blackhole');
   const first = order(fan.token, 3, 'lost-answer-0001');
   try {
-    await p.until(async () => {
-      const [rows] = await direct.query<RowDataPacket[]>('SELECT id FROM orders WHERE user_id = ?', [
-        fan.userId,
-      ]);
-      return rows.length === 1;
-    }, 'the order to be committed behind the cut');
+    await committed(fan.userId, 1);
     proxy.set('down');
     expect((await first).status).toBe(503);
   } finally {
@@ -124,12 +125,7 @@ it('answers 201 when a batch committed, its answer was lost, and MySQL is reacha
   proxy.set('blackhole');
   const first = order(fan.token, 6, 'lost-then-back-0001');
   try {
-    await p.until(async () => {
-      const [rows] = await direct.query<RowDataPacket[]>('SELECT id FROM orders WHERE user_id = ?', [
-        fan.userId,
-      ]);
-      return rows.length === 2;
-    }, 'the order to be committed behind the cut');
+    await committed(fan.userId, 2);
   } finally {
     // The connection that carried the commit dies; new ones get through.
     proxy.set('down');
