@@ -1,6 +1,6 @@
 import { sessionChangesOf } from '../../src/wiring';
-import { assignStaff, createSession, createUsers } from '../helpers/fixtures';
-import { boundTicket, operatorSuite } from './helpers';
+import { assignStaff, createSession, createUsers, type SessionFixture } from '../helpers/fixtures';
+import { boundTicket, claimComps, operatorSuite } from './helpers';
 
 /**
  * A cancelled session's complimentary tickets (赠票, issue 16): no money, so never a refund, but
@@ -9,21 +9,25 @@ import { boundTicket, operatorSuite } from './helpers';
  */
 const t = operatorSuite();
 
+/** Reserves the session's first `seats` seats; answers an issuer of comps on them to one person. */
+async function compsFor(s: SessionFixture, seats: number, person: { name: string; phone: string }) {
+  await t.op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, {
+    seatIds: s.seatIds.slice(0, seats),
+  });
+  return (key: string, seat: number) =>
+    t.op('POST', `/api/v1/admin/sessions/${s.sessionId}/comps`, {
+      ...person,
+      idempotencyKey: key,
+      seatIds: [s.seatIds[seat]],
+    });
+}
+
 it('cancelling the session voids its comps (never a refund), tells the claimed holder once, leaves an admitted one', async () => {
   const { h, op, q } = t;
   const s = await createSession(h.env.deps, { seats: 40 });
   const [fan, staff] = await createUsers(h.env.deps, 2);
   await assignStaff(h.env.deps, staff!, s.showId);
-  await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, {
-    seatIds: s.seatIds.slice(0, 3),
-  });
-  const issue = (key: string, seat: number) =>
-    op('POST', `/api/v1/admin/sessions/${s.sessionId}/comps`, {
-      name: '周九',
-      phone: '13700137000',
-      idempotencyKey: key,
-      seatIds: [s.seatIds[seat]],
-    });
+  const issue = await compsFor(s, 3, { name: '周九', phone: '13700137000' });
   const [admitted, claimed, unclaimed] = [
     await issue('comp-cancel-0001', 0),
     await issue('comp-cancel-0002', 1),
@@ -31,19 +35,8 @@ it('cancelling the session voids its comps (never a refund), tells the claimed h
   ];
   const token = await h.api.tokenFor(fan!);
   const staffToken = await h.api.tokenFor(staff!, ['fan', 'staff']);
-  for (const c of [admitted, claimed])
-    await h.api.call('POST', '/api/v1/comps/claim', { token, body: { code: c.body.claimCode } });
-  const wallet = (await h.api.call('GET', '/api/v1/tickets', { token })).body.items as {
-    ticketId: string;
-    orderNo: string;
-  }[];
-  const scan = await boundTicket(
-    h,
-    token,
-    staffToken,
-    wallet.find((w) => w.orderNo === admitted.body.orderNo)!.ticketId,
-    s.sessionId,
-  );
+  const tickets = await claimComps(h, token, [admitted, claimed]);
+  const scan = await boundTicket(h, token, staffToken, tickets.get(admitted.body.orderNo)!, s.sessionId);
   expect((await scan()).body.result).toBe('admitted');
 
   const cancel = await op('POST', `/api/v1/admin/sessions/${s.sessionId}/cancel`, { reason: '场馆原因' });
@@ -84,16 +77,7 @@ it('postponing the session tells a claimed comp holder the new date (nothing to 
   const { h, op, q } = t;
   const s = await createSession(h.env.deps, { seats: 40 });
   const [fan] = await createUsers(h.env.deps, 1);
-  await op('POST', `/api/v1/admin/sessions/${s.sessionId}/reservations/seats`, {
-    seatIds: s.seatIds.slice(0, 2),
-  });
-  const issue = (key: string, seat: number) =>
-    op('POST', `/api/v1/admin/sessions/${s.sessionId}/comps`, {
-      name: '吴十',
-      phone: '13600136000',
-      idempotencyKey: key,
-      seatIds: [s.seatIds[seat]],
-    });
+  const issue = await compsFor(s, 2, { name: '吴十', phone: '13600136000' });
   const [claimed, unclaimed] = [await issue('comp-postpone-1', 0), await issue('comp-postpone-2', 1)];
   const token = await h.api.tokenFor(fan!);
   await h.api.call('POST', '/api/v1/comps/claim', { token, body: { code: claimed.body.claimCode } });

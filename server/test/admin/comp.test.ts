@@ -3,7 +3,7 @@ import { InventoryAudit } from '../../src/inventory/audit';
 import { seatValue } from '../../src/redis/records';
 import { deleteKeys } from '../helpers/env';
 import { assignStaff, createSession, createUsers, purchase } from '../helpers/fixtures';
-import { adminHarness, auditRows, boundTicket, type AdminHarness } from './helpers';
+import { adminHarness, auditRows, boundTicket, claimComps, type AdminHarness } from './helpers';
 
 /**
  * Reserved units and complimentary tickets (issue 16, organiser part), over HTTP: held back
@@ -305,14 +305,8 @@ describe('complimentary tickets', () => {
     });
     const token = await h.api.tokenFor(fan!);
     const staffToken = await h.api.tokenFor(staff!, ['fan', 'staff']);
-    for (const c of [one, two])
-      await h.api.call('POST', '/api/v1/comps/claim', { token, body: { code: c.body.claimCode } });
-    const wallet = (await h.api.call('GET', '/api/v1/tickets', { token })).body.items as {
-      ticketId: string;
-      orderNo: string;
-    }[];
-    const bound = (orderNo: string) =>
-      boundTicket(h, token, staffToken, wallet.find((w) => w.orderNo === orderNo)!.ticketId, s.sessionId);
+    const tickets = await claimComps(h, token, [one, two]);
+    const bound = (orderNo: string) => boundTicket(h, token, staffToken, tickets.get(orderNo)!, s.sessionId);
     const [scanOne, scanTwo] = [await bound(one.body.orderNo), await bound(two.body.orderNo)];
     expect((await scanOne()).body.result).toBe('admitted');
     expect(

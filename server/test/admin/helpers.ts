@@ -102,6 +102,24 @@ export function blocks(...specs: [section: string, rows: number, seats: number][
   }));
 }
 
+/** The fan claims each comp by its claim code; answers the fan's ticket id per order number. */
+export async function claimComps(
+  h: AdminHarness,
+  token: string,
+  comps: ApiResponse[],
+): Promise<Map<string, string>> {
+  for (const c of comps)
+    await h.api.call('POST', '/api/v1/comps/claim', { token, body: { code: c.body.claimCode } });
+  const wallet = await h.api.call<{ items: { ticketId: string; orderNo: string }[] }>(
+    'GET',
+    '/api/v1/tickets',
+    {
+      token,
+    },
+  );
+  return new Map(wallet.body.items.map((w) => [w.orderNo, w.ticketId]));
+}
+
 /**
  * Binds the fan's ticket to a new phone; returns the gate scan of what that phone then shows
  * (staffToken: a staff member of the session's show).
