@@ -118,6 +118,13 @@ const exchangeAll = (
   seatIds: string[],
   sessionId = s.sessionId,
 ) => exchange(o.fan, o.orderNo, { ticketIds: o.ticketIds, sessionId, seatIds });
+/** A fan's ticketed stand seat with an exchange up to a VIP seat, waiting for the difference. */
+async function pendingUpgrade(openid: string) {
+  const [from] = standSeats(1);
+  const [to] = vipSeats(1);
+  const o = await ticketed(openid, [from!]);
+  return { from: from!, to: to!, o, r: await exchangeAll(o, [to!]) };
+}
 /** Pays an exchange's difference through the simulator. */
 async function payFor(fan: Fan, orderNo: string) {
   const pay = await p.api.call('POST', `/api/v1/orders/${orderNo}/pay`, { token: fan.token });
@@ -234,10 +241,7 @@ it('general admission: a unit of a zone for a unit of a zone, the slots accounte
 });
 
 it('higher price: the old ticket stays valid until the difference is paid through WeChat Pay', async () => {
-  const [from] = standSeats(1);
-  const [to] = vipSeats(1);
-  const o = await ticketed('openid-x-up', [from!]);
-  const r = await exchangeAll(o, [to!]);
+  const { to, o, r } = await pendingUpgrade('openid-x-up');
   expect(r.status).toBe(201);
   expect(r.body).toMatchObject({ status: 'pending', diffFen: VIP - STAND });
   expect(r.body.order).toMatchObject({ status: 'pending', amountFen: VIP - STAND });
@@ -410,10 +414,7 @@ it('race: two fans exchanging into one seat and a third buying it at the same mo
 });
 
 it('Redis loses the session with an exchange waiting for payment: rebuilt from MySQL, then completed', async () => {
-  const [from] = standSeats(1);
-  const [to] = vipSeats(1);
-  const o = await ticketed('openid-x-flush', [from!]);
-  const r = await exchangeAll(o, [to!]);
+  const { from, to, o, r } = await pendingUpgrade('openid-x-flush');
   expect(r.body.status).toBe('pending');
   await deleteKeys(p.config.redisUrl, `${p.config.redisKeyPrefix}`);
   await p.deps.inventory.rebuild(s.sessionId, p.clock.now().getTime());
@@ -423,15 +424,12 @@ it('Redis loses the session with an exchange waiting for payment: rebuilt from M
   await clean();
   await payFor(o.fan, r.body.orderNo);
   await p.until(async () => (await ticketStatus(o.fan, o.ticketIds[0]!)) === 'exchanged', 'exchange done');
-  await p.until(async () => !(await seatStates()).sold.includes(from!), 'old seat released');
+  await p.until(async () => !(await seatStates()).sold.includes(from), 'old seat released');
   await clean();
 });
 
 it('a ticket admitted while its exchange waits for payment: the payment is refunded, the old ticket kept', async () => {
-  const [from] = standSeats(1);
-  const [to] = vipSeats(1);
-  const o = await ticketed('openid-x-late-scan', [from!]);
-  const r = await exchangeAll(o, [to!]);
+  const { to, o, r } = await pendingUpgrade('openid-x-late-scan');
   await admit(o.fan, o.ticketIds[0]!);
   await payFor(o.fan, r.body.orderNo);
   await p.until(async () => {
@@ -440,7 +438,7 @@ it('a ticket admitted while its exchange waits for payment: the payment is refun
   }, 'exchange failed and refunded');
   expect(await ticketStatus(o.fan, o.ticketIds[0]!)).toBe('valid');
   await p.until(
-    async () => !(await seatStates()).sold.includes(to!) && !(await seatStates()).held.includes(to!),
+    async () => !(await seatStates()).sold.includes(to) && !(await seatStates()).held.includes(to),
     'new seat released',
   );
   await clean();

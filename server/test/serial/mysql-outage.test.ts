@@ -38,12 +38,21 @@ const held = async () =>
   (await p.api.call('GET', `/api/v1/sessions/${s.sessionId}/seat-states`)).body.held as string[];
 const statusOf = async (token: string, orderNo: string) =>
   (await p.api.call('GET', `/api/v1/orders/${orderNo}`, { token })).body.status;
-/** Waits, reading MySQL directly (not through the cut proxy), until the fan has n orders committed. */
-const committed = (userId: string, n: number) =>
-  p.until(async () => {
-    const [rows] = await direct.query<RowDataPacket[]>('SELECT id FROM orders WHERE user_id = ?', [userId]);
-    return rows.length === n;
+/**
+ * The fan's order sent while MySQL's answers are black-holed: `committed` settles once MySQL
+ * (read directly, not through the cut) holds the fan's nth order; `reply` is the API's answer.
+ */
+function orderBehindCut(fan: { token: string; userId: string }, seat: number, key: string, nth: number) {
+  proxy.set('blackhole');
+  const reply = order(fan.token, seat, key);
+  const committed = p.until(async () => {
+    const [rows] = await direct.query<RowDataPacket[]>('SELECT id FROM orders WHERE user_id = ?', [
+      fan.userId,
+    ]);
+    return rows.length === nth;
   }, 'the order to be committed behind the cut');
+  return { reply, committed };
+}
 
 it('answers 503 while MySQL is down, holds nothing, and sells the seat once it is back', async () => {
   const fan = await p.login('openid-outage-1');
@@ -86,12 +95,11 @@ it('finds an order whose commit answer was lost by its key, and sells its seat t
   const other = await p.login('openid-outage-4');
   // A commit goes out on a connection already open: a new one would wait for its handshake.
   expect((await order(other.token, 4, 'lost-answer-warm-1')).status).toBe(201);
-  proxy.set('blackhole');
-  const first = order(fan.token, 3, 'lost-answer-0001');
+  const first = orderBehindCut(fan, 3, 'lost-answer-0001', 1);
   try {
-    await committed(fan.userId, 1);
+    await first.committed;
     proxy.set('down');
-    expect((await first).status).toBe(503);
+    expect((await first.reply).status).toBe(503);
   } finally {
     proxy.set('up');
   }
@@ -122,16 +130,15 @@ it('finds an order whose commit answer was lost by its key, and sells its seat t
 it('answers 201 when a batch committed, its answer was lost, and MySQL is reachable again', async () => {
   const fan = await p.login('openid-outage-5');
   expect((await order(fan.token, 5, 'lost-then-back-warm')).status).toBe(201);
-  proxy.set('blackhole');
-  const first = order(fan.token, 6, 'lost-then-back-0001');
+  const first = orderBehindCut(fan, 6, 'lost-then-back-0001', 2);
   try {
-    await committed(fan.userId, 2);
+    await first.committed;
   } finally {
     // The connection that carried the commit dies; new ones get through.
     proxy.set('down');
     proxy.set('up');
   }
-  const r = await first;
+  const r = await first.reply;
   expect(r.status).toBe(201);
   const [rows] = await direct.query<RowDataPacket[]>(
     'SELECT order_no FROM orders WHERE user_id = ? ORDER BY id',
