@@ -10,7 +10,7 @@ import {
   tryMove,
 } from '../src/lifecycle/transitions';
 import { REFUND_STATUS } from '../src/refunds/repo';
-import { createTestEnv, type TestEnv } from './helpers/env';
+import { withTestEnv } from './helpers/env';
 
 /** One home for the lifecycle: the transition tables, conditional moves, statuses named once. */
 const SRC = path.resolve(__dirname, '../src');
@@ -38,28 +38,25 @@ it('every transition leaves its from-states', () => {
 });
 
 describe('conditional moves', () => {
-  let env: TestEnv;
-  beforeAll(async () => {
-    env = await createTestEnv();
-  });
-  afterAll(() => env.close());
-
-  it('moves a row once; move() asserts, tryMove() answers false when another instance moved it first', async () => {
-    const [res] = await env.deps.db.query<ResultSetHeader>(
-      `INSERT INTO refunds (order_id, payment_id, kind, out_refund_no, amount_fen, requested_by, created_at)
+  it('moves a row once; move() asserts, tryMove() answers false when another instance moved it first', () =>
+    withTestEnv(async (env) => {
+      const [res] = await env.deps.db.query<ResultSetHeader>(
+        `INSERT INTO refunds (order_id, payment_id, kind, out_refund_no, amount_fen, requested_by, created_at)
        VALUES (1, 1, 'order', 'RF-lifecycle', 100, 'test', NOW(3))`,
-    );
-    const id = String(res.insertId);
-    expect(await tryMove(env.deps.db, 'refunds', id, REFUND_LIFECYCLE.accept, { refund_id: 'wx1' })).toBe(
-      true,
-    );
-    expect(await tryMove(env.deps.db, 'refunds', id, REFUND_LIFECYCLE.accept)).toBe(false);
-    await expect(move(env.deps.db, 'refunds', id, REFUND_LIFECYCLE.accept)).rejects.toThrow(TransitionError);
-    await move(env.deps.db, 'refunds', id, REFUND_LIFECYCLE.succeed, { finished_at: new Date() });
-    await expect(move(env.deps.db, 'refunds', id, REFUND_LIFECYCLE.close)).rejects.toThrow(TransitionError);
-    const [[row]] = await env.deps.db.query<any[]>('SELECT status, refund_id FROM refunds WHERE id = ?', [
-      id,
-    ]);
-    expect(row).toEqual({ status: REFUND_STATUS.SUCCESS, refund_id: 'wx1' });
-  });
+      );
+      const id = String(res.insertId);
+      expect(await tryMove(env.deps.db, 'refunds', id, REFUND_LIFECYCLE.accept, { refund_id: 'wx1' })).toBe(
+        true,
+      );
+      expect(await tryMove(env.deps.db, 'refunds', id, REFUND_LIFECYCLE.accept)).toBe(false);
+      await expect(move(env.deps.db, 'refunds', id, REFUND_LIFECYCLE.accept)).rejects.toThrow(
+        TransitionError,
+      );
+      await move(env.deps.db, 'refunds', id, REFUND_LIFECYCLE.succeed, { finished_at: new Date() });
+      await expect(move(env.deps.db, 'refunds', id, REFUND_LIFECYCLE.close)).rejects.toThrow(TransitionError);
+      const [[row]] = await env.deps.db.query<any[]>('SELECT status, refund_id FROM refunds WHERE id = ?', [
+        id,
+      ]);
+      expect(row).toEqual({ status: REFUND_STATUS.SUCCESS, refund_id: 'wx1' });
+    }));
 });

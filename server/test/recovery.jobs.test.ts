@@ -4,7 +4,7 @@ import type { AppDeps } from '../src/wiring';
 import { loadConfig } from '../src/config';
 import { purgeAdmissionUses, PURGE_AFTER_EXPIRY_MS } from '../src/jobs/admission-purge';
 import { recoveryJobs } from '../src/jobs/recovery';
-import { createTestEnv, type TestEnv } from './helpers/env';
+import { withTestEnv } from './helpers/env';
 import { refusesToStartWith } from './helpers/config';
 
 /** The recovery jobs' periods come from validated configuration; expired admission uses are purged. */
@@ -53,33 +53,28 @@ describe('recovery job periods', () => {
 });
 
 describe('admission-use purge', () => {
-  let t: TestEnv;
-  beforeAll(async () => {
-    t = await createTestEnv();
-  });
-  afterAll(() => t.close());
-
-  it('deletes rows of tokens expired over an hour ago, in batches, and keeps the rest', async () => {
-    const now = t.clock.now();
-    const at = (ms: number) => new Date(now.getTime() + ms);
-    const rows: unknown[][] = [];
-    for (let i = 0; i < 25; i++) rows.push([`old${i}`, 1, 100 + i, at(-PURGE_AFTER_EXPIRY_MS - 1000 - i)]);
-    rows.push(['recent-expired', 1, 200, at(-60_000)]); // expired a minute ago: kept for now
-    rows.push(['live', 1, 201, at(600_000)]);
-    await t.deps.db.query('INSERT INTO admission_uses (jti, session_id, order_id, expires_at) VALUES ?', [
-      rows,
-    ]);
-    const left = async () =>
-      (await t.deps.db.query<RowDataPacket[]>('SELECT jti FROM admission_uses ORDER BY jti'))[0].map(
-        (r) => r.jti,
-      );
-    // Bounded per run: 2 batches of 10.
-    expect(await purgeAdmissionUses(t.deps, now, { batch: 10, batchesMax: 2 })).toBe(20);
-    expect(await left()).toHaveLength(7);
-    expect(await purgeAdmissionUses(t.deps, now, { batch: 10, batchesMax: 2 })).toBe(5);
-    expect(await left()).toEqual(['live', 'recent-expired']);
-    expect(await purgeAdmissionUses(t.deps, now)).toBe(0);
-    expect(await purgeAdmissionUses(t.deps, at(PURGE_AFTER_EXPIRY_MS))).toBe(1);
-    expect(await left()).toEqual(['live']);
-  });
+  it('deletes rows of tokens expired over an hour ago, in batches, and keeps the rest', () =>
+    withTestEnv(async (t) => {
+      const now = t.clock.now();
+      const at = (ms: number) => new Date(now.getTime() + ms);
+      const rows: unknown[][] = [];
+      for (let i = 0; i < 25; i++) rows.push([`old${i}`, 1, 100 + i, at(-PURGE_AFTER_EXPIRY_MS - 1000 - i)]);
+      rows.push(['recent-expired', 1, 200, at(-60_000)]); // expired a minute ago: kept for now
+      rows.push(['live', 1, 201, at(600_000)]);
+      await t.deps.db.query('INSERT INTO admission_uses (jti, session_id, order_id, expires_at) VALUES ?', [
+        rows,
+      ]);
+      const left = async () =>
+        (await t.deps.db.query<RowDataPacket[]>('SELECT jti FROM admission_uses ORDER BY jti'))[0].map(
+          (r) => r.jti,
+        );
+      // Bounded per run: 2 batches of 10.
+      expect(await purgeAdmissionUses(t.deps, now, { batch: 10, batchesMax: 2 })).toBe(20);
+      expect(await left()).toHaveLength(7);
+      expect(await purgeAdmissionUses(t.deps, now, { batch: 10, batchesMax: 2 })).toBe(5);
+      expect(await left()).toEqual(['live', 'recent-expired']);
+      expect(await purgeAdmissionUses(t.deps, now)).toBe(0);
+      expect(await purgeAdmissionUses(t.deps, at(PURGE_AFTER_EXPIRY_MS))).toBe(1);
+      expect(await left()).toEqual(['live']);
+    }));
 });
