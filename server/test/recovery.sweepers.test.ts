@@ -5,7 +5,7 @@ import { issueTickets } from '../src/tickets/service';
 import { audit } from './helpers/auditor';
 import { createSession, type SessionFixture } from './helpers/fixtures';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
-import { adminRefund, refundNosAtWechat } from './helpers/refund-steps';
+import { abnormalRefund, adminRefund, refundNosAtWechat } from './helpers/refund-steps';
 
 /**
  * Recovery that runs by itself. Consumers are off: each test plays the part of a consumer that
@@ -164,11 +164,7 @@ describe('refunds stuck in a non-final state', () => {
 
   it('ABNORMAL is handed to an operator (refund_cases) and the fan is told, once; tickets stay inadmissible', async () => {
     const o = await paidOrder('openid-sweep-abnormal');
-    await issueTickets(p.deps, o.orderId, p.clock.now());
-    p.sim.setFaults({ refundOutcome: 'ABNORMAL' });
-    const r = await adminRefund(p, o.orderId);
-    await p.deps.refunds.execute(r.id, p.clock.now());
-    await p.until(async () => (await refundRow(o.orderId)).status === 3, 'abnormal');
+    await abnormalRefund(p, o.orderId);
     const later = new Date(p.clock.now().getTime() + 10 * 60_000);
     await p.deps.refunds.checkProcessing(later, 0); // re-queried: still ABNORMAL, nothing new
     const [cases] = await p.deps.db.query<RowDataPacket[]>(

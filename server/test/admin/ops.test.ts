@@ -1,8 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
-import { issueTickets } from '../../src/tickets/service';
 import { createSession, type SessionFixture } from '../helpers/fixtures';
 import { createPayEnv, type PayEnv } from '../helpers/pay-env';
-import { adminRefund } from '../helpers/refund-steps';
+import { abnormalRefund } from '../helpers/refund-steps';
 
 /** The operations section of the admin API: recovery's leftovers, each with an audited repair. */
 let p: PayEnv;
@@ -66,14 +65,7 @@ it('shows a paid order without tickets and issues them on request (audited)', as
 
 it('shows an ABNORMAL refund handed to an operator, who records the decision (audited)', async () => {
   const o = await paidOrder('openid-ops-abnormal');
-  await issueTickets(p.deps, o.id, p.clock.now());
-  p.sim.setFaults({ refundOutcome: 'ABNORMAL' });
-  const refund = await adminRefund(p, o.id);
-  await p.deps.refunds.execute(refund.id, p.clock.now());
-  await p.until(
-    async () => (await one('SELECT status FROM refunds WHERE id = ?', [refund.id])).status === 3,
-    'abnormal',
-  );
+  const refund = await abnormalRefund(p, o.id);
   await p.deps.db.query('UPDATE refunds SET created_at = ? WHERE id = ?', [
     new Date(p.clock.now().getTime() - 600_000),
     refund.id,
