@@ -185,12 +185,7 @@ async function buyer(w, r, i, stats) {
     const mine = (tickets.body?.items ?? []).filter((t) => t.orderNo === orderNo);
     // Each ticket is opened on the fan's phone (bound to its own key), which shows the code.
     const codes = await Promise.all(mine.map((t) => phoneCode(url, token, t.ticketId)));
-    const scans = codes.filter(Boolean).map((qr) =>
-      call(url, 'POST', '/api/v1/checkin', {
-        token: w.staffToken,
-        body: { qr, gate: `G${i % 4}`, sessionId: session.id },
-      }),
-    );
+    const scans = codes.filter(Boolean).map((qr) => gateScan(w, i, session.id, qr));
     // Some fans ask for their money back while staff scan them in: one of the two must lose.
     const refund =
       after < 0.4
@@ -241,6 +236,19 @@ export async function phoneCode(url, token, ticketId) {
   return b.body?.binding ? tc.makeCode(b.body.binding, priv, Date.now()) : '';
 }
 
+/** Buyer i's gate (G0..G3) scans a code for the session; answers the check-in reply. */
+export function gateScan(w, i, sessionId, qr) {
+  return call(w.url, 'POST', '/api/v1/checkin', {
+    token: w.staffToken,
+    body: { qr, gate: `G${i % 4}`, sessionId },
+  });
+}
+
+/** Counts a scan's result (`checkin-new:admitted`) under `what`. */
+export function tallyScan(stats, what, s) {
+  tally(stats, what, { status: 0, body: { code: s.body?.result ?? s.status } });
+}
+
 /** Counts answers by route and code (`refund:200`, `hold:SEAT_TAKEN`), for the run's log. */
 export function tally(stats, what, r) {
   const k = `${what}:${r.status === 200 || r.status === 201 ? r.status : (code(r) ?? r.status)}`;
@@ -255,12 +263,13 @@ function pick(r, ids, n) {
   return [...out];
 }
 
-async function until(fn, ms) {
+/** Polls fn every `everyMs` until it answers truthy (that answer), or `ms` pass (undefined). */
+export async function until(fn, ms, everyMs = 400) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     const v = await fn();
     if (v) return v;
-    await sleep(400);
+    await sleep(everyMs);
   }
   return undefined;
 }

@@ -5,7 +5,7 @@
 // would let anyone in.
 import { dist } from '../lib.mjs';
 import { call } from './buyers.mjs';
-import { seedSideShow } from './side-show.mjs';
+import { seedSideShow, sessionSummary } from './side-show.mjs';
 import { exchangeFamilies } from './audit-exchanges.mjs';
 
 const { ORDER_STATUS } = dist('orders/types.js');
@@ -53,14 +53,7 @@ export async function seedCancelSession(deps, { buyers, staffId, now }) {
     staffId,
     now,
   });
-  return {
-    id,
-    showId,
-    seatIds: [...cat.seats.keys()],
-    zoneId: [...cat.zones.keys()][0],
-    zoneCapacity,
-    capacity: cat.capacity,
-  };
+  return sessionSummary(id, showId, cat, zoneCapacity);
 }
 
 /**

@@ -6,7 +6,8 @@
 // waits, and the old ticket's code is shown at the gate after it was given up. The audit
 // (audit.mjs) trusts none of the answers: they are only tallied.
 import { dist } from '../lib.mjs';
-import { call, phoneCode, tally } from './buyers.mjs';
+import { call, gateScan, phoneCode, tally, tallyScan } from './buyers.mjs';
+import { sessionSummary } from './side-show.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** How long the first of two racers waits for the second before going alone. */
@@ -85,24 +86,13 @@ export async function exchangeTicket(w, o) {
   if (ex.status === 'pending') ex = await payDifference(w, { ...o, ex, ticket });
   if (ex?.status !== 'done') return;
   stats.exchanges++;
-  const scan = (qr) =>
-    call(url, 'POST', '/api/v1/checkin', {
-      token: w.staffToken,
-      body: { qr, gate: `G${i % 4}`, sessionId: session.id },
-    });
-  if (oldCode) {
-    const s = await scan(oldCode);
-    tally(stats, 'checkin-exchanged', { status: 0, body: { code: s.body?.result ?? s.status } });
-  }
+  if (oldCode) tallyScan(stats, 'checkin-exchanged', await gateScan(w, i, session.id, oldCode));
   const fresh = ex.newTicketIds?.[0];
   if (!fresh || r() < 0.5) return;
   const qr = await phoneCode(url, token, fresh);
   if (!qr) return;
-  const s = await call(url, 'POST', '/api/v1/checkin', {
-    token: w.staffToken,
-    body: { qr, gate: `G${i % 4}`, sessionId: to.id },
-  });
-  tally(stats, 'checkin-new', { status: 0, body: { code: s.body?.result ?? s.status } });
+  const s = await gateScan(w, i, to.id, qr);
+  tallyScan(stats, 'checkin-new', s);
   if (s.body?.result === 'admitted') stats.checkins++;
 }
 
@@ -173,12 +163,5 @@ export async function seedSecondSession(deps, main, now) {
   });
   await openSale(deps, id, now);
   const cat = await loadSessionCatalog(deps.db, id);
-  return {
-    id,
-    showId: main.showId,
-    seatIds: [...cat.seats.keys()],
-    zoneId: [...cat.zones.keys()][0],
-    zoneCapacity: main.zoneCapacity,
-    capacity: cat.capacity,
-  };
+  return sessionSummary(id, main.showId, cat, main.zoneCapacity);
 }

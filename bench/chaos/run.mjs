@@ -17,6 +17,7 @@ import { runWaitlist, seedWaitlistSession } from './waitlist.mjs';
 import { tamperExchanges, tamperWaitlist } from './tamper.mjs';
 import { injectFaults } from './faults.mjs';
 import { openStack } from './stack.mjs';
+import { sessionSummary } from './side-show.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const args = parseArgs(process.argv.slice(2));
@@ -84,14 +85,7 @@ async function seedSession(deps) {
     [staffId, showId],
   );
   return {
-    session: {
-      id,
-      showId,
-      seatIds: [...cat.seats.keys()],
-      zoneId: [...cat.zones.keys()][0],
-      zoneCapacity,
-      capacity: cat.capacity,
-    },
+    session: sessionSummary(id, showId, cat, zoneCapacity),
     staffId,
     staffToken: await deps.tokens.issue({ userId: staffId, roles: ['fan'] }),
   };

@@ -43,3 +43,15 @@ export async function seedSideShow(deps, o) {
   await openSale(deps, id, o.now);
   return { id, showId, cat: await loadSessionCatalog(deps.db, id) };
 }
+
+/** What the run's buyers and audits know of a seeded session: its seats, its one zone, its size. */
+export function sessionSummary(id, showId, cat, zoneCapacity) {
+  return {
+    id,
+    showId,
+    seatIds: [...cat.seats.keys()],
+    zoneId: [...cat.zones.keys()][0],
+    zoneCapacity,
+    capacity: cat.capacity,
+  };
+}

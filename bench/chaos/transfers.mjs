@@ -2,7 +2,7 @@
 // another simulated fan accepts it, while the giver takes the offer back, a second receiver races
 // the first, the giver asks for the transferred ticket's money and the old code is shown at the
 // gate. The audit (audit.mjs) trusts none of the answers below: they are only tallied.
-import { call, loginAs, phoneCode, tally } from './buyers.mjs';
+import { call, gateScan, loginAs, phoneCode, tally, tallyScan } from './buyers.mjs';
 
 const admitted = (s) => s.body?.result === 'admitted';
 
@@ -65,19 +65,11 @@ async function afterTransfer(w, o) {
   const { token, path, session, i, r, stats, ticket, oldCode, rx, newTicketId } = o;
   const refund = { reason: 'chaos: given away', ticketIds: [ticket.ticketId] };
   tally(stats, 'refund-transferred', await call(url, 'POST', `${path}/refund`, { token, body: refund }));
-  const scan = (qr) =>
-    call(url, 'POST', '/api/v1/checkin', {
-      token: w.staffToken,
-      body: { qr, gate: `G${i % 4}`, sessionId: session.id },
-    });
-  if (oldCode) {
-    const s = await scan(oldCode);
-    tally(stats, 'checkin-transferred', { status: 0, body: { code: s.body?.result ?? s.status } });
-  }
+  if (oldCode) tallyScan(stats, 'checkin-transferred', await gateScan(w, i, session.id, oldCode));
   if (!newTicketId || r() < 0.4) return;
   const qr = await phoneCode(url, rx, newTicketId);
   if (!qr) return;
-  const s = await scan(qr);
-  tally(stats, 'checkin-received', { status: 0, body: { code: s.body?.result ?? s.status } });
+  const s = await gateScan(w, i, session.id, qr);
+  tallyScan(stats, 'checkin-received', s);
   if (admitted(s)) stats.checkins++;
 }

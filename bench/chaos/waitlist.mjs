@@ -5,8 +5,8 @@
 // others lapse (the units pass on). Direct buyers of a tier with a line are refused meanwhile.
 // Choices from the run's seed; the audit (audit.mjs) trusts none of the answers.
 import { rng } from '../lib.mjs';
-import { call, loginAs, tally } from './buyers.mjs';
-import { seedSideShow } from './side-show.mjs';
+import { call, loginAs, tally, until } from './buyers.mjs';
+import { seedSideShow, sessionSummary } from './side-show.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const PER_ORDER = 4;
@@ -30,28 +30,12 @@ export async function seedWaitlistSession(deps, { small, staffId, now }) {
     staffId,
     now,
   });
-  const zone = [...cat.zones.values()][0];
   return {
-    id,
-    showId,
-    seatIds: [...cat.seats.keys()],
-    zoneId: zone.id,
-    zoneCapacity,
-    capacity: cat.capacity,
+    ...sessionSummary(id, showId, cat, zoneCapacity),
     seatTier: [...cat.seats.values()][0].tierId,
-    zoneTier: zone.tierId,
+    zoneTier: [...cat.zones.values()][0].tierId,
   };
 }
-
-const until = async (fn, ms) => {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await fn();
-    if (v) return v;
-    await sleep(500);
-  }
-  return undefined;
-};
 
 /** A filler buys PER_ORDER units (seats [k*4..] or zone units); most pay, some let the hold run out. */
 async function fill(w, s, k, r, stats) {
@@ -106,12 +90,16 @@ async function wait(w, s, j, r, stats, deadline) {
     tally(stats, 'wl-join-over', over);
   }
   const choice = r();
-  const offer = await until(async () => {
-    if (Date.now() > deadline()) return 'late';
-    const me = await call(url, 'GET', '/api/v1/me/waitlist', { token }, 1);
-    const e = (me.body?.items ?? []).find((x) => x.id === join.body.id);
-    return e && e.state !== 'waiting' ? e : undefined;
-  }, 600_000);
+  const offer = await until(
+    async () => {
+      if (Date.now() > deadline()) return 'late';
+      const me = await call(url, 'GET', '/api/v1/me/waitlist', { token }, 1);
+      const e = (me.body?.items ?? []).find((x) => x.id === join.body.id);
+      return e && e.state !== 'waiting' ? e : undefined;
+    },
+    600_000,
+    500,
+  );
   if (!offer || offer === 'late' || offer.state !== 'offered') return;
   stats.wlOffered++;
   if (choice < 0.6) {
@@ -171,6 +159,7 @@ export async function runWaitlist(w, { s, small, stats, deadline, log }) {
     await until(
       async () => (await call(url(w), 'GET', f.path, { token: f.token }, 1)).body?.status === 'ticketed',
       20_000,
+      500,
     );
     const o = await call(url(w), 'GET', f.path, { token: f.token }, 1);
     const body =
