@@ -34,6 +34,14 @@ describe('H5 cashier page', () => {
       body: new URLSearchParams(fields).toString(),
     });
 
+  /** A fresh order's cashier form sent (confirm or cancel): it redirects (303) to where? */
+  async function submit(action: 'confirm' | 'cancel', returnUrl: string) {
+    const order = await prepay();
+    const res = await form(`/sim/cashier/${action}`, { ...order.params, return_url: returnUrl });
+    expect(res.status).toBe(303);
+    return { ...order, location: res.headers.get('location') };
+  }
+
   it('renders the order in Chinese with stable test ids', async () => {
     const { prepayId, outTradeNo, params } = await prepay();
     // The server's cashier URL carries prepay_id; the H5 client adds the parameters.
@@ -54,28 +62,19 @@ describe('H5 cashier page', () => {
   });
 
   it('confirm pays and redirects with result=success (query or hash route)', async () => {
-    const { outTradeNo, params } = await prepay();
-    const res = await form('/sim/cashier/confirm', {
-      ...params,
-      return_url: 'http://localhost:5173/#/pages/order/detail?no=1',
-    });
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe(
-      'http://localhost:5173/#/pages/order/detail?no=1&result=success',
+    const { outTradeNo, params, location } = await submit(
+      'confirm',
+      'http://localhost:5173/#/pages/order/detail?no=1',
     );
+    expect(location).toBe('http://localhost:5173/#/pages/order/detail?no=1&result=success');
     expect(sim.order(outTradeNo)?.trade_state).toBe('SUCCESS');
     const again = await fetch(cashierUrl(sim.url, params));
     expect(await again.text()).toContain('订单已支付');
   });
 
   it('cancel redirects with result=cancel and leaves the order unpaid', async () => {
-    const { outTradeNo, params } = await prepay();
-    const res = await form('/sim/cashier/cancel', {
-      ...params,
-      return_url: 'http://localhost:5173/pay?x=1',
-    });
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('http://localhost:5173/pay?x=1&result=cancel');
+    const { outTradeNo, location } = await submit('cancel', 'http://localhost:5173/pay?x=1');
+    expect(location).toBe('http://localhost:5173/pay?x=1&result=cancel');
     expect(sim.order(outTradeNo)?.trade_state).toBe('NOTPAY');
   });
 
