@@ -6,7 +6,13 @@ import { openSale } from '../src/jobs/session-lifecycle';
 import { expireDueOrders } from '../src/orders/expiry';
 import { audit } from './helpers/auditor';
 import { deleteKeys } from './helpers/env';
-import { assignStaff, createSession, createUsers, type SessionFixture } from './helpers/fixtures';
+import {
+  assignStaff,
+  createSession,
+  createUsers,
+  type SessionFixture,
+  type SessionOptions,
+} from './helpers/fixtures';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
 import { newDevice } from './helpers/gate';
 
@@ -52,6 +58,13 @@ beforeAll(async () => {
   staffToken = await p.api.tokenFor(staff!);
 });
 afterAll(() => p.close());
+
+/** A session of a show of its own, which allows exchanges (no cutoff). */
+async function exchangeableSession(o: SessionOptions) {
+  const fresh = await createSession(p.deps, o);
+  await p.deps.db.query('UPDATE shows SET exchange_allowed = 1 WHERE id = ?', [fresh.showId]);
+  return fresh;
+}
 
 /** Another session of the show, on sale, of one tier over the venue's seats. */
 async function addSession(showId: string, o: { realName?: boolean; priceFen?: number } = {}) {
@@ -221,8 +234,7 @@ it('a retried request (same Idempotency-Key) answers the same exchange; another 
 });
 
 it('general admission: a unit of a zone for a unit of a zone, the slots accounted for', async () => {
-  const z = await createSession(p.deps, { zones: [{ name: '内场', capacity: 5 }] });
-  await p.deps.db.query('UPDATE shows SET exchange_allowed = 1 WHERE id = ?', [z.showId]);
+  const z = await exchangeableSession({ zones: [{ name: '内场', capacity: 5 }] });
   const { fan, orderNo, ticketIds } = await ticketedOrder('openid-x-zone', {
     sessionId: z.sessionId,
     zoneId: z.zoneIds[0],
@@ -450,8 +462,7 @@ describe('real-name sessions: the attendee moves with the ticket', () => {
   const attendee = { name: '欧阳娜娜', idType: 'id_card', idNumber: '11010519491231002X' };
 
   beforeAll(async () => {
-    rn = await createSession(p.deps, { seats: 20, realName: true });
-    await p.deps.db.query('UPDATE shows SET exchange_allowed = 1 WHERE id = ?', [rn.showId]);
+    rn = await exchangeableSession({ seats: 20, realName: true });
     rn2 = await addSession(rn.showId, { realName: true, priceFen: STAND });
   });
 
@@ -517,8 +528,7 @@ describe('real-name sessions: the attendee moves with the ticket', () => {
 });
 
 it('the sales report counts each exchanged seat once, in the tier the fan holds', async () => {
-  const t = await createSession(p.deps, { seats: 10, vip: 2 });
-  await p.deps.db.query('UPDATE shows SET exchange_allowed = 1 WHERE id = ?', [t.showId]);
+  const t = await exchangeableSession({ seats: 10, vip: 2 });
   // Up: a 看台 seat for a VIP seat, the difference paid. Level: a 看台 seat for another, at once.
   const up = await ticketed('openid-x-report-up', [t.seatIds[2]!], t.sessionId);
   const upX = await exchangeAll(up, [t.seatIds[0]!], t.sessionId);
@@ -540,8 +550,7 @@ it('the sales report counts each exchanged seat once, in the tier the fan holds'
 });
 
 it('the exchange order says whose exchange it is, and its tickets are not refundable (told, not a payment error)', async () => {
-  const t = await createSession(p.deps, { seats: 10, vip: 2 });
-  await p.deps.db.query('UPDATE shows SET exchange_allowed = 1 WHERE id = ?', [t.showId]);
+  const t = await exchangeableSession({ seats: 10, vip: 2 });
   const o = await ticketed('openid-x-norefund', [t.seatIds[2]!], t.sessionId);
   const x = await exchangeAll(o, [t.seatIds[0]!], t.sessionId);
   await payFor(o.fan, x.body.orderNo);
