@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { TransferAcceptSchema, TransferCodeSchema, TransferSettingsSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
-import { pathId } from '../catalog/routes';
+import { pathId, pathParam } from '../catalog/routes';
 import { appError } from '../errors';
 import { principal } from '../http/auth';
 import { ADMIN_PREFIX, actor, allow } from '../http/admin/http';
@@ -17,11 +17,8 @@ function ticketNo(value: string | undefined): string {
   return value;
 }
 
-function code(value: string | undefined): string {
-  const r = TransferCodeSchema.safeParse(value);
-  if (!r.success) throw appError('TRANSFER_CODE_INVALID');
-  return r.data;
-}
+const code = (value: string | undefined): string =>
+  pathParam(TransferCodeSchema, value, 'TRANSFER_CODE_INVALID');
 
 /** The fan's 转赠: offer and cancel (giver), preview and accept (receiver). */
 export function transferRoutes(
