@@ -31,14 +31,22 @@ const EXCHANGES: RowSource = {
     old_fen, new_fen, diff_fen, refund_id, error, created_at, finished_at`,
 };
 
-export function findExchange(
-  db: Db | Conn,
-  where: string,
-  params: unknown[],
-  lock = false,
-): Promise<ExchangeRow | undefined> {
-  return findOne<ExchangeRow>(db, EXCHANGES, where, params, lock);
-}
+const one = (db: Db | Conn, where: string, params: unknown[], lock = false) =>
+  findOne<ExchangeRow>(db, EXCHANGES, where, params, lock);
+
+/** The one-exchange lookups, by the keys the services hold. */
+export const exchanges = {
+  byId: (db: Db | Conn, id: string, o: { lock?: boolean } = {}) => one(db, 'id = ?', [id], o.lock),
+  /** The fan's exchange, or none if it is another user's. */
+  byIdOfUser: (db: Db | Conn, id: string, userId: string) => one(db, 'id = ? AND user_id = ?', [id, userId]),
+  /** The exchange whose new seats this order bought (any status). */
+  byExchangeOrder: (db: Db | Conn, orderId: string) => one(db, 'exchange_order_id = ?', [orderId]),
+  byExchangeOrderOfUser: (db: Db | Conn, orderId: string, userId: string) =>
+    one(db, 'exchange_order_id = ? AND user_id = ?', [orderId, userId]),
+  /** The finished exchange whose new seats this order bought. */
+  doneByExchangeOrder: (db: Db | Conn, orderId: string) =>
+    one(db, 'exchange_order_id = ? AND status = ?', [orderId, EXCHANGE_STATUS.DONE]),
+};
 
 /** A ticket of the original order as an exchange sees it: its item, price, unit and state. */
 export interface OldTicket {

@@ -19,14 +19,26 @@ const ORDER_COLUMNS = `id, order_no, user_id, session_id, status, amount_fen, qu
   request_hash, expire_at, created_at, paid_at, cancelled_at, cancel_reason, prepay_id, admission_jti,
   contact_phone_masked, channel`;
 
-export async function findOrder(
-  db: Db | Conn,
-  where: string,
-  params: unknown[],
-  lock = false,
-): Promise<OrderRow | undefined> {
-  return findOne<OrderRow>(db, { table: 'orders', columns: ORDER_COLUMNS }, where, params, lock);
+const ORDERS = { table: 'orders', columns: ORDER_COLUMNS };
+
+/** lock: take the row lock (FOR UPDATE) inside the caller's transaction, then decide. */
+export interface FindOpts {
+  lock?: boolean;
 }
+
+/** The one-order lookups the services need, by the keys they hold. */
+export const orders = {
+  byId: (db: Db | Conn, id: string, o: FindOpts = {}) =>
+    findOne<OrderRow>(db, ORDERS, 'id = ?', [id], o.lock),
+  byNo: (db: Db | Conn, orderNo: string, o: FindOpts = {}) =>
+    findOne<OrderRow>(db, ORDERS, 'order_no = ?', [orderNo], o.lock),
+  /** The user's order that this idempotency key created (a replayed request answers it). */
+  byIdempotencyKey: (db: Db | Conn, userId: string, key: string) =>
+    findOne<OrderRow>(db, ORDERS, 'user_id = ? AND idempotency_key = ?', [userId, key]),
+  /** The order only if this user placed it. */
+  ofUser: (db: Db | Conn, id: string, userId: string) =>
+    findOne<OrderRow>(db, ORDERS, 'id = ? AND user_id = ?', [id, userId]),
+};
 
 export async function listOrdersOfUser(
   db: Db,
@@ -114,7 +126,7 @@ export async function cancelPending(
     [t.to, now, reason, orderId, t.from, ...(onlyIfExpired ? [now] : [])],
   );
   if (res.affectedRows !== 1) return undefined;
-  const order = (await findOrder(conn, 'id = ?', [orderId]))!;
+  const order = (await orders.byId(conn, orderId))!;
   await releaseClaims(conn, order);
   return order;
 }

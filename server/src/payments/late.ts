@@ -2,14 +2,14 @@ import type { Logger } from 'pino';
 import type { CatalogService } from '../catalog/service';
 import { ER_CHECK_FAILED, ER_DUP_ENTRY, inTransaction, sqlErrno, type Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
-import { findOrder, itemsOf, type ItemRow } from '../orders/repo';
+import { orders, itemsOf, type ItemRow } from '../orders/repo';
 import { claimStatements } from '../orders/insert-repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import type { RefundService } from '../refunds/service';
-import { findPayment, setOutcome } from './repo';
+import { payments, setOutcome } from './repo';
 import { workflow } from '../lifecycle/workflow';
 
 export interface LateDeps {
@@ -65,8 +65,8 @@ export async function handleLatePayment(
   paymentId: string,
   now: Date,
 ): Promise<'honoured' | 'refunded' | 'done'> {
-  const order = await findOrder(d.db, 'id = ?', [orderId]);
-  const payment = await findPayment(d.db, 'id = ?', [paymentId]);
+  const order = await orders.byId(d.db, orderId);
+  const payment = await payments.byId(d.db, paymentId);
   if (!order || payment?.outcome !== 'late') return 'done';
   // An order's items and attendees do not change once written (reclaim renumbers zone units).
   const items = await itemsOf(d.db, [order.id]);
@@ -79,7 +79,7 @@ export async function handleLatePayment(
     if (!(err instanceof Refused)) throw err;
     // Compensated (units given back): the fallback is the refund of the whole payment.
     const refunded = await inTransaction(d.db, async (conn) => {
-      const p = await findPayment(conn, 'id = ?', [paymentId], true);
+      const p = await payments.byId(conn, paymentId, { lock: true });
       if (p?.outcome !== 'late') return false;
       await setOutcome(conn, paymentId, 'late_refund');
       await d.refunds.refundPaymentInTx(conn, order, p, 'late', now);
@@ -124,8 +124,8 @@ async function reclaim(
   const held = await d.inventory.heldUnits(order.session_id, order.id);
   try {
     await inTransaction(d.db, async (conn) => {
-      const o = await findOrder(conn, 'id = ?', [order.id], true);
-      const p = await findPayment(conn, 'id = ?', [paymentId], true);
+      const o = await orders.byId(conn, order.id, { lock: true });
+      const p = await payments.byId(conn, paymentId, { lock: true });
       if (o?.status !== ORDER_STATUS.CANCELLED || p?.outcome !== 'late') return;
       if (items[0]?.zone_id) {
         // A zone order may have got other unit numbers this time.

@@ -71,6 +71,25 @@ const PAYMENTS: RowSource = {
   columns: 'id, order_id, transaction_id, amount_fen, currency, refunded_fen, outcome',
 };
 
+/** The one-payment lookups, by the keys the services hold. */
+export const payments = {
+  byId: (db: Db | Conn, id: string, o: { lock?: boolean } = {}) =>
+    findOne<PaymentRow>(db, PAYMENTS, 'id = ?', [id], o.lock),
+  /** The payment that paid the order (applied, or a late one honoured), locked. */
+  appliedOfOrderLocked: (conn: Conn, orderId: string) =>
+    findOne<PaymentRow>(
+      conn,
+      PAYMENTS,
+      "order_id = ? AND outcome IN ('applied', 'late_applied')",
+      [orderId],
+      true,
+    ),
+};
+
+/**
+ * @deprecated WHERE strings belong in this repo: use `payments.byId` / `payments.appliedOfOrderLocked`.
+ * Kept only for session-changes/fees.ts (another owner's file) until it switches to `payments.byId`.
+ */
 export async function findPayment(
   db: Db | Conn,
   where: string,

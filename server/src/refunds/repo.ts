@@ -58,14 +58,14 @@ const COLUMNS = `id, order_id, payment_id, kind, seq, out_refund_no, refund_id, 
 // A payment can carry refunds of several kinds; a lookup by payment alone answers the latest.
 const REFUNDS: RowSource = { table: 'refunds', columns: COLUMNS, orderBy: 'id DESC' };
 
-export async function findRefund(
-  db: Db | Conn,
-  where: string,
-  params: unknown[],
-  lock = false,
-): Promise<RefundRow | undefined> {
-  return findOne<RefundRow>(db, REFUNDS, where, params, lock);
-}
+/** The one-refund lookups, by the keys the services hold. */
+export const refunds = {
+  byId: (db: Db | Conn, id: string, o: { lock?: boolean } = {}) =>
+    findOne<RefundRow>(db, REFUNDS, 'id = ?', [id], o.lock),
+  /** WeChat's notifications name our out_refund_no. */
+  byOutRefundNo: (db: Db | Conn, outRefundNo: string) =>
+    findOne<RefundRow>(db, REFUNDS, 'out_refund_no = ?', [outRefundNo]),
+};
 
 /**
  * One refund per payment, kind and number: asking again answers the refund already made (the
@@ -123,7 +123,7 @@ export async function createRefund(
   } catch (err) {
     if (sqlErrno(err) !== ER_DUP_ENTRY) throw err;
     return {
-      refund: (await findRefund(conn, 'payment_id = ? AND kind = ? AND seq = ?', [
+      refund: (await findOne<RefundRow>(conn, REFUNDS, 'payment_id = ? AND kind = ? AND seq = ?', [
         r.paymentId,
         r.kind,
         r.seq,

@@ -3,7 +3,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import { inTransaction, type Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
-import { findOrder } from '../orders/repo';
+import { orders } from '../orders/repo';
 import { ORDER_STATUS } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
@@ -40,7 +40,7 @@ export function newTicketNo(): string {
  * the second run a no-op, so there is exactly one set of tickets.
  */
 export async function issueTickets(d: TicketDeps, orderId: string, now: Date): Promise<'issued' | 'skipped'> {
-  const order = await findOrder(d.db, 'id = ?', [orderId]);
+  const order = await orders.byId(d.db, orderId);
   if (order?.status !== ORDER_STATUS.PAID) return 'skipped';
   const confirmed = await d.inventory.confirm(order.session_id, order.id, 'record');
   if (confirmed.kind !== 'confirmed' && confirmed.kind !== 'already') {
@@ -49,7 +49,7 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
     await d.inventory.rebuild(order.session_id, now.getTime());
   }
   const issued = await inTransaction(d.db, async (conn) => {
-    const o = await findOrder(conn, 'id = ?', [orderId], true);
+    const o = await orders.byId(conn, orderId, { lock: true });
     if (o?.status !== ORDER_STATUS.PAID) return 'skipped' as const;
     // An exchange order (改签): its old tickets are given up in this very transaction, or, when
     // one of them can no longer be, nothing is issued and the exchange order is refunded.
