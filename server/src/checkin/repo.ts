@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
-import { attendeeOfItemJoin } from '../attendees/item-join';
+import { attendeeOfItemJoin } from '../attendees/repo';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -122,4 +122,72 @@ export async function gateCount(db: Db, sessionId: string, gate: string): Promis
     gate,
   ]);
   return Number(rows[0]!.n);
+}
+
+/** The session's show and whether it is real-name (null: no such session). */
+export async function sessionOfBundle(
+  db: Db,
+  sessionId: string,
+): Promise<{ showId: string; realName: number } | undefined> {
+  const [[session]] = await db.query<Row[]>('SELECT show_id, real_name FROM show_sessions WHERE id = ?', [
+    sessionId,
+  ]);
+  return session ? { showId: String(session.show_id), realName: session.real_name } : undefined;
+}
+
+/** A ticket of a session as an offline bundle lists it: its seat or zone and its attendee. */
+export type BundleTicketRow = Pick<
+  TicketForGate,
+  'ticket_no' | 'status' | 'section' | 'row_label' | 'seat_number' | 'zone_name'
+> & {
+  name_masked: string | null;
+  id_masked: string | null;
+};
+
+export async function bundleTickets(db: Db, sessionId: string): Promise<BundleTicketRow[]> {
+  const [rows] = await db.query<Row[]>(
+    `SELECT t.ticket_no, t.status, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
+              oa.name_masked, oa.id_masked
+         FROM tickets t
+         LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id
+         LEFT JOIN order_items oi ON oi.id = t.order_item_id
+         LEFT JOIN order_attendees oa ON oa.order_id = t.order_id
+              AND oa.position = (SELECT COUNT(*) FROM order_items x WHERE x.order_id = t.order_id AND x.id < oi.id)
+        WHERE t.session_id = ?`,
+    [sessionId],
+  );
+  return rows as BundleTicketRow[];
+}
+
+/** A refused second scan (duplicate, or of a refunded ticket), kept once per ticket and scan. */
+export interface CheckinConflict {
+  ticketId: string;
+  sessionId: string;
+  kind: 'refunded' | 'duplicate';
+  gate: string;
+  staffUserId: string;
+  device: string | null;
+  scannedAt: Date;
+  firstGate: string | null;
+  firstAt: Date | null;
+  createdAt: Date;
+}
+
+export async function insertConflict(db: Db, c: CheckinConflict): Promise<void> {
+  await db.query(
+    `INSERT IGNORE INTO checkin_conflicts (ticket_id, session_id, kind, gate, staff_user_id, device, scanned_at, first_gate, first_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      c.ticketId,
+      c.sessionId,
+      c.kind,
+      c.gate,
+      c.staffUserId,
+      c.device,
+      c.scannedAt,
+      c.firstGate,
+      c.firstAt,
+      c.createdAt,
+    ],
+  );
 }

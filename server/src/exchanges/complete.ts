@@ -1,4 +1,3 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn } from '../db/pool';
 import { orders, releaseClaims, releaseItemClaims } from '../orders/repo';
 import type { OrderRow } from '../orders/types';
@@ -16,6 +15,7 @@ import {
   idHashesOf,
   itemsOfExchange,
   moveAttendeeClaims,
+  nextExchangeSeq,
   ticketsOfOrder,
   type ExchangeRow,
 } from './repo';
@@ -94,11 +94,7 @@ export async function settleExchangeInTx(conn: Conn, order: OrderRow, now: Date)
 async function refundDifference(conn: Conn, ex: ExchangeRow, original: OrderRow, now: Date): Promise<string> {
   const payment = await payments.appliedOfOrderLocked(conn, original.id);
   if (!payment) throw new Error(`exchange ${ex.id}: the original order has no payment`);
-  const [[n]] = await conn.query<RowDataPacket[]>(
-    "SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM refunds WHERE payment_id = ? AND kind = 'exchange'",
-    [payment.id],
-  );
-  const seq = Number(n!.seq);
+  const seq = await nextExchangeSeq(conn, payment.id);
   const { refund, created } = await createRefund(conn, {
     orderId: original.id,
     paymentId: payment.id,

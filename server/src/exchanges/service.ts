@@ -10,7 +10,7 @@ import type { TakeRequest, TakeResult } from '../inventory/types';
 import { buildOrder, resolveUnits, type Units } from '../orders/create';
 import type { IdGenerator } from '../orders/ids';
 import { orders, itemsOf, refundsOf } from '../orders/repo';
-import { insertStatements } from '../orders/insert-repo';
+import { insertStatements, runStatement } from '../orders/insert-repo';
 import { ORDER_LIFECYCLE, move } from '../lifecycle/transitions';
 import { ORDER_STATUS, type NewOrder, type OrderRow } from '../orders/types';
 import { orderView } from '../orders/views';
@@ -351,7 +351,7 @@ async function refundable(c: Conn, orderId: string, fen: number): Promise<boolea
 async function runInserts(c: Conn, order: NewOrder): Promise<void> {
   for (const s of insertStatements([order])) {
     try {
-      await c.query(s.sql);
+      await runStatement(c, s);
     } catch (err) {
       throw classifyWrite(err, s.step);
     }

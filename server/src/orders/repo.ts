@@ -5,7 +5,7 @@ import type { OrderRow, RefundSummary } from './types';
 import { ORDER_STATUS } from './types';
 import { ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { EXCHANGE_STATUS } from '../lifecycle/statuses';
-import { attendeeOfItemJoin } from '../attendees/item-join';
+import { attendeeOfItemJoin } from '../attendees/repo';
 import { buyersTicketOfItemJoin } from '../tickets/repo';
 
 type Row = RowDataPacket & Record<string, any>;
@@ -265,4 +265,28 @@ export async function exchangeOriginalNo(db: Db | Conn, orderId: string): Promis
     [orderId, EXCHANGE_STATUS.FAILED],
   );
   return rows[0] ? String(rows[0].order_no) : undefined;
+}
+
+/** A zone order honoured late may hold other unit numbers now: its items take them in id order. */
+export async function renumberItemSlots(conn: Conn, orderId: string, units: string[]): Promise<void> {
+  const [rows] = await conn.query<Row[]>('SELECT id FROM order_items WHERE order_id = ? ORDER BY id', [
+    orderId,
+  ]);
+  for (const [i, row] of rows.entries())
+    await conn.query('UPDATE order_items SET slot_no = ? WHERE id = ?', [units[i], row.id]);
+}
+
+/** The keyed hashes of an order's real-name attendees, in item order. */
+export async function attendeeIdHashes(db: Db | Conn, orderId: string): Promise<string[]> {
+  const [rows] = await db.query<Row[]>(
+    'SELECT id_hash FROM order_attendees WHERE order_id = ? ORDER BY position',
+    [orderId],
+  );
+  return rows.map((r) => r.id_hash as string);
+}
+
+/** The status of each of these orders that exists (expiry's orphan sweep: missing means never written). */
+export async function statusesOf(db: Db, orderIds: string[]): Promise<Map<string, number>> {
+  const [rows] = await db.query<Row[]>('SELECT id, status FROM orders WHERE id IN (?)', [orderIds]);
+  return new Map(rows.map((r) => [String(r.id), Number(r.status)]));
 }

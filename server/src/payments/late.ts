@@ -2,8 +2,8 @@ import type { Logger } from 'pino';
 import type { CatalogService } from '../catalog/service';
 import { ER_CHECK_FAILED, ER_DUP_ENTRY, inTransaction, sqlErrno, type Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
-import { orders, itemsOf, type ItemRow } from '../orders/repo';
-import { claimStatements } from '../orders/insert-repo';
+import { attendeeIdHashes, orders, itemsOf, renumberItemSlots, type ItemRow } from '../orders/repo';
+import { claimStatements, runStatement } from '../orders/insert-repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { enqueue } from '../outbox/repo';
@@ -70,7 +70,7 @@ export async function handleLatePayment(
   if (!order || payment?.outcome !== 'late') return 'done';
   // An order's items and attendees do not change once written (reclaim renumbers zone units).
   const items = await itemsOf(d.db, [order.id]);
-  const idHashes = await idHashesOf(d, order.id);
+  const idHashes = await attendeeIdHashes(d.db, order.id);
   try {
     await HONOUR.run({ d, order, items, idHashes, paymentId, now });
     d.relay.nudge();
@@ -129,11 +129,7 @@ async function reclaim(
       if (o?.status !== ORDER_STATUS.CANCELLED || p?.outcome !== 'late') return;
       if (items[0]?.zone_id) {
         // A zone order may have got other unit numbers this time.
-        const [rows] = await conn.query<any[]>('SELECT id FROM order_items WHERE order_id = ? ORDER BY id', [
-          order.id,
-        ]);
-        for (const [i, row] of rows.entries())
-          await conn.query('UPDATE order_items SET slot_no = ? WHERE id = ?', [held!.units[i], row.id]);
+        await renumberItemSlots(conn, order.id, held!.units);
       }
       const claimItems = items.map((i, n) =>
         i.seat_id
@@ -153,7 +149,7 @@ async function reclaim(
         attendees,
       };
       for (const s of claimStatements([claim])) {
-        await conn.query(s.sql);
+        await runStatement(conn, s);
       }
       await move(conn, 'orders', o.id, ORDER_LIFECYCLE.latePay, {
         paid_at: now,
@@ -170,12 +166,4 @@ async function reclaim(
       throw new Refused('mysql refused the claims');
     throw err;
   }
-}
-
-async function idHashesOf(d: LateDeps, orderId: string): Promise<string[]> {
-  const [rows] = await d.db.query<any[]>(
-    'SELECT id_hash FROM order_attendees WHERE order_id = ? ORDER BY position',
-    [orderId],
-  );
-  return rows.map((r) => r.id_hash as string);
 }

@@ -82,3 +82,55 @@ export async function moveItemTickets(
   );
   return res.affectedRows;
 }
+
+/** An order item as ticket issue needs it: its seat, or its zone and unit number. */
+export interface IssuableItem {
+  id: string;
+  seatId: string | null;
+  zoneId: string | null;
+  slotNo: number | null;
+}
+
+/** The order's items in id order: one ticket each. */
+export async function itemsToIssue(conn: Conn, orderId: string): Promise<IssuableItem[]> {
+  const [rows] = await conn.query<RowDataPacket[]>(
+    'SELECT id, seat_id, zone_id, slot_no FROM order_items WHERE order_id = ? ORDER BY id',
+    [orderId],
+  );
+  return rows.map((r) => ({ id: r.id, seatId: r.seat_id, zoneId: r.zone_id, slotNo: r.slot_no }));
+}
+
+/** A ticket to write (issueTickets: one per order item, in one multi-row INSERT). */
+export interface NewTicket {
+  ticketNo: string;
+  orderId: string;
+  orderItemId: string;
+  userId: string;
+  sessionId: string;
+  seatId: string | null;
+  zoneId: string | null;
+  slotNo: number | null;
+  secret: string;
+  status: number;
+  createdAt: Date;
+}
+
+export async function insertTickets(conn: Conn, tickets: NewTicket[]): Promise<void> {
+  const rows = tickets.map((t) => [
+    t.ticketNo,
+    t.orderId,
+    t.orderItemId,
+    t.userId,
+    t.sessionId,
+    t.seatId,
+    t.zoneId,
+    t.slotNo,
+    t.secret,
+    t.status,
+    t.createdAt,
+  ]);
+  await conn.query(
+    'INSERT INTO tickets (ticket_no, order_id, order_item_id, user_id, session_id, seat_id, zone_id, slot_no, secret, status, created_at) VALUES ?',
+    [rows],
+  );
+}

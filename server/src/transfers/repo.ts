@@ -250,8 +250,9 @@ export async function ticketNoOf(c: Db | Conn, id: string): Promise<string> {
 }
 
 /**
- * The real-name attendee of an order item (see attendees/item-join.ts: position = the index of
- * the item among its order's items), locked: the attendee row is what the gate checks.
+ * The real-name attendee of an order item (see attendeeOfItemJoin in attendees/repo.ts:
+ * position = the index of the item among its order's items), locked: the attendee row is what
+ * the gate checks.
  */
 export async function lockItemAttendee(
   conn: Conn,

@@ -158,3 +158,8 @@ export async function gateConflicts(db: Db, showId: string): Promise<GateConflic
     firstAt: r.first_at ? r.first_at.toISOString() : null,
   }));
 }
+
+/** Revokes an invite that is not revoked yet (a revoked one keeps its first revocation time). */
+export async function revokeInvite(c: Conn, code: string, now: Date): Promise<void> {
+  await c.query('UPDATE staff_invites SET revoked_at = ? WHERE code = ? AND revoked_at IS NULL', [now, code]);
+}

@@ -167,10 +167,7 @@ export class StaffService {
       async (c) => {
         const inv = await repo.findInvite(c, code, true);
         if (!inv) throw appError('NOT_FOUND', undefined, '邀请码不存在');
-        await c.query('UPDATE staff_invites SET revoked_at = ? WHERE code = ? AND revoked_at IS NULL', [
-          now,
-          code,
-        ]);
+        await repo.revokeInvite(c, code, now);
       },
       {
         action: 'staff.invite_revoke',

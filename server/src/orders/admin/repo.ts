@@ -1,7 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../../db/pool';
 import { ORDER_STATUS_NAME } from '../types';
-import { personFilter, type PersonHasher } from './attendees';
+import { personFilter, type PersonHasher } from './attendees-repo';
 
 type Row = RowDataPacket & Record<string, any>;
 

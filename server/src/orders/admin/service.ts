@@ -6,7 +6,7 @@ import { itemsOf } from '../repo';
 import { auditOf, recordAudit } from '../../audit/repo';
 import type { Actor } from '../../audit/actor';
 import { ordersCsv, ordersXlsx } from './export';
-import { attendeesOf, type PersonHasher } from './attendees';
+import { attendeesOf, type PersonHasher } from './attendees-repo';
 import * as repo from './repo';
 import { orderRowView, PAYMENT_STATUS, REFUND_STATUS, seatLabel, TICKET_STATUS } from './views';
 import { exchangesOf } from '../../exchanges/repo';
