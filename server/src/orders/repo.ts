@@ -8,7 +8,8 @@ import { EXCHANGE_STATUS } from '../lifecycle/statuses';
 import { attendeeOfItemJoin } from '../attendees/repo';
 import { buyersTicketOfItemJoin } from '../tickets/repo';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
 
 /** The buyer cancelled and gets the turn back: the token may buy once more. */
 export async function forgetAdmissionUse(conn: Conn, jti: string, orderId: string): Promise<void> {
@@ -57,11 +58,11 @@ export async function listOrdersOfUser(
     where.push('id < ?');
     params.push(beforeId);
   }
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<OrderRow>>(
     `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
     [...params, limit],
   );
-  return rows as OrderRow[];
+  return rows;
 }
 
 export interface ItemRow {
@@ -90,7 +91,7 @@ export interface ItemRow {
 
 export async function itemsOf(db: Db | Conn, orderIds: string[]): Promise<ItemRow[]> {
   if (orderIds.length === 0) return [];
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<ItemRow>>(
     `SELECT i.order_id, i.seat_id, i.zone_id, i.slot_no, i.tier_id, i.price_fen,
             vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
             oa.name_masked AS attendee_name, oa.id_masked AS attendee_id_masked, t.ticket_no, t.status AS ticket_status,
@@ -104,7 +105,7 @@ export async function itemsOf(db: Db | Conn, orderIds: string[]): Promise<ItemRo
       WHERE i.order_id IN (?) ORDER BY i.id`,
     [orderIds],
   );
-  return rows as ItemRow[];
+  return rows;
 }
 
 /**
@@ -191,18 +192,18 @@ export async function dueForExpiry(
   now: Date,
   limit: number,
 ): Promise<{ id: string; session_id: string }[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<Pick<OrderRow, 'id' | 'session_id'>>>(
     'SELECT id, session_id FROM orders WHERE status = ? AND expire_at <= ? ORDER BY expire_at LIMIT ?',
     [ORDER_STATUS.PENDING, now, limit],
   );
-  return rows as { id: string; session_id: string }[];
+  return rows;
 }
 
 /** The order refunds (buyer or admin) of each order, oldest first, for order views. */
 export async function refundsOf(db: Db | Conn, orderIds: string[]): Promise<Map<string, RefundSummary[]>> {
   const out = new Map<string, RefundSummary[]>();
   if (orderIds.length === 0) return out;
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<RefundSummary & { order_id: string }>>(
     "SELECT order_id, status, amount_fen, fee_fen, created_at, finished_at FROM refunds WHERE kind = 'order' AND order_id IN (?) ORDER BY id",
     [orderIds],
   );
@@ -220,11 +221,11 @@ export async function heldUnits(
   userId: string,
   sessionId: string,
 ): Promise<{ session: number; show: number }> {
-  const [[s]] = await db.query<Row[]>(
+  const [[s]] = await db.query<Rows<{ used: number }>>(
     'SELECT used FROM user_session_quota WHERE user_id = ? AND session_id = ?',
     [userId, sessionId],
   );
-  const [[sh]] = await db.query<Row[]>(
+  const [[sh]] = await db.query<Rows<{ used: number }>>(
     `SELECT q.used FROM user_show_quota q JOIN show_sessions s ON s.show_id = q.show_id
       WHERE q.user_id = ? AND s.id = ?`,
     [userId, sessionId],
@@ -238,7 +239,7 @@ export async function refundedOrdersOf(
   sessionIds: string[],
 ): Promise<{ id: string; session_id: string }[]> {
   if (sessionIds.length === 0) return [];
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<Pick<OrderRow, 'id' | 'session_id'>>>(
     'SELECT id, session_id FROM orders WHERE status = ? AND session_id IN (?) ORDER BY id',
     [ORDER_STATUS.REFUNDED, sessionIds],
   );
@@ -247,7 +248,7 @@ export async function refundedOrdersOf(
 
 /** Orders paid before `paidBefore` that still have no tickets (their order.paid never landed). */
 export async function paidWithoutTickets(db: Db, paidBefore: Date, limit: number): Promise<string[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<Pick<OrderRow, 'id'>>>(
     'SELECT id FROM orders WHERE status = ? AND paid_at <= ? ORDER BY paid_at LIMIT ?',
     [ORDER_STATUS.PAID, paidBefore, limit],
   );
@@ -259,7 +260,7 @@ export async function paidWithoutTickets(db: Db, paidBefore: Date, limit: number
  * or done; undefined for any other order (a failed exchange's order is refunded in full).
  */
 export async function exchangeOriginalNo(db: Db | Conn, orderId: string): Promise<string | undefined> {
-  const [rows] = await db.query<RowDataPacket[]>(
+  const [rows] = await db.query<Rows<Pick<OrderRow, 'order_no'>>>(
     `SELECT o.order_no FROM exchanges e JOIN orders o ON o.id = e.original_order_id
       WHERE e.exchange_order_id = ? AND e.status <> ?`,
     [orderId, EXCHANGE_STATUS.FAILED],
@@ -269,16 +270,17 @@ export async function exchangeOriginalNo(db: Db | Conn, orderId: string): Promis
 
 /** A zone order honoured late may hold other unit numbers now: its items take them in id order. */
 export async function renumberItemSlots(conn: Conn, orderId: string, units: string[]): Promise<void> {
-  const [rows] = await conn.query<Row[]>('SELECT id FROM order_items WHERE order_id = ? ORDER BY id', [
-    orderId,
-  ]);
+  const [rows] = await conn.query<Rows<{ id: string }>>(
+    'SELECT id FROM order_items WHERE order_id = ? ORDER BY id',
+    [orderId],
+  );
   for (const [i, row] of rows.entries())
     await conn.query('UPDATE order_items SET slot_no = ? WHERE id = ?', [units[i], row.id]);
 }
 
 /** The keyed hashes of an order's real-name attendees, in item order. */
 export async function attendeeIdHashes(db: Db | Conn, orderId: string): Promise<string[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<{ id_hash: string }>>(
     'SELECT id_hash FROM order_attendees WHERE order_id = ? ORDER BY position',
     [orderId],
   );
@@ -287,6 +289,9 @@ export async function attendeeIdHashes(db: Db | Conn, orderId: string): Promise<
 
 /** The status of each of these orders that exists (expiry's orphan sweep: missing means never written). */
 export async function statusesOf(db: Db, orderIds: string[]): Promise<Map<string, number>> {
-  const [rows] = await db.query<Row[]>('SELECT id, status FROM orders WHERE id IN (?)', [orderIds]);
+  const [rows] = await db.query<Rows<Pick<OrderRow, 'id' | 'status'>>>(
+    'SELECT id, status FROM orders WHERE id IN (?)',
+    [orderIds],
+  );
   return new Map(rows.map((r) => [String(r.id), Number(r.status)]));
 }

@@ -73,6 +73,30 @@ export interface OrderRow {
   channel: 'miniprogram' | 'comp';
 }
 
+/** An order_items row: one seat, or one unit of a zone, at its tier's price. */
+export interface OrderItemRow {
+  id: string;
+  order_id: string;
+  session_id: string;
+  seat_id: string | null;
+  zone_id: string | null;
+  slot_no: number | null;
+  tier_id: string;
+  price_fen: number;
+}
+
+/** An order_attendees row: a real-name attendee, sealed (attendees/crypto.ts), at its item's position. */
+export interface OrderAttendeeRow {
+  order_id: string;
+  position: number;
+  id_type: string;
+  name_enc: string;
+  id_number_enc: string;
+  name_masked: string;
+  id_masked: string;
+  id_hash: string;
+}
+
 /** The latest refund of an order, as the order views show it. */
 export interface RefundSummary {
   status: number;

@@ -4,7 +4,8 @@ import { findOne, type RowSource } from '../db/find-one';
 import { REFUND_STATUS } from '../lifecycle/statuses';
 import { SESSION_STATUS } from '../catalog/types';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
 
 export { REFUND_STATUS };
 export const REFUND_STATUS_NAME = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
@@ -149,7 +150,7 @@ export async function setRefundStatus(
 
 /** The gate's view: is the ticket's own item in an open or finished order refund? */
 export async function ticketRefundBlocks(db: Db | Conn, ticketId: string): Promise<boolean> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<object>>(
     `SELECT 1 FROM tickets t JOIN refund_items ri ON ri.order_item_id = t.order_item_id
        JOIN refunds r ON r.id = ri.refund_id
       WHERE t.id = ? AND r.kind = 'order' AND r.status IN (?) LIMIT 1`,
@@ -160,7 +161,7 @@ export async function ticketRefundBlocks(db: Db | Conn, ticketId: string): Promi
 
 /** Ticket numbers of a session whose item is in an open or finished order refund. */
 export async function refundBlockedTickets(db: Db | Conn, sessionId: string): Promise<Set<string>> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<{ ticket_no: string }>>(
     `SELECT t.ticket_no FROM tickets t JOIN refund_items ri ON ri.order_item_id = t.order_item_id
        JOIN refunds r ON r.id = ri.refund_id
       WHERE t.session_id = ? AND r.kind = 'order' AND r.status IN (?)`,
@@ -180,7 +181,7 @@ export async function refundsToCheck(
   afterId: string,
   limit: number,
 ): Promise<{ id: string; outRefundNo: string }[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<Pick<RefundRow, 'id' | 'out_refund_no'>>>(
     'SELECT id, out_refund_no FROM refunds WHERE status = ? AND created_at <= ? AND id > ? ORDER BY id LIMIT ?',
     [status, before, afterId, limit],
   );
@@ -199,7 +200,10 @@ export async function noteRefundFailure(
       WHERE id = ? AND status = ?`,
     [nextAttemptAt, error.slice(0, 200), id, REFUND_STATUS.REQUESTED],
   );
-  const [rows] = await db.query<Row[]>('SELECT attempts FROM refunds WHERE id = ?', [id]);
+  const [rows] = await db.query<Rows<Pick<RefundRow, 'attempts'>>>(
+    'SELECT attempts FROM refunds WHERE id = ?',
+    [id],
+  );
   return Number(rows[0]?.attempts ?? 0);
 }
 
@@ -210,7 +214,7 @@ export async function refundsToResend(
   createdBefore: Date,
   limit: number,
 ): Promise<string[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<Pick<RefundRow, 'id'>>>(
     `SELECT id FROM refunds WHERE status = ? AND created_at <= ?
         AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ORDER BY id LIMIT ?`,
     [REFUND_STATUS.REQUESTED, createdBefore, now, limit],
