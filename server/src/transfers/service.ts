@@ -143,7 +143,7 @@ export class TransferService {
       showTitle: r.title,
       venueName: r.venue_name,
       startsAt: r.starts_at.toISOString(),
-      ...(r.section ? { seat: { section: r.section, row: r.row_label, number: r.seat_number } } : {}),
+      ...(r.section ? { seat: { section: r.section, row: r.row_label!, number: r.seat_number! } } : {}),
       ...(r.zone_name ? { zoneName: r.zone_name } : {}),
       priceFen: Number(r.price_fen),
       realName: r.real_name === 1,
@@ -363,8 +363,8 @@ export class TransferService {
       createdAt: r.created_at.toISOString(),
       expiresAt: r.expires_at.toISOString(),
       closedAt: r.closed_at ? r.closed_at.toISOString() : null,
-      fromAttendee: r.from_id_masked ? { name: r.from_name_masked, idNumber: r.from_id_masked } : null,
-      toAttendee: r.to_id_masked ? { name: r.to_name_masked, idNumber: r.to_id_masked } : null,
+      fromAttendee: r.from_id_masked ? { name: r.from_name_masked!, idNumber: r.from_id_masked } : null,
+      toAttendee: r.to_id_masked ? { name: r.to_name_masked!, idNumber: r.to_id_masked } : null,
     }));
   }
 

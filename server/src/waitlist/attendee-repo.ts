@@ -4,7 +4,8 @@ import { SEALED_COLUMNS, sealedValues } from '../attendees/repo';
 import { ER_DUP_ENTRY, inTransaction, sqlErrno, type Conn, type Db } from '../db/pool';
 import { tryMove, type Transition } from '../lifecycle/transitions';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
 
 /**
  * A real-name entry's attendees, in unit order (position 0..n-1, the order's own positions
@@ -32,7 +33,7 @@ export async function insertAttendees(
 
 /** The ID hashes of these that hold a ticket or a pending order of the session now. */
 export async function heldIdHashes(conn: Conn, sessionId: string, idHashes: string[]): Promise<string[]> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<{ id_hash: string }>>(
     'SELECT id_hash FROM attendee_claims WHERE session_id = ? AND id_hash IN (?)',
     [sessionId, idHashes],
   );
@@ -41,7 +42,7 @@ export async function heldIdHashes(conn: Conn, sessionId: string, idHashes: stri
 
 /** The ID hashes of these that another live entry of the session names (waiting or offered). */
 export async function waitingIdHashes(conn: Conn, sessionId: string, idHashes: string[]): Promise<string[]> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<{ id_hash: string }>>(
     'SELECT id_hash FROM waitlist_attendees WHERE session_id = ? AND id_hash IN (?) AND live = 1',
     [sessionId, idHashes],
   );
@@ -50,10 +51,16 @@ export async function waitingIdHashes(conn: Conn, sessionId: string, idHashes: s
 
 /** An entry's attendees as sealed (what its offer's order stores), in unit order. */
 export async function attendeesOf(db: Db | Conn, entryId: string): Promise<SealedAttendee[]> {
-  const [rows] = await db.query<Row[]>(
-    `SELECT ${SEALED_COLUMNS} FROM waitlist_attendees WHERE entry_id = ? ORDER BY position`,
-    [entryId],
-  );
+  const [rows] = await db.query<
+    Rows<{
+      id_type: string;
+      name_enc: string;
+      id_number_enc: string;
+      name_masked: string;
+      id_masked: string;
+      id_hash: string;
+    }>
+  >(`SELECT ${SEALED_COLUMNS} FROM waitlist_attendees WHERE entry_id = ? ORDER BY position`, [entryId]);
   return rows.map((r) => ({
     idType: String(r.id_type),
     nameEnc: String(r.name_enc),

@@ -98,7 +98,7 @@ export class StaffService {
   }
 
   /** Invites with their shows' titles, read in one query for the whole list. */
-  private async inviteViews(rows: import('mysql2').RowDataPacket[]): Promise<StaffInvite[]> {
+  private async inviteViews(rows: repo.StaffInviteRow[]): Promise<StaffInvite[]> {
     const showIds = rows.map((r) => JSON.parse(r.show_ids) as string[]);
     const all = [...new Set(showIds.flat())];
     const titles = all.length ? await repo.existingShows(this.db, all) : new Map<string, string>();
