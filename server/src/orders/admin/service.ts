@@ -1,5 +1,4 @@
 import type { AdminOrderDetail, AdminOrderRow, AdminPage, AdminTicketBinding } from '@showtix/shared-types';
-import type { RowDataPacket } from 'mysql2';
 import type { Db } from '../../db/pool';
 import { appError } from '../../errors';
 import { itemsOf } from '../repo';
@@ -36,7 +35,7 @@ function requester(by: string, admins: Map<string, string>): string {
 }
 
 /** A device binding as the ticket view shows it: the key's first characters identify the phone. */
-function bindingView(b: RowDataPacket): AdminTicketBinding {
+function bindingView(b: repo.AdminBindingRow): AdminTicketBinding {
   return {
     id: String(b.id),
     device: String(b.device_key).slice(0, 8),
