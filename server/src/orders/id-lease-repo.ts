@@ -49,8 +49,9 @@ export async function takeExpiredNode(
     [holder, leaseMs * 1000],
   );
   if (res.affectedRows !== 1) return undefined;
-  const [rows] = await db.query<RowDataPacket[]>('SELECT node, last_ms FROM id_nodes WHERE holder = ?', [
-    holder,
-  ]);
+  const [rows] = await db.query<(RowDataPacket & { node: number; last_ms: number | string })[]>(
+    'SELECT node, last_ms FROM id_nodes WHERE holder = ?',
+    [holder],
+  );
   return { node: Number(rows[0]!.node), lastMs: Number(rows[0]!.last_ms) };
 }

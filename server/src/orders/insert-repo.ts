@@ -3,7 +3,7 @@
  * (orders/writer.ts) runs them in its batches, the exchanges and late payments reuse them.
  */
 import type { RowDataPacket } from 'mysql2/promise';
-import type { NewOrder } from './types';
+import type { NewOrder, OrderRow } from './types';
 import { ORDER_STATUS } from './types';
 import { formatSql } from '../db/sql';
 import { inRoundTripTransaction } from '../db/group-commit';
@@ -204,7 +204,20 @@ export interface StoredOrderIdentity {
 }
 
 export async function storedOrderIdentity(conn: Conn, id: string): Promise<StoredOrderIdentity | undefined> {
-  const [rows] = await conn.query<RowDataPacket[]>(
+  const [rows] = await conn.query<
+    (RowDataPacket &
+      Pick<
+        OrderRow,
+        | 'order_no'
+        | 'user_id'
+        | 'session_id'
+        | 'amount_fen'
+        | 'quantity'
+        | 'idempotency_key'
+        | 'request_hash'
+        | 'created_at'
+      >)[]
+  >(
     `SELECT order_no, user_id, session_id, amount_fen, quantity, idempotency_key, request_hash, created_at
        FROM orders WHERE id = ?`,
     [id],
@@ -219,7 +232,7 @@ export async function storedOrderIdentity(conn: Conn, id: string): Promise<Store
     quantity: Number(r.quantity),
     idempotencyKey: r.idempotency_key,
     requestHash: r.request_hash,
-    createdAt: r.created_at as Date,
+    createdAt: r.created_at,
   };
 }
 

@@ -263,7 +263,9 @@ export async function refundRulesOfSession(
   conn: Conn,
   sessionId: string,
 ): Promise<{ refundRules: string | null; startsAt: Date; fullRefundUntil: Date | null }> {
-  const [rows] = await conn.query<RowDataPacket[]>(
+  const [rows] = await conn.query<
+    Rows<{ refund_rules: string | null; starts_at: Date; full_refund_until: Date | null }>
+  >(
     `SELECT s.refund_rules, ss.starts_at, ss.full_refund_until
        FROM show_sessions ss JOIN shows s ON s.id = ss.show_id WHERE ss.id = ?`,
     [sessionId],
@@ -277,7 +279,7 @@ export async function refundRulesOfSession(
 
 /** Whether the order's session was cancelled by its organiser. */
 export async function orderSessionCancelled(conn: Conn, orderId: string): Promise<boolean> {
-  const [rows] = await conn.query<RowDataPacket[]>(
+  const [rows] = await conn.query<Rows<{ status: number }>>(
     'SELECT ss.status FROM orders o JOIN show_sessions ss ON ss.id = o.session_id WHERE o.id = ?',
     [orderId],
   );
@@ -286,7 +288,7 @@ export async function orderSessionCancelled(conn: Conn, orderId: string): Promis
 
 /** What the refunds asked by `by` give back for the order (a session cancel's, all its shares). */
 export async function refundedFor(db: Db | Conn, orderId: string, by: string): Promise<number> {
-  const [[r]] = await db.query<RowDataPacket[]>(
+  const [[r]] = await db.query<Rows<{ fen: number | string }>>(
     'SELECT COALESCE(SUM(amount_fen + fee_fen), 0) AS fen FROM refunds WHERE order_id = ? AND requested_by = ? AND status <> ?',
     [orderId, by, REFUND_STATUS.CLOSED],
   );
