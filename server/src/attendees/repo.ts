@@ -5,6 +5,16 @@ import type { SealedAttendee } from './crypto';
 /** A sealed attendee's stored columns, and its values in that order (orders' and waiting entries' rows). */
 export const SEALED_COLUMNS = 'id_type, name_enc, id_number_enc, name_masked, id_masked, id_hash';
 
+/** The sealed attendee's columns as stored (SEALED_COLUMNS), in orders' and waiting entries' rows. */
+export interface SealedColumnsRow {
+  id_type: string;
+  name_enc: string;
+  id_number_enc: string;
+  name_masked: string;
+  id_masked: string;
+  id_hash: string;
+}
+
 export function sealedValues(a: SealedAttendee): string[] {
   return [a.idType, a.nameEnc, a.idNumberEnc, a.nameMasked, a.idMasked, a.idHash];
 }

@@ -182,20 +182,10 @@ export interface CheckinConflict {
 }
 
 export async function insertConflict(db: Db, c: CheckinConflict): Promise<void> {
+  const scan = [c.ticketId, c.sessionId, c.kind, c.gate, c.staffUserId, c.device, c.scannedAt];
   await db.query(
     `INSERT IGNORE INTO checkin_conflicts (ticket_id, session_id, kind, gate, staff_user_id, device, scanned_at, first_gate, first_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      c.ticketId,
-      c.sessionId,
-      c.kind,
-      c.gate,
-      c.staffUserId,
-      c.device,
-      c.scannedAt,
-      c.firstGate,
-      c.firstAt,
-      c.createdAt,
-    ],
+    [...scan, c.firstGate, c.firstAt, c.createdAt],
   );
 }

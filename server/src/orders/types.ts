@@ -1,5 +1,6 @@
 import type { OrderStatus } from '@showtix/shared-types';
 import type { SealedAttendee, SealedPhone } from '../attendees/crypto';
+import type { SealedColumnsRow } from '../attendees/repo';
 
 import { ORDER_STATUS } from '../lifecycle/statuses';
 
@@ -86,15 +87,9 @@ export interface OrderItemRow {
 }
 
 /** An order_attendees row: a real-name attendee, sealed (attendees/crypto.ts), at its item's position. */
-export interface OrderAttendeeRow {
+export interface OrderAttendeeRow extends SealedColumnsRow {
   order_id: string;
   position: number;
-  id_type: string;
-  name_enc: string;
-  id_number_enc: string;
-  name_masked: string;
-  id_masked: string;
-  id_hash: string;
 }
 
 /** The latest refund of an order, as the order views show it. */

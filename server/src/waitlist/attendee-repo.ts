@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { SealedAttendee } from '../attendees/crypto';
-import { SEALED_COLUMNS, sealedValues } from '../attendees/repo';
+import { SEALED_COLUMNS, sealedValues, type SealedColumnsRow } from '../attendees/repo';
 import { ER_DUP_ENTRY, inTransaction, sqlErrno, type Conn, type Db } from '../db/pool';
 import { tryMove, type Transition } from '../lifecycle/transitions';
 
@@ -51,16 +51,10 @@ export async function waitingIdHashes(conn: Conn, sessionId: string, idHashes: s
 
 /** An entry's attendees as sealed (what its offer's order stores), in unit order. */
 export async function attendeesOf(db: Db | Conn, entryId: string): Promise<SealedAttendee[]> {
-  const [rows] = await db.query<
-    Rows<{
-      id_type: string;
-      name_enc: string;
-      id_number_enc: string;
-      name_masked: string;
-      id_masked: string;
-      id_hash: string;
-    }>
-  >(`SELECT ${SEALED_COLUMNS} FROM waitlist_attendees WHERE entry_id = ? ORDER BY position`, [entryId]);
+  const [rows] = await db.query<Rows<SealedColumnsRow>>(
+    `SELECT ${SEALED_COLUMNS} FROM waitlist_attendees WHERE entry_id = ? ORDER BY position`,
+    [entryId],
+  );
   return rows.map((r) => ({
     idType: String(r.id_type),
     nameEnc: String(r.name_enc),
