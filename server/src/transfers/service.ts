@@ -14,6 +14,7 @@ import { ER_DUP_ENTRY, inTransaction, sqlErrno, type Conn, type Db } from '../db
 import { appError } from '../errors';
 import { TICKET_STATUS } from '../lifecycle/statuses';
 import { move, TICKET_LIFECYCLE, tryMove } from '../lifecycle/transitions';
+import { orders } from '../orders/repo';
 import { ticketRefundBlocks } from '../refunds/repo';
 import { liveBinding, revokeBinding } from '../tickets/bindings-repo';
 import type { TicketKeys } from '../tickets/keys';
@@ -21,6 +22,7 @@ import { newTicketNo } from '../tickets/service';
 import type { Logger } from 'pino';
 import type { InventoryService } from '../inventory/service';
 import * as repo from './repo';
+import { previewOf, transfersOfOrder } from './views-repo';
 
 export interface TransferDeps {
   db: Db;
@@ -137,7 +139,7 @@ export class TransferService {
   /** What the receiver sees before accepting (any logged-in fan holding the code). */
   async preview(userId: string, code: string): Promise<TransferPreview> {
     const t = await this.findByCode(code);
-    const r = await repo.previewOf(this.d.db, t.ticket_id);
+    const r = await previewOf(this.d.db, t.ticket_id);
     return {
       state: t.state,
       showTitle: r.title,
@@ -350,9 +352,9 @@ export class TransferService {
 
   /** Every transfer of an order (by its number), oldest first: the admin order drawer. */
   async ofOrder(orderNo: string): Promise<AdminTransferView[]> {
-    const orderId = await repo.orderIdByNo(this.d.db, orderNo);
+    const orderId = (await orders.byNo(this.d.db, orderNo))?.id;
     if (!orderId) throw appError('NOT_FOUND', undefined, '订单不存在');
-    const rows = await repo.transfersOfOrder(this.d.db, orderId);
+    const rows = await transfersOfOrder(this.d.db, orderId);
     return rows.map((r) => ({
       id: String(r.id),
       state: r.state,
