@@ -5,6 +5,16 @@ import type { SealedAttendee } from './crypto';
 /** A sealed attendee's stored columns, and its values in that order (orders' and waiting entries' rows). */
 export const SEALED_COLUMNS = 'id_type, name_enc, id_number_enc, name_masked, id_masked, id_hash';
 
+/** The sealed attendee's columns as stored (SEALED_COLUMNS), in orders' and waiting entries' rows. */
+export interface SealedColumnsRow {
+  id_type: string;
+  name_enc: string;
+  id_number_enc: string;
+  name_masked: string;
+  id_masked: string;
+  id_hash: string;
+}
+
 export function sealedValues(a: SealedAttendee): string[] {
   return [a.idType, a.nameEnc, a.idNumberEnc, a.nameMasked, a.idMasked, a.idHash];
 }
@@ -59,4 +69,15 @@ export async function deleteSaved(db: Db, userId: string, id: string): Promise<b
     userId,
   ]);
   return res.affectedRows > 0;
+}
+
+/**
+ * The SQL join from an order item to its real-name attendee. An order writes its attendees with
+ * `position` = the index of their item among the order's items in id order (orders/insert-repo.ts writes
+ * both lists in the same order), so the attendee of item `oi` is the one whose position counts the
+ * order's items before it. One home for that rule: the order view, the ticket wallet and the gate.
+ */
+export function attendeeOfItemJoin(item: string, attendee = 'oa'): string {
+  return `LEFT JOIN order_attendees ${attendee} ON ${attendee}.order_id = ${item}.order_id
+        AND ${attendee}.position = (SELECT COUNT(*) FROM order_items x WHERE x.order_id = ${item}.order_id AND x.id < ${item}.id)`;
 }

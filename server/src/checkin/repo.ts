@@ -1,8 +1,9 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
-import { attendeeOfItemJoin } from '../attendees/item-join';
+import { attendeeOfItemJoin } from '../attendees/repo';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
 
 export interface TicketForGate {
   id: string;
@@ -25,18 +26,24 @@ const TICKET_SQL = `SELECT t.id, t.ticket_no, t.session_id, ss.show_id, ss.start
   LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id`;
 
 export async function ticketByNo(db: Db | Conn, ticketNo: string): Promise<TicketForGate | undefined> {
-  const [rows] = await db.query<Row[]>(`${TICKET_SQL} WHERE t.ticket_no = ?`, [ticketNo]);
-  return rows[0] as TicketForGate | undefined;
+  const [rows] = await db.query<Rows<TicketForGate>>(`${TICKET_SQL} WHERE t.ticket_no = ?`, [ticketNo]);
+  return rows[0];
 }
 
 /** Locks the ticket row alone (not its session) and reads its status under the lock. */
 export async function lockTicket(conn: Conn, ticketId: string): Promise<number> {
-  const [rows] = await conn.query<Row[]>('SELECT status FROM tickets WHERE id = ? FOR UPDATE', [ticketId]);
+  const [rows] = await conn.query<Rows<{ status: number }>>(
+    'SELECT status FROM tickets WHERE id = ? FOR UPDATE',
+    [ticketId],
+  );
   return Number(rows[0]!.status);
 }
 
 export async function staffShows(db: Db, userId: string): Promise<Set<string>> {
-  const [rows] = await db.query<Row[]>('SELECT show_id FROM staff_assignments WHERE user_id = ?', [userId]);
+  const [rows] = await db.query<Rows<{ show_id: string }>>(
+    'SELECT show_id FROM staff_assignments WHERE user_id = ?',
+    [userId],
+  );
   return new Set(rows.map((r) => String(r.show_id)));
 }
 
@@ -47,11 +54,11 @@ export interface CheckinRow {
 }
 
 export async function checkinOf(db: Db | Conn, ticketId: string): Promise<CheckinRow | undefined> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<CheckinRow>>(
     'SELECT gate, staff_user_id, scanned_at FROM checkins WHERE ticket_id = ?',
     [ticketId],
   );
-  return rows[0] as CheckinRow | undefined;
+  return rows[0];
 }
 
 /** How a ticket was admitted: its code scanned, or typed in with a second factor (manual entry). */
@@ -67,7 +74,7 @@ export async function bindingLiveAt(
   ticketId: string,
   at: Date,
 ): Promise<boolean> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<object>>(
     'SELECT 1 FROM ticket_bindings WHERE id = ? AND ticket_id = ? AND (revoked_at IS NULL OR revoked_at > ?)',
     [bindingId, ticketId, at],
   );
@@ -106,7 +113,7 @@ export async function attendeeOfTicket(
   db: Db,
   ticketId: string,
 ): Promise<{ name_masked: string; id_masked: string } | undefined> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<{ name_masked: string; id_masked: string }>>(
     `SELECT oa.name_masked, oa.id_masked FROM tickets t
        JOIN order_items oi ON oi.id = t.order_item_id
        ${attendeeOfItemJoin('oi')}
@@ -117,9 +124,68 @@ export async function attendeeOfTicket(
 }
 
 export async function gateCount(db: Db, sessionId: string, gate: string): Promise<number> {
-  const [rows] = await db.query<Row[]>('SELECT COUNT(*) n FROM checkins WHERE session_id = ? AND gate = ?', [
-    sessionId,
-    gate,
-  ]);
+  const [rows] = await db.query<Rows<{ n: number }>>(
+    'SELECT COUNT(*) n FROM checkins WHERE session_id = ? AND gate = ?',
+    [sessionId, gate],
+  );
   return Number(rows[0]!.n);
+}
+
+/** The session's show and whether it is real-name (null: no such session). */
+export async function sessionOfBundle(
+  db: Db,
+  sessionId: string,
+): Promise<{ showId: string; realName: number } | undefined> {
+  const [[session]] = await db.query<Rows<{ show_id: string; real_name: number }>>(
+    'SELECT show_id, real_name FROM show_sessions WHERE id = ?',
+    [sessionId],
+  );
+  return session ? { showId: String(session.show_id), realName: session.real_name } : undefined;
+}
+
+/** A ticket of a session as an offline bundle lists it: its seat or zone and its attendee. */
+export type BundleTicketRow = Pick<
+  TicketForGate,
+  'ticket_no' | 'status' | 'section' | 'row_label' | 'seat_number' | 'zone_name'
+> & {
+  name_masked: string | null;
+  id_masked: string | null;
+};
+
+export async function bundleTickets(db: Db, sessionId: string): Promise<BundleTicketRow[]> {
+  const [rows] = await db.query<Rows<BundleTicketRow>>(
+    `SELECT t.ticket_no, t.status, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
+              oa.name_masked, oa.id_masked
+         FROM tickets t
+         LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id
+         LEFT JOIN order_items oi ON oi.id = t.order_item_id
+         LEFT JOIN order_attendees oa ON oa.order_id = t.order_id
+              AND oa.position = (SELECT COUNT(*) FROM order_items x WHERE x.order_id = t.order_id AND x.id < oi.id)
+        WHERE t.session_id = ?`,
+    [sessionId],
+  );
+  return rows;
+}
+
+/** A refused second scan (duplicate, or of a refunded ticket), kept once per ticket and scan. */
+export interface CheckinConflict {
+  ticketId: string;
+  sessionId: string;
+  kind: 'refunded' | 'duplicate';
+  gate: string;
+  staffUserId: string;
+  device: string | null;
+  scannedAt: Date;
+  firstGate: string | null;
+  firstAt: Date | null;
+  createdAt: Date;
+}
+
+export async function insertConflict(db: Db, c: CheckinConflict): Promise<void> {
+  const scan = [c.ticketId, c.sessionId, c.kind, c.gate, c.staffUserId, c.device, c.scannedAt];
+  await db.query(
+    `INSERT IGNORE INTO checkin_conflicts (ticket_id, session_id, kind, gate, staff_user_id, device, scanned_at, first_gate, first_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [...scan, c.firstGate, c.firstAt, c.createdAt],
+  );
 }

@@ -6,7 +6,6 @@ import {
   type ParsedCode,
 } from '@showtix/shared-types/dist/ticket-code';
 import type { CheckinAnswer, CheckinSyncAnswer } from '@showtix/shared-types';
-import type { RowDataPacket } from 'mysql2/promise';
 import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../errors';
 import { refundBlockedTickets, ticketRefundBlocks } from '../refunds/repo';
@@ -21,12 +20,15 @@ import { nativeVerify } from './verify';
 import { BUNDLE_TTL_MS, bundleToken, inWindow, readBundleToken } from './bundle';
 import {
   attendeeOfTicket,
+  bundleTickets,
   checkinOf,
   gateCount,
   bindingLiveAt,
   insertCheckin,
+  insertConflict,
   lockTicket,
   type CheckinKind,
+  sessionOfBundle,
   staffShows,
   ticketByNo,
   type TicketForGate,
@@ -38,7 +40,7 @@ export interface Scan {
   device: string | null;
 }
 
-const seatLabel = (t: TicketForGate) =>
+const seatLabel = (t: Pick<TicketForGate, 'section' | 'row_label' | 'seat_number' | 'zone_name'>) =>
   t.section ? `${t.section} ${t.row_label}排${t.seat_number}座` : `${t.zone_name ?? ''}`;
 
 /**
@@ -212,24 +214,10 @@ export class CheckinService {
   /** What a staff device needs to check a session's tickets offline, and what it must refuse. */
   async offlineBundle(staffUserId: string, sessionId: string, now: Date): Promise<OfflineBundle> {
     const shows = await this.assignedShows(staffUserId);
-    const [[session]] = await this.db.query<RowDataPacket[]>(
-      'SELECT show_id, real_name FROM show_sessions WHERE id = ?',
-      [sessionId],
-    );
+    const session = await sessionOfBundle(this.db, sessionId);
     if (!session) throw appError('NOT_FOUND');
-    if (!shows.has(String(session.show_id)))
-      throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
-    const [rows] = await this.db.query<RowDataPacket[]>(
-      `SELECT t.ticket_no, t.status, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
-              oa.name_masked, oa.id_masked
-         FROM tickets t
-         LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id
-         LEFT JOIN order_items oi ON oi.id = t.order_item_id
-         LEFT JOIN order_attendees oa ON oa.order_id = t.order_id
-              AND oa.position = (SELECT COUNT(*) FROM order_items x WHERE x.order_id = t.order_id AND x.id < oi.id)
-        WHERE t.session_id = ?`,
-      [sessionId],
-    );
+    if (!shows.has(session.showId)) throw appError('FORBIDDEN', undefined, '您未被分配到本场演出检票');
+    const rows = await bundleTickets(this.db, sessionId);
     const expiresAt = now.getTime() + BUNDLE_TTL_MS;
     const hashKey = this.keys.mac('offline-bundle-hash', sessionId);
     const bundle: OfflineBundle = {
@@ -253,8 +241,8 @@ export class CheckinService {
         continue;
       }
       bundle.tickets[ticketHash(hashKey, r.ticket_no)] = {
-        seat: seatLabel(r as TicketForGate),
-        ...(r.name_masked ? { attendee: { name: r.name_masked, idNumber: r.id_masked } } : {}),
+        seat: seatLabel(r),
+        ...(r.name_masked ? { attendee: { name: r.name_masked, idNumber: r.id_masked! } } : {}),
       };
     }
     return bundle;
@@ -319,21 +307,17 @@ export class CheckinService {
     scannedAt: Date,
     now: Date,
   ): Promise<void> {
-    await this.db.query(
-      `INSERT IGNORE INTO checkin_conflicts (ticket_id, session_id, kind, gate, staff_user_id, device, scanned_at, first_gate, first_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        t.id,
-        t.session_id,
-        a.result === 'refunded' ? 'refunded' : 'duplicate',
-        s.gate,
-        s.staffUserId,
-        s.device,
-        scannedAt,
-        a.gate ?? null,
-        a.usedAt ? new Date(a.usedAt) : null,
-        now,
-      ],
-    );
+    await insertConflict(this.db, {
+      ticketId: t.id,
+      sessionId: t.session_id,
+      kind: a.result === 'refunded' ? 'refunded' : 'duplicate',
+      gate: s.gate,
+      staffUserId: s.staffUserId,
+      device: s.device,
+      scannedAt,
+      firstGate: a.gate ?? null,
+      firstAt: a.usedAt ? new Date(a.usedAt) : null,
+      createdAt: now,
+    });
   }
 }

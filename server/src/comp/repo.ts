@@ -1,8 +1,48 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { RESERVED_ORDER_ID } from '../redis/records';
+import type { OrderRow } from '../orders/types';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
+
+/** A comp_orders row: a complimentary order's person (sealed, masked), claim code and fate. */
+export interface CompOrderRow {
+  order_id: string;
+  session_id: string;
+  idem_key: string;
+  name_enc: string;
+  name_masked: string;
+  phone_enc: string;
+  phone_masked: string;
+  phone_hash: string;
+  note: string;
+  code_enc: string;
+  code_hash: string;
+  issued_by: string;
+  issued_at: Date;
+  claimed_by: string | null;
+  claimed_at: Date | null;
+  voided_by: string | null;
+  voided_at: Date | null;
+  void_reason: string | null;
+}
+
+/** A comp order with its order's number, status and holder. */
+export type CompOrderView = CompOrderRow & Pick<OrderRow, 'order_no' | 'status' | 'user_id'>;
+
+/** A comp ticket with its seat or zone (seat columns: a seat ticket's). */
+export interface CompTicketRow {
+  order_id: string;
+  ticket_no: string;
+  status: number;
+  zone_id: string | null;
+  slot_no: number | null;
+  section: string | null;
+  row_label: string | null;
+  seat_number: string | null;
+  zone_name: string | null;
+}
 type Q = Db | Conn;
 
 /**
@@ -29,11 +69,11 @@ export interface SessionLock {
  * locks this row: fans are not slowed down.)
  */
 export async function lockSession(c: Conn, sessionId: string): Promise<SessionLock | undefined> {
-  const [rows] = await c.query<Row[]>(
+  const [rows] = await c.query<Rows<SessionLock>>(
     'SELECT id, status, starts_at, real_name FROM show_sessions WHERE id = ? FOR UPDATE',
     [sessionId],
   );
-  return rows[0] as SessionLock | undefined;
+  return rows[0];
 }
 
 /** Reserved units of a session: seat ids, and per zone the slot numbers. */
@@ -41,11 +81,11 @@ export async function reservedUnits(
   c: Q,
   sessionId: string,
 ): Promise<{ seats: string[]; zones: Map<string, number> }> {
-  const [seats] = await c.query<Row[]>(
+  const [seats] = await c.query<Rows<{ seat_id: string }>>(
     'SELECT seat_id FROM seat_claims WHERE session_id = ? AND order_id = ? ORDER BY seat_id',
     [sessionId, R],
   );
-  const [zones] = await c.query<Row[]>(
+  const [zones] = await c.query<Rows<{ zone_id: string; n: number }>>(
     'SELECT zone_id, COUNT(*) AS n FROM zone_claims WHERE session_id = ? AND order_id = ? GROUP BY zone_id',
     [sessionId, R],
   );
@@ -57,7 +97,9 @@ export async function reservedUnits(
 
 /** Units of the session that carry a live comp ticket ('s<seat>' / 'z<zone>:<slot>'). */
 export async function issuedUnits(c: Q, sessionId: string): Promise<string[]> {
-  const [rows] = await c.query<Row[]>('SELECT unit FROM comp_claims WHERE session_id = ?', [sessionId]);
+  const [rows] = await c.query<Rows<{ unit: string }>>('SELECT unit FROM comp_claims WHERE session_id = ?', [
+    sessionId,
+  ]);
   return rows.map((r) => String(r.unit));
 }
 
@@ -81,7 +123,7 @@ export async function insertReservedSlots(c: Conn, sessionId: string, zoneId: st
 
 /** Which of these seats are reserved (locked, in seat order). */
 export async function reservedSeatsLocked(c: Conn, sessionId: string, seatIds: string[]): Promise<string[]> {
-  const [rows] = await c.query<Row[]>(
+  const [rows] = await c.query<Rows<{ seat_id: string }>>(
     `SELECT seat_id FROM seat_claims WHERE session_id = ? AND seat_id IN (?) AND order_id = ?
       ORDER BY seat_id FOR UPDATE`,
     [sessionId, seatIds, R],
@@ -110,7 +152,7 @@ export async function freeReservedSlots(
   limit: number,
   order: 'ASC' | 'DESC',
 ): Promise<string[]> {
-  const [rows] = await c.query<Row[]>(
+  const [rows] = await c.query<Rows<{ slot_no: number }>>(
     `SELECT zc.slot_no FROM zone_claims zc
        LEFT JOIN comp_claims cc ON cc.session_id = zc.session_id AND cc.unit = CONCAT('z', zc.zone_id, ':', zc.slot_no)
       WHERE zc.session_id = ? AND zc.zone_id = ? AND zc.order_id = ? AND cc.order_id IS NULL
@@ -140,7 +182,7 @@ export async function compOrderByKey(
   c: Q,
   key: string,
 ): Promise<{ id: string; request_hash: string } | undefined> {
-  const [rows] = await c.query<Row[]>(
+  const [rows] = await c.query<Rows<{ order_id: string; request_hash: string }>>(
     `SELECT co.order_id, o.request_hash FROM comp_orders co JOIN orders o ON o.id = co.order_id
       WHERE co.idem_key = ?`,
     [key],
@@ -219,10 +261,9 @@ export async function insertTickets(
   ticket: () => { no: string; secret: string },
   now: Date,
 ): Promise<void> {
-  const [items] = await c.query<Row[]>(
-    'SELECT id, seat_id, zone_id, slot_no FROM order_items WHERE order_id = ? ORDER BY id',
-    [orderId],
-  );
+  const [items] = await c.query<
+    Rows<{ id: string; seat_id: string | null; zone_id: string | null; slot_no: number | null }>
+  >('SELECT id, seat_id, zone_id, slot_no FROM order_items WHERE order_id = ? ORDER BY id', [orderId]);
   const rows = items.map((i) => {
     const t = ticket();
     return [t.no, orderId, i.id, 0, sessionId, i.seat_id, i.zone_id, i.slot_no, t.secret, 1, now];
@@ -240,8 +281,8 @@ export async function compOrder(
   where: 'order' | 'code',
   value: string,
   lock = false,
-): Promise<Row | undefined> {
-  const [rows] = await c.query<Row[]>(
+): Promise<CompOrderView | undefined> {
+  const [rows] = await c.query<Rows<CompOrderView>>(
     `SELECT co.*, o.order_no, o.status, o.user_id FROM comp_orders co JOIN orders o ON o.id = co.order_id
       WHERE ${where === 'order' ? 'co.order_id' : 'co.code_hash'} = ?${lock ? ' FOR UPDATE' : ''}`,
     [value],
@@ -249,8 +290,8 @@ export async function compOrder(
   return rows[0];
 }
 
-export async function compOrdersOfSession(c: Q, sessionId: string): Promise<Row[]> {
-  const [rows] = await c.query<Row[]>(
+export async function compOrdersOfSession(c: Q, sessionId: string): Promise<CompOrderView[]> {
+  const [rows] = await c.query<Rows<CompOrderView>>(
     `SELECT co.*, o.order_no, o.status, o.user_id FROM comp_orders co JOIN orders o ON o.id = co.order_id
       WHERE co.session_id = ? ORDER BY co.issued_at DESC, co.order_id DESC LIMIT 500`,
     [sessionId],
@@ -259,9 +300,9 @@ export async function compOrdersOfSession(c: Q, sessionId: string): Promise<Row[
 }
 
 /** Tickets of comp orders with their unit, and the masked ID of a real-name order. */
-export async function ticketsOf(c: Q, orderIds: string[]): Promise<Row[]> {
+export async function ticketsOf(c: Q, orderIds: string[]): Promise<CompTicketRow[]> {
   if (!orderIds.length) return [];
-  const [rows] = await c.query<Row[]>(
+  const [rows] = await c.query<Rows<CompTicketRow>>(
     `SELECT t.order_id, t.ticket_no, t.status, t.zone_id, t.slot_no, vs.section, vs.row_label, vs.seat_number,
             vz.name AS zone_name
        FROM tickets t LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id
@@ -273,7 +314,7 @@ export async function ticketsOf(c: Q, orderIds: string[]): Promise<Row[]> {
 
 export async function attendeeMasks(c: Q, orderIds: string[]): Promise<Map<string, string>> {
   if (!orderIds.length) return new Map();
-  const [rows] = await c.query<Row[]>(
+  const [rows] = await c.query<Rows<{ order_id: string; id_masked: string }>>(
     'SELECT order_id, id_masked FROM order_attendees WHERE order_id IN (?) AND position = 0',
     [orderIds],
   );
@@ -282,7 +323,10 @@ export async function attendeeMasks(c: Q, orderIds: string[]): Promise<Map<strin
 
 /** The comp order's attendee ID claims (real-name), for Redis after a void. */
 export async function attendeeClaimsOf(c: Q, orderId: string): Promise<string[]> {
-  const [rows] = await c.query<Row[]>('SELECT id_hash FROM attendee_claims WHERE order_id = ?', [orderId]);
+  const [rows] = await c.query<Rows<{ id_hash: string }>>(
+    'SELECT id_hash FROM attendee_claims WHERE order_id = ?',
+    [orderId],
+  );
   return rows.map((r) => String(r.id_hash));
 }
 
@@ -314,7 +358,7 @@ export async function bindToUser(c: Conn, orderId: string, userId: string, now: 
 
 /** Tiers of seats / a zone in the session (the comp item records the tier, at price 0). */
 export async function seatTiers(c: Q, sessionId: string, seatIds: string[]): Promise<Map<string, string>> {
-  const [rows] = await c.query<Row[]>(
+  const [rows] = await c.query<Rows<{ seat_id: string; tier_id: string }>>(
     'SELECT seat_id, tier_id FROM session_seats WHERE session_id = ? AND seat_id IN (?)',
     [sessionId, seatIds],
   );
@@ -322,7 +366,7 @@ export async function seatTiers(c: Q, sessionId: string, seatIds: string[]): Pro
 }
 
 export async function zoneTier(c: Q, sessionId: string, zoneId: string): Promise<string | undefined> {
-  const [rows] = await c.query<Row[]>(
+  const [rows] = await c.query<Rows<{ tier_id: string }>>(
     'SELECT tier_id FROM session_zones WHERE session_id = ? AND zone_id = ?',
     [sessionId, zoneId],
   );

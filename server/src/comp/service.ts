@@ -8,7 +8,6 @@ import {
   type CompView,
   type CompVoidInput,
 } from '@showtix/shared-types';
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Actor } from '../audit/actor';
 import { audited } from '../audit/tx';
 import { ER_DUP_ENTRY, inTransaction, sqlErrno, type Conn } from '../db/pool';
@@ -21,8 +20,6 @@ import { newTicketNo } from '../tickets/service';
 import type { CompDeps } from './deps';
 import * as repo from './repo';
 import { refuseIfOver } from './reservations';
-
-type Row = RowDataPacket & Record<string, any>;
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 /** 10 characters of 32 (50 bits), no look-alikes: read out over the phone if need be. */
@@ -236,7 +233,7 @@ export class CompService {
     return (await this.views([row]))[0]!;
   }
 
-  private async views(rows: Row[]): Promise<CompView[]> {
+  private async views(rows: repo.CompOrderView[]): Promise<CompView[]> {
     const ids = rows.map((r) => String(r.order_id));
     const tickets = await repo.ticketsOf(this.d.db, ids);
     const masks = await repo.attendeeMasks(this.d.db, ids);
@@ -255,7 +252,7 @@ export class CompService {
         .map((t) => ({
           ticketNo: t.ticket_no,
           label: t.section
-            ? seatLabel({ section: t.section, row: t.row_label, number: t.seat_number })
+            ? seatLabel({ section: t.section, row: t.row_label!, number: t.seat_number! })
             : `${t.zone_name ?? ''}`,
           status: t.status === TICKET_STATUS.VOIDED ? ('voided' as const) : ('valid' as const),
         })),

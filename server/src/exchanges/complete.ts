@@ -1,9 +1,8 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn } from '../db/pool';
-import { findOrder, releaseClaims, releaseItemClaims } from '../orders/repo';
+import { orders, releaseClaims, releaseItemClaims } from '../orders/repo';
 import type { OrderRow } from '../orders/types';
 import { enqueue } from '../outbox/repo';
-import { findPayment } from '../payments/repo';
+import { payments } from '../payments/repo';
 import { createRefund } from '../refunds/repo';
 import { refundedOrOpenFen } from '../refunds/items-repo';
 import { moveItemTickets } from '../tickets/repo';
@@ -11,11 +10,12 @@ import { EXCHANGE_LIFECYCLE, move, ORDER_LIFECYCLE, TICKET_LIFECYCLE } from '../
 import {
   EXCHANGE_STATUS,
   exchangeable,
-  findExchange,
+  exchanges,
   freeExchangeItems,
   idHashesOf,
   itemsOfExchange,
   moveAttendeeClaims,
+  nextExchangeSeq,
   ticketsOfOrder,
   type ExchangeRow,
 } from './repo';
@@ -42,11 +42,11 @@ export const exchangeRefundNo = (orderNo: string, paymentId: string, seq: number
 export async function settleExchangeInTx(conn: Conn, order: OrderRow, now: Date): Promise<ExchangeOutcome> {
   // A plain read first: every ticket issue passes here, and most orders are no exchange (a
   // locking read of a missing key would take a gap lock on it).
-  const seen = await findExchange(conn, 'exchange_order_id = ?', [order.id]);
+  const seen = await exchanges.byExchangeOrder(conn, order.id);
   if (!seen) return 'none';
-  const ex = await findExchange(conn, 'id = ?', [seen.id], true);
+  const ex = await exchanges.byId(conn, seen.id, { lock: true });
   if (ex?.status !== EXCHANGE_STATUS.PENDING) return 'none';
-  const original = (await findOrder(conn, 'id = ?', [ex.original_order_id], true))!;
+  const original = (await orders.byId(conn, ex.original_order_id, { lock: true }))!;
   const itemIds = await itemsOfExchange(conn, ex.id);
   const old = await ticketsOfOrder(conn, original.id, { itemIds }, true);
   // Invariant: every old ticket is still valid and never admitted, under its row lock; a check-in
@@ -92,18 +92,9 @@ export async function settleExchangeInTx(conn: Conn, order: OrderRow, now: Date)
  * (numbered per payment; the over-refund check under the payment's lock, as order refunds do).
  */
 async function refundDifference(conn: Conn, ex: ExchangeRow, original: OrderRow, now: Date): Promise<string> {
-  const payment = await findPayment(
-    conn,
-    "order_id = ? AND outcome IN ('applied', 'late_applied')",
-    [original.id],
-    true,
-  );
+  const payment = await payments.appliedOfOrderLocked(conn, original.id);
   if (!payment) throw new Error(`exchange ${ex.id}: the original order has no payment`);
-  const [[n]] = await conn.query<RowDataPacket[]>(
-    "SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM refunds WHERE payment_id = ? AND kind = 'exchange'",
-    [payment.id],
-  );
-  const seq = Number(n!.seq);
+  const seq = await nextExchangeSeq(conn, payment.id);
   const { refund, created } = await createRefund(conn, {
     orderId: original.id,
     paymentId: payment.id,
@@ -130,12 +121,7 @@ async function failExchange(conn: Conn, ex: ExchangeRow, order: OrderRow, now: D
   await freeExchangeItems(conn, ex.id);
   await move(conn, 'orders', order.id, ORDER_LIFECYCLE.refund);
   await releaseClaims(conn, order);
-  const payment = await findPayment(
-    conn,
-    "order_id = ? AND outcome IN ('applied', 'late_applied')",
-    [order.id],
-    true,
-  );
+  const payment = await payments.appliedOfOrderLocked(conn, order.id);
   let refundId: string | undefined;
   if (payment) {
     const { refund, created } = await createRefund(conn, {

@@ -1,9 +1,9 @@
 import { inTransaction, type Conn, type Db } from '../db/pool';
 import { appError } from '../errors';
-import { findOrder } from '../orders/repo';
+import { orders } from '../orders/repo';
 import type { OrderRow } from '../orders/types';
 import { enqueue } from '../outbox/repo';
-import { findPayment, type PaymentRow } from '../payments/repo';
+import { payments, type PaymentRow } from '../payments/repo';
 import {
   addRefundItems,
   nextRefundSeq,
@@ -14,7 +14,7 @@ import {
 import { createRefund, type RefundRow } from '../refunds/repo';
 import { outRefundNo } from '../refunds/naming';
 import { exchangeRefundNo } from './complete';
-import { EXCHANGE_STATUS, findExchange, nextExchangeSeq } from './repo';
+import { exchanges, nextExchangeSeq } from './repo';
 
 /** An exchange chain is short (an exchange of an exchange...); this bounds a corrupt one. */
 const MAX_CHAIN = 16;
@@ -73,7 +73,7 @@ export async function exchangeHandOver(
   orderId: string,
 ): Promise<{ fen: number; note: string } | undefined> {
   return inTransaction(db, async (conn) => {
-    const order = await findOrder(conn, 'id = ?', [orderId]);
+    const order = await orders.byId(conn, orderId);
     if (!order || !(await doneExchangeOf(conn, order.id))) return undefined;
     const items = (await refundableItems(conn, order.id)).filter((i) => i.live_refund_id === null);
     let rest = items.reduce((s, i) => s + i.price_fen, 0);
@@ -93,20 +93,14 @@ export async function exchangeHandOver(
 
 const yuan = (fen: number): string => (fen / 100).toFixed(2);
 
-const doneExchangeOf = (conn: Conn, orderId: string) =>
-  findExchange(conn, 'exchange_order_id = ? AND status = ?', [orderId, EXCHANGE_STATUS.DONE]);
+const doneExchangeOf = (conn: Conn, orderId: string) => exchanges.doneByExchangeOrder(conn, orderId);
 
 /** The payments behind an exchange order, its own first, then along its originals (locked). */
 async function sourcesOf(conn: Conn, order: OrderRow): Promise<Source[]> {
   const out: Source[] = [];
   let cur: OrderRow | undefined = order;
   for (let i = 0; cur && i < MAX_CHAIN; i++) {
-    const payment = await findPayment(
-      conn,
-      "order_id = ? AND outcome IN ('applied', 'late_applied')",
-      [cur.id],
-      true,
-    );
+    const payment = await payments.appliedOfOrderLocked(conn, cur.id);
     if (payment)
       out.push({
         order: cur,
@@ -114,7 +108,7 @@ async function sourcesOf(conn: Conn, order: OrderRow): Promise<Source[]> {
         left: payment.amount_fen - (await refundedOrOpenFen(conn, payment.id)),
       });
     const ex = await doneExchangeOf(conn, cur.id);
-    cur = ex ? await findOrder(conn, 'id = ?', [ex.original_order_id], true) : undefined;
+    cur = ex ? await orders.byId(conn, ex.original_order_id, { lock: true }) : undefined;
   }
   return out;
 }

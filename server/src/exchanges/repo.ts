@@ -3,8 +3,10 @@ import type { Conn, Db } from '../db/pool';
 import { findOne, type RowSource } from '../db/find-one';
 import { EXCHANGE_STATUS, ORDER_STATUS, TICKET_STATUS } from '../lifecycle/statuses';
 import { buyersOwnTicket } from '../tickets/repo';
+import type { OrderAttendeeRow } from '../orders/types';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
 
 export { EXCHANGE_STATUS };
 
@@ -31,14 +33,22 @@ const EXCHANGES: RowSource = {
     old_fen, new_fen, diff_fen, refund_id, error, created_at, finished_at`,
 };
 
-export function findExchange(
-  db: Db | Conn,
-  where: string,
-  params: unknown[],
-  lock = false,
-): Promise<ExchangeRow | undefined> {
-  return findOne<ExchangeRow>(db, EXCHANGES, where, params, lock);
-}
+const one = (db: Db | Conn, where: string, params: unknown[], lock = false) =>
+  findOne<ExchangeRow>(db, EXCHANGES, where, params, lock);
+
+/** The one-exchange lookups, by the keys the services hold. */
+export const exchanges = {
+  byId: (db: Db | Conn, id: string, o: { lock?: boolean } = {}) => one(db, 'id = ?', [id], o.lock),
+  /** The fan's exchange, or none if it is another user's. */
+  byIdOfUser: (db: Db | Conn, id: string, userId: string) => one(db, 'id = ? AND user_id = ?', [id, userId]),
+  /** The exchange whose new seats this order bought (any status). */
+  byExchangeOrder: (db: Db | Conn, orderId: string) => one(db, 'exchange_order_id = ?', [orderId]),
+  byExchangeOrderOfUser: (db: Db | Conn, orderId: string, userId: string) =>
+    one(db, 'exchange_order_id = ? AND user_id = ?', [orderId, userId]),
+  /** The finished exchange whose new seats this order bought. */
+  doneByExchangeOrder: (db: Db | Conn, orderId: string) =>
+    one(db, 'exchange_order_id = ? AND status = ?', [orderId, EXCHANGE_STATUS.DONE]),
+};
 
 /** A ticket of the original order as an exchange sees it: its item, price, unit and state. */
 export interface OldTicket {
@@ -77,7 +87,7 @@ export async function ticketsOfOrder(
           AND ${buyersOwnTicket('t')} ORDER BY t.id FOR UPDATE`,
       [orderId, keys],
     );
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<OldTicket>>(
     `SELECT t.id, t.ticket_no, t.status, t.order_item_id, i.price_fen, i.seat_id, i.zone_id, i.slot_no,
             (SELECT COUNT(*) FROM order_items x WHERE x.order_id = i.order_id AND x.id < i.id) AS position,
             (SELECT COUNT(*) FROM checkins c WHERE c.ticket_id = t.id${lock ? ' LOCK IN SHARE MODE' : ''}) AS checked_in
@@ -163,7 +173,7 @@ export async function insertExchange(
 
 /** The old tickets' items of an exchange, in position order (the new order's items' order). */
 export async function itemsOfExchange(conn: Db | Conn, exchangeId: string): Promise<string[]> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<{ old_item_id: string }>>(
     'SELECT old_item_id FROM exchange_items WHERE exchange_id = ? ORDER BY position',
     [exchangeId],
   );
@@ -186,7 +196,7 @@ export async function copyAttendees(
   toOrderId: string,
 ): Promise<void> {
   if (positions.length === 0) return;
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<Omit<OrderAttendeeRow, 'order_id'>>>(
     `SELECT position, id_type, name_enc, id_number_enc, name_masked, id_masked, id_hash
        FROM order_attendees WHERE order_id = ? AND position IN (?)`,
     [fromOrderId, positions],
@@ -215,7 +225,7 @@ export async function copyAttendees(
 /** The ID hashes of the real-name attendees of these positions of an order. */
 export async function idHashesOf(conn: Db | Conn, orderId: string, positions: number[]): Promise<string[]> {
   if (positions.length === 0) return [];
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<Pick<OrderAttendeeRow, 'position' | 'id_hash'>>>(
     'SELECT position, id_hash FROM order_attendees WHERE order_id = ? AND position IN (?)',
     [orderId, positions],
   );
@@ -249,7 +259,7 @@ export async function showExchangeRules(
   db: Db | Conn,
   showId: string,
 ): Promise<{ allowed: boolean; cutoffMinutes: number } | undefined> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<{ exchange_allowed: number; exchange_cutoff_minutes: number }>>(
     'SELECT exchange_allowed, exchange_cutoff_minutes FROM shows WHERE id = ?',
     [showId],
   );
@@ -271,7 +281,7 @@ export interface ExchangeViewRow extends ExchangeRow {
 /** Exchanges where these orders are the original or the exchange order, oldest first. */
 export async function exchangesOf(db: Db | Conn, orderIds: string[]): Promise<ExchangeViewRow[]> {
   if (orderIds.length === 0) return [];
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<ExchangeViewRow>>(
     `SELECT e.*, oo.order_no AS original_order_no, xo.order_no AS exchange_order_no,
             xo.status AS exchange_order_status, r.status AS refund_status, r.amount_fen AS refund_fen,
             (SELECT GROUP_CONCAT(t.ticket_no ORDER BY ei.position) FROM exchange_items ei
@@ -304,7 +314,7 @@ export async function claimIds(
 
 /** The next number among a payment's exchange refunds (改签 differences and shares). */
 export async function nextExchangeSeq(conn: Conn, paymentId: string): Promise<number> {
-  const [[n]] = await conn.query<RowDataPacket[]>(
+  const [[n]] = await conn.query<Rows<{ seq: number }>>(
     "SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM refunds WHERE payment_id = ? AND kind = 'exchange'",
     [paymentId],
   );
@@ -316,7 +326,7 @@ export async function nextExchangeSeq(conn: Conn, paymentId: string): Promise<nu
  * to refund here (its value went with the exchange order, refunded on its own).
  */
 export async function exchangedInFull(db: Db, orderId: string): Promise<boolean> {
-  const [[r]] = await db.query<RowDataPacket[]>(
+  const [[r]] = await db.query<Rows<{ n: number; x: number }>>(
     `SELECT COUNT(*) AS n, COALESCE(SUM(EXISTS (SELECT 1 FROM tickets t
               WHERE t.order_item_id = i.id AND t.transferred_from IS NULL AND t.status = ?)), 0) AS x
        FROM order_items i WHERE i.order_id = ?`,

@@ -9,22 +9,22 @@ import { sleep, type InventoryService } from '../inventory/service';
 import type { TakeRequest, TakeResult } from '../inventory/types';
 import { buildOrder, resolveUnits, type Units } from '../orders/create';
 import type { IdGenerator } from '../orders/ids';
-import { findOrder, itemsOf, refundsOf } from '../orders/repo';
-import { insertStatements } from '../orders/insert-repo';
+import { orders, itemsOf, refundsOf } from '../orders/repo';
+import { insertStatements, runStatement } from '../orders/insert-repo';
 import { ORDER_LIFECYCLE, move } from '../lifecycle/transitions';
 import { ORDER_STATUS, type NewOrder, type OrderRow } from '../orders/types';
 import { orderView } from '../orders/views';
 import { classifyWrite, WriteError } from '../orders/writer';
 import type { OutboxRelay } from '../outbox/relay';
 import { issueTickets } from '../tickets/service';
-import { findPayment } from '../payments/repo';
+import { payments } from '../payments/repo';
 import { refundedOrOpenFen } from '../refunds/items-repo';
 import {
   claimIds,
   copyAttendees,
   exchangeable,
   exchangesOf,
-  findExchange,
+  exchanges,
   freeCancelledExchanges,
   idHashesOf,
   insertExchange,
@@ -207,7 +207,7 @@ export class ExchangeService {
    * refuse a seat someone else bought meanwhile), and the exchange linking both.
    */
   private async record(c: Conn, plan: Plan, order: NewOrder, now: Date): Promise<string> {
-    await findOrder(c, 'id = ?', [plan.original.id], true);
+    await orders.byId(c, plan.original.id, { lock: true });
     await freeCancelledExchanges(c, plan.original.id);
     const old = await ticketsOfOrder(
       c,
@@ -265,7 +265,7 @@ export class ExchangeService {
   /** Nothing owed (same price or cheaper): paid at once, then settled as a paid one is. */
   private async settleFree(orderId: string, now: Date): Promise<void> {
     await inTransaction(this.d.db, async (c) => {
-      const o = await findOrder(c, 'id = ?', [orderId], true);
+      const o = await orders.byId(c, orderId, { lock: true });
       if (o?.status === ORDER_STATUS.PENDING)
         await move(c, 'orders', orderId, ORDER_LIFECYCLE.pay, { paid_at: now });
     });
@@ -284,7 +284,7 @@ export class ExchangeService {
     idemField: string,
   ): Promise<Exchange> {
     for (let waited = 0; waited <= REPLAY_WAIT_MS; waited += 25) {
-      const ex = await findExchange(this.d.db, 'exchange_order_id = ? AND user_id = ?', [orderId, userId]);
+      const ex = await exchanges.byExchangeOrderOfUser(this.d.db, orderId, userId);
       if (ex) return this.view(userId, ex.id);
       if ((await this.d.inventory.idempotentOrder(sessionId, idemField)) !== orderId) break;
       await sleep(25);
@@ -294,10 +294,10 @@ export class ExchangeService {
 
   /** An exchange of the fan's, with its exchange order. */
   async view(userId: string, exchangeId: string): Promise<Exchange> {
-    const ex = await findExchange(this.d.db, 'id = ? AND user_id = ?', [exchangeId, userId]);
+    const ex = await exchanges.byIdOfUser(this.d.db, exchangeId, userId);
     if (!ex) throw appError('NOT_FOUND');
     const [row] = (await exchangesOf(this.d.db, [ex.exchange_order_id])).filter((r) => r.id === ex.id);
-    const order = (await findOrder(this.d.db, 'id = ?', [ex.exchange_order_id]))!;
+    const order = (await orders.byId(this.d.db, ex.exchange_order_id))!;
     const [items, refunds] = await Promise.all([
       itemsOf(this.d.db, [order.id]),
       refundsOf(this.d.db, [order.id]),
@@ -312,7 +312,7 @@ export class ExchangeService {
   }
 
   private async owned(userId: string, orderNo: string): Promise<OrderRow> {
-    const o = /^\d{6,32}$/.test(orderNo) ? await findOrder(this.d.db, 'order_no = ?', [orderNo]) : undefined;
+    const o = /^\d{6,32}$/.test(orderNo) ? await orders.byNo(this.d.db, orderNo) : undefined;
     if (!o || o.user_id !== userId) throw appError('NOT_FOUND', undefined, '订单不存在');
     return o;
   }
@@ -343,12 +343,7 @@ function exchangeHash(input: ExchangeRequest): string {
  * go down in price.
  */
 async function refundable(c: Conn, orderId: string, fen: number): Promise<boolean> {
-  const payment = await findPayment(
-    c,
-    "order_id = ? AND outcome IN ('applied', 'late_applied')",
-    [orderId],
-    true,
-  );
+  const payment = await payments.appliedOfOrderLocked(c, orderId);
   return !!payment && payment.amount_fen - (await refundedOrOpenFen(c, payment.id)) >= fen;
 }
 
@@ -356,7 +351,7 @@ async function refundable(c: Conn, orderId: string, fen: number): Promise<boolea
 async function runInserts(c: Conn, order: NewOrder): Promise<void> {
   for (const s of insertStatements([order])) {
     try {
-      await c.query(s.sql);
+      await runStatement(c, s);
     } catch (err) {
       throw classifyWrite(err, s.step);
     }

@@ -1,5 +1,4 @@
-import type { ResultSetHeader } from 'mysql2/promise';
-import type { Conn, Db } from '../db/pool';
+import type { Transition } from './repo';
 import { EXCHANGE_STATUS, ORDER_STATUS, REFUND_STATUS, TICKET_STATUS, WAITLIST_STATUS } from './statuses';
 
 /**
@@ -8,10 +7,8 @@ import { EXCHANGE_STATUS, ORDER_STATUS, REFUND_STATUS, TICKET_STATUS, WAITLIST_S
  * from-states, so a row that another instance moved first is never moved twice, and `move`
  * asserts that the row really moved where the caller holds the lock and has checked.
  */
-export interface Transition {
-  readonly from: readonly number[];
-  readonly to: number;
-}
+// The SQL that moves a row lives in ./repo.ts; callers keep importing it from here.
+export { move, tryMove, TransitionError, type Transition } from './repo';
 
 export const ORDER_LIFECYCLE = {
   /** A payment applied to a live order. */
@@ -85,39 +82,3 @@ export const WAITLIST_LIFECYCLE = {
   /** No offer can be made any more (limit reached, sale stopped). */
   end: { from: [W.WAITING], to: W.ENDED },
 } as const satisfies Record<string, Transition>;
-
-/** A row that should have moved did not: someone changed it behind the caller's lock. */
-export class TransitionError extends Error {}
-
-type Table = 'orders' | 'refunds' | 'tickets' | 'exchanges' | 'waitlist_entries';
-
-/**
- * Moves one row by one event if it is in a from-state; `set` adds columns (names are code,
- * never input). Returns whether it moved.
- */
-export async function tryMove(
-  db: Db | Conn,
-  table: Table,
-  id: string,
-  t: Transition,
-  set: Record<string, unknown> = {},
-): Promise<boolean> {
-  const cols = Object.keys(set);
-  const [res] = await db.query<ResultSetHeader>(
-    `UPDATE ${table} SET status = ?${cols.map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND status IN (?)`,
-    [t.to, ...cols.map((c) => set[c]), id, t.from],
-  );
-  return res.affectedRows === 1;
-}
-
-/** The same where the caller locked the row and checked its state: it must move. */
-export async function move(
-  db: Db | Conn,
-  table: Table,
-  id: string,
-  t: Transition,
-  set: Record<string, unknown> = {},
-): Promise<void> {
-  if (!(await tryMove(db, table, id, t, set)))
-    throw new TransitionError(`${table} ${id}: not in ${t.from.join('/')}, cannot move to ${t.to}`);
-}

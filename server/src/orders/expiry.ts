@@ -1,8 +1,7 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import { sqlErrno, type Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
-import { dueForExpiry } from './repo';
+import { dueForExpiry, statusesOf } from './repo';
 import type { OrderService } from './service';
 import { ORDER_STATUS } from './types';
 
@@ -77,10 +76,7 @@ export async function sweepOrphanHolds(d: ExpiryDeps, sessionIds: string[], now:
   for (const sessionId of sessionIds) {
     const stale = await d.inventory.staleHolds(sessionId, now.getTime() - d.orphanGraceMs, BATCH);
     if (stale.length === 0) continue;
-    const [rows] = await d.db.query<RowDataPacket[]>('SELECT id, status FROM orders WHERE id IN (?)', [
-      stale,
-    ]);
-    const status = new Map(rows.map((r) => [String(r.id), Number(r.status)]));
+    const status = await statusesOf(d.db, stale);
     for (const orderId of stale) {
       const s = status.get(orderId);
       if (s === ORDER_STATUS.PENDING || s === ORDER_STATUS.PAID || s === ORDER_STATUS.TICKETED) continue;

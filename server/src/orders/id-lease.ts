@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
+import { releaseNode, renewNode, takeExpiredNode } from './id-lease-repo';
 import type { NodeSource } from './ids';
 
 export interface LeaseOptions {
@@ -81,11 +81,7 @@ export class IdNodeLease implements NodeSource {
     const h = this.held;
     this.held = undefined;
     if (!h) return;
-    await this.db.query(
-      `UPDATE id_nodes SET holder = NULL, expires_at = NOW(3), last_ms = GREATEST(last_ms, ?)
-        WHERE node = ? AND holder = ?`,
-      [this.highestMs(), h.node, this.holder],
-    );
+    await releaseNode(this.db, h.node, this.holder, this.highestMs());
   }
 
   private async renewOnce(): Promise<void> {
@@ -93,13 +89,7 @@ export class IdNodeLease implements NodeSource {
       const h = this.held;
       const sent = monotonic();
       if (h) {
-        const [res] = await this.db.query<ResultSetHeader>(
-          `UPDATE id_nodes SET expires_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND),
-                  last_ms = GREATEST(last_ms, ?)
-            WHERE node = ? AND holder = ?`,
-          [this.opts.leaseMs * 1000, this.highestMs(), h.node, this.holder],
-        );
-        if (res.affectedRows === 1) {
+        if (await renewNode(this.db, h.node, this.holder, this.opts.leaseMs, this.highestMs())) {
           h.validUntil = this.validFrom(sent);
           return;
         }
@@ -118,23 +108,13 @@ export class IdNodeLease implements NodeSource {
   private async take(): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const sent = monotonic();
-      // A competing instance may lock the same row first; the loser re-checks the row's expiry
-      // after the lock wait and matches nothing, so it simply tries again.
-      const [res] = await this.db.query<ResultSetHeader>(
-        `UPDATE id_nodes SET holder = ?, expires_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND)
-          WHERE expires_at < NOW(3) ORDER BY expires_at, node LIMIT 1`,
-        [this.holder, this.opts.leaseMs * 1000],
-      );
-      if (res.affectedRows !== 1) continue;
-      const [rows] = await this.db.query<RowDataPacket[]>(
-        'SELECT node, last_ms FROM id_nodes WHERE holder = ?',
-        [this.holder],
-      );
-      const node = Number(rows[0]!.node);
+      const taken = await takeExpiredNode(this.db, this.holder, this.opts.leaseMs);
+      if (!taken) continue;
+      const { node } = taken;
       // The old holder may have used milliseconds up to a lease past its last report.
       this.held = {
         node,
-        floorMs: Number(rows[0]!.last_ms) + this.opts.leaseMs,
+        floorMs: taken.lastMs + this.opts.leaseMs,
         validUntil: this.validFrom(sent),
       };
       this.log.info({ node }, 'order-id node leased');

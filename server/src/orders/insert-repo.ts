@@ -2,9 +2,12 @@
  * The INSERTs that write new orders and their claims, built as SQL text: the group commit
  * (orders/writer.ts) runs them in its batches, the exchanges and late payments reuse them.
  */
-import type { NewOrder } from './types';
+import type { RowDataPacket } from 'mysql2/promise';
+import type { NewOrder, OrderRow } from './types';
 import { ORDER_STATUS } from './types';
 import { formatSql } from '../db/sql';
+import { inRoundTripTransaction } from '../db/group-commit';
+import type { Conn, Db } from '../db/pool';
 import { SEALED_COLUMNS, sealedValues } from '../attendees/repo';
 
 export type InsertStep =
@@ -172,6 +175,65 @@ export function claimStatements(
     .map((o) => [o.userId, o.showId, o.quantity, o.showLimit]);
   if (showQuota.length) out.push(quotaUpsert('show_quota', 'user_show_quota', 'show_id', showQuota));
   return out;
+}
+
+/** Runs one statement built here (its values are already inlined by formatSql). */
+export async function runStatement(conn: Conn, s: { sql: string }): Promise<void> {
+  await conn.query(s.sql);
+}
+
+/**
+ * Writes a batch of new orders as one transaction in one round trip: the INSERTs and COMMIT in a
+ * single multi-statement query (orders/writer.ts: per-statement overhead is what limits MySQL).
+ */
+export async function insertInOneRoundTrip(pool: Db, orders: NewOrder[]): Promise<void> {
+  const sql = ['START TRANSACTION', ...insertStatements(orders).map((s) => s.sql), 'COMMIT'].join(';\n');
+  await inRoundTripTransaction(pool, (conn) => conn.query(sql));
+}
+
+/** The identifying columns of a stored order, to tell whether a taken id is this very order. */
+export interface StoredOrderIdentity {
+  orderNo: string;
+  userId: string;
+  sessionId: string;
+  amountFen: number;
+  quantity: number;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  createdAt: Date;
+}
+
+export async function storedOrderIdentity(conn: Conn, id: string): Promise<StoredOrderIdentity | undefined> {
+  const [rows] = await conn.query<
+    (RowDataPacket &
+      Pick<
+        OrderRow,
+        | 'order_no'
+        | 'user_id'
+        | 'session_id'
+        | 'amount_fen'
+        | 'quantity'
+        | 'idempotency_key'
+        | 'request_hash'
+        | 'created_at'
+      >)[]
+  >(
+    `SELECT order_no, user_id, session_id, amount_fen, quantity, idempotency_key, request_hash, created_at
+       FROM orders WHERE id = ?`,
+    [id],
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    orderNo: r.order_no,
+    userId: String(r.user_id),
+    sessionId: String(r.session_id),
+    amountFen: Number(r.amount_fen),
+    quantity: Number(r.quantity),
+    idempotencyKey: r.idempotency_key,
+    requestHash: r.request_hash,
+    createdAt: r.created_at,
+  };
 }
 
 /** Numeric-string order (ids are BIGINTs held as strings). */

@@ -7,7 +7,7 @@ import type { InventoryService } from '../inventory/service';
 import type { TakeRequest } from '../inventory/types';
 import { buildOrder, type Units } from './create';
 import { idTimeMs, type IdGenerator } from './ids';
-import { findOrder } from './repo';
+import { orders } from './repo';
 import { WriteError, type OrderWriter } from './writer';
 
 /**
@@ -132,6 +132,6 @@ export async function placeHeldOrder(
 }
 
 async function findExisting(d: OfferDeps, r: HeldOrderRequest): Promise<HeldOrderResult | undefined> {
-  const o = await findOrder(d.db, 'user_id = ? AND idempotency_key = ?', [r.userId, r.idempotencyKey]);
+  const o = await orders.byIdempotencyKey(d.db, r.userId, r.idempotencyKey);
   return o ? { kind: 'existing', orderId: o.id, status: o.status } : undefined;
 }

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
 import { appError } from '../errors';
 import { sleep, type InventoryService } from '../inventory/service';
-import { findOrder } from './repo';
+import { orders } from './repo';
 import { ORDER_STATUS, type OrderRow } from './types';
 import { WriteError } from './writer';
 
@@ -42,7 +42,7 @@ export async function afterWriteFailure(
 ): Promise<OrderRow> {
   if (!(err instanceof WriteError)) throw err;
   if (err.reason === 'idempotency_duplicate' && key) {
-    const existing = await findOrder(d.db, 'user_id = ? AND idempotency_key = ?', [userId, key]);
+    const existing = await orders.byIdempotencyKey(d.db, userId, key);
     if (existing && existing.request_hash === hash) {
       if (existing.status === ORDER_STATUS.PENDING)
         relearn(d, existing, now).catch((e) =>
@@ -82,7 +82,7 @@ export async function awaitReplay(
   idemField: string,
 ): Promise<OrderRow | undefined> {
   for (let waited = 0; waited <= REPLAY_WAIT_MS; waited += 25) {
-    const o = await findOrder(d.db, 'id = ? AND user_id = ?', [orderId, userId]);
+    const o = await orders.ofUser(d.db, orderId, userId);
     if (o) return o;
     if ((await d.inventory.idempotentOrder(sessionId, idemField)) !== orderId) return undefined;
     await sleep(25);

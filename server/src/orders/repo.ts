@@ -5,10 +5,11 @@ import type { OrderRow, RefundSummary } from './types';
 import { ORDER_STATUS } from './types';
 import { ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { EXCHANGE_STATUS } from '../lifecycle/statuses';
-import { attendeeOfItemJoin } from '../attendees/item-join';
+import { attendeeOfItemJoin } from '../attendees/repo';
 import { buyersTicketOfItemJoin } from '../tickets/repo';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
 
 /** The buyer cancelled and gets the turn back: the token may buy once more. */
 export async function forgetAdmissionUse(conn: Conn, jti: string, orderId: string): Promise<void> {
@@ -19,14 +20,26 @@ const ORDER_COLUMNS = `id, order_no, user_id, session_id, status, amount_fen, qu
   request_hash, expire_at, created_at, paid_at, cancelled_at, cancel_reason, prepay_id, admission_jti,
   contact_phone_masked, channel`;
 
-export async function findOrder(
-  db: Db | Conn,
-  where: string,
-  params: unknown[],
-  lock = false,
-): Promise<OrderRow | undefined> {
-  return findOne<OrderRow>(db, { table: 'orders', columns: ORDER_COLUMNS }, where, params, lock);
+const ORDERS = { table: 'orders', columns: ORDER_COLUMNS };
+
+/** lock: take the row lock (FOR UPDATE) inside the caller's transaction, then decide. */
+export interface FindOpts {
+  lock?: boolean;
 }
+
+/** The one-order lookups the services need, by the keys they hold. */
+export const orders = {
+  byId: (db: Db | Conn, id: string, o: FindOpts = {}) =>
+    findOne<OrderRow>(db, ORDERS, 'id = ?', [id], o.lock),
+  byNo: (db: Db | Conn, orderNo: string, o: FindOpts = {}) =>
+    findOne<OrderRow>(db, ORDERS, 'order_no = ?', [orderNo], o.lock),
+  /** The user's order that this idempotency key created (a replayed request answers it). */
+  byIdempotencyKey: (db: Db | Conn, userId: string, key: string) =>
+    findOne<OrderRow>(db, ORDERS, 'user_id = ? AND idempotency_key = ?', [userId, key]),
+  /** The order only if this user placed it. */
+  ofUser: (db: Db | Conn, id: string, userId: string) =>
+    findOne<OrderRow>(db, ORDERS, 'id = ? AND user_id = ?', [id, userId]),
+};
 
 export async function listOrdersOfUser(
   db: Db,
@@ -45,11 +58,11 @@ export async function listOrdersOfUser(
     where.push('id < ?');
     params.push(beforeId);
   }
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<OrderRow>>(
     `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
     [...params, limit],
   );
-  return rows as OrderRow[];
+  return rows;
 }
 
 export interface ItemRow {
@@ -78,7 +91,7 @@ export interface ItemRow {
 
 export async function itemsOf(db: Db | Conn, orderIds: string[]): Promise<ItemRow[]> {
   if (orderIds.length === 0) return [];
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<ItemRow>>(
     `SELECT i.order_id, i.seat_id, i.zone_id, i.slot_no, i.tier_id, i.price_fen,
             vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name,
             oa.name_masked AS attendee_name, oa.id_masked AS attendee_id_masked, t.ticket_no, t.status AS ticket_status,
@@ -92,7 +105,7 @@ export async function itemsOf(db: Db | Conn, orderIds: string[]): Promise<ItemRo
       WHERE i.order_id IN (?) ORDER BY i.id`,
     [orderIds],
   );
-  return rows as ItemRow[];
+  return rows;
 }
 
 /**
@@ -114,7 +127,7 @@ export async function cancelPending(
     [t.to, now, reason, orderId, t.from, ...(onlyIfExpired ? [now] : [])],
   );
   if (res.affectedRows !== 1) return undefined;
-  const order = (await findOrder(conn, 'id = ?', [orderId]))!;
+  const order = (await orders.byId(conn, orderId))!;
   await releaseClaims(conn, order);
   return order;
 }
@@ -179,18 +192,18 @@ export async function dueForExpiry(
   now: Date,
   limit: number,
 ): Promise<{ id: string; session_id: string }[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<Pick<OrderRow, 'id' | 'session_id'>>>(
     'SELECT id, session_id FROM orders WHERE status = ? AND expire_at <= ? ORDER BY expire_at LIMIT ?',
     [ORDER_STATUS.PENDING, now, limit],
   );
-  return rows as { id: string; session_id: string }[];
+  return rows;
 }
 
 /** The order refunds (buyer or admin) of each order, oldest first, for order views. */
 export async function refundsOf(db: Db | Conn, orderIds: string[]): Promise<Map<string, RefundSummary[]>> {
   const out = new Map<string, RefundSummary[]>();
   if (orderIds.length === 0) return out;
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<RefundSummary & { order_id: string }>>(
     "SELECT order_id, status, amount_fen, fee_fen, created_at, finished_at FROM refunds WHERE kind = 'order' AND order_id IN (?) ORDER BY id",
     [orderIds],
   );
@@ -208,11 +221,11 @@ export async function heldUnits(
   userId: string,
   sessionId: string,
 ): Promise<{ session: number; show: number }> {
-  const [[s]] = await db.query<Row[]>(
+  const [[s]] = await db.query<Rows<{ used: number }>>(
     'SELECT used FROM user_session_quota WHERE user_id = ? AND session_id = ?',
     [userId, sessionId],
   );
-  const [[sh]] = await db.query<Row[]>(
+  const [[sh]] = await db.query<Rows<{ used: number }>>(
     `SELECT q.used FROM user_show_quota q JOIN show_sessions s ON s.show_id = q.show_id
       WHERE q.user_id = ? AND s.id = ?`,
     [userId, sessionId],
@@ -226,7 +239,7 @@ export async function refundedOrdersOf(
   sessionIds: string[],
 ): Promise<{ id: string; session_id: string }[]> {
   if (sessionIds.length === 0) return [];
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<Pick<OrderRow, 'id' | 'session_id'>>>(
     'SELECT id, session_id FROM orders WHERE status = ? AND session_id IN (?) ORDER BY id',
     [ORDER_STATUS.REFUNDED, sessionIds],
   );
@@ -235,7 +248,7 @@ export async function refundedOrdersOf(
 
 /** Orders paid before `paidBefore` that still have no tickets (their order.paid never landed). */
 export async function paidWithoutTickets(db: Db, paidBefore: Date, limit: number): Promise<string[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<Pick<OrderRow, 'id'>>>(
     'SELECT id FROM orders WHERE status = ? AND paid_at <= ? ORDER BY paid_at LIMIT ?',
     [ORDER_STATUS.PAID, paidBefore, limit],
   );
@@ -247,10 +260,38 @@ export async function paidWithoutTickets(db: Db, paidBefore: Date, limit: number
  * or done; undefined for any other order (a failed exchange's order is refunded in full).
  */
 export async function exchangeOriginalNo(db: Db | Conn, orderId: string): Promise<string | undefined> {
-  const [rows] = await db.query<RowDataPacket[]>(
+  const [rows] = await db.query<Rows<Pick<OrderRow, 'order_no'>>>(
     `SELECT o.order_no FROM exchanges e JOIN orders o ON o.id = e.original_order_id
       WHERE e.exchange_order_id = ? AND e.status <> ?`,
     [orderId, EXCHANGE_STATUS.FAILED],
   );
   return rows[0] ? String(rows[0].order_no) : undefined;
+}
+
+/** A zone order honoured late may hold other unit numbers now: its items take them in id order. */
+export async function renumberItemSlots(conn: Conn, orderId: string, units: string[]): Promise<void> {
+  const [rows] = await conn.query<Rows<{ id: string }>>(
+    'SELECT id FROM order_items WHERE order_id = ? ORDER BY id',
+    [orderId],
+  );
+  for (const [i, row] of rows.entries())
+    await conn.query('UPDATE order_items SET slot_no = ? WHERE id = ?', [units[i], row.id]);
+}
+
+/** The keyed hashes of an order's real-name attendees, in item order. */
+export async function attendeeIdHashes(db: Db | Conn, orderId: string): Promise<string[]> {
+  const [rows] = await db.query<Rows<{ id_hash: string }>>(
+    'SELECT id_hash FROM order_attendees WHERE order_id = ? ORDER BY position',
+    [orderId],
+  );
+  return rows.map((r) => r.id_hash as string);
+}
+
+/** The status of each of these orders that exists (expiry's orphan sweep: missing means never written). */
+export async function statusesOf(db: Db, orderIds: string[]): Promise<Map<string, number>> {
+  const [rows] = await db.query<Rows<Pick<OrderRow, 'id' | 'status'>>>(
+    'SELECT id, status FROM orders WHERE id IN (?)',
+    [orderIds],
+  );
+  return new Map(rows.map((r) => [String(r.id), Number(r.status)]));
 }

@@ -8,7 +8,7 @@ import type { InventoryService } from '../inventory/service';
 import type { TakeRequest } from '../inventory/types';
 import { buildOrder, requestHash, resolveUnits, tiersOf, type Units } from './create';
 import type { IdGenerator } from './ids';
-import { exchangeOriginalNo, findOrder, itemsOf, listOrdersOfUser, refundsOf } from './repo';
+import { exchangeOriginalNo, orders, itemsOf, listOrdersOfUser, refundsOf } from './repo';
 import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
 import { newOrderView, orderView } from './views';
 import { CANCEL, type CancelGuard, type Cancellation, type CancelReason } from './cancel';
@@ -346,7 +346,7 @@ export class OrderService {
   }
 
   private async owned(userId: string, orderNo: string): Promise<OrderRow> {
-    const o = /^\d{6,32}$/.test(orderNo) ? await findOrder(this.d.db, 'order_no = ?', [orderNo]) : undefined;
+    const o = /^\d{6,32}$/.test(orderNo) ? await orders.byNo(this.d.db, orderNo) : undefined;
     // Another user's order answers exactly like a missing one: order numbers are not probes.
     if (!o || o.user_id !== userId) throw appError('NOT_FOUND', undefined, '订单不存在');
     return o;

@@ -1,5 +1,6 @@
 import type { OrderStatus } from '@showtix/shared-types';
 import type { SealedAttendee, SealedPhone } from '../attendees/crypto';
+import type { SealedColumnsRow } from '../attendees/repo';
 
 import { ORDER_STATUS } from '../lifecycle/statuses';
 
@@ -71,6 +72,24 @@ export interface OrderRow {
   contact_phone_masked: string | null;
   /** 'comp': a complimentary order (comp/), issued free on a seat the organiser held back. */
   channel: 'miniprogram' | 'comp';
+}
+
+/** An order_items row: one seat, or one unit of a zone, at its tier's price. */
+export interface OrderItemRow {
+  id: string;
+  order_id: string;
+  session_id: string;
+  seat_id: string | null;
+  zone_id: string | null;
+  slot_no: number | null;
+  tier_id: string;
+  price_fen: number;
+}
+
+/** An order_attendees row: a real-name attendee, sealed (attendees/crypto.ts), at its item's position. */
+export interface OrderAttendeeRow extends SealedColumnsRow {
+  order_id: string;
+  position: number;
 }
 
 /** The latest refund of an order, as the order views show it. */

@@ -1,8 +1,13 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
-import { GroupCommit, inRoundTripTransaction, type Pending } from '../db/group-commit';
+import { GroupCommit, type Pending } from '../db/group-commit';
 import { ER_CHECK_FAILED, ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
-import { insertStatements, type InsertStep } from './insert-repo';
+import {
+  insertInOneRoundTrip,
+  insertStatements,
+  runStatement,
+  storedOrderIdentity,
+  type InsertStep,
+} from './insert-repo';
 import type { NewOrder } from './types';
 
 export type WriteFailure =
@@ -72,8 +77,7 @@ export class OrderWriter extends GroupCommit<NewOrder> {
   }
 
   private async writeBatch(orders: NewOrder[]): Promise<void> {
-    const sql = ['START TRANSACTION', ...insertStatements(orders).map((s) => s.sql), 'COMMIT'].join(';\n');
-    await inRoundTripTransaction(this.pool, (conn) => conn.query(sql));
+    await insertInOneRoundTrip(this.pool, orders);
   }
 
   /** The slow path: statement by statement, so the failing step names the reason. */
@@ -89,7 +93,7 @@ export class OrderWriter extends GroupCommit<NewOrder> {
       await conn.beginTransaction();
       for (const s of insertStatements([order])) {
         step = s.step;
-        await conn.query(s.sql);
+        await runStatement(conn, s);
       }
       await conn.commit();
     } catch (err) {
@@ -112,22 +116,17 @@ export class OrderWriter extends GroupCommit<NewOrder> {
 
 /** Whether the orders row with this order's id was written from this very order. */
 async function storedIsThisOrder(conn: Conn, o: NewOrder): Promise<boolean> {
-  const [rows] = await conn.query<RowDataPacket[]>(
-    `SELECT order_no, user_id, session_id, amount_fen, quantity, idempotency_key, request_hash, created_at
-       FROM orders WHERE id = ?`,
-    [o.id],
-  );
-  const r = rows[0];
+  const r = await storedOrderIdentity(conn, o.id);
   return (
     !!r &&
-    r.order_no === o.orderNo &&
-    String(r.user_id) === o.userId &&
-    String(r.session_id) === o.sessionId &&
-    Number(r.amount_fen) === o.amountFen &&
-    Number(r.quantity) === o.quantity &&
-    r.idempotency_key === o.idempotencyKey &&
-    r.request_hash === o.requestHash &&
-    (r.created_at as Date).getTime() === o.createdAt.getTime()
+    r.orderNo === o.orderNo &&
+    r.userId === o.userId &&
+    r.sessionId === o.sessionId &&
+    r.amountFen === o.amountFen &&
+    r.quantity === o.quantity &&
+    r.idempotencyKey === o.idempotencyKey &&
+    r.requestHash === o.requestHash &&
+    r.createdAt.getTime() === o.createdAt.getTime()
   );
 }
 

@@ -2,14 +2,14 @@ import type { Logger } from 'pino';
 import type { CatalogService } from '../catalog/service';
 import { ER_CHECK_FAILED, ER_DUP_ENTRY, inTransaction, sqlErrno, type Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
-import { findOrder, itemsOf, type ItemRow } from '../orders/repo';
-import { claimStatements } from '../orders/insert-repo';
+import { attendeeIdHashes, orders, itemsOf, renumberItemSlots, type ItemRow } from '../orders/repo';
+import { claimStatements, runStatement } from '../orders/insert-repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import type { RefundService } from '../refunds/service';
-import { findPayment, setOutcome } from './repo';
+import { payments, setOutcome } from './repo';
 import { workflow } from '../lifecycle/workflow';
 
 export interface LateDeps {
@@ -65,12 +65,12 @@ export async function handleLatePayment(
   paymentId: string,
   now: Date,
 ): Promise<'honoured' | 'refunded' | 'done'> {
-  const order = await findOrder(d.db, 'id = ?', [orderId]);
-  const payment = await findPayment(d.db, 'id = ?', [paymentId]);
+  const order = await orders.byId(d.db, orderId);
+  const payment = await payments.byId(d.db, paymentId);
   if (!order || payment?.outcome !== 'late') return 'done';
   // An order's items and attendees do not change once written (reclaim renumbers zone units).
   const items = await itemsOf(d.db, [order.id]);
-  const idHashes = await idHashesOf(d, order.id);
+  const idHashes = await attendeeIdHashes(d.db, order.id);
   try {
     await HONOUR.run({ d, order, items, idHashes, paymentId, now });
     d.relay.nudge();
@@ -79,7 +79,7 @@ export async function handleLatePayment(
     if (!(err instanceof Refused)) throw err;
     // Compensated (units given back): the fallback is the refund of the whole payment.
     const refunded = await inTransaction(d.db, async (conn) => {
-      const p = await findPayment(conn, 'id = ?', [paymentId], true);
+      const p = await payments.byId(conn, paymentId, { lock: true });
       if (p?.outcome !== 'late') return false;
       await setOutcome(conn, paymentId, 'late_refund');
       await d.refunds.refundPaymentInTx(conn, order, p, 'late', now);
@@ -124,16 +124,12 @@ async function reclaim(
   const held = await d.inventory.heldUnits(order.session_id, order.id);
   try {
     await inTransaction(d.db, async (conn) => {
-      const o = await findOrder(conn, 'id = ?', [order.id], true);
-      const p = await findPayment(conn, 'id = ?', [paymentId], true);
+      const o = await orders.byId(conn, order.id, { lock: true });
+      const p = await payments.byId(conn, paymentId, { lock: true });
       if (o?.status !== ORDER_STATUS.CANCELLED || p?.outcome !== 'late') return;
       if (items[0]?.zone_id) {
         // A zone order may have got other unit numbers this time.
-        const [rows] = await conn.query<any[]>('SELECT id FROM order_items WHERE order_id = ? ORDER BY id', [
-          order.id,
-        ]);
-        for (const [i, row] of rows.entries())
-          await conn.query('UPDATE order_items SET slot_no = ? WHERE id = ?', [held!.units[i], row.id]);
+        await renumberItemSlots(conn, order.id, held!.units);
       }
       const claimItems = items.map((i, n) =>
         i.seat_id
@@ -153,7 +149,7 @@ async function reclaim(
         attendees,
       };
       for (const s of claimStatements([claim])) {
-        await conn.query(s.sql);
+        await runStatement(conn, s);
       }
       await move(conn, 'orders', o.id, ORDER_LIFECYCLE.latePay, {
         paid_at: now,
@@ -170,12 +166,4 @@ async function reclaim(
       throw new Refused('mysql refused the claims');
     throw err;
   }
-}
-
-async function idHashesOf(d: LateDeps, orderId: string): Promise<string[]> {
-  const [rows] = await d.db.query<any[]>(
-    'SELECT id_hash FROM order_attendees WHERE order_id = ? ORDER BY position',
-    [orderId],
-  );
-  return rows.map((r) => r.id_hash as string);
 }

@@ -1,12 +1,22 @@
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
 import type { WechatPay } from '../wechat/pay';
 import { parseTradeBill, type BillPayment, type BillRefund } from './bill';
 import { REFUND_STATUS } from '../refunds/repo';
 import type { PaymentService } from './service';
-
-type Row = RowDataPacket & Record<string, any>;
+import {
+  claimDay,
+  daysDoneOrRunning,
+  dropDay,
+  finishDay,
+  firstPaymentTime,
+  paymentAmounts,
+  reconciliationResults,
+  refundsByOutNo,
+  refundsSucceededWithin,
+  transactionsBetween,
+  type ReconciliationRow,
+} from './reconcile-repo';
 
 export interface ReconcileReport {
   billDate: string;
@@ -61,15 +71,10 @@ export class Reconciler {
   async reconcileDue(now: Date): Promise<ReconcileReport[]> {
     const beijingHour = (now.getUTCHours() + 8) % 24;
     const last = beijingDate(now, beijingHour >= 10 ? -1 : -2);
-    const [[first]] = await this.db.query<Row[]>('SELECT MIN(success_time) AS t FROM payments');
-    if (!first?.t) return [];
-    const from = [beijingDate(first.t as Date), beijingDate(now, -BILL_HISTORY_DAYS)].sort()[1]!;
-    const [done] = await this.db.query<Row[]>(
-      `SELECT DATE_FORMAT(bill_date, '%Y-%m-%d') AS d FROM reconciliations
-        WHERE bill_date BETWEEN ? AND ? AND (status <> 'running' OR started_at >= ?)`,
-      [from, last, new Date(now.getTime() - STALE_RUN_MS)],
-    );
-    const skip = new Set(done.map((r) => String(r.d)));
+    const first = await firstPaymentTime(this.db);
+    if (!first) return [];
+    const from = [beijingDate(first), beijingDate(now, -BILL_HISTORY_DAYS)].sort()[1]!;
+    const skip = await daysDoneOrRunning(this.db, from, last, new Date(now.getTime() - STALE_RUN_MS));
     const reports: ReconcileReport[] = [];
     for (let d = from; d <= last; d = beijingDate(new Date(`${d}T12:00:00+08:00`), 1)) {
       if (skip.has(d)) continue;
@@ -84,36 +89,25 @@ export class Reconciler {
   }
 
   /** The kept results, newest day first. */
-  async results(limit = 60): Promise<Row[]> {
-    const [rows] = await this.db.query<Row[]>(
-      `SELECT DATE_FORMAT(bill_date, '%Y-%m-%d') AS billDate, status, wechat_payments, our_payments,
-              wechat_refunds, our_refunds, recovered, unmatched, details, started_at, finished_at
-         FROM reconciliations ORDER BY bill_date DESC LIMIT ?`,
-      [limit],
-    );
-    return rows;
+  results(limit = 60): Promise<ReconciliationRow[]> {
+    return reconciliationResults(this.db, limit);
   }
 
   async reconcile(billDate: string, now: Date): Promise<ReconcileReport | undefined> {
     if (!(await this.claim(billDate, now))) return undefined; // done, or being done, elsewhere
     try {
       const report = await this.compare(billDate, now);
-      await this.db.query(
-        `UPDATE reconciliations SET status = ?, wechat_payments = ?, our_payments = ?, wechat_refunds = ?,
-           our_refunds = ?, recovered = ?, unmatched = ?, details = ?, finished_at = ? WHERE bill_date = ?`,
-        [
-          report.unmatched.length ? 'differences' : 'ok',
-          report.wechatPayments,
-          report.ourPayments,
-          report.wechatRefunds,
-          report.ourRefunds,
-          report.recovered,
-          report.unmatched.length,
-          JSON.stringify(report.unmatched.slice(0, 500)),
-          now,
-          billDate,
-        ],
-      );
+      await finishDay(this.db, billDate, {
+        status: report.unmatched.length ? 'differences' : 'ok',
+        wechatPayments: report.wechatPayments,
+        ourPayments: report.ourPayments,
+        wechatRefunds: report.wechatRefunds,
+        ourRefunds: report.ourRefunds,
+        recovered: report.recovered,
+        unmatched: report.unmatched.length,
+        details: JSON.stringify(report.unmatched.slice(0, 500)),
+        finishedAt: now,
+      });
       if (report.unmatched.length)
         this.log.error(
           { billDate, unmatched: report.unmatched.slice(0, 20) },
@@ -121,23 +115,14 @@ export class Reconciler {
         );
       return report;
     } catch (err) {
-      await this.db.query('DELETE FROM reconciliations WHERE bill_date = ?', [billDate]); // let a later run retry
+      await dropDay(this.db, billDate); // let a later run retry
       throw err;
     }
   }
 
   /** Claims a day: a new row, or a 'running' one whose instance died long ago. */
-  private async claim(billDate: string, now: Date): Promise<boolean> {
-    const [ins] = await this.db.query<ResultSetHeader>(
-      "INSERT IGNORE INTO reconciliations (bill_date, status, started_at) VALUES (?, 'running', ?)",
-      [billDate, now],
-    );
-    if (ins.affectedRows === 1) return true;
-    const [upd] = await this.db.query<ResultSetHeader>(
-      "UPDATE reconciliations SET started_at = ? WHERE bill_date = ? AND status = 'running' AND started_at < ?",
-      [now, billDate, new Date(now.getTime() - STALE_RUN_MS)],
-    );
-    return upd.affectedRows === 1;
+  private claim(billDate: string, now: Date): Promise<boolean> {
+    return claimDay(this.db, billDate, now, new Date(now.getTime() - STALE_RUN_MS));
   }
 
   private async compare(billDate: string, now: Date): Promise<ReconcileReport> {
@@ -166,11 +151,11 @@ export class Reconciler {
     unmatched: string[],
   ): Promise<{ ours: number; recovered: number }> {
     const [start, end] = beijingDay(billDate);
-    const [ofDay] = await this.db.query<Row[]>(
-      'SELECT transaction_id FROM payments WHERE success_time >= ? AND success_time < ?',
-      [start, end],
+    const ofDay = await transactionsBetween(this.db, start, end);
+    const known = await paymentAmounts(
+      this.db,
+      lines.map((l) => l.transactionId),
     );
-    const known = await this.amountsOf(lines.map((l) => l.transactionId));
     let recovered = 0;
     for (const l of lines) {
       const ours = known.get(l.transactionId);
@@ -190,25 +175,9 @@ export class Reconciler {
         unmatched.push(`${l.transactionId}: we recorded ${amount} fen, the bill says ${l.totalFen}`);
     }
     const inBill = new Set(lines.map((l) => l.transactionId));
-    for (const r of ofDay)
-      if (!inBill.has(String(r.transaction_id))) unmatched.push(`${r.transaction_id}: ours, not in the bill`);
+    for (const transactionId of ofDay)
+      if (!inBill.has(transactionId)) unmatched.push(`${transactionId}: ours, not in the bill`);
     return { ours: ofDay.length, recovered };
-  }
-
-  private async amountsOf(
-    transactionIds: string[],
-  ): Promise<Map<string, { amountFen: number; currency: string }>> {
-    if (!transactionIds.length) return new Map();
-    const [rows] = await this.db.query<Row[]>(
-      'SELECT transaction_id, amount_fen, currency FROM payments WHERE transaction_id IN (?)',
-      [transactionIds],
-    );
-    return new Map(
-      rows.map((r) => [
-        String(r.transaction_id),
-        { amountFen: Number(r.amount_fen), currency: String(r.currency) },
-      ]),
-    );
   }
 
   /**
@@ -217,39 +186,29 @@ export class Reconciler {
    * acceptance or by success depending on the layout; one inside the day is there either way).
    */
   private async compareRefunds(billDate: string, lines: BillRefund[], unmatched: string[]): Promise<number> {
-    const ours = new Map<string, Row>();
-    if (lines.length) {
-      const [rows] = await this.db.query<Row[]>(
-        `SELECT r.out_refund_no, r.amount_fen, r.status, p.transaction_id
-           FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE r.out_refund_no IN (?)`,
-        [lines.map((l) => l.outRefundNo)],
-      );
-      for (const r of rows) ours.set(String(r.out_refund_no), r);
-    }
+    const ours = await refundsByOutNo(
+      this.db,
+      lines.map((l) => l.outRefundNo),
+    );
     for (const l of lines) {
       const r = ours.get(l.outRefundNo);
       if (!r) unmatched.push(`refund ${l.outRefundNo} (${l.transactionId}): in the bill, unknown to us`);
-      else if (String(r.transaction_id) !== l.transactionId)
+      else if (r.transactionId !== l.transactionId)
         unmatched.push(
-          `refund ${l.outRefundNo}: ours refunds ${r.transaction_id}, the bill says ${l.transactionId}`,
+          `refund ${l.outRefundNo}: ours refunds ${r.transactionId}, the bill says ${l.transactionId}`,
         );
-      else if (Number(r.amount_fen) !== l.refundFen)
+      else if (r.amountFen !== l.refundFen)
         unmatched.push(
-          `refund ${l.outRefundNo}: we asked for ${r.amount_fen} fen, the bill says ${l.refundFen}`,
+          `refund ${l.outRefundNo}: we asked for ${r.amountFen} fen, the bill says ${l.refundFen}`,
         );
-      else if (l.refundStatus === 'SUCCESS' && Number(r.status) === REFUND_STATUS.CLOSED)
+      else if (l.refundStatus === 'SUCCESS' && r.status === REFUND_STATUS.CLOSED)
         unmatched.push(`refund ${l.outRefundNo}: closed here, paid out by WeChat`);
     }
     const [start, end] = beijingDay(billDate);
-    const [ofDay] = await this.db.query<Row[]>(
-      `SELECT out_refund_no FROM refunds
-        WHERE status = ? AND created_at >= ? AND finished_at < ? AND created_at < ? AND finished_at >= ?`,
-      [REFUND_STATUS.SUCCESS, start, end, end, start],
-    );
+    const ofDay = await refundsSucceededWithin(this.db, start, end);
     const inBill = new Set(lines.map((l) => l.outRefundNo));
-    for (const r of ofDay)
-      if (!inBill.has(String(r.out_refund_no)))
-        unmatched.push(`refund ${r.out_refund_no}: ours, not in the bill`);
+    for (const outRefundNo of ofDay)
+      if (!inBill.has(outRefundNo)) unmatched.push(`refund ${outRefundNo}: ours, not in the bill`);
     return ofDay.length;
   }
 }

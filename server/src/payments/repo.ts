@@ -3,7 +3,8 @@ import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { findOne, type RowSource } from '../db/find-one';
 import { ORDER_STATUS } from '../orders/types';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
 
 export type PaymentOutcome =
   | 'applied'
@@ -71,6 +72,25 @@ const PAYMENTS: RowSource = {
   columns: 'id, order_id, transaction_id, amount_fen, currency, refunded_fen, outcome',
 };
 
+/** The one-payment lookups, by the keys the services hold. */
+export const payments = {
+  byId: (db: Db | Conn, id: string, o: { lock?: boolean } = {}) =>
+    findOne<PaymentRow>(db, PAYMENTS, 'id = ?', [id], o.lock),
+  /** The payment that paid the order (applied, or a late one honoured), locked. */
+  appliedOfOrderLocked: (conn: Conn, orderId: string) =>
+    findOne<PaymentRow>(
+      conn,
+      PAYMENTS,
+      "order_id = ? AND outcome IN ('applied', 'late_applied')",
+      [orderId],
+      true,
+    ),
+};
+
+/**
+ * @deprecated WHERE strings belong in this repo: use `payments.byId` / `payments.appliedOfOrderLocked`.
+ * Kept only for session-changes/fees.ts (another owner's file) until it switches to `payments.byId`.
+ */
 export async function findPayment(
   db: Db | Conn,
   where: string,
@@ -102,7 +122,7 @@ export async function paymentsToCheck(
   checkedBefore: Date,
   limit: number,
 ): Promise<string[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<{ id: string }>>(
     `SELECT id FROM orders WHERE status = ? AND pay_requested_at <= ?
         AND (pay_checked_at IS NULL OR pay_checked_at <= ?) ORDER BY pay_requested_at LIMIT ?`,
     [ORDER_STATUS.PENDING, startedBefore, checkedBefore, limit],
@@ -115,6 +135,6 @@ export async function markChecked(db: Db, orderId: string, now: Date): Promise<v
 }
 
 export async function openidOf(db: Db, userId: string): Promise<string | undefined> {
-  const [rows] = await db.query<Row[]>('SELECT openid FROM users WHERE id = ?', [userId]);
+  const [rows] = await db.query<Rows<{ openid: string }>>('SELECT openid FROM users WHERE id = ?', [userId]);
   return rows[0]?.openid;
 }

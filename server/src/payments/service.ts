@@ -3,7 +3,7 @@ import type { PayResponse } from '@showtix/shared-types';
 import type { WechatConfig } from '../config/wechat';
 import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../errors';
-import { findOrder } from '../orders/repo';
+import { orders } from '../orders/repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { enqueue } from '../outbox/repo';
@@ -64,7 +64,7 @@ export class PaymentService {
 
   /** JSAPI prepay for the owner's pending order; WeChat refuses money after our hold expires. */
   async prepay(userId: string, orderNo: string, now: Date, description: string): Promise<PayResponse> {
-    const order = await findOrder(this.d.db, 'order_no = ?', [orderNo]);
+    const order = await orders.byNo(this.d.db, orderNo);
     if (!order || order.user_id !== userId) throw appError('NOT_FOUND', undefined, '订单不存在');
     if (order.status === ORDER_STATUS.CANCELLED)
       throw appError(
@@ -131,7 +131,7 @@ export class PaymentService {
   async applyTransaction(tx: WxTransaction, now: Date): Promise<ApplyResult> {
     let buyer = '';
     const result = await inTransaction(this.d.db, async (conn): Promise<ApplyResult> => {
-      const order = await findOrder(conn, 'order_no = ?', [tx.out_trade_no], true);
+      const order = await orders.byNo(conn, tx.out_trade_no, { lock: true });
       this.check(tx, order);
       buyer = order.user_id;
       const currency = tx.amount?.currency ?? CURRENCY;
@@ -191,7 +191,7 @@ export class PaymentService {
    * paying, or an answer that contradicts the close) is asked again on the next run ('retry').
    */
   async settleBeforeCancel(orderId: string, now: Date): Promise<'cancel' | 'paid' | 'retry'> {
-    const order = await findOrder(this.d.db, 'id = ?', [orderId]);
+    const order = await orders.byId(this.d.db, orderId);
     if (!order?.prepay_id) return 'cancel';
     try {
       if ((await this.d.pay.close(order.order_no)) === 'closed') return 'cancel';
@@ -234,7 +234,7 @@ export class PaymentService {
       50,
     );
     for (const id of ids) {
-      const order = (await findOrder(this.d.db, 'id = ?', [id]))!;
+      const order = (await orders.byId(this.d.db, id))!;
       try {
         const tx = await this.d.pay.query(order.order_no);
         if (tx?.trade_state === 'SUCCESS' && (await this.applyTransaction(tx, now)) === 'applied') applied++;

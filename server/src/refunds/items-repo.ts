@@ -2,9 +2,20 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { ORDER_STATUS, REFUND_STATUS, TICKET_STATUS } from '../lifecycle/statuses';
 import { REFUND_BLOCKS_ADMISSION } from './repo';
-import { buyersTicketOfItemJoin } from '../tickets/repo';
+import { buyersTicketOfItemJoin, type TicketRow } from '../tickets/repo';
+import type { OrderItemRow } from '../orders/types';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
+
+/** A refund_items row: an order item a refund gives back (live_item_id: while the refund is not closed). */
+export interface RefundItemRow {
+  refund_id: string;
+  order_item_id: string;
+  order_id: string;
+  price_fen: number;
+  live_item_id: string | null;
+}
 
 /** An order item as a refund sees it: its price, its unit, its ticket and its live refund. */
 export interface RefundableItem {
@@ -28,13 +39,20 @@ export interface RefundableItem {
  * locks the chosen ones (refuseIfCheckedIn), and only those.
  */
 export async function refundableItems(conn: Conn, orderId: string): Promise<RefundableItem[]> {
-  const [live] = await conn.query<Row[]>(
+  const [live] = await conn.query<Rows<Pick<RefundItemRow, 'live_item_id' | 'refund_id'>>>(
     'SELECT live_item_id, refund_id FROM refund_items WHERE order_id = ? AND live_item_id IS NOT NULL LOCK IN SHARE MODE',
     [orderId],
   );
   const liveRefund = new Map(live.map((r) => [String(r.live_item_id), String(r.refund_id)]));
   // An exchanged ticket (改签) was replaced by another order's: it is not this order's to refund.
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<
+    Rows<
+      Pick<OrderItemRow, 'id' | 'price_fen' | 'seat_id' | 'zone_id' | 'slot_no'> & {
+        ticket_no: string | null;
+        in_exchange: number;
+      }
+    >
+  >(
     `SELECT i.id, i.price_fen, i.seat_id, i.zone_id, i.slot_no, t.ticket_no,
             EXISTS (SELECT 1 FROM exchange_items ei WHERE ei.live_ticket_id = t.id) AS in_exchange
        FROM order_items i ${buyersTicketOfItemJoin('i', 't')}
@@ -71,7 +89,7 @@ export async function itemsOfRefund(
   conn: Conn,
   refundId: string,
 ): Promise<Pick<RefundableItem, 'id' | 'seat_id' | 'zone_id' | 'slot_no'>[]> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<Pick<OrderItemRow, 'id' | 'seat_id' | 'zone_id' | 'slot_no'>>>(
     `SELECT i.id, i.seat_id, i.zone_id, i.slot_no FROM refund_items ri JOIN order_items i ON i.id = ri.order_item_id
       WHERE ri.refund_id = ? ORDER BY i.id`,
     [refundId],
@@ -91,7 +109,7 @@ export async function freeRefundItems(conn: Conn, refundId: string): Promise<voi
 
 /** How many items of the order are not in a succeeded refund (0: the order is refunded in full). */
 export async function itemsNotRefunded(conn: Conn, orderId: string): Promise<number> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<{ n: number }>>(
     `SELECT COUNT(*) n FROM order_items i
       WHERE i.order_id = ? AND NOT EXISTS (
         SELECT 1 FROM refund_items ri JOIN refunds r ON r.id = ri.refund_id
@@ -104,7 +122,7 @@ export async function itemsNotRefunded(conn: Conn, orderId: string): Promise<num
 
 /** The next order refund's number for this payment (the caller holds the payment's lock). */
 export async function nextRefundSeq(conn: Conn, paymentId: string): Promise<number> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<{ n: number }>>(
     "SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM refunds WHERE payment_id = ? AND kind = 'order'",
     [paymentId],
   );
@@ -117,7 +135,7 @@ export async function nextRefundSeq(conn: Conn, paymentId: string): Promise<numb
  * back) if it exceeds what was paid.
  */
 export async function refundedOrOpenFen(conn: Conn, paymentId: string): Promise<number> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<{ fen: number | string }>>(
     'SELECT COALESCE(SUM(amount_fen), 0) AS fen FROM refunds WHERE payment_id = ? AND status <> ?',
     [paymentId, REFUND_STATUS.CLOSED],
   );
@@ -129,7 +147,7 @@ export async function refundedOrOpenFen(conn: Conn, paymentId: string): Promise<
  * lock=true reads under a shared lock (the latest committed rows, whatever the snapshot).
  */
 export async function blockedItemsOf(db: Db | Conn, orderId: string, lock = false): Promise<Set<string>> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<Pick<RefundItemRow, 'order_item_id'>>>(
     `SELECT ri.order_item_id FROM refund_items ri JOIN refunds r ON r.id = ri.refund_id
       WHERE ri.order_id = ? AND r.kind = 'order' AND r.status IN (?)${lock ? ' LOCK IN SHARE MODE' : ''}`,
     [orderId, REFUND_BLOCKS_ADMISSION],
@@ -146,7 +164,9 @@ export async function refundedUnitsOfLiveOrders(
   sessionIds: string[],
 ): Promise<{ orderId: string; sessionId: string; units: string[] }[]> {
   if (sessionIds.length === 0) return [];
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<
+    Rows<{ order_id: string; session_id: string } & Pick<OrderItemRow, 'seat_id' | 'slot_no'>>
+  >(
     `SELECT o.id AS order_id, o.session_id, i.seat_id, i.slot_no
        FROM refund_items ri JOIN refunds r ON r.id = ri.refund_id
        JOIN orders o ON o.id = ri.order_id JOIN order_items i ON i.id = ri.order_item_id
@@ -173,7 +193,7 @@ export async function transferStateOfItems(
   itemIds: string[],
 ): Promise<{ transferred: boolean; transferring: boolean }> {
   if (itemIds.length === 0) return { transferred: false, transferring: false };
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<Pick<TicketRow, 'status'>>>(
     'SELECT DISTINCT status FROM tickets WHERE order_item_id IN (?) AND status IN (?) LOCK IN SHARE MODE',
     [itemIds, [TICKET_STATUS.TRANSFERRED, TICKET_STATUS.TRANSFERRING]],
   );

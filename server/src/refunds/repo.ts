@@ -4,7 +4,8 @@ import { findOne, type RowSource } from '../db/find-one';
 import { REFUND_STATUS } from '../lifecycle/statuses';
 import { SESSION_STATUS } from '../catalog/types';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
 
 export { REFUND_STATUS };
 export const REFUND_STATUS_NAME = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
@@ -58,14 +59,14 @@ const COLUMNS = `id, order_id, payment_id, kind, seq, out_refund_no, refund_id, 
 // A payment can carry refunds of several kinds; a lookup by payment alone answers the latest.
 const REFUNDS: RowSource = { table: 'refunds', columns: COLUMNS, orderBy: 'id DESC' };
 
-export async function findRefund(
-  db: Db | Conn,
-  where: string,
-  params: unknown[],
-  lock = false,
-): Promise<RefundRow | undefined> {
-  return findOne<RefundRow>(db, REFUNDS, where, params, lock);
-}
+/** The one-refund lookups, by the keys the services hold. */
+export const refunds = {
+  byId: (db: Db | Conn, id: string, o: { lock?: boolean } = {}) =>
+    findOne<RefundRow>(db, REFUNDS, 'id = ?', [id], o.lock),
+  /** WeChat's notifications name our out_refund_no. */
+  byOutRefundNo: (db: Db | Conn, outRefundNo: string) =>
+    findOne<RefundRow>(db, REFUNDS, 'out_refund_no = ?', [outRefundNo]),
+};
 
 /**
  * One refund per payment, kind and number: asking again answers the refund already made (the
@@ -123,7 +124,7 @@ export async function createRefund(
   } catch (err) {
     if (sqlErrno(err) !== ER_DUP_ENTRY) throw err;
     return {
-      refund: (await findRefund(conn, 'payment_id = ? AND kind = ? AND seq = ?', [
+      refund: (await findOne<RefundRow>(conn, REFUNDS, 'payment_id = ? AND kind = ? AND seq = ?', [
         r.paymentId,
         r.kind,
         r.seq,
@@ -149,7 +150,7 @@ export async function setRefundStatus(
 
 /** The gate's view: is the ticket's own item in an open or finished order refund? */
 export async function ticketRefundBlocks(db: Db | Conn, ticketId: string): Promise<boolean> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<object>>(
     `SELECT 1 FROM tickets t JOIN refund_items ri ON ri.order_item_id = t.order_item_id
        JOIN refunds r ON r.id = ri.refund_id
       WHERE t.id = ? AND r.kind = 'order' AND r.status IN (?) LIMIT 1`,
@@ -160,7 +161,7 @@ export async function ticketRefundBlocks(db: Db | Conn, ticketId: string): Promi
 
 /** Ticket numbers of a session whose item is in an open or finished order refund. */
 export async function refundBlockedTickets(db: Db | Conn, sessionId: string): Promise<Set<string>> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<{ ticket_no: string }>>(
     `SELECT t.ticket_no FROM tickets t JOIN refund_items ri ON ri.order_item_id = t.order_item_id
        JOIN refunds r ON r.id = ri.refund_id
       WHERE t.session_id = ? AND r.kind = 'order' AND r.status IN (?)`,
@@ -180,7 +181,7 @@ export async function refundsToCheck(
   afterId: string,
   limit: number,
 ): Promise<{ id: string; outRefundNo: string }[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<Pick<RefundRow, 'id' | 'out_refund_no'>>>(
     'SELECT id, out_refund_no FROM refunds WHERE status = ? AND created_at <= ? AND id > ? ORDER BY id LIMIT ?',
     [status, before, afterId, limit],
   );
@@ -199,7 +200,10 @@ export async function noteRefundFailure(
       WHERE id = ? AND status = ?`,
     [nextAttemptAt, error.slice(0, 200), id, REFUND_STATUS.REQUESTED],
   );
-  const [rows] = await db.query<Row[]>('SELECT attempts FROM refunds WHERE id = ?', [id]);
+  const [rows] = await db.query<Rows<Pick<RefundRow, 'attempts'>>>(
+    'SELECT attempts FROM refunds WHERE id = ?',
+    [id],
+  );
   return Number(rows[0]?.attempts ?? 0);
 }
 
@@ -210,7 +214,7 @@ export async function refundsToResend(
   createdBefore: Date,
   limit: number,
 ): Promise<string[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<Pick<RefundRow, 'id'>>>(
     `SELECT id FROM refunds WHERE status = ? AND created_at <= ?
         AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ORDER BY id LIMIT ?`,
     [REFUND_STATUS.REQUESTED, createdBefore, now, limit],
@@ -259,7 +263,9 @@ export async function refundRulesOfSession(
   conn: Conn,
   sessionId: string,
 ): Promise<{ refundRules: string | null; startsAt: Date; fullRefundUntil: Date | null }> {
-  const [rows] = await conn.query<RowDataPacket[]>(
+  const [rows] = await conn.query<
+    Rows<{ refund_rules: string | null; starts_at: Date; full_refund_until: Date | null }>
+  >(
     `SELECT s.refund_rules, ss.starts_at, ss.full_refund_until
        FROM show_sessions ss JOIN shows s ON s.id = ss.show_id WHERE ss.id = ?`,
     [sessionId],
@@ -273,7 +279,7 @@ export async function refundRulesOfSession(
 
 /** Whether the order's session was cancelled by its organiser. */
 export async function orderSessionCancelled(conn: Conn, orderId: string): Promise<boolean> {
-  const [rows] = await conn.query<RowDataPacket[]>(
+  const [rows] = await conn.query<Rows<{ status: number }>>(
     'SELECT ss.status FROM orders o JOIN show_sessions ss ON ss.id = o.session_id WHERE o.id = ?',
     [orderId],
   );
@@ -282,7 +288,7 @@ export async function orderSessionCancelled(conn: Conn, orderId: string): Promis
 
 /** What the refunds asked by `by` give back for the order (a session cancel's, all its shares). */
 export async function refundedFor(db: Db | Conn, orderId: string, by: string): Promise<number> {
-  const [[r]] = await db.query<RowDataPacket[]>(
+  const [[r]] = await db.query<Rows<{ fen: number | string }>>(
     'SELECT COALESCE(SUM(amount_fen + fee_fen), 0) AS fen FROM refunds WHERE order_id = ? AND requested_by = ? AND status <> ?',
     [orderId, by, REFUND_STATUS.CLOSED],
   );

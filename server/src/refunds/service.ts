@@ -1,12 +1,12 @@
 import { inTransaction, type Conn } from '../db/pool';
 import { appError } from '../errors';
-import { exchangeOriginalNo, findOrder, releaseAttendeeClaims, releaseItemClaims } from '../orders/repo';
+import { exchangeOriginalNo, orders, releaseAttendeeClaims, releaseItemClaims } from '../orders/repo';
 import { ORDER_STATUS, type OrderRow } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import { WechatPayError, type WxRefund } from '../wechat/pay';
 import {
   createRefund,
-  findRefund,
+  refunds,
   noteRefundFailure,
   openRefundCase,
   orderSessionCancelled,
@@ -65,7 +65,7 @@ export class RefundService {
     ticketIds?: string[];
   }): Promise<RefundRow> {
     const refund = await inTransaction(this.d.db, async (conn) => {
-      const order = await findOrder(conn, 'id = ?', [o.orderId], true);
+      const order = await orders.byId(conn, o.orderId, { lock: true });
       if (!order) throw appError('NOT_FOUND', undefined, '订单不存在');
       // An exchange order holds only the price difference; the fan is told before exchanging
       // that the new tickets are not refundable (an operator or a session cancel refunds them,
@@ -78,7 +78,7 @@ export class RefundService {
       await freeCancelledExchanges(conn, order.id);
       const pick = pickItems(await refundableItems(conn, order.id), o.ticketIds);
       if (pick.kind === 'again') {
-        const again = pick.refundId && (await findRefund(conn, 'id = ?', [pick.refundId]));
+        const again = pick.refundId && (await refunds.byId(conn, pick.refundId));
         if (!again) throw appError('ORDER_STATE_INVALID', undefined, '订单当前状态不能退票');
         return again;
       }
@@ -200,7 +200,7 @@ export class RefundService {
     const seen = await this.d.payments.byId(this.d.db, paymentId);
     if (seen?.outcome !== 'wrong_currency') return undefined;
     const refund = await inTransaction(this.d.db, async (conn) => {
-      const order = (await findOrder(conn, 'id = ?', [seen.order_id], true))!;
+      const order = (await orders.byId(conn, seen.order_id, { lock: true }))!;
       const payment = (await this.d.payments.byId(conn, paymentId, true))!;
       if (payment.refunded_fen >= payment.amount_fen) return undefined;
       return this.refundPaymentInTx(conn, order, payment, 'currency', now);
@@ -235,12 +235,12 @@ export class RefundService {
 
   /** Consumer of refund.requested: asks WeChat to refund (idempotent by out_refund_no). */
   async execute(refundId: string, now: Date): Promise<void> {
-    const refund = await findRefund(this.d.db, 'id = ?', [refundId]);
+    const refund = await refunds.byId(this.d.db, refundId);
     if (!refund || refund.status !== REFUND_STATUS.REQUESTED) return;
     const payment = (await this.d.payments.byId(this.d.db, refund.payment_id))!;
     // The payment's own order is WeChat's trade: a session cancel refunds an exchange order's
     // value partly on its original order's payment (exchanges/family-refund.ts).
-    const order = (await findOrder(this.d.db, 'id = ?', [payment.order_id]))!;
+    const order = (await orders.byId(this.d.db, payment.order_id))!;
     let wx: WxRefund;
     try {
       wx = await this.d.pay.refund({
@@ -276,10 +276,10 @@ export class RefundService {
     const result = await inTransaction(this.d.db, async (conn) => {
       // Lock order: the order, then the refund, then the tickets, as the refund request and the
       // tickets consumer do; so a CLOSED here and a ticket issue there cannot cross.
-      const seen = await findRefund(conn, 'out_refund_no = ?', [wx.out_refund_no]);
+      const seen = await refunds.byOutRefundNo(conn, wx.out_refund_no);
       if (!seen) return 'unknown' as const;
-      await findOrder(conn, 'id = ?', [seen.order_id], true);
-      const refund = (await findRefund(conn, 'id = ?', [seen.id], true))!;
+      await orders.byId(conn, seen.order_id, { lock: true });
+      const refund = (await refunds.byId(conn, seen.id, { lock: true }))!;
       if (refund.status === REFUND_STATUS.SUCCESS || refund.status === REFUND_STATUS.CLOSED)
         return 'duplicate' as const;
       if (wx.amount && wx.amount.refund !== refund.amount_fen)
@@ -332,7 +332,7 @@ export class RefundService {
     await resolveRefundCase(conn, refund.id, { by: 'system', resolution: 'refunded', now });
     await this.d.payments.addRefunded(conn, refund.payment_id, refund.amount_fen);
     if (refund.kind !== 'order') return;
-    const order = (await findOrder(conn, 'id = ?', [refund.order_id], true))!;
+    const order = (await orders.byId(conn, refund.order_id, { lock: true }))!;
     // Only this refund's tickets and seats: the order's other tickets stay valid.
     const items = await itemsOfRefund(conn, refund.id);
     await moveItemTickets(
@@ -364,7 +364,7 @@ export class RefundService {
   /** Hands a refund to an operator (refund_cases) and tells the fan, once. */
   async handOver(conn: Conn, refund: RefundRow, reason: RefundCaseReason, now: Date): Promise<void> {
     if (!(await openRefundCase(conn, refund, reason, now))) return;
-    const order = (await findOrder(conn, 'id = ?', [refund.order_id]))!;
+    const order = (await orders.byId(conn, refund.order_id))!;
     await enqueue(conn, 'notice.send', `case-${refund.id}`, {
       userId: order.user_id,
       template: 'refund_delayed',

@@ -1,7 +1,9 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
+import type { TicketRow } from './repo';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
 
 export interface BindingRow {
   id: string;
@@ -23,28 +25,37 @@ export async function lockOwnTicket(
   | { id: string; session_id: string; status: number; starts_at: Date; rebind_freeze_minutes: number | null }
   | undefined
 > {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<
+    Rows<
+      Pick<TicketRow, 'id' | 'session_id' | 'status'> & {
+        starts_at: Date;
+        rebind_freeze_minutes: number | null;
+      }
+    >
+  >(
     `SELECT t.id, t.session_id, t.status, ss.starts_at, ss.rebind_freeze_minutes
        FROM tickets t JOIN show_sessions ss ON ss.id = t.session_id
       WHERE t.ticket_no = ? AND t.user_id = ? FOR UPDATE`,
     [ticketNo, userId],
   );
-  return rows[0] as any;
+  return rows[0];
 }
 
 export async function liveBinding(c: Db | Conn, ticketId: string): Promise<BindingRow | undefined> {
-  const [rows] = await c.query<Row[]>('SELECT * FROM ticket_bindings WHERE live_ticket_id = ?', [ticketId]);
+  const [rows] = await c.query<Rows<BindingRow>>('SELECT * FROM ticket_bindings WHERE live_ticket_id = ?', [
+    ticketId,
+  ]);
   return rows[0] as BindingRow | undefined;
 }
 
 export async function bindingById(c: Db | Conn, id: string): Promise<BindingRow | undefined> {
-  const [rows] = await c.query<Row[]>('SELECT * FROM ticket_bindings WHERE id = ?', [id]);
+  const [rows] = await c.query<Rows<BindingRow>>('SELECT * FROM ticket_bindings WHERE id = ?', [id]);
   return rows[0] as BindingRow | undefined;
 }
 
 /** Bindings of a ticket made since `since` (re-bind rate limit). */
 export async function bindingsSince(conn: Conn, ticketId: string, since: Date): Promise<number> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<{ n: number }>>(
     'SELECT COUNT(*) n FROM ticket_bindings WHERE ticket_id = ? AND created_at >= ?',
     [ticketId, since],
   );
@@ -80,7 +91,7 @@ export async function insertBinding(
 
 /** Live bindings of a user's tickets, by ticket id (the wallet). */
 export async function liveBindingsOfUser(db: Db, userId: string): Promise<Map<string, BindingRow>> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<BindingRow>>(
     `SELECT b.* FROM ticket_bindings b JOIN tickets t ON t.id = b.live_ticket_id WHERE t.user_id = ?`,
     [userId],
   );
@@ -89,7 +100,7 @@ export async function liveBindingsOfUser(db: Db, userId: string): Promise<Map<st
 
 /** Revoked bindings of a session's tickets: the offline bundle's revocation list. */
 export async function revokedBindingsOfSession(db: Db, sessionId: string): Promise<string[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<Pick<BindingRow, 'id'>>>(
     `SELECT b.id FROM ticket_bindings b JOIN tickets t ON t.id = b.ticket_id
       WHERE t.session_id = ? AND b.revoked_at IS NOT NULL`,
     [sessionId],
@@ -99,8 +110,9 @@ export async function revokedBindingsOfSession(db: Db, sessionId: string): Promi
 
 /** Every binding of a ticket, newest first (the admin ticket view). */
 export async function bindingsOfTicket(db: Db, ticketId: string): Promise<BindingRow[]> {
-  const [rows] = await db.query<Row[]>('SELECT * FROM ticket_bindings WHERE ticket_id = ? ORDER BY id DESC', [
-    ticketId,
-  ]);
+  const [rows] = await db.query<Rows<BindingRow>>(
+    'SELECT * FROM ticket_bindings WHERE ticket_id = ? ORDER BY id DESC',
+    [ticketId],
+  );
   return rows as BindingRow[];
 }

@@ -1,7 +1,30 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Conn } from '../db/pool';
 import type { Transition } from '../lifecycle/transitions';
+import type { OrderItemRow } from '../orders/types';
 import { TICKET_STATUS } from './status';
+
+/** A tickets row (status: lifecycle/statuses.ts TICKET_STATUS). */
+export interface TicketRow {
+  id: string;
+  ticket_no: string;
+  order_id: string;
+  order_item_id: string;
+  user_id: string;
+  session_id: string;
+  seat_id: string | null;
+  zone_id: string | null;
+  slot_no: number | null;
+  secret: string;
+  status: number;
+  created_at: Date;
+  voided_at: Date | null;
+  /** The giver's ticket this one was transferred from (null: the buyer's own). */
+  transferred_from: string | null;
+}
+
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
 
 /**
  * The buyer's own ticket of an order item, as SQL: the one with no `transferred_from`. A ticket a
@@ -23,7 +46,7 @@ export function buyersTicketOfItemJoin(item = 'i', ticket = 't'): string {
  * never wait on each other in opposite orders). Returns the locked ticket ids.
  */
 export async function lockOrderTickets(conn: Conn, orderId: string): Promise<string[]> {
-  const [rows] = await conn.query<RowDataPacket[]>(
+  const [rows] = await conn.query<Rows<Pick<TicketRow, 'id'>>>(
     'SELECT id FROM tickets WHERE order_id = ? ORDER BY id FOR UPDATE',
     [orderId],
   );
@@ -36,7 +59,7 @@ export async function lockOrderTickets(conn: Conn, orderId: string): Promise<str
  */
 export async function admittedCount(conn: Conn, ticketIds: string[]): Promise<number> {
   if (ticketIds.length === 0) return 0;
-  const [rows] = await conn.query<RowDataPacket[]>(
+  const [rows] = await conn.query<Rows<{ n: number }>>(
     'SELECT COUNT(*) n FROM checkins WHERE ticket_id IN (?) LOCK IN SHARE MODE',
     [ticketIds],
   );
@@ -60,7 +83,7 @@ export async function moveOrderTickets(
 
 /** Locks the tickets of some order items, in id order (as lockOrderTickets). Their ids. */
 export async function lockItemTickets(conn: Conn, itemIds: string[]): Promise<string[]> {
-  const [rows] = await conn.query<RowDataPacket[]>(
+  const [rows] = await conn.query<Rows<Pick<TicketRow, 'id'>>>(
     'SELECT id FROM tickets WHERE order_item_id IN (?) ORDER BY id FOR UPDATE',
     [itemIds],
   );
@@ -81,4 +104,56 @@ export async function moveItemTickets(
     [t.to, ...(voiding ? [now ?? null] : []), itemIds, t.from],
   );
   return res.affectedRows;
+}
+
+/** An order item as ticket issue needs it: its seat, or its zone and unit number. */
+export interface IssuableItem {
+  id: string;
+  seatId: string | null;
+  zoneId: string | null;
+  slotNo: number | null;
+}
+
+/** The order's items in id order: one ticket each. */
+export async function itemsToIssue(conn: Conn, orderId: string): Promise<IssuableItem[]> {
+  const [rows] = await conn.query<Rows<Pick<OrderItemRow, 'id' | 'seat_id' | 'zone_id' | 'slot_no'>>>(
+    'SELECT id, seat_id, zone_id, slot_no FROM order_items WHERE order_id = ? ORDER BY id',
+    [orderId],
+  );
+  return rows.map((r) => ({ id: r.id, seatId: r.seat_id, zoneId: r.zone_id, slotNo: r.slot_no }));
+}
+
+/** A ticket to write (issueTickets: one per order item, in one multi-row INSERT). */
+export interface NewTicket {
+  ticketNo: string;
+  orderId: string;
+  orderItemId: string;
+  userId: string;
+  sessionId: string;
+  seatId: string | null;
+  zoneId: string | null;
+  slotNo: number | null;
+  secret: string;
+  status: number;
+  createdAt: Date;
+}
+
+export async function insertTickets(conn: Conn, tickets: NewTicket[]): Promise<void> {
+  const rows = tickets.map((t) => [
+    t.ticketNo,
+    t.orderId,
+    t.orderItemId,
+    t.userId,
+    t.sessionId,
+    t.seatId,
+    t.zoneId,
+    t.slotNo,
+    t.secret,
+    t.status,
+    t.createdAt,
+  ]);
+  await conn.query(
+    'INSERT INTO tickets (ticket_no, order_id, order_item_id, user_id, session_id, seat_id, zone_id, slot_no, secret, status, created_at) VALUES ?',
+    [rows],
+  );
 }

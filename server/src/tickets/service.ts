@@ -1,19 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import { inTransaction, type Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
-import { findOrder } from '../orders/repo';
+import { orders } from '../orders/repo';
 import { ORDER_STATUS } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import type { Metrics } from '../http/metrics';
 import { blockedItemsOf } from '../refunds/items-repo';
+import { insertTickets, itemsToIssue } from './repo';
 import { TICKET_STATUS } from './status';
 import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { settleExchangeInTx } from '../exchanges/complete';
-
-type Row = RowDataPacket & Record<string, any>;
 
 export interface TicketDeps {
   db: Db;
@@ -40,7 +38,7 @@ export function newTicketNo(): string {
  * the second run a no-op, so there is exactly one set of tickets.
  */
 export async function issueTickets(d: TicketDeps, orderId: string, now: Date): Promise<'issued' | 'skipped'> {
-  const order = await findOrder(d.db, 'id = ?', [orderId]);
+  const order = await orders.byId(d.db, orderId);
   if (order?.status !== ORDER_STATUS.PAID) return 'skipped';
   const confirmed = await d.inventory.confirm(order.session_id, order.id, 'record');
   if (confirmed.kind !== 'confirmed' && confirmed.kind !== 'already') {
@@ -49,7 +47,7 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
     await d.inventory.rebuild(order.session_id, now.getTime());
   }
   const issued = await inTransaction(d.db, async (conn) => {
-    const o = await findOrder(conn, 'id = ?', [orderId], true);
+    const o = await orders.byId(conn, orderId, { lock: true });
     if (o?.status !== ORDER_STATUS.PAID) return 'skipped' as const;
     // An exchange order (改签): its old tickets are given up in this very transaction, or, when
     // one of them can no longer be, nothing is issued and the exchange order is refunded.
@@ -57,27 +55,21 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
     // No ticket is admissible while a refund of its item is open or done. The refund request
     // takes the order lock too, so it is either visible here or comes after and moves these.
     const blocked = await blockedItemsOf(conn, o.id, true);
-    const [items] = await conn.query<Row[]>(
-      'SELECT id, seat_id, zone_id, slot_no FROM order_items WHERE order_id = ? ORDER BY id',
-      [orderId],
-    );
-    const rows = items.map((i) => [
-      newTicketNo(),
-      o.id,
-      i.id,
-      o.user_id,
-      o.session_id,
-      i.seat_id,
-      i.zone_id,
-      i.slot_no,
-      randomBytes(32).toString('base64url'),
-      blocked.has(String(i.id)) ? TICKET_STATUS.REFUNDING : TICKET_STATUS.VALID,
-      now,
-    ]);
-    await conn.query(
-      'INSERT INTO tickets (ticket_no, order_id, order_item_id, user_id, session_id, seat_id, zone_id, slot_no, secret, status, created_at) VALUES ?',
-      [rows],
-    );
+    const items = await itemsToIssue(conn, orderId);
+    const tickets = items.map((i) => ({
+      ticketNo: newTicketNo(),
+      orderId: o.id,
+      orderItemId: i.id,
+      userId: o.user_id,
+      sessionId: o.session_id,
+      seatId: i.seatId,
+      zoneId: i.zoneId,
+      slotNo: i.slotNo,
+      secret: randomBytes(32).toString('base64url'),
+      status: blocked.has(String(i.id)) ? TICKET_STATUS.REFUNDING : TICKET_STATUS.VALID,
+      createdAt: now,
+    }));
+    await insertTickets(conn, tickets);
     await move(conn, 'orders', orderId, ORDER_LIFECYCLE.issue);
     await enqueue(conn, 'notice.send', o.id, { userId: o.user_id, template: 'ticketed', orderId: o.id });
     return 'issued' as const;

@@ -2,8 +2,10 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { SealedAttendee } from '../attendees/crypto';
 import type { Conn, Db } from '../db/pool';
 import { TICKET_STATUS } from '../lifecycle/statuses';
+import type { TicketRow as TicketTableRow } from '../tickets/repo';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
 
 export type TransferState = 'open' | 'accepted' | 'cancelled' | 'expired';
 
@@ -15,7 +17,7 @@ export interface SettingsRow {
 }
 
 export async function settingsOf(db: Db | Conn, showId: string): Promise<SettingsRow | undefined> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<{ enabled: number; cutoff_minutes: number; once_only: number }>>(
     'SELECT enabled, cutoff_minutes, once_only FROM show_transfer_settings WHERE show_id = ?',
     [showId],
   );
@@ -35,36 +37,40 @@ export async function saveSettings(db: Db | Conn, showId: string, s: SettingsRow
   );
 }
 
-/** A ticket as a transfer sees it, with its session and the show's rules. */
-export interface TicketRow {
-  id: string;
-  ticket_no: string;
-  order_id: string;
-  order_item_id: string;
-  user_id: string;
-  session_id: string;
-  seat_id: string | null;
-  zone_id: string | null;
-  slot_no: number | null;
-  status: number;
-  transferred_from: string | null;
-}
+/** A ticket as a transfer sees it (the tickets row, tickets/repo.ts, without its secret). */
+export type TicketRow = Pick<
+  TicketTableRow,
+  | 'id'
+  | 'ticket_no'
+  | 'order_id'
+  | 'order_item_id'
+  | 'user_id'
+  | 'session_id'
+  | 'seat_id'
+  | 'zone_id'
+  | 'slot_no'
+  | 'status'
+  | 'transferred_from'
+>;
 
 const TICKET_COLS = `id, ticket_no, order_id, order_item_id, user_id, session_id, seat_id, zone_id, slot_no,
   status, transferred_from`;
 
 /** The ticket row alone, locked (check-in and refunds lock it too, so they take turns). */
 export async function lockTicketByNo(conn: Conn, ticketNo: string): Promise<TicketRow | undefined> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<TicketRow>>(
     `SELECT ${TICKET_COLS} FROM tickets WHERE ticket_no = ? FOR UPDATE`,
     [ticketNo],
   );
-  return rows[0] as TicketRow | undefined;
+  return rows[0];
 }
 
 export async function lockTicketById(conn: Conn, id: string): Promise<TicketRow | undefined> {
-  const [rows] = await conn.query<Row[]>(`SELECT ${TICKET_COLS} FROM tickets WHERE id = ? FOR UPDATE`, [id]);
-  return rows[0] as TicketRow | undefined;
+  const [rows] = await conn.query<Rows<TicketRow>>(
+    `SELECT ${TICKET_COLS} FROM tickets WHERE id = ? FOR UPDATE`,
+    [id],
+  );
+  return rows[0];
 }
 
 /** Where and when a ticket's session is, and the show's transfer rules (read, not locked). */
@@ -77,25 +83,26 @@ export interface SessionContext {
 }
 
 export async function sessionContext(c: Db | Conn, sessionId: string): Promise<SessionContext> {
-  const [rows] = await c.query<Row[]>(
+  const [rows] = await c.query<Rows<Omit<SessionContext, 'settings'>>>(
     'SELECT show_id, starts_at, status AS session_status, real_name FROM show_sessions WHERE id = ?',
     [sessionId],
   );
   const r = rows[0]!;
-  return { ...(r as SessionContext), settings: await settingsOf(c, String(r.show_id)) };
+  return { ...r, settings: await settingsOf(c, String(r.show_id)) };
 }
 
 /** Whether the ticket was admitted (a locking read: sees check-ins committed after the snapshot). */
 export async function checkedIn(conn: Conn, ticketId: string): Promise<boolean> {
-  const [rows] = await conn.query<Row[]>('SELECT 1 FROM checkins WHERE ticket_id = ? LOCK IN SHARE MODE', [
-    ticketId,
-  ]);
+  const [rows] = await conn.query<Rows<object>>(
+    'SELECT 1 FROM checkins WHERE ticket_id = ? LOCK IN SHARE MODE',
+    [ticketId],
+  );
   return rows.length > 0;
 }
 
 /** How many times the item was handed over already (at-most-once rule). */
 export async function handOversOfItem(conn: Conn, itemId: string): Promise<number> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<{ n: number }>>(
     'SELECT COUNT(*) n FROM tickets WHERE order_item_id = ? AND status = ?',
     [itemId, TICKET_STATUS.TRANSFERRED],
   );
@@ -116,43 +123,61 @@ export interface TransferRow {
   closed_at: Date | null;
   receiver_user_id: string | null;
   new_ticket_id: string | null;
+  /** The real-name attendee before and after the hand-over (masked and hashed; null: not real-name). */
+  from_name_masked: string | null;
+  from_id_masked: string | null;
+  from_id_hash: string | null;
+  to_name_masked: string | null;
+  to_id_masked: string | null;
+  to_id_hash: string | null;
 }
 
 export async function openTransferOfTicket(conn: Conn, ticketId: string): Promise<TransferRow | undefined> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<TransferRow>>(
     'SELECT * FROM ticket_transfers WHERE open_ticket_id = ? FOR UPDATE',
     [ticketId],
   );
-  return rows[0] as TransferRow | undefined;
+  return rows[0];
 }
 
 export async function lockTransferByHash(conn: Conn, codeHash: string): Promise<TransferRow | undefined> {
-  const [rows] = await conn.query<Row[]>('SELECT * FROM ticket_transfers WHERE code_hash = ? FOR UPDATE', [
-    codeHash,
-  ]);
-  return rows[0] as TransferRow | undefined;
+  const [rows] = await conn.query<Rows<TransferRow>>(
+    'SELECT * FROM ticket_transfers WHERE code_hash = ? FOR UPDATE',
+    [codeHash],
+  );
+  return rows[0];
 }
 
 /** An offer by its code's hash (a plain read: the caller locks the ticket, then the transfer). */
 export async function transferByHash(db: Db | Conn, codeHash: string): Promise<TransferRow | undefined> {
-  const [rows] = await db.query<Row[]>('SELECT * FROM ticket_transfers WHERE code_hash = ?', [codeHash]);
-  return rows[0] as TransferRow | undefined;
+  const [rows] = await db.query<Rows<TransferRow>>('SELECT * FROM ticket_transfers WHERE code_hash = ?', [
+    codeHash,
+  ]);
+  return rows[0];
 }
 
 export async function ticketOfTransfer(c: Db | Conn, id: string): Promise<string> {
-  const [rows] = await c.query<Row[]>('SELECT ticket_id FROM ticket_transfers WHERE id = ?', [id]);
+  const [rows] = await c.query<Rows<Pick<TransferRow, 'ticket_id'>>>(
+    'SELECT ticket_id FROM ticket_transfers WHERE id = ?',
+    [id],
+  );
   return String(rows[0]!.ticket_id);
 }
 
 /** Locks the show row (its settings are written one at a time); false when there is no such show. */
 export async function lockShow(conn: Conn, showId: string): Promise<boolean> {
-  const [rows] = await conn.query<Row[]>('SELECT id FROM shows WHERE id = ? FOR UPDATE', [showId]);
+  const [rows] = await conn.query<Rows<{ id: string }>>('SELECT id FROM shows WHERE id = ? FOR UPDATE', [
+    showId,
+  ]);
   return rows.length > 0;
 }
 
 export async function lockTransferById(conn: Conn, id: string): Promise<TransferRow | undefined> {
-  const [rows] = await conn.query<Row[]>('SELECT * FROM ticket_transfers WHERE id = ? FOR UPDATE', [id]);
-  return rows[0] as TransferRow | undefined;
+  const [rows] = await conn.query<Rows<TransferRow>>(
+    'SELECT * FROM ticket_transfers WHERE id = ? FOR UPDATE',
+    [id],
+  );
+  return rows[0];
 }
 
 export async function insertTransfer(
@@ -245,26 +270,31 @@ export async function insertReceivedTicket(
 }
 
 export async function ticketNoOf(c: Db | Conn, id: string): Promise<string> {
-  const [rows] = await c.query<Row[]>('SELECT ticket_no FROM tickets WHERE id = ?', [id]);
+  const [rows] = await c.query<Rows<{ ticket_no: string }>>('SELECT ticket_no FROM tickets WHERE id = ?', [
+    id,
+  ]);
   return String(rows[0]!.ticket_no);
 }
 
 /**
- * The real-name attendee of an order item (see attendees/item-join.ts: position = the index of
- * the item among its order's items), locked: the attendee row is what the gate checks.
+ * The real-name attendee of an order item (see attendeeOfItemJoin in attendees/repo.ts:
+ * position = the index of the item among its order's items), locked: the attendee row is what
+ * the gate checks.
  */
 export async function lockItemAttendee(
   conn: Conn,
   orderId: string,
   itemId: string,
 ): Promise<{ id: string; name_masked: string; id_masked: string; id_hash: string } | undefined> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<
+    Rows<{ id: string; name_masked: string; id_masked: string; id_hash: string }>
+  >(
     `SELECT id, name_masked, id_masked, id_hash FROM order_attendees
       WHERE order_id = ? AND position = (SELECT COUNT(*) FROM order_items x WHERE x.order_id = ? AND x.id < ?)
       FOR UPDATE`,
     [orderId, orderId, itemId],
   );
-  return rows[0] as { id: string; name_masked: string; id_masked: string; id_hash: string } | undefined;
+  return rows[0];
 }
 
 /**
@@ -303,16 +333,16 @@ export async function savedAttendee(
   userId: string,
   id: string,
 ): Promise<{ id_type: string; name_enc: string; id_number_enc: string } | undefined> {
-  const [rows] = await c.query<Row[]>(
+  const [rows] = await c.query<Rows<{ id_type: string; name_enc: string; id_number_enc: string }>>(
     'SELECT id_type, name_enc, id_number_enc FROM user_attendees WHERE id = ? AND user_id = ?',
     [id, userId],
   );
-  return rows[0] as { id_type: string; name_enc: string; id_number_enc: string } | undefined;
+  return rows[0];
 }
 
 /** Open offers past their cutoff (the sweeper's work). */
 export async function dueOffers(db: Db, now: Date, limit: number): Promise<string[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<Pick<TransferRow, 'id'>>>(
     "SELECT id FROM ticket_transfers WHERE state = 'open' AND expires_at <= ? ORDER BY expires_at LIMIT ?",
     [now, limit],
   );
@@ -321,41 +351,9 @@ export async function dueOffers(db: Db, now: Date, limit: number): Promise<strin
 
 /** Open offers of a user's tickets, by ticket id (the wallet shows the code to share again). */
 export async function openOffersOfUser(db: Db, userId: string): Promise<Map<string, TransferRow>> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<TransferRow>>(
     "SELECT * FROM ticket_transfers WHERE giver_user_id = ? AND state = 'open'",
     [userId],
   );
-  return new Map(rows.map((r) => [String(r.ticket_id), r as TransferRow]));
-}
-
-/** What the receiver sees of an offer before accepting it. */
-export async function previewOf(c: Db | Conn, ticketId: string): Promise<Row> {
-  const [rows] = await c.query<Row[]>(
-    `SELECT sh.title, v.name AS venue_name, ss.starts_at, ss.real_name, vs.section, vs.row_label, vs.seat_number,
-            vz.name AS zone_name, oi.price_fen
-       FROM tickets t JOIN order_items oi ON oi.id = t.order_item_id
-       JOIN show_sessions ss ON ss.id = t.session_id JOIN shows sh ON sh.id = ss.show_id
-       JOIN venues v ON v.id = sh.venue_id
-       LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id
-      WHERE t.id = ?`,
-    [ticketId],
-  );
-  return rows[0]!;
-}
-
-/** Every transfer of an order, oldest first, with both ticket numbers (the admin drawer). */
-export async function transfersOfOrder(db: Db, orderId: string): Promise<Row[]> {
-  const [rows] = await db.query<Row[]>(
-    `SELECT tr.*, ft.ticket_no AS from_ticket_no, nt.ticket_no AS to_ticket_no
-       FROM ticket_transfers tr JOIN tickets ft ON ft.id = tr.ticket_id
-       LEFT JOIN tickets nt ON nt.id = tr.new_ticket_id
-      WHERE tr.order_id = ? ORDER BY tr.id`,
-    [orderId],
-  );
-  return rows;
-}
-
-export async function orderIdByNo(db: Db, orderNo: string): Promise<string | undefined> {
-  const [rows] = await db.query<Row[]>('SELECT id FROM orders WHERE order_no = ?', [orderNo]);
-  return rows[0] ? String(rows[0].id) : undefined;
+  return new Map(rows.map((r) => [String(r.ticket_id), r]));
 }

@@ -14,6 +14,7 @@ import { ER_DUP_ENTRY, inTransaction, sqlErrno, type Conn, type Db } from '../db
 import { appError } from '../errors';
 import { TICKET_STATUS } from '../lifecycle/statuses';
 import { move, TICKET_LIFECYCLE, tryMove } from '../lifecycle/transitions';
+import { orders } from '../orders/repo';
 import { ticketRefundBlocks } from '../refunds/repo';
 import { liveBinding, revokeBinding } from '../tickets/bindings-repo';
 import type { TicketKeys } from '../tickets/keys';
@@ -21,6 +22,7 @@ import { newTicketNo } from '../tickets/service';
 import type { Logger } from 'pino';
 import type { InventoryService } from '../inventory/service';
 import * as repo from './repo';
+import { previewOf, transfersOfOrder } from './views-repo';
 
 export interface TransferDeps {
   db: Db;
@@ -137,13 +139,13 @@ export class TransferService {
   /** What the receiver sees before accepting (any logged-in fan holding the code). */
   async preview(userId: string, code: string): Promise<TransferPreview> {
     const t = await this.findByCode(code);
-    const r = await repo.previewOf(this.d.db, t.ticket_id);
+    const r = await previewOf(this.d.db, t.ticket_id);
     return {
       state: t.state,
       showTitle: r.title,
       venueName: r.venue_name,
       startsAt: r.starts_at.toISOString(),
-      ...(r.section ? { seat: { section: r.section, row: r.row_label, number: r.seat_number } } : {}),
+      ...(r.section ? { seat: { section: r.section, row: r.row_label!, number: r.seat_number! } } : {}),
       ...(r.zone_name ? { zoneName: r.zone_name } : {}),
       priceFen: Number(r.price_fen),
       realName: r.real_name === 1,
@@ -350,9 +352,9 @@ export class TransferService {
 
   /** Every transfer of an order (by its number), oldest first: the admin order drawer. */
   async ofOrder(orderNo: string): Promise<AdminTransferView[]> {
-    const orderId = await repo.orderIdByNo(this.d.db, orderNo);
+    const orderId = (await orders.byNo(this.d.db, orderNo))?.id;
     if (!orderId) throw appError('NOT_FOUND', undefined, '订单不存在');
-    const rows = await repo.transfersOfOrder(this.d.db, orderId);
+    const rows = await transfersOfOrder(this.d.db, orderId);
     return rows.map((r) => ({
       id: String(r.id),
       state: r.state,
@@ -363,8 +365,8 @@ export class TransferService {
       createdAt: r.created_at.toISOString(),
       expiresAt: r.expires_at.toISOString(),
       closedAt: r.closed_at ? r.closed_at.toISOString() : null,
-      fromAttendee: r.from_id_masked ? { name: r.from_name_masked, idNumber: r.from_id_masked } : null,
-      toAttendee: r.to_id_masked ? { name: r.to_name_masked, idNumber: r.to_id_masked } : null,
+      fromAttendee: r.from_id_masked ? { name: r.from_name_masked!, idNumber: r.from_id_masked } : null,
+      toAttendee: r.to_id_masked ? { name: r.to_name_masked!, idNumber: r.to_id_masked } : null,
     }));
   }
 

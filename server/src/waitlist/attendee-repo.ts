@@ -1,10 +1,11 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { SealedAttendee } from '../attendees/crypto';
-import { SEALED_COLUMNS, sealedValues } from '../attendees/repo';
+import { SEALED_COLUMNS, sealedValues, type SealedColumnsRow } from '../attendees/repo';
 import { ER_DUP_ENTRY, inTransaction, sqlErrno, type Conn, type Db } from '../db/pool';
 import { tryMove, type Transition } from '../lifecycle/transitions';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
 
 /**
  * A real-name entry's attendees, in unit order (position 0..n-1, the order's own positions
@@ -32,7 +33,7 @@ export async function insertAttendees(
 
 /** The ID hashes of these that hold a ticket or a pending order of the session now. */
 export async function heldIdHashes(conn: Conn, sessionId: string, idHashes: string[]): Promise<string[]> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<{ id_hash: string }>>(
     'SELECT id_hash FROM attendee_claims WHERE session_id = ? AND id_hash IN (?)',
     [sessionId, idHashes],
   );
@@ -41,7 +42,7 @@ export async function heldIdHashes(conn: Conn, sessionId: string, idHashes: stri
 
 /** The ID hashes of these that another live entry of the session names (waiting or offered). */
 export async function waitingIdHashes(conn: Conn, sessionId: string, idHashes: string[]): Promise<string[]> {
-  const [rows] = await conn.query<Row[]>(
+  const [rows] = await conn.query<Rows<{ id_hash: string }>>(
     'SELECT id_hash FROM waitlist_attendees WHERE session_id = ? AND id_hash IN (?) AND live = 1',
     [sessionId, idHashes],
   );
@@ -50,7 +51,7 @@ export async function waitingIdHashes(conn: Conn, sessionId: string, idHashes: s
 
 /** An entry's attendees as sealed (what its offer's order stores), in unit order. */
 export async function attendeesOf(db: Db | Conn, entryId: string): Promise<SealedAttendee[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<SealedColumnsRow>>(
     `SELECT ${SEALED_COLUMNS} FROM waitlist_attendees WHERE entry_id = ? ORDER BY position`,
     [entryId],
   );

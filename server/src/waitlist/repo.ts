@@ -2,7 +2,8 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { WAITLIST_STATUS } from '../lifecycle/statuses';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
 
 const W = WAITLIST_STATUS;
 
@@ -44,7 +45,7 @@ export async function hasLiveEntry(
   sessionId: string,
   tierId: string,
 ): Promise<boolean> {
-  const [found] = await conn.query<Row[]>(
+  const [found] = await conn.query<Rows<Pick<EntryRow, 'id'>>>(
     'SELECT id FROM waitlist_entries WHERE session_id = ? AND tier_id = ? AND user_id = ? AND live = 1',
     [sessionId, tierId, userId],
   );
@@ -58,7 +59,7 @@ export async function lockUser(conn: Conn, userId: string): Promise<void> {
 
 /** Units this fan waits for in a session (WAITING entries; an offer's units are its order's). */
 export async function waitingUnitsOf(db: Db | Conn, userId: string, sessionId: string): Promise<number> {
-  const [[r]] = await db.query<Row[]>(
+  const [[r]] = await db.query<Rows<{ n: number | string }>>(
     'SELECT COALESCE(SUM(quantity), 0) AS n FROM waitlist_entries WHERE user_id = ? AND session_id = ? AND status = ?',
     [userId, sessionId, W.WAITING],
   );
@@ -67,7 +68,7 @@ export async function waitingUnitsOf(db: Db | Conn, userId: string, sessionId: s
 
 /** The same across the sessions of a show (the show's per-person limit). */
 export async function waitingUnitsInShow(db: Db | Conn, userId: string, sessionId: string): Promise<number> {
-  const [[r]] = await db.query<Row[]>(
+  const [[r]] = await db.query<Rows<{ n: number | string }>>(
     `SELECT COALESCE(SUM(w.quantity), 0) AS n FROM waitlist_entries w
        JOIN show_sessions s ON s.id = w.session_id
        JOIN show_sessions me ON me.show_id = s.show_id AND me.id = ?
@@ -78,8 +79,10 @@ export async function waitingUnitsInShow(db: Db | Conn, userId: string, sessionI
 }
 
 export async function findEntry(db: Db | Conn, id: string): Promise<EntryRow | undefined> {
-  const [[r]] = await db.query<Row[]>(`SELECT ${ENTRY_COLUMNS} FROM waitlist_entries WHERE id = ?`, [id]);
-  return r as EntryRow | undefined;
+  const [[r]] = await db.query<Rows<EntryRow>>(`SELECT ${ENTRY_COLUMNS} FROM waitlist_entries WHERE id = ?`, [
+    id,
+  ]);
+  return r;
 }
 
 /** The line of one tier, in join order. */
@@ -89,17 +92,17 @@ export async function waitingLine(
   tierId: string,
   limit: number,
 ): Promise<EntryRow[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<EntryRow>>(
     `SELECT ${ENTRY_COLUMNS} FROM waitlist_entries
       WHERE session_id = ? AND tier_id = ? AND status = ? ORDER BY id LIMIT ?`,
     [sessionId, tierId, W.WAITING, limit],
   );
-  return rows as EntryRow[];
+  return rows;
 }
 
 /** The tiers of a session that have fans waiting, and how many. */
 export async function waitingPerTier(db: Db, sessionId: string): Promise<Map<string, number>> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<{ tier_id: string; n: number }>>(
     'SELECT tier_id, COUNT(*) AS n FROM waitlist_entries WHERE session_id = ? AND status = ? GROUP BY tier_id',
     [sessionId, W.WAITING],
   );
@@ -111,19 +114,19 @@ export async function offeredEntries(
   db: Db,
   sessionId: string,
 ): Promise<(EntryRow & { order_status: number; cancel_reason: string | null })[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<EntryRow & { order_status: number; cancel_reason: string | null }>>(
     `SELECT w.id, w.session_id, w.tier_id, w.user_id, w.quantity, w.status, w.order_id, w.created_at,
             o.status AS order_status, o.cancel_reason
        FROM waitlist_entries w JOIN orders o ON o.id = w.order_id
       WHERE w.session_id = ? AND w.status = ?`,
     [sessionId, W.OFFERED],
   );
-  return rows as (EntryRow & { order_status: number; cancel_reason: string | null })[];
+  return rows;
 }
 
 /** Sessions with live entries (waiting or offered): the sweep's work. */
 export async function sessionsWithLiveEntries(db: Db, limit: number): Promise<string[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<Pick<EntryRow, 'session_id'>>>(
     'SELECT DISTINCT session_id FROM waitlist_entries WHERE status IN (?) LIMIT ?',
     [[W.WAITING, W.OFFERED], limit],
   );
@@ -132,7 +135,7 @@ export async function sessionsWithLiveEntries(db: Db, limit: number): Promise<st
 
 /** Live entries that joined the same tier's line earlier. */
 export async function aheadOf(db: Db, e: EntryRow): Promise<number> {
-  const [[r]] = await db.query<Row[]>(
+  const [[r]] = await db.query<Rows<{ n: number }>>(
     'SELECT COUNT(*) AS n FROM waitlist_entries WHERE session_id = ? AND tier_id = ? AND status = ? AND id < ?',
     [e.session_id, e.tier_id, W.WAITING, e.id],
   );
@@ -156,7 +159,7 @@ export async function entriesOfUser(
   where: { id?: string } = {},
   limit = 50,
 ): Promise<EntryViewRow[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<EntryViewRow>>(
     `SELECT w.id, w.session_id, w.tier_id, w.user_id, w.quantity, w.status, w.order_id, w.created_at,
             w.end_reason, t.name AS tier_name, t.price_fen, o.order_no, o.expire_at, sh.title, s.starts_at
        FROM waitlist_entries w
@@ -168,7 +171,7 @@ export async function entriesOfUser(
       ORDER BY w.id DESC LIMIT ?`,
     where.id ? [userId, where.id, limit] : [userId, limit],
   );
-  return rows as EntryViewRow[];
+  return rows;
 }
 
 /** Per tier and status: entries and units (the admin's view of a session's lines). */
@@ -176,7 +179,9 @@ export async function countsOf(
   db: Db,
   sessionId: string,
 ): Promise<{ tier_id: string; tier_name: string; status: number; n: number; units: number }[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<
+    Rows<{ tier_id: string; tier_name: string; status: number | null; n: number; units: number | string }>
+  >(
     `SELECT t.id AS tier_id, t.name AS tier_name, w.status, COUNT(w.id) AS n, COALESCE(SUM(w.quantity), 0) AS units
        FROM price_tiers t LEFT JOIN waitlist_entries w ON w.tier_id = t.id
       WHERE t.session_id = ? GROUP BY t.id, t.name, w.status ORDER BY t.id`,

@@ -98,7 +98,7 @@ export class StaffService {
   }
 
   /** Invites with their shows' titles, read in one query for the whole list. */
-  private async inviteViews(rows: import('mysql2').RowDataPacket[]): Promise<StaffInvite[]> {
+  private async inviteViews(rows: repo.StaffInviteRow[]): Promise<StaffInvite[]> {
     const showIds = rows.map((r) => JSON.parse(r.show_ids) as string[]);
     const all = [...new Set(showIds.flat())];
     const titles = all.length ? await repo.existingShows(this.db, all) : new Map<string, string>();
@@ -167,10 +167,7 @@ export class StaffService {
       async (c) => {
         const inv = await repo.findInvite(c, code, true);
         if (!inv) throw appError('NOT_FOUND', undefined, '邀请码不存在');
-        await c.query('UPDATE staff_invites SET revoked_at = ? WHERE code = ? AND revoked_at IS NULL', [
-          now,
-          code,
-        ]);
+        await repo.revokeInvite(c, code, now);
       },
       {
         action: 'staff.invite_revoke',

@@ -1,9 +1,61 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../../db/pool';
-import { ORDER_STATUS_NAME } from '../types';
-import { personFilter, type PersonHasher } from './attendees';
+import { ORDER_STATUS_NAME, type OrderRow } from '../types';
+import type { PaymentRow } from '../../payments/repo';
+import type { RefundRow } from '../../refunds/repo';
+import { personFilter, type PersonHasher } from './attendees-repo';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
+
+/** An order as the admin's list and drawer show it: with its buyer, show and session start. */
+export type AdminOrderListRow = Pick<
+  OrderRow,
+  | 'id'
+  | 'order_no'
+  | 'status'
+  | 'amount_fen'
+  | 'quantity'
+  | 'created_at'
+  | 'paid_at'
+  | 'expire_at'
+  | 'cancelled_at'
+  | 'cancel_reason'
+  | 'contact_phone_masked'
+  | 'channel'
+  | 'user_id'
+  | 'session_id'
+> & { nickname: string | null; openid: string | null; title: string; starts_at: Date };
+
+/** A payment of the order (status 1 paid, 2 refunded in part, 3 in full). */
+export type AdminPaymentRow = Pick<PaymentRow, 'id' | 'transaction_id' | 'amount_fen' | 'refunded_fen'> & {
+  status: number;
+  success_time: Date | null;
+};
+
+/** A ticket of the order with its seat or zone unit and its item's price. */
+export interface AdminTicketRow {
+  ticket_no: string;
+  status: number;
+  created_at: Date;
+  section: string | null;
+  row_label: string | null;
+  seat_number: string | null;
+  zone_name: string | null;
+  slot_no: number | null;
+  price_fen: number;
+}
+
+/** A device binding of one of the order's tickets. */
+export interface AdminBindingRow {
+  ticket_no: string;
+  id: string;
+  device_key: string;
+  device_id: string | null;
+  created_at: Date;
+  revoked_at: Date | null;
+  revoked_reason: string | null;
+}
 
 export interface OrderFilter {
   orderNo?: string;
@@ -57,34 +109,39 @@ export async function searchOrders(
   offset: number,
   limit: number,
   hasher: PersonHasher,
-): Promise<{ rows: Row[]; total: number }> {
+): Promise<{ rows: AdminOrderListRow[]; total: number }> {
   const w = where(f, hasher);
-  const [[count]] = await db.query<Row[]>(`SELECT COUNT(*) AS n ${FROM} ${w.sql}`, w.params);
-  const [rows] = await db.query<Row[]>(`${SELECT} ${w.sql} ORDER BY o.id DESC LIMIT ? OFFSET ?`, [
-    ...w.params,
-    limit,
-    offset,
-  ]);
+  const [[count]] = await db.query<Rows<{ n: number }>>(`SELECT COUNT(*) AS n ${FROM} ${w.sql}`, w.params);
+  const [rows] = await db.query<Rows<AdminOrderListRow>>(
+    `${SELECT} ${w.sql} ORDER BY o.id DESC LIMIT ? OFFSET ?`,
+    [...w.params, limit, offset],
+  );
   return { rows, total: Number(count!.n) };
 }
 
-export async function findOrderRow(db: Db, orderNo: string): Promise<Row | undefined> {
-  const [rows] = await db.query<Row[]>(`${SELECT} WHERE o.order_no = ?`, [orderNo]);
+export async function findOrderRow(db: Db, orderNo: string): Promise<AdminOrderListRow | undefined> {
+  const [rows] = await db.query<Rows<AdminOrderListRow>>(`${SELECT} WHERE o.order_no = ?`, [orderNo]);
   return rows[0];
 }
 
 export async function tierNames(db: Db, sessionId: string): Promise<Map<string, string>> {
-  const [rows] = await db.query<Row[]>('SELECT id, name FROM price_tiers WHERE session_id = ?', [sessionId]);
+  const [rows] = await db.query<Rows<{ id: string; name: string }>>(
+    'SELECT id, name FROM price_tiers WHERE session_id = ?',
+    [sessionId],
+  );
   return new Map(rows.map((r) => [String(r.id), r.name]));
 }
 
-export async function paymentsOf(db: Db, orderId: string): Promise<Row[]> {
-  const [rows] = await db.query<Row[]>('SELECT * FROM payments WHERE order_id = ? ORDER BY id', [orderId]);
+export async function paymentsOf(db: Db, orderId: string): Promise<AdminPaymentRow[]> {
+  const [rows] = await db.query<Rows<AdminPaymentRow>>(
+    'SELECT * FROM payments WHERE order_id = ? ORDER BY id',
+    [orderId],
+  );
   return rows;
 }
 
-export async function ticketsOf(db: Db, orderId: string): Promise<Row[]> {
-  const [rows] = await db.query<Row[]>(
+export async function ticketsOf(db: Db, orderId: string): Promise<AdminTicketRow[]> {
+  const [rows] = await db.query<Rows<AdminTicketRow>>(
     `SELECT t.ticket_no, t.status, t.created_at, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name, t.slot_no,
             (SELECT i.price_fen FROM order_items i WHERE i.id = t.order_item_id) AS price_fen
        FROM tickets t LEFT JOIN venue_seats vs ON vs.id = t.seat_id LEFT JOIN venue_zones vz ON vz.id = t.zone_id
@@ -95,8 +152,8 @@ export async function ticketsOf(db: Db, orderId: string): Promise<Row[]> {
 }
 
 /** Every device binding of an order's tickets (current and revoked), newest first. */
-export async function bindingsOf(db: Db, orderId: string): Promise<Row[]> {
-  const [rows] = await db.query<Row[]>(
+export async function bindingsOf(db: Db, orderId: string): Promise<AdminBindingRow[]> {
+  const [rows] = await db.query<Rows<AdminBindingRow>>(
     `SELECT t.ticket_no, b.id, b.device_key, b.device_id, b.created_at, b.revoked_at, b.revoked_reason
        FROM ticket_bindings b JOIN tickets t ON t.id = b.ticket_id
       WHERE t.order_id = ? ORDER BY b.id DESC`,
@@ -106,11 +163,15 @@ export async function bindingsOf(db: Db, orderId: string): Promise<Row[]> {
 }
 
 export async function adminNames(db: Db): Promise<Map<string, string>> {
-  const [rows] = await db.query<Row[]>('SELECT id, username FROM admin_users');
+  const [rows] = await db.query<Rows<{ id: string; username: string }>>(
+    'SELECT id, username FROM admin_users',
+  );
   return new Map(rows.map((r) => [String(r.id), r.username]));
 }
 
-export async function refundsOf(db: Db, orderId: string): Promise<Row[]> {
-  const [rows] = await db.query<Row[]>('SELECT * FROM refunds WHERE order_id = ? ORDER BY id', [orderId]);
+export async function refundsOf(db: Db, orderId: string): Promise<RefundRow[]> {
+  const [rows] = await db.query<Rows<RefundRow>>('SELECT * FROM refunds WHERE order_id = ? ORDER BY id', [
+    orderId,
+  ]);
   return rows;
 }

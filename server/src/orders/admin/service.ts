@@ -1,12 +1,11 @@
 import type { AdminOrderDetail, AdminOrderRow, AdminPage, AdminTicketBinding } from '@showtix/shared-types';
-import type { RowDataPacket } from 'mysql2';
 import type { Db } from '../../db/pool';
 import { appError } from '../../errors';
 import { itemsOf } from '../repo';
 import { auditOf, recordAudit } from '../../audit/repo';
 import type { Actor } from '../../audit/actor';
 import { ordersCsv, ordersXlsx } from './export';
-import { attendeesOf, type PersonHasher } from './attendees';
+import { attendeesOf, type PersonHasher } from './attendees-repo';
 import * as repo from './repo';
 import { orderRowView, PAYMENT_STATUS, REFUND_STATUS, seatLabel, TICKET_STATUS } from './views';
 import { exchangesOf } from '../../exchanges/repo';
@@ -36,7 +35,7 @@ function requester(by: string, admins: Map<string, string>): string {
 }
 
 /** A device binding as the ticket view shows it: the key's first characters identify the phone. */
-function bindingView(b: RowDataPacket): AdminTicketBinding {
+function bindingView(b: repo.AdminBindingRow): AdminTicketBinding {
   return {
     id: String(b.id),
     device: String(b.device_key).slice(0, 8),

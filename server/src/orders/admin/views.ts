@@ -1,8 +1,6 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import { seatLabel as sharedSeatLabel, type AdminOrderRow } from '@showtix/shared-types';
 import { ORDER_STATUS_NAME } from '../types';
-
-type Row = RowDataPacket & Record<string, any>;
+import type { AdminOrderListRow } from './repo';
 
 /** oAbc********wxyz: enough to tell buyers apart, not enough to reuse. */
 export function maskOpenid(openid: string | null): string {
@@ -13,7 +11,10 @@ export function maskOpenid(openid: string | null): string {
 }
 
 /** An order row for the list; attendees come already masked (see attendees.ts). */
-export function orderRowView(r: Row, attendees: AdminOrderRow['attendees'] = []): AdminOrderRow {
+export function orderRowView(
+  r: AdminOrderListRow,
+  attendees: AdminOrderRow['attendees'] = [],
+): AdminOrderRow {
   return {
     orderNo: r.order_no,
     status: ORDER_STATUS_NAME[r.status]!,
@@ -52,7 +53,16 @@ export const REFUND_STATUS: Record<number, string> = {
   4: '已关闭',
 };
 
-export function seatLabel(r: Record<string, any>): string {
-  if (r.section) return sharedSeatLabel({ section: r.section, row: r.row_label, number: r.seat_number });
+/** A seat's or a zone unit's columns (an order item's, a ticket's). */
+interface UnitColumns {
+  section: string | null;
+  row_label: string | null;
+  seat_number: string | null;
+  zone_name: string | null;
+  slot_no: number | null;
+}
+
+export function seatLabel(r: UnitColumns): string {
+  if (r.section) return sharedSeatLabel({ section: r.section, row: r.row_label!, number: r.seat_number! });
   return r.zone_name ? `${r.zone_name}${r.slot_no ? ` #${r.slot_no}` : ''}` : '';
 }

@@ -2,7 +2,8 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { AdminOrderRow } from '@showtix/shared-types';
 import type { Db } from '../../db/pool';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A query's rows, typed as the columns it selects. */
+type Rows<T> = (RowDataPacket & T)[];
 
 /**
  * What the purchase path keeps about the people of an order is encrypted, with masked copies
@@ -35,7 +36,7 @@ export async function attendeesOf(
 ): Promise<Map<string, AdminOrderRow['attendees']>> {
   const out = new Map<string, AdminOrderRow['attendees']>();
   if (!orderIds.length) return out;
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Rows<{ order_id: string; name_masked: string; id_masked: string }>>(
     'SELECT order_id, name_masked, id_masked FROM order_attendees WHERE order_id IN (?) ORDER BY position',
     [orderIds],
   );
