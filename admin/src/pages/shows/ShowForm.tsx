@@ -20,6 +20,7 @@ import { errorText } from '../../api/client';
 import { uploadPoster } from '../../api/shows';
 import { listVenues } from '../../api/venues';
 import { useApi } from '../../api/useApi';
+import { SearchSelect } from '../../components/SearchSelect';
 
 /** The form holds the API's show fields as they are sent: the server fills in what is left out. */
 export type ShowFormValues = ShowCreateInput;
@@ -163,10 +164,9 @@ export function ShowForm({ venueLocked }: { venueLocked?: boolean }) {
         rules={[{ required: true, message: '请选择场馆' }]}
         extra={venueLocked ? '已有场次的演出不能更换场馆' : undefined}
       >
-        <Select
+        <SearchSelect
           disabled={venueLocked}
           loading={venues.loading}
-          showSearch={{ optionFilterProp: 'label' }}
           options={(venues.data?.items ?? []).map((v) => ({
             value: v.id,
             label: `${v.name}（${v.seatCount} 座${v.zoneCount ? ` + ${v.zoneCount} 站席区` : ''}）`,
