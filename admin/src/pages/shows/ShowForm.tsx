@@ -14,12 +14,13 @@ import {
   Typography,
   Upload,
 } from 'antd';
-import { DeleteOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { UploadOutlined } from '@ant-design/icons';
 import { SHOW_CATEGORIES, SHOW_CATEGORY_LABEL, type ShowCreateInput } from '@showtix/shared-types';
 import { errorText } from '../../api/client';
 import { uploadPoster } from '../../api/shows';
 import { listVenues } from '../../api/venues';
 import { useApi } from '../../api/useApi';
+import { AddRowButton, RemoveRowButton } from '../../components/FormListButtons';
 import { SearchSelect } from '../../components/SearchSelect';
 
 /** The form holds the API's show fields as they are sent: the server fills in what is left out. */
@@ -85,6 +86,28 @@ function ExchangeRulesField() {
   );
 }
 
+/** One number of a refund rule, after the words that say what it is (required, from 0). */
+function RuleNumber(p: {
+  text: string;
+  name: (string | number)[];
+  max: number;
+  suffix: string;
+  width: number;
+}) {
+  return (
+    <>
+      <Col>
+        <Typography.Text>{p.text}</Typography.Text>
+      </Col>
+      <Col>
+        <Form.Item name={p.name} noStyle rules={[{ required: true }]}>
+          <InputNumber min={0} max={p.max} suffix={p.suffix} style={{ width: p.width }} />
+        </Form.Item>
+      </Col>
+    </>
+  );
+}
+
 /** The refund-rule tiers: a fee by how long before the start the fan refunds. */
 function RefundRulesField() {
   return (
@@ -97,41 +120,31 @@ function RefundRulesField() {
           <>
             {fields.map((f) => (
               <Row key={f.key} gutter={8} align="middle" style={{ marginBottom: 8 }}>
+                <RuleNumber
+                  text="开演前至少"
+                  name={[f.name, 'hoursBeforeStart']}
+                  max={8760}
+                  suffix="小时"
+                  width={120}
+                />
+                <RuleNumber
+                  text="退票手续费"
+                  name={[f.name, 'feePercent']}
+                  max={100}
+                  suffix="%"
+                  width={100}
+                />
                 <Col>
-                  <Typography.Text>开演前至少</Typography.Text>
-                </Col>
-                <Col>
-                  <Form.Item name={[f.name, 'hoursBeforeStart']} noStyle rules={[{ required: true }]}>
-                    <InputNumber min={0} max={8760} suffix="小时" style={{ width: 120 }} />
-                  </Form.Item>
-                </Col>
-                <Col>
-                  <Typography.Text>退票手续费</Typography.Text>
-                </Col>
-                <Col>
-                  <Form.Item name={[f.name, 'feePercent']} noStyle rules={[{ required: true }]}>
-                    <InputNumber min={0} max={100} suffix="%" style={{ width: 100 }} />
-                  </Form.Item>
-                </Col>
-                <Col>
-                  <Button
-                    type="text"
-                    danger
-                    icon={<DeleteOutlined />}
-                    onClick={() => remove(f.name)}
-                    aria-label="删除此退票规则"
-                  />
+                  <RemoveRowButton label="删除此退票规则" onClick={() => remove(f.name)} />
                 </Col>
               </Row>
             ))}
-            <Button
-              type="dashed"
-              icon={<PlusOutlined />}
+            <AddRowButton
               onClick={() => add({ hoursBeforeStart: 48, feePercent: 20 })}
               style={{ marginTop: 8 }}
             >
               添加规则
-            </Button>
+            </AddRowButton>
           </>
         )}
       </Form.List>
