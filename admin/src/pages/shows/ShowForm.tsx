@@ -86,14 +86,13 @@ function ExchangeRulesField() {
   );
 }
 
-/** One number of a refund rule, after the words that say what it is (required, from 0). */
-function RuleNumber(p: {
-  text: string;
-  name: (string | number)[];
-  max: number;
-  suffix: string;
-  width: number;
-}) {
+/** A refund rule's two numbers (both required, from 0), each after the words that say what it is. */
+const RULE_NUMBERS = [
+  { text: '开演前至少', field: 'hoursBeforeStart', max: 8760, suffix: '小时', width: 120 },
+  { text: '退票手续费', field: 'feePercent', max: 100, suffix: '%', width: 100 },
+];
+
+function RuleNumber(p: (typeof RULE_NUMBERS)[number] & { name: (string | number)[] }) {
   return (
     <>
       <Col>
@@ -120,20 +119,9 @@ function RefundRulesField() {
           <>
             {fields.map((f) => (
               <Row key={f.key} gutter={8} align="middle" style={{ marginBottom: 8 }}>
-                <RuleNumber
-                  text="开演前至少"
-                  name={[f.name, 'hoursBeforeStart']}
-                  max={8760}
-                  suffix="小时"
-                  width={120}
-                />
-                <RuleNumber
-                  text="退票手续费"
-                  name={[f.name, 'feePercent']}
-                  max={100}
-                  suffix="%"
-                  width={100}
-                />
+                {RULE_NUMBERS.map((n) => (
+                  <RuleNumber key={n.field} {...n} name={[f.name, n.field]} />
+                ))}
                 <Col>
                   <RemoveRowButton label="删除此退票规则" onClick={() => remove(f.name)} />
                 </Col>
