@@ -14,26 +14,48 @@ interface CardProps {
   setHint: (hint: string | undefined) => void;
 }
 
+/** The two entry cards' words, and their check buttons' classes and test ids. */
+const CARDS = {
+  paste: {
+    title: '扫码内容',
+    sub: '浏览器中无法调用摄像头扫码：请粘贴扫码枪或其他设备读到的二维码内容',
+    button: {
+      className: 'btn btn--primary desk__go desk__check-qr',
+      testid: 'scan-submit',
+      label: '核验二维码',
+    },
+  },
+  manual: {
+    title: '人工核验',
+    sub: '二维码无法识别时：输入票号，并请观众报出票夹中的 6 位人工核验码（实名场次也可核对证件后填证件号后 4 位）。需联网，每次核验都会记录。',
+    button: {
+      className: 'btn btn--ghost desk__go desk__check-no',
+      testid: 'ticket-no-submit',
+      label: '核验票号',
+    },
+  },
+};
+
 /** A card of the desk where a code is typed: what to enter, the fields, and the check button. */
 function EntryCard(p: {
-  title: string;
-  sub: string;
+  card: (typeof CARDS)[keyof typeof CARDS];
   children: ReactNode;
-  button: { className: string; testid: string; label: string; onClick: () => void };
+  onCheck: () => void;
   busy: boolean;
 }) {
+  const { title, sub, button } = p.card;
   return (
     <View className="card">
-      <Text className="card__title">{p.title}</Text>
-      <Text className="card__sub">{p.sub}</Text>
+      <Text className="card__title">{title}</Text>
+      <Text className="card__sub">{sub}</Text>
       {p.children}
       <Button
-        className={p.button.className}
-        data-testid={p.button.testid}
+        className={button.className}
+        data-testid={button.testid}
         disabled={flag(p.busy)}
-        onClick={p.button.onClick}
+        onClick={p.onCheck}
       >
-        {p.button.label}
+        {button.label}
       </Button>
     </View>
   );
@@ -50,17 +72,7 @@ export function PasteCard({ desk, setHint }: CardProps) {
     void desk.scan({ qr: text });
   };
   return (
-    <EntryCard
-      title="扫码内容"
-      sub="浏览器中无法调用摄像头扫码：请粘贴扫码枪或其他设备读到的二维码内容"
-      button={{
-        className: 'btn btn--primary desk__go desk__check-qr',
-        testid: 'scan-submit',
-        label: '核验二维码',
-        onClick: check,
-      }}
-      busy={desk.busy}
-    >
+    <EntryCard card={CARDS.paste} onCheck={check} busy={desk.busy}>
       <TextField
         className="desk__qr-input"
         testid="scan-input"
@@ -97,17 +109,7 @@ export function ManualCard({ desk, setHint }: CardProps) {
     void desk.scan(SPOKEN.test(f) ? { ticketNo: no, spokenCode: f } : { ticketNo: no, idLast4: f });
   };
   return (
-    <EntryCard
-      title="人工核验"
-      sub="二维码无法识别时：输入票号，并请观众报出票夹中的 6 位人工核验码（实名场次也可核对证件后填证件号后 4 位）。需联网，每次核验都会记录。"
-      button={{
-        className: 'btn btn--ghost desk__go desk__check-no',
-        testid: 'ticket-no-submit',
-        label: '核验票号',
-        onClick: check,
-      }}
-      busy={desk.busy}
-    >
+    <EntryCard card={CARDS.manual} onCheck={check} busy={desk.busy}>
       {MANUAL_FIELDS.map((f) => (
         <TextField
           key={f.key}
