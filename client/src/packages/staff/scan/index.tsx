@@ -1,9 +1,8 @@
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro from '@tarojs/taro';
 import { useEffect, useRef, useState } from 'react';
-import ErrorPanel from '../../../components/ErrorPanel';
+import { RemedySheet } from '../../../components/ErrorPanel';
 import { formatClock, formatDateTime } from '../../../utils/time';
-import { runRemedy } from '../../../utils/remedy';
 import { flag } from '../../../utils/flag';
 import { ManualCard, PasteCard } from './DeskCards';
 import ScanResult from './ScanResult';
@@ -122,21 +121,16 @@ function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
         {desk.report ? <SyncCard report={desk.report} /> : null}
       </ScrollView>
       {desk.result ? <ScanResult v={desk.result} onNext={next} /> : null}
-      {desk.error ? (
-        <ErrorPanel
-          error={
-            desk.error.code === 'NETWORK' && !desk.bundle
-              ? { ...desk.error, message: '网络不可用，且本机还没有离线数据，暂不能核验。请检查网络。' }
-              : desk.error
-          }
-          onClose={desk.clearError}
-          onAction={() => {
-            const err = desk.error!;
-            desk.clearError();
-            runRemedy(err, { retry: () => undefined, back_home: onChange }, () => undefined);
-          }}
-        />
-      ) : null}
+      <RemedySheet
+        error={
+          desk.error?.code === 'NETWORK' && !desk.bundle
+            ? { ...desk.error, message: '网络不可用，且本机还没有离线数据，暂不能核验。请检查网络。' }
+            : desk.error
+        }
+        dismiss={desk.clearError}
+        handlers={{ retry: () => undefined, back_home: onChange }}
+        reload={() => undefined}
+      />
     </View>
   );
 }
