@@ -1,6 +1,6 @@
 import type { Exchange } from './exchange';
 /** Response shapes of the admin API (its request schemas are in admin.ts). */
-import type { OrderStatus, RefundTier, SeatPosition, SessionStatus, Tier } from './api';
+import type { OrderStatus, RefundTier, SeatPosition, SessionStatus, Tier, VenueLocation } from './api';
 import type { AdminRole, SeatSpecInput } from './admin';
 import type { SalesChannel } from './reports';
 import type { ShowCategory } from './category';
@@ -21,14 +21,7 @@ export interface AdminLoginResult {
   admin: AdminAccount;
 }
 
-export interface VenueSummary {
-  id: string;
-  name: string;
-  city: string;
-  address: string;
-  /** GCJ-02; null when not entered. */
-  latitude: number | null;
-  longitude: number | null;
+export interface VenueSummary extends VenueLocation {
   seatCount: number;
   zoneCount: number;
   sections: string[];

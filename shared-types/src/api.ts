@@ -54,20 +54,23 @@ export interface ShowSummary {
   nextSaleStartsAt: string | null;
 }
 
+/** Where a venue is: its name, address and GCJ-02 coordinates (null when not entered). */
+export interface VenueLocation {
+  id: string;
+  name: string;
+  city: string;
+  address: string;
+  latitude: number | null;
+  longitude: number | null;
+}
+
 export interface ShowDetail extends ShowSummary {
   description: string;
   /**
    * latitude/longitude: GCJ-02 (the coordinates WeChat's maps use), null when the organiser has
    * not entered them (the page then offers no 导航).
    */
-  venue: {
-    id: string;
-    name: string;
-    city: string;
-    address: string;
-    latitude: number | null;
-    longitude: number | null;
-  };
+  venue: VenueLocation;
   /** 想看: how many fans asked for a 开售提醒 of this show. */
   wantCount: number;
   refundRules: RefundTier[];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, RefundTicketIdsSchema } from './schemas';
+import { cutoffMinutesSchema, IdSchema, RefundTicketIdsSchema } from './schemas';
 import type { Order } from './api';
 
 /**
@@ -31,11 +31,7 @@ export type ExchangeRequest = z.infer<typeof ExchangeRequestSchema>;
 export const ExchangeRulesSchema = z.strictObject({
   allowed: z.boolean(),
   /** Exchanges close this many minutes before the session (old and new) starts. */
-  cutoffMinutes: z
-    .number()
-    .int()
-    .min(0)
-    .max(60 * 24 * 365),
+  cutoffMinutes: cutoffMinutesSchema(365),
 });
 export type ExchangeRules = z.infer<typeof ExchangeRulesSchema>;
 

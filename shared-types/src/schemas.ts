@@ -8,6 +8,14 @@ export const IdSchema = z
   .transform(String);
 
 /** Hard ceiling on units per order; a session's own purchase limit is usually lower. */
+/** A show setting's cutoff: whole minutes before the session starts, up to `maxDays` days. */
+export const cutoffMinutesSchema = (maxDays: number) =>
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(60 * 24 * maxDays);
+
 export const SEATS_PER_ORDER_MAX = 10;
 
 export const ID_TYPES = ['id_card', 'passport', 'hk_macau_permit', 'taiwan_permit'] as const;

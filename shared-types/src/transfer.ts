@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AttendeeSchema } from './schemas';
+import { AttendeeSchema, cutoffMinutesSchema } from './schemas';
 
 /** Ticket transfers (转赠, issue 16): the fan's and the organiser's requests and views. */
 
@@ -26,11 +26,7 @@ export type TransferAcceptInput = z.input<typeof TransferAcceptSchema>;
 export const TransferSettingsSchema = z.strictObject({
   enabled: z.boolean(),
   /** Offers close, and open ones expire, this long before the session starts. */
-  cutoffMinutes: z
-    .number()
-    .int()
-    .min(0)
-    .max(60 * 24 * 30),
+  cutoffMinutes: cutoffMinutesSchema(30),
   /** A ticket can be transferred once at most (a received ticket cannot be passed on). */
   onceOnly: z.boolean(),
 });

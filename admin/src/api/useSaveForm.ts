@@ -6,7 +6,10 @@ export interface AfterSave {
   /** The success message. */
   done: string;
   close: () => void;
-  reload: () => Promise<void>;
+  /** Reloads what changed (left out where `close` does it). */
+  reload?: () => Promise<void>;
+  /** The fallback error message when the server gives none. */
+  failed?: string;
 }
 
 /**
@@ -16,14 +19,14 @@ export interface AfterSave {
 export function useSaveForm() {
   const { message } = App.useApp();
   return useCallback(
-    async (request: () => Promise<unknown>, { done, close, reload }: AfterSave) => {
+    async (request: () => Promise<unknown>, { done, close, reload, failed = '保存失败' }: AfterSave) => {
       try {
         await request();
         message.success(done);
         close();
-        await reload();
+        await reload?.();
       } catch (e) {
-        message.error(errorText(e, '保存失败'));
+        message.error(errorText(e, failed));
       }
     },
     [message],

@@ -1,4 +1,5 @@
-import { Input, Picker, Text, View } from '@tarojs/components';
+import { Picker, Text, View } from '@tarojs/components';
+import { TextField } from './Field';
 import Icon from './icon/Icon';
 import {
   ID_TYPE_LABELS,
@@ -32,18 +33,15 @@ export function IdFields(props: {
           </View>
         </Picker>
       </View>
-      <View className="field">
-        <Text className="field__label">证件号码</Text>
-        <Input
-          className="field__input"
-          data-testid={props.testid}
-          placeholder="请输入证件号码"
-          value={idNumber}
-          maxlength={32}
-          type={idType === 'id_card' ? 'idcard' : 'text'}
-          onInput={(e) => onChange({ idNumber: e.detail.value })}
-        />
-      </View>
+      <TextField
+        label="证件号码"
+        testid={props.testid}
+        placeholder="请输入证件号码"
+        value={idNumber}
+        maxlength={32}
+        type={idType === 'id_card' ? 'idcard' : 'text'}
+        onInput={(v) => onChange({ idNumber: v })}
+      />
     </>
   );
 }
@@ -65,17 +63,14 @@ export function AttendeeFields({
 }: AttendeeFieldsProps) {
   return (
     <>
-      <View className="field">
-        <Text className="field__label">姓名</Text>
-        <Input
-          className="field__input"
-          data-testid={testids.name}
-          placeholder="与证件一致的姓名"
-          value={value.name}
-          maxlength={32}
-          onInput={(e) => onChange({ name: e.detail.value })}
-        />
-      </View>
+      <TextField
+        label="姓名"
+        testid={testids.name}
+        placeholder="与证件一致的姓名"
+        value={value.name}
+        maxlength={32}
+        onInput={(v) => onChange({ name: v })}
+      />
       {errors.name ? <Text className="field__error">{errors.name}</Text> : null}
       <IdFields
         idType={value.idType}

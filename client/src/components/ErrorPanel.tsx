@@ -1,5 +1,6 @@
 import { Button, Text, View } from '@tarojs/components';
 import type { ErrorView } from '../services/errors';
+import { runRemedy, type Handlers } from '../utils/remedy';
 
 interface ErrorPanelProps {
   error: ErrorView;
@@ -29,4 +30,28 @@ export default function ErrorPanel({ error, onAction, onClose, variant = 'sheet'
   );
   if (variant === 'inline') return body;
   return <View className="sheet-mask">{body}</View>;
+}
+
+/**
+ * An action's error as a sheet, or nothing: 知道了 dismisses it; its way forward dismisses it,
+ * then runs (runRemedy with the page's handlers, else `reload`).
+ */
+export function RemedySheet(p: {
+  error: ErrorView | undefined;
+  dismiss: () => void;
+  handlers: Handlers;
+  reload: () => void;
+}) {
+  const { error } = p;
+  if (!error) return null;
+  return (
+    <ErrorPanel
+      error={error}
+      onClose={p.dismiss}
+      onAction={() => {
+        p.dismiss();
+        runRemedy(error, p.handlers, p.reload);
+      }}
+    />
+  );
 }

@@ -1,6 +1,31 @@
 import { Text, View } from '@tarojs/components';
-import type { ReactNode } from 'react';
+import Taro from '@tarojs/taro';
+import { useState, type ReactNode } from 'react';
 import { useLoad } from '../hooks/useLoad';
+import { toApiError } from '../services/errors';
+
+const toast = (title: string) => void Taro.showToast({ title, icon: 'none' });
+
+/**
+ * A row's change (cancel a reminder, leave a line): busy while it runs, then a toast saying what
+ * was done and the list reloaded; a refusal toasts the server's reason.
+ */
+export function useRowAction(onChanged: () => void) {
+  const [busy, setBusy] = useState(false);
+  const run = async (action: () => Promise<unknown>, done: string) => {
+    setBusy(true);
+    try {
+      await action();
+      toast(done);
+      onChanged();
+    } catch (err) {
+      toast(toApiError(err).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, run };
+}
 
 /**
  * A card of the 我的 page listing what the fan has of one kind (候补, 开售提醒), hidden while

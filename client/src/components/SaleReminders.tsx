@@ -1,31 +1,15 @@
 import type { SaleReminder } from '@showtix/shared-types';
 import { Text, View } from '@tarojs/components';
-import Taro from '@tarojs/taro';
-import { useState } from 'react';
 import { go } from '../routes';
-import { toApiError } from '../services/errors';
 import { cancelSaleReminder, mySaleReminders, reminderStateText } from '../services/sale-reminders';
 import { tapTarget } from '../utils/a11y';
 import { formatDateTime } from '../utils/time';
 import BusyButton from './BusyButton';
-import { MeList } from './MeList';
-
-const toast = (title: string) => void Taro.showToast({ title, icon: 'none' });
+import { MeList, useRowAction } from './MeList';
 
 function ReminderRow({ r, onChanged }: { r: SaleReminder; onChanged: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const cancel = async () => {
-    setBusy(true);
-    try {
-      await cancelSaleReminder(r.showId);
-      toast('已取消开售提醒');
-      onChanged();
-    } catch (err) {
-      toast(toApiError(err).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, run } = useRowAction(onChanged);
+  const cancel = () => run(() => cancelSaleReminder(r.showId), '已取消开售提醒');
   return (
     <View className="waitlist__entry" data-testid="sale-reminder-entry">
       <View onClick={() => go('show', { id: r.showId })} {...tapTarget()}>

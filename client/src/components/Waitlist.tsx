@@ -23,7 +23,7 @@ import {
 } from '../services/attendees';
 import AttendeeList from './AttendeeList';
 import BusyButton from './BusyButton';
-import { MeList } from './MeList';
+import { MeList, useRowAction } from './MeList';
 import { askNoticeConsent, WAITLIST_NOTICE_KINDS } from '../utils/subscribe';
 
 const toast = (title: string) => void Taro.showToast({ title, icon: 'none' });
@@ -118,19 +118,8 @@ export function WaitlistJoin({ s }: { s: SessionInfo }) {
 }
 
 function EntryRow({ e, onChanged }: { e: WaitlistEntry; onChanged: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const leave = async () => {
-    setBusy(true);
-    try {
-      await leaveWaitlist(e.id);
-      toast(e.state === 'offered' ? '已放弃候补' : '已取消候补');
-      onChanged();
-    } catch (err) {
-      toast(toApiError(err).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, run } = useRowAction(onChanged);
+  const leave = () => run(() => leaveWaitlist(e.id), e.state === 'offered' ? '已放弃候补' : '已取消候补');
   return (
     <View className="waitlist__entry" data-testid="waitlist-entry">
       <Text className="card__text">{e.showTitle}</Text>

@@ -2,7 +2,7 @@ import type { ErrorView, Remedy } from '../services/errors';
 import { relogin } from '../services/auth';
 import { goBack, switchTab } from '../routes';
 
-type Handlers = Partial<Record<Remedy, () => void>>;
+export type Handlers = Partial<Record<Remedy, () => void>>;
 
 /**
  * Runs the way forward an error offers. Pages pass handlers for what only they can do (reselect

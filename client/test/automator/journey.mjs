@@ -6,33 +6,49 @@
  */
 import assert from 'node:assert/strict';
 import { ROOT, rootRequire } from '../harness/paths.mjs';
-import { api, deviceSeed, lastPay, spokenDigits, tapText, until, waitPage, waitText } from './lib.mjs';
+import {
+  api,
+  deviceSeed,
+  lastPay,
+  selectorsByPage,
+  spokenDigits,
+  tapText,
+  until,
+  waitPage,
+  waitText,
+} from './lib.mjs';
 
 /** Every page and selector this scenario uses (checked against dist/weapp by `run.mjs --check`). */
-export const SELECTORS = [
-  { page: 'pages/index/index', sel: '.show-card' },
-  { page: 'pages/index/index', sel: '.show-card__title' },
-  { page: 'pages/show/index', sel: '.session', text: '每单限购' },
-  { page: 'pages/show/index', sel: '.btn--primary', text: '选座购买' },
-  { page: 'pages/queue/index', sel: '.queue' },
-  { page: 'pages/seatmap/index', sel: '.seat-canvas__canvas' },
-  { page: 'pages/seatmap/index', sel: '.legend__item' },
-  { page: 'pages/seatmap/index', sel: '.seat-chip' },
-  { page: 'pages/seatmap/index', sel: '.bottom-bar__info', text: '合计' },
-  { page: 'pages/seatmap/index', sel: '.btn--primary', text: '确认选座' },
-  { page: 'pages/confirm/index', sel: '.confirm__title' },
-  { page: 'pages/confirm/index', sel: '.btn--primary', text: '提交订单并支付' },
-  { page: 'pages/order/index', sel: '.status-head--ticketed' },
-  { page: 'pages/order/index', sel: '.status-head__text', text: '已出票' },
-  { page: 'pages/order/index', sel: '.btn--primary', text: '查看电子票' },
-  { page: 'pages/tickets/index', sel: '.ticket' },
-  { page: 'pages/tickets/index', sel: '.ticket__title' },
-  { page: 'pages/tickets/index', sel: '.ticket__seat' },
-  { page: 'pages/tickets/index', sel: '.ticket__no', text: '票号' },
-  { page: 'pages/tickets/index', sel: '.live-qr' },
-  { page: 'pages/tickets/index', sel: '.live-qr__text', text: '动态二维码' },
-  { page: 'pages/tickets/index', sel: '.live-qr__digits', text: '人工核验码' },
-];
+export const SELECTORS = selectorsByPage({
+  'pages/index/index': ['.show-card', '.show-card__title'],
+  'pages/show/index': [
+    ['.session', '每单限购'],
+    ['.btn--primary', '选座购买'],
+  ],
+  'pages/queue/index': ['.queue'],
+  'pages/seatmap/index': [
+    '.seat-canvas__canvas',
+    '.legend__item',
+    '.seat-chip',
+    ['.bottom-bar__info', '合计'],
+    ['.btn--primary', '确认选座'],
+  ],
+  'pages/confirm/index': ['.confirm__title', ['.btn--primary', '提交订单并支付']],
+  'pages/order/index': [
+    '.status-head--ticketed',
+    ['.status-head__text', '已出票'],
+    ['.btn--primary', '查看电子票'],
+  ],
+  'pages/tickets/index': [
+    '.ticket',
+    '.ticket__title',
+    '.ticket__seat',
+    ['.ticket__no', '票号'],
+    '.live-qr',
+    ['.live-qr__text', '动态二维码'],
+    ['.live-qr__digits', '人工核验码'],
+  ],
+});
 
 const yuan = (fen) => `¥${(fen / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
 

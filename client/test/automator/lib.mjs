@@ -7,6 +7,16 @@
 /* global wx -- the mock functions below run inside the mini-program, where wx is global */
 import { ROOT, rootRequire } from '../harness/paths.mjs';
 
+/**
+ * A scenario's SELECTORS from a table by page: each entry a class, or [class, text] where the
+ * element is found by its text too.
+ */
+export function selectorsByPage(byPage) {
+  return Object.entries(byPage).flatMap(([page, entries]) =>
+    entries.map((e) => (Array.isArray(e) ? { page, sel: e[0], text: e[1] } : { page, sel: e })),
+  );
+}
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls fn until it answers truthy; fails naming what it waited for. */

@@ -5,15 +5,17 @@
  * simulator's refund notification arrives.
  */
 import assert from 'node:assert/strict';
-import { api, buyThroughApi, tapText, until } from './lib.mjs';
+import { api, buyThroughApi, selectorsByPage, tapText, until } from './lib.mjs';
 
-export const SELECTORS = [
-  { page: 'pages/order/index', sel: '.status-head--ticketed' },
-  { page: 'pages/order/index', sel: '.btn--ghost', text: '申请退款' },
-  { page: 'pages/order/index', sel: '.status-head__text' },
-  { page: 'pages/order/index', sel: '.status-head__sub', text: '退款申请已提交' },
-  { page: 'pages/order/index', sel: '.status-head--refunded' },
-];
+export const SELECTORS = selectorsByPage({
+  'pages/order/index': [
+    '.status-head--ticketed',
+    ['.btn--ghost', '申请退款'],
+    '.status-head__text',
+    ['.status-head__sub', '退款申请已提交'],
+    '.status-head--refunded',
+  ],
+});
 
 const UNDER_WAY = ['退款处理中', '退款申请已提交', '退款处理中，电子票已停用'];
 

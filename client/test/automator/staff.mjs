@@ -13,6 +13,7 @@ import {
   liveCode,
   mockCamera,
   queueScans,
+  selectorsByPage,
   tapText,
   until,
   useToken,
@@ -20,19 +21,21 @@ import {
   waitText,
 } from './lib.mjs';
 
-export const SELECTORS = [
-  { page: 'pages/tickets/index', sel: '.live-qr' },
-  { page: 'pages/me/index', sel: '.me-item', text: '检票工作台' },
-  { page: 'packages/staff/scan/index', sel: '.choice' },
-  { page: 'packages/staff/scan/index', sel: '.field__input' },
-  { page: 'packages/staff/scan/index', sel: '.setup__start', text: '开始检票' },
-  { page: 'packages/staff/scan/index', sel: '.desk__scan', text: '扫码检票' },
-  { page: 'packages/staff/scan/index', sel: '.result--ok' },
-  { page: 'packages/staff/scan/index', sel: '.result--bad' },
-  { page: 'packages/staff/scan/index', sel: '.result__title' },
-  { page: 'packages/staff/scan/index', sel: '.result__why', text: '已入场：此票已检票入场' },
-  { page: 'packages/staff/scan/index', sel: '.result__next' },
-];
+export const SELECTORS = selectorsByPage({
+  'pages/tickets/index': ['.live-qr'],
+  'pages/me/index': [['.me-item', '检票工作台']],
+  'packages/staff/scan/index': [
+    '.choice',
+    '.field__input',
+    ['.setup__start', '开始检票'],
+    ['.desk__scan', '扫码检票'],
+    '.result--ok',
+    '.result--bad',
+    '.result__title',
+    ['.result__why', '已入场：此票已检票入场'],
+    '.result__next',
+  ],
+});
 
 const GATE = '东1门';
 

@@ -108,6 +108,14 @@ async function payInCashier(page, amount) {
   await page.waitForURL((u) => u.origin === stack.appUrl && u.hash.includes('result=success'));
 }
 
+/** On a pending order's page: 去支付, pay `amount` in the cashier, and wait for the tickets. */
+async function payPendingOrder(page, amount) {
+  await page.locator('[data-testid=order-status][data-status=pending]').waitFor();
+  await page.getByTestId('pay-again').click();
+  await payInCashier(page, amount);
+  await page.locator('[data-testid=order-status][data-status=ticketed]').waitFor({ timeout: 30_000 });
+}
+
 const { fan } = browserSuite(
   {
     tag: 'e2e_aftersale',
@@ -211,10 +219,7 @@ test('改签: a ticket moved to a dearer seat from 订单详情, the difference 
   await page.getByTestId('confirm-seats').click();
 
   // The exchange order: the difference to pay (¥600), one tap to the cashier.
-  await page.locator('[data-testid=order-status][data-status=pending]').waitFor();
-  await page.getByTestId('pay-again').click();
-  await payInCashier(page, '¥600.00');
-  await page.locator('[data-testid=order-status][data-status=ticketed]').waitFor({ timeout: 30_000 });
+  await payPendingOrder(page, '¥600.00');
   await screenshot(page, 'aftersale-07-exchange-paid');
 
   // The original order lists the exchange as done; 票夹 shows the new ticket and the old one void.
@@ -269,10 +274,7 @@ test('候补: joined on a sold-out tier, a refund returns a seat, the offer is p
   await page.getByTestId('waitlist-state').getByText('候补成功，待支付').waitFor();
   await screenshot(page, 'aftersale-11-waitlist-offered');
   await page.getByTestId('waitlist-pay').click();
-  await page.locator('[data-testid=order-status][data-status=pending]').waitFor();
-  await page.getByTestId('pay-again').click();
-  await payInCashier(page, '¥380.00');
-  await page.locator('[data-testid=order-status][data-status=ticketed]').waitFor({ timeout: 30_000 });
+  await payPendingOrder(page, '¥380.00');
   await screenshot(page, 'aftersale-12-waitlist-paid');
   const tickets = await ticketsOf(waiter.token);
   assert.equal(tickets.length, 1);

@@ -17,6 +17,7 @@ import {
   flat,
   modalButton,
   openPage,
+  pickSeatsNearCentre,
   screenshot,
   seatLabel as label,
   seatMapReady,
@@ -82,9 +83,7 @@ test('a fan logs in, picks two seats, pays in the cashier, gets two tickets and 
   await seatMapReady(page);
   await screenshot(page, 'e2e-pay-03-seatmap');
 
-  await zoomIn(page);
-  const picks = await seatsNearCentre(page, 2);
-  await tapSeats(page, picks);
+  const picks = await pickSeatsNearCentre(page, 2);
   const expected = picks.reduce((sum, s) => sum + seatInfo.get(s.id).priceFen, 0);
   assert.equal(flat(await page.getByTestId('running-total').innerText()), yuan(expected));
   await screenshot(page, 'e2e-pay-04-seats-picked');

@@ -19,11 +19,9 @@ import assert from 'node:assert/strict';
 import {
   fillContactPhone,
   openPage,
+  pickSeatsNearCentre,
   screenshot,
   seatMapReady,
-  seatsNearCentre,
-  tapSeats,
-  zoomIn,
 } from '../harness/browser.mjs';
 import { mainlandId } from '../harness/ids.mjs';
 import { api, mintFanToken, until } from '../harness/stack.mjs';
@@ -73,8 +71,7 @@ test('a bought ticket is admitted once at the gate, refused the second time, and
 
   await openPage(page, stack.appUrl, 'seatmap', { sessionId: seeded.sessionId, showId: seeded.showId });
   await seatMapReady(page);
-  await zoomIn(page);
-  await tapSeats(page, await seatsNearCentre(page, 3));
+  await pickSeatsNearCentre(page, 3);
   await page.getByTestId('confirm-seats').click();
   await page.getByTestId('saved-open').click();
   await page.getByTestId('saved-chip').nth(2).waitFor();

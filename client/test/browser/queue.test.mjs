@@ -13,12 +13,10 @@ import assert from 'node:assert/strict';
 import {
   fillContactPhone,
   openPage,
+  pickSeatsNearCentre,
   screenshot,
   seatMapReady,
-  seatsNearCentre,
-  tapSeats,
   waitForTestId,
-  zoomIn,
 } from '../harness/browser.mjs';
 import { api, mintFanToken, until } from '../harness/stack.mjs';
 import { seedShow } from '../harness/seed.mjs';
@@ -78,8 +76,7 @@ test('a fan queues, is admitted by the server, lands on the seat map and orders 
   await seatMapReady(page);
   await page.getByTestId('turn-timer').getByText('已轮到您，剩余购票时间').waitFor();
   await screenshot(page, 'queue-02-seatmap-turn');
-  await zoomIn(page);
-  await tapSeats(page, await seatsNearCentre(page, 2));
+  await pickSeatsNearCentre(page, 2);
   await page.getByTestId('confirm-seats').click();
   await page.getByTestId('order-line').nth(1).waitFor();
   await page.locator('.confirm [data-testid=turn-timer]').waitFor();

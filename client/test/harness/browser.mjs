@@ -219,6 +219,14 @@ export async function seatsNearCentre(page, n) {
   }, n);
 }
 
+/** Zooms in and taps `n` free seats side by side nearest the middle of the map; returns them. */
+export async function pickSeatsNearCentre(page, n) {
+  await zoomIn(page);
+  const seats = await seatsNearCentre(page, n);
+  await tapSeats(page, seats);
+  return seats;
+}
+
 /** Text as the page shows it without white space (a price tag draws ¥ and the number apart). */
 export const flat = (s) => s.replace(/\s/g, '');
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Checkbox, Form, Input, Modal, Switch, Tag } from 'antd';
+import { Button, Checkbox, Form, Input, Switch, Tag } from 'antd';
 import {
   ADMIN_ROLES,
   PASSWORD_MIN,
@@ -11,6 +11,7 @@ import { createAdmin, listAdmins, updateAdmin } from '../../api/admins';
 import { useApi } from '../../api/useApi';
 import { useSaveForm } from '../../api/useSaveForm';
 import { dateTime, ROLE_LABEL } from '../../utils/format';
+import { FormModal } from '../../components/FormModal';
 import { ListCard, NewButton, PageHeader } from '../../components/PageParts';
 
 const ROLE_HELP: Record<string, string> = {
@@ -95,49 +96,47 @@ export function AdminsPage() {
           },
         ]}
       />
-      <Modal
+      <FormModal
+        form={form}
         title={editing === 'new' ? '新建账号' : '编辑账号'}
         open={!!editing}
-        onCancel={() => setEditing(null)}
-        onOk={() => form.submit()}
+        onClose={() => setEditing(null)}
         okText="保存"
-        destroyOnHidden
+        onFinish={save}
       >
-        <Form form={form} layout="vertical" onFinish={save}>
-          {editing === 'new' && (
-            <Form.Item
-              name="username"
-              label="用户名"
-              rules={[
-                { required: true, pattern: /^[A-Za-z0-9_.-]{3,64}$/, message: '3-64 位字母、数字或 _ . -' },
-              ]}
-            >
-              <Input autoComplete="off" />
-            </Form.Item>
-          )}
-          <Form.Item name="displayName" label="姓名">
-            <Input maxLength={64} />
-          </Form.Item>
+        {editing === 'new' && (
           <Form.Item
-            name="password"
-            label={editing === 'new' ? '密码' : '重置密码（留空不修改）'}
-            rules={[{ required: editing === 'new', min: PASSWORD_MIN, message: `至少 ${PASSWORD_MIN} 位` }]}
+            name="username"
+            label="用户名"
+            rules={[
+              { required: true, pattern: /^[A-Za-z0-9_.-]{3,64}$/, message: '3-64 位字母、数字或 _ . -' },
+            ]}
           >
-            <Input.Password autoComplete="new-password" />
+            <Input autoComplete="off" />
           </Form.Item>
-          <Form.Item name="roles" label="角色" rules={[{ required: true, message: '至少选择一个角色' }]}>
-            <Checkbox.Group
-              options={roleOptions}
-              style={{ display: 'flex', flexDirection: 'column', gap: 6 }}
-            />
+        )}
+        <Form.Item name="displayName" label="姓名">
+          <Input maxLength={64} />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label={editing === 'new' ? '密码' : '重置密码（留空不修改）'}
+          rules={[{ required: editing === 'new', min: PASSWORD_MIN, message: `至少 ${PASSWORD_MIN} 位` }]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item name="roles" label="角色" rules={[{ required: true, message: '至少选择一个角色' }]}>
+          <Checkbox.Group
+            options={roleOptions}
+            style={{ display: 'flex', flexDirection: 'column', gap: 6 }}
+          />
+        </Form.Item>
+        {editing !== 'new' && (
+          <Form.Item name="disabled" label="停用账号" valuePropName="checked">
+            <Switch />
           </Form.Item>
-          {editing !== 'new' && (
-            <Form.Item name="disabled" label="停用账号" valuePropName="checked">
-              <Switch />
-            </Form.Item>
-          )}
-        </Form>
-      </Modal>
+        )}
+      </FormModal>
     </>
   );
 }

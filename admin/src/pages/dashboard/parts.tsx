@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
-import { Badge, Card, Col, Row, Select, Space, Statistic, Tag, Typography } from 'antd';
+import { Badge, Card, Col, Row, Space, Statistic, Tag, Typography } from 'antd';
 import type { AdminItems, AdminLiveSession, SeatMap, SessionDashboard } from '@showtix/shared-types';
 import { EChart } from '../../components/EChart';
 import { PageHeader } from '../../components/PageParts';
+import { SearchSelect } from '../../components/SearchSelect';
 import { SeatMapCanvas } from '../../components/SeatMapCanvas';
 import type { PlotSeat } from '../../seatmap/geometry';
 import { dateTime, percent, SESSION_STATUS } from '../../utils/format';
@@ -50,11 +51,10 @@ export function DashboardHeader(p: {
 
 function SessionPicker({ sessionId, sessions, loading, onPick }: Parameters<typeof DashboardHeader>[0]) {
   return (
-    <Select
+    <SearchSelect
+      name="选择场次"
       style={{ minWidth: 360 }}
       placeholder="选择场次（可输入演出名搜索）"
-      showSearch={{ optionFilterProp: 'label' }}
-      aria-label="选择场次"
       value={sessionId}
       loading={loading}
       onChange={onPick}

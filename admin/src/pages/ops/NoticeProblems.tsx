@@ -1,6 +1,6 @@
-import { Card, Table, Tag, Typography } from 'antd';
+import { Tag, Typography, type TableColumnType } from 'antd';
 import type { NoticeKind, NoticeProblem } from '@showtix/shared-types';
-import { dateTime } from '../../utils/format';
+import { OpsTable, timeColumn } from './OpsTable';
 
 /** Every kind named (a new kind fails the type check here until it has its word). */
 const KIND: Record<NoticeKind, string> = {
@@ -27,38 +27,38 @@ const ERRCODE: Record<number, string> = {
   [-1]: '微信系统繁忙',
 };
 
+const COLUMNS: TableColumnType<NoticeProblem>[] = [
+  { title: '通知', dataIndex: 'kind', width: 110, render: (k: string) => KIND[k as NoticeKind] ?? k },
+  {
+    title: '结果',
+    dataIndex: 'status',
+    width: 100,
+    render: (s: string) => <Tag color={STATUS[s]?.color}>{STATUS[s]?.text ?? s}</Tag>,
+  },
+  {
+    title: '错误码',
+    dataIndex: 'errcode',
+    width: 260,
+    render: (c: number | null, p) =>
+      c === null ? (p.errmsg ?? '—') : `${c} ${ERRCODE[c] ?? p.errmsg ?? ''}`,
+  },
+  { title: '数量', dataIndex: 'count', width: 80 },
+  timeColumn<NoticeProblem>('最近', 'lastAt'),
+];
+
 /** 订阅消息: notices that did not reach the fan, by kind and WeChat errcode (never silently dropped). */
 export function NoticeProblems({ items, loading }: { items: NoticeProblem[] | undefined; loading: boolean }) {
   return (
-    <Card title="未送达的订阅消息" size="small">
+    <OpsTable<NoticeProblem>
+      title="未送达的订阅消息"
+      rowKey={(p) => `${p.kind}-${p.status}-${p.errcode ?? ''}`}
+      loading={loading}
+      dataSource={items}
+      columns={COLUMNS}
+    >
       <Typography.Paragraph type="secondary" style={{ marginTop: 0 }}>
         粉丝未授权时不发送；微信拒收（43101 等）与发送失败按通知类型和错误码汇总。
       </Typography.Paragraph>
-      <Table<NoticeProblem>
-        rowKey={(p) => `${p.kind}-${p.status}-${p.errcode ?? ''}`}
-        size="small"
-        loading={loading}
-        dataSource={items}
-        pagination={{ pageSize: 10, hideOnSinglePage: true }}
-        columns={[
-          { title: '通知', dataIndex: 'kind', width: 110, render: (k: string) => KIND[k as NoticeKind] ?? k },
-          {
-            title: '结果',
-            dataIndex: 'status',
-            width: 100,
-            render: (s: string) => <Tag color={STATUS[s]?.color}>{STATUS[s]?.text ?? s}</Tag>,
-          },
-          {
-            title: '错误码',
-            dataIndex: 'errcode',
-            width: 260,
-            render: (c: number | null, p) =>
-              c === null ? (p.errmsg ?? '—') : `${c} ${ERRCODE[c] ?? p.errmsg ?? ''}`,
-          },
-          { title: '数量', dataIndex: 'count', width: 80 },
-          { title: '最近', dataIndex: 'lastAt', width: 160, render: dateTime },
-        ]}
-      />
-    </Card>
+    </OpsTable>
   );
 }

@@ -1,64 +1,14 @@
 import { useState } from 'react';
-import {
-  App,
-  Button,
-  Card,
-  Col,
-  DatePicker,
-  Form,
-  Input,
-  Row,
-  Select,
-  Space,
-  Table,
-  Tag,
-  Typography,
-  Alert,
-  type FormRule,
-} from 'antd';
-import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
-import type { Dayjs } from 'dayjs';
-import { ORDER_STATUSES, PhoneSchema, type AdminOrderRow } from '@showtix/shared-types';
+import { Alert, App, Button, Card, Space, Table, Tag, Typography } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import type { AdminOrderRow } from '@showtix/shared-types';
 import { errorText } from '../../api/client';
 import { exportOrders, searchOrders } from '../../api/orders';
 import { useApi } from '../../api/useApi';
 import { dateTime, ORDER_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
 import { OrderDrawer } from './OrderDrawer';
-import { ShowSessionFields } from './ShowSessionFields';
-
-interface Filters {
-  orderNo?: string;
-  buyer?: string;
-  phone?: string;
-  idNumber?: string;
-  status?: string;
-  showId?: string;
-  sessionId?: string;
-  range?: [Dayjs, Dayjs];
-}
-
-/** The server finds a phone by its keyed hash, so only a complete number can match. */
-const phoneRule: FormRule = {
-  validator: async (_, v?: string) => {
-    const r = v?.trim() ? PhoneSchema.safeParse(v) : undefined;
-    if (r && !r.success) throw new Error(r.error.issues[0]!.message);
-  },
-};
-
-function params(f: Filters): Record<string, string | undefined> {
-  return {
-    orderNo: f.orderNo?.trim() || undefined,
-    buyer: f.buyer?.trim() || undefined,
-    phone: f.phone?.trim() || undefined,
-    idNumber: f.idNumber?.trim() || undefined,
-    status: f.status,
-    showId: f.showId,
-    sessionId: f.sessionId,
-    from: f.range?.[0]?.startOf('day').toISOString(),
-    to: f.range?.[1]?.endOf('day').toISOString(),
-  };
-}
+import { OrderFilters, params, type Filters } from './OrderFilters';
 
 export function OrderListPage() {
   const { message } = App.useApp();
@@ -87,62 +37,10 @@ export function OrderListPage() {
         </Space>
       </div>
       <Card style={{ marginBottom: 16 }}>
-        <Form
-          layout="vertical"
-          onFinish={(f: Filters) => (setFilters(f), setPage((p) => ({ ...p, page: 1 })))}
-        >
-          <Row gutter={12}>
-            <Col xs={24} md={6}>
-              <Form.Item name="orderNo" label="订单号">
-                <Input allowClear placeholder="完整或前几位" data-testid="search-orderNo" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={6}>
-              <Form.Item name="buyer" label="买家">
-                <Input allowClear placeholder="用户ID / OpenID / 昵称" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={6}>
-              <Form.Item name="phone" label="联系手机" rules={[phoneRule]}>
-                <Input allowClear placeholder="完整 11 位手机号" data-testid="search-phone" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={6}>
-              <Form.Item name="idNumber" label="证件号">
-                <Input allowClear />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={6}>
-              <Form.Item name="status" label="状态">
-                <Select
-                  allowClear
-                  options={ORDER_STATUSES.map((s) => ({ value: s, label: ORDER_STATUS[s].label }))}
-                />
-              </Form.Item>
-            </Col>
-            <ShowSessionFields />
-            <Col xs={24} md={8}>
-              <Form.Item name="range" label="下单日期">
-                <DatePicker.RangePicker style={{ width: '100%' }} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={10} style={{ display: 'flex', alignItems: 'flex-end', paddingBottom: 24 }}>
-              <Space>
-                <Button
-                  type="primary"
-                  htmlType="submit"
-                  icon={<SearchOutlined />}
-                  data-testid="search-orders"
-                >
-                  查询
-                </Button>
-                <Button htmlType="reset" onClick={() => setFilters({})}>
-                  重置
-                </Button>
-              </Space>
-            </Col>
-          </Row>
-        </Form>
+        <OrderFilters
+          onSearch={(f) => (setFilters(f), setPage((p) => ({ ...p, page: 1 })))}
+          onReset={() => setFilters({})}
+        />
       </Card>
       {error && <Alert type="error" showIcon title={error.message} style={{ marginBottom: 16 }} />}
       <Card>

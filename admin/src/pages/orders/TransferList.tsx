@@ -11,7 +11,18 @@ const STATE: Record<TransferState, { label: string; color: string }> = {
   expired: { label: '已过期', color: 'warning' },
 };
 
-const person = (a: AdminTransferView['fromAttendee']) => (a ? `${a.name} ${a.idNumber}` : '');
+/** One side of a transfer: the ticket, then whose it is (the user and the real-name attendee). */
+function Side(p: { ticketNo: string; userId: string | null; attendee: AdminTransferView['fromAttendee'] }) {
+  return (
+    <>
+      {p.ticketNo}
+      <br />
+      <Typography.Text type="secondary">
+        用户 {p.userId} {p.attendee ? `${p.attendee.name} ${p.attendee.idNumber}` : ''}
+      </Typography.Text>
+    </>
+  );
+}
 
 /** The order's ticket transfers (转赠): who gave which ticket to whom, and when. */
 export function TransferList({ orderNo }: { orderNo: string }) {
@@ -38,26 +49,14 @@ export function TransferList({ orderNo }: { orderNo: string }) {
           {
             title: '转出门票',
             render: (_, t) => (
-              <>
-                {t.fromTicketNo}
-                <br />
-                <Typography.Text type="secondary">
-                  用户 {t.giverUserId} {person(t.fromAttendee)}
-                </Typography.Text>
-              </>
+              <Side ticketNo={t.fromTicketNo} userId={t.giverUserId} attendee={t.fromAttendee} />
             ),
           },
           {
             title: '接收门票',
             render: (_, t) =>
               t.toTicketNo ? (
-                <>
-                  {t.toTicketNo}
-                  <br />
-                  <Typography.Text type="secondary">
-                    用户 {t.receiverUserId} {person(t.toAttendee)}
-                  </Typography.Text>
-                </>
+                <Side ticketNo={t.toTicketNo} userId={t.receiverUserId} attendee={t.toAttendee} />
               ) : (
                 '—'
               ),

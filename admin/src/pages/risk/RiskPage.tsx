@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Button, Card, Form, Input, Modal, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { Card, Form, Input, Select, Table, Tabs, Tag, Typography } from 'antd';
 import { ID_TYPES, type BlockCreateInput, type BlockEntry, type RiskFlag } from '@showtix/shared-types';
 import { addBlock, listBlocks, listFlags, removeBlock } from '../../api/risk';
 import { useApi } from '../../api/useApi';
 import { useSaveForm } from '../../api/useSaveForm';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { FormModal } from '../../components/FormModal';
+import { TabTable } from '../../components/TabTable';
 import { dateTime } from '../../utils/format';
 
 const KIND: Record<string, string> = { user: '用户', device: '设备', ip: 'IP 地址', id: '证件号' };
@@ -16,13 +17,20 @@ const ID_TYPE: Record<string, string> = {
   taiwan_permit: '台湾通行证',
 };
 
+interface BlockForm {
+  kind: string;
+  value: string;
+  idType?: string;
+  reason?: string;
+}
+
 function Blocklist() {
   const saveForm = useSaveForm();
   const list = useApi(() => listBlocks(), []);
   const [open, setOpen] = useState(false);
-  const [form] = Form.useForm();
+  const [form] = Form.useForm<BlockForm>();
   const kind = Form.useWatch('kind', form);
-  const add = (v: { kind: string; value: string; idType?: string; reason?: string }) =>
+  const add = (v: BlockForm) =>
     saveForm(() => addBlock(v as BlockCreateInput), {
       done: '已加入黑名单，购票与排队将被拒绝',
       close: () => setOpen(false),
@@ -34,16 +42,13 @@ function Blocklist() {
   };
   return (
     <>
-      <Space style={{ marginBottom: 12 }}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => (form.resetFields(), setOpen(true))}>
-          加入黑名单
-        </Button>
-        <Typography.Text type="secondary">黑名单中的用户、设备、IP 或证件不能排队和下单。</Typography.Text>
-      </Space>
-      <Table<BlockEntry>
+      <TabTable<BlockEntry>
+        add={{ label: '加入黑名单', onClick: () => (form.resetFields(), setOpen(true)) }}
+        note={
+          <Typography.Text type="secondary">黑名单中的用户、设备、IP 或证件不能排队和下单。</Typography.Text>
+        }
+        list={list}
         rowKey="id"
-        loading={list.loading}
-        dataSource={list.data?.items}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
         columns={[
           { title: '类型', dataIndex: 'kind', width: 100, render: (k: string) => <Tag>{KIND[k] ?? k}</Tag> },
@@ -67,41 +72,35 @@ function Blocklist() {
           },
         ]}
       />
-      <Modal
+      <FormModal<BlockForm>
+        form={form}
         title="加入黑名单"
         open={open}
-        onCancel={() => setOpen(false)}
-        onOk={() => form.submit()}
+        onClose={() => setOpen(false)}
         okText="加入"
-        destroyOnHidden
+        onFinish={add}
+        initialValues={{ kind: 'user', idType: 'id_card' }}
       >
-        <Form
-          form={form}
-          layout="vertical"
-          onFinish={add}
-          initialValues={{ kind: 'user', idType: 'id_card' }}
+        <Form.Item name="kind" label="类型">
+          <Select options={Object.entries(KIND).map(([value, label]) => ({ value, label }))} />
+        </Form.Item>
+        {kind === 'id' && (
+          <Form.Item name="idType" label="证件类型">
+            <Select options={ID_TYPES.map((t) => ({ value: t, label: ID_TYPE[t] }))} />
+          </Form.Item>
+        )}
+        <Form.Item
+          name="value"
+          label={KIND[kind ?? 'user']}
+          rules={[{ required: true, message: '请填写' }]}
+          extra={kind === 'id' ? '证件号只以加密摘要保存，不保存明文' : undefined}
         >
-          <Form.Item name="kind" label="类型">
-            <Select options={Object.entries(KIND).map(([value, label]) => ({ value, label }))} />
-          </Form.Item>
-          {kind === 'id' && (
-            <Form.Item name="idType" label="证件类型">
-              <Select options={ID_TYPES.map((t) => ({ value: t, label: ID_TYPE[t] }))} />
-            </Form.Item>
-          )}
-          <Form.Item
-            name="value"
-            label={KIND[kind ?? 'user']}
-            rules={[{ required: true, message: '请填写' }]}
-            extra={kind === 'id' ? '证件号只以加密摘要保存，不保存明文' : undefined}
-          >
-            <Input />
-          </Form.Item>
-          <Form.Item name="reason" label="原因">
-            <Input maxLength={200} placeholder="如 批量囤票" />
-          </Form.Item>
-        </Form>
-      </Modal>
+          <Input />
+        </Form.Item>
+        <Form.Item name="reason" label="原因">
+          <Input maxLength={200} placeholder="如 批量囤票" />
+        </Form.Item>
+      </FormModal>
     </>
   );
 }

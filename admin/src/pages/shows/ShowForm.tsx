@@ -14,12 +14,14 @@ import {
   Typography,
   Upload,
 } from 'antd';
-import { DeleteOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { UploadOutlined } from '@ant-design/icons';
 import { SHOW_CATEGORIES, SHOW_CATEGORY_LABEL, type ShowCreateInput } from '@showtix/shared-types';
 import { errorText } from '../../api/client';
 import { uploadPoster } from '../../api/shows';
 import { listVenues } from '../../api/venues';
 import { useApi } from '../../api/useApi';
+import { AddRowButton, RemoveRowButton } from '../../components/FormListButtons';
+import { SearchSelect } from '../../components/SearchSelect';
 
 /** The form holds the API's show fields as they are sent: the server fills in what is left out. */
 export type ShowFormValues = ShowCreateInput;
@@ -84,6 +86,27 @@ function ExchangeRulesField() {
   );
 }
 
+/** A refund rule's two numbers (both required, from 0), each after the words that say what it is. */
+const RULE_NUMBERS = [
+  { text: '开演前至少', field: 'hoursBeforeStart', max: 8760, suffix: '小时', width: 120 },
+  { text: '退票手续费', field: 'feePercent', max: 100, suffix: '%', width: 100 },
+];
+
+function RuleNumber(p: (typeof RULE_NUMBERS)[number] & { name: (string | number)[] }) {
+  return (
+    <>
+      <Col>
+        <Typography.Text>{p.text}</Typography.Text>
+      </Col>
+      <Col>
+        <Form.Item name={p.name} noStyle rules={[{ required: true }]}>
+          <InputNumber min={0} max={p.max} suffix={p.suffix} style={{ width: p.width }} />
+        </Form.Item>
+      </Col>
+    </>
+  );
+}
+
 /** The refund-rule tiers: a fee by how long before the start the fan refunds. */
 function RefundRulesField() {
   return (
@@ -96,41 +119,20 @@ function RefundRulesField() {
           <>
             {fields.map((f) => (
               <Row key={f.key} gutter={8} align="middle" style={{ marginBottom: 8 }}>
+                {RULE_NUMBERS.map((n) => (
+                  <RuleNumber key={n.field} {...n} name={[f.name, n.field]} />
+                ))}
                 <Col>
-                  <Typography.Text>开演前至少</Typography.Text>
-                </Col>
-                <Col>
-                  <Form.Item name={[f.name, 'hoursBeforeStart']} noStyle rules={[{ required: true }]}>
-                    <InputNumber min={0} max={8760} suffix="小时" style={{ width: 120 }} />
-                  </Form.Item>
-                </Col>
-                <Col>
-                  <Typography.Text>退票手续费</Typography.Text>
-                </Col>
-                <Col>
-                  <Form.Item name={[f.name, 'feePercent']} noStyle rules={[{ required: true }]}>
-                    <InputNumber min={0} max={100} suffix="%" style={{ width: 100 }} />
-                  </Form.Item>
-                </Col>
-                <Col>
-                  <Button
-                    type="text"
-                    danger
-                    icon={<DeleteOutlined />}
-                    onClick={() => remove(f.name)}
-                    aria-label="删除此退票规则"
-                  />
+                  <RemoveRowButton label="删除此退票规则" onClick={() => remove(f.name)} />
                 </Col>
               </Row>
             ))}
-            <Button
-              type="dashed"
-              icon={<PlusOutlined />}
+            <AddRowButton
               onClick={() => add({ hoursBeforeStart: 48, feePercent: 20 })}
               style={{ marginTop: 8 }}
             >
               添加规则
-            </Button>
+            </AddRowButton>
           </>
         )}
       </Form.List>
@@ -163,10 +165,9 @@ export function ShowForm({ venueLocked }: { venueLocked?: boolean }) {
         rules={[{ required: true, message: '请选择场馆' }]}
         extra={venueLocked ? '已有场次的演出不能更换场馆' : undefined}
       >
-        <Select
+        <SearchSelect
           disabled={venueLocked}
           loading={venues.loading}
-          showSearch={{ optionFilterProp: 'label' }}
           options={(venues.data?.items ?? []).map((v) => ({
             value: v.id,
             label: `${v.name}（${v.seatCount} 座${v.zoneCount ? ` + ${v.zoneCount} 站席区` : ''}）`,

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Button, Empty, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Empty, Space, Table, Tag, Typography } from 'antd';
 import { gateCounts } from '../../api/staff';
 import { useApi } from '../../api/useApi';
+import { SearchSelect } from '../../components/SearchSelect';
 import { dateTime } from '../../utils/format';
 import type { ShowOptions } from './showOptions';
 
@@ -19,11 +20,10 @@ export function GateTab({ showOptions }: { showOptions: ShowOptions }) {
   return (
     <>
       <Space style={{ marginBottom: 12 }}>
-        <Select
+        <SearchSelect
+          name="选择演出"
           style={{ width: 320 }}
           placeholder="选择演出（可输入名称搜索）"
-          showSearch={{ optionFilterProp: 'label' }}
-          aria-label="选择演出"
           options={showOptions}
           value={showId}
           onChange={setShowId}

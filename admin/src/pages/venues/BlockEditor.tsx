@@ -1,6 +1,6 @@
-import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Tooltip } from 'antd';
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { Card, Col, Form, Input, InputNumber, Row, Select, Tooltip } from 'antd';
 import { sectionLabel, type BlockSpecInput } from '@showtix/shared-types';
+import { AddRowButton, RemoveRowButton } from '../../components/FormListButtons';
 
 /** Form values of one block: number lists are typed as tags. */
 export interface BlockForm extends Omit<BlockSpecInput, 'gaps' | 'aisles' | 'rowAisles'> {
@@ -87,6 +87,31 @@ const LIST_FIELDS: {
   { name: 'gaps', label: '空位', tooltip: '每排这些位置没有座位（立柱、机位）' },
 ];
 
+/** How a block's rows are labelled and its seats numbered. */
+const CHOICE_FIELDS: {
+  name: 'rowLabels' | 'numbering';
+  label: string;
+  options: { value: string; label: string }[];
+}[] = [
+  {
+    name: 'rowLabels',
+    label: '排号样式',
+    options: [
+      { value: 'number', label: '数字（1排、2排）' },
+      { value: 'letter', label: '字母（A排、B排）' },
+    ],
+  },
+  {
+    name: 'numbering',
+    label: '座号顺序',
+    options: [
+      { value: 'ltr', label: '从左到右' },
+      { value: 'rtl', label: '从右到左' },
+      { value: 'odd-even', label: '单双号（中间 1 号，右单左双）' },
+    ],
+  },
+];
+
 /** The generator's blocks: each a grid of rows and seats with aisles, gaps and curvature. */
 export function BlockEditor() {
   const form = Form.useFormInstance();
@@ -109,13 +134,7 @@ export function BlockEditor() {
               }
               extra={
                 <Tooltip title="删除区块">
-                  <Button
-                    type="text"
-                    danger
-                    icon={<DeleteOutlined />}
-                    onClick={() => remove(f.name)}
-                    aria-label={`删除区块 ${i + 1}`}
-                  />
+                  <RemoveRowButton label={`删除区块 ${i + 1}`} onClick={() => remove(f.name)} />
                 </Tooltip>
               }
             >
@@ -157,39 +176,23 @@ export function BlockEditor() {
                     </Form.Item>
                   </Col>
                 ))}
-                <Col span={12}>
-                  <Form.Item name={[f.name, 'rowLabels']} label="排号样式">
-                    <Select
-                      options={[
-                        { value: 'number', label: '数字（1排、2排）' },
-                        { value: 'letter', label: '字母（A排、B排）' },
-                      ]}
-                    />
-                  </Form.Item>
-                </Col>
-                <Col span={12}>
-                  <Form.Item name={[f.name, 'numbering']} label="座号顺序">
-                    <Select
-                      options={[
-                        { value: 'ltr', label: '从左到右' },
-                        { value: 'rtl', label: '从右到左' },
-                        { value: 'odd-even', label: '单双号（中间 1 号，右单左双）' },
-                      ]}
-                    />
-                  </Form.Item>
-                </Col>
+                {CHOICE_FIELDS.map((c) => (
+                  <Col span={12} key={c.name}>
+                    <Form.Item name={[f.name, c.name]} label={c.label}>
+                      <Select options={c.options} />
+                    </Form.Item>
+                  </Col>
+                ))}
               </Row>
             </Card>
           ))}
-          <Button
-            type="dashed"
+          <AddRowButton
             block
-            icon={<PlusOutlined />}
             onClick={() => add(newBlock(fields.length, form.getFieldValue(['blocks', fields.length - 1])))}
-            data-testid="add-block"
+            testId="add-block"
           >
             添加区块
-          </Button>
+          </AddRowButton>
         </>
       )}
     </Form.List>

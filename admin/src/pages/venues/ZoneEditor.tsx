@@ -1,5 +1,5 @@
-import { Button, Col, Form, Input, InputNumber, Row } from 'antd';
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { Col, Form, Input, InputNumber, Row } from 'antd';
+import { AddRowButton, RemoveRowButton } from '../../components/FormListButtons';
 
 /** General-admission (standing) zones: a name and a capacity, no seats. */
 export function ZoneEditor() {
@@ -26,24 +26,13 @@ export function ZoneEditor() {
                 </Form.Item>
               </Col>
               <Col flex="32px">
-                <Button
-                  type="text"
-                  danger
-                  icon={<DeleteOutlined />}
-                  onClick={() => remove(f.name)}
-                  aria-label="删除站席区"
-                />
+                <RemoveRowButton label="删除站席区" onClick={() => remove(f.name)} />
               </Col>
             </Row>
           ))}
-          <Button
-            type="dashed"
-            block
-            icon={<PlusOutlined />}
-            onClick={() => add({ name: '', capacity: 500 })}
-          >
+          <AddRowButton block onClick={() => add({ name: '', capacity: 500 })}>
             添加站席区
-          </Button>
+          </AddRowButton>
         </>
       )}
     </Form.List>

@@ -3,7 +3,7 @@ import Taro from '@tarojs/taro';
 import { useState } from 'react';
 import { AttendeeFields } from '../../components/AttendeeForm';
 import BusyButton from '../../components/BusyButton';
-import ErrorPanel from '../../components/ErrorPanel';
+import { RemedySheet } from '../../components/ErrorPanel';
 import { Empty } from '../../components/Loading';
 import { FirstLoad } from '../../components/LoadState';
 import { useLoad } from '../../hooks/useLoad';
@@ -16,7 +16,6 @@ import {
 } from '../../services/attendees';
 import { errorView, type ErrorView } from '../../services/errors';
 import { addSaved, listSaved, removeSaved, type Saved } from '../../services/saved-attendees';
-import { runRemedy } from '../../utils/remedy';
 import './index.scss';
 
 function Row({ a, onDelete }: { a: Saved; onDelete: () => void }) {
@@ -108,16 +107,12 @@ export default function AttendeesPage() {
           </BusyButton>
         </View>
       </ScrollView>
-      {error ? (
-        <ErrorPanel
-          error={error}
-          onClose={() => setError(undefined)}
-          onAction={() => {
-            setError(undefined);
-            runRemedy(error, { fix_input: () => undefined, retry: () => void add() }, list.reload);
-          }}
-        />
-      ) : null}
+      <RemedySheet
+        error={error}
+        dismiss={() => setError(undefined)}
+        handlers={{ fix_input: () => undefined, retry: () => void add() }}
+        reload={list.reload}
+      />
     </View>
   );
 }

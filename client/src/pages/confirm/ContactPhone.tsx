@@ -1,4 +1,5 @@
-import { Input, Text, View } from '@tarojs/components';
+import { Text, View } from '@tarojs/components';
+import { TextField } from '../../components/Field';
 import { maskPhone } from '../../services/shared';
 
 interface Props {
@@ -24,18 +25,16 @@ export default function ContactPhone({ value, error, locked, onChange }: Props) 
   return (
     <View className="card">
       <Text className="card__title">联系方式</Text>
-      <View className="field">
-        <Text className="field__label">联系手机</Text>
-        <Input
-          className="field__input contact__input"
-          data-testid="contact-phone"
-          type="number"
-          maxlength={11}
-          placeholder="用于订单联系与售后"
-          value={value}
-          onInput={(e) => onChange(e.detail.value)}
-        />
-      </View>
+      <TextField
+        label="联系手机"
+        className="contact__input"
+        testid="contact-phone"
+        type="number"
+        maxlength={11}
+        placeholder="用于订单联系与售后"
+        value={value}
+        onInput={onChange}
+      />
       {error ? (
         <Text className="field__error" data-testid="contact-phone-error">
           {error}

@@ -1,5 +1,6 @@
 import { Text, View } from '@tarojs/components';
 import type { Order, OrderItem } from '@showtix/shared-types';
+import AttendeeLine from '../../components/AttendeeLine';
 import { seatLabel } from '../../services/shared';
 import { formatYuan } from '../../utils/money';
 
@@ -26,11 +27,7 @@ export default function ItemsCard({ order }: { order: Order }) {
         <View key={i} className="line">
           <View className="line__main">
             <Text className="line__label">{itemLabel(it)}</Text>
-            {it.attendee ? (
-              <Text className="line__sub" data-testid="item-attendee">
-                实名观演人 {it.attendee.name} {it.attendee.idMasked}
-              </Text>
-            ) : null}
+            <AttendeeLine attendee={it.attendee} className="line__sub" testid="item-attendee" />
           </View>
           {it.transferred || it.transferring ? (
             <Text className="line__tag" data-testid="item-transfer">

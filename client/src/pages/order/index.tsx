@@ -2,7 +2,7 @@ import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro, { useRouter } from '@tarojs/taro';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import BusyButton from '../../components/BusyButton';
-import ErrorPanel from '../../components/ErrorPanel';
+import { RemedySheet } from '../../components/ErrorPanel';
 import LoadState from '../../components/LoadState';
 import { useSessionContext } from '../../components/OrderCard';
 import { OrderBadge } from '../../components/StatusBadge';
@@ -18,7 +18,6 @@ import type { Order, OrderRefund } from '@showtix/shared-types';
 import { formatYuan, percentOfFen } from '../../utils/money';
 import { refundFeePercent } from '../../utils/refund';
 import SessionChangeNote from '../../components/SessionChangeNote';
-import { runRemedy } from '../../utils/remedy';
 import { formatCountdown, formatDateTime } from '../../utils/time';
 import RefundTimeline, { refundOpen } from './RefundTimeline';
 import TicketRefundPicker, { handedOn, offersTicketRefund } from './TicketRefundPicker';
@@ -327,24 +326,16 @@ export default function OrderPage() {
           ) : null}
         </View>
       ) : null}
-      {error ? (
-        <ErrorPanel
-          error={error}
-          onClose={() => setError(undefined)}
-          onAction={() => {
-            setError(undefined);
-            runRemedy(
-              error,
-              {
-                order_again: () => ctx && go('show', { id: ctx.show.id }),
-                refresh_order: loaded.reload,
-                retry: loaded.reload,
-              },
-              loaded.reload,
-            );
-          }}
-        />
-      ) : null}
+      <RemedySheet
+        error={error}
+        dismiss={() => setError(undefined)}
+        handlers={{
+          order_again: () => ctx && go('show', { id: ctx.show.id }),
+          refresh_order: loaded.reload,
+          retry: loaded.reload,
+        }}
+        reload={loaded.reload}
+      />
     </View>
   );
 }

@@ -1,7 +1,7 @@
 import { Text, View } from '@tarojs/components';
 import { useRouter } from '@tarojs/taro';
 import { useEffect } from 'react';
-import ErrorPanel from '../../components/ErrorPanel';
+import { RemedySheet } from '../../components/ErrorPanel';
 import IdPicker from '../../components/IdPicker';
 import Loading from '../../components/Loading';
 import LoadState from '../../components/LoadState';
@@ -10,7 +10,6 @@ import { back, replace, switchTab } from '../../routes';
 import { sessionContext } from '../../services/context';
 import { isUnreachable } from '../../services/errors';
 import { retryDelayMs } from '../../services/queue';
-import { runRemedy } from '../../utils/remedy';
 import { formatDateTime } from '../../utils/time';
 import QueueBoard from './QueueBoard';
 import { useQueue } from './useQueue';
@@ -92,16 +91,12 @@ export default function QueuePage() {
           离开本页或关闭小程序不会失去排队位置，回来即可继续；轮到您后将自动进入选座。
         </Text>
       </View>
-      {err && !retrying ? (
-        <ErrorPanel
-          error={err}
-          onClose={q.dismissError}
-          onAction={() => {
-            q.dismissError();
-            runRemedy(err, { fix_input: () => undefined, back_to_show: toShow }, q.rejoin);
-          }}
-        />
-      ) : null}
+      <RemedySheet
+        error={retrying ? undefined : err}
+        dismiss={q.dismissError}
+        handlers={{ fix_input: () => undefined, back_to_show: toShow }}
+        reload={q.rejoin}
+      />
     </View>
   );
 }

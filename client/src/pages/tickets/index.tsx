@@ -1,6 +1,7 @@
 import type { Ticket } from '@showtix/shared-types';
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro, { stopPullDownRefresh, usePullDownRefresh } from '@tarojs/taro';
+import AttendeeLine from '../../components/AttendeeLine';
 import EntryNotice from '../../components/EntryNotice';
 import { Empty } from '../../components/Loading';
 import { FirstLoad } from '../../components/LoadState';
@@ -104,11 +105,7 @@ function TicketCard({
         <Text className="ticket__meta">{formatDateTime(t.startsAt)}</Text>
         <Text className="ticket__meta">{t.venueName}</Text>
         <Text className="ticket__seat">{ticketPlace(t)}</Text>
-        {t.attendee ? (
-          <Text className="ticket__holder" data-testid="ticket-holder">
-            实名观演人 {t.attendee.name} {t.attendee.idMasked}
-          </Text>
-        ) : null}
+        <AttendeeLine attendee={t.attendee} className="ticket__holder" testid="ticket-holder" />
       </View>
       <View className="ticket__tear" />
       <View className="ticket__bottom">
