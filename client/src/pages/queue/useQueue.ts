@@ -6,17 +6,12 @@ import {
   loadEntry,
   queueStatus,
   retryDelayMs,
-  saveEntry,
   type QueueEntry,
   type QueueJoin,
 } from '../../services/queue';
+import { entryPatch, firstLook, persistEntry, STOP, viewOf, type QueueView } from './queueLogic';
 
-/**
- * What the queue page shows: the server's states, plus `need_id` (a real-name session waits for
- * the fan's ID before joining), `used` (admitted, but this turn's token has bought its order),
- * `done` (the turn is over and it bought an order: not a turn that ran out) and `loading`.
- */
-export type QueueView = QueueStatus['state'] | 'need_id' | 'used' | 'done' | 'loading';
+export type { QueueView } from './queueLogic';
 
 export interface QueueState {
   view: QueueView;
@@ -29,31 +24,15 @@ export interface QueueState {
   dismissError: () => void;
 }
 
-/** States after which polling stops until the fan acts. */
-const STOP: ReadonlySet<QueueView> = new Set(['sold_out', 'expired', 'done', 'admitted']);
-
 /**
- * The waiting room of one session: joins (again, after a restart: the server answers the same
- * place), then polls GET .../queue after the server's pollAfterMs, never sooner; a 429 waits its
- * Retry-After, network trouble backs off. `onAdmitted` runs once with a fresh admission.
+ * The one pending timer of the page (a poll or a retry), and failures backing off: a 429 waits
+ * its Retry-After, network trouble backs off, a refusal stops. Nothing runs after unmount.
  */
-export function useQueue(
-  sessionId: string,
-  opts: { ready: boolean; realName: boolean; showId?: string; onAdmitted: (s: QueueStatus) => void },
-): QueueState {
-  const [entry, setEntry] = useState(() => loadEntry(sessionId));
-  const [status, setStatus] = useState<QueueStatus>();
-  const [view, setView] = useState<QueueView>('loading');
-  const [error, setError] = useState<ErrorView>();
-  const [busy, setBusy] = useState(false);
+function useRetryTimer(setError: (e: ErrorView | undefined) => void) {
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const lastPollAfter = useRef(0);
   const failures = useRef(0);
   const alive = useRef(true);
-  const admittedOnce = useRef(false);
-  const onAdmitted = useRef(opts.onAdmitted);
-  onAdmitted.current = opts.onAdmitted;
-
   const stopTimer = useCallback(() => {
     if (timer.current !== undefined) clearTimeout(timer.current);
     timer.current = undefined;
@@ -65,26 +44,52 @@ export function useQueue(
     },
     [stopTimer],
   );
+  const fail = useCallback(
+    (err: unknown, retry: () => void) => {
+      if (!alive.current) return;
+      const v = errorView(err);
+      failures.current += 1;
+      setError(v);
+      const wait = retryDelayMs(v, lastPollAfter.current, failures.current);
+      if (wait === undefined) return stopTimer();
+      later(wait, retry);
+    },
+    [later, stopTimer, setError],
+  );
+  useEffect(() => {
+    alive.current = true;
+    return () => {
+      alive.current = false;
+      stopTimer();
+    };
+  }, [stopTimer]);
+  return { alive, failures, lastPollAfter, stopTimer, later, fail };
+}
 
+type Opts = { ready: boolean; realName: boolean; showId?: string; onAdmitted: (s: QueueStatus) => void };
+
+/** The page's state and the handling of each server answer (saved, shown, polled again or not). */
+function useQueueAnswers(sessionId: string, opts: Opts) {
+  const [entry, setEntry] = useState(() => loadEntry(sessionId));
+  const [status, setStatus] = useState<QueueStatus>();
+  const [view, setView] = useState<QueueView>('loading');
+  const [error, setError] = useState<ErrorView>();
+  const t = useRetryTimer(setError);
+  const admittedOnce = useRef(false);
+  const onAdmitted = useRef(opts.onAdmitted);
+  onAdmitted.current = opts.onAdmitted;
+  const { showId } = opts;
   const persist = useCallback(
     (patch: Partial<QueueEntry>, join?: QueueJoin) => {
-      const base: QueueEntry = loadEntry(sessionId) ?? {
-        sessionId,
-        showId: opts.showId,
-        join: join ?? {},
-        joinedAt: Date.now(),
-      };
-      const next = { ...base, ...(join ? { join } : {}), ...patch };
-      saveEntry(next);
+      const next = persistEntry(sessionId, showId, patch, join);
       setEntry(next);
       return next;
     },
-    [sessionId, opts.showId],
+    [sessionId, showId],
   );
-
   // Declared before use through refs: poll and handle call each other across timers.
   const poll = useRef<() => void>(() => undefined);
-
+  const { alive, failures, lastPollAfter, stopTimer, later } = t;
   const handle = useCallback(
     (s: QueueStatus, join: QueueJoin) => {
       if (!alive.current) return;
@@ -92,24 +97,7 @@ export function useQueue(
       lastPollAfter.current = s.pollAfterMs;
       setError(undefined);
       setStatus(s);
-      const prev = loadEntry(sessionId);
-      const patch: Partial<QueueEntry> = { state: s.state };
-      if (s.state === 'waiting' && s.ahead !== null && prev?.firstAhead === undefined)
-        patch.firstAhead = Math.max(1, s.ahead);
-      if (s.admitted && s.admissionToken) {
-        patch.admissionToken = s.admissionToken;
-        patch.admissionExpiresAt = s.admissionExpiresAt;
-      }
-      if (s.state === 'expired') {
-        patch.firstAhead = undefined;
-        patch.admissionToken = undefined;
-        patch.admissionExpiresAt = undefined;
-      }
-      const saved = persist(patch, join);
-      let next: QueueView = s.state;
-      if (!s.queueEnabled) next = 'admitted';
-      else if (s.state === 'admitted' && saved.admissionToken === saved.usedToken) next = 'used';
-      else if (s.state === 'expired' && saved.orderNo) next = 'done';
+      const next = viewOf(s, persist(entryPatch(s, loadEntry(sessionId)), join));
       setView(next);
       if (next === 'admitted') {
         stopTimer();
@@ -122,28 +110,27 @@ export function useQueue(
       if (STOP.has(next)) return stopTimer();
       later(s.pollAfterMs, () => poll.current());
     },
-    [later, persist, sessionId, stopTimer],
+    [alive, failures, lastPollAfter, later, persist, sessionId, stopTimer],
   );
+  const state = { entry, status, view, setView, error, setError };
+  return { ...state, t, admittedOnce, persist, poll, handle };
+}
 
-  const fail = useCallback(
-    (err: unknown, retry: () => void) => {
-      if (!alive.current) return;
-      const v = errorView(err);
-      failures.current += 1;
-      setError(v);
-      const wait = retryDelayMs(v, lastPollAfter.current, failures.current);
-      if (wait === undefined) return stopTimer();
-      later(wait, retry);
-    },
-    [later, stopTimer],
-  );
-
+/**
+ * The waiting room of one session: joins (again, after a restart: the server answers the same
+ * place), then polls GET .../queue after the server's pollAfterMs, never sooner; a 429 waits its
+ * Retry-After, network trouble backs off. `onAdmitted` runs once with a fresh admission.
+ */
+export function useQueue(sessionId: string, opts: Opts): QueueState {
+  const q = useQueueAnswers(sessionId, opts);
+  const { handle, setView, setError, persist } = q;
+  const { fail, stopTimer } = q.t;
+  const [busy, setBusy] = useState(false);
   // The server lost this fan's place (a turn that ended while the app was closed, a restarted
   // queue): join again, once, with the body this phone joined with.
   const joinAgain = useRef<(join: QueueJoin) => void>(() => undefined);
   const rejoinedLost = useRef(false);
-
-  poll.current = () => {
+  q.poll.current = () => {
     const join = loadEntry(sessionId)?.join ?? {};
     queueStatus(sessionId).then(
       (s) => {
@@ -153,10 +140,9 @@ export function useQueue(
         }
         handle(s, join);
       },
-      (e) => fail(e, () => poll.current()),
+      (e) => fail(e, () => q.poll.current()),
     );
   };
-
   const doJoin = useCallback(
     (join: QueueJoin) => {
       stopTimer();
@@ -178,51 +164,22 @@ export function useQueue(
         );
       void attempt();
     },
-    [fail, handle, opts.realName, sessionId, stopTimer],
+    [fail, handle, opts.realName, sessionId, stopTimer, setError, setView],
   );
-
   joinAgain.current = doJoin;
-
-  // First look, once the session is known: join again where this phone joined before (the
-  // server answers the same place), show a finished turn as it ended, or ask for an ID.
   useEffect(() => {
     if (!opts.ready) return;
-    const e = loadEntry(sessionId);
-    const over =
-      e?.state === 'admitted' &&
-      e.admissionExpiresAt !== undefined &&
-      new Date(e.admissionExpiresAt).getTime() <= Date.now();
-    // (A session sold out last time is asked again: returned tickets may have reopened it.)
-    if (e && (e.state === 'expired' || over)) setView(e.orderNo ? 'done' : 'expired');
-    else if (e) doJoin(e.join);
-    else if (opts.realName) setView('need_id');
-    else doJoin({});
+    const first = firstLook(loadEntry(sessionId), opts.realName);
+    if ('view' in first) setView(first.view);
+    else doJoin(first.join);
     // Runs once per session, when its details have arrived.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opts.ready, sessionId]);
-
-  useEffect(() => {
-    alive.current = true;
-    return () => {
-      alive.current = false;
-      stopTimer();
-    };
-  }, [stopTimer]);
-
   const rejoin = useCallback(() => {
-    admittedOnce.current = false;
+    q.admittedOnce.current = false;
     persist({ firstAhead: undefined, state: undefined, orderNo: undefined, joinedAt: Date.now() });
     doJoin(loadEntry(sessionId)?.join ?? {});
-  }, [doJoin, persist, sessionId]);
-
-  return {
-    view,
-    status,
-    entry,
-    error,
-    busy,
-    join: doJoin,
-    rejoin,
-    dismissError: () => setError(undefined),
-  };
+  }, [doJoin, persist, sessionId, q.admittedOnce]);
+  const { view, status, entry, error } = q;
+  return { view, status, entry, error, busy, join: doJoin, rejoin, dismissError: () => setError(undefined) };
 }
