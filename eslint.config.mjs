@@ -37,7 +37,6 @@ const LONG_FUNCTIONS_TODO = [
   ['client/src/packages/staff/scan/index.tsx', 163],
   ['client/src/packages/staff/scan/useDesk.ts', 127],
   ['client/src/pages/attendees/index.tsx', 83],
-  ['client/src/pages/queue/QueueBoard.tsx', 88],
   ['client/src/pages/seatmap/index.tsx', 177],
   ['server/src/inventory/rebuild.ts', 92],
   ['server/src/orders/insert-repo.ts', 84],

@@ -121,6 +121,16 @@ export interface BoardProps {
   onOrders: () => void;
 }
 
+function Shuffling() {
+  return (
+    <View className="queue__body" data-testid="queue-shuffling">
+      <Pulse label="开售啦" value="随机排序中" testid="queue-shuffle" />
+      <Text className="queue__headline">正在随机排定顺序…</Text>
+      <Text className="queue__text">开售前进入的观众正在随机分配排队顺序，请稍候，不要离开。</Text>
+    </View>
+  );
+}
+
 /** The waiting room as the fan sees it, one block per state. */
 export default function QueueBoard(p: BoardProps) {
   const s = p.status;
@@ -128,13 +138,7 @@ export default function QueueBoard(p: BoardProps) {
     case 'presale':
       return <Presale saleStartsAt={p.saleStartsAt} />;
     case 'shuffling':
-      return (
-        <View className="queue__body" data-testid="queue-shuffling">
-          <Pulse label="开售啦" value="随机排序中" testid="queue-shuffle" />
-          <Text className="queue__headline">正在随机排定顺序…</Text>
-          <Text className="queue__text">开售前进入的观众正在随机分配排队顺序，请稍候，不要离开。</Text>
-        </View>
-      );
+      return <Shuffling />;
     case 'waiting':
     case 'not_joined':
       return s ? <Waiting s={s} entry={p.entry} /> : null;
@@ -148,6 +152,14 @@ export default function QueueBoard(p: BoardProps) {
           text="正在进入选座，请在购票时间内完成下单。"
         />
       );
+    default:
+      return <TurnOver {...p} />;
+  }
+}
+
+/** The states where the fan's turn is spent, ended or cannot come: what to do next. */
+function TurnOver(p: BoardProps) {
+  switch (p.view) {
     case 'used':
       return (
         <Final
