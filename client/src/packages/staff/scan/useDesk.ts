@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type MutableRefObject } from 'react';
 import { errorView, toApiError, type ErrorView } from '../../../services/errors';
 import { cue } from '../../../services/feedback';
 import {
@@ -54,37 +54,30 @@ export interface Desk {
   clearError: () => void;
 }
 
-/**
- * The scan desk's state: network, offline bundle (downloaded at start, refreshed while online),
- * queued offline check-ins (synced when the network is back, and retried), the last result.
- */
-export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
-  const { sessionId, gate } = setup;
+type SetOnline = (v: boolean) => void;
+
+/** Whether the network is up: state for the page, a ref for callbacks already running. */
+function useOnline() {
   const [online, setOnlineState] = useState(true);
   const onlineRef = useRef(true);
+  const setOnline = useCallback((v: boolean) => {
+    onlineRef.current = v;
+    setOnlineState(v);
+  }, []);
+  return { online, onlineRef, setOnline };
+}
+
+/** The session's offline bundle: kept on the phone, downloaded again by refresh. */
+function useBundle(sessionId: string, now: () => number, setOnline: SetOnline) {
   const [bundle, setBundle] = useState<OfflineBundle | undefined>(() => loadBundle(sessionId));
   const bundleRef = useRef(bundle);
   const [bundleStored, setStored] = useState(true);
   const [bundleError, setBundleError] = useState<ErrorView>();
-  const [pending, setPending] = useState(() => pendingCheckins().length);
-  const [report, setReport] = useState<SyncReport>();
-  const [result, setResult] = useState<ScanView>();
-  const [error, setError] = useState<ErrorView>();
-  const [busy, setBusy] = useState(false);
-  const busyRef = useRef(false);
-  const localCount = () => Object.values(admittedHere(sessionId)).filter((a) => a.gate === gate).length;
-  const [gateCount, setGateCount] = useState(localCount);
   // Offline checks run on the server's time: this phone's clock, corrected by the difference
   // measured when the bundle was downloaded (a phone minutes off would refuse every code).
   const skewRef = useRef(0);
   const [clockSkewMs, setClockSkew] = useState(0);
   const serverNow = useCallback(() => now() - skewRef.current, [now]);
-
-  const setOnline = useCallback((v: boolean) => {
-    onlineRef.current = v;
-    setOnlineState(v);
-  }, []);
-
   const refresh = useCallback(async () => {
     try {
       const r = await refreshBundle(sessionId);
@@ -101,7 +94,13 @@ export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
       else setBundleError(v);
     }
   }, [now, sessionId, setOnline]);
+  return { bundle, bundleRef, bundleStored, bundleError, clockSkewMs, serverNow, refresh };
+}
 
+/** Check-ins admitted offline, waiting to be sent; sync sends them and keeps the report. */
+function useSync(now: () => number, setOnline: SetOnline) {
+  const [pending, setPending] = useState(() => pendingCheckins().length);
+  const [report, setReport] = useState<SyncReport>();
   const sync = useCallback(async () => {
     try {
       const r = await syncPending(now());
@@ -113,7 +112,28 @@ export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
       setPending(pendingCheckins().length);
     }
   }, [now, setOnline]);
+  return { pending, setPending, report, sync };
+}
 
+interface ScanDeps {
+  setup: DeskSetup;
+  onlineRef: MutableRefObject<boolean>;
+  setOnline: SetOnline;
+  bundleRef: MutableRefObject<OfflineBundle | undefined>;
+  serverNow: () => number;
+  setPending: (n: number) => void;
+}
+
+/** One scan at a time: the verdict (online, or offline against the bundle), the gate's count. */
+function useScan(d: ScanDeps) {
+  const { sessionId, gate } = d.setup;
+  const [result, setResult] = useState<ScanView>();
+  const [error, setError] = useState<ErrorView>();
+  const [busy, setBusy] = useState(false);
+  const busyRef = useRef(false);
+  const localCount = () => Object.values(admittedHere(sessionId)).filter((a) => a.gate === gate).length;
+  const [gateCount, setGateCount] = useState(localCount);
+  const { onlineRef, setOnline, bundleRef, serverNow, setPending } = d;
   const scan = useCallback(
     async (input: ScanInput) => {
       if (busyRef.current) return undefined;
@@ -148,8 +168,23 @@ export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
         setBusy(false);
       }
     },
-    [gate, serverNow, sessionId, setOnline],
+    [gate, serverNow, sessionId, setOnline, onlineRef, bundleRef, setPending],
   );
+  const clearResult = () => setResult(undefined);
+  const clearError = () => setError(undefined);
+  return { result, error, busy, gateCount, scan, clearResult, clearError };
+}
+
+/**
+ * The scan desk's state: network, offline bundle (downloaded at start, refreshed while online),
+ * queued offline check-ins (synced when the network is back, and retried), the last result.
+ */
+export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
+  const { online, onlineRef, setOnline } = useOnline();
+  const b = useBundle(setup.sessionId, now, setOnline);
+  const { pending, setPending, report, sync } = useSync(now, setOnline);
+  const { bundleRef, serverNow, refresh } = b;
+  const s = useScan({ setup, onlineRef, setOnline, bundleRef, serverNow, setPending });
 
   // The network: back online -> sync what was admitted offline and fetch a fresh bundle.
   useEffect(
@@ -162,7 +197,7 @@ export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
           void refresh();
         }
       }),
-    [refresh, setOnline, sync],
+    [refresh, setOnline, sync, onlineRef],
   );
 
   useEffect(() => {
@@ -174,24 +209,8 @@ export function useDesk(setup: DeskSetup, now: () => number = Date.now): Desk {
       clearInterval(bundleTimer);
       clearInterval(syncTimer);
     };
-  }, [refresh, sync]);
+  }, [refresh, sync, onlineRef]);
 
-  return {
-    online,
-    bundle,
-    bundleStored,
-    bundleError,
-    pending,
-    report,
-    result,
-    error,
-    busy,
-    gateCount,
-    clockSkewMs,
-    scan,
-    sync,
-    refresh,
-    clearResult: () => setResult(undefined),
-    clearError: () => setError(undefined),
-  };
+  const { bundle, bundleStored, bundleError, clockSkewMs } = b;
+  return { online, bundle, bundleStored, bundleError, pending, report, clockSkewMs, ...s, sync, refresh };
 }
