@@ -46,9 +46,8 @@ function StatusBar({ desk }: { desk: ReturnType<typeof useDesk> }) {
   );
 }
 
-function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
-  const desk = useDesk(setup);
-  const [hint, setHint] = useState<string>();
+/** WeChat's camera scanner, reopened after each result that needs nothing from the staff member. */
+function useCameraScan(desk: ReturnType<typeof useDesk>) {
   const rescan = useRef<ReturnType<typeof setTimeout>>();
   const alive = useRef(true);
   useEffect(
@@ -58,8 +57,6 @@ function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
     },
     [],
   );
-
-  // WeChat's camera scanner, reopened after each result that needs nothing from the staff member.
   const scanWithCamera = async () => {
     clearTimeout(rescan.current);
     desk.clearResult();
@@ -78,20 +75,39 @@ function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
     desk.clearResult();
     if (!H5) void scanWithCamera();
   };
+  return { scanWithCamera, next };
+}
 
+function DeskHead({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
   return (
-    <View className="page desk" data-testid="desk">
-      <View className="desk__head">
-        <View className="desk__title-row">
-          <Text className="desk__title">{setup.showTitle}</Text>
-          <Text className="link" data-testid="desk-change" onClick={onChange}>
-            更换
-          </Text>
-        </View>
-        <Text className="desk__sub">
-          {formatDateTime(setup.startsAt)} · 入口 {setup.gate}
+    <View className="desk__head">
+      <View className="desk__title-row">
+        <Text className="desk__title">{setup.showTitle}</Text>
+        <Text className="link" data-testid="desk-change" onClick={onChange}>
+          更换
         </Text>
       </View>
+      <Text className="desk__sub">
+        {formatDateTime(setup.startsAt)} · 入口 {setup.gate}
+      </Text>
+    </View>
+  );
+}
+
+/** No network and no offline data yet: nothing can be checked, said plainly. */
+function deskError(desk: ReturnType<typeof useDesk>) {
+  return desk.error?.code === 'NETWORK' && !desk.bundle
+    ? { ...desk.error, message: '网络不可用，且本机还没有离线数据，暂不能核验。请检查网络。' }
+    : desk.error;
+}
+
+function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
+  const desk = useDesk(setup);
+  const [hint, setHint] = useState<string>();
+  const { scanWithCamera, next } = useCameraScan(desk);
+  return (
+    <View className="page desk" data-testid="desk">
+      <DeskHead setup={setup} onChange={onChange} />
       <StatusBar desk={desk} />
       <ScrollView scrollY className="desk__scroll">
         <View className="desk__count">
@@ -122,11 +138,7 @@ function Desk({ setup, onChange }: { setup: DeskSetup; onChange: () => void }) {
       </ScrollView>
       {desk.result ? <ScanResult v={desk.result} onNext={next} /> : null}
       <RemedySheet
-        error={
-          desk.error?.code === 'NETWORK' && !desk.bundle
-            ? { ...desk.error, message: '网络不可用，且本机还没有离线数据，暂不能核验。请检查网络。' }
-            : desk.error
-        }
+        error={deskError(desk)}
         dismiss={desk.clearError}
         handlers={{ retry: () => undefined, back_home: onChange }}
         reload={() => undefined}
