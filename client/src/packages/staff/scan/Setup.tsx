@@ -18,6 +18,46 @@ async function assignedShows(): Promise<ShowDetail[]> {
   return Promise.all(shows.map((s) => getShow(s.id)));
 }
 
+/** The desk set up from the choices, or the hint for what is missing. */
+function deskSetupOf(shows: ShowDetail[], sessionId: string | undefined, gate: string): DeskSetup | string {
+  const show = shows.find((s) => s.sessions.some((x) => x.id === sessionId));
+  const session = show?.sessions.find((x) => x.id === sessionId);
+  if (!show || !session) return '请选择检票场次';
+  if (!gate.trim()) return '请填写入口名称，如“东1门”';
+  return {
+    showId: show.id,
+    showTitle: show.title,
+    sessionId: session.id,
+    startsAt: session.startsAt,
+    gate: gate.trim(),
+  };
+}
+
+function SessionPicker(p: { shows: ShowDetail[]; sessionId?: string; onPick: (id: string) => void }) {
+  return (
+    <View className="card">
+      <Text className="card__title">选择检票场次</Text>
+      {p.shows.map((show) => (
+        <View key={show.id} className="setup__show">
+          <Text className="setup__title">{show.title}</Text>
+          {show.sessions.map((s) => (
+            <Choice
+              key={s.id}
+              on={p.sessionId === s.id}
+              testid="setup-session"
+              title={formatDateTime(s.startsAt)}
+              onClick={() => p.onPick(s.id)}
+            >
+              {show.venue?.name ?? show.venueName}
+              {s.realName ? ' · 实名制' : ''}
+            </Choice>
+          ))}
+        </View>
+      ))}
+    </View>
+  );
+}
+
 /** Before scanning: which session, at which gate. */
 export default function Setup({
   initial,
@@ -44,43 +84,20 @@ export default function Setup({
     );
   }
   const start = () => {
-    const show = shows.data!.find((s) => s.sessions.some((x) => x.id === sessionId));
-    const session = show?.sessions.find((x) => x.id === sessionId);
-    if (!show || !session) return setHint('请选择检票场次');
-    if (!gate.trim()) return setHint('请填写入口名称，如“东1门”');
-    onStart({
-      showId: show.id,
-      showTitle: show.title,
-      sessionId: session.id,
-      startsAt: session.startsAt,
-      gate: gate.trim(),
-    });
+    const made = deskSetupOf(shows.data!, sessionId, gate);
+    if (typeof made === 'string') return setHint(made);
+    onStart(made);
   };
   return (
     <View className="setup">
-      <View className="card">
-        <Text className="card__title">选择检票场次</Text>
-        {shows.data.map((show) => (
-          <View key={show.id} className="setup__show">
-            <Text className="setup__title">{show.title}</Text>
-            {show.sessions.map((s) => (
-              <Choice
-                key={s.id}
-                on={sessionId === s.id}
-                testid="setup-session"
-                title={formatDateTime(s.startsAt)}
-                onClick={() => {
-                  setSessionId(s.id);
-                  setHint(undefined);
-                }}
-              >
-                {show.venue?.name ?? show.venueName}
-                {s.realName ? ' · 实名制' : ''}
-              </Choice>
-            ))}
-          </View>
-        ))}
-      </View>
+      <SessionPicker
+        shows={shows.data}
+        sessionId={sessionId}
+        onPick={(id) => {
+          setSessionId(id);
+          setHint(undefined);
+        }}
+      />
       <View className="card">
         <Text className="card__title">入口名称</Text>
         <TextField
