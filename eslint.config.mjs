@@ -33,7 +33,6 @@ const LONG_FUNCTIONS_TODO = [
   ['bench/chaos/buyers.mjs', 99],
   ['bench/cluster/run.mjs', 152],
   ['bench/chaos/stack.mjs', 140],
-  ['client/src/pages/attendees/index.tsx', 83],
   ['client/src/pages/seatmap/index.tsx', 177],
   ['server/src/inventory/rebuild.ts', 92],
   ['server/src/orders/insert-repo.ts', 84],

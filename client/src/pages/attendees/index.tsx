@@ -6,7 +6,7 @@ import BusyButton from '../../components/BusyButton';
 import { RemedySheet } from '../../components/ErrorPanel';
 import { Empty } from '../../components/Loading';
 import { FirstLoad } from '../../components/LoadState';
-import { useLoad } from '../../hooks/useLoad';
+import { useLoad, type Loaded } from '../../hooks/useLoad';
 import {
   blankAttendee,
   ID_TYPE_LABELS,
@@ -30,6 +30,29 @@ function Row({ a, onDelete }: { a: Saved; onDelete: () => void }) {
       <Text className="saved-row__delete" data-testid="saved-delete" onClick={onDelete}>
         删除
       </Text>
+    </View>
+  );
+}
+
+async function confirmRemove(a: Saved): Promise<boolean> {
+  const ok = await Taro.showModal({
+    title: '删除常用观演人',
+    content: `确定删除 ${a.nameMasked}（${a.idMasked}）？已购门票不受影响。`,
+    confirmText: '删除',
+  });
+  return ok.confirm;
+}
+
+function SavedList({ list, onDelete }: { list: Loaded<Saved[]>; onDelete: (a: Saved) => void }) {
+  return (
+    <View className="card">
+      <Text className="card__title">常用观演人</Text>
+      <Text className="card__sub">购买实名制演出时可直接选择；证件信息加密保存，仅显示部分号码</Text>
+      <FirstLoad loaded={list} />
+      {list.data?.length === 0 ? <Empty text="还没有常用观演人，在下方添加" /> : null}
+      {(list.data ?? []).map((a) => (
+        <Row key={a.id} a={a} onDelete={() => onDelete(a)} />
+      ))}
     </View>
   );
 }
@@ -59,12 +82,7 @@ export default function AttendeesPage() {
     }
   };
   const remove = async (a: Saved) => {
-    const ok = await Taro.showModal({
-      title: '删除常用观演人',
-      content: `确定删除 ${a.nameMasked}（${a.idMasked}）？已购门票不受影响。`,
-      confirmText: '删除',
-    });
-    if (!ok.confirm) return;
+    if (!(await confirmRemove(a))) return;
     try {
       await removeSaved(a.id);
       list.reload();
@@ -80,15 +98,7 @@ export default function AttendeesPage() {
   return (
     <View className="page attendees">
       <ScrollView scrollY className="attendees__scroll">
-        <View className="card">
-          <Text className="card__title">常用观演人</Text>
-          <Text className="card__sub">购买实名制演出时可直接选择；证件信息加密保存，仅显示部分号码</Text>
-          <FirstLoad loaded={list} />
-          {list.data?.length === 0 ? <Empty text="还没有常用观演人，在下方添加" /> : null}
-          {(list.data ?? []).map((a) => (
-            <Row key={a.id} a={a} onDelete={() => void remove(a)} />
-          ))}
-        </View>
+        <SavedList list={list} onDelete={(a) => void remove(a)} />
         <View className="card" data-testid="saved-form">
           <Text className="card__title">添加观演人</Text>
           <AttendeeFields
