@@ -111,6 +111,153 @@ function rate(samples) {
   return { rps: inWindow / ((last - start) / 1000), windowS: (last - start) / 1000, created: ok.length };
 }
 
+/**
+ * The faults on a timer, from t0: kill -9 of an API process (back 2 s later), kill -9 of the
+ * Redis master of the hot slot (until its replica is promoted), a MariaDB replica restart.
+ * Resolves to the Redis kill's time since t0 (ms).
+ */
+async function faultSchedule(topo, slot, faults, t0) {
+  const at = () => (performance.now() - t0) / 1000;
+  const redisDir = topo.redis.dir;
+  await sleep(1500);
+  const victim = topo.apis[1];
+  faults.push({ fault: 'kill -9 API process', name: victim.name, at_s: at() });
+  await topo.killApi(victim);
+  setTimeout(
+    () => void topo.startApi(victim).then(() => faults.push({ fault: 'API process back', at_s: at() })),
+    2000,
+  );
+  await sleep(1500);
+  const port = masterOfSlot(topo.redis.ports[0], slot) ?? masterOfSlot(topo.redis.ports[3], slot);
+  faults.push({ fault: 'kill -9 Redis master of the hot session', port, at_s: at() });
+  process.kill(nodePid(redisDir, port), 'SIGKILL');
+  const killedAt = performance.now();
+  const other = topo.redis.ports.find((p) => p !== port);
+  while (clusterState(other) !== 'ok' || masterOfSlot(other, slot) === port) await sleep(100);
+  faults.push({
+    fault: 'Redis replica promoted, cluster_state ok',
+    at_s: at(),
+    took_s: (performance.now() - killedAt) / 1000,
+  });
+  startNode(redisDir, port); // rejoins as a replica of the promoted one
+  await sleep(1000);
+  faults.push({ fault: 'restart MariaDB replica', at_s: at() });
+  await restartReplica(topo.mariadb.dir);
+  faults.push({ fault: 'MariaDB replica back', at_s: at() });
+  return killedAt - t0;
+}
+
+/** Fans refreshing the show list (replica reads) during the sale, through nginx. */
+async function showListReaders(url, isDone) {
+  let failed = 0;
+  let n = 0;
+  const end = Date.now() + 60_000;
+  while (!isDone() && Date.now() < end) {
+    const r = await fetch(`${url}/api/v1/shows`).catch(() => undefined);
+    n++;
+    if (!r?.ok) failed++;
+    await sleep(50);
+  }
+  return { n, failed };
+}
+
+/** 1. The same sale on one API process, straight (no nginx), no faults. */
+async function sellSingle(topo, tokens, single) {
+  const api1 = topo.apis[0];
+  await autocannon({ url: `${api1.url}/api/v1/shows`, connections: 10, duration: 1 }); // warm-up
+  const s1 = await sell(
+    api1.url,
+    tokens.slice(0, BUYERS),
+    bodiesFor(single, BUYERS, 1),
+    'single',
+    performance.now(),
+  );
+  const singleRate = rate(s1.samples);
+  console.log(
+    `one process: ${Math.round(singleRate.rps)} purchase req/s over ${singleRate.windowS.toFixed(1)} s`,
+  );
+  return singleRate;
+}
+
+/** 2. Through nginx to every API process, with the faults on a timer. */
+async function sellCluster(topo, deps, tokens, tour, faults) {
+  const t0 = performance.now();
+  const hot = deps.keys.session(tour[0].id).meta;
+  const slot = Number(await deps.redis.call('CLUSTER', 'KEYSLOT', hot));
+  const schedule = faultSchedule(topo, slot, faults, t0);
+  let done = false;
+  const readers = showListReaders(topo.url, () => done);
+  const s2 = await sell(topo.url, tokens.slice(BUYERS), bodiesFor(tour, BUYERS, 2), 'cluster', t0);
+  done = true;
+  const redisKillMs = await schedule;
+  const reads = await readers;
+  return { s2, redisKillMs, reads };
+}
+
+/** How the cluster sale went during the failover: recovery, errors, statuses. */
+function failoverStats(s2, redisKillMs, faults) {
+  // Recovery: from the Redis master's kill until a purchase sent after the kill is acknowledged
+  // (the whole Cluster refuses commands until the replica is promoted; clients wait it out).
+  const recoveredAt = s2.samples
+    .filter((s) => s[2] === 201 && s[0] >= redisKillMs)
+    .reduce((m, s) => Math.min(m, s[1]), Infinity);
+  const failoverStart = (faults[0]?.at_s ?? 0) * 1000;
+  const during = s2.samples.filter((s) => s[1] >= failoverStart);
+  const errorsDuringFailover = during.filter((s) => s[2] >= 500).length + s2.errors; // autocannon's errors are socket-level
+  const statuses = {};
+  for (const s of s2.samples) statuses[s[2]] = (statuses[s[2]] ?? 0) + 1;
+  const recovery = Number.isFinite(recoveredAt)
+    ? Number(((recoveredAt - redisKillMs) / 1000).toFixed(2))
+    : null;
+  return { errorsDuringFailover, errorsByCode: byCode(during), statuses, recovery };
+}
+
+/** The record: every acknowledged order is in MySQL (the primary), nothing sold twice. */
+async function record(deps, { tour, single }, run, singleRate, faults) {
+  const { s2, redisKillMs, reads } = run;
+  const f = failoverStats(s2, redisKillMs, faults);
+  const clusterRate = rate(s2.samples);
+  await sleep(2000);
+  const acked = s2.samples.filter((s) => s[2] === 201).map((s) => s[3]);
+  const found = await countInMysql(deps, acked);
+  const a = await audit(deps, tour);
+  const a1 = await audit(deps, single);
+  const cap = (t) => t.reduce((n, s) => n + s.capacity, 0);
+  const lat = s2.samples.map((s) => s[1] - s[0]).sort((x, y) => x - y);
+  return {
+    scenario: 'flash-sale-cluster',
+    apis: APIS,
+    buyers: BUYERS,
+    connections: CONNECTIONS,
+    capacity: cap(tour),
+    sold: a.sold,
+    oversold:
+      Math.max(0, a.sold - cap(tour)) +
+      a.oversoldSessions +
+      Math.max(0, a1.sold - cap(single)) +
+      a1.oversoldSessions,
+    double_sold: a.doubleSold + a1.doubleSold,
+    created_201: acked.length,
+    lost_acknowledged: acked.length - found,
+    errors_during_failover: f.errorsDuringFailover,
+    errors_by_code: f.errorsByCode,
+    socket_errors: s2.errors,
+    failover_recovery_s: f.recovery,
+    purchase_rps: Math.round(clusterRate.rps),
+    single_process_rps: Math.round(singleRate.rps),
+    selling_window_s: Number(clusterRate.windowS.toFixed(2)),
+    p50_ms: Number(percentile(lat, 50).toFixed(1)),
+    p99_ms: Number(percentile(lat, 99).toFixed(1)),
+    show_list_reads: reads.n,
+    show_list_failed: reads.failed,
+    redis_mysql_diff: a.redisDiff + a1.redisDiff,
+    statuses: f.statuses,
+    faults,
+    load_avg: (await import('node:os')).loadavg().map((l) => Number(l.toFixed(2))),
+    at: new Date().toISOString(),
+  };
+}
+
 async function main() {
   const startedAt = new Date().toISOString();
   console.log(
@@ -129,141 +276,20 @@ async function main() {
   const deps = await createDeps(loadConfig({ ...process.env, ...topo.env, JOBS_ENABLED: 'false' }));
   const faults = [];
   try {
-    const cap = (tour) => tour.reduce((a, s) => a + s.capacity, 0);
     console.log(
       `seeding two sales of 2 sessions x (${SEATS} seats + ${SEATS}-unit zone), ${BUYERS} buyers each`,
     );
     const single = await seedTour(deps, { sessions: 2, seatsPerSession: SEATS, zoneCapacity: SEATS });
     const tour = await seedTour(deps, { sessions: 2, seatsPerSession: SEATS, zoneCapacity: SEATS });
     const tokens = await seedUsers(deps, BUYERS * 2);
-
-    // 1. The same sale on one API process, straight (no nginx), no faults.
-    const api1 = topo.apis[0];
-    await autocannon({ url: `${api1.url}/api/v1/shows`, connections: 10, duration: 1 }); // warm-up
-    const s1 = await sell(
-      api1.url,
-      tokens.slice(0, BUYERS),
-      bodiesFor(single, BUYERS, 1),
-      'single',
-      performance.now(),
-    );
-    const singleRate = rate(s1.samples);
-    console.log(
-      `one process: ${Math.round(singleRate.rps)} purchase req/s over ${singleRate.windowS.toFixed(1)} s`,
-    );
-
-    // 2. Through nginx to every API process, with the faults on a timer.
-    const t0 = performance.now();
-    const at = () => (performance.now() - t0) / 1000;
-    const hot = deps.keys.session(tour[0].id).meta;
-    const slot = Number(await deps.redis.call('CLUSTER', 'KEYSLOT', hot));
-    const redisDir = topo.redis.dir;
-    const schedule = (async () => {
-      await sleep(1500);
-      const victim = topo.apis[1];
-      faults.push({ fault: 'kill -9 API process', name: victim.name, at_s: at() });
-      await topo.killApi(victim);
-      setTimeout(
-        () => void topo.startApi(victim).then(() => faults.push({ fault: 'API process back', at_s: at() })),
-        2000,
-      );
-      await sleep(1500);
-      const port = masterOfSlot(topo.redis.ports[0], slot) ?? masterOfSlot(topo.redis.ports[3], slot);
-      faults.push({ fault: 'kill -9 Redis master of the hot session', port, at_s: at() });
-      process.kill(nodePid(redisDir, port), 'SIGKILL');
-      const killedAt = performance.now();
-      const other = topo.redis.ports.find((p) => p !== port);
-      while (clusterState(other) !== 'ok' || masterOfSlot(other, slot) === port) await sleep(100);
-      faults.push({
-        fault: 'Redis replica promoted, cluster_state ok',
-        at_s: at(),
-        took_s: (performance.now() - killedAt) / 1000,
-      });
-      startNode(redisDir, port); // rejoins as a replica of the promoted one
-      await sleep(1000);
-      faults.push({ fault: 'restart MariaDB replica', at_s: at() });
-      await restartReplica(topo.mariadb.dir);
-      faults.push({ fault: 'MariaDB replica back', at_s: at() });
-      return killedAt - t0;
-    })();
-    let done = false;
-    const readers = (async () => {
-      // Fans refreshing the show list (replica reads) during the sale, through nginx.
-      let failed = 0;
-      let n = 0;
-      const end = Date.now() + 60_000;
-      while (!done && Date.now() < end) {
-        const r = await fetch(`${topo.url}/api/v1/shows`).catch(() => undefined);
-        n++;
-        if (!r?.ok) failed++;
-        await sleep(50);
-      }
-      return { n, failed };
-    })();
-    const s2 = await sell(topo.url, tokens.slice(BUYERS), bodiesFor(tour, BUYERS, 2), 'cluster', t0);
-    done = true;
-    const redisKillMs = await schedule;
-    const reads = await readers;
-    const clusterRate = rate(s2.samples);
-
-    // Recovery: from the Redis master's kill until a purchase sent after the kill is acknowledged
-    // (the whole Cluster refuses commands until the replica is promoted; clients wait it out).
-    const recoveredAt = s2.samples
-      .filter((s) => s[2] === 201 && s[0] >= redisKillMs)
-      .reduce((m, s) => Math.min(m, s[1]), Infinity);
-    const failoverStart = (faults[0]?.at_s ?? 0) * 1000;
-    const during = s2.samples.filter((s) => s[1] >= failoverStart);
-    const errorsDuringFailover = during.filter((s) => s[2] >= 500).length + s2.errors; // autocannon's errors are socket-level
-    const statuses = {};
-    for (const s of s2.samples) statuses[s[2]] = (statuses[s[2]] ?? 0) + 1;
-    const errorsByCode = byCode(during);
-
-    // The record: every acknowledged order is in MySQL (the primary), nothing sold twice.
-    await sleep(2000);
-    const acked = s2.samples.filter((s) => s[2] === 201).map((s) => s[3]);
-    const found = await countInMysql(deps, acked);
-    const a = await audit(deps, tour);
-    const a1 = await audit(deps, single);
-    const lat = s2.samples.map((s) => s[1] - s[0]).sort((x, y) => x - y);
-    const result = {
-      scenario: 'flash-sale-cluster',
-      apis: APIS,
-      buyers: BUYERS,
-      connections: CONNECTIONS,
-      capacity: cap(tour),
-      sold: a.sold,
-      oversold:
-        Math.max(0, a.sold - cap(tour)) +
-        a.oversoldSessions +
-        Math.max(0, a1.sold - cap(single)) +
-        a1.oversoldSessions,
-      double_sold: a.doubleSold + a1.doubleSold,
-      created_201: acked.length,
-      lost_acknowledged: acked.length - found,
-      errors_during_failover: errorsDuringFailover,
-      errors_by_code: errorsByCode,
-      socket_errors: s2.errors,
-      failover_recovery_s: Number.isFinite(recoveredAt)
-        ? Number(((recoveredAt - redisKillMs) / 1000).toFixed(2))
-        : null,
-      purchase_rps: Math.round(clusterRate.rps),
-      single_process_rps: Math.round(singleRate.rps),
-      selling_window_s: Number(clusterRate.windowS.toFixed(2)),
-      p50_ms: Number(percentile(lat, 50).toFixed(1)),
-      p99_ms: Number(percentile(lat, 99).toFixed(1)),
-      show_list_reads: reads.n,
-      show_list_failed: reads.failed,
-      redis_mysql_diff: a.redisDiff + a1.redisDiff,
-      statuses,
-      faults,
-      load_avg: (await import('node:os')).loadavg().map((l) => Number(l.toFixed(2))),
-      at: new Date().toISOString(),
-    };
+    const singleRate = await sellSingle(topo, tokens, single);
+    const run = await sellCluster(topo, deps, tokens, tour, faults);
+    const result = await record(deps, { tour, single }, run, singleRate, faults);
     console.log(
       `cluster: ${result.purchase_rps} purchase req/s (one process: ${result.single_process_rps}); ` +
         `${result.created_201} orders acknowledged, ${result.lost_acknowledged} lost; oversold ${result.oversold}, ` +
-        `double-sold ${result.double_sold}; errors during failover ${errorsDuringFailover}; ` +
-        `recovery ${result.failover_recovery_s} s; statuses ${JSON.stringify(statuses)}`,
+        `double-sold ${result.double_sold}; errors during failover ${result.errors_during_failover}; ` +
+        `recovery ${result.failover_recovery_s} s; statuses ${JSON.stringify(result.statuses)}`,
     );
     report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.lost_acknowledged) process.exitCode = 1;
