@@ -93,6 +93,115 @@ ${temp}
   return { port, url: `http://127.0.0.1:${port}`, child, prefix };
 }
 
+/** Stops every process the topology started, then its queues, Redis, MariaDB and directory. */
+function stopper(t, o) {
+  const { children } = t;
+  const alive = (c) => c.exitCode === null && c.signalCode === null;
+  return async () => {
+    for (const c of children) if (alive(c)) c.kill('SIGTERM');
+    const end = Date.now() + 15_000;
+    while ([...children].some(alive) && Date.now() < end) await sleep(100);
+    for (const c of children) if (alive(c)) c.kill('SIGKILL');
+    if (t.env) await dropQueues(t.env.AMQP_PREFIX);
+    if (t.redis) await stopRedisCluster(t.redis.dir);
+    if (t.mariadb) await stopReplicaPair(t.mariadb.dir);
+    if (!o.keepDir) rmSync(t.dir, { recursive: true, force: true });
+  };
+}
+
+/** The WeChat simulator on a free port. */
+async function startSim(t) {
+  const simPort = await freePort();
+  const sim = spawn(process.execPath, [path.join(root, 'wechat-sim/dist/main.js')], {
+    env: { ...process.env, SIM_PORT: String(simPort) },
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  t.children.add(sim);
+  t.sim = { url: `http://127.0.0.1:${simPort}`, child: sim, port: simPort };
+}
+
+/** Every server process's environment: the cluster's stores, the simulator, nginx as public URL. */
+function serverEnv(t, o) {
+  const db = o.database ?? 'showtix';
+  return {
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    MYSQL_URL: `${t.mariadb.primary}/${db}`,
+    MYSQL_REPLICA_URL: `${t.mariadb.replica}/${db}`,
+    REDIS_CLUSTER_NODES: t.redis.nodes.join(','),
+    AMQP_PREFIX: o.amqpPrefix ?? 'showtix_cluster',
+    WECHAT_API_BASE: t.sim.url,
+    WECHAT_PAY_API_BASE: t.sim.url,
+    WECHAT_CASHIER_URL: `${t.sim.url}/sim/cashier`,
+    PUBLIC_BASE_URL: t.url,
+    TRUST_PROXY_HOPS: '1',
+    SERVE_H5: 'false',
+    ...o.env,
+  };
+}
+
+function migrateAndSeed(t, o) {
+  const migrate = spawnSync(process.execPath, [path.join(root, 'server/dist/db/migrate-cli.js')], {
+    env: { ...process.env, ...t.env },
+    encoding: 'utf8',
+  });
+  if (migrate.status !== 0) throw new Error(`migrations: ${migrate.stderr}`);
+  if (o.seed)
+    spawnSync(process.execPath, [path.join(root, 'server/dist/seed/cli.js')], {
+      env: { ...process.env, ...t.env },
+      stdio: 'ignore',
+    });
+}
+
+/** Starts one server process (api or worker) with its log in logs/<name>.log. */
+function spawnProc(t, p) {
+  const out = createWriteStream(path.join(t.logs, `${p.name}.log`), { flags: 'a' });
+  const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
+    env: {
+      ...process.env,
+      ...t.env,
+      ROLE: p.role,
+      PORT: String(p.port ?? 0),
+      // A worker serves /metrics only on a port of its own (Prometheus scrapes every process).
+      ...(p.metricsPort ? { METRICS_PORT: String(p.metricsPort) } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
+  t.children.add(child);
+  child.once('exit', () => t.children.delete(child));
+  p.child = child;
+  return p;
+}
+
+/** The API processes on their ports and the workers; resolves once every API process is ready. */
+async function startProcs(t, apis, workers, apiPorts) {
+  for (let i = 0; i < apis; i++)
+    t.procs.push(
+      spawnProc(t, {
+        name: `api${i + 1}`,
+        role: 'api',
+        port: apiPorts[i],
+        url: `http://127.0.0.1:${apiPorts[i]}`,
+      }),
+    );
+  for (let i = 0; i < workers; i++)
+    t.procs.push(spawnProc(t, { name: `worker${i + 1}`, role: 'worker', metricsPort: await freePort() }));
+  const results = await Promise.all(t.procs.filter((p) => p.role === 'api').map((p) => ready(p.url)));
+  if (!results.every(Boolean)) throw new Error(`an API process did not become ready (logs: ${t.logs})`);
+  t.apis = t.procs.filter((p) => p.role === 'api');
+  /** kill -9 of one API process (nginx notices by itself). */
+  t.killApi = (p) =>
+    new Promise((r) => {
+      if (p.child.exitCode !== null || p.child.signalCode !== null) return r();
+      p.child.once('exit', () => r());
+      p.child.kill('SIGKILL');
+    });
+  /** Starts a killed API process again on its port; resolves once it is ready. */
+  t.startApi = async (p) => (spawnProc(t, p), ready(p.url));
+}
+
 /**
  * Starts the topology. o: {apis, workers, dir, env (extra server env), amqpPrefix, seed}.
  * Returns where everything is and handles for faults: killApi (kill -9), startApi, stop().
@@ -105,17 +214,7 @@ export async function startTopology(o = {}) {
   mkdirSync(logs, { recursive: true });
   const children = new Set();
   const t = { dir, logs, procs: [], children };
-  const stopAll = async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
-    const end = Date.now() + 15_000;
-    while ([...children].some((c) => c.exitCode === null && c.signalCode === null) && Date.now() < end)
-      await sleep(100);
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    if (t.env) await dropQueues(t.env.AMQP_PREFIX);
-    if (t.redis) await stopRedisCluster(t.redis.dir);
-    if (t.mariadb) await stopReplicaPair(t.mariadb.dir);
-    if (!o.keepDir) rmSync(dir, { recursive: true, force: true });
-  };
+  const stopAll = stopper(t, o);
   t.stop = stopAll;
   try {
     mkdirSync(path.join(dir, 'redis'), { recursive: true });
@@ -123,88 +222,16 @@ export async function startTopology(o = {}) {
       startRedisCluster(path.join(dir, 'redis')),
       startReplicaPair(path.join(dir, 'mariadb')),
     ]);
-    const simPort = await freePort();
-    const sim = spawn(process.execPath, [path.join(root, 'wechat-sim/dist/main.js')], {
-      env: { ...process.env, SIM_PORT: String(simPort) },
-      stdio: ['ignore', 'ignore', 'ignore'],
-    });
-    children.add(sim);
-    t.sim = { url: `http://127.0.0.1:${simPort}`, child: sim };
+    await startSim(t);
     const apiPorts = await Promise.all(Array.from({ length: apis }, () => freePort()));
     // nginx first: PUBLIC_BASE_URL (where WeChat sends notifications) is nginx.
     t.nginx = await startNginx(dir, apiPorts);
     children.add(t.nginx.child);
     t.url = t.nginx.url;
-    const db = o.database ?? 'showtix';
-    t.env = {
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      MYSQL_URL: `${t.mariadb.primary}/${db}`,
-      MYSQL_REPLICA_URL: `${t.mariadb.replica}/${db}`,
-      REDIS_CLUSTER_NODES: t.redis.nodes.join(','),
-      AMQP_PREFIX: o.amqpPrefix ?? 'showtix_cluster',
-      WECHAT_API_BASE: t.sim.url,
-      WECHAT_PAY_API_BASE: t.sim.url,
-      WECHAT_CASHIER_URL: `${t.sim.url}/sim/cashier`,
-      PUBLIC_BASE_URL: t.url,
-      TRUST_PROXY_HOPS: '1',
-      SERVE_H5: 'false',
-      ...o.env,
-    };
-    await waitPort(simPort);
-    const migrate = spawnSync(process.execPath, [path.join(root, 'server/dist/db/migrate-cli.js')], {
-      env: { ...process.env, ...t.env },
-      encoding: 'utf8',
-    });
-    if (migrate.status !== 0) throw new Error(`migrations: ${migrate.stderr}`);
-    if (o.seed)
-      spawnSync(process.execPath, [path.join(root, 'server/dist/seed/cli.js')], {
-        env: { ...process.env, ...t.env },
-        stdio: 'ignore',
-      });
-    const spawnProc = (p) => {
-      const out = createWriteStream(path.join(logs, `${p.name}.log`), { flags: 'a' });
-      const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
-        env: {
-          ...process.env,
-          ...t.env,
-          ROLE: p.role,
-          PORT: String(p.port ?? 0),
-          // A worker serves /metrics only on a port of its own (Prometheus scrapes every process).
-          ...(p.metricsPort ? { METRICS_PORT: String(p.metricsPort) } : {}),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      child.stdout.pipe(out);
-      child.stderr.pipe(out);
-      children.add(child);
-      child.once('exit', () => children.delete(child));
-      p.child = child;
-      return p;
-    };
-    for (let i = 0; i < apis; i++)
-      t.procs.push(
-        spawnProc({
-          name: `api${i + 1}`,
-          role: 'api',
-          port: apiPorts[i],
-          url: `http://127.0.0.1:${apiPorts[i]}`,
-        }),
-      );
-    for (let i = 0; i < workers; i++)
-      t.procs.push(spawnProc({ name: `worker${i + 1}`, role: 'worker', metricsPort: await freePort() }));
-    const results = await Promise.all(t.procs.filter((p) => p.role === 'api').map((p) => ready(p.url)));
-    if (!results.every(Boolean)) throw new Error(`an API process did not become ready (logs: ${logs})`);
-    t.apis = t.procs.filter((p) => p.role === 'api');
-    /** kill -9 of one API process (nginx notices by itself). */
-    t.killApi = (p) =>
-      new Promise((r) => {
-        if (p.child.exitCode !== null || p.child.signalCode !== null) return r();
-        p.child.once('exit', () => r());
-        p.child.kill('SIGKILL');
-      });
-    /** Starts a killed API process again on its port; resolves once it is ready. */
-    t.startApi = async (p) => (spawnProc(p), ready(p.url));
+    t.env = serverEnv(t, o);
+    await waitPort(t.sim.port);
+    migrateAndSeed(t, o);
+    await startProcs(t, apis, workers, apiPorts);
     return t;
   } catch (err) {
     await stopAll();
