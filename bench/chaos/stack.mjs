@@ -126,26 +126,9 @@ async function healthy(port, ms = 60_000) {
   return false;
 }
 
-/**
- * Opens the stack. `o`: {seed, apis, notifyRetryScale}. Returns handles for the faults, the
- * buyers and the audit; close() stops every child process and removes database, keys and queues.
- */
-export async function openStack(o) {
-  const children = new Set();
-  const logDir = mkdtempSync(path.join(os.tmpdir(), `chaos-${o.seed}-`));
-  const tag = `chaos${process.pid}`;
-  const redis = await privateRedis(children);
-  const mysqlProxy = await tcpProxy({ host: '127.0.0.1', port: 3306 });
-  const amqpProxy = await tcpProxy({ host: '127.0.0.1', port: 5672 });
-  const { startSimulator } = require(`${root}/wechat-sim/dist/index.js`);
-  const sim = await startSimulator({ notifyRetryScale: o.notifyRetryScale ?? 0.02, refundDelayMs: 300 });
-  const apiPorts = await Promise.all(Array.from({ length: o.apis }, () => freePort()));
-  const procs = []; // [{name, role, port?, child, up}]
-  const lb = await balancer(
-    () => apiPorts,
-    (i) => procs[i]?.up,
-  );
-  const base = {
+/** Every process's environment: its database, Redis, the proxies, the simulator, short intervals. */
+function serverEnv({ tag, mysqlProxy, redis, amqpProxy, sim, lb }, env) {
+  return {
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',
     MYSQL_URL: `mysql://root@127.0.0.1:${mysqlProxy.port}/showtix_${tag}`,
@@ -177,9 +160,12 @@ export async function openStack(o) {
     CONSUMER_BACKOFF_MS: '200',
     LEADER_LEASE_MS: '3000',
     SHUTDOWN_DRAIN_MS: '2000',
-    ...o.env,
+    ...env,
   };
-  // The harness's own connections (audit, seeding): straight to MySQL, never through the proxy.
+}
+
+/** The harness's own connections (audit, seeding): straight to MySQL, never through the proxy. */
+async function harnessDeps(base, tag) {
   const { loadConfig } = dist('config/index.js');
   const { migrateUp } = dist('db/migrate.js');
   const { createDeps, closeDeps } = dist('wiring.js');
@@ -192,10 +178,14 @@ export async function openStack(o) {
   });
   await migrateUp(config.mysqlUrl);
   const deps = await createDeps(config);
+  return { config, deps, closeDeps };
+}
 
-  let closed = false;
-  // A supervisor, as an orchestrator is: a process that exits (killed, or failed to start while
-  // MySQL was cut) is started again after p.restartMs. `up`: an API answers /healthz.
+/**
+ * A supervisor, as an orchestrator is: a process that exits (killed, or failed to start while
+ * MySQL was cut) is started again after p.restartMs. `up`: an API answers /healthz.
+ */
+function supervisor({ children, logDir, base, isClosed }) {
   const spawnProc = (p) => {
     const out = createWriteStream(path.join(logDir, `${p.name}.log`), { flags: 'a' });
     const env = { ...process.env, ...base, ROLE: p.role, PORT: String(p.port ?? 0) };
@@ -212,7 +202,7 @@ export async function openStack(o) {
     child.once('exit', () => {
       children.delete(child);
       p.up = false;
-      if (!closed) setTimeout(() => !closed && spawnProc(p), p.restartMs ?? 1000);
+      if (!isClosed()) setTimeout(() => !isClosed() && spawnProc(p), p.restartMs ?? 1000);
     });
     if (p.role === 'api')
       void healthy(p.port, 120_000).then((ok) => {
@@ -220,6 +210,54 @@ export async function openStack(o) {
       });
     else p.up = true;
   };
+  return spawnProc;
+}
+
+/** kill -9 of every child process (keepRedis: not the stack's redis-server). */
+function killer(children) {
+  return (o = {}) => {
+    for (const c of children) {
+      if (o.keepRedis && c.spawnargs[0] === 'redis-server') continue;
+      try {
+        c.kill('SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+  };
+}
+
+/** The stack's pieces besides the server processes: Redis, proxies, simulator, balancer. */
+async function openServices(o, children, procs) {
+  const redis = await privateRedis(children);
+  const mysqlProxy = await tcpProxy({ host: '127.0.0.1', port: 3306 });
+  const amqpProxy = await tcpProxy({ host: '127.0.0.1', port: 5672 });
+  const { startSimulator } = require(`${root}/wechat-sim/dist/index.js`);
+  const sim = await startSimulator({ notifyRetryScale: o.notifyRetryScale ?? 0.02, refundDelayMs: 300 });
+  const apiPorts = await Promise.all(Array.from({ length: o.apis }, () => freePort()));
+  const lb = await balancer(
+    () => apiPorts,
+    (i) => procs[i]?.up,
+  );
+  return { redis, mysqlProxy, amqpProxy, sim, apiPorts, lb };
+}
+
+/**
+ * Opens the stack. `o`: {seed, apis, notifyRetryScale}. Returns handles for the faults, the
+ * buyers and the audit; close() stops every child process and removes database, keys and queues.
+ */
+export async function openStack(o) {
+  const children = new Set();
+  const logDir = mkdtempSync(path.join(os.tmpdir(), `chaos-${o.seed}-`));
+  const tag = `chaos${process.pid}`;
+  const procs = []; // [{name, role, port?, child, up}]
+  const svc = await openServices(o, children, procs);
+  const { redis, mysqlProxy, amqpProxy, sim, apiPorts, lb } = svc;
+  const base = serverEnv({ tag, ...svc }, o.env);
+  const { config, deps, closeDeps } = await harnessDeps(base, tag);
+
+  let closed = false;
+  const spawnProc = supervisor({ children, logDir, base, isClosed: () => closed });
   /** Until every process runs (an API answers /healthz). */
   const allUp = async (ms = 180_000) => {
     const end = Date.now() + ms;
@@ -233,29 +271,10 @@ export async function openStack(o) {
   for (const p of procs) spawnProc(p);
   await allUp();
 
-  const killAll = (o = {}) => {
-    for (const c of children) {
-      if (o.keepRedis && c.spawnargs[0] === 'redis-server') continue;
-      try {
-        c.kill('SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }
-  };
+  const killAll = killer(children);
+  const url = `http://127.0.0.1:${lb.port}`;
   return {
-    sim,
-    deps,
-    config,
-    tag,
-    logDir,
-    procs,
-    url: `http://127.0.0.1:${lb.port}`,
-    redis,
-    mysqlProxy,
-    amqpProxy,
-    killAll,
-    allUp,
+    ...{ sim, deps, config, tag, logDir, procs, url, redis, mysqlProxy, amqpProxy, killAll, allUp },
     /** kill -9; the supervisor starts it again after restartMs. */
     async kill9(p, restartMs) {
       const c = p.child;
