@@ -36,6 +36,22 @@ export async function audit(stack, session, { others = [] } = {}) {
   const q = async (sql, args = []) => (await db.query(sql, args))[0];
   const bad = [];
 
+  await auditSoldOnce(q, [session, ...others], bad);
+  await auditAdmissible(q, bad);
+  const money = await auditMoney(stack, q, bad);
+  const counts = await auditTransfers(q, bad);
+  counts.exchanges = await auditExchanges(q, bad);
+  counts.waitlist = await auditWaitlist(q, bad);
+  counts.refunds = await refundCounts(q);
+  await auditDeadLetters(stack, q, bad);
+  for (const s of [session, ...others]) await auditRedis(stack, q, s, bad);
+  const [{ n }] = await q("SELECT COUNT(*) n FROM session_changes WHERE kind = 'cancel' AND state = 'done'");
+  counts.cancelled_sessions = Number(n);
+  return { violations: bad, money, counts };
+}
+
+/** Every seat and zone unit sold at most once, and no zone over its capacity. */
+async function auditSoldOnce(q, sessions, bad) {
   // Every seat (and zone unit) sold at most once, in live orders and in tickets.
   // Per session: the sessions of one show share their venue's seat and zone ids (issue 16).
   for (const r of await q(
@@ -58,7 +74,7 @@ export async function audit(stack, session, { others = [] } = {}) {
     [TICKET_LIVE],
   ))
     bad.push(`seat ${r.seat_id} of session ${r.session_id} has ${r.n} live tickets`);
-  for (const s of [session, ...others]) {
+  for (const s of sessions) {
     const [zoneLive] = await q(
       `SELECT COUNT(*) n FROM order_items i JOIN orders o ON o.id = i.order_id
         WHERE o.status IN (?) AND o.session_id = ? AND i.zone_id = ? AND i.seat_id IS NULL AND ${ITEM_LIVE}`,
@@ -67,7 +83,10 @@ export async function audit(stack, session, { others = [] } = {}) {
     if (Number(zoneLive.n) > s.zoneCapacity)
       bad.push(`zone ${s.zoneId} of session ${s.id}: ${zoneLive.n} live units > capacity ${s.zoneCapacity}`);
   }
+}
 
+/** Which tickets may be admitted: none refunded, none of a dead order, none checked in then refunded. */
+async function auditAdmissible(q, bad) {
   // No admissible ticket whose item is in an open or done refund, and none of a dead order.
   for (const r of await q(
     `SELECT t.ticket_no, o.order_no, rf.status FROM tickets t JOIN orders o ON o.id = t.order_id
@@ -96,17 +115,6 @@ export async function audit(stack, session, { others = [] } = {}) {
     bad.push(
       `ticket ${r.ticket_no} was checked in, yet order ${r.order_no} has a refund in state ${r.status}`,
     );
-
-  const money = await auditMoney(stack, q, bad);
-  const counts = await auditTransfers(q, bad);
-  counts.exchanges = await auditExchanges(q, bad);
-  counts.waitlist = await auditWaitlist(q, bad);
-  counts.refunds = await refundCounts(q);
-  await auditDeadLetters(stack, q, bad);
-  for (const s of [session, ...others]) await auditRedis(stack, q, s, bad);
-  const [{ n }] = await q("SELECT COUNT(*) n FROM session_changes WHERE kind = 'cancel' AND state = 'done'");
-  counts.cancelled_sessions = Number(n);
-  return { violations: bad, money, counts };
 }
 
 /** Every fen the simulator took ends as tickets, a refund, or an operator's case. */
