@@ -29,8 +29,6 @@ const LONG_FUNCTIONS_TODO = [
   ['admin/src/pages/staff/StaffPage.tsx', 116],
   ['admin/src/pages/venues/BlockEditor.tsx', 106],
   ['admin/src/pages/venues/VenueDetailPage.tsx', 93],
-  ['bench/chaos/audit.mjs', 83],
-  ['bench/chaos/buyers.mjs', 99],
   ['client/src/pages/seatmap/index.tsx', 177],
   ['server/src/inventory/rebuild.ts', 92],
   ['server/src/orders/insert-repo.ts', 84],

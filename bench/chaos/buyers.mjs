@@ -109,8 +109,8 @@ export async function loginAs(w, openid) {
   return login.body.token;
 }
 
-async function buyer(w, r, i, stats) {
-  const { url, sim } = w;
+/** The fan's order: logged in, seats or zone units held. Undefined when the hold is refused. */
+async function holdOrder(w, r, i, stats) {
   // A second stream for the choices added by issue 16 (which session, transfers): the first
   // stream draws what it always drew, so the main session's buyers act as before.
   const r2 = rng(((w.seed * 7919 + i) ^ 0x2545f491) >>> 0);
@@ -121,7 +121,7 @@ async function buyer(w, r, i, stats) {
       ? { sessionId: session.id, seatIds: pick(r, session.seatIds, 1 + Math.floor(r() * 3)) }
       : { sessionId: session.id, zoneId: session.zoneId, quantity: 1 + Math.floor(r() * 2) };
   const key = `chaos-${w.seed}-${i}-${Math.floor(r() * 1e9)}`;
-  const hold = await call(url, 'POST', '/api/v1/orders', {
+  const hold = await call(w.url, 'POST', '/api/v1/orders', {
     token,
     body,
     headers: { 'idempotency-key': key },
@@ -129,26 +129,31 @@ async function buyer(w, r, i, stats) {
   if (hold.status !== 201) {
     stats.holdRefused++;
     tally(stats, 'hold', hold);
-    return;
+    return undefined;
   }
   stats.holds++;
   const orderNo = hold.body.orderNo;
-  const path = `/api/v1/orders/${orderNo}`;
+  return { r2, session, token, orderNo, path: `/api/v1/orders/${orderNo}` };
+}
+
+/** Abandoned, cancelled, or paid at WeChat (sometimes racing a cancel). True once paid. */
+async function payStep(w, r, { token, path }, stats) {
+  const { url, sim } = w;
   const roll = r();
   if (roll < 0.08) {
     stats.abandoned++; // the hold runs out
-    return;
+    return false;
   }
   if (roll < 0.16) {
     await call(url, 'POST', `${path}/cancel`, { token });
     stats.cancelled++;
-    return;
+    return false;
   }
   await sleep(r() * 500); // the fan looks at the order before paying
   const pay = await call(url, 'POST', `${path}/pay`, { token });
   if (pay.status !== 200) {
     stats.payRefused++;
-    return;
+    return false;
   }
   // A fan who pays and cancels at the same moment (the cancel guard must honour the payment).
   const race = roll < 0.2 ? call(url, 'POST', `${path}/cancel`, { token }) : undefined;
@@ -158,16 +163,48 @@ async function buyer(w, r, i, stats) {
   } catch {
     stats.payRefused++; // closed or expired at WeChat: no money taken
     await race;
-    return;
+    return false;
   }
   await race;
+  return true;
+}
+
+/** The fan's tickets scanned at the gate; some ask for their money back at the same time. */
+async function atTheGate(w, i, o, after, stats) {
+  const { url } = w;
+  const { token, orderNo, path, session } = o;
+  const tickets = await call(url, 'GET', '/api/v1/tickets', { token });
+  const mine = (tickets.body?.items ?? []).filter((t) => t.orderNo === orderNo);
+  // Each ticket is opened on the fan's phone (bound to its own key), which shows the code.
+  const codes = await Promise.all(mine.map((t) => phoneCode(url, token, t.ticketId)));
+  const scans = codes.filter(Boolean).map((qr) => gateScan(w, i, session.id, qr));
+  // Some fans ask for their money back while staff scan them in: one of the two must lose.
+  const refund =
+    after < 0.4
+      ? call(url, 'POST', `${path}/refund`, { token, body: { reason: 'chaos: at the gate' } })
+      : undefined;
+  const results = await Promise.all(scans);
+  stats.checkins += results.filter((s) => s.body?.result === 'admitted').length;
+  for (const s of results)
+    tally(stats, 'checkin', { status: 0, body: { code: s.body?.result ?? code(s) ?? s.status } });
+  if (refund) {
+    tally(stats, 'refund', await refund);
+    stats.refunds++;
+  }
+}
+
+async function buyer(w, r, i, stats) {
+  const { url } = w;
+  const o = await holdOrder(w, r, i, stats);
+  if (!o || !(await payStep(w, r, o, stats))) return;
+  const { token, orderNo, path, session, r2 } = o;
   const after = r();
   if (after < 0.1) {
     // Refund the moment the order reads `paid`, before its tickets exist (issue 10, finding 1);
     // a fan whose first try is refused (still pending) tries again, as a fan would.
     await until(async () => {
-      const o = await call(url, 'GET', path, { token }, 1);
-      return o.body?.status === 'paid' || o.body?.status === 'ticketed';
+      const res = await call(url, 'GET', path, { token }, 1);
+      return res.body?.status === 'paid' || res.body?.status === 'ticketed';
     }, 20_000);
     const refund = await call(url, 'POST', `${path}/refund`, { token, body: { reason: 'chaos: at once' } });
     tally(stats, 'refund-at-once', refund);
@@ -175,30 +212,13 @@ async function buyer(w, r, i, stats) {
     return;
   }
   const ticketed = await until(async () => {
-    const o = await call(url, 'GET', path, { token }, 1);
-    return o.body?.status === 'ticketed' ? o.body : undefined;
+    const res = await call(url, 'GET', path, { token }, 1);
+    return res.body?.status === 'ticketed' ? res.body : undefined;
   }, 20_000);
   if (!ticketed || w.stop()) return;
   if (after < 0.3) return refundTicketed(url, path, token, ticketed, after < 0.2 ? r : undefined, stats);
   if (after < 0.6) {
-    const tickets = await call(url, 'GET', '/api/v1/tickets', { token });
-    const mine = (tickets.body?.items ?? []).filter((t) => t.orderNo === orderNo);
-    // Each ticket is opened on the fan's phone (bound to its own key), which shows the code.
-    const codes = await Promise.all(mine.map((t) => phoneCode(url, token, t.ticketId)));
-    const scans = codes.filter(Boolean).map((qr) => gateScan(w, i, session.id, qr));
-    // Some fans ask for their money back while staff scan them in: one of the two must lose.
-    const refund =
-      after < 0.4
-        ? call(url, 'POST', `${path}/refund`, { token, body: { reason: 'chaos: at the gate' } })
-        : undefined;
-    const results = await Promise.all(scans);
-    stats.checkins += results.filter((s) => s.body?.result === 'admitted').length;
-    for (const s of results)
-      tally(stats, 'checkin', { status: 0, body: { code: s.body?.result ?? code(s) ?? s.status } });
-    if (refund) {
-      tally(stats, 'refund', await refund);
-      stats.refunds++;
-    }
+    await atTheGate(w, i, o, after, stats);
   } else if (r2() < TRANSFER_SHARE) {
     await transferTicket(w, { token, orderNo, path, session, i, r: r2, stats });
   } else {
