@@ -18,7 +18,7 @@ function Confirm({ draft }: { draft: CheckoutDraft }) {
   const labels = draft.seats
     ? draft.seats.map((s) => s.label)
     : Array.from({ length: draftUnits(draft) }, () => draft.zone!.name);
-  const { expired, paying } = c.payment;
+  const { expired } = c.payment;
   return (
     <View className="page page--barred confirm">
       {draft.queueEnabled && !order ? <TurnTimer admission={c.admission} onRequeue={c.requeue} /> : null}
@@ -30,17 +30,7 @@ function Confirm({ draft }: { draft: CheckoutDraft }) {
         {draft.realName && order && form.attendees.some((a) => a.name) ? (
           <AttendeeSummary list={form.attendees} labels={labels} />
         ) : null}
-        {draft.realName && !order ? (
-          <AttendeeForm
-            attendees={form.attendees}
-            setAttendees={form.setAttendees}
-            errors={form.fieldErrors}
-            setErrors={form.setFieldErrors}
-            labels={labels}
-            queued={form.queued}
-            queuedMissing={form.queuedMissing}
-          />
-        ) : null}
+        {draft.realName && !order ? <AttendeeForm form={form} labels={labels} /> : null}
         <ContactPhone
           value={form.phone}
           error={form.phoneError}
@@ -49,16 +39,7 @@ function Confirm({ draft }: { draft: CheckoutDraft }) {
         />
         <PayNotice />
       </ScrollView>
-      <ConfirmBar
-        total={total}
-        order={order}
-        expired={expired}
-        paying={paying}
-        submitting={c.checkout.busy}
-        reselect={c.reselect}
-        pay={c.pay}
-        submit={() => void c.submit()}
-      />
+      <ConfirmBar total={total} c={c} />
       {c.shown ? <ErrorPanel error={c.shown} onAction={c.onErrorAction} onClose={c.closeError} /> : null}
     </View>
   );

@@ -91,24 +91,31 @@ export function ShowCard({ d }: { d: CheckoutDraft }) {
 }
 
 export interface AttendeeFormProps {
-  attendees: AttendeeInput[];
-  setAttendees: Dispatch<SetStateAction<AttendeeInput[]>>;
-  errors: AttendeeErrors[];
-  setErrors: Dispatch<SetStateAction<AttendeeErrors[]>>;
+  form: {
+    attendees: AttendeeInput[];
+    setAttendees: Dispatch<SetStateAction<AttendeeInput[]>>;
+    fieldErrors: AttendeeErrors[];
+    setFieldErrors: Dispatch<SetStateAction<AttendeeErrors[]>>;
+    queued?: Required<QueueJoin>;
+    queuedMissing: boolean;
+  };
   labels: string[];
-  queued?: Required<QueueJoin>;
-  queuedMissing: boolean;
 }
 
 /** 观演人信息 before the order is placed (real-name sessions only). */
-export function AttendeeForm(props: AttendeeFormProps) {
-  const { queued, queuedMissing, ...list } = props;
+export function AttendeeForm({ form: f, labels }: AttendeeFormProps) {
   return (
     <View className="card">
       <Text className="card__title">观演人信息</Text>
       <Text className="card__sub">本场实名制，一人一证一票，入场需核验证件</Text>
-      {queued ? <QueuedIdNote id={queued} missing={queuedMissing} /> : null}
-      <AttendeeList {...list} />
+      {f.queued ? <QueuedIdNote id={f.queued} missing={f.queuedMissing} /> : null}
+      <AttendeeList
+        attendees={f.attendees}
+        setAttendees={f.setAttendees}
+        errors={f.fieldErrors}
+        setErrors={f.setFieldErrors}
+        labels={labels}
+      />
     </View>
   );
 }
@@ -125,17 +132,20 @@ export function PayNotice() {
 
 export interface ConfirmBarProps {
   total: number;
-  order?: { amountFen: number };
-  expired: boolean;
-  paying: boolean;
-  submitting: boolean;
-  reselect: () => void;
-  pay: () => void;
-  submit: () => void;
+  c: {
+    order?: { amountFen: number };
+    payment: { expired: boolean; paying: boolean };
+    checkout: { busy: boolean };
+    reselect: () => void;
+    pay: () => void;
+    submit: () => Promise<void>;
+  };
 }
 
 /** 实付 and the one button: 提交订单并支付, then 支付, then 重新选座 once the hold is over. */
-export function ConfirmBar(p: ConfirmBarProps) {
+export function ConfirmBar({ total, c }: ConfirmBarProps) {
+  const { expired, paying } = c.payment;
+  const p = { total, order: c.order, expired, paying, reselect: c.reselect, pay: c.pay };
   return (
     <View className="bottom-bar">
       <BarTotal label="实付" testid="confirm-total" fen={p.total} />
@@ -156,8 +166,8 @@ export function ConfirmBar(p: ConfirmBarProps) {
         <BusyButton
           className="btn btn--primary btn--wide"
           testid="submit-order"
-          busy={p.submitting || p.paying}
-          onClick={p.submit}
+          busy={c.checkout.busy || p.paying}
+          onClick={() => void c.submit()}
         >
           提交订单并支付
         </BusyButton>
