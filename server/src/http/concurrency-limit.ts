@@ -11,8 +11,9 @@
  * that keeps them within the target is throughput × target, which this finds by itself whatever
  * the machine, its neighbours or the mix of requests.
  *
- * Invariant: min ≤ limit ≤ max at every moment; the limit changes only on at least MIN_SAMPLES
- * answers: it falls when more than SLOW_SHARE of them were over the target, rises otherwise. It only decides who is refused before anything runs: it never touches a
+ * Invariant: min ≤ limit ≤ max at every moment; the limit changes only on at least
+ * AIMD.minSamples answers: it falls when more than AIMD.slowShare of them were over the target,
+ * rises otherwise. It only decides who is refused before anything runs: it never touches a
  * request already admitted.
  */
 export interface AdaptiveLimitOptions {
@@ -22,17 +23,20 @@ export interface AdaptiveLimitOptions {
   targetMs: number;
 }
 
-/**
- * Never below this many in flight: the purchase path overlaps the loop, Redis and MySQL's group
- * commit, and fewer requests at once would leave them idle (throughput falls, not latency).
- */
-const MIN_LIMIT = 8;
-/** A decision needs this many answers; a window with fewer leaves them to the next. */
-const MIN_SAMPLES = 10;
-/** More than this share of a window's answers over the target shrinks the limit (its p90). */
-const SLOW_SHARE = 0.1;
-const DECREASE = 0.8;
-const INCREASE = 0.05;
+/** The rule's constants (one decision per sample window of the shedder, 100 ms). */
+const AIMD = {
+  /**
+   * Never below this many in flight: the purchase path overlaps the loop, Redis and MySQL's
+   * group commit, and fewer requests at once would leave them idle (throughput falls, not latency).
+   */
+  minLimit: 8,
+  /** A decision needs this many answers; a window with fewer leaves them to the next. */
+  minSamples: 10,
+  /** More than this share of the answers over the target shrinks the limit (its p90 is over). */
+  slowShare: 0.1,
+  decrease: 0.8,
+  increase: 0.05,
+} as const;
 
 export class AdaptiveLimit {
   private value: number;
@@ -42,7 +46,7 @@ export class AdaptiveLimit {
 
   constructor(private readonly o: AdaptiveLimitOptions) {
     this.value = o.max;
-    this.min = Math.min(MIN_LIMIT, o.max);
+    this.min = Math.min(AIMD.minLimit, o.max);
   }
 
   get limit(): number {
@@ -57,14 +61,14 @@ export class AdaptiveLimit {
 
   /**
    * The end of a sample window: shrink after a slow one, grow after one within the target. Until
-   * MIN_SAMPLES answers came, they are kept for the next window (a quiet window tells nothing, and
+   * AIMD.minSamples answers came, they are kept for the next window (a quiet window tells nothing, and
    * a few slow answers may be slow requests, not a saturated instance).
    */
   update(): void {
-    if (this.answered < MIN_SAMPLES) return;
-    if (this.slow > this.answered * SLOW_SHARE)
-      this.value = Math.max(this.min, Math.floor(this.value * DECREASE));
-    else this.value = Math.min(this.o.max, this.value + Math.max(1, Math.floor(this.value * INCREASE)));
+    if (this.answered < AIMD.minSamples) return;
+    if (this.slow > this.answered * AIMD.slowShare)
+      this.value = Math.max(this.min, Math.floor(this.value * AIMD.decrease));
+    else this.value = Math.min(this.o.max, this.value + Math.max(1, Math.floor(this.value * AIMD.increase)));
     this.answered = 0;
     this.slow = 0;
   }
