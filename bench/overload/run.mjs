@@ -9,6 +9,8 @@
 // load_avg_1m, ...}, also
 // written to bench/results/. Usage: npm run bench -- --scenario overload
 //   [--buyers 150000 --saturate-s 6 --overload-s 12 --connections 1000 --smoke]
+//   [--offered-rps N: offer this instead of twice the saturation measured in this run, so that two
+//    runs on a busy shared machine, whose saturation differs from run to run, offer the same load]
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { openBench, parseArgs, percentile, report, runMain } from '../lib.mjs';
@@ -61,10 +63,10 @@ function purchases(tour, tokens, tag) {
 
 /**
  * The server's own histogram of admitted purchases (201, 409), cumulative count per bucket bound
- * in seconds: the time from its metrics middleware to the answer, without the time a request
+ * in seconds (buckets), and its shedding bound (inflightLimit). The histogram is the time from its metrics middleware to the answer, without the time a request
  * waited in the socket or in this process before it was seen.
  */
-async function serverBuckets(url) {
+async function serverMetrics(url) {
   const text = await (await fetch(`${url}/metrics`)).text();
   const buckets = new Map();
   for (const [, labels, n] of text.matchAll(/^http_request_duration_seconds_bucket\{([^}]*)\} (\d+)/gm)) {
@@ -73,7 +75,9 @@ async function serverBuckets(url) {
     const le = /le="([^"]+)"/.exec(labels)[1];
     buckets.set(le, (buckets.get(le) ?? 0) + Number(n));
   }
-  return buckets;
+  // The shedder's bound of requests in flight at this moment (adapted to the latency it saw).
+  const limit = /^shed_inflight_limit (\d+)/m.exec(text);
+  return { buckets, inflightLimit: limit ? Number(limit[1]) : null };
 }
 
 /** The bucket bound (ms) under which 99% of the admitted purchases between two readings were answered. */
@@ -130,12 +134,12 @@ async function main() {
     const sat = await phase(url, tour, tokens, { connections: 100, duration: SATURATE_S });
     const satStats = stats(sat.samples);
     const saturationRps = Math.round(satStats.admitted / SATURATE_S);
-    const offered = 2 * saturationRps;
+    const offered = args['offered-rps'] ? Number(args['offered-rps']) : 2 * saturationRps;
     console.log(
       `saturation: ${saturationRps} purchase req/s; offering ${offered} req/s for ${OVERLOAD_S} s ...`,
     );
     const load1 = os.loadavg()[0];
-    const bucketsBefore = await serverBuckets(url);
+    const serverBefore = await serverMetrics(url);
     const t0 = performance.now();
     const over = await phase(url, tour, tokens.slice().reverse(), {
       connections: CONNECTIONS,
@@ -145,7 +149,8 @@ async function main() {
     const overS = (performance.now() - t0) / 1000;
     const s = stats(over.samples);
     const load2 = os.loadavg()[0];
-    const serverP99 = serverP99Ms(bucketsBefore, await serverBuckets(url));
+    const serverAfter = await serverMetrics(url);
+    const serverP99 = serverP99Ms(serverBefore.buckets, serverAfter.buckets);
     const a = await audit(deps, tour);
     const result = {
       scenario: 'overload',
@@ -161,6 +166,7 @@ async function main() {
       admitted_p99_ms: Number(s.admittedP99.toFixed(1)),
       // The server's histogram bucket (ms) that holds its p99 of the same requests (null: past 2.5 s).
       server_admitted_p99_le_ms: serverP99,
+      inflight_limit_end: serverAfter.inflightLimit,
       refused_503: s.refused503,
       refused_429: s.refused429,
       refusals_without_retry_after: s.noRetryAfter,
@@ -174,7 +180,7 @@ async function main() {
       at: new Date().toISOString(),
     };
     console.log(
-      `offered ${offered} req/s (2 x ${saturationRps}); admitted ${result.admitted_rps}/s p99 ${result.admitted_p99_ms} ms ` +
+      `offered ${offered} req/s (saturation ${saturationRps}); admitted ${result.admitted_rps}/s p99 ${result.admitted_p99_ms} ms ` +
         `(server: p99 <= ${serverP99} ms); ` +
         `refused ${s.refused503} x 503, ${s.refused429} x 429 (${s.noRetryAfter} without Retry-After); ` +
         `other errors ${result.errors_other}; oversold ${result.oversold}; load ${result.load_avg_1m}`,

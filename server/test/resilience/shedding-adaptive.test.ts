@@ -47,6 +47,8 @@ it('shrinks the bound while answers are slow, refuses under it with nothing chan
   }
   const low = limit();
   expect(low).toBeGreaterThanOrEqual(8);
+  // Operators see it on /metrics.
+  expect((await t.api.call('GET', '/metrics')).body).toContain(`shed_inflight_limit ${low}\n`);
 
   const s = await createSession(t.env.deps, { seats: 4 });
   const [userId] = await createUsers(t.env.deps, 1);
