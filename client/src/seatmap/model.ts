@@ -172,6 +172,12 @@ function sectionLabels(seats: SeatMapSeat[]): SectionLabel[] {
   }));
 }
 
+function allSeats(n: number): Uint32Array {
+  const all = new Uint32Array(n);
+  for (let i = 0; i < n; i++) all[i] = i;
+  return all;
+}
+
 const STATE_CODE = { available: AVAILABLE, held: HELD, sold: SOLD } as const;
 
 export function buildModel(map: Pick<SeatMap, 'seats' | 'tiers'>): SeatModel {
@@ -213,7 +219,7 @@ export function buildModel(map: Pick<SeatMap, 'seats' | 'tiers'>): SeatModel {
     colors,
     faded: colors.map((c) => fade(c)),
     byTier,
-    all: Uint32Array.from({ length: n }, (_, i) => i),
+    all: allSeats(n),
     bounds,
     seatSize: pitch * 0.78,
     pitch,
