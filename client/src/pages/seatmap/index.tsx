@@ -8,11 +8,12 @@ import TurnTimer from '../../components/TurnTimer';
 import { useLoad } from '../../hooks/useLoad';
 import { go, replace } from '../../routes';
 import { currentAdmission } from '../../services/queue';
-import { getSeatMap, getSession, getShow } from '../../services/catalog';
+import { getShow } from '../../services/catalog';
 import { saveDraft, type CheckoutDraft } from '../../services/draft';
 import { limitReachedText, orderLimit, useQuota } from '../../services/quota';
-import type { LoadedSeatMap } from '../../seatmap/compose';
 import { buildModel, seatLabel, type SeatModel } from '../../seatmap/model';
+import { markStage } from '../../seatmap/markers';
+import { takeSeatMapLoad, type SeatMapLoad } from '../../seatmap/preload';
 import { selectionTotalFen, toggleSeat } from '../../seatmap/selection';
 import { formatYuan } from '../../utils/money';
 import { formatDateTime } from '../../utils/time';
@@ -25,11 +26,6 @@ import './index.scss';
 import { disabledWhen } from '../../utils/flag';
 import { useExchangeMode, type ExchangeMode } from './useExchangeMode';
 import { tapTarget } from '../../utils/a11y';
-
-interface Loaded {
-  map: LoadedSeatMap;
-  session: SessionInfo;
-}
 
 function SelectedBar(props: {
   model: SeatModel;
@@ -113,16 +109,21 @@ export default function SeatMapPage() {
   const { params } = useRouter();
   const sessionId = params.sessionId ?? '';
   // The map and the session load together; the show (title only) never delays the first draw.
-  const data = useLoad<Loaded>(async () => {
-    const [map, session] = await Promise.all([getSeatMap(sessionId), getSession(sessionId)]);
-    return { map, session };
+  // (On H5 a seat-map link has started this load before the page's code arrived: preload.ts.)
+  const data = useLoad<SeatMapLoad>(async () => {
+    markStage('load');
+    const loaded = await takeSeatMapLoad(sessionId);
+    markStage('data');
+    return loaded;
   }, [sessionId]);
   const showId = params.showId || data.data?.session.showId || '';
   const show = useLoad(() => (showId ? getShow(showId) : Promise.resolve(undefined)), [showId]);
-  const model = useMemo(
-    () => (data.data && data.data.map.seating === 'reserved' ? buildModel(data.data.map) : null),
-    [data.data],
-  );
+  const model = useMemo(() => {
+    if (!data.data || data.data.map.seating !== 'reserved') return null;
+    const m = buildModel(data.data.map);
+    markStage('model');
+    return m;
+  }, [data.data]);
   const [selected, setSelectedState] = useState<number[]>([]);
   const selectedRef = useRef<readonly number[]>(selected);
   const setSelected = useCallback((s: number[]) => {
