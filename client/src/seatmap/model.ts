@@ -206,6 +206,7 @@ export function buildModel(map: Pick<SeatMap, 'seats' | 'tiers'>): SeatModel {
   const bounds = boundsOf(xs, ys);
   const pitch = estimatePitch(xs, ys);
   const colors = tierColors(map.tiers);
+  let rows: RowLabel[] | undefined;
   return {
     count: n,
     ids,
@@ -225,7 +226,10 @@ export function buildModel(map: Pick<SeatMap, 'seats' | 'tiers'>): SeatModel {
     pitch,
     sections: sectionLabels(map.seats),
     boxes: sectionBoxes(map.seats),
-    rows: rowLabels(map.seats),
+    // Row numbers show only once the fan zooms in: built then, not before the first draw.
+    get rows() {
+      return (rows ??= rowLabels(map.seats));
+    },
     grid: buildGrid(xs, ys, bounds, pitch * 2),
   };
 }
