@@ -30,7 +30,10 @@ function summarise(profile) {
     self.set(key, (self.get(key) ?? 0) + ms);
     self.set(`[script] ${file}`, (self.get(`[script] ${file}`) ?? 0) + ms);
   }
-  return [...self].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([k, v]) => `${v.toFixed(1).padStart(7)} ${k}`);
+  return [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 40)
+    .map(([k, v]) => `${v.toFixed(1).padStart(7)} ${k}`);
 }
 
 async function oneRun(browser, url) {
@@ -57,7 +60,16 @@ async function oneRun(browser, url) {
       drawnAt: window.__seatmapDrawnAt,
       fcp: fcp?.startTime,
       html: nav.responseEnd,
-      navSteps: ['fetchStart', 'connectStart', 'requestStart', 'responseStart', 'responseEnd', 'domInteractive'].map((k) => `${k} ${Math.round(nav[k])}`).join('  '),
+      navSteps: [
+        'fetchStart',
+        'connectStart',
+        'requestStart',
+        'responseStart',
+        'responseEnd',
+        'domInteractive',
+      ]
+        .map((k) => `${k} ${Math.round(nav[k])}`)
+        .join('  '),
       domContentLoaded: nav.domContentLoadedEventEnd,
       load: nav.loadEventEnd,
       marks: performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]),
@@ -80,7 +92,11 @@ async function main() {
   const stack = await startStack({ tag: 'prof', sim: false });
   let browser;
   try {
-    const seeded = await seedShow(stack.deps, { seats: bigVenueSeats(), purchaseLimit: 6, title: '万人体育馆压力测试专场' });
+    const seeded = await seedShow(stack.deps, {
+      seats: bigVenueSeats(),
+      purchaseLimit: 6,
+      title: '万人体育馆压力测试专场',
+    });
     const url = pageUrl(stack.appUrl, 'seatmap', { sessionId: seeded.sessionId, showId: seeded.showId });
     browser = await launchBrowser();
     await oneRun(browser, url); // warm-up, as in run.mjs
@@ -88,11 +104,15 @@ async function main() {
     for (let i = 0; i < RUNS; i++) runs.push(await oneRun(browser, url));
     const mid = runs.find((r) => r.drawnAt === median(runs.map((x) => x.drawnAt)));
     console.log(`runs: ${runs.map((r) => r1(r.drawnAt)).join(', ')}; median run:`);
-    console.log(`  html ${r1(mid.html)}  DCL ${r1(mid.domContentLoaded)}  FCP ${r1(mid.fcp ?? -1)}  load ${r1(mid.load)}  drawn ${r1(mid.drawnAt)}`);
+    console.log(
+      `  html ${r1(mid.html)}  DCL ${r1(mid.domContentLoaded)}  FCP ${r1(mid.fcp ?? -1)}  load ${r1(mid.load)}  drawn ${r1(mid.drawnAt)}`,
+    );
     console.log(`  ${mid.navSteps}`);
     for (const m of mid.marks) console.log(`  mark ${m[0]} ${r1(m[1])}`);
     for (const q of mid.requests.sort((a, b) => a.start - b.start))
-      console.log(`  ${String(r1(q.start)).padStart(5)} -> ${String(r1(q.end)).padStart(5)} ${String(q.bytes).padStart(7)} B ${q.name}`);
+      console.log(
+        `  ${String(r1(q.start)).padStart(5)} -> ${String(r1(q.end)).padStart(5)} ${String(q.bytes).padStart(7)} B ${q.name}`,
+      );
     if (mid.cpu) console.log(mid.cpu.map((l) => `  ${l}`).join('\n'));
     console.log(JSON.stringify({ drawn: runs.map((r) => r1(r.drawnAt)), median: r1(mid.drawnAt) }));
   } finally {

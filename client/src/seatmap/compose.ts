@@ -18,7 +18,11 @@ export function composeSeatMap(layout: SeatLayout, s: SeatStates): LoadedSeatMap
     // tenth of a second for 10,000 seats on a phone-class CPU, all before the first draw.
     seats: layout.seats.map((seat) =>
       Object.assign({}, seat, {
-        state: sold.has(seat.id) ? ('sold' as const) : held.has(seat.id) ? ('held' as const) : ('available' as const),
+        state: sold.has(seat.id)
+          ? ('sold' as const)
+          : held.has(seat.id)
+            ? ('held' as const)
+            : ('available' as const),
       }),
     ),
     zones: layout.zones.map((z) => ({ ...z, available: left.get(z.id) ?? z.capacity })),
