@@ -1,11 +1,10 @@
 import type { PropsWithChildren } from 'react';
 import './app.scss';
 import { preloadNoticeTemplates } from './utils/subscribe';
-import { preloadFromLink } from './seatmap/preload';
+import { preloadFromLink } from './seatmap/preload-link';
 
 preloadNoticeTemplates();
-// A seat-map link: its map loads while the page's code is still on its way.
-if (process.env.TARO_ENV === 'h5') preloadFromLink(window.location.hash);
+preloadFromLink(); // a seat-map link (H5): its map loads while the page's code is on its way
 
 function App({ children }: PropsWithChildren) {
   return children;

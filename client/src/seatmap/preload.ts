@@ -78,9 +78,3 @@ export function seatMapLinkSession(hash: string): string {
   if (!hash.startsWith(prefix)) return '';
   return new URLSearchParams(hash.slice(prefix.length)).get('sessionId') ?? '';
 }
-
-/** H5: the app opened on a seat-map link starts that map's load at once. */
-export function preloadFromLink(hash: string): void {
-  const sessionId = seatMapLinkSession(hash);
-  if (sessionId) preloadSeatMap(sessionId);
-}

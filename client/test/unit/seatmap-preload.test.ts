@@ -1,10 +1,6 @@
 import { resetTaro } from './stubs/taro';
-import {
-  preloadFromLink,
-  seatMapLinkSession,
-  takeLoadedSeatMap,
-  takeSeatMapLoad,
-} from '../../src/seatmap/preload';
+import { seatMapLinkSession, takeLoadedSeatMap, takeSeatMapLoad } from '../../src/seatmap/preload';
+import { preloadFromLink } from '../../src/seatmap/preload-link';
 import { ok, serveApi } from './fake-api';
 import { SESSION, seatMap } from './fixtures';
 
