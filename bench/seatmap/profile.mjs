@@ -7,9 +7,7 @@
  * existing builds (run.mjs rebuilds them). The last line printed is one JSON object.
  */
 import { ensureH5Built, ensureServerBuilt } from '../../client/test/harness/build.mjs';
-import { startStack } from '../../client/test/harness/stack.mjs';
-import { bigVenueSeats, seedShow } from '../../client/test/harness/seed.mjs';
-import { launchBrowser, pageUrl } from '../../client/test/harness/browser.mjs';
+import { openStage, phonePage } from './stage.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CPU = process.env.PROFILE_CPU === '1';
@@ -37,14 +35,7 @@ function summarise(profile) {
 }
 
 async function oneRun(browser, url) {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'zh-CN',
-  });
-  const page = await context.newPage();
+  const { context, page } = await phonePage(browser);
   const cdp = CPU ? await context.newCDPSession(page) : null;
   if (cdp) {
     await cdp.send('Profiler.enable');
@@ -89,16 +80,8 @@ async function oneRun(browser, url) {
 async function main() {
   ensureServerBuilt();
   ensureH5Built();
-  const stack = await startStack({ tag: 'prof', sim: false });
-  let browser;
+  const { browser, url, close } = await openStage('prof');
   try {
-    const seeded = await seedShow(stack.deps, {
-      seats: bigVenueSeats(),
-      purchaseLimit: 6,
-      title: '万人体育馆压力测试专场',
-    });
-    const url = pageUrl(stack.appUrl, 'seatmap', { sessionId: seeded.sessionId, showId: seeded.showId });
-    browser = await launchBrowser();
     await oneRun(browser, url); // warm-up, as in run.mjs
     const runs = [];
     for (let i = 0; i < RUNS; i++) runs.push(await oneRun(browser, url));
@@ -116,8 +99,7 @@ async function main() {
     if (mid.cpu) console.log(mid.cpu.map((l) => `  ${l}`).join('\n'));
     console.log(JSON.stringify({ drawn: runs.map((r) => r1(r.drawnAt)), median: r1(mid.drawnAt) }));
   } finally {
-    await browser?.close();
-    await stack.close();
+    await close();
   }
 }
 
