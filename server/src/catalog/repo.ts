@@ -83,7 +83,8 @@ export async function findShowRow(db: Db, showId: string): Promise<ShowRow | und
   return rows[0] as ShowRow | undefined;
 }
 
-export async function sessionRows(db: Db, where: string, params: unknown[]): Promise<SessionRow[]> {
+/** The one reader of session rows; each caller below names its condition (always code, never input). */
+async function sessionRows(db: Db, where: string, params: unknown[]): Promise<SessionRow[]> {
   const [rows] = await db.query<Row[]>(
     `SELECT id, show_id, starts_at, sale_starts_at, status, purchase_limit, hold_minutes, real_name,
             queue_enabled, queue_rate_per_min, postponed_from, full_refund_until
@@ -91,6 +92,36 @@ export async function sessionRows(db: Db, where: string, params: unknown[]): Pro
     params,
   );
   return rows as SessionRow[];
+}
+
+export async function sessionRowById(db: Db, sessionId: string): Promise<SessionRow | undefined> {
+  return (await sessionRows(db, 'id = ?', [sessionId]))[0];
+}
+
+export function sessionRowsOfShow(db: Db, showId: string): Promise<SessionRow[]> {
+  return sessionRows(db, 'show_id = ?', [showId]);
+}
+
+export function sessionRowsOfShows(db: Db, showIds: string[]): Promise<SessionRow[]> {
+  return sessionRows(db, 'show_id IN (?)', [showIds]);
+}
+
+export function allSessionRows(db: Db): Promise<SessionRow[]> {
+  return sessionRows(db, '1 = 1', []);
+}
+
+/** Sessions in `status` whose sale start has come (the lifecycle opens presales with it). */
+export function sessionsSaleStarted(db: Db, status: number, now: Date): Promise<SessionRow[]> {
+  return sessionRows(db, 'status = ? AND sale_starts_at <= ?', [status, now]);
+}
+
+/** Sessions in one of `statuses` that have started (the lifecycle ends them). */
+export function sessionsStarted(db: Db, statuses: number[], now: Date): Promise<SessionRow[]> {
+  return sessionRows(db, 'status IN (?) AND starts_at <= ?', [statuses, now]);
+}
+
+export function sessionsInStatus(db: Db, statuses: number[]): Promise<SessionRow[]> {
+  return sessionRows(db, 'status IN (?)', [statuses]);
 }
 
 export async function tiersOfSessions(db: Db, sessionIds: string[]): Promise<Map<string, Tier[]>> {
@@ -226,7 +257,7 @@ async function loadCatalog(
   sessionId: string,
   o: { cached: boolean; previous?: SessionCatalog | undefined },
 ): Promise<SessionCatalog | undefined> {
-  const [s] = await sessionRows(db, 'id = ?', [sessionId]);
+  const s = await sessionRowById(db, sessionId);
   if (!s) return undefined;
   const tiers = (await tiersOfSessions(db, [sessionId])).get(sessionId) ?? [];
   const price = new Map(tiers.map((t) => [t.id, t.priceFen]));

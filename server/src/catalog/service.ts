@@ -15,7 +15,10 @@ import {
   parseRefundRules,
   reloadSessionCatalog,
   sessionFields,
-  sessionRows,
+  allSessionRows,
+  sessionRowById,
+  sessionRowsOfShow,
+  sessionRowsOfShows,
   tiersOfSessions,
   transitionSession,
   type SessionRow,
@@ -136,8 +139,11 @@ export class CatalogService {
     const shows = await listShowRows(this.readDb, category);
     if (shows.length === 0) return [];
     const sessions = category
-      ? await sessionRows(this.readDb, 'show_id IN (?)', [shows.map((s) => s.id)])
-      : await sessionRows(this.readDb, '1 = 1', []);
+      ? await sessionRowsOfShows(
+          this.readDb,
+          shows.map((s) => s.id),
+        )
+      : await allSessionRows(this.readDb);
     const tiers = await tiersOfSessions(
       this.readDb,
       sessions.map((s) => s.id),
@@ -151,7 +157,7 @@ export class CatalogService {
   async showDetail(showId: string): Promise<ShowDetail> {
     const show = await findShowRow(this.readDb, showId);
     if (!show) throw appError('NOT_FOUND', undefined, '演出不存在');
-    const sessions = await sessionRows(this.readDb, 'show_id = ?', [showId]);
+    const sessions = await sessionRowsOfShow(this.readDb, showId);
     const tiers = await tiersOfSessions(
       this.readDb,
       sessions.map((s) => s.id),
@@ -179,7 +185,7 @@ export class CatalogService {
   }
 
   async sessionDetail(sessionId: string): Promise<SessionInfo> {
-    const [row] = await sessionRows(this.readDb, 'id = ?', [sessionId]);
+    const row = await sessionRowById(this.readDb, sessionId);
     if (!row) throw appError('NOT_FOUND', undefined, '场次不存在');
     const tiers = (await tiersOfSessions(this.readDb, [sessionId])).get(sessionId) ?? [];
     return this.sessionInfo(row, tiers);

@@ -2,7 +2,7 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { ADMIN_ROLES, type AdminAccount, type AdminRole } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
 import { findOne, type RowSource } from '../../db/find-one';
-import { updateById } from '../../audit/tx';
+import { updateById } from '../../db/update-by-id';
 
 type Row = RowDataPacket & Record<string, any>;
 

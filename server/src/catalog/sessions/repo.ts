@@ -1,8 +1,9 @@
-import type { RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { AdminSessionSummary, AdminTier } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
 import { sessionFields, type SessionRow } from '../repo';
 import { insertChunks } from '../admin-repo';
+import { updateById } from '../../db/update-by-id';
 
 type Row = RowDataPacket & Record<string, any>;
 type Q = Db | Conn;
@@ -56,11 +57,18 @@ async function tiersOf(c: Q, sessionIds: string[]): Promise<Map<string, AdminTie
   return out;
 }
 
-export async function sessionSummaries(
-  c: Q,
-  where: string,
-  params: unknown[],
-): Promise<AdminSessionSummary[]> {
+/** The admin's view of one session, or undefined. */
+export async function sessionSummaryById(c: Q, id: string): Promise<AdminSessionSummary | undefined> {
+  return (await sessionSummaries(c, 'ss.id = ?', [id]))[0];
+}
+
+/** The admin's view of every session of a show, by start time. */
+export function sessionSummariesOfShow(c: Q, showId: string): Promise<AdminSessionSummary[]> {
+  return sessionSummaries(c, 'ss.show_id = ?', [showId]);
+}
+
+/** Each caller above names its condition (always code, never input). */
+async function sessionSummaries(c: Q, where: string, params: unknown[]): Promise<AdminSessionSummary[]> {
   const [rows] = await c.query<Row[]>(
     `SELECT ss.* FROM show_sessions ss WHERE ${where} ORDER BY ss.starts_at, ss.id`,
     params,
@@ -185,4 +193,67 @@ export async function writeMaps(
   const zones = [...zoneTier].map(([zone, z]) => [sessionId, zone, z.tierId, z.capacity]);
   if (zones.length)
     await c.query('INSERT INTO session_zones (session_id, zone_id, tier_id, capacity) VALUES ?', [zones]);
+}
+
+/** Changes the given fields of a session (undefined: unchanged), as an organiser's edit does. */
+export async function updateSession(
+  c: Conn,
+  id: string,
+  u: {
+    startsAt?: Date;
+    saleStartsAt?: Date;
+    holdMinutes?: number;
+    purchaseLimit?: number;
+    realName?: boolean;
+    queueEnabled?: boolean;
+    queueRatePerMin?: number | null;
+    rebindFreezeMinutes?: number | null;
+  },
+): Promise<void> {
+  const flag = (v: boolean | undefined) => (v === undefined ? undefined : Number(v));
+  await updateById(c, 'show_sessions', id, {
+    starts_at: u.startsAt,
+    sale_starts_at: u.saleStartsAt,
+    hold_minutes: u.holdMinutes,
+    purchase_limit: u.purchaseLimit,
+    real_name: flag(u.realName),
+    queue_enabled: flag(u.queueEnabled),
+    queue_rate_per_min: u.queueRatePerMin,
+    rebind_freeze_minutes: u.rebindFreezeMinutes,
+  });
+}
+
+/** Renames may swap two names: parks every tier's name first (names are unique per session). */
+export async function parkTierNames(c: Conn, sessionId: string): Promise<void> {
+  await c.query("UPDATE price_tiers SET name = CONCAT('~', id) WHERE session_id = ?", [sessionId]);
+}
+
+export interface TierWrite {
+  name: string;
+  priceFen: number;
+  color: string | null;
+  sortOrder: number;
+}
+
+/** Adds a tier; answers its id. */
+export async function insertTier(c: Conn, sessionId: string, t: TierWrite): Promise<string> {
+  const [res] = await c.query<ResultSetHeader>(
+    'INSERT INTO price_tiers (session_id, name, price_fen, color, sort_order) VALUES (?, ?, ?, ?, ?)',
+    [sessionId, t.name, t.priceFen, t.color, t.sortOrder],
+  );
+  return String(res.insertId);
+}
+
+export async function updateTier(c: Conn, tierId: string, t: TierWrite): Promise<void> {
+  await c.query('UPDATE price_tiers SET name = ?, price_fen = ?, color = ?, sort_order = ? WHERE id = ?', [
+    t.name,
+    t.priceFen,
+    t.color,
+    t.sortOrder,
+    tierId,
+  ]);
+}
+
+export async function deleteTiers(c: Conn, tierIds: string[]): Promise<void> {
+  if (tierIds.length) await c.query('DELETE FROM price_tiers WHERE id IN (?)', [tierIds]);
 }

@@ -3,7 +3,7 @@ import type { AdminShowSummary, RefundTier, ShowCategory } from '@showtix/shared
 import type { Conn, Db } from '../../db/pool';
 import { parseRefundRules } from '../repo';
 import { SESSION_STATUS_NAME } from '../types';
-import { updateById } from '../../audit/tx';
+import { updateById } from '../../db/update-by-id';
 
 type Row = RowDataPacket & Record<string, any>;
 
@@ -97,4 +97,25 @@ export async function updateShow(
     exchange_allowed: u.exchangeRules === undefined ? undefined : u.exchangeRules.allowed ? 1 : 0,
     exchange_cutoff_minutes: u.exchangeRules?.cutoffMinutes,
   });
+}
+
+/** One stored poster (posters table). */
+interface PosterRow extends RowDataPacket {
+  content_type: string;
+  body: Buffer;
+}
+
+/** A poster is named by its content hash: the same picture twice stores one row. */
+export async function insertPoster(db: Db, p: { name: string; contentType: string; body: Buffer }): Promise<void> {
+  await db.query('INSERT IGNORE INTO posters (name, content_type, bytes, body) VALUES (?, ?, ?, ?)', [
+    p.name,
+    p.contentType,
+    p.body.length,
+    p.body,
+  ]);
+}
+
+export async function findPoster(db: Db, name: string): Promise<{ contentType: string; body: Buffer } | undefined> {
+  const [rows] = await db.query<PosterRow[]>('SELECT content_type, body FROM posters WHERE name = ?', [name]);
+  return rows[0] ? { contentType: String(rows[0].content_type), body: rows[0].body } : undefined;
 }

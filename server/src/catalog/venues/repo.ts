@@ -1,7 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { VenueDetail, VenueSummary } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
-import { updateById } from '../../audit/tx';
+import { updateById } from '../../db/update-by-id';
 
 type Row = RowDataPacket & Record<string, any>;
 
