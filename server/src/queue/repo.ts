@@ -46,7 +46,7 @@ export async function hasEntry(db: Db, sessionId: string, userId: string): Promi
  * back and starts no turn yet), a pool member keeps the place its draw gave it, and replaying a
  * record changes nothing, so batches may land in any order.
  */
-export function joinInsertSql(rows: JoinRecord[]): string {
+function joinInsertSql(rows: JoinRecord[]): string {
   return formatSql(
     `INSERT INTO queue_entries (session_id, user_id, place, presale, id_hash, joined_at) VALUES ?
        ON DUPLICATE KEY UPDATE
@@ -58,10 +58,30 @@ export function joinInsertSql(rows: JoinRecord[]): string {
 }
 
 /** The rooms' epochs, read under a shared lock that a rebuild (FOR UPDATE) waits for. */
-export function epochsSql(sessionIds: string[]): string {
+function epochsSql(sessionIds: string[]): string {
   return formatSql('SELECT session_id, epoch FROM queue_rooms WHERE session_id IN (?) LOCK IN SHARE MODE', [
     sessionIds,
   ]);
+}
+
+/** A room's epoch as the join log reads it. */
+interface RoomEpochRow extends RowDataPacket {
+  session_id: string;
+  epoch: number;
+}
+
+/**
+ * Opens the join log's transaction and reads the rooms' epochs under the shared lock, in one
+ * round trip (a connection with multipleStatements): session id -> epoch.
+ */
+export async function beginWithEpochs(conn: Conn, sessionIds: string[]): Promise<Map<string, number>> {
+  const [results] = await conn.query<RoomEpochRow[][]>(`START TRANSACTION; ${epochsSql(sessionIds)}`);
+  return new Map(results[1]!.map((r) => [String(r.session_id), Number(r.epoch)]));
+}
+
+/** Upserts the joins (if any) and commits the transaction beginWithEpochs opened, in one round trip. */
+export async function insertJoinsAndCommit(conn: Conn, joins: JoinRecord[]): Promise<void> {
+  await conn.query(joins.length ? `${joinInsertSql(joins)}; COMMIT` : 'COMMIT');
 }
 
 /** Locks the room for a rebuild (creating its row the first time) and bumps its epoch. */

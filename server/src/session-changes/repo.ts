@@ -322,6 +322,49 @@ export async function feeRefundsInFlight(db: Db, sessionId: string): Promise<num
   return Number(rows[0]!.n);
 }
 
+/** A buyer's refund with a fee to give back, with its order's number (refunds joined to orders). */
+interface FeeToReturnRow extends RowDataPacket {
+  id: string;
+  payment_id: string;
+  seq: number;
+  fee_fen: number;
+  order_no: string;
+  order_id: string;
+}
+
+export interface FeeToReturn {
+  refundId: string;
+  paymentId: string;
+  seq: number;
+  feeFen: number;
+  orderNo: string;
+  orderId: string;
+}
+
+/**
+ * Buyers' refunds of the cancelled session that kept a fee, succeeded since the cancellation
+ * and have no fee refund yet: the next `limit` by id.
+ */
+export async function feesToReturn(db: Db, change: ChangeRow, limit: number): Promise<FeeToReturn[]> {
+  const [rows] = await db.query<FeeToReturnRow[]>(
+    `SELECT r.id, r.payment_id, r.seq, r.fee_fen, o.order_no, o.id AS order_id
+       FROM refunds r JOIN orders o ON o.id = r.order_id
+      WHERE o.session_id = ? AND r.kind = 'order' AND r.fee_fen > 0 AND r.requested_by LIKE 'buyer:%'
+        AND r.status = ? AND r.finished_at >= ?
+        AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.payment_id = r.payment_id AND f.kind = 'fee' AND f.seq = r.seq)
+      ORDER BY r.id LIMIT ?`,
+    [change.session_id, REFUND_STATUS.SUCCESS, change.created_at, limit],
+  );
+  return rows.map((r) => ({
+    refundId: String(r.id),
+    paymentId: String(r.payment_id),
+    seq: Number(r.seq),
+    feeFen: Number(r.fee_fen),
+    orderNo: String(r.order_no),
+    orderId: String(r.order_id),
+  }));
+}
+
 /** Comp orders (赠票) of the session still ticketed, none of whose tickets let someone in. */
 export async function compsToVoid(db: Db, sessionId: string, limit: number): Promise<string[]> {
   const [rows] = await db.query<RowDataPacket[]>(

@@ -106,7 +106,10 @@ interface PosterRow extends RowDataPacket {
 }
 
 /** A poster is named by its content hash: the same picture twice stores one row. */
-export async function insertPoster(db: Db, p: { name: string; contentType: string; body: Buffer }): Promise<void> {
+export async function insertPoster(
+  db: Db,
+  p: { name: string; contentType: string; body: Buffer },
+): Promise<void> {
   await db.query('INSERT IGNORE INTO posters (name, content_type, bytes, body) VALUES (?, ?, ?, ?)', [
     p.name,
     p.contentType,
@@ -115,7 +118,10 @@ export async function insertPoster(db: Db, p: { name: string; contentType: strin
   ]);
 }
 
-export async function findPoster(db: Db, name: string): Promise<{ contentType: string; body: Buffer } | undefined> {
+export async function findPoster(
+  db: Db,
+  name: string,
+): Promise<{ contentType: string; body: Buffer } | undefined> {
   const [rows] = await db.query<PosterRow[]>('SELECT content_type, body FROM posters WHERE name = ?', [name]);
   return rows[0] ? { contentType: String(rows[0].content_type), body: rows[0].body } : undefined;
 }
