@@ -40,13 +40,13 @@ export async function countAdmins(db: Db): Promise<number> {
 
 const ADMINS: RowSource = { table: 'admin_users', columns: '*' };
 
-export async function findAdmin(
-  db: Db | Conn,
-  where: string,
-  params: unknown[],
-  lock = false,
-): Promise<AdminRow | undefined> {
-  return findOne<AdminRow>(db, ADMINS, where, params, lock);
+/** One account; lock=true takes its row lock (inside a transaction). */
+export function findAdminById(db: Db | Conn, id: string, lock = false): Promise<AdminRow | undefined> {
+  return findOne<AdminRow>(db, ADMINS, 'id = ?', [id], lock);
+}
+
+export function findAdminByUsername(db: Db | Conn, username: string): Promise<AdminRow | undefined> {
+  return findOne<AdminRow>(db, ADMINS, 'username = ?', [username]);
 }
 
 export async function listAdmins(db: Db): Promise<AdminRow[]> {
