@@ -110,7 +110,7 @@ export async function zoneClaimsOf(db: Db, sessionId: string): Promise<ZoneClaim
 }
 
 export async function countZoneClaims(db: Db, sessionId: string): Promise<number> {
-  const [[r]] = await db.query<(RowDataPacket & { n: number })[]>(
+  const [[r]] = await db.query<(RowDataPacket & { n: string | number })[]>(
     'SELECT COUNT(*) AS n FROM zone_claims WHERE session_id = ?',
     [sessionId],
   );

@@ -5,7 +5,8 @@ import { OUTBOX_STATUS } from '../outbox/repo';
 import { REFUND_STATUS, REFUND_STATUS_NAME } from '../refunds/repo';
 
 /** The one-row answers of the counts below (no row: an empty object). */
-type CountRow = RowDataPacket & { n: number };
+// COUNT and SUM come back as strings (BIGINT, DECIMAL), read through Number().
+type CountRow = RowDataPacket & { n: string | number };
 type SinceRow = RowDataPacket & { since: Date | null };
 type LagRow = CountRow & { lag: string | null };
 type ReconciliationRow = RowDataPacket & { unmatched: number; finished_at: Date | null };
@@ -13,7 +14,7 @@ type ReconciliationRow = RowDataPacket & { unmatched: number; finished_at: Date 
 /** Refunds counted by status. */
 interface RefundCountRow extends RowDataPacket {
   status: number;
-  n: number;
+  n: string | number;
   fen: string | null;
 }
 

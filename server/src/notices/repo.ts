@@ -28,7 +28,8 @@ interface NoticeProblemRow extends RowDataPacket {
   status: NoticeStatus;
   errcode: number | null;
   errmsg: string | null;
-  n: number;
+  /** COUNT(*): a string (BIGINT), read through Number(). */
+  n: string | number;
   last_at: Date | null;
 }
 
