@@ -1,10 +1,11 @@
 import { waitingPerTier } from '../waitlist/repo';
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
+import type { Agg, Cols, PriceTierRow, ShowDbRow, VenueSeatRow, VenueZoneRow } from './rows';
 import { SESSION_STATUS_NAME, type CatalogSeat, type CatalogZone, type SessionCatalog } from './types';
 import type { RefundTier, SessionInfo, ShowCategory, Tier } from '@showtix/shared-types';
 
-type Row = RowDataPacket & Record<string, any>;
+type Packet<T> = RowDataPacket & T;
 
 export interface SessionRow {
   id: string;
@@ -66,32 +67,32 @@ const SHOW_COLUMNS = `s.id, s.title, s.category, s.description, s.poster_url, s.
 
 /** Every show, or only those of one category (the fan's ?category= filter). */
 export async function listShowRows(db: Db, category?: ShowCategory): Promise<ShowRow[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Packet<ShowRow>[]>(
     `SELECT ${SHOW_COLUMNS} FROM shows s JOIN venues v ON v.id = s.venue_id
       ${category ? 'WHERE s.category = ?' : ''} ORDER BY s.id`,
     category ? [category] : [],
   );
-  return rows as ShowRow[];
+  return rows;
 }
 
 export async function findShowRow(db: Db, showId: string): Promise<ShowRow | undefined> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Packet<ShowRow>[]>(
     `SELECT ${SHOW_COLUMNS}, (SELECT COUNT(*) FROM sale_reminders r WHERE r.show_id = s.id) AS want_count
        FROM shows s JOIN venues v ON v.id = s.venue_id WHERE s.id = ?`,
     [showId],
   );
-  return rows[0] as ShowRow | undefined;
+  return rows[0];
 }
 
 /** The one reader of session rows; each caller below names its condition (always code, never input). */
 async function sessionRows(db: Db, where: string, params: unknown[]): Promise<SessionRow[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Packet<SessionRow>[]>(
     `SELECT id, show_id, starts_at, sale_starts_at, status, purchase_limit, hold_minutes, real_name,
             queue_enabled, queue_rate_per_min, postponed_from, full_refund_until
        FROM show_sessions WHERE ${where} ORDER BY starts_at, id`,
     params,
   );
-  return rows as SessionRow[];
+  return rows;
 }
 
 export async function sessionRowById(db: Db, sessionId: string): Promise<SessionRow | undefined> {
@@ -127,7 +128,7 @@ export function sessionsInStatus(db: Db, statuses: number[]): Promise<SessionRow
 export async function tiersOfSessions(db: Db, sessionIds: string[]): Promise<Map<string, Tier[]>> {
   const out = new Map<string, Tier[]>();
   if (sessionIds.length === 0) return out;
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Cols<PriceTierRow, 'id' | 'session_id' | 'name' | 'price_fen' | 'color'>[]>(
     `SELECT id, session_id, name, price_fen, color FROM price_tiers
       WHERE session_id IN (?) ORDER BY sort_order, price_fen DESC, id`,
     [sessionIds],
@@ -145,7 +146,8 @@ async function seatsOf(
   sessionId: string,
   price: Map<string, number>,
 ): Promise<Map<string, CatalogSeat>> {
-  const [rows] = await db.query<Row[]>(
+  type SeatRow = Cols<VenueSeatRow, 'id' | 'section' | 'row_label' | 'seat_number' | 'x' | 'y'>;
+  const [rows] = await db.query<(SeatRow & { tier_id: string })[]>(
     `SELECT vs.id, vs.section, vs.row_label, vs.seat_number, vs.x, vs.y, ss.tier_id
        FROM session_seats ss JOIN venue_seats vs ON vs.id = ss.seat_id
       WHERE ss.session_id = ? ORDER BY vs.id`,
@@ -172,7 +174,9 @@ async function zonesOf(
   sessionId: string,
   price: Map<string, number>,
 ): Promise<Map<string, CatalogZone>> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<
+    (Cols<VenueZoneRow, 'id' | 'name'> & { tier_id: string; capacity: number })[]
+  >(
     `SELECT vz.id, vz.name, sz.tier_id, sz.capacity
        FROM session_zones sz JOIN venue_zones vz ON vz.id = sz.zone_id
       WHERE sz.session_id = ? ORDER BY vz.id`,
@@ -200,7 +204,7 @@ async function zonesOf(
  * 10,000 seats) and the server a tenth (about 2 vs 21 ms).
  */
 async function seatsSignature(db: Db, sessionId: string): Promise<string> {
-  const [[r]] = await db.query<Row[]>(
+  const [[r]] = await db.query<Packet<{ n: Agg; a: Agg; b: Agg }>[]>(
     `SELECT COUNT(*) AS n, COALESCE(SUM(CRC32(CONCAT(seat_id, '|', tier_id))), 0) AS a,
             COALESCE(SUM(CRC32(CONCAT(tier_id, '#', seat_id))), 0) AS b
        FROM session_seats WHERE session_id = ?`,
@@ -265,7 +269,10 @@ async function loadCatalog(
     ? await cachedSeats(db, sessionId, price, o.previous)
     : await seatsOf(db, sessionId, price);
   const zones = await zonesOf(db, sessionId, price);
-  const [[show]] = await db.query<Row[]>('SELECT show_purchase_limit FROM shows WHERE id = ?', [s.show_id]);
+  const [[show]] = await db.query<Cols<ShowDbRow, 'show_purchase_limit'>[]>(
+    'SELECT show_purchase_limit FROM shows WHERE id = ?',
+    [s.show_id],
+  );
   let capacity = seats.size;
   for (const z of zones.values()) capacity += z.capacity;
   return {

@@ -1,4 +1,5 @@
 import type { RowDataPacket } from 'mysql2/promise';
+import type { ShowCategory } from '@showtix/shared-types';
 
 /*
  * One interface per catalog table, as mysql2 hands its rows to the catalog repos (BIGINT ids as
@@ -37,7 +38,7 @@ export interface VenueZoneRow extends RowDataPacket {
 export interface ShowDbRow extends RowDataPacket {
   id: string;
   title: string;
-  category: string;
+  category: ShowCategory;
   venue_id: string;
   description: string | null;
   poster_url: string | null;

@@ -4,7 +4,7 @@ import type { Conn, Db } from '../../db/pool';
 import { findOne, type RowSource } from '../../db/find-one';
 import { updateById } from '../../db/update-by-id';
 
-type Row = RowDataPacket & Record<string, any>;
+type Packet<T> = RowDataPacket & T;
 
 export interface AdminRow {
   id: string;
@@ -34,7 +34,7 @@ export function accountView(r: AdminRow): AdminAccount {
 }
 
 export async function countAdmins(db: Db): Promise<number> {
-  const [[r]] = await db.query<Row[]>('SELECT COUNT(*) AS n FROM admin_users');
+  const [[r]] = await db.query<Packet<{ n: string | number }>[]>('SELECT COUNT(*) AS n FROM admin_users');
   return Number(r!.n);
 }
 
@@ -50,8 +50,8 @@ export function findAdminByUsername(db: Db | Conn, username: string): Promise<Ad
 }
 
 export async function listAdmins(db: Db): Promise<AdminRow[]> {
-  const [rows] = await db.query<Row[]>('SELECT * FROM admin_users ORDER BY id');
-  return rows as AdminRow[];
+  const [rows] = await db.query<Packet<AdminRow>[]>('SELECT * FROM admin_users ORDER BY id');
+  return rows;
 }
 
 /** Inserts unless the username exists; answers the new id or undefined. */
@@ -103,12 +103,12 @@ export async function insertSession(
 }
 
 export async function findSession(db: Db, tokenHash: string): Promise<SessionRow | undefined> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Packet<SessionRow>[]>(
     `SELECT s.admin_id, s.created_at, s.last_seen_at, s.expires_at, s.revoked_at, a.username, a.roles, a.disabled
        FROM admin_sessions s JOIN admin_users a ON a.id = s.admin_id WHERE s.token_hash = ?`,
     [tokenHash],
   );
-  return rows[0] as SessionRow | undefined;
+  return rows[0];
 }
 
 export async function touchSession(db: Db, tokenHash: string, now: Date): Promise<void> {

@@ -3,9 +3,24 @@ import type { AdminShowSummary, RefundTier, ShowCategory } from '@showtix/shared
 import type { Conn, Db } from '../../db/pool';
 import { parseRefundRules } from '../repo';
 import { SESSION_STATUS_NAME } from '../types';
+import type { Agg, Cols, ShowDbRow, VenueRow } from '../rows';
 import { updateById } from '../../db/update-by-id';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A show with its venue's name and its sessions' counts (SUMMARY). */
+type SummaryRow = Cols<
+  ShowDbRow,
+  | 'id'
+  | 'title'
+  | 'category'
+  | 'venue_id'
+  | 'poster_url'
+  | 'description'
+  | 'refund_rules'
+  | 'show_purchase_limit'
+  | 'exchange_allowed'
+  | 'exchange_cutoff_minutes'
+  | 'created_at'
+> & { venue_name: string; session_count: Agg; first_starts_at: Date | null; statuses: string | null };
 
 const SUMMARY = `SELECT s.id, s.title, s.category, s.venue_id, v.name AS venue_name, s.poster_url, s.description, s.refund_rules, s.show_purchase_limit, s.exchange_allowed, s.exchange_cutoff_minutes, s.created_at,
     (SELECT COUNT(*) FROM show_sessions ss WHERE ss.show_id = s.id) AS session_count,
@@ -20,7 +35,7 @@ export interface ShowFull extends AdminShowSummary {
   exchangeRules: { allowed: boolean; cutoffMinutes: number };
 }
 
-function view(r: Row): ShowFull {
+function view(r: SummaryRow): ShowFull {
   return {
     id: r.id,
     title: r.title,
@@ -44,7 +59,7 @@ function view(r: Row): ShowFull {
 }
 
 export async function listShows(db: Db): Promise<AdminShowSummary[]> {
-  const [rows] = await db.query<Row[]>(`${SUMMARY} ORDER BY s.id DESC`);
+  const [rows] = await db.query<SummaryRow[]>(`${SUMMARY} ORDER BY s.id DESC`);
   return rows.map((r) => {
     const {
       description: _d,
@@ -58,17 +73,17 @@ export async function listShows(db: Db): Promise<AdminShowSummary[]> {
 }
 
 export async function findShow(db: Db | Conn, id: string): Promise<ShowFull | undefined> {
-  const [rows] = await db.query<Row[]>(`${SUMMARY} WHERE s.id = ?`, [id]);
+  const [rows] = await db.query<SummaryRow[]>(`${SUMMARY} WHERE s.id = ?`, [id]);
   return rows[0] ? view(rows[0]) : undefined;
 }
 
 export async function lockShow(c: Conn, id: string): Promise<boolean> {
-  const [rows] = await c.query<Row[]>('SELECT id FROM shows WHERE id = ? FOR UPDATE', [id]);
+  const [rows] = await c.query<Cols<ShowDbRow, 'id'>[]>('SELECT id FROM shows WHERE id = ? FOR UPDATE', [id]);
   return rows.length === 1;
 }
 
 export async function venueExists(db: Db | Conn, id: string): Promise<boolean> {
-  const [rows] = await db.query<Row[]>('SELECT id FROM venues WHERE id = ?', [id]);
+  const [rows] = await db.query<Cols<VenueRow, 'id'>[]>('SELECT id FROM venues WHERE id = ?', [id]);
   return rows.length === 1;
 }
 
