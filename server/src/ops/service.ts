@@ -37,11 +37,11 @@ export class OpsService {
         parked: parked.map((p) => ({
           id: p.id,
           queue: p.queue,
-          messageId: p.message_id,
+          messageId: p.messageId,
           payload: p.payload,
           error: p.error,
           redrives: p.redrives,
-          parkedAt: p.parked_at.toISOString(),
+          parkedAt: p.parkedAt.toISOString(),
         })),
       },
       stuckPayments: await repo.stuckPayments(this.d.db, new Date(now.getTime() - PAID_TICKETS_GRACE_MS)),

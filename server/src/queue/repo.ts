@@ -64,6 +64,28 @@ function epochsSql(sessionIds: string[]): string {
   ]);
 }
 
+/** One queue_rooms row. */
+interface QueueRoomDbRow extends RowDataPacket {
+  session_id: string;
+  epoch: number;
+  seed: string | null;
+  opened_at: Date | null;
+  pool_size: number | null;
+  drawn: number;
+  admitted_through: number;
+}
+
+/** One queue_entries row. */
+interface QueueEntryDbRow extends RowDataPacket {
+  session_id: string;
+  user_id: string;
+  place: number | null;
+  presale: number;
+  id_hash: string | null;
+  joined_at: Date;
+  turn_start: Date | null;
+}
+
 /** A room's epoch as the join log reads it. */
 interface RoomEpochRow extends RowDataPacket {
   session_id: string;
@@ -88,7 +110,8 @@ export async function insertJoinsAndCommit(conn: Conn, joins: JoinRecord[]): Pro
 export async function lockRoomForRebuild(conn: Conn, sessionId: string): Promise<RoomRow> {
   await conn.query('INSERT IGNORE INTO queue_rooms (session_id) VALUES (?)', [sessionId]);
   await conn.query('UPDATE queue_rooms SET epoch = epoch + 1 WHERE session_id = ?', [sessionId]);
-  const [rows] = await conn.query<RowDataPacket[]>(
+  type Read = 'epoch' | 'seed' | 'opened_at' | 'pool_size' | 'drawn' | 'admitted_through';
+  const [rows] = await conn.query<(RowDataPacket & Pick<QueueRoomDbRow, Read>)[]>(
     'SELECT epoch, seed, opened_at, pool_size, drawn, admitted_through FROM queue_rooms WHERE session_id = ?',
     [sessionId],
   );
@@ -104,7 +127,8 @@ export async function lockRoomForRebuild(conn: Conn, sessionId: string): Promise
 }
 
 export async function entriesOf(conn: Conn, sessionId: string): Promise<EntryRow[]> {
-  const [rows] = await conn.query<RowDataPacket[]>(
+  type Read = 'user_id' | 'place' | 'presale' | 'id_hash' | 'joined_at' | 'turn_start';
+  const [rows] = await conn.query<(RowDataPacket & Pick<QueueEntryDbRow, Read>)[]>(
     `SELECT user_id, place, presale, id_hash, joined_at, turn_start FROM queue_entries WHERE session_id = ?`,
     [sessionId],
   );
@@ -113,8 +137,8 @@ export async function entriesOf(conn: Conn, sessionId: string): Promise<EntryRow
     place: r.place === null ? null : Number(r.place),
     presale: Number(r.presale) === 1,
     idHash: r.id_hash,
-    joinedAtMs: (r.joined_at as Date).getTime(),
-    turnStartMs: r.turn_start === null ? null : (r.turn_start as Date).getTime(),
+    joinedAtMs: r.joined_at.getTime(),
+    turnStartMs: r.turn_start === null ? null : r.turn_start.getTime(),
   }));
 }
 
@@ -158,7 +182,10 @@ export async function roomWatermarks(
   db: Db,
   sessionId: string,
 ): Promise<{ epoch: number; maxPlace: number; admittedThrough: number } | undefined> {
-  const [rows] = await db.query<RowDataPacket[]>(
+  type Read = 'epoch' | 'admitted_through';
+  const [rows] = await db.query<
+    (RowDataPacket & Pick<QueueRoomDbRow, Read> & { max_place: number | null })[]
+  >(
     `SELECT epoch, admitted_through,
        (SELECT MAX(place) FROM queue_entries WHERE session_id = ?) AS max_place
      FROM queue_rooms WHERE session_id = ?`,
