@@ -1,3 +1,4 @@
+import type { ParkedMessage } from '@showtix/shared-types';
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import type { DeadLetter } from '../outbox/broker';
@@ -23,16 +24,8 @@ interface ParkedRow extends RowDataPacket {
   parked_at: Date;
 }
 
-/** A message parked after its redrives ran out, for an operator to decide on. */
-export interface ParkedDeadLetter {
-  id: string;
-  queue: string;
-  messageId: string;
-  payload: string;
-  error: string | null;
-  redrives: number;
-  parkedAt: Date;
-}
+/** A message parked after its redrives ran out, for an operator to decide on (the ops page's, dated). */
+export type ParkedDeadLetter = Omit<ParkedMessage, 'parkedAt'> & { parkedAt: Date };
 
 export async function parkedDeadLetters(db: Db, limit: number): Promise<ParkedDeadLetter[]> {
   const [rows] = await db.query<ParkedRow[]>(
