@@ -1,7 +1,7 @@
 import { waitingPerTier } from '../waitlist/repo';
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
-import type { Agg, Cols, PriceTierRow, ShowDbRow, VenueSeatRow, VenueZoneRow } from './rows';
+import type { Agg, Cols, PriceTierRow, ShowDbRow, VenueRow, VenueSeatRow, VenueZoneRow } from './rows';
 import { SESSION_STATUS_NAME, type CatalogSeat, type CatalogZone, type SessionCatalog } from './types';
 import type { RefundTier, SessionInfo, ShowCategory, Tier } from '@showtix/shared-types';
 
@@ -42,23 +42,65 @@ export function sessionFields(s: SessionRow): Omit<SessionInfo, 'seating' | 'tie
   };
 }
 
-export interface ShowRow {
+/** A show with its venue (shows joined to venues), as the fan's catalog reads it. */
+type ShowListRow = Cols<
+  ShowDbRow,
+  | 'id'
+  | 'title'
+  | 'category'
+  | 'description'
+  | 'poster_url'
+  | 'refund_rules'
+  | 'exchange_allowed'
+  | 'exchange_cutoff_minutes'
+  | 'venue_id'
+> &
+  Pick<VenueRow, 'city' | 'address' | 'latitude' | 'longitude'> & {
+    venue_name: string;
+    /** Only from findShowRow. */
+    want_count?: Agg;
+  };
+
+/** A show as the fan's catalog shows it. */
+export interface CatalogShow {
   id: string;
   title: string;
   category: ShowCategory;
-  description: string | null;
-  poster_url: string | null;
-  refund_rules: string | null;
-  exchange_allowed: number;
-  exchange_cutoff_minutes: number;
-  venue_id: string;
-  venue_name: string;
-  city: string;
-  address: string;
-  latitude: string | null;
-  longitude: string | null;
-  /** Only from findShowRow: how many fans asked for a 开售提醒 (想看). */
-  want_count?: number;
+  description: string;
+  posterUrl: string | null;
+  refundRules: RefundTier[];
+  exchangeRules: { allowed: boolean; cutoffMinutes: number };
+  venue: {
+    id: string;
+    name: string;
+    city: string;
+    address: string;
+    latitude: number | null;
+    longitude: number | null;
+  };
+  /** How many fans asked for a 开售提醒 (想看); 0 in the show list, which does not count them. */
+  wantCount: number;
+}
+
+function catalogShow(r: ShowListRow): CatalogShow {
+  return {
+    id: r.id,
+    title: r.title,
+    category: r.category,
+    description: r.description ?? '',
+    posterUrl: r.poster_url,
+    refundRules: parseRefundRules(r.refund_rules),
+    exchangeRules: { allowed: !!r.exchange_allowed, cutoffMinutes: Number(r.exchange_cutoff_minutes) },
+    venue: {
+      id: r.venue_id,
+      name: r.venue_name,
+      city: r.city,
+      address: r.address,
+      latitude: r.latitude === null ? null : Number(r.latitude),
+      longitude: r.longitude === null ? null : Number(r.longitude),
+    },
+    wantCount: Number(r.want_count ?? 0),
+  };
 }
 
 const SHOW_COLUMNS = `s.id, s.title, s.category, s.description, s.poster_url, s.refund_rules, s.exchange_allowed,
@@ -66,22 +108,22 @@ const SHOW_COLUMNS = `s.id, s.title, s.category, s.description, s.poster_url, s.
   v.name AS venue_name, v.city, v.address, v.latitude, v.longitude`;
 
 /** Every show, or only those of one category (the fan's ?category= filter). */
-export async function listShowRows(db: Db, category?: ShowCategory): Promise<ShowRow[]> {
-  const [rows] = await db.query<Packet<ShowRow>[]>(
+export async function listShowRows(db: Db, category?: ShowCategory): Promise<CatalogShow[]> {
+  const [rows] = await db.query<ShowListRow[]>(
     `SELECT ${SHOW_COLUMNS} FROM shows s JOIN venues v ON v.id = s.venue_id
       ${category ? 'WHERE s.category = ?' : ''} ORDER BY s.id`,
     category ? [category] : [],
   );
-  return rows;
+  return rows.map(catalogShow);
 }
 
-export async function findShowRow(db: Db, showId: string): Promise<ShowRow | undefined> {
-  const [rows] = await db.query<Packet<ShowRow>[]>(
+export async function findShowRow(db: Db, showId: string): Promise<CatalogShow | undefined> {
+  const [rows] = await db.query<ShowListRow[]>(
     `SELECT ${SHOW_COLUMNS}, (SELECT COUNT(*) FROM sale_reminders r WHERE r.show_id = s.id) AS want_count
        FROM shows s JOIN venues v ON v.id = s.venue_id WHERE s.id = ?`,
     [showId],
   );
-  return rows[0];
+  return rows[0] && catalogShow(rows[0]);
 }
 
 /** The one reader of session rows; each caller below names its condition (always code, never input). */
