@@ -3,7 +3,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import type { Agg, Cols, PriceTierRow, ShowDbRow, VenueRow, VenueSeatRow, VenueZoneRow } from './rows';
 import { SESSION_STATUS_NAME, type CatalogSeat, type CatalogZone, type SessionCatalog } from './types';
-import type { RefundTier, SessionInfo, ShowCategory, Tier } from '@showtix/shared-types';
+import type { RefundTier, SessionInfo, ShowCategory, ShowDetail, Tier } from '@showtix/shared-types';
 
 type Packet<T> = RowDataPacket & T;
 
@@ -42,8 +42,8 @@ export function sessionFields(s: SessionRow): Omit<SessionInfo, 'seating' | 'tie
   };
 }
 
-/** A show with its venue (shows joined to venues), as the fan's catalog reads it. */
-type ShowListRow = Cols<
+/** The columns of a show that showBasics reads. */
+type ShowBasicsRow = Cols<
   ShowDbRow,
   | 'id'
   | 'title'
@@ -53,36 +53,19 @@ type ShowListRow = Cols<
   | 'refund_rules'
   | 'exchange_allowed'
   | 'exchange_cutoff_minutes'
-  | 'venue_id'
-> &
+>;
+
+/** A show with its venue (shows joined to venues), as the fan's catalog reads it. */
+type ShowListRow = ShowBasicsRow &
+  Pick<ShowDbRow, 'venue_id'> &
   Pick<VenueRow, 'city' | 'address' | 'latitude' | 'longitude'> & {
     venue_name: string;
     /** Only from findShowRow. */
     want_count?: Agg;
   };
 
-/** A show as the fan's catalog shows it. */
-export interface CatalogShow {
-  id: string;
-  title: string;
-  category: ShowCategory;
-  description: string;
-  posterUrl: string | null;
-  refundRules: RefundTier[];
-  exchangeRules: { allowed: boolean; cutoffMinutes: number };
-  venue: {
-    id: string;
-    name: string;
-    city: string;
-    address: string;
-    latitude: number | null;
-    longitude: number | null;
-  };
-  /** How many fans asked for a 开售提醒 (想看); 0 in the show list, which does not count them. */
-  wantCount: number;
-}
-
-function catalogShow(r: ShowListRow): CatalogShow {
+/** What the fan's catalog and the organiser's show screens both say of a show. */
+export function showBasics(r: ShowBasicsRow) {
   return {
     id: r.id,
     title: r.title,
@@ -91,6 +74,18 @@ function catalogShow(r: ShowListRow): CatalogShow {
     posterUrl: r.poster_url,
     refundRules: parseRefundRules(r.refund_rules),
     exchangeRules: { allowed: !!r.exchange_allowed, cutoffMinutes: Number(r.exchange_cutoff_minutes) },
+  };
+}
+
+/**
+ * A show as the fan's catalog shows it: the show page's venue and 想看 count (wantCount 0 in the
+ * show list, which does not count them) beside its basics.
+ */
+export type CatalogShow = ReturnType<typeof showBasics> & Pick<ShowDetail, 'venue' | 'wantCount'>;
+
+function catalogShow(r: ShowListRow): CatalogShow {
+  return {
+    ...showBasics(r),
     venue: {
       id: r.venue_id,
       name: r.venue_name,

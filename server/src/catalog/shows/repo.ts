@@ -1,7 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { AdminShowSummary, RefundTier, ShowCategory } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
-import { parseRefundRules } from '../repo';
+import { showBasics } from '../repo';
 import { SESSION_STATUS_NAME } from '../types';
 import type { Agg, Cols, ShowDbRow, VenueRow } from '../rows';
 import { updateById } from '../../db/update-by-id';
@@ -37,12 +37,9 @@ export interface ShowFull extends AdminShowSummary {
 
 function view(r: SummaryRow): ShowFull {
   return {
-    id: r.id,
-    title: r.title,
-    category: r.category,
+    ...showBasics(r),
     venueId: r.venue_id,
     venueName: r.venue_name,
-    posterUrl: r.poster_url,
     sessionCount: Number(r.session_count),
     firstStartsAt: r.first_starts_at ? r.first_starts_at.toISOString() : null,
     statuses: r.statuses
@@ -51,10 +48,7 @@ function view(r: SummaryRow): ShowFull {
           .map((x) => SESSION_STATUS_NAME[Number(x)]!)
       : [],
     createdAt: r.created_at.toISOString(),
-    description: r.description ?? '',
-    refundRules: parseRefundRules(r.refund_rules),
     showPurchaseLimit: r.show_purchase_limit ?? null,
-    exchangeRules: { allowed: !!r.exchange_allowed, cutoffMinutes: Number(r.exchange_cutoff_minutes ?? 0) },
   };
 }
 
