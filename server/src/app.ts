@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Config } from './config';
 import { appError } from './errors';
+import { ping } from './db/ping';
 import { errorMiddleware } from './http/errors';
 import { requireAuth } from './http/auth';
 import { securityHeaders } from './http/security';
@@ -53,7 +54,7 @@ function systemRoutes(d: AppDeps): Router {
   const r = new Router();
   r.get('/healthz', async (ctx) => {
     const [mysql, redis] = await Promise.all([
-      d.db.query('SELECT 1').then(
+      ping(d.db).then(
         () => true,
         () => false,
       ),

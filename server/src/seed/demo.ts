@@ -1,9 +1,9 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import { insertSession, insertShow, insertVenue, seatIdsOfVenue } from '../catalog/admin-repo';
 import { saveSettings as saveTransferSettings } from '../transfers/repo';
 import { blockSeats } from '../catalog/layout';
 import { openSale, type LifecycleDeps } from '../jobs/session-lifecycle';
+import { setShowPurchaseLimit, showIdByTitle } from './repo';
 
 export const DEMO_TITLE = '星河巡回演唱会 2027 · 上海站';
 
@@ -15,8 +15,8 @@ export async function seedDemo(
   now: Date,
   log: Logger,
 ): Promise<{ showId: string; created: boolean }> {
-  const [existing] = await d.db.query<RowDataPacket[]>('SELECT id FROM shows WHERE title = ?', [DEMO_TITLE]);
-  if (existing[0]) return { showId: String(existing[0].id), created: false };
+  const existing = await showIdByTitle(d.db, DEMO_TITLE);
+  if (existing) return { showId: existing, created: false };
 
   const seats = [
     ...blockSeats({ section: '内场A区', rows: 12, seatsPerRow: 24, originX: 0, originY: 60, gaps: [12] }),
@@ -108,7 +108,7 @@ async function seedHotShow(d: LifecycleDeps, now: Date): Promise<string> {
       { hoursBeforeStart: 0, feePercent: 100 },
     ],
   });
-  await d.db.query('UPDATE shows SET show_purchase_limit = 2 WHERE id = ?', [showId]);
+  await setShowPurchaseLimit(d.db, showId, 2);
   await saveTransferSettings(
     d.db,
     showId,
