@@ -1,17 +1,7 @@
 import { CreateOrderSchema } from '@showtix/shared-types';
 import { ZodError } from 'zod';
 import { parseCreateOrder } from '../src/orders/parse';
-
-/** Deterministic choices (mulberry32), so a failure repeats. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from './helpers/random';
 
 const ids: unknown[] = [
   '1',
