@@ -142,12 +142,13 @@ export function createApp(d: AppDeps): Koa {
     apiV3Key: d.config.wechat.apiV3Key,
     log: d.log,
   };
-  // Each router tries its routes in turn: the purchase path and the seat map come first.
+  // Each router tries its routes in turn: the purchase path, the waiting room (the crowd's joins
+  // and polls) and the seat map come first; no two of their paths overlap.
   for (const router of [
     orderRoutes(d.orders, auth, d.clock),
-    exchangeRoutes(d.exchanges, auth, d.clock),
-    catalogRoutes(d.catalog, d.seatmaps, d.clock, () => d.degrade.seatPollMs()),
     queueRoutes(d.queue, auth, d.clock),
+    catalogRoutes(d.catalog, d.seatmaps, d.clock, () => d.degrade.seatPollMs()),
+    exchangeRoutes(d.exchanges, auth, d.clock),
     quotaRoutes(d.db, d.catalog, auth),
     systemRoutes(d),
     healthRoutes(d),
