@@ -23,7 +23,7 @@ import { ensureH5Built, ensureServerBuilt } from '../../client/test/harness/buil
 import { ROOT } from '../../client/test/harness/paths.mjs';
 import { startStack } from '../../client/test/harness/stack.mjs';
 import { bigVenueSeats, seedShow } from '../../client/test/harness/seed.mjs';
-import { launchBrowser, pageUrl, settle } from '../../client/test/harness/browser.mjs';
+import { PHONE, launchBrowser, pageUrl, settle } from '../../client/test/harness/browser.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const TAPS = Number(process.env.BENCH_TAPS ?? 12);
@@ -31,13 +31,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x) => Math.round(x * 10) / 10;
 
 async function openMap(browser, url) {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'zh-CN',
-  });
+  const context = await browser.newContext(PHONE);
   const page = await context.newPage();
   await page.goto(url);
   await page.waitForFunction(() => typeof window.__seatmapDrawnAt === 'number', null, { timeout: 60_000 });
