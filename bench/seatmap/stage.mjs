@@ -4,7 +4,7 @@
  */
 import { startStack } from '../../client/test/harness/stack.mjs';
 import { bigVenueSeats, seedShow } from '../../client/test/harness/seed.mjs';
-import { launchBrowser, pageUrl } from '../../client/test/harness/browser.mjs';
+import { PHONE, launchBrowser, pageUrl } from '../../client/test/harness/browser.mjs';
 
 /** The stack (own database and key prefix) with the big session seeded, the map's URL, a browser. */
 export async function openStage(tag) {
@@ -28,14 +28,8 @@ export async function openStage(tag) {
   }
 }
 
-/** A new browser context as a phone (390x844 at 2x, touch) and a page in it. */
+/** A new browser context as a phone (the harness's PHONE: 390x844 at 2x, touch) and a page in it. */
 export async function phonePage(browser) {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'zh-CN',
-  });
+  const context = await browser.newContext(PHONE);
   return { context, page: await context.newPage() };
 }

@@ -9,6 +9,22 @@ export const DEMO_TITLE = '星河巡回演唱会 2027 · 上海站';
 
 const DAY_MS = 86_400_000;
 
+/** The demo arena: about 1,300 seats in three sections (the client's browser tests seat their shows here too). */
+export function demoArenaSeats() {
+  return [
+    ...blockSeats({ section: '内场A区', rows: 12, seatsPerRow: 24, originX: 0, originY: 60, gaps: [12] }),
+    ...blockSeats({ section: '内场B区', rows: 12, seatsPerRow: 24, originX: 260, originY: 60, gaps: [13] }),
+    ...blockSeats({ section: '看台C区', rows: 15, seatsPerRow: 50, originX: 0, originY: 230, curve: 30 }),
+  ];
+}
+
+/** The demo concert's refunds: free until a week before, a 20% fee until two days before, then none. */
+export const DEMO_REFUND_RULES = [
+  { hoursBeforeStart: 168, feePercent: 0 },
+  { hoursBeforeStart: 48, feePercent: 20 },
+  { hoursBeforeStart: 0, feePercent: 100 },
+];
+
 /** A demo show with a reserved-seating session and a general-admission session, both on sale. */
 export async function seedDemo(
   d: LifecycleDeps,
@@ -18,11 +34,7 @@ export async function seedDemo(
   const existing = await showIdByTitle(d.db, DEMO_TITLE);
   if (existing) return { showId: existing, created: false };
 
-  const seats = [
-    ...blockSeats({ section: '内场A区', rows: 12, seatsPerRow: 24, originX: 0, originY: 60, gaps: [12] }),
-    ...blockSeats({ section: '内场B区', rows: 12, seatsPerRow: 24, originX: 260, originY: 60, gaps: [13] }),
-    ...blockSeats({ section: '看台C区', rows: 15, seatsPerRow: 50, originX: 0, originY: 230, curve: 30 }),
-  ];
+  const seats = demoArenaSeats();
   const venueId = await insertVenue(d.db, {
     name: '梅赛德斯-奔驰文化中心',
     city: '上海',
@@ -42,11 +54,7 @@ export async function seedDemo(
     venueId,
     description: '华语流行天团时隔三年的全新巡演，三小时不间断现场。实名制购票，一人一证一票。',
     posterUrl: null,
-    refundRules: [
-      { hoursBeforeStart: 168, feePercent: 0 },
-      { hoursBeforeStart: 48, feePercent: 20 },
-      { hoursBeforeStart: 0, feePercent: 100 },
-    ],
+    refundRules: DEMO_REFUND_RULES,
   });
   // 转赠 allowed until a day before the start, once per ticket.
   await saveTransferSettings(
