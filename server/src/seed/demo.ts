@@ -5,6 +5,17 @@ import { blockSeats } from '../catalog/layout';
 import { openSale, type LifecycleDeps } from '../jobs/session-lifecycle';
 import { setShowPurchaseLimit, showIdByTitle } from './repo';
 
+/** 转赠 allowed until a day before the start, once per ticket (both demo shows). */
+function allowTransfers(d: Pick<LifecycleDeps, 'db'>, showId: string, now: Date): Promise<void> {
+  return saveTransferSettings(
+    d.db,
+    showId,
+    { enabled: true, cutoffMinutes: 24 * 60, onceOnly: true },
+    'seed',
+    now,
+  );
+}
+
 export const DEMO_TITLE = '星河巡回演唱会 2027 · 上海站';
 
 const DAY_MS = 86_400_000;
@@ -56,14 +67,7 @@ export async function seedDemo(
     posterUrl: null,
     refundRules: DEMO_REFUND_RULES,
   });
-  // 转赠 allowed until a day before the start, once per ticket.
-  await saveTransferSettings(
-    d.db,
-    showId,
-    { enabled: true, cutoffMinutes: 24 * 60, onceOnly: true },
-    'seed',
-    now,
-  );
+  await allowTransfers(d, showId, now);
   const all = await seatIdsOfVenue(d.db, venueId);
   const vip = all.filter((s) => s.section.startsWith('内场') && Number(s.row) <= 4).map((s) => s.id);
   const floor = all.filter((s) => s.section.startsWith('内场') && Number(s.row) > 4).map((s) => s.id);
@@ -117,13 +121,7 @@ async function seedHotShow(d: LifecycleDeps, now: Date): Promise<string> {
     ],
   });
   await setShowPurchaseLimit(d.db, showId, 2);
-  await saveTransferSettings(
-    d.db,
-    showId,
-    { enabled: true, cutoffMinutes: 24 * 60, onceOnly: true },
-    'seed',
-    now,
-  );
+  await allowTransfers(d, showId, now);
   const floor = (await seatIdsOfVenue(d.db, venueId)).filter((s) => s.section === '内场').map((s) => s.id);
   return insertSession(d.db, {
     showId,
