@@ -20,7 +20,6 @@ const LONG_FUNCTIONS_TODO = [
   ['admin/src/pages/degrade/DegradePage.tsx', 142],
   ['admin/src/pages/orders/OrderDrawer.tsx', 214],
   ['admin/src/pages/orders/OrderListPage.tsx', 160],
-  ['admin/src/pages/shows/SessionPage.tsx', 174],
   ['admin/src/pages/shows/ShowDetailPage.tsx', 149],
   ['admin/src/pages/shows/ShowListPage.tsx', 107],
   ['admin/src/pages/venues/BlockEditor.tsx', 106],
