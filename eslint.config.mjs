@@ -18,7 +18,6 @@ const LONG_FUNCTIONS_TODO = [
   ['admin/src/pages/admins/AdminsPage.tsx', 127],
   ['admin/src/pages/audit/AuditPage.tsx', 92],
   ['admin/src/pages/degrade/DegradePage.tsx', 142],
-  ['admin/src/pages/orders/OrderDrawer.tsx', 214],
   ['admin/src/pages/orders/OrderListPage.tsx', 160],
   ['admin/src/pages/shows/ShowDetailPage.tsx', 149],
   ['admin/src/pages/shows/ShowListPage.tsx', 107],
