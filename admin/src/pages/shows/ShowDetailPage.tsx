@@ -6,7 +6,8 @@ import { useEditable } from '../../api/useEditable';
 import { LoadState } from '../../components/LoadState';
 import { DetailHeader } from '../../components/PageParts';
 import type { ShowFormValues } from './ShowForm';
-import { EditShowDrawer, SessionTable, ShowInfoCard } from './ShowDetailParts';
+import { SessionTable, ShowInfoCard } from './ShowDetailParts';
+import { ShowFormDrawer } from './ShowFormDrawer';
 import { TransferSettingsCard } from './TransferSettingsCard';
 
 export function ShowDetailPage() {
@@ -40,11 +41,13 @@ export function ShowDetailPage() {
           <SessionTable sessions={show.sessions} reload={page.reload} />
         </Col>
       </Row>
-      <EditShowDrawer
+      <ShowFormDrawer
+        title="编辑演出"
+        okText="保存"
         open={page.editing}
         close={page.close}
         form={page.form}
-        save={page.save}
+        onFinish={page.save}
         venueLocked={show.sessionCount > 0}
       />
     </>

@@ -1,10 +1,9 @@
-import { Button, Card, Descriptions, Drawer, Form, Image, Space, Table, Tag, type FormInstance } from 'antd';
+import { Button, Card, Descriptions, Image, Space, Table, Tag } from 'antd';
 import { Link, useNavigate } from 'react-router-dom';
 import { SHOW_CATEGORY_LABEL, type AdminSessionSummary, type AdminShowDetail } from '@showtix/shared-types';
 import { dateTime, SESSION_STATUS } from '../../utils/format';
 import { fenToYuan } from '../../utils/money';
 import { SessionActions } from './sessionActions';
-import { ShowForm, type ShowFormValues } from './ShowForm';
 import { exchangeText, purchaseLimitText, refundFeeText } from './showDetailText';
 
 function RefundRules({ show }: { show: AdminShowDetail }) {
@@ -95,38 +94,5 @@ export function SessionTable({ sessions, reload }: { sessions: AdminSessionSumma
         ]}
       />
     </Card>
-  );
-}
-
-interface EditProps {
-  open: boolean;
-  close: () => void;
-  form: FormInstance<ShowFormValues>;
-  save: (v: ShowFormValues) => void;
-  venueLocked: boolean;
-}
-
-/** "编辑演出" drawer around the show form. */
-export function EditShowDrawer({ open, close, form, save, venueLocked }: EditProps) {
-  return (
-    <Drawer
-      title="编辑演出"
-      size={560}
-      open={open}
-      onClose={close}
-      destroyOnHidden
-      extra={
-        <Space>
-          <Button onClick={close}>取消</Button>
-          <Button type="primary" onClick={() => form.submit()}>
-            保存
-          </Button>
-        </Space>
-      }
-    >
-      <Form form={form} layout="vertical" onFinish={save}>
-        <ShowForm venueLocked={venueLocked} />
-      </Form>
-    </Drawer>
   );
 }
