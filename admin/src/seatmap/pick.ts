@@ -1,15 +1,6 @@
 /** Pure selection rules of the canvas tools: what a click, box or lasso picks (no React). */
-import {
-  sameRow,
-  sameSection,
-  seatAt,
-  seatsInPolygon,
-  seatsInRect,
-  toWorld,
-  type PlotSeat,
-  type Point,
-  type View,
-} from './geometry';
+import type { PlotSeat, Point, View } from './geometry';
+import { sameRow, sameSection, seatAt, seatsInPolygon, seatsInRect, toWorld } from './geometry';
 
 export type SelectMode = 'view' | 'seat' | 'row' | 'section' | 'box' | 'lasso';
 export interface Gesture {
