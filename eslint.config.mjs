@@ -14,21 +14,6 @@ const MAX_FUNCTION_LINES = 80;
  * in parallel landed together on 2026-12-01, see the issue 15 note.)
  */
 const LONG_FUNCTIONS_TODO = [
-  ['admin/src/components/SeatMapCanvas.tsx', 150],
-  ['admin/src/pages/admins/AdminsPage.tsx', 127],
-  ['admin/src/pages/audit/AuditPage.tsx', 92],
-  ['admin/src/pages/degrade/DegradePage.tsx', 142],
-  ['admin/src/pages/staff/InviteTab.tsx', 117],
-  ['admin/src/pages/ops/OpsPage.tsx', 201],
-  ['admin/src/pages/orders/OrderDrawer.tsx', 214],
-  ['admin/src/pages/orders/OrderListPage.tsx', 160],
-  ['admin/src/pages/risk/RiskPage.tsx', 89],
-  ['admin/src/pages/shows/SessionPage.tsx', 174],
-  ['admin/src/pages/shows/ShowDetailPage.tsx', 149],
-  ['admin/src/pages/shows/ShowListPage.tsx', 107],
-  ['admin/src/pages/staff/StaffPage.tsx', 116],
-  ['admin/src/pages/venues/BlockEditor.tsx', 106],
-  ['admin/src/pages/venues/VenueDetailPage.tsx', 93],
   ['client/src/pages/seatmap/index.tsx', 177],
   ['server/src/inventory/rebuild.ts', 92],
   ['server/src/orders/insert-repo.ts', 84],

@@ -23,6 +23,17 @@ export function parseArgs(argv) {
   return out;
 }
 
+/**
+ * A load scenario's options: args as parseArgs reads them, smoke (--smoke: a short run, not
+ * saved) and num(name, full, small): --name as a number, else `full`, or `small` in a smoke run.
+ */
+export function scenarioArgs(argv = process.argv.slice(2)) {
+  const args = parseArgs(argv);
+  const smoke = args.smoke === true;
+  const num = (name, full, small = full) => Number(args[name] ?? (smoke ? small : full));
+  return { args, smoke, num };
+}
+
 export function freePort() {
   return new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {

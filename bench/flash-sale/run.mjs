@@ -8,27 +8,26 @@ import {
   cpuMeter,
   helloCeiling,
   openBench,
-  parseArgs,
   percentile,
   pidOf,
   postOrders,
   rng,
   report,
   runMain,
+  scenarioArgs,
 } from '../lib.mjs';
 import { seedTour, seedUsers } from './seed.mjs';
 import { audit } from './audit.mjs';
 
-const args = parseArgs(process.argv.slice(2));
-const smoke = args.smoke === true;
-const BUYERS = Number(args.buyers ?? (smoke ? 3000 : 200_000));
-const SESSIONS = Number(args.sessions ?? (smoke ? 2 : 10));
+const { args, smoke, num } = scenarioArgs();
+const BUYERS = num('buyers', 200_000, 3000);
+const SESSIONS = num('sessions', 10, 2);
 const SEATS = smoke ? 1000 : 10_000;
 const ZONE = smoke ? 1000 : 10_000;
-const CONNECTIONS = Number(args.connections ?? 100);
+const CONNECTIONS = num('connections', 100);
 const HELLO_SECONDS = smoke ? 2 : 8;
 // Requests in each of the two CPU phases after the sale (all successes, then all refusals).
-const PHASE = Math.min(Number(args.phase ?? (smoke ? 1000 : 5000)), SEATS);
+const PHASE = Math.min(num('phase', 5000, 1000), SEATS);
 const pin = args.pin === true ? { pinCore: 0 } : {};
 
 function buyerBodies(tour, n, seed) {

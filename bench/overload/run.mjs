@@ -1,10 +1,16 @@
 // Overload benchmark (issue 14): finds what saturates the purchase path, then offers twice that
 // (open loop: a fixed request rate over many connections, whatever the answers' latency) and
-// checks that the server stays fast for what it admits and refuses the rest early.
-// Last line: JSON {saturation_rps, offered_rps, admitted, admitted_p99_ms, refused_503, refused_429,
-// refusals_without_retry_after, errors_other, oversold, double_sold, load_avg_1m, ...}, also
+// checks that the server stays fast for what it admits and refuses the rest early. autocannon's
+// overallRate is a quota per connection renewed every second, so the offered load comes in bursts:
+// every connection sends at the start of each second, and again as soon as it is answered until
+// its quota is spent (a refusal is answered fast, so the bursts are dense).
+// Last line: JSON {saturation_rps, offered_rps, admitted, admitted_p99_ms, server_admitted_p99_le_ms,
+// refused_503, refused_429, refusals_without_retry_after, errors_other, oversold, double_sold,
+// load_avg_1m, ...}, also
 // written to bench/results/. Usage: npm run bench -- --scenario overload
 //   [--buyers 150000 --saturate-s 6 --overload-s 12 --connections 1000 --smoke]
+//   [--offered-rps N: offer this instead of twice the saturation measured in this run, so that two
+//    runs on a busy shared machine, whose saturation differs from run to run, offer the same load]
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { openBench, parseArgs, percentile, report, runMain } from '../lib.mjs';
@@ -55,6 +61,34 @@ function purchases(tour, tokens, tag) {
   return { request, samples };
 }
 
+/**
+ * The server's own histogram of admitted purchases (201, 409), cumulative count per bucket bound
+ * in seconds (buckets), and its shedding bound (inflightLimit). The histogram is the time from its metrics middleware to the answer, without the time a request
+ * waited in the socket or in this process before it was seen.
+ */
+async function serverMetrics(url) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const buckets = new Map();
+  for (const [, labels, n] of text.matchAll(/^http_request_duration_seconds_bucket\{([^}]*)\} (\d+)/gm)) {
+    if (!labels.includes('method="POST"') || !labels.includes('route="/api/v1/orders"')) continue;
+    if (!/status="(201|409)"/.test(labels)) continue;
+    const le = /le="([^"]+)"/.exec(labels)[1];
+    buckets.set(le, (buckets.get(le) ?? 0) + Number(n));
+  }
+  // The shedder's bound of requests in flight at this moment (adapted to the latency it saw).
+  const limit = /^shed_inflight_limit (\d+)/m.exec(text);
+  return { buckets, inflightLimit: limit ? Number(limit[1]) : null };
+}
+
+/** The bucket bound (ms) under which 99% of the admitted purchases between two readings were answered. */
+function serverP99Ms(before, after) {
+  const since = (le) => (after.get(le) ?? 0) - (before.get(le) ?? 0);
+  const total = since('+Inf');
+  const bounds = [...after.keys()].filter((le) => le !== '+Inf').sort((a, b) => Number(a) - Number(b));
+  const le = bounds.find((b) => since(b) >= 0.99 * total);
+  return le === undefined ? null : Number(le) * 1000;
+}
+
 let phases = 0;
 async function phase(url, tour, tokens, o) {
   const p = purchases(tour, tokens, ++phases);
@@ -100,11 +134,12 @@ async function main() {
     const sat = await phase(url, tour, tokens, { connections: 100, duration: SATURATE_S });
     const satStats = stats(sat.samples);
     const saturationRps = Math.round(satStats.admitted / SATURATE_S);
-    const offered = 2 * saturationRps;
+    const offered = args['offered-rps'] ? Number(args['offered-rps']) : 2 * saturationRps;
     console.log(
       `saturation: ${saturationRps} purchase req/s; offering ${offered} req/s for ${OVERLOAD_S} s ...`,
     );
     const load1 = os.loadavg()[0];
+    const serverBefore = await serverMetrics(url);
     const t0 = performance.now();
     const over = await phase(url, tour, tokens.slice().reverse(), {
       connections: CONNECTIONS,
@@ -114,6 +149,8 @@ async function main() {
     const overS = (performance.now() - t0) / 1000;
     const s = stats(over.samples);
     const load2 = os.loadavg()[0];
+    const serverAfter = await serverMetrics(url);
+    const serverP99 = serverP99Ms(serverBefore.buckets, serverAfter.buckets);
     const a = await audit(deps, tour);
     const result = {
       scenario: 'overload',
@@ -127,6 +164,9 @@ async function main() {
       admitted_rps: Math.round(s.admitted / overS),
       admitted_p50_ms: Number(s.admittedP50.toFixed(1)),
       admitted_p99_ms: Number(s.admittedP99.toFixed(1)),
+      // The server's histogram bucket (ms) that holds its p99 of the same requests (null: past 2.5 s).
+      server_admitted_p99_le_ms: serverP99,
+      inflight_limit_end: serverAfter.inflightLimit,
       refused_503: s.refused503,
       refused_429: s.refused429,
       refusals_without_retry_after: s.noRetryAfter,
@@ -140,7 +180,8 @@ async function main() {
       at: new Date().toISOString(),
     };
     console.log(
-      `offered ${offered} req/s (2 x ${saturationRps}); admitted ${result.admitted_rps}/s p99 ${result.admitted_p99_ms} ms; ` +
+      `offered ${offered} req/s (saturation ${saturationRps}); admitted ${result.admitted_rps}/s p99 ${result.admitted_p99_ms} ms ` +
+        `(server: p99 <= ${serverP99} ms); ` +
         `refused ${s.refused503} x 503, ${s.refused429} x 429 (${s.noRetryAfter} without Retry-After); ` +
         `other errors ${result.errors_other}; oversold ${result.oversold}; load ${result.load_avg_1m}`,
     );

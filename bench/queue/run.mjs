@@ -7,21 +7,20 @@ import {
   cpuMeter,
   helloCeiling,
   openBench,
-  parseArgs,
   percentile,
   pidOf,
   report,
   rng,
   runMain,
+  scenarioArgs,
 } from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 
-const args = parseArgs(process.argv.slice(2));
-const smoke = args.smoke === true;
-const FANS = Number(args.fans ?? (smoke ? 5000 : 200_000));
-const POLL_SECONDS = Number(args.seconds ?? (smoke ? 4 : 20));
-const RATE_PER_MIN = Number(args.rate ?? 30_000);
-const CONNECTIONS = Number(args.connections ?? 100);
+const { smoke, num } = scenarioArgs();
+const FANS = num('fans', 200_000, 5000);
+const POLL_SECONDS = num('seconds', 20, 4);
+const RATE_PER_MIN = num('rate', 30_000);
+const CONNECTIONS = num('connections', 100);
 const BUYERS = 20; // concurrent admitted fans buying
 const HELLO_SECONDS = smoke ? 2 : 8;
 

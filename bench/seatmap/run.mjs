@@ -21,9 +21,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureH5Built, ensureServerBuilt } from '../../client/test/harness/build.mjs';
 import { ROOT } from '../../client/test/harness/paths.mjs';
-import { startStack } from '../../client/test/harness/stack.mjs';
-import { bigVenueSeats, seedShow } from '../../client/test/harness/seed.mjs';
-import { launchBrowser, pageUrl, settle } from '../../client/test/harness/browser.mjs';
+import { settle } from '../../client/test/harness/browser.mjs';
+import { openStage, phonePage } from './stage.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const TAPS = Number(process.env.BENCH_TAPS ?? 12);
@@ -31,14 +30,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x) => Math.round(x * 10) / 10;
 
 async function openMap(browser, url) {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'zh-CN',
-  });
-  const page = await context.newPage();
+  const { context, page } = await phonePage(browser);
   await page.goto(url);
   await page.waitForFunction(() => typeof window.__seatmapDrawnAt === 'number', null, { timeout: 60_000 });
   return { context, page, drawnAt: await page.evaluate(() => window.__seatmapDrawnAt) };
@@ -126,16 +118,8 @@ async function measureBytes(apiUrl, sessionId) {
 async function main() {
   ensureServerBuilt({ force: true });
   ensureH5Built();
-  const stack = await startStack({ tag: 'bench', sim: false });
-  let browser;
+  const { stack, seeded, url, browser, close } = await openStage('bench');
   try {
-    const seeded = await seedShow(stack.deps, {
-      seats: bigVenueSeats(),
-      purchaseLimit: 6,
-      title: '万人体育馆压力测试专场',
-    });
-    const url = pageUrl(stack.appUrl, 'seatmap', { sessionId: seeded.sessionId, showId: seeded.showId });
-    browser = await launchBrowser();
     const bytes = await measureBytes(stack.apiUrl, seeded.sessionId);
     const warm = await openMap(browser, url); // fills the server's catalog cache, JITs the server
     await warm.context.close();
@@ -177,8 +161,7 @@ async function main() {
     );
     console.log(JSON.stringify(result));
   } finally {
-    await browser?.close();
-    await stack.close();
+    await close();
   }
 }
 

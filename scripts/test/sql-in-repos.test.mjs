@@ -14,34 +14,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const src = path.join(root, 'server/src');
 
 /**
- * TODO(issue 15): files not moved to repos yet, path (under server/src) -> why it still holds
- * SQL. This list may only shrink: an entry whose file no longer holds SQL (or no longer
- * exists) fails too, so remove it when you move its SQL.
+ * Files allowed to hold SQL outside the data layer, path (under server/src) -> why. Empty since
+ * every query moved to a repo (issue 15); an entry whose file no longer holds SQL (or no longer
+ * exists) fails too, so the list cannot go stale.
+ * @type {Map<string, string>}
  */
-const NOT_YET = new Map([
-  ['app.ts', "the readiness probe's `SELECT 1` (is MySQL reachable); belongs in db/ as a ping helper"],
-  ['http/health.ts', "the health check's `SELECT 1` (is MySQL reachable); belongs in db/ as a ping helper"],
-  ['audit/tx.ts', 'audited updates build `UPDATE ?? SET ?` for any table inline; to audit/repo.ts'],
-  [
-    'catalog/sessions/service.ts',
-    "a session edit's price tiers and show lock written inline; to catalog/sessions/repo.ts",
-  ],
-  ['catalog/shows/poster.ts', 'poster bytes stored and read inline; to catalog/repo.ts or a poster repo'],
-  [
-    'inventory/audit.ts',
-    'reads MySQL claims and quota inline to compare them with Redis; to an inventory repo',
-  ],
-  ['inventory/rebuild.ts', 'reads MySQL orders and claims inline to rebuild Redis; to an inventory repo'],
-  ['queue/log.ts', "the join log's multi-statement round trip (START TRANSACTION ... COMMIT) runs inline"],
-  ['queue/rebuild.ts', 'transaction control (START TRANSACTION, COMMIT, ROLLBACK) run inline'],
-  ['risk/admin/service.ts', 'blocklist reads and writes inline; to risk/repo.ts'],
-  ['seed/demo.ts', 'the demo seed (a dev tool) reads and writes shows inline'],
-  [
-    'session-changes/fees.ts',
-    "the cancelled session's fee refunds query inline (and it still calls the deprecated " +
-      "findPayment(conn, 'id = ?', ...): use payments.byId(conn, id, { lock: true }))",
-  ],
-]);
+const NOT_YET = new Map();
 
 /** Where SQL belongs: repos and the db layer. */
 const isDataLayer = (rel) =>

@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Config } from './config';
 import { appError } from './errors';
+import { ping } from './db/ping';
 import { errorMiddleware } from './http/errors';
 import { requireAuth } from './http/auth';
 import { securityHeaders } from './http/security';
@@ -53,7 +54,7 @@ function systemRoutes(d: AppDeps): Router {
   const r = new Router();
   r.get('/healthz', async (ctx) => {
     const [mysql, redis] = await Promise.all([
-      d.db.query('SELECT 1').then(
+      ping(d.db).then(
         () => true,
         () => false,
       ),
@@ -141,12 +142,13 @@ export function createApp(d: AppDeps): Koa {
     apiV3Key: d.config.wechat.apiV3Key,
     log: d.log,
   };
-  // Each router tries its routes in turn: the purchase path and the seat map come first.
+  // Each router tries its routes in turn: the purchase path, the waiting room (the crowd's joins
+  // and polls) and the seat map come first; no two of their paths overlap.
   for (const router of [
     orderRoutes(d.orders, auth, d.clock),
-    exchangeRoutes(d.exchanges, auth, d.clock),
-    catalogRoutes(d.catalog, d.seatmaps, d.clock, () => d.degrade.seatPollMs()),
     queueRoutes(d.queue, auth, d.clock),
+    catalogRoutes(d.catalog, d.seatmaps, d.clock, () => d.degrade.seatPollMs()),
+    exchangeRoutes(d.exchanges, auth, d.clock),
     quotaRoutes(d.db, d.catalog, auth),
     systemRoutes(d),
     healthRoutes(d),

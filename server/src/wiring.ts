@@ -378,9 +378,16 @@ export async function createDeps(
     reconciler: new Reconciler(db, pay, payments, log),
     admin: await createAdminServices({ config, log, clock, db, readDb, redis, catalog, inventory }),
     lifecycle,
-    shedder: new LoadShedder(config.shedding, () => lifecycle.inFlight),
+    shedder: shedderOf(config, lifecycle, metrics),
     degrade,
   });
+}
+
+/** The shedder, counting the lifecycle's requests in flight; its bound is shown on /metrics. */
+function shedderOf(config: Config, lifecycle: Lifecycle, metrics: Metrics): LoadShedder {
+  const shedder = new LoadShedder(config.shedding, () => lifecycle.inFlight);
+  metrics.watchShedding(() => shedder.inflightLimit);
+  return shedder;
 }
 
 export async function closeDeps(d: AppDeps): Promise<void> {

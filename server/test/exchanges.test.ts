@@ -15,6 +15,7 @@ import {
 } from './helpers/fixtures';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
 import { newDevice } from './helpers/gate';
+import { ADMIN_ENV, loginAdmin } from './admin/helpers';
 
 /**
  * 改签 (issue 16): a ticket moves to another seat of the same session or to another session of
@@ -26,23 +27,19 @@ let s: SessionFixture; // 8 VIP seats (1,880 yuan), then 680-yuan seats
 let other: { sessionId: string; seatIds: string[] }; // another session of the same show
 let staffToken: string;
 let adminToken: string;
-const ADMIN_PASSWORD = 'correct-horse-battery';
 const VIP = 188_000;
 const STAND = 68_000;
 let vip = 0; // next free VIP seat index
 let stand = 8; // next free stand seat index
 
 beforeAll(async () => {
-  p = await createPayEnv({ env: { ADMIN_USERNAME: 'root', ADMIN_PASSWORD } });
+  p = await createPayEnv({ env: ADMIN_ENV });
   s = await createSession(p.deps, {
     seats: 60,
     vip: 8,
     refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }],
   });
-  const login = await p.api.call('POST', '/api/v1/admin/login', {
-    body: { username: 'root', password: ADMIN_PASSWORD },
-  });
-  adminToken = login.body.token;
+  adminToken = await loginAdmin(p.api);
   // The organiser's rules: exchanges allowed until two hours before a session.
   const rules = await p.api.call('PATCH', `/api/v1/admin/shows/${s.showId}`, {
     token: adminToken,

@@ -2,15 +2,14 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { parseTradeBill } from '../src/payments/bill';
 import { beijingDate, Reconciler } from '../src/payments/reconcile';
 import type { WechatPay } from '../src/wechat/pay';
-import { createSession, type SessionFixture } from './helpers/fixtures';
-import { createPayEnv, type PayEnv } from './helpers/pay-env';
+import type { SessionFixture } from './helpers/fixtures';
+import { payEnvWithSession, type PayEnv } from './helpers/pay-env';
 
 /** Daily reconciliation against the trade bill the simulator serves, in WeChat's format. */
 let p: PayEnv;
 let s: SessionFixture;
 beforeAll(async () => {
-  p = await createPayEnv();
-  s = await createSession(p.deps, { seats: 10, refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }] });
+  ({ p, s } = await payEnvWithSession(10));
 });
 afterAll(() => p.close());
 

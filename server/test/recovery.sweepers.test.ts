@@ -3,8 +3,8 @@ import { sweepRefundedSeats } from '../src/jobs/refunded-seats';
 import { resendStuckRefunds, sweepPaidWithoutTickets } from '../src/jobs/stuck-money';
 import { issueTickets } from '../src/tickets/service';
 import { audit } from './helpers/auditor';
-import { createSession, type SessionFixture } from './helpers/fixtures';
-import { createPayEnv, type PayEnv } from './helpers/pay-env';
+import type { SessionFixture } from './helpers/fixtures';
+import { payEnvWithSession, type PayEnv } from './helpers/pay-env';
 import { abnormalRefund, adminRefund, refundNosAtWechat } from './helpers/refund-steps';
 
 /**
@@ -16,8 +16,7 @@ let s: SessionFixture;
 let seat = 0;
 
 beforeAll(async () => {
-  p = await createPayEnv({ consumers: false });
-  s = await createSession(p.deps, { seats: 20, refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }] });
+  ({ p, s } = await payEnvWithSession(20, { consumers: false }));
 });
 afterAll(() => p.close());
 afterEach(() => p.sim.resetFaults());

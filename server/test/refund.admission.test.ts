@@ -11,8 +11,8 @@ import { pauseRefundAfterCheck } from './helpers/refund-pause';
 import { issueTickets } from '../src/tickets/service';
 import { admittedCount, lockOrderTickets, moveOrderTickets } from '../src/tickets/repo';
 import { TICKET_LIFECYCLE } from '../src/lifecycle/transitions';
-import { assignStaff, createSession, createUsers, type SessionFixture } from './helpers/fixtures';
-import { createPayEnv, type PayEnv } from './helpers/pay-env';
+import { assignStaff, createUsers, type SessionFixture } from './helpers/fixtures';
+import { payEnvWithSession, type PayEnv } from './helpers/pay-env';
 import { newDevice, type Device } from './helpers/gate';
 
 /**
@@ -26,8 +26,7 @@ let staffToken: string;
 let seat = 0;
 
 beforeAll(async () => {
-  p = await createPayEnv({ consumers: false });
-  s = await createSession(p.deps, { seats: 20, refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }] });
+  ({ p, s } = await payEnvWithSession(20, { consumers: false }));
   const [staff] = await createUsers(p.deps, 1);
   await assignStaff(p.deps, staff!, s.showId);
   staffToken = await p.api.tokenFor(staff!);

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import { SeatMapController, type DrawKind, type Surface } from '../seatmap/controller';
-import { exposeSeatMap, markDrawn, markTap } from '../seatmap/markers';
+import { exposeSeatMap, markDrawn, markStage, markTap } from '../seatmap/markers';
 import { useSeatCanvasProps, type SeatCanvasProps } from './useSeatCanvas';
 
 function surfaceOf(canvas: HTMLCanvasElement, box: HTMLElement): Surface {
@@ -10,6 +10,7 @@ function surfaceOf(canvas: HTMLCanvasElement, box: HTMLElement): Surface {
   const height = Math.max(1, Math.round(rect.height));
   canvas.width = width * dpr;
   canvas.height = height * dpr;
+  markStage(`surface ${width}x${height}`);
   return { ctx: canvas.getContext('2d'), width, height, dpr, raf: (cb) => window.requestAnimationFrame(cb) };
 }
 
@@ -22,6 +23,7 @@ export default function SeatCanvas(props: SeatCanvasProps) {
   onTap.current = props.onTapSeat;
 
   useLayoutEffect(() => {
+    markStage('canvas');
     const canvas = canvasRef.current!;
     const box = boxRef.current!;
     const c = new SeatMapController(

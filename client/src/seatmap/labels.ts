@@ -18,13 +18,17 @@ export interface RowLabel {
 /** One label per row of each section, built once per map. */
 export function rowLabels(seats: readonly SeatMapSeat[]): RowLabel[] {
   const rows = new Map<string, RowLabel>();
+  let last: RowLabel | undefined;
   seats.forEach((s, i) => {
-    const key = `${s.section}\u0000${s.row}`;
-    const r = rows.get(key);
+    // A row's seats usually come one after another: no key string and map lookup for those.
+    const key = last && last.section === s.section && last.name === s.row ? '' : `${s.section}\u0000${s.row}`;
+    const r = key ? rows.get(key) : last;
     if (!r) {
-      rows.set(key, { section: s.section, name: s.row, x: s.x, y: s.y, minY: s.y, maxY: s.y, seats: [i] });
+      last = { section: s.section, name: s.row, x: s.x, y: s.y, minY: s.y, maxY: s.y, seats: [i] };
+      rows.set(key, last);
       return;
     }
+    last = r;
     r.seats.push(i);
     r.minY = Math.min(r.minY, s.y);
     r.maxY = Math.max(r.maxY, s.y);
@@ -45,10 +49,14 @@ export interface SectionBox {
 
 export function sectionBoxes(seats: readonly SeatMapSeat[]): SectionBox[] {
   const acc = new Map<string, SectionBox>();
+  let last: SectionBox | undefined;
   for (const s of seats) {
-    const b = acc.get(s.section);
-    if (!b) acc.set(s.section, { name: s.section, minX: s.x, maxX: s.x, minY: s.y, maxY: s.y });
-    else {
+    const b = last?.name === s.section ? last : acc.get(s.section); // a section's seats run together
+    if (!b) {
+      last = { name: s.section, minX: s.x, maxX: s.x, minY: s.y, maxY: s.y };
+      acc.set(s.section, last);
+    } else {
+      last = b;
       b.minX = Math.min(b.minX, s.x);
       b.maxX = Math.max(b.maxX, s.x);
       b.minY = Math.min(b.minY, s.y);

@@ -36,6 +36,15 @@ export function markDrawn(kind: DrawKind): void {
   }
 }
 
+/**
+ * A step on the way to the first draw, as a performance mark `seatmap:<name>` (H5): where the
+ * first draw's time goes (bench/seatmap/profile.mjs prints them).
+ */
+export function markStage(name: string): void {
+  if (win() && typeof performance !== 'undefined' && typeof performance.mark === 'function')
+    performance.mark(`seatmap:${name}`);
+}
+
 export function markTap(eventTimeStamp: number): void {
   const w = win();
   if (w) w.__seatmapTapAt = eventTimeStamp;

@@ -172,6 +172,12 @@ function sectionLabels(seats: SeatMapSeat[]): SectionLabel[] {
   }));
 }
 
+function allSeats(n: number): Uint32Array {
+  const all = new Uint32Array(n);
+  for (let i = 0; i < n; i++) all[i] = i;
+  return all;
+}
+
 const STATE_CODE = { available: AVAILABLE, held: HELD, sold: SOLD } as const;
 
 export function buildModel(map: Pick<SeatMap, 'seats' | 'tiers'>): SeatModel {
@@ -200,6 +206,7 @@ export function buildModel(map: Pick<SeatMap, 'seats' | 'tiers'>): SeatModel {
   const bounds = boundsOf(xs, ys);
   const pitch = estimatePitch(xs, ys);
   const colors = tierColors(map.tiers);
+  let rows: RowLabel[] | undefined;
   return {
     count: n,
     ids,
@@ -213,13 +220,16 @@ export function buildModel(map: Pick<SeatMap, 'seats' | 'tiers'>): SeatModel {
     colors,
     faded: colors.map((c) => fade(c)),
     byTier,
-    all: Uint32Array.from({ length: n }, (_, i) => i),
+    all: allSeats(n),
     bounds,
     seatSize: pitch * 0.78,
     pitch,
     sections: sectionLabels(map.seats),
     boxes: sectionBoxes(map.seats),
-    rows: rowLabels(map.seats),
+    // Row numbers show only once the fan zooms in: built then, not before the first draw.
+    get rows() {
+      return (rows ??= rowLabels(map.seats));
+    },
     grid: buildGrid(xs, ys, bounds, pitch * 2),
   };
 }

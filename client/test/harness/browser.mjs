@@ -2,24 +2,25 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ARTIFACTS, rootRequire } from './paths.mjs';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-/** Flags this machine needs (its network is closed; no GPU). */
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+/** Executable and flags this machine needs, shared with the admin e2e tests (closed network, no GPU). */
+const SETUP = rootRequire('./scripts/lib/chromium.json');
+export const CHROMIUM = process.env.CHROMIUM_PATH || SETUP.executable;
+/** A phone-sized browser context as the fans' tests and the seat-map benchmark use it. */
+export const PHONE = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+  locale: 'zh-CN',
+  timezoneId: 'Asia/Shanghai',
+};
 /**
  * Headless Debian Chromium through playwright-core. Playwright gives every launch a fresh
  * temporary profile (it rejects --user-data-dir for launch()), deleted on close.
  */
 export async function launchBrowser() {
   const { chromium } = rootRequire('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', ...FLAGS] });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: SETUP.args });
 }
 
 /**
@@ -30,14 +31,7 @@ export async function launchBrowser() {
  * storage key because the test simulator listens on a port of its own.
  */
 export async function newFanPage(browser, stack, opts = {}) {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'zh-CN',
-    timezoneId: 'Asia/Shanghai',
-  });
+  const context = await browser.newContext(PHONE);
   const origin = new URL(stack.appUrl).origin;
   // Taro's H5 storage keeps {"data": value} per key. Only on the app's origin (not the cashier).
   await context.addInitScript(

@@ -2,14 +2,9 @@ import { serverDist } from './paths.mjs';
 
 const DAY = 86_400_000;
 
-/** A compact arena (about 1,300 seats in three sections), like the server's demo. */
+/** A compact arena (about 1,300 seats in three sections): the server's demo arena. */
 export function smallVenueSeats() {
-  const { blockSeats } = serverDist('catalog/layout.js');
-  return [
-    ...blockSeats({ section: '内场A区', rows: 12, seatsPerRow: 24, originX: 0, originY: 60, gaps: [12] }),
-    ...blockSeats({ section: '内场B区', rows: 12, seatsPerRow: 24, originX: 260, originY: 60, gaps: [13] }),
-    ...blockSeats({ section: '看台C区', rows: 15, seatsPerRow: 50, originX: 0, originY: 230, curve: 30 }),
-  ];
+  return serverDist('seed/demo.js').demoArenaSeats();
 }
 
 /** Exactly 10,000 seats: three floor blocks and seven curved stand blocks of 20 x 50. */
@@ -52,11 +47,7 @@ export async function seedShow(deps, opts = {}) {
     venueId,
     description: '华语流行天团时隔三年的全新巡演，三小时不间断现场。',
     posterUrl: null,
-    refundRules: [
-      { hoursBeforeStart: 168, feePercent: 0 },
-      { hoursBeforeStart: 48, feePercent: 20 },
-      { hoursBeforeStart: 0, feePercent: 100 },
-    ],
+    refundRules: serverDist('seed/demo.js').DEMO_REFUND_RULES,
   });
   const all = await seatIdsOfVenue(deps.db, venueId);
   const front = all.filter((s) => s.section.startsWith('内场') && Number(s.row) <= 4).map((s) => s.id);

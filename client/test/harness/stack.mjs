@@ -28,36 +28,15 @@ function freePort() {
   });
 }
 
-/** Deletes this run's RabbitMQ exchange and queues (the server's consumers declare them). */
+/** Deletes this run's RabbitMQ exchange and queues (the server's topology module knows their names). */
 async function deleteAmqp(url, prefix) {
-  let amqp;
+  let topology;
   try {
-    amqp = rootRequire('amqplib');
+    topology = serverDist('outbox/topology.js');
   } catch {
     return; // a server without a broker declares nothing
   }
-  const consumers = (() => {
-    try {
-      return serverDist('workers.js').CONSUMERS;
-    } catch {
-      return [];
-    }
-  })();
-  let conn;
-  try {
-    conn = await amqp.connect(url);
-    const ch = await conn.createChannel();
-    for (const name of consumers) {
-      for (const q of [`${prefix}.${name}`, `${prefix}.${name}.retry`, `${prefix}.${name}.dead`])
-        await ch.deleteQueue(q);
-    }
-    await ch.deleteExchange(`${prefix}.events`);
-    await ch.close();
-  } catch {
-    // broker down or nothing declared: nothing to clean
-  } finally {
-    await conn?.close().catch(() => undefined);
-  }
+  await topology.deleteTopology(url, prefix);
 }
 
 /** The server's WeChat settings pointed at the simulator (login, Pay v3, the H5 cashier). */

@@ -1,3 +1,4 @@
+import { NOTICE_KINDS } from '@showtix/shared-types';
 import { act, fireEvent, screen } from '@testing-library/react';
 import taro, { router } from './stubs/taro';
 import { ok } from './fake-api';
@@ -7,14 +8,8 @@ import { openOrderPage } from './order-page';
 
 const NOW = new Date('2026-12-01T04:00:00.000Z').getTime();
 const ORDER = pendingVipOrder(NOW);
-const TEMPLATES = {
-  paid: 'TPL_PAID',
-  ticketed: 'TPL_TICKETED',
-  refund: 'TPL_REFUND',
-  waiting_list_offer: 'TPL_WAITING_LIST_OFFER',
-  session_changed: 'TPL_SESSION_CHANGED',
-  reminder: 'TPL_REMINDER',
-};
+/** The simulator's template ids (TPL_<KIND>): what GET /api/v1/notices/templates answers in development. */
+const TEMPLATES = Object.fromEntries(NOTICE_KINDS.map((kind) => [kind, `TPL_${kind.toUpperCase()}`]));
 const PAY = {
   prepayId: 'wx1',
   cashierUrl: null,

@@ -3,7 +3,21 @@ import type { AuditEntry } from '@showtix/shared-types';
 import type { Conn, Db } from '../db/pool';
 import type { Actor } from './actor';
 
-type Row = RowDataPacket & Record<string, any>;
+/** One row of admin_audit_log. */
+interface AuditRow extends RowDataPacket {
+  id: string;
+  admin_id: string | null;
+  actor: string;
+  action: string;
+  entity_type: string;
+  entity_id: string;
+  before_json: string | null;
+  after_json: string | null;
+  ip: string;
+  created_at: Date;
+}
+
+type CountRow = RowDataPacket & { n: number };
 
 export interface AuditInput {
   actor: Actor | { adminId: null; username: string; ip: string };
@@ -44,7 +58,7 @@ function parse(text: string | null): unknown {
   }
 }
 
-export function auditView(r: Row): AuditEntry {
+function auditView(r: AuditRow): AuditEntry {
   return {
     id: r.id,
     adminId: r.admin_id,
@@ -88,8 +102,11 @@ export async function listAudit(
   limit: number,
 ): Promise<{ rows: AuditEntry[]; total: number }> {
   const w = where(f);
-  const [[count]] = await db.query<Row[]>(`SELECT COUNT(*) AS n FROM admin_audit_log ${w.sql}`, w.params);
-  const [rows] = await db.query<Row[]>(
+  const [[count]] = await db.query<CountRow[]>(
+    `SELECT COUNT(*) AS n FROM admin_audit_log ${w.sql}`,
+    w.params,
+  );
+  const [rows] = await db.query<AuditRow[]>(
     `SELECT * FROM admin_audit_log ${w.sql} ORDER BY id DESC LIMIT ? OFFSET ?`,
     [...w.params, limit, offset],
   );
@@ -98,7 +115,7 @@ export async function listAudit(
 
 /** Entries about one entity, oldest first (an order's trail in its detail view). */
 export async function auditOf(db: Db, entityType: string, entityId: string): Promise<AuditEntry[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<AuditRow[]>(
     'SELECT * FROM admin_audit_log WHERE entity_type = ? AND entity_id = ? ORDER BY id',
     [entityType, entityId],
   );

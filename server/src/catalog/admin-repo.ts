@@ -1,10 +1,9 @@
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { inTransaction } from '../db/pool';
 import type { RefundTier, ShowCategory } from '@showtix/shared-types';
 import type { SeatSpec } from './layout';
-
-type Row = RowDataPacket & Record<string, any>;
+import type { Cols, ShowDbRow, VenueSeatRow, VenueZoneRow } from './rows';
 
 export interface VenueInput {
   name: string;
@@ -124,12 +123,17 @@ export async function writeSession(c: Conn, s: SessionInput): Promise<string> {
     ],
   );
   const sessionId = String(res.insertId);
-  const [[venue]] = await c.query<Row[]>('SELECT venue_id FROM shows WHERE id = ?', [s.showId]);
+  const [[venue]] = await c.query<Cols<ShowDbRow, 'venue_id'>[]>('SELECT venue_id FROM shows WHERE id = ?', [
+    s.showId,
+  ]);
   const venueId = String(venue!.venue_id);
-  const [seats] = await c.query<Row[]>('SELECT id FROM venue_seats WHERE venue_id = ?', [venueId]);
-  const [zones] = await c.query<Row[]>('SELECT id, name, capacity FROM venue_zones WHERE venue_id = ?', [
+  const [seats] = await c.query<Cols<VenueSeatRow, 'id'>[]>('SELECT id FROM venue_seats WHERE venue_id = ?', [
     venueId,
   ]);
+  const [zones] = await c.query<VenueZoneRow[]>(
+    'SELECT id, name, capacity FROM venue_zones WHERE venue_id = ?',
+    [venueId],
+  );
   const seatTier = new Map<string, string>();
   let fallback: string | undefined;
   for (const [i, t] of s.tiers.entries()) {
@@ -167,9 +171,9 @@ export async function seatIdsOfVenue(
   db: Db,
   venueId: string,
 ): Promise<{ id: string; section: string; row: string }[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<(Cols<VenueSeatRow, 'id' | 'section'> & { row: string })[]>(
     'SELECT id, section, row_label AS `row` FROM venue_seats WHERE venue_id = ? ORDER BY id',
     [venueId],
   );
-  return rows as { id: string; section: string; row: string }[];
+  return rows.map((r) => ({ id: r.id, section: r.section, row: r.row }));
 }

@@ -1,10 +1,11 @@
 import { waitingPerTier } from '../waitlist/repo';
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
+import type { Agg, Cols, PriceTierRow, ShowDbRow, VenueRow, VenueSeatRow, VenueZoneRow } from './rows';
 import { SESSION_STATUS_NAME, type CatalogSeat, type CatalogZone, type SessionCatalog } from './types';
-import type { RefundTier, SessionInfo, ShowCategory, Tier } from '@showtix/shared-types';
+import type { RefundTier, SessionInfo, ShowCategory, ShowDetail, Tier } from '@showtix/shared-types';
 
-type Row = RowDataPacket & Record<string, any>;
+type Packet<T> = RowDataPacket & T;
 
 export interface SessionRow {
   id: string;
@@ -41,23 +42,60 @@ export function sessionFields(s: SessionRow): Omit<SessionInfo, 'seating' | 'tie
   };
 }
 
-export interface ShowRow {
-  id: string;
-  title: string;
-  category: ShowCategory;
-  description: string | null;
-  poster_url: string | null;
-  refund_rules: string | null;
-  exchange_allowed: number;
-  exchange_cutoff_minutes: number;
-  venue_id: string;
-  venue_name: string;
-  city: string;
-  address: string;
-  latitude: string | null;
-  longitude: string | null;
-  /** Only from findShowRow: how many fans asked for a 开售提醒 (想看). */
-  want_count?: number;
+/** The columns of a show that showBasics reads. */
+type ShowBasicsRow = Cols<
+  ShowDbRow,
+  | 'id'
+  | 'title'
+  | 'category'
+  | 'description'
+  | 'poster_url'
+  | 'refund_rules'
+  | 'exchange_allowed'
+  | 'exchange_cutoff_minutes'
+>;
+
+/** A show with its venue (shows joined to venues), as the fan's catalog reads it. */
+type ShowListRow = ShowBasicsRow &
+  Pick<ShowDbRow, 'venue_id'> &
+  Pick<VenueRow, 'city' | 'address' | 'latitude' | 'longitude'> & {
+    venue_name: string;
+    /** Only from findShowRow. */
+    want_count?: Agg;
+  };
+
+/** What the fan's catalog and the organiser's show screens both say of a show. */
+export function showBasics(r: ShowBasicsRow) {
+  return {
+    id: r.id,
+    title: r.title,
+    category: r.category,
+    description: r.description ?? '',
+    posterUrl: r.poster_url,
+    refundRules: parseRefundRules(r.refund_rules),
+    exchangeRules: { allowed: !!r.exchange_allowed, cutoffMinutes: Number(r.exchange_cutoff_minutes) },
+  };
+}
+
+/**
+ * A show as the fan's catalog shows it: the show page's venue and 想看 count (wantCount 0 in the
+ * show list, which does not count them) beside its basics.
+ */
+export type CatalogShow = ReturnType<typeof showBasics> & Pick<ShowDetail, 'venue' | 'wantCount'>;
+
+function catalogShow(r: ShowListRow): CatalogShow {
+  return {
+    ...showBasics(r),
+    venue: {
+      id: r.venue_id,
+      name: r.venue_name,
+      city: r.city,
+      address: r.address,
+      latitude: r.latitude === null ? null : Number(r.latitude),
+      longitude: r.longitude === null ? null : Number(r.longitude),
+    },
+    wantCount: Number(r.want_count ?? 0),
+  };
 }
 
 const SHOW_COLUMNS = `s.id, s.title, s.category, s.description, s.poster_url, s.refund_rules, s.exchange_allowed,
@@ -65,38 +103,69 @@ const SHOW_COLUMNS = `s.id, s.title, s.category, s.description, s.poster_url, s.
   v.name AS venue_name, v.city, v.address, v.latitude, v.longitude`;
 
 /** Every show, or only those of one category (the fan's ?category= filter). */
-export async function listShowRows(db: Db, category?: ShowCategory): Promise<ShowRow[]> {
-  const [rows] = await db.query<Row[]>(
+export async function listShowRows(db: Db, category?: ShowCategory): Promise<CatalogShow[]> {
+  const [rows] = await db.query<ShowListRow[]>(
     `SELECT ${SHOW_COLUMNS} FROM shows s JOIN venues v ON v.id = s.venue_id
       ${category ? 'WHERE s.category = ?' : ''} ORDER BY s.id`,
     category ? [category] : [],
   );
-  return rows as ShowRow[];
+  return rows.map(catalogShow);
 }
 
-export async function findShowRow(db: Db, showId: string): Promise<ShowRow | undefined> {
-  const [rows] = await db.query<Row[]>(
+export async function findShowRow(db: Db, showId: string): Promise<CatalogShow | undefined> {
+  const [rows] = await db.query<ShowListRow[]>(
     `SELECT ${SHOW_COLUMNS}, (SELECT COUNT(*) FROM sale_reminders r WHERE r.show_id = s.id) AS want_count
        FROM shows s JOIN venues v ON v.id = s.venue_id WHERE s.id = ?`,
     [showId],
   );
-  return rows[0] as ShowRow | undefined;
+  return rows[0] && catalogShow(rows[0]);
 }
 
-export async function sessionRows(db: Db, where: string, params: unknown[]): Promise<SessionRow[]> {
-  const [rows] = await db.query<Row[]>(
+/** The one reader of session rows; each caller below names its condition (always code, never input). */
+async function sessionRows(db: Db, where: string, params: unknown[]): Promise<SessionRow[]> {
+  const [rows] = await db.query<Packet<SessionRow>[]>(
     `SELECT id, show_id, starts_at, sale_starts_at, status, purchase_limit, hold_minutes, real_name,
             queue_enabled, queue_rate_per_min, postponed_from, full_refund_until
        FROM show_sessions WHERE ${where} ORDER BY starts_at, id`,
     params,
   );
-  return rows as SessionRow[];
+  return rows;
+}
+
+export async function sessionRowById(db: Db, sessionId: string): Promise<SessionRow | undefined> {
+  return (await sessionRows(db, 'id = ?', [sessionId]))[0];
+}
+
+export function sessionRowsOfShow(db: Db, showId: string): Promise<SessionRow[]> {
+  return sessionRows(db, 'show_id = ?', [showId]);
+}
+
+export function sessionRowsOfShows(db: Db, showIds: string[]): Promise<SessionRow[]> {
+  return sessionRows(db, 'show_id IN (?)', [showIds]);
+}
+
+export function allSessionRows(db: Db): Promise<SessionRow[]> {
+  return sessionRows(db, '1 = 1', []);
+}
+
+/** Sessions in `status` whose sale start has come (the lifecycle opens presales with it). */
+export function sessionsSaleStarted(db: Db, status: number, now: Date): Promise<SessionRow[]> {
+  return sessionRows(db, 'status = ? AND sale_starts_at <= ?', [status, now]);
+}
+
+/** Sessions in one of `statuses` that have started (the lifecycle ends them). */
+export function sessionsStarted(db: Db, statuses: number[], now: Date): Promise<SessionRow[]> {
+  return sessionRows(db, 'status IN (?) AND starts_at <= ?', [statuses, now]);
+}
+
+export function sessionsInStatus(db: Db, statuses: number[]): Promise<SessionRow[]> {
+  return sessionRows(db, 'status IN (?)', [statuses]);
 }
 
 export async function tiersOfSessions(db: Db, sessionIds: string[]): Promise<Map<string, Tier[]>> {
   const out = new Map<string, Tier[]>();
   if (sessionIds.length === 0) return out;
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Cols<PriceTierRow, 'id' | 'session_id' | 'name' | 'price_fen' | 'color'>[]>(
     `SELECT id, session_id, name, price_fen, color FROM price_tiers
       WHERE session_id IN (?) ORDER BY sort_order, price_fen DESC, id`,
     [sessionIds],
@@ -114,7 +183,8 @@ async function seatsOf(
   sessionId: string,
   price: Map<string, number>,
 ): Promise<Map<string, CatalogSeat>> {
-  const [rows] = await db.query<Row[]>(
+  type SeatRow = Cols<VenueSeatRow, 'id' | 'section' | 'row_label' | 'seat_number' | 'x' | 'y'>;
+  const [rows] = await db.query<(SeatRow & { tier_id: string })[]>(
     `SELECT vs.id, vs.section, vs.row_label, vs.seat_number, vs.x, vs.y, ss.tier_id
        FROM session_seats ss JOIN venue_seats vs ON vs.id = ss.seat_id
       WHERE ss.session_id = ? ORDER BY vs.id`,
@@ -141,7 +211,9 @@ async function zonesOf(
   sessionId: string,
   price: Map<string, number>,
 ): Promise<Map<string, CatalogZone>> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<
+    (Cols<VenueZoneRow, 'id' | 'name'> & { tier_id: string; capacity: number })[]
+  >(
     `SELECT vz.id, vz.name, sz.tier_id, sz.capacity
        FROM session_zones sz JOIN venue_zones vz ON vz.id = sz.zone_id
       WHERE sz.session_id = ? ORDER BY vz.id`,
@@ -169,7 +241,7 @@ async function zonesOf(
  * 10,000 seats) and the server a tenth (about 2 vs 21 ms).
  */
 async function seatsSignature(db: Db, sessionId: string): Promise<string> {
-  const [[r]] = await db.query<Row[]>(
+  const [[r]] = await db.query<Packet<{ n: Agg; a: Agg; b: Agg }>[]>(
     `SELECT COUNT(*) AS n, COALESCE(SUM(CRC32(CONCAT(seat_id, '|', tier_id))), 0) AS a,
             COALESCE(SUM(CRC32(CONCAT(tier_id, '#', seat_id))), 0) AS b
        FROM session_seats WHERE session_id = ?`,
@@ -226,7 +298,7 @@ async function loadCatalog(
   sessionId: string,
   o: { cached: boolean; previous?: SessionCatalog | undefined },
 ): Promise<SessionCatalog | undefined> {
-  const [s] = await sessionRows(db, 'id = ?', [sessionId]);
+  const s = await sessionRowById(db, sessionId);
   if (!s) return undefined;
   const tiers = (await tiersOfSessions(db, [sessionId])).get(sessionId) ?? [];
   const price = new Map(tiers.map((t) => [t.id, t.priceFen]));
@@ -234,7 +306,10 @@ async function loadCatalog(
     ? await cachedSeats(db, sessionId, price, o.previous)
     : await seatsOf(db, sessionId, price);
   const zones = await zonesOf(db, sessionId, price);
-  const [[show]] = await db.query<Row[]>('SELECT show_purchase_limit FROM shows WHERE id = ?', [s.show_id]);
+  const [[show]] = await db.query<Cols<ShowDbRow, 'show_purchase_limit'>[]>(
+    'SELECT show_purchase_limit FROM shows WHERE id = ?',
+    [s.show_id],
+  );
   let capacity = seats.size;
   for (const z of zones.values()) capacity += z.capacity;
   return {

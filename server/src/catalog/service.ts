@@ -12,14 +12,16 @@ import { appError } from '../errors';
 import {
   findShowRow,
   listShowRows,
-  parseRefundRules,
   reloadSessionCatalog,
   sessionFields,
-  sessionRows,
+  allSessionRows,
+  sessionRowById,
+  sessionRowsOfShow,
+  sessionRowsOfShows,
   tiersOfSessions,
   transitionSession,
   type SessionRow,
-  type ShowRow,
+  type CatalogShow,
 } from './repo';
 import { SESSION_STATUS, SESSION_STATUS_NAME, type SessionCatalog } from './types';
 
@@ -136,8 +138,11 @@ export class CatalogService {
     const shows = await listShowRows(this.readDb, category);
     if (shows.length === 0) return [];
     const sessions = category
-      ? await sessionRows(this.readDb, 'show_id IN (?)', [shows.map((s) => s.id)])
-      : await sessionRows(this.readDb, '1 = 1', []);
+      ? await sessionRowsOfShows(
+          this.readDb,
+          shows.map((s) => s.id),
+        )
+      : await allSessionRows(this.readDb);
     const tiers = await tiersOfSessions(
       this.readDb,
       sessions.map((s) => s.id),
@@ -151,7 +156,7 @@ export class CatalogService {
   async showDetail(showId: string): Promise<ShowDetail> {
     const show = await findShowRow(this.readDb, showId);
     if (!show) throw appError('NOT_FOUND', undefined, '演出不存在');
-    const sessions = await sessionRows(this.readDb, 'show_id = ?', [showId]);
+    const sessions = await sessionRowsOfShow(this.readDb, showId);
     const tiers = await tiersOfSessions(
       this.readDb,
       sessions.map((s) => s.id),
@@ -159,27 +164,17 @@ export class CatalogService {
     const infos = await Promise.all(sessions.map((s) => this.sessionInfo(s, tiers.get(s.id) ?? [])));
     return {
       ...summarize(show, sessions, tiers),
-      description: show.description ?? '',
-      venue: {
-        id: show.venue_id,
-        name: show.venue_name,
-        city: show.city,
-        address: show.address,
-        latitude: show.latitude === null ? null : Number(show.latitude),
-        longitude: show.longitude === null ? null : Number(show.longitude),
-      },
-      wantCount: Number(show.want_count ?? 0),
-      refundRules: parseRefundRules(show.refund_rules),
-      exchangeRules: {
-        allowed: !!show.exchange_allowed,
-        cutoffMinutes: Number(show.exchange_cutoff_minutes),
-      },
+      description: show.description,
+      venue: show.venue,
+      wantCount: show.wantCount,
+      refundRules: show.refundRules,
+      exchangeRules: show.exchangeRules,
       sessions: infos,
     };
   }
 
   async sessionDetail(sessionId: string): Promise<SessionInfo> {
-    const [row] = await sessionRows(this.readDb, 'id = ?', [sessionId]);
+    const row = await sessionRowById(this.readDb, sessionId);
     if (!row) throw appError('NOT_FOUND', undefined, '场次不存在');
     const tiers = (await tiersOfSessions(this.readDb, [sessionId])).get(sessionId) ?? [];
     return this.sessionInfo(row, tiers);
@@ -205,7 +200,7 @@ export class CatalogService {
 
 const STATUS_RANK: SessionStatus[] = ['on_sale', 'presale', 'sold_out', 'ended', 'cancelled'];
 
-function summarize(show: ShowRow, sessions: SessionRow[], tiers: Map<string, Tier[]>): ShowSummary {
+function summarize(show: CatalogShow, sessions: SessionRow[], tiers: Map<string, Tier[]>): ShowSummary {
   const prices = sessions.flatMap((s) => (tiers.get(s.id) ?? []).map((t) => t.priceFen));
   const names = sessions.map((s) => SESSION_STATUS_NAME[s.status]!);
   const status = STATUS_RANK.find((st) => names.includes(st)) ?? 'ended';
@@ -215,9 +210,9 @@ function summarize(show: ShowRow, sessions: SessionRow[], tiers: Map<string, Tie
     id: show.id,
     title: show.title,
     category: show.category,
-    city: show.city,
-    venueName: show.venue_name,
-    posterUrl: show.poster_url,
+    city: show.venue.city,
+    venueName: show.venue.name,
+    posterUrl: show.posterUrl,
     firstStartsAt: starts.length ? new Date(Math.min(...starts)).toISOString() : null,
     lastStartsAt: starts.length ? new Date(Math.max(...starts)).toISOString() : null,
     priceMinFen: prices.length ? Math.min(...prices) : null,

@@ -36,7 +36,8 @@ const NON_ESSENTIAL: [method: string, path: RegExp][] = [
 /** Refuses the non-essential endpoints with 503 FEATURE_PAUSED while the switch is on. */
 export function pausedMiddleware(degrade: DegradeService) {
   const body = { error: { code: 'FEATURE_PAUSED', message: ERRORS.FEATURE_PAUSED.message } };
-  return async (ctx: Context, next: Next) => {
+  // Not an async function: the usual request (switch off) just passes through.
+  return (ctx: Context, next: Next) => {
     if (
       degrade.nonEssentialPaused() &&
       NON_ESSENTIAL.some(([m, re]) => m === ctx.method && re.test(ctx.path))
@@ -46,6 +47,6 @@ export function pausedMiddleware(degrade: DegradeService) {
       ctx.body = body;
       return;
     }
-    await next();
+    return next();
   };
 }

@@ -1,6 +1,8 @@
 import type { Context, Next } from 'koa';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { appError } from '../errors';
+import { VerifiedTokens } from './verified-tokens';
+import { ownTokenCheck, type Claims } from './own-tokens';
 
 // operator and staff_manager are admin-page roles; their tokens' sub is 'admin:<id>'.
 export type Role = 'fan' | 'staff' | 'admin' | 'operator' | 'staff_manager';
@@ -13,19 +15,27 @@ export interface Principal {
 /**
  * Signed session tokens (HS256 JWT, fast-jwt). Stateless, so checking one costs no database
  * round trip; fast-jwt verifies synchronously (jose's WebCrypto verify cost a fifth of the
- * server's CPU on the purchase path). Its cache is off: hashing every token to look it up cost
- * more than the HMAC it saves.
+ * server's CPU on the purchase path). fast-jwt's own cache is off: it hashes every token
+ * (SHA-256) to look it up, which cost more than the HMAC it saves; verified tokens are kept in a
+ * plain Map instead (verified-tokens.ts), which serves the waiting room's repeated polls.
  */
 export class TokenService {
   private readonly sign: (payload: object) => string;
-  private readonly check: (token: string) => { sub?: unknown; roles?: unknown };
+  private readonly check: (token: string) => Claims;
+  /** Tokens of our own signer's exact form, checked without fast-jwt (own-tokens.ts). */
+  private readonly checkOwn: (token: string, nowMs: number) => Claims | undefined;
+  private readonly verified: VerifiedTokens;
 
+  /** cacheMax: how many verified tokens are remembered (0: none). */
   constructor(
     secret: string,
     private readonly ttlS: number,
+    cacheMax = 200_000,
   ) {
     this.sign = createSigner({ key: secret, algorithm: 'HS256' });
     this.check = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
+    this.verified = new VerifiedTokens(cacheMax);
+    this.checkOwn = ownTokenCheck(secret, this.sign({ sub: 'probe', exp: 0 }));
   }
 
   /** `opts.jti` makes two tokens issued in one second differ; `opts.ttlS` shortens the lifetime. */
@@ -36,9 +46,17 @@ export class TokenService {
   }
 
   async verify(token: string): Promise<Principal> {
+    // Same clock as fast-jwt's own exp/nbf checks (it reads Date.now() too).
+    const now = Date.now();
+    const known = this.verified.get(token, now);
+    if (known) return { userId: known.sub, roles: [...known.roles] as Role[] };
     try {
-      const payload = this.check(token);
+      const payload = this.checkOwn(token, now) ?? this.check(token);
       if (typeof payload.sub !== 'string' || !Array.isArray(payload.roles)) throw new Error('bad claims');
+      // fast-jwt checked exp (required) and nbf (when present) are numbers.
+      const expMs = (payload.exp as number) * 1000;
+      const nbfMs = typeof payload.nbf === 'number' ? payload.nbf * 1000 : 0;
+      this.verified.set(token, { sub: payload.sub, roles: [...(payload.roles as unknown[])], nbfMs, expMs });
       return { userId: payload.sub, roles: payload.roles as Role[] };
     } catch {
       throw appError('UNAUTHORIZED', undefined, '登录已失效，请重新登录');

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Db } from '../db/pool';
 import { pendingMigrations } from '../db/migrate';
+import { ping } from '../db/ping';
 import type { Broker } from '../outbox/broker';
 import type { ScriptedRedis } from '../redis/scripts';
 import type { Lifecycle } from './lifecycle';
@@ -44,7 +45,7 @@ export function readinessCheck(d: HealthDeps): () => Promise<Readiness> {
   let migrated = false; // once every migration is in, it stays in
   return async () => {
     const [mysql, redis, migrations] = await Promise.all([
-      within(d.db.query('SELECT 1')),
+      within(ping(d.db)),
       within(d.redis.ping()),
       migrated ||
         within(

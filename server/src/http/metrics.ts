@@ -165,6 +165,18 @@ export class Metrics {
     });
   }
 
+  /** shed_inflight_limit: the bound of requests in flight the shedder admits now (read at each scrape). */
+  watchShedding(inflightLimit: () => number): void {
+    new Gauge({
+      name: 'shed_inflight_limit',
+      help: 'Requests in flight this instance admits before refusing with 503 OVERLOADED (0: no bound)',
+      registers: [this.registry],
+      collect() {
+        this.set(inflightLimit());
+      },
+    });
+  }
+
   /**
    * An admission tick answers the place admitted up to (cumulative): the counter moves by the
    * difference from this instance's previous tick. The first tick an instance sees of a session

@@ -91,10 +91,14 @@ function fixedHeaders(mw: Middleware): Middleware {
     };
     return mw({ req: { headers: {} }, res } as unknown as Context, async () => undefined);
   };
-  return async (ctx, next) => {
-    if (!ready) ready = capture();
-    if (!headers.length) await ready;
+  const apply = (ctx: Context, next: () => Promise<unknown>) => {
     for (const [k, v] of headers) ctx.res.setHeader(k, v);
     return next();
+  };
+  // Not an async function: once the headers are known, a request pays no promise of its own here.
+  return (ctx, next) => {
+    if (headers.length) return apply(ctx, next);
+    const captured: Promise<unknown> = (ready ??= capture());
+    return captured.then(() => apply(ctx, next));
   };
 }

@@ -2,12 +2,18 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Context, Next } from 'koa';
 import { ERRORS } from '@showtix/shared-types';
 import { ADMIN_PREFIX } from './admin/http';
+import { AdaptiveLimit } from './concurrency-limit';
 
 export interface SheddingOptions {
   /** Refuse while the event loop's recent lag (p99 of the last window) is over this; 0: off. */
   maxEventLoopLagMs: number;
   /** Refuse while more requests than this are in flight on this instance; 0: off. */
   maxInflight: number;
+  /**
+   * Admitted requests should be answered within this: the in-flight bound adapts below
+   * maxInflight until they are (concurrency-limit.ts); 0: the bound stays maxInflight.
+   */
+  latencyTargetMs: number;
   /** What Retry-After tells a refused client (seconds). */
   retryAfterS: number;
   /** How often the lag is sampled; the refusal follows a saturation within about this long. */
@@ -39,8 +45,9 @@ function exempt(path: string): boolean {
  * Early refusal of an instance that is saturated, so that the requests it admits stay fast
  * instead of every request slowing down together. Two cheap signals, both read without any
  * I/O: the event loop's lag over the last sample window (monitorEventLoopDelay), and the number
- * of requests in flight (counted by the lifecycle middleware). A refusal is 503 OVERLOADED with
- * Retry-After, answered before the body is parsed or anything else runs.
+ * of requests in flight (counted by the lifecycle middleware) against a bound that adapts to the
+ * latency admitted requests get (AdaptiveLimit). A refusal is 503 OVERLOADED with Retry-After,
+ * answered before the body is parsed or anything else runs, so a refused request changed nothing.
  */
 export class LoadShedder {
   private readonly histogram: IntervalHistogram;
@@ -49,12 +56,20 @@ export class LoadShedder {
   private lastWindow = 0;
   private sampledAt = 0;
   private refusedCount = 0;
+  private readonly adaptive?: AdaptiveLimit;
 
   constructor(
     private readonly o: SheddingOptions,
     private readonly inFlight: () => number,
   ) {
     this.histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+    if (o.maxInflight > 0 && o.latencyTargetMs > 0)
+      this.adaptive = new AdaptiveLimit({ max: o.maxInflight, targetMs: o.latencyTargetMs });
+  }
+
+  /** The bound of requests in flight now (maxInflight, or less while admitted ones are slow). */
+  get inflightLimit(): number {
+    return this.adaptive?.limit ?? this.o.maxInflight;
   }
 
   /** The sustained lag in ms: the lower p99 of the last two windows, less the timer's own period. */
@@ -67,7 +82,7 @@ export class LoadShedder {
   }
 
   start(): void {
-    if (this.timer || this.o.maxEventLoopLagMs <= 0) return;
+    if (this.timer || (this.o.maxEventLoopLagMs <= 0 && !this.adaptive)) return;
     this.histogram.enable();
     this.sampledAt = performance.now();
     this.timer = setInterval(() => this.sample(), this.o.sampleMs ?? 100);
@@ -93,11 +108,12 @@ export class LoadShedder {
     this.lag = Math.min(window, this.lastWindow);
     this.lastWindow = window;
     this.histogram.reset();
+    this.adaptive?.update();
   }
 
   /** Why this instance refuses new work now, or undefined when it takes it. */
   saturated(): 'lag' | 'inflight' | undefined {
-    if (this.o.maxInflight > 0 && this.inFlight() > this.o.maxInflight) return 'inflight';
+    if (this.o.maxInflight > 0 && this.inFlight() > this.inflightLimit) return 'inflight';
     if (this.o.maxEventLoopLagMs > 0 && this.lag > this.o.maxEventLoopLagMs) return 'lag';
     return undefined;
   }
@@ -107,12 +123,19 @@ export class LoadShedder {
     const body = { error: { code: 'OVERLOADED', message: ERRORS.OVERLOADED.message } };
     const retryAfter = String(this.o.retryAfterS);
     return async (ctx: Context, next: Next) => {
-      if (!exempt(ctx.path) && this.saturated()) {
+      if (exempt(ctx.path)) return next();
+      if (this.saturated()) {
         this.refusedCount++;
         ctx.status = 503;
         ctx.set('Retry-After', retryAfter);
         ctx.body = body;
         return;
+      }
+      const adaptive = this.adaptive;
+      if (adaptive) {
+        // Until the answer has left (as the lifecycle counts it), not until the handlers return.
+        const admittedAt = performance.now();
+        ctx.res.once('close', () => adaptive.record(performance.now() - admittedAt));
       }
       await next();
     };

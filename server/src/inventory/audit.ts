@@ -1,4 +1,3 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
 import type { Metrics } from '../http/metrics';
@@ -7,6 +6,7 @@ import type { ScriptedRedis } from '../redis/scripts';
 import { seatValue } from '../redis/records';
 import type { InventoryService } from './service';
 import type { CatalogService } from '../catalog/service';
+import { countZoneClaims, seatClaimsOf, usedQuota } from './repo';
 
 export interface AuditDeps {
   db: Db;
@@ -71,37 +71,27 @@ export class InventoryAudit {
     const cat = await this.d.catalog.session(sessionId);
     const redisAvail = await this.d.inventory.availability(sessionId);
     if (!cat || redisAvail === undefined) return undefined; // not loaded: the next take rebuilds it
-    const [claims] = await this.d.db.query<RowDataPacket[]>(
-      'SELECT seat_id, order_id FROM seat_claims WHERE session_id = ?',
-      [sessionId],
-    );
-    const [[zones]] = await this.d.db.query<RowDataPacket[]>(
-      'SELECT COUNT(*) AS n FROM zone_claims WHERE session_id = ?',
-      [sessionId],
-    );
+    const claims = await seatClaimsOf(this.d.db, sessionId);
+    const zones = await countZoneClaims(this.d.db, sessionId);
     const inRedis = await this.d.redis.hgetall(this.d.keys.session(sessionId).seats);
     const seats: string[] = [];
     const claimed = new Set<string>();
     for (const c of claims) {
-      const seat = String(c.seat_id);
+      const seat = c.seatId;
       claimed.add(seat);
       const v = inRedis[seat];
       if (v === undefined) seats.push(`free-in-redis:${seat}`);
-      else if (seatValue.orderOf(v) !== String(c.order_id)) seats.push(`other-order-in-redis:${seat}`);
+      else if (seatValue.orderOf(v) !== c.orderId) seats.push(`other-order-in-redis:${seat}`);
     }
     for (const seat of Object.keys(inRedis)) if (!claimed.has(seat)) seats.push(`unclaimed-in-mysql:${seat}`);
     seats.push(...(await this.userCounts(sessionId)));
-    const diff = redisAvail - (cat.capacity - claims.length - Number(zones!.n));
+    const diff = redisAvail - (cat.capacity - claims.length - zones);
     return { diff, seats: seats.sort() };
   }
 
   /** Buyers whose unit count in Redis is not their live units in MySQL (the limit's quota). */
   private async userCounts(sessionId: string): Promise<string[]> {
-    const [quota] = await this.d.db.query<RowDataPacket[]>(
-      'SELECT user_id, used FROM user_session_quota WHERE session_id = ? AND used <> 0',
-      [sessionId],
-    );
-    const want = new Map(quota.map((q) => [String(q.user_id), Number(q.used)]));
+    const want = await usedQuota(this.d.db, sessionId);
     const counted = await this.d.redis.hgetall(this.d.keys.session(sessionId).users);
     const users = new Set([...want.keys(), ...Object.keys(counted)]);
     return [...users]

@@ -1,4 +1,3 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../db/pool';
 import type { SessionKeys } from '../redis/keys';
 import type { ScriptedRedis } from '../redis/scripts';
@@ -6,8 +5,16 @@ import { idemValue, orderRecord, RESERVED_ORDER_ID, seatValue } from '../redis/r
 import { loadSessionCatalog } from '../catalog/repo';
 import { SESSION_STATUS } from '../catalog/types';
 import { LIVE_ORDER_STATUSES, ORDER_STATUS } from '../orders/types';
-
-type Row = RowDataPacket & Record<string, any>;
+import {
+  attendeeClaimsOf,
+  liveAdmissionUses,
+  rebuildOrders,
+  seatClaimsOf,
+  zoneClaimsOf,
+  type AttendeeClaim,
+  type SeatClaim,
+  type ZoneClaim,
+} from './repo';
 
 interface LiveOrder {
   id: string;
@@ -31,23 +38,19 @@ async function sessionOrders(
   sessionId: string,
   holdGraceMs: number,
 ): Promise<{ live: Map<string, LiveOrder>; idem: [field: string, value: string][] }> {
-  const [rows] = await db.query<Row[]>(
-    `SELECT id, user_id, status, quantity, expire_at, idempotency_key, request_hash FROM orders
-      WHERE session_id = ? AND channel <> 'comp' AND (status IN (?) OR idempotency_key IS NOT NULL)`,
-    [sessionId, LIVE_ORDER_STATUSES],
-  );
+  const rows = await rebuildOrders(db, sessionId);
   const live = new Map<string, LiveOrder>();
   const idem: [string, string][] = [];
   for (const r of rows) {
-    const field = r.idempotency_key ? `${r.user_id}:${r.idempotency_key}` : '';
-    if (field) idem.push([field, idemValue.encode(r.id, r.request_hash)]);
-    if (!LIVE_ORDER_STATUSES.includes(r.status)) continue; // cancelled or refunded: holds nothing
+    const field = r.idempotencyKey ? `${r.userId}:${r.idempotencyKey}` : '';
+    if (field) idem.push([field, idemValue.encode(r.id, r.requestHash!)]);
+    if (!(LIVE_ORDER_STATUSES as number[]).includes(r.status)) continue; // cancelled or refunded: holds nothing
     live.set(r.id, {
       id: r.id,
-      user: r.user_id,
+      user: r.userId,
       status: r.status,
       qty: r.quantity,
-      holdUntilMs: r.expire_at.getTime() + holdGraceMs,
+      holdUntilMs: r.expireAt.getTime() + holdGraceMs,
       idem: field,
       kind: 's',
       units: [],
@@ -61,34 +64,33 @@ async function sessionOrders(
  * The attendee IDs of live orders go to their orders' records; those of live complimentary
  * orders (no record: their units are reserved ones) are returned, to be kept taken in Redis.
  */
-async function attendeeIds(db: Db, sessionId: string, orders: Map<string, LiveOrder>): Promise<Row[]> {
-  const [idRows] = await db.query<Row[]>(
-    `SELECT ac.id_hash, ac.order_id, o.channel FROM attendee_claims ac JOIN orders o ON o.id = ac.order_id
-      WHERE ac.session_id = ? ORDER BY ac.order_id, ac.id_hash`,
-    [sessionId],
-  );
-  const compIds: Row[] = [];
-  for (const r of idRows) {
+async function attendeeIds(
+  db: Db,
+  sessionId: string,
+  orders: Map<string, LiveOrder>,
+): Promise<AttendeeClaim[]> {
+  const compIds: AttendeeClaim[] = [];
+  for (const r of await attendeeClaimsOf(db, sessionId)) {
     if (r.channel === 'comp') compIds.push(r);
-    else orders.get(r.order_id)?.ids.push(r.id_hash);
+    else orders.get(r.orderId)?.ids.push(r.idHash);
   }
   return compIds;
 }
 
 /** Seat values (field, value, ...) from the claims; each live order learns its seats. */
-function seatValuesOf(seatClaims: Row[], orders: Map<string, LiveOrder>): string[] {
+function seatValuesOf(seatClaims: SeatClaim[], orders: Map<string, LiveOrder>): string[] {
   const seatValues: string[] = [];
   for (const c of seatClaims) {
     // Held back by the organiser (comp/): never on public sale, whatever comp ticket it carries.
-    if (String(c.order_id) === RESERVED_ORDER_ID) {
-      seatValues.push(c.seat_id, seatValue.reserved());
+    if (c.orderId === RESERVED_ORDER_ID) {
+      seatValues.push(c.seatId, seatValue.reserved());
       continue;
     }
-    const o = orders.get(c.order_id);
+    const o = orders.get(c.orderId);
     if (!o) continue; // a claim always belongs to a live order; ignore a stray one
-    o.units.push(c.seat_id);
+    o.units.push(c.seatId);
     seatValues.push(
-      c.seat_id,
+      c.seatId,
       o.status === ORDER_STATUS.PENDING ? seatValue.held(o.id, o.holdUntilMs) : seatValue.sold(o.id),
     );
   }
@@ -96,18 +98,18 @@ function seatValuesOf(seatClaims: Row[], orders: Map<string, LiveOrder>): string
 }
 
 /** Taken slots per zone (live orders' and reserved ones); each live order learns its slots. */
-function claimedSlotsOf(zoneClaims: Row[], orders: Map<string, LiveOrder>): Map<string, Set<number>> {
+function claimedSlotsOf(zoneClaims: ZoneClaim[], orders: Map<string, LiveOrder>): Map<string, Set<number>> {
   const claimedSlots = new Map<string, Set<number>>();
   for (const c of zoneClaims) {
-    const o = orders.get(c.order_id);
-    if (!o && String(c.order_id) !== RESERVED_ORDER_ID) continue;
+    const o = orders.get(c.orderId);
+    if (!o && c.orderId !== RESERVED_ORDER_ID) continue;
     if (o) {
-      o.kind = `z${c.zone_id}`;
-      o.units.push(String(c.slot_no));
+      o.kind = `z${c.zoneId}`;
+      o.units.push(String(c.slotNo));
     }
-    const set = claimedSlots.get(c.zone_id) ?? new Set<number>();
-    set.add(c.slot_no);
-    claimedSlots.set(c.zone_id, set);
+    const set = claimedSlots.get(c.zoneId) ?? new Set<number>();
+    set.add(c.slotNo);
+    claimedSlots.set(c.zoneId, set);
   }
   return claimedSlots;
 }
@@ -128,14 +130,8 @@ export async function rebuildSession(
   const cat = await loadSessionCatalog(db, sessionId);
   if (!cat) return false;
   const { live: orders, idem } = await sessionOrders(db, sessionId, holdGraceMs);
-  const [seatClaims] = await db.query<Row[]>(
-    'SELECT seat_id, order_id FROM seat_claims WHERE session_id = ?',
-    [sessionId],
-  );
-  const [zoneClaims] = await db.query<Row[]>(
-    'SELECT zone_id, slot_no, order_id FROM zone_claims WHERE session_id = ? ORDER BY order_id, slot_no',
-    [sessionId],
-  );
+  const seatClaims = await seatClaimsOf(db, sessionId);
+  const zoneClaims = await zoneClaimsOf(db, sessionId);
   const compIds = await attendeeIds(db, sessionId, orders);
 
   const multi = redis.multi();
@@ -170,15 +166,11 @@ export async function rebuildSession(
     if (o.status === ORDER_STATUS.PENDING) multi.zadd(k.pending, o.holdUntilMs, o.id);
   }
   for (const [user, qty] of users) multi.hset(k.users, user, qty);
-  for (const r of compIds) multi.hset(k.ids, r.id_hash, String(r.order_id));
+  for (const r of compIds) multi.hset(k.ids, r.idHash, r.orderId);
   for (const [field, value] of idem) multi.hset(k.idem, field, value);
   // Admission tokens used up by an order stay used up (MySQL keeps each use until it expires).
-  const [admissions] = await db.query<Row[]>(
-    'SELECT jti, order_id, expires_at FROM admission_uses WHERE session_id = ? AND expires_at > ?',
-    [sessionId, new Date(nowMs)],
-  );
-  for (const a of admissions)
-    multi.set(k.admission(a.jti), String(a.order_id), 'PX', a.expires_at.getTime() - nowMs);
+  for (const a of await liveAdmissionUses(db, sessionId, new Date(nowMs)))
+    multi.set(k.admission(a.jti), a.orderId, 'PX', a.expiresAt.getTime() - nowMs);
 
   const selling = cat.status === SESSION_STATUS.ON_SALE || cat.status === SESSION_STATUS.SOLD_OUT;
   const open = selling ? '1' : '0';

@@ -1,3 +1,4 @@
+import type { ParkedMessage } from '@showtix/shared-types';
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import type { DeadLetter } from '../outbox/broker';
@@ -12,7 +13,8 @@ export async function parkDeadLetter(db: Db | Conn, m: DeadLetter): Promise<void
   );
 }
 
-export interface ParkedRow {
+/** The columns of a parked dead_letters row the ops page reads. */
+interface ParkedRow extends RowDataPacket {
   id: string;
   queue: string;
   message_id: string;
@@ -22,13 +24,24 @@ export interface ParkedRow {
   parked_at: Date;
 }
 
-export async function parkedDeadLetters(db: Db, limit: number): Promise<ParkedRow[]> {
-  const [rows] = await db.query<RowDataPacket[]>(
+/** A message parked after its redrives ran out, for an operator to decide on (the ops page's, dated). */
+export type ParkedDeadLetter = Omit<ParkedMessage, 'parkedAt'> & { parkedAt: Date };
+
+export async function parkedDeadLetters(db: Db, limit: number): Promise<ParkedDeadLetter[]> {
+  const [rows] = await db.query<ParkedRow[]>(
     `SELECT id, queue, message_id, payload, error, redrives, parked_at FROM dead_letters
       WHERE state = 'parked' ORDER BY id LIMIT ?`,
     [limit],
   );
-  return rows.map((r) => ({ ...(r as ParkedRow), id: String(r.id) }));
+  return rows.map((r) => ({
+    id: String(r.id),
+    queue: r.queue,
+    messageId: r.message_id,
+    payload: r.payload,
+    error: r.error,
+    redrives: r.redrives,
+    parkedAt: r.parked_at,
+  }));
 }
 
 /** An operator's decision on a parked message: conditional, so two operators decide once. */

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
-import { sessionRows, transitionSession } from '../catalog/repo';
+import { sessionsInStatus, sessionsSaleStarted, sessionsStarted, transitionSession } from '../catalog/repo';
 import type { CatalogService } from '../catalog/service';
 import { SESSION_STATUS, type SessionCatalog } from '../catalog/types';
 
@@ -30,22 +30,17 @@ export async function openSale(d: LifecycleDeps, sessionId: string, now: Date): 
  * with what is left.
  */
 export async function runLifecycle(d: LifecycleDeps, now: Date): Promise<string[]> {
-  for (const s of await sessionRows(d.db, 'status = ? AND sale_starts_at <= ?', [
-    SESSION_STATUS.PRESALE,
-    now,
-  ])) {
+  for (const s of await sessionsSaleStarted(d.db, SESSION_STATUS.PRESALE, now)) {
     await openSale(d, s.id, now);
   }
   const live = [SESSION_STATUS.PRESALE, SESSION_STATUS.ON_SALE, SESSION_STATUS.SOLD_OUT];
-  for (const s of await sessionRows(d.db, 'status IN (?) AND starts_at <= ?', [live, now])) {
+  for (const s of await sessionsStarted(d.db, live, now)) {
     if (await transitionSession(d.db, s.id, live, SESSION_STATUS.ENDED)) {
       await d.inventory.setOpen(s.id, false);
       d.log.info({ sessionId: s.id }, 'session ended');
     }
   }
-  const selling = await sessionRows(d.db, 'status IN (?)', [
-    [SESSION_STATUS.ON_SALE, SESSION_STATUS.SOLD_OUT],
-  ]);
+  const selling = await sessionsInStatus(d.db, [SESSION_STATUS.ON_SALE, SESSION_STATUS.SOLD_OUT]);
   for (const s of selling) {
     const avail = await d.inventory.availability(s.id);
     if (avail === undefined || !(await d.inventory.isLoaded(s.id))) {

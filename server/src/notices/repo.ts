@@ -3,7 +3,41 @@ import type { NoticeStatus } from '@showtix/shared-types';
 import type { Conn, Db } from '../db/pool';
 import { ORDER_STATUS } from '../lifecycle/statuses';
 
-type Row = RowDataPacket & Record<string, any>;
+/** One notice_consents row (the columns read). */
+interface ConsentRow extends RowDataPacket {
+  template_id: string;
+  remaining: number;
+}
+
+/** One notices row (the columns read). */
+interface NoticeStatusRow extends RowDataPacket {
+  status: NoticeStatus;
+  template_id: string | null;
+}
+
+/** The fan (users) and the show and start (shows, show_sessions) a notice is about. */
+interface RecipientRow extends RowDataPacket {
+  openid: string;
+  title: string;
+  starts_at: Date;
+}
+
+/** Notices grouped by kind, status and error code. */
+interface NoticeProblemRow extends RowDataPacket {
+  kind: string | null;
+  status: NoticeStatus;
+  errcode: number | null;
+  errmsg: string | null;
+  /** COUNT(*): a string (BIGINT), read through Number(). */
+  n: string | number;
+  last_at: Date | null;
+}
+
+/** A ticketed order due for its day-before reminder (the orders columns read). */
+interface DueOrderRow extends RowDataPacket {
+  id: string;
+  user_id: string;
+}
 type Q = Db | Conn;
 
 // --- consent -----------------------------------------------------------------------------
@@ -27,7 +61,7 @@ export async function addConsent(conn: Conn, userId: string, templateId: string,
 }
 
 export async function consentsOf(db: Q, userId: string): Promise<Map<string, number>> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<ConsentRow[]>(
     'SELECT template_id, remaining FROM notice_consents WHERE user_id = ?',
     [userId],
   );
@@ -65,12 +99,12 @@ export interface NoticeRow {
 }
 
 export async function noticeByKey(db: Q, messageKey: string, lock = false): Promise<NoticeRow | null> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<NoticeStatusRow[]>(
     `SELECT status, template_id FROM notices WHERE message_key = ?${lock ? ' FOR UPDATE' : ''}`,
     [messageKey],
   );
   const r = rows[0];
-  return r ? { status: r.status as NoticeStatus, templateId: r.template_id } : null;
+  return r ? { status: r.status, templateId: r.template_id } : null;
 }
 
 /** Inserts the notice's row in its first state; false when the message has a row already. */
@@ -123,15 +157,15 @@ export async function recordOutcome(
 }
 
 /** The fan a notice goes to, and the show and start it is about (a row of the queries below). */
-const recipient = (r: Row) => ({
+const recipient = (r: RecipientRow) => ({
   openid: String(r.openid),
   title: String(r.title),
-  startsAt: r.starts_at as Date,
+  startsAt: r.starts_at,
 });
 
 /** Who a sale_open notice goes to: the fan, the show, and the session that went on sale. */
 export async function saleRecipientOf(db: Q, userId: string, sessionId: string) {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<(RecipientRow & { show_id: string })[]>(
     `SELECT u.openid, sh.id show_id, sh.title, ss.starts_at FROM users u JOIN show_sessions ss ON ss.id = ?
        JOIN shows sh ON sh.id = ss.show_id WHERE u.id = ?`,
     [sessionId, userId],
@@ -142,7 +176,7 @@ export async function saleRecipientOf(db: Q, userId: string, sessionId: string) 
 
 /** Who a notice goes to and what it is about. */
 export async function recipientOf(db: Q, userId: string, orderId: string) {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<(RecipientRow & { order_no: string })[]>(
     `SELECT u.openid, o.order_no, sh.title, ss.starts_at FROM users u JOIN orders o ON o.id = ?
        JOIN show_sessions ss ON ss.id = o.session_id JOIN shows sh ON sh.id = ss.show_id WHERE u.id = ?`,
     [orderId, userId],
@@ -156,18 +190,18 @@ export async function recipientOf(db: Q, userId: string, orderId: string) {
  * failed at least once and wait for a retry (or sit in a dead-letter queue).
  */
 export async function noticeProblems(db: Db) {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<NoticeProblemRow[]>(
     `SELECT kind, status, errcode, MAX(errmsg) errmsg, COUNT(*) n, MAX(updated_at) last_at FROM notices
       WHERE status IN ('no_consent', 'refused', 'failed') OR (status = 'sending' AND attempts > 0)
       GROUP BY kind, status, errcode ORDER BY n DESC LIMIT 100`,
   );
   return rows.map((r) => ({
     kind: String(r.kind ?? 'unknown'),
-    status: r.status as NoticeStatus,
+    status: r.status,
     errcode: r.errcode === null ? null : Number(r.errcode),
     errmsg: r.errmsg === null ? null : String(r.errmsg),
     count: Number(r.n),
-    lastAt: (r.last_at as Date | null)?.toISOString() ?? '',
+    lastAt: r.last_at?.toISOString() ?? '',
   }));
 }
 
@@ -175,7 +209,7 @@ export async function noticeProblems(db: Db) {
 
 /** Ticketed orders of sessions starting in (from, to] that have had no reminder yet. */
 export async function dueReminders(db: Db, from: Date, to: Date, limit: number) {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<DueOrderRow[]>(
     `SELECT o.id, o.user_id FROM orders o JOIN show_sessions ss ON ss.id = o.session_id
        LEFT JOIN notice_reminders nr ON nr.order_id = o.id
       WHERE ss.starts_at > ? AND ss.starts_at <= ? AND o.status = ? AND nr.order_id IS NULL

@@ -37,11 +37,11 @@ export class OpsService {
         parked: parked.map((p) => ({
           id: p.id,
           queue: p.queue,
-          messageId: p.message_id,
+          messageId: p.messageId,
           payload: p.payload,
           error: p.error,
           redrives: p.redrives,
-          parkedAt: p.parked_at.toISOString(),
+          parkedAt: p.parkedAt.toISOString(),
         })),
       },
       stuckPayments: await repo.stuckPayments(this.d.db, new Date(now.getTime() - PAID_TICKETS_GRACE_MS)),
@@ -61,7 +61,7 @@ export class OpsService {
     const m = await repo.deadLetterById(this.d.db, id);
     if (!m) throw appError('NOT_FOUND', undefined, '消息不存在');
     if (m.state !== 'parked') throw appError('ORDER_STATE_INVALID', undefined, '该消息已处理');
-    if (action === 'requeue') await this.d.broker.requeue(m.queue, m.message_id, m.payload);
+    if (action === 'requeue') await this.d.broker.requeue(m.queue, m.messageId, m.payload);
     await resolveDeadLetter(
       this.d.db,
       id,
@@ -74,7 +74,7 @@ export class OpsService {
       `ops.dead_letter.${action}`,
       'dead_letter',
       id,
-      { queue: m.queue, messageId: m.message_id },
+      { queue: m.queue, messageId: m.messageId },
       now,
     );
     return { id, state: action === 'requeue' ? 'requeued' : 'discarded' };

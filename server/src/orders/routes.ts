@@ -1,17 +1,18 @@
 import Router from '@koa/router';
-import { CreateOrderSchema, ListOrdersQuerySchema } from '@showtix/shared-types';
+import { ListOrdersQuerySchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
 import { principal } from '../http/auth';
 import { idempotencyKeyOf } from '../http/idempotency';
 import type { Middleware } from 'koa';
 import type { OrderService } from './service';
 import { clientOf } from '../risk/client';
+import { parseCreateOrder } from './parse';
 
 export function orderRoutes(orders: OrderService, auth: Middleware, clock: Clock): Router {
   const r = new Router({ prefix: '/api/v1/orders' });
   r.use(auth);
   r.post('/', async (ctx) => {
-    const input = CreateOrderSchema.parse(ctx.request.body);
+    const input = parseCreateOrder(ctx.request.body);
     const key = idempotencyKeyOf(ctx);
     ctx.status = 201;
     ctx.body = await orders.create(principal(ctx).userId, input, key, clock.now(), clientOf(ctx));

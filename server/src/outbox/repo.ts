@@ -45,10 +45,20 @@ export type Topic = keyof Messages;
 /** An outbox row's status (DEAD is kept for rows of older versions; RabbitMQ dead-letters now). */
 export const OUTBOX_STATUS = { PENDING: 0, SENT: 1, DEAD: 2 } as const;
 
-export interface OutboxRow {
+/** The columns of an outbox row the relay reads. */
+interface OutboxRow extends RowDataPacket {
   id: string;
   topic: Topic;
   aggregate_id: string;
+  payload: string;
+}
+
+/** A message waiting to be published. */
+export interface OutboxMessage {
+  id: string;
+  topic: Topic;
+  aggregateId: string;
+  /** The message as JSON text. */
   payload: string;
 }
 
@@ -70,13 +80,13 @@ export async function enqueue<T extends Topic>(
 // clock for every instance keeps their backoffs consistent.
 
 /** Due messages, locked for this relay; SKIP LOCKED lets several instances relay side by side. */
-export async function claimDue(conn: Conn, limit: number): Promise<OutboxRow[]> {
-  const [rows] = await conn.query<RowDataPacket[]>(
+export async function claimDue(conn: Conn, limit: number): Promise<OutboxMessage[]> {
+  const [rows] = await conn.query<OutboxRow[]>(
     `SELECT id, topic, aggregate_id, payload FROM outbox
       WHERE status = ? AND next_attempt_at <= NOW(3) ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
     [OUTBOX_STATUS.PENDING, limit],
   );
-  return rows as OutboxRow[];
+  return rows.map((r) => ({ id: r.id, topic: r.topic, aggregateId: r.aggregate_id, payload: r.payload }));
 }
 
 export async function markSent(conn: Conn, ids: string[]): Promise<void> {

@@ -88,19 +88,6 @@ export const payments = {
 };
 
 /**
- * @deprecated WHERE strings belong in this repo: use `payments.byId` / `payments.appliedOfOrderLocked`.
- * Kept only for session-changes/fees.ts (another owner's file) until it switches to `payments.byId`.
- */
-export async function findPayment(
-  db: Db | Conn,
-  where: string,
-  params: unknown[],
-  lock = false,
-): Promise<PaymentRow | undefined> {
-  return findOne<PaymentRow>(db, PAYMENTS, where, params, lock);
-}
-
-/**
  * A refund of this payment succeeded. The CHECK (refunded_fen <= amount_fen) makes refunding
  * more than was paid impossible; status 2 refunded in part, 3 in full.
  */

@@ -1,4 +1,3 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import {
   GroupCommit,
@@ -7,7 +6,7 @@ import {
   type Pending,
 } from '../db/group-commit';
 import type { Db } from '../db/pool';
-import { epochsSql, joinInsertSql, type JoinRecord } from './repo';
+import { beginWithEpochs, insertJoinsAndCommit, type JoinRecord } from './repo';
 
 /** A join recorded under an epoch a rebuild has since replaced: run it again on the rebuilt queue. */
 export class StaleEpoch extends Error {
@@ -56,11 +55,10 @@ export class QueueLog extends GroupCommit<JoinRecord> {
   private write(recs: JoinRecord[]): Promise<Set<JoinRecord>> {
     return inRoundTripTransaction(this.pool, async (conn) => {
       const sessions = [...new Set(recs.map((r) => r.sessionId))];
-      const [results] = await conn.query<RowDataPacket[][]>(`START TRANSACTION; ${epochsSql(sessions)}`);
-      const epochs = new Map(results[1]!.map((r) => [String(r.session_id), Number(r.epoch)]));
+      const epochs = await beginWithEpochs(conn, sessions);
       const stale = new Set(recs.filter((r) => epochs.get(r.sessionId) !== r.epoch));
       const fresh = recs.filter((r) => !stale.has(r));
-      await conn.query(fresh.length ? `${joinInsertSql(fresh)}; COMMIT` : 'COMMIT');
+      await insertJoinsAndCommit(conn, fresh);
       return stale;
     });
   }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Db } from '../db/pool';
+import { inTransaction, type Db } from '../db/pool';
 import type { SessionKeys } from '../redis/keys';
 import type { ScriptedRedis } from '../redis/scripts';
 import { entriesOf, lockRoomForRebuild } from './repo';
@@ -21,9 +21,8 @@ export async function rebuildRoom(
   sessionId: string,
   nowMs: number,
 ): Promise<number> {
-  const conn = await db.getConnection();
-  try {
-    await conn.query('START TRANSACTION');
+  // Committed only once Redis holds the copy: the room's row lock fences out joins meanwhile.
+  return inTransaction(db, async (conn) => {
     const room = await lockRoomForRebuild(conn, sessionId);
     const entries = await entriesOf(conn, sessionId);
     const opened = room.openedAt !== null;
@@ -57,14 +56,8 @@ export async function rebuildRoom(
     const res = await multi.exec();
     const failed = res?.find(([err]) => err);
     if (!res || failed) throw failed?.[0] ?? new Error('waiting room rebuild: MULTI aborted');
-    await conn.query('COMMIT');
     return entries.length;
-  } catch (err) {
-    await conn.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    conn.release();
-  }
+  });
 }
 
 /**

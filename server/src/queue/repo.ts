@@ -46,7 +46,7 @@ export async function hasEntry(db: Db, sessionId: string, userId: string): Promi
  * back and starts no turn yet), a pool member keeps the place its draw gave it, and replaying a
  * record changes nothing, so batches may land in any order.
  */
-export function joinInsertSql(rows: JoinRecord[]): string {
+function joinInsertSql(rows: JoinRecord[]): string {
   return formatSql(
     `INSERT INTO queue_entries (session_id, user_id, place, presale, id_hash, joined_at) VALUES ?
        ON DUPLICATE KEY UPDATE
@@ -58,17 +58,60 @@ export function joinInsertSql(rows: JoinRecord[]): string {
 }
 
 /** The rooms' epochs, read under a shared lock that a rebuild (FOR UPDATE) waits for. */
-export function epochsSql(sessionIds: string[]): string {
+function epochsSql(sessionIds: string[]): string {
   return formatSql('SELECT session_id, epoch FROM queue_rooms WHERE session_id IN (?) LOCK IN SHARE MODE', [
     sessionIds,
   ]);
+}
+
+/** One queue_rooms row. */
+interface QueueRoomDbRow extends RowDataPacket {
+  session_id: string;
+  epoch: number;
+  seed: string | null;
+  opened_at: Date | null;
+  pool_size: number | null;
+  drawn: number;
+  admitted_through: number;
+}
+
+/** One queue_entries row. */
+interface QueueEntryDbRow extends RowDataPacket {
+  session_id: string;
+  user_id: string;
+  place: number | null;
+  presale: number;
+  id_hash: string | null;
+  joined_at: Date;
+  turn_start: Date | null;
+}
+
+/** A room's epoch as the join log reads it. */
+interface RoomEpochRow extends RowDataPacket {
+  session_id: string;
+  epoch: number;
+}
+
+/**
+ * Opens the join log's transaction and reads the rooms' epochs under the shared lock, in one
+ * round trip (a connection with multipleStatements): session id -> epoch.
+ */
+export async function beginWithEpochs(conn: Conn, sessionIds: string[]): Promise<Map<string, number>> {
+  const [results] = await conn.query<RoomEpochRow[][]>(`START TRANSACTION; ${epochsSql(sessionIds)}`);
+  return new Map(results[1]!.map((r) => [String(r.session_id), Number(r.epoch)]));
+}
+
+/** Upserts the joins (if any) and commits the transaction beginWithEpochs opened, in one round trip. */
+export async function insertJoinsAndCommit(conn: Conn, joins: JoinRecord[]): Promise<void> {
+  await conn.query(joins.length ? `${joinInsertSql(joins)}; COMMIT` : 'COMMIT');
 }
 
 /** Locks the room for a rebuild (creating its row the first time) and bumps its epoch. */
 export async function lockRoomForRebuild(conn: Conn, sessionId: string): Promise<RoomRow> {
   await conn.query('INSERT IGNORE INTO queue_rooms (session_id) VALUES (?)', [sessionId]);
   await conn.query('UPDATE queue_rooms SET epoch = epoch + 1 WHERE session_id = ?', [sessionId]);
-  const [rows] = await conn.query<RowDataPacket[]>(
+  type Read = 'epoch' | 'seed' | 'opened_at' | 'pool_size' | 'drawn' | 'admitted_through';
+  const [rows] = await conn.query<(RowDataPacket & Pick<QueueRoomDbRow, Read>)[]>(
     'SELECT epoch, seed, opened_at, pool_size, drawn, admitted_through FROM queue_rooms WHERE session_id = ?',
     [sessionId],
   );
@@ -84,7 +127,8 @@ export async function lockRoomForRebuild(conn: Conn, sessionId: string): Promise
 }
 
 export async function entriesOf(conn: Conn, sessionId: string): Promise<EntryRow[]> {
-  const [rows] = await conn.query<RowDataPacket[]>(
+  type Read = 'user_id' | 'place' | 'presale' | 'id_hash' | 'joined_at' | 'turn_start';
+  const [rows] = await conn.query<(RowDataPacket & Pick<QueueEntryDbRow, Read>)[]>(
     `SELECT user_id, place, presale, id_hash, joined_at, turn_start FROM queue_entries WHERE session_id = ?`,
     [sessionId],
   );
@@ -93,8 +137,8 @@ export async function entriesOf(conn: Conn, sessionId: string): Promise<EntryRow
     place: r.place === null ? null : Number(r.place),
     presale: Number(r.presale) === 1,
     idHash: r.id_hash,
-    joinedAtMs: (r.joined_at as Date).getTime(),
-    turnStartMs: r.turn_start === null ? null : (r.turn_start as Date).getTime(),
+    joinedAtMs: r.joined_at.getTime(),
+    turnStartMs: r.turn_start === null ? null : r.turn_start.getTime(),
   }));
 }
 
@@ -138,7 +182,10 @@ export async function roomWatermarks(
   db: Db,
   sessionId: string,
 ): Promise<{ epoch: number; maxPlace: number; admittedThrough: number } | undefined> {
-  const [rows] = await db.query<RowDataPacket[]>(
+  type Read = 'epoch' | 'admitted_through';
+  const [rows] = await db.query<
+    (RowDataPacket & Pick<QueueRoomDbRow, Read> & { max_place: number | null })[]
+  >(
     `SELECT epoch, admitted_through,
        (SELECT MAX(place) FROM queue_entries WHERE session_id = ?) AS max_place
      FROM queue_rooms WHERE session_id = ?`,

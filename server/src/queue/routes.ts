@@ -15,11 +15,23 @@ import type { QueueService } from './service';
 const PLAIN_ID = /^[1-9]\d{0,17}$/;
 const sessionIdOf = (v: string | undefined): string => (v !== undefined && PLAIN_ID.test(v) ? v : pathId(v));
 
+/**
+ * A join's body: almost always empty (the ID fields are for real-name sessions only), which
+ * QueueJoinSchema answers with {}; anything else goes through the schema.
+ */
+function joinBody(b: unknown) {
+  if (typeof b === 'object' && b !== null && Object.getPrototypeOf(b) === Object.prototype) {
+    for (const k in b) if (Object.hasOwn(b, k)) return QueueJoinSchema.parse(b);
+    return {};
+  }
+  return QueueJoinSchema.parse(b ?? {});
+}
+
 export function queueRoutes(queue: QueueService, auth: Middleware, clock: Clock): Router {
   const r = new Router({ prefix: '/api/v1/sessions/:sessionId/queue' });
   r.use(auth);
   r.post('/join', async (ctx) => {
-    const body = QueueJoinSchema.parse(ctx.request.body ?? {});
+    const body = joinBody(ctx.request.body);
     ctx.body = await queue.join(
       principal(ctx).userId,
       sessionIdOf(ctx.params.sessionId),

@@ -2,7 +2,23 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../db/pool';
 import { EXCHANGE_STATUS, REFUND_STATUS } from '../lifecycle/statuses';
 
-type Row = RowDataPacket & Record<string, any>;
+/** COUNT and SUM come back as strings (BIGINT, DECIMAL): numbers once read through Number(). */
+type Agg = string | number;
+
+/** Orders, tickets and gross of a group of sales. */
+interface CountsRow extends RowDataPacket {
+  orders: Agg;
+  tickets: Agg;
+  gross: Agg | null;
+}
+
+/** A session with its show (show_sessions joined to shows), heading a per-session row. */
+interface SessionHeadRow extends RowDataPacket {
+  session_id: string;
+  show_id: string;
+  title: string;
+  starts_at: Date;
+}
 
 /** What a report covers: sessions (by id or show) and a UTC time range [start, end). */
 export interface ReportScope {
@@ -36,7 +52,7 @@ function where(scope: ReportScope, timeCol: string): { sql: string; args: unknow
 const PAID_FROM = `FROM payments p JOIN orders o ON o.id = p.order_id JOIN show_sessions ss ON ss.id = o.session_id`;
 const REFUND_FROM = `FROM refunds r JOIN orders o ON o.id = r.order_id JOIN show_sessions ss ON ss.id = o.session_id`;
 
-const counts = (r: Row) => ({
+const counts = (r: CountsRow) => ({
   orders: Number(r.orders),
   tickets: Number(r.tickets),
   grossFen: Number(r.gross),
@@ -45,7 +61,7 @@ const counts = (r: Row) => ({
 /** Paid orders per Beijing day of their payment. */
 export async function salesByDay(db: Db, scope: ReportScope) {
   const w = where(scope, 'p.success_time');
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<(CountsRow & { d: string })[]>(
     `SELECT ${beijingDay('p.success_time')} AS d, COUNT(*) AS orders, SUM(o.quantity) AS tickets,
             SUM(p.amount_fen) AS gross
        ${PAID_FROM} WHERE p.outcome IN (?) ${w.sql} GROUP BY d ORDER BY d`,
@@ -60,7 +76,7 @@ export async function salesByDay(db: Db, scope: ReportScope) {
  */
 export async function salesRefunds(db: Db, scope: ReportScope) {
   const w = where(scope, 'r.created_at');
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<(RowDataPacket & { session_id: string; d: string; fen: Agg })[]>(
     `SELECT o.session_id, ${beijingDay('r.created_at')} AS d, SUM(r.amount_fen) AS fen
        ${REFUND_FROM} JOIN payments p ON p.id = r.payment_id
       WHERE r.status = ? AND p.outcome IN (?) ${w.sql} GROUP BY o.session_id, d`,
@@ -91,7 +107,9 @@ const SOLD_AT = `(SELECT p.order_id, MIN(p.success_time) AS sold_at FROM payment
  */
 export async function salesByTier(db: Db, scope: ReportScope) {
   const w = where(scope, 'sold.sold_at');
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<
+    (CountsRow & { session_id: string; tier_id: string; name: string; price_fen: number })[]
+  >(
     `SELECT o.session_id, i.tier_id, t.name, t.price_fen, COUNT(DISTINCT o.id) AS orders,
             COUNT(*) AS tickets, SUM(i.price_fen) AS gross
        FROM ${SOLD_AT} sold JOIN orders o ON o.id = sold.order_id
@@ -119,7 +137,7 @@ export async function salesByTier(db: Db, scope: ReportScope) {
 export async function salesBySession(db: Db, scope: ReportScope) {
   const pw = where(scope, 'p.success_time');
   const rw = where(scope, 'r.created_at');
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<(SessionHeadRow & CountsRow & { refunded: Agg })[]>(
     `SELECT m.session_id, ss.show_id, s.title, ss.starts_at, SUM(m.orders) AS orders,
             SUM(m.tickets) AS tickets, SUM(m.gross) AS gross, SUM(m.refunded) AS refunded
        FROM (SELECT o.session_id, COUNT(*) AS orders, SUM(o.quantity) AS tickets, SUM(p.amount_fen) AS gross,
@@ -137,7 +155,7 @@ export async function salesBySession(db: Db, scope: ReportScope) {
     sessionId: String(r.session_id),
     showId: String(r.show_id),
     showTitle: String(r.title),
-    startsAt: (r.starts_at as Date).toISOString(),
+    startsAt: r.starts_at.toISOString(),
     ...counts(r),
     refundedFen: Number(r.refunded),
   }));
@@ -149,7 +167,7 @@ export async function salesBySession(db: Db, scope: ReportScope) {
  */
 export async function compIssued(db: Db, scope: ReportScope): Promise<{ orders: number; tickets: number }> {
   const w = where(scope, 'co.issued_at');
-  const [[r]] = await db.query<Row[]>(
+  const [[r]] = await db.query<(RowDataPacket & { orders: Agg; tickets: Agg })[]>(
     `SELECT COUNT(*) AS orders, COALESCE(SUM(o.quantity), 0) AS tickets
        FROM comp_orders co JOIN orders o ON o.id = co.order_id JOIN show_sessions ss ON ss.id = o.session_id
       WHERE co.voided_at IS NULL ${w.sql}`,
@@ -178,7 +196,9 @@ export interface SessionMoney {
 export async function moneyBySession(db: Db, scope: ReportScope, feeBp: number): Promise<SessionMoney[]> {
   const pw = where(scope, 'p.success_time');
   const rw = where(scope, 'r.created_at');
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<
+    (SessionHeadRow & { payments: Agg; gross: Agg; pay_fee: Agg; refunded: Agg; refund_fee: Agg })[]
+  >(
     `SELECT m.session_id, ss.show_id, s.title, ss.starts_at, SUM(m.payments) AS payments,
             SUM(m.gross) AS gross, SUM(m.pay_fee) AS pay_fee, SUM(m.refunded) AS refunded,
             SUM(m.refund_fee) AS refund_fee
@@ -196,7 +216,7 @@ export async function moneyBySession(db: Db, scope: ReportScope, feeBp: number):
     sessionId: String(r.session_id),
     showId: String(r.show_id),
     showTitle: String(r.title),
-    startsAt: r.starts_at as Date,
+    startsAt: r.starts_at,
     payments: Number(r.payments),
     grossFen: Number(r.gross),
     payFeeFen: Number(r.pay_fee),
@@ -207,7 +227,7 @@ export async function moneyBySession(db: Db, scope: ReportScope, feeBp: number):
 
 /** Admissions of a session per gate and device. */
 export async function checkinsByGate(db: Db, sessionId: string) {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<(RowDataPacket & { gate: string; device: string; n: Agg })[]>(
     `SELECT gate, COALESCE(device, '') AS device, COUNT(*) AS n FROM checkins WHERE session_id = ?
       GROUP BY gate, COALESCE(device, '') ORDER BY gate, device`,
     [sessionId],
@@ -217,7 +237,7 @@ export async function checkinsByGate(db: Db, sessionId: string) {
 
 /** Admissions of a session per 15-minute bucket, keyed by the bucket's number since the epoch. */
 export async function checkinsByQuarter(db: Db, sessionId: string): Promise<Map<number, number>> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<(RowDataPacket & { q: Agg; n: Agg })[]>(
     `SELECT FLOOR(UNIX_TIMESTAMP(scanned_at) / 900) AS q, COUNT(*) AS n FROM checkins
       WHERE session_id = ? GROUP BY q`,
     [sessionId],
@@ -226,6 +246,6 @@ export async function checkinsByQuarter(db: Db, sessionId: string): Promise<Map<
 }
 
 export async function sessionExists(db: Db, sessionId: string): Promise<boolean> {
-  const [rows] = await db.query<Row[]>('SELECT 1 FROM show_sessions WHERE id = ?', [sessionId]);
+  const [rows] = await db.query<RowDataPacket[]>('SELECT 1 FROM show_sessions WHERE id = ?', [sessionId]);
   return rows.length > 0;
 }

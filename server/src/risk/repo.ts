@@ -7,16 +7,17 @@ import { SESSION_STATUS } from '../catalog/types';
  * where a user's hold cooldown is written (risk/service.ts).
  */
 export async function liveSessionIds(db: Db): Promise<string[]> {
-  const [rows] = await db.query<RowDataPacket[]>('SELECT id FROM show_sessions WHERE status IN (?)', [
-    [SESSION_STATUS.PRESALE, SESSION_STATUS.ON_SALE, SESSION_STATUS.SOLD_OUT],
-  ]);
+  const [rows] = await db.query<(RowDataPacket & { id: string })[]>(
+    'SELECT id FROM show_sessions WHERE status IN (?)',
+    [[SESSION_STATUS.PRESALE, SESSION_STATUS.ON_SALE, SESSION_STATUS.SOLD_OUT]],
+  );
   return rows.map((r) => String(r.id));
 }
 
 /** What a blocklist entry names. */
 export type BlockKind = 'user' | 'device' | 'ip' | 'id';
 
-/** One blocklist entry (blocklist table). */
+/** One blocklist entry (blocklist table: the columns the purchase path compares). */
 export interface BlocklistRow {
   kind: BlockKind;
   value: string;
@@ -24,8 +25,8 @@ export interface BlocklistRow {
 
 /** The whole blocklist: small, and copied into each instance (risk/service.ts). */
 export async function blocklistEntries(db: Db): Promise<BlocklistRow[]> {
-  const [rows] = await db.query<RowDataPacket[]>('SELECT kind, value FROM blocklist');
-  return rows.map((r) => ({ kind: r.kind as BlockKind, value: String(r.value) }));
+  const [rows] = await db.query<(RowDataPacket & BlocklistRow)[]>('SELECT kind, value FROM blocklist');
+  return rows.map((r) => ({ kind: r.kind, value: String(r.value) }));
 }
 
 /** One more expired hold in the user's streak; the new streak (0 if there is no such user). */

@@ -3,14 +3,35 @@ import type { SaleReminder } from '@showtix/shared-types';
 import type { Conn, Db } from '../db/pool';
 import { SESSION_STATUS } from '../catalog/types';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A show with counts of its sessions selling and in presale (shows joined to show_sessions). */
+interface SaleStateRow extends RowDataPacket {
+  id: string;
+  selling: string | null;
+  presale: string | null;
+}
+
+/** A sale_reminders row with its show's title and next sale start. */
+interface ReminderRow extends RowDataPacket {
+  show_id: string;
+  title: string;
+  created_at: Date;
+  notified_at: Date | null;
+  next_sale: Date | null;
+}
+
+/** A sale_reminders row due, with the first selling session of its show. */
+interface DueReminderRow extends RowDataPacket {
+  user_id: string;
+  show_id: string;
+  session_id: string;
+}
 type Q = Db | Conn;
 
 const SELLING = [SESSION_STATUS.ON_SALE, SESSION_STATUS.SOLD_OUT];
 
 /** Whether a show exists, has a session selling (on sale or sold out), and one still in presale. */
 export async function saleStateOf(db: Q, showId: string) {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<SaleStateRow[]>(
     `SELECT sh.id, SUM(ss.status IN (?)) selling, SUM(ss.status = ?) presale
        FROM shows sh LEFT JOIN show_sessions ss ON ss.show_id = sh.id WHERE sh.id = ? GROUP BY sh.id`,
     [SELLING, SESSION_STATUS.PRESALE, showId],
@@ -39,7 +60,7 @@ export async function deleteReminder(db: Q, userId: string, showId: string): Pro
 
 /** The fan's reminders, newest first, with each show's earliest sale still to come. */
 export async function remindersOf(db: Q, userId: string, showId?: string): Promise<SaleReminder[]> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<ReminderRow[]>(
     `SELECT r.show_id, sh.title, r.created_at, r.notified_at,
         (SELECT MIN(ss.sale_starts_at) FROM show_sessions ss WHERE ss.show_id = r.show_id AND ss.status = ?) next_sale
        FROM sale_reminders r JOIN shows sh ON sh.id = r.show_id
@@ -49,10 +70,10 @@ export async function remindersOf(db: Q, userId: string, showId?: string): Promi
   return rows.map((r) => ({
     showId: String(r.show_id),
     title: String(r.title),
-    saleStartsAt: r.next_sale ? (r.next_sale as Date).toISOString() : null,
+    saleStartsAt: r.next_sale ? r.next_sale.toISOString() : null,
     state: r.notified_at ? 'notified' : 'waiting',
-    createdAt: (r.created_at as Date).toISOString(),
-    notifiedAt: r.notified_at ? (r.notified_at as Date).toISOString() : null,
+    createdAt: r.created_at.toISOString(),
+    notifiedAt: r.notified_at ? r.notified_at.toISOString() : null,
   }));
 }
 
@@ -62,7 +83,7 @@ export async function remindersOf(db: Q, userId: string, showId?: string): Promi
  * reminders of shows still in presale are not read every run.
  */
 export async function dueSaleReminders(db: Db, limit: number) {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<DueReminderRow[]>(
     `SELECT r.user_id, r.show_id, s.session_id
        FROM (SELECT show_id, MIN(id) session_id FROM show_sessions WHERE status IN (?) GROUP BY show_id) s
        JOIN sale_reminders r ON r.show_id = s.show_id AND r.notified_at IS NULL

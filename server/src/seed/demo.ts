@@ -1,13 +1,40 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import { insertSession, insertShow, insertVenue, seatIdsOfVenue } from '../catalog/admin-repo';
 import { saveSettings as saveTransferSettings } from '../transfers/repo';
 import { blockSeats } from '../catalog/layout';
 import { openSale, type LifecycleDeps } from '../jobs/session-lifecycle';
+import { setShowPurchaseLimit, showIdByTitle } from './repo';
+
+/** 转赠 allowed until a day before the start, once per ticket (both demo shows). */
+function allowTransfers(d: Pick<LifecycleDeps, 'db'>, showId: string, now: Date): Promise<void> {
+  return saveTransferSettings(
+    d.db,
+    showId,
+    { enabled: true, cutoffMinutes: 24 * 60, onceOnly: true },
+    'seed',
+    now,
+  );
+}
 
 export const DEMO_TITLE = '星河巡回演唱会 2027 · 上海站';
 
 const DAY_MS = 86_400_000;
+
+/** The demo arena: about 1,300 seats in three sections (the client's browser tests seat their shows here too). */
+export function demoArenaSeats() {
+  return [
+    ...blockSeats({ section: '内场A区', rows: 12, seatsPerRow: 24, originX: 0, originY: 60, gaps: [12] }),
+    ...blockSeats({ section: '内场B区', rows: 12, seatsPerRow: 24, originX: 260, originY: 60, gaps: [13] }),
+    ...blockSeats({ section: '看台C区', rows: 15, seatsPerRow: 50, originX: 0, originY: 230, curve: 30 }),
+  ];
+}
+
+/** The demo concert's refunds: free until a week before, a 20% fee until two days before, then none. */
+export const DEMO_REFUND_RULES = [
+  { hoursBeforeStart: 168, feePercent: 0 },
+  { hoursBeforeStart: 48, feePercent: 20 },
+  { hoursBeforeStart: 0, feePercent: 100 },
+];
 
 /** A demo show with a reserved-seating session and a general-admission session, both on sale. */
 export async function seedDemo(
@@ -15,14 +42,10 @@ export async function seedDemo(
   now: Date,
   log: Logger,
 ): Promise<{ showId: string; created: boolean }> {
-  const [existing] = await d.db.query<RowDataPacket[]>('SELECT id FROM shows WHERE title = ?', [DEMO_TITLE]);
-  if (existing[0]) return { showId: String(existing[0].id), created: false };
+  const existing = await showIdByTitle(d.db, DEMO_TITLE);
+  if (existing) return { showId: existing, created: false };
 
-  const seats = [
-    ...blockSeats({ section: '内场A区', rows: 12, seatsPerRow: 24, originX: 0, originY: 60, gaps: [12] }),
-    ...blockSeats({ section: '内场B区', rows: 12, seatsPerRow: 24, originX: 260, originY: 60, gaps: [13] }),
-    ...blockSeats({ section: '看台C区', rows: 15, seatsPerRow: 50, originX: 0, originY: 230, curve: 30 }),
-  ];
+  const seats = demoArenaSeats();
   const venueId = await insertVenue(d.db, {
     name: '梅赛德斯-奔驰文化中心',
     city: '上海',
@@ -42,20 +65,9 @@ export async function seedDemo(
     venueId,
     description: '华语流行天团时隔三年的全新巡演，三小时不间断现场。实名制购票，一人一证一票。',
     posterUrl: null,
-    refundRules: [
-      { hoursBeforeStart: 168, feePercent: 0 },
-      { hoursBeforeStart: 48, feePercent: 20 },
-      { hoursBeforeStart: 0, feePercent: 100 },
-    ],
+    refundRules: DEMO_REFUND_RULES,
   });
-  // 转赠 allowed until a day before the start, once per ticket.
-  await saveTransferSettings(
-    d.db,
-    showId,
-    { enabled: true, cutoffMinutes: 24 * 60, onceOnly: true },
-    'seed',
-    now,
-  );
+  await allowTransfers(d, showId, now);
   const all = await seatIdsOfVenue(d.db, venueId);
   const vip = all.filter((s) => s.section.startsWith('内场') && Number(s.row) <= 4).map((s) => s.id);
   const floor = all.filter((s) => s.section.startsWith('内场') && Number(s.row) > 4).map((s) => s.id);
@@ -108,14 +120,8 @@ async function seedHotShow(d: LifecycleDeps, now: Date): Promise<string> {
       { hoursBeforeStart: 0, feePercent: 100 },
     ],
   });
-  await d.db.query('UPDATE shows SET show_purchase_limit = 2 WHERE id = ?', [showId]);
-  await saveTransferSettings(
-    d.db,
-    showId,
-    { enabled: true, cutoffMinutes: 24 * 60, onceOnly: true },
-    'seed',
-    now,
-  );
+  await setShowPurchaseLimit(d.db, showId, 2);
+  await allowTransfers(d, showId, now);
   const floor = (await seatIdsOfVenue(d.db, venueId)).filter((s) => s.section === '内场').map((s) => s.id);
   return insertSession(d.db, {
     showId,

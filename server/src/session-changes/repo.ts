@@ -6,6 +6,10 @@ import { TICKET_LIFECYCLE } from '../lifecycle/transitions';
 
 export type ChangeKind = 'cancel' | 'postpone';
 
+type Packet<T> = RowDataPacket & T;
+/** COUNT and SUM come back as strings (BIGINT, DECIMAL): read through Number(). */
+type Agg = string | number;
+
 export interface ChangeRow {
   id: string;
   session_id: string;
@@ -38,11 +42,11 @@ export interface SessionLock {
 }
 
 export async function lockSession(conn: Conn, id: string): Promise<SessionLock | undefined> {
-  const [rows] = await conn.query<RowDataPacket[]>(
+  const [rows] = await conn.query<Packet<SessionLock>[]>(
     'SELECT id, status, starts_at, sale_starts_at FROM show_sessions WHERE id = ? FOR UPDATE',
     [id],
   );
-  return rows[0] as SessionLock | undefined;
+  return rows[0];
 }
 
 export async function insertChange(
@@ -96,26 +100,27 @@ export async function holdSessionTickets(conn: Db | Conn, sessionId: string): Pr
 
 /** Whether the gate must refuse every ticket of this session (read under the ticket's lock). */
 export async function sessionCancelled(conn: Db | Conn, sessionId: string): Promise<boolean> {
-  const [rows] = await conn.query<RowDataPacket[]>('SELECT status FROM show_sessions WHERE id = ?', [
-    sessionId,
-  ]);
+  const [rows] = await conn.query<Packet<{ status: number }>[]>(
+    'SELECT status FROM show_sessions WHERE id = ?',
+    [sessionId],
+  );
   return rows[0]?.status === SESSION_STATUS.CANCELLED;
 }
 
 export async function changeById(db: Db | Conn, id: string, lock = false): Promise<ChangeRow | undefined> {
-  const [rows] = await db.query<RowDataPacket[]>(
+  const [rows] = await db.query<Packet<ChangeRow>[]>(
     `SELECT * FROM session_changes WHERE id = ?${lock ? ' FOR UPDATE' : ''}`,
     [id],
   );
-  return rows[0] as ChangeRow | undefined;
+  return rows[0];
 }
 
 export async function changesOf(db: Db, sessionId: string): Promise<ChangeRow[]> {
-  const [rows] = await db.query<RowDataPacket[]>(
+  const [rows] = await db.query<Packet<ChangeRow>[]>(
     'SELECT * FROM session_changes WHERE session_id = ? ORDER BY id DESC',
     [sessionId],
   );
-  return rows as ChangeRow[];
+  return rows;
 }
 
 /**
@@ -123,7 +128,7 @@ export async function changesOf(db: Db, sessionId: string): Promise<ChangeRow[]>
  * paid order again (it must be refunded as well).
  */
 export async function changesToRun(db: Db): Promise<ChangeRow[]> {
-  const [rows] = await db.query<RowDataPacket[]>(
+  const [rows] = await db.query<Packet<ChangeRow>[]>(
     `SELECT sc.* FROM session_changes sc
       WHERE sc.state = 'running'
          OR (sc.kind = 'cancel' AND EXISTS (
@@ -133,7 +138,7 @@ export async function changesToRun(db: Db): Promise<ChangeRow[]> {
       ORDER BY sc.id`,
     [LIVE_PAID],
   );
-  return rows as ChangeRow[];
+  return rows;
 }
 
 export interface ReachOrder {
@@ -148,7 +153,7 @@ export interface ReachOrder {
  * a cancellation does not: it voids them and tells their holder itself (run.ts voidComps).
  */
 export async function unreachedOrders(db: Db, change: ChangeRow, limit: number): Promise<ReachOrder[]> {
-  const [rows] = await db.query<RowDataPacket[]>(
+  const [rows] = await db.query<Packet<ReachOrder>[]>(
     `SELECT o.id, o.user_id, o.amount_fen FROM orders o
       WHERE o.session_id = ? AND o.status IN (?)
         AND (o.channel <> 'comp' OR (? = 'postpone'
@@ -175,7 +180,7 @@ export async function addChangeOrder(
 }
 
 export async function pendingOrderIds(db: Db, sessionId: string, limit: number): Promise<string[]> {
-  const [rows] = await db.query<RowDataPacket[]>(
+  const [rows] = await db.query<Packet<{ id: string }>[]>(
     'SELECT id FROM orders WHERE session_id = ? AND status = ? ORDER BY id LIMIT ?',
     [sessionId, ORDER_STATUS.PENDING, limit],
   );
@@ -183,7 +188,7 @@ export async function pendingOrderIds(db: Db, sessionId: string, limit: number):
 }
 
 export async function todoOrderIds(db: Db, changeId: string, limit: number): Promise<string[]> {
-  const [rows] = await db.query<RowDataPacket[]>(
+  const [rows] = await db.query<Packet<{ order_id: string }>[]>(
     'SELECT order_id FROM session_change_orders WHERE change_id = ? AND state = ? ORDER BY order_id LIMIT ?',
     [changeId, CHANGE_ORDER.TODO, limit],
   );
@@ -238,7 +243,9 @@ export interface ChangeCounts {
  * confirmed): refunded = SUCCESS, failed = refused by our rules, ABNORMAL or CLOSED.
  */
 export async function changeCounts(db: Db, changeId: string): Promise<ChangeCounts> {
-  const [[r]] = await db.query<RowDataPacket[]>(
+  type Counts =
+    'total' | 'waiting' | 'in_progress' | 'refunded' | 'failed' | 'fen_to_refund' | 'fen_refunded';
+  const [[r]] = await db.query<Packet<Record<Counts, Agg>>[]>(
     `SELECT COUNT(*) AS total,
             COALESCE(SUM(x.state = ?), 0) AS waiting,
             COALESCE(SUM(x.state = ? AND r.status IN (?)), 0) AS in_progress,
@@ -275,7 +282,7 @@ export async function changeCounts(db: Db, changeId: string): Promise<ChangeCoun
 }
 
 export async function countPending(db: Db, sessionId: string): Promise<number> {
-  const [[r]] = await db.query<RowDataPacket[]>(
+  const [[r]] = await db.query<Packet<{ n: Agg }>[]>(
     'SELECT COUNT(*) AS n FROM orders WHERE session_id = ? AND status = ?',
     [sessionId, ORDER_STATUS.PENDING],
   );
@@ -288,7 +295,16 @@ export async function changeProblems(
   changeId: string,
   limit: number,
 ): Promise<{ orderNo: string; amountFen: number; state: string; error: string | null }[]> {
-  const [rows] = await db.query<RowDataPacket[]>(
+  const [rows] = await db.query<
+    Packet<{
+      order_no: string;
+      amount_fen: number;
+      state: string;
+      error: string | null;
+      refund_status: number | null;
+      last_error: string | null;
+    }>[]
+  >(
     `SELECT o.order_no, x.amount_fen, x.state, x.error, r.status AS refund_status, r.last_error
        FROM session_change_orders x JOIN orders o ON o.id = x.order_id
        LEFT JOIN refunds r ON r.id = x.refund_id
@@ -313,7 +329,7 @@ export async function changeProblems(
 
 /** Buyers' refunds of the session that kept a fee and are not done yet (requested, processing). */
 export async function feeRefundsInFlight(db: Db, sessionId: string): Promise<number> {
-  const [rows] = await db.query<RowDataPacket[]>(
+  const [rows] = await db.query<Packet<{ n: Agg }>[]>(
     `SELECT COUNT(*) AS n FROM refunds r JOIN orders o ON o.id = r.order_id
       WHERE o.session_id = ? AND r.kind = 'order' AND r.fee_fen > 0 AND r.requested_by LIKE 'buyer:%'
         AND r.status IN (?)`,
@@ -322,9 +338,52 @@ export async function feeRefundsInFlight(db: Db, sessionId: string): Promise<num
   return Number(rows[0]!.n);
 }
 
+/** A buyer's refund with a fee to give back, with its order's number (refunds joined to orders). */
+interface FeeToReturnRow extends RowDataPacket {
+  id: string;
+  payment_id: string;
+  seq: number;
+  fee_fen: number;
+  order_no: string;
+  order_id: string;
+}
+
+export interface FeeToReturn {
+  refundId: string;
+  paymentId: string;
+  seq: number;
+  feeFen: number;
+  orderNo: string;
+  orderId: string;
+}
+
+/**
+ * Buyers' refunds of the cancelled session that kept a fee, succeeded since the cancellation
+ * and have no fee refund yet: the next `limit` by id.
+ */
+export async function feesToReturn(db: Db, change: ChangeRow, limit: number): Promise<FeeToReturn[]> {
+  const [rows] = await db.query<FeeToReturnRow[]>(
+    `SELECT r.id, r.payment_id, r.seq, r.fee_fen, o.order_no, o.id AS order_id
+       FROM refunds r JOIN orders o ON o.id = r.order_id
+      WHERE o.session_id = ? AND r.kind = 'order' AND r.fee_fen > 0 AND r.requested_by LIKE 'buyer:%'
+        AND r.status = ? AND r.finished_at >= ?
+        AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.payment_id = r.payment_id AND f.kind = 'fee' AND f.seq = r.seq)
+      ORDER BY r.id LIMIT ?`,
+    [change.session_id, REFUND_STATUS.SUCCESS, change.created_at, limit],
+  );
+  return rows.map((r) => ({
+    refundId: String(r.id),
+    paymentId: String(r.payment_id),
+    seq: Number(r.seq),
+    feeFen: Number(r.fee_fen),
+    orderNo: String(r.order_no),
+    orderId: String(r.order_id),
+  }));
+}
+
 /** Comp orders (赠票) of the session still ticketed, none of whose tickets let someone in. */
 export async function compsToVoid(db: Db, sessionId: string, limit: number): Promise<string[]> {
-  const [rows] = await db.query<RowDataPacket[]>(
+  const [rows] = await db.query<Packet<{ id: string }>[]>(
     `SELECT o.id FROM orders o WHERE o.session_id = ? AND o.channel = 'comp' AND o.status = ?
         AND NOT EXISTS (SELECT 1 FROM tickets t JOIN checkins c ON c.ticket_id = t.id WHERE t.order_id = o.id)
       ORDER BY o.id LIMIT ?`,

@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import type { TicketBinding } from '@showtix/shared-types';
 import {
   CODE_STEP_MS,
   bytesToB64url,
@@ -17,17 +18,6 @@ import { TICKET_STATUS } from './status';
 export const BINDING_VALID_AFTER_START_MS = 24 * 3_600_000;
 /** At most this many bindings of one ticket in 24 hours: the first one and two changes of phone. */
 export const BINDINGS_PER_DAY = 3;
-
-/** What POST /api/v1/tickets/:ticketId/bind answers, and each wallet ticket carries. */
-export interface BindingView {
-  bindingId: string;
-  /** The server-signed binding (base64url) the device turns into codes with its private key. */
-  binding: string;
-  devicePublicKey: string;
-  validUntil: string;
-  boundAt: string;
-  codeStepMs: number;
-}
 
 export interface BindInput {
   /** The device's Ed25519 public key (base64url, 32 bytes), generated on the device. */
@@ -59,7 +49,7 @@ export class BindingService {
   }
 
   /** The signed binding of a row, as the device and the scanners read it. */
-  view(row: repo.BindingRow, ticketNo: string, sessionId: string): BindingView {
+  view(row: repo.BindingRow, ticketNo: string, sessionId: string): TicketBinding {
     const unsigned = encodeBinding({
       kid: this.keys.activeKid,
       ticketNo,
@@ -87,7 +77,7 @@ export class BindingService {
     ticketNo: string,
     input: BindInput,
     now: Date,
-  ): Promise<BindingView & { rebound: boolean }> {
+  ): Promise<TicketBinding & { rebound: boolean }> {
     await this.limiter.consume(userId, client);
     return inTransaction(this.db, async (conn) => {
       const t = await repo.lockOwnTicket(conn, ticketNo, userId);

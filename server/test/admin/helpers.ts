@@ -8,6 +8,19 @@ import { newDevice } from '../helpers/gate';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/http';
 
 export const ADMIN_PASSWORD = 'correct-horse-battery';
+/** The environment that makes `root` / ADMIN_PASSWORD the first organiser account. */
+export const ADMIN_ENV = { ADMIN_USERNAME: 'root', ADMIN_PASSWORD };
+
+/** Logs an organiser in through POST /api/v1/admin/login and answers the token. */
+export async function loginAdmin(
+  api: TestServer,
+  username = 'root',
+  password = ADMIN_PASSWORD,
+): Promise<string> {
+  const r = await api.call('POST', '/api/v1/admin/login', { body: { username, password } });
+  if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.token as string;
+}
 
 export interface AdminHarness {
   env: TestEnv;
@@ -44,18 +57,9 @@ export function operatorSuite() {
 
 export async function adminHarness(overrides: Record<string, string> = {}): Promise<AdminHarness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'showtix-admin-test-'));
-  const env = await createTestEnv({
-    ADMIN_USERNAME: 'root',
-    ADMIN_PASSWORD,
-    DATA_DIR: dataDir,
-    ...overrides,
-  });
+  const env = await createTestEnv({ ...ADMIN_ENV, DATA_DIR: dataDir, ...overrides });
   const api = await startTestServer(env);
-  const login = async (username = 'root', password = ADMIN_PASSWORD) => {
-    const r = await api.call('POST', '/api/v1/admin/login', { body: { username, password } });
-    if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body.token as string;
-  };
+  const login = (username?: string, password?: string) => loginAdmin(api, username, password);
   const root = await login();
   const as = (token: string) => (method: string, path: string, body?: unknown) =>
     api.call(method, path, { token, body });

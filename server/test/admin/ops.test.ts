@@ -1,6 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
-import { createSession, type SessionFixture } from '../helpers/fixtures';
-import { createPayEnv, type PayEnv } from '../helpers/pay-env';
+import type { SessionFixture } from '../helpers/fixtures';
+import { payEnvWithSession, type PayEnv } from '../helpers/pay-env';
+import { ADMIN_ENV, loginAdmin } from './helpers';
 import { abnormalRefund } from '../helpers/refund-steps';
 
 /** The operations section of the admin API: recovery's leftovers, each with an audited repair. */
@@ -10,15 +11,8 @@ let admin: string;
 let seat = 0;
 
 beforeAll(async () => {
-  p = await createPayEnv({
-    consumers: false,
-    env: { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'correct-horse-battery' },
-  });
-  s = await createSession(p.deps, { seats: 10, refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }] });
-  const r = await p.api.call('POST', '/api/v1/admin/login', {
-    body: { username: 'root', password: 'correct-horse-battery' },
-  });
-  admin = r.body.token;
+  ({ p, s } = await payEnvWithSession(10, { consumers: false, env: ADMIN_ENV }));
+  admin = await loginAdmin(p.api);
 });
 afterAll(() => p.close());
 afterEach(() => p.sim.resetFaults());

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import type { RowDataPacket } from 'mysql2/promise';
 import { createSession, type SessionFixture } from '../helpers/fixtures';
 import { createPayEnv, type PayEnv } from '../helpers/pay-env';
-import { ADMIN_PASSWORD } from './helpers';
+import { ADMIN_ENV, ADMIN_PASSWORD, loginAdmin } from './helpers';
 
 /** Orders paid through the real path (simulator, notifications, consumers), then seen and refunded by an admin. */
 let p: PayEnv;
@@ -14,13 +14,10 @@ let seat = 0;
 
 const as = (token: string) => (method: string, path: string, body?: unknown) =>
   p.api.call(method, path, { token, body });
-async function login(username: string): Promise<string> {
-  const r = await p.api.call('POST', '/api/v1/admin/login', { body: { username, password: ADMIN_PASSWORD } });
-  return r.body.token;
-}
+const login = (username: string) => loginAdmin(p.api, username);
 
 beforeAll(async () => {
-  p = await createPayEnv({ env: { ADMIN_USERNAME: 'root', ADMIN_PASSWORD } });
+  p = await createPayEnv({ env: ADMIN_ENV });
   s = await createSession(p.deps, { seats: 40, vip: 10 });
   admin = await login('root');
   for (const [username, roles] of [

@@ -2,7 +2,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { beijingDate } from '../../src/payments/reconcile';
 import { createSession, type SessionFixture } from '../helpers/fixtures';
 import { createPayEnv, type PayEnv } from '../helpers/pay-env';
-import { ADMIN_PASSWORD } from './helpers';
+import { ADMIN_ENV, loginAdmin } from './helpers';
 
 /**
  * The settlement report agrees with the reconciliation: after real payments and a refund through
@@ -15,7 +15,7 @@ let other: SessionFixture;
 let admin: string;
 
 beforeAll(async () => {
-  p = await createPayEnv({ env: { ADMIN_USERNAME: 'root', ADMIN_PASSWORD } });
+  p = await createPayEnv({ env: ADMIN_ENV });
   // A 20% refund fee: the refund is partial, so refund amounts and their fees are not the payment's.
   s = await createSession(p.deps, {
     seats: 10,
@@ -23,10 +23,7 @@ beforeAll(async () => {
     refundRules: [{ hoursBeforeStart: 0, feePercent: 20 }],
   });
   other = await createSession(p.deps, { seats: 4 });
-  const r = await p.api.call('POST', '/api/v1/admin/login', {
-    body: { username: 'root', password: ADMIN_PASSWORD },
-  });
-  admin = r.body.token;
+  admin = await loginAdmin(p.api);
 });
 afterAll(() => p.close());
 

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import amqp from 'amqplib';
 import Redis from 'ioredis';
-import { CONSUMERS } from '../../src/workers';
+import { deleteTopology } from '../../src/outbox/topology';
 import pino from 'pino';
 import { closeDeps, createDeps, type AppDeps } from '../../src/wiring';
 import { ManualClock } from '../../src/clock';
@@ -77,25 +76,6 @@ async function deleteClusterKeys(nodes: string[], prefix: string): Promise<void>
   }
 }
 
-/** Deletes this run's exchange and queues (consumers' main, retry and dead queues). */
-export async function deleteAmqp(url: string, prefix: string): Promise<void> {
-  let conn: amqp.ChannelModel | undefined;
-  try {
-    conn = await amqp.connect(url);
-    const ch = await conn.createChannel();
-    for (const name of CONSUMERS) {
-      for (const q of [`${prefix}.${name}`, `${prefix}.${name}.retry`, `${prefix}.${name}.dead`])
-        await ch.deleteQueue(q);
-    }
-    await ch.deleteExchange(`${prefix}.events`);
-    await ch.close();
-  } catch {
-    /* RabbitMQ down or nothing declared: nothing to clean */
-  } finally {
-    await conn?.close().catch(() => undefined);
-  }
-}
-
 /**
  * `mysqlVia` ('host:port', e.g. a TcpProxy) is where the server reaches MySQL; the test's own
  * migration and clean-up still go direct, so they work while that path is cut.
@@ -117,7 +97,7 @@ export async function createTestEnv(
     clock,
     async close() {
       await closeDeps(deps);
-      await deleteAmqp(config.amqpUrl, config.amqpPrefix);
+      await deleteTopology(config.amqpUrl, config.amqpPrefix);
       await deleteKeys(config.redisUrl, config.redisKeyPrefix);
       await dropDatabase(config.mysqlUrl);
     },

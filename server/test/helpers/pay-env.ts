@@ -3,6 +3,7 @@ import { startSimulator, type Simulator, type SimulatorOptions } from '@showtix/
 import type { PayParams, PayResponse } from '@showtix/shared-types';
 import { startConsumers } from '../../src/workers';
 import { createTestEnv, type TestEnv } from './env';
+import { createSession, type SessionFixture } from './fixtures';
 import { startTestServer, type TestServer } from './http';
 import { until } from './until';
 
@@ -43,9 +44,14 @@ export async function freePort(): Promise<number> {
  * The server with WeChat pointed at a real simulator (real HTTP, real signatures, encrypted
  * notifications with a compressed retry schedule) and its RabbitMQ consumers running.
  */
-export async function createPayEnv(
-  o: { sim?: SimulatorOptions; env?: Record<string, string>; consumers?: boolean; mysqlVia?: string } = {},
-): Promise<PayEnv> {
+export interface PayEnvOptions {
+  sim?: SimulatorOptions;
+  env?: Record<string, string>;
+  consumers?: boolean;
+  mysqlVia?: string;
+}
+
+export async function createPayEnv(o: PayEnvOptions = {}): Promise<PayEnv> {
   const sim = await startSimulator({ notifyRetryScale: 0.0005, refundDelayMs: 30, ...o.sim });
   const port = await freePort();
   const env = await createTestEnv(
@@ -91,4 +97,17 @@ export async function createPayEnv(
       await sim.close();
     },
   };
+}
+
+/** Refunds free of charge until the session starts: for tests where the refund fee is not the point. */
+export const FREE_REFUNDS = [{ hoursBeforeStart: 0, feePercent: 0 }];
+
+/** A PayEnv with one session on sale (`seats` seats, free refunds): the start most payment tests share. */
+export async function payEnvWithSession(
+  seats: number,
+  o: PayEnvOptions = {},
+): Promise<{ p: PayEnv; s: SessionFixture }> {
+  const p = await createPayEnv(o);
+  const s = await createSession(p.deps, { seats, refundRules: FREE_REFUNDS });
+  return { p, s };
 }

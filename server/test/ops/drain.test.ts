@@ -5,7 +5,8 @@ import { migrateUp } from '../../src/db/migrate';
 import { connectionOptions, dropDatabase } from '../../src/db/pool';
 import { requestIdMixin } from '../../src/http/request-id';
 import { startServer, type RunningServer } from '../../src/server';
-import { deleteAmqp, deleteKeys, testConfig } from '../helpers/env';
+import { deleteTopology } from '../../src/outbox/topology';
+import { deleteKeys, testConfig } from '../helpers/env';
 
 /** The real server (startServer, as main.ts runs it) with its log lines kept for inspection. */
 async function start(drainMs: number) {
@@ -24,7 +25,7 @@ async function start(drainMs: number) {
 }
 
 async function cleanUp(config: ReturnType<typeof testConfig>) {
-  await deleteAmqp(config.amqpUrl, config.amqpPrefix);
+  await deleteTopology(config.amqpUrl, config.amqpPrefix);
   await deleteKeys(config.redisUrl, config.redisKeyPrefix);
   await dropDatabase(config.mysqlUrl);
 }

@@ -3,7 +3,7 @@ import { Scheduler } from '../../src/jobs/scheduler';
 import { StageGauges } from '../../src/metrics/snapshot';
 import { admitQueues, startWorker } from '../../src/server';
 import { createSession, type SessionFixture } from '../helpers/fixtures';
-import { createPayEnv, type PayEnv } from '../helpers/pay-env';
+import { payEnvWithSession, type PayEnv } from '../helpers/pay-env';
 
 /**
  * The metrics of every stage move with the real thing: purchases through the API, payments through
@@ -14,8 +14,7 @@ let p: PayEnv;
 let s: SessionFixture;
 
 beforeAll(async () => {
-  p = await createPayEnv();
-  s = await createSession(p.deps, { seats: 20, refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }] });
+  ({ p, s } = await payEnvWithSession(20));
 });
 afterAll(() => p.close());
 

@@ -1,5 +1,5 @@
-import { request as httpRequest, type ClientRequest } from 'node:http';
 import { serverForFile } from '../helpers/http';
+import { holdInFlight } from '../helpers/in-flight';
 
 /**
  * Shedding on a real server: saturated by requests in flight, or by a blocked event loop, it
@@ -11,51 +11,11 @@ const t = serverForFile({
   SHED_INFLIGHT_MAX: String(INFLIGHT_MAX),
   SHED_EVENT_LOOP_LAG_MS: '100',
   SHED_RETRY_AFTER_S: '2',
+  // A fixed bound here (the adaptive one has its own test: shedding-adaptive.test.ts).
+  SHED_LATENCY_TARGET_MS: '0',
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * A purchase whose body never finishes arriving: in flight until destroyed. Undefined when the
- * server refused it (this busy test machine can lag over the bound on its own): the caller retries.
- */
-function slowRequest(): Promise<ClientRequest | undefined> {
-  const before = t.env.deps.lifecycle.inFlight;
-  return new Promise((resolve) => {
-    const req = httpRequest(`${t.api.url}/api/v1/orders`, {
-      method: 'POST',
-      agent: false,
-      headers: { 'content-type': 'application/json', 'content-length': '1000' },
-    });
-    req.on('error', () => undefined);
-    req.on('response', () => {
-      req.destroy();
-      resolve(undefined);
-    });
-    req.flushHeaders();
-    req.write('{"sessionId":');
-    const poll = setInterval(() => {
-      if (t.env.deps.lifecycle.inFlight > before) {
-        clearInterval(poll);
-        resolve(req);
-      }
-    }, 5);
-    req.on('close', () => clearInterval(poll));
-  });
-}
-
-/** n requests in flight, held open. */
-async function holdInFlight(n: number): Promise<ClientRequest[]> {
-  const held: ClientRequest[] = [];
-  const end = Date.now() + 10_000;
-  while (held.length < n) {
-    if (Date.now() > end) throw new Error(`only ${held.length} requests in flight`);
-    const r = await slowRequest();
-    if (r) held.push(r);
-    else await sleep(200);
-  }
-  return held;
-}
 
 /** The status of a fan request once the instance takes them again (polled: a busy test machine lags too). */
 async function recovers(): Promise<number> {
@@ -68,7 +28,7 @@ async function recovers(): Promise<number> {
 }
 
 it('refuses with 503 OVERLOADED + Retry-After once the bound of requests in flight is reached, then recovers', async () => {
-  const slow = await holdInFlight(INFLIGHT_MAX);
+  const slow = await holdInFlight(t.api.url, () => t.env.deps.lifecycle.inFlight, INFLIGHT_MAX);
   try {
     expect(t.env.deps.lifecycle.inFlight).toBe(INFLIGHT_MAX);
     // This one would be the sixth in flight.

@@ -2,8 +2,8 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { resendStuckRefunds } from '../../src/jobs/stuck-money';
 import { issueTickets } from '../../src/tickets/service';
 import { WechatBusyError } from '../../src/wechat/breaker';
-import { createSession, type SessionFixture } from '../helpers/fixtures';
-import { createPayEnv, type PayEnv } from '../helpers/pay-env';
+import type { SessionFixture } from '../helpers/fixtures';
+import { payEnvWithSession, type PayEnv } from '../helpers/pay-env';
 import { adminRefund, refundNosAtWechat } from '../helpers/refund-steps';
 
 /**
@@ -17,7 +17,7 @@ let s: SessionFixture;
 let seat = 0;
 
 beforeAll(async () => {
-  p = await createPayEnv({
+  ({ p, s } = await payEnvWithSession(20, {
     consumers: false,
     env: {
       WECHAT_BREAKER_ERROR_PCT: '50',
@@ -25,8 +25,7 @@ beforeAll(async () => {
       WECHAT_BREAKER_RESET_MS: String(RESET_MS),
       WECHAT_TIMEOUT_MS: '1500',
     },
-  });
-  s = await createSession(p.deps, { seats: 20, refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }] });
+  }));
 });
 afterAll(() => p.close());
 

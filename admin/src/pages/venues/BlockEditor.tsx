@@ -112,6 +112,80 @@ const CHOICE_FIELDS: {
   },
 ];
 
+/** One block's fields: section name, the numbers, the lists and the choices. */
+function BlockFields({ name, i }: { name: number; i: number }) {
+  return (
+    <Row gutter={12}>
+      <Col span={6}>
+        <Form.Item name={[name, 'section']} label="区名" rules={[{ required: true, message: '必填' }]}>
+          <Input placeholder="A" data-testid={`block-${i}-section`} />
+        </Form.Item>
+      </Col>
+      {NUMBER_FIELDS.map((n) => (
+        <Col span={6} key={n.name}>
+          <Form.Item
+            name={[name, n.name]}
+            label={n.label}
+            tooltip={n.tooltip}
+            rules={[
+              ...(n.required ? [{ required: true, message: '必填' }] : []),
+              // Every block number is whole (the API refuses 12.5 rows or a 0.5 弧度).
+              { type: 'integer', message: '请输入整数' },
+            ]}
+          >
+            <InputNumber
+              min={n.min}
+              max={n.max}
+              style={{ width: '100%' }}
+              data-testid={n.testId && `block-${i}-${n.testId}`}
+            />
+          </Form.Item>
+        </Col>
+      ))}
+      {LIST_FIELDS.map((l) => (
+        <Col span={8} key={l.name}>
+          <Form.Item name={[name, l.name]} label={l.label} tooltip={l.tooltip}>
+            <Select {...tags} data-testid={l.testId && `block-${i}-${l.testId}`} />
+          </Form.Item>
+        </Col>
+      ))}
+      {CHOICE_FIELDS.map((c) => (
+        <Col span={12} key={c.name}>
+          <Form.Item name={[name, c.name]} label={c.label}>
+            <Select options={c.options} />
+          </Form.Item>
+        </Col>
+      ))}
+    </Row>
+  );
+}
+
+/** One block in a card titled with its number and section, with a remove button. */
+function BlockCard({ name, i, remove }: { name: number; i: number; remove: (name: number) => void }) {
+  const form = Form.useFormInstance();
+  return (
+    <Card
+      size="small"
+      style={{ marginBottom: 12 }}
+      title={
+        <Form.Item noStyle shouldUpdate>
+          {() => {
+            const section = String(form.getFieldValue(['blocks', name, 'section']) ?? '');
+            return `区块 ${i + 1}：${section ? sectionLabel(section) : '未命名'}`;
+          }}
+        </Form.Item>
+      }
+      extra={
+        <Tooltip title="删除区块">
+          <RemoveRowButton label={`删除区块 ${i + 1}`} onClick={() => remove(name)} />
+        </Tooltip>
+      }
+    >
+      <BlockFields name={name} i={i} />
+    </Card>
+  );
+}
+
 /** The generator's blocks: each a grid of rows and seats with aisles, gaps and curvature. */
 export function BlockEditor() {
   const form = Form.useFormInstance();
@@ -120,71 +194,7 @@ export function BlockEditor() {
       {(fields, { add, remove }) => (
         <>
           {fields.map((f, i) => (
-            <Card
-              key={f.key}
-              size="small"
-              style={{ marginBottom: 12 }}
-              title={
-                <Form.Item noStyle shouldUpdate>
-                  {() => {
-                    const name = String(form.getFieldValue(['blocks', f.name, 'section']) ?? '');
-                    return `区块 ${i + 1}：${name ? sectionLabel(name) : '未命名'}`;
-                  }}
-                </Form.Item>
-              }
-              extra={
-                <Tooltip title="删除区块">
-                  <RemoveRowButton label={`删除区块 ${i + 1}`} onClick={() => remove(f.name)} />
-                </Tooltip>
-              }
-            >
-              <Row gutter={12}>
-                <Col span={6}>
-                  <Form.Item
-                    name={[f.name, 'section']}
-                    label="区名"
-                    rules={[{ required: true, message: '必填' }]}
-                  >
-                    <Input placeholder="A" data-testid={`block-${i}-section`} />
-                  </Form.Item>
-                </Col>
-                {NUMBER_FIELDS.map((n) => (
-                  <Col span={6} key={n.name}>
-                    <Form.Item
-                      name={[f.name, n.name]}
-                      label={n.label}
-                      tooltip={n.tooltip}
-                      rules={[
-                        ...(n.required ? [{ required: true, message: '必填' }] : []),
-                        // Every block number is whole (the API refuses 12.5 rows or a 0.5 弧度).
-                        { type: 'integer', message: '请输入整数' },
-                      ]}
-                    >
-                      <InputNumber
-                        min={n.min}
-                        max={n.max}
-                        style={{ width: '100%' }}
-                        data-testid={n.testId && `block-${i}-${n.testId}`}
-                      />
-                    </Form.Item>
-                  </Col>
-                ))}
-                {LIST_FIELDS.map((l) => (
-                  <Col span={8} key={l.name}>
-                    <Form.Item name={[f.name, l.name]} label={l.label} tooltip={l.tooltip}>
-                      <Select {...tags} data-testid={l.testId && `block-${i}-${l.testId}`} />
-                    </Form.Item>
-                  </Col>
-                ))}
-                {CHOICE_FIELDS.map((c) => (
-                  <Col span={12} key={c.name}>
-                    <Form.Item name={[f.name, c.name]} label={c.label}>
-                      <Select options={c.options} />
-                    </Form.Item>
-                  </Col>
-                ))}
-              </Row>
-            </Card>
+            <BlockCard key={f.key} name={f.name} i={i} remove={remove} />
           ))}
           <AddRowButton
             block

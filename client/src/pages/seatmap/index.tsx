@@ -1,18 +1,19 @@
 import type { SeatStates, SessionInfo } from '@showtix/shared-types';
 import { Button, ScrollView, Text, View } from '@tarojs/components';
 import Taro, { useRouter } from '@tarojs/taro';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import LoadState from '../../components/LoadState';
 import { BarTotal } from '../../components/PriceTag';
 import TurnTimer from '../../components/TurnTimer';
 import { useLoad } from '../../hooks/useLoad';
 import { go, replace } from '../../routes';
 import { currentAdmission } from '../../services/queue';
-import { getSeatMap, getSession, getShow } from '../../services/catalog';
+import { getShow } from '../../services/catalog';
 import { saveDraft, type CheckoutDraft } from '../../services/draft';
 import { limitReachedText, orderLimit, useQuota } from '../../services/quota';
-import type { LoadedSeatMap } from '../../seatmap/compose';
-import { buildModel, seatLabel, type SeatModel } from '../../seatmap/model';
+import { seatLabel, type SeatModel } from '../../seatmap/model';
+import { markStage } from '../../seatmap/markers';
+import { takeLoadedSeatMap, takeSeatMapLoad, type SeatMapLoad } from '../../seatmap/preload';
 import { selectionTotalFen, toggleSeat } from '../../seatmap/selection';
 import { formatYuan } from '../../utils/money';
 import { formatDateTime } from '../../utils/time';
@@ -25,11 +26,6 @@ import './index.scss';
 import { disabledWhen } from '../../utils/flag';
 import { useExchangeMode, type ExchangeMode } from './useExchangeMode';
 import { tapTarget } from '../../utils/a11y';
-
-interface Loaded {
-  map: LoadedSeatMap;
-  session: SessionInfo;
-}
 
 function SelectedBar(props: {
   model: SeatModel;
@@ -113,16 +109,17 @@ export default function SeatMapPage() {
   const { params } = useRouter();
   const sessionId = params.sessionId ?? '';
   // The map and the session load together; the show (title only) never delays the first draw.
-  const data = useLoad<Loaded>(async () => {
-    const [map, session] = await Promise.all([getSeatMap(sessionId), getSession(sessionId)]);
-    return { map, session };
+  // On H5 a seat-map link has started this load before the page's code arrived (preload.ts);
+  // when it is already here, the first render shows the map.
+  const [ready] = useState(() => takeLoadedSeatMap(sessionId));
+  const loaded = useLoad<SeatMapLoad>(() => {
+    markStage('load');
+    return ready ? Promise.resolve(ready) : takeSeatMapLoad(sessionId);
   }, [sessionId]);
+  const data = loaded.data || !ready ? loaded : { ...loaded, data: ready };
   const showId = params.showId || data.data?.session.showId || '';
   const show = useLoad(() => (showId ? getShow(showId) : Promise.resolve(undefined)), [showId]);
-  const model = useMemo(
-    () => (data.data && data.data.map.seating === 'reserved' ? buildModel(data.data.map) : null),
-    [data.data],
-  );
+  const model = data.data?.model ?? null;
   const [selected, setSelectedState] = useState<number[]>([]);
   const selectedRef = useRef<readonly number[]>(selected);
   const setSelected = useCallback((s: number[]) => {

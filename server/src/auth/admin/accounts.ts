@@ -42,7 +42,7 @@ export class AdminAccountService {
         after: { username: input.username, displayName: input.displayName, roles: input.roles },
       }),
     );
-    return repo.accountView((await repo.findAdmin(this.db, 'id = ?', [id]))!);
+    return repo.accountView((await repo.findAdminById(this.db, id))!);
   }
 
   async update(
@@ -61,13 +61,13 @@ export class AdminAccountService {
       who,
       now,
       async (c) => {
-        const before = await repo.findAdmin(c, 'id = ?', [id], true);
+        const before = await repo.findAdminById(c, id, true);
         if (!before) throw appError('NOT_FOUND', undefined, '账号不存在');
         await repo.updateAdmin(c, id, { ...input, passwordHash });
         // A new password, other roles or a disabled account end the open sessions at once.
         if (passwordHash || input.roles || input.disabled !== undefined)
           await repo.revokeSessionsOf(c, id, now);
-        const after = (await repo.findAdmin(c, 'id = ?', [id]))!;
+        const after = (await repo.findAdminById(c, id))!;
         return {
           before: snapshot(before),
           after: { ...snapshot(after), ...(input.password ? { passwordChanged: true } : {}) },
@@ -75,6 +75,6 @@ export class AdminAccountService {
       },
       (r) => ({ action: 'admin.update', entityType: 'admin', entityId: id, ...r }),
     );
-    return repo.accountView((await repo.findAdmin(this.db, 'id = ?', [id]))!);
+    return repo.accountView((await repo.findAdminById(this.db, id))!);
   }
 }

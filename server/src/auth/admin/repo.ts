@@ -2,9 +2,9 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { ADMIN_ROLES, type AdminAccount, type AdminRole } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
 import { findOne, type RowSource } from '../../db/find-one';
-import { updateById } from '../../audit/tx';
+import { updateById } from '../../db/update-by-id';
 
-type Row = RowDataPacket & Record<string, any>;
+type Packet<T> = RowDataPacket & T;
 
 export interface AdminRow {
   id: string;
@@ -34,24 +34,24 @@ export function accountView(r: AdminRow): AdminAccount {
 }
 
 export async function countAdmins(db: Db): Promise<number> {
-  const [[r]] = await db.query<Row[]>('SELECT COUNT(*) AS n FROM admin_users');
+  const [[r]] = await db.query<Packet<{ n: string | number }>[]>('SELECT COUNT(*) AS n FROM admin_users');
   return Number(r!.n);
 }
 
 const ADMINS: RowSource = { table: 'admin_users', columns: '*' };
 
-export async function findAdmin(
-  db: Db | Conn,
-  where: string,
-  params: unknown[],
-  lock = false,
-): Promise<AdminRow | undefined> {
-  return findOne<AdminRow>(db, ADMINS, where, params, lock);
+/** One account; lock=true takes its row lock (inside a transaction). */
+export function findAdminById(db: Db | Conn, id: string, lock = false): Promise<AdminRow | undefined> {
+  return findOne<AdminRow>(db, ADMINS, 'id = ?', [id], lock);
+}
+
+export function findAdminByUsername(db: Db | Conn, username: string): Promise<AdminRow | undefined> {
+  return findOne<AdminRow>(db, ADMINS, 'username = ?', [username]);
 }
 
 export async function listAdmins(db: Db): Promise<AdminRow[]> {
-  const [rows] = await db.query<Row[]>('SELECT * FROM admin_users ORDER BY id');
-  return rows as AdminRow[];
+  const [rows] = await db.query<Packet<AdminRow>[]>('SELECT * FROM admin_users ORDER BY id');
+  return rows;
 }
 
 /** Inserts unless the username exists; answers the new id or undefined. */
@@ -103,12 +103,12 @@ export async function insertSession(
 }
 
 export async function findSession(db: Db, tokenHash: string): Promise<SessionRow | undefined> {
-  const [rows] = await db.query<Row[]>(
+  const [rows] = await db.query<Packet<SessionRow>[]>(
     `SELECT s.admin_id, s.created_at, s.last_seen_at, s.expires_at, s.revoked_at, a.username, a.roles, a.disabled
        FROM admin_sessions s JOIN admin_users a ON a.id = s.admin_id WHERE s.token_hash = ?`,
     [tokenHash],
   );
-  return rows[0] as SessionRow | undefined;
+  return rows[0];
 }
 
 export async function touchSession(db: Db, tokenHash: string, now: Date): Promise<void> {

@@ -77,7 +77,7 @@ export class AdminAuthService {
 
   async login(username: string, password: string, ip: string, now: Date): Promise<AdminLoginResult> {
     await this.limiter.consume(username, ip);
-    const row = await repo.findAdmin(this.db, 'username = ?', [username]);
+    const row = await repo.findAdminByUsername(this.db, username);
     const ok =
       (await verifyPassword(row?.password_hash, password)) && row !== undefined && row.disabled === 0;
     if (!ok || !row) {
@@ -140,7 +140,7 @@ export class AdminAuthService {
   }
 
   async me(adminId: string) {
-    const row = await repo.findAdmin(this.db, 'id = ?', [adminId]);
+    const row = await repo.findAdminById(this.db, adminId);
     if (!row) throw appError('UNAUTHORIZED');
     return repo.accountView(row);
   }

@@ -1,27 +1,41 @@
-import type { RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { AdminSessionSummary, AdminTier } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
 import { sessionFields, type SessionRow } from '../repo';
 import { insertChunks } from '../admin-repo';
+import { updateById } from '../../db/update-by-id';
+import type {
+  Agg,
+  Cols,
+  PriceTierRow,
+  SessionSeatRow,
+  SessionZoneRow,
+  ShowDbRow,
+  VenueSeatRow,
+  VenueZoneRow,
+} from '../rows';
 
-type Row = RowDataPacket & Record<string, any>;
+type Packet<T> = RowDataPacket & T;
 type Q = Db | Conn;
 
 /** Orders holding units: pending, paid or ticketed. */
 export const LIVE_ORDER = '(1, 2, 3)';
 
 export async function findSession(c: Q, id: string, lock = false): Promise<SessionRow | undefined> {
-  const [rows] = await c.query<Row[]>(
+  const [rows] = await c.query<Packet<SessionRow>[]>(
     `SELECT * FROM show_sessions WHERE id = ?${lock ? ' FOR UPDATE' : ''}`,
     [id],
   );
-  return rows[0] as SessionRow | undefined;
+  return rows[0];
 }
 
 async function tiersOf(c: Q, sessionIds: string[]): Promise<Map<string, AdminTier[]>> {
   const out = new Map<string, AdminTier[]>();
   if (!sessionIds.length) return out;
-  const [rows] = await c.query<Row[]>(
+  type TierRow = Cols<PriceTierRow, 'id' | 'session_id' | 'name' | 'price_fen' | 'color'>;
+  const [rows] = await c.query<
+    (TierRow & { seat_count: Agg; zone_name: string | null; zone_capacity: number | null })[]
+  >(
     `SELECT t.id, t.session_id, t.name, t.price_fen, t.color,
         (SELECT COUNT(*) FROM session_seats x WHERE x.session_id = t.session_id AND x.tier_id = t.id) AS seat_count,
         vz.name AS zone_name, sz.capacity AS zone_capacity
@@ -32,7 +46,7 @@ async function tiersOf(c: Q, sessionIds: string[]): Promise<Map<string, AdminTie
     [sessionIds],
   );
   // From orders (indexed by session) to their items: order_items has no index by tier.
-  const [claimed] = await c.query<Row[]>(
+  const [claimed] = await c.query<Packet<{ tier_id: string; n: Agg }>[]>(
     `SELECT i.tier_id, COUNT(*) AS n FROM orders o JOIN order_items i ON i.order_id = o.id
       WHERE o.session_id IN (?) AND o.status IN ${LIVE_ORDER} GROUP BY i.tier_id`,
     [sessionIds],
@@ -56,12 +70,19 @@ async function tiersOf(c: Q, sessionIds: string[]): Promise<Map<string, AdminTie
   return out;
 }
 
-export async function sessionSummaries(
-  c: Q,
-  where: string,
-  params: unknown[],
-): Promise<AdminSessionSummary[]> {
-  const [rows] = await c.query<Row[]>(
+/** The admin's view of one session, or undefined. */
+export async function sessionSummaryById(c: Q, id: string): Promise<AdminSessionSummary | undefined> {
+  return (await sessionSummaries(c, 'ss.id = ?', [id]))[0];
+}
+
+/** The admin's view of every session of a show, by start time. */
+export function sessionSummariesOfShow(c: Q, showId: string): Promise<AdminSessionSummary[]> {
+  return sessionSummaries(c, 'ss.show_id = ?', [showId]);
+}
+
+/** Each caller above names its condition (always code, never input). */
+async function sessionSummaries(c: Q, where: string, params: unknown[]): Promise<AdminSessionSummary[]> {
+  const [rows] = await c.query<Packet<SessionRow>[]>(
     `SELECT ss.* FROM show_sessions ss WHERE ${where} ORDER BY ss.starts_at, ss.id`,
     params,
   );
@@ -69,7 +90,7 @@ export async function sessionSummaries(
     c,
     rows.map((r) => r.id),
   );
-  return (rows as SessionRow[]).map((s) => {
+  return rows.map((s) => {
     const own = tiers.get(s.id) ?? [];
     return {
       ...sessionFields(s),
@@ -93,25 +114,31 @@ export interface CurrentTiers {
 }
 
 export async function currentTiers(c: Q, sessionId: string, showId: string): Promise<CurrentTiers> {
-  const [[show]] = await c.query<Row[]>('SELECT title, venue_id FROM shows WHERE id = ?', [showId]);
+  const [[show]] = await c.query<Cols<ShowDbRow, 'title' | 'venue_id'>[]>(
+    'SELECT title, venue_id FROM shows WHERE id = ?',
+    [showId],
+  );
   const venueId = String(show!.venue_id);
-  const [tiers] = await c.query<Row[]>(
+  const [tiers] = await c.query<Cols<PriceTierRow, 'id' | 'name' | 'price_fen' | 'sort_order'>[]>(
     'SELECT id, name, price_fen, sort_order FROM price_tiers WHERE session_id = ? ORDER BY sort_order, id',
     [sessionId],
   );
-  const [seats] = await c.query<Row[]>('SELECT seat_id, tier_id FROM session_seats WHERE session_id = ?', [
-    sessionId,
-  ]);
-  const [zones] = await c.query<Row[]>('SELECT zone_id, tier_id FROM session_zones WHERE session_id = ?', [
-    sessionId,
-  ]);
-  const [vSeats] = await c.query<Row[]>(
+  const [seats] = await c.query<Cols<SessionSeatRow, 'seat_id' | 'tier_id'>[]>(
+    'SELECT seat_id, tier_id FROM session_seats WHERE session_id = ?',
+    [sessionId],
+  );
+  const [zones] = await c.query<Cols<SessionZoneRow, 'zone_id' | 'tier_id'>[]>(
+    'SELECT zone_id, tier_id FROM session_zones WHERE session_id = ?',
+    [sessionId],
+  );
+  const [vSeats] = await c.query<Cols<VenueSeatRow, 'id' | 'section' | 'row_label' | 'seat_number'>[]>(
     'SELECT id, section, row_label, seat_number FROM venue_seats WHERE venue_id = ?',
     [venueId],
   );
-  const [vZones] = await c.query<Row[]>('SELECT id, name, capacity FROM venue_zones WHERE venue_id = ?', [
-    venueId,
-  ]);
+  const [vZones] = await c.query<Cols<VenueZoneRow, 'id' | 'name' | 'capacity'>[]>(
+    'SELECT id, name, capacity FROM venue_zones WHERE venue_id = ?',
+    [venueId],
+  );
   return {
     venueId,
     showTitle: show!.title,
@@ -135,7 +162,7 @@ export interface Claims {
 }
 
 export async function claimsOf(c: Q, sessionId: string): Promise<Claims> {
-  const [seats] = await c.query<Row[]>(
+  const [seats] = await c.query<Packet<{ seat_id: string; tier_id: string }>[]>(
     // Reserved seats (order_id 0, comp/) are held like sold ones: their tier is the session's.
     `SELECT sc.seat_id, COALESCE(i.tier_id, ss.tier_id) AS tier_id FROM seat_claims sc
        LEFT JOIN order_items i ON i.order_id = sc.order_id AND i.seat_id = sc.seat_id
@@ -143,11 +170,11 @@ export async function claimsOf(c: Q, sessionId: string): Promise<Claims> {
       WHERE sc.session_id = ? AND (i.id IS NOT NULL OR sc.order_id = 0)`,
     [sessionId],
   );
-  const [zones] = await c.query<Row[]>(
+  const [zones] = await c.query<Packet<{ zone_id: string; n: Agg }>[]>(
     'SELECT zone_id, COUNT(*) AS n FROM zone_claims WHERE session_id = ? GROUP BY zone_id',
     [sessionId],
   );
-  const [units] = await c.query<Row[]>(
+  const [units] = await c.query<Packet<{ tier_id: string; live: Agg }>[]>(
     `SELECT i.tier_id, SUM(o.status IN ${LIVE_ORDER}) AS live FROM orders o JOIN order_items i ON i.order_id = o.id
       WHERE o.session_id = ? GROUP BY i.tier_id`,
     [sessionId],
@@ -161,7 +188,7 @@ export async function claimsOf(c: Q, sessionId: string): Promise<Claims> {
 }
 
 export async function countLiveOrders(c: Q, sessionId: string): Promise<number> {
-  const [[r]] = await c.query<Row[]>(
+  const [[r]] = await c.query<Packet<{ n: Agg }>[]>(
     `SELECT COUNT(*) AS n FROM orders WHERE session_id = ? AND status IN ${LIVE_ORDER}`,
     [sessionId],
   );
@@ -185,4 +212,67 @@ export async function writeMaps(
   const zones = [...zoneTier].map(([zone, z]) => [sessionId, zone, z.tierId, z.capacity]);
   if (zones.length)
     await c.query('INSERT INTO session_zones (session_id, zone_id, tier_id, capacity) VALUES ?', [zones]);
+}
+
+/** Changes the given fields of a session (undefined: unchanged), as an organiser's edit does. */
+export async function updateSession(
+  c: Conn,
+  id: string,
+  u: {
+    startsAt?: Date;
+    saleStartsAt?: Date;
+    holdMinutes?: number;
+    purchaseLimit?: number;
+    realName?: boolean;
+    queueEnabled?: boolean;
+    queueRatePerMin?: number | null;
+    rebindFreezeMinutes?: number | null;
+  },
+): Promise<void> {
+  const flag = (v: boolean | undefined) => (v === undefined ? undefined : Number(v));
+  await updateById(c, 'show_sessions', id, {
+    starts_at: u.startsAt,
+    sale_starts_at: u.saleStartsAt,
+    hold_minutes: u.holdMinutes,
+    purchase_limit: u.purchaseLimit,
+    real_name: flag(u.realName),
+    queue_enabled: flag(u.queueEnabled),
+    queue_rate_per_min: u.queueRatePerMin,
+    rebind_freeze_minutes: u.rebindFreezeMinutes,
+  });
+}
+
+/** Renames may swap two names: parks every tier's name first (names are unique per session). */
+export async function parkTierNames(c: Conn, sessionId: string): Promise<void> {
+  await c.query("UPDATE price_tiers SET name = CONCAT('~', id) WHERE session_id = ?", [sessionId]);
+}
+
+export interface TierWrite {
+  name: string;
+  priceFen: number;
+  color: string | null;
+  sortOrder: number;
+}
+
+/** Adds a tier; answers its id. */
+export async function insertTier(c: Conn, sessionId: string, t: TierWrite): Promise<string> {
+  const [res] = await c.query<ResultSetHeader>(
+    'INSERT INTO price_tiers (session_id, name, price_fen, color, sort_order) VALUES (?, ?, ?, ?, ?)',
+    [sessionId, t.name, t.priceFen, t.color, t.sortOrder],
+  );
+  return String(res.insertId);
+}
+
+export async function updateTier(c: Conn, tierId: string, t: TierWrite): Promise<void> {
+  await c.query('UPDATE price_tiers SET name = ?, price_fen = ?, color = ?, sort_order = ? WHERE id = ?', [
+    t.name,
+    t.priceFen,
+    t.color,
+    t.sortOrder,
+    tierId,
+  ]);
+}
+
+export async function deleteTiers(c: Conn, tierIds: string[]): Promise<void> {
+  if (tierIds.length) await c.query('DELETE FROM price_tiers WHERE id IN (?)', [tierIds]);
 }

@@ -11,7 +11,8 @@ import { appError } from '../../errors';
 import { sleep, type InventoryService } from '../../inventory/service';
 import { recordAudit } from '../../audit/repo';
 import type { Actor } from '../../audit/actor';
-import { audited, updateById } from '../../audit/tx';
+import { audited } from '../../audit/tx';
+import { lockShow } from '../shows/repo';
 import { EMPTY_CLAIMS, planTiers, type TierSpec } from './plan';
 import * as repo from './repo';
 
@@ -54,7 +55,7 @@ export class SessionService {
   }
 
   async get(id: string): Promise<AdminSessionDetail> {
-    const [summary] = await repo.sessionSummaries(this.d.db, 'ss.id = ?', [id]);
+    const summary = await repo.sessionSummaryById(this.d.db, id);
     if (!summary) throw appError('NOT_FOUND', undefined, '场次不存在');
     const [cur, claims] = await Promise.all([
       repo.currentTiers(this.d.db, id, summary.showId),
@@ -82,11 +83,7 @@ export class SessionService {
       who,
       now,
       async (c) => {
-        const [show] = await c.query<import('mysql2').RowDataPacket[]>(
-          'SELECT id FROM shows WHERE id = ? FOR UPDATE',
-          [showId],
-        );
-        if (!show.length) throw appError('NOT_FOUND', undefined, '演出不存在');
+        if (!(await lockShow(c, showId))) throw appError('NOT_FOUND', undefined, '演出不存在');
         const cur = await repo.currentTiers(c, '0', showId);
         planTiers(cur, input.tiers, EMPTY_CLAIMS); // validates seats and zones against the venue
         return writeSession(c, {
@@ -150,17 +147,18 @@ export class SessionService {
         if (input.realName && !s.real_name && (await repo.countLiveOrders(c, id)) > 0) {
           throw appError('EDIT_CONFLICT', { field: 'realName' }, '已有订单的场次不能改为实名制');
         }
-        const flag = (v: boolean | undefined) => (v === undefined ? undefined : Number(v));
-        await updateById(c, 'show_sessions', id, {
-          starts_at: input.startsAt ? startsAt : undefined,
-          sale_starts_at: input.saleStartsAt ? saleStartsAt : undefined,
-          hold_minutes: input.holdMinutes,
-          purchase_limit: input.purchaseLimit,
-          real_name: flag(input.realName),
-          queue_enabled: flag(input.queueEnabled),
-          queue_rate_per_min: input.queueRatePerMin,
-          rebind_freeze_minutes: input.rebindFreezeMinutes,
-        }).catch(duplicateStart);
+        await repo
+          .updateSession(c, id, {
+            startsAt: input.startsAt ? startsAt : undefined,
+            saleStartsAt: input.saleStartsAt ? saleStartsAt : undefined,
+            holdMinutes: input.holdMinutes,
+            purchaseLimit: input.purchaseLimit,
+            realName: input.realName,
+            queueEnabled: input.queueEnabled,
+            queueRatePerMin: input.queueRatePerMin,
+            rebindFreezeMinutes: input.rebindFreezeMinutes,
+          })
+          .catch(duplicateStart);
         return { before: s, after: (await repo.findSession(c, id))! };
       },
       (r) => ({
@@ -211,25 +209,18 @@ export class SessionService {
 
   private async applyTiers(c: Conn, id: string, showId: string, tiers: TierSpec[]) {
     await this.require(c, id, true);
-    const before = (await repo.sessionSummaries(c, 'ss.id = ?', [id]))[0]!.tiers;
+    const before = (await repo.sessionSummaryById(c, id))!.tiers;
     const cur = await repo.currentTiers(c, id, showId);
     const plan = planTiers(cur, tiers, await repo.claimsOf(c, id));
     const ids = new Map<string, string>();
-    // Renames may swap two names: park the old names first (names are unique per session).
-    await c.query("UPDATE price_tiers SET name = CONCAT('~', id) WHERE session_id = ?", [id]);
+    await repo.parkTierNames(c, id);
     for (const [i, t] of tiers.entries()) {
       const key = plan.keys[i]!;
+      const row = { name: t.name, priceFen: t.priceFen, color: t.color ?? null, sortOrder: i };
       if (key.startsWith('new:')) {
-        const [res] = await c.query<import('mysql2').ResultSetHeader>(
-          'INSERT INTO price_tiers (session_id, name, price_fen, color, sort_order) VALUES (?, ?, ?, ?, ?)',
-          [id, t.name, t.priceFen, t.color ?? null, i],
-        );
-        ids.set(key, String(res.insertId));
+        ids.set(key, await repo.insertTier(c, id, row));
       } else {
-        await c.query(
-          'UPDATE price_tiers SET name = ?, price_fen = ?, color = ?, sort_order = ? WHERE id = ?',
-          [t.name, t.priceFen, t.color ?? null, i, key],
-        );
+        await repo.updateTier(c, key, row);
         ids.set(key, key);
       }
     }
@@ -240,8 +231,8 @@ export class SessionService {
       new Map([...plan.seatTier].map(([seat, key]) => [seat, real(key)])),
       new Map([...plan.zoneTier].map(([zone, z]) => [zone, { ...z, tierId: real(z.tierId) }])),
     );
-    if (plan.deleted.length) await c.query('DELETE FROM price_tiers WHERE id IN (?)', [plan.deleted]);
-    const after = (await repo.sessionSummaries(c, 'ss.id = ?', [id]))[0]!.tiers;
+    await repo.deleteTiers(c, plan.deleted);
+    const after = (await repo.sessionSummaryById(c, id))!.tiers;
     return { before, after };
   }
 

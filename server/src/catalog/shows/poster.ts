@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../../db/pool';
 import { appError } from '../../errors';
+import { findPoster, insertPoster } from './repo';
 
 /** Image types a poster may have, recognised by their first bytes rather than by what the upload claims. */
 const SIGNATURES: { ext: string; type: string; test: (b: Buffer) => boolean }[] = [
@@ -45,18 +45,11 @@ export async function storePoster(db: Db, body: Buffer): Promise<{ url: string; 
   const kind = SIGNATURES.find((s) => s.test(body));
   if (!kind) throw appError('VALIDATION_FAILED', { field: 'poster' }, '海报须为 JPG、PNG 或 WebP 图片');
   const name = `${createHash('sha256').update(body).digest('hex').slice(0, 32)}.${kind.ext}`;
-  await db.query('INSERT IGNORE INTO posters (name, content_type, bytes, body) VALUES (?, ?, ?, ?)', [
-    name,
-    kind.type,
-    body.length,
-    body,
-  ]);
+  await insertPoster(db, { name, contentType: kind.type, body });
   return { url: `/media/posters/${name}`, bytes: body.length };
 }
 
 export async function loadPoster(db: Db, name: string): Promise<{ type: string; body: Buffer } | undefined> {
-  const [rows] = await db.query<RowDataPacket[]>('SELECT content_type, body FROM posters WHERE name = ?', [
-    name,
-  ]);
-  return rows[0] ? { type: String(rows[0].content_type), body: rows[0].body as Buffer } : undefined;
+  const p = await findPoster(db, name);
+  return p && { type: p.contentType, body: p.body };
 }

@@ -1,11 +1,26 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { AdminShowSummary, RefundTier, ShowCategory } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
-import { parseRefundRules } from '../repo';
+import { showBasics } from '../repo';
 import { SESSION_STATUS_NAME } from '../types';
-import { updateById } from '../../audit/tx';
+import type { Agg, Cols, ShowDbRow, VenueRow } from '../rows';
+import { updateById } from '../../db/update-by-id';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A show with its venue's name and its sessions' counts (SUMMARY). */
+type SummaryRow = Cols<
+  ShowDbRow,
+  | 'id'
+  | 'title'
+  | 'category'
+  | 'venue_id'
+  | 'poster_url'
+  | 'description'
+  | 'refund_rules'
+  | 'show_purchase_limit'
+  | 'exchange_allowed'
+  | 'exchange_cutoff_minutes'
+  | 'created_at'
+> & { venue_name: string; session_count: Agg; first_starts_at: Date | null; statuses: string | null };
 
 const SUMMARY = `SELECT s.id, s.title, s.category, s.venue_id, v.name AS venue_name, s.poster_url, s.description, s.refund_rules, s.show_purchase_limit, s.exchange_allowed, s.exchange_cutoff_minutes, s.created_at,
     (SELECT COUNT(*) FROM show_sessions ss WHERE ss.show_id = s.id) AS session_count,
@@ -20,14 +35,11 @@ export interface ShowFull extends AdminShowSummary {
   exchangeRules: { allowed: boolean; cutoffMinutes: number };
 }
 
-function view(r: Row): ShowFull {
+function view(r: SummaryRow): ShowFull {
   return {
-    id: r.id,
-    title: r.title,
-    category: r.category,
+    ...showBasics(r),
     venueId: r.venue_id,
     venueName: r.venue_name,
-    posterUrl: r.poster_url,
     sessionCount: Number(r.session_count),
     firstStartsAt: r.first_starts_at ? r.first_starts_at.toISOString() : null,
     statuses: r.statuses
@@ -36,15 +48,12 @@ function view(r: Row): ShowFull {
           .map((x) => SESSION_STATUS_NAME[Number(x)]!)
       : [],
     createdAt: r.created_at.toISOString(),
-    description: r.description ?? '',
-    refundRules: parseRefundRules(r.refund_rules),
     showPurchaseLimit: r.show_purchase_limit ?? null,
-    exchangeRules: { allowed: !!r.exchange_allowed, cutoffMinutes: Number(r.exchange_cutoff_minutes ?? 0) },
   };
 }
 
 export async function listShows(db: Db): Promise<AdminShowSummary[]> {
-  const [rows] = await db.query<Row[]>(`${SUMMARY} ORDER BY s.id DESC`);
+  const [rows] = await db.query<SummaryRow[]>(`${SUMMARY} ORDER BY s.id DESC`);
   return rows.map((r) => {
     const {
       description: _d,
@@ -58,17 +67,17 @@ export async function listShows(db: Db): Promise<AdminShowSummary[]> {
 }
 
 export async function findShow(db: Db | Conn, id: string): Promise<ShowFull | undefined> {
-  const [rows] = await db.query<Row[]>(`${SUMMARY} WHERE s.id = ?`, [id]);
+  const [rows] = await db.query<SummaryRow[]>(`${SUMMARY} WHERE s.id = ?`, [id]);
   return rows[0] ? view(rows[0]) : undefined;
 }
 
 export async function lockShow(c: Conn, id: string): Promise<boolean> {
-  const [rows] = await c.query<Row[]>('SELECT id FROM shows WHERE id = ? FOR UPDATE', [id]);
+  const [rows] = await c.query<Cols<ShowDbRow, 'id'>[]>('SELECT id FROM shows WHERE id = ? FOR UPDATE', [id]);
   return rows.length === 1;
 }
 
 export async function venueExists(db: Db | Conn, id: string): Promise<boolean> {
-  const [rows] = await db.query<Row[]>('SELECT id FROM venues WHERE id = ?', [id]);
+  const [rows] = await db.query<Cols<VenueRow, 'id'>[]>('SELECT id FROM venues WHERE id = ?', [id]);
   return rows.length === 1;
 }
 
@@ -97,4 +106,31 @@ export async function updateShow(
     exchange_allowed: u.exchangeRules === undefined ? undefined : u.exchangeRules.allowed ? 1 : 0,
     exchange_cutoff_minutes: u.exchangeRules?.cutoffMinutes,
   });
+}
+
+/** One stored poster (posters table). */
+interface PosterRow extends RowDataPacket {
+  content_type: string;
+  body: Buffer;
+}
+
+/** A poster is named by its content hash: the same picture twice stores one row. */
+export async function insertPoster(
+  db: Db,
+  p: { name: string; contentType: string; body: Buffer },
+): Promise<void> {
+  await db.query('INSERT IGNORE INTO posters (name, content_type, bytes, body) VALUES (?, ?, ?, ?)', [
+    p.name,
+    p.contentType,
+    p.body.length,
+    p.body,
+  ]);
+}
+
+export async function findPoster(
+  db: Db,
+  name: string,
+): Promise<{ contentType: string; body: Buffer } | undefined> {
+  const [rows] = await db.query<PosterRow[]>('SELECT content_type, body FROM posters WHERE name = ?', [name]);
+  return rows[0] ? { contentType: String(rows[0].content_type), body: rows[0].body } : undefined;
 }

@@ -5,7 +5,7 @@ import type { Db } from '../../db/pool';
 import { appError } from '../../errors';
 import type { AdminConfig } from '../../http/admin/config';
 import type { Actor } from '../../audit/actor';
-import { sessionSummaries } from '../sessions/repo';
+import { sessionSummariesOfShow } from '../sessions/repo';
 import { audited } from '../../audit/tx';
 import { readLimited, storePoster } from './poster';
 import * as repo from './repo';
@@ -47,7 +47,7 @@ export class ShowService {
   async get(id: string): Promise<AdminShowDetail> {
     const show = await repo.findShow(this.db, id);
     if (!show) throw appError('NOT_FOUND', undefined, '演出不存在');
-    return { ...show, sessions: await sessionSummaries(this.db, 'ss.show_id = ?', [id]) };
+    return { ...show, sessions: await sessionSummariesOfShow(this.db, id) };
   }
 
   async create(who: Actor, input: ShowInput, now: Date): Promise<AdminShowDetail> {

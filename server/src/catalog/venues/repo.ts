@@ -1,9 +1,15 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { VenueDetail, VenueSummary } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
-import { updateById } from '../../audit/tx';
+import { updateById } from '../../db/update-by-id';
+import type { Agg, Cols, VenueRow, VenueSeatRow, VenueZoneRow } from '../rows';
 
-type Row = RowDataPacket & Record<string, any>;
+/** A venue with its counts (SUMMARY). */
+type SummaryRow = VenueRow & {
+  seat_count: Agg;
+  zone_count: Agg;
+  sections: string | null;
+  session_count: Agg;
+};
 
 const SUMMARY = `SELECT v.id, v.name, v.city, v.address, v.latitude, v.longitude, v.created_at,
     (SELECT COUNT(*) FROM venue_seats s WHERE s.venue_id = v.id) AS seat_count,
@@ -17,7 +23,7 @@ export function coordinate(v: unknown): number | null {
   return v === null || v === undefined ? null : Number(v);
 }
 
-function summaryView(r: Row): VenueSummary {
+function summaryView(r: SummaryRow): VenueSummary {
   return {
     id: r.id,
     name: r.name,
@@ -34,23 +40,23 @@ function summaryView(r: Row): VenueSummary {
 }
 
 export async function listVenues(db: Db): Promise<VenueSummary[]> {
-  const [rows] = await db.query<Row[]>(`${SUMMARY} ORDER BY v.id DESC`);
+  const [rows] = await db.query<SummaryRow[]>(`${SUMMARY} ORDER BY v.id DESC`);
   return rows.map(summaryView);
 }
 
 export async function venueSummary(db: Db | Conn, id: string): Promise<VenueSummary | undefined> {
-  const [rows] = await db.query<Row[]>(`${SUMMARY} WHERE v.id = ?`, [id]);
+  const [rows] = await db.query<SummaryRow[]>(`${SUMMARY} WHERE v.id = ?`, [id]);
   return rows[0] ? summaryView(rows[0]) : undefined;
 }
 
 export async function venueDetail(db: Db, id: string): Promise<VenueDetail | undefined> {
   const summary = await venueSummary(db, id);
   if (!summary) return undefined;
-  const [seats] = await db.query<Row[]>(
+  const [seats] = await db.query<VenueSeatRow[]>(
     'SELECT id, section, row_label, seat_number, x, y FROM venue_seats WHERE venue_id = ? ORDER BY id',
     [id],
   );
-  const [zones] = await db.query<Row[]>(
+  const [zones] = await db.query<VenueZoneRow[]>(
     'SELECT id, name, capacity FROM venue_zones WHERE venue_id = ? ORDER BY id',
     [id],
   );
@@ -94,6 +100,6 @@ export async function clearLayout(c: Conn, id: string): Promise<void> {
 }
 
 export async function lockVenue(c: Conn, id: string): Promise<boolean> {
-  const [rows] = await c.query<Row[]>('SELECT id FROM venues WHERE id = ? FOR UPDATE', [id]);
+  const [rows] = await c.query<Cols<VenueRow, 'id'>[]>('SELECT id FROM venues WHERE id = ? FOR UPDATE', [id]);
   return rows.length === 1;
 }

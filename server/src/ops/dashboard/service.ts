@@ -143,9 +143,9 @@ export class DashboardService {
     const rows = await repo.liveSessions(this.db);
     return rows.map((r) => ({
       id: r.id,
-      showId: r.show_id,
-      showTitle: r.title,
-      startsAt: r.starts_at.toISOString(),
+      showId: r.showId,
+      showTitle: r.showTitle,
+      startsAt: r.startsAt.toISOString(),
       status: SESSION_STATUS_NAME[r.status]!,
     }));
   }

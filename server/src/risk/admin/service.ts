@@ -1,12 +1,11 @@
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { BlockEntry, RiskFlag } from '@showtix/shared-types';
 import type { IdentityVault } from '../../attendees/crypto';
 import { ER_DUP_ENTRY, sqlErrno, type Db } from '../../db/pool';
 import { appError } from '../../errors';
 import type { Actor } from '../../audit/actor';
 import { audited } from '../../audit/tx';
-
-type Row = RowDataPacket & Record<string, any>;
+import * as repo from './repo';
+import type { BlockEntryRecord } from './repo';
 
 export interface BlockInput {
   kind: BlockEntry['kind'];
@@ -15,15 +14,14 @@ export interface BlockInput {
   reason: string;
 }
 
-function entryView(r: Row): BlockEntry {
-  const kind = r.kind as BlockEntry['kind'];
+function entryView(r: BlockEntryRecord): BlockEntry {
   return {
-    id: String(r.id),
-    kind,
-    value: kind === 'id' ? `${String(r.value).slice(0, 12)}…` : String(r.value),
+    id: r.id,
+    kind: r.kind,
+    value: r.kind === 'id' ? `${r.value.slice(0, 12)}…` : r.value,
     reason: r.reason,
-    createdBy: r.created_by,
-    createdAt: r.created_at.toISOString(),
+    createdBy: r.createdBy,
+    createdAt: r.createdAt.toISOString(),
   };
 }
 
@@ -40,8 +38,7 @@ export class RiskAdminService {
   ) {}
 
   async blocklist(): Promise<BlockEntry[]> {
-    const [rows] = await this.db.query<Row[]>('SELECT * FROM blocklist ORDER BY id DESC LIMIT 1000');
-    return rows.map(entryView);
+    return (await repo.latestBlocks(this.db)).map(entryView);
   }
 
   async block(who: Actor, input: BlockInput, now: Date): Promise<BlockEntry> {
@@ -54,11 +51,13 @@ export class RiskAdminService {
       now,
       async (c) => {
         try {
-          const [res] = await c.query<ResultSetHeader>(
-            'INSERT INTO blocklist (kind, value, reason, created_by, created_at) VALUES (?, ?, ?, ?, ?)',
-            [input.kind, value, input.reason, who.username, now],
-          );
-          return String(res.insertId);
+          return await repo.insertBlock(c, {
+            kind: input.kind,
+            value,
+            reason: input.reason,
+            createdBy: who.username,
+            createdAt: now,
+          });
         } catch (err) {
           if (sqlErrno(err) === ER_DUP_ENTRY)
             throw appError('VALIDATION_FAILED', { field: 'value' }, '已在黑名单中');
@@ -77,8 +76,7 @@ export class RiskAdminService {
       }),
     );
     this.refresh();
-    const [[row]] = await this.db.query<Row[]>('SELECT * FROM blocklist WHERE id = ?', [id]);
-    return entryView(row!);
+    return entryView((await repo.findBlock(this.db, id))!);
   }
 
   async unblock(who: Actor, id: string, now: Date): Promise<void> {
@@ -87,9 +85,9 @@ export class RiskAdminService {
       who,
       now,
       async (c) => {
-        const [[row]] = await c.query<Row[]>('SELECT * FROM blocklist WHERE id = ? FOR UPDATE', [id]);
+        const row = await repo.findBlock(c, id, true);
         if (!row) throw appError('NOT_FOUND', undefined, '黑名单记录不存在');
-        await c.query('DELETE FROM blocklist WHERE id = ?', [id]);
+        await repo.deleteBlock(c, id);
         return entryView(row);
       },
       (before) => ({ action: 'risk.unblock', entityType: 'blocklist', entityId: id, before }),
@@ -98,14 +96,10 @@ export class RiskAdminService {
   }
 
   async flags(): Promise<RiskFlag[]> {
-    const [rows] = await this.db.query<Row[]>('SELECT * FROM risk_flags ORDER BY last_seen DESC LIMIT 500');
-    return rows.map((r) => ({
-      id: String(r.id),
-      kind: r.kind,
-      subject: r.subject,
-      accounts: Number(r.accounts),
-      firstSeen: r.first_seen.toISOString(),
-      lastSeen: r.last_seen.toISOString(),
+    return (await repo.latestRiskFlags(this.db)).map((f) => ({
+      ...f,
+      firstSeen: f.firstSeen.toISOString(),
+      lastSeen: f.lastSeen.toISOString(),
     }));
   }
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createPayEnv, type PayEnv } from '../../helpers/pay-env';
 import { ADMIN_PASSWORD } from '../helpers';
+import chromiumSetup from '../../../../scripts/lib/chromium.json';
 
 export const ARTIFACTS = path.resolve(__dirname, '../../../../test-artifacts/admin');
 
@@ -22,21 +23,12 @@ export async function openBrowser(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const profile = mkdtempSync(path.join(tmpdir(), 'showtix-admin-chromium-'));
   const context: BrowserContext = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: process.env.CHROMIUM_PATH ?? chromiumSetup.executable,
     headless: true,
     viewport: { width: 1440, height: 1000 },
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: chromiumSetup.args,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const problems: string[] = [];

@@ -1,0 +1,38 @@
+/** Audit log names as the operator reads them (unknown ones are shown raw). */
+export const ENTITY: Record<string, string> = {
+  venue: '场馆',
+  show: '演出',
+  session: '场次',
+  order: '订单',
+  staff: '检票人员',
+  invite: '邀请码',
+  admin: '账号',
+  blocklist: '黑名单',
+};
+
+export const ACTION: Record<string, string> = {
+  'venue.create': '新建场馆',
+  'venue.update': '修改场馆',
+  'venue.layout': '替换座位图',
+  'show.create': '新建演出',
+  'show.update': '修改演出',
+  'session.create': '新建场次',
+  'session.update': '修改场次',
+  'session.tiers': '修改票档',
+  'session.open': '开售',
+  'session.end': '结束场次',
+  'order.refund': '退款',
+  'order.export': '导出订单',
+  'staff.assign': '设置检票人员',
+  'staff.remove': '移除检票人员',
+  'staff.invite': '生成邀请码',
+  'staff.invite_revoke': '作废邀请码',
+  'staff.redeem': '使用邀请码',
+  'admin.bootstrap': '创建首个管理员',
+  'admin.create': '新建账号',
+  'admin.update': '修改账号',
+  'auth.login': '登录',
+  'auth.logout': '退出',
+  'risk.block': '加入黑名单',
+  'risk.unblock': '移出黑名单',
+};
