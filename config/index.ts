@@ -25,6 +25,27 @@ function weappSettings(apiBase: string): { release: boolean } {
 }
 
 /**
+ * H5: zod (about 500 KB minified, half the start bundle) only checks input on the pages that
+ * take some (attendees, contact phone, order): one async chunk loaded with the first of them,
+ * neither in app.js nor copied into each page's chunk. client/src/services/shared.ts stays
+ * zod-free for this (client/test/unit/shared-imports.test.ts).
+ */
+function zodAsyncChunk(chain: {
+  optimization: { get(key: string): any; splitChunks(value: object): unknown };
+}): void {
+  const splitChunks = chain.optimization.get('splitChunks');
+  if (!splitChunks) return; // Taro turns splitting off for native-component builds
+  const zod = {
+    name: 'zod',
+    test: /[\\/]node_modules[\\/]zod[\\/]/,
+    chunks: 'async',
+    priority: 200,
+    enforce: true,
+  };
+  chain.optimization.splitChunks({ ...splitChunks, cacheGroups: { ...splitChunks.cacheGroups, zod } });
+}
+
+/**
  * Taro config of the fan's mini-program. It lives at the repo root (Taro reads `config/` from
  * the working directory) while the sources live in `client/src`; outputs go to `dist/<platform>`.
  */
@@ -81,6 +102,7 @@ export default defineConfig<'webpack5'>(async (merge) => {
       staticDirectory: 'static',
       // Hash routing: deep links and reloads work from any static file server.
       router: { mode: 'hash' },
+      webpackChain: zodAsyncChunk,
       output: {
         filename: 'js/[name].[contenthash:8].js',
         chunkFilename: 'js/[name].[chunkhash:8].js',

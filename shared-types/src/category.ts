@@ -1,34 +1,7 @@
 import { z } from 'zod';
+import { SHOW_CATEGORIES } from './category-codes';
 
-/**
- * What kind of show a show is (issue 17 #13): a fixed set, stored as the short code on
- * shows.category (migration 0032, default 'other'). The one list of codes and their Chinese
- * labels; the order here is the order of the chips and of the admin's select.
- */
-export const SHOW_CATEGORIES = [
-  'concert',
-  'theatre',
-  'music',
-  'dance',
-  'opera',
-  'comedy',
-  'sports',
-  'kids',
-  'other',
-] as const;
-export type ShowCategory = (typeof SHOW_CATEGORIES)[number];
-
-export const SHOW_CATEGORY_LABEL: Record<ShowCategory, string> = {
-  concert: '演唱会',
-  theatre: '话剧歌剧',
-  music: '音乐会',
-  dance: '舞蹈芭蕾',
-  opera: '戏曲',
-  comedy: '相声脱口秀',
-  sports: '体育赛事',
-  kids: '亲子',
-  other: '其他',
-};
+export { SHOW_CATEGORIES, SHOW_CATEGORY_LABEL, type ShowCategory } from './category-codes';
 
 /** A show's category as the APIs take it: one of the codes, nothing else. */
 export const ShowCategorySchema = z.enum(SHOW_CATEGORIES, '演出分类不正确');

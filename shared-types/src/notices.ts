@@ -1,29 +1,12 @@
 import { z } from 'zod';
+import { SUBSCRIBE_ANSWERS, type NoticeKind } from './notice-kinds';
 
-/**
- * The kinds of notice a fan can consent to, one WeChat subscribe-message template each
- * (template ids are server configuration: GET /api/v1/notices/templates).
- */
-export const NOTICE_KINDS = [
-  'paid',
-  'ticketed',
-  'refund',
-  'waiting_list_offer',
-  'session_changed',
-  'reminder',
-  /** 开售提醒: a show the fan asked to be told of has gone on sale. */
-  'sale_open',
-] as const;
-export type NoticeKind = (typeof NOTICE_KINDS)[number];
+export { NOTICE_KINDS, SUBSCRIBE_ANSWERS, type NoticeKind, type SubscribeAnswer } from './notice-kinds';
 
 /** GET /api/v1/notices/templates */
 export interface NoticeTemplates {
   templates: Record<NoticeKind, string>;
 }
-
-/** What wx.requestSubscribeMessage answers for each template id. */
-export const SUBSCRIBE_ANSWERS = ['accept', 'reject', 'ban', 'filter'] as const;
-export type SubscribeAnswer = (typeof SUBSCRIBE_ANSWERS)[number];
 
 /**
  * POST /api/v1/me/subscriptions: the fan's answers as wx.requestSubscribeMessage returned them

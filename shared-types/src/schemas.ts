@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { ID_FORMAT_MESSAGES, isValidIdNumber, normalizeIdNumber } from './idcard';
 import { PhoneSchema } from './phone';
+import { ID_TYPES } from './id-types';
+
+export { ID_TYPES };
 
 /** Ids travel as strings (they are BIGINTs on the server); numbers are accepted and normalised. */
 export const IdSchema = z
@@ -17,8 +20,6 @@ export const cutoffMinutesSchema = (maxDays: number) =>
     .max(60 * 24 * maxDays);
 
 export const SEATS_PER_ORDER_MAX = 10;
-
-export const ID_TYPES = ['id_card', 'passport', 'hk_macau_permit', 'taiwan_permit'] as const;
 
 /** An ID number as typed: normalised (normalizeIdNumber), so one document has one spelling. */
 const IdNumberSchema = z.string().max(64).transform(normalizeIdNumber).pipe(z.string().min(5).max(32));

@@ -1,4 +1,5 @@
-import { AttendeeSchema, ID_TYPES } from './shared';
+import { AttendeeSchema } from './schemas';
+import { ID_TYPES } from './shared';
 
 export type IdType = (typeof ID_TYPES)[number];
 

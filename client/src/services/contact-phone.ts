@@ -1,4 +1,4 @@
-import { PhoneSchema } from './shared';
+import { PhoneSchema } from './schemas';
 import { KEYS, readString, write } from './storage';
 
 /** The number the fan last ordered with, or '' for a first order. */

@@ -1,5 +1,5 @@
 import type { CreateOrderInput, Order, Page, PayResponse } from '@showtix/shared-types';
-import { CreateOrderSchema } from './shared';
+import { CreateOrderSchema } from './schemas';
 import { ApiError } from './errors';
 import { request } from './http';
 import { randomId } from '../utils/random';

@@ -1,6 +1,6 @@
 import type { NoticeKind, SubscribeAnswer } from '@showtix/shared-types';
 // Module by module, never the index (see services/shared.ts).
-import { SUBSCRIBE_ANSWERS } from '@showtix/shared-types/dist/notices';
+import { SUBSCRIBE_ANSWERS } from '@showtix/shared-types/dist/notice-kinds';
 import { knownNoticeTemplates, loadNoticeTemplates, postNoticeConsent } from '../services/notices';
 import { promptSubscribe } from '../services/subscribe-prompt';
 import { randomId } from './random';
