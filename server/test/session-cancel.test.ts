@@ -405,20 +405,26 @@ it('a buyer refund with a fee still in flight at the cancel: its fee comes back 
   await runToEnd(s.sessionId);
   const paid = (await amountsOf(s.sessionId)).get(t!.orderNo)!;
   const back = () => refundedAtWechat(t!.orderNo);
+  const payment = async () =>
+    (
+      await rows(
+        'SELECT p.amount_fen, p.refunded_fen FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.order_no = ?',
+        [t!.orderNo],
+      )
+    )[0]!;
+  // WeChat's refund notices reach MySQL after WeChat answers: wait for both records, not one.
   await g.p
     .until(async () => {
       await resendStuckRefunds(g.p.deps, new Date(g.p.clock.now().getTime() + 7 * 3_600_000), 0);
       await g.p.deps.refunds.checkProcessing(g.p.clock.now(), 0);
       await changes().run(g.p.clock.now());
-      return back() === paid;
+      const p = await payment();
+      return back() === paid && p.refunded_fen === p.amount_fen;
     }, 'the whole payment back')
     .catch(() => undefined);
   expect(back()).toBe(paid);
-  const [pay] = await rows(
-    'SELECT p.amount_fen, p.refunded_fen FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.order_no = ?',
-    [t!.orderNo],
-  );
-  expect(pay!.refunded_fen).toBe(pay!.amount_fen);
+  const pay = await payment();
+  expect(pay.refunded_fen).toBe(pay.amount_fen);
 });
 
 it('a buyer refund in flight at the cancel that WeChat then closes: no fee goes back first, and the payment waits for an operator', async () => {
