@@ -14,11 +14,13 @@ const Env = z.object({
   // so 256 waiting requests already cost a newcomer ~100 ms. The earlier 1,000 was never reached
   // by 1,000 connections and let admitted requests wait seconds (issue 14's overload run).
   SHED_INFLIGHT_MAX: int(256),
-  // The bound above is right for one machine's throughput only: below it, the bound follows the
-  // latency admitted requests get, so that 9 in 10 of them are answered within this (by Little's
-  // law: throughput x this many in flight). Half issue 14's p99 goal of 100 ms: the other half is
-  // the time a request waits in the socket before the shedding middleware sees it.
-  SHED_LATENCY_TARGET_MS: int(50),
+  // Optional: below the bound above, follow the latency admitted requests get, so that 9 in 10
+  // of them are answered within this (by Little's law: throughput x this many in flight). Off
+  // (0) by default: a purchase's own floor is MySQL's group commit, not the requests in flight,
+  // and on this project's 2-core machine a target of 50 shrank the bound to its minimum in a
+  // flash sale and refused 193,379 of 200,000 buyers with 503 (`npm run bench`, 2026-12-02);
+  // an operator who knows the instance's latency floor sets it well above that floor.
+  SHED_LATENCY_TARGET_MS: int(0),
   SHED_RETRY_AFTER_S: z.coerce.number().int().min(1).max(120).default(1),
   WECHAT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   WECHAT_BREAKER_ERROR_PCT: z.coerce.number().int().min(0).max(100).default(50),
