@@ -10,7 +10,6 @@ export const IdSchema = z
   .union([z.string().regex(/^[1-9]\d{0,17}$/), z.number().int().positive().max(Number.MAX_SAFE_INTEGER)])
   .transform(String);
 
-/** Hard ceiling on units per order; a session's own purchase limit is usually lower. */
 /** A show setting's cutoff: whole minutes before the session starts, up to `maxDays` days. */
 export const cutoffMinutesSchema = (maxDays: number) =>
   z
@@ -19,6 +18,7 @@ export const cutoffMinutesSchema = (maxDays: number) =>
     .min(0)
     .max(60 * 24 * maxDays);
 
+/** Hard ceiling on units per order; a session's own purchase limit is usually lower. */
 export const SEATS_PER_ORDER_MAX = 10;
 
 /** An ID number as typed: normalised (normalizeIdNumber), so one document has one spelling. */

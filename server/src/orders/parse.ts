@@ -1,10 +1,8 @@
-import { CreateOrderSchema, type CreateOrderInput } from '@showtix/shared-types';
+import { CreateOrderSchema, SEATS_PER_ORDER_MAX, type CreateOrderInput } from '@showtix/shared-types';
 
 /** IdSchema's string form; numbers (which it turns into strings) are left to zod. */
 const PLAIN_ID = /^[1-9]\d{0,17}$/;
 const isId = (v: unknown): v is string => typeof v === 'string' && PLAIN_ID.test(v);
-/** SEATS_PER_ORDER_MAX of the schema. */
-const MAX_UNITS = 10;
 
 /**
  * A purchase body: the usual shapes (seats or a zone quantity, maybe an admission token, nothing
@@ -31,13 +29,18 @@ function plainOrder(body: unknown): CreateOrderInput | undefined {
     : { sessionId: o.sessionId };
   if (Object.hasOwn(o, 'seatIds')) {
     const seats = o.seatIds;
-    if (n !== (hasToken ? 3 : 2) || !Array.isArray(seats) || seats.length < 1 || seats.length > MAX_UNITS)
+    if (
+      n !== (hasToken ? 3 : 2) ||
+      !Array.isArray(seats) ||
+      seats.length < 1 ||
+      seats.length > SEATS_PER_ORDER_MAX
+    )
       return undefined;
     if (!seats.every(isId) || new Set(seats).size !== seats.length) return undefined;
     return { ...head, seatIds: [...(seats as string[])] };
   }
   const q = o.quantity;
   if (n !== (hasToken ? 4 : 3) || !isId(o.zoneId) || typeof q !== 'number') return undefined;
-  if (!Number.isInteger(q) || q < 1 || q > MAX_UNITS) return undefined;
+  if (!Number.isInteger(q) || q < 1 || q > SEATS_PER_ORDER_MAX) return undefined;
   return { ...head, zoneId: o.zoneId, quantity: q };
 }
