@@ -1,11 +1,9 @@
 import { waitingPerTier } from '../waitlist/repo';
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import type { Agg, Cols, PriceTierRow, ShowDbRow, VenueRow, VenueSeatRow, VenueZoneRow } from './rows';
 import { SESSION_STATUS_NAME, type CatalogSeat, type CatalogZone, type SessionCatalog } from './types';
 import type { RefundTier, SessionInfo, ShowCategory, ShowDetail, Tier } from '@showtix/shared-types';
-
-type Packet<T> = RowDataPacket & T;
+import type { Packet } from '../db/rows';
 
 export interface SessionRow {
   id: string;

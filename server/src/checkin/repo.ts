@@ -1,9 +1,6 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { attendeeOfItemJoin } from '../attendees/repo';
-
-/** A query's rows, typed as the columns it selects. */
-type Rows<T> = (RowDataPacket & T)[];
+import type { Rows } from '../db/rows';
 
 export interface TicketForGate {
   id: string;

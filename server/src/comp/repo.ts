@@ -1,10 +1,7 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { RESERVED_ORDER_ID } from '../redis/records';
 import type { OrderRow } from '../orders/types';
-
-/** A query's rows, typed as the columns it selects. */
-type Rows<T> = (RowDataPacket & T)[];
+import type { Rows } from '../db/rows';
 
 /** A comp_orders row: a complimentary order's person (sealed, masked), claim code and fate. */
 export interface CompOrderRow {

@@ -1,12 +1,10 @@
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { findOne, type RowSource } from '../db/find-one';
 import { EXCHANGE_STATUS, ORDER_STATUS, TICKET_STATUS } from '../lifecycle/statuses';
 import { buyersOwnTicket } from '../tickets/repo';
 import type { OrderAttendeeRow } from '../orders/types';
-
-/** A query's rows, typed as the columns it selects. */
-type Rows<T> = (RowDataPacket & T)[];
+import type { Rows } from '../db/rows';
 
 export { EXCHANGE_STATUS };
 

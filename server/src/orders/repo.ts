@@ -1,4 +1,4 @@
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { findOne } from '../db/find-one';
 import type { OrderRow, RefundSummary } from './types';
@@ -7,9 +7,7 @@ import { ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { EXCHANGE_STATUS } from '../lifecycle/statuses';
 import { attendeeOfItemJoin } from '../attendees/repo';
 import { buyersTicketOfItemJoin } from '../tickets/repo';
-
-/** A query's rows, typed as the columns it selects. */
-type Rows<T> = (RowDataPacket & T)[];
+import type { Rows } from '../db/rows';
 
 /** The buyer cancelled and gets the turn back: the token may buy once more. */
 export async function forgetAdmissionUse(conn: Conn, jti: string, orderId: string): Promise<void> {

@@ -1,12 +1,9 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { ORDER_STATUS, REFUND_STATUS, TICKET_STATUS } from '../lifecycle/statuses';
 import { REFUND_BLOCKS_ADMISSION } from './repo';
 import { buyersTicketOfItemJoin, type TicketRow } from '../tickets/repo';
 import type { OrderItemRow } from '../orders/types';
-
-/** A query's rows, typed as the columns it selects. */
-type Rows<T> = (RowDataPacket & T)[];
+import type { Rows } from '../db/rows';
 
 /** A refund_items row: an order item a refund gives back (live_item_id: while the refund is not closed). */
 export interface RefundItemRow {

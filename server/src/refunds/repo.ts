@@ -1,11 +1,9 @@
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader } from 'mysql2/promise';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { findOne, type RowSource } from '../db/find-one';
 import { REFUND_STATUS } from '../lifecycle/statuses';
 import { SESSION_STATUS } from '../catalog/types';
-
-/** A query's rows, typed as the columns it selects. */
-type Rows<T> = (RowDataPacket & T)[];
+import type { Rows } from '../db/rows';
 
 export { REFUND_STATUS };
 export const REFUND_STATUS_NAME = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;

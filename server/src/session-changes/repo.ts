@@ -3,10 +3,10 @@ import { SESSION_STATUS } from '../catalog/types';
 import type { Conn, Db } from '../db/pool';
 import { ORDER_STATUS, REFUND_STATUS } from '../lifecycle/statuses';
 import { TICKET_LIFECYCLE } from '../lifecycle/transitions';
+import type { Packet } from '../db/rows';
 
 export type ChangeKind = 'cancel' | 'postpone';
 
-type Packet<T> = RowDataPacket & T;
 /** COUNT and SUM come back as strings (BIGINT, DECIMAL): read through Number(). */
 type Agg = string | number;
 

@@ -1,9 +1,7 @@
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import type { TicketRow } from './repo';
-
-/** A query's rows, typed as the columns it selects. */
-type Rows<T> = (RowDataPacket & T)[];
+import type { Rows } from '../db/rows';
 
 export interface BindingRow {
   id: string;

@@ -1,8 +1,9 @@
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader } from 'mysql2/promise';
 import type { Conn } from '../db/pool';
 import type { Transition } from '../lifecycle/transitions';
 import type { OrderItemRow } from '../orders/types';
 import { TICKET_STATUS } from './status';
+import type { Rows } from '../db/rows';
 
 /** A tickets row (status: lifecycle/statuses.ts TICKET_STATUS). */
 export interface TicketRow {
@@ -22,9 +23,6 @@ export interface TicketRow {
   /** The giver's ticket this one was transferred from (null: the buyer's own). */
   transferred_from: string | null;
 }
-
-/** A query's rows, typed as the columns it selects. */
-type Rows<T> = (RowDataPacket & T)[];
 
 /**
  * The buyer's own ticket of an order item, as SQL: the one with no `transferred_from`. A ticket a

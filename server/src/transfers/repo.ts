@@ -1,11 +1,9 @@
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader } from 'mysql2/promise';
 import type { SealedAttendee } from '../attendees/crypto';
 import type { Conn, Db } from '../db/pool';
 import { TICKET_STATUS } from '../lifecycle/statuses';
 import type { TicketRow as TicketTableRow } from '../tickets/repo';
-
-/** A query's rows, typed as the columns it selects. */
-type Rows<T> = (RowDataPacket & T)[];
+import type { Rows } from '../db/rows';
 
 export type TransferState = 'open' | 'accepted' | 'cancelled' | 'expired';
 

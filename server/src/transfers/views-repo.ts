@@ -1,11 +1,8 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import type { TransferRow } from './repo';
+import type { Rows } from '../db/rows';
 
 /** What transfers show rather than decide on: the receiver's preview and the admin drawer's list. */
-
-/** A query's rows, typed as the columns it selects. */
-type Rows<T> = (RowDataPacket & T)[];
 
 /** What the receiver sees of an offer before accepting it (seat columns: a seat ticket's). */
 export interface TransferPreviewRow {

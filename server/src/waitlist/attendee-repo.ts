@@ -1,11 +1,8 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { SealedAttendee } from '../attendees/crypto';
 import { SEALED_COLUMNS, sealedValues, type SealedColumnsRow } from '../attendees/repo';
 import { ER_DUP_ENTRY, inTransaction, sqlErrno, type Conn, type Db } from '../db/pool';
 import { tryMove, type Transition } from '../lifecycle/transitions';
-
-/** A query's rows, typed as the columns it selects. */
-type Rows<T> = (RowDataPacket & T)[];
+import type { Rows } from '../db/rows';
 
 /**
  * A real-name entry's attendees, in unit order (position 0..n-1, the order's own positions

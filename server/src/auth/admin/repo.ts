@@ -1,10 +1,9 @@
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader } from 'mysql2/promise';
 import { ADMIN_ROLES, type AdminAccount, type AdminRole } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
 import { findOne, type RowSource } from '../../db/find-one';
 import { updateById } from '../../db/update-by-id';
-
-type Packet<T> = RowDataPacket & T;
+import type { Packet } from '../../db/rows';
 
 export interface AdminRow {
   id: string;

@@ -1,4 +1,4 @@
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader } from 'mysql2/promise';
 import type { AdminSessionSummary, AdminTier } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
 import { sessionFields, type SessionRow } from '../repo';
@@ -14,8 +14,8 @@ import type {
   VenueSeatRow,
   VenueZoneRow,
 } from '../rows';
+import type { Packet } from '../../db/rows';
 
-type Packet<T> = RowDataPacket & T;
 type Q = Db | Conn;
 
 /** Orders holding units: pending, paid or ticketed. */

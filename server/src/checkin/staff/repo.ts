@@ -1,9 +1,6 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { GateConflict } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
-
-/** A query's rows, typed as the columns it selects. */
-type Rows<T> = (RowDataPacket & T)[];
+import type { Rows } from '../../db/rows';
 
 /** A staff_invites row: a code that makes its redeemer gate staff of some shows. */
 export interface StaffInviteRow {

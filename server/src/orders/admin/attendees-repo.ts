@@ -1,9 +1,6 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { AdminOrderRow } from '@showtix/shared-types';
 import type { Db } from '../../db/pool';
-
-/** A query's rows, typed as the columns it selects. */
-type Rows<T> = (RowDataPacket & T)[];
+import type { Rows } from '../../db/rows';
 
 /**
  * What the purchase path keeps about the people of an order is encrypted, with masked copies

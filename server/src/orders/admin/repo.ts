@@ -1,12 +1,9 @@
-import type { RowDataPacket } from 'mysql2/promise';
 import type { Db } from '../../db/pool';
 import { ORDER_STATUS_NAME, type OrderRow } from '../types';
 import type { PaymentRow } from '../../payments/repo';
 import type { RefundRow } from '../../refunds/repo';
 import { personFilter, type PersonHasher } from './attendees-repo';
-
-/** A query's rows, typed as the columns it selects. */
-type Rows<T> = (RowDataPacket & T)[];
+import type { Rows } from '../../db/rows';
 
 /** An order as the admin's list and drawer show it: with its buyer, show and session start. */
 export type AdminOrderListRow = Pick<
