@@ -78,13 +78,18 @@ export interface AdminDepsIn {
   inventory: InventoryService;
 }
 
+/** Verified tokens the admin side remembers (TokenService's cache). */
+const ADMIN_VERIFIED_TOKENS_MAX = 1_000;
+
 /** Builds the admin side and creates the first admin account if there is none yet. */
 export async function createAdminServices(d: AdminDepsIn): Promise<AdminServices> {
   const cfg = d.config.admin;
   const limiter = new LoginLimiter(d.redis, d.config.redisKeyPrefix, cfg);
   // The app's own token format and secret (built like AppDeps.tokens), so fan and staff tokens
   // are recognised on admin routes and refused with 403 rather than mistaken for garbage.
-  const tokens = new TokenService(d.config.authSecret, d.config.authTokenTtlS);
+  // A few operators, not a waiting-room crowd: remember few verified tokens (the fans' side keeps
+  // up to 200,000, ~60 MB).
+  const tokens = new TokenService(d.config.authSecret, d.config.authTokenTtlS, ADMIN_VERIFIED_TOKENS_MAX);
   const auth = new AdminAuthService(d.db, tokens, limiter, cfg, d.log);
   await auth.bootstrap(d.clock.now());
   // The admin's seat map reads live states uncached: an organiser checks, a crowd does not.
