@@ -2,6 +2,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { redriveDeadLetters } from '../src/jobs/dead-letters';
 import { recoveryMetrics } from '../src/jobs/metrics';
 import { createTestEnv, type TestEnv } from './helpers/env';
+import { until } from './helpers/until';
 
 /**
  * Dead letters are re-driven with bounded retries and a metric, then parked for an operator.
@@ -24,13 +25,6 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-const until = async (fn: () => Promise<boolean>, what: string) => {
-  const end = Date.now() + 10_000;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 const deadNotices = async () => (await env.deps.broker.deadCounts()).notices;
 const metric = async (name: string) =>
   (await env.deps.metrics.registry.getSingleMetricAsString(name)).match(/queue="notices"} (\d+)/)?.[1];
