@@ -74,6 +74,19 @@ export const listOf =
   () =>
     api<AdminItems<T>>('GET', path);
 
+/**
+ * The list, read, create and update calls of one admin resource under `base`; create and update
+ * answer `Saved` (the detail by default, the summary where the server answers that).
+ */
+export function resource<Row, Detail, Create, Update, Saved = Detail>(base: string) {
+  return {
+    list: listOf<Row>(base),
+    get: (id: string) => api<Detail>('GET', `${base}/${id}`),
+    create: (body: Create) => api<Saved>('POST', base, body),
+    update: (id: string, body: Update) => api<Saved>('PATCH', `${base}/${id}`, body),
+  };
+}
+
 /** Downloads a file the API builds (exports), under the name the server gives it. */
 export async function download(path: string, fallbackName: string): Promise<void> {
   const res = await send('GET', path);

@@ -9,15 +9,13 @@ import type {
   VenueSummary,
   VenueUpdateInput,
 } from '@showtix/shared-types';
-import { api, download, listOf } from './client';
+import { api, download, resource } from './client';
 
 const BASE = '/api/v1/admin/venues';
 
-export const listVenues = listOf<VenueSummary>(BASE);
-export const getVenue = (id: string) => api<VenueDetail>('GET', `${BASE}/${id}`);
-export const updateVenue = (id: string, body: VenueUpdateInput) =>
-  api<VenueSummary>('PATCH', `${BASE}/${id}`, body);
-export const createVenue = (body: VenueCreateInput) => api<VenueSummary>('POST', BASE, body);
+const venues = resource<VenueSummary, VenueDetail, VenueCreateInput, VenueUpdateInput, VenueSummary>(BASE);
+
+export const { list: listVenues, get: getVenue, create: createVenue, update: updateVenue } = venues;
 export const replaceLayout = (id: string, body: VenueLayoutInput) =>
   api<VenueSummary>('PUT', `${BASE}/${id}/layout`, body);
 export const generateLayout = (blocks: BlockSpecInput[]) =>
