@@ -1,6 +1,6 @@
 import { Button, Col, Row } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { getShow, updateShow } from '../../api/shows';
 import { useEditable } from '../../api/useEditable';
 import { LoadState } from '../../components/LoadState';
@@ -11,13 +11,8 @@ import { ShowFormDrawer } from './ShowFormDrawer';
 import { TransferSettingsCard } from './TransferSettingsCard';
 
 export function ShowDetailPage() {
-  const { showId } = useParams();
   const navigate = useNavigate();
-  const page = useEditable(
-    () => getShow(showId!),
-    [showId],
-    (v: ShowFormValues) => updateShow(showId!, v),
-  );
+  const page = useEditable('showId', getShow, (id, v: ShowFormValues) => updateShow(id, v));
   const show = page.data;
   if (page.error || !show) return <LoadState error={page.error} />;
   return (

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Button, Card, Col, Row } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { getVenue, updateVenue } from '../../api/venues';
 import { useEditable } from '../../api/useEditable';
 import { LoadState } from '../../components/LoadState';
@@ -13,12 +13,9 @@ import { coordinatesOf } from './CoordinateFields';
 import { EditVenueModal, VenueInfoCard, type MetaForm } from './VenueDetailParts';
 
 export function VenueDetailPage() {
-  const { venueId } = useParams();
   const navigate = useNavigate();
-  const page = useEditable(
-    () => getVenue(venueId!),
-    [venueId],
-    (values: MetaForm) => updateVenue(venueId!, { ...values, ...coordinatesOf(values) }),
+  const page = useEditable('venueId', getVenue, (id, values: MetaForm) =>
+    updateVenue(id, { ...values, ...coordinatesOf(values) }),
   );
   const v = page.data;
   const colorOf = useMemo(() => colorBySection(v?.sections ?? []), [v]);
