@@ -4,17 +4,17 @@ import { DownloadOutlined } from '@ant-design/icons';
 import type { AdminOrderRow } from '@showtix/shared-types';
 import { errorText } from '../../api/client';
 import { exportOrders, searchOrders } from '../../api/orders';
-import { useApi } from '../../api/useApi';
+import { usePagedSearch } from '../../api/usePagedSearch';
 import { OrderDrawer } from './OrderDrawer';
 import { OrderFilters, params, type Filters } from './OrderFilters';
 import { ORDER_COLUMNS } from './orderColumns';
 
 export function OrderListPage() {
   const { message } = App.useApp();
-  const [filters, setFilters] = useState<Filters>({});
-  const [page, setPage] = useState({ page: 1, pageSize: 20 });
   const [open, setOpen] = useState<string>();
-  const { data, loading, error, reload } = useApi(() => searchOrders(params(filters), page), [filters, page]);
+  const { data, loading, error, reload, filters, onSearch, onReset, pagination } = usePagedSearch(
+    (f: Filters, page) => searchOrders(params(f), page),
+  );
   const exportAs = async (format: 'csv' | 'xlsx') => {
     try {
       await exportOrders(params(filters), format);
@@ -36,10 +36,7 @@ export function OrderListPage() {
         </Space>
       </div>
       <Card style={{ marginBottom: 16 }}>
-        <OrderFilters
-          onSearch={(f) => (setFilters(f), setPage((p) => ({ ...p, page: 1 })))}
-          onReset={() => setFilters({})}
-        />
+        <OrderFilters onSearch={onSearch} onReset={onReset} />
       </Card>
       {error && <Alert type="error" showIcon title={error.message} style={{ marginBottom: 16 }} />}
       <Card>
@@ -48,14 +45,7 @@ export function OrderListPage() {
           loading={loading}
           dataSource={data?.items}
           onRow={(r) => ({ onClick: () => setOpen(r.orderNo), style: { cursor: 'pointer' } })}
-          pagination={{
-            current: page.page,
-            pageSize: page.pageSize,
-            total: data?.total,
-            showSizeChanger: true,
-            showTotal: (t) => `共 ${t} 笔`,
-            onChange: (p, s) => setPage({ page: p, pageSize: s }),
-          }}
+          pagination={{ ...pagination, showSizeChanger: true, showTotal: (t) => `共 ${t} 笔` }}
           columns={ORDER_COLUMNS}
         />
       </Card>
