@@ -1,14 +1,9 @@
 import { Button } from '@tarojs/components';
 import { flag } from '../utils/flag';
+import type { Tappable } from './tappable';
 
 /** A button that spins and takes no second tap while its request runs. */
-export default function BusyButton(props: {
-  busy: boolean;
-  className: string;
-  testid: string;
-  onClick: () => void;
-  children: React.ReactNode;
-}) {
+export default function BusyButton(props: Tappable & { busy: boolean; className: string }) {
   return (
     <Button
       className={props.className}

@@ -1,14 +1,9 @@
 import { Text, View } from '@tarojs/components';
 import { tapTarget } from '../utils/a11y';
+import type { Tappable } from './tappable';
 
 /** One row of a pick-one list (a session, a saved attendee); the children are its second line. */
-export default function Choice(props: {
-  on: boolean;
-  testid: string;
-  title: string;
-  onClick: () => void;
-  children: React.ReactNode;
-}) {
+export default function Choice(props: Tappable & { on: boolean; title: string }) {
   return (
     <View
       className={`choice ${props.on ? 'choice--on' : ''}`}
