@@ -203,6 +203,30 @@ export async function cleanup(config, { redisKeys = true } = {}) {
   await r.quit();
 }
 
+/**
+ * A session of `showId` on sale from `now`, as the benches seed them: its seats at `seatFen`
+ * (tier 看台) and the standing zone `zoneName` at `zoneFen` (tier `zoneTier`, the zone's name
+ * unless given). Returns its id and its catalog.
+ */
+export async function openSession(deps, o) {
+  const { insertSession } = dist('catalog/admin-repo.js');
+  const { openSale } = dist('jobs/session-lifecycle.js');
+  const { loadSessionCatalog } = dist('catalog/repo.js');
+  const id = await insertSession(deps.db, {
+    showId: o.showId,
+    startsAt: o.startsAt,
+    saleStartsAt: o.now,
+    purchaseLimit: o.purchaseLimit,
+    holdMinutes: o.holdMinutes,
+    tiers: [
+      { name: '看台', priceFen: o.seatFen },
+      { name: o.zoneTier ?? o.zoneName, priceFen: o.zoneFen, zoneName: o.zoneName },
+    ],
+  });
+  await openSale(deps, id, o.now);
+  return { id, cat: await loadSessionCatalog(deps.db, id) };
+}
+
 export function percentile(sorted, p) {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
 }
