@@ -238,8 +238,8 @@ async function main() {
 
   // Heal: every process runs, WeChat behaves; nobody repairs anything by hand.
   await stack.allUp();
-  stack.amqpProxy.cut(false);
-  stack.mysqlProxy.cut(false);
+  stack.amqpProxy.set('up');
+  stack.mysqlProxy.set('up');
   stack.sim.resetFaults();
   await stack.sim.flushNotifications().catch(() => {});
   const { result, heal_s } = await healAndAudit(stack, world, startedAt);
