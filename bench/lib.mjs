@@ -10,6 +10,8 @@ import autocannon from 'autocannon';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 export const dist = (p) => require(`${root}/server/dist/${p}`);
+// The jest suites' key clean-up (plain CommonJS).
+const { deletePrefixed } = require(`${root}/server/test/helpers/redis-keys.js`);
 
 export function parseArgs(argv) {
   const out = {};
@@ -194,12 +196,7 @@ export async function cleanup(config, { redisKeys = true } = {}) {
   if (!redisKeys) return;
   const { default: Redis } = await import('ioredis');
   const r = new Redis(config.redisUrl);
-  let cursor = '0';
-  do {
-    const [next, keys] = await r.scan(cursor, 'MATCH', `${config.redisKeyPrefix}*`, 'COUNT', 1000);
-    if (keys.length) await r.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
+  await deletePrefixed(r, config.redisKeyPrefix);
   await r.quit();
 }
 
