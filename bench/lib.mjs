@@ -10,6 +10,8 @@ import autocannon from 'autocannon';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 export const dist = (p) => require(`${root}/server/dist/${p}`);
+// The jest suites' key clean-up (plain CommonJS).
+const { deletePrefixed } = require(`${root}/server/test/helpers/redis-keys.js`);
 
 export function parseArgs(argv) {
   const out = {};
@@ -194,13 +196,32 @@ export async function cleanup(config, { redisKeys = true } = {}) {
   if (!redisKeys) return;
   const { default: Redis } = await import('ioredis');
   const r = new Redis(config.redisUrl);
-  let cursor = '0';
-  do {
-    const [next, keys] = await r.scan(cursor, 'MATCH', `${config.redisKeyPrefix}*`, 'COUNT', 1000);
-    if (keys.length) await r.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
+  await deletePrefixed(r, config.redisKeyPrefix);
   await r.quit();
+}
+
+/**
+ * A session of `showId` on sale from `now`, as the benches seed them: its seats at `seatFen`
+ * (tier 看台) and the standing zone `zoneName` at `zoneFen` (tier `zoneTier`, the zone's name
+ * unless given). Returns its id and its catalog.
+ */
+export async function openSession(deps, o) {
+  const { insertSession } = dist('catalog/admin-repo.js');
+  const { openSale } = dist('jobs/session-lifecycle.js');
+  const { loadSessionCatalog } = dist('catalog/repo.js');
+  const id = await insertSession(deps.db, {
+    showId: o.showId,
+    startsAt: o.startsAt,
+    saleStartsAt: o.now,
+    purchaseLimit: o.purchaseLimit,
+    holdMinutes: o.holdMinutes,
+    tiers: [
+      { name: '看台', priceFen: o.seatFen },
+      { name: o.zoneTier ?? o.zoneName, priceFen: o.zoneFen, zoneName: o.zoneName },
+    ],
+  });
+  await openSale(deps, id, o.now);
+  return { id, cat: await loadSessionCatalog(deps.db, id) };
 }
 
 export function percentile(sorted, p) {

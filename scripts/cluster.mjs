@@ -7,17 +7,17 @@
 // Prints where everything is; Ctrl-C stops it all by PID and removes the directory.
 // The cluster bench (bench/cluster/run.mjs) imports startTopology. Node built-ins only.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startRedisCluster, stopRedisCluster } from './redis-cluster.mjs';
 import { startReplicaPair, stopReplicaPair } from './mariadb-replica.mjs';
 import { startPrometheus } from './prometheus.mjs';
+import { clusterSite, layOut } from './lib/nginx.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const TEMPLATE = path.join(root, 'deploy/nginx/showtix-cluster.conf.template');
 
 function freePort() {
   return new Promise((resolve) => {
@@ -53,36 +53,8 @@ async function ready(url, ms = 120_000) {
 async function startNginx(dir, apiPorts) {
   const port = await freePort();
   const prefix = path.join(dir, 'nginx');
-  mkdirSync(path.join(prefix, 'logs'), { recursive: true });
-  const servers = apiPorts.map((p) => `server 127.0.0.1:${p} max_fails=2 fail_timeout=5s;`).join('\n    ');
-  const site = readFileSync(TEMPLATE, 'utf8')
-    .replaceAll('${SHOWTIX_UPSTREAM_SERVERS}', servers)
-    .replaceAll('${LISTEN_PORT}', `127.0.0.1:${port}`);
-  writeFileSync(path.join(prefix, 'showtix.conf'), site);
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
-    .map((t) => `  ${t}_temp_path ${prefix}/${t};`)
-    .join('\n');
-  writeFileSync(
-    path.join(prefix, 'nginx.conf'),
-    `worker_processes 1;
-pid ${prefix}/nginx.pid;
-error_log ${prefix}/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-${temp}
-  include ${prefix}/showtix.conf;
-}
-`,
-  );
-  const args = [
-    '-p',
-    prefix,
-    '-c',
-    path.join(prefix, 'nginx.conf'),
-    '-e',
-    path.join(prefix, 'logs/error.log'),
-  ];
+  const upstreams = apiPorts.map((p) => `127.0.0.1:${p}`);
+  const args = layOut(prefix, clusterSite(port, upstreams), 4096);
   const test = spawnSync('/usr/sbin/nginx', [...args, '-t'], { encoding: 'utf8' });
   if (test.status !== 0) throw new Error(`nginx -t: ${test.stderr}`);
   const child = spawn('/usr/sbin/nginx', [...args, '-g', 'daemon off;'], { stdio: 'ignore' });

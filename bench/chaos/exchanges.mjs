@@ -5,7 +5,7 @@
 // race each other for one target seat, some ask for the old ticket's money while the exchange
 // waits, and the old ticket's code is shown at the gate after it was given up. The audit
 // (audit.mjs) trusts none of the answers: they are only tallied.
-import { dist } from '../lib.mjs';
+import { openSession } from '../lib.mjs';
 import { call, gateScan, phoneCode, tally, tallyScan } from './buyers.mjs';
 import { sessionSummary } from './side-show.mjs';
 
@@ -146,22 +146,17 @@ export async function allowExchanges(url, adminToken, showId) {
  * where cross-session exchanges go. Starts a day after the first.
  */
 export async function seedSecondSession(deps, main, now) {
-  const { insertSession } = dist('catalog/admin-repo.js');
-  const { openSale } = dist('jobs/session-lifecycle.js');
-  const { loadSessionCatalog } = dist('catalog/repo.js');
   const [[zone]] = await deps.db.query('SELECT name FROM venue_zones WHERE id = ?', [main.zoneId]);
-  const id = await insertSession(deps.db, {
+  const { id, cat } = await openSession(deps, {
     showId: main.showId,
+    now,
     startsAt: new Date(now.getTime() + 2 * 86_400_000),
-    saleStartsAt: now,
     purchaseLimit: 4,
     holdMinutes: 1,
-    tiers: [
-      { name: '看台', priceFen: 30_000 },
-      { name: '内场', priceFen: 68_000, zoneName: zone.name },
-    ],
+    seatFen: 30_000,
+    zoneName: zone.name,
+    zoneTier: '内场',
+    zoneFen: 68_000,
   });
-  await openSale(deps, id, now);
-  const cat = await loadSessionCatalog(deps.db, id);
   return sessionSummary(id, main.showId, cat, main.zoneCapacity);
 }

@@ -49,24 +49,24 @@ export async function injectFaults(stack, r, { stop, gapMs, log }) {
     } else if (kind === 1) {
       const d = ms(1500, 6000);
       note(`RabbitMQ cut ${d} ms`);
-      stack.amqpProxy.cut(true);
+      stack.amqpProxy.set('down');
       await sleep(d);
-      stack.amqpProxy.cut(false);
+      stack.amqpProxy.set('up');
     } else if (kind === 2) {
       const d = ms(1500, 5000);
       if (r() < 0.3) {
         // Statements (commits too) reach MySQL, their answers are lost; then the connections drop.
         note(`MySQL answers lost ${d} ms, then cut`);
-        stack.mysqlProxy.blackhole(true);
+        stack.mysqlProxy.set('blackhole');
         await sleep(d);
-        stack.mysqlProxy.cut(true);
+        stack.mysqlProxy.set('down');
         await sleep(500);
       } else {
         note(`MySQL cut ${d} ms`);
-        stack.mysqlProxy.cut(true);
+        stack.mysqlProxy.set('down');
         await sleep(d);
       }
-      stack.mysqlProxy.cut(false);
+      stack.mysqlProxy.set('up');
     } else if (kind === 3) {
       if (r() < 0.5) {
         note('Redis FLUSHALL');

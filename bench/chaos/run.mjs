@@ -8,7 +8,7 @@
 // buyers hand tickets on (transfers.mjs) and a second session is cancelled mid-run (cancel.mjs);
 // buyers exchange tickets (改签, exchanges.mjs) and fans wait in line for a sold-out session's
 // returned units (候补, waitlist.mjs).
-import { dist, parseArgs, rng } from '../lib.mjs';
+import { dist, openSession, parseArgs, rng } from '../lib.mjs';
 import { auditReconciliation, audit } from './audit.mjs';
 import { runBuyers } from './buyers.mjs';
 import { adminLogin, allowTransfers, auditCancelled, cancelMidRun, seedCancelSession } from './cancel.mjs';
@@ -46,10 +46,8 @@ process.once('SIGTERM', () => void abort('SIGTERM'));
 process.once('exit', () => stack?.killAll());
 
 async function seedSession(deps) {
-  const { insertVenue, insertShow, insertSession } = dist('catalog/admin-repo.js');
+  const { insertVenue, insertShow } = dist('catalog/admin-repo.js');
   const { blockSeats } = dist('catalog/layout.js');
-  const { openSale } = dist('jobs/session-lifecycle.js');
-  const { loadSessionCatalog } = dist('catalog/repo.js');
   const rows = Math.max(2, Math.ceil((buyers * 1.2) / 20));
   const zoneCapacity = Math.max(10, Math.floor(buyers * 0.6));
   const seats = blockSeats({ section: 'A', rows, seatsPerRow: 20, originX: 0, originY: 0 });
@@ -65,19 +63,16 @@ async function seedSession(deps) {
     refundRules: [{ hoursBeforeStart: 12, feePercent: 5 }], // refunds allowed, with a fee kept
   });
   const now = new Date();
-  const id = await insertSession(deps.db, {
+  const { id, cat } = await openSession(deps, {
     showId,
+    now,
     startsAt: new Date(now.getTime() + 86_400_000),
-    saleStartsAt: now,
     purchaseLimit: 4,
     holdMinutes: 1,
-    tiers: [
-      { name: '看台', priceFen: 38_000 },
-      { name: '内场', priceFen: 58_000, zoneName: '内场' },
-    ],
+    seatFen: 38_000,
+    zoneName: '内场',
+    zoneFen: 58_000,
   });
-  await openSale(deps, id, now);
-  const cat = await loadSessionCatalog(deps.db, id);
   const [ins] = await deps.db.query('INSERT INTO users (openid) VALUES (?)', [`chaos-staff-${seed}`]);
   const staffId = String(ins.insertId);
   await deps.db.query(
@@ -243,8 +238,8 @@ async function main() {
 
   // Heal: every process runs, WeChat behaves; nobody repairs anything by hand.
   await stack.allUp();
-  stack.amqpProxy.cut(false);
-  stack.mysqlProxy.cut(false);
+  stack.amqpProxy.set('up');
+  stack.mysqlProxy.set('up');
   stack.sim.resetFaults();
   await stack.sim.flushNotifications().catch(() => {});
   const { result, heal_s } = await healAndAudit(stack, world, startedAt);

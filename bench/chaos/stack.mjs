@@ -11,41 +11,10 @@ import { createRequire } from 'node:module';
 import { cleanup, dist, freePort, root } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
+// TCP proxies to the shared MySQL and RabbitMQ: set('down') cuts one, set('blackhole') loses its
+// answers, set('up') heals it (the jest suites' proxy, plain CommonJS).
+const { startTcpProxy } = require('../../server/test/helpers/tcp-proxy.js');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * A TCP proxy to a shared service: cut(true) drops every connection and refuses new ones;
- * blackhole(true) still delivers what clients send but drops the answers (a COMMIT that reaches
- * MySQL while its OK never comes back), until cut.
- */
-export async function tcpProxy(target) {
-  let down = false;
-  let hole = false;
-  const open = new Set();
-  const server = createServer((client) => {
-    if (down) return void client.destroy();
-    const upstream = connect(target.port, target.host);
-    const close = () => (client.destroy(), upstream.destroy());
-    for (const s of [client, upstream]) {
-      open.add(s);
-      s.on('error', close).on('close', () => (open.delete(s), close()));
-    }
-    client.on('data', (b) => upstream.write(b));
-    upstream.on('data', (b) => !hole && client.write(b));
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const cut = (v) => {
-    down = v;
-    hole = false;
-    if (v) for (const s of open) s.destroy();
-  };
-  return {
-    port: server.address().port,
-    cut,
-    blackhole: (v) => (hole = v),
-    close: () => (cut(true), new Promise((r) => server.close(() => r()))),
-  };
-}
 
 /** Round-robin over the API processes that are up (what a load balancer in front of them does). */
 async function balancer(ports, isUp) {
@@ -230,8 +199,8 @@ function killer(children) {
 /** The stack's pieces besides the server processes: Redis, proxies, simulator, balancer. */
 async function openServices(o, children, procs) {
   const redis = await privateRedis(children);
-  const mysqlProxy = await tcpProxy({ host: '127.0.0.1', port: 3306 });
-  const amqpProxy = await tcpProxy({ host: '127.0.0.1', port: 5672 });
+  const mysqlProxy = await startTcpProxy({ host: '127.0.0.1', port: 3306 });
+  const amqpProxy = await startTcpProxy({ host: '127.0.0.1', port: 5672 });
   const { startSimulator } = require(`${root}/wechat-sim/dist/index.js`);
   const sim = await startSimulator({ notifyRetryScale: o.notifyRetryScale ?? 0.02, refundDelayMs: 300 });
   const apiPorts = await Promise.all(Array.from({ length: o.apis }, () => freePort()));

@@ -1,11 +1,9 @@
 // Seeds the tour: `sessions` sessions of one show, each with 10,000 seats and a 10,000-unit
 // zone; session 1 is the hot one. Users are inserted in bulk and given signed tokens.
-import { dist } from '../lib.mjs';
+import { dist, openSession } from '../lib.mjs';
 
-const { insertVenue, insertShow, insertSession } = dist('catalog/admin-repo.js');
+const { insertVenue, insertShow } = dist('catalog/admin-repo.js');
 const { blockSeats } = dist('catalog/layout.js');
-const { openSale } = dist('jobs/session-lifecycle.js');
-const { loadSessionCatalog } = dist('catalog/repo.js');
 
 export async function seedTour(deps, { sessions, seatsPerSession, zoneCapacity }) {
   const perSection = seatsPerSession / 4;
@@ -28,19 +26,16 @@ export async function seedTour(deps, { sessions, seatsPerSession, zoneCapacity }
   const now = new Date();
   const out = [];
   for (let i = 0; i < sessions; i++) {
-    const sessionId = await insertSession(deps.db, {
+    const { id: sessionId, cat } = await openSession(deps, {
       showId,
+      now,
       startsAt: new Date(now.getTime() + (30 + i) * 86_400_000),
-      saleStartsAt: now,
       purchaseLimit: 4,
       holdMinutes: 15,
-      tiers: [
-        { name: '看台', priceFen: 68_000 },
-        { name: '内场站席', priceFen: 98_000, zoneName: '内场站席' },
-      ],
+      seatFen: 68_000,
+      zoneName: '内场站席',
+      zoneFen: 98_000,
     });
-    await openSale(deps, sessionId, now);
-    const cat = await loadSessionCatalog(deps.db, sessionId);
     out.push({
       id: sessionId,
       seatIds: [...cat.seats.keys()],

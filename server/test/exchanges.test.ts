@@ -13,7 +13,7 @@ import {
   type SessionFixture,
   type SessionOptions,
 } from './helpers/fixtures';
-import { createPayEnv, type PayEnv } from './helpers/pay-env';
+import { createPayEnv, FREE_REFUNDS, type PayEnv } from './helpers/pay-env';
 import { newDevice } from './helpers/gate';
 import { ADMIN_ENV, loginAdmin } from './admin/helpers';
 
@@ -37,7 +37,7 @@ beforeAll(async () => {
   s = await createSession(p.deps, {
     seats: 60,
     vip: 8,
-    refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }],
+    refundRules: FREE_REFUNDS,
   });
   adminToken = await loginAdmin(p.api);
   // The organiser's rules: exchanges allowed until two hours before a session.

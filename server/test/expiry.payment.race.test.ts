@@ -2,7 +2,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { expireDueOrders } from '../src/orders/expiry';
 import { audit } from './helpers/auditor';
 import { createSession } from './helpers/fixtures';
-import { createPayEnv, type PayEnv } from './helpers/pay-env';
+import { createPayEnv, prepaidOrders, type PayEnv } from './helpers/pay-env';
 
 /**
  * Expiry and payment at the same instant, many times over: the expiry closes the WeChat order
@@ -15,11 +15,7 @@ afterAll(() => p.close());
 
 it('30 races between the buyer paying and the expiry job', async () => {
   const s = await createSession(p.deps, { seats: 30 });
-  const orders = [];
-  for (let i = 0; i < 30; i++)
-    orders.push(
-      await p.orderAndPrepay(`openid-race-${i}`, { sessionId: s.sessionId, seatIds: [s.seatIds[i]] }),
-    );
+  const orders = await prepaidOrders(p, s, 30, 'race');
   // Our hold ends now; WeChat would still take the money for a while (its time_expire is ours,
   // but the clocks meet at this instant), so both may happen at once.
   await p.deps.db.query('UPDATE orders SET expire_at = ? WHERE session_id = ?', [

@@ -4,6 +4,7 @@ import { sessionChangesOf, transfersOf } from '../src/wiring';
 import { resendStuckRefunds } from '../src/jobs/stuck-money';
 import { createSession, type SessionFixture } from './helpers/fixtures';
 import { GateBench, newDevice, type HeldTicket } from './helpers/gate';
+import { FREE_REFUNDS } from './helpers/pay-env';
 
 /**
  * Ticket transfers (转赠, issue 16): offer, cancel, expiry at the cutoff, acceptance (one
@@ -36,7 +37,7 @@ async function session(
   const s = await createSession(g.p.deps, {
     seats: 20,
     realName: o.realName,
-    refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }],
+    refundRules: FREE_REFUNDS,
   });
   await g.assign(s.showId);
   await transfersOf(g.p.deps).saveSettings(

@@ -2,6 +2,7 @@ import type { WaitlistEntry } from '@showtix/shared-types';
 import { audit } from './helpers/auditor';
 import { createSession } from './helpers/fixtures';
 import { GateBench } from './helpers/gate';
+import { FREE_REFUNDS } from './helpers/pay-env';
 
 /**
  * The waiting list end to end with WeChat Pay (the simulator): a ticket refunded by its holder
@@ -15,7 +16,7 @@ afterAll(() => g.close());
 it('a refunded seat is offered to the waiting fan, who pays it and gets the ticket', async () => {
   const s = await createSession(g.p.deps, {
     seats: 1,
-    refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }],
+    refundRules: FREE_REFUNDS,
   });
   const [held] = await g.tickets(s, 1);
   const fan = await g.p.login('openid-waitlist-pay');

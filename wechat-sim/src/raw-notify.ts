@@ -44,6 +44,12 @@ export interface RawNotificationResult extends PostResult {
   notificationId: string;
 }
 
+/** The events a raw notification is when the test names none. */
+const SUCCESS = {
+  transaction: { event_type: 'TRANSACTION.SUCCESS', summary: '支付成功' },
+  refund: { event_type: 'REFUND.SUCCESS', summary: '退款成功' },
+} as const;
+
 export class RawNotifier {
   constructor(
     private readonly store: Store,
@@ -98,16 +104,11 @@ export class RawNotifier {
   }
 
   private spec(opts: RawNotificationOptions): NotificationSpec {
-    const base = { kind: 'raw' as const, associatedData: opts.associatedData, apiV3Key: opts.apiV3Key };
     if (opts.outRefundNo) {
       const refund = this.store.refunds.get(opts.outRefundNo);
       if (!refund) throw new SimError(404, 'REFUND_NOT_FOUND', `unknown out_refund_no ${opts.outRefundNo}`);
       return {
-        ...base,
-        event_type: opts.eventType ?? 'REFUND.SUCCESS',
-        summary: opts.summary ?? '退款成功',
-        original_type: 'refund',
-        url: this.url(opts.url ?? refund.notify_url),
+        ...this.event(opts, 'refund', refund.notify_url),
         out_trade_no: refund.out_trade_no,
         out_refund_no: refund.out_refund_no,
         plaintext: { ...refundNotifyResource(refund, this.mchid), ...opts.resource },
@@ -116,13 +117,22 @@ export class RawNotifier {
     const order = opts.outTradeNo ? this.store.orders.get(opts.outTradeNo) : undefined;
     if (!order) throw new SimError(404, 'ORDER_NOT_FOUND', `unknown out_trade_no ${String(opts.outTradeNo)}`);
     return {
-      ...base,
-      event_type: opts.eventType ?? 'TRANSACTION.SUCCESS',
-      summary: opts.summary ?? '支付成功',
-      original_type: 'transaction',
-      url: this.url(opts.url ?? order.notify_url),
+      ...this.event(opts, 'transaction', order.notify_url),
       out_trade_no: order.out_trade_no,
       plaintext: { ...transactionNotifyResource(order), ...opts.resource },
+    };
+  }
+
+  /** What a raw notification says besides its resource: the success event unless told otherwise. */
+  private event(opts: RawNotificationOptions, type: 'transaction' | 'refund', notifyUrl: string | undefined) {
+    return {
+      kind: 'raw' as const,
+      associatedData: opts.associatedData,
+      apiV3Key: opts.apiV3Key,
+      event_type: opts.eventType ?? SUCCESS[type].event_type,
+      summary: opts.summary ?? SUCCESS[type].summary,
+      original_type: type,
+      url: this.url(opts.url ?? notifyUrl),
     };
   }
 

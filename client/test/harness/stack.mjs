@@ -2,20 +2,15 @@ import { createServer } from 'node:net';
 import { DIST_H5, ROOT, rootRequire, serverDist } from './paths.mjs';
 import { ensureH5Built, ensureServerBuilt, ensureSimBuilt } from './build.mjs';
 
+// The server suites' helpers, plain CommonJS.
+const { deletePrefixed } = rootRequire(`${ROOT}/server/test/helpers/redis-keys.js`);
+const { until: pollUntil } = rootRequire(`${ROOT}/server/test/helpers/until.js`);
+
 const DEV_SECRET = 'development-only-secret-never-use-in-production!';
 
 /** A name no other run on this machine uses, valid for MySQL and as a Redis key prefix. */
 export function uniqueName(tag) {
   return `showtix_${tag}_${process.pid}_${Date.now().toString(36)}`;
-}
-
-async function deleteKeys(redis, prefix) {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    if (keys.length) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
 }
 
 function freePort() {
@@ -124,7 +119,7 @@ export async function startStack(opts = {}) {
     closers.push(async () => {
       const r = new (Redis.default ?? Redis)(config.redisUrl, { lazyConnect: true });
       await r.connect();
-      await deleteKeys(r, prefix);
+      await deletePrefixed(r, prefix);
       await r.quit();
     });
     closers.push(() => server.close());
@@ -179,15 +174,7 @@ export async function api(stack, token, method, path, body) {
 }
 
 /** Polls fn until it answers truthy (payment notifications and ticket issuance are async). */
-export async function until(fn, what, ms = 15_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export const until = (fn, what, ms = 15_000) => pollUntil(fn, what, ms, 50);
 
 /** A fan's bearer token minted directly with the server's dev secret (no WeChat round trip). */
 export async function mintFanToken(stack, openid) {

@@ -290,6 +290,13 @@ function fire(page, cls, event = 'tap', options = {}, n = 0) {
 
 const text = (page, cls, n = 0) => byClass(page, cls)[n]?.textContent ?? '';
 
+/** Taps the first `.cls` and waits for the navigation it starts; answers every navigation so far. */
+async function tapToNavigate(page, cls, what) {
+  fire(page, cls, 'tap');
+  await until(() => calls.navigate.length, what);
+  return calls.navigate;
+}
+
 function reset() {
   routes.clear();
   storage.clear();
@@ -316,5 +323,6 @@ module.exports = {
   byClass,
   fire,
   text,
+  tapToNavigate,
   wxAttr,
 };

@@ -14,6 +14,7 @@ const {
   byClass,
   fire,
   text,
+  tapToNavigate,
   wxAttr,
 } = require('./mp');
 const { colourAt } = require('./canvas');
@@ -76,15 +77,14 @@ beforeEach(() => {
 
 const total = (page) => text(page, 'bottom-bar__info').replace('合计', '');
 
+/** What the legend says for seatMap()'s two tiers, in order. */
+const LEGEND = ['VIP ¥1,880', '看台 ¥680.50', '已售/锁定', '已选'];
+const legend = (page) => byClass(page, 'legend__text').map((e) => e.textContent);
+
 test('taps on the canvas select seats up to the limit with a running total', async () => {
   const page = openPage('pages/seatmap/index', { sessionId: '7', showId: '3' });
   await until(() => byClass(page, 'legend__item').length === 4, 'the legend');
-  expect(byClass(page, 'legend__text').map((e) => e.textContent)).toEqual([
-    'VIP ¥1,880',
-    '看台 ¥680.50',
-    '已售/锁定',
-    '已选',
-  ]);
+  expect(legend(page)).toEqual(LEGEND);
   expect(text(page, 'seatmap__title')).toBe('星河巡回演唱会');
 
   fire(page, 'seat-canvas__canvas', 'tap', { detail: point('s1') });
@@ -106,9 +106,9 @@ test('taps on the canvas select seats up to the limit with a running total', asy
   await until(() => byClass(page, 'seat-chip').length === 1, 'the removal');
   expect(total(page)).toBe('¥680.50');
 
-  fire(page, 'btn--primary', 'tap');
-  await until(() => calls.navigate.length, 'navigation');
-  expect(calls.navigate).toEqual([['navigateTo', '/pages/confirm/index?sessionId=7']]);
+  expect(await tapToNavigate(page, 'btn--primary', 'navigation')).toEqual([
+    ['navigateTo', '/pages/confirm/index?sessionId=7'],
+  ]);
   expect(JSON.parse(storage.get('showtix.draft'))).toMatchObject({
     sessionId: '7',
     showTitle: '星河巡回演唱会',
@@ -124,12 +124,7 @@ test('a mixed session sells its standing zone behind the 站票 tab', async () =
   serveMap(mixed, 'L2'); // a new layout version: the page fetches it again
   const page = openPage('pages/seatmap/index', { sessionId: '7', showId: '3' });
   await until(() => byClass(page, 'seating-switch__tab').length === 2, 'the 座位/站票 switch');
-  expect(byClass(page, 'legend__text').map((e) => e.textContent)).toEqual([
-    'VIP ¥1,880',
-    '看台 ¥680.50',
-    '已售/锁定',
-    '已选',
-  ]);
+  expect(legend(page)).toEqual(LEGEND);
   expect(text(page, 'seating-switch__tab', 1)).toBe('站票¥280 起');
   // WeChat's screen reader reads aria-role / aria-label: the compiled templates must carry them.
   const tabs = byClass(page, 'seating-switch__tab');
@@ -143,9 +138,9 @@ test('a mixed session sells its standing zone behind the 站票 tab', async () =
   fire(page, 'stepper__btn', 'tap', {}, 1);
   await until(() => text(page, 'stepper__num') === '2', 'two tickets');
   expect(total(page)).toBe('¥560');
-  fire(page, 'btn--primary', 'tap');
-  await until(() => calls.navigate.length, 'navigation');
-  expect(calls.navigate).toEqual([['navigateTo', '/pages/confirm/index?sessionId=7']]);
+  expect(await tapToNavigate(page, 'btn--primary', 'navigation')).toEqual([
+    ['navigateTo', '/pages/confirm/index?sessionId=7'],
+  ]);
   expect(JSON.parse(storage.get('showtix.draft')).zone).toEqual({
     id: 'z1',
     name: '内场站席',

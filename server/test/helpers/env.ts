@@ -7,6 +7,7 @@ import { ManualClock } from '../../src/clock';
 import { loadConfig, type Config } from '../../src/config';
 import { dropDatabase } from '../../src/db/pool';
 import { migrateUp } from '../../src/db/migrate';
+import { deletePrefixed } from './redis-keys';
 
 const BASE_MYSQL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 const BASE_REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
@@ -48,12 +49,7 @@ export async function deleteKeys(url: string, prefix: string): Promise<void> {
   if (CLUSTER_NODES) return deleteClusterKeys(CLUSTER_NODES.split(','), prefix);
   const r = new Redis(url);
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      if (keys.length) await r.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    await deletePrefixed(r, prefix);
   } finally {
     await r.quit();
   }

@@ -6,7 +6,7 @@ import {
   type OfflineBundle,
 } from '@showtix/shared-types/dist/ticket-code';
 import { assignStaff, createSession, createUsers, type SessionFixture } from './fixtures';
-import { createPayEnv, type PayEnv } from './pay-env';
+import { createPayEnv, FREE_REFUNDS, type PayEnv } from './pay-env';
 
 /** A fan's phone: an Ed25519 key generated "on the device", as the wallet does. */
 export interface Device {
@@ -47,7 +47,7 @@ export class GateBench {
     this.p = await createPayEnv();
     this.s = await createSession(this.p.deps, {
       seats: 60,
-      refundRules: [{ hoursBeforeStart: 0, feePercent: 0 }],
+      refundRules: FREE_REFUNDS,
     });
     this.other = await createSession(this.p.deps, { seats: 10 });
     [this.staff] = await createUsers(this.p.deps, 1);

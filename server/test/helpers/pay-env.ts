@@ -99,6 +99,19 @@ export async function createPayEnv(o: PayEnvOptions = {}): Promise<PayEnv> {
   };
 }
 
+/**
+ * `n` fans (openid-<tag>-<i>) who each order seat i of `s` and start its payment, one after
+ * another; the simulator has paid none of them yet.
+ */
+export async function prepaidOrders(p: PayEnv, s: SessionFixture, n: number, tag: string) {
+  const orders = [];
+  for (let i = 0; i < n; i++)
+    orders.push(
+      await p.orderAndPrepay(`openid-${tag}-${i}`, { sessionId: s.sessionId, seatIds: [s.seatIds[i]] }),
+    );
+  return orders;
+}
+
 /** Refunds free of charge until the session starts: for tests where the refund fee is not the point. */
 export const FREE_REFUNDS = [{ hoursBeforeStart: 0, feePercent: 0 }];
 

@@ -3,7 +3,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { startJobs } from '../../src/server';
 import type { Scheduler } from '../../src/jobs/scheduler';
 import { createSession } from '../helpers/fixtures';
-import { createPayEnv, type PayEnv } from '../helpers/pay-env';
+import { createPayEnv, prepaidOrders, type PayEnv } from '../helpers/pay-env';
 
 /**
  * RabbitMQ stopped during a sale: payments still commit (their messages wait in the outbox),
@@ -25,11 +25,7 @@ afterAll(async () => {
 
 it('pays during the outage, issues every ticket after it', async () => {
   const s = await createSession(p.deps, { seats: 10 });
-  const orders = [];
-  for (let i = 0; i < 5; i++)
-    orders.push(
-      await p.orderAndPrepay(`openid-mq-${i}`, { sessionId: s.sessionId, seatIds: [s.seatIds[i]] }),
-    );
+  const orders = await prepaidOrders(p, s, 5, 'mq');
   rabbit('stop_app');
   try {
     for (const o of orders) p.sim.pay(o.payParams);

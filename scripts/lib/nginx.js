@@ -1,0 +1,52 @@
+// An nginx prefix of its own for the deployment templates (deploy/nginx): scripts/cluster.mjs and
+// the server's jest suites (server/test/helpers/nginx.ts) lay theirs out with these. Plain
+// CommonJS and Node built-ins only (types in nginx.d.ts), so both can load it.
+const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const path = require('node:path');
+
+const TEMPLATES = path.resolve(__dirname, '../../deploy/nginx');
+
+/**
+ * Fills a template's placeholders: the listen address (127.0.0.1:port) and, by name, the rest
+ * (SHOWTIX_UPSTREAM or SHOWTIX_UPSTREAM_SERVERS).
+ */
+function site(template, port, values) {
+  let text = readFileSync(path.join(TEMPLATES, template), 'utf8');
+  for (const [name, value] of Object.entries(values)) text = text.replaceAll(`\${${name}}`, value);
+  return text.replaceAll('${LISTEN_PORT}', `127.0.0.1:${port}`);
+}
+
+/** The cluster template's site on 127.0.0.1:port in front of `upstreams` (host:port each). */
+function clusterSite(port, upstreams) {
+  const servers = upstreams.map((u) => `server ${u} max_fails=2 fail_timeout=5s;`).join('\n    ');
+  return site('showtix-cluster.conf.template', port, { SHOWTIX_UPSTREAM_SERVERS: servers });
+}
+
+/**
+ * Lays out `prefix`: logs/, the site as showtix.conf and a main nginx.conf that includes it (its
+ * pid, logs and temp files inside the prefix). Answers nginx's arguments for that prefix; the
+ * caller adds '-t' or '-g', 'daemon off;'.
+ */
+function layOut(prefix, siteConf, workerConnections) {
+  mkdirSync(path.join(prefix, 'logs'), { recursive: true });
+  writeFileSync(path.join(prefix, 'showtix.conf'), siteConf);
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((t) => `  ${t}_temp_path ${prefix}/${t};`)
+    .join('\n');
+  writeFileSync(
+    path.join(prefix, 'nginx.conf'),
+    `worker_processes 1;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/logs/error.log warn;
+events { worker_connections ${workerConnections}; }
+http {
+  access_log off;
+${temp}
+  include ${prefix}/showtix.conf;
+}
+`,
+  );
+  return ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'logs/error.log')];
+}
+
+module.exports = { site, clusterSite, layOut };
