@@ -1,4 +1,4 @@
-import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
+import { unlessDuplicate, type Conn, type Db } from '../db/pool';
 import { attendeeOfItemJoin } from '../attendees/repo';
 import type { Rows } from '../db/rows';
 
@@ -93,17 +93,14 @@ export async function insertCheckin(
     now: Date;
   },
 ): Promise<boolean> {
-  try {
+  return unlessDuplicate(false, async () => {
     await conn.query(
       `INSERT INTO checkins (ticket_id, session_id, gate, staff_user_id, device, mode, kind, scanned_at, recorded_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [c.ticketId, c.sessionId, c.gate, c.staffUserId, c.device, c.mode, c.kind, c.scannedAt, c.now],
     );
     return true;
-  } catch (err) {
-    if (sqlErrno(err) === ER_DUP_ENTRY) return false;
-    throw err;
-  }
+  });
 }
 
 export async function attendeeOfTicket(

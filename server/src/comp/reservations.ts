@@ -5,10 +5,10 @@ import {
   type ReserveSeatsInput,
 } from '@showtix/shared-types';
 import type { Actor } from '../audit/actor';
-import { audited } from '../audit/tx';
+import { audited, type AuditOf } from '../audit/tx';
 import { SESSION_STATUS } from '../catalog/types';
 import type { SessionCatalog } from '../catalog/types';
-import { ER_DUP_ENTRY, sqlErrno, type Conn } from '../db/pool';
+import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { appError } from '../errors';
 import type { CompDeps } from './deps';
 import * as repo from './repo';
@@ -33,6 +33,25 @@ export function refuseIfOver(s: repo.SessionLock | undefined, now: Date): repo.S
   if (s.starts_at.getTime() <= now.getTime())
     throw appError('SESSION_STATE_INVALID', { status: 'started' }, '场次已开演');
   return s;
+}
+
+/**
+ * An audited change to a session's reservations or comps: made under the session's row lock, and
+ * refused once the session is over.
+ */
+export function auditedInSession<T>(
+  db: Db,
+  who: Actor,
+  sessionId: string,
+  now: Date,
+  change: (c: Conn) => Promise<T>,
+  entry: AuditOf<T>,
+): Promise<T> {
+  const locked = async (c: Conn) => {
+    refuseIfOver(await repo.lockSession(c, sessionId), now);
+    return change(c);
+  };
+  return audited(db, who, now, locked, entry);
 }
 
 const total = (r: { seats: string[]; zones: Map<string, number> }) =>
@@ -153,12 +172,12 @@ export class ReservationService {
   /** Puts reserved seats back on public sale (none may carry a live comp ticket). */
   async releaseSeats(who: Actor, sessionId: string, input: ReserveSeatsInput, now: Date) {
     const seatIds = input.seatIds.map(String);
-    const freed = await audited(
+    const freed = await auditedInSession(
       this.d.db,
       who,
+      sessionId,
       now,
       async (c) => {
-        refuseIfOver(await repo.lockSession(c, sessionId), now);
         const reserved = await repo.reservedSeatsLocked(c, sessionId, seatIds);
         const issued = new Set(await repo.issuedUnits(c, sessionId));
         const inUse = reserved.filter((id) => issued.has(repo.seatUnit(id)));
@@ -197,12 +216,12 @@ export class ReservationService {
   ): Promise<ReservationsView> {
     let taken: string[] = [];
     try {
-      await audited(
+      await auditedInSession(
         this.d.db,
         who,
+        sessionId,
         now,
         async (c) => {
-          refuseIfOver(await repo.lockSession(c, sessionId), now);
           const r = await change(c, await repo.reservedUnits(c, sessionId));
           taken = r.redis;
           await r.write?.().catch((err: unknown) => {

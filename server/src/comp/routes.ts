@@ -8,8 +8,7 @@ import {
   ReserveZoneSchema,
 } from '@showtix/shared-types';
 import type { Clock } from '../clock';
-import { pathId } from '../catalog/routes';
-import { ADMIN_PREFIX, actor, allow } from '../http/admin/http';
+import { ADMIN_PREFIX, adminRoutes, allow } from '../http/admin/http';
 import { principal } from '../http/auth';
 import type { ReservationService } from './reservations';
 import type { CompService } from './service';
@@ -23,40 +22,25 @@ export function compAdminRoutes(
 ): Router {
   const r = new Router({ prefix: ADMIN_PREFIX });
   r.use(auth);
-  r.get('/sessions/:sessionId/reservations', allow('operator'), async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = await reservations.view(pathId(ctx.params.sessionId));
-  });
-  r.post('/sessions/:sessionId/reservations/seats', allow('operator'), async (ctx) => {
-    const input = ReserveSeatsSchema.parse(ctx.request.body);
-    ctx.body = await reservations.reserveSeats(actor(ctx), pathId(ctx.params.sessionId), input, clock.now());
-  });
-  r.post('/sessions/:sessionId/reservations/seats/release', allow('operator'), async (ctx) => {
-    const input = ReserveSeatsSchema.parse(ctx.request.body);
-    ctx.body = await reservations.releaseSeats(actor(ctx), pathId(ctx.params.sessionId), input, clock.now());
-  });
-  r.put('/sessions/:sessionId/reservations/zones/:zoneId', allow('operator'), async (ctx) => {
-    const { reserved } = ReserveZoneSchema.parse(ctx.request.body);
-    const [sessionId, zoneId] = [pathId(ctx.params.sessionId), pathId(ctx.params.zoneId)];
-    ctx.body = await reservations.setZone(actor(ctx), sessionId, zoneId, reserved, clock.now());
-  });
-  r.get('/sessions/:sessionId/comps', allow('operator'), async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = await comps.list(pathId(ctx.params.sessionId));
-  });
-  r.post('/sessions/:sessionId/comps', allow('operator'), async (ctx) => {
-    const input = CompIssueSchema.parse(ctx.request.body);
-    ctx.status = 201;
-    ctx.body = await comps.issue(actor(ctx), pathId(ctx.params.sessionId), input, clock.now());
-  });
-  r.get('/comps/:orderId', allow('operator'), async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = await comps.get(pathId(ctx.params.orderId));
-  });
-  r.post('/comps/:orderId/void', allow('operator'), async (ctx) => {
-    const input = CompVoidSchema.parse(ctx.request.body);
-    ctx.body = await comps.void(actor(ctx), pathId(ctx.params.orderId), input, clock.now());
-  });
+  const op = adminRoutes(r, clock, allow('operator'));
+  // What an operator reserves or issues here must show at once: never a cached copy.
+  const fresh = { noStore: true };
+  op.get('/sessions/:sessionId/reservations', (c) => reservations.view(c.id('sessionId')), fresh);
+  op.post('/sessions/:sessionId/reservations/seats', ReserveSeatsSchema, (c) =>
+    reservations.reserveSeats(c.who, c.id('sessionId'), c.input, c.now),
+  );
+  op.post('/sessions/:sessionId/reservations/seats/release', ReserveSeatsSchema, (c) =>
+    reservations.releaseSeats(c.who, c.id('sessionId'), c.input, c.now),
+  );
+  op.put('/sessions/:sessionId/reservations/zones/:zoneId', ReserveZoneSchema, (c) =>
+    reservations.setZone(c.who, c.id('sessionId'), c.id('zoneId'), c.input.reserved, c.now),
+  );
+  op.get('/sessions/:sessionId/comps', (c) => comps.list(c.id('sessionId')), fresh);
+  op.create('/sessions/:sessionId/comps', CompIssueSchema, (c) =>
+    comps.issue(c.who, c.id('sessionId'), c.input, c.now),
+  );
+  op.get('/comps/:orderId', (c) => comps.get(c.id('orderId')), fresh);
+  op.post('/comps/:orderId/void', CompVoidSchema, (c) => comps.void(c.who, c.id('orderId'), c.input, c.now));
   return r;
 }
 

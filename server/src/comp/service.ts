@@ -19,7 +19,7 @@ import { admittedCount, lockOrderTickets, moveOrderTickets } from '../tickets/re
 import { newTicketNo } from '../tickets/service';
 import type { CompDeps } from './deps';
 import * as repo from './repo';
-import { refuseIfOver } from './reservations';
+import { auditedInSession } from './reservations';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 /** 10 characters of 32 (50 bits), no look-alikes: read out over the phone if need be. */
@@ -60,12 +60,12 @@ export class CompService {
     const code = newClaimCode();
     let orderId: string;
     try {
-      orderId = await audited(
+      orderId = await auditedInSession(
         this.d.db,
         who,
+        sessionId,
         now,
         async (c) => {
-          refuseIfOver(await repo.lockSession(c, sessionId), now);
           const items = await this.pickUnits(c, sessionId, input);
           const id = this.d.ids.next(now.getTime());
           const orderNo = orderNoFor(id, now);

@@ -91,5 +91,15 @@ export function sqlErrno(err: unknown): number | undefined {
 }
 
 export const ER_DUP_ENTRY = 1062;
+
+/** Runs a write that a unique key may refuse (someone was there first): `refused` is then the answer. */
+export async function unlessDuplicate<T, F>(refused: F, write: () => Promise<T>): Promise<T | F> {
+  try {
+    return await write();
+  } catch (err) {
+    if (sqlErrno(err) === ER_DUP_ENTRY) return refused;
+    throw err;
+  }
+}
 /** CHECK constraint violated: MariaDB reports 4025, MySQL 8 reports 3819. */
 export const ER_CHECK_FAILED = [4025, 3819];

@@ -1,6 +1,7 @@
 import type { ResultSetHeader } from 'mysql2/promise';
 import type { SealedAttendee } from '../attendees/crypto';
 import type { Conn, Db } from '../db/pool';
+import { findOne, type RowSource } from '../db/find-one';
 import { TICKET_STATUS } from '../lifecycle/statuses';
 import type { TicketRow as TicketTableRow } from '../tickets/repo';
 import type { Rows } from '../db/rows';
@@ -130,29 +131,18 @@ export interface TransferRow {
   to_id_hash: string | null;
 }
 
-export async function openTransferOfTicket(conn: Conn, ticketId: string): Promise<TransferRow | undefined> {
-  const [rows] = await conn.query<Rows<TransferRow>>(
-    'SELECT * FROM ticket_transfers WHERE open_ticket_id = ? FOR UPDATE',
-    [ticketId],
-  );
-  return rows[0];
-}
+/** Whole offers: every lookup below is by a unique key (id, code_hash, open_ticket_id). */
+const TRANSFERS: RowSource = { table: 'ticket_transfers', columns: '*' };
 
-export async function lockTransferByHash(conn: Conn, codeHash: string): Promise<TransferRow | undefined> {
-  const [rows] = await conn.query<Rows<TransferRow>>(
-    'SELECT * FROM ticket_transfers WHERE code_hash = ? FOR UPDATE',
-    [codeHash],
-  );
-  return rows[0];
-}
+export const openTransferOfTicket = (conn: Conn, ticketId: string) =>
+  findOne<TransferRow>(conn, TRANSFERS, 'open_ticket_id = ?', [ticketId], true);
+
+export const lockTransferByHash = (conn: Conn, codeHash: string) =>
+  findOne<TransferRow>(conn, TRANSFERS, 'code_hash = ?', [codeHash], true);
 
 /** An offer by its code's hash (a plain read: the caller locks the ticket, then the transfer). */
-export async function transferByHash(db: Db | Conn, codeHash: string): Promise<TransferRow | undefined> {
-  const [rows] = await db.query<Rows<TransferRow>>('SELECT * FROM ticket_transfers WHERE code_hash = ?', [
-    codeHash,
-  ]);
-  return rows[0];
-}
+export const transferByHash = (db: Db | Conn, codeHash: string) =>
+  findOne<TransferRow>(db, TRANSFERS, 'code_hash = ?', [codeHash]);
 
 export async function ticketOfTransfer(c: Db | Conn, id: string): Promise<string> {
   const [rows] = await c.query<Rows<Pick<TransferRow, 'ticket_id'>>>(
@@ -170,13 +160,8 @@ export async function lockShow(conn: Conn, showId: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-export async function lockTransferById(conn: Conn, id: string): Promise<TransferRow | undefined> {
-  const [rows] = await conn.query<Rows<TransferRow>>(
-    'SELECT * FROM ticket_transfers WHERE id = ? FOR UPDATE',
-    [id],
-  );
-  return rows[0];
-}
+export const lockTransferById = (conn: Conn, id: string) =>
+  findOne<TransferRow>(conn, TRANSFERS, 'id = ?', [id], true);
 
 export async function insertTransfer(
   conn: Conn,

@@ -2,10 +2,10 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { TransferAcceptSchema, TransferCodeSchema, TransferSettingsSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
-import { pathId, pathParam } from '../catalog/routes';
+import { pathParam } from '../catalog/routes';
 import { appError } from '../errors';
 import { principal } from '../http/auth';
-import { ADMIN_PREFIX, actor, allow } from '../http/admin/http';
+import { ADMIN_PREFIX, adminRoutes, allow } from '../http/admin/http';
 import { clientOf } from '../risk/client';
 import type { RiskService } from '../risk/service';
 import type { TransferService } from './service';
@@ -57,13 +57,11 @@ export function transferRoutes(
 export function transferAdminRoutes(transfers: TransferService, auth: Middleware, clock: Clock): Router {
   const r = new Router({ prefix: ADMIN_PREFIX });
   r.use(auth);
-  r.get('/shows/:showId/transfer-settings', allow('operator'), async (ctx) => {
-    ctx.body = await transfers.settings(pathId(ctx.params.showId));
-  });
-  r.put('/shows/:showId/transfer-settings', allow('operator'), async (ctx) => {
-    const input = TransferSettingsSchema.parse(ctx.request.body);
-    ctx.body = await transfers.saveSettings(actor(ctx), pathId(ctx.params.showId), input, clock.now());
-  });
+  const op = adminRoutes(r, clock, allow('operator'));
+  op.get('/shows/:showId/transfer-settings', (c) => transfers.settings(c.id('showId')));
+  op.put('/shows/:showId/transfer-settings', TransferSettingsSchema, (c) =>
+    transfers.saveSettings(c.who, c.id('showId'), c.input, c.now),
+  );
   r.get('/orders/:orderNo/transfers', allow('operator'), async (ctx) => {
     const no = ctx.params.orderNo;
     if (!no || !/^\d{6,32}$/.test(no)) throw appError('NOT_FOUND', undefined, '订单不存在');

@@ -1,6 +1,6 @@
 import type { SealedAttendee } from '../attendees/crypto';
 import { SEALED_COLUMNS, sealedValues, type SealedColumnsRow } from '../attendees/repo';
-import { ER_DUP_ENTRY, inTransaction, sqlErrno, type Conn, type Db } from '../db/pool';
+import { inTransaction, unlessDuplicate, type Conn, type Db } from '../db/pool';
 import { tryMove, type Transition } from '../lifecycle/transitions';
 import type { Rows } from '../db/rows';
 
@@ -15,17 +15,14 @@ export async function insertAttendees(
   sessionId: string,
   list: SealedAttendee[],
 ): Promise<boolean> {
-  try {
-    const rows = list.map((a, i) => [entryId, i, sessionId, ...sealedValues(a)]);
+  const rows = list.map((a, i) => [entryId, i, sessionId, ...sealedValues(a)]);
+  return unlessDuplicate(false, async () => {
     await conn.query(
       `INSERT INTO waitlist_attendees (entry_id, position, session_id, ${SEALED_COLUMNS}) VALUES ?`,
       [rows],
     );
     return true;
-  } catch (err) {
-    if (sqlErrno(err) === ER_DUP_ENTRY) return false;
-    throw err;
-  }
+  });
 }
 
 /** The ID hashes of these that hold a ticket or a pending order of the session now. */

@@ -1,5 +1,5 @@
 import type { ResultSetHeader } from 'mysql2/promise';
-import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
+import { unlessDuplicate, type Conn, type Db } from '../db/pool';
 import { WAITLIST_STATUS } from '../lifecycle/statuses';
 import type { Rows } from '../db/rows';
 
@@ -23,17 +23,14 @@ export async function insertEntry(
   conn: Conn,
   e: { sessionId: string; tierId: string; userId: string; quantity: number; now: Date },
 ): Promise<string | undefined> {
-  try {
+  return unlessDuplicate(undefined, async () => {
     const [res] = await conn.query<ResultSetHeader>(
       `INSERT INTO waitlist_entries (session_id, tier_id, user_id, quantity, status, live, created_at)
        VALUES (?, ?, ?, ?, ?, 1, ?)`,
       [e.sessionId, e.tierId, e.userId, e.quantity, W.WAITING, e.now],
     );
     return String(res.insertId);
-  } catch (err) {
-    if (sqlErrno(err) === ER_DUP_ENTRY) return undefined;
-    throw err;
-  }
+  });
 }
 
 /** The fan's live entry (waiting or offered) in a tier's line, if any. */

@@ -11,7 +11,7 @@ import { appError } from '../../errors';
 import { sleep, type InventoryService } from '../../inventory/service';
 import { recordAudit } from '../../audit/repo';
 import type { Actor } from '../../audit/actor';
-import { audited } from '../../audit/tx';
+import { audited, type AuditOf } from '../../audit/tx';
 import { lockShow } from '../shows/repo';
 import { EMPTY_CLAIMS, planTiers, type TierSpec } from './plan';
 import * as repo from './repo';
@@ -52,6 +52,17 @@ export class SessionService {
     const s = await repo.findSession(c, id, lock);
     if (!s) throw appError('NOT_FOUND', undefined, '场次不存在');
     return s;
+  }
+
+  /** An audited change to one session, made with its row locked (FOR UPDATE) for the transaction. */
+  private changeLocked<T>(
+    who: Actor,
+    id: string,
+    now: Date,
+    change: (c: Conn, s: SessionRow) => Promise<T>,
+    entry: AuditOf<T>,
+  ): Promise<T> {
+    return audited(this.d.db, who, now, async (c) => change(c, await this.require(c, id, true)), entry);
   }
 
   async get(id: string): Promise<AdminSessionDetail> {
@@ -123,12 +134,11 @@ export class SessionService {
     input: Partial<SessionFields>,
     now: Date,
   ): Promise<AdminSessionDetail> {
-    await audited(
-      this.d.db,
+    await this.changeLocked(
       who,
+      id,
       now,
-      async (c) => {
-        const s = await this.require(c, id, true);
+      async (c, s) => {
         if (s.status === SESSION_STATUS.ENDED)
           throw appError('SESSION_STATE_INVALID', undefined, '场次已结束，不能修改');
         const startsAt = input.startsAt ? new Date(input.startsAt) : s.starts_at;
@@ -263,12 +273,11 @@ export class SessionService {
 
   /** Ends the sale (and the session): nothing more can be bought. */
   async end(who: Actor, id: string, now: Date): Promise<AdminSessionDetail> {
-    await audited(
-      this.d.db,
+    await this.changeLocked(
       who,
+      id,
       now,
-      async (c) => {
-        const s = await this.require(c, id, true);
+      async (c, s) => {
         const from = [SESSION_STATUS.PRESALE, ...SELLING];
         if (!from.includes(s.status)) throw appError('SESSION_STATE_INVALID', undefined, '场次已结束');
         await transitionSession(c, id, from, SESSION_STATUS.ENDED);

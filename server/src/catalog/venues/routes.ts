@@ -10,7 +10,7 @@ import {
 import { z } from 'zod';
 import type { Clock } from '../../clock';
 import { pathId } from '../routes';
-import { ADMIN_PREFIX, actor, allow, download } from '../../http/admin/http';
+import { ADMIN_PREFIX, adminRoutes, allow, download } from '../../http/admin/http';
 import type { VenueService } from './service';
 
 const ExportQuery = z.strictObject({ format: z.enum(['csv', 'json']).default('csv') });
@@ -18,15 +18,12 @@ const ExportQuery = z.strictObject({ format: z.enum(['csv', 'json']).default('cs
 export function venueRoutes(venues: VenueService, auth: Middleware, clock: Clock): Router {
   const r = new Router({ prefix: `${ADMIN_PREFIX}/venues` });
   r.use(auth);
+  const op = adminRoutes(r, clock, allow('operator'));
   // Staff managers pick shows, not venues; reading venues is for whoever builds shows.
   r.get('/', allow('operator'), async (ctx) => {
     ctx.body = { items: await venues.list() };
   });
-  r.post('/', allow('operator'), async (ctx) => {
-    const input = VenueCreateSchema.parse(ctx.request.body);
-    ctx.status = 201;
-    ctx.body = await venues.create(actor(ctx), input, clock.now());
-  });
+  op.create('/', VenueCreateSchema, (c) => venues.create(c.who, c.input, c.now));
   r.post('/layout/generate', allow('operator'), async (ctx) => {
     ctx.body = venues.generate(GenerateLayoutSchema.parse(ctx.request.body).blocks);
   });
@@ -34,17 +31,11 @@ export function venueRoutes(venues: VenueService, auth: Middleware, clock: Clock
     const input = ParseLayoutSchema.parse(ctx.request.body);
     ctx.body = venues.parse(input.format, input.text);
   });
-  r.get('/:venueId', allow('operator'), async (ctx) => {
-    ctx.body = await venues.get(pathId(ctx.params.venueId));
-  });
-  r.patch('/:venueId', allow('operator'), async (ctx) => {
-    const input = VenueUpdateSchema.parse(ctx.request.body);
-    ctx.body = await venues.update(actor(ctx), pathId(ctx.params.venueId), input, clock.now());
-  });
-  r.put('/:venueId/layout', allow('operator'), async (ctx) => {
-    const input = VenueLayoutSchema.parse(ctx.request.body);
-    ctx.body = await venues.replaceLayout(actor(ctx), pathId(ctx.params.venueId), input, clock.now());
-  });
+  op.get('/:venueId', (c) => venues.get(c.id('venueId')));
+  op.patch('/:venueId', VenueUpdateSchema, (c) => venues.update(c.who, c.id('venueId'), c.input, c.now));
+  op.put('/:venueId/layout', VenueLayoutSchema, (c) =>
+    venues.replaceLayout(c.who, c.id('venueId'), c.input, c.now),
+  );
   r.get('/:venueId/layout', allow('operator'), async (ctx) => {
     const { format } = ExportQuery.parse(ctx.query);
     const file = await venues.export(pathId(ctx.params.venueId), format);

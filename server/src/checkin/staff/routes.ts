@@ -6,7 +6,7 @@ import type { Clock } from '../../clock';
 import { pathId } from '../../catalog/routes';
 import { principal } from '../../http/auth';
 import { appError } from '../../errors';
-import { ADMIN_PREFIX, actor, allow } from '../../http/admin/http';
+import { ADMIN_PREFIX, actor, adminRoutes, allow } from '../../http/admin/http';
 import type { StaffService } from './service';
 
 const RemoveQuery = z.strictObject({
@@ -21,28 +21,17 @@ const GateQuery = z.strictObject({ showId: IdSchema });
 export function staffRoutes(staff: StaffService, auth: Middleware, clock: Clock): Router {
   const r = new Router({ prefix: `${ADMIN_PREFIX}/staff` });
   r.use(auth, allow('staff_manager'));
-  r.get('/', async (ctx) => {
-    ctx.body = { items: await staff.list() };
-  });
-  r.post('/', async (ctx) => {
-    const input = StaffAssignSchema.parse(ctx.request.body);
-    ctx.status = 201;
-    ctx.body = await staff.assign(actor(ctx), input.userId, input.showIds, clock.now());
-  });
+  const routes = adminRoutes(r, clock);
+  routes.get('/', async () => ({ items: await staff.list() }));
+  routes.create('/', StaffAssignSchema, (c) => staff.assign(c.who, c.input.userId, c.input.showIds, c.now));
   r.get('/users', async (ctx) => {
     ctx.body = { items: await staff.findUsers(UserQuery.parse(ctx.query).q) };
   });
   r.get('/gates', async (ctx) => {
     ctx.body = await staff.gates(GateQuery.parse(ctx.query).showId);
   });
-  r.get('/invites', async (ctx) => {
-    ctx.body = { items: await staff.listInvites() };
-  });
-  r.post('/invites', async (ctx) => {
-    const input = InviteCreateSchema.parse(ctx.request.body);
-    ctx.status = 201;
-    ctx.body = await staff.createInvite(actor(ctx), input, clock.now());
-  });
+  routes.get('/invites', async () => ({ items: await staff.listInvites() }));
+  routes.create('/invites', InviteCreateSchema, (c) => staff.createInvite(c.who, c.input, c.now));
   r.post('/invites/:code/revoke', async (ctx) => {
     const { code } = InviteRedeemSchema.parse({ code: ctx.params.code });
     ctx.body = await staff.revokeInvite(actor(ctx), code, clock.now());

@@ -1,8 +1,13 @@
 import type { Context, Middleware, Next } from 'koa';
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { AdminRole } from '@showtix/shared-types';
+import type { ZodType } from 'zod';
 import { appError } from '../../errors';
 import type { Actor } from '../../audit/actor';
+import type { Clock } from '../../clock';
+import { pathId } from '../../catalog/routes';
 
 export type { Actor };
 
@@ -96,4 +101,61 @@ export function download(ctx: Context, fileName: string, type: string, body: str
   );
   ctx.set('Cache-Control', 'no-store');
   ctx.body = body;
+}
+
+/** What an admin route hands its one service call. */
+export interface AdminCall<I> {
+  /** The signed-in admin, for the audit log. */
+  who: Actor;
+  /** A path parameter read as an id: one that is not an id answers 404, like an id that does not exist. */
+  id(param: string): string;
+  /** The JSON body as the route's schema checked it (undefined for a route without one). */
+  input: I;
+  now: Date;
+}
+
+type AdminCallFn<I> = (c: AdminCall<I>) => unknown;
+
+interface HandlerOptions<I> {
+  /** Checks the JSON body; a route without one ignores the body. */
+  schema?: ZodType<I>;
+  /** 201 for a create; 200 otherwise. */
+  status?: number;
+  /** For what an operator must always see fresh. */
+  noStore?: boolean;
+}
+
+/**
+ * Registers the usual admin routes on `r`: check the body against the route's schema, make one
+ * service call with the acting admin, the path ids and the time, and answer what it returns.
+ * `guards` (the role check) go before each route, unless the router checks roles for all of its
+ * routes itself. A route that does more (queries, files, 204s) stays a plain Koa handler.
+ */
+export function adminRoutes(r: Router, clock: Clock, ...guards: Middleware[]) {
+  const handle =
+    <I>(call: AdminCallFn<I>, o: HandlerOptions<I> = {}): Middleware =>
+    async (ctx) => {
+      // The body is checked before the ids, so a request wrong in both answers 400, as it always has.
+      const input = o.schema ? o.schema.parse(ctx.request.body) : (undefined as I);
+      const params = (ctx as RouterContext).params;
+      const c = { who: actor(ctx), id: (p: string) => pathId(params[p]), input, now: clock.now() };
+      if (o.noStore) ctx.set('Cache-Control', 'no-store');
+      if (o.status) ctx.status = o.status;
+      ctx.body = await call(c);
+    };
+  return {
+    get: (path: string, call: AdminCallFn<undefined>, o: { noStore?: boolean } = {}) =>
+      r.get(path, ...guards, handle(call, o)),
+    /** A POST that creates something: 201. */
+    create: <I>(path: string, schema: ZodType<I>, call: AdminCallFn<I>) =>
+      r.post(path, ...guards, handle(call, { schema, status: 201 })),
+    post: <I>(path: string, schema: ZodType<I>, call: AdminCallFn<I>) =>
+      r.post(path, ...guards, handle(call, { schema })),
+    /** A POST without a body (open, end). */
+    action: (path: string, call: AdminCallFn<undefined>) => r.post(path, ...guards, handle(call)),
+    put: <I>(path: string, schema: ZodType<I>, call: AdminCallFn<I>) =>
+      r.put(path, ...guards, handle(call, { schema })),
+    patch: <I>(path: string, schema: ZodType<I>, call: AdminCallFn<I>) =>
+      r.patch(path, ...guards, handle(call, { schema })),
+  };
 }
