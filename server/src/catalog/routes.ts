@@ -1,21 +1,10 @@
 import Router from '@koa/router';
-import { IdSchema, SEAT_POLL_DEFAULT_MS, ShowListQuerySchema, type ErrorCode } from '@showtix/shared-types';
-import type { ZodType } from 'zod';
+import { SEAT_POLL_DEFAULT_MS, ShowListQuerySchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
-import { appError } from '../errors';
+import { pathId } from '../http/path-params';
 import type { CatalogService } from './service';
 import type { SeatMapService } from '../inventory/seatmap';
 import { sendLayout } from './layout-http';
-
-/** A path parameter checked by its schema; one that does not pass answers `code`. */
-export function pathParam<T>(schema: ZodType<T>, value: string | undefined, code: ErrorCode): T {
-  const r = schema.safeParse(value);
-  if (!r.success) throw appError(code);
-  return r.data;
-}
-
-/** Ids in paths that are not ids answer 404, like ids that do not exist. */
-export const pathId = (value: string | undefined): string => pathParam(IdSchema, value, 'NOT_FOUND');
 
 export function catalogRoutes(
   catalog: CatalogService,

@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { IdSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
-import { pathId } from '../catalog/routes';
+import { pathId } from '../http/path-params';
 import { principal } from '../http/auth';
 import { appError } from '../errors';
 import { clientOf } from '../risk/client';

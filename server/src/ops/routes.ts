@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
-import { pathId } from '../catalog/routes';
+import { pathId } from '../http/path-params';
 import type { Clock } from '../clock';
 import { appError } from '../errors';
 import { ADMIN_PREFIX, actor, allow } from '../http/admin/http';

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { PurchaseQuota } from '@showtix/shared-types';
 import type { CatalogService } from '../catalog/service';
-import { pathId } from '../catalog/routes';
+import { pathId } from '../http/path-params';
 import type { Db } from '../db/pool';
 import { principal } from '../http/auth';
 import { heldUnits } from './repo';

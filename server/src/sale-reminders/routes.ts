@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Clock } from '../clock';
-import { pathId } from '../catalog/routes';
+import { pathId } from '../http/path-params';
 import { principal } from '../http/auth';
 import type { SaleReminderService } from './service';
 

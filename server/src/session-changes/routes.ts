@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { SessionCancelSchema, SessionPostponeSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
-import { pathId } from '../catalog/routes';
+import { pathId } from '../http/path-params';
 import { ADMIN_PREFIX, actor, allow } from '../http/admin/http';
 import type { SessionChangeService } from './service';
 

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { TransferAcceptSchema, TransferCodeSchema, TransferSettingsSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
-import { pathParam } from '../catalog/routes';
+import { pathParam } from '../http/path-params';
 import { appError } from '../errors';
 import { principal } from '../http/auth';
 import { ADMIN_PREFIX, adminRoutes, allow } from '../http/admin/http';

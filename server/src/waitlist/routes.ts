@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { JoinWaitlistSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
-import { pathId } from '../catalog/routes';
+import { pathId } from '../http/path-params';
 import { principal } from '../http/auth';
 import { ADMIN_PREFIX, allow } from '../http/admin/http';
 import { clientOf } from '../risk/client';

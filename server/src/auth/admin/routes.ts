@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { AdminCreateSchema, AdminLoginSchema, AdminUpdateSchema } from '@showtix/shared-types';
 import type { Clock } from '../../clock';
-import { pathId } from '../../catalog/routes';
+import { pathId } from '../../http/path-params';
 import { appError } from '../../errors';
 import { ADMIN_PREFIX, actor, allow, currentAdmin, loginBodyParser, setAdmin } from '../../http/admin/http';
 import type { AdminAccountService } from './accounts';

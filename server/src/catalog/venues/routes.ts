@@ -9,7 +9,7 @@ import {
 } from '@showtix/shared-types';
 import { z } from 'zod';
 import type { Clock } from '../../clock';
-import { pathId } from '../routes';
+import { pathId } from '../../http/path-params';
 import { ADMIN_PREFIX, adminRoutes, allow, download } from '../../http/admin/http';
 import type { VenueService } from './service';
 

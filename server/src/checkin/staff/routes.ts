@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import { IdSchema, InviteCreateSchema, InviteRedeemSchema, StaffAssignSchema } from '@showtix/shared-types';
 import { z } from 'zod';
 import type { Clock } from '../../clock';
-import { pathId } from '../../catalog/routes';
+import { pathId } from '../../http/path-params';
 import { principal } from '../../http/auth';
 import { appError } from '../../errors';
 import { ADMIN_PREFIX, actor, adminRoutes, allow } from '../../http/admin/http';

@@ -7,7 +7,7 @@ import type { ZodType } from 'zod';
 import { appError } from '../../errors';
 import type { Actor } from '../../audit/actor';
 import type { Clock } from '../../clock';
-import { pathId } from '../../catalog/routes';
+import { pathId } from '../path-params';
 
 export type { Actor };
 
