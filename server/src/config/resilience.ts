@@ -19,7 +19,10 @@ const Env = z.object({
   // (0) by default: a purchase's own floor is MySQL's group commit, not the requests in flight,
   // and on this project's 2-core machine a target of 50 shrank the bound to its minimum in a
   // flash sale and refused 193,379 of 200,000 buyers with 503 (`npm run bench`, 2026-12-02);
-  // an operator who knows the instance's latency floor sets it well above that floor.
+  // an operator who knows the instance's latency floor sets it well above that floor. Keying the
+  // rule on each window's fastest answer instead (CoDel's standing-queue signal) collapsed the
+  // same way on a busy machine (48,315 of 50,000 buyers refused, 2026-12-02): a buyer refused in
+  // a closed loop asks again at once, so every refusal adds load and slows the admitted answers.
   SHED_LATENCY_TARGET_MS: int(0),
   SHED_RETRY_AFTER_S: z.coerce.number().int().min(1).max(120).default(1),
   WECHAT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
