@@ -24,12 +24,41 @@ const CONNECTIONS = num('connections', 100);
 const BUYERS = 20; // concurrent admitted fans buying
 const HELLO_SECONDS = smoke ? 2 : 8;
 
+/**
+ * What went wrong with the requests a phase counted as errors, by kind: `<status> <error code>`
+ * for an answer other than 200, the socket error's code (or `timeout`) for no answer at all.
+ * A count alone ("join_errors: 1") says nothing about whether the product or the machine failed.
+ */
+function errorKinds() {
+  const kinds = {};
+  const note = (kind) => (kinds[kind] = (kinds[kind] ?? 0) + 1);
+  return {
+    kinds,
+    answer(status, body) {
+      let code = '';
+      try {
+        code = JSON.parse(body)?.error?.code ?? '';
+      } catch {
+        /* not JSON */
+      }
+      note(`${status}${code ? ` ${code}` : ''}`);
+    },
+    /** Follows an autocannon run's socket errors and timeouts; returns the run. */
+    watch(run) {
+      return run.on('reqError', (err) =>
+        note(err.message === 'request timed out' ? 'timeout' : (err.code ?? err.message)),
+      );
+    },
+  };
+}
+
 async function joinAll(url, sessionId, tokens) {
   let next = 0;
   const places = new Array(tokens.length);
   let ok = 0;
+  const failed = errorKinds();
   const t0 = performance.now();
-  const r = await autocannon({
+  const run = autocannon({
     url,
     connections: CONNECTIONS,
     amount: tokens.length,
@@ -46,14 +75,21 @@ async function joinAll(url, sessionId, tokens) {
           };
         },
         onResponse: (status, body, ctx) => {
-          if (status !== 200) return;
+          if (status !== 200) return failed.answer(status, body);
           ok++;
           places[ctx.fan] = JSON.parse(body).position;
         },
       },
     ],
   });
-  return { perS: tokens.length / ((performance.now() - t0) / 1000), errors: r.non2xx + r.errors, places, ok };
+  const r = await failed.watch(run);
+  return {
+    perS: tokens.length / ((performance.now() - t0) / 1000),
+    errors: r.non2xx + r.errors,
+    errorKinds: failed.kinds,
+    places,
+    ok,
+  };
 }
 
 /**
@@ -63,7 +99,8 @@ async function joinAll(url, sessionId, tokens) {
 async function pollMany(url, sessionId, tokens, seconds, observations) {
   const rnd = rng(7);
   let n = 0;
-  const r = await autocannon({
+  const failed = errorKinds();
+  const run = autocannon({
     url,
     connections: CONNECTIONS,
     duration: seconds,
@@ -76,12 +113,14 @@ async function pollMany(url, sessionId, tokens, seconds, observations) {
           headers: { authorization: `Bearer ${tokens[Math.floor(rnd() * tokens.length)]}` },
         }),
         onResponse: (status, body) => {
-          if (status === 200 && (n++ & 15) === 0) observations.push([performance.now(), JSON.parse(body)]);
+          if (status !== 200) failed.answer(status, body);
+          else if ((n++ & 15) === 0) observations.push([performance.now(), JSON.parse(body)]);
         },
       },
     ],
   });
-  return { perS: r.requests.average, errors: r.non2xx + r.errors };
+  const r = await failed.watch(run);
+  return { perS: r.requests.average, errors: r.non2xx + r.errors, errorKinds: failed.kinds };
 }
 
 /** Fans in place order wait for their turn (polling), then buy one seat with their token. */
@@ -190,6 +229,7 @@ async function main() {
       joined: joins.ok,
       joins_per_s: Math.round(joins.perS),
       join_errors: joins.errors,
+      join_error_kinds: joins.errorKinds,
       hello_rps: Math.round(hello.rps),
       joins_ratio: Number((joins.perS / hello.rps).toFixed(3)),
       polls_ratio: Number((requests / POLL_SECONDS / hello.rps).toFixed(3)),
@@ -197,6 +237,7 @@ async function main() {
       crowd_polls_per_s: Math.round(polls.perS),
       buyer_polls_per_s: Math.round(buys.polls / POLL_SECONDS),
       poll_errors: polls.errors,
+      poll_error_kinds: polls.errorKinds,
       purchases: buys.latencies.length,
       purchase_p50_ms: Number(percentile(buys.latencies, 50).toFixed(1)),
       purchase_p99_ms: Number(percentile(buys.latencies, 99).toFixed(1)),
