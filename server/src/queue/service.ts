@@ -13,7 +13,7 @@ import type { ScriptedRedis } from '../redis/scripts';
 import { drawOrder } from './draw';
 import { QueueLog, StaleEpoch } from './log';
 import { RoomRebuilder } from './rebuild';
-import { hasEntry, recordAdmitted, recordDraw, recordOpened, roomWatermarks } from './repo';
+import { hasLiveEntry, recordAdmitted, recordDraw, recordOpened, roomWatermarks } from './repo';
 import type { AdmissionTokens } from './tokens';
 import type { Client } from '../risk/limits';
 import type { RiskService } from '../risk/service';
@@ -156,7 +156,7 @@ export class QueueService {
       read,
       (v) => v[7] === '',
     )) as unknown as QueueView;
-    if (await this.lostFan(sessionId, userId, view)) {
+    if (await this.lostFan(sessionId, userId, view, now)) {
       await this.rebuild(sessionId, now.getTime());
       view = (await read()) as unknown as QueueView;
     }
@@ -168,11 +168,13 @@ export class QueueService {
    * last writes (the queue's keys are still there, so withRoom sees nothing wrong). The tick
    * notices this too, but only while the sale is open; the poll notices it at once, before the
    * sale as well. Only a poll that finds no place pays the point read, and polls are rate-limited.
+   * A fan whose turn ended is not lost: the end gave the place up in Redis only (admittedStatus),
+   * and counting them lost rebuilt the whole room from MySQL on each of their polls.
    */
-  private async lostFan(sessionId: string, userId: string, view: QueueView): Promise<boolean> {
+  private async lostFan(sessionId: string, userId: string, view: QueueView, now: Date): Promise<boolean> {
     const [place, drawing, , , inPre, inDraw] = view;
     if (place !== '' || inPre === '1' || inDraw === '1' || drawing === '1') return false;
-    return hasEntry(this.db, sessionId, userId);
+    return hasLiveEntry(this.db, sessionId, userId, new Date(now.getTime() - this.o.turnMs));
   }
 
   /** A fan's status from the scripts' one-step view of the queue. */
