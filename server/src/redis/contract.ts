@@ -74,8 +74,18 @@ export const CONTRACTS = {
   unreserveUnits: { keys: ['meta', 'seats', 'zslots'], argv: ['kind'] },
   leaderLease: { keys: ['lease'], argv: ['owner', 'leaseMs', 'action'] },
   queueJoin: {
-    keys: ['state', 'pre', 'frozen', 'line', 'ids', 'turns'],
-    argv: ['userId', 'nowMs', 'idHash'],
+    keys: ['state', 'pre', 'frozen', 'line', 'ids', 'turns', 'rateUser', 'rateDevice', 'rateIp'],
+    argv: [
+      'userId',
+      'nowMs',
+      'idHash',
+      'rateUserPoints',
+      'rateUserWindowMs',
+      'rateDevicePoints',
+      'rateDeviceWindowMs',
+      'rateIpPoints',
+      'rateIpWindowMs',
+    ],
   },
   queueStatus: { keys: ['state', 'pre', 'frozen', 'line', 'turns'], argv: ['userId'] },
   queueOpen: { keys: ['state', 'pre', 'frozen'], argv: ['seed', 'nowMs'] },
@@ -105,9 +115,15 @@ export function sessionKeys(name: ScriptName, k: SessionKeys, jti = ''): string[
   return CONTRACTS[name].keys.map((key) => byName[key]!);
 }
 
-/** The KEYS of a waiting-room script (the queue's own `ids`, not the inventory's). */
+/** The KEYS of a waiting-room script (the queue's own `ids`, not the inventory's; no rate counted). */
 function queueKeys(name: ScriptName, k: SessionKeys): string[] {
-  const byName: Record<string, string> = { ...k.queue, meta: k.meta };
+  const byName: Record<string, string> = {
+    ...k.queue,
+    meta: k.meta,
+    rateUser: k.joinRate('u', undefined),
+    rateDevice: k.joinRate('d', undefined),
+    rateIp: k.joinRate('i', undefined),
+  };
   return CONTRACTS[name].keys.map((key) => byName[key]!);
 }
 
@@ -284,9 +300,18 @@ export async function queueJoin(
   k: SessionKeys,
   a: { userId: string; nowMs: number; idHash: string },
 ): Promise<{ kind: 'queued'; view: QueueViewReply } | { kind: 'id_taken' }> {
+  // No rate counted (as queueKeys gives no counter); the service counts joins (queue/service.ts).
+  const off = {
+    rateUserPoints: 0,
+    rateUserWindowMs: 0,
+    rateDevicePoints: 0,
+    rateDeviceWindowMs: 0,
+    rateIpPoints: 0,
+    rateIpWindowMs: 0,
+  };
   const [code, view] = (await redis.queueJoin(
     ...queueKeys('queueJoin', k),
-    ...argv('queueJoin', a),
+    ...argv('queueJoin', { ...a, ...off }),
   )) as unknown as [number, QueueViewReply];
   return code === RC.ID_TAKEN ? { kind: 'id_taken' } : { kind: 'queued', view };
 }
