@@ -12,6 +12,17 @@ import type { ScriptReply, ScriptedRedis } from './scripts';
 
 type Arg = string | number;
 
+/** The request-rate counters a script counts in its session (_rates.lua), and their ARGV. */
+const RATE_KEYS = ['rateUser', 'rateDevice', 'rateIp'] as const;
+const RATE_ARGV = [
+  'rateUserPoints',
+  'rateUserWindowMs',
+  'rateDevicePoints',
+  'rateDeviceWindowMs',
+  'rateIpPoints',
+  'rateIpWindowMs',
+] as const;
+
 /** The take scripts' KEYS: the units (seats or zslots), then the gate's (cooldown and rates last). */
 const TAKE_KEYS = (units: 'seats' | 'zslots') =>
   [
@@ -24,9 +35,7 @@ const TAKE_KEYS = (units: 'seats' | 'zslots') =>
     'admission',
     'ids',
     'cooldown',
-    'rateUser',
-    'rateDevice',
-    'rateIp',
+    ...RATE_KEYS,
   ] as const;
 
 /** Each script's KEYS and its fixed ARGV, by the names its header gives them, in order. */
@@ -42,12 +51,7 @@ export const CONTRACTS = {
       'idempotency',
       'request',
       'admission',
-      'rateUserPoints',
-      'rateUserWindowMs',
-      'rateDevicePoints',
-      'rateDeviceWindowMs',
-      'rateIpPoints',
-      'rateIpWindowMs',
+      ...RATE_ARGV,
       'n',
     ],
   },
@@ -74,18 +78,8 @@ export const CONTRACTS = {
   unreserveUnits: { keys: ['meta', 'seats', 'zslots'], argv: ['kind'] },
   leaderLease: { keys: ['lease'], argv: ['owner', 'leaseMs', 'action'] },
   queueJoin: {
-    keys: ['state', 'pre', 'frozen', 'line', 'ids', 'turns', 'rateUser', 'rateDevice', 'rateIp'],
-    argv: [
-      'userId',
-      'nowMs',
-      'idHash',
-      'rateUserPoints',
-      'rateUserWindowMs',
-      'rateDevicePoints',
-      'rateDeviceWindowMs',
-      'rateIpPoints',
-      'rateIpWindowMs',
-    ],
+    keys: ['state', 'pre', 'frozen', 'line', 'ids', 'turns', ...RATE_KEYS],
+    argv: ['userId', 'nowMs', 'idHash', ...RATE_ARGV],
   },
   queueStatus: { keys: ['state', 'pre', 'frozen', 'line', 'turns'], argv: ['userId'] },
   queueOpen: { keys: ['state', 'pre', 'frozen'], argv: ['seed', 'nowMs'] },
