@@ -108,13 +108,16 @@ async function pollMany(url, sessionId, tokens, seconds, observations) {
       {
         method: 'GET',
         path: `/api/v1/sessions/${sessionId}/queue`,
-        setupRequest: (req) => ({
-          ...req,
-          headers: { authorization: `Bearer ${tokens[Math.floor(rnd() * tokens.length)]}` },
-        }),
-        onResponse: (status, body) => {
+        setupRequest: (req, ctx) => {
+          ctx.sentAt = performance.now();
+          return {
+            ...req,
+            headers: { authorization: `Bearer ${tokens[Math.floor(rnd() * tokens.length)]}` },
+          };
+        },
+        onResponse: (status, body, ctx) => {
           if (status !== 200) failed.answer(status, body);
-          else if ((n++ & 15) === 0) observations.push([performance.now(), JSON.parse(body)]);
+          else if ((n++ & 15) === 0) observations.push([performance.now(), JSON.parse(body), ctx.sentAt]);
         },
       },
     ],
@@ -134,11 +137,12 @@ async function buyInTurn(url, sessionId, tokens, order, seatIds, untilMs, observ
       const fan = order[next++];
       for (;;) {
         if (performance.now() >= untilMs) return;
+        const sentAt = performance.now();
         const st = await (
           await fetch(`${url}/api/v1/sessions/${sessionId}/queue`, { headers: auth(fan) })
         ).json();
         polls++;
-        observations.push([performance.now(), st]);
+        observations.push([performance.now(), st, sentAt]);
         if (st.admitted) {
           const t0 = performance.now();
           const body = JSON.stringify({
@@ -163,18 +167,26 @@ async function buyInTurn(url, sessionId, tokens, order, seatIds, untilMs, observ
 
 /**
  * Admitted beyond the counter, or the counter seen going backwards (beyond 50 ms of skew), with
- * each kind counted apart (and how long after the higher counter a lower one was seen: an answer
- * that sat in a busy load generator for long shows up here, not as a server fault).
+ * each kind counted apart, and how long after the higher counter a lower one was seen. Observations
+ * are [received, status, sent]: `went_back_sent_after` counts the lower counters whose request was
+ * sent only after the higher one had been received (the server really went back); the others
+ * may be answers that sat in a busy load generator.
  */
 function outOfOrder(observations) {
-  const kinds = { admitted_beyond_counter: 0, counter_went_back: 0, went_back_max_ms: 0 };
+  const kinds = {
+    admitted_beyond_counter: 0,
+    counter_went_back: 0,
+    went_back_max_ms: 0,
+    went_back_sent_after: 0,
+  };
   const sorted = [...observations].sort((a, b) => a[0] - b[0]);
   let best = { t: 0, through: 0 };
-  for (const [t, st] of sorted) {
+  for (const [t, st, sentAt] of sorted) {
     if (st.admitted && st.position > st.admittedThrough) kinds.admitted_beyond_counter++;
     if (st.admittedThrough < best.through && t - best.t > 50) {
       kinds.counter_went_back++;
       kinds.went_back_max_ms = Math.max(kinds.went_back_max_ms, Math.round(t - best.t));
+      if (sentAt > best.t) kinds.went_back_sent_after++;
     }
     if (st.admittedThrough >= best.through) best = { t, through: st.admittedThrough };
   }
