@@ -24,12 +24,41 @@ const CONNECTIONS = num('connections', 100);
 const BUYERS = 20; // concurrent admitted fans buying
 const HELLO_SECONDS = smoke ? 2 : 8;
 
+/**
+ * What went wrong with the requests a phase counted as errors, by kind: `<status> <error code>`
+ * for an answer other than 200, the socket error's code (or `timeout`) for no answer at all.
+ * A count alone ("join_errors: 1") says nothing about whether the product or the machine failed.
+ */
+function errorKinds() {
+  const kinds = {};
+  const note = (kind) => (kinds[kind] = (kinds[kind] ?? 0) + 1);
+  return {
+    kinds,
+    answer(status, body) {
+      let code = '';
+      try {
+        code = JSON.parse(body)?.error?.code ?? '';
+      } catch {
+        /* not JSON */
+      }
+      note(`${status}${code ? ` ${code}` : ''}`);
+    },
+    /** Follows an autocannon run's socket errors and timeouts; returns the run. */
+    watch(run) {
+      return run.on('reqError', (err) =>
+        note(err.message === 'request timed out' ? 'timeout' : (err.code ?? err.message)),
+      );
+    },
+  };
+}
+
 async function joinAll(url, sessionId, tokens) {
   let next = 0;
   const places = new Array(tokens.length);
   let ok = 0;
+  const failed = errorKinds();
   const t0 = performance.now();
-  const r = await autocannon({
+  const run = autocannon({
     url,
     connections: CONNECTIONS,
     amount: tokens.length,
@@ -46,14 +75,21 @@ async function joinAll(url, sessionId, tokens) {
           };
         },
         onResponse: (status, body, ctx) => {
-          if (status !== 200) return;
+          if (status !== 200) return failed.answer(status, body);
           ok++;
           places[ctx.fan] = JSON.parse(body).position;
         },
       },
     ],
   });
-  return { perS: tokens.length / ((performance.now() - t0) / 1000), errors: r.non2xx + r.errors, places, ok };
+  const r = await failed.watch(run);
+  return {
+    perS: tokens.length / ((performance.now() - t0) / 1000),
+    errors: r.non2xx + r.errors,
+    errorKinds: failed.kinds,
+    places,
+    ok,
+  };
 }
 
 /**
@@ -63,7 +99,8 @@ async function joinAll(url, sessionId, tokens) {
 async function pollMany(url, sessionId, tokens, seconds, observations) {
   const rnd = rng(7);
   let n = 0;
-  const r = await autocannon({
+  const failed = errorKinds();
+  const run = autocannon({
     url,
     connections: CONNECTIONS,
     duration: seconds,
@@ -71,17 +108,22 @@ async function pollMany(url, sessionId, tokens, seconds, observations) {
       {
         method: 'GET',
         path: `/api/v1/sessions/${sessionId}/queue`,
-        setupRequest: (req) => ({
-          ...req,
-          headers: { authorization: `Bearer ${tokens[Math.floor(rnd() * tokens.length)]}` },
-        }),
-        onResponse: (status, body) => {
-          if (status === 200 && (n++ & 15) === 0) observations.push([performance.now(), JSON.parse(body)]);
+        setupRequest: (req, ctx) => {
+          ctx.sentAt = performance.now();
+          return {
+            ...req,
+            headers: { authorization: `Bearer ${tokens[Math.floor(rnd() * tokens.length)]}` },
+          };
+        },
+        onResponse: (status, body, ctx) => {
+          if (status !== 200) failed.answer(status, body);
+          else if ((n++ & 15) === 0) observations.push([performance.now(), JSON.parse(body), ctx.sentAt]);
         },
       },
     ],
   });
-  return { perS: r.requests.average, errors: r.non2xx + r.errors };
+  const r = await failed.watch(run);
+  return { perS: r.requests.average, errors: r.non2xx + r.errors, errorKinds: failed.kinds };
 }
 
 /** Fans in place order wait for their turn (polling), then buy one seat with their token. */
@@ -95,11 +137,12 @@ async function buyInTurn(url, sessionId, tokens, order, seatIds, untilMs, observ
       const fan = order[next++];
       for (;;) {
         if (performance.now() >= untilMs) return;
+        const sentAt = performance.now();
         const st = await (
           await fetch(`${url}/api/v1/sessions/${sessionId}/queue`, { headers: auth(fan) })
         ).json();
         polls++;
-        observations.push([performance.now(), st]);
+        observations.push([performance.now(), st, sentAt]);
         if (st.admitted) {
           const t0 = performance.now();
           const body = JSON.stringify({
@@ -122,17 +165,32 @@ async function buyInTurn(url, sessionId, tokens, order, seatIds, untilMs, observ
   return { latencies: latencies.sort((a, b) => a - b), polls };
 }
 
-/** Admitted beyond the counter, or the counter seen going backwards (beyond 50 ms of skew). */
+/**
+ * Admitted beyond the counter, or the counter seen going backwards (beyond 50 ms of skew), with
+ * each kind counted apart, and how long after the higher counter a lower one was seen. Observations
+ * are [received, status, sent]: `went_back_sent_after` counts the lower counters whose request was
+ * sent only after the higher one had been received (the server really went back); the others
+ * may be answers that sat in a busy load generator.
+ */
 function outOfOrder(observations) {
-  let bad = 0;
+  const kinds = {
+    admitted_beyond_counter: 0,
+    counter_went_back: 0,
+    went_back_max_ms: 0,
+    went_back_sent_after: 0,
+  };
   const sorted = [...observations].sort((a, b) => a[0] - b[0]);
   let best = { t: 0, through: 0 };
-  for (const [t, st] of sorted) {
-    if (st.admitted && st.position > st.admittedThrough) bad++;
-    if (st.admittedThrough < best.through && t - best.t > 50) bad++;
+  for (const [t, st, sentAt] of sorted) {
+    if (st.admitted && st.position > st.admittedThrough) kinds.admitted_beyond_counter++;
+    if (st.admittedThrough < best.through && t - best.t > 50) {
+      kinds.counter_went_back++;
+      kinds.went_back_max_ms = Math.max(kinds.went_back_max_ms, Math.round(t - best.t));
+      if (sentAt > best.t) kinds.went_back_sent_after++;
+    }
     if (st.admittedThrough >= best.through) best = { t, through: st.admittedThrough };
   }
-  return bad;
+  return { bad: kinds.admitted_beyond_counter + kinds.counter_went_back, kinds };
 }
 
 async function main() {
@@ -184,12 +242,14 @@ async function main() {
     await server.stop();
     // Polls served: the crowd's and the buying fans' own (they poll until their turn).
     const requests = polls.perS * POLL_SECONDS + buys.polls;
+    const ordering = outOfOrder(observations);
     const result = {
       scenario: 'queue',
       fans: FANS,
       joined: joins.ok,
       joins_per_s: Math.round(joins.perS),
       join_errors: joins.errors,
+      join_error_kinds: joins.errorKinds,
       hello_rps: Math.round(hello.rps),
       joins_ratio: Number((joins.perS / hello.rps).toFixed(3)),
       polls_ratio: Number((requests / POLL_SECONDS / hello.rps).toFixed(3)),
@@ -197,10 +257,12 @@ async function main() {
       crowd_polls_per_s: Math.round(polls.perS),
       buyer_polls_per_s: Math.round(buys.polls / POLL_SECONDS),
       poll_errors: polls.errors,
+      poll_error_kinds: polls.errorKinds,
       purchases: buys.latencies.length,
       purchase_p50_ms: Number(percentile(buys.latencies, 50).toFixed(1)),
       purchase_p99_ms: Number(percentile(buys.latencies, 99).toFixed(1)),
-      out_of_order: outOfOrder(observations),
+      out_of_order: ordering.bad,
+      out_of_order_kinds: ordering.kinds,
       // CPU microseconds per poll during the polling phase (purchases included), by process
       cpu_us_per_poll: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round(v / requests)])),
       // CPU microseconds per join (the group commit's MySQL share included), by process

@@ -10,6 +10,7 @@ const t = serverForFile({
   EXPIRED_HOLDS_MAX: '2',
   ACCOUNTS_PER_DEVICE_MAX: '2',
   RATE_PAY_USER: '3/60',
+  RATE_QUEUE_USER: '3/60',
 });
 
 const ID_A = '11010519491231002X';
@@ -141,6 +142,31 @@ describe('rate limits', () => {
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 201, 429, 429]);
     expect(answers[5]!.body.error.code).toBe('RATE_LIMITED');
     expect(Number(answers[5]!.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('joins of a waiting room per user answer 429 with Retry-After, counted per session in the join script', async () => {
+    const s = await createSession(t.env.deps, { seats: 5 });
+    await t.env.deps.db.query('UPDATE show_sessions SET queue_enabled = 1 WHERE id = ?', [s.sessionId]);
+    t.env.deps.catalog.invalidate(s.sessionId);
+    const [a, b] = await createUsers(t.env.deps, 2);
+    const join = async (userId: string) =>
+      t.api.call('POST', `/api/v1/sessions/${s.sessionId}/queue/join`, {
+        token: await t.api.tokenFor(userId),
+        body: {},
+      });
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await join(a!));
+    expect(answers.map((x) => x.status)).toEqual([200, 200, 200, 429, 429]);
+    expect(answers[3]!.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(answers[3]!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The session's counter is shared by every instance: joins another instance counted for b
+    // (written here as the script writes them) use up b's rate on this one too.
+    const counter = t.env.deps.keys.session(s.sessionId).joinRate('u', b!);
+    expect(await t.env.deps.redis.get(t.env.deps.keys.session(s.sessionId).joinRate('u', a!))).toBe('3');
+    await t.env.deps.redis.set(counter, '3', 'PX', 60_000);
+    const other = await join(b!);
+    expect(other.status).toBe(429);
+    expect(other.body.error.code).toBe('RATE_LIMITED');
   });
 
   it('logins per address answer 429', async () => {

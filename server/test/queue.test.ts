@@ -140,6 +140,37 @@ it('a turn starts at admission, not at the first poll', async () => {
   expect((await env.deps.queue.status('late-poller', s.sessionId, env.clock.now())).state).toBe('expired');
 });
 
+it('a fan whose turn ended may keep polling: no rebuild of the room from MySQL', async () => {
+  const s = await queueSession({ ratePerMin: 60 });
+  await tick(s.sessionId);
+  await env.deps.queue.join('gone-poller', s.sessionId, {}, env.clock.now());
+  env.clock.advance(1_000);
+  await tick(s.sessionId); // admitted (its turn start recorded in MySQL)
+  const epoch = async () => {
+    const [rows] = await env.deps.db.query<RowDataPacket[]>(
+      'SELECT epoch FROM queue_rooms WHERE session_id = ?',
+      [s.sessionId],
+    );
+    return Number(rows[0]!.epoch);
+  };
+  const before = await epoch();
+  env.clock.advance(5 * 60_000 + 1);
+  expect((await env.deps.queue.status('gone-poller', s.sessionId, env.clock.now())).state).toBe('expired');
+  // Its place is gone from Redis but still in MySQL: each of these polls rebuilt the whole room.
+  for (let i = 0; i < 3; i++)
+    expect((await env.deps.queue.status('gone-poller', s.sessionId, env.clock.now())).state).toBe(
+      'not_joined',
+    );
+  expect(await epoch()).toBe(before);
+  // A fan Redis lost with a place and no turn yet is still found, and the room rebuilt for them.
+  await env.deps.queue.join('lost-waiter', s.sessionId, {}, env.clock.now());
+  await env.deps.redis.zrem(env.deps.keys.session(s.sessionId).queue.line, 'lost-waiter');
+  expect((await env.deps.queue.status('lost-waiter', s.sessionId, env.clock.now())).state).not.toBe(
+    'not_joined',
+  );
+  expect(await epoch()).toBe(before + 1);
+});
+
 it('admits faster when stock comes back, and tells everyone when the session sells out', async () => {
   const s = await queueSession({ seats: 2, ratePerMin: 1 });
   await tick(s.sessionId);

@@ -16,15 +16,15 @@ import {
 } from '../redis/contract';
 import { idemValue, orderRecord, seatValue } from '../redis/records';
 import { rebuildSession } from './rebuild';
-import type {
-  ConfirmMode,
-  ConfirmResult,
-  LiveStates,
-  RateCount,
-  RefusalCode,
-  ReleaseResult,
-  TakeRequest,
-  TakeResult,
+import {
+  rateArgs,
+  type ConfirmMode,
+  type ConfirmResult,
+  type LiveStates,
+  type RefusalCode,
+  type ReleaseResult,
+  type TakeRequest,
+  type TakeResult,
 } from './types';
 
 /** The one place where script refusals become API error codes (with what the script said). */
@@ -334,7 +334,6 @@ export class InventoryService {
 /** ARGV of the take scripts up to the units (see lockSeats-12.lua). */
 export function takeArgs(r: TakeRequest): (string | number)[] {
   const ids = r.idHashes ?? [];
-  const rate = (c: RateCount | undefined) => (c ? [c.points, c.windowMs] : [0, 0]);
   return [
     r.orderId,
     r.userId,
@@ -344,9 +343,7 @@ export function takeArgs(r: TakeRequest): (string | number)[] {
     r.idemField,
     r.requestHash,
     r.admission?.ttlMs ?? 0,
-    ...rate(r.rates?.user),
-    ...rate(r.rates?.device),
-    ...rate(r.rates?.ip),
+    ...rateArgs(r.rates),
     ids.length,
     ...ids,
   ];

@@ -40,16 +40,37 @@ export interface TakeRequest {
   /** Keyed hashes of the attendees' ID documents (real-name sessions). */
   idHashes?: string[];
   /** Request rates the take script counts in this session (none: not counted). */
-  rates?: { user?: RateCount; device?: RateCount; ip?: RateCount };
+  rates?: ScriptRates;
   /** Check the buyer's hold cooldown in the script (risk/service.ts writes it per session). */
   cooldown?: boolean;
 }
 
-/** One rate dimension of a purchase: who is counted, and how many requests per window. */
+/** One rate dimension of a purchase or a join: who is counted, and how many requests per window. */
 export interface RateCount {
   subject: string;
   points: number;
   windowMs: number;
+}
+
+/** The rates a script counts in its session, by dimension (absent: not counted). */
+export interface ScriptRates {
+  user?: RateCount;
+  device?: RateCount;
+  ip?: RateCount;
+}
+
+/** A script's rate ARGV: points and window of the user, the device, the address (0 0: not counted). */
+export function rateArgs(r: ScriptRates = {}): number[] {
+  // Spelled out: this runs on every purchase and join (a flatMap of closures showed in the profile).
+  const { user, device, ip } = r;
+  return [
+    user?.points ?? 0,
+    user?.windowMs ?? 0,
+    device?.points ?? 0,
+    device?.windowMs ?? 0,
+    ip?.points ?? 0,
+    ip?.windowMs ?? 0,
+  ];
 }
 
 // Decoded by the scripts' typed wrappers (redis/contract.ts).

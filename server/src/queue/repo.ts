@@ -32,11 +32,20 @@ export interface EntryRow {
   turnStartMs: number | null;
 }
 
-/** Whether MySQL recorded the fan in the session's waiting room (a point read of the primary key). */
-export async function hasEntry(db: Db, sessionId: string, userId: string): Promise<boolean> {
+/**
+ * Whether MySQL recorded the fan in the session's waiting room with a place Redis should still
+ * hold: no turn yet, or one that started after turnsFrom (an ended turn's place is given up in
+ * Redis only). A point read of the primary key.
+ */
+export async function hasLiveEntry(
+  db: Db,
+  sessionId: string,
+  userId: string,
+  turnsFrom: Date,
+): Promise<boolean> {
   const [rows] = await db.query<RowDataPacket[]>(
-    'SELECT 1 FROM queue_entries WHERE session_id = ? AND user_id = ?',
-    [sessionId, userId],
+    'SELECT 1 FROM queue_entries WHERE session_id = ? AND user_id = ? AND (turn_start IS NULL OR turn_start > ?)',
+    [sessionId, userId, turnsFrom],
   );
   return rows.length > 0;
 }

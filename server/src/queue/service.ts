@@ -13,9 +13,10 @@ import type { ScriptedRedis } from '../redis/scripts';
 import { drawOrder } from './draw';
 import { QueueLog, StaleEpoch } from './log';
 import { RoomRebuilder } from './rebuild';
-import { hasEntry, recordAdmitted, recordDraw, recordOpened, roomWatermarks } from './repo';
+import { hasLiveEntry, recordAdmitted, recordDraw, recordOpened, roomWatermarks } from './repo';
 import type { AdmissionTokens } from './tokens';
-import type { Client } from '../risk/limits';
+import { rateArgs, type ScriptRates } from '../inventory/types';
+import { rateLimited, type Client } from '../risk/limits';
 import type { RiskService } from '../risk/service';
 
 /**
@@ -84,9 +85,10 @@ export class QueueService {
   }
 
   /**
-   * Joins (idempotent) after the rate and blocklist checks. The device and address were noted
-   * for risk flags at login (auth/service.ts), which every joining fan went through: noting them
-   * again here cost a Redis MULTI per join, the largest part of a join's CPU in the profile.
+   * Joins (idempotent) after the blocklist check; the join rates are counted in the join script
+   * (risk/service.ts joinRates). The device and address were noted for risk flags at login
+   * (auth/service.ts), which every joining fan went through: noting them again here cost a Redis
+   * MULTI per join, the largest part of a join's CPU in the profile.
    */
   async join(
     userId: string,
@@ -95,7 +97,7 @@ export class QueueService {
     now: Date,
     client?: Client,
   ): Promise<QueueStatus> {
-    if (client) await this.risk.guardQueue(userId, client, now.getTime());
+    const rates = client ? await this.risk.joinRates(userId, client, now.getTime()) : {};
     const cat = await this.catalog.requireSession(sessionId);
     if (!cat.queueEnabled) return this.noQueue(cat);
     if (cat.status === SESSION_STATUS.ENDED) throw appError('NOT_ON_SALE');
@@ -105,26 +107,15 @@ export class QueueService {
         throw appError('VALIDATION_FAILED', { field: 'idNumber' }, '实名制场次排队需填写证件');
       idHash = this.vault.idHash(id.idNumber);
     }
-    const q = this.keys.session(sessionId).queue;
     for (let attempt = 1; ; attempt++) {
-      const [code, view] = (await this.withRoom(
+      // Counted once: a join run again on a rebuilt queue (StaleEpoch) is the same request.
+      const view = await this.joinScript(
         sessionId,
+        userId,
         now.getTime(),
-        () =>
-          this.redis.queueJoin(
-            q.state,
-            q.pre,
-            q.frozen,
-            q.line,
-            q.ids,
-            q.turns,
-            userId,
-            now.getTime(),
-            idHash,
-          ),
-        (r) => r[0] === RC.NOT_READY,
-      )) as unknown as [number, QueueView];
-      if (code === RC.ID_TAKEN) throw appError('QUEUE_ID_TAKEN');
+        idHash,
+        attempt === 1 ? rates : {},
+      );
       try {
         // Durable before the answer: a place the fan was told survives Redis losing it.
         await this.joins.record({
@@ -144,8 +135,48 @@ export class QueueService {
     }
   }
 
+  /** The join script (after a rebuild if Redis lost the queue): the fan's view, or its refusal thrown. */
+  private async joinScript(
+    sessionId: string,
+    userId: string,
+    nowMs: number,
+    idHash: string,
+    rates: ScriptRates,
+  ): Promise<QueueView> {
+    const k = this.keys.session(sessionId);
+    const q = k.queue;
+    const rateKeys = [
+      k.joinRate('u', rates.user?.subject),
+      k.joinRate('d', rates.device?.subject),
+      k.joinRate('i', rates.ip?.subject),
+    ];
+    const [code, view] = (await this.withRoom(
+      sessionId,
+      nowMs,
+      () =>
+        this.redis.queueJoin(
+          q.state,
+          q.pre,
+          q.frozen,
+          q.line,
+          q.ids,
+          q.turns,
+          ...rateKeys,
+          userId,
+          nowMs,
+          idHash,
+          ...rateArgs(rates),
+        ),
+      (r) => r[0] === RC.NOT_READY,
+    )) as unknown as [number, QueueView];
+    if (code === RC.ID_TAKEN) throw appError('QUEUE_ID_TAKEN');
+    // The script answered the wait instead of a view.
+    if (code === RC.RATE_LIMITED) throw rateLimited(Number(view));
+    return view;
+  }
+
   async status(userId: string, sessionId: string, now: Date, client?: Client): Promise<QueueStatus> {
-    if (client) await this.risk.guardQueue(userId, client, now.getTime(), 'poll');
+    if (client) await this.risk.guardPoll(userId, client, now.getTime());
     const cat = await this.catalog.requireSession(sessionId);
     if (!cat.queueEnabled) return this.noQueue(cat);
     const q = this.keys.session(sessionId).queue;
@@ -156,7 +187,7 @@ export class QueueService {
       read,
       (v) => v[7] === '',
     )) as unknown as QueueView;
-    if (await this.lostFan(sessionId, userId, view)) {
+    if (await this.lostFan(sessionId, userId, view, now)) {
       await this.rebuild(sessionId, now.getTime());
       view = (await read()) as unknown as QueueView;
     }
@@ -168,11 +199,13 @@ export class QueueService {
    * last writes (the queue's keys are still there, so withRoom sees nothing wrong). The tick
    * notices this too, but only while the sale is open; the poll notices it at once, before the
    * sale as well. Only a poll that finds no place pays the point read, and polls are rate-limited.
+   * A fan whose turn ended is not lost: the end gave the place up in Redis only (admittedStatus),
+   * and counting them lost rebuilt the whole room from MySQL on each of their polls.
    */
-  private async lostFan(sessionId: string, userId: string, view: QueueView): Promise<boolean> {
+  private async lostFan(sessionId: string, userId: string, view: QueueView, now: Date): Promise<boolean> {
     const [place, drawing, , , inPre, inDraw] = view;
     if (place !== '' || inPre === '1' || inDraw === '1' || drawing === '1') return false;
-    return hasEntry(this.db, sessionId, userId);
+    return hasLiveEntry(this.db, sessionId, userId, new Date(now.getTime() - this.o.turnMs));
   }
 
   /** A fan's status from the scripts' one-step view of the queue. */

@@ -12,6 +12,17 @@ import type { ScriptReply, ScriptedRedis } from './scripts';
 
 type Arg = string | number;
 
+/** The request-rate counters a script counts in its session (_rates.lua), and their ARGV. */
+const RATE_KEYS = ['rateUser', 'rateDevice', 'rateIp'] as const;
+const RATE_ARGV = [
+  'rateUserPoints',
+  'rateUserWindowMs',
+  'rateDevicePoints',
+  'rateDeviceWindowMs',
+  'rateIpPoints',
+  'rateIpWindowMs',
+] as const;
+
 /** The take scripts' KEYS: the units (seats or zslots), then the gate's (cooldown and rates last). */
 const TAKE_KEYS = (units: 'seats' | 'zslots') =>
   [
@@ -24,9 +35,7 @@ const TAKE_KEYS = (units: 'seats' | 'zslots') =>
     'admission',
     'ids',
     'cooldown',
-    'rateUser',
-    'rateDevice',
-    'rateIp',
+    ...RATE_KEYS,
   ] as const;
 
 /** Each script's KEYS and its fixed ARGV, by the names its header gives them, in order. */
@@ -42,12 +51,7 @@ export const CONTRACTS = {
       'idempotency',
       'request',
       'admission',
-      'rateUserPoints',
-      'rateUserWindowMs',
-      'rateDevicePoints',
-      'rateDeviceWindowMs',
-      'rateIpPoints',
-      'rateIpWindowMs',
+      ...RATE_ARGV,
       'n',
     ],
   },
@@ -74,8 +78,8 @@ export const CONTRACTS = {
   unreserveUnits: { keys: ['meta', 'seats', 'zslots'], argv: ['kind'] },
   leaderLease: { keys: ['lease'], argv: ['owner', 'leaseMs', 'action'] },
   queueJoin: {
-    keys: ['state', 'pre', 'frozen', 'line', 'ids', 'turns'],
-    argv: ['userId', 'nowMs', 'idHash'],
+    keys: ['state', 'pre', 'frozen', 'line', 'ids', 'turns', ...RATE_KEYS],
+    argv: ['userId', 'nowMs', 'idHash', ...RATE_ARGV],
   },
   queueStatus: { keys: ['state', 'pre', 'frozen', 'line', 'turns'], argv: ['userId'] },
   queueOpen: { keys: ['state', 'pre', 'frozen'], argv: ['seed', 'nowMs'] },
@@ -105,9 +109,15 @@ export function sessionKeys(name: ScriptName, k: SessionKeys, jti = ''): string[
   return CONTRACTS[name].keys.map((key) => byName[key]!);
 }
 
-/** The KEYS of a waiting-room script (the queue's own `ids`, not the inventory's). */
+/** The KEYS of a waiting-room script (the queue's own `ids`, not the inventory's; no rate counted). */
 function queueKeys(name: ScriptName, k: SessionKeys): string[] {
-  const byName: Record<string, string> = { ...k.queue, meta: k.meta };
+  const byName: Record<string, string> = {
+    ...k.queue,
+    meta: k.meta,
+    rateUser: k.joinRate('u', undefined),
+    rateDevice: k.joinRate('d', undefined),
+    rateIp: k.joinRate('i', undefined),
+  };
   return CONTRACTS[name].keys.map((key) => byName[key]!);
 }
 
@@ -284,9 +294,18 @@ export async function queueJoin(
   k: SessionKeys,
   a: { userId: string; nowMs: number; idHash: string },
 ): Promise<{ kind: 'queued'; view: QueueViewReply } | { kind: 'id_taken' }> {
+  // No rate counted (as queueKeys gives no counter); the service counts joins (queue/service.ts).
+  const off = {
+    rateUserPoints: 0,
+    rateUserWindowMs: 0,
+    rateDevicePoints: 0,
+    rateDeviceWindowMs: 0,
+    rateIpPoints: 0,
+    rateIpWindowMs: 0,
+  };
   const [code, view] = (await redis.queueJoin(
     ...queueKeys('queueJoin', k),
-    ...argv('queueJoin', a),
+    ...argv('queueJoin', { ...a, ...off }),
   )) as unknown as [number, QueueViewReply];
   return code === RC.ID_TAKEN ? { kind: 'id_taken' } : { kind: 'queued', view };
 }

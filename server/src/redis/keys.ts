@@ -26,6 +26,8 @@ export interface SessionKeys {
    * undefined subject: a dummy key the script does not touch (the dimension is not counted).
    */
   rate(dim: 'u' | 'd' | 'i', subject: string | undefined): string;
+  /** The same for joins of this session's waiting room (the queueJoin script counts them). */
+  joinRate(dim: 'u' | 'd' | 'i', subject: string | undefined): string;
   /** A seat-states snapshot by its version (inventory/seat-delta.ts; short TTL). */
   snapshot(version: string): string;
   /** The waiting room: see queue/keys in the queue scripts. */
@@ -51,6 +53,8 @@ export class Keys {
       cooldown: (userId: string) => `${tag}:cd:${userId}`,
       rate: (dim: 'u' | 'd' | 'i', subject: string | undefined) =>
         subject === undefined ? `${tag}:rl:-` : `${tag}:rl:${dim}:${subject}`,
+      joinRate: (dim: 'u' | 'd' | 'i', subject: string | undefined) =>
+        subject === undefined ? `${tag}:q:rl:-` : `${tag}:q:rl:${dim}:${subject}`,
       snapshot: (version: string) => `${tag}:snap:${version}`,
       queue: {
         line: `${tag}:q:line`,

@@ -2,7 +2,7 @@ import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool';
 import { appError } from '../errors';
-import type { TakeRequest } from '../inventory/types';
+import type { ScriptRates } from '../inventory/types';
 import { Keys } from '../redis/keys';
 import { PathLimiter, type Client, type Limit, type PathLimits } from './limits';
 import {
@@ -56,7 +56,8 @@ export class RiskService {
     this.limiters = {
       // Per instance, across sessions; the shared per-session counts are in the take script.
       purchase: new PathLimiter(redis, o.keyPrefix, 'purchase', o.purchase, 'memory'),
-      queue: new PathLimiter(redis, o.keyPrefix, 'queue', o.queue),
+      // As for purchases: across sessions per instance; per session in the join script.
+      queue: new PathLimiter(redis, o.keyPrefix, 'queue', o.queue, 'memory'),
       poll: new PathLimiter(redis, o.keyPrefix, 'poll', o.poll, 'memory'),
       login: new PathLimiter(redis, o.keyPrefix, 'login', o.login),
       pay: new PathLimiter(redis, o.keyPrefix, 'pay', o.pay),
@@ -88,33 +89,28 @@ export class RiskService {
    *   instance, and every session still sees at most the limit from all instances together.
    * The script also checks the hold cooldown, which onHoldExpired writes into each live session.
    */
-  async purchaseRates(userId: string, client: Client): Promise<NonNullable<TakeRequest['rates']>> {
+  async purchaseRates(userId: string, client: Client): Promise<ScriptRates> {
     await this.limiters.purchase.consume(userId, client);
-    const p = this.o.purchase;
-    const count = (subject: string | undefined, l: Limit) =>
-      subject !== undefined && l.points > 0
-        ? { subject, points: l.points, windowMs: l.durationS * 1000 }
-        : undefined;
-    const rates: NonNullable<TakeRequest['rates']> = {};
-    const user = count(userId, p.user);
-    const device = count(client.device, p.device);
-    const ip = count(client.ip, p.ip);
-    if (user) rates.user = user;
-    if (device) rates.device = device;
-    if (ip) rates.ip = ip;
-    return rates;
+    return scriptRates(this.o.purchase, userId, client);
   }
 
-  /** Joining the waiting room ('join') or asking for one's place ('poll'). */
-  async guardQueue(
-    userId: string,
-    client: Client,
-    nowMs: number,
-    what: 'join' | 'poll' = 'join',
-  ): Promise<void> {
-    const limiter = what === 'join' ? this.limiters.queue : this.limiters.poll;
+  /**
+   * A join of a waiting room: the blocklist, and its rates counted as a purchase's are (see
+   * purchaseRates): across sessions per instance here, per session, shared by every instance,
+   * in the join script itself (returned here for it), so a join is one Redis round trip.
+   */
+  async joinRates(userId: string, client: Client, nowMs: number): Promise<ScriptRates> {
     await Promise.all([
-      limiter.consume(userId, client),
+      this.limiters.queue.consume(userId, client),
+      this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: [] }, nowMs),
+    ]);
+    return scriptRates(this.o.queue, userId, client);
+  }
+
+  /** Asking for one's place in a waiting room (per instance: polls are many and cheap). */
+  async guardPoll(userId: string, client: Client, nowMs: number): Promise<void> {
+    await Promise.all([
+      this.limiters.poll.consume(userId, client),
       this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: [] }, nowMs),
     ]);
   }
@@ -226,4 +222,20 @@ export class RiskService {
       }
     }
   }
+}
+
+/** The dimensions of a path's limits a script counts for this request (those that are on). */
+function scriptRates(limits: PathLimits, userId: string, client: Client): ScriptRates {
+  const count = (subject: string | undefined, l: Limit) =>
+    subject !== undefined && l.points > 0
+      ? { subject, points: l.points, windowMs: l.durationS * 1000 }
+      : undefined;
+  const rates: ScriptRates = {};
+  const user = count(userId, limits.user);
+  const device = count(client.device, limits.device);
+  const ip = count(client.ip, limits.ip);
+  if (user) rates.user = user;
+  if (device) rates.device = device;
+  if (ip) rates.ip = ip;
+  return rates;
 }

@@ -1,4 +1,5 @@
 -- Shared helpers, included into the scripts at load time.
+-- @include "_rates.lua"
 -- An order's record in the session's orders hash:
 --   state|userId|qty|kind|units|idemField|idHashes|over
 --   state: H held, S sold, R released; kind: 's' (seats) or 'z<zoneId>'; units, idHashes: comma
@@ -52,26 +53,9 @@ local function readRequest()
   }, 16 + n
 end
 
--- Request rates and the hold cooldown, in the purchase's own round trip. The counters are per
--- session (KEYS under the session's hash tag, so the script stays in one Cluster slot); the
--- global per-user rate is kept per instance in memory (risk/service.ts). Fixed windows, counted
--- as rate-limiter-flexible counts them: the first request starts the window, every request
--- counts, and the longest wait of the dimensions used up is the answer.
+-- Request rates (_rates.lua) and the hold cooldown, in the purchase's own round trip.
 local function throttle(K, q)
-  local wait = 0
-  local keys = { K.rateUser, K.rateDevice, K.rateIp }
-  for i = 1, 3 do
-    local points, windowMs = q.rates[2 * i - 1], q.rates[2 * i]
-    if points > 0 then
-      local n = redis.call('INCR', keys[i])
-      local ttl = redis.call('PTTL', keys[i])
-      if n == 1 or ttl < 0 then
-        redis.call('PEXPIRE', keys[i], windowMs)
-        ttl = windowMs
-      end
-      if n > points and ttl > wait then wait = ttl end
-    end
-  end
+  local wait = countRates({ K.rateUser, K.rateDevice, K.rateIp }, q.rates)
   if wait > 0 then return { RC_RATE_LIMITED, wait } end
   local cooldown = redis.call('PTTL', K.cooldown)
   if cooldown > 0 then return { RC_HOLD_COOLDOWN, cooldown } end
