@@ -1,6 +1,6 @@
 import type { Conn, Db } from '../db/pool';
 import { RESERVED_ORDER_ID } from '../redis/records';
-import type { OrderRow } from '../orders/types';
+import type { OrderRow } from '../orders/rows';
 import type { Rows } from '../db/rows';
 
 /** A comp_orders row: a complimentary order's person (sealed, masked), claim code and fate. */

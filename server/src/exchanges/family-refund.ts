@@ -1,7 +1,7 @@
 import { inTransaction, type Conn, type Db } from '../db/pool';
 import { appError } from '../errors';
 import { orders } from '../orders/repo';
-import type { OrderRow } from '../orders/types';
+import type { OrderRecord } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import { payments, type PaymentRow } from '../payments/repo';
 import {
@@ -21,7 +21,7 @@ const MAX_CHAIN = 16;
 
 /** One payment that holds part of an exchange order's value. */
 interface Source {
-  order: OrderRow;
+  order: OrderRecord;
   payment: PaymentRow;
   /** What it can still give back (paid, less its refunds not closed). */
   left: number;
@@ -41,7 +41,7 @@ interface Source {
  */
 export async function refundExchangeItems(
   conn: Conn,
-  order: OrderRow,
+  order: OrderRecord,
   items: RefundableItem[],
   o: { by: string; reason: string; now: Date },
 ): Promise<RefundRow> {
@@ -81,7 +81,7 @@ export async function exchangeHandOver(
     const parts: string[] = [];
     for (const src of await sourcesOf(conn, order)) {
       const share = Math.min(rest, Math.max(0, src.left));
-      if (share > 0) parts.push(`订单 ${src.order.order_no} ${yuan(share)} 元`);
+      if (share > 0) parts.push(`订单 ${src.order.orderNo} ${yuan(share)} 元`);
       rest -= share;
     }
     return {
@@ -96,9 +96,9 @@ const yuan = (fen: number): string => (fen / 100).toFixed(2);
 const doneExchangeOf = (conn: Conn, orderId: string) => exchanges.doneByExchangeOrder(conn, orderId);
 
 /** The payments behind an exchange order, its own first, then along its originals (locked). */
-async function sourcesOf(conn: Conn, order: OrderRow): Promise<Source[]> {
+async function sourcesOf(conn: Conn, order: OrderRecord): Promise<Source[]> {
   const out: Source[] = [];
-  let cur: OrderRow | undefined = order;
+  let cur: OrderRecord | undefined = order;
   for (let i = 0; cur && i < MAX_CHAIN; i++) {
     const payment = await payments.appliedOfOrderLocked(conn, cur.id);
     if (payment)
@@ -133,7 +133,7 @@ function allocate(sources: Source[], value: number): { src: Source; fen: number 
  */
 async function refundShare(
   conn: Conn,
-  order: OrderRow,
+  order: OrderRecord,
   src: Source,
   fen: number,
   carriesItems: boolean,
@@ -148,8 +148,8 @@ async function refundShare(
     kind: carriesItems ? 'order' : 'exchange',
     seq,
     outRefundNo: carriesItems
-      ? outRefundNo(src.order.order_no, src.payment.id, 'order', seq)
-      : exchangeRefundNo(src.order.order_no, src.payment.id, seq),
+      ? outRefundNo(src.order.orderNo, src.payment.id, 'order', seq)
+      : exchangeRefundNo(src.order.orderNo, src.payment.id, seq),
     amountFen: fen,
     feeFen: 0,
     reason: o.reason,

@@ -1,7 +1,7 @@
 import { inTransaction, type Conn } from '../db/pool';
 import { appError } from '../errors';
 import { exchangeOriginalNo, orders, releaseAttendeeClaims, releaseItemClaims } from '../orders/repo';
-import { ORDER_STATUS, type OrderRow } from '../orders/types';
+import { ORDER_STATUS, type OrderRecord } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import { WechatPayError, type WxRefund } from '../wechat/pay';
 import {
@@ -160,7 +160,7 @@ export class RefundService {
    * The buyer's fee under the show's tiers (guards.ts). A method of its own, between the refund's
    * checks and its ticket update, so the race tests can pause a refund there.
    */
-  protected buyerFee(conn: Conn, order: OrderRow, amountFen: number, now: Date): Promise<number> {
+  protected buyerFee(conn: Conn, order: OrderRecord, amountFen: number, now: Date): Promise<number> {
     return feeUnderTiers(conn, order, amountFen, now);
   }
 
@@ -170,7 +170,7 @@ export class RefundService {
    */
   async refundPaymentInTx(
     conn: Conn,
-    order: OrderRow,
+    order: OrderRecord,
     payment: PaidMoney,
     kind: PaymentRefundKind,
     now: Date,
@@ -187,7 +187,7 @@ export class RefundService {
       now,
     );
     if (created)
-      await enqueue(conn, 'notice.send', order.id, { userId: order.user_id, template, orderId: order.id });
+      await enqueue(conn, 'notice.send', order.id, { userId: order.userId, template, orderId: order.id });
     return r;
   }
 
@@ -211,7 +211,7 @@ export class RefundService {
 
   private async create(
     conn: Conn,
-    order: OrderRow,
+    order: OrderRecord,
     payment: PaidMoney,
     kind: RefundKind,
     money: { amountFen: number; feeFen: number; seq: number },
@@ -224,7 +224,7 @@ export class RefundService {
       paymentId: payment.id,
       kind,
       ...money,
-      outRefundNo: outRefundNo(order.order_no, payment.id, kind, money.seq),
+      outRefundNo: outRefundNo(order.orderNo, payment.id, kind, money.seq),
       reason,
       requestedBy: `${by.kind}:${by.id}`,
       now,
@@ -244,7 +244,7 @@ export class RefundService {
     let wx: WxRefund;
     try {
       wx = await this.d.pay.refund({
-        orderNo: order.order_no,
+        orderNo: order.orderNo,
         // A second payment, or one in another currency, is not the order's payment: refund that
         // exact transaction.
         ...(refund.kind === 'duplicate' || refund.kind === 'currency'
@@ -350,12 +350,12 @@ export class RefundService {
     }
     const units = items.map((i) => i.seat_id ?? String(i.slot_no));
     await enqueue(conn, 'inventory.release', order.id, {
-      sessionId: order.session_id,
+      sessionId: order.sessionId,
       orderId: order.id,
       ...(whole ? {} : { units }),
     });
     await enqueue(conn, 'notice.send', order.id, {
-      userId: order.user_id,
+      userId: order.userId,
       template: 'refunded',
       orderId: order.id,
     });
@@ -366,7 +366,7 @@ export class RefundService {
     if (!(await openRefundCase(conn, refund, reason, now))) return;
     const order = (await orders.byId(conn, refund.order_id))!;
     await enqueue(conn, 'notice.send', `case-${refund.id}`, {
-      userId: order.user_id,
+      userId: order.userId,
       template: 'refund_delayed',
       orderId: order.id,
     });

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/pool';
-import { ORDER_STATUS_NAME, type OrderRow } from '../types';
+import { ORDER_STATUS_NAME } from '../types';
+import type { OrderRow } from '../rows';
 import type { PaymentRow } from '../../payments/repo';
 import type { RefundRow } from '../../refunds/repo';
 import { personFilter, type PersonHasher } from './attendees-repo';
