@@ -116,7 +116,7 @@ async function refundDifference(
     requestedBy: `buyer:${ex.user_id}`,
     now,
   });
-  if ((await refundedOrOpenFen(conn, payment.id)) > payment.amount_fen)
+  if ((await refundedOrOpenFen(conn, payment.id)) > payment.amountFen)
     throw new Error(`exchange ${ex.id}: refunds would exceed payment ${payment.id}`);
   if (created) await enqueue(conn, 'refund.requested', refund.id, { refundId: refund.id });
   return refund.id;
@@ -139,7 +139,7 @@ async function failExchange(conn: Conn, ex: ExchangeRow, order: OrderRecord, now
       kind: 'exchange',
       seq: 1,
       outRefundNo: exchangeRefundNo(order.orderNo, payment.id, 1),
-      amountFen: payment.amount_fen,
+      amountFen: payment.amountFen,
       feeFen: 0,
       reason: '改签未成功，退还差价',
       requestedBy: 'system:exchange',

@@ -3,7 +3,7 @@ import { appError } from '../errors';
 import { orders } from '../orders/repo';
 import type { OrderRecord } from '../orders/types';
 import { enqueue } from '../outbox/repo';
-import { payments, type PaymentRow } from '../payments/repo';
+import { payments, type PaymentRecord } from '../payments/repo';
 import {
   addRefundItems,
   nextRefundSeq,
@@ -22,7 +22,7 @@ const MAX_CHAIN = 16;
 /** One payment that holds part of an exchange order's value. */
 interface Source {
   order: OrderRecord;
-  payment: PaymentRow;
+  payment: PaymentRecord;
   /** What it can still give back (paid, less its refunds not closed). */
   left: number;
 }
@@ -55,7 +55,7 @@ export async function refundExchangeItems(
       await addRefundItems(conn, r.id, order.id, items);
     }
     // Every fen accounted for: no payment gives back more than it took (else all rolls back).
-    if ((await refundedOrOpenFen(conn, src.payment.id)) > src.payment.amount_fen)
+    if ((await refundedOrOpenFen(conn, src.payment.id)) > src.payment.amountFen)
       throw appError('REFUND_EXCEEDS_PAID');
   }
   if (!first) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
@@ -105,7 +105,7 @@ async function sourcesOf(conn: Conn, order: OrderRecord): Promise<Source[]> {
       out.push({
         order: cur,
         payment,
-        left: payment.amount_fen - (await refundedOrOpenFen(conn, payment.id)),
+        left: payment.amountFen - (await refundedOrOpenFen(conn, payment.id)),
       });
     const ex = await doneExchangeOf(conn, cur.id);
     cur = ex ? await orders.byId(conn, ex.original_order_id, { lock: true }) : undefined;

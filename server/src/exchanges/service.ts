@@ -344,7 +344,7 @@ function exchangeHash(input: ExchangeRequest): string {
  */
 async function refundable(c: Conn, orderId: string, fen: number): Promise<boolean> {
   const payment = await payments.appliedOfOrderLocked(c, orderId);
-  return !!payment && payment.amount_fen - (await refundedOrOpenFen(c, payment.id)) >= fen;
+  return !!payment && payment.amountFen - (await refundedOrOpenFen(c, payment.id)) >= fen;
 }
 
 /** The purchase path's INSERTs, statement by statement, so a refused one names its reason. */

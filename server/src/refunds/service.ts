@@ -122,7 +122,7 @@ export class RefundService {
       await addRefundItems(conn, r.id, order.id, pick.items);
       // Every fen accounted for: what this payment's refunds give back, asked in MySQL in this
       // transaction under the payment's lock, never exceeds what was paid (else all rolls back).
-      if ((await refundedOrOpenFen(conn, payment.id)) > payment.amount_fen)
+      if ((await refundedOrOpenFen(conn, payment.id)) > payment.amountFen)
         throw appError('REFUND_EXCEEDS_PAID');
       // Inadmissible at once, in the refund's own transaction. A paid order has no tickets yet:
       // the tickets consumer sees this refund under the order lock and issues them REFUNDING.
@@ -181,7 +181,7 @@ export class RefundService {
       order,
       payment,
       kind,
-      { amountFen: payment.amount_fen, feeFen: 0, seq: 1 },
+      { amountFen: payment.amountFen, feeFen: 0, seq: 1 },
       reason,
       { kind: 'system', id: kind },
       now,
@@ -200,9 +200,9 @@ export class RefundService {
     const seen = await this.d.payments.byId(this.d.db, paymentId);
     if (seen?.outcome !== 'wrong_currency') return undefined;
     const refund = await inTransaction(this.d.db, async (conn) => {
-      const order = (await orders.byId(conn, seen.order_id, { lock: true }))!;
+      const order = (await orders.byId(conn, seen.orderId, { lock: true }))!;
       const payment = (await this.d.payments.byId(conn, paymentId, true))!;
-      if (payment.refunded_fen >= payment.amount_fen) return undefined;
+      if (payment.refundedFen >= payment.amountFen) return undefined;
       return this.refundPaymentInTx(conn, order, payment, 'currency', now);
     });
     this.d.relay.nudge();
@@ -240,7 +240,7 @@ export class RefundService {
     const payment = (await this.d.payments.byId(this.d.db, refund.payment_id))!;
     // The payment's own order is WeChat's trade: a session cancel refunds an exchange order's
     // value partly on its original order's payment (exchanges/family-refund.ts).
-    const order = (await orders.byId(this.d.db, payment.order_id))!;
+    const order = (await orders.byId(this.d.db, payment.orderId))!;
     let wx: WxRefund;
     try {
       wx = await this.d.pay.refund({
@@ -248,11 +248,11 @@ export class RefundService {
         // A second payment, or one in another currency, is not the order's payment: refund that
         // exact transaction.
         ...(refund.kind === 'duplicate' || refund.kind === 'currency'
-          ? { transactionId: payment.transaction_id }
+          ? { transactionId: payment.transactionId }
           : {}),
         outRefundNo: refund.out_refund_no,
         refundFen: refund.amount_fen,
-        totalFen: payment.amount_fen,
+        totalFen: payment.amountFen,
         reason: refund.reason || '退票',
       });
     } catch (err) {

@@ -38,7 +38,7 @@ export async function returnFees(db: Db, c: ChangeRow, now: Date, log: Logger): 
         requestedBy: `system:cancel-${c.id}`,
         now,
       });
-      if ((await refundedOrOpenFen(conn, payment.id)) > payment.amount_fen)
+      if ((await refundedOrOpenFen(conn, payment.id)) > payment.amountFen)
         throw new Error(`fee refund of refund ${r.refundId}: refunds would exceed payment ${payment.id}`);
       if (created) await enqueue(conn, 'refund.requested', refund.id, { refundId: refund.id });
       return true;
