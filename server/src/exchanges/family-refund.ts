@@ -11,7 +11,7 @@ import {
   refundedOrOpenFen,
   type RefundableItem,
 } from '../refunds/items-repo';
-import { createRefund, type RefundRow } from '../refunds/repo';
+import { createRefund, type RefundRecord } from '../refunds/repo';
 import { outRefundNo } from '../refunds/naming';
 import { exchangeRefundNo } from './complete';
 import { exchanges, nextExchangeSeq } from './repo';
@@ -44,10 +44,10 @@ export async function refundExchangeItems(
   order: OrderRecord,
   items: RefundableItem[],
   o: { by: string; reason: string; now: Date },
-): Promise<RefundRow> {
+): Promise<RefundRecord> {
   const value = items.reduce((s, i) => s + i.price_fen, 0);
   const shares = allocate(await sourcesOf(conn, order), value);
-  let first: RefundRow | undefined;
+  let first: RefundRecord | undefined;
   for (const { src, fen } of shares) {
     const r = await refundShare(conn, order, src, fen, !first, o);
     if (!first) {
@@ -138,7 +138,7 @@ async function refundShare(
   fen: number,
   carriesItems: boolean,
   o: { by: string; reason: string; now: Date },
-): Promise<RefundRow> {
+): Promise<RefundRecord> {
   const seq = carriesItems
     ? await nextRefundSeq(conn, src.payment.id)
     : await nextExchangeSeq(conn, src.payment.id);

@@ -16,7 +16,7 @@ import {
   refundsToCheck,
   type PaymentRefundKind,
   type RefundKind,
-  type RefundRow,
+  type RefundRecord,
 } from './repo';
 import { buyerFee as feeUnderTiers, refuseIfTransferred } from './guards';
 import type { PaidMoney, RefundActor, RefundDeps } from './types';
@@ -63,7 +63,7 @@ export class RefundService {
     reason?: string;
     now: Date;
     ticketIds?: string[];
-  }): Promise<RefundRow> {
+  }): Promise<RefundRecord> {
     const refund = await inTransaction(this.d.db, async (conn) => {
       const order = await orders.byId(conn, o.orderId, { lock: true });
       if (!order) throw appError('NOT_FOUND', undefined, '订单不存在');
@@ -174,7 +174,7 @@ export class RefundService {
     payment: PaidMoney,
     kind: PaymentRefundKind,
     now: Date,
-  ): Promise<RefundRow> {
+  ): Promise<RefundRecord> {
     const { reason, template } = PAYMENT_REFUND[kind];
     const { refund: r, created } = await this.create(
       conn,
@@ -196,7 +196,7 @@ export class RefundService {
    * recorded before such refunds were automatic). Locks as applyTransaction does: order, then
    * payment. undefined when the payment is not such money, or was refunded in full already.
    */
-  async refundForeignPayment(paymentId: string, now: Date): Promise<RefundRow | undefined> {
+  async refundForeignPayment(paymentId: string, now: Date): Promise<RefundRecord | undefined> {
     const seen = await this.d.payments.byId(this.d.db, paymentId);
     if (seen?.outcome !== 'wrong_currency') return undefined;
     const refund = await inTransaction(this.d.db, async (conn) => {
@@ -218,7 +218,7 @@ export class RefundService {
     reason: string,
     by: RefundActor,
     now: Date,
-  ): Promise<{ refund: RefundRow; created: boolean }> {
+  ): Promise<{ refund: RefundRecord; created: boolean }> {
     const { refund, created } = await createRefund(conn, {
       orderId: order.id,
       paymentId: payment.id,
@@ -237,7 +237,7 @@ export class RefundService {
   async execute(refundId: string, now: Date): Promise<void> {
     const refund = await refunds.byId(this.d.db, refundId);
     if (!refund || refund.status !== REFUND_STATUS.REQUESTED) return;
-    const payment = (await this.d.payments.byId(this.d.db, refund.payment_id))!;
+    const payment = (await this.d.payments.byId(this.d.db, refund.paymentId))!;
     // The payment's own order is WeChat's trade: a session cancel refunds an exchange order's
     // value partly on its original order's payment (exchanges/family-refund.ts).
     const order = (await orders.byId(this.d.db, payment.orderId))!;
@@ -250,8 +250,8 @@ export class RefundService {
         ...(refund.kind === 'duplicate' || refund.kind === 'currency'
           ? { transactionId: payment.transactionId }
           : {}),
-        outRefundNo: refund.out_refund_no,
-        refundFen: refund.amount_fen,
+        outRefundNo: refund.outRefundNo,
+        refundFen: refund.amountFen,
         totalFen: payment.amountFen,
         reason: refund.reason || '退票',
       });
@@ -278,12 +278,12 @@ export class RefundService {
       // tickets consumer do; so a CLOSED here and a ticket issue there cannot cross.
       const seen = await refunds.byOutRefundNo(conn, wx.out_refund_no);
       if (!seen) return 'unknown' as const;
-      await orders.byId(conn, seen.order_id, { lock: true });
+      await orders.byId(conn, seen.orderId, { lock: true });
       const refund = (await refunds.byId(conn, seen.id, { lock: true }))!;
       if (refund.status === REFUND_STATUS.SUCCESS || refund.status === REFUND_STATUS.CLOSED)
         return 'duplicate' as const;
-      if (wx.amount && wx.amount.refund !== refund.amount_fen)
-        throw new Error(`refund ${refund.out_refund_no}: amount ${wx.amount.refund} != ${refund.amount_fen}`);
+      if (wx.amount && wx.amount.refund !== refund.amountFen)
+        throw new Error(`refund ${refund.outRefundNo}: amount ${wx.amount.refund} != ${refund.amountFen}`);
       if (status === 'ABNORMAL') {
         // Not final, and nothing WeChat retries by itself: an operator takes over, the fan is told.
         const moved = await tryMove(conn, 'refunds', refund.id, REFUND_LIFECYCLE.abnormal);
@@ -293,7 +293,7 @@ export class RefundService {
       }
       if (status === 'CLOSED') {
         await move(conn, 'refunds', refund.id, REFUND_LIFECYCLE.close, { finished_at: now });
-        if (refund.kind === 'order' && (await exchangeOriginalNo(conn, refund.order_id))) {
+        if (refund.kind === 'order' && (await exchangeOriginalNo(conn, refund.orderId))) {
           // An exchange order's refund is split over its family's payments (exchanges/
           // family-refund.ts), whose other shares may be back with the fan already: its tickets
           // stay held and an operator decides (valid again, the fan would keep both).
@@ -309,7 +309,7 @@ export class RefundService {
           await freeRefundItems(conn, refund.id);
           // In a cancelled session nobody asks again (the cancellation reached this order once):
           // the tickets are not admissible there, and the money waits for an operator.
-          if (await orderSessionCancelled(conn, refund.order_id))
+          if (await orderSessionCancelled(conn, refund.orderId))
             await this.handOver(conn, refund, 'closed', now);
         } else {
           // Money we must give back and nobody will ask for again: an operator decides (before,
@@ -327,12 +327,12 @@ export class RefundService {
     return result;
   }
 
-  private async succeed(conn: Conn, refund: RefundRow, now: Date): Promise<void> {
+  private async succeed(conn: Conn, refund: RefundRecord, now: Date): Promise<void> {
     await move(conn, 'refunds', refund.id, REFUND_LIFECYCLE.succeed, { finished_at: now });
     await resolveRefundCase(conn, refund.id, { by: 'system', resolution: 'refunded', now });
-    await this.d.payments.addRefunded(conn, refund.payment_id, refund.amount_fen);
+    await this.d.payments.addRefunded(conn, refund.paymentId, refund.amountFen);
     if (refund.kind !== 'order') return;
-    const order = (await orders.byId(conn, refund.order_id, { lock: true }))!;
+    const order = (await orders.byId(conn, refund.orderId, { lock: true }))!;
     // Only this refund's tickets and seats: the order's other tickets stay valid.
     const items = await itemsOfRefund(conn, refund.id);
     await moveItemTickets(
@@ -362,22 +362,22 @@ export class RefundService {
   }
 
   /** Hands a refund to an operator (refund_cases) and tells the fan, once. */
-  async handOver(conn: Conn, refund: RefundRow, reason: RefundCaseReason, now: Date): Promise<void> {
+  async handOver(conn: Conn, refund: RefundRecord, reason: RefundCaseReason, now: Date): Promise<void> {
     if (!(await openRefundCase(conn, refund, reason, now))) return;
-    const order = (await orders.byId(conn, refund.order_id))!;
+    const order = (await orders.byId(conn, refund.orderId))!;
     await enqueue(conn, 'notice.send', `case-${refund.id}`, {
       userId: order.userId,
       template: 'refund_delayed',
       orderId: order.id,
     });
     this.d.log.error(
-      { refundId: refund.id, outRefundNo: refund.out_refund_no, reason },
+      { refundId: refund.id, outRefundNo: refund.outRefundNo, reason },
       'refund handed to an operator',
     );
   }
 
   /** Counts a failed send; after RESEND_CASE_AFTER of them an operator is told as well. */
-  private async noteFailure(refund: RefundRow, err: unknown, now: Date): Promise<void> {
+  private async noteFailure(refund: RefundRecord, err: unknown, now: Date): Promise<void> {
     const code = err instanceof WechatPayError ? err.code : 'NETWORK';
     const attempts = await noteRefundFailure(
       this.d.db,
