@@ -17,7 +17,7 @@ import {
   moveAttendeeClaims,
   nextExchangeSeq,
   ticketsOfOrder,
-  type ExchangeRow,
+  type ExchangeRecord,
 } from './repo';
 
 /**
@@ -50,7 +50,7 @@ export async function settleExchangeInTx(
   if (!seen) return 'none';
   const ex = await exchanges.byId(conn, seen.id, { lock: true });
   if (ex?.status !== EXCHANGE_STATUS.PENDING) return 'none';
-  const original = (await orders.byId(conn, ex.original_order_id, { lock: true }))!;
+  const original = (await orders.byId(conn, ex.originalOrderId, { lock: true }))!;
   const itemIds = await itemsOfExchange(conn, ex.id);
   const old = await ticketsOfOrder(conn, original.id, { itemIds }, true);
   // Invariant: every old ticket is still valid and never admitted, under its row lock; a check-in
@@ -63,7 +63,7 @@ export async function settleExchangeInTx(
   if (moved !== itemIds.length)
     throw new Error(`exchange ${ex.id}: ${moved} of ${itemIds.length} tickets moved`);
   await releaseItemClaims(conn, original, old);
-  const sameSession = String(ex.from_session_id) === String(ex.to_session_id);
+  const sameSession = String(ex.fromSessionId) === String(ex.toSessionId);
   const ids = await idHashesOf(
     conn,
     original.id,
@@ -75,7 +75,7 @@ export async function settleExchangeInTx(
     sameSession,
     idHashes: ids,
   });
-  const refundId = ex.diff_fen < 0 ? await refundDifference(conn, ex, original, now) : undefined;
+  const refundId = ex.diffFen < 0 ? await refundDifference(conn, ex, original, now) : undefined;
   await move(conn, 'exchanges', ex.id, EXCHANGE_LIFECYCLE.complete, {
     finished_at: now,
     ...(refundId ? { refund_id: refundId } : {}),
@@ -97,7 +97,7 @@ export async function settleExchangeInTx(
  */
 async function refundDifference(
   conn: Conn,
-  ex: ExchangeRow,
+  ex: ExchangeRecord,
   original: OrderRecord,
   now: Date,
 ): Promise<string> {
@@ -110,10 +110,10 @@ async function refundDifference(
     kind: 'exchange',
     seq,
     outRefundNo: exchangeRefundNo(original.orderNo, payment.id, seq),
-    amountFen: -ex.diff_fen,
+    amountFen: -ex.diffFen,
     feeFen: 0,
     reason: '改签差价退款',
-    requestedBy: `buyer:${ex.user_id}`,
+    requestedBy: `buyer:${ex.userId}`,
     now,
   });
   if ((await refundedOrOpenFen(conn, payment.id)) > payment.amountFen)
@@ -126,7 +126,7 @@ async function refundDifference(
  * The exchange cannot complete: the exchange order's claims are freed and it is refunded (its
  * whole payment, if any), the old tickets stay as they are and may be exchanged again.
  */
-async function failExchange(conn: Conn, ex: ExchangeRow, order: OrderRecord, now: Date): Promise<void> {
+async function failExchange(conn: Conn, ex: ExchangeRecord, order: OrderRecord, now: Date): Promise<void> {
   await freeExchangeItems(conn, ex.id);
   await move(conn, 'orders', order.id, ORDER_LIFECYCLE.refund);
   await releaseClaims(conn, order);

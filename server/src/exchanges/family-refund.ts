@@ -108,7 +108,7 @@ async function sourcesOf(conn: Conn, order: OrderRecord): Promise<Source[]> {
         left: payment.amountFen - (await refundedOrOpenFen(conn, payment.id)),
       });
     const ex = await doneExchangeOf(conn, cur.id);
-    cur = ex ? await orders.byId(conn, ex.original_order_id, { lock: true }) : undefined;
+    cur = ex ? await orders.byId(conn, ex.originalOrderId, { lock: true }) : undefined;
   }
   return out;
 }

@@ -5,24 +5,26 @@ import { EXCHANGE_STATUS, ORDER_STATUS, TICKET_STATUS } from '../lifecycle/statu
 import { buyersOwnTicket } from '../tickets/repo';
 import type { OrderAttendeeRow } from '../orders/types';
 import type { Rows } from '../db/rows';
+import type { ExchangeRow, ExchangeViewRow } from './rows';
 
 export { EXCHANGE_STATUS };
 
-export interface ExchangeRow {
+/** An exchange as services see it (exchanges/rows.ts: the row it is mapped from). */
+export interface ExchangeRecord {
   id: string;
-  user_id: string;
-  original_order_id: string;
-  exchange_order_id: string;
-  from_session_id: string;
-  to_session_id: string;
+  userId: string;
+  originalOrderId: string;
+  exchangeOrderId: string;
+  fromSessionId: string;
+  toSessionId: string;
   status: number;
-  old_fen: number;
-  new_fen: number;
-  diff_fen: number;
-  refund_id: string | null;
+  oldFen: number;
+  newFen: number;
+  diffFen: number;
+  refundId: string | null;
   error: string | null;
-  created_at: Date;
-  finished_at: Date | null;
+  createdAt: Date;
+  finishedAt: Date | null;
 }
 
 const EXCHANGES: RowSource = {
@@ -31,8 +33,30 @@ const EXCHANGES: RowSource = {
     old_fen, new_fen, diff_fen, refund_id, error, created_at, finished_at`,
 };
 
-const one = (db: Db | Conn, where: string, params: unknown[], lock = false) =>
-  findOne<ExchangeRow>(db, EXCHANGES, where, params, lock);
+/** The row under camelCase names, the same values. */
+function toExchange(r: ExchangeRow): ExchangeRecord {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    originalOrderId: r.original_order_id,
+    exchangeOrderId: r.exchange_order_id,
+    fromSessionId: r.from_session_id,
+    toSessionId: r.to_session_id,
+    status: r.status,
+    oldFen: r.old_fen,
+    newFen: r.new_fen,
+    diffFen: r.diff_fen,
+    refundId: r.refund_id,
+    error: r.error,
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+  };
+}
+
+async function one(db: Db | Conn, where: string, params: unknown[], lock = false) {
+  const r = await findOne<ExchangeRow>(db, EXCHANGES, where, params, lock);
+  return r && toExchange(r);
+}
 
 /** The one-exchange lookups, by the keys the services hold. */
 export const exchanges = {
@@ -266,18 +290,18 @@ export async function showExchangeRules(
 }
 
 /** An exchange with what its views need: order numbers, statuses, ticket numbers, refund. */
-export interface ExchangeViewRow extends ExchangeRow {
-  original_order_no: string;
-  exchange_order_no: string;
-  exchange_order_status: number;
-  old_ticket_nos: string | null;
-  new_ticket_nos: string | null;
-  refund_status: number | null;
-  refund_fen: number | null;
+export interface ExchangeViewRecord extends ExchangeRecord {
+  originalOrderNo: string;
+  exchangeOrderNo: string;
+  exchangeOrderStatus: number;
+  oldTicketNos: string | null;
+  newTicketNos: string | null;
+  refundStatus: number | null;
+  refundFen: number | null;
 }
 
 /** Exchanges where these orders are the original or the exchange order, oldest first. */
-export async function exchangesOf(db: Db | Conn, orderIds: string[]): Promise<ExchangeViewRow[]> {
+export async function exchangesOf(db: Db | Conn, orderIds: string[]): Promise<ExchangeViewRecord[]> {
   if (orderIds.length === 0) return [];
   const [rows] = await db.query<Rows<ExchangeViewRow>>(
     `SELECT e.*, oo.order_no AS original_order_no, xo.order_no AS exchange_order_no,
@@ -294,7 +318,17 @@ export async function exchangesOf(db: Db | Conn, orderIds: string[]): Promise<Ex
       ORDER BY e.id`,
     [orderIds, orderIds],
   );
-  return rows.map((r) => ({ ...r, id: String(r.id) }) as ExchangeViewRow);
+  return rows.map((r) => ({
+    ...toExchange(r),
+    id: String(r.id),
+    originalOrderNo: r.original_order_no,
+    exchangeOrderNo: r.exchange_order_no,
+    exchangeOrderStatus: r.exchange_order_status,
+    oldTicketNos: r.old_ticket_nos,
+    newTicketNos: r.new_ticket_nos,
+    refundStatus: r.refund_status,
+    refundFen: r.refund_fen,
+  }));
 }
 
 /** An exchange into another session claims its attendees' IDs there (one ID, one ticket). */

@@ -296,8 +296,8 @@ export class ExchangeService {
   async view(userId: string, exchangeId: string): Promise<Exchange> {
     const ex = await exchanges.byIdOfUser(this.d.db, exchangeId, userId);
     if (!ex) throw appError('NOT_FOUND');
-    const [row] = (await exchangesOf(this.d.db, [ex.exchange_order_id])).filter((r) => r.id === ex.id);
-    const order = (await orders.byId(this.d.db, ex.exchange_order_id))!;
+    const [row] = (await exchangesOf(this.d.db, [ex.exchangeOrderId])).filter((r) => r.id === ex.id);
+    const order = (await orders.byId(this.d.db, ex.exchangeOrderId))!;
     const [items, refunds] = await Promise.all([
       itemsOf(this.d.db, [order.id]),
       refundsOf(this.d.db, [order.id]),
