@@ -4,7 +4,7 @@ import { findOne, type RowSource } from '../db/find-one';
 import { EXCHANGE_STATUS, ORDER_STATUS, TICKET_STATUS } from '../lifecycle/statuses';
 import { buyersOwnTicket } from '../tickets/repo';
 import type { OrderAttendeeRow } from '../orders/types';
-import type { Rows } from '../db/rows';
+import { camelRow, type Rows } from '../db/rows';
 import type { ExchangeRow, ExchangeViewRow } from './rows';
 
 export { EXCHANGE_STATUS };
@@ -34,29 +34,10 @@ const EXCHANGES: RowSource = {
 };
 
 /** The row under camelCase names, the same values. */
-function toExchange(r: ExchangeRow): ExchangeRecord {
-  return {
-    id: r.id,
-    userId: r.user_id,
-    originalOrderId: r.original_order_id,
-    exchangeOrderId: r.exchange_order_id,
-    fromSessionId: r.from_session_id,
-    toSessionId: r.to_session_id,
-    status: r.status,
-    oldFen: r.old_fen,
-    newFen: r.new_fen,
-    diffFen: r.diff_fen,
-    refundId: r.refund_id,
-    error: r.error,
-    createdAt: r.created_at,
-    finishedAt: r.finished_at,
-  };
-}
+const toExchange: (r: ExchangeRow) => ExchangeRecord = camelRow;
 
-async function one(db: Db | Conn, where: string, params: unknown[], lock = false) {
-  const r = await findOne<ExchangeRow>(db, EXCHANGES, where, params, lock);
-  return r && toExchange(r);
-}
+const one = (db: Db | Conn, where: string, params: unknown[], lock = false) =>
+  findOne<ExchangeRow>(db, EXCHANGES, where, params, lock).then((r) => r && toExchange(r));
 
 /** The one-exchange lookups, by the keys the services hold. */
 export const exchanges = {
@@ -318,17 +299,8 @@ export async function exchangesOf(db: Db | Conn, orderIds: string[]): Promise<Ex
       ORDER BY e.id`,
     [orderIds, orderIds],
   );
-  return rows.map((r) => ({
-    ...toExchange(r),
-    id: String(r.id),
-    originalOrderNo: r.original_order_no,
-    exchangeOrderNo: r.exchange_order_no,
-    exchangeOrderStatus: r.exchange_order_status,
-    oldTicketNos: r.old_ticket_nos,
-    newTicketNos: r.new_ticket_nos,
-    refundStatus: r.refund_status,
-    refundFen: r.refund_fen,
-  }));
+  const toView: (r: ExchangeViewRow) => ExchangeViewRecord = camelRow;
+  return rows.map((r) => ({ ...toView(r), id: String(r.id) }));
 }
 
 /** An exchange into another session claims its attendees' IDs there (one ID, one ticket). */

@@ -8,7 +8,7 @@ import { ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { EXCHANGE_STATUS } from '../lifecycle/statuses';
 import { attendeeOfItemJoin } from '../attendees/repo';
 import { buyersTicketOfItemJoin } from '../tickets/repo';
-import type { Rows } from '../db/rows';
+import { camelRow, type Rows } from '../db/rows';
 
 /** The buyer cancelled and gets the turn back: the token may buy once more. */
 export async function forgetAdmissionUse(conn: Conn, jti: string, orderId: string): Promise<void> {
@@ -22,38 +22,10 @@ const ORDER_COLUMNS = `id, order_no, user_id, session_id, status, amount_fen, qu
 const ORDERS = { table: 'orders', columns: ORDER_COLUMNS };
 
 /** The row as services and views see it: the same values under camelCase names. */
-function toOrder(r: OrderRow): OrderRecord {
-  return {
-    id: r.id,
-    orderNo: r.order_no,
-    userId: r.user_id,
-    sessionId: r.session_id,
-    status: r.status,
-    amountFen: r.amount_fen,
-    quantity: r.quantity,
-    idempotencyKey: r.idempotency_key,
-    requestHash: r.request_hash,
-    expireAt: r.expire_at,
-    createdAt: r.created_at,
-    paidAt: r.paid_at,
-    cancelledAt: r.cancelled_at,
-    cancelReason: r.cancel_reason,
-    prepayId: r.prepay_id,
-    admissionJti: r.admission_jti,
-    contactPhoneMasked: r.contact_phone_masked,
-    channel: r.channel,
-  };
-}
+const toOrder: (r: OrderRow) => OrderRecord = camelRow;
 
-async function findOrder(
-  db: Db | Conn,
-  where: string,
-  params: unknown[],
-  lock?: boolean,
-): Promise<OrderRecord | undefined> {
-  const r = await findOne<OrderRow>(db, ORDERS, where, params, lock);
-  return r && toOrder(r);
-}
+const findOrder = (db: Db | Conn, where: string, params: unknown[], lock?: boolean) =>
+  findOne<OrderRow>(db, ORDERS, where, params, lock).then((r) => r && toOrder(r));
 
 /** lock: take the row lock (FOR UPDATE) inside the caller's transaction, then decide. */
 export interface FindOpts {

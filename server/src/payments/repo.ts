@@ -2,7 +2,7 @@ import type { ResultSetHeader } from 'mysql2/promise';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { findOne, type RowSource } from '../db/find-one';
 import { ORDER_STATUS } from '../orders/types';
-import type { Rows } from '../db/rows';
+import { camelRow, type Rows } from '../db/rows';
 import type { PaymentRow } from './rows';
 
 export type PaymentOutcome =
@@ -73,27 +73,10 @@ const PAYMENTS: RowSource = {
 };
 
 /** The row under camelCase names, the same values. */
-function toPayment(r: PaymentRow): PaymentRecord {
-  return {
-    id: r.id,
-    orderId: r.order_id,
-    transactionId: r.transaction_id,
-    amountFen: r.amount_fen,
-    currency: r.currency,
-    refundedFen: r.refunded_fen,
-    outcome: r.outcome,
-  };
-}
+const toPayment: (r: PaymentRow) => PaymentRecord = camelRow;
 
-async function findPayment(
-  db: Db | Conn,
-  where: string,
-  params: unknown[],
-  lock?: boolean,
-): Promise<PaymentRecord | undefined> {
-  const r = await findOne<PaymentRow>(db, PAYMENTS, where, params, lock);
-  return r && toPayment(r);
-}
+const findPayment = (db: Db | Conn, where: string, params: unknown[], lock?: boolean) =>
+  findOne<PaymentRow>(db, PAYMENTS, where, params, lock).then((r) => r && toPayment(r));
 
 /** The one-payment lookups, by the keys the services hold. */
 export const payments = {

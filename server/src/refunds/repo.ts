@@ -3,7 +3,7 @@ import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { findOne, type RowSource } from '../db/find-one';
 import { REFUND_STATUS } from '../lifecycle/statuses';
 import { SESSION_STATUS } from '../catalog/types';
-import type { Rows } from '../db/rows';
+import { camelRow, type Rows } from '../db/rows';
 import type { RefundRow } from './rows';
 
 export { REFUND_STATUS };
@@ -60,30 +60,10 @@ const COLUMNS = `id, order_id, payment_id, kind, seq, out_refund_no, refund_id, 
 const REFUNDS: RowSource = { table: 'refunds', columns: COLUMNS, orderBy: 'id DESC' };
 
 /** The row under camelCase names, the same values. */
-function toRefund(r: RefundRow): RefundRecord {
-  return {
-    id: r.id,
-    orderId: r.order_id,
-    paymentId: r.payment_id,
-    kind: r.kind,
-    seq: r.seq,
-    outRefundNo: r.out_refund_no,
-    refundId: r.refund_id,
-    amountFen: r.amount_fen,
-    feeFen: r.fee_fen,
-    status: r.status,
-    reason: r.reason,
-    requestedBy: r.requested_by,
-    createdAt: r.created_at,
-    finishedAt: r.finished_at,
-    attempts: r.attempts,
-  };
-}
+const toRefund: (r: RefundRow) => RefundRecord = camelRow;
 
-async function findRefund(db: Db | Conn, where: string, params: unknown[], lock?: boolean) {
-  const r = await findOne<RefundRow>(db, REFUNDS, where, params, lock);
-  return r && toRefund(r);
-}
+const findRefund = (db: Db | Conn, where: string, params: unknown[], lock?: boolean) =>
+  findOne<RefundRow>(db, REFUNDS, where, params, lock).then((r) => r && toRefund(r));
 
 /** The one-refund lookups, by the keys the services hold. */
 export const refunds = {

@@ -3,7 +3,7 @@ import { SESSION_STATUS } from '../catalog/types';
 import type { Conn, Db } from '../db/pool';
 import { ORDER_STATUS, REFUND_STATUS } from '../lifecycle/statuses';
 import { TICKET_LIFECYCLE } from '../lifecycle/transitions';
-import type { Packet } from '../db/rows';
+import { camelRow, type Packet } from '../db/rows';
 import type { ChangeRow } from './rows';
 
 export type ChangeKind = 'cancel' | 'postpone';
@@ -101,21 +101,7 @@ export async function sessionCancelled(conn: Db | Conn, sessionId: string): Prom
 }
 
 /** The row under camelCase names, the same values. */
-function toChange(r: ChangeRow): ChangeRecord {
-  return {
-    id: r.id,
-    sessionId: r.session_id,
-    kind: r.kind,
-    state: r.state,
-    reason: r.reason,
-    oldStartsAt: r.old_starts_at,
-    newStartsAt: r.new_starts_at,
-    refundUntil: r.refund_until,
-    createdBy: r.created_by,
-    createdAt: r.created_at,
-    finishedAt: r.finished_at,
-  };
-}
+const toChange: (r: ChangeRow) => ChangeRecord = camelRow;
 
 export async function changeById(db: Db | Conn, id: string, lock = false): Promise<ChangeRecord | undefined> {
   const [rows] = await db.query<Packet<ChangeRow>[]>(
