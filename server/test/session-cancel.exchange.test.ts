@@ -127,7 +127,7 @@ it("an operator's refund of an exchange order gives each payment its share back 
     reason: '运营退款（改签订单）',
     now: g.p.clock.now(),
   });
-  expect(refund.amount_fen).toBeGreaterThan(0);
+  expect(refund.amountFen).toBeGreaterThan(0);
   await refundsSettled(s.sessionId);
   // The difference back on its own trade, the old seat's price on the original's.
   expect(backOf(exchangeNo)).toBe(VIP - STAND);

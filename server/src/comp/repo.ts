@@ -1,7 +1,9 @@
 import type { Conn, Db } from '../db/pool';
 import { RESERVED_ORDER_ID } from '../redis/records';
-import type { OrderRow } from '../orders/types';
+import type { OrderRow } from '../orders/rows';
 import type { Rows } from '../db/rows';
+import { insertTickets as insertTicketRows, itemsToIssue, type NewTicket } from '../tickets/repo';
+import { TICKET_STATUS } from '../tickets/status';
 
 /** A comp_orders row: a complimentary order's person (sealed, masked), claim code and fate. */
 export interface CompOrderRow {
@@ -258,18 +260,24 @@ export async function insertTickets(
   ticket: () => { no: string; secret: string },
   now: Date,
 ): Promise<void> {
-  const [items] = await c.query<
-    Rows<{ id: string; seat_id: string | null; zone_id: string | null; slot_no: number | null }>
-  >('SELECT id, seat_id, zone_id, slot_no FROM order_items WHERE order_id = ? ORDER BY id', [orderId]);
-  const rows = items.map((i) => {
+  const items = await itemsToIssue(c, orderId);
+  const tickets = items.map((i): NewTicket => {
     const t = ticket();
-    return [t.no, orderId, i.id, 0, sessionId, i.seat_id, i.zone_id, i.slot_no, t.secret, 1, now];
+    return {
+      ticketNo: t.no,
+      orderId,
+      orderItemId: i.id,
+      userId: '0',
+      sessionId,
+      seatId: i.seatId,
+      zoneId: i.zoneId,
+      slotNo: i.slotNo,
+      secret: t.secret,
+      status: TICKET_STATUS.VALID,
+      createdAt: now,
+    };
   });
-  await c.query(
-    `INSERT INTO tickets (ticket_no, order_id, order_item_id, user_id, session_id, seat_id, zone_id, slot_no,
-       secret, status, created_at) VALUES ?`,
-    [rows],
-  );
+  await insertTicketRows(c, tickets);
 }
 
 /** A comp order's row with its person, locked when asked. */

@@ -1,6 +1,6 @@
 import type { Conn } from '../db/pool';
 import { orders, releaseClaims, releaseItemClaims } from '../orders/repo';
-import type { OrderRow } from '../orders/types';
+import type { OrderRecord } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import { payments } from '../payments/repo';
 import { createRefund } from '../refunds/repo';
@@ -17,7 +17,7 @@ import {
   moveAttendeeClaims,
   nextExchangeSeq,
   ticketsOfOrder,
-  type ExchangeRow,
+  type ExchangeRecord,
 } from './repo';
 
 /**
@@ -39,14 +39,18 @@ export const exchangeRefundNo = (orderNo: string, paymentId: string, seq: number
  * both or neither. Lock order: the exchange order (caller), then the original order, then the
  * old tickets, as the refund path (original order, then tickets) and the exchange request do.
  */
-export async function settleExchangeInTx(conn: Conn, order: OrderRow, now: Date): Promise<ExchangeOutcome> {
+export async function settleExchangeInTx(
+  conn: Conn,
+  order: OrderRecord,
+  now: Date,
+): Promise<ExchangeOutcome> {
   // A plain read first: every ticket issue passes here, and most orders are no exchange (a
   // locking read of a missing key would take a gap lock on it).
   const seen = await exchanges.byExchangeOrder(conn, order.id);
   if (!seen) return 'none';
   const ex = await exchanges.byId(conn, seen.id, { lock: true });
   if (ex?.status !== EXCHANGE_STATUS.PENDING) return 'none';
-  const original = (await orders.byId(conn, ex.original_order_id, { lock: true }))!;
+  const original = (await orders.byId(conn, ex.originalOrderId, { lock: true }))!;
   const itemIds = await itemsOfExchange(conn, ex.id);
   const old = await ticketsOfOrder(conn, original.id, { itemIds }, true);
   // Invariant: every old ticket is still valid and never admitted, under its row lock; a check-in
@@ -59,7 +63,7 @@ export async function settleExchangeInTx(conn: Conn, order: OrderRow, now: Date)
   if (moved !== itemIds.length)
     throw new Error(`exchange ${ex.id}: ${moved} of ${itemIds.length} tickets moved`);
   await releaseItemClaims(conn, original, old);
-  const sameSession = String(ex.from_session_id) === String(ex.to_session_id);
+  const sameSession = String(ex.fromSessionId) === String(ex.toSessionId);
   const ids = await idHashesOf(
     conn,
     original.id,
@@ -71,7 +75,7 @@ export async function settleExchangeInTx(conn: Conn, order: OrderRow, now: Date)
     sameSession,
     idHashes: ids,
   });
-  const refundId = ex.diff_fen < 0 ? await refundDifference(conn, ex, original, now) : undefined;
+  const refundId = ex.diffFen < 0 ? await refundDifference(conn, ex, original, now) : undefined;
   await move(conn, 'exchanges', ex.id, EXCHANGE_LIFECYCLE.complete, {
     finished_at: now,
     ...(refundId ? { refund_id: refundId } : {}),
@@ -79,7 +83,7 @@ export async function settleExchangeInTx(conn: Conn, order: OrderRow, now: Date)
   // The old seats go back on sale after commit, through the outbox (as a refund's do).
   // Redis learns the IDs' move the same way (a rebuild reads attendee_claims anyway).
   await enqueue(conn, 'inventory.release', original.id, {
-    sessionId: original.session_id,
+    sessionId: original.sessionId,
     orderId: original.id,
     units: old.map((t) => t.seat_id ?? String(t.slot_no)),
     ...(ids.length ? { ids, idsTo: sameSession ? order.id : '' } : {}),
@@ -91,7 +95,12 @@ export async function settleExchangeInTx(conn: Conn, order: OrderRow, now: Date)
  * A cheaper seat: the difference goes back on the original payment, one refund per exchange
  * (numbered per payment; the over-refund check under the payment's lock, as order refunds do).
  */
-async function refundDifference(conn: Conn, ex: ExchangeRow, original: OrderRow, now: Date): Promise<string> {
+async function refundDifference(
+  conn: Conn,
+  ex: ExchangeRecord,
+  original: OrderRecord,
+  now: Date,
+): Promise<string> {
   const payment = await payments.appliedOfOrderLocked(conn, original.id);
   if (!payment) throw new Error(`exchange ${ex.id}: the original order has no payment`);
   const seq = await nextExchangeSeq(conn, payment.id);
@@ -100,14 +109,14 @@ async function refundDifference(conn: Conn, ex: ExchangeRow, original: OrderRow,
     paymentId: payment.id,
     kind: 'exchange',
     seq,
-    outRefundNo: exchangeRefundNo(original.order_no, payment.id, seq),
-    amountFen: -ex.diff_fen,
+    outRefundNo: exchangeRefundNo(original.orderNo, payment.id, seq),
+    amountFen: -ex.diffFen,
     feeFen: 0,
     reason: '改签差价退款',
-    requestedBy: `buyer:${ex.user_id}`,
+    requestedBy: `buyer:${ex.userId}`,
     now,
   });
-  if ((await refundedOrOpenFen(conn, payment.id)) > payment.amount_fen)
+  if ((await refundedOrOpenFen(conn, payment.id)) > payment.amountFen)
     throw new Error(`exchange ${ex.id}: refunds would exceed payment ${payment.id}`);
   if (created) await enqueue(conn, 'refund.requested', refund.id, { refundId: refund.id });
   return refund.id;
@@ -117,7 +126,7 @@ async function refundDifference(conn: Conn, ex: ExchangeRow, original: OrderRow,
  * The exchange cannot complete: the exchange order's claims are freed and it is refunded (its
  * whole payment, if any), the old tickets stay as they are and may be exchanged again.
  */
-async function failExchange(conn: Conn, ex: ExchangeRow, order: OrderRow, now: Date): Promise<void> {
+async function failExchange(conn: Conn, ex: ExchangeRecord, order: OrderRecord, now: Date): Promise<void> {
   await freeExchangeItems(conn, ex.id);
   await move(conn, 'orders', order.id, ORDER_LIFECYCLE.refund);
   await releaseClaims(conn, order);
@@ -129,8 +138,8 @@ async function failExchange(conn: Conn, ex: ExchangeRow, order: OrderRow, now: D
       paymentId: payment.id,
       kind: 'exchange',
       seq: 1,
-      outRefundNo: exchangeRefundNo(order.order_no, payment.id, 1),
-      amountFen: payment.amount_fen,
+      outRefundNo: exchangeRefundNo(order.orderNo, payment.id, 1),
+      amountFen: payment.amountFen,
       feeFen: 0,
       reason: '改签未成功，退还差价',
       requestedBy: 'system:exchange',
@@ -144,5 +153,5 @@ async function failExchange(conn: Conn, ex: ExchangeRow, order: OrderRow, now: D
     error: 'old ticket no longer valid',
     ...(refundId ? { refund_id: refundId } : {}),
   });
-  await enqueue(conn, 'inventory.release', order.id, { sessionId: order.session_id, orderId: order.id });
+  await enqueue(conn, 'inventory.release', order.id, { sessionId: order.sessionId, orderId: order.id });
 }

@@ -1,9 +1,9 @@
 import { inTransaction, type Conn, type Db } from '../db/pool';
 import { appError } from '../errors';
 import { orders } from '../orders/repo';
-import type { OrderRow } from '../orders/types';
+import type { OrderRecord } from '../orders/types';
 import { enqueue } from '../outbox/repo';
-import { payments, type PaymentRow } from '../payments/repo';
+import { payments, type PaymentRecord } from '../payments/repo';
 import {
   addRefundItems,
   nextRefundSeq,
@@ -11,7 +11,7 @@ import {
   refundedOrOpenFen,
   type RefundableItem,
 } from '../refunds/items-repo';
-import { createRefund, type RefundRow } from '../refunds/repo';
+import { createRefund, type RefundRecord } from '../refunds/repo';
 import { outRefundNo } from '../refunds/naming';
 import { exchangeRefundNo } from './complete';
 import { exchanges, nextExchangeSeq } from './repo';
@@ -21,8 +21,8 @@ const MAX_CHAIN = 16;
 
 /** One payment that holds part of an exchange order's value. */
 interface Source {
-  order: OrderRow;
-  payment: PaymentRow;
+  order: OrderRecord;
+  payment: PaymentRecord;
   /** What it can still give back (paid, less its refunds not closed). */
   left: number;
 }
@@ -41,13 +41,13 @@ interface Source {
  */
 export async function refundExchangeItems(
   conn: Conn,
-  order: OrderRow,
+  order: OrderRecord,
   items: RefundableItem[],
   o: { by: string; reason: string; now: Date },
-): Promise<RefundRow> {
+): Promise<RefundRecord> {
   const value = items.reduce((s, i) => s + i.price_fen, 0);
   const shares = allocate(await sourcesOf(conn, order), value);
-  let first: RefundRow | undefined;
+  let first: RefundRecord | undefined;
   for (const { src, fen } of shares) {
     const r = await refundShare(conn, order, src, fen, !first, o);
     if (!first) {
@@ -55,7 +55,7 @@ export async function refundExchangeItems(
       await addRefundItems(conn, r.id, order.id, items);
     }
     // Every fen accounted for: no payment gives back more than it took (else all rolls back).
-    if ((await refundedOrOpenFen(conn, src.payment.id)) > src.payment.amount_fen)
+    if ((await refundedOrOpenFen(conn, src.payment.id)) > src.payment.amountFen)
       throw appError('REFUND_EXCEEDS_PAID');
   }
   if (!first) throw appError('ORDER_STATE_INVALID', undefined, '未找到该订单的支付记录');
@@ -81,7 +81,7 @@ export async function exchangeHandOver(
     const parts: string[] = [];
     for (const src of await sourcesOf(conn, order)) {
       const share = Math.min(rest, Math.max(0, src.left));
-      if (share > 0) parts.push(`订单 ${src.order.order_no} ${yuan(share)} 元`);
+      if (share > 0) parts.push(`订单 ${src.order.orderNo} ${yuan(share)} 元`);
       rest -= share;
     }
     return {
@@ -96,19 +96,19 @@ const yuan = (fen: number): string => (fen / 100).toFixed(2);
 const doneExchangeOf = (conn: Conn, orderId: string) => exchanges.doneByExchangeOrder(conn, orderId);
 
 /** The payments behind an exchange order, its own first, then along its originals (locked). */
-async function sourcesOf(conn: Conn, order: OrderRow): Promise<Source[]> {
+async function sourcesOf(conn: Conn, order: OrderRecord): Promise<Source[]> {
   const out: Source[] = [];
-  let cur: OrderRow | undefined = order;
+  let cur: OrderRecord | undefined = order;
   for (let i = 0; cur && i < MAX_CHAIN; i++) {
     const payment = await payments.appliedOfOrderLocked(conn, cur.id);
     if (payment)
       out.push({
         order: cur,
         payment,
-        left: payment.amount_fen - (await refundedOrOpenFen(conn, payment.id)),
+        left: payment.amountFen - (await refundedOrOpenFen(conn, payment.id)),
       });
     const ex = await doneExchangeOf(conn, cur.id);
-    cur = ex ? await orders.byId(conn, ex.original_order_id, { lock: true }) : undefined;
+    cur = ex ? await orders.byId(conn, ex.originalOrderId, { lock: true }) : undefined;
   }
   return out;
 }
@@ -133,12 +133,12 @@ function allocate(sources: Source[], value: number): { src: Source; fen: number 
  */
 async function refundShare(
   conn: Conn,
-  order: OrderRow,
+  order: OrderRecord,
   src: Source,
   fen: number,
   carriesItems: boolean,
   o: { by: string; reason: string; now: Date },
-): Promise<RefundRow> {
+): Promise<RefundRecord> {
   const seq = carriesItems
     ? await nextRefundSeq(conn, src.payment.id)
     : await nextExchangeSeq(conn, src.payment.id);
@@ -148,8 +148,8 @@ async function refundShare(
     kind: carriesItems ? 'order' : 'exchange',
     seq,
     outRefundNo: carriesItems
-      ? outRefundNo(src.order.order_no, src.payment.id, 'order', seq)
-      : exchangeRefundNo(src.order.order_no, src.payment.id, seq),
+      ? outRefundNo(src.order.orderNo, src.payment.id, 'order', seq)
+      : exchangeRefundNo(src.order.orderNo, src.payment.id, seq),
     amountFen: fen,
     feeFen: 0,
     reason: o.reason,

@@ -4,25 +4,27 @@ import { findOne, type RowSource } from '../db/find-one';
 import { EXCHANGE_STATUS, ORDER_STATUS, TICKET_STATUS } from '../lifecycle/statuses';
 import { buyersOwnTicket } from '../tickets/repo';
 import type { OrderAttendeeRow } from '../orders/types';
-import type { Rows } from '../db/rows';
+import { camelRow, type Rows } from '../db/rows';
+import type { ExchangeRow, ExchangeViewRow } from './rows';
 
 export { EXCHANGE_STATUS };
 
-export interface ExchangeRow {
+/** An exchange as services see it (exchanges/rows.ts: the row it is mapped from). */
+export interface ExchangeRecord {
   id: string;
-  user_id: string;
-  original_order_id: string;
-  exchange_order_id: string;
-  from_session_id: string;
-  to_session_id: string;
+  userId: string;
+  originalOrderId: string;
+  exchangeOrderId: string;
+  fromSessionId: string;
+  toSessionId: string;
   status: number;
-  old_fen: number;
-  new_fen: number;
-  diff_fen: number;
-  refund_id: string | null;
+  oldFen: number;
+  newFen: number;
+  diffFen: number;
+  refundId: string | null;
   error: string | null;
-  created_at: Date;
-  finished_at: Date | null;
+  createdAt: Date;
+  finishedAt: Date | null;
 }
 
 const EXCHANGES: RowSource = {
@@ -31,8 +33,11 @@ const EXCHANGES: RowSource = {
     old_fen, new_fen, diff_fen, refund_id, error, created_at, finished_at`,
 };
 
+/** The row under camelCase names, the same values. */
+const toExchange: (r: ExchangeRow) => ExchangeRecord = camelRow;
+
 const one = (db: Db | Conn, where: string, params: unknown[], lock = false) =>
-  findOne<ExchangeRow>(db, EXCHANGES, where, params, lock);
+  findOne<ExchangeRow>(db, EXCHANGES, where, params, lock).then((r) => r && toExchange(r));
 
 /** The one-exchange lookups, by the keys the services hold. */
 export const exchanges = {
@@ -266,18 +271,18 @@ export async function showExchangeRules(
 }
 
 /** An exchange with what its views need: order numbers, statuses, ticket numbers, refund. */
-export interface ExchangeViewRow extends ExchangeRow {
-  original_order_no: string;
-  exchange_order_no: string;
-  exchange_order_status: number;
-  old_ticket_nos: string | null;
-  new_ticket_nos: string | null;
-  refund_status: number | null;
-  refund_fen: number | null;
+export interface ExchangeViewRecord extends ExchangeRecord {
+  originalOrderNo: string;
+  exchangeOrderNo: string;
+  exchangeOrderStatus: number;
+  oldTicketNos: string | null;
+  newTicketNos: string | null;
+  refundStatus: number | null;
+  refundFen: number | null;
 }
 
 /** Exchanges where these orders are the original or the exchange order, oldest first. */
-export async function exchangesOf(db: Db | Conn, orderIds: string[]): Promise<ExchangeViewRow[]> {
+export async function exchangesOf(db: Db | Conn, orderIds: string[]): Promise<ExchangeViewRecord[]> {
   if (orderIds.length === 0) return [];
   const [rows] = await db.query<Rows<ExchangeViewRow>>(
     `SELECT e.*, oo.order_no AS original_order_no, xo.order_no AS exchange_order_no,
@@ -294,7 +299,8 @@ export async function exchangesOf(db: Db | Conn, orderIds: string[]): Promise<Ex
       ORDER BY e.id`,
     [orderIds, orderIds],
   );
-  return rows.map((r) => ({ ...r, id: String(r.id) }) as ExchangeViewRow);
+  const toView: (r: ExchangeViewRow) => ExchangeViewRecord = camelRow;
+  return rows.map((r) => ({ ...toView(r), id: String(r.id) }));
 }
 
 /** An exchange into another session claims its attendees' IDs there (one ID, one ticket). */

@@ -12,7 +12,7 @@ import type { IdGenerator } from '../orders/ids';
 import { orders, itemsOf, refundsOf } from '../orders/repo';
 import { insertStatements, runStatement } from '../orders/insert-repo';
 import { ORDER_LIFECYCLE, move } from '../lifecycle/transitions';
-import { ORDER_STATUS, type NewOrder, type OrderRow } from '../orders/types';
+import { ORDER_STATUS, type NewOrder, type OrderRecord } from '../orders/types';
 import { orderView } from '../orders/views';
 import { classifyWrite, WriteError } from '../orders/writer';
 import type { OutboxRelay } from '../outbox/relay';
@@ -58,7 +58,7 @@ const WRITE_REFUSALS = {
 
 /** What an exchange request resolved to before anything is held. */
 interface Plan {
-  original: OrderRow;
+  original: OrderRecord;
   old: OldTicket[];
   to: SessionCatalog;
   units: Units;
@@ -130,7 +130,7 @@ export class ExchangeService {
     // A complimentary ticket stays on the seat the organiser held back for it (at price 0: an
     // exchange would release the reserved unit to public sale).
     if (original.channel === 'comp') throw appError('EXCHANGE_NOT_ALLOWED');
-    const from = await this.d.catalog.requireSession(original.session_id);
+    const from = await this.d.catalog.requireSession(original.sessionId);
     const to = await this.d.catalog.requireSession(input.sessionId);
     if (to.showId !== from.showId) throw appError('EXCHANGE_OTHER_SHOW');
     const rules = await showExchangeRules(this.d.db, from.showId);
@@ -182,7 +182,7 @@ export class ExchangeService {
       cat: plan.to,
       units: plan.units,
       slots,
-      idempotencyKey: key ? exchangeKey(plan.original.order_no, key) : null,
+      idempotencyKey: key ? exchangeKey(plan.original.orderNo, key) : null,
       requestHash: take.requestHash,
       now,
       expireAt,
@@ -226,7 +226,7 @@ export class ExchangeService {
         userId: order.userId,
         originalOrderId: plan.original.id,
         exchangeOrderId: order.id,
-        fromSessionId: plan.original.session_id,
+        fromSessionId: plan.original.sessionId,
         toSessionId: plan.to.id,
         oldFen,
         newFen,
@@ -296,8 +296,8 @@ export class ExchangeService {
   async view(userId: string, exchangeId: string): Promise<Exchange> {
     const ex = await exchanges.byIdOfUser(this.d.db, exchangeId, userId);
     if (!ex) throw appError('NOT_FOUND');
-    const [row] = (await exchangesOf(this.d.db, [ex.exchange_order_id])).filter((r) => r.id === ex.id);
-    const order = (await orders.byId(this.d.db, ex.exchange_order_id))!;
+    const [row] = (await exchangesOf(this.d.db, [ex.exchangeOrderId])).filter((r) => r.id === ex.id);
+    const order = (await orders.byId(this.d.db, ex.exchangeOrderId))!;
     const [items, refunds] = await Promise.all([
       itemsOf(this.d.db, [order.id]),
       refundsOf(this.d.db, [order.id]),
@@ -311,9 +311,9 @@ export class ExchangeService {
     return { items: (await exchangesOf(this.d.db, [o.id])).map(exchangeView) };
   }
 
-  private async owned(userId: string, orderNo: string): Promise<OrderRow> {
+  private async owned(userId: string, orderNo: string): Promise<OrderRecord> {
     const o = /^\d{6,32}$/.test(orderNo) ? await orders.byNo(this.d.db, orderNo) : undefined;
-    if (!o || o.user_id !== userId) throw appError('NOT_FOUND', undefined, '订单不存在');
+    if (!o || o.userId !== userId) throw appError('NOT_FOUND', undefined, '订单不存在');
     return o;
   }
 }
@@ -344,7 +344,7 @@ function exchangeHash(input: ExchangeRequest): string {
  */
 async function refundable(c: Conn, orderId: string, fen: number): Promise<boolean> {
   const payment = await payments.appliedOfOrderLocked(c, orderId);
-  return !!payment && payment.amount_fen - (await refundedOrOpenFen(c, payment.id)) >= fen;
+  return !!payment && payment.amountFen - (await refundedOrOpenFen(c, payment.id)) >= fen;
 }
 
 /** The purchase path's INSERTs, statement by statement, so a refused one names its reason. */

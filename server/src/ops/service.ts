@@ -131,7 +131,7 @@ export class OpsService {
   async refundForeignPayment(who: Actor, paymentId: string, now: Date) {
     const refund = await this.d.refunds.refundForeignPayment(paymentId, now);
     if (!refund) throw appError('NOT_FOUND', undefined, '没有待退款的外币支付');
-    const error = await this.push(refund.id, refund.status, refund.out_refund_no, now);
+    const error = await this.push(refund.id, refund.status, refund.outRefundNo, now);
     const after = (await repo.refundById(this.d.db, refund.id))!;
     await this.audit(
       who,

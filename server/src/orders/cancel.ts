@@ -4,7 +4,7 @@ import { workflow } from '../lifecycle/workflow';
 import type { RiskService } from '../risk/service';
 import { isOfferKey } from './offer';
 import { cancelPending, forgetAdmissionUse } from './repo';
-import type { OrderRow } from './types';
+import type { OrderRecord } from './types';
 
 /** Before a pending order is cancelled: was a payment started that must be closed or honoured? */
 export type CancelGuard = (orderId: string, now: Date) => Promise<'cancel' | 'paid' | 'retry'>;
@@ -32,7 +32,7 @@ export interface Cancellation {
   /** Set by the first step: 'cancel', or WeChat says it was paid ('paid'), or unsure ('retry'). */
   settled?: 'cancel' | 'paid' | 'retry';
   /** Set by the MySQL step: the order as cancelled (undefined: another instance moved it first). */
-  cancelled?: OrderRow;
+  cancelled?: OrderRecord;
 }
 
 /**
@@ -75,12 +75,12 @@ async function cancelInMysql(c: Cancellation): Promise<void> {
 }
 
 async function releaseUnits(c: Cancellation): Promise<void> {
-  if (c.cancelled) await c.d.release(c.cancelled.session_id, c.cancelled.id, c.returnTurn);
+  if (c.cancelled) await c.d.release(c.cancelled.sessionId, c.cancelled.id, c.returnTurn);
 }
 
 async function countUnpaidHold(c: Cancellation): Promise<void> {
-  if (!c.cancelled || c.reason === 'session_cancelled' || isOfferKey(c.cancelled.idempotency_key)) return;
+  if (!c.cancelled || c.reason === 'session_cancelled' || isOfferKey(c.cancelled.idempotencyKey)) return;
   await c.d.risk
-    .onHoldExpired(c.cancelled.user_id)
+    .onHoldExpired(c.cancelled.userId)
     .catch((err) => c.d.log.error({ err, reason: c.reason }, 'unpaid-hold streak'));
 }

@@ -3,7 +3,8 @@
  * (orders/writer.ts) runs them in its batches, the exchanges and late payments reuse them.
  */
 import type { RowDataPacket } from 'mysql2/promise';
-import type { NewOrder, OrderRow } from './types';
+import type { NewOrder } from './types';
+import type { OrderRow } from './rows';
 import { ORDER_STATUS } from './types';
 import { formatSql } from '../db/sql';
 import { inRoundTripTransaction } from '../db/group-commit';

@@ -3,7 +3,7 @@ import type { Db } from '../db/pool';
 import { appError } from '../errors';
 import { sleep, type InventoryService } from '../inventory/service';
 import { orders } from './repo';
-import { ORDER_STATUS, type OrderRow } from './types';
+import { ORDER_STATUS, type OrderRecord } from './types';
 import { WriteError } from './writer';
 
 /**
@@ -39,11 +39,11 @@ export async function afterWriteFailure(
   key: string | undefined,
   hash: string,
   now: Date,
-): Promise<OrderRow> {
+): Promise<OrderRecord> {
   if (!(err instanceof WriteError)) throw err;
   if (err.reason === 'idempotency_duplicate' && key) {
     const existing = await orders.byIdempotencyKey(d.db, userId, key);
-    if (existing && existing.request_hash === hash) {
+    if (existing && existing.requestHash === hash) {
       if (existing.status === ORDER_STATUS.PENDING)
         relearn(d, existing, now).catch((e) =>
           d.log.error({ err: e }, 'relearn an order Redis let go of failed'),
@@ -65,9 +65,9 @@ export async function afterWriteFailure(
  * request failed and gave its holds back. Redis learns it again from MySQL, or the seat map
  * would show its seats free until it is paid or expires.
  */
-async function relearn(d: ReplayDeps, o: OrderRow, now: Date): Promise<void> {
-  if (!(await d.inventory.heldUnits(o.session_id, o.id)))
-    await d.inventory.rebuild(o.session_id, now.getTime());
+async function relearn(d: ReplayDeps, o: OrderRecord, now: Date): Promise<void> {
+  if (!(await d.inventory.heldUnits(o.sessionId, o.id)))
+    await d.inventory.rebuild(o.sessionId, now.getTime());
 }
 
 /**
@@ -80,7 +80,7 @@ export async function awaitReplay(
   orderId: string,
   sessionId: string,
   idemField: string,
-): Promise<OrderRow | undefined> {
+): Promise<OrderRecord | undefined> {
   for (let waited = 0; waited <= REPLAY_WAIT_MS; waited += 25) {
     const o = await orders.ofUser(d.db, orderId, userId);
     if (o) return o;

@@ -1,13 +1,14 @@
 import type { ResultSetHeader } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { findOne } from '../db/find-one';
-import type { OrderRow, RefundSummary } from './types';
+import type { OrderRecord, RefundSummary } from './types';
+import type { OrderRow } from './rows';
 import { ORDER_STATUS } from './types';
 import { ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { EXCHANGE_STATUS } from '../lifecycle/statuses';
 import { attendeeOfItemJoin } from '../attendees/repo';
 import { buyersTicketOfItemJoin } from '../tickets/repo';
-import type { Rows } from '../db/rows';
+import { camelRow, type Rows } from '../db/rows';
 
 /** The buyer cancelled and gets the turn back: the token may buy once more. */
 export async function forgetAdmissionUse(conn: Conn, jti: string, orderId: string): Promise<void> {
@@ -20,6 +21,12 @@ const ORDER_COLUMNS = `id, order_no, user_id, session_id, status, amount_fen, qu
 
 const ORDERS = { table: 'orders', columns: ORDER_COLUMNS };
 
+/** The row as services and views see it: the same values under camelCase names. */
+const toOrder: (r: OrderRow) => OrderRecord = camelRow;
+
+const findOrder = (db: Db | Conn, where: string, params: unknown[], lock?: boolean) =>
+  findOne<OrderRow>(db, ORDERS, where, params, lock).then((r) => r && toOrder(r));
+
 /** lock: take the row lock (FOR UPDATE) inside the caller's transaction, then decide. */
 export interface FindOpts {
   lock?: boolean;
@@ -27,16 +34,15 @@ export interface FindOpts {
 
 /** The one-order lookups the services need, by the keys they hold. */
 export const orders = {
-  byId: (db: Db | Conn, id: string, o: FindOpts = {}) =>
-    findOne<OrderRow>(db, ORDERS, 'id = ?', [id], o.lock),
+  byId: (db: Db | Conn, id: string, o: FindOpts = {}) => findOrder(db, 'id = ?', [id], o.lock),
   byNo: (db: Db | Conn, orderNo: string, o: FindOpts = {}) =>
-    findOne<OrderRow>(db, ORDERS, 'order_no = ?', [orderNo], o.lock),
+    findOrder(db, 'order_no = ?', [orderNo], o.lock),
   /** The user's order that this idempotency key created (a replayed request answers it). */
   byIdempotencyKey: (db: Db | Conn, userId: string, key: string) =>
-    findOne<OrderRow>(db, ORDERS, 'user_id = ? AND idempotency_key = ?', [userId, key]),
+    findOrder(db, 'user_id = ? AND idempotency_key = ?', [userId, key]),
   /** The order only if this user placed it. */
   ofUser: (db: Db | Conn, id: string, userId: string) =>
-    findOne<OrderRow>(db, ORDERS, 'id = ? AND user_id = ?', [id, userId]),
+    findOrder(db, 'id = ? AND user_id = ?', [id, userId]),
 };
 
 export async function listOrdersOfUser(
@@ -45,7 +51,7 @@ export async function listOrdersOfUser(
   status: number | undefined,
   beforeId: string | undefined,
   limit: number,
-): Promise<OrderRow[]> {
+): Promise<OrderRecord[]> {
   const where = ['user_id = ?'];
   const params: unknown[] = [userId];
   if (status !== undefined) {
@@ -60,7 +66,7 @@ export async function listOrdersOfUser(
     `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
     [...params, limit],
   );
-  return rows;
+  return rows.map(toOrder);
 }
 
 export interface ItemRow {
@@ -117,7 +123,7 @@ export async function cancelPending(
   reason: string,
   now: Date,
   onlyIfExpired: boolean,
-): Promise<OrderRow | undefined> {
+): Promise<OrderRecord | undefined> {
   const t = ORDER_LIFECYCLE.cancel;
   const [res] = await conn.query<ResultSetHeader>(
     `UPDATE orders SET status = ?, cancelled_at = ?, cancel_reason = ?
@@ -133,20 +139,20 @@ export async function cancelPending(
 /** Frees what a live order held in MySQL: its seat and unit claims and the user's quota. */
 export async function releaseClaims(
   conn: Conn,
-  order: Pick<OrderRow, 'id' | 'user_id' | 'session_id' | 'quantity'>,
+  order: Pick<OrderRecord, 'id' | 'userId' | 'sessionId' | 'quantity'>,
 ) {
   await conn.query('DELETE FROM seat_claims WHERE order_id = ?', [order.id]);
   await conn.query('DELETE FROM zone_claims WHERE order_id = ?', [order.id]);
   await conn.query('DELETE FROM attendee_claims WHERE order_id = ?', [order.id]);
   await conn.query('UPDATE user_session_quota SET used = used - ? WHERE user_id = ? AND session_id = ?', [
     order.quantity,
-    order.user_id,
-    order.session_id,
+    order.userId,
+    order.sessionId,
   ]);
   await conn.query(
     `UPDATE user_show_quota q JOIN show_sessions s ON s.show_id = q.show_id SET q.used = q.used - ?
       WHERE q.user_id = ? AND s.id = ?`,
-    [order.quantity, order.user_id, order.session_id],
+    [order.quantity, order.userId, order.sessionId],
   );
 }
 
@@ -156,7 +162,7 @@ export async function releaseClaims(
  */
 export async function releaseItemClaims(
   conn: Conn,
-  order: Pick<OrderRow, 'id' | 'user_id' | 'session_id'>,
+  order: Pick<OrderRecord, 'id' | 'userId' | 'sessionId'>,
   items: { seat_id: string | null; zone_id: string | null; slot_no: number | null }[],
 ) {
   const seats = items.filter((i) => i.seat_id !== null).map((i) => i.seat_id);
@@ -168,7 +174,7 @@ export async function releaseItemClaims(
       order.id,
       slots,
     ]);
-  const quota = [items.length, order.user_id, order.session_id];
+  const quota = [items.length, order.userId, order.sessionId];
   await conn.query(
     'UPDATE user_session_quota SET used = used - ? WHERE user_id = ? AND session_id = ?',
     quota,

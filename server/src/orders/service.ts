@@ -9,7 +9,7 @@ import type { TakeRequest } from '../inventory/types';
 import { buildOrder, requestHash, resolveUnits, tiersOf, type Units } from './create';
 import type { IdGenerator } from './ids';
 import { exchangeOriginalNo, orders, itemsOf, listOrdersOfUser, refundsOf } from './repo';
-import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRow } from './types';
+import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRecord } from './types';
 import { newOrderView, orderView } from './views';
 import { CANCEL, type CancelGuard, type Cancellation, type CancelReason } from './cancel';
 import { PURCHASE, type Purchase } from './purchase';
@@ -248,7 +248,7 @@ export class OrderService {
     if (order.status !== ORDER_STATUS.PENDING)
       throw appError('ORDER_STATE_INVALID', undefined, '订单已支付，不能取消');
     // A buyer who cancels gets the waiting-room turn back (to pick other seats while it lasts).
-    const c = await this.cancelFlow(order.id, 'buyer', now, order.admission_jti ?? undefined);
+    const c = await this.cancelFlow(order.id, 'buyer', now, order.admissionJti ?? undefined);
     if (c.settled === 'retry') throw appError('SERVICE_UNAVAILABLE');
     if (c.settled === 'paid') throw appError('ORDER_STATE_INVALID', undefined, '订单已支付，不能取消');
     // Undefined: someone else changed it first; answer its new state.
@@ -345,14 +345,14 @@ export class OrderService {
     return r.kind === 'released' ? 'released' : 'not_held';
   }
 
-  private async owned(userId: string, orderNo: string): Promise<OrderRow> {
+  private async owned(userId: string, orderNo: string): Promise<OrderRecord> {
     const o = /^\d{6,32}$/.test(orderNo) ? await orders.byNo(this.d.db, orderNo) : undefined;
     // Another user's order answers exactly like a missing one: order numbers are not probes.
-    if (!o || o.user_id !== userId) throw appError('NOT_FOUND', undefined, '订单不存在');
+    if (!o || o.userId !== userId) throw appError('NOT_FOUND', undefined, '订单不存在');
     return o;
   }
 
-  private async view(o: OrderRow): Promise<Order> {
+  private async view(o: OrderRecord): Promise<Order> {
     const [items, refunds, from] = await Promise.all([
       itemsOf(this.d.db, [o.id]),
       refundsOf(this.d.db, [o.id]),

@@ -52,24 +52,25 @@ export interface NewOrder {
   contactPhone: SealedPhone | null;
 }
 
-export interface OrderRow {
+/** A stored order, as orders/repo.ts maps its row (orders/rows.ts) for services and views. */
+export interface OrderRecord {
   id: string;
-  order_no: string;
-  user_id: string;
-  session_id: string;
+  orderNo: string;
+  userId: string;
+  sessionId: string;
   status: number;
-  amount_fen: number;
+  amountFen: number;
   quantity: number;
-  idempotency_key: string | null;
-  request_hash: string | null;
-  expire_at: Date;
-  created_at: Date;
-  paid_at: Date | null;
-  cancelled_at: Date | null;
-  cancel_reason: string | null;
-  prepay_id: string | null;
-  admission_jti: string | null;
-  contact_phone_masked: string | null;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  expireAt: Date;
+  createdAt: Date;
+  paidAt: Date | null;
+  cancelledAt: Date | null;
+  cancelReason: string | null;
+  prepayId: string | null;
+  admissionJti: string | null;
+  contactPhoneMasked: string | null;
   /** 'comp': a complimentary order (comp/), issued free on a seat the organiser held back. */
   channel: 'miniprogram' | 'comp';
 }

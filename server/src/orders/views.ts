@@ -4,7 +4,7 @@ const REFUND_STATUS_NAMES = ['requested', 'processing', 'succeeded', 'abnormal',
 import type { SessionCatalog } from '../catalog/types';
 import { TICKET_STATUS } from '../lifecycle/statuses';
 import type { ItemRow } from './repo';
-import { ORDER_STATUS_NAME, type NewOrder, type OrderRow, type RefundSummary } from './types';
+import { ORDER_STATUS_NAME, type NewOrder, type OrderRecord, type RefundSummary } from './types';
 
 export function itemView(r: ItemRow): OrderItem {
   const attendee = {
@@ -49,22 +49,22 @@ function refundView(refund: RefundSummary): OrderRefund {
 
 /** refunds: the order's refunds, oldest first; `refund` shows the latest, `refunds` all. */
 export function orderView(
-  o: OrderRow,
+  o: OrderRecord,
   items: ItemRow[],
   refunds: RefundSummary[] = [],
   exchangedFrom?: string,
 ): Order {
   const latest = refunds[refunds.length - 1];
   return {
-    orderNo: o.order_no,
+    orderNo: o.orderNo,
     status: ORDER_STATUS_NAME[o.status]!,
-    sessionId: o.session_id,
-    amountFen: o.amount_fen,
-    expireAt: o.expire_at.toISOString(),
-    createdAt: o.created_at.toISOString(),
+    sessionId: o.sessionId,
+    amountFen: o.amountFen,
+    expireAt: o.expireAt.toISOString(),
+    createdAt: o.createdAt.toISOString(),
     items: items.map(itemView),
-    ...(o.cancel_reason ? { cancelReason: o.cancel_reason } : {}),
-    ...(o.contact_phone_masked ? { contactPhone: o.contact_phone_masked } : {}),
+    ...(o.cancelReason ? { cancelReason: o.cancelReason } : {}),
+    ...(o.contactPhoneMasked ? { contactPhone: o.contactPhoneMasked } : {}),
     ...(latest ? { refund: refundView(latest), refunds: refunds.map(refundView) } : {}),
     ...(exchangedFrom ? { exchangedFrom } : {}),
   };

@@ -4,7 +4,7 @@ import { ER_CHECK_FAILED, ER_DUP_ENTRY, inTransaction, sqlErrno, type Db } from 
 import type { InventoryService } from '../inventory/service';
 import { attendeeIdHashes, orders, itemsOf, renumberItemSlots, type ItemRow } from '../orders/repo';
 import { claimStatements, runStatement } from '../orders/insert-repo';
-import { ORDER_STATUS, type OrderRow } from '../orders/types';
+import { ORDER_STATUS, type OrderRecord } from '../orders/types';
 import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
@@ -25,7 +25,7 @@ class Refused extends Error {}
 
 interface LateCtx {
   d: LateDeps;
-  order: OrderRow;
+  order: OrderRecord;
   items: ItemRow[];
   idHashes: string[];
   paymentId: string;
@@ -43,7 +43,7 @@ const HONOUR = workflow<LateCtx>(
     {
       name: 'retake units in Redis',
       run: (c) => retake(c.d, c.order, c.items, c.idHashes, c.now),
-      compensate: async (c) => void (await c.d.inventory.release(c.order.session_id, c.order.id, false)),
+      compensate: async (c) => void (await c.d.inventory.release(c.order.sessionId, c.order.id, false)),
     },
     {
       name: 'claim units in MySQL, order paid, tickets asked',
@@ -93,7 +93,7 @@ export async function handleLatePayment(
 
 async function retake(
   d: LateDeps,
-  order: OrderRow,
+  order: OrderRecord,
   items: ItemRow[],
   idHashes: string[],
   now: Date,
@@ -101,27 +101,20 @@ async function retake(
   const units = items[0]?.seat_id
     ? { seatIds: items.map((i) => i.seat_id!) }
     : { zoneId: items[0]!.zone_id!, quantity: items.length };
-  const r = await d.inventory.retake(
-    order.session_id,
-    order.id,
-    order.user_id,
-    units,
-    idHashes,
-    now.getTime(),
-  );
+  const r = await d.inventory.retake(order.sessionId, order.id, order.userId, units, idHashes, now.getTime());
   if (r.kind === 'refused') throw new Refused(r.code);
 }
 
 async function reclaim(
   d: LateDeps,
-  order: OrderRow,
+  order: OrderRecord,
   items: ItemRow[],
   idHashes: string[],
   paymentId: string,
   now: Date,
 ): Promise<void> {
-  const cat = await d.catalog.requireSession(order.session_id);
-  const held = await d.inventory.heldUnits(order.session_id, order.id);
+  const cat = await d.catalog.requireSession(order.sessionId);
+  const held = await d.inventory.heldUnits(order.sessionId, order.id);
   try {
     await inTransaction(d.db, async (conn) => {
       const o = await orders.byId(conn, order.id, { lock: true });
@@ -139,8 +132,8 @@ async function reclaim(
       const attendees = idHashes.map((idHash) => ({ idHash }));
       const claim = {
         id: o.id,
-        sessionId: o.session_id,
-        userId: o.user_id,
+        sessionId: o.sessionId,
+        userId: o.userId,
         quantity: o.quantity,
         purchaseLimit: cat.purchaseLimit,
         items: claimItems,
@@ -158,7 +151,7 @@ async function reclaim(
       });
       await setOutcome(conn, paymentId, 'late_applied');
       await enqueue(conn, 'order.paid', o.id, { orderId: o.id });
-      await enqueue(conn, 'notice.send', o.id, { userId: o.user_id, template: 'paid', orderId: o.id });
+      await enqueue(conn, 'notice.send', o.id, { userId: o.userId, template: 'paid', orderId: o.id });
     });
   } catch (err) {
     const errno = sqlErrno(err);

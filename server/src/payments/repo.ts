@@ -2,7 +2,8 @@ import type { ResultSetHeader } from 'mysql2/promise';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { findOne, type RowSource } from '../db/find-one';
 import { ORDER_STATUS } from '../orders/types';
-import type { Rows } from '../db/rows';
+import { camelRow, type Rows } from '../db/rows';
+import type { PaymentRow } from './rows';
 
 export type PaymentOutcome =
   | 'applied'
@@ -13,14 +14,15 @@ export type PaymentOutcome =
   /** Paid in a currency other than CNY: never a payment of the order, refunded in full. */
   | 'wrong_currency';
 
-export interface PaymentRow {
+/** A payment as services see it (payments/rows.ts: the row it is mapped from). */
+export interface PaymentRecord {
   id: string;
-  order_id: string;
-  transaction_id: string;
-  amount_fen: number;
+  orderId: string;
+  transactionId: string;
+  amountFen: number;
   /** What WeChat took it in (CNY unless a notification said otherwise). */
   currency: string;
-  refunded_fen: number;
+  refundedFen: number;
   outcome: PaymentOutcome;
 }
 
@@ -43,7 +45,7 @@ export async function insertPayment(
     successTime: Date | null;
     outcome: PaymentOutcome;
   },
-): Promise<PaymentRow | undefined> {
+): Promise<PaymentRecord | undefined> {
   try {
     const [res] = await conn.query<ResultSetHeader>(
       `INSERT INTO payments (order_id, transaction_id, amount_fen, currency, payer_openid, success_time, outcome)
@@ -52,11 +54,11 @@ export async function insertPayment(
     );
     return {
       id: String(res.insertId),
-      order_id: p.orderId,
-      transaction_id: p.transactionId,
-      amount_fen: p.amountFen,
+      orderId: p.orderId,
+      transactionId: p.transactionId,
+      amountFen: p.amountFen,
       currency: p.currency,
-      refunded_fen: 0,
+      refundedFen: 0,
       outcome: p.outcome,
     };
   } catch (err) {
@@ -70,19 +72,18 @@ const PAYMENTS: RowSource = {
   columns: 'id, order_id, transaction_id, amount_fen, currency, refunded_fen, outcome',
 };
 
+/** The row under camelCase names, the same values. */
+const toPayment: (r: PaymentRow) => PaymentRecord = camelRow;
+
+const findPayment = (db: Db | Conn, where: string, params: unknown[], lock?: boolean) =>
+  findOne<PaymentRow>(db, PAYMENTS, where, params, lock).then((r) => r && toPayment(r));
+
 /** The one-payment lookups, by the keys the services hold. */
 export const payments = {
-  byId: (db: Db | Conn, id: string, o: { lock?: boolean } = {}) =>
-    findOne<PaymentRow>(db, PAYMENTS, 'id = ?', [id], o.lock),
+  byId: (db: Db | Conn, id: string, o: { lock?: boolean } = {}) => findPayment(db, 'id = ?', [id], o.lock),
   /** The payment that paid the order (applied, or a late one honoured), locked. */
   appliedOfOrderLocked: (conn: Conn, orderId: string) =>
-    findOne<PaymentRow>(
-      conn,
-      PAYMENTS,
-      "order_id = ? AND outcome IN ('applied', 'late_applied')",
-      [orderId],
-      true,
-    ),
+    findPayment(conn, "order_id = ? AND outcome IN ('applied', 'late_applied')", [orderId], true),
 };
 
 /**

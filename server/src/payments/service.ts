@@ -4,7 +4,7 @@ import type { WechatConfig } from '../config/wechat';
 import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../errors';
 import { orders } from '../orders/repo';
-import { ORDER_STATUS, type OrderRow } from '../orders/types';
+import { ORDER_STATUS, type OrderRecord } from '../orders/types';
 import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
@@ -65,15 +65,15 @@ export class PaymentService {
   /** JSAPI prepay for the owner's pending order; WeChat refuses money after our hold expires. */
   async prepay(userId: string, orderNo: string, now: Date, description: string): Promise<PayResponse> {
     const order = await orders.byNo(this.d.db, orderNo);
-    if (!order || order.user_id !== userId) throw appError('NOT_FOUND', undefined, '订单不存在');
+    if (!order || order.userId !== userId) throw appError('NOT_FOUND', undefined, '订单不存在');
     if (order.status === ORDER_STATUS.CANCELLED)
       throw appError(
-        order.cancel_reason === 'expired' ? 'ORDER_EXPIRED' : 'ORDER_STATE_INVALID',
+        order.cancelReason === 'expired' ? 'ORDER_EXPIRED' : 'ORDER_STATE_INVALID',
         undefined,
-        order.cancel_reason === 'expired' ? undefined : '订单已取消',
+        order.cancelReason === 'expired' ? undefined : '订单已取消',
       );
     if (order.status !== ORDER_STATUS.PENDING) throw appError('ORDER_STATE_INVALID', undefined, '订单已支付');
-    if (order.expire_at.getTime() <= now.getTime()) throw appError('ORDER_EXPIRED');
+    if (order.expireAt.getTime() <= now.getTime()) throw appError('ORDER_EXPIRED');
     const openid = await openidOf(this.d.db, userId);
     if (!openid) throw appError('FORBIDDEN', undefined, '请先使用微信登录');
     let answer: Omit<PayResponse, 'cashierUrl'>;
@@ -81,8 +81,8 @@ export class PaymentService {
       answer = await this.d.pay.prepay({
         orderNo,
         description,
-        amountFen: order.amount_fen,
-        expireAt: order.expire_at,
+        amountFen: order.amountFen,
+        expireAt: order.expireAt,
         openid,
       });
     } catch (err) {
@@ -98,7 +98,7 @@ export class PaymentService {
     return { ...answer, ...(cashierUrl ? { cashierUrl } : {}) };
   }
 
-  private check(tx: WxTransaction, order: OrderRow | undefined): asserts order is OrderRow {
+  private check(tx: WxTransaction, order: OrderRecord | undefined): asserts order is OrderRecord {
     const why =
       tx.mchid !== this.d.wechat.mchid
         ? 'mchid'
@@ -110,8 +110,8 @@ export class PaymentService {
               ? 'no transaction_id'
               : !order
                 ? 'unknown order'
-                : tx.amount?.total !== order.amount_fen
-                  ? `amount ${tx.amount?.total} != ${order.amount_fen}`
+                : tx.amount?.total !== order.amountFen
+                  ? `amount ${tx.amount?.total} != ${order.amountFen}`
                   : undefined;
     if (why) {
       this.d.log.warn(
@@ -133,7 +133,7 @@ export class PaymentService {
     const result = await inTransaction(this.d.db, async (conn): Promise<ApplyResult> => {
       const order = await orders.byNo(conn, tx.out_trade_no, { lock: true });
       this.check(tx, order);
-      buyer = order.user_id;
+      buyer = order.userId;
       const currency = tx.amount?.currency ?? CURRENCY;
       if (currency !== CURRENCY) {
         // WeChat took money, but not what the order costs: never a payment of the order. It is
@@ -160,7 +160,7 @@ export class PaymentService {
         await move(conn, 'orders', order.id, ORDER_LIFECYCLE.pay, { paid_at: now });
         await enqueue(conn, 'order.paid', order.id, { orderId: order.id });
         await enqueue(conn, 'notice.send', order.id, {
-          userId: order.user_id,
+          userId: order.userId,
           template: 'paid',
           orderId: order.id,
         });
@@ -192,10 +192,10 @@ export class PaymentService {
    */
   async settleBeforeCancel(orderId: string, now: Date): Promise<'cancel' | 'paid' | 'retry'> {
     const order = await orders.byId(this.d.db, orderId);
-    if (!order?.prepay_id) return 'cancel';
+    if (!order?.prepayId) return 'cancel';
     try {
-      if ((await this.d.pay.close(order.order_no)) === 'closed') return 'cancel';
-      const tx = await this.d.pay.query(order.order_no);
+      if ((await this.d.pay.close(order.orderNo)) === 'closed') return 'cancel';
+      const tx = await this.d.pay.query(order.orderNo);
       const state = tx?.trade_state ?? 'NOT_FOUND';
       if (tx && state === 'SUCCESS') {
         // Money in a foreign currency does not pay the order: it is refunded, the order goes.
@@ -205,13 +205,13 @@ export class PaymentService {
       if (CANCELLABLE_TRADE_STATES.has(state)) {
         if (state === 'REFUND')
           this.d.log.error(
-            { orderNo: order.order_no, transactionId: tx?.transaction_id },
+            { orderNo: order.orderNo, transactionId: tx?.transaction_id },
             'a payment we never recorded was refunded at WeChat; the order is cancelled (reconciliation shows it)',
           );
         return 'cancel';
       }
       this.d.log.warn(
-        { orderNo: order.order_no, state },
+        { orderNo: order.orderNo, state },
         'close answered ORDERPAID but the trade is not settled',
       );
       return 'retry';
@@ -236,10 +236,10 @@ export class PaymentService {
     for (const id of ids) {
       const order = (await orders.byId(this.d.db, id))!;
       try {
-        const tx = await this.d.pay.query(order.order_no);
+        const tx = await this.d.pay.query(order.orderNo);
         if (tx?.trade_state === 'SUCCESS' && (await this.applyTransaction(tx, now)) === 'applied') applied++;
       } catch (err) {
-        this.d.log.warn({ err, orderNo: order.order_no }, 'payment query failed');
+        this.d.log.warn({ err, orderNo: order.orderNo }, 'payment query failed');
       }
       await markChecked(this.d.db, id, now);
     }

@@ -1,7 +1,7 @@
 import { parseRefundRules } from '../catalog/repo';
 import type { Conn } from '../db/pool';
 import { appError } from '../errors';
-import type { OrderRow } from '../orders/types';
+import type { OrderRecord } from '../orders/types';
 import { transferStateOfItems } from './items-repo';
 import { refundRulesOfSession } from './repo';
 import { refundTerms } from './rules';
@@ -13,8 +13,13 @@ import { refundTerms } from './rules';
  * own connection: taking a second pool connection while a transaction holds one can starve
  * the pool under load.
  */
-export async function buyerFee(conn: Conn, order: OrderRow, amountFen: number, now: Date): Promise<number> {
-  const r = await refundRulesOfSession(conn, order.session_id);
+export async function buyerFee(
+  conn: Conn,
+  order: OrderRecord,
+  amountFen: number,
+  now: Date,
+): Promise<number> {
+  const r = await refundRulesOfSession(conn, order.sessionId);
   const terms = refundTerms(parseRefundRules(r.refundRules), r.startsAt, now, amountFen, r.fullRefundUntil);
   if (!terms.allowed) throw appError('REFUND_NOT_ALLOWED');
   return terms.feeFen;

@@ -3,7 +3,8 @@ import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { findOne, type RowSource } from '../db/find-one';
 import { REFUND_STATUS } from '../lifecycle/statuses';
 import { SESSION_STATUS } from '../catalog/types';
-import type { Rows } from '../db/rows';
+import { camelRow, type Rows } from '../db/rows';
+import type { RefundRow } from './rows';
 
 export { REFUND_STATUS };
 export const REFUND_STATUS_NAME = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
@@ -31,22 +32,23 @@ export type RefundKind = 'order' | 'late' | 'duplicate' | 'currency' | 'exchange
 /** The refunds of money we cannot keep: always the whole payment, made by the system. */
 export type PaymentRefundKind = Exclude<RefundKind, 'order' | 'exchange' | 'fee'>;
 
-export interface RefundRow {
+/** A refund as services see it (refunds/rows.ts: the row it is mapped from). */
+export interface RefundRecord {
   id: string;
-  order_id: string;
-  payment_id: string;
+  orderId: string;
+  paymentId: string;
   kind: RefundKind;
   /** Numbers the order refunds of a payment (1 for the first and for every other kind). */
   seq?: number;
-  out_refund_no: string;
-  refund_id: string | null;
-  amount_fen: number;
-  fee_fen: number;
+  outRefundNo: string;
+  refundId: string | null;
+  amountFen: number;
+  feeFen: number;
   status: number;
   reason: string | null;
-  requested_by: string;
-  created_at: Date;
-  finished_at: Date | null;
+  requestedBy: string;
+  createdAt: Date;
+  finishedAt: Date | null;
   /** Sends WeChat refused so far (absent on rows read before migration 0010's columns existed). */
   attempts?: number;
 }
@@ -57,13 +59,17 @@ const COLUMNS = `id, order_id, payment_id, kind, seq, out_refund_no, refund_id, 
 // A payment can carry refunds of several kinds; a lookup by payment alone answers the latest.
 const REFUNDS: RowSource = { table: 'refunds', columns: COLUMNS, orderBy: 'id DESC' };
 
+/** The row under camelCase names, the same values. */
+const toRefund: (r: RefundRow) => RefundRecord = camelRow;
+
+const findRefund = (db: Db | Conn, where: string, params: unknown[], lock?: boolean) =>
+  findOne<RefundRow>(db, REFUNDS, where, params, lock).then((r) => r && toRefund(r));
+
 /** The one-refund lookups, by the keys the services hold. */
 export const refunds = {
-  byId: (db: Db | Conn, id: string, o: { lock?: boolean } = {}) =>
-    findOne<RefundRow>(db, REFUNDS, 'id = ?', [id], o.lock),
+  byId: (db: Db | Conn, id: string, o: { lock?: boolean } = {}) => findRefund(db, 'id = ?', [id], o.lock),
   /** WeChat's notifications name our out_refund_no. */
-  byOutRefundNo: (db: Db | Conn, outRefundNo: string) =>
-    findOne<RefundRow>(db, REFUNDS, 'out_refund_no = ?', [outRefundNo]),
+  byOutRefundNo: (db: Db | Conn, outRefundNo: string) => findRefund(db, 'out_refund_no = ?', [outRefundNo]),
 };
 
 /**
@@ -84,7 +90,7 @@ export async function createRefund(
     requestedBy: string;
     now: Date;
   },
-): Promise<{ refund: RefundRow; created: boolean }> {
+): Promise<{ refund: RefundRecord; created: boolean }> {
   try {
     const [res] = await conn.query<ResultSetHeader>(
       `INSERT INTO refunds (order_id, payment_id, kind, seq, out_refund_no, amount_fen, fee_fen, reason, requested_by, created_at)
@@ -102,27 +108,27 @@ export async function createRefund(
         r.now,
       ],
     );
-    const refund: RefundRow = {
+    const refund: RefundRecord = {
       id: String(res.insertId),
-      order_id: r.orderId,
-      payment_id: r.paymentId,
+      orderId: r.orderId,
+      paymentId: r.paymentId,
       kind: r.kind,
       seq: r.seq,
-      out_refund_no: r.outRefundNo,
-      refund_id: null,
-      amount_fen: r.amountFen,
-      fee_fen: r.feeFen,
+      outRefundNo: r.outRefundNo,
+      refundId: null,
+      amountFen: r.amountFen,
+      feeFen: r.feeFen,
       status: REFUND_STATUS.REQUESTED,
       reason: r.reason,
-      requested_by: r.requestedBy,
-      created_at: r.now,
-      finished_at: null,
+      requestedBy: r.requestedBy,
+      createdAt: r.now,
+      finishedAt: null,
     };
     return { refund, created: true };
   } catch (err) {
     if (sqlErrno(err) !== ER_DUP_ENTRY) throw err;
     return {
-      refund: (await findOne<RefundRow>(conn, REFUNDS, 'payment_id = ? AND kind = ? AND seq = ?', [
+      refund: (await findRefund(conn, 'payment_id = ? AND kind = ? AND seq = ?', [
         r.paymentId,
         r.kind,
         r.seq,
@@ -231,13 +237,13 @@ export type RefundCaseReason = 'abnormal' | 'stuck' | 'closed';
 /** Hands a refund to an operator (once: a second call changes nothing). True if opened now. */
 export async function openRefundCase(
   conn: Db | Conn,
-  refund: Pick<RefundRow, 'id' | 'order_id'>,
+  refund: Pick<RefundRecord, 'id' | 'orderId'>,
   reason: RefundCaseReason,
   now: Date,
 ): Promise<boolean> {
   const [res] = await conn.query<ResultSetHeader>(
     'INSERT IGNORE INTO refund_cases (refund_id, order_id, reason, opened_at) VALUES (?, ?, ?, ?)',
-    [refund.id, refund.order_id, reason, now],
+    [refund.id, refund.orderId, reason, now],
   );
   return res.affectedRows === 1;
 }

@@ -1,7 +1,7 @@
 import { inTransaction, type Conn } from '../db/pool';
 import { appError } from '../errors';
 import { exchangeOriginalNo, orders, releaseAttendeeClaims, releaseItemClaims } from '../orders/repo';
-import { ORDER_STATUS, type OrderRow } from '../orders/types';
+import { ORDER_STATUS, type OrderRecord } from '../orders/types';
 import { enqueue } from '../outbox/repo';
 import { WechatPayError, type WxRefund } from '../wechat/pay';
 import {
@@ -16,7 +16,7 @@ import {
   refundsToCheck,
   type PaymentRefundKind,
   type RefundKind,
-  type RefundRow,
+  type RefundRecord,
 } from './repo';
 import { buyerFee as feeUnderTiers, refuseIfTransferred } from './guards';
 import type { PaidMoney, RefundActor, RefundDeps } from './types';
@@ -63,7 +63,7 @@ export class RefundService {
     reason?: string;
     now: Date;
     ticketIds?: string[];
-  }): Promise<RefundRow> {
+  }): Promise<RefundRecord> {
     const refund = await inTransaction(this.d.db, async (conn) => {
       const order = await orders.byId(conn, o.orderId, { lock: true });
       if (!order) throw appError('NOT_FOUND', undefined, '订单不存在');
@@ -122,7 +122,7 @@ export class RefundService {
       await addRefundItems(conn, r.id, order.id, pick.items);
       // Every fen accounted for: what this payment's refunds give back, asked in MySQL in this
       // transaction under the payment's lock, never exceeds what was paid (else all rolls back).
-      if ((await refundedOrOpenFen(conn, payment.id)) > payment.amount_fen)
+      if ((await refundedOrOpenFen(conn, payment.id)) > payment.amountFen)
         throw appError('REFUND_EXCEEDS_PAID');
       // Inadmissible at once, in the refund's own transaction. A paid order has no tickets yet:
       // the tickets consumer sees this refund under the order lock and issues them REFUNDING.
@@ -160,7 +160,7 @@ export class RefundService {
    * The buyer's fee under the show's tiers (guards.ts). A method of its own, between the refund's
    * checks and its ticket update, so the race tests can pause a refund there.
    */
-  protected buyerFee(conn: Conn, order: OrderRow, amountFen: number, now: Date): Promise<number> {
+  protected buyerFee(conn: Conn, order: OrderRecord, amountFen: number, now: Date): Promise<number> {
     return feeUnderTiers(conn, order, amountFen, now);
   }
 
@@ -170,24 +170,24 @@ export class RefundService {
    */
   async refundPaymentInTx(
     conn: Conn,
-    order: OrderRow,
+    order: OrderRecord,
     payment: PaidMoney,
     kind: PaymentRefundKind,
     now: Date,
-  ): Promise<RefundRow> {
+  ): Promise<RefundRecord> {
     const { reason, template } = PAYMENT_REFUND[kind];
     const { refund: r, created } = await this.create(
       conn,
       order,
       payment,
       kind,
-      { amountFen: payment.amount_fen, feeFen: 0, seq: 1 },
+      { amountFen: payment.amountFen, feeFen: 0, seq: 1 },
       reason,
       { kind: 'system', id: kind },
       now,
     );
     if (created)
-      await enqueue(conn, 'notice.send', order.id, { userId: order.user_id, template, orderId: order.id });
+      await enqueue(conn, 'notice.send', order.id, { userId: order.userId, template, orderId: order.id });
     return r;
   }
 
@@ -196,13 +196,13 @@ export class RefundService {
    * recorded before such refunds were automatic). Locks as applyTransaction does: order, then
    * payment. undefined when the payment is not such money, or was refunded in full already.
    */
-  async refundForeignPayment(paymentId: string, now: Date): Promise<RefundRow | undefined> {
+  async refundForeignPayment(paymentId: string, now: Date): Promise<RefundRecord | undefined> {
     const seen = await this.d.payments.byId(this.d.db, paymentId);
     if (seen?.outcome !== 'wrong_currency') return undefined;
     const refund = await inTransaction(this.d.db, async (conn) => {
-      const order = (await orders.byId(conn, seen.order_id, { lock: true }))!;
+      const order = (await orders.byId(conn, seen.orderId, { lock: true }))!;
       const payment = (await this.d.payments.byId(conn, paymentId, true))!;
-      if (payment.refunded_fen >= payment.amount_fen) return undefined;
+      if (payment.refundedFen >= payment.amountFen) return undefined;
       return this.refundPaymentInTx(conn, order, payment, 'currency', now);
     });
     this.d.relay.nudge();
@@ -211,20 +211,20 @@ export class RefundService {
 
   private async create(
     conn: Conn,
-    order: OrderRow,
+    order: OrderRecord,
     payment: PaidMoney,
     kind: RefundKind,
     money: { amountFen: number; feeFen: number; seq: number },
     reason: string,
     by: RefundActor,
     now: Date,
-  ): Promise<{ refund: RefundRow; created: boolean }> {
+  ): Promise<{ refund: RefundRecord; created: boolean }> {
     const { refund, created } = await createRefund(conn, {
       orderId: order.id,
       paymentId: payment.id,
       kind,
       ...money,
-      outRefundNo: outRefundNo(order.order_no, payment.id, kind, money.seq),
+      outRefundNo: outRefundNo(order.orderNo, payment.id, kind, money.seq),
       reason,
       requestedBy: `${by.kind}:${by.id}`,
       now,
@@ -237,22 +237,22 @@ export class RefundService {
   async execute(refundId: string, now: Date): Promise<void> {
     const refund = await refunds.byId(this.d.db, refundId);
     if (!refund || refund.status !== REFUND_STATUS.REQUESTED) return;
-    const payment = (await this.d.payments.byId(this.d.db, refund.payment_id))!;
+    const payment = (await this.d.payments.byId(this.d.db, refund.paymentId))!;
     // The payment's own order is WeChat's trade: a session cancel refunds an exchange order's
     // value partly on its original order's payment (exchanges/family-refund.ts).
-    const order = (await orders.byId(this.d.db, payment.order_id))!;
+    const order = (await orders.byId(this.d.db, payment.orderId))!;
     let wx: WxRefund;
     try {
       wx = await this.d.pay.refund({
-        orderNo: order.order_no,
+        orderNo: order.orderNo,
         // A second payment, or one in another currency, is not the order's payment: refund that
         // exact transaction.
         ...(refund.kind === 'duplicate' || refund.kind === 'currency'
-          ? { transactionId: payment.transaction_id }
+          ? { transactionId: payment.transactionId }
           : {}),
-        outRefundNo: refund.out_refund_no,
-        refundFen: refund.amount_fen,
-        totalFen: payment.amount_fen,
+        outRefundNo: refund.outRefundNo,
+        refundFen: refund.amountFen,
+        totalFen: payment.amountFen,
         reason: refund.reason || '退票',
       });
     } catch (err) {
@@ -278,12 +278,12 @@ export class RefundService {
       // tickets consumer do; so a CLOSED here and a ticket issue there cannot cross.
       const seen = await refunds.byOutRefundNo(conn, wx.out_refund_no);
       if (!seen) return 'unknown' as const;
-      await orders.byId(conn, seen.order_id, { lock: true });
+      await orders.byId(conn, seen.orderId, { lock: true });
       const refund = (await refunds.byId(conn, seen.id, { lock: true }))!;
       if (refund.status === REFUND_STATUS.SUCCESS || refund.status === REFUND_STATUS.CLOSED)
         return 'duplicate' as const;
-      if (wx.amount && wx.amount.refund !== refund.amount_fen)
-        throw new Error(`refund ${refund.out_refund_no}: amount ${wx.amount.refund} != ${refund.amount_fen}`);
+      if (wx.amount && wx.amount.refund !== refund.amountFen)
+        throw new Error(`refund ${refund.outRefundNo}: amount ${wx.amount.refund} != ${refund.amountFen}`);
       if (status === 'ABNORMAL') {
         // Not final, and nothing WeChat retries by itself: an operator takes over, the fan is told.
         const moved = await tryMove(conn, 'refunds', refund.id, REFUND_LIFECYCLE.abnormal);
@@ -293,7 +293,7 @@ export class RefundService {
       }
       if (status === 'CLOSED') {
         await move(conn, 'refunds', refund.id, REFUND_LIFECYCLE.close, { finished_at: now });
-        if (refund.kind === 'order' && (await exchangeOriginalNo(conn, refund.order_id))) {
+        if (refund.kind === 'order' && (await exchangeOriginalNo(conn, refund.orderId))) {
           // An exchange order's refund is split over its family's payments (exchanges/
           // family-refund.ts), whose other shares may be back with the fan already: its tickets
           // stay held and an operator decides (valid again, the fan would keep both).
@@ -309,7 +309,7 @@ export class RefundService {
           await freeRefundItems(conn, refund.id);
           // In a cancelled session nobody asks again (the cancellation reached this order once):
           // the tickets are not admissible there, and the money waits for an operator.
-          if (await orderSessionCancelled(conn, refund.order_id))
+          if (await orderSessionCancelled(conn, refund.orderId))
             await this.handOver(conn, refund, 'closed', now);
         } else {
           // Money we must give back and nobody will ask for again: an operator decides (before,
@@ -327,12 +327,12 @@ export class RefundService {
     return result;
   }
 
-  private async succeed(conn: Conn, refund: RefundRow, now: Date): Promise<void> {
+  private async succeed(conn: Conn, refund: RefundRecord, now: Date): Promise<void> {
     await move(conn, 'refunds', refund.id, REFUND_LIFECYCLE.succeed, { finished_at: now });
     await resolveRefundCase(conn, refund.id, { by: 'system', resolution: 'refunded', now });
-    await this.d.payments.addRefunded(conn, refund.payment_id, refund.amount_fen);
+    await this.d.payments.addRefunded(conn, refund.paymentId, refund.amountFen);
     if (refund.kind !== 'order') return;
-    const order = (await orders.byId(conn, refund.order_id, { lock: true }))!;
+    const order = (await orders.byId(conn, refund.orderId, { lock: true }))!;
     // Only this refund's tickets and seats: the order's other tickets stay valid.
     const items = await itemsOfRefund(conn, refund.id);
     await moveItemTickets(
@@ -350,34 +350,34 @@ export class RefundService {
     }
     const units = items.map((i) => i.seat_id ?? String(i.slot_no));
     await enqueue(conn, 'inventory.release', order.id, {
-      sessionId: order.session_id,
+      sessionId: order.sessionId,
       orderId: order.id,
       ...(whole ? {} : { units }),
     });
     await enqueue(conn, 'notice.send', order.id, {
-      userId: order.user_id,
+      userId: order.userId,
       template: 'refunded',
       orderId: order.id,
     });
   }
 
   /** Hands a refund to an operator (refund_cases) and tells the fan, once. */
-  async handOver(conn: Conn, refund: RefundRow, reason: RefundCaseReason, now: Date): Promise<void> {
+  async handOver(conn: Conn, refund: RefundRecord, reason: RefundCaseReason, now: Date): Promise<void> {
     if (!(await openRefundCase(conn, refund, reason, now))) return;
-    const order = (await orders.byId(conn, refund.order_id))!;
+    const order = (await orders.byId(conn, refund.orderId))!;
     await enqueue(conn, 'notice.send', `case-${refund.id}`, {
-      userId: order.user_id,
+      userId: order.userId,
       template: 'refund_delayed',
       orderId: order.id,
     });
     this.d.log.error(
-      { refundId: refund.id, outRefundNo: refund.out_refund_no, reason },
+      { refundId: refund.id, outRefundNo: refund.outRefundNo, reason },
       'refund handed to an operator',
     );
   }
 
   /** Counts a failed send; after RESEND_CASE_AFTER of them an operator is told as well. */
-  private async noteFailure(refund: RefundRow, err: unknown, now: Date): Promise<void> {
+  private async noteFailure(refund: RefundRecord, err: unknown, now: Date): Promise<void> {
     const code = err instanceof WechatPayError ? err.code : 'NETWORK';
     const attempts = await noteRefundFailure(
       this.d.db,

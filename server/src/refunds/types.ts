@@ -4,13 +4,13 @@ import type { Conn, Db } from '../db/pool';
 import type { OutboxRelay } from '../outbox/relay';
 import type { WechatPay } from '../wechat/pay';
 
-/** A payment as refunds see it (the payments record's row, payments/repo.ts). */
+/** A payment as refunds see it (the payments record, payments/repo.ts). */
 export interface PaidMoney {
   id: string;
-  order_id: string;
-  transaction_id: string;
-  amount_fen: number;
-  refunded_fen: number;
+  orderId: string;
+  transactionId: string;
+  amountFen: number;
+  refundedFen: number;
   outcome: string;
 }
 

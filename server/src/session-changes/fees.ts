@@ -5,7 +5,7 @@ import { payments } from '../payments/repo';
 import { refundedOrOpenFen } from '../refunds/items-repo';
 import { createRefund } from '../refunds/repo';
 import { outRefundNo } from '../refunds/naming';
-import { feesToReturn, type ChangeRow } from './repo';
+import { feesToReturn, type ChangeRecord } from './repo';
 
 /** Fee-bearing refunds looked at per pass. */
 const FEE_BATCH = 100;
@@ -19,7 +19,7 @@ const FEE_BATCH = 100;
  * none is in flight (run.ts settle). A fee refund that cannot be made is logged and the others go
  * on. Returns how many fee refunds were asked.
  */
-export async function returnFees(db: Db, c: ChangeRow, now: Date, log: Logger): Promise<number> {
+export async function returnFees(db: Db, c: ChangeRecord, now: Date, log: Logger): Promise<number> {
   const rows = await feesToReturn(db, c, FEE_BATCH);
   let asked = 0;
   for (const r of rows) {
@@ -38,7 +38,7 @@ export async function returnFees(db: Db, c: ChangeRow, now: Date, log: Logger): 
         requestedBy: `system:cancel-${c.id}`,
         now,
       });
-      if ((await refundedOrOpenFen(conn, payment.id)) > payment.amount_fen)
+      if ((await refundedOrOpenFen(conn, payment.id)) > payment.amountFen)
         throw new Error(`fee refund of refund ${r.refundId}: refunds would exceed payment ${payment.id}`);
       if (created) await enqueue(conn, 'refund.requested', refund.id, { refundId: refund.id });
       return true;

@@ -3,25 +3,27 @@ import { SESSION_STATUS } from '../catalog/types';
 import type { Conn, Db } from '../db/pool';
 import { ORDER_STATUS, REFUND_STATUS } from '../lifecycle/statuses';
 import { TICKET_LIFECYCLE } from '../lifecycle/transitions';
-import type { Packet } from '../db/rows';
+import { camelRow, type Packet } from '../db/rows';
+import type { ChangeRow } from './rows';
 
 export type ChangeKind = 'cancel' | 'postpone';
 
 /** COUNT and SUM come back as strings (BIGINT, DECIMAL): read through Number(). */
 type Agg = string | number;
 
-export interface ChangeRow {
+/** A session change as services see it (session-changes/rows.ts: the row it is mapped from). */
+export interface ChangeRecord {
   id: string;
-  session_id: string;
+  sessionId: string;
   kind: ChangeKind;
   state: 'running' | 'done';
   reason: string;
-  old_starts_at: Date;
-  new_starts_at: Date | null;
-  refund_until: Date | null;
-  created_by: string;
-  created_at: Date;
-  finished_at: Date | null;
+  oldStartsAt: Date;
+  newStartsAt: Date | null;
+  refundUntil: Date | null;
+  createdBy: string;
+  createdAt: Date;
+  finishedAt: Date | null;
 }
 
 /** A change-order row's state (migration 0026). */
@@ -51,22 +53,13 @@ export async function lockSession(conn: Conn, id: string): Promise<SessionLock |
 
 export async function insertChange(
   conn: Conn,
-  c: Omit<ChangeRow, 'id' | 'state' | 'finished_at'>,
+  c: Omit<ChangeRecord, 'id' | 'state' | 'finishedAt'>,
 ): Promise<string> {
   const [res] = await conn.query<ResultSetHeader>(
     `INSERT INTO session_changes
        (session_id, kind, reason, old_starts_at, new_starts_at, refund_until, created_by, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      c.session_id,
-      c.kind,
-      c.reason,
-      c.old_starts_at,
-      c.new_starts_at,
-      c.refund_until,
-      c.created_by,
-      c.created_at,
-    ],
+    [c.sessionId, c.kind, c.reason, c.oldStartsAt, c.newStartsAt, c.refundUntil, c.createdBy, c.createdAt],
   );
   return String(res.insertId);
 }
@@ -107,27 +100,30 @@ export async function sessionCancelled(conn: Db | Conn, sessionId: string): Prom
   return rows[0]?.status === SESSION_STATUS.CANCELLED;
 }
 
-export async function changeById(db: Db | Conn, id: string, lock = false): Promise<ChangeRow | undefined> {
+/** The row under camelCase names, the same values. */
+const toChange: (r: ChangeRow) => ChangeRecord = camelRow;
+
+export async function changeById(db: Db | Conn, id: string, lock = false): Promise<ChangeRecord | undefined> {
   const [rows] = await db.query<Packet<ChangeRow>[]>(
     `SELECT * FROM session_changes WHERE id = ?${lock ? ' FOR UPDATE' : ''}`,
     [id],
   );
-  return rows[0];
+  return rows[0] && toChange(rows[0]);
 }
 
-export async function changesOf(db: Db, sessionId: string): Promise<ChangeRow[]> {
+export async function changesOf(db: Db, sessionId: string): Promise<ChangeRecord[]> {
   const [rows] = await db.query<Packet<ChangeRow>[]>(
     'SELECT * FROM session_changes WHERE session_id = ? ORDER BY id DESC',
     [sessionId],
   );
-  return rows;
+  return rows.map(toChange);
 }
 
 /**
  * Changes with work left: running ones, and finished cancellations that a late payment gave a
  * paid order again (it must be refunded as well).
  */
-export async function changesToRun(db: Db): Promise<ChangeRow[]> {
+export async function changesToRun(db: Db): Promise<ChangeRecord[]> {
   const [rows] = await db.query<Packet<ChangeRow>[]>(
     `SELECT sc.* FROM session_changes sc
       WHERE sc.state = 'running'
@@ -138,7 +134,7 @@ export async function changesToRun(db: Db): Promise<ChangeRow[]> {
       ORDER BY sc.id`,
     [LIVE_PAID],
   );
-  return rows;
+  return rows.map(toChange);
 }
 
 export interface ReachOrder {
@@ -152,7 +148,7 @@ export interface ReachOrder {
  * complimentary orders too once claimed (their holder is told the new date; nothing to refund);
  * a cancellation does not: it voids them and tells their holder itself (run.ts voidComps).
  */
-export async function unreachedOrders(db: Db, change: ChangeRow, limit: number): Promise<ReachOrder[]> {
+export async function unreachedOrders(db: Db, change: ChangeRecord, limit: number): Promise<ReachOrder[]> {
   const [rows] = await db.query<Packet<ReachOrder>[]>(
     `SELECT o.id, o.user_id, o.amount_fen FROM orders o
       WHERE o.session_id = ? AND o.status IN (?)
@@ -160,7 +156,7 @@ export async function unreachedOrders(db: Db, change: ChangeRow, limit: number):
              AND EXISTS (SELECT 1 FROM comp_orders co WHERE co.order_id = o.id AND co.claimed_by IS NOT NULL)))
         AND NOT EXISTS (SELECT 1 FROM session_change_orders x WHERE x.change_id = ? AND x.order_id = o.id)
       ORDER BY o.id LIMIT ?`,
-    [change.session_id, LIVE_PAID, change.kind, change.id, limit],
+    [change.sessionId, LIVE_PAID, change.kind, change.id, limit],
   );
   return rows.map((r) => ({ id: String(r.id), user_id: String(r.user_id), amount_fen: r.amount_fen }));
 }
@@ -361,7 +357,7 @@ export interface FeeToReturn {
  * Buyers' refunds of the cancelled session that kept a fee, succeeded since the cancellation
  * and have no fee refund yet: the next `limit` by id.
  */
-export async function feesToReturn(db: Db, change: ChangeRow, limit: number): Promise<FeeToReturn[]> {
+export async function feesToReturn(db: Db, change: ChangeRecord, limit: number): Promise<FeeToReturn[]> {
   const [rows] = await db.query<FeeToReturnRow[]>(
     `SELECT r.id, r.payment_id, r.seq, r.fee_fen, o.order_no, o.id AS order_id
        FROM refunds r JOIN orders o ON o.id = r.order_id
@@ -369,7 +365,7 @@ export async function feesToReturn(db: Db, change: ChangeRow, limit: number): Pr
         AND r.status = ? AND r.finished_at >= ?
         AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.payment_id = r.payment_id AND f.kind = 'fee' AND f.seq = r.seq)
       ORDER BY r.id LIMIT ?`,
-    [change.session_id, REFUND_STATUS.SUCCESS, change.created_at, limit],
+    [change.sessionId, REFUND_STATUS.SUCCESS, change.createdAt, limit],
   );
   return rows.map((r) => ({
     refundId: String(r.id),

@@ -38,15 +38,15 @@ export async function runSessionChanges(
 
 async function runCancel(
   d: SessionChangeDeps,
-  c: repo.ChangeRow,
+  c: repo.ChangeRecord,
   now: Date,
   budget: number,
 ): Promise<number> {
   // Again on every pass: the request's own close may have been lost to a crash right after commit.
-  await d.inventory.setOpen(c.session_id, false);
+  await d.inventory.setOpen(c.sessionId, false);
   // Tickets issued since (orders paid while the cancellation ran) are held too.
-  await repo.holdSessionTickets(d.db, c.session_id);
-  for (const id of await repo.pendingOrderIds(d.db, c.session_id, PENDING_BATCH)) {
+  await repo.holdSessionTickets(d.db, c.sessionId);
+  for (const id of await repo.pendingOrderIds(d.db, c.sessionId, PENDING_BATCH)) {
     // 'paid': WeChat took the money after all; the order is reached and refunded below.
     await d
       .cancelPending(id, now)
@@ -66,8 +66,8 @@ async function runCancel(
  * claimed holder told, in the void's transaction. One admitted stays as it is (it let someone
  * in); one admitted meanwhile is refused by the void and left too.
  */
-async function voidComps(d: SessionChangeDeps, c: repo.ChangeRow, now: Date): Promise<void> {
-  for (const id of await repo.compsToVoid(d.db, c.session_id, COMP_BATCH)) {
+async function voidComps(d: SessionChangeDeps, c: repo.ChangeRecord, now: Date): Promise<void> {
+  for (const id of await repo.compsToVoid(d.db, c.sessionId, COMP_BATCH)) {
     const tell = async (conn: Conn, holder: string | null) => {
       if (holder)
         await enqueue(conn, 'notice.send', `sc${c.id}-${id}`, {
@@ -85,7 +85,7 @@ async function voidComps(d: SessionChangeDeps, c: repo.ChangeRow, now: Date): Pr
 }
 
 /** Rows (and the fan's notice, in the same transaction) for the orders not reached yet. */
-async function reach(d: SessionChangeDeps, c: repo.ChangeRow, state: string): Promise<void> {
+async function reach(d: SessionChangeDeps, c: repo.ChangeRecord, state: string): Promise<void> {
   const orders = await repo.unreachedOrders(d.db, c, REACH_BATCH);
   for (const o of orders) {
     await inTransaction(d.db, async (conn) => {
@@ -107,7 +107,7 @@ async function reach(d: SessionChangeDeps, c: repo.ChangeRow, state: string): Pr
  */
 async function refundSome(
   d: SessionChangeDeps,
-  c: repo.ChangeRow,
+  c: repo.ChangeRecord,
   now: Date,
   budget: number,
 ): Promise<number> {
@@ -149,7 +149,7 @@ async function refundSome(
  */
 async function refundOne(
   d: SessionChangeDeps,
-  c: repo.ChangeRow,
+  c: repo.ChangeRecord,
   orderId: string,
   now: Date,
 ): Promise<{ id?: string; fen?: number }> {
@@ -162,13 +162,13 @@ async function refundOne(
 }
 
 /** Done once every order is told, refunded or handed over, and no pending order is left. */
-async function settle(d: SessionChangeDeps, c: repo.ChangeRow, now: Date): Promise<void> {
+async function settle(d: SessionChangeDeps, c: repo.ChangeRecord, now: Date): Promise<void> {
   const [counts, unreached, pending, feesDue] = await Promise.all([
     repo.changeCounts(d.db, c.id),
     repo.unreachedOrders(d.db, c, 1),
-    c.kind === 'cancel' ? repo.countPending(d.db, c.session_id) : Promise.resolve(0),
+    c.kind === 'cancel' ? repo.countPending(d.db, c.sessionId) : Promise.resolve(0),
     // A buyer's fee-bearing refund still in flight: its fee comes back once it is done (fees.ts).
-    c.kind === 'cancel' ? repo.feeRefundsInFlight(d.db, c.session_id) : Promise.resolve(0),
+    c.kind === 'cancel' ? repo.feeRefundsInFlight(d.db, c.sessionId) : Promise.resolve(0),
   ]);
   const open = counts.waiting + counts.inProgress + pending + feesDue + unreached.length;
   if (open === 0 && c.state !== 'done') await repo.setChangeState(d.db, c.id, 'done', now);

@@ -58,14 +58,14 @@ export class SessionChangeService {
         await transitionSession(c, sessionId, LIVE, SESSION_STATUS.CANCELLED);
         await repo.holdSessionTickets(c, sessionId);
         return repo.insertChange(c, {
-          session_id: sessionId,
+          sessionId,
           kind: 'cancel',
           reason: input.reason,
-          old_starts_at: s.starts_at,
-          new_starts_at: null,
-          refund_until: null,
-          created_by: who.username,
-          created_at: now,
+          oldStartsAt: s.starts_at,
+          newStartsAt: null,
+          refundUntil: null,
+          createdBy: who.username,
+          createdAt: now,
         });
       },
       (id) => ({
@@ -111,14 +111,14 @@ export class SessionChangeService {
             throw err;
           });
         return repo.insertChange(c, {
-          session_id: sessionId,
+          sessionId,
           kind: 'postpone',
           reason: input.reason ?? '',
-          old_starts_at: s.starts_at,
-          new_starts_at: startsAt,
-          refund_until: refundUntil,
-          created_by: who.username,
-          created_at: now,
+          oldStartsAt: s.starts_at,
+          newStartsAt: startsAt,
+          refundUntil,
+          createdBy: who.username,
+          createdAt: now,
         });
       },
       (id) => ({
@@ -143,26 +143,26 @@ export class SessionChangeService {
     return { items: await Promise.all(rows.map((r) => this.view(r))) };
   }
 
-  async view(c: repo.ChangeRow): Promise<SessionChangeView> {
+  async view(c: repo.ChangeRecord): Promise<SessionChangeView> {
     const [counts, pendingLeft, problems] = await Promise.all([
       repo.changeCounts(this.d.db, c.id),
-      c.kind === 'cancel' ? repo.countPending(this.d.db, c.session_id) : Promise.resolve(0),
+      c.kind === 'cancel' ? repo.countPending(this.d.db, c.sessionId) : Promise.resolve(0),
       c.kind === 'cancel' ? repo.changeProblems(this.d.db, c.id, 50) : Promise.resolve([]),
     ]);
     const { fenToRefund, fenRefunded, ...orders } = counts;
     const cancel = c.kind === 'cancel';
     return {
       id: String(c.id),
-      sessionId: String(c.session_id),
+      sessionId: String(c.sessionId),
       kind: c.kind,
       state: c.state,
       reason: c.reason,
-      oldStartsAt: c.old_starts_at.toISOString(),
-      newStartsAt: c.new_starts_at?.toISOString() ?? null,
-      refundUntil: c.refund_until?.toISOString() ?? null,
-      createdBy: c.created_by,
-      createdAt: c.created_at.toISOString(),
-      finishedAt: c.finished_at?.toISOString() ?? null,
+      oldStartsAt: c.oldStartsAt.toISOString(),
+      newStartsAt: c.newStartsAt?.toISOString() ?? null,
+      refundUntil: c.refundUntil?.toISOString() ?? null,
+      createdBy: c.createdBy,
+      createdAt: c.createdAt.toISOString(),
+      finishedAt: c.finishedAt?.toISOString() ?? null,
       orders,
       pendingLeft,
       fenToRefund: cancel ? fenToRefund : 0,

@@ -40,11 +40,11 @@ export function newTicketNo(): string {
 export async function issueTickets(d: TicketDeps, orderId: string, now: Date): Promise<'issued' | 'skipped'> {
   const order = await orders.byId(d.db, orderId);
   if (order?.status !== ORDER_STATUS.PAID) return 'skipped';
-  const confirmed = await d.inventory.confirm(order.session_id, order.id, 'record');
+  const confirmed = await d.inventory.confirm(order.sessionId, order.id, 'record');
   if (confirmed.kind !== 'confirmed' && confirmed.kind !== 'already') {
     // Redis does not know this sale (it lost data, or disagrees): rebuild it from MySQL.
     d.log.warn({ orderId, redis: confirmed }, 'Redis disagrees with a paid order; rebuilding the session');
-    await d.inventory.rebuild(order.session_id, now.getTime());
+    await d.inventory.rebuild(order.sessionId, now.getTime());
   }
   const issued = await inTransaction(d.db, async (conn) => {
     const o = await orders.byId(conn, orderId, { lock: true });
@@ -60,8 +60,8 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
       ticketNo: newTicketNo(),
       orderId: o.id,
       orderItemId: i.id,
-      userId: o.user_id,
-      sessionId: o.session_id,
+      userId: o.userId,
+      sessionId: o.sessionId,
       seatId: i.seatId,
       zoneId: i.zoneId,
       slotNo: i.slotNo,
@@ -71,7 +71,7 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
     }));
     await insertTickets(conn, tickets);
     await move(conn, 'orders', orderId, ORDER_LIFECYCLE.issue);
-    await enqueue(conn, 'notice.send', o.id, { userId: o.user_id, template: 'ticketed', orderId: o.id });
+    await enqueue(conn, 'notice.send', o.id, { userId: o.userId, template: 'ticketed', orderId: o.id });
     return 'issued' as const;
   });
   // A failed exchange asked for a refund and a release: sent at once too.
@@ -79,8 +79,8 @@ export async function issueTickets(d: TicketDeps, orderId: string, now: Date): P
   if (issued === 'issued') {
     d.relay.nudge();
     d.metrics?.ticketsIssued.inc();
-    if (order.paid_at)
-      d.metrics?.ticketLag.observe(Math.max(0, now.getTime() - order.paid_at.getTime()) / 1000);
+    if (order.paidAt)
+      d.metrics?.ticketLag.observe(Math.max(0, now.getTime() - order.paidAt.getTime()) / 1000);
   }
   return issued === 'issued' ? 'issued' : 'skipped';
 }

@@ -7,7 +7,7 @@ import { hashPassword } from './password';
 import * as repo from './repo';
 
 /** What the audit log keeps of an account: never the password hash. */
-const snapshot = (r: repo.AdminRow) => {
+const snapshot = (r: repo.AdminRecord) => {
   const { lastLoginAt: _l, createdAt: _c, ...rest } = repo.accountView(r);
   return rest;
 };

@@ -3,9 +3,22 @@ import { ADMIN_ROLES, type AdminAccount, type AdminRole } from '@showtix/shared-
 import type { Conn, Db } from '../../db/pool';
 import { findOne, type RowSource } from '../../db/find-one';
 import { updateById } from '../../db/update-by-id';
-import type { Packet } from '../../db/rows';
+import { camelRow, type Packet } from '../../db/rows';
 
-export interface AdminRow {
+/** An admin account as services see it (its admin_users row under camelCase names). */
+export interface AdminRecord {
+  id: string;
+  username: string;
+  displayName: string;
+  passwordHash: string;
+  roles: string;
+  disabled: number;
+  lastLoginAt: Date | null;
+  createdAt: Date;
+}
+
+/** An admin_users row as mysql2 hands it; only this repo sees it. */
+interface AdminRow {
   id: string;
   username: string;
   display_name: string;
@@ -16,19 +29,21 @@ export interface AdminRow {
   created_at: Date;
 }
 
+const toAdmin: (r: AdminRow) => AdminRecord = camelRow;
+
 export function parseRoles(text: string): AdminRole[] {
   return text.split(',').filter((r): r is AdminRole => (ADMIN_ROLES as readonly string[]).includes(r));
 }
 
-export function accountView(r: AdminRow): AdminAccount {
+export function accountView(r: AdminRecord): AdminAccount {
   return {
     id: r.id,
     username: r.username,
-    displayName: r.display_name,
+    displayName: r.displayName,
     roles: parseRoles(r.roles),
     disabled: r.disabled === 1,
-    lastLoginAt: r.last_login_at ? r.last_login_at.toISOString() : null,
-    createdAt: r.created_at.toISOString(),
+    lastLoginAt: r.lastLoginAt ? r.lastLoginAt.toISOString() : null,
+    createdAt: r.createdAt.toISOString(),
   };
 }
 
@@ -40,17 +55,23 @@ export async function countAdmins(db: Db): Promise<number> {
 const ADMINS: RowSource = { table: 'admin_users', columns: '*' };
 
 /** One account; lock=true takes its row lock (inside a transaction). */
-export function findAdminById(db: Db | Conn, id: string, lock = false): Promise<AdminRow | undefined> {
-  return findOne<AdminRow>(db, ADMINS, 'id = ?', [id], lock);
+export async function findAdminById(
+  db: Db | Conn,
+  id: string,
+  lock = false,
+): Promise<AdminRecord | undefined> {
+  const r = await findOne<AdminRow>(db, ADMINS, 'id = ?', [id], lock);
+  return r && toAdmin(r);
 }
 
-export function findAdminByUsername(db: Db | Conn, username: string): Promise<AdminRow | undefined> {
-  return findOne<AdminRow>(db, ADMINS, 'username = ?', [username]);
+export async function findAdminByUsername(db: Db | Conn, username: string): Promise<AdminRecord | undefined> {
+  const r = await findOne<AdminRow>(db, ADMINS, 'username = ?', [username]);
+  return r && toAdmin(r);
 }
 
-export async function listAdmins(db: Db): Promise<AdminRow[]> {
+export async function listAdmins(db: Db): Promise<AdminRecord[]> {
   const [rows] = await db.query<Packet<AdminRow>[]>('SELECT * FROM admin_users ORDER BY id');
-  return rows;
+  return rows.map(toAdmin);
 }
 
 /** Inserts unless the username exists; answers the new id or undefined. */

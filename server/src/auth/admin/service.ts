@@ -78,8 +78,7 @@ export class AdminAuthService {
   async login(username: string, password: string, ip: string, now: Date): Promise<AdminLoginResult> {
     await this.limiter.consume(username, ip);
     const row = await repo.findAdminByUsername(this.db, username);
-    const ok =
-      (await verifyPassword(row?.password_hash, password)) && row !== undefined && row.disabled === 0;
+    const ok = (await verifyPassword(row?.passwordHash, password)) && row !== undefined && row.disabled === 0;
     if (!ok || !row) {
       this.log.warn({ username, ip }, 'admin login failed');
       throw appError('UNAUTHORIZED', undefined, '用户名或密码错误');
@@ -99,7 +98,7 @@ export class AdminAuthService {
     return {
       token,
       expiresAt: expiresAt.toISOString(),
-      admin: repo.accountView({ ...row, last_login_at: now }),
+      admin: repo.accountView({ ...row, lastLoginAt: now }),
     };
   }
 

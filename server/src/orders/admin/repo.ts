@@ -1,7 +1,8 @@
 import type { Db } from '../../db/pool';
-import { ORDER_STATUS_NAME, type OrderRow } from '../types';
-import type { PaymentRow } from '../../payments/repo';
-import type { RefundRow } from '../../refunds/repo';
+import { ORDER_STATUS_NAME } from '../types';
+import type { OrderRow } from '../rows';
+import type { PaymentRow } from '../../payments/rows';
+import type { RefundRow } from '../../refunds/rows';
 import { personFilter, type PersonHasher } from './attendees-repo';
 import type { Rows } from '../../db/rows';
 
