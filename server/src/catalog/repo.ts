@@ -1,42 +1,39 @@
 import { waitingPerTier } from '../waitlist/repo';
 import type { Conn, Db } from '../db/pool';
-import type { Agg, Cols, PriceTierRow, ShowDbRow, VenueRow, VenueSeatRow, VenueZoneRow } from './rows';
+import type {
+  Agg,
+  Cols,
+  PriceTierRow,
+  SessionRow,
+  ShowDbRow,
+  VenueRow,
+  VenueSeatRow,
+  VenueZoneRow,
+} from './rows';
 import { SESSION_STATUS_NAME, type CatalogSeat, type CatalogZone, type SessionCatalog } from './types';
 import type { RefundTier, SessionInfo, ShowCategory, ShowDetail, Tier } from '@showtix/shared-types';
-import type { Packet } from '../db/rows';
+import { camelRow, type Camelized, type Packet } from '../db/rows';
 
-export interface SessionRow {
-  id: string;
-  show_id: string;
-  starts_at: Date;
-  sale_starts_at: Date;
-  status: number;
-  purchase_limit: number;
-  hold_minutes: number;
-  real_name: number;
-  queue_enabled: number;
-  queue_rate_per_min: number | null;
-  /** Read by the admin session view (SELECT *), not by the catalog. */
-  rebind_freeze_minutes?: number | null;
-  /** A postponed session's first date and its full-refund window (session-changes/). */
-  postponed_from?: Date | null;
-  full_refund_until?: Date | null;
-}
+/** A session as the catalog and the admin's session pages see it (show_sessions, camelCase). */
+export type SessionRecord = Camelized<SessionRow>;
+
+/** Exported for catalog/sessions/repo.ts, the other reader of show_sessions. */
+export const toSession: (r: SessionRow) => SessionRecord = camelRow;
 
 /** What the fan's and the admin's views of a session both say about it. */
-export function sessionFields(s: SessionRow): Omit<SessionInfo, 'seating' | 'tiers'> {
+export function sessionFields(s: SessionRecord): Omit<SessionInfo, 'seating' | 'tiers'> {
   return {
     id: s.id,
-    showId: s.show_id,
-    startsAt: s.starts_at.toISOString(),
-    saleStartsAt: s.sale_starts_at.toISOString(),
+    showId: s.showId,
+    startsAt: s.startsAt.toISOString(),
+    saleStartsAt: s.saleStartsAt.toISOString(),
     status: SESSION_STATUS_NAME[s.status]!,
-    purchaseLimit: s.purchase_limit,
-    realName: s.real_name === 1,
-    queueEnabled: s.queue_enabled === 1,
-    holdMinutes: s.hold_minutes,
-    ...(s.postponed_from ? { postponedFrom: s.postponed_from.toISOString() } : {}),
-    ...(s.full_refund_until ? { fullRefundUntil: s.full_refund_until.toISOString() } : {}),
+    purchaseLimit: s.purchaseLimit,
+    realName: s.realName === 1,
+    queueEnabled: s.queueEnabled === 1,
+    holdMinutes: s.holdMinutes,
+    ...(s.postponedFrom ? { postponedFrom: s.postponedFrom.toISOString() } : {}),
+    ...(s.fullRefundUntil ? { fullRefundUntil: s.fullRefundUntil.toISOString() } : {}),
   };
 }
 
@@ -120,43 +117,43 @@ export async function findShowRow(db: Db, showId: string): Promise<CatalogShow |
 }
 
 /** The one reader of session rows; each caller below names its condition (always code, never input). */
-async function sessionRows(db: Db, where: string, params: unknown[]): Promise<SessionRow[]> {
+async function sessionRows(db: Db, where: string, params: unknown[]): Promise<SessionRecord[]> {
   const [rows] = await db.query<Packet<SessionRow>[]>(
     `SELECT id, show_id, starts_at, sale_starts_at, status, purchase_limit, hold_minutes, real_name,
             queue_enabled, queue_rate_per_min, postponed_from, full_refund_until
        FROM show_sessions WHERE ${where} ORDER BY starts_at, id`,
     params,
   );
-  return rows;
+  return rows.map(toSession);
 }
 
-export async function sessionRowById(db: Db, sessionId: string): Promise<SessionRow | undefined> {
+export async function sessionRowById(db: Db, sessionId: string): Promise<SessionRecord | undefined> {
   return (await sessionRows(db, 'id = ?', [sessionId]))[0];
 }
 
-export function sessionRowsOfShow(db: Db, showId: string): Promise<SessionRow[]> {
+export function sessionRowsOfShow(db: Db, showId: string): Promise<SessionRecord[]> {
   return sessionRows(db, 'show_id = ?', [showId]);
 }
 
-export function sessionRowsOfShows(db: Db, showIds: string[]): Promise<SessionRow[]> {
+export function sessionRowsOfShows(db: Db, showIds: string[]): Promise<SessionRecord[]> {
   return sessionRows(db, 'show_id IN (?)', [showIds]);
 }
 
-export function allSessionRows(db: Db): Promise<SessionRow[]> {
+export function allSessionRows(db: Db): Promise<SessionRecord[]> {
   return sessionRows(db, '1 = 1', []);
 }
 
 /** Sessions in `status` whose sale start has come (the lifecycle opens presales with it). */
-export function sessionsSaleStarted(db: Db, status: number, now: Date): Promise<SessionRow[]> {
+export function sessionsSaleStarted(db: Db, status: number, now: Date): Promise<SessionRecord[]> {
   return sessionRows(db, 'status = ? AND sale_starts_at <= ?', [status, now]);
 }
 
 /** Sessions in one of `statuses` that have started (the lifecycle ends them). */
-export function sessionsStarted(db: Db, statuses: number[], now: Date): Promise<SessionRow[]> {
+export function sessionsStarted(db: Db, statuses: number[], now: Date): Promise<SessionRecord[]> {
   return sessionRows(db, 'status IN (?) AND starts_at <= ?', [statuses, now]);
 }
 
-export function sessionsInStatus(db: Db, statuses: number[]): Promise<SessionRow[]> {
+export function sessionsInStatus(db: Db, statuses: number[]): Promise<SessionRecord[]> {
   return sessionRows(db, 'status IN (?)', [statuses]);
 }
 
@@ -306,21 +303,21 @@ async function loadCatalog(
   const zones = await zonesOf(db, sessionId, price);
   const [[show]] = await db.query<Cols<ShowDbRow, 'show_purchase_limit'>[]>(
     'SELECT show_purchase_limit FROM shows WHERE id = ?',
-    [s.show_id],
+    [s.showId],
   );
   let capacity = seats.size;
   for (const z of zones.values()) capacity += z.capacity;
   return {
     id: s.id,
-    showId: s.show_id,
-    startsAt: s.starts_at,
-    saleStartsAt: s.sale_starts_at,
+    showId: s.showId,
+    startsAt: s.startsAt,
+    saleStartsAt: s.saleStartsAt,
     status: s.status,
-    purchaseLimit: s.purchase_limit,
-    holdMinutes: s.hold_minutes,
-    realName: s.real_name === 1,
-    queueEnabled: s.queue_enabled === 1,
-    queueRatePerMin: s.queue_rate_per_min,
+    purchaseLimit: s.purchaseLimit,
+    holdMinutes: s.holdMinutes,
+    realName: s.realName === 1,
+    queueEnabled: s.queueEnabled === 1,
+    queueRatePerMin: s.queueRatePerMin,
     seating: seats.size > 0 ? 'reserved' : 'zone',
     tiers,
     seats,

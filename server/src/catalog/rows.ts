@@ -51,6 +51,25 @@ export interface ShowDbRow extends RowDataPacket {
   updated_at: Date;
 }
 
+/** A show_sessions row (for the catalog's repos only; services see SessionRecord). */
+export interface SessionRow {
+  id: string;
+  show_id: string;
+  starts_at: Date;
+  sale_starts_at: Date;
+  status: number;
+  purchase_limit: number;
+  hold_minutes: number;
+  real_name: number;
+  queue_enabled: number;
+  queue_rate_per_min: number | null;
+  /** Read by the admin session view (SELECT *), not by the catalog. */
+  rebind_freeze_minutes?: number | null;
+  /** A postponed session's first date and its full-refund window (session-changes/). */
+  postponed_from?: Date | null;
+  full_refund_until?: Date | null;
+}
+
 export interface PriceTierRow extends RowDataPacket {
   id: string;
   session_id: string;

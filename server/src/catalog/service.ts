@@ -20,7 +20,7 @@ import {
   sessionRowsOfShows,
   tiersOfSessions,
   transitionSession,
-  type SessionRow,
+  type SessionRecord,
   type CatalogShow,
 } from './repo';
 import { SESSION_STATUS, SESSION_STATUS_NAME, type SessionCatalog } from './types';
@@ -148,7 +148,7 @@ export class CatalogService {
       sessions.map((s) => s.id),
     );
     return shows.map((show) => {
-      const own = sessions.filter((s) => s.show_id === show.id);
+      const own = sessions.filter((s) => s.showId === show.id);
       return summarize(show, own, tiers);
     });
   }
@@ -180,7 +180,7 @@ export class CatalogService {
     return this.sessionInfo(row, tiers);
   }
 
-  private async sessionInfo(s: SessionRow, tiers: Tier[]): Promise<SessionInfo> {
+  private async sessionInfo(s: SessionRecord, tiers: Tier[]): Promise<SessionInfo> {
     const cat = await this.session(s.id);
     const fields = sessionFields(s);
     // The fan's app sends a session forced through the waiting room there (degradation switch).
@@ -200,12 +200,12 @@ export class CatalogService {
 
 const STATUS_RANK: SessionStatus[] = ['on_sale', 'presale', 'sold_out', 'ended', 'cancelled'];
 
-function summarize(show: CatalogShow, sessions: SessionRow[], tiers: Map<string, Tier[]>): ShowSummary {
+function summarize(show: CatalogShow, sessions: SessionRecord[], tiers: Map<string, Tier[]>): ShowSummary {
   const prices = sessions.flatMap((s) => (tiers.get(s.id) ?? []).map((t) => t.priceFen));
   const names = sessions.map((s) => SESSION_STATUS_NAME[s.status]!);
   const status = STATUS_RANK.find((st) => names.includes(st)) ?? 'ended';
-  const upcoming = sessions.filter((s) => s.status === SESSION_STATUS.PRESALE).map((s) => s.sale_starts_at);
-  const starts = sessions.map((s) => s.starts_at.getTime());
+  const upcoming = sessions.filter((s) => s.status === SESSION_STATUS.PRESALE).map((s) => s.saleStartsAt);
+  const starts = sessions.map((s) => s.startsAt.getTime());
   return {
     id: show.id,
     title: show.title,

@@ -33,3 +33,15 @@ export function camelRow<T extends object>(row: T): Camelized<T> {
   for (const column of Object.keys(row)) out[camelName(column)] = (row as Record<string, unknown>)[column];
   return out as Camelized<T>;
 }
+
+/**
+ * The row camelRow was given back, under its column names, in the same order: for what a repo
+ * records as the row itself (the audit log has stored a session's columns since it began). Exact
+ * for column names of lower-case words joined by '_' with no digit after one ('show_id').
+ */
+export function columnsOf(record: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(record))
+    out[name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = value;
+  return out;
+}

@@ -247,6 +247,16 @@ describe('shows and sessions', () => {
   it('edits session fields and tiers before the sale', async () => {
     const u = await op('PATCH', `/api/v1/admin/sessions/${sessionId}`, { purchaseLimit: 2, realName: true });
     expect(u.body).toMatchObject({ purchaseLimit: 2, realName: true });
+    // The audit log records the session's row, under its column names, as it always has (the
+    // service sees a camelCase record; the repo gives the audit the columns back).
+    const [edit] = await auditRows(h, 'session.update');
+    const [before, after] = [JSON.parse(edit!.before_json), JSON.parse(edit!.after_json)];
+    expect(Object.keys(after)).toEqual(Object.keys(before));
+    expect(Object.keys(after)).toEqual(expect.arrayContaining(['show_id', 'purchase_limit', 'real_name']));
+    expect([before.purchase_limit, before.real_name, after.purchase_limit, after.real_name]).toEqual([
+      4, 0, 2, 1,
+    ]);
+    expect(after.show_id).toBe(before.show_id);
     const t = (await op('GET', `/api/v1/admin/sessions/${sessionId}`)).body.tiers;
     const r = await op('PUT', `/api/v1/admin/sessions/${sessionId}/tiers`, {
       tiers: [

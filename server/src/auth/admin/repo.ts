@@ -3,7 +3,7 @@ import { ADMIN_ROLES, type AdminAccount, type AdminRole } from '@showtix/shared-
 import type { Conn, Db } from '../../db/pool';
 import { findOne, type RowSource } from '../../db/find-one';
 import { updateById } from '../../db/update-by-id';
-import { camelRow, type Packet } from '../../db/rows';
+import { camelRow, type Camelized, type Packet } from '../../db/rows';
 
 /** An admin account as services see it (its admin_users row under camelCase names). */
 export interface AdminRecord {
@@ -99,7 +99,8 @@ export async function updateAdmin(
   });
 }
 
-export interface SessionRow {
+/** An admin_sessions row joined to its admin (this repo's own). */
+interface LoginSessionRow {
   admin_id: string;
   created_at: Date;
   last_seen_at: Date;
@@ -122,13 +123,16 @@ export async function insertSession(
   await c.query('UPDATE admin_users SET last_login_at = ? WHERE id = ?', [s.now, s.adminId]);
 }
 
-export async function findSession(db: Db, tokenHash: string): Promise<SessionRow | undefined> {
-  const [rows] = await db.query<Packet<SessionRow>[]>(
+/** A signed-in admin's session with the admin's name, roles and state (camelCase). */
+export type LoginSession = Camelized<LoginSessionRow>;
+
+export async function findSession(db: Db, tokenHash: string): Promise<LoginSession | undefined> {
+  const [rows] = await db.query<Packet<LoginSessionRow>[]>(
     `SELECT s.admin_id, s.created_at, s.last_seen_at, s.expires_at, s.revoked_at, a.username, a.roles, a.disabled
        FROM admin_sessions s JOIN admin_users a ON a.id = s.admin_id WHERE s.token_hash = ?`,
     [tokenHash],
   );
-  return rows[0];
+  return rows[0] && camelRow<LoginSessionRow>(rows[0]);
 }
 
 export async function touchSession(db: Db, tokenHash: string, now: Date): Promise<void> {

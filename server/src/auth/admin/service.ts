@@ -110,16 +110,16 @@ export class AdminAuthService {
     const hash = tokenHash(token);
     const s = await repo.findSession(this.db, hash);
     const expired = (msg: string) => appError('UNAUTHORIZED', undefined, msg);
-    if (!s || s.admin_id !== m[1]) throw expired('登录已失效，请重新登录');
-    if (s.revoked_at) throw expired('已退出登录，请重新登录');
+    if (!s || s.adminId !== m[1]) throw expired('登录已失效，请重新登录');
+    if (s.revokedAt) throw expired('已退出登录，请重新登录');
     if (s.disabled) throw expired('账号已停用');
     const t = now.getTime();
-    if (t >= s.expires_at.getTime() || t - s.last_seen_at.getTime() >= this.cfg.sessionIdleMs) {
+    if (t >= s.expiresAt.getTime() || t - s.lastSeenAt.getTime() >= this.cfg.sessionIdleMs) {
       throw expired('登录已过期，请重新登录');
     }
-    if (t - s.last_seen_at.getTime() >= TOUCH_EVERY_MS) await repo.touchSession(this.db, hash, now);
+    if (t - s.lastSeenAt.getTime() >= TOUCH_EVERY_MS) await repo.touchSession(this.db, hash, now);
     return {
-      adminId: s.admin_id,
+      adminId: s.adminId,
       username: s.username,
       roles: repo.parseRoles(s.roles),
       ip,

@@ -1,33 +1,37 @@
 import type { ResultSetHeader } from 'mysql2/promise';
 import type { AdminSessionSummary, AdminTier } from '@showtix/shared-types';
 import type { Conn, Db } from '../../db/pool';
-import { sessionFields, type SessionRow } from '../repo';
+import { sessionFields, toSession, type SessionRecord } from '../repo';
 import { insertChunks } from '../admin-repo';
 import { updateById } from '../../db/update-by-id';
 import type {
   Agg,
   Cols,
   PriceTierRow,
+  SessionRow,
   SessionSeatRow,
   SessionZoneRow,
   ShowDbRow,
   VenueSeatRow,
   VenueZoneRow,
 } from '../rows';
-import type { Packet } from '../../db/rows';
+import { columnsOf, type Packet } from '../../db/rows';
 
 type Q = Db | Conn;
 
 /** Orders holding units: pending, paid or ticketed. */
 export const LIVE_ORDER = '(1, 2, 3)';
 
-export async function findSession(c: Q, id: string, lock = false): Promise<SessionRow | undefined> {
+export async function findSession(c: Q, id: string, lock = false): Promise<SessionRecord | undefined> {
   const [rows] = await c.query<Packet<SessionRow>[]>(
     `SELECT * FROM show_sessions WHERE id = ?${lock ? ' FOR UPDATE' : ''}`,
     [id],
   );
-  return rows[0];
+  return rows[0] && toSession(rows[0]);
 }
+
+/** A session as the audit log records it: its row's columns (SELECT *), as it always has. */
+export const sessionAuditRow: (s: SessionRecord) => Record<string, unknown> = columnsOf;
 
 async function tiersOf(c: Q, sessionIds: string[]): Promise<Map<string, AdminTier[]>> {
   const out = new Map<string, AdminTier[]>();
@@ -90,12 +94,12 @@ async function sessionSummaries(c: Q, where: string, params: unknown[]): Promise
     c,
     rows.map((r) => r.id),
   );
-  return rows.map((s) => {
+  return rows.map(toSession).map((s) => {
     const own = tiers.get(s.id) ?? [];
     return {
       ...sessionFields(s),
-      queueRatePerMin: s.queue_rate_per_min,
-      rebindFreezeMinutes: s.rebind_freeze_minutes ?? null,
+      queueRatePerMin: s.queueRatePerMin,
+      rebindFreezeMinutes: s.rebindFreezeMinutes ?? null,
       capacity: own.reduce((n, t) => n + t.capacity, 0),
       tiers: own,
     };

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { CatalogService } from '../service';
 import { writeSession } from '../admin-repo';
 import { openSale } from '../../jobs/session-lifecycle';
-import { transitionSession, type SessionRow } from '../repo';
+import { transitionSession, type SessionRecord } from '../repo';
 import type { SeatMapService } from '../../inventory/seatmap';
 import { SESSION_STATUS, SESSION_STATUS_NAME } from '../types';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../../db/pool';
@@ -48,7 +48,7 @@ function duplicateStart(err: unknown): never {
 export class SessionService {
   constructor(private readonly d: SessionServiceDeps) {}
 
-  private async require(c: Db | Conn, id: string, lock = false): Promise<SessionRow> {
+  private async require(c: Db | Conn, id: string, lock = false): Promise<SessionRecord> {
     const s = await repo.findSession(c, id, lock);
     if (!s) throw appError('NOT_FOUND', undefined, '场次不存在');
     return s;
@@ -59,7 +59,7 @@ export class SessionService {
     who: Actor,
     id: string,
     now: Date,
-    change: (c: Conn, s: SessionRow) => Promise<T>,
+    change: (c: Conn, s: SessionRecord) => Promise<T>,
     entry: AuditOf<T>,
   ): Promise<T> {
     return audited(this.d.db, who, now, async (c) => change(c, await this.require(c, id, true)), entry);
@@ -141,11 +141,11 @@ export class SessionService {
       async (c, s) => {
         if (s.status === SESSION_STATUS.ENDED)
           throw appError('SESSION_STATE_INVALID', undefined, '场次已结束，不能修改');
-        const startsAt = input.startsAt ? new Date(input.startsAt) : s.starts_at;
-        const saleStartsAt = input.saleStartsAt ? new Date(input.saleStartsAt) : s.sale_starts_at;
+        const startsAt = input.startsAt ? new Date(input.startsAt) : s.startsAt;
+        const saleStartsAt = input.saleStartsAt ? new Date(input.saleStartsAt) : s.saleStartsAt;
         if (
           input.saleStartsAt &&
-          saleStartsAt.getTime() !== s.sale_starts_at.getTime() &&
+          saleStartsAt.getTime() !== s.saleStartsAt.getTime() &&
           s.status !== SESSION_STATUS.PRESALE
         ) {
           throw appError('SESSION_STATE_INVALID', { field: 'saleStartsAt' }, '已开售的场次不能修改开售时间');
@@ -154,7 +154,7 @@ export class SessionService {
           throw appError('VALIDATION_FAILED', { field: 'startsAt' }, '演出时间必须晚于当前时间');
         if (saleStartsAt >= startsAt)
           throw appError('VALIDATION_FAILED', { field: 'saleStartsAt' }, '开售时间必须早于演出开始时间');
-        if (input.realName && !s.real_name && (await repo.countLiveOrders(c, id)) > 0) {
+        if (input.realName && !s.realName && (await repo.countLiveOrders(c, id)) > 0) {
           throw appError('EDIT_CONFLICT', { field: 'realName' }, '已有订单的场次不能改为实名制');
         }
         await repo
@@ -169,7 +169,10 @@ export class SessionService {
             rebindFreezeMinutes: input.rebindFreezeMinutes,
           })
           .catch(duplicateStart);
-        return { before: s, after: (await repo.findSession(c, id))! };
+        return {
+          before: repo.sessionAuditRow(s),
+          after: repo.sessionAuditRow((await repo.findSession(c, id))!),
+        };
       },
       (r) => ({
         action: 'session.update',
@@ -202,7 +205,7 @@ export class SessionService {
         this.d.db,
         who,
         now,
-        (c) => this.applyTiers(c, id, s.show_id, tiers),
+        (c) => this.applyTiers(c, id, s.showId, tiers),
         (r) => ({
           action: 'session.tiers',
           entityType: 'session',
