@@ -2,13 +2,13 @@ import type { ResultSetHeader } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
 import { findOne } from '../db/find-one';
 import type { OrderRecord, RefundSummary } from './types';
-import type { OrderRow } from './rows';
+import type { ItemRow, OrderRow, RefundSummaryRow } from './rows';
 import { ORDER_STATUS } from './types';
 import { ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { EXCHANGE_STATUS } from '../lifecycle/statuses';
 import { attendeeOfItemJoin } from '../attendees/repo';
 import { buyersTicketOfItemJoin } from '../tickets/repo';
-import { camelRow, type Rows } from '../db/rows';
+import { camelRow, type Camelized, type Rows } from '../db/rows';
 
 /** The buyer cancelled and gets the turn back: the token may buy once more. */
 export async function forgetAdmissionUse(conn: Conn, jti: string, orderId: string): Promise<void> {
@@ -69,31 +69,10 @@ export async function listOrdersOfUser(
   return rows.map(toOrder);
 }
 
-export interface ItemRow {
-  order_id: string;
-  seat_id: string | null;
-  zone_id: string | null;
-  slot_no: number | null;
-  tier_id: string;
-  price_fen: number;
-  section: string | null;
-  row_label: string | null;
-  seat_number: string | null;
-  zone_name: string | null;
-  /** The item's real-name attendee (same position among the order's items), masked. */
-  attendee_name: string | null;
-  attendee_id_masked: string | null;
-  /**
-   * The item's ticket number once issued (the buyer's own: after a transfer the item's live ticket
-   * is the receiver's, whose number the buyer never sees), and its latest order refund's status.
-   */
-  ticket_no: string | null;
-  /** The buyer's ticket's status (4 transferred, 5 on offer: see lifecycle/statuses.ts). */
-  ticket_status: number | null;
-  refund_status: number | null;
-}
+/** An order item as the order views see it (camelCase; the row: orders/rows.ts ItemRow). */
+export type ItemRecord = Camelized<ItemRow>;
 
-export async function itemsOf(db: Db | Conn, orderIds: string[]): Promise<ItemRow[]> {
+export async function itemsOf(db: Db | Conn, orderIds: string[]): Promise<ItemRecord[]> {
   if (orderIds.length === 0) return [];
   const [rows] = await db.query<Rows<ItemRow>>(
     `SELECT i.order_id, i.seat_id, i.zone_id, i.slot_no, i.tier_id, i.price_fen,
@@ -109,7 +88,7 @@ export async function itemsOf(db: Db | Conn, orderIds: string[]): Promise<ItemRo
       WHERE i.order_id IN (?) ORDER BY i.id`,
     [orderIds],
   );
-  return rows;
+  return rows.map((r) => camelRow<ItemRow>(r));
 }
 
 /**
@@ -207,12 +186,12 @@ export async function dueForExpiry(
 export async function refundsOf(db: Db | Conn, orderIds: string[]): Promise<Map<string, RefundSummary[]>> {
   const out = new Map<string, RefundSummary[]>();
   if (orderIds.length === 0) return out;
-  const [rows] = await db.query<Rows<RefundSummary & { order_id: string }>>(
+  const [rows] = await db.query<Rows<RefundSummaryRow & { order_id: string }>>(
     "SELECT order_id, status, amount_fen, fee_fen, created_at, finished_at FROM refunds WHERE kind = 'order' AND order_id IN (?) ORDER BY id",
     [orderIds],
   );
-  for (const r of rows)
-    out.set(String(r.order_id), [...(out.get(String(r.order_id)) ?? []), r as RefundSummary]);
+  for (const { order_id: orderId, ...r } of rows)
+    out.set(String(orderId), [...(out.get(String(orderId)) ?? []), camelRow<RefundSummaryRow>(r)]);
   return out;
 }
 

@@ -229,7 +229,7 @@ export class OrderService {
     const views = page.map((o) =>
       orderView(
         o,
-        items.filter((i) => i.order_id === o.id),
+        items.filter((i) => i.orderId === o.id),
         refunds.get(o.id),
       ),
     );

@@ -93,12 +93,12 @@ export interface OrderAttendeeRow extends SealedColumnsRow {
   position: number;
 }
 
-/** The latest refund of an order, as the order views show it. */
+/** The latest refund of an order, as the order views show it (camelCase). */
 export interface RefundSummary {
   status: number;
-  amount_fen: number;
-  fee_fen: number;
-  created_at: Date;
+  amountFen: number;
+  feeFen: number;
+  createdAt: Date;
   /** When WeChat Pay answered the refund (succeeded, or closed/abnormal). */
-  finished_at: Date | null;
+  finishedAt: Date | null;
 }

@@ -3,36 +3,36 @@ import type { Order, OrderItem, OrderRefund } from '@showtix/shared-types';
 const REFUND_STATUS_NAMES = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
 import type { SessionCatalog } from '../catalog/types';
 import { TICKET_STATUS } from '../lifecycle/statuses';
-import type { ItemRow } from './repo';
+import type { ItemRecord } from './repo';
 import { ORDER_STATUS_NAME, type NewOrder, type OrderRecord, type RefundSummary } from './types';
 
-export function itemView(r: ItemRow): OrderItem {
+export function itemView(r: ItemRecord): OrderItem {
   const attendee = {
-    ...(r.attendee_name ? { attendee: { name: r.attendee_name, idMasked: r.attendee_id_masked ?? '' } } : {}),
-    ...(r.ticket_no ? { ticketId: r.ticket_no } : {}),
-    ...(r.refund_status !== null && r.refund_status !== undefined
-      ? { refundStatus: REFUND_STATUS_NAMES[r.refund_status]! }
+    ...(r.attendeeName ? { attendee: { name: r.attendeeName, idMasked: r.attendeeIdMasked ?? '' } } : {}),
+    ...(r.ticketNo ? { ticketId: r.ticketNo } : {}),
+    ...(r.refundStatus !== null && r.refundStatus !== undefined
+      ? { refundStatus: REFUND_STATUS_NAMES[r.refundStatus]! }
       : {}),
-    ...(r.ticket_status === TICKET_STATUS.TRANSFERRED ? { transferred: true } : {}),
-    ...(r.ticket_status === TICKET_STATUS.TRANSFERRING ? { transferring: true } : {}),
-    ...(r.ticket_status === TICKET_STATUS.EXCHANGED ? { exchanged: true } : {}),
+    ...(r.ticketStatus === TICKET_STATUS.TRANSFERRED ? { transferred: true } : {}),
+    ...(r.ticketStatus === TICKET_STATUS.TRANSFERRING ? { transferring: true } : {}),
+    ...(r.ticketStatus === TICKET_STATUS.EXCHANGED ? { exchanged: true } : {}),
   };
-  if (r.seat_id) {
+  if (r.seatId) {
     return {
-      seatId: r.seat_id,
-      tierId: r.tier_id,
-      priceFen: r.price_fen,
+      seatId: r.seatId,
+      tierId: r.tierId,
+      priceFen: r.priceFen,
       section: r.section ?? '',
-      row: r.row_label ?? '',
-      number: r.seat_number ?? '',
+      row: r.rowLabel ?? '',
+      number: r.seatNumber ?? '',
       ...attendee,
     };
   }
   return {
-    zoneId: r.zone_id!,
-    tierId: r.tier_id,
-    priceFen: r.price_fen,
-    zoneName: r.zone_name ?? '',
+    zoneId: r.zoneId!,
+    tierId: r.tierId,
+    priceFen: r.priceFen,
+    zoneName: r.zoneName ?? '',
     ...attendee,
   };
 }
@@ -40,17 +40,17 @@ export function itemView(r: ItemRow): OrderItem {
 function refundView(refund: RefundSummary): OrderRefund {
   return {
     status: REFUND_STATUS_NAMES[refund.status]!,
-    amountFen: refund.amount_fen,
-    feeFen: refund.fee_fen,
-    requestedAt: refund.created_at.toISOString(),
-    ...(refund.finished_at ? { finishedAt: refund.finished_at.toISOString() } : {}),
+    amountFen: refund.amountFen,
+    feeFen: refund.feeFen,
+    requestedAt: refund.createdAt.toISOString(),
+    ...(refund.finishedAt ? { finishedAt: refund.finishedAt.toISOString() } : {}),
   };
 }
 
 /** refunds: the order's refunds, oldest first; `refund` shows the latest, `refunds` all. */
 export function orderView(
   o: OrderRecord,
-  items: ItemRow[],
+  items: ItemRecord[],
   refunds: RefundSummary[] = [],
   exchangedFrom?: string,
 ): Order {

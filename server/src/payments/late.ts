@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { CatalogService } from '../catalog/service';
 import { ER_CHECK_FAILED, ER_DUP_ENTRY, inTransaction, sqlErrno, type Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
-import { attendeeIdHashes, orders, itemsOf, renumberItemSlots, type ItemRow } from '../orders/repo';
+import { attendeeIdHashes, orders, itemsOf, renumberItemSlots, type ItemRecord } from '../orders/repo';
 import { claimStatements, runStatement } from '../orders/insert-repo';
 import { ORDER_STATUS, type OrderRecord } from '../orders/types';
 import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
@@ -26,7 +26,7 @@ class Refused extends Error {}
 interface LateCtx {
   d: LateDeps;
   order: OrderRecord;
-  items: ItemRow[];
+  items: ItemRecord[];
   idHashes: string[];
   paymentId: string;
   now: Date;
@@ -94,13 +94,13 @@ export async function handleLatePayment(
 async function retake(
   d: LateDeps,
   order: OrderRecord,
-  items: ItemRow[],
+  items: ItemRecord[],
   idHashes: string[],
   now: Date,
 ): Promise<void> {
-  const units = items[0]?.seat_id
-    ? { seatIds: items.map((i) => i.seat_id!) }
-    : { zoneId: items[0]!.zone_id!, quantity: items.length };
+  const units = items[0]?.seatId
+    ? { seatIds: items.map((i) => i.seatId!) }
+    : { zoneId: items[0]!.zoneId!, quantity: items.length };
   const r = await d.inventory.retake(order.sessionId, order.id, order.userId, units, idHashes, now.getTime());
   if (r.kind === 'refused') throw new Refused(r.code);
 }
@@ -108,7 +108,7 @@ async function retake(
 async function reclaim(
   d: LateDeps,
   order: OrderRecord,
-  items: ItemRow[],
+  items: ItemRecord[],
   idHashes: string[],
   paymentId: string,
   now: Date,
@@ -120,14 +120,14 @@ async function reclaim(
       const o = await orders.byId(conn, order.id, { lock: true });
       const p = await payments.byId(conn, paymentId, { lock: true });
       if (o?.status !== ORDER_STATUS.CANCELLED || p?.outcome !== 'late') return;
-      if (items[0]?.zone_id) {
+      if (items[0]?.zoneId) {
         // A zone order may have got other unit numbers this time.
         await renumberItemSlots(conn, order.id, held!.units);
       }
       const claimItems = items.map((i, n) =>
-        i.seat_id
-          ? { seatId: i.seat_id, tierId: i.tier_id, priceFen: i.price_fen }
-          : { zoneId: i.zone_id!, slotNo: Number(held!.units[n]), tierId: i.tier_id, priceFen: i.price_fen },
+        i.seatId
+          ? { seatId: i.seatId, tierId: i.tierId, priceFen: i.priceFen }
+          : { zoneId: i.zoneId!, slotNo: Number(held!.units[n]), tierId: i.tierId, priceFen: i.priceFen },
       );
       const attendees = idHashes.map((idHash) => ({ idHash }));
       const claim = {

@@ -3,11 +3,12 @@ import { ORDER_STATUS_NAME } from '../types';
 import type { OrderRow } from '../rows';
 import type { PaymentRow } from '../../payments/rows';
 import type { RefundRow } from '../../refunds/rows';
+import type { RefundRecord } from '../../refunds/repo';
 import { personFilter, type PersonHasher } from './attendees-repo';
-import type { Rows } from '../../db/rows';
+import { camelRow, type Camelized, type Rows } from '../../db/rows';
 
 /** An order as the admin's list and drawer show it: with its buyer, show and session start. */
-export type AdminOrderListRow = Pick<
+type AdminOrderListRow = Pick<
   OrderRow,
   | 'id'
   | 'order_no'
@@ -26,13 +27,13 @@ export type AdminOrderListRow = Pick<
 > & { nickname: string | null; openid: string | null; title: string; starts_at: Date };
 
 /** A payment of the order (status 1 paid, 2 refunded in part, 3 in full). */
-export type AdminPaymentRow = Pick<PaymentRow, 'id' | 'transaction_id' | 'amount_fen' | 'refunded_fen'> & {
+type AdminPaymentRow = Pick<PaymentRow, 'id' | 'transaction_id' | 'amount_fen' | 'refunded_fen'> & {
   status: number;
   success_time: Date | null;
 };
 
 /** A ticket of the order with its seat or zone unit and its item's price. */
-export interface AdminTicketRow {
+interface AdminTicketRow {
   ticket_no: string;
   status: number;
   created_at: Date;
@@ -45,7 +46,7 @@ export interface AdminTicketRow {
 }
 
 /** A device binding of one of the order's tickets. */
-export interface AdminBindingRow {
+interface AdminBindingRow {
   ticket_no: string;
   id: string;
   device_key: string;
@@ -54,6 +55,12 @@ export interface AdminBindingRow {
   revoked_at: Date | null;
   revoked_reason: string | null;
 }
+
+/** The rows above as the admin's order service sees them (camelCase, the same values). */
+export type AdminOrderListing = Camelized<AdminOrderListRow>;
+export type AdminPayment = Camelized<AdminPaymentRow>;
+export type AdminTicket = Camelized<AdminTicketRow>;
+export type AdminBinding = Camelized<AdminBindingRow>;
 
 export interface OrderFilter {
   orderNo?: string;
@@ -107,19 +114,19 @@ export async function searchOrders(
   offset: number,
   limit: number,
   hasher: PersonHasher,
-): Promise<{ rows: AdminOrderListRow[]; total: number }> {
+): Promise<{ rows: AdminOrderListing[]; total: number }> {
   const w = where(f, hasher);
   const [[count]] = await db.query<Rows<{ n: number }>>(`SELECT COUNT(*) AS n ${FROM} ${w.sql}`, w.params);
   const [rows] = await db.query<Rows<AdminOrderListRow>>(
     `${SELECT} ${w.sql} ORDER BY o.id DESC LIMIT ? OFFSET ?`,
     [...w.params, limit, offset],
   );
-  return { rows, total: Number(count!.n) };
+  return { rows: rows.map((r) => camelRow<AdminOrderListRow>(r)), total: Number(count!.n) };
 }
 
-export async function findOrderRow(db: Db, orderNo: string): Promise<AdminOrderListRow | undefined> {
+export async function findOrderRow(db: Db, orderNo: string): Promise<AdminOrderListing | undefined> {
   const [rows] = await db.query<Rows<AdminOrderListRow>>(`${SELECT} WHERE o.order_no = ?`, [orderNo]);
-  return rows[0];
+  return rows[0] && camelRow<AdminOrderListRow>(rows[0]);
 }
 
 export async function tierNames(db: Db, sessionId: string): Promise<Map<string, string>> {
@@ -130,15 +137,15 @@ export async function tierNames(db: Db, sessionId: string): Promise<Map<string, 
   return new Map(rows.map((r) => [String(r.id), r.name]));
 }
 
-export async function paymentsOf(db: Db, orderId: string): Promise<AdminPaymentRow[]> {
+export async function paymentsOf(db: Db, orderId: string): Promise<AdminPayment[]> {
   const [rows] = await db.query<Rows<AdminPaymentRow>>(
     'SELECT * FROM payments WHERE order_id = ? ORDER BY id',
     [orderId],
   );
-  return rows;
+  return rows.map((r) => camelRow<AdminPaymentRow>(r));
 }
 
-export async function ticketsOf(db: Db, orderId: string): Promise<AdminTicketRow[]> {
+export async function ticketsOf(db: Db, orderId: string): Promise<AdminTicket[]> {
   const [rows] = await db.query<Rows<AdminTicketRow>>(
     `SELECT t.ticket_no, t.status, t.created_at, vs.section, vs.row_label, vs.seat_number, vz.name AS zone_name, t.slot_no,
             (SELECT i.price_fen FROM order_items i WHERE i.id = t.order_item_id) AS price_fen
@@ -146,18 +153,18 @@ export async function ticketsOf(db: Db, orderId: string): Promise<AdminTicketRow
       WHERE t.order_id = ? ORDER BY t.id`,
     [orderId],
   );
-  return rows;
+  return rows.map((r) => camelRow<AdminTicketRow>(r));
 }
 
 /** Every device binding of an order's tickets (current and revoked), newest first. */
-export async function bindingsOf(db: Db, orderId: string): Promise<AdminBindingRow[]> {
+export async function bindingsOf(db: Db, orderId: string): Promise<AdminBinding[]> {
   const [rows] = await db.query<Rows<AdminBindingRow>>(
     `SELECT t.ticket_no, b.id, b.device_key, b.device_id, b.created_at, b.revoked_at, b.revoked_reason
        FROM ticket_bindings b JOIN tickets t ON t.id = b.ticket_id
       WHERE t.order_id = ? ORDER BY b.id DESC`,
     [orderId],
   );
-  return rows;
+  return rows.map((r) => camelRow<AdminBindingRow>(r));
 }
 
 export async function adminNames(db: Db): Promise<Map<string, string>> {
@@ -167,9 +174,9 @@ export async function adminNames(db: Db): Promise<Map<string, string>> {
   return new Map(rows.map((r) => [String(r.id), r.username]));
 }
 
-export async function refundsOf(db: Db, orderId: string): Promise<RefundRow[]> {
+export async function refundsOf(db: Db, orderId: string): Promise<RefundRecord[]> {
   const [rows] = await db.query<Rows<RefundRow>>('SELECT * FROM refunds WHERE order_id = ? ORDER BY id', [
     orderId,
   ]);
-  return rows;
+  return rows.map((r) => camelRow<RefundRow>(r));
 }

@@ -35,14 +35,14 @@ function requester(by: string, admins: Map<string, string>): string {
 }
 
 /** A device binding as the ticket view shows it: the key's first characters identify the phone. */
-function bindingView(b: repo.AdminBindingRow): AdminTicketBinding {
+function bindingView(b: repo.AdminBinding): AdminTicketBinding {
   return {
     id: String(b.id),
-    device: String(b.device_key).slice(0, 8),
-    deviceId: b.device_id ?? null,
-    boundAt: b.created_at.toISOString(),
-    revokedAt: b.revoked_at ? b.revoked_at.toISOString() : null,
-    revokedReason: b.revoked_reason ?? null,
+    device: String(b.deviceKey).slice(0, 8),
+    deviceId: b.deviceId ?? null,
+    boundAt: b.createdAt.toISOString(),
+    revokedAt: b.revokedAt ? b.revokedAt.toISOString() : null,
+    revokedReason: b.revokedReason ?? null,
   };
 }
 
@@ -74,7 +74,7 @@ export class AdminOrderService {
       await Promise.all([
         attendeesOf(this.db, [id]),
         itemsOf(this.db, [id]),
-        repo.tierNames(this.db, String(r.session_id)),
+        repo.tierNames(this.db, String(r.sessionId)),
         repo.paymentsOf(this.db, id),
         repo.ticketsOf(this.db, id),
         repo.refundsOf(this.db, id),
@@ -85,42 +85,42 @@ export class AdminOrderService {
       ]);
     return {
       ...orderRowView(r, attendees.get(id)),
-      expireAt: r.expire_at.toISOString(),
-      cancelledAt: r.cancelled_at ? r.cancelled_at.toISOString() : null,
-      cancelReason: r.cancel_reason ?? null,
+      expireAt: r.expireAt.toISOString(),
+      cancelledAt: r.cancelledAt ? r.cancelledAt.toISOString() : null,
+      cancelReason: r.cancelReason ?? null,
       items: items.map((i) => ({
-        ...(i.seat_id ? { seatId: i.seat_id } : { zoneId: i.zone_id! }),
-        tierId: i.tier_id,
-        tierName: tiers.get(String(i.tier_id)) ?? '',
-        priceFen: i.price_fen,
+        ...(i.seatId ? { seatId: i.seatId } : { zoneId: i.zoneId! }),
+        tierId: i.tierId,
+        tierName: tiers.get(String(i.tierId)) ?? '',
+        priceFen: i.priceFen,
         label: seatLabel(i),
       })),
       payments: payments.map((p) => ({
         id: String(p.id),
-        transactionId: p.transaction_id,
-        amountFen: p.amount_fen,
-        refundedFen: p.refunded_fen,
+        transactionId: p.transactionId,
+        amountFen: p.amountFen,
+        refundedFen: p.refundedFen,
         status: PAYMENT_STATUS[p.status] ?? String(p.status),
-        successTime: p.success_time ? p.success_time.toISOString() : null,
+        successTime: p.successTime ? p.successTime.toISOString() : null,
       })),
       tickets: tickets.map((t) => ({
-        ticketNo: t.ticket_no,
+        ticketNo: t.ticketNo,
         status: TICKET_STATUS[t.status] ?? String(t.status),
         seatLabel: seatLabel(t),
-        priceFen: Number(t.price_fen),
-        createdAt: t.created_at.toISOString(),
-        bindings: bindings.filter((b) => b.ticket_no === t.ticket_no).map(bindingView),
+        priceFen: Number(t.priceFen),
+        createdAt: t.createdAt.toISOString(),
+        bindings: bindings.filter((b) => b.ticketNo === t.ticketNo).map(bindingView),
       })),
       refunds: refunds.map((f) => ({
         id: String(f.id),
-        outRefundNo: f.out_refund_no,
-        amountFen: f.amount_fen,
-        feeFen: f.fee_fen,
+        outRefundNo: f.outRefundNo,
+        amountFen: f.amountFen,
+        feeFen: f.feeFen,
         status: REFUND_STATUS[f.status] ?? String(f.status),
         reason: f.reason ?? '',
-        requestedBy: requester(f.requested_by, admins),
-        createdAt: f.created_at.toISOString(),
-        finishedAt: f.finished_at ? f.finished_at.toISOString() : null,
+        requestedBy: requester(f.requestedBy, admins),
+        createdAt: f.createdAt.toISOString(),
+        finishedAt: f.finishedAt ? f.finishedAt.toISOString() : null,
       })),
       exchanges: exchanges.map(exchangeView),
       audit,
@@ -158,7 +158,7 @@ export class AdminOrderService {
         action: 'order.refund',
         entityType: 'order',
         entityId: orderNo,
-        before: { status: orderRowView(r).status, amountFen: r.amount_fen },
+        before: { status: orderRowView(r).status, amountFen: r.amountFen },
         after: {
           status: after.status,
           reason,

@@ -1,6 +1,6 @@
 import { seatLabel as sharedSeatLabel, type AdminOrderRow } from '@showtix/shared-types';
 import { ORDER_STATUS_NAME } from '../types';
-import type { AdminOrderListRow } from './repo';
+import type { AdminOrderListing } from './repo';
 
 /** oAbc********wxyz: enough to tell buyers apart, not enough to reuse. */
 export function maskOpenid(openid: string | null): string {
@@ -12,25 +12,25 @@ export function maskOpenid(openid: string | null): string {
 
 /** An order row for the list; attendees come already masked (see attendees.ts). */
 export function orderRowView(
-  r: AdminOrderListRow,
+  r: AdminOrderListing,
   attendees: AdminOrderRow['attendees'] = [],
 ): AdminOrderRow {
   return {
-    orderNo: r.order_no,
+    orderNo: r.orderNo,
     status: ORDER_STATUS_NAME[r.status]!,
-    amountFen: r.amount_fen,
+    amountFen: r.amountFen,
     quantity: r.quantity,
-    createdAt: r.created_at.toISOString(),
-    paidAt: r.paid_at ? r.paid_at.toISOString() : null,
+    createdAt: r.createdAt.toISOString(),
+    paidAt: r.paidAt ? r.paidAt.toISOString() : null,
     buyer: {
-      userId: String(r.user_id),
+      userId: String(r.userId),
       nickname: r.nickname ?? null,
       openidMasked: maskOpenid(r.openid ?? null),
     },
     showTitle: r.title,
-    sessionId: String(r.session_id),
-    sessionStartsAt: r.starts_at.toISOString(),
-    contactPhone: r.contact_phone_masked ?? null,
+    sessionId: String(r.sessionId),
+    sessionStartsAt: r.startsAt.toISOString(),
+    contactPhone: r.contactPhoneMasked ?? null,
     attendees,
     channel: r.channel === 'comp' ? 'comp' : 'miniprogram',
   };
@@ -56,13 +56,13 @@ export const REFUND_STATUS: Record<number, string> = {
 /** A seat's or a zone unit's columns (an order item's, a ticket's). */
 interface UnitColumns {
   section: string | null;
-  row_label: string | null;
-  seat_number: string | null;
-  zone_name: string | null;
-  slot_no: number | null;
+  rowLabel: string | null;
+  seatNumber: string | null;
+  zoneName: string | null;
+  slotNo: number | null;
 }
 
 export function seatLabel(r: UnitColumns): string {
-  if (r.section) return sharedSeatLabel({ section: r.section, row: r.row_label!, number: r.seat_number! });
-  return r.zone_name ? `${r.zone_name}${r.slot_no ? ` #${r.slot_no}` : ''}` : '';
+  if (r.section) return sharedSeatLabel({ section: r.section, row: r.rowLabel!, number: r.seatNumber! });
+  return r.zoneName ? `${r.zoneName}${r.slotNo ? ` #${r.slotNo}` : ''}` : '';
 }
