@@ -3,16 +3,9 @@ import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { findOne, type RowSource } from '../db/find-one';
 import { ORDER_STATUS } from '../orders/types';
 import { camelRow, type Rows } from '../db/rows';
-import type { PaymentRow } from './rows';
+import type { PaymentOutcome, PaymentRow } from './rows';
 
-export type PaymentOutcome =
-  | 'applied'
-  | 'late'
-  | 'late_applied'
-  | 'late_refund'
-  | 'duplicate'
-  /** Paid in a currency other than CNY: never a payment of the order, refunded in full. */
-  | 'wrong_currency';
+export type { PaymentOutcome } from './rows';
 
 /** A payment as services see it (payments/rows.ts: the row it is mapped from). */
 export interface PaymentRecord {

@@ -1,4 +1,11 @@
-import type { PaymentOutcome } from './repo';
+export type PaymentOutcome =
+  | 'applied'
+  | 'late'
+  | 'late_applied'
+  | 'late_refund'
+  | 'duplicate'
+  /** Paid in a currency other than CNY: never a payment of the order, refunded in full. */
+  | 'wrong_currency';
 
 /** A payments row as mysql2 hands it (BIGINT ids as strings); only the repos see it. */
 export interface PaymentRow {

@@ -4,7 +4,7 @@ import { findOne, type RowSource } from '../db/find-one';
 import { REFUND_STATUS } from '../lifecycle/statuses';
 import { SESSION_STATUS } from '../catalog/types';
 import { camelRow, type Rows } from '../db/rows';
-import type { RefundRow } from './rows';
+import type { RefundKind, RefundRow } from './rows';
 
 export { REFUND_STATUS };
 export const REFUND_STATUS_NAME = ['requested', 'processing', 'succeeded', 'abnormal', 'closed'] as const;
@@ -20,14 +20,7 @@ export const REFUND_BLOCKS_ADMISSION = [
   REFUND_STATUS.SUCCESS,
 ];
 
-/**
- * order: the buyer's or an admin's refund of an order; late / duplicate / currency: money we
- * cannot keep (a payment after cancellation, a second payment, a payment in another currency);
- * exchange: the difference of an exchange (改签) to cheaper seats, on the original payment, or
- * an exchange order's whole payment when its exchange failed (server/src/exchanges); fee: the fee
- * a buyer's refund kept, given back when the session was cancelled (session-changes/fees.ts).
- */
-export type RefundKind = 'order' | 'late' | 'duplicate' | 'currency' | 'exchange' | 'fee';
+export type { RefundKind } from './rows';
 
 /** The refunds of money we cannot keep: always the whole payment, made by the system. */
 export type PaymentRefundKind = Exclude<RefundKind, 'order' | 'exchange' | 'fee'>;

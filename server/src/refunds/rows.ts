@@ -1,4 +1,11 @@
-import type { RefundKind } from './repo';
+/**
+ * order: the buyer's or an admin's refund of an order; late / duplicate / currency: money we
+ * cannot keep (a payment after cancellation, a second payment, a payment in another currency);
+ * exchange: the difference of an exchange (改签) to cheaper seats, on the original payment, or
+ * an exchange order's whole payment when its exchange failed (server/src/exchanges); fee: the fee
+ * a buyer's refund kept, given back when the session was cancelled (session-changes/fees.ts).
+ */
+export type RefundKind = 'order' | 'late' | 'duplicate' | 'currency' | 'exchange' | 'fee';
 
 /** A refunds row as mysql2 hands it (BIGINT ids as strings); only the repos see it. */
 export interface RefundRow {

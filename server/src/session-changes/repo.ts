@@ -4,9 +4,9 @@ import type { Conn, Db } from '../db/pool';
 import { ORDER_STATUS, REFUND_STATUS } from '../lifecycle/statuses';
 import { TICKET_LIFECYCLE } from '../lifecycle/transitions';
 import { camelRow, type Packet } from '../db/rows';
-import type { ChangeRow } from './rows';
+import type { ChangeKind, ChangeRow } from './rows';
 
-export type ChangeKind = 'cancel' | 'postpone';
+export type { ChangeKind } from './rows';
 
 /** COUNT and SUM come back as strings (BIGINT, DECIMAL): read through Number(). */
 type Agg = string | number;

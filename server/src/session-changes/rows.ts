@@ -1,4 +1,4 @@
-import type { ChangeKind } from './repo';
+export type ChangeKind = 'cancel' | 'postpone';
 
 /** A session_changes row as mysql2 hands it (BIGINT ids as strings); only the repos see it. */
 export interface ChangeRow {
