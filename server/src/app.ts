@@ -111,7 +111,7 @@ export function createApp(d: AppDeps): Koa {
     d.log[aborted ? 'debug' : 'error']({ err }, 'HTTP error outside a request handler');
   });
   // Outermost: the request id (on every answer, refusals too), then in-flight counting for the drain.
-  app.use(requestIdMiddleware(d.log));
+  app.use(requestIdMiddleware(d.log, d.config.logRequestContext));
   app.use(d.lifecycle.middleware());
   // Metrics wrap everything so they see the final status the error middleware sets.
   app.use(d.metrics.middleware());

@@ -5,6 +5,7 @@ import { loadRiskConfig, type RiskConfig } from './risk';
 import { loadRecoveryConfig, type RecoveryConfig } from './recovery';
 import { loadResilienceConfig, type ResilienceConfig } from './resilience';
 import { loadAdminConfig, type AdminConfig } from '../http/admin/config';
+import { requestContextOn } from './runtime';
 
 /**
  * All configuration, read and validated once at start-up. Limits carry their unit last
@@ -23,6 +24,8 @@ const EnvSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: int(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Every log line a request causes carries its id (auto: where that is cheap, config/runtime.ts). */
+  LOG_REQUEST_CONTEXT: z.enum(['auto', 'on', 'off']).default('auto'),
   MYSQL_URL: z.string().default('mysql://root@127.0.0.1:3306/showtix'),
   MYSQL_POOL_SIZE: int(16),
   /** Optional read replica for reads that may be a second stale (db/replica.ts). */
@@ -89,6 +92,12 @@ export interface Config extends RiskConfig, ResilienceConfig {
   host: string;
   port: number;
   logLevel: Env['LOG_LEVEL'];
+  /**
+   * Whether every log line a request causes, in any service, carries its X-Request-Id
+   * (AsyncLocalStorage). Off, the id is still on the answer and on the request's own lines (its
+   * failure, its debug line).
+   */
+  logRequestContext: boolean;
   mysqlUrl: string;
   mysqlPoolSize: number;
   /** Read replica (unset: every read on the primary). */
@@ -182,9 +191,7 @@ const databaseOf = (url: string) => url.replace(/\?.*$/, '').split('/').pop();
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(source);
-  if (!parsed.success) {
-    throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
-  }
+  if (!parsed.success) throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
   const e = parsed.data;
   const env: NodeEnv = e.NODE_ENV ?? 'production';
   const dev = env === 'development' || env === 'test';
@@ -214,6 +221,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     logLevel: e.LOG_LEVEL,
+    logRequestContext: requestContextOn(e.LOG_REQUEST_CONTEXT, source),
     mysqlUrl: e.MYSQL_URL,
     mysqlPoolSize: e.MYSQL_POOL_SIZE,
     mysqlReplicaUrl: e.MYSQL_REPLICA_URL,

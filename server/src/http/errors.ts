@@ -71,7 +71,11 @@ export function errorMiddleware(log: Logger) {
         throw appError('METHOD_NOT_ALLOWED');
     } catch (err) {
       const e = toAppError(err);
-      if (!e.expose) log.error({ err, path: ctx.path, method: ctx.method }, 'request failed');
+      if (!e.expose)
+        log.error(
+          { err, path: ctx.path, method: ctx.method, reqId: ctx.state.requestId as unknown },
+          'request failed',
+        );
       ctx.status = e.status;
       if (e.headers) ctx.set(e.headers);
       const message = e.expose ? e.message : ERRORS[e.code].message;

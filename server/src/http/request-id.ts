@@ -19,20 +19,23 @@ export function requestIdMixin(): { reqId?: string } {
 
 /**
  * X-Request-Id: honour a sane one from the proxy or client, otherwise make one; echo it in the
- * response (error answers too) and keep it in the log context for the rest of the request.
+ * response (error answers too). With `context` (LOG_REQUEST_CONTEXT, config/runtime.ts) it is
+ * also kept in the log context for the rest of the request, so every line any service logs for it
+ * carries the id; without, the request's own lines (its failure, its debug line) still do.
  */
-export function requestIdMiddleware(log: Logger) {
+export function requestIdMiddleware(log: Logger, context = true) {
   // Not an async function: the id's context covers next() directly, with no extra closure and
   // promise per request (each one also pays the async hooks AsyncLocalStorage installs).
+  const within = context ? (id: string, fn: Next) => current.run(id, fn) : (_id: string, fn: Next) => fn();
   return (ctx: Context, next: Next) => {
     const incoming = ctx.get('X-Request-Id');
     const id = SANE_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = id;
     ctx.set('X-Request-Id', id);
     // The per-request debug line (its fields and timing) only when debug is on.
-    if (!log.isLevelEnabled('debug')) return current.run(id, next);
+    if (!log.isLevelEnabled('debug')) return within(id, next);
     const started = performance.now();
-    return current.run(id, async () => {
+    return within(id, async () => {
       try {
         await next();
       } finally {
