@@ -12,8 +12,6 @@ const require = createRequire(import.meta.url);
 export const dist = (p) => require(`${root}/server/dist/${p}`);
 // The jest suites' key clean-up (plain CommonJS).
 const { deletePrefixed } = require(`${root}/server/test/helpers/redis-keys.js`);
-/** The V8 flags the server runs with everywhere (server/node-args.js); the hello-world gets them too. */
-const serverNodeArgs = require(`${root}/server/node-args.js`);
 
 export function parseArgs(argv) {
   const out = {};
@@ -128,14 +126,12 @@ export async function openBench(name, extraEnv) {
   return {
     deps,
     url,
-    /**
-     * The server (dist/main.js) with its usual V8 flags (server/node-args.js) and
-     * BENCH_SERVER_NODE_ARGS (e.g. --cpu-prof), once it answers.
-     */
+    /** The server (dist/main.js) with BENCH_SERVER_NODE_ARGS (e.g. --cpu-prof), once it answers. */
     async startServer(opts) {
-      const extra = process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : [];
-      const argv = [...serverNodeArgs, ...extra, path.join(root, 'server/dist/main.js')];
-      server = startProcess('node', argv, env, opts);
+      const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS
+        ? process.env.BENCH_SERVER_NODE_ARGS.split(' ')
+        : [];
+      server = startProcess('node', [...nodeArgs, path.join(root, 'server/dist/main.js')], env, opts);
       await waitHealthy(url);
       return server;
     },
@@ -271,14 +267,13 @@ export function cpuMeter(pids) {
 
 /**
  * The ceiling a scenario is compared with: a Koa hello-world (bench/flash-sale/hello.mjs) under
- * the same connections, in the same run, with the server's V8 flags. Its req/s, and the CPU it
- * spends per request.
+ * the same connections, in the same run. Its req/s, and the CPU it spends per request.
  */
 export async function helloCeiling({ connections, seconds, pinCore }) {
   const port = await freePort();
   const hello = startProcess(
     'node',
-    [...serverNodeArgs, path.join(root, 'bench/flash-sale/hello.mjs')],
+    [path.join(root, 'bench/flash-sale/hello.mjs')],
     { PORT: String(port) },
     { pinCore },
   );

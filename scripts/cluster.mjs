@@ -15,7 +15,6 @@ import { startRedisCluster, stopRedisCluster } from './redis-cluster.mjs';
 import { startReplicaPair, stopReplicaPair } from './mariadb-replica.mjs';
 import { startPrometheus } from './prometheus.mjs';
 import { clusterSite, layOut } from './lib/nginx.js';
-import serverNodeArgs from '../server/node-args.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -129,7 +128,7 @@ function migrateAndSeed(t, o) {
 /** Starts one server process (api or worker) with its log in logs/<name>.log. */
 function spawnProc(t, p) {
   const out = createWriteStream(path.join(t.logs, `${p.name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, [...serverNodeArgs, path.join(root, 'server/dist/main.js')], {
+  const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
     env: {
       ...process.env,
       ...t.env,

@@ -3,7 +3,6 @@
 // WeChat simulator (127.0.0.1:3100) and the server (127.0.0.1:3000, with the fan's H5 app at /
 // and the admin page at /admin/) until Ctrl-C.
 import { spawn } from 'node:child_process';
-import serverNodeArgs from '../server/node-args.js';
 import { ensureInstall, root, run } from './lib.mjs';
 import { ensureServices } from './services.mjs';
 
@@ -22,7 +21,7 @@ run('node server/dist/seed/cli.js', { env });
 
 const children = [
   spawn(process.execPath, ['wechat-sim/dist/main.js'], { cwd: root, env, stdio: 'inherit' }),
-  spawn(process.execPath, [...serverNodeArgs, 'server/dist/main.js'], { cwd: root, env, stdio: 'inherit' }),
+  spawn(process.execPath, ['server/dist/main.js'], { cwd: root, env, stdio: 'inherit' }),
 ];
 console.log(`
   showtix is starting:

@@ -1,3 +1,0 @@
-/** The V8 flags the server runs with (node-args.js). */
-declare const nodeArgs: string[];
-export = nodeArgs;
