@@ -123,9 +123,26 @@ export async function openBench(name, extraEnv) {
   const deps = await createDeps(config);
   const url = `http://127.0.0.1:${env.PORT}`;
   let server;
+  const others = [];
   return {
     deps,
     url,
+    /**
+     * Another server on the same database, key prefix and queues, on a port of its own, with
+     * `overrides` on top of the bench's environment (bench/ab compares two of them).
+     */
+    async startServerWith(overrides) {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const other = startProcess('node', [path.join(root, 'server/dist/main.js')], {
+        ...env,
+        ...overrides,
+        PORT: String(port),
+      });
+      others.push(other);
+      await waitHealthy(url);
+      return { ...other, url };
+    },
     /** The server (dist/main.js) with BENCH_SERVER_NODE_ARGS (e.g. --cpu-prof), once it answers. */
     async startServer(opts) {
       const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS
@@ -137,6 +154,7 @@ export async function openBench(name, extraEnv) {
     },
     async close() {
       await server?.stop();
+      for (const o of others) await o.stop();
       await closeDeps(deps);
       await cleanup(config);
     },

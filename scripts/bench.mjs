@@ -1,4 +1,4 @@
-// npm run bench [-- --scenario flash-sale|queue|gate|pay|overload ...]: builds the server, then runs the scenario.
+// npm run bench [-- --scenario flash-sale|queue|gate|pay|overload|ab ...]: builds the server, then runs the scenario.
 // --topology cluster: the flash sale on the distributed topology (bench/cluster/run.mjs).
 import { spawnSync } from 'node:child_process';
 import { ensureInstall, root, run } from './lib.mjs';
@@ -20,6 +20,7 @@ const scripts = {
   gate: 'bench/gate/run.mjs',
   pay: 'bench/pay/run.mjs',
   overload: 'bench/overload/run.mjs',
+  ab: 'bench/ab/run.mjs',
 };
 if (!scripts[scenario]) {
   console.error(`unknown scenario "${scenario}"; known: ${Object.keys(scripts).join(', ')}`);

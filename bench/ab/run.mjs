@@ -1,0 +1,109 @@
+// A/B: server CPU per request of two configurations of the same build, side by side.
+// Usage: npm run bench -- --scenario ab [--a-env '{"LOG_REQUEST_CONTEXT":"on"}'
+//   --b-env '{"LOG_REQUEST_CONTEXT":"off"}' --cases livez,refusal --rounds 7 --requests 8000 --smoke]
+// Both servers run at once on one database (jobs off on both, so neither pays for them), and the
+// rounds alternate which goes first: on a shared machine whose speed drifts by 2x within
+// minutes, two servers measured one after the other differ by more than most changes do. Last
+// line: JSON with each case's CPU µs per request for A and B, round by round, and B / A.
+import autocannon from 'autocannon';
+import { cpuMeter, openBench, postOrders, report, runMain, scenarioArgs } from '../lib.mjs';
+import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
+
+const { args, smoke, num } = scenarioArgs();
+const ROUNDS = num('rounds', 7, 2);
+const REQUESTS = num('requests', 8000, 1000);
+const CASES = String(args.cases ?? 'livez,refusal').split(',');
+const A_ENV = JSON.parse(args['a-env'] ?? '{}');
+const B_ENV = JSON.parse(args['b-env'] ?? '{}');
+/** Seats the refusal case asks for: bought in the warm-up, then asked for by many buyers. */
+const HOT_SEATS = 50;
+const CONNECTIONS = 100;
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * livez: the whole middleware stack and the routers, no logic. refusal: a purchase of a seat
+ * another buyer holds (409 from what the instance knows, orders/refusals.ts), each by a buyer
+ * of its own, as in a sale.
+ */
+function caseRunner(c, probe, takeTokens) {
+  const body = (i) => JSON.stringify({ sessionId: probe.id, seatIds: [probe.seatIds[i % HOT_SEATS]] });
+  if (c === 'livez')
+    return (url) => autocannon({ url: `${url}/livez`, connections: CONNECTIONS, amount: REQUESTS });
+  if (c === 'refusal')
+    return (url) =>
+      postOrders({
+        url,
+        connections: CONNECTIONS,
+        tokens: takeTokens(REQUESTS),
+        bodies: Array.from({ length: REQUESTS }, (_, i) => body(i)),
+        keyTag: `ab-${Math.random().toString(36).slice(2)}`,
+        onResponse: () => {},
+      });
+  throw new Error(`unknown case ${c}: livez or refusal`);
+}
+
+async function main() {
+  const startedAt = new Date().toISOString();
+  const bench = await openBench('ab', { RATE_PURCHASE_IP: '0/1', JOBS_ENABLED: 'false' });
+  try {
+    const [probe] = await seedTour(bench.deps, { sessions: 1, seatsPerSession: 1000, zoneCapacity: 1 });
+    const tokens = await seedUsers(bench.deps, HOT_SEATS + REQUESTS * (ROUNDS + 1) * 2);
+    let used = HOT_SEATS;
+    const takeTokens = (n) => tokens.slice(used, (used += n));
+    const servers = { A: await bench.startServerWith(A_ENV), B: await bench.startServerWith(B_ENV) };
+    // The hot seats, held by buyers of their own (through A: the refusal facts come from Redis).
+    await postOrders({
+      url: servers.A.url,
+      connections: 10,
+      tokens: tokens.slice(0, HOT_SEATS),
+      bodies: probe.seatIds
+        .slice(0, HOT_SEATS)
+        .map((id) => JSON.stringify({ sessionId: probe.id, seatIds: [id] })),
+      keyTag: 'ab-hot-seats',
+      onResponse: () => {},
+    });
+    const cpu = { A: {}, B: {} };
+    const measure = async (side, c, keep) => {
+      const meter = cpuMeter({ s: servers[side].child.pid });
+      await caseRunner(c, probe, takeTokens)(servers[side].url);
+      if (keep) (cpu[side][c] ??= []).push(Math.round(meter().s / REQUESTS));
+    };
+    for (let r = 0; r <= ROUNDS; r++) {
+      // Round 0 warms both up (JIT) and is not kept; then the order alternates.
+      const order = r % 2 ? ['B', 'A'] : ['A', 'B'];
+      for (const c of CASES) for (const side of order) await measure(side, c, r > 0);
+    }
+    const cases = Object.fromEntries(
+      CASES.map((c) => [
+        c,
+        {
+          a_cpu_us: cpu.A[c],
+          b_cpu_us: cpu.B[c],
+          a_median: median(cpu.A[c]),
+          b_median: median(cpu.B[c]),
+          b_over_a_median: Number((median(cpu.B[c]) / median(cpu.A[c])).toFixed(3)),
+          b_lower_rounds: cpu.A[c].filter((a, i) => cpu.B[c][i] < a).length,
+        },
+      ]),
+    );
+    const result = {
+      scenario: 'ab',
+      a_env: A_ENV,
+      b_env: B_ENV,
+      rounds: ROUNDS,
+      requests: REQUESTS,
+      cases,
+      at: new Date().toISOString(),
+    };
+    for (const [c, v] of Object.entries(cases))
+      console.log(
+        `${c}: A ${JSON.stringify(v.a_cpu_us)} | B ${JSON.stringify(v.b_cpu_us)}; B/A (medians) ${v.b_over_a_median}`,
+      );
+    report(result, { save: !smoke, at: startedAt });
+  } finally {
+    await bench.close();
+  }
+}
+
+runMain(main);
