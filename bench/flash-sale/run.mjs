@@ -29,6 +29,8 @@ const HELLO_SECONDS = smoke ? 2 : 8;
 // Requests in each of the two CPU phases after the sale (all successes, then all refusals).
 const PHASE = Math.min(num('phase', 5000, 1000), SEATS);
 const pin = args.pin === true ? { pinCore: 0 } : {};
+/** The Koa hello-world ceiling (lib.mjs helloCeiling), as every measurement in this run takes it. */
+const ceiling = () => helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS, ...pin });
 
 function buyerBodies(tour, n, seed) {
   const rnd = rng(seed);
@@ -134,7 +136,7 @@ async function main() {
     const probeTokens = await seedUsers(deps, 2 * PHASE);
 
     console.log('measuring the Koa hello-world ceiling ...');
-    const hello = await helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS, ...pin });
+    const hello = await ceiling();
     console.log(`hello-world: ${Math.round(hello.rps)} req/s`);
 
     const server = await bench.startServer(pin);
@@ -176,6 +178,7 @@ async function main() {
       p50_ms: Number(s.p50.toFixed(1)),
       p99_ms: Number(s.p99.toFixed(1)),
       hello_rps: Math.round(hello.rps),
+      hello_rps_after: Math.round((await ceiling()).rps),
       ratio: Number((s.purchaseRps / hello.rps).toFixed(3)),
       statuses: s.statuses,
       // CPU microseconds per purchase request, by process (the machine's two cores are shared)

@@ -23,6 +23,8 @@ const RATE_PER_MIN = num('rate', 30_000);
 const CONNECTIONS = num('connections', 100);
 const BUYERS = 20; // concurrent admitted fans buying
 const HELLO_SECONDS = smoke ? 2 : 8;
+/** The Koa hello-world ceiling (lib.mjs helloCeiling), as every measurement in this run takes it. */
+const ceiling = () => helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS });
 
 /**
  * What went wrong with the requests a phase counted as errors, by kind: `<status> <error code>`
@@ -216,7 +218,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 3000));
 
     console.log('measuring the Koa hello-world ceiling ...');
-    const hello = await helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS });
+    const hello = await ceiling();
     console.log(`hello-world: ${Math.round(hello.rps)} req/s`);
     console.log('joining ...');
     // (MariaDB is left out: several run on this machine and `pidof -s` may pick another one.)
@@ -251,6 +253,7 @@ async function main() {
       join_errors: joins.errors,
       join_error_kinds: joins.errorKinds,
       hello_rps: Math.round(hello.rps),
+      hello_rps_after: Math.round((await ceiling()).rps),
       joins_ratio: Number((joins.perS / hello.rps).toFixed(3)),
       polls_ratio: Number((requests / POLL_SECONDS / hello.rps).toFixed(3)),
       polls_per_s: Math.round(requests / POLL_SECONDS),
