@@ -222,14 +222,16 @@ it.each([['graceful'], ['kill9']])(
     let failed = 0;
     let answered = 0;
     let stop = false;
+    const errors: unknown[] = [];
     const reader = (async () => {
       while (!stop) {
         try {
           await env.deps.catalog.listShows();
           await env.deps.readDb.query('SELECT COUNT(*) FROM shows');
           answered++;
-        } catch {
+        } catch (err) {
           failed++;
+          errors.push(err);
         }
         await sleep(20);
       }
@@ -254,6 +256,8 @@ it.each([['graceful'], ['kill9']])(
         await script('start-replica', DIR);
       }
     }
+    // The errors themselves, so that a failure says which one got through.
+    expect(errors.map((e) => `${(e as { code?: string }).code}: ${String(e)}`)).toEqual([]);
     expect(failed).toBe(0);
     expect(answered).toBeGreaterThan(10);
     // It caught up by itself (GTID position) with what was written while it was down.
