@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { adminHarness, type AdminHarness } from '../admin/helpers';
 
 /** Issue 12.1: an anonymous caller never makes the server read a large body on /api/v1/admin. */
@@ -14,6 +15,23 @@ describe('admin body limits by route and by authentication', () => {
   // answers before reading (401, 404, 413).
   const junk = '{"x":"' + 'a'.repeat(1024 * 1024);
   const big = (n: number) => ({ username: 'root', password: 'p'.repeat(n) });
+
+  it('never parses the body of a GET: a fan route answers as if there were none', async () => {
+    // fetch cannot send a GET with a body; node:http can, and a hostile client will.
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${h.api.url}/api/v1/shows`, {
+        method: 'GET',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(junk) },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(junk);
+    });
+    expect(status).toBe(200);
+  });
 
   it('refuses a large login body before reading it as JSON', async () => {
     const r = await h.api.call('POST', '/api/v1/admin/login', { body: big(200_000) });
