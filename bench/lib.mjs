@@ -111,7 +111,7 @@ async function benchEnv(name, extra = {}) {
 /**
  * A benchmark's own stack: its database (migrated), key prefix and queues, connections to them
  * (`deps`, which run no jobs: the server does) and the real server, started on demand.
- * `close()` stops the server if it still runs, then removes all of it; call it in a finally.
+ * `close()` stops every server it started that still runs, then removes all of it; call it in a finally.
  */
 export async function openBench(name, extraEnv) {
   const { loadConfig } = dist('config/index.js');
@@ -122,39 +122,32 @@ export async function openBench(name, extraEnv) {
   await migrateUp(config.mysqlUrl);
   const deps = await createDeps(config);
   const url = `http://127.0.0.1:${env.PORT}`;
-  let server;
-  const others = [];
+  const servers = [];
+  /** dist/main.js with BENCH_SERVER_NODE_ARGS (e.g. --cpu-prof) and `serverEnv`, once it answers. */
+  const launch = async (serverEnv, serverUrl, opts) => {
+    const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : [];
+    const s = startProcess('node', [...nodeArgs, path.join(root, 'server/dist/main.js')], serverEnv, opts);
+    servers.push(s);
+    await waitHealthy(serverUrl);
+    return s;
+  };
   return {
     deps,
     url,
+    /** The bench's server on `url`, once it answers. */
+    startServer: (opts) => launch(env, url, opts),
     /**
      * Another server on the same database, key prefix and queues, on a port of its own, with
      * `overrides` on top of the bench's environment (bench/ab compares two of them).
      */
     async startServerWith(overrides) {
       const port = await freePort();
-      const url = `http://127.0.0.1:${port}`;
-      const other = startProcess('node', [path.join(root, 'server/dist/main.js')], {
-        ...env,
-        ...overrides,
-        PORT: String(port),
-      });
-      others.push(other);
-      await waitHealthy(url);
-      return { ...other, url };
-    },
-    /** The server (dist/main.js) with BENCH_SERVER_NODE_ARGS (e.g. --cpu-prof), once it answers. */
-    async startServer(opts) {
-      const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS
-        ? process.env.BENCH_SERVER_NODE_ARGS.split(' ')
-        : [];
-      server = startProcess('node', [...nodeArgs, path.join(root, 'server/dist/main.js')], env, opts);
-      await waitHealthy(url);
-      return server;
+      const otherUrl = `http://127.0.0.1:${port}`;
+      const other = await launch({ ...env, ...overrides, PORT: String(port) }, otherUrl);
+      return { ...other, url: otherUrl };
     },
     async close() {
-      await server?.stop();
-      for (const o of others) await o.stop();
+      for (const s of servers) await s.stop();
       await closeDeps(deps);
       await cleanup(config);
     },

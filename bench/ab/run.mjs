@@ -6,7 +6,7 @@
 // minutes, two servers measured one after the other differ by more than most changes do. Last
 // line: JSON with each case's CPU µs per request for A and B, round by round, and B / A.
 import autocannon from 'autocannon';
-import { cpuMeter, openBench, postOrders, report, runMain, scenarioArgs } from '../lib.mjs';
+import { cpuMeter, openBench, percentile, postOrders, report, runMain, scenarioArgs } from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 
 const { args, smoke, num } = scenarioArgs();
@@ -19,7 +19,11 @@ const B_ENV = JSON.parse(args['b-env'] ?? '{}');
 const HOT_SEATS = 50;
 const CONNECTIONS = 100;
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 /**
  * livez: the whole middleware stack and the routers, no logic. refusal: a purchase of a seat

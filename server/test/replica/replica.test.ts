@@ -219,7 +219,6 @@ it('Seconds_Behind_Master reads 0 with both threads running while the replica mi
 it.each([['graceful'], ['kill9']])(
   'replica restart (%s) mid-traffic: not one read fails, reads return to the replica',
   async (how) => {
-    let failed = 0;
     let answered = 0;
     let stop = false;
     const errors: unknown[] = [];
@@ -230,7 +229,6 @@ it.each([['graceful'], ['kill9']])(
           await env.deps.readDb.query('SELECT COUNT(*) FROM shows');
           answered++;
         } catch (err) {
-          failed++;
           errors.push(err);
         }
         await sleep(20);
@@ -258,7 +256,6 @@ it.each([['graceful'], ['kill9']])(
     }
     // The errors themselves, so that a failure says which one got through.
     expect(errors.map((e) => `${(e as { code?: string }).code}: ${String(e)}`)).toEqual([]);
-    expect(failed).toBe(0);
     expect(answered).toBeGreaterThan(10);
     // It caught up by itself (GTID position) with what was written while it was down.
     await until('caught up', async () => (await titles()).includes(`副本停机时上架-${how}`));
