@@ -49,7 +49,15 @@ describe('graceful shutdown', () => {
 
   it('answers /livez and /readyz, echoes a sane X-Request-Id and logs with it', async () => {
     expect((await fetch(`${running.url}/livez`)).status).toBe(200);
-    const ready = await fetch(`${running.url}/readyz`);
+    // startServer returns once it listens; RabbitMQ's connection may still be on its way, and
+    // /readyz says 503 until it is: a balancer polls, and so does this test (on a busy machine
+    // the first answer was 503 once in a full run, 2026-12-03).
+    const end = Date.now() + 10_000;
+    let ready = await fetch(`${running.url}/readyz`);
+    while (ready.status !== 200 && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 50));
+      ready = await fetch(`${running.url}/readyz`);
+    }
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({
       ready: true,
