@@ -188,6 +188,10 @@ async function main() {
       // Server CPU µs per request in the two phases after the sale (cpuPhases): a sale, a refusal
       refusal_cpu_us: phases.refusal.cpuUs,
       success_cpu_us: phases.success.cpuUs,
+      // The hello-world's server CPU per request in the same run, and a refusal in those units:
+      // what a refusal costs beyond the HTTP floor, in a figure that moves less than the rates.
+      hello_cpu_us: Math.round(hello.cpuUs),
+      refusal_over_hello: Number((phases.refusal.cpuUs / hello.cpuUs).toFixed(1)),
       phase_statuses: { success: phases.success.statuses, refusal: phases.refusal.statuses },
       server_idle_cpu_us_per_s: phases.idleUsPerS,
       pinned: args.pin === true,
@@ -198,7 +202,8 @@ async function main() {
         `${result.purchase_rps} purchase req/s, ${result.orders_per_s} orders/s over ${result.selling_window_s}s; ` +
         `p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms; hello-world ${result.hello_rps} req/s; ratio ${result.ratio}; ` +
         `CPU µs/request ${JSON.stringify(result.cpu_us_per_request)}; ` +
-        `server CPU µs per success ${result.success_cpu_us}, per refusal ${result.refusal_cpu_us}`,
+        `server CPU µs per success ${result.success_cpu_us}, per refusal ${result.refusal_cpu_us} ` +
+        `(hello-world ${result.hello_cpu_us}: a refusal costs ${result.refusal_over_hello} of them)`,
     );
     report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.created_201 !== result.committed_orders)
