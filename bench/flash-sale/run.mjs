@@ -121,6 +121,56 @@ function summarize(samples) {
   };
 }
 
+/** The run's JSON (its last line) and a one-line summary before it. */
+function resultOf({ a, capacity, s, hello, helloAfter, cpu, requests, phases }) {
+  const result = {
+    scenario: 'flash-sale',
+    buyers: BUYERS,
+    sessions: SESSIONS,
+    connections: CONNECTIONS,
+    sold: a.sold,
+    capacity,
+    oversold: Math.max(0, a.sold - capacity) + a.oversoldSessions,
+    double_sold: a.doubleSold,
+    created_201: s.created,
+    committed_orders: a.orders,
+    redis_mysql_diff: a.redisDiff,
+    selling_window_s: Number(s.windowS.toFixed(2)),
+    purchase_rps: Math.round(s.purchaseRps),
+    orders_per_s: Math.round(s.ordersPerS),
+    p50_ms: Number(s.p50.toFixed(1)),
+    p99_ms: Number(s.p99.toFixed(1)),
+    hello_rps: Math.round(hello.rps),
+    hello_rps_after: Math.round(helloAfter.rps),
+    ratio: Number((s.purchaseRps / hello.rps).toFixed(3)),
+    statuses: s.statuses,
+    // CPU microseconds per purchase request, by process (the machine's two cores are shared)
+    cpu_us_per_request: Object.fromEntries(
+      Object.entries(cpu).map(([k, v]) => [k, Math.round(v / requests)]),
+    ),
+    // Server CPU µs per request in the two phases after the sale (cpuPhases): a sale, a refusal
+    refusal_cpu_us: phases.refusal.cpuUs,
+    success_cpu_us: phases.success.cpuUs,
+    // The hello-world's server CPU per request in the same run, and a refusal in those units:
+    // what a refusal costs beyond the HTTP floor, in a figure that moves less than the rates.
+    hello_cpu_us: Math.round(hello.cpuUs),
+    refusal_over_hello: Number((phases.refusal.cpuUs / hello.cpuUs).toFixed(1)),
+    phase_statuses: { success: phases.success.statuses, refusal: phases.refusal.statuses },
+    server_idle_cpu_us_per_s: phases.idleUsPerS,
+    pinned: args.pin === true,
+    at: new Date().toISOString(),
+  };
+  console.log(
+    `sold ${a.sold}/${result.capacity}, oversold ${result.oversold}, double-sold ${a.doubleSold}; ` +
+      `${result.purchase_rps} purchase req/s, ${result.orders_per_s} orders/s over ${result.selling_window_s}s; ` +
+      `p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms; hello-world ${result.hello_rps} req/s; ratio ${result.ratio}; ` +
+      `CPU µs/request ${JSON.stringify(result.cpu_us_per_request)}; ` +
+      `server CPU µs per success ${result.success_cpu_us}, per refusal ${result.refusal_cpu_us} ` +
+      `(hello-world ${result.hello_cpu_us}: a refusal costs ${result.refusal_over_hello} of them)`,
+  );
+  return result;
+}
+
 async function main() {
   const startedAt = new Date().toISOString();
   // The bench is one address: the per-address limits are off; per-user limits stay on.
@@ -159,52 +209,16 @@ async function main() {
     const phases = await cpuPhases(url, server.child.pid, probe, probeTokens);
     await server.stop();
 
-    const a = await audit(deps, tour);
-    const result = {
-      scenario: 'flash-sale',
-      buyers: BUYERS,
-      sessions: SESSIONS,
-      connections: CONNECTIONS,
-      sold: a.sold,
+    const result = resultOf({
+      a: await audit(deps, tour),
       capacity,
-      oversold: Math.max(0, a.sold - capacity) + a.oversoldSessions,
-      double_sold: a.doubleSold,
-      created_201: s.created,
-      committed_orders: a.orders,
-      redis_mysql_diff: a.redisDiff,
-      selling_window_s: Number(s.windowS.toFixed(2)),
-      purchase_rps: Math.round(s.purchaseRps),
-      orders_per_s: Math.round(s.ordersPerS),
-      p50_ms: Number(s.p50.toFixed(1)),
-      p99_ms: Number(s.p99.toFixed(1)),
-      hello_rps: Math.round(hello.rps),
-      hello_rps_after: Math.round((await ceiling()).rps),
-      ratio: Number((s.purchaseRps / hello.rps).toFixed(3)),
-      statuses: s.statuses,
-      // CPU microseconds per purchase request, by process (the machine's two cores are shared)
-      cpu_us_per_request: Object.fromEntries(
-        Object.entries(cpu).map(([k, v]) => [k, Math.round(v / samples.length)]),
-      ),
-      // Server CPU µs per request in the two phases after the sale (cpuPhases): a sale, a refusal
-      refusal_cpu_us: phases.refusal.cpuUs,
-      success_cpu_us: phases.success.cpuUs,
-      // The hello-world's server CPU per request in the same run, and a refusal in those units:
-      // what a refusal costs beyond the HTTP floor, in a figure that moves less than the rates.
-      hello_cpu_us: Math.round(hello.cpuUs),
-      refusal_over_hello: Number((phases.refusal.cpuUs / hello.cpuUs).toFixed(1)),
-      phase_statuses: { success: phases.success.statuses, refusal: phases.refusal.statuses },
-      server_idle_cpu_us_per_s: phases.idleUsPerS,
-      pinned: args.pin === true,
-      at: new Date().toISOString(),
-    };
-    console.log(
-      `sold ${a.sold}/${capacity}, oversold ${result.oversold}, double-sold ${a.doubleSold}; ` +
-        `${result.purchase_rps} purchase req/s, ${result.orders_per_s} orders/s over ${result.selling_window_s}s; ` +
-        `p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms; hello-world ${result.hello_rps} req/s; ratio ${result.ratio}; ` +
-        `CPU µs/request ${JSON.stringify(result.cpu_us_per_request)}; ` +
-        `server CPU µs per success ${result.success_cpu_us}, per refusal ${result.refusal_cpu_us} ` +
-        `(hello-world ${result.hello_cpu_us}: a refusal costs ${result.refusal_over_hello} of them)`,
-    );
+      s,
+      hello,
+      helloAfter: await ceiling(),
+      cpu,
+      requests: samples.length,
+      phases,
+    });
     report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.created_201 !== result.committed_orders)
       process.exitCode = 1;
