@@ -3,7 +3,7 @@
  * attendees and the 联系手机, holds the seats and pays with wx.requestPayment; the order page
  * counts down a pending order, shows its masked 联系手机 and cancels it.
  */
-const { calls, routes, storage, openPage, until, reset, byClass, fire, text } = require('./mp');
+const { calls, routes, storage, openPage, until, reset, byClass, fire, text, wxAttr } = require('./mp');
 const { PHONE, PHONE_MASKED, SEAT_DRAFT } = require('../unit/fixtures');
 
 const NOW = Date.now();
@@ -96,6 +96,11 @@ test('the confirmation page validates attendees and the phone, places the order 
     () => calls.toast.includes('已取消支付，订单已保留，请在倒计时内支付'),
     'the closed-sheet toast',
   );
+  // The toast comes just before the first attempt ends; until its render lands, 支付 is still
+  // disabled (busy) and a tap on it does nothing, as in WeChat. A fan taps the enabled button:
+  // so does this test (tapped at the toast itself, it timed out waiting for the order page, as
+  // it did once on a busy CI machine, 2026-12-03).
+  await until(() => !wxAttr(page, byClass(page, 'btn--primary')[0], 'disabled'), '支付 enabled again');
   fire(page, 'btn--primary', 'tap');
   await until(() => calls.navigate.length, 'the order page after paying');
   expect(sheets).toHaveLength(2);
