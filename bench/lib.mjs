@@ -123,10 +123,15 @@ export async function openBench(name, extraEnv) {
   const deps = await createDeps(config);
   const url = `http://127.0.0.1:${env.PORT}`;
   const servers = [];
-  /** dist/main.js with BENCH_SERVER_NODE_ARGS (e.g. --cpu-prof) and `serverEnv`, once it answers. */
+  /**
+   * dist/main.js with BENCH_SERVER_NODE_ARGS (e.g. --cpu-prof) and `serverEnv`, once it answers;
+   * on the Node binary BENCH_SERVER_NODE names (in `serverEnv` or this process's environment:
+   * bench/ab can run A and B on two Node versions), else on this one.
+   */
   const launch = async (serverEnv, serverUrl, opts) => {
     const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : [];
-    const s = startProcess('node', [...nodeArgs, path.join(root, 'server/dist/main.js')], serverEnv, opts);
+    const bin = serverEnv.BENCH_SERVER_NODE ?? serverNode();
+    const s = startProcess(bin, [...nodeArgs, path.join(root, 'server/dist/main.js')], serverEnv, opts);
     servers.push(s);
     await waitHealthy(serverUrl);
     return s;
@@ -162,11 +167,25 @@ export function saveResult(result, at) {
   writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
 }
 
+/** The Node binary the benchmarks' servers run on: BENCH_SERVER_NODE, else this one. */
+export function serverNode() {
+  return process.env.BENCH_SERVER_NODE ?? process.execPath;
+}
+
+let serverNodeVersion;
+/** That binary's version ("v24.22.3"), asked once. */
+function serverNodeVersionOf() {
+  serverNodeVersion ??= execFileSync(serverNode(), ['--version'], { encoding: 'utf8' }).trim();
+  return serverNodeVersion;
+}
+
 /**
- * Ends a run the way every scenario does: keeps the result (full runs only, as bench/results/
- * `<scenario>-<at>.json`), then prints it as the last line, which is what tooling reads.
+ * Ends a run the way every scenario does: adds the servers' Node version (`server_node`), keeps
+ * the result (full runs only, as bench/results/`<scenario>-<at>.json`), then prints it as the
+ * last line, which is what tooling reads.
  */
 export function report(result, { save, at }) {
+  result.server_node ??= serverNodeVersionOf();
   if (save) saveResult(result, at);
   console.log(JSON.stringify(result));
 }
@@ -282,8 +301,9 @@ export function cpuMeter(pids) {
  */
 export async function helloCeiling({ connections, seconds, pinCore }) {
   const port = await freePort();
+  // On the server's Node (BENCH_SERVER_NODE): a ratio compares the product with its runtime.
   const hello = startProcess(
-    'node',
+    serverNode(),
     [path.join(root, 'bench/flash-sale/hello.mjs')],
     { PORT: String(port) },
     { pinCore },

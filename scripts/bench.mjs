@@ -1,7 +1,11 @@
 // npm run bench [-- --scenario flash-sale|queue|gate|pay|overload|ab ...]: builds the server, then runs the scenario.
 // --topology cluster: the flash sale on the distributed topology (bench/cluster/run.mjs).
+// --node 24: the server and the hello-world it is compared with run on Node.js 24 LTS (installed
+// from the npm registry into .data/node24, as for the test step), the runtime docs/deploy.md asks
+// for; without it both run on the machine's Node. (BENCH_SERVER_NODE names any other binary.)
 import { spawnSync } from 'node:child_process';
 import { ensureInstall, root, run } from './lib.mjs';
+import { ensureNode24 } from './node24.mjs';
 
 const argv = process.argv.slice(2);
 const i = argv.indexOf('--scenario');
@@ -10,6 +14,13 @@ let rest = i >= 0 ? [...argv.slice(0, i), ...argv.slice(i + 2)] : argv;
 const t = rest.indexOf('--topology');
 const topology = t >= 0 ? rest[t + 1] : 'single';
 if (t >= 0) rest = [...rest.slice(0, t), ...rest.slice(t + 2)];
+const n = rest.indexOf('--node');
+const node = n >= 0 ? rest[n + 1] : undefined;
+if (n >= 0) rest = [...rest.slice(0, n), ...rest.slice(n + 2)];
+if ((node !== undefined && node !== '24') || (node && topology === 'cluster')) {
+  console.error("--node: 24 (or leave it out for the machine's Node); not with --topology cluster");
+  process.exit(2);
+}
 if (!['single', 'cluster'].includes(topology) || (topology === 'cluster' && scenario !== 'flash-sale')) {
   console.error('--topology: single (default) or cluster (flash-sale only)');
   process.exit(2);
@@ -29,5 +40,6 @@ if (!scripts[scenario]) {
 ensureInstall();
 run('npm run build -w shared-types -w server -w wechat-sim');
 const script = topology === 'cluster' ? 'bench/cluster/run.mjs' : scripts[scenario];
-const r = spawnSync('node', [script, ...rest], { cwd: root, stdio: 'inherit' });
+const env = node ? { ...process.env, BENCH_SERVER_NODE: ensureNode24() } : process.env;
+const r = spawnSync('node', [script, ...rest], { cwd: root, stdio: 'inherit', env });
 process.exit(r.status ?? 1);
