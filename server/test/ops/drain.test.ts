@@ -7,6 +7,7 @@ import { requestIdMixin } from '../../src/http/request-id';
 import { startServer, type RunningServer } from '../../src/server';
 import { deleteTopology } from '../../src/outbox/topology';
 import { deleteKeys, testConfig } from '../helpers/env';
+import { until } from '../helpers/until';
 
 /** The real server (startServer, as main.ts runs it) with its log lines kept for inspection. */
 async function start(drainMs: number) {
@@ -30,13 +31,8 @@ async function cleanUp(config: ReturnType<typeof testConfig>) {
   await dropDatabase(config.mysqlUrl);
 }
 
-async function until(cond: () => boolean, ms = 5000) {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** A condition on the running server, polled every 10 ms for up to 5 s. */
+const reached = (cond: () => boolean, what: string) => until(async () => cond(), what, 5_000, 10);
 
 describe('graceful shutdown', () => {
   let s: Awaited<ReturnType<typeof start>>;
@@ -52,13 +48,10 @@ describe('graceful shutdown', () => {
     // startServer returns once it listens; RabbitMQ's connection may still be on its way, and
     // /readyz says 503 until it is: a balancer polls, and so does this test (on a busy machine
     // the first answer was 503 once in a full run, 2026-12-03).
-    const end = Date.now() + 10_000;
-    let ready = await fetch(`${running.url}/readyz`);
-    while (ready.status !== 200 && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 50));
-      ready = await fetch(`${running.url}/readyz`);
-    }
-    expect(ready.status).toBe(200);
+    const ready = await until(async () => {
+      const r = await fetch(`${running.url}/readyz`);
+      return r.status === 200 && r;
+    }, '/readyz answering 200');
     expect(await ready.json()).toEqual({
       ready: true,
       mysql: true,
@@ -90,7 +83,7 @@ describe('graceful shutdown', () => {
         (err: Error) => ({ status: 0, body: { items: undefined, error: err.message } }),
       ),
     );
-    await until(() => running.deps.lifecycle.inFlight === 5);
+    await reached(() => running.deps.lifecycle.inFlight === 5, 'five requests in flight');
 
     const closing = running.close();
     expect(running.deps.lifecycle.isDraining).toBe(true);
@@ -118,7 +111,7 @@ describe('shutdown drain limit', () => {
         (r) => r.status,
         () => 'cut',
       );
-      await until(() => s.running.deps.lifecycle.inFlight === 1);
+      await reached(() => s.running.deps.lifecycle.inFlight === 1, 'one request in flight');
       const t0 = Date.now();
       const closing = s.running.close();
       expect(await stuck).toBe('cut');
