@@ -7,17 +7,19 @@ import { spawnSync } from 'node:child_process';
 import { ensureInstall, root, run } from './lib.mjs';
 import { ensureNode24 } from './node24.mjs';
 
-const argv = process.argv.slice(2);
-const i = argv.indexOf('--scenario');
-const scenario = i >= 0 ? argv[i + 1] : 'flash-sale';
-let rest = i >= 0 ? [...argv.slice(0, i), ...argv.slice(i + 2)] : argv;
-const t = rest.indexOf('--topology');
-const topology = t >= 0 ? rest[t + 1] : 'single';
-if (t >= 0) rest = [...rest.slice(0, t), ...rest.slice(t + 2)];
-const n = rest.indexOf('--node');
-const node = n >= 0 ? rest[n + 1] : undefined;
-if (n >= 0) rest = [...rest.slice(0, n), ...rest.slice(n + 2)];
-if ((node !== undefined && node !== '24') || (node && topology === 'cluster')) {
+let rest = process.argv.slice(2);
+/** The value of `--name value`, taken out of the arguments passed on to the scenario. */
+function take(name) {
+  const k = rest.indexOf(name);
+  if (k < 0) return undefined;
+  const value = rest[k + 1];
+  rest = [...rest.slice(0, k), ...rest.slice(k + 2)];
+  return value;
+}
+const scenario = take('--scenario') ?? 'flash-sale';
+const topology = take('--topology') ?? 'single';
+const node = take('--node');
+if (node !== undefined && (node !== '24' || topology === 'cluster')) {
   console.error("--node: 24 (or leave it out for the machine's Node); not with --topology cluster");
   process.exit(2);
 }
