@@ -4,6 +4,7 @@ import type { Actor } from '../src/http/admin/http';
 import { sessionChangesOf } from '../src/wiring';
 import { resendStuckRefunds } from '../src/jobs/stuck-money';
 import { SessionChangeService } from '../src/session-changes/service';
+import { REFUND_STATUS } from '../src/lifecycle/statuses';
 import { audit } from './helpers/auditor';
 import { createSession, type SessionFixture } from './helpers/fixtures';
 import { GateBench, type HeldTicket } from './helpers/gate';
@@ -467,4 +468,64 @@ it('a buyer refund in flight at the cancel that WeChat then closes: no fee goes 
     [t!.orderNo],
   );
   expect(c).toBeDefined();
+});
+
+it('a buyer refund that succeeds between a pass asking the fees and closing the cancellation still gets its fee back', async () => {
+  const { s, tickets } = await sessionWithOrders(1); // one order of 2 tickets, 50% fee on a buyer refund
+  const [t] = tickets;
+  g.p.sim.setFaults({ refundNotEnough: true }); // WeChat refuses refunds for now: it stays in flight
+  const asked = await g.p.api.call('POST', `/api/v1/orders/${t!.orderNo}/refund`, {
+    token: t!.token,
+    body: { reason: '去不了' },
+  });
+  expect(asked.status).toBe(200);
+  await changes().cancel(who, s.sessionId, { reason: '场次取消（手续费竞态）' }, g.p.clock.now());
+  g.p.sim.setFaults({ refundNotEnough: false });
+  const buyerRefundDone = async () =>
+    (
+      await rows(
+        `SELECT r.status FROM refunds r JOIN orders o ON o.id = r.order_id
+          WHERE o.order_no = ? AND r.kind = 'order'`,
+        [t!.orderNo],
+      )
+    )[0]!.status === REFUND_STATUS.SUCCESS;
+  // The race, made certain: the pass reads the fees due (none: the buyer's refund is in flight),
+  // then the refund succeeds (WeChat answers a resend), then the same pass decides whether the
+  // cancellation is done. With only refunds in flight counted, it closed with the fee kept.
+  let raced = false;
+  const db = new Proxy(g.p.deps.db, {
+    get(target, prop) {
+      const real = Reflect.get(target, prop) as unknown;
+      if (prop !== 'query' || typeof real !== 'function')
+        return typeof real === 'function' ? real.bind(target) : real;
+      return async (...args: unknown[]) => {
+        const result = await (real as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        if (
+          !raced &&
+          String(args[0]).includes('ORDER BY r.id LIMIT') &&
+          String(args[0]).includes("kind = 'fee'")
+        ) {
+          raced = true;
+          await g.p.until(async () => {
+            await resendStuckRefunds(g.p.deps, new Date(g.p.clock.now().getTime() + 7 * 3_600_000), 0);
+            await g.p.deps.refunds.checkProcessing(g.p.clock.now(), 0);
+            return buyerRefundDone();
+          }, 'the buyer refund done mid-pass');
+        }
+        return result;
+      };
+    },
+  });
+  await sessionChangesOf({ ...g.p.deps, db }).run(g.p.clock.now());
+  expect(raced).toBe(true);
+  expect((await progress(s.sessionId)).state).toBe('running'); // a fee is still owed
+  const paid = (await amountsOf(s.sessionId)).get(t!.orderNo)!;
+  await runToEnd(s.sessionId);
+  await g.p
+    .until(async () => {
+      await g.p.deps.refunds.checkProcessing(g.p.clock.now(), 0);
+      return refundedAtWechat(t!.orderNo) === paid;
+    }, 'the whole payment back')
+    .catch(() => undefined);
+  expect(refundedAtWechat(t!.orderNo)).toBe(paid);
 });

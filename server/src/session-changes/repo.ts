@@ -323,13 +323,26 @@ export async function changeProblems(
   }));
 }
 
-/** Buyers' refunds of the session that kept a fee and are not done yet (requested, processing). */
-export async function feeRefundsInFlight(db: Db, sessionId: string): Promise<number> {
+/**
+ * Fees a cancellation still owes: buyers' refunds of the session that kept a fee and are in
+ * flight (requested, processing: the fee comes back once they are done), or that succeeded since
+ * the cancellation and have no fee refund yet (feesToReturn asks it on the next pass). One
+ * query, so a refund that succeeds between a pass's returnFees and its settle is counted either
+ * way, and the cancellation is not closed with its fee kept.
+ */
+export async function feesOwed(db: Db, change: ChangeRecord): Promise<number> {
   const [rows] = await db.query<Packet<{ n: Agg }>[]>(
     `SELECT COUNT(*) AS n FROM refunds r JOIN orders o ON o.id = r.order_id
       WHERE o.session_id = ? AND r.kind = 'order' AND r.fee_fen > 0 AND r.requested_by LIKE 'buyer:%'
-        AND r.status IN (?)`,
-    [sessionId, [REFUND_STATUS.REQUESTED, REFUND_STATUS.PROCESSING]],
+        AND (r.status IN (?)
+             OR (r.status = ? AND r.finished_at >= ?
+                 AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.payment_id = r.payment_id AND f.kind = 'fee' AND f.seq = r.seq)))`,
+    [
+      change.sessionId,
+      [REFUND_STATUS.REQUESTED, REFUND_STATUS.PROCESSING],
+      REFUND_STATUS.SUCCESS,
+      change.createdAt,
+    ],
   );
   return Number(rows[0]!.n);
 }

@@ -167,8 +167,8 @@ async function settle(d: SessionChangeDeps, c: repo.ChangeRecord, now: Date): Pr
     repo.changeCounts(d.db, c.id),
     repo.unreachedOrders(d.db, c, 1),
     c.kind === 'cancel' ? repo.countPending(d.db, c.sessionId) : Promise.resolve(0),
-    // A buyer's fee-bearing refund still in flight: its fee comes back once it is done (fees.ts).
-    c.kind === 'cancel' ? repo.feeRefundsInFlight(d.db, c.sessionId) : Promise.resolve(0),
+    // A buyer's fee-bearing refund in flight, or done and its fee not yet asked back (fees.ts).
+    c.kind === 'cancel' ? repo.feesOwed(d.db, c) : Promise.resolve(0),
   ]);
   const open = counts.waiting + counts.inProgress + pending + feesDue + unreached.length;
   if (open === 0 && c.state !== 'done') await repo.setChangeState(d.db, c.id, 'done', now);
