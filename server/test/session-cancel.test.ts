@@ -79,6 +79,24 @@ async function sessionWithOrders(
   return { s, tickets };
 }
 
+/**
+ * One order of 2 tickets (50% fee on a buyer refund) whose buyer asked a refund WeChat refuses
+ * for now (it stays in flight), then the session cancelled with the given reason.
+ */
+async function cancelWithBuyerRefundInFlight(reason: string) {
+  const { s, tickets } = await sessionWithOrders(1);
+  const t = tickets[0]!;
+  g.p.sim.setFaults({ refundNotEnough: true });
+  const asked = await g.p.api.call('POST', `/api/v1/orders/${t.orderNo}/refund`, {
+    token: t.token,
+    body: { reason: '去不了' },
+  });
+  expect(asked.status).toBe(200);
+  expect(asked.body.refund.feeFen).toBeGreaterThan(0);
+  await changes().cancel(who, s.sessionId, { reason }, g.p.clock.now());
+  return { s, t, asked };
+}
+
 it('cancel: 3 paid orders refunded in full, 1 pending cancelled, the gate refuses at once, seats never sold again', async () => {
   const { s, tickets } = await sessionWithOrders(3);
   await g.assign(s.showId);
@@ -392,25 +410,16 @@ it('exchanged tickets (改签, up and down): every payment back in full by its o
 });
 
 it('a buyer refund with a fee still in flight at the cancel: its fee comes back too, the payment in full', async () => {
-  const { s, tickets } = await sessionWithOrders(1); // one order of 2 tickets, 50% fee on a buyer refund
-  const [t] = tickets;
-  g.p.sim.setFaults({ refundNotEnough: true }); // WeChat refuses refunds for now: it stays in flight
-  const asked = await g.p.api.call('POST', `/api/v1/orders/${t!.orderNo}/refund`, {
-    token: t!.token,
-    body: { reason: '去不了' },
-  });
-  expect(asked.status).toBe(200);
-  expect(asked.body.refund.feeFen).toBeGreaterThan(0);
-  await changes().cancel(who, s.sessionId, { reason: '场次取消（手续费）' }, g.p.clock.now());
+  const { s, t } = await cancelWithBuyerRefundInFlight('场次取消（手续费）');
   g.p.sim.setFaults({ refundNotEnough: false });
   await runToEnd(s.sessionId);
-  const paid = (await amountsOf(s.sessionId)).get(t!.orderNo)!;
-  const back = () => refundedAtWechat(t!.orderNo);
+  const paid = (await amountsOf(s.sessionId)).get(t.orderNo)!;
+  const back = () => refundedAtWechat(t.orderNo);
   const payment = async () =>
     (
       await rows(
         'SELECT p.amount_fen, p.refunded_fen FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.order_no = ?',
-        [t!.orderNo],
+        [t.orderNo],
       )
     )[0]!;
   // WeChat's refund notices reach MySQL after WeChat answers: wait for both records, not one.
@@ -429,15 +438,7 @@ it('a buyer refund with a fee still in flight at the cancel: its fee comes back 
 });
 
 it('a buyer refund in flight at the cancel that WeChat then closes: no fee goes back first, and the payment waits for an operator', async () => {
-  const { s, tickets } = await sessionWithOrders(1);
-  const [t] = tickets;
-  g.p.sim.setFaults({ refundNotEnough: true }); // the buyer's refund stays in flight
-  const asked = await g.p.api.call('POST', `/api/v1/orders/${t!.orderNo}/refund`, {
-    token: t!.token,
-    body: { reason: '去不了' },
-  });
-  expect(asked.body.refund.feeFen).toBeGreaterThan(0);
-  await changes().cancel(who, s.sessionId, { reason: '场次取消（退款被关闭）' }, g.p.clock.now());
+  const { s, t, asked } = await cancelWithBuyerRefundInFlight('场次取消（退款被关闭）');
   await changes().run(g.p.clock.now());
   // WeChat closes the buyer's refund: its tickets are good again, and the cancellation takes them.
   g.p.sim.setFaults({ refundNotEnough: false, refundOutcome: 'CLOSED' });
@@ -451,8 +452,8 @@ it('a buyer refund in flight at the cancel that WeChat then closes: no fee goes 
     )
     .catch(() => undefined);
   g.p.sim.resetFaults();
-  const paid = (await amountsOf(s.sessionId)).get(t!.orderNo)!;
-  const back = () => refundedAtWechat(t!.orderNo);
+  const paid = (await amountsOf(s.sessionId)).get(t.orderNo)!;
+  const back = () => refundedAtWechat(t.orderNo);
   for (let i = 0; i < 5; i++) {
     await g.p.deps.refunds.checkProcessing(g.p.clock.now(), 0);
     await changes().run(g.p.clock.now());
@@ -465,28 +466,20 @@ it('a buyer refund in flight at the cancel that WeChat then closes: no fee goes 
   const [c] = await rows(
     `SELECT c.reason FROM refund_cases c JOIN refunds r ON r.id = c.refund_id JOIN orders o ON o.id = r.order_id
       WHERE o.order_no = ?`,
-    [t!.orderNo],
+    [t.orderNo],
   );
   expect(c).toBeDefined();
 });
 
 it('a buyer refund that succeeds between a pass asking the fees and closing the cancellation still gets its fee back', async () => {
-  const { s, tickets } = await sessionWithOrders(1); // one order of 2 tickets, 50% fee on a buyer refund
-  const [t] = tickets;
-  g.p.sim.setFaults({ refundNotEnough: true }); // WeChat refuses refunds for now: it stays in flight
-  const asked = await g.p.api.call('POST', `/api/v1/orders/${t!.orderNo}/refund`, {
-    token: t!.token,
-    body: { reason: '去不了' },
-  });
-  expect(asked.status).toBe(200);
-  await changes().cancel(who, s.sessionId, { reason: '场次取消（手续费竞态）' }, g.p.clock.now());
+  const { s, t } = await cancelWithBuyerRefundInFlight('场次取消（手续费竞态）');
   g.p.sim.setFaults({ refundNotEnough: false });
   const buyerRefundDone = async () =>
     (
       await rows(
         `SELECT r.status FROM refunds r JOIN orders o ON o.id = r.order_id
           WHERE o.order_no = ? AND r.kind = 'order'`,
-        [t!.orderNo],
+        [t.orderNo],
       )
     )[0]!.status === REFUND_STATUS.SUCCESS;
   // The race, made certain: the pass reads the fees due (none: the buyer's refund is in flight),
@@ -519,13 +512,13 @@ it('a buyer refund that succeeds between a pass asking the fees and closing the 
   await sessionChangesOf({ ...g.p.deps, db }).run(g.p.clock.now());
   expect(raced).toBe(true);
   expect((await progress(s.sessionId)).state).toBe('running'); // a fee is still owed
-  const paid = (await amountsOf(s.sessionId)).get(t!.orderNo)!;
+  const paid = (await amountsOf(s.sessionId)).get(t.orderNo)!;
   await runToEnd(s.sessionId);
   await g.p
     .until(async () => {
       await g.p.deps.refunds.checkProcessing(g.p.clock.now(), 0);
-      return refundedAtWechat(t!.orderNo) === paid;
+      return refundedAtWechat(t.orderNo) === paid;
     }, 'the whole payment back')
     .catch(() => undefined);
-  expect(refundedAtWechat(t!.orderNo)).toBe(paid);
+  expect(refundedAtWechat(t.orderNo)).toBe(paid);
 });
