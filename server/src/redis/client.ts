@@ -4,6 +4,8 @@ import { defineScripts, type ScriptedRedis } from './scripts';
 
 /** How often the same connection error is logged at most (ioredis retries every few hundred ms). */
 const ERROR_LOG_EVERY_MS = 10_000;
+/** How long a closing connection waits for Redis to close its side before dropping it. */
+const disconnectTimeoutMs = 200;
 
 /**
  * Connection errors go to the log, not to stderr as ioredis' "Unhandled error event": they are
@@ -35,7 +37,14 @@ function logErrors(client: Redis | Cluster, log: Logger | undefined): void {
 export function createRedis(url: string, clusterNodes: string[] = [], log?: Logger): ScriptedRedis {
   if (clusterNodes.length) return createCluster(url, clusterNodes, log);
   // maxRetriesPerRequest: fail a purchase quickly rather than queueing it while Redis is down.
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  // disconnectTimeoutMs: a client closed while Redis is unreachable would otherwise keep the
+  // process alive for ioredis's default 2 s (its disconnect timer waits for a 'close' event the
+  // refused socket already emitted): a shutdown, or a test worker, waits on nothing.
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 2,
+    enableAutoPipelining: true,
+    disconnectTimeout: disconnectTimeoutMs,
+  });
   logErrors(redis, log);
   return defineScripts(redis);
 }
@@ -61,6 +70,7 @@ function createCluster(url: string, nodes: string[], log: Logger | undefined): S
       maxRedirections: 50,
       redisOptions: {
         maxRetriesPerRequest: 20,
+        disconnectTimeout: disconnectTimeoutMs,
         username: decodeURIComponent(u.username) || undefined,
         password: decodeURIComponent(u.password) || undefined,
       },

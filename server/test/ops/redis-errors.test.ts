@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { ReplyError } from 'ioredis';
 import { toAppError } from '../../src/http/errors';
 
@@ -27,18 +28,22 @@ describe('Redis and Redis Cluster outages answer 503', () => {
   });
 });
 
+/** A port that refuses connections: a free one, taken and closed. */
+async function refusingPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
 describe('Redis connection errors', () => {
   it("go to the log, never to stderr as ioredis' unhandled error event", async () => {
-    const { createServer } = await import('node:net');
     const pino = (await import('pino')).default;
     const { createRedis } = await import('../../src/redis/client');
-    // A port that refuses connections: take a free one and close it.
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const a = s.address();
-        s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-      });
-    });
+    const port = await refusingPort();
     const lines: string[] = [];
     const log = pino({ level: 'warn' }, { write: (l: string) => void lines.push(l) });
     const stderr = jest.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -52,6 +57,29 @@ describe('Redis connection errors', () => {
     } finally {
       redis.disconnect();
       stderr.mockRestore();
+    }
+  });
+
+  it('a client closed while Redis is unreachable holds the process open for no longer than a moment', async () => {
+    const { createRedis } = await import('../../src/redis/client');
+    // The timers the client starts, from its creation to its close, and still pending after.
+    const pending = new Set<number>();
+    let recording = true;
+    const hook = createHook({
+      init: (id, type) => void (recording && type === 'Timeout' && pending.add(id)),
+      destroy: (id) => void pending.delete(id),
+    }).enable();
+    try {
+      const redis = createRedis(`redis://127.0.0.1:${await refusingPort()}/0`);
+      await expect(redis.get('x')).rejects.toThrow();
+      redis.disconnect();
+      recording = false;
+      // ioredis' own disconnect timer (2 s by default) waited for a 'close' the refused socket
+      // had already emitted: the Jest worker it was left in could not exit, and was forced to.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(pending.size).toBe(0);
+    } finally {
+      hook.disable();
     }
   });
 });
