@@ -172,11 +172,12 @@ export function serverNode() {
   return process.env.BENCH_SERVER_NODE ?? process.execPath;
 }
 
-let serverNodeVersion;
-/** That binary's version ("v24.22.3"), asked once. */
-function serverNodeVersionOf() {
-  serverNodeVersion ??= execFileSync(serverNode(), ['--version'], { encoding: 'utf8' }).trim();
-  return serverNodeVersion;
+const nodeVersions = new Map();
+/** A Node binary's version ("v24.22.3"), asked once per binary; by default the servers' one. */
+export function nodeVersionOf(bin = serverNode()) {
+  if (!nodeVersions.has(bin))
+    nodeVersions.set(bin, execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim());
+  return nodeVersions.get(bin);
 }
 
 /**
@@ -185,7 +186,7 @@ function serverNodeVersionOf() {
  * last line, which is what tooling reads.
  */
 export function report(result, { save, at }) {
-  result.server_node ??= serverNodeVersionOf();
+  result.server_node ??= nodeVersionOf();
   if (save) saveResult(result, at);
   console.log(JSON.stringify(result));
 }

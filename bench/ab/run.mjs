@@ -6,7 +6,16 @@
 // minutes, two servers measured one after the other differ by more than most changes do. Last
 // line: JSON with each case's CPU µs per request for A and B, round by round, and B / A.
 import autocannon from 'autocannon';
-import { cpuMeter, openBench, percentile, postOrders, report, runMain, scenarioArgs } from '../lib.mjs';
+import {
+  cpuMeter,
+  nodeVersionOf,
+  openBench,
+  percentile,
+  postOrders,
+  report,
+  runMain,
+  scenarioArgs,
+} from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 
 const { args, smoke, num } = scenarioArgs();
@@ -95,6 +104,9 @@ async function main() {
       scenario: 'ab',
       a_env: A_ENV,
       b_env: B_ENV,
+      // Each side's own Node (BENCH_SERVER_NODE in its env, else the bench's default).
+      server_node: nodeVersionOf(A_ENV.BENCH_SERVER_NODE),
+      b_server_node: nodeVersionOf(B_ENV.BENCH_SERVER_NODE),
       rounds: ROUNDS,
       requests: REQUESTS,
       cases,

@@ -254,6 +254,8 @@ async function record(deps, { tour, single }, run, singleRate, faults) {
     statuses: f.statuses,
     faults,
     load_avg: (await import('node:os')).loadavg().map((l) => Number(l.toFixed(2))),
+    // scripts/cluster.mjs starts every process on this bench's own Node, whatever BENCH_SERVER_NODE says.
+    server_node: process.version,
     at: new Date().toISOString(),
   };
 }
