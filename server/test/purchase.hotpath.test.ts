@@ -84,6 +84,20 @@ describe('cheap refusals', () => {
     expect(after.n).toBe(1);
   });
 
+  it('a refusal by the script teaches every taken seat of the request, not only the first', async () => {
+    const { s, u } = await fresh();
+    const [a, b, c] = [s.seatIds[5]!, s.seatIds[6]!, s.seatIds[7]!];
+    await buy(u[0]!, { sessionId: s.sessionId, seatIds: [a, c] });
+    await new Promise((r) => setTimeout(r, MAX_AGE_MS + 50)); // what the hold taught has expired
+    const asked = await roundTrips(() => buy(u[1]!, { sessionId: s.sessionId, seatIds: [a, b, c] }));
+    expect(asked.result).toMatchObject({ code: 'SEAT_TAKEN', details: { seatId: a } });
+    expect(asked.n).toBe(1);
+    // The script named c too: refused without Redis, as the seat of another user, key or no key.
+    const known = await roundTrips(() => buy(u[2]!, { sessionId: s.sessionId, seatIds: [b, c] }, 'k-c'));
+    expect(known.result).toMatchObject({ code: 'SEAT_TAKEN', details: { seatId: c } });
+    expect(known.n).toBe(0);
+  });
+
   it('a seat released through this instance can be bought at once', async () => {
     const { s, u } = await fresh();
     const o = await buy(u[0]!, { sessionId: s.sessionId, seatIds: [s.seatIds[4]!] });

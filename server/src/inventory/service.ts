@@ -365,10 +365,26 @@ function toTakeResult(reply: ScriptReply): TakeResult {
     const details = refusal.detail && rest[0] !== undefined ? { [refusal.detail]: rest[0] } : undefined;
     const named = rest[0] !== undefined ? { named: rest[0] } : {};
     const holder = rest[1] ? { holder: String(rest[1]) } : {};
-    return { kind: 'refused', code: refusal.code, ...(details ? { details } : {}), ...named, ...holder };
+    const also = rest.length > 2 ? { alsoTaken: seatPairs(rest.slice(2)) } : {};
+    return {
+      kind: 'refused',
+      code: refusal.code,
+      ...(details ? { details } : {}),
+      ...named,
+      ...holder,
+      ...also,
+    };
   }
   // NOT_READY twice in a row: the rebuild did not finish in time.
   return { kind: 'refused', code: 'SERVICE_UNAVAILABLE', details: { rc: code } };
+}
+
+/** A seat refusal's tail: seatId, holder, seatId, holder, ... */
+function seatPairs(flat: unknown[]): { seatId: string; holder: string }[] {
+  const out: { seatId: string; holder: string }[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2)
+    out.push({ seatId: String(flat[i]), holder: String(flat[i + 1]) });
+  return out;
 }
 
 export function sleep(ms: number): Promise<void> {

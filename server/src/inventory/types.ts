@@ -11,6 +11,8 @@ export type TakeResult =
       named?: string | number;
       /** The user whose order holds the seat named (seat refusals; '' or absent: unknown). */
       holder?: string;
+      /** Seat refusals: the request's other taken seats and their holders, for the snapshot too. */
+      alsoTaken?: { seatId: string; holder: string }[];
     }
   /** A request rate used up or the hold cooldown: answered 429 with Retry-After. */
   | { kind: 'throttled'; code: 'RATE_LIMITED' | 'HOLD_COOLDOWN'; retryAfterMs: number };

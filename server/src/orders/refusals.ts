@@ -24,6 +24,12 @@ interface SessionFacts {
   closedAt: number;
 }
 
+/** The seats a seat refusal named taken: the first, and the request's others (alsoTaken). */
+function learnSeats(f: SessionFacts, r: Extract<TakeResult, { kind: 'refused' }>, at: number): void {
+  if (r.named !== undefined) f.seats.set(String(r.named), { at, holder: r.holder ?? '' });
+  for (const s of r.alsoTaken ?? []) f.seats.set(s.seatId, { at, holder: s.holder });
+}
+
 /** Sessions whose facts are kept (far more than sell at once on one instance). */
 const SESSIONS_MAX = 500;
 /** Users whose "already holds n" is kept, per session. */
@@ -36,9 +42,9 @@ const NEVER = -Infinity;
  * purchases are refused, and this refuses them before the expensive path (rate counters,
  * idempotency hash, the take script) at almost no cost.
  *
- * Learned only from the take script's own answers on this instance (a seat it held or named
- * taken, units left, the count held, not on sale), each fact kept for maxAgeMs of real time
- * (`refusalSnapshotMaxAgeMs`, README): the staleness bound. The script stays the only authority
+ * Learned only from the take script's own answers on this instance (the seats it held, every
+ * taken seat of a request it refused, units left, the count held, not on sale), each fact kept
+ * for maxAgeMs of real time (`refusalSnapshotMaxAgeMs`, README): the staleness bound. The script stays the only authority
  * for a success: nothing here ever lets a purchase through, it only refuses. A release, an
  * opening or a rebuild through any instance drops the session's facts on every instance at once
  * (forget, through the cache-invalidation channel, wiring.ts). What the bound still costs: a seat,
@@ -95,13 +101,13 @@ export class RefusalSnapshot {
     if (r.kind !== 'refused') return;
     switch (r.code) {
       case 'SEAT_TAKEN':
-        if (r.named !== undefined) f.seats.set(String(r.named), { at, holder: r.holder ?? '' });
+        learnSeats(f, r, at);
         return;
       case 'SOLD_OUT':
-        // Seats: the script named the taken seat and found nothing left in the session.
+        // Seats: the script named the taken seats and found nothing left in the session.
         if (units.kind === 'seats') {
           f.soldOutAt = at;
-          if (r.named !== undefined) f.seats.set(String(r.named), { at, holder: r.holder ?? '' });
+          learnSeats(f, r, at);
         } else if (r.named !== undefined) f.zones.set(units.zone.id, { left: Number(r.named), at });
         return;
       case 'NOT_ON_SALE':

@@ -109,20 +109,38 @@ local function seatHolder(ordersKey, v)
   return rec and string.match(rec, '^[^|]*|([^|]*)') or ''
 end
 
+local function seatTaken(v, now)
+  return v and (string.byte(v, 1) == 83 or tonumber(string.match(v, '(%d+)$')) > now)
+end
+
+-- The taken seats of a request after its first (index first): { seatId, holder, ... }. A refusal
+-- names them all, so the instance refuses each to others without asking again (orders/refusals.ts):
+-- in a flash sale the seats next to a taken one are mostly taken too.
+local function alsoTaken(seats, current, first, now, ordersKey)
+  local out = {}
+  for j = first + 1, #seats do
+    if seatTaken(current[j], now) then
+      out[#out + 1] = seats[j]
+      out[#out + 1] = seatHolder(ordersKey, current[j])
+    end
+  end
+  return out
+end
+
 -- Checks that every seat is free (or its hold expired) and holds them all for orderId.
 -- Returns nil, the number of seats that were free (not taken over) and the taken-over holds
--- ('seatId:orderId:holdUntilMs'), or the code, the seat and its holder (with ordersKey).
+-- ('seatId:orderId:holdUntilMs'), or the code, the first taken seat and its holder (with
+-- ordersKey), and the request's other taken seats (alsoTaken).
 local function holdSeats(metaKey, seatsKey, seats, orderId, now, holdUntil, ordersKey)
   local current = redis.call('HMGET', seatsKey, unpack(seats))
   local fresh = 0
   local over = {}
   for i, v in ipairs(current) do
     if v then
-      local taken = string.byte(v, 1) == 83 or tonumber(string.match(v, '(%d+)$')) > now
-      if taken then
+      if seatTaken(v, now) then
         local avail = tonumber(redis.call('HGET', metaKey, 'avail') or '0')
-        if avail <= 0 then return RC_SOLD_OUT, seats[i], seatHolder(ordersKey, v) end
-        return RC_SEAT_TAKEN, seats[i], seatHolder(ordersKey, v)
+        local code = avail <= 0 and RC_SOLD_OUT or RC_SEAT_TAKEN
+        return code, seats[i], seatHolder(ordersKey, v), alsoTaken(seats, current, i, now, ordersKey)
       end
       local prev, prevUntil = string.match(v, '^H|([^|]+)|(%d+)$')
       if prev then over[#over + 1] = seats[i] .. ':' .. prev .. ':' .. prevUntil end

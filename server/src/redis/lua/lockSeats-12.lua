@@ -34,9 +34,11 @@
     { RC_ADMISSION_USED }            this admission token bought already
     { RC_LIMIT_EXCEEDED, used }
     { RC_ID_TAKEN, idHash }          an attendee's ID holds a ticket of this session already
-    { RC_SEAT_TAKEN, seatId, holder } a seat is sold or held by an unexpired hold (holder: the
-                                     userId of its order, '' if unknown; for the instance only)
-    { RC_SOLD_OUT, seatId, holder }  the same, and nothing is left in the session
+    { RC_SEAT_TAKEN, seatId, holder, ... } a seat is sold or held by an unexpired hold (holder:
+                                     the userId of its order, '' if unknown; for the instance
+                                     only), then every other taken seat of the request the same
+                                     way (seatId, holder pairs)
+    { RC_SOLD_OUT, seatId, holder, ... } the same, and nothing is left in the session
   A hold past its holdUntilMs counts as free: its seat may be taken over.
 ]]
 -- @include "_record.lua"
@@ -50,8 +52,8 @@ for i = first, #ARGV do seats[#seats + 1] = ARGV[i] end
 local refused = gate(K, q, #seats)
 if refused then return refused end
 
-local code, fresh, over = holdSeats(KEYS[1], KEYS[2], seats, q.orderId, q.now, q.holdUntil, K.orders)
-if code then return { code, fresh, over } end
+local code, fresh, over, also = holdSeats(KEYS[1], KEYS[2], seats, q.orderId, q.now, q.holdUntil, K.orders)
+if code then return { code, fresh, over, unpack(also) } end
 book(K, q, { user = q.userId, qty = #seats, kind = 's', units = seats, idem = q.idem, ids = q.ids, over = over })
 -- 0 - n, not -n: Lua 5.1 turns -0 into the string '-0', which HINCRBY refuses.
 return { RC_LOCKED, redis.call('HINCRBY', KEYS[1], 'avail', 0 - fresh) }
