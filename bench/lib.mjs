@@ -159,6 +159,18 @@ export async function openBench(name, extraEnv) {
   };
 }
 
+/**
+ * Lua script calls (EVALSHA and EVAL) the Redis server has answered so far, from INFO
+ * commandstats: the difference over a run is its script calls, every client's (the server's jobs
+ * too), so run nothing else against this Redis meanwhile.
+ */
+export async function redisScriptCalls(redis) {
+  const info = await redis.info('commandstats');
+  let calls = 0;
+  for (const m of info.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+)/gm)) calls += Number(m[1]);
+  return calls;
+}
+
 /** Keeps a full run's result in bench/results/, named after its scenario and `at` (an ISO time). */
 export function saveResult(result, at) {
   const dir = path.join(root, 'bench/results');

@@ -11,6 +11,7 @@ import {
   percentile,
   pidOf,
   postOrders,
+  redisScriptCalls,
   rng,
   report,
   runMain,
@@ -122,7 +123,8 @@ function summarize(samples) {
 }
 
 /** The run's JSON (its last line) and a one-line summary before it. */
-function resultOf({ a, capacity, s, hello, helloAfter, cpu, requests, phases }) {
+function resultOf({ a, capacity, s, hello, helloAfter, cpu, requests, phases, scriptCalls }) {
+  const refused = requests - s.created;
   const result = {
     scenario: 'flash-sale',
     buyers: BUYERS,
@@ -144,6 +146,11 @@ function resultOf({ a, capacity, s, hello, helloAfter, cpu, requests, phases }) 
     hello_rps_after: Math.round(helloAfter.rps),
     ratio: Number((s.purchaseRps / hello.rps).toFixed(3)),
     statuses: s.statuses,
+    // Lua script calls Redis answered during the sale: each success is one take script, and so
+    // is each refusal the instance could not give from what it knew (orders/refusals.ts); the
+    // server's jobs add a few, so the share of refusals given without Redis is at least this.
+    redis_script_calls: scriptCalls,
+    refusals_without_script: Number(Math.max(0, 1 - (scriptCalls - s.created) / refused).toFixed(3)),
     // CPU microseconds per purchase request, by process (the machine's two cores are shared)
     cpu_us_per_request: Object.fromEntries(
       Object.entries(cpu).map(([k, v]) => [k, Math.round(v / requests)]),
@@ -202,8 +209,10 @@ async function main() {
       redis: pidOf('redis-server'),
       loadgen: process.pid,
     });
+    const scriptsBefore = await redisScriptCalls(deps.redis);
     const samples = await purchaseRun(url, tokens, bodies);
     const cpu = meter();
+    const scriptCalls = (await redisScriptCalls(deps.redis)) - scriptsBefore;
     const s = summarize(samples);
     console.log(`CPU phases: ${PHASE} successes, then ${PHASE} refusals of the same seats ...`);
     const phases = await cpuPhases(url, server.child.pid, probe, probeTokens);
@@ -218,6 +227,7 @@ async function main() {
       cpu,
       requests: samples.length,
       phases,
+      scriptCalls,
     });
     report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.created_201 !== result.committed_orders)
