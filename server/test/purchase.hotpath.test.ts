@@ -98,6 +98,32 @@ describe('cheap refusals', () => {
     expect(known.n).toBe(0);
   });
 
+  it('an answer the script gave before a release is not learned after it', async () => {
+    const { s, u } = await fresh();
+    const seat = s.seatIds[8]!;
+    const held = await buy(u[0]!, { sessionId: s.sessionId, seatIds: [seat] });
+    await new Promise((r) => setTimeout(r, MAX_AGE_MS + 50)); // what the hold taught has expired
+    // The script refuses the seat (held), then the hold is cancelled before the answer is learned.
+    const inventory = env.deps.inventory;
+    const real = inventory.lockSeats.bind(inventory);
+    const spy = jest.spyOn(inventory, 'lockSeats').mockImplementationOnce(async (...a) => {
+      const answer = await real(...a);
+      await env.deps.orders.cancel(u[0]!, held.orderNo, env.clock.now());
+      return answer;
+    });
+    try {
+      await expect(buy(u[1]!, { sessionId: s.sessionId, seatIds: [seat] })).rejects.toMatchObject({
+        code: 'SEAT_TAKEN',
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    // Before: the stale answer was kept and the free seat refused for the whole bound.
+    await expect(buy(u[2]!, { sessionId: s.sessionId, seatIds: [seat] })).resolves.toMatchObject({
+      status: 'pending',
+    });
+  });
+
   it('a seat released through this instance can be bought at once', async () => {
     const { s, u } = await fresh();
     const o = await buy(u[0]!, { sessionId: s.sessionId, seatIds: [s.seatIds[4]!] });

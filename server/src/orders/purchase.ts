@@ -56,6 +56,7 @@ export const PURCHASE = workflow<Purchase>(
 
 async function holdUnits(p: Purchase): Promise<void> {
   const { take, units } = p;
+  const asked = p.d.refusals.epoch();
   const r =
     units.kind === 'seats'
       ? await p.d.inventory.lockSeats(take, units.seatIds)
@@ -64,7 +65,7 @@ async function holdUnits(p: Purchase): Promise<void> {
     p.replayOf = r.orderId;
     return;
   }
-  p.d.refusals.learn(take.sessionId, take.userId, units, r);
+  p.d.refusals.learn(take.sessionId, take.userId, units, r, asked);
   if (r.kind === 'throttled')
     throw r.code === 'RATE_LIMITED' ? rateLimited(r.retryAfterMs) : holdCooldown(r.retryAfterMs);
   if (r.kind === 'refused') throw appError(r.code, r.details);

@@ -47,14 +47,16 @@ const NEVER = -Infinity;
  * for maxAgeMs of real time (`refusalSnapshotMaxAgeMs`, README): the staleness bound. The script stays the only authority
  * for a success: nothing here ever lets a purchase through, it only refuses. A release, an
  * opening or a rebuild through any instance drops the session's facts on every instance at once
- * (forget, through the cache-invalidation channel, wiring.ts). What the bound still costs: a seat,
- * units or an opening whose message was lost, a hold past its end not yet released by the
- * expiry job, or a script answer given just before a release
- * and learned just after it, may be refused here for up to maxAgeMs after the change.
- * maxAgeMs 0 turns cheap refusals off.
+ * (forget, through the cache-invalidation channel, wiring.ts; a subscriber back from a lost
+ * connection drops everything), and an answer asked before a forget is not learned after it
+ * (epoch). What the bound still costs: a seat, units or an opening whose message could not be
+ * published (Redis down just then), or a hold past its end not yet released by the expiry job,
+ * may be refused here for up to maxAgeMs after the change. maxAgeMs 0 turns cheap refusals off.
  */
 export class RefusalSnapshot {
   private readonly sessions = new LRUCache<string, SessionFacts>({ max: SESSIONS_MAX });
+  /** How many times facts were dropped (forget): an answer asked before one is not learned. */
+  private forgets = 0;
 
   constructor(
     readonly maxAgeMs: number,
@@ -88,9 +90,20 @@ export class RefusalSnapshot {
     return undefined;
   }
 
-  /** Keeps what a take script answered on this instance. */
-  learn(sessionId: string, userId: string, units: Units, r: TakeResult): void {
-    if (this.maxAgeMs <= 0) return;
+  /** Taken before asking the take script, and given back to learn with its answer. */
+  epoch(): number {
+    return this.forgets;
+  }
+
+  /**
+   * Keeps what a take script answered on this instance, unless facts were dropped since it was
+   * asked (askedAt, from epoch()): a seat the script named taken just before a release, learned
+   * just after the release's forget, would be refused here though free. Any session's forget
+   * counts, not only this one's: forgets are rare in a sale (units coming back), and a skipped
+   * fact only means the script is asked again.
+   */
+  learn(sessionId: string, userId: string, units: Units, r: TakeResult, askedAt: number): void {
+    if (this.maxAgeMs <= 0 || askedAt !== this.forgets) return;
     const at = this.now();
     const f = this.facts(sessionId);
     if (r.kind === 'taken') {
@@ -122,6 +135,7 @@ export class RefusalSnapshot {
 
   /** Units came back or the sale opened through this instance: its facts may be wrong now. */
   forget(sessionId: string): void {
+    this.forgets++;
     if (sessionId === '*') this.sessions.clear();
     else this.sessions.delete(sessionId);
   }
