@@ -139,6 +139,8 @@ export async function openBench(name, extraEnv) {
   return {
     deps,
     url,
+    /** The bench's configuration as its server reads it (but with jobs off here). */
+    config,
     /** The bench's server on `url`, once it answers. */
     startServer: (opts) => launch(env, url, opts),
     /**

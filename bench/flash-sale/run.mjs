@@ -123,7 +123,18 @@ function summarize(samples) {
 }
 
 /** The run's JSON (its last line) and a one-line summary before it. */
-function resultOf({ a, capacity, s, hello, helloAfter, cpu, requests, phases, scriptCalls }) {
+function resultOf({
+  a,
+  capacity,
+  s,
+  hello,
+  helloAfter,
+  cpu,
+  requests,
+  phases,
+  scriptCalls,
+  refusalMaxAgeMs,
+}) {
   const refused = requests - s.created;
   const result = {
     scenario: 'flash-sale',
@@ -151,6 +162,8 @@ function resultOf({ a, capacity, s, hello, helloAfter, cpu, requests, phases, sc
     // server's jobs add a few, so the share of refusals given without Redis is at least this.
     redis_script_calls: scriptCalls,
     refusals_without_script: Number(Math.max(0, 1 - (scriptCalls - s.created) / refused).toFixed(3)),
+    // The staleness bound of those refusals (REFUSAL_SNAPSHOT_MAX_AGE_MS) the server ran with.
+    refusal_snapshot_max_age_ms: refusalMaxAgeMs,
     // CPU microseconds per purchase request, by process (the machine's two cores are shared)
     cpu_us_per_request: Object.fromEntries(
       Object.entries(cpu).map(([k, v]) => [k, Math.round(v / requests)]),
@@ -228,6 +241,7 @@ async function main() {
       requests: samples.length,
       phases,
       scriptCalls,
+      refusalMaxAgeMs: bench.config.refusalSnapshotMaxAgeMs,
     });
     report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.created_201 !== result.committed_orders)

@@ -43,8 +43,12 @@ const EnvSchema = z.object({
   BATCH_ORDERS_MAX: int(200),
   BATCH_INFLIGHT_MAX: int(4),
   SEAT_STATES_CACHE_MS: int(500),
-  /** Staleness bound of cheap purchase refusals (orders/refusals.ts); 0 turns them off. */
-  REFUSAL_SNAPSHOT_MAX_AGE_MS: int(5_000),
+  /**
+   * Staleness bound of cheap purchase refusals (orders/refusals.ts); 0 turns them off. 30 s:
+   * releases reach every instance at once, so the bound only covers a lost message; against 5 s
+   * it took a third of the take-script calls off a flash sale.
+   */
+  REFUSAL_SNAPSHOT_MAX_AGE_MS: int(30_000),
   CATALOG_CACHE_MS: int(5_000),
   JOBS_ENABLED: bool(true),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),

@@ -44,14 +44,15 @@ const NEVER = -Infinity;
  *
  * Learned only from the take script's own answers on this instance (the seats it held, every
  * taken seat of a request it refused, units left, the count held, not on sale), each fact kept
- * for maxAgeMs of real time (`refusalSnapshotMaxAgeMs`, README): the staleness bound. The script stays the only authority
- * for a success: nothing here ever lets a purchase through, it only refuses. A release, an
- * opening or a rebuild through any instance drops the session's facts on every instance at once
- * (forget, through the cache-invalidation channel, wiring.ts; a subscriber back from a lost
- * connection drops everything), and an answer asked before a forget is not learned after it
- * (epoch). What the bound still costs: a seat, units or an opening whose message could not be
- * published (Redis down just then), or a hold past its end not yet released by the expiry job,
- * may be refused here for up to maxAgeMs after the change. maxAgeMs 0 turns cheap refusals off.
+ * for maxAgeMs of real time (`refusalSnapshotMaxAgeMs`, README): the staleness bound. The
+ * script stays the only authority for a success: nothing here ever lets a purchase through, it
+ * only refuses. A release, an opening or a rebuild through any instance drops the session's
+ * facts on every instance at once (forget, through the cache-invalidation channel, wiring.ts; a
+ * subscriber back from a lost connection drops everything), and an answer asked before a forget
+ * is not learned after it (epoch). What the bound still costs: a seat, units or an opening whose
+ * message could not be published (Redis down just then), or a hold past its end not yet released
+ * by the expiry job (it runs every second, ahead of the Redis hold's own end), may be refused
+ * here for up to maxAgeMs after the change. maxAgeMs 0 turns cheap refusals off.
  */
 export class RefusalSnapshot {
   private readonly sessions = new LRUCache<string, SessionFacts>({ max: SESSIONS_MAX });
