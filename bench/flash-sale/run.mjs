@@ -161,7 +161,9 @@ function resultOf({
     // is each refusal the instance could not give from what it knew (orders/refusals.ts); the
     // server's jobs add a few, so the share of refusals given without Redis is at least this.
     redis_script_calls: scriptCalls,
-    refusals_without_script: Number(Math.max(0, 1 - (scriptCalls - s.created) / refused).toFixed(3)),
+    refusals_without_script: refused
+      ? Number(Math.max(0, 1 - (scriptCalls - s.created) / refused).toFixed(3))
+      : null,
     // The staleness bound of those refusals (REFUSAL_SNAPSHOT_MAX_AGE_MS) the server ran with.
     refusal_snapshot_max_age_ms: refusalMaxAgeMs,
     // CPU microseconds per purchase request, by process (the machine's two cores are shared)
