@@ -233,8 +233,9 @@ export async function cleanup(config, { redisKeys = true } = {}) {
     }
     await ch.deleteExchange(`${config.amqpPrefix}.events`);
     await conn.close();
-  } catch {
-    /* RabbitMQ down: nothing was declared */
+  } catch (err) {
+    // RabbitMQ down (nothing was declared), or unreachable at this URL: say so, queues may be left.
+    console.warn(`cleanup: RabbitMQ queues of ${config.amqpPrefix} not deleted: ${err.message}`);
   }
   const { dropDatabase } = dist('db/pool.js');
   await dropDatabase(config.mysqlUrl);

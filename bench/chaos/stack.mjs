@@ -196,11 +196,14 @@ function killer(children) {
   };
 }
 
+/** The machine's RabbitMQ, which the stack reaches through a proxy (faults cut it). */
+const AMQP_PORT = 5672;
+
 /** The stack's pieces besides the server processes: Redis, proxies, simulator, balancer. */
 async function openServices(o, children, procs) {
   const redis = await privateRedis(children);
   const mysqlProxy = await startTcpProxy({ host: '127.0.0.1', port: 3306 });
-  const amqpProxy = await startTcpProxy({ host: '127.0.0.1', port: 5672 });
+  const amqpProxy = await startTcpProxy({ host: '127.0.0.1', port: AMQP_PORT });
   const { startSimulator } = require(`${root}/wechat-sim/dist/index.js`);
   const sim = await startSimulator({ notifyRetryScale: o.notifyRetryScale ?? 0.02, refundDelayMs: 300 });
   const apiPorts = await Promise.all(Array.from({ length: o.apis }, () => freePort()));
@@ -264,7 +267,9 @@ export async function openStack(o) {
       await mysqlProxy.close();
       await amqpProxy.close();
       await redis.stop();
-      await cleanup(config, { redisKeys: false }); // its Redis is gone with the stack
+      // The servers' broker URL is the proxy's, closed above: queues are deleted on RabbitMQ itself.
+      const direct = { ...config, amqpUrl: `amqp://guest:guest@127.0.0.1:${AMQP_PORT}` };
+      await cleanup(direct, { redisKeys: false }); // its Redis is gone with the stack
       if (!keepLogs) rmSync(logDir, { recursive: true, force: true });
     },
   };
