@@ -135,7 +135,9 @@ it('lists money taken in another currency until its automatic refund succeeds; t
     }),
   ]);
   const r = await ops('POST', `/payments/${payment.id}/refund`);
-  expect(r.body).toMatchObject({ paymentId: String(payment.id), refundStatus: 'processing' });
+  expect(r.body).toMatchObject({ paymentId: String(payment.id) });
+  // Sent: WeChat's success notice may already have landed by the time the answer reads it back.
+  expect(['processing', 'succeeded']).toContain(r.body.refundStatus);
   await p.until(
     async () => (await ops('GET')).body.foreignCurrency.length === 0,
     'the refund succeeded and the payment left the list',
