@@ -141,7 +141,10 @@ async function harnessDeps(base, tag) {
   const config = loadConfig({
     ...process.env,
     ...base,
+    // The harness (its checks, and the cleanup at close) reaches MySQL and RabbitMQ directly: the
+    // faults cut the servers' proxies, which close() stops before it cleans up.
     MYSQL_URL: `mysql://root@127.0.0.1:3306/showtix_${tag}`,
+    AMQP_URL: `amqp://guest:guest@127.0.0.1:${AMQP_PORT}`,
     JOBS_ENABLED: 'false',
     LOG_LEVEL: 'error',
   });
@@ -267,9 +270,7 @@ export async function openStack(o) {
       await mysqlProxy.close();
       await amqpProxy.close();
       await redis.stop();
-      // The servers' broker URL is the proxy's, closed above: queues are deleted on RabbitMQ itself.
-      const direct = { ...config, amqpUrl: `amqp://guest:guest@127.0.0.1:${AMQP_PORT}` };
-      await cleanup(direct, { redisKeys: false }); // its Redis is gone with the stack
+      await cleanup(config, { redisKeys: false }); // its Redis is gone with the stack
       if (!keepLogs) rmSync(logDir, { recursive: true, force: true });
     },
   };
