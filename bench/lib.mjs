@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { versionOf } from '../scripts/node24.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -187,10 +188,9 @@ export function serverNode() {
 }
 
 const nodeVersions = new Map();
-/** A Node binary's version ("v24.22.3"), asked once per binary; by default the servers' one. */
+/** A Node binary's version (scripts/node24 versionOf), asked once per binary; by default the servers' one. */
 export function nodeVersionOf(bin = serverNode()) {
-  if (!nodeVersions.has(bin))
-    nodeVersions.set(bin, execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim());
+  if (!nodeVersions.has(bin)) nodeVersions.set(bin, versionOf(bin) ?? `unknown (${bin} did not run)`);
   return nodeVersions.get(bin);
 }
 

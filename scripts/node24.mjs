@@ -31,7 +31,8 @@ const SERVER_TESTS = [
   'test/admin/auth.test.ts',
 ];
 
-function versionOf(bin) {
+/** A Node binary's `--version` ("v24.22.3"), or undefined when it does not run. */
+export function versionOf(bin) {
   const r = spawnSync(bin, ['--version'], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
