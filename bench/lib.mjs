@@ -213,24 +213,49 @@ export function runMain(main) {
   });
 }
 
+/** Every RabbitMQ queue a server of this config declares: each consumer's, its retry and dead letters. */
+function queueNames(config) {
+  const { QUEUES } = dist('workers.js');
+  return Object.keys(QUEUES).flatMap((name) =>
+    ['', '.retry', '.dead'].map((tail) => `${config.amqpPrefix}.${name}${tail}`),
+  );
+}
+
+/** The queues of this config still on RabbitMQ (after cleanup: none). */
+export async function leftQueues(config) {
+  const { default: amqp } = await import('amqplib');
+  const conn = await amqp.connect(config.amqpUrl);
+  const left = [];
+  try {
+    for (const q of queueNames(config)) {
+      // checkQueue closes its channel when the queue is missing: one channel per look.
+      const ch = await conn.createChannel();
+      ch.on('error', () => {});
+      if (
+        await ch.checkQueue(q).then(
+          () => true,
+          () => false,
+        )
+      )
+        left.push(q);
+      await ch.close().catch(() => {});
+    }
+  } finally {
+    await conn.close();
+  }
+  return left;
+}
+
 /**
  * Drops the benchmark's database, deletes its RabbitMQ queues and (unless the run had a Redis of
  * its own, already stopped: `redisKeys: false`) its Redis keys.
  */
 export async function cleanup(config, { redisKeys = true } = {}) {
-  const { QUEUES } = dist('workers.js');
   const { default: amqp } = await import('amqplib');
   try {
     const conn = await amqp.connect(config.amqpUrl);
     const ch = await conn.createChannel();
-    for (const name of Object.keys(QUEUES)) {
-      for (const q of [
-        `${config.amqpPrefix}.${name}`,
-        `${config.amqpPrefix}.${name}.retry`,
-        `${config.amqpPrefix}.${name}.dead`,
-      ])
-        await ch.deleteQueue(q);
-    }
+    for (const q of queueNames(config)) await ch.deleteQueue(q);
     await ch.deleteExchange(`${config.amqpPrefix}.events`);
     await conn.close();
   } catch (err) {

@@ -8,7 +8,7 @@
 // buyers hand tickets on (transfers.mjs) and a second session is cancelled mid-run (cancel.mjs);
 // buyers exchange tickets (改签, exchanges.mjs) and fans wait in line for a sold-out session's
 // returned units (候补, waitlist.mjs).
-import { dist, openSession, parseArgs, rng } from '../lib.mjs';
+import { dist, leftQueues, openSession, parseArgs, rng } from '../lib.mjs';
 import { auditReconciliation, audit } from './audit.mjs';
 import { runBuyers } from './buyers.mjs';
 import { adminLogin, allowTransfers, auditCancelled, cancelMidRun, seedCancelSession } from './cancel.mjs';
@@ -261,6 +261,9 @@ async function main() {
     `chaos: ${result.money.foreign ?? 0} payments taken in another currency, ${result.money.foreign_fen ?? 0} fen of them refunded`,
   );
   await stack.close({ keepLogs: violations.length > 0 });
+  // A run leaves nothing behind: its queues too (they were all left once, the cleanup unseen).
+  const queuesLeft = await leftQueues(stack.config);
+  if (queuesLeft.length) console.log(`chaos: queues left after close: ${queuesLeft.join(', ')}`);
   stack = undefined;
   const summary = {
     seed,
@@ -277,10 +280,11 @@ async function main() {
     refunds: result.counts?.refunds ?? {},
     cancelled_sessions: result.counts?.cancelled_sessions ?? 0,
     violations: violations.length,
+    queues_left: queuesLeft.length,
     heal_s,
   };
   console.log(JSON.stringify(summary));
-  return violations.length ? 1 : 0;
+  return violations.length || queuesLeft.length ? 1 : 0;
 }
 
 main().then(
