@@ -51,7 +51,7 @@ function buyerBodies(tour, n, seed) {
   return bodies;
 }
 
-async function purchaseRun(url, tokens, bodies) {
+async function purchaseRun(url, tokens, bodies, keyTag = 'bench-key') {
   const samples = []; // [endMs, latencyMs, status]
   const t0 = performance.now();
   await postOrders({
@@ -59,7 +59,7 @@ async function purchaseRun(url, tokens, bodies) {
     connections: CONNECTIONS,
     tokens,
     bodies,
-    keyTag: 'bench-key',
+    keyTag,
     onResponse: (status, _body, sentAt, now) => samples.push([now - t0, now - sentAt, status]),
   });
   return samples;
@@ -70,11 +70,15 @@ const IDLE_MS = 3000;
 const HOT_SEATS = 50;
 
 /**
- * Server CPU per request of a success and of a refusal, in two phases on a session of their own
+ * Server CPU per request of a success and of a refusal, in phases on a session of their own
  * after the sale: PHASE buyers each buy a seat nobody else asks for (all 201), then PHASE other
  * buyers ask for HOT_SEATS of those seats, PHASE / HOT_SEATS each (all 409): the refusal a flash
- * sale is mostly made of. Every request carries an idempotency key, as in the sale. The server's
- * CPU while idle (its jobs) is measured first and taken out of each phase.
+ * sale is mostly made of. Every request carries an idempotency key, as in the sale. Then the
+ * route's floor: the refusal phase's requests again, each with a malformed idempotency key ('!'
+ * is not allowed in one), answered 400 by the route once the request is authenticated, its body
+ * parsed and checked, before the order service runs: what the HTTP stack alone costs a purchase
+ * request, so that refusal - floor is what refusing costs. The server's CPU while idle (its jobs)
+ * is measured first and taken out of each phase.
  */
 async function cpuPhases(url, serverPid, probe, tokens) {
   const seats = probe.seatIds.slice(0, PHASE);
@@ -85,21 +89,40 @@ async function cpuPhases(url, serverPid, probe, tokens) {
   const idleStart = performance.now();
   await new Promise((r) => setTimeout(r, IDLE_MS));
   const idleUsPerMs = idle().server / (performance.now() - idleStart);
-  const phase = async (toks, bodies) => {
+  const phase = async (toks, bodies, keyTag = 'bench-key') => {
     const meter = cpuMeter({ server: serverPid });
     const t0 = performance.now();
-    const samples = await purchaseRun(url, toks, bodies);
+    const samples = await purchaseRun(url, toks, bodies, keyTag);
     const busy = meter().server - idleUsPerMs * (performance.now() - t0);
     const statuses = {};
     for (const s of samples) statuses[s[2]] = (statuses[s[2]] ?? 0) + 1;
     return { cpuUs: Math.round(Math.max(0, busy) / samples.length), statuses };
   };
   const success = await phase(tokens.slice(0, PHASE), seats.map(body));
-  const refusal = await phase(
-    tokens.slice(PHASE, 2 * PHASE),
-    seats.map((_, i) => body(seats[i % HOT_SEATS])),
-  );
-  return { success, refusal, idleUsPerS: Math.round(idleUsPerMs * 1000) };
+  // Refusal and floor differ by less than this machine's run-to-run noise: each is run twice,
+  // alternated (fresh idempotency keys each time), and their CPU averaged.
+  const refusalTokens = tokens.slice(PHASE, 2 * PHASE);
+  const refusalBodies = seats.map((_, i) => body(seats[i % HOT_SEATS]));
+  const runs = { refusal: [], floor: [] };
+  for (const round of [1, 2]) {
+    runs.refusal.push(await phase(refusalTokens, refusalBodies, `bench-refusal-${round}`));
+    runs.floor.push(await phase(refusalTokens, refusalBodies, `!${round}`));
+  }
+  const mean = ([a, b]) => ({
+    cpuUs: Math.round((a.cpuUs + b.cpuUs) / 2),
+    statuses: Object.fromEntries(
+      [...new Set([...Object.keys(a.statuses), ...Object.keys(b.statuses)])].map((k) => [
+        k,
+        (a.statuses[k] ?? 0) + (b.statuses[k] ?? 0),
+      ]),
+    ),
+  });
+  return {
+    success,
+    refusal: mean(runs.refusal),
+    floor: mean(runs.floor),
+    idleUsPerS: Math.round(idleUsPerMs * 1000),
+  };
 }
 
 /** Rates over the selling window: up to the last committed order (refusals after a sell-out are cheap). */
@@ -177,7 +200,15 @@ function resultOf({
     // what a refusal costs beyond the HTTP floor, in a figure that moves less than the rates.
     hello_cpu_us: Math.round(hello.cpuUs),
     refusal_over_hello: Number((phases.refusal.cpuUs / hello.cpuUs).toFixed(1)),
-    phase_statuses: { success: phases.success.statuses, refusal: phases.refusal.statuses },
+    // The purchase route's floor (cpuPhases): a request refused 400 after authentication, body
+    // parsing and checks, before the order service: the HTTP stack's share of a refusal.
+    floor_cpu_us: phases.floor.cpuUs,
+    refusal_over_floor_us: phases.refusal.cpuUs - phases.floor.cpuUs,
+    phase_statuses: {
+      success: phases.success.statuses,
+      refusal: phases.refusal.statuses,
+      floor: phases.floor.statuses,
+    },
     server_idle_cpu_us_per_s: phases.idleUsPerS,
     pinned: args.pin === true,
     at: new Date().toISOString(),
@@ -188,7 +219,8 @@ function resultOf({
       `p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms; hello-world ${result.hello_rps} req/s; ratio ${result.ratio}; ` +
       `CPU µs/request ${JSON.stringify(result.cpu_us_per_request)}; ` +
       `server CPU µs per success ${result.success_cpu_us}, per refusal ${result.refusal_cpu_us} ` +
-      `(hello-world ${result.hello_cpu_us}: a refusal costs ${result.refusal_over_hello} of them)`,
+      `(hello-world ${result.hello_cpu_us}: a refusal costs ${result.refusal_over_hello} of them; ` +
+      `the route's floor ${result.floor_cpu_us})`,
   );
   return result;
 }
@@ -229,7 +261,9 @@ async function main() {
     const cpu = meter();
     const scriptCalls = (await redisScriptCalls(deps.redis)) - scriptsBefore;
     const s = summarize(samples);
-    console.log(`CPU phases: ${PHASE} successes, then ${PHASE} refusals of the same seats ...`);
+    console.log(
+      `CPU phases: ${PHASE} successes, ${PHASE} refusals of the same seats, ${PHASE} at the floor ...`,
+    );
     const phases = await cpuPhases(url, server.child.pid, probe, probeTokens);
     await server.stop();
 
