@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { Clock } from './clock';
 import type { Logger } from 'pino';
 import { createApp, createOpsApp } from './app';
+import { apiServer } from './http/serve';
 import { closeDeps, createDeps, sessionChangesOf, transfersOf, type AppDeps } from './wiring';
 import { Scheduler, type JobSpec } from './jobs/scheduler';
 import { Leadership } from './jobs/leader';
@@ -168,7 +169,7 @@ export async function startServer(
   const app = createApp(deps);
   const scheduler = config.jobsEnabled && config.role === 'all' ? startJobs(deps) : undefined;
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
+    const s = apiServer(app, deps).listen(config.port, config.host, () => resolve(s));
   });
   server.keepAliveTimeout = 65_000;
   const addr = server.address();

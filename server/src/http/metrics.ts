@@ -188,6 +188,12 @@ export class Metrics {
     if (last !== undefined && upTo > last) this.queueAdmitted.inc({ session }, upTo - last);
   }
 
+  /** A request the shedder refused before Koa (http/serve.ts), counted as the middleware counts one. */
+  shedEarly(method: string | undefined): void {
+    this.httpDuration.observe({ method: method ?? 'GET', route: 'unmatched', status: 503 }, 0);
+    this.errors.inc({ code: 'OVERLOADED' });
+  }
+
   middleware() {
     return async (ctx: Context, next: Next) => {
       const end = this.httpDuration.startTimer();

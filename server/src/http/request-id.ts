@@ -17,6 +17,11 @@ export function requestIdMixin(): { reqId?: string } {
   return id ? { reqId: id } : {};
 }
 
+/** The id of a request: the X-Request-Id it came with when sane, else a new one. */
+export function requestIdOf(incoming: string): string {
+  return SANE_ID.test(incoming) ? incoming : randomUUID();
+}
+
 /**
  * X-Request-Id: honour a sane one from the proxy or client, otherwise make one; echo it in the
  * response (error answers too). With `context` (LOG_REQUEST_CONTEXT, config/runtime.ts) it is
@@ -28,8 +33,7 @@ export function requestIdMiddleware(log: Logger, context = true) {
   // promise per request (each one also pays the async hooks AsyncLocalStorage installs).
   const within = context ? (id: string, fn: Next) => current.run(id, fn) : (_id: string, fn: Next) => fn();
   return (ctx: Context, next: Next) => {
-    const incoming = ctx.get('X-Request-Id');
-    const id = SANE_ID.test(incoming) ? incoming : randomUUID();
+    const id = requestIdOf(ctx.get('X-Request-Id'));
     ctx.state.requestId = id;
     ctx.set('X-Request-Id', id);
     // The per-request debug line (its fields and timing) only when debug is on.

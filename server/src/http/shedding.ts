@@ -1,8 +1,10 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Context, Next } from 'koa';
 import { ERRORS } from '@showtix/shared-types';
 import { ADMIN_PREFIX } from './admin/http';
 import { AdaptiveLimit } from './concurrency-limit';
+import { requestIdOf } from './request-id';
 
 export interface SheddingOptions {
   /** Refuse while the event loop's recent lag (p99 of the last window) is over this; 0: off. */
@@ -19,6 +21,10 @@ export interface SheddingOptions {
   /** How often the lag is sampled; the refusal follows a saturation within about this long. */
   sampleMs?: number;
 }
+
+const OVERLOADED_BODY = Buffer.from(
+  JSON.stringify({ error: { code: 'OVERLOADED', message: ERRORS.OVERLOADED.message } }),
+);
 
 /** The timer resolution of the lag histogram: fine enough for bounds of tens of milliseconds. */
 const RESOLUTION_MS = 10;
@@ -111,17 +117,51 @@ export class LoadShedder {
     this.adaptive?.update();
   }
 
-  /** Why this instance refuses new work now, or undefined when it takes it. */
-  saturated(): 'lag' | 'inflight' | undefined {
-    if (this.o.maxInflight > 0 && this.inFlight() > this.inflightLimit) return 'inflight';
+  /**
+   * Why this instance refuses new work now, or undefined when it takes it. `arriving`: requests
+   * not yet counted in flight that would be (1 before the lifecycle middleware has counted one).
+   */
+  saturated(arriving = 0): 'lag' | 'inflight' | undefined {
+    if (this.o.maxInflight > 0 && this.inFlight() + arriving > this.inflightLimit) return 'inflight';
     if (this.o.maxEventLoopLagMs > 0 && this.lag > this.o.maxEventLoopLagMs) return 'lag';
     return undefined;
   }
 
-  /** After the lifecycle middleware (it counts this request as in flight). */
+  /**
+   * Before Koa (http/serve.ts): answers a saturated instance's 503 from the raw request, with the
+   * request id it was given (or a new one); true if it did. Under overload most requests are
+   * refused, and through Koa each refusal paid for a context and four middlewares: refusing
+   * alone kept the event loop saturated, and admitted requests waited behind the refusals.
+   */
+  refuseEarly(req: IncomingMessage, res: ServerResponse): boolean {
+    if (!this.saturated(1)) return false;
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    if (exempt(q === -1 ? url : url.slice(0, q))) return false;
+    this.refusedCount++;
+    const incoming = req.headers['x-request-id'];
+    res.writeHead(503, {
+      'X-Request-Id': requestIdOf(typeof incoming === 'string' ? incoming : ''),
+      'Retry-After': this.retryAfter,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': OVERLOADED_BODY.length,
+    });
+    res.end(OVERLOADED_BODY);
+    return true;
+  }
+
+  private get retryAfter(): string {
+    return String(this.o.retryAfterS);
+  }
+
+  /**
+   * After the lifecycle middleware (it counts this request as in flight). What refuseEarly let
+   * through is refused here only if the instance saturated since (or it is served without
+   * http/serve.ts); the adaptive bound's timing of admitted requests starts here.
+   */
   middleware() {
     const body = { error: { code: 'OVERLOADED', message: ERRORS.OVERLOADED.message } };
-    const retryAfter = String(this.o.retryAfterS);
+    const retryAfter = this.retryAfter;
     return async (ctx: Context, next: Next) => {
       if (exempt(ctx.path)) return next();
       if (this.saturated()) {

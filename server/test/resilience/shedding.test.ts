@@ -1,3 +1,5 @@
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import Koa from 'koa';
 import { serverForFile } from '../helpers/http';
 import { holdInFlight } from '../helpers/in-flight';
 
@@ -65,4 +67,63 @@ it('refuses while the event loop lags over the bound (sustained), then recovers'
   // Idle again: two quiet windows later the lag is back under the bound.
   expect(await recovers()).toBe(200);
   expect(t.env.deps.shedder.lagMs).toBeLessThan(100);
+});
+
+/** One request on `agent`: its status, headers, body, and whether it reused a kept-alive socket. */
+function send(
+  agent: Agent,
+  method: string,
+  path: string,
+  o: { body?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: IncomingMessage['headers']; body: string; reused: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${t.api.url}${path}`, { method, agent, headers: o.headers ?? {} }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, body, reused: req.reusedSocket }),
+      );
+    });
+    req.on('error', reject);
+    req.end(o.body);
+  });
+}
+
+const OVERLOADED_METRIC = async () =>
+  (await t.env.deps.metrics.errors.get()).values.find((v) => v.labels.code === 'OVERLOADED')?.value ?? 0;
+
+it("answers a saturated instance's 503 before Koa: no context is built, the request id and the metrics are kept, and the kept-alive connection serves the next request", async () => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const contexts = jest.spyOn(Koa.prototype, 'createContext');
+  const countedBefore = await OVERLOADED_METRIC();
+  const slow = await holdInFlight(t.api.url, () => t.env.deps.lifecycle.inFlight, INFLIGHT_MAX);
+  try {
+    contexts.mockClear();
+    // A purchase with its body, as a fan's would be: refused without anything of it being read.
+    const refused = await send(agent, 'POST', '/api/v1/orders', {
+      headers: { 'content-type': 'application/json', 'x-request-id': 'trace-0123456789' },
+      body: JSON.stringify({ sessionId: '1', seatIds: ['1', '2'] }),
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('2');
+    expect(refused.headers['x-request-id']).toBe('trace-0123456789');
+    expect(JSON.parse(refused.body)).toEqual({
+      error: { code: 'OVERLOADED', message: '当前访问人数过多，请稍后再试' },
+    });
+    // Through Koa, the refusal built a context and ran four middlewares first (issue 14).
+    expect(contexts).not.toHaveBeenCalled();
+    expect(await OVERLOADED_METRIC()).toBe(countedBefore + 1);
+    // A probe is never refused, early or late.
+    expect((await send(agent, 'GET', '/livez')).status).toBe(200);
+  } finally {
+    for (const r of slow) r.destroy();
+    contexts.mockRestore();
+  }
+  expect(await recovers()).toBe(200);
+  // The refused request's body was drained: the same connection carries the next request.
+  const next = await send(agent, 'GET', '/api/v1/shows');
+  expect(next.status).toBe(200);
+  expect(next.reused).toBe(true);
+  agent.destroy();
 });
