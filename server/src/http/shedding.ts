@@ -48,6 +48,22 @@ function exempt(path: string): boolean {
 }
 
 /**
+ * A raw request target's path, as Koa's ctx.path reads it (parseurl): the origin form without
+ * its query, or the path of an absolute form (`GET http://host/livez`).
+ */
+function pathOf(url: string): string {
+  if (!url.startsWith('/')) {
+    try {
+      return new URL(url).pathname;
+    } catch {
+      return url;
+    }
+  }
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/**
  * Early refusal of an instance that is saturated, so that the requests it admits stay fast
  * instead of every request slowing down together. Two cheap signals, both read without any
  * I/O: the event loop's lag over the last sample window (monitorEventLoopDelay), and the number
@@ -134,10 +150,7 @@ export class LoadShedder {
    * alone kept the event loop saturated, and admitted requests waited behind the refusals.
    */
   refuseEarly(req: IncomingMessage, res: ServerResponse): boolean {
-    if (!this.saturated(1)) return false;
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    if (exempt(q === -1 ? url : url.slice(0, q))) return false;
+    if (!this.saturated(1) || exempt(pathOf(req.url ?? '/'))) return false;
     this.refusedCount++;
     const incoming = req.headers['x-request-id'];
     res.writeHead(503, {

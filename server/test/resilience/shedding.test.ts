@@ -77,7 +77,9 @@ function send(
   o: { body?: string; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; headers: IncomingMessage['headers']; body: string; reused: boolean }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${t.api.url}${path}`, { method, agent, headers: o.headers ?? {} }, (res) => {
+    // An absolute `path` is sent as it is: the absolute form of a request target.
+    const target = { method, agent, headers: o.headers ?? {}, path };
+    const req = httpRequest(t.api.url, target, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
@@ -115,8 +117,11 @@ it("answers a saturated instance's 503 before Koa: no context is built, the requ
     // Through Koa, the refusal built a context and ran four middlewares first (issue 14).
     expect(contexts).not.toHaveBeenCalled();
     expect(await OVERLOADED_METRIC()).toBe(countedBefore + 1);
-    // A probe is never refused, early or late.
+    // A probe is never refused, early or late, whatever form its request target takes.
     expect((await send(agent, 'GET', '/livez')).status).toBe(200);
+    expect((await send(agent, 'GET', '/readyz?verbose=1')).status).toBe(200);
+    expect((await send(agent, 'GET', `${t.api.url}/livez`)).status).toBe(200);
+    expect((await send(agent, 'GET', `${t.api.url}/api/v1/shows`)).status).toBe(503);
   } finally {
     for (const r of slow) r.destroy();
     contexts.mockRestore();
