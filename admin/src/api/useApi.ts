@@ -37,6 +37,7 @@ export function useApi<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   useEffect(() => {
     void reload();
     // Reloads only when the caller's deps change; the loader itself is read through a ref.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's list is the point
   }, deps);
   return { data, error, loading, reload };
 }
