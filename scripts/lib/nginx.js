@@ -1,7 +1,7 @@
 // An nginx prefix of its own for the deployment templates (deploy/nginx): scripts/cluster.mjs and
 // the server's jest suites (server/test/helpers/nginx.ts) lay theirs out with these. Plain
 // CommonJS and Node built-ins only (types in nginx.d.ts), so both can load it.
-const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { chmodSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
 const TEMPLATES = path.resolve(__dirname, '../../deploy/nginx');
@@ -23,13 +23,17 @@ function clusterSite(port, upstreams) {
 }
 
 /**
- * Lays out `prefix`: logs/, the site as showtix.conf and a main nginx.conf that includes it (its
+ * Lays out `prefix`: logs/, the site as showtix.conf (its SHOWTIX_CACHE_DIR: prefix/cache) and a main nginx.conf that includes it (its
  * pid, logs and temp files inside the prefix). Answers nginx's arguments for that prefix; the
  * caller adds '-t' or '-g', 'daemon off;'.
  */
 function layOut(prefix, siteConf, workerConnections) {
   mkdirSync(path.join(prefix, 'logs'), { recursive: true });
-  writeFileSync(path.join(prefix, 'showtix.conf'), siteConf);
+  // nginx's workers (not root) write the cache below it: a mkdtemp folder (0700) would stop them.
+  chmodSync(prefix, 0o755);
+  // The templates' micro-cache (seat states, layouts) lives in the prefix too.
+  const conf = siteConf.replaceAll('${SHOWTIX_CACHE_DIR}', path.join(prefix, 'cache'));
+  writeFileSync(path.join(prefix, 'showtix.conf'), conf);
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
     .map((t) => `  ${t}_temp_path ${prefix}/${t};`)
     .join('\n');

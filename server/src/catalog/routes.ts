@@ -6,6 +6,14 @@ import type { CatalogService } from './service';
 import type { SeatMapService } from '../inventory/seatmap';
 import { sendLayout } from './layout-http';
 
+/**
+ * Seat states are the same for every fan (no user in them) and already up to
+ * SEAT_STATES_CACHE_MS old: a proxy or CDN in front may serve one answer (per `since`) to a
+ * crowd for a second, and keep serving it up to 30 s while no instance can answer
+ * (deploy/nginx micro-caches them). In a hot sale every open seat map polls this.
+ */
+export const SEAT_STATES_CACHE_CONTROL = 'public, max-age=1, stale-while-revalidate=2, stale-if-error=30';
+
 export function catalogRoutes(
   catalog: CatalogService,
   seatmaps: SeatMapService,
@@ -32,6 +40,7 @@ export function catalogRoutes(
     const reply = await seatmaps.seatStatesSince(pathId(ctx.params.sessionId), since, clock.now().getTime());
     // How long the client waits before its next poll (raised by a degradation switch).
     ctx.body = { ...reply, pollAfterMs: pollMs() };
+    ctx.set('Cache-Control', SEAT_STATES_CACHE_CONTROL);
   });
   r.get('/sessions/:sessionId/layout', async (ctx) => {
     sendLayout(ctx, await seatmaps.layout(pathId(ctx.params.sessionId)));
