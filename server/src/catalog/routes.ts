@@ -7,12 +7,13 @@ import type { SeatMapService } from '../inventory/seatmap';
 import { sendLayout } from './layout-http';
 
 /**
- * Seat states are the same for every fan (no user in them) and already up to
- * SEAT_STATES_CACHE_MS old: a proxy or CDN in front may serve one answer (per `since`) to a
- * crowd for a second, and keep serving it up to 30 s while no instance can answer
- * (deploy/nginx micro-caches them). In a hot sale every open seat map polls this.
+ * The catalog's answers are the same for every fan (no user in them), and seat states are
+ * already up to SEAT_STATES_CACHE_MS old: a proxy or CDN in front may serve one answer (per URL)
+ * to a crowd for a second, and keep serving it up to 30 s while no instance can answer
+ * (deploy/nginx micro-caches them). In a hot sale every open seat map polls the seat states and
+ * every fan refreshes the session page. Set on success only: an error is never cached.
  */
-export const SEAT_STATES_CACHE_CONTROL = 'public, max-age=1, stale-while-revalidate=2, stale-if-error=30';
+export const PUBLIC_BRIEF_CACHE = 'public, max-age=1, stale-while-revalidate=2, stale-if-error=30';
 
 export function catalogRoutes(
   catalog: CatalogService,
@@ -25,12 +26,15 @@ export function catalogRoutes(
     // A category that is not one of SHOW_CATEGORIES is refused (400), not read as "none".
     const { category } = ShowListQuerySchema.parse(ctx.query);
     ctx.body = { items: await catalog.listShows(category) };
+    ctx.set('Cache-Control', PUBLIC_BRIEF_CACHE);
   });
   r.get('/shows/:showId', async (ctx) => {
     ctx.body = await catalog.showDetail(pathId(ctx.params.showId));
+    ctx.set('Cache-Control', PUBLIC_BRIEF_CACHE);
   });
   r.get('/sessions/:sessionId', async (ctx) => {
     ctx.body = await catalog.sessionDetail(pathId(ctx.params.sessionId));
+    ctx.set('Cache-Control', PUBLIC_BRIEF_CACHE);
   });
   r.get('/sessions/:sessionId/seatmap', async (ctx) => {
     ctx.body = await seatmaps.seatMap(pathId(ctx.params.sessionId), clock.now().getTime());
@@ -40,7 +44,7 @@ export function catalogRoutes(
     const reply = await seatmaps.seatStatesSince(pathId(ctx.params.sessionId), since, clock.now().getTime());
     // How long the client waits before its next poll (raised by a degradation switch).
     ctx.body = { ...reply, pollAfterMs: pollMs() };
-    ctx.set('Cache-Control', SEAT_STATES_CACHE_CONTROL);
+    ctx.set('Cache-Control', PUBLIC_BRIEF_CACHE);
   });
   r.get('/sessions/:sessionId/layout', async (ctx) => {
     sendLayout(ctx, await seatmaps.layout(pathId(ctx.params.sessionId)));

@@ -1,12 +1,13 @@
 import { serverForFile } from '../helpers/http';
 import { startNginx, type Nginx } from '../helpers/nginx';
 import { createSession, type SessionFixture } from '../helpers/fixtures';
-import { SEAT_STATES_CACHE_CONTROL } from '../../src/catalog/routes';
+import { PUBLIC_BRIEF_CACHE } from '../../src/catalog/routes';
 
 /**
- * Behind the deployment's nginx (deploy/nginx/showtix.conf.template), a session's seat states
- * and versioned layout are micro-cached: a crowd's simultaneous polls cost the API one request,
- * and while no instance answers, the last seat states are served for up to 30 s.
+ * Behind the deployment's nginx (deploy/nginx/showtix.conf.template), the catalog's reads (shows,
+ * sessions, seat states, the versioned layout) are micro-cached: a crowd's simultaneous requests
+ * cost the API one, errors are never kept, and while no instance answers, the last seat states
+ * are served for up to 30 s.
  */
 const t = serverForFile();
 let nginx: Nginx;
@@ -36,10 +37,34 @@ async function viaNginx(path: string): Promise<{ status: number; cache: string |
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-it('seat states say they may be cached briefly by anyone: they carry no user', async () => {
-  const res = await t.api.call('GET', `/api/v1/sessions/${s.sessionId}/seat-states`);
-  expect(res.status).toBe(200);
-  expect(res.headers.get('cache-control')).toBe(SEAT_STATES_CACHE_CONTROL);
+it('the catalog says it may be cached briefly by anyone (it carries no user); an error does not', async () => {
+  for (const path of [
+    '/api/v1/shows',
+    `/api/v1/sessions/${s.sessionId}`,
+    `/api/v1/sessions/${s.sessionId}/seat-states`,
+  ]) {
+    const res = await t.api.call('GET', path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe(PUBLIC_BRIEF_CACHE);
+  }
+  const missing = await t.api.call('GET', '/api/v1/sessions/999999999');
+  expect(missing.status).toBe(404);
+  expect(missing.headers.get('cache-control')).toBeNull();
+});
+
+it("the session page's read is kept for the crowd; a 404 is asked again each time", async () => {
+  const path = `/api/v1/sessions/${s.sessionId}`;
+  const first = await viaNginx(path);
+  expect(first.status).toBe(200);
+  expect(first.cache).toBe('MISS');
+  const second = await viaNginx(path);
+  expect(second.cache).toBe('HIT');
+  expect(second.body).toBe(first.body);
+  for (let i = 0; i < 2; i++) {
+    const missing = await viaNginx('/api/v1/sessions/999999999');
+    expect(missing.status).toBe(404);
+    expect(missing.cache).toBe('MISS');
+  }
 });
 
 it("a crowd's simultaneous polls of one URL cost the API one request", async () => {
