@@ -23,15 +23,15 @@ function clusterSite(port, upstreams) {
 }
 
 /**
- * Lays out `prefix`: logs/, the site as showtix.conf (its SHOWTIX_CACHE_DIR: prefix/cache) and a main nginx.conf that includes it (its
- * pid, logs and temp files inside the prefix). Answers nginx's arguments for that prefix; the
- * caller adds '-t' or '-g', 'daemon off;'.
+ * Lays out `prefix`: logs/, the site as showtix.conf (its SHOWTIX_CACHE_DIR: prefix/cache) and
+ * a main nginx.conf that includes it (its pid, logs and temp files inside the prefix). Answers
+ * nginx's arguments for that prefix; the caller adds '-t' or '-g', 'daemon off;'.
  */
 function layOut(prefix, siteConf, workerConnections) {
   mkdirSync(path.join(prefix, 'logs'), { recursive: true });
   // nginx's workers (not root) write the cache below it: a mkdtemp folder (0700) would stop them.
   chmodSync(prefix, 0o755);
-  // The templates' micro-cache (seat states, layouts) lives in the prefix too.
+  // The templates' micro-cache (the catalog's reads) lives in the prefix too.
   const conf = siteConf.replaceAll('${SHOWTIX_CACHE_DIR}', path.join(prefix, 'cache'));
   writeFileSync(path.join(prefix, 'showtix.conf'), conf);
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
