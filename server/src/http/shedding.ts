@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import parseurl from 'parseurl';
 import type { Context, Next } from 'koa';
 import { ERRORS } from '@showtix/shared-types';
 import { ADMIN_PREFIX } from './admin/http';
@@ -22,9 +23,9 @@ export interface SheddingOptions {
   sampleMs?: number;
 }
 
-const OVERLOADED_BODY = Buffer.from(
-  JSON.stringify({ error: { code: 'OVERLOADED', message: ERRORS.OVERLOADED.message } }),
-);
+/** A refusal's answer: Koa's middleware sends the object, the early path its bytes. */
+const OVERLOADED = { error: { code: 'OVERLOADED', message: ERRORS.OVERLOADED.message } };
+const OVERLOADED_BODY = Buffer.from(JSON.stringify(OVERLOADED));
 
 /** The timer resolution of the lag histogram: fine enough for bounds of tens of milliseconds. */
 const RESOLUTION_MS = 10;
@@ -48,22 +49,6 @@ function exempt(path: string): boolean {
 }
 
 /**
- * A raw request target's path, as Koa's ctx.path reads it (parseurl): the origin form without
- * its query, or the path of an absolute form (`GET http://host/livez`).
- */
-function pathOf(url: string): string {
-  if (!url.startsWith('/')) {
-    try {
-      return new URL(url).pathname;
-    } catch {
-      return url;
-    }
-  }
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
-}
-
-/**
  * Early refusal of an instance that is saturated, so that the requests it admits stay fast
  * instead of every request slowing down together. Two cheap signals, both read without any
  * I/O: the event loop's lag over the last sample window (monitorEventLoopDelay), and the number
@@ -79,11 +64,14 @@ export class LoadShedder {
   private sampledAt = 0;
   private refusedCount = 0;
   private readonly adaptive?: AdaptiveLimit;
+  /** What Retry-After tells a refused client. */
+  private readonly retryAfter: string;
 
   constructor(
     private readonly o: SheddingOptions,
     private readonly inFlight: () => number,
   ) {
+    this.retryAfter = String(o.retryAfterS);
     this.histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
     if (o.maxInflight > 0 && o.latencyTargetMs > 0)
       this.adaptive = new AdaptiveLimit({ max: o.maxInflight, targetMs: o.latencyTargetMs });
@@ -150,7 +138,8 @@ export class LoadShedder {
    * alone kept the event loop saturated, and admitted requests waited behind the refusals.
    */
   refuseEarly(req: IncomingMessage, res: ServerResponse): boolean {
-    if (!this.saturated(1) || exempt(pathOf(req.url ?? '/'))) return false;
+    // The path as Koa's ctx.path reads it (parseurl, which keeps its parse on the request).
+    if (!this.saturated(1) || exempt(parseurl(req)?.pathname ?? '/')) return false;
     this.refusedCount++;
     const incoming = req.headers['x-request-id'];
     res.writeHead(503, {
@@ -163,25 +152,19 @@ export class LoadShedder {
     return true;
   }
 
-  private get retryAfter(): string {
-    return String(this.o.retryAfterS);
-  }
-
   /**
    * After the lifecycle middleware (it counts this request as in flight). What refuseEarly let
    * through is refused here only if the instance saturated since (or it is served without
    * http/serve.ts); the adaptive bound's timing of admitted requests starts here.
    */
   middleware() {
-    const body = { error: { code: 'OVERLOADED', message: ERRORS.OVERLOADED.message } };
-    const retryAfter = this.retryAfter;
     return async (ctx: Context, next: Next) => {
       if (exempt(ctx.path)) return next();
       if (this.saturated()) {
         this.refusedCount++;
         ctx.status = 503;
-        ctx.set('Retry-After', retryAfter);
-        ctx.body = body;
+        ctx.set('Retry-After', this.retryAfter);
+        ctx.body = OVERLOADED;
         return;
       }
       const adaptive = this.adaptive;
