@@ -6,7 +6,7 @@
 // Last line: JSON {direct_polls_per_s, nginx_polls_per_s, api_cpu_us_per_poll_direct,
 // api_cpu_us_per_poll_nginx, nginx_cpu_us_per_poll, hello_rps, direct_ratio, nginx_ratio, rounds,
 // ...}, also written to bench/results/.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import { cpuMeter, freePort, helloCeiling, openBench, report, runMain, scenarioA
 import { seedTour } from '../flash-sale/seed.mjs';
 
 const require = createRequire(import.meta.url);
-const { layOut, site } = require('../../scripts/lib/nginx.js');
+const { site, startNginx } = require('../../scripts/lib/nginx.js');
 
 const { smoke, num } = scenarioArgs();
 const SEATS = smoke ? 1000 : 10_000;
@@ -27,36 +27,22 @@ const CONNECTIONS = num('connections', 100);
 const mean = (xs) => Number((xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1));
 
 /** The deployment's nginx in front of `upstream` (host:port), in a prefix of its own. */
-async function startNginx(upstream) {
+async function nginxInFront(upstream) {
   const port = await freePort();
   const prefix = mkdtempSync(path.join(tmpdir(), 'showtix-bench-nginx-'));
   const conf = site('showtix.conf.template', port, { SHOWTIX_UPSTREAM: upstream });
-  const proc = spawn('/usr/sbin/nginx', [...layOut(prefix, conf, 4096), '-g', 'daemon off;'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      await fetch(`${url}/nginx-health-none`);
-      break;
-    } catch {
-      if (i > 100 || proc.exitCode !== null) throw new Error('nginx did not start');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const nginx = await startNginx(prefix, conf, port, 4096);
   // Its workers do the serving (the master only supervises).
-  const workers = execFileSync('pgrep', ['-P', String(proc.pid)])
+  const workers = execFileSync('pgrep', ['-P', String(nginx.child.pid)])
     .toString()
     .trim()
     .split('\n')
     .map(Number);
   return {
-    url,
+    url: nginx.url,
     workers,
     async close() {
-      const exited = new Promise((r) => proc.once('exit', r));
-      if (proc.exitCode === null) proc.kill('SIGTERM');
-      await exited;
+      await nginx.close();
       rmSync(prefix, { recursive: true, force: true });
     },
   };
@@ -87,7 +73,7 @@ async function main() {
     console.log('measuring the Koa hello-world ceiling ...');
     const hello = await helloCeiling({ connections: CONNECTIONS, seconds: smoke ? 2 : 5 });
     const server = await bench.startServer();
-    nginx = await startNginx(new URL(bench.url).host);
+    nginx = await nginxInFront(new URL(bench.url).host);
     const full = await (await fetch(`${bench.url}/api/v1/sessions/${session.id}/seat-states`)).json();
     const pollPath = `/api/v1/sessions/${session.id}/seat-states?since=${full.version}`;
     await fetch(nginx.url + pollPath);

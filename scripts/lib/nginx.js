@@ -2,6 +2,8 @@
 // the server's jest suites (server/test/helpers/nginx.ts) lay theirs out with these. Plain
 // CommonJS and Node built-ins only (types in nginx.d.ts), so both can load it.
 const { chmodSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { spawn } = require('node:child_process');
+const { connect } = require('node:net');
 const path = require('node:path');
 
 const TEMPLATES = path.resolve(__dirname, '../../deploy/nginx');
@@ -53,4 +55,44 @@ ${temp}
   return ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'logs/error.log')];
 }
 
-module.exports = { site, clusterSite, layOut };
+/** Whether something accepts connections on 127.0.0.1:port. */
+function listening(port) {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Debian's nginx in the foreground as this process's child, `siteConf` (listening on
+ * 127.0.0.1:port) laid out in `prefix`; resolves once it accepts connections. close() stops it
+ * (the prefix stays the caller's). `child.pid` is the master; its workers serve.
+ */
+async function startNginx(prefix, siteConf, port, workerConnections = 256) {
+  const child = spawn(
+    '/usr/sbin/nginx',
+    [...layOut(prefix, siteConf, workerConnections), '-g', 'daemon off;'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr.on('data', (b) => (stderr += b.toString()));
+  const exited = new Promise((resolve) => child.once('exit', () => resolve()));
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  for (let i = 0; !(await listening(port)); i++) {
+    if (child.exitCode !== null || i > 100) {
+      child.kill('SIGKILL');
+      await exited;
+      throw new Error(`nginx did not start: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { child, url: `http://127.0.0.1:${port}`, close };
+}
+
+module.exports = { site, clusterSite, layOut, startNginx };
