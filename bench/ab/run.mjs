@@ -1,6 +1,6 @@
 // A/B: server CPU per request of two configurations of the same build, side by side.
 // Usage: npm run bench -- --scenario ab [--a-env '{"LOG_REQUEST_CONTEXT":"on"}'
-//   --b-env '{"LOG_REQUEST_CONTEXT":"off"}' --cases livez,refusal --rounds 7 --requests 8000 --smoke]
+//   --b-env '{"LOG_REQUEST_CONTEXT":"off"}' --cases livez,refusal,poll --rounds 7 --requests 8000 --smoke]
 // Both servers run at once on one database (jobs off on both, so neither pays for them), and the
 // rounds alternate which goes first: on a shared machine whose speed drifts by 2x within
 // minutes, two servers measured one after the other differ by more than most changes do. Last
@@ -26,6 +26,8 @@ const A_ENV = JSON.parse(args['a-env'] ?? '{}');
 const B_ENV = JSON.parse(args['b-env'] ?? '{}');
 /** Seats the refusal case asks for: bought in the warm-up, then asked for by many buyers. */
 const HOT_SEATS = 50;
+/** Fans in the poll case's waiting room, each polling in turn. */
+const POLLERS = 200;
 const CONNECTIONS = 100;
 
 const median = (xs) =>
@@ -37,9 +39,9 @@ const median = (xs) =>
 /**
  * livez: the whole middleware stack and the routers, no logic. refusal: a purchase of a seat
  * another buyer holds (409 from what the instance knows, orders/refusals.ts), each by a buyer
- * of its own, as in a sale.
+ * of its own, as in a sale. poll: the waiting room's poll, by fans in the room in turn.
  */
-function caseRunner(c, probe, takeTokens) {
+function caseRunner(c, probe, takeTokens, room) {
   const body = (i) => JSON.stringify({ sessionId: probe.id, seatIds: [probe.seatIds[i % HOT_SEATS]] });
   if (c === 'livez')
     return (url) => autocannon({ url: `${url}/livez`, connections: CONNECTIONS, amount: REQUESTS });
@@ -53,12 +55,38 @@ function caseRunner(c, probe, takeTokens) {
         keyTag: `ab-${Math.random().toString(36).slice(2)}`,
         onResponse: () => {},
       });
-  throw new Error(`unknown case ${c}: livez or refusal`);
+  if (c === 'poll')
+    return (url) => autocannon({ url, connections: CONNECTIONS, amount: REQUESTS, requests: room.polls });
+  throw new Error(`unknown case ${c}: livez, refusal or poll`);
+}
+
+/** A session with its waiting room on, `tokens`' fans in it, and one poll request per fan. */
+async function pollRoom(bench, url, tokens) {
+  const [s] = await seedTour(bench.deps, { sessions: 1, seatsPerSession: 10, zoneCapacity: 10 });
+  await bench.deps.db.query('UPDATE show_sessions SET queue_enabled = 1 WHERE id = ?', [s.id]);
+  // The room opens (the lifecycle job's tick, but jobs are off here): joins then queue in order.
+  await bench.deps.queue.tick(await bench.deps.catalog.requireSession(String(s.id)), new Date());
+  const path = `/api/v1/sessions/${s.id}/queue`;
+  for (const t of tokens) {
+    const headers = { authorization: `Bearer ${t}`, 'content-type': 'application/json' };
+    const res = await fetch(`${url}${path}/join`, { method: 'POST', headers, body: '{}' });
+    if (res.status !== 200) throw new Error(`join: ${res.status} ${await res.text()}`);
+  }
+  const probe = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${tokens[0]}` } });
+  const state = (await probe.json()).state;
+  if (state !== 'waiting') throw new Error(`poll: ${probe.status} ${state}`);
+  return { polls: tokens.map((t) => ({ method: 'GET', path, headers: { authorization: `Bearer ${t}` } })) };
 }
 
 async function main() {
   const startedAt = new Date().toISOString();
-  const bench = await openBench('ab', { RATE_PURCHASE_IP: '0/1', JOBS_ENABLED: 'false' });
+  const bench = await openBench('ab', {
+    RATE_PURCHASE_IP: '0/1',
+    RATE_POLL_USER: '100000000/60',
+    RATE_POLL_IP: '0/1',
+    RATE_QUEUE_IP: '0/1',
+    JOBS_ENABLED: 'false',
+  });
   try {
     const [probe] = await seedTour(bench.deps, { sessions: 1, seatsPerSession: 1000, zoneCapacity: 1 });
     const tokens = await seedUsers(bench.deps, HOT_SEATS + REQUESTS * (ROUNDS + 1) * 2);
@@ -76,10 +104,13 @@ async function main() {
       keyTag: 'ab-hot-seats',
       onResponse: () => {},
     });
+    const room = CASES.includes('poll')
+      ? await pollRoom(bench, servers.A.url, takeTokens(POLLERS))
+      : undefined;
     const cpu = { A: {}, B: {} };
     const measure = async (side, c, keep) => {
       const meter = cpuMeter({ s: servers[side].child.pid });
-      await caseRunner(c, probe, takeTokens)(servers[side].url);
+      await caseRunner(c, probe, takeTokens, room)(servers[side].url);
       if (keep) (cpu[side][c] ??= []).push(Math.round(meter().s / REQUESTS));
     };
     for (let r = 0; r <= ROUNDS; r++) {

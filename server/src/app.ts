@@ -7,7 +7,8 @@ import { appError } from './errors';
 import { ping } from './db/ping';
 import { errorMiddleware } from './http/errors';
 import { requireAuth } from './http/auth';
-import { securityHeaders } from './http/security';
+import { apiSecurityHeaders, securityHeaders } from './http/security';
+import { LeanLane } from './http/lean';
 import { catalogRoutes } from './catalog/routes';
 import { orderRoutes } from './orders/routes';
 import { quotaRoutes } from './orders/quota';
@@ -16,7 +17,7 @@ import { notifyRoutes, payRoutes } from './payments/routes';
 import { authRoutes } from './auth/routes';
 import { ticketRoutes } from './tickets/routes';
 import { h5Routes } from './http/h5';
-import { queueRoutes } from './queue/routes';
+import { queuePollLean, queueRoutes } from './queue/routes';
 import { attendeeRoutes } from './attendees/routes';
 import { checkinRoutes } from './checkin/routes';
 import { adminRouters } from './http/admin';
@@ -99,6 +100,25 @@ function h5Origins(config: Config): string[] {
   });
   return [...new Set(origins)];
 }
+/** HSTS only in production (development and tests run plain HTTP). */
+const hstsOn = (config: Config) => config.env === 'production';
+
+/**
+ * The lean lane (http/lean.ts) beside `app`: the waiting room's poll answered before Koa, or
+ * undefined with LEAN_LANE=off.
+ */
+export function leanLane(app: Koa, d: AppDeps): LeanLane | undefined {
+  if (!d.config.leanLane) return undefined;
+  return new LeanLane(app, [queuePollLean(d.queue, d.tokens, d.clock)], {
+    lifecycle: d.lifecycle,
+    shedder: d.shedder,
+    metrics: d.metrics,
+    log: d.log,
+    apiHeaders: apiSecurityHeaders(hstsOn(d.config)),
+    logRequestContext: d.config.logRequestContext,
+  });
+}
+
 export function createApp(d: AppDeps): Koa {
   // maxIpsCount keeps only the entries the trusted proxies appended: ctx.ip is the address the
   // outermost of them saw, never a value the client wrote into X-Forwarded-For itself.
@@ -119,7 +139,7 @@ export function createApp(d: AppDeps): Koa {
   d.shedder.start();
   app.use(d.shedder.middleware());
   // Before the error middleware, so error answers carry the headers too.
-  app.use(securityHeaders({ hsts: d.config.env === 'production', h5ConnectSrc: h5Origins(d.config) }));
+  app.use(securityHeaders({ hsts: hstsOn(d.config), h5ConnectSrc: h5Origins(d.config) }));
   app.use(errorMiddleware(d.log));
   app.use(pausedMiddleware(d.degrade));
   // Admin routes parse their bodies themselves, after authentication (http/admin/http.ts). No

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Config } from './config';
 import type { Clock } from './clock';
 import type { Logger } from 'pino';
-import { createApp, createOpsApp } from './app';
+import { createApp, createOpsApp, leanLane } from './app';
 import { apiServer } from './http/serve';
 import { closeDeps, createDeps, sessionChangesOf, transfersOf, type AppDeps } from './wiring';
 import { Scheduler, type JobSpec } from './jobs/scheduler';
@@ -169,7 +169,7 @@ export async function startServer(
   const app = createApp(deps);
   const scheduler = config.jobsEnabled && config.role === 'all' ? startJobs(deps) : undefined;
   const server = await new Promise<Server>((resolve) => {
-    const s = apiServer(app, deps).listen(config.port, config.host, () => resolve(s));
+    const s = apiServer(app, deps, leanLane(app, deps)).listen(config.port, config.host, () => resolve(s));
   });
   server.keepAliveTimeout = 65_000;
   const addr = server.address();

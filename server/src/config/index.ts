@@ -26,6 +26,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Every log line a request causes carries its id (auto: where that is cheap, config/runtime.ts). */
   LOG_REQUEST_CONTEXT: z.enum(['auto', 'on', 'off']).default('auto'),
+  LEAN_LANE: z.enum(['on', 'off']).default('on'),
   MYSQL_URL: z.string().default('mysql://root@127.0.0.1:3306/showtix'),
   MYSQL_POOL_SIZE: int(16),
   /** Optional read replica for reads that may be a second stale (db/replica.ts). */
@@ -102,6 +103,11 @@ export interface Config extends RiskConfig, ResilienceConfig {
    * failure, its debug line).
    */
   logRequestContext: boolean;
+  /**
+   * Whether the waiting room's poll is answered on the lean lane, before Koa (http/lean.ts).
+   * Off, every request goes through Koa (for comparing the two, and as a way back).
+   */
+  leanLane: boolean;
   mysqlUrl: string;
   mysqlPoolSize: number;
   /** Read replica (unset: every read on the primary). */
@@ -226,6 +232,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     logLevel: e.LOG_LEVEL,
     logRequestContext: requestContextOn(e.LOG_REQUEST_CONTEXT, source),
+    leanLane: e.LEAN_LANE === 'on',
     mysqlUrl: e.MYSQL_URL,
     mysqlPoolSize: e.MYSQL_POOL_SIZE,
     mysqlReplicaUrl: e.MYSQL_REPLICA_URL,

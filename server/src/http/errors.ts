@@ -59,6 +59,32 @@ export function toAppError(err: unknown): AppError {
   return new AppError('INTERNAL', 500, false);
 }
 
+export interface ErrorAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body: { error: { code: string; message: string; details?: unknown } };
+}
+
+/**
+ * What a failed request answers: {error: {code, message}} with its status. An unexpected error
+ * is logged and shows only its code's generic message. The error middleware and the lean lane
+ * (http/lean.ts) both answer through here.
+ */
+export function errorAnswer(
+  err: unknown,
+  log: Logger,
+  where: { path: string; method: string; reqId: unknown },
+): ErrorAnswer {
+  const e = toAppError(err);
+  if (!e.expose) log.error({ err, ...where }, 'request failed');
+  const message = e.expose ? e.message : ERRORS[e.code].message;
+  return {
+    status: e.status,
+    headers: e.headers,
+    body: { error: { code: e.code, message, ...(e.expose && e.details ? { details: e.details } : {}) } },
+  };
+}
+
 /** The first middleware: every error leaves as {error: {code, message}} with its status. */
 export function errorMiddleware(log: Logger) {
   return async (ctx: Context, next: Next) => {
@@ -70,18 +96,10 @@ export function errorMiddleware(log: Logger) {
       if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined)
         throw appError('METHOD_NOT_ALLOWED');
     } catch (err) {
-      const e = toAppError(err);
-      if (!e.expose)
-        log.error(
-          { err, path: ctx.path, method: ctx.method, reqId: ctx.state.requestId as unknown },
-          'request failed',
-        );
-      ctx.status = e.status;
-      if (e.headers) ctx.set(e.headers);
-      const message = e.expose ? e.message : ERRORS[e.code].message;
-      ctx.body = {
-        error: { code: e.code, message, ...(e.expose && e.details ? { details: e.details } : {}) },
-      };
+      const a = errorAnswer(err, log, { path: ctx.path, method: ctx.method, reqId: ctx.state.requestId });
+      ctx.status = a.status;
+      if (a.headers) ctx.set(a.headers);
+      ctx.body = a.body;
     }
   };
 }

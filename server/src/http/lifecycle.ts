@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Context, Next } from 'koa';
 const DRAINING_MESSAGE = '服务正在重启，请稍后再试';
 
@@ -47,17 +48,23 @@ export class Lifecycle {
         ctx.body = { error: { code: 'SERVICE_UNAVAILABLE', message: DRAINING_MESSAGE } };
         return;
       }
-      this.inflight++;
-      // Counted until the response has left (or the client hung up), not merely until the
-      // handlers return: closing connections earlier would cut an answer being written.
-      ctx.res.once('close', () => {
-        this.inflight--;
-        if (this.inflight === 0) this.wake();
-      });
+      this.track(ctx.res);
       await next();
       // The client must not reuse a connection this instance is about to close.
       if (this.draining) ctx.set('Connection', 'close');
     };
+  }
+
+  /**
+   * Counts a request in flight until its response has left (or the client hung up), not merely
+   * until the handlers return: closing connections earlier would cut an answer being written.
+   */
+  track(res: ServerResponse): void {
+    this.inflight++;
+    res.once('close', () => {
+      this.inflight--;
+      if (this.inflight === 0) this.wake();
+    });
   }
 
   private wake(): void {

@@ -194,22 +194,30 @@ export class Metrics {
     this.errors.inc({ code: 'OVERLOADED' });
   }
 
+  /**
+   * One answered request: its duration (from startedMs, performance.now()), its error code, and
+   * the purchase and notification counters. The middleware and the lean lane (http/lean.ts) both
+   * count through here, so a request counts the same whichever way it was served.
+   */
+  answered(method: string, route: string, status: number, body: unknown, startedMs: number): void {
+    this.httpDuration.observe({ method, route, status }, (performance.now() - startedMs) / 1000);
+    const code = status >= 400 ? (body as { error?: { code?: string } } | undefined)?.error?.code : undefined;
+    if (code) this.errors.inc({ code });
+    // Counted here, from the answer: the purchase path itself pays nothing for its metric.
+    if (method === 'POST' && route === PURCHASE_ROUTE)
+      this.purchases.inc({ result: status === 201 ? 'created' : (code ?? `http_${status}`) });
+    const kind = method === 'POST' ? NOTIFY_ROUTES[route] : undefined;
+    if (kind) this.notifications.inc({ kind, result: notifyResult(status) });
+  }
+
   middleware() {
     return async (ctx: Context, next: Next) => {
-      const end = this.httpDuration.startTimer();
+      const started = performance.now();
       try {
         await next();
       } finally {
         const route = String((ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched');
-        end({ method: ctx.method, route, status: ctx.status });
-        const body = ctx.body as { error?: { code?: string } } | undefined;
-        const code = ctx.status >= 400 ? body?.error?.code : undefined;
-        if (code) this.errors.inc({ code });
-        // Counted here, from the answer: the purchase path itself pays nothing for its metric.
-        if (ctx.method === 'POST' && route === PURCHASE_ROUTE)
-          this.purchases.inc({ result: ctx.status === 201 ? 'created' : (code ?? `http_${ctx.status}`) });
-        const kind = ctx.method === 'POST' ? NOTIFY_ROUTES[route] : undefined;
-        if (kind) this.notifications.inc({ kind, result: notifyResult(ctx.status) });
+        this.answered(ctx.method, route, ctx.status, ctx.body, started);
       }
     };
   }

@@ -31,23 +31,41 @@ const pageDirectives = {
  * it logs in and pays through (the H5 build works only with the simulator, in development and
  * tests) and the public API base.
  */
-export function securityHeaders(o: { hsts: boolean; h5ConnectSrc?: string[] }): Middleware {
-  const common = {
-    frameguard: { action: 'deny' as const },
-    strictTransportSecurity: o.hsts ? { maxAge: 180 * 24 * 3600 } : false,
-    // Posters are loaded by the admin page, which may live on a sibling host (ADMIN_HOST).
-    crossOriginResourcePolicy: { policy: 'same-site' as const },
+const commonOf = (hsts: boolean) => ({
+  frameguard: { action: 'deny' as const },
+  strictTransportSecurity: hsts ? { maxAge: 180 * 24 * 3600 } : false,
+  // Posters are loaded by the admin page, which may live on a sibling host (ADMIN_HOST).
+  crossOriginResourcePolicy: { policy: 'same-site' as const },
+});
+
+/**
+ * The headers every API answer carries. They never depend on the request (no nonce, no per-path
+ * policy), so helmet runs once, on a stand-in response, and each answer copies what it set: the
+ * middleware below, and the lean lane (http/lean.ts), which writes its answers itself. Per
+ * request, helmet rebuilt the CSP string and added a promise: about 4% of a refused purchase's
+ * CPU in the profile, and in a flash sale most requests are refusals.
+ */
+export function apiSecurityHeaders(hsts: boolean): Promise<[string, string][]> {
+  const mw = helmet({
+    ...commonOf(hsts),
+    referrerPolicy: { policy: 'no-referrer' },
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: none, frameAncestors: none, baseUri: none, formAction: none },
+    },
+  });
+  const headers: [string, string][] = [];
+  const res = {
+    setHeader: (k: string, v: unknown) => void headers.push([k, String(v)]),
+    removeHeader: () => undefined,
+    getHeader: () => undefined,
   };
-  const api = fixedHeaders(
-    helmet({
-      ...common,
-      referrerPolicy: { policy: 'no-referrer' },
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: { defaultSrc: none, frameAncestors: none, baseUri: none, formAction: none },
-      },
-    }),
-  );
+  return mw({ req: { headers: {} }, res } as unknown as Context, async () => undefined).then(() => headers);
+}
+
+export function securityHeaders(o: { hsts: boolean; h5ConnectSrc?: string[] }): Middleware {
+  const common = commonOf(o.hsts);
+  const api = fixedHeaders(apiSecurityHeaders(o.hsts));
   const admin = helmet({
     ...common,
     referrerPolicy: { policy: 'same-origin' },
@@ -74,31 +92,14 @@ export function securityHeaders(o: { hsts: boolean; h5ConnectSrc?: string[] }): 
   return (ctx, next) => kind(ctx)(ctx, next);
 }
 
-/**
- * The API's headers never depend on the request (no nonce, no per-path policy), so helmet runs
- * once, on a stand-in response, and each request copies what it set. Per request, helmet rebuilt
- * the CSP string and added a promise: about 4% of a refused purchase's CPU in the profile, and
- * in a flash sale most requests are refusals.
- */
-function fixedHeaders(mw: Middleware): Middleware {
-  const headers: [string, string][] = [];
-  let ready: Promise<unknown> | undefined;
-  const capture = () => {
-    const res = {
-      setHeader: (k: string, v: unknown) => void headers.push([k, String(v)]),
-      removeHeader: () => undefined,
-      getHeader: () => undefined,
-    };
-    return mw({ req: { headers: {} }, res } as unknown as Context, async () => undefined);
-  };
-  const apply = (ctx: Context, next: () => Promise<unknown>) => {
-    for (const [k, v] of headers) ctx.res.setHeader(k, v);
+/** Copies the fixed headers onto each answer (apiSecurityHeaders). */
+function fixedHeaders(captured: Promise<[string, string][]>): Middleware {
+  let headers: [string, string][] | undefined;
+  void captured.then((h) => (headers = h));
+  const apply = (ctx: Context, next: () => Promise<unknown>, h: [string, string][]) => {
+    for (const [k, v] of h) ctx.res.setHeader(k, v);
     return next();
   };
   // Not an async function: once the headers are known, a request pays no promise of its own here.
-  return (ctx, next) => {
-    if (headers.length) return apply(ctx, next);
-    const captured: Promise<unknown> = (ready ??= capture());
-    return captured.then(() => apply(ctx, next));
-  };
+  return (ctx, next) => (headers ? apply(ctx, next, headers) : captured.then((h) => apply(ctx, next, h)));
 }

@@ -167,13 +167,16 @@ export class LoadShedder {
         ctx.body = OVERLOADED;
         return;
       }
-      const adaptive = this.adaptive;
-      if (adaptive) {
-        // Until the answer has left (as the lifecycle counts it), not until the handlers return.
-        const admittedAt = performance.now();
-        ctx.res.once('close', () => adaptive.record(performance.now() - admittedAt));
-      }
+      this.admitted(ctx.res);
       await next();
     };
+  }
+
+  /** Times an admitted request for the adaptive bound, until its answer has left (as the lifecycle counts it). */
+  admitted(res: ServerResponse): void {
+    const adaptive = this.adaptive;
+    if (!adaptive) return;
+    const admittedAt = performance.now();
+    res.once('close', () => adaptive.record(performance.now() - admittedAt));
   }
 }

@@ -3,8 +3,9 @@ import type { Middleware } from 'koa';
 import { QueueJoinSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
 import { pathId } from '../http/path-params';
-import { principal } from '../http/auth';
-import { clientOf } from '../risk/client';
+import { fanPrincipal, principal, type TokenService } from '../http/auth';
+import type { LeanRoute } from '../http/lean';
+import { clientFrom, clientOf } from '../risk/client';
 import type { QueueService } from './service';
 
 /**
@@ -49,4 +50,22 @@ export function queueRoutes(queue: QueueService, auth: Middleware, clock: Clock)
     );
   });
   return r;
+}
+
+const POLL_PATH = /^\/api\/v1\/sessions\/([1-9]\d{0,17})\/queue$/;
+
+/**
+ * The poll above on the lean lane (http/lean.ts): the same checks (the fan's token, the path's
+ * plain id) and the same service call, without Koa. Other forms of the path (a trailing slash,
+ * another case, an id of another form) go to the router above.
+ */
+export function queuePollLean(queue: QueueService, tokens: TokenService, clock: Clock): LeanRoute {
+  return {
+    route: '/api/v1/sessions/:sessionId/queue',
+    match: (pathname) => POLL_PATH.exec(pathname)?.[1],
+    async handle(req) {
+      const p = await fanPrincipal(tokens, req.header('authorization'));
+      return queue.status(p.userId, req.param, clock.now(), clientFrom(req.ip, req.header('x-device-id')));
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { createApp } from '../../src/app';
+import { createApp, leanLane } from '../../src/app';
 import { apiServer } from '../../src/http/serve';
 import { createTestEnv, type TestEnv } from './env';
 
@@ -25,7 +25,7 @@ export interface TestServer {
 export async function startTestServer(env: TestEnv, port = 0): Promise<TestServer> {
   const app = createApp(env.deps);
   const server = await new Promise<Server>((resolve) => {
-    const s = apiServer(app, env.deps).listen(port, '127.0.0.1', () => resolve(s));
+    const s = apiServer(app, env.deps, leanLane(app, env.deps)).listen(port, '127.0.0.1', () => resolve(s));
   });
   const addr = server.address();
   const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;

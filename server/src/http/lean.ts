@@ -1,0 +1,144 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import parseurl from 'parseurl';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import { errorAnswer } from './errors';
+import type { Lifecycle } from './lifecycle';
+import type { Metrics } from './metrics';
+import { requestContext, requestIdOf } from './request-id';
+import type { LoadShedder } from './shedding';
+
+/** What a lean route's handler sees of the request. */
+export interface LeanRequest {
+  /** The one path parameter the route's pattern captured. */
+  readonly param: string;
+  /** A request header by its lower-case name, '' when absent (as Koa's ctx.get reads it). */
+  header(name: string): string;
+  /** The client's address as Koa's ctx.ip gives it (the trusted proxy hops applied). */
+  readonly ip: string;
+}
+
+/**
+ * A hot, read-only GET answered before Koa. Its answer must be the one its Koa route gives:
+ * test/queue.lean.test.ts holds the two side by side.
+ */
+export interface LeanRoute {
+  /** The route's name in metrics: the name Koa's router gives the same route. */
+  readonly route: string;
+  /** The path's one parameter when this route takes the path; undefined leaves it to Koa. */
+  match(pathname: string): string | undefined;
+  /** The body of the 200 answer; a thrown error answers as the error middleware would. */
+  handle(req: LeanRequest): Promise<unknown>;
+}
+
+export interface LeanDeps {
+  lifecycle: Lifecycle;
+  shedder: LoadShedder;
+  metrics: Metrics;
+  log: Logger;
+  /** The headers every API answer carries (security.ts apiSecurityHeaders). */
+  apiHeaders: Promise<[string, string][]>;
+  /** LOG_REQUEST_CONTEXT: the request id in the log context of what the handler logs. */
+  logRequestContext: boolean;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+class RawRequest implements LeanRequest {
+  constructor(
+    private readonly app: Koa,
+    private readonly req: IncomingMessage,
+    readonly param: string,
+  ) {}
+
+  header(name: string): string {
+    const v = this.req.headers[name];
+    return typeof v === 'string' ? v : '';
+  }
+
+  get ip(): string {
+    return requestIp(this.app, this.req);
+  }
+}
+
+/**
+ * The client's address as Koa's ctx.ip reads it, by Koa's own request getter (X-Forwarded-For,
+ * app.proxy, maxIpsCount): one reading of the address, whichever way the request is served.
+ */
+export function requestIp(app: Koa, req: IncomingMessage): string {
+  const r = Object.create(app.request) as Koa.Request;
+  Object.assign(r, { app, req });
+  return r.ip;
+}
+
+/**
+ * The lean lane: the crowd's most frequent request (the waiting room's poll) answered from the
+ * raw request, before Koa builds a context and runs its middleware chain, which cost more than
+ * the poll's own work (profile and A/B in the README). The lane does what that chain does for
+ * such a request: the request id, the in-flight count the drain and the shedder read, the
+ * security headers, the metrics, the error answers. Anything it does not expect (another method
+ * or path form, a draining instance, debug logging, headers not yet built) goes to Koa, whole.
+ */
+export class LeanLane {
+  private headers?: string[];
+  private readonly within: <T>(id: string, fn: () => T) => T;
+
+  constructor(
+    private readonly app: Koa,
+    private readonly routes: readonly LeanRoute[],
+    private readonly d: LeanDeps,
+  ) {
+    this.within = requestContext(d.logRequestContext);
+    void d.apiHeaders.then((h) => (this.headers = h.flat()));
+  }
+
+  /** True when a lean route took the request; false hands it to Koa untouched. */
+  serve(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'GET' || !this.headers || this.d.lifecycle.isDraining) return false;
+    // Koa's per-request debug line (request-id.ts) is written only there.
+    if (this.d.log.isLevelEnabled('debug')) return false;
+    const pathname = parseurl(req)?.pathname ?? '/';
+    for (const route of this.routes) {
+      const param = route.match(pathname);
+      if (param === undefined) continue;
+      void this.answer(route, new RawRequest(this.app, req, param), res, pathname);
+      return true;
+    }
+    return false;
+  }
+
+  private async answer(route: LeanRoute, lean: RawRequest, res: ServerResponse, path: string): Promise<void> {
+    const started = performance.now();
+    const id = requestIdOf(lean.header('x-request-id'));
+    this.d.lifecycle.track(res);
+    this.d.shedder.admitted(res);
+    let status = 200;
+    let body: unknown;
+    let extra: Record<string, string> | undefined;
+    try {
+      body = await this.within(id, () => route.handle(lean));
+    } catch (err) {
+      const a = errorAnswer(err, this.d.log, { path, method: 'GET', reqId: id });
+      ({ status, body, headers: extra } = a);
+    }
+    this.write(res, status, id, body, extra);
+    this.d.metrics.answered('GET', route.route, status, body, started);
+  }
+
+  private write(
+    res: ServerResponse,
+    status: number,
+    id: string,
+    body: unknown,
+    extra: Record<string, string> | undefined,
+  ): void {
+    const json = JSON.stringify(body);
+    const h = [...this.headers!, 'X-Request-Id', id];
+    if (extra) for (const [k, v] of Object.entries(extra)) h.push(k, v);
+    h.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(json)));
+    // As the lifecycle middleware: no reuse of a connection this instance is about to close.
+    if (this.d.lifecycle.isDraining) h.push('Connection', 'close');
+    res.writeHead(status, h);
+    res.end(json);
+  }
+}
