@@ -338,7 +338,8 @@ export function cpuMeter(pids) {
 
 /**
  * The ceiling a scenario is compared with: a Koa hello-world (bench/flash-sale/hello.mjs) under
- * the same connections, in the same run. Its req/s, and the CPU it spends per request.
+ * the same connections, in the same run. Its req/s, and the CPU it and this load generator
+ * spend per request.
  */
 export async function helloCeiling({ connections, seconds, pinCore }) {
   const port = await freePort();
@@ -353,10 +354,11 @@ export async function helloCeiling({ connections, seconds, pinCore }) {
     await new Promise((r) => setTimeout(r, 700));
     const url = `http://127.0.0.1:${port}/`;
     await autocannon({ url, connections, duration: 1 }); // warm-up
-    const meter = cpuMeter({ hello: hello.child.pid });
+    const meter = cpuMeter({ hello: hello.child.pid, loadgen: process.pid });
     const res = await autocannon({ url, connections, duration: seconds });
     const cpu = meter();
-    return { rps: res.requests.average, cpuUs: cpu.hello / Math.max(1, res.requests.total) };
+    const n = Math.max(1, res.requests.total);
+    return { rps: res.requests.average, cpuUs: cpu.hello / n, loadgenUs: cpu.loadgen / n };
   } finally {
     await hello.stop();
   }
