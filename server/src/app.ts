@@ -8,7 +8,7 @@ import { ping } from './db/ping';
 import { errorMiddleware } from './http/errors';
 import { requireAuth } from './http/auth';
 import { apiSecurityHeaders, securityHeaders } from './http/security';
-import { LeanLane } from './http/lean';
+import { LeanLane, rawBodyParser } from './http/lean';
 import { catalogRoutes } from './catalog/routes';
 import { orderRoutes } from './orders/routes';
 import { quotaRoutes } from './orders/quota';
@@ -17,7 +17,7 @@ import { notifyRoutes, payRoutes } from './payments/routes';
 import { authRoutes } from './auth/routes';
 import { ticketRoutes } from './tickets/routes';
 import { h5Routes } from './http/h5';
-import { queuePollLean, queueRoutes } from './queue/routes';
+import { queueJoinLean, queuePollLean, queueRoutes } from './queue/routes';
 import { attendeeRoutes } from './attendees/routes';
 import { checkinRoutes } from './checkin/routes';
 import { adminRouters } from './http/admin';
@@ -100,22 +100,28 @@ function h5Origins(config: Config): string[] {
   });
   return [...new Set(origins)];
 }
+/** The fans' JSON bodies: the app's parser, and the lean lane's (it runs the same one). */
+const fanBodyParser = (config: Config) =>
+  bodyParser({ enableTypes: ['json'], jsonLimit: config.bodyLimitBytes, encoding: 'utf-8' });
+
 /** HSTS only in production (development and tests run plain HTTP). */
 const hstsOn = (config: Config) => config.env === 'production';
 
 /**
- * The lean lane (http/lean.ts) beside `app`: the waiting room's poll answered before Koa, or
- * undefined with LEAN_LANE=off.
+ * The lean lane (http/lean.ts) beside `app`: the waiting room's poll and join answered before
+ * Koa, or undefined with LEAN_LANE=off.
  */
 export function leanLane(app: Koa, d: AppDeps): LeanLane | undefined {
   if (!d.config.leanLane) return undefined;
-  return new LeanLane(app, [queuePollLean(d.queue, d.tokens, d.clock)], {
+  const routes = [queuePollLean(d.queue, d.tokens, d.clock), queueJoinLean(d.queue, d.tokens, d.clock)];
+  return new LeanLane(app, routes, {
     lifecycle: d.lifecycle,
     shedder: d.shedder,
     metrics: d.metrics,
     log: d.log,
     apiHeaders: apiSecurityHeaders(hstsOn(d.config)),
     logRequestContext: d.config.logRequestContext,
+    parseBody: rawBodyParser(fanBodyParser(d.config)),
   });
 }
 
@@ -145,11 +151,7 @@ export function createApp(d: AppDeps): Koa {
   // Admin routes parse their bodies themselves, after authentication (http/admin/http.ts). No
   // GET or HEAD route reads a body, so none is parsed (the waiting room's polls are GETs: the
   // parser's checks cost ~8 µs of each in an interleaved A/B of livez, 2026-12-02).
-  const fanBody = bodyParser({
-    enableTypes: ['json'],
-    jsonLimit: d.config.bodyLimitBytes,
-    encoding: 'utf-8',
-  });
+  const fanBody = fanBodyParser(d.config);
   const unread = (ctx: Context) =>
     ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.path.startsWith(ADMIN_PREFIX);
   app.use((ctx, next) => (unread(ctx) ? next() : fanBody(ctx, next)));

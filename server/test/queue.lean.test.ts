@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import Koa from 'koa';
 import { createApp, leanLane } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -19,7 +20,7 @@ let sessionId: string;
 const contexts = jest.spyOn(Koa.prototype, 'createContext');
 
 beforeAll(async () => {
-  env = await createTestEnv({ RATE_POLL_USER: '3/60' });
+  env = await createTestEnv({ RATE_POLL_USER: '3/60', RATE_QUEUE_USER: '1000/1', BODY_LIMIT_BYTES: '2048' });
   lean = await startTestServer(env);
   // The same app and dependencies without the lane: every request through Koa, as before it.
   const server = apiServer(createApp(env.deps), env.deps);
@@ -46,8 +47,8 @@ afterAll(async () => {
 /** Answers that differ between two requests whatever serves them. */
 const PER_REQUEST = new Set(['date', 'x-request-id']);
 
-async function get(base: string, path: string, headers: Record<string, string> = {}) {
-  const res = await fetch(base + path, { headers });
+async function get(base: string, path: string, headers: Record<string, string> = {}, init: RequestInit = {}) {
+  const res = await fetch(base + path, { headers, ...init });
   const h = Object.fromEntries([...res.headers].filter(([k]) => !PER_REQUEST.has(k)));
   return {
     status: res.status,
@@ -58,12 +59,12 @@ async function get(base: string, path: string, headers: Record<string, string> =
 }
 
 /** The same request to the lane's server and to the Koa-only one; how many contexts each built. */
-async function both(path: string, headers: Record<string, string> = {}) {
+async function both(path: string, headers: Record<string, string> = {}, init: RequestInit = {}) {
   contexts.mockClear();
-  const viaLane = await get(lean.url, path, headers);
+  const viaLane = await get(lean.url, path, headers, init);
   const laneContexts = contexts.mock.calls.length;
   contexts.mockClear();
-  const viaKoa = await get(koa.url, path, headers);
+  const viaKoa = await get(koa.url, path, headers, init);
   return { viaLane, viaKoa, laneContexts, koaContexts: contexts.mock.calls.length };
 }
 
@@ -176,6 +177,57 @@ it("keeps the request id, counts the request in the route's metrics and in fligh
   spy.mockRestore();
   await new Promise((r) => setTimeout(r, 20));
   expect(env.deps.lifecycle.inFlight).toBe(0);
+});
+
+it('joins on the lane, the body read by the app’s own parser: the answer Koa gives for each body, good or bad, and the same place', async () => {
+  const join = `/api/v1/sessions/${sessionId}/queue/join`;
+  const json = { 'content-type': 'application/json' };
+  const post = (body?: BodyInit): RequestInit => ({ method: 'POST', body });
+  const cases: [Record<string, string>, RequestInit, number][] = [
+    [json, post('{}'), 200],
+    [{}, post(), 200], // no body at all: {}
+    [{ 'content-type': 'text/plain' }, post('not json'), 200], // not a JSON type: not read, {}
+    [{ ...json, 'content-encoding': 'gzip' }, post(gzipSync('{}')), 200],
+    [json, post('{'), 400],
+    [json, post('[]'), 400],
+    [json, post('"a"'), 400], // strict JSON: an object or an array
+    [json, post(JSON.stringify({ idType: 'library_card' })), 400],
+    [json, post(JSON.stringify({ seat: 1 })), 400], // a field a join does not have
+    [json, post(JSON.stringify({ pad: 'x'.repeat(4096) })), 413],
+  ];
+  for (const [headers, init, expected] of cases) {
+    const r = await both(join, { ...(await freshFan()), ...headers }, init);
+    expect(r.laneContexts).toBe(0);
+    expect(r.viaLane.status).toBe(expected);
+    expect(r.viaLane).toEqual({ ...r.viaKoa, id: expect.any(String) });
+  }
+  // the body is read before the token is checked, on both
+  for (const [headers, init] of [
+    [json, post('{')],
+    [json, post('{}')],
+  ] as const) {
+    const r = await both(join, headers, init);
+    expect(r.laneContexts).toBe(0);
+    expect(r.viaLane).toEqual({ ...r.viaKoa, id: expect.any(String) });
+  }
+  // joined on the lane, then asked again through Koa: one place
+  const fan = await freshFan();
+  const first = await get(lean.url, join, { ...fan, ...json }, post('{}'));
+  const again = await get(koa.url, join, { ...fan, ...json }, post('{}'));
+  expect(first.body).toMatchObject({ state: 'waiting', position: expect.any(Number) });
+  expect(again.body).toEqual(first.body);
+  // one metrics series for the joins of both
+  const joins = async () => {
+    const text = await env.deps.metrics.registry.metrics();
+    const m = /http_request_duration_seconds_count\{method="POST",route="([^"]+)",status="200"\} (\d+)/.exec(
+      text,
+    );
+    return { route: m?.[1], n: Number(m?.[2] ?? 0) };
+  };
+  const before = await joins();
+  await get(koa.url, join, { ...(await freshFan()), ...json }, post('{}'));
+  await get(lean.url, join, { ...(await freshFan()), ...json }, post('{}'));
+  expect(await joins()).toEqual({ route: '/api/v1/sessions/:sessionId/queue/join', n: before.n + 2 });
 });
 
 it('reads the client address (the poll limits count by it) as Koa does, the trusted proxy hops applied', () => {

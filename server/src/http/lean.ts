@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import parseurl from 'parseurl';
 import type Koa from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { errorAnswer } from './errors';
 import type { Lifecycle } from './lifecycle';
@@ -16,6 +17,8 @@ export interface LeanRequest {
   header(name: string): string;
   /** The client's address as Koa's ctx.ip gives it (the trusted proxy hops applied). */
   readonly ip: string;
+  /** A POST's body as the app's body parser read it (ctx.request.body); undefined for a GET. */
+  readonly body: unknown;
 }
 
 /**
@@ -23,6 +26,7 @@ export interface LeanRequest {
  * test/queue.lean.test.ts holds the two side by side.
  */
 export interface LeanRoute {
+  readonly method: 'GET' | 'POST';
   /** The route's name in metrics: the name Koa's router gives the same route. */
   readonly route: string;
   /** The path's one parameter when this route takes the path; undefined leaves it to Koa. */
@@ -40,20 +44,42 @@ export interface LeanDeps {
   apiHeaders: Promise<[string, string][]>;
   /** LOG_REQUEST_CONTEXT: the request id in the log context of what the handler logs. */
   logRequestContext: boolean;
+  /** A POST's body, read as the app reads it (rawBodyParser). */
+  parseBody: (req: IncomingMessage) => Promise<unknown>;
+}
+
+/**
+ * The app's own body parser (@koa/bodyparser, its options as the app has them) run on the raw
+ * request: the body as a Koa route would find it in ctx.request.body, and its errors (400, 413,
+ * 415) as the error middleware would see them. Only the parser's part of a context is given.
+ */
+export function rawBodyParser(parser: Middleware): (req: IncomingMessage) => Promise<unknown> {
+  return async (req) => {
+    const request = { body: undefined as unknown, get: (h: string) => headerOf(req, h) };
+    await parser({ method: req.method, req, request } as unknown as Context, async () => undefined);
+    return request.body;
+  };
+}
+
+/** A request header by name, '' when absent (as Koa's ctx.get reads it). */
+function headerOf(req: IncomingMessage, name: string): string {
+  const v = req.headers[name.toLowerCase()];
+  return typeof v === 'string' ? v : '';
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 class RawRequest implements LeanRequest {
+  body: unknown;
+
   constructor(
     private readonly app: Koa,
-    private readonly req: IncomingMessage,
+    readonly req: IncomingMessage,
     readonly param: string,
   ) {}
 
   header(name: string): string {
-    const v = this.req.headers[name];
-    return typeof v === 'string' ? v : '';
+    return headerOf(this.req, name);
   }
 
   get ip(): string {
@@ -94,11 +120,12 @@ export class LeanLane {
 
   /** True when a lean route took the request; false hands it to Koa untouched. */
   serve(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'GET' || !this.headers || this.d.lifecycle.isDraining) return false;
+    if (!this.headers || this.d.lifecycle.isDraining || req.closed) return false;
     // Koa's per-request debug line (request-id.ts) is written only there.
     if (this.d.log.isLevelEnabled('debug')) return false;
     const pathname = parseurl(req)?.pathname ?? '/';
     for (const route of this.routes) {
+      if (route.method !== req.method) continue;
       const param = route.match(pathname);
       if (param === undefined) continue;
       void this.answer(route, new RawRequest(this.app, req, param), res, pathname);
@@ -116,13 +143,14 @@ export class LeanLane {
     let body: unknown;
     let extra: Record<string, string> | undefined;
     try {
+      if (route.method === 'POST') lean.body = await this.d.parseBody(lean.req);
       body = await this.within(id, () => route.handle(lean));
     } catch (err) {
-      const a = errorAnswer(err, this.d.log, { path, method: 'GET', reqId: id });
+      const a = errorAnswer(err, this.d.log, { path, method: route.method, reqId: id });
       ({ status, body, headers: extra } = a);
     }
     this.write(res, status, id, body, extra);
-    this.d.metrics.answered('GET', route.route, status, body, started);
+    this.d.metrics.answered(route.method, route.route, status, body, started);
   }
 
   private write(

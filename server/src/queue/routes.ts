@@ -53,6 +53,7 @@ export function queueRoutes(queue: QueueService, auth: Middleware, clock: Clock)
 }
 
 const POLL_PATH = /^\/api\/v1\/sessions\/([1-9]\d{0,17})\/queue$/;
+const JOIN_PATH = /^\/api\/v1\/sessions\/([1-9]\d{0,17})\/queue\/join$/;
 
 /**
  * The poll above on the lean lane (http/lean.ts): the same checks (the fan's token, the path's
@@ -61,11 +62,32 @@ const POLL_PATH = /^\/api\/v1\/sessions\/([1-9]\d{0,17})\/queue$/;
  */
 export function queuePollLean(queue: QueueService, tokens: TokenService, clock: Clock): LeanRoute {
   return {
+    method: 'GET',
     route: '/api/v1/sessions/:sessionId/queue',
     match: (pathname) => POLL_PATH.exec(pathname)?.[1],
     async handle(req) {
       const p = await fanPrincipal(tokens, req.header('authorization'));
       return queue.status(p.userId, req.param, clock.now(), clientFrom(req.ip, req.header('x-device-id')));
+    },
+  };
+}
+
+/** The join above on the lean lane: its body read by the app's own parser, then the same checks and call. */
+export function queueJoinLean(queue: QueueService, tokens: TokenService, clock: Clock): LeanRoute {
+  return {
+    method: 'POST',
+    route: '/api/v1/sessions/:sessionId/queue/join',
+    match: (pathname) => JOIN_PATH.exec(pathname)?.[1],
+    async handle(req) {
+      const p = await fanPrincipal(tokens, req.header('authorization'));
+      const body = joinBody(req.body);
+      return queue.join(
+        p.userId,
+        req.param,
+        body,
+        clock.now(),
+        clientFrom(req.ip, req.header('x-device-id')),
+      );
     },
   };
 }
