@@ -182,7 +182,7 @@ it("keeps the request id, counts the request in the route's metrics and in fligh
 it('joins on the lane, the body read by the app’s own parser: the answer Koa gives for each body, good or bad, and the same place', async () => {
   const join = `/api/v1/sessions/${sessionId}/queue/join`;
   const json = { 'content-type': 'application/json' };
-  const post = (body?: BodyInit): RequestInit => ({ method: 'POST', body });
+  const post = (body?: RequestInit['body']): RequestInit => ({ method: 'POST', body });
   const cases: [Record<string, string>, RequestInit, number][] = [
     [json, post('{}'), 200],
     [{}, post(), 200], // no body at all: {}

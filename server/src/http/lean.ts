@@ -22,8 +22,9 @@ export interface LeanRequest {
 }
 
 /**
- * A hot, read-only GET answered before Koa. Its answer must be the one its Koa route gives:
- * test/queue.lean.test.ts holds the two side by side.
+ * A hot request answered before Koa. Its answer must be the one its Koa route gives:
+ * test/queue.lean.test.ts holds the two side by side. None may be a route the pause switch
+ * stops (degrade/routes.ts): the lane does not consult it.
  */
 export interface LeanRoute {
   readonly method: 'GET' | 'POST';
@@ -31,7 +32,10 @@ export interface LeanRoute {
   readonly route: string;
   /** The path's one parameter when this route takes the path; undefined leaves it to Koa. */
   match(pathname: string): string | undefined;
-  /** The body of the 200 answer; a thrown error answers as the error middleware would. */
+  /**
+   * The body of the 200 answer; a thrown error answers as the error middleware would. A POST's
+   * body has been read by then (LeanRequest.body), as the app reads it before any route runs.
+   */
   handle(req: LeanRequest): Promise<unknown>;
 }
 
@@ -98,12 +102,13 @@ export function requestIp(app: Koa, req: IncomingMessage): string {
 }
 
 /**
- * The lean lane: the crowd's most frequent request (the waiting room's poll) answered from the
- * raw request, before Koa builds a context and runs its middleware chain, which cost more than
- * the poll's own work (profile and A/B in the README). The lane does what that chain does for
- * such a request: the request id, the in-flight count the drain and the shedder read, the
- * security headers, the metrics, the error answers. Anything it does not expect (another method
- * or path form, a draining instance, debug logging, headers not yet built) goes to Koa, whole.
+ * The lean lane: the crowd's most frequent requests (the waiting room's poll and join) answered
+ * from the raw request, before Koa builds a context and runs its middleware chain, which cost
+ * more than a poll's own work (profile and A/B in the README). The lane does what that chain
+ * does for such a request: the request id, the in-flight count the drain and the shedder read,
+ * the security headers, the body, the metrics, the error answers. Anything it does not expect
+ * (another method or path form, a draining instance, debug logging, headers not yet built, a
+ * request already closed) goes to Koa, whole.
  */
 export class LeanLane {
   private headers?: string[];
