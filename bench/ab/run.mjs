@@ -1,6 +1,6 @@
 // A/B: server CPU per request of two configurations of the same build, side by side.
 // Usage: npm run bench -- --scenario ab [--a-env '{"LOG_REQUEST_CONTEXT":"on"}'
-//   --b-env '{"LOG_REQUEST_CONTEXT":"off"}' --cases livez,refusal,poll --rounds 7 --requests 8000 --smoke]
+//   --b-env '{"LOG_REQUEST_CONTEXT":"off"}' --cases livez,refusal,poll,states --rounds 7 --requests 8000 --smoke]
 // Both servers run at once on one database (jobs off on both, so neither pays for them), and the
 // rounds alternate which goes first: on a shared machine whose speed drifts by 2x within
 // minutes, two servers measured one after the other differ by more than most changes do. Last
@@ -39,7 +39,8 @@ const median = (xs) =>
 /**
  * livez: the whole middleware stack and the routers, no logic. refusal: a purchase of a seat
  * another buyer holds (409 from what the instance knows, orders/refusals.ts), each by a buyer
- * of its own, as in a sale. poll: the waiting room's poll, by fans in the room in turn.
+ * of its own, as in a sale. poll: the waiting room's poll, by fans in the room in turn. states:
+ * an open seat map's poll of the seat states when nothing changed (since its version).
  */
 function caseRunner(c, probe, takeTokens, room) {
   const body = (i) => JSON.stringify({ sessionId: probe.id, seatIds: [probe.seatIds[i % HOT_SEATS]] });
@@ -57,7 +58,14 @@ function caseRunner(c, probe, takeTokens, room) {
       });
   if (c === 'poll')
     return (url) => autocannon({ url, connections: CONNECTIONS, amount: REQUESTS, requests: room.polls });
-  throw new Error(`unknown case ${c}: livez, refusal or poll`);
+  if (c === 'states')
+    return (url) =>
+      autocannon({
+        url: `${url}/api/v1/sessions/${probe.id}/seat-states?since=${room.statesVersion}`,
+        connections: CONNECTIONS,
+        amount: REQUESTS,
+      });
+  throw new Error(`unknown case ${c}: livez, refusal, poll or states`);
 }
 
 /** A session with its waiting room on, `tokens`' fans in it, and one poll request per fan. */
@@ -104,9 +112,11 @@ async function main() {
       keyTag: 'ab-hot-seats',
       onResponse: () => {},
     });
-    const room = CASES.includes('poll')
-      ? await pollRoom(bench, servers.A.url, takeTokens(POLLERS))
-      : undefined;
+    const states = await fetch(`${servers.A.url}/api/v1/sessions/${probe.id}/seat-states`);
+    const room = {
+      ...(CASES.includes('poll') ? await pollRoom(bench, servers.A.url, takeTokens(POLLERS)) : {}),
+      statesVersion: (await states.json()).version,
+    };
     const cpu = { A: {}, B: {} };
     const measure = async (side, c, keep) => {
       const meter = cpuMeter({ s: servers[side].child.pid });

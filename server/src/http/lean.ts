@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
 import parseurl from 'parseurl';
 import type Koa from 'koa';
 import type { Context, Middleware } from 'koa';
@@ -19,17 +20,21 @@ export interface LeanRequest {
   readonly ip: string;
   /** A POST's body as the app's body parser read it (ctx.request.body); undefined for a GET. */
   readonly body: unknown;
+  /** A query parameter given once, as Koa's ctx.query has it; undefined when absent or repeated. */
+  query(name: string): string | undefined;
 }
 
 /**
  * A hot request answered before Koa. Its answer must be the one its Koa route gives:
- * test/queue.lean.test.ts holds the two side by side. None may be a route the pause switch
+ * test/queue.lean.test.ts and test/seatmap.lean.test.ts hold the two side by side. None may be a route the pause switch
  * stops (degrade/routes.ts): the lane does not consult it.
  */
 export interface LeanRoute {
   readonly method: 'GET' | 'POST';
   /** The route's name in metrics: the name Koa's router gives the same route. */
   readonly route: string;
+  /** Headers its 200 answer carries besides the API's own (name, value, name, value, ...). */
+  readonly okHeaders?: readonly string[];
   /** The path's one parameter when this route takes the path; undefined leaves it to Koa. */
   match(pathname: string): string | undefined;
   /**
@@ -89,6 +94,15 @@ class RawRequest implements LeanRequest {
   get ip(): string {
     return requestIp(this.app, this.req);
   }
+
+  query(name: string): string | undefined {
+    // As Koa's request.query: node:querystring over the URL's query string.
+    this.parsedQuery ??= parseQuery(String(parseurl(this.req)?.query ?? ''));
+    const v = this.parsedQuery[name];
+    return typeof v === 'string' ? v : undefined;
+  }
+
+  private parsedQuery?: ParsedUrlQuery;
 }
 
 /**
@@ -102,7 +116,8 @@ export function requestIp(app: Koa, req: IncomingMessage): string {
 }
 
 /**
- * The lean lane: the crowd's most frequent requests (the waiting room's poll and join) answered
+ * The lean lane: the crowd's most frequent requests (the waiting room's poll and join, the seat
+ * map's seat states) answered
  * from the raw request, before Koa builds a context and runs its middleware chain, which cost
  * more than a poll's own work (profile and A/B in the README). The lane does what that chain
  * does for such a request: the request id, the in-flight count the drain and the shedder read,
@@ -154,7 +169,7 @@ export class LeanLane {
       const a = errorAnswer(err, this.d.log, { path, method: route.method, reqId: id });
       ({ status, body, headers: extra } = a);
     }
-    this.write(res, status, id, body, extra);
+    this.write(res, status, id, body, status === 200 ? route.okHeaders : undefined, extra);
     this.d.metrics.answered(route.method, route.route, status, body, started);
   }
 
@@ -163,10 +178,12 @@ export class LeanLane {
     status: number,
     id: string,
     body: unknown,
+    ok: readonly string[] | undefined,
     extra: Record<string, string> | undefined,
   ): void {
     const json = JSON.stringify(body);
     const h = [...this.headers!, 'X-Request-Id', id];
+    if (ok) h.push(...ok);
     if (extra) for (const [k, v] of Object.entries(extra)) h.push(k, v);
     h.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(json)));
     // As the lifecycle middleware: no reuse of a connection this instance is about to close.
