@@ -1,10 +1,9 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import Koa from 'koa';
-import { createApp, leanLane } from '../src/app';
+import { leanLane } from '../src/app';
 import { loadConfig } from '../src/config';
 import { requestIp } from '../src/http/lean';
-import { apiServer } from '../src/http/serve';
 import { createTestEnv, type TestEnv } from './helpers/env';
 import { createSession } from './helpers/fixtures';
 import { startTestServer, type TestServer } from './helpers/http';
@@ -15,7 +14,7 @@ import { startTestServer, type TestServer } from './helpers/http';
  */
 let env: TestEnv;
 let lean: TestServer;
-let koa: { url: string; server: Server };
+let koa: TestServer;
 let sessionId: string;
 const contexts = jest.spyOn(Koa.prototype, 'createContext');
 
@@ -23,10 +22,7 @@ beforeAll(async () => {
   env = await createTestEnv({ RATE_POLL_USER: '3/60', RATE_QUEUE_USER: '1000/1', BODY_LIMIT_BYTES: '2048' });
   lean = await startTestServer(env);
   // The same app and dependencies without the lane: every request through Koa, as before it.
-  const server = apiServer(createApp(env.deps), env.deps);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const addr = server.address();
-  koa = { url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`, server };
+  koa = await startTestServer(env, 0, { lean: false });
   const s = await createSession(env.deps, { seats: 5 });
   sessionId = s.sessionId;
   await env.deps.db.query(
@@ -38,8 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   contexts.mockRestore();
-  koa.server.closeAllConnections();
-  await new Promise<void>((r) => koa.server.close(() => r()));
+  await koa.close();
   await lean.close();
   await env.close();
 });

@@ -1,7 +1,4 @@
-import type { Server } from 'node:http';
 import Koa from 'koa';
-import { createApp } from '../src/app';
-import { apiServer } from '../src/http/serve';
 import { createTestEnv, type TestEnv } from './helpers/env';
 import { createSession, createUsers, purchase } from './helpers/fixtures';
 import { startTestServer, type TestServer } from './helpers/http';
@@ -12,17 +9,14 @@ import { startTestServer, type TestServer } from './helpers/http';
  */
 let env: TestEnv;
 let lean: TestServer;
-let koa: { url: string; server: Server };
+let koa: TestServer;
 let sessionId: string;
 const contexts = jest.spyOn(Koa.prototype, 'createContext');
 
 beforeAll(async () => {
   env = await createTestEnv();
   lean = await startTestServer(env);
-  const server = apiServer(createApp(env.deps), env.deps);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const addr = server.address();
-  koa = { url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`, server };
+  koa = await startTestServer(env, 0, { lean: false });
   const s = await createSession(env.deps, { seats: 20 });
   sessionId = s.sessionId;
   const [buyer] = await createUsers(env.deps, 1);
@@ -30,8 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   contexts.mockRestore();
-  koa.server.closeAllConnections();
-  await new Promise<void>((r) => koa.server.close(() => r()));
+  await koa.close();
   await lean.close();
   await env.close();
 });

@@ -22,10 +22,16 @@ export interface TestServer {
 }
 
 /** The real app on a random port, over real HTTP. */
-export async function startTestServer(env: TestEnv, port = 0): Promise<TestServer> {
+/** `lean: false` leaves the lean lane out: every request through Koa (to hold the lane's answers against). */
+export async function startTestServer(
+  env: TestEnv,
+  port = 0,
+  o: { lean?: boolean } = {},
+): Promise<TestServer> {
   const app = createApp(env.deps);
+  const lane = o.lean === false ? undefined : leanLane(app, env.deps);
   const server = await new Promise<Server>((resolve) => {
-    const s = apiServer(app, env.deps, leanLane(app, env.deps)).listen(port, '127.0.0.1', () => resolve(s));
+    const s = apiServer(app, env.deps, lane).listen(port, '127.0.0.1', () => resolve(s));
   });
   const addr = server.address();
   const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
