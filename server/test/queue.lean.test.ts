@@ -4,25 +4,27 @@ import Koa from 'koa';
 import { leanLane } from '../src/app';
 import { loadConfig } from '../src/config';
 import { requestIp } from '../src/http/lean';
-import { createTestEnv, type TestEnv } from './helpers/env';
+import type { TestEnv } from './helpers/env';
 import { createSession } from './helpers/fixtures';
-import { startTestServer, type TestServer } from './helpers/http';
+import type { TestServer } from './helpers/http';
+import { get, laneAndKoa } from './helpers/lean';
 
 /**
  * The waiting room's poll on the lean lane (http/lean.ts): answered before Koa, with the answer
  * its Koa route gives (status, body, headers), the same metrics and the same in-flight count.
  */
+const { t, contexts, both } = laneAndKoa({
+  RATE_POLL_USER: '3/60',
+  RATE_QUEUE_USER: '1000/1',
+  BODY_LIMIT_BYTES: '2048',
+});
 let env: TestEnv;
 let lean: TestServer;
 let koa: TestServer;
 let sessionId: string;
-const contexts = jest.spyOn(Koa.prototype, 'createContext');
 
 beforeAll(async () => {
-  env = await createTestEnv({ RATE_POLL_USER: '3/60', RATE_QUEUE_USER: '1000/1', BODY_LIMIT_BYTES: '2048' });
-  lean = await startTestServer(env);
-  // The same app and dependencies without the lane: every request through Koa, as before it.
-  koa = await startTestServer(env, 0, { lean: false });
+  ({ env, lean, koa } = t);
   const s = await createSession(env.deps, { seats: 5 });
   sessionId = s.sessionId;
   await env.deps.db.query(
@@ -32,36 +34,6 @@ beforeAll(async () => {
   env.deps.catalog.invalidate(sessionId);
   await env.deps.queue.tick((await env.deps.catalog.requireSession(sessionId))!, env.clock.now());
 });
-afterAll(async () => {
-  contexts.mockRestore();
-  await koa.close();
-  await lean.close();
-  await env.close();
-});
-
-/** Answers that differ between two requests whatever serves them. */
-const PER_REQUEST = new Set(['date', 'x-request-id']);
-
-async function get(base: string, path: string, headers: Record<string, string> = {}, init: RequestInit = {}) {
-  const res = await fetch(base + path, { headers, ...init });
-  const h = Object.fromEntries([...res.headers].filter(([k]) => !PER_REQUEST.has(k)));
-  return {
-    status: res.status,
-    body: (await res.json()) as unknown,
-    headers: h,
-    id: res.headers.get('x-request-id'),
-  };
-}
-
-/** The same request to the lane's server and to the Koa-only one; how many contexts each built. */
-async function both(path: string, headers: Record<string, string> = {}, init: RequestInit = {}) {
-  contexts.mockClear();
-  const viaLane = await get(lean.url, path, headers, init);
-  const laneContexts = contexts.mock.calls.length;
-  contexts.mockClear();
-  const viaKoa = await get(koa.url, path, headers, init);
-  return { viaLane, viaKoa, laneContexts, koaContexts: contexts.mock.calls.length };
-}
 
 const bearer = async (userId: string) => ({ authorization: `Bearer ${await lean.tokenFor(userId)}` });
 /** A fan not seen before (RATE_POLL_USER counts each fan's polls, on both servers together). */
