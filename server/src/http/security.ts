@@ -26,11 +26,6 @@ const pageDirectives = {
   frameAncestors: none,
 };
 
-/**
- * h5ConnectSrc: origins the fan's H5 build may call besides its own, i.e. the WeChat simulator
- * it logs in and pays through (the H5 build works only with the simulator, in development and
- * tests) and the public API base.
- */
 const commonOf = (hsts: boolean) => ({
   frameguard: { action: 'deny' as const },
   strictTransportSecurity: hsts ? { maxAge: 180 * 24 * 3600 } : false,
@@ -63,6 +58,11 @@ export function apiSecurityHeaders(hsts: boolean): Promise<[string, string][]> {
   return mw({ req: { headers: {} }, res } as unknown as Context, async () => undefined).then(() => headers);
 }
 
+/**
+ * h5ConnectSrc: origins the fan's H5 build may call besides its own, i.e. the WeChat simulator
+ * it logs in and pays through (the H5 build works only with the simulator, in development and
+ * tests) and the public API base.
+ */
 export function securityHeaders(o: { hsts: boolean; h5ConnectSrc?: string[] }): Middleware {
   const common = commonOf(o.hsts);
   const api = fixedHeaders(apiSecurityHeaders(o.hsts));
