@@ -66,7 +66,11 @@ export function seatStatesLean(seatmaps: SeatMapService, clock: Clock, pollMs: (
     okHeaders: ['Cache-Control', PUBLIC_BRIEF_CACHE],
     match: (pathname) => SEAT_STATES_PATH.exec(pathname)?.[1],
     async handle(req) {
-      const reply = await seatmaps.seatStatesSince(req.param, req.query('since'), clock.now().getTime());
+      const reply = await seatmaps.seatStatesSince(
+        req.param,
+        req.searchParam('since'),
+        clock.now().getTime(),
+      );
       return { ...reply, pollAfterMs: pollMs() };
     },
   };

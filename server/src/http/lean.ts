@@ -21,7 +21,7 @@ export interface LeanRequest {
   /** A POST's body as the app's body parser read it (ctx.request.body); undefined for a GET. */
   readonly body: unknown;
   /** A query parameter given once, as Koa's ctx.query has it; undefined when absent or repeated. */
-  query(name: string): string | undefined;
+  searchParam(name: string): string | undefined;
 }
 
 /**
@@ -95,7 +95,7 @@ class RawRequest implements LeanRequest {
     return requestIp(this.app, this.req);
   }
 
-  query(name: string): string | undefined {
+  searchParam(name: string): string | undefined {
     // As Koa's request.query: node:querystring over the URL's query string.
     this.parsedQuery ??= parseQuery(String(parseurl(this.req)?.query ?? ''));
     const v = this.parsedQuery[name];
