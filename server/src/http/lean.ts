@@ -26,8 +26,8 @@ export interface LeanRequest {
 
 /**
  * A hot request answered before Koa. Its answer must be the one its Koa route gives:
- * test/queue.lean.test.ts and test/seatmap.lean.test.ts hold the two side by side. None may be a route the pause switch
- * stops (degrade/routes.ts): the lane does not consult it.
+ * test/queue.lean.test.ts and test/seatmap.lean.test.ts hold the two side by side. None may be
+ * a route the pause switch stops (degrade/routes.ts): the lane does not consult it.
  */
 export interface LeanRoute {
   readonly method: 'GET' | 'POST';
@@ -117,13 +117,12 @@ export function requestIp(app: Koa, req: IncomingMessage): string {
 
 /**
  * The lean lane: the crowd's most frequent requests (the waiting room's poll and join, the seat
- * map's seat states) answered
- * from the raw request, before Koa builds a context and runs its middleware chain, which cost
- * more than a poll's own work (profile and A/B in the README). The lane does what that chain
- * does for such a request: the request id, the in-flight count the drain and the shedder read,
- * the security headers, the body, the metrics, the error answers. Anything it does not expect
- * (another method or path form, a draining instance, debug logging, headers not yet built, a
- * request already closed) goes to Koa, whole.
+ * map's seat states) answered from the raw request, before Koa builds a context and runs its
+ * middleware chain, which cost more than a poll's own work (profile and A/B in the README). The
+ * lane does what that chain does for such a request: the request id, the in-flight count the
+ * drain and the shedder read, the security headers, the body, the metrics, the error answers.
+ * Anything it does not expect (another method or path form, a draining instance, debug logging,
+ * headers not yet built, a request already closed) goes to Koa, whole.
  */
 export class LeanLane {
   private headers?: string[];
