@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { SEAT_POLL_DEFAULT_MS, ShowListQuerySchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
-import type { LeanRoute } from '../http/lean';
+import { sessionPath, type LeanRoute } from '../http/lean';
 import { pathId } from '../http/path-params';
 import type { CatalogService } from './service';
 import type { SeatMapService } from '../inventory/seatmap';
@@ -53,8 +53,6 @@ export function catalogRoutes(
   return r;
 }
 
-const SEAT_STATES_PATH = /^\/api\/v1\/sessions\/([1-9]\d{0,17})\/seat-states$/;
-
 /**
  * The seat states above on the lean lane (http/lean.ts): every open seat map polls them. The same
  * call and answer, Cache-Control included; another form of the path goes to the router above.
@@ -64,7 +62,7 @@ export function seatStatesLean(seatmaps: SeatMapService, clock: Clock, pollMs: (
     method: 'GET',
     route: '/api/v1/sessions/:sessionId/seat-states',
     okHeaders: ['Cache-Control', PUBLIC_BRIEF_CACHE],
-    match: (pathname) => SEAT_STATES_PATH.exec(pathname)?.[1],
+    match: sessionPath('/seat-states'),
     async handle(req) {
       const reply = await seatmaps.seatStatesSince(
         req.param,

@@ -76,6 +76,15 @@ function headerOf(req: IncomingMessage, name: string): string {
   return typeof v === 'string' ? v : '';
 }
 
+/**
+ * A LeanRoute's match for `/api/v1/sessions/<id><suffix>`, the id in its plain form only (as
+ * IdSchema reads it); any other form of the path is left to Koa, whose pathId answers it.
+ */
+export function sessionPath(suffix: string): (pathname: string) => string | undefined {
+  const re = new RegExp(`^/api/v1/sessions/([1-9]\\d{0,17})${suffix}$`);
+  return (pathname) => re.exec(pathname)?.[1];
+}
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 class RawRequest implements LeanRequest {

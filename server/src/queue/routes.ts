@@ -4,7 +4,7 @@ import { QueueJoinSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
 import { pathId } from '../http/path-params';
 import { fanPrincipal, principal, type TokenService } from '../http/auth';
-import type { LeanRoute } from '../http/lean';
+import { sessionPath, type LeanRequest, type LeanRoute } from '../http/lean';
 import { clientFrom, clientOf } from '../risk/client';
 import type { QueueService } from './service';
 
@@ -52,8 +52,11 @@ export function queueRoutes(queue: QueueService, auth: Middleware, clock: Clock)
   return r;
 }
 
-const POLL_PATH = /^\/api\/v1\/sessions\/([1-9]\d{0,17})\/queue$/;
-const JOIN_PATH = /^\/api\/v1\/sessions\/([1-9]\d{0,17})\/queue\/join$/;
+/** The fan a lean request comes from (requireAuth's check) and their client, as clientOf reads it. */
+async function leanFan(tokens: TokenService, req: LeanRequest) {
+  const p = await fanPrincipal(tokens, req.header('authorization'));
+  return { userId: p.userId, client: clientFrom(req.ip, req.header('x-device-id')) };
+}
 
 /**
  * The poll above on the lean lane (http/lean.ts): the same checks (the fan's token, the path's
@@ -64,10 +67,10 @@ export function queuePollLean(queue: QueueService, tokens: TokenService, clock: 
   return {
     method: 'GET',
     route: '/api/v1/sessions/:sessionId/queue',
-    match: (pathname) => POLL_PATH.exec(pathname)?.[1],
+    match: sessionPath('/queue'),
     async handle(req) {
-      const p = await fanPrincipal(tokens, req.header('authorization'));
-      return queue.status(p.userId, req.param, clock.now(), clientFrom(req.ip, req.header('x-device-id')));
+      const fan = await leanFan(tokens, req);
+      return queue.status(fan.userId, req.param, clock.now(), fan.client);
     },
   };
 }
@@ -77,17 +80,10 @@ export function queueJoinLean(queue: QueueService, tokens: TokenService, clock: 
   return {
     method: 'POST',
     route: '/api/v1/sessions/:sessionId/queue/join',
-    match: (pathname) => JOIN_PATH.exec(pathname)?.[1],
+    match: sessionPath('/queue/join'),
     async handle(req) {
-      const p = await fanPrincipal(tokens, req.header('authorization'));
-      const body = joinBody(req.body);
-      return queue.join(
-        p.userId,
-        req.param,
-        body,
-        clock.now(),
-        clientFrom(req.ip, req.header('x-device-id')),
-      );
+      const fan = await leanFan(tokens, req);
+      return queue.join(fan.userId, req.param, joinBody(req.body), clock.now(), fan.client);
     },
   };
 }
