@@ -42,15 +42,28 @@ export function catalogRoutes(
   });
   r.get('/sessions/:sessionId/seat-states', async (ctx) => {
     const since = typeof ctx.query.since === 'string' ? ctx.query.since : undefined;
-    const reply = await seatmaps.seatStatesSince(pathId(ctx.params.sessionId), since, clock.now().getTime());
-    // How long the client waits before its next poll (raised by a degradation switch).
-    ctx.body = { ...reply, pollAfterMs: pollMs() };
+    ctx.body = await seatStates(seatmaps, clock, pollMs, pathId(ctx.params.sessionId), since);
     ctx.set('Cache-Control', PUBLIC_BRIEF_CACHE);
   });
   r.get('/sessions/:sessionId/layout', async (ctx) => {
     sendLayout(ctx, await seatmaps.layout(pathId(ctx.params.sessionId)));
   });
   return r;
+}
+
+/**
+ * The seat states since `since` (all of them without), and how long the client waits before its
+ * next poll (raised by a degradation switch): the Koa route's answer and the lean lane's.
+ */
+async function seatStates(
+  seatmaps: SeatMapService,
+  clock: Clock,
+  pollMs: () => number,
+  sessionId: string,
+  since: string | undefined,
+) {
+  const reply = await seatmaps.seatStatesSince(sessionId, since, clock.now().getTime());
+  return { ...reply, pollAfterMs: pollMs() };
 }
 
 /**
@@ -63,13 +76,6 @@ export function seatStatesLean(seatmaps: SeatMapService, clock: Clock, pollMs: (
     route: '/api/v1/sessions/:sessionId/seat-states',
     okHeaders: ['Cache-Control', PUBLIC_BRIEF_CACHE],
     match: sessionPath('/seat-states'),
-    async handle(req) {
-      const reply = await seatmaps.seatStatesSince(
-        req.param,
-        req.searchParam('since'),
-        clock.now().getTime(),
-      );
-      return { ...reply, pollAfterMs: pollMs() };
-    },
+    handle: (req) => seatStates(seatmaps, clock, pollMs, req.param, req.searchParam('since')),
   };
 }
