@@ -10,7 +10,7 @@ import { requireAuth } from './http/auth';
 import { apiSecurityHeaders, securityHeaders } from './http/security';
 import { LeanLane, rawBodyParser } from './http/lean';
 import { catalogRoutes, seatStatesLean } from './catalog/routes';
-import { orderRoutes } from './orders/routes';
+import { orderRoutes, purchaseLean } from './orders/routes';
 import { quotaRoutes } from './orders/quota';
 import { exchangeRoutes } from './exchanges/routes';
 import { notifyRoutes, payRoutes } from './payments/routes';
@@ -108,12 +108,13 @@ const fanBodyParser = (config: Config) =>
 const hstsOn = (config: Config) => config.env === 'production';
 
 /**
- * The lean lane (http/lean.ts) beside `app`: the waiting room's poll and join and the seat
- * states answered before Koa, or undefined with LEAN_LANE=off.
+ * The lean lane (http/lean.ts) beside `app`: the purchase, the waiting room's poll and join and
+ * the seat states answered before Koa, or undefined with LEAN_LANE=off.
  */
 export function leanLane(app: Koa, d: AppDeps): LeanLane | undefined {
   if (!d.config.leanLane) return undefined;
   const routes = [
+    purchaseLean(d.orders, d.tokens, d.clock),
     queuePollLean(d.queue, d.tokens, d.clock),
     queueJoinLean(d.queue, d.tokens, d.clock),
     seatStatesLean(d.seatmaps, d.clock, () => d.degrade.seatPollMs()),

@@ -7,7 +7,11 @@ import { appError } from '../errors';
  * 400 when malformed (a retry under a key we cannot use must not become a second write).
  */
 export function idempotencyKeyOf(ctx: Context): string | undefined {
-  const header = ctx.get('idempotency-key');
+  return idempotencyKey(ctx.get('idempotency-key'));
+}
+
+/** The same from the header's value ('' when absent, as ctx.get reads it): the lean lane's form. */
+export function idempotencyKey(header: string): string | undefined {
   if (header === '') return undefined;
   const r = IdempotencyKeySchema.safeParse(header);
   if (!r.success)

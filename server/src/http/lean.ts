@@ -33,7 +33,9 @@ export interface LeanRoute {
   readonly method: 'GET' | 'POST';
   /** The route's name in metrics: the name Koa's router gives the same route. */
   readonly route: string;
-  /** Headers its 200 answer carries besides the API's own (name, value, name, value, ...). */
+  /** The status of its answer when the handler returns (its Koa route's ctx.status): 200 unless given. */
+  readonly okStatus?: 201;
+  /** Headers its success answer (okStatus) carries besides the API's own (name, value, name, value, ...). */
   readonly okHeaders?: readonly string[];
   /** The path's one parameter when this route takes the path; undefined leaves it to Koa. */
   match(pathname: string): string | undefined;
@@ -125,11 +127,12 @@ export function requestIp(app: Koa, req: IncomingMessage): string {
 }
 
 /**
- * The lean lane: the crowd's most frequent requests (the waiting room's poll and join, the seat
- * map's seat states) answered from the raw request, before Koa builds a context and runs its
- * middleware chain, which cost more than a poll's own work (profile and A/B in the README). The
- * lane does what that chain does for such a request: the request id, the in-flight count the
- * drain and the shedder read, the security headers, the body, the metrics, the error answers.
+ * The lean lane: the crowd's most frequent requests (the purchase, the waiting room's poll and
+ * join, the seat map's seat states) answered from the raw request, before Koa builds a context
+ * and runs its middleware chain, which cost more than a poll's own work (profile and A/B in the
+ * README). The lane does what that chain does for such a request: the request id, the in-flight
+ * count the drain and the shedder read, the security headers, the body, the metrics, the error
+ * answers.
  * Anything it does not expect (another method or path form, a draining instance, debug logging,
  * headers not yet built, a request already closed) goes to Koa, whole.
  */
@@ -167,7 +170,8 @@ export class LeanLane {
     const id = requestIdOf(lean.header('x-request-id'));
     this.d.lifecycle.track(res);
     this.d.shedder.admitted(res);
-    let status = 200;
+    const ok = route.okStatus ?? 200;
+    let status = ok;
     let body: unknown;
     let extra: Record<string, string> | undefined;
     try {
@@ -177,7 +181,7 @@ export class LeanLane {
       const a = errorAnswer(err, this.d.log, { path, method: route.method, reqId: id });
       ({ status, body, headers: extra } = a);
     }
-    this.write(res, status, id, body, status === 200 ? route.okHeaders : undefined, extra);
+    this.write(res, status, id, body, status === ok ? route.okHeaders : undefined, extra);
     this.d.metrics.answered(route.method, route.route, status, body, started);
   }
 

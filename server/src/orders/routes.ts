@@ -1,11 +1,12 @@
 import Router from '@koa/router';
 import { ListOrdersQuerySchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
-import { principal } from '../http/auth';
-import { idempotencyKeyOf } from '../http/idempotency';
+import { fanPrincipal, principal, type TokenService } from '../http/auth';
+import { idempotencyKey, idempotencyKeyOf } from '../http/idempotency';
+import type { LeanRoute } from '../http/lean';
 import type { Middleware } from 'koa';
 import type { OrderService } from './service';
-import { clientOf } from '../risk/client';
+import { clientFrom, clientOf } from '../risk/client';
 import { parseCreateOrder } from './parse';
 
 export function orderRoutes(orders: OrderService, auth: Middleware, clock: Clock): Router {
@@ -29,4 +30,26 @@ export function orderRoutes(orders: OrderService, auth: Middleware, clock: Clock
     ctx.body = await orders.cancel(principal(ctx).userId, ctx.params.orderNo!, clock.now());
   });
   return r;
+}
+
+/**
+ * The purchase above on the lean lane (http/lean.ts), for the flash sale's crowd, most of whom
+ * are refused: its body read by the app's own parser, then the same checks in the same order
+ * (the fan's token, the body, the Idempotency-Key) and the same service call, without Koa. Any
+ * other form of the path (a trailing slash, another case) goes to the router above.
+ */
+export function purchaseLean(orders: OrderService, tokens: TokenService, clock: Clock): LeanRoute {
+  return {
+    method: 'POST',
+    route: '/api/v1/orders',
+    okStatus: 201,
+    match: (pathname) => (pathname === '/api/v1/orders' ? '' : undefined),
+    async handle(req) {
+      const fan = await fanPrincipal(tokens, req.header('authorization'));
+      const input = parseCreateOrder(req.body);
+      const key = idempotencyKey(req.header('idempotency-key'));
+      const client = clientFrom(req.ip, req.header('x-device-id'));
+      return orders.create(fan.userId, input, key, clock.now(), client);
+    },
+  };
 }
