@@ -126,7 +126,7 @@ export function leanLane(app: Koa, d: AppDeps): LeanLane | undefined {
     log: d.log,
     apiHeaders: apiSecurityHeaders(hstsOn(d.config)),
     logRequestContext: d.config.logRequestContext,
-    parseBody: rawBodyParser(fanBodyParser(d.config)),
+    parseBody: rawBodyParser(fanBodyParser(d.config), d.config.bodyLimitBytes),
   });
 }
 

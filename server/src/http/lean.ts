@@ -5,6 +5,7 @@ import type Koa from 'koa';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { errorAnswer } from './errors';
+import { plainJsonBody } from './json-body';
 import type { Lifecycle } from './lifecycle';
 import type { Metrics } from './metrics';
 import { requestContext, requestIdOf } from './request-id';
@@ -60,12 +61,19 @@ export interface LeanDeps {
 }
 
 /**
- * The app's own body parser (@koa/bodyparser, its options as the app has them) run on the raw
- * request: the body as a Koa route would find it in ctx.request.body, and its errors (400, 413,
- * 415) as the error middleware would see them. Only the parser's part of a context is given.
+ * The app's own body parser (@koa/bodyparser, its options as the app has them, `jsonLimitBytes`
+ * its JSON limit) run on the raw request: the body as a Koa route would find it in
+ * ctx.request.body, and its errors (400, 413, 415) as the error middleware would see them. Only
+ * the parser's part of a context is given. The usual body (plain JSON, its length given) is read
+ * by plainJsonBody instead, which reads it as the parser does.
  */
-export function rawBodyParser(parser: Middleware): (req: IncomingMessage) => Promise<unknown> {
+export function rawBodyParser(
+  parser: Middleware,
+  jsonLimitBytes: number,
+): (req: IncomingMessage) => Promise<unknown> {
   return async (req) => {
+    const plain = plainJsonBody(req, jsonLimitBytes);
+    if (plain) return plain;
     const request = { body: undefined as unknown, get: (h: string) => headerOf(req, h) };
     await parser({ method: req.method, req, request } as unknown as Context, async () => undefined);
     return request.body;
