@@ -248,7 +248,11 @@ async function main() {
     console.log(`hello-world: ${Math.round(hello.rps)} req/s`);
     console.log('joining ...');
     // (MariaDB is left out: several run on this machine and `pidof -s` may pick another one.)
-    const joinMeter = cpuMeter({ server: server.child.pid, redis: pidOf('redis-server') });
+    const joinMeter = cpuMeter({
+      server: server.child.pid,
+      redis: pidOf('redis-server'),
+      loadgen: process.pid,
+    });
     const joins = await joinAll(url, session.id, tokens);
     const joinCpu = joinMeter();
     const order = joins.places
