@@ -105,8 +105,8 @@ export interface Config extends RiskConfig, ResilienceConfig {
   logRequestContext: boolean;
   /**
    * Whether the purchase, the waiting room's poll and join and the seat states are answered on
-   * the lean lane, before Koa (http/lean.ts). Off, every request goes through Koa (for comparing the two, and
-   * as a way back).
+   * the lean lane, before Koa (http/lean.ts). Off, every request goes through Koa (for comparing
+   * the two, and as a way back).
    */
   leanLane: boolean;
   mysqlUrl: string;

@@ -140,9 +140,8 @@ export function requestIp(app: Koa, req: IncomingMessage): string {
  * and runs its middleware chain, which cost more than a poll's own work (profile and A/B in the
  * README). The lane does what that chain does for such a request: the request id, the in-flight
  * count the drain and the shedder read, the security headers, the body, the metrics, the error
- * answers.
- * Anything it does not expect (another method or path form, a draining instance, debug logging,
- * headers not yet built, a request already closed) goes to Koa, whole.
+ * answers. Anything it does not expect (another method or path form, a draining instance, debug
+ * logging, headers not yet built, a request already closed) goes to Koa, whole.
  */
 export class LeanLane {
   private headers?: string[];
