@@ -88,10 +88,8 @@ it('refuses on the lane as Koa does: taken, sold out, over the limit, not on sal
     const r = await both(PATH, { ...(await freshFan()), ...JSON_TYPE, ...headers }, init);
     expect(r.laneContexts).toBe(0);
     expect(r.koaContexts).toBe(1);
-    expect([r.viaLane.status, code ?? r.viaLane.body.error.code]).toEqual([
-      expected,
-      r.viaLane.body.error.code,
-    ]);
+    expect(r.viaLane.status).toBe(expected);
+    if (code) expect(r.viaLane.body.error.code).toBe(code);
     expect(r.viaLane).toEqual({ ...r.viaKoa, id: expect.any(String) });
   }
   // the token is checked before the body and the key, on both

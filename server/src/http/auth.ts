@@ -3,6 +3,9 @@ import { createSigner, createVerifier } from 'fast-jwt';
 import { appError } from '../errors';
 import { VerifiedTokens } from './verified-tokens';
 import { ownTokenCheck, type Claims } from './own-tokens';
+import type { LeanRequest } from './lean';
+import { clientFrom } from '../risk/client';
+import type { Client } from '../risk/limits';
 
 // operator and staff_manager are admin-page roles; their tokens' sub is 'admin:<id>'.
 export type Role = 'fan' | 'staff' | 'admin' | 'operator' | 'staff_manager';
@@ -86,6 +89,15 @@ export async function fanPrincipal(tokens: TokenService, header: string): Promis
   const p = await tokens.verify(m[1]!);
   if (!/^\d{1,20}$/.test(p.userId)) throw appError('UNAUTHORIZED', undefined, '请使用微信登录');
   return p;
+}
+
+/** The fan a lean-lane request comes from (requireAuth's check) and their client, as clientOf reads it. */
+export async function leanFan(
+  tokens: TokenService,
+  req: LeanRequest,
+): Promise<{ userId: string; client: Client }> {
+  const p = await fanPrincipal(tokens, req.header('authorization'));
+  return { userId: p.userId, client: clientFrom(req.ip, req.header('x-device-id')) };
 }
 
 export function principal(ctx: Context): Principal {

@@ -27,8 +27,8 @@ export interface LeanRequest {
 
 /**
  * A hot request answered before Koa. Its answer must be the one its Koa route gives:
- * test/queue.lean.test.ts and test/seatmap.lean.test.ts hold the two side by side. None may be
- * a route the pause switch stops (degrade/routes.ts): the lane does not consult it.
+ * test/{orders,queue,seatmap}.lean.test.ts hold the two side by side. None may be a route the
+ * pause switch stops (degrade/routes.ts): the lane does not consult it.
  */
 export interface LeanRoute {
   readonly method: 'GET' | 'POST';
@@ -41,7 +41,7 @@ export interface LeanRoute {
   /** The path's one parameter when this route takes the path; undefined leaves it to Koa. */
   match(pathname: string): string | undefined;
   /**
-   * The body of the 200 answer; a thrown error answers as the error middleware would. A POST's
+   * The body of the okStatus answer; a thrown error answers as the error middleware would. A POST's
    * body has been read by then (LeanRequest.body), as the app reads it before any route runs.
    */
   handle(req: LeanRequest): Promise<unknown>;

@@ -1,12 +1,12 @@
 import Router from '@koa/router';
 import { ListOrdersQuerySchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
-import { fanPrincipal, principal, type TokenService } from '../http/auth';
+import { leanFan, principal, type TokenService } from '../http/auth';
 import { idempotencyKey, idempotencyKeyOf } from '../http/idempotency';
 import type { LeanRoute } from '../http/lean';
 import type { Middleware } from 'koa';
 import type { OrderService } from './service';
-import { clientFrom, clientOf } from '../risk/client';
+import { clientOf } from '../risk/client';
 import { parseCreateOrder } from './parse';
 
 export function orderRoutes(orders: OrderService, auth: Middleware, clock: Clock): Router {
@@ -45,11 +45,10 @@ export function purchaseLean(orders: OrderService, tokens: TokenService, clock: 
     okStatus: 201,
     match: (pathname) => (pathname === '/api/v1/orders' ? '' : undefined),
     async handle(req) {
-      const fan = await fanPrincipal(tokens, req.header('authorization'));
+      const fan = await leanFan(tokens, req);
       const input = parseCreateOrder(req.body);
       const key = idempotencyKey(req.header('idempotency-key'));
-      const client = clientFrom(req.ip, req.header('x-device-id'));
-      return orders.create(fan.userId, input, key, clock.now(), client);
+      return orders.create(fan.userId, input, key, clock.now(), fan.client);
     },
   };
 }

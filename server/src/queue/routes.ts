@@ -3,9 +3,9 @@ import type { Middleware } from 'koa';
 import { QueueJoinSchema } from '@showtix/shared-types';
 import type { Clock } from '../clock';
 import { pathId } from '../http/path-params';
-import { fanPrincipal, principal, type TokenService } from '../http/auth';
-import { sessionPath, type LeanRequest, type LeanRoute } from '../http/lean';
-import { clientFrom, clientOf } from '../risk/client';
+import { leanFan, principal, type TokenService } from '../http/auth';
+import { sessionPath, type LeanRoute } from '../http/lean';
+import { clientOf } from '../risk/client';
 import type { QueueService } from './service';
 
 /**
@@ -50,12 +50,6 @@ export function queueRoutes(queue: QueueService, auth: Middleware, clock: Clock)
     );
   });
   return r;
-}
-
-/** The fan a lean request comes from (requireAuth's check) and their client, as clientOf reads it. */
-async function leanFan(tokens: TokenService, req: LeanRequest) {
-  const p = await fanPrincipal(tokens, req.header('authorization'));
-  return { userId: p.userId, client: clientFrom(req.ip, req.header('x-device-id')) };
 }
 
 /**
