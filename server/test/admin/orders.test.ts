@@ -64,6 +64,10 @@ describe('live sales dashboard', () => {
 
     const paid = await order('dash-paid', 2, true); // VIP seats 0, 1
     await order('dash-pending', 1, false); // VIP seat 2
+    // The simulator stamps success_time with the real clock; this env's manual clock stood still
+    // since it was made, so a minute boundary crossed meanwhile put the payment in a minute after
+    // the dashboard's `now`, outside its window (a CI flake). In production both are real time.
+    p.clock.set(Date.now());
     const d = (await as(operator)('GET', `/api/v1/admin/sessions/${s.sessionId}/dashboard`)).body;
     expect(d.totals).toEqual({ capacity: 40, sold: 2, held: 1, available: 37, reserved: 0, comp: 0 });
     expect(d.tiers[0]).toMatchObject({ name: 'VIP', capacity: 10, sold: 2, held: 1, available: 7 });
