@@ -3,18 +3,19 @@
 // checks that the server stays fast for what it admits and refuses the rest early. autocannon's
 // overallRate is a quota per connection renewed every second, so the offered load comes in bursts:
 // every connection sends at the start of each second, and again as soon as it is answered until
-// its quota is spent (a refusal is answered fast, so the bursts are dense).
-// Last line: JSON {saturation_rps, offered_rps, admitted, admitted_p99_ms, admitted_p99_ms_after_connect
-// (without each connection's first request), server_admitted_p99_le_ms,
-// refused_503, refused_429, refusals_without_retry_after, errors_other (timeouts among them), oversold, double_sold,
-// load_avg_1m, ...}, also
-// written to bench/results/. Usage: npm run bench -- --scenario overload
+// its quota is spent. Measured, the bursts are not dense: sent_peak_tenth_share, the share of the
+// requests sent in each second's busiest tenth, was 0.13-0.14 (0.1 is even; 2026-12-03).
+// Last line: JSON {saturation_rps, offered_rps, sent_peak_tenth_share, cpu_cores (per process),
+// admitted, admitted_p99_ms, admitted_p99_ms_after_connect (without each connection's first
+// request), server_admitted_p99_le_ms, refused_503, refused_429, refusals_without_retry_after,
+// errors_other (timeouts among them), oversold, double_sold, load_avg_1m, ...}, also written to
+// bench/results/. Usage: npm run bench -- --scenario overload
 //   [--buyers 150000 --saturate-s 6 --overload-s 12 --connections 1000 --smoke]
 //   [--offered-rps N: offer this instead of twice the saturation measured in this run, so that two
 //    runs on a busy shared machine, whose saturation differs from run to run, offer the same load]
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { openBench, parseArgs, percentile, report, runMain } from '../lib.mjs';
+import { cpuMeter, openBench, parseArgs, percentile, pidOf, report, runMain } from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 import { audit } from '../flash-sale/audit.mjs';
 
@@ -29,8 +30,8 @@ const CONNECTIONS = Number(args.connections ?? 1000);
 
 /**
  * Purchases in a fixed order over all buyers; each answer noted as [latencyMs, status, retryAfter,
- * first]. `first` (set by phase()): the connection's first answer, whose time includes opening the
- * connection.
+ * first, sentAt]. `first` (set by phase()): the connection's first answer, whose time includes
+ * opening the connection.
  */
 function purchases(tour, tokens, tag) {
   let next = 0;
@@ -60,7 +61,7 @@ function purchases(tour, tokens, tag) {
     onResponse: (status, _body, ctx, headers) => {
       // Header names as the server wrote them ('Retry-After'): compared without case.
       const retryAfter = Object.keys(headers ?? {}).some((k) => k.toLowerCase() === 'retry-after');
-      samples.push([performance.now() - ctx.sentAt, status, retryAfter, false]);
+      samples.push([performance.now() - ctx.sentAt, status, retryAfter, false, ctx.sentAt]);
     },
   };
   return { request, samples };
@@ -111,6 +112,21 @@ async function phase(url, tour, tokens, o) {
   return { samples: p.samples, errors: res.errors, timeouts: res.timeouts, non2xx: res.non2xx };
 }
 
+/**
+ * How bursty the offer was: the share of the phase's requests sent in its busiest tenth of a
+ * second, over all its seconds (each second cut into tenths from the phase's start). 0.1: an even
+ * offer; 1: every second's requests sent within one tenth of it.
+ */
+function peakTenthShare(samples, t0) {
+  const tenths = new Array(10).fill(0);
+  for (const x of samples) tenths[Math.floor(((x[4] - t0) % 1000) / 100)]++;
+  return Number((Math.max(...tenths) / samples.length).toFixed(2));
+}
+
+/** Cores each process used over `seconds` (1: one core all the time; an event loop runs on one). */
+const coresUsed = (cpuUs, seconds) =>
+  Object.fromEntries(Object.entries(cpuUs).map(([k, us]) => [k, Number((us / 1e6 / seconds).toFixed(2))]));
+
 function stats(samples) {
   const admitted = samples.filter(([, s]) => s !== 503 && s !== 429);
   const lat = admitted.map(([l]) => l).sort((a, b) => a - b);
@@ -144,7 +160,7 @@ async function main() {
     console.log(`seeding: ${SESSIONS} sessions x (10,000 seats + 10,000-unit zone), ${BUYERS} buyers`);
     const tour = await seedTour(deps, { sessions: SESSIONS, seatsPerSession: 10_000, zoneCapacity: 10_000 });
     const tokens = await seedUsers(deps, BUYERS);
-    await bench.startServer();
+    const server = await bench.startServer();
     // Warm-up (JIT, catalogs, inventories): seat maps of every session, then a short purchase
     // burst that is not counted.
     for (const t of tour)
@@ -161,13 +177,14 @@ async function main() {
     );
     const load1 = os.loadavg()[0];
     const serverBefore = await serverMetrics(url);
+    const meter = cpuMeter({ server: server.child.pid, redis: pidOf('redis-server'), loadgen: process.pid });
     const t0 = performance.now();
     const over = await phase(url, tour, tokens.slice().reverse(), {
       connections: CONNECTIONS,
       overallRate: offered,
       duration: OVERLOAD_S,
     });
-    const overS = (performance.now() - t0) / 1000;
+    const [overS, cpu] = [(performance.now() - t0) / 1000, meter()];
     const s = stats(over.samples);
     const load2 = os.loadavg()[0];
     const serverAfter = await serverMetrics(url);
@@ -181,6 +198,8 @@ async function main() {
       saturation_p99_ms: Number(satStats.admittedP99.toFixed(1)),
       offered_rps: offered,
       sent_rps: Math.round(over.samples.length / overS),
+      sent_peak_tenth_share: peakTenthShare(over.samples, t0),
+      cpu_cores: coresUsed(cpu, overS),
       admitted: s.admitted,
       admitted_rps: Math.round(s.admitted / overS),
       admitted_p50_ms: Number(s.admittedP50.toFixed(1)),
