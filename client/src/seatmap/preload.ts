@@ -43,7 +43,9 @@ export async function loadSeatMapPage(sessionId: string): Promise<SeatMapLoad> {
 /**
  * Starts the seat map's load before the page's code has arrived: on H5 the page's chunk is
  * fetched only once the app has started, and the page asks for data only after its first paint,
- * which together came to a third of the first draw of a 10,000-seat map.
+ * which together came to a third of the first draw of a 10,000-seat map. Started by a seat-map
+ * link (preload-link.ts), by 购票 straight to the seats (pages/show) and by the waiting room
+ * letting the fan in (pages/queue).
  */
 export function preloadSeatMap(sessionId: string): void {
   const e: EarlyLoad = { sessionId, at: Date.now(), load: loadSeatMapPage(sessionId) };

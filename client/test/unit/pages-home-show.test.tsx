@@ -131,9 +131,10 @@ describe('show page header and buttons', () => {
 
   async function open(detail: object) {
     router.params = { id: '3' };
-    serveApi({ 'GET /api/v1/shows/3': ok(detail) });
+    const sent = serveApi({ 'GET /api/v1/shows/3': ok(detail) });
     render(<ShowPage />);
     await flush();
+    return sent;
   }
 
   it('shows 购票须知 as rows of what holds for the session', async () => {
@@ -185,6 +186,29 @@ describe('show page header and buttons', () => {
     expect(taro.showToast).toHaveBeenLastCalledWith(
       expect.objectContaining({ title: '地址已复制，可在地图应用中搜索' }),
     );
+  });
+
+  const mapAsks = (sent: { key: string }[]) =>
+    sent.map((r) => r.key).filter((k) => k.startsWith('GET /api/v1/sessions/7'));
+
+  it('buying straight to the seats asks for the map as it navigates', async () => {
+    const sent = await open(DETAIL);
+    expect(mapAsks(sent)).toEqual([]);
+    fireEvent.click(screen.getByTestId('buy-button'));
+    expect(taro.navigateTo).toHaveBeenCalledWith({ url: '/pages/seatmap/index?sessionId=7&showId=3' });
+    // Asked before the seat-map page exists, which takes this load (seatmap-preload.test.ts).
+    expect(mapAsks(sent).sort()).toEqual([
+      'GET /api/v1/sessions/7',
+      'GET /api/v1/sessions/7/layout',
+      'GET /api/v1/sessions/7/seat-states',
+    ]);
+  });
+
+  it('buying through the waiting room leaves the map to the moment the fan is let in', async () => {
+    const sent = await open({ ...DETAIL, sessions: [{ ...SESSION, queueEnabled: true }] });
+    fireEvent.click(screen.getByTestId('buy-button'));
+    expect(taro.navigateTo).toHaveBeenCalledWith({ url: '/pages/queue/index?sessionId=7&showId=3' });
+    expect(mapAsks(sent)).toEqual([]);
   });
 
   it('the presale button says what it does and the time to the sale on two lines', async () => {

@@ -184,10 +184,14 @@ it('admitted: keeps the token and moves on to the seat map by itself', async () 
     ),
   });
   await open();
+  expect(count(sent, 'GET /api/v1/sessions/7/layout')).toBe(0);
   await tick(5_000);
   expect(view()).toBe('admitted');
   expect(taro.redirectTo).toHaveBeenCalledTimes(1);
   expect(taro.redirectTo).toHaveBeenCalledWith({ url: '/pages/seatmap/index?sessionId=7&showId=3' });
+  // The seat map's data was asked for as the fan was let in, before the seat-map page exists.
+  expect(count(sent, 'GET /api/v1/sessions/7/layout')).toBe(1);
+  expect(count(sent, 'GET /api/v1/sessions/7/seat-states')).toBe(1);
   expect(currentAdmission('7', NOW)).toEqual({ token: 'adm.1', expiresAt: until });
   await tick(60_000);
   expect(count(sent, POLL)).toBe(1);

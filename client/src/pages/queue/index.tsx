@@ -10,6 +10,7 @@ import { back, replace, switchTab } from '../../routes';
 import { sessionContext } from '../../services/context';
 import { isUnreachable } from '../../services/errors';
 import { retryDelayMs } from '../../services/queue';
+import { preloadSeatMap } from '../../seatmap/preload';
 import { formatDateTime } from '../../utils/time';
 import QueueBoard from './QueueBoard';
 import { useQueue } from './useQueue';
@@ -28,7 +29,12 @@ export default function QueuePage() {
   const ctx = useLoad(() => sessionContext(sessionId), [sessionId]);
   const session = ctx.data?.session;
   const showId = params.showId || session?.showId || '';
-  const toSeats = () => replace('seatmap', { sessionId, showId });
+  // The map's data is asked for as the fan is let in, not after the seat-map page has arrived and
+  // painted once: an admitted fan's turn runs from that moment.
+  const toSeats = () => {
+    preloadSeatMap(sessionId);
+    replace('seatmap', { sessionId, showId });
+  };
   const q = useQueue(sessionId, {
     ready: Boolean(session?.queueEnabled),
     realName: Boolean(session?.realName),

@@ -12,6 +12,7 @@ import { useCountdown } from '../../hooks/useCountdown';
 import { useLoad } from '../../hooks/useLoad';
 import { go } from '../../routes';
 import { getShow } from '../../services/catalog';
+import { preloadSeatMap } from '../../seatmap/preload';
 import { limitReachedText, useQuota } from '../../services/quota';
 import { formatPriceRange } from '../../utils/money';
 import { formatCountdown, formatDateRange, formatDateTime } from '../../utils/time';
@@ -109,9 +110,12 @@ function BuyBar({ show, s, reached }: { show: ShowDetail; s: SessionInfo | undef
         className={`btn btn--primary btn--wide${sub ? ' btn--stack' : ''}`}
         data-testid="buy-button"
         disabled={flag(!enabled)}
-        onClick={() =>
-          enabled && s && go(s.queueEnabled ? 'queue' : 'seatmap', { sessionId: s.id, showId: show.id })
-        }
+        onClick={() => {
+          if (!enabled || !s) return;
+          // Straight to the seats: their data loads while the seat-map page's code is on its way.
+          if (!s.queueEnabled) preloadSeatMap(s.id);
+          go(s.queueEnabled ? 'queue' : 'seatmap', { sessionId: s.id, showId: show.id });
+        }}
       >
         {sub ? (
           <>
