@@ -1,5 +1,5 @@
 import type { SessionInfo } from '@showtix/shared-types';
-import { ROUTES } from '../routes';
+import { ROUTES, go, replace } from '../routes';
 import { getSeatMap, getSession } from '../services/catalog';
 import type { LoadedSeatMap } from './compose';
 import { markStage } from './markers';
@@ -44,14 +44,26 @@ export async function loadSeatMapPage(sessionId: string): Promise<SeatMapLoad> {
  * Starts the seat map's load before the page's code has arrived: on H5 the page's chunk is
  * fetched only once the app has started, and the page asks for data only after its first paint,
  * which together came to a third of the first draw of a 10,000-seat map. Started by a seat-map
- * link (preload-link.ts), by 购票 straight to the seats (pages/show) and by the waiting room
- * letting the fan in (pages/queue).
+ * link (preload-link.ts) and by every way into the page from the app (openSeatMap).
  */
 export function preloadSeatMap(sessionId: string): void {
   const e: EarlyLoad = { sessionId, at: Date.now(), load: loadSeatMapPage(sessionId) };
   // A failure reaches the page when it takes the load.
   e.load.then((done) => void (e.done = done)).catch(() => undefined);
   early = e;
+}
+
+/**
+ * Opens the seat-map page (a new page, or in place of this one) with its load already started:
+ * the app's ways into the map (购票, the waiting room letting the fan in, 改签) go through here,
+ * so none waits for the page's code and first paint before asking for the data.
+ */
+export function openSeatMap(
+  params: { sessionId: string; showId: string } & Record<string, string>,
+  how: 'go' | 'replace' = 'go',
+): void {
+  preloadSeatMap(params.sessionId);
+  (how === 'go' ? go : replace)('seatmap', params);
 }
 
 function takeEarly(sessionId: string): EarlyLoad | undefined {

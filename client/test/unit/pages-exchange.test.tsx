@@ -54,7 +54,7 @@ describe('order page', () => {
   afterEach(() => jest.useRealTimers());
 
   it('offers 改签 when the show allows it: tickets and session chosen, then the seat map in exchange mode', async () => {
-    await openOrderPage(ORDER, {
+    const sent = await openOrderPage(ORDER, {
       show: SHOW,
       routes: { 'GET /api/v1/orders/N300/exchanges': ok({ items: [] }) },
     });
@@ -70,6 +70,11 @@ describe('order page', () => {
     expect(taro.navigateTo).toHaveBeenLastCalledWith({
       url: `/pages/seatmap/index?sessionId=8&showId=3&exchange=N300&tickets=${item(3).ticketId}`,
     });
+    // The chosen session's map (this file's stand-in) and session are asked for as the fan sets
+    // off for them (openSeatMap), before the seat-map page exists.
+    expect(api.getSeatMap).toHaveBeenCalledTimes(1);
+    expect(api.getSeatMap).toHaveBeenCalledWith('8');
+    expect(sent.map((r) => r.key)).toContain('GET /api/v1/sessions/8');
   });
 
   it('lists the exchange: the old ticket voided, the new one issued; the exchanged ticket is not offered again', async () => {

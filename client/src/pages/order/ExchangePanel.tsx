@@ -2,6 +2,7 @@ import { Button, Text, View } from '@tarojs/components';
 import { useEffect, useState } from 'react';
 import type { Exchange, Order, OrderItem, ShowDetail } from '@showtix/shared-types';
 import { go } from '../../routes';
+import { openSeatMap } from '../../seatmap/preload';
 import type { SessionContext } from '../../services/context';
 import { listExchanges } from '../../services/exchanges';
 import { disabledWhen, flag } from '../../utils/flag';
@@ -48,7 +49,7 @@ export default function ExchangePanel(p: {
       s.status !== 'cancelled' && s.status !== 'ended' && new Date(s.startsAt).getTime() - cutoff > p.nowMs,
   );
   const pickSeats = () =>
-    go('seatmap', {
+    openSeatMap({
       sessionId: session,
       showId: p.show.id,
       exchange: p.order.orderNo,

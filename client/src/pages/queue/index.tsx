@@ -6,11 +6,11 @@ import IdPicker from '../../components/IdPicker';
 import Loading from '../../components/Loading';
 import LoadState from '../../components/LoadState';
 import { useLoad } from '../../hooks/useLoad';
-import { back, replace, switchTab } from '../../routes';
+import { back, switchTab } from '../../routes';
 import { sessionContext } from '../../services/context';
 import { isUnreachable } from '../../services/errors';
 import { retryDelayMs } from '../../services/queue';
-import { preloadSeatMap } from '../../seatmap/preload';
+import { openSeatMap } from '../../seatmap/preload';
 import { formatDateTime } from '../../utils/time';
 import QueueBoard from './QueueBoard';
 import { useQueue } from './useQueue';
@@ -29,12 +29,8 @@ export default function QueuePage() {
   const ctx = useLoad(() => sessionContext(sessionId), [sessionId]);
   const session = ctx.data?.session;
   const showId = params.showId || session?.showId || '';
-  // The map's data is asked for as the fan is let in, not after the seat-map page has arrived and
-  // painted once: an admitted fan's turn runs from that moment.
-  const toSeats = () => {
-    preloadSeatMap(sessionId);
-    replace('seatmap', { sessionId, showId });
-  };
+  // The map's data is asked for as the fan is let in: an admitted fan's turn runs from then.
+  const toSeats = () => openSeatMap({ sessionId, showId }, 'replace');
   const q = useQueue(sessionId, {
     ready: Boolean(session?.queueEnabled),
     realName: Boolean(session?.realName),

@@ -19,8 +19,8 @@ import { useZoneChoice } from './ZonePicker';
 
 /**
  * The map and the session load together; the show (title only) never delays the first draw.
- * On H5 a seat-map link has started this load before the page's code arrived (preload.ts);
- * when it is already here, the first render shows the map.
+ * A seat-map link (H5) or the way into the page (openSeatMap) has started this load before the
+ * page's code arrived (preload.ts); when it is already here, the first render shows the map.
  */
 function useSeatMapLoad(sessionId: string, showIdParam: string | undefined) {
   const [ready] = useState(() => takeLoadedSeatMap(sessionId));

@@ -12,7 +12,7 @@ import { useCountdown } from '../../hooks/useCountdown';
 import { useLoad } from '../../hooks/useLoad';
 import { go } from '../../routes';
 import { getShow } from '../../services/catalog';
-import { preloadSeatMap } from '../../seatmap/preload';
+import { openSeatMap } from '../../seatmap/preload';
 import { limitReachedText, useQuota } from '../../services/quota';
 import { formatPriceRange } from '../../utils/money';
 import { formatCountdown, formatDateRange, formatDateTime } from '../../utils/time';
@@ -112,9 +112,9 @@ function BuyBar({ show, s, reached }: { show: ShowDetail; s: SessionInfo | undef
         disabled={flag(!enabled)}
         onClick={() => {
           if (!enabled || !s) return;
-          // Straight to the seats: their data loads while the seat-map page's code is on its way.
-          if (!s.queueEnabled) preloadSeatMap(s.id);
-          go(s.queueEnabled ? 'queue' : 'seatmap', { sessionId: s.id, showId: show.id });
+          const to = { sessionId: s.id, showId: show.id };
+          if (s.queueEnabled) go('queue', to);
+          else openSeatMap(to);
         }}
       >
         {sub ? (
