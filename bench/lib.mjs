@@ -126,13 +126,17 @@ export async function openBench(name, extraEnv) {
   const servers = [];
   /**
    * dist/main.js with BENCH_SERVER_NODE_ARGS (e.g. --cpu-prof) and `serverEnv`, once it answers;
-   * on the Node binary BENCH_SERVER_NODE names (in `serverEnv` or this process's environment:
-   * bench/ab can run A and B on two Node versions), else on this one.
+   * on the Node binary BENCH_SERVER_NODE names, else on this one. Each of the three may come from
+   * `serverEnv` (bench/ab can run A and B on two Node versions, with two sets of Node flags, or
+   * from two builds: BENCH_SERVER_DIST, another checkout's server/dist) or this process's
+   * environment (BENCH_SERVER_DIST only from `serverEnv`).
    */
   const launch = async (serverEnv, serverUrl, opts) => {
-    const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : [];
+    const argsOf = serverEnv.BENCH_SERVER_NODE_ARGS ?? process.env.BENCH_SERVER_NODE_ARGS;
+    const nodeArgs = argsOf ? argsOf.split(' ') : [];
     const bin = serverEnv.BENCH_SERVER_NODE ?? serverNode();
-    const s = startProcess(bin, [...nodeArgs, path.join(root, 'server/dist/main.js')], serverEnv, opts);
+    const dist = serverEnv.BENCH_SERVER_DIST ?? path.join(root, 'server/dist');
+    const s = startProcess(bin, [...nodeArgs, path.join(dist, 'main.js')], serverEnv, opts);
     servers.push(s);
     await waitHealthy(serverUrl);
     return s;

@@ -1,4 +1,4 @@
-// A/B: server CPU per request of two configurations of the same build, side by side.
+// A/B: server CPU per request of two configurations (or two builds: BENCH_SERVER_DIST), side by side.
 // Usage: npm run bench -- --scenario ab [--a-env '{"LOG_REQUEST_CONTEXT":"on"}'
 //   --b-env '{"LOG_REQUEST_CONTEXT":"off"}' --cases livez,refusal,poll,states --rounds 7 --requests 8000 --smoke]
 // Both servers run at once on one database (jobs off on both, so neither pays for them), and the
