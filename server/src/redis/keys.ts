@@ -34,37 +34,57 @@ export interface SessionKeys {
   queue: { line: string; pre: string; frozen: string; state: string; ids: string; turns: string };
 }
 
+/**
+ * Sessions whose key names one Keys remembers. Every poll, join and purchase asks for its
+ * session's names, and building them (sixteen strings, five closures) was a tenth of a poll's
+ * allocations in a heap profile (issue 14, 2026-12-04); a deployment has at most a few thousand
+ * sessions on sale. Past this many the memory starts over, so ids nobody sells cannot grow it.
+ */
+const SESSIONS_REMEMBERED_MAX = 4096;
+
+/** A session's key names under its hash tag (Keys.session remembers them). */
+function sessionKeys(tag: string): SessionKeys {
+  return Object.freeze({
+    meta: `${tag}:meta`,
+    seats: `${tag}:seats`,
+    users: `${tag}:users`,
+    orders: `${tag}:orders`,
+    pending: `${tag}:pending`,
+    idem: `${tag}:idem`,
+    zslots: `${tag}:zslots`,
+    rebuildLock: `${tag}:rebuild`,
+    ids: `${tag}:ids`,
+    admission: (jti: string) => `${tag}:adm:${jti || '-'}`,
+    cooldown: (userId: string) => `${tag}:cd:${userId}`,
+    rate: (dim: 'u' | 'd' | 'i', subject: string | undefined) =>
+      subject === undefined ? `${tag}:rl:-` : `${tag}:rl:${dim}:${subject}`,
+    joinRate: (dim: 'u' | 'd' | 'i', subject: string | undefined) =>
+      subject === undefined ? `${tag}:q:rl:-` : `${tag}:q:rl:${dim}:${subject}`,
+    snapshot: (version: string) => `${tag}:snap:${version}`,
+    queue: Object.freeze({
+      line: `${tag}:q:line`,
+      pre: `${tag}:q:pre`,
+      frozen: `${tag}:q:frozen`,
+      state: `${tag}:q:state`,
+      ids: `${tag}:q:ids`,
+      turns: `${tag}:q:turns`,
+    }),
+  });
+}
+
 export class Keys {
+  private readonly sessions = new Map<string, SessionKeys>();
+
   constructor(readonly prefix: string) {}
 
+  /** The session's key names; the same frozen object for the same session (SESSIONS_REMEMBERED_MAX). */
   session(sessionId: string): SessionKeys {
-    const tag = `${this.prefix}{s:${sessionId}}`;
-    return {
-      meta: `${tag}:meta`,
-      seats: `${tag}:seats`,
-      users: `${tag}:users`,
-      orders: `${tag}:orders`,
-      pending: `${tag}:pending`,
-      idem: `${tag}:idem`,
-      zslots: `${tag}:zslots`,
-      rebuildLock: `${tag}:rebuild`,
-      ids: `${tag}:ids`,
-      admission: (jti: string) => `${tag}:adm:${jti || '-'}`,
-      cooldown: (userId: string) => `${tag}:cd:${userId}`,
-      rate: (dim: 'u' | 'd' | 'i', subject: string | undefined) =>
-        subject === undefined ? `${tag}:rl:-` : `${tag}:rl:${dim}:${subject}`,
-      joinRate: (dim: 'u' | 'd' | 'i', subject: string | undefined) =>
-        subject === undefined ? `${tag}:q:rl:-` : `${tag}:q:rl:${dim}:${subject}`,
-      snapshot: (version: string) => `${tag}:snap:${version}`,
-      queue: {
-        line: `${tag}:q:line`,
-        pre: `${tag}:q:pre`,
-        frozen: `${tag}:q:frozen`,
-        state: `${tag}:q:state`,
-        ids: `${tag}:q:ids`,
-        turns: `${tag}:q:turns`,
-      },
-    };
+    const known = this.sessions.get(sessionId);
+    if (known) return known;
+    if (this.sessions.size >= SESSIONS_REMEMBERED_MAX) this.sessions.clear();
+    const keys = sessionKeys(`${this.prefix}{s:${sessionId}}`);
+    this.sessions.set(sessionId, keys);
+    return keys;
   }
 
   /** Lease of the instance that runs the singleton jobs (jobs/leader.ts). */

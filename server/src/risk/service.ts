@@ -4,7 +4,7 @@ import type { Db } from '../db/pool';
 import { appError } from '../errors';
 import type { ScriptRates } from '../inventory/types';
 import { Keys } from '../redis/keys';
-import { PathLimiter, type Client, type Limit, type PathLimits } from './limits';
+import { PathLimiter, WITHIN_LIMITS, type Client, type Limit, type PathLimits } from './limits';
 import {
   blocklistEntries,
   type BlockKind,
@@ -38,6 +38,14 @@ export interface RiskOptions {
  * too many holds left to expire in a row (the hold-expire-hold loop), and flags for many
  * accounts behind one device or address. Every refusal carries its own code and message.
  */
+/** Who and what a request is checked against the blocklist for. */
+interface BlockSubjects {
+  user: string;
+  ip: string | undefined;
+  device: string | undefined;
+  ids: string[];
+}
+
 export class RiskService {
   private readonly limiters: Record<'purchase' | 'queue' | 'poll' | 'login' | 'pay' | 'write', PathLimiter>;
   private blocked = new Map<BlockKind, Set<string>>();
@@ -107,12 +115,15 @@ export class RiskService {
     return scriptRates(this.o.queue, userId, client);
   }
 
-  /** Asking for one's place in a waiting room (per instance: polls are many and cheap). */
-  async guardPoll(userId: string, client: Client, nowMs: number): Promise<void> {
-    await Promise.all([
-      this.limiters.poll.consume(userId, client),
-      this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: [] }, nowMs),
-    ]);
+  /**
+   * Asking for one's place in a waiting room (per instance: polls are many and cheap). Within
+   * the limits and with the blocklist fresh, both checks answer at once and nothing is allocated.
+   */
+  guardPoll(userId: string, client: Client, nowMs: number): Promise<void> {
+    const limit = this.limiters.poll.consume(userId, client);
+    const block = this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: [] }, nowMs);
+    if (limit === WITHIN_LIMITS && block === WITHIN_LIMITS) return WITHIN_LIMITS;
+    return Promise.all([limit, block]).then(() => undefined);
   }
 
   /** Paying or cancelling an order: each call costs a signed WeChat API call (prepay, close). */
@@ -134,17 +145,22 @@ export class RiskService {
     await this.limiters.login.consume(openid, { ip: undefined, device: undefined });
   }
 
-  private async checkBlocked(
-    s: { user: string; ip: string | undefined; device: string | undefined; ids: string[] },
-    nowMs: number,
-  ): Promise<void> {
-    await this.refreshBlocklist(nowMs);
-    const hit =
+  /** The blocklist's answer: WITHIN_LIMITS itself when the copy is fresh and nothing matches. */
+  private checkBlocked(s: BlockSubjects, nowMs: number): Promise<void> {
+    if (nowMs - this.blockedAt < this.o.blocklistRefreshMs)
+      return this.isBlocked(s) ? Promise.reject(appError('BLOCKED')) : WITHIN_LIMITS;
+    return this.refreshBlocklist(nowMs).then(() => {
+      if (this.isBlocked(s)) throw appError('BLOCKED');
+    });
+  }
+
+  private isBlocked(s: BlockSubjects): boolean {
+    return Boolean(
       this.blocked.get('user')?.has(s.user) ||
       (s.ip !== undefined && this.blocked.get('ip')?.has(s.ip)) ||
       (s.device !== undefined && this.blocked.get('device')?.has(s.device)) ||
-      s.ids.some((id) => this.blocked.get('id')?.has(id));
-    if (hit) throw appError('BLOCKED');
+      s.ids.some((id) => this.blocked.get('id')?.has(id)),
+    );
   }
 
   /** The blocklist is small and read on every purchase: each instance keeps a copy for a few seconds. */

@@ -29,6 +29,23 @@ export class WindowCounter {
 
   consume(key: string): Promise<RateLimiterRes> {
     const now = this.now();
+    const w = this.count(key, now);
+    const res = new RateLimiterRes(Math.max(0, this.points - w.n), w.endsAt - now, w.n);
+    return w.n > this.points ? Promise.reject(res) : Promise.resolve(res);
+  }
+
+  /**
+   * consume() without a promise or a result object (the hot paths' limits, risk/limits.ts):
+   * 0 when the key is within its points, else the milliseconds until its window ends.
+   */
+  take(key: string): number {
+    const now = this.now();
+    const w = this.count(key, now);
+    return w.n > this.points ? w.endsAt - now : 0;
+  }
+
+  /** Counts one more for the key in its current window (a new one when it ended). */
+  private count(key: string, now: number): { n: number; endsAt: number } {
     if (now - this.sweptAt >= this.windowMs) this.sweep(now);
     let w = this.counts.get(key);
     if (!w || w.endsAt <= now) {
@@ -36,8 +53,7 @@ export class WindowCounter {
       this.counts.set(key, w);
     }
     w.n++;
-    const res = new RateLimiterRes(Math.max(0, this.points - w.n), w.endsAt - now, w.n);
-    return w.n > this.points ? Promise.reject(res) : Promise.resolve(res);
+    return w;
   }
 
   private sweep(now: number): void {
