@@ -4,12 +4,13 @@
 // notify endpoint; the server's outbox relay, RabbitMQ and the ticket consumer do the rest.
 // Measured: notifications/s accepted, notify -> ticket p50/p99 (ticket first seen in MySQL,
 // polled every 50 ms, so latencies carry up to 50 ms of polling granularity), lost (accepted
-// but never ticketed; must be 0), and a Koa hello-world's req/s in the same run.
+// but never ticketed; must be 0), CPU µs per paid order of the server, MySQL and Redis
+// (cpu_us_per_order), and a Koa hello-world's req/s in the same run.
 // Prints one JSON object as its last line and writes it to bench/results/.
 import { createCipheriv, createSign, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { helloCeiling, openBench, parseArgs, percentile, root, report } from '../lib.mjs';
+import { cpuMeter, helloCeiling, openBench, parseArgs, percentile, pidOf, root, report } from '../lib.mjs';
 import { createRequire } from 'node:module';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 
@@ -146,13 +147,20 @@ async function main() {
       zoneCapacity: 10,
     });
     const tokens = await seedUsers(bench.deps, ORDERS);
-    await bench.startServer();
+    const server = await bench.startServer();
     const { orders, refused } = await placeOrders(bench.url, session, tokens);
     console.log(`pending orders: ${orders.length} (refused: ${JSON.stringify(refused)})`);
     const notes = orders.map((o, i) => ({ order: o, ...notification(o, i) }));
     const sentAt = new Map();
     const statuses = {};
     let accepted = 0;
+    // From the first notification to the last ticket seen: the server's, MySQL's and Redis's
+    // CPU per paid order (MySQL's includes this bench's ticket polls, one query per 50 ms).
+    const meter = cpuMeter({
+      server: server.child.pid,
+      mysqld: pidOf('mariadbd') ?? pidOf('mysqld'),
+      redis: pidOf('redis-server'),
+    });
     const t0 = performance.now();
     await pool(notes, CONCURRENCY, async (n) => {
       const sent = performance.now();
@@ -170,6 +178,7 @@ async function main() {
     });
     const notifyS = (performance.now() - t0) / 1000;
     const seen = await watchTickets(bench.deps.db, session.id, sentAt, performance.now() + TICKET_TIMEOUT_MS);
+    const cpu = meter();
     const lat = [...seen].map(([no, t]) => t - sentAt.get(no)).sort((a, b) => a - b);
     const lastTicket = Math.max(...seen.values()) - t0;
     const { rps: hello } = await helloCeiling({ connections: CONCURRENCY, seconds: 5 });
@@ -186,6 +195,9 @@ async function main() {
       notify_to_ticket_p99_ms: Math.round(percentile(lat, 99)),
       ticketed: seen.size,
       lost: accepted - seen.size,
+      cpu_us_per_order: Object.fromEntries(
+        Object.entries(cpu).map(([k, v]) => [k, Math.round(v / Math.max(1, seen.size))]),
+      ),
       hello_rps: Math.round(hello),
       ratio: Math.round((notifyPerS / hello) * 1000) / 1000,
       concurrency: CONCURRENCY,

@@ -175,11 +175,16 @@ function breakerOf(config: Config, log: Logger): WechatBreaker | undefined {
 
 /** The stores: MySQL (the pool, the group commit's pool, the replica), Redis, the cache channel. */
 async function storesOf(config: Config, log: Logger) {
-  const db = createPool(config.mysqlUrl, config.mysqlPoolSize);
-  const writerDb = createPool(config.mysqlUrl, config.batchInflightMax + 2, true);
+  const queryStacks = config.mysqlQueryStacks;
+  const db = createPool(config.mysqlUrl, config.mysqlPoolSize, { queryStacks });
+  const writerDb = createPool(config.mysqlUrl, config.batchInflightMax + 2, {
+    multipleStatements: true,
+    queryStacks,
+  });
   const replica = new ReplicaRouter(db, config.mysqlReplicaUrl, {
     maxLagMs: config.mysqlReplicaMaxLagMs,
     poolSize: config.mysqlPoolSize,
+    queryStacks,
     log,
   });
   await replica.start();

@@ -9,7 +9,7 @@ let pool: Db;
 
 beforeAll(async () => {
   await ensureDatabase(url);
-  pool = createPool(url, 4, true);
+  pool = createPool(url, 4, { multipleStatements: true });
   await pool.query('CREATE TABLE gc_items (n INT PRIMARY KEY, batch INT NOT NULL)');
 });
 

@@ -29,6 +29,8 @@ const EnvSchema = z.object({
   LEAN_LANE: z.enum(['on', 'off']).default('on'),
   MYSQL_URL: z.string().default('mysql://root@127.0.0.1:3306/showtix'),
   MYSQL_POOL_SIZE: int(16),
+  /** The caller's stack on every query, for its error (db/pool.ts PoolOptions.queryStacks). */
+  MYSQL_QUERY_STACKS: z.enum(['on', 'off']).default('off'),
   /** Optional read replica for reads that may be a second stale (db/replica.ts). */
   MYSQL_REPLICA_URL: z
     .string()
@@ -111,6 +113,7 @@ export interface Config extends RiskConfig, ResilienceConfig {
   leanLane: boolean;
   mysqlUrl: string;
   mysqlPoolSize: number;
+  mysqlQueryStacks: boolean;
   /** Read replica (unset: every read on the primary). */
   mysqlReplicaUrl: string | undefined;
   /** Above this lag (or unknown lag) the replica's reads go to the primary. */
@@ -200,6 +203,17 @@ export class ConfigError extends Error {
 
 const databaseOf = (url: string) => url.replace(/\?.*$/, '').split('/').pop();
 
+/** Settings that are each valid but refuse to start together. */
+function mismatches(e: z.infer<typeof EnvSchema>): string[] {
+  const problems: string[] = [];
+  // A worker is nothing but its jobs and consumers: without them it would run and do nothing.
+  if (e.ROLE === 'worker' && !e.JOBS_ENABLED)
+    problems.push('ROLE=worker with JOBS_ENABLED=false: a worker runs only jobs and consumers');
+  if (e.MYSQL_REPLICA_URL && databaseOf(e.MYSQL_REPLICA_URL) !== databaseOf(e.MYSQL_URL))
+    problems.push('MYSQL_REPLICA_URL must name the same database as MYSQL_URL (a replica of it)');
+  return problems;
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
@@ -221,11 +235,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const admin = loadAdminConfig(source, env);
   const serveH5 = e.SERVE_H5 ? e.SERVE_H5 === 'true' || e.SERVE_H5 === '1' : dev;
   const hops = e.TRUST_PROXY_HOPS ?? (e.TRUST_PROXY ? 1 : 0);
-  // A worker is nothing but its jobs and consumers: without them it would run and do nothing.
-  if (e.ROLE === 'worker' && !e.JOBS_ENABLED)
-    problems.push('ROLE=worker with JOBS_ENABLED=false: a worker runs only jobs and consumers');
-  if (e.MYSQL_REPLICA_URL && databaseOf(e.MYSQL_REPLICA_URL) !== databaseOf(e.MYSQL_URL))
-    problems.push('MYSQL_REPLICA_URL must name the same database as MYSQL_URL (a replica of it)');
+  problems.push(...mismatches(e));
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
     env,
@@ -236,6 +246,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     leanLane: e.LEAN_LANE === 'on',
     mysqlUrl: e.MYSQL_URL,
     mysqlPoolSize: e.MYSQL_POOL_SIZE,
+    mysqlQueryStacks: e.MYSQL_QUERY_STACKS === 'on',
     mysqlReplicaUrl: e.MYSQL_REPLICA_URL,
     mysqlReplicaMaxLagMs: e.MYSQL_REPLICA_MAX_LAG_MS,
     redisUrl: e.REDIS_URL,

@@ -27,16 +27,29 @@ export function databaseName(url: string): string {
   return name;
 }
 
-/**
- * multipleStatements is only for the order writer, whose SQL is built entirely by formatSql (UTC dates):
- * it sends a whole batch transaction in one round trip.
- */
-export function createPool(url: string, size: number, multipleStatements = false): Db {
+export interface PoolOptions {
+  /**
+   * Only for the order writer, whose SQL is built entirely by formatSql (UTC dates): it sends a
+   * whole batch transaction in one round trip.
+   */
+  multipleStatements?: boolean;
+  /**
+   * MYSQL_QUERY_STACKS: mysql2 captures the caller's stack at every query, for the error it may
+   * raise. With the deep async stacks of a payment (notify, workflow steps, consumers) that was
+   * 9.6% of the server's samples while notifications were being ticketed (issue 14,
+   * 2026-12-04). Off, a failed query's error still names its SQL (err.sql) and code; its stack
+   * ends in the driver.
+   */
+  queryStacks?: boolean;
+}
+
+export function createPool(url: string, size: number, o: PoolOptions = {}): Db {
   const pool = mysql.createPool({
     ...connectionOptions(url),
     connectionLimit: size,
     waitForConnections: true,
-    multipleStatements,
+    multipleStatements: o.multipleStatements ?? false,
+    trace: o.queryStacks ?? false,
   });
   pool.pool.on('connection', (conn) => {
     // DATETIME columns hold UTC; make NOW()/CURRENT_TIMESTAMP agree with the driver's timezone 'Z'.

@@ -86,9 +86,18 @@ export class ReplicaRouter {
     private readonly primary: Db,
     /** The replica's URL (or, in tests, a Db standing in for it); undefined: no replica. */
     replicaUrl: string | Db | undefined,
-    private readonly o: { maxLagMs: number; poolSize: number; log: Logger; nowMs?: () => number },
+    private readonly o: {
+      maxLagMs: number;
+      poolSize: number;
+      log: Logger;
+      nowMs?: () => number;
+      queryStacks?: boolean;
+    },
   ) {
-    this.replica = typeof replicaUrl === 'string' ? createPool(replicaUrl, o.poolSize) : replicaUrl;
+    this.replica =
+      typeof replicaUrl === 'string'
+        ? createPool(replicaUrl, o.poolSize, { queryStacks: o.queryStacks })
+        : replicaUrl;
     const rows =
       (db: Db): RowsOf =>
       async (sql, params) =>
