@@ -1,5 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import { expireDueOrders } from '../src/orders/expiry';
+import { WITHIN_LIMITS } from '../src/risk/limits';
 import { createSession, createUsers, purchase, type SessionFixture } from './helpers/fixtures';
 import { serverForFile } from './helpers/http';
 
@@ -251,6 +252,21 @@ describe('anti-scalper rules', () => {
     expect(limited.status).toBe(429);
     expect(limited.body.error.code).toBe('RATE_LIMITED');
     expect((await call('cancel')).status).toBe(429);
+  });
+
+  it('a poll within its limits with the blocklist fresh settles at once; the blocked are refused', async () => {
+    const [u, b] = await createUsers(t.env.deps, 2);
+    const risk = t.env.deps.risk;
+    const client = { ip: '10.1.2.3', device: 'dev-fresh-1' };
+    const now = t.env.clock.now().getTime();
+    await risk.guardPoll(u!, client, now); // reads the blocklist
+    // Nothing allocated for the crowd's most frequent check: the one settled promise.
+    expect(risk.guardPoll(u!, client, now)).toBe(WITHIN_LIMITS);
+    await t.env.deps.db.query("INSERT INTO blocklist (kind, value, reason) VALUES ('user', ?, 'test')", [b]);
+    risk.invalidateBlocklist();
+    await expect(risk.guardPoll(b!, client, now)).rejects.toMatchObject({ code: 'BLOCKED' });
+    await expect(risk.joinRates(b!, client, now)).rejects.toMatchObject({ code: 'BLOCKED' });
+    expect(risk.guardPoll(u!, client, now)).toBe(WITHIN_LIMITS);
   });
 
   it('the blocklist refuses a user, a device or an ID with a clear code', async () => {

@@ -38,6 +38,12 @@ export interface RiskOptions {
  * too many holds left to expire in a row (the hold-expire-hold loop), and flags for many
  * accounts behind one device or address. Every refusal carries its own code and message.
  */
+/** Two checks together, as Promise.all; WITHIN_LIMITS itself when both already passed. */
+function both(a: Promise<void>, b: Promise<void>): Promise<void> {
+  if (a === WITHIN_LIMITS && b === WITHIN_LIMITS) return WITHIN_LIMITS;
+  return Promise.all([a, b]).then(() => undefined);
+}
+
 /** Who and what a request is checked against the blocklist for. */
 interface BlockSubjects {
   user: string;
@@ -108,10 +114,10 @@ export class RiskService {
    * in the join script itself (returned here for it), so a join is one Redis round trip.
    */
   async joinRates(userId: string, client: Client, nowMs: number): Promise<ScriptRates> {
-    await Promise.all([
+    await both(
       this.limiters.queue.consume(userId, client),
       this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: [] }, nowMs),
-    ]);
+    );
     return scriptRates(this.o.queue, userId, client);
   }
 
@@ -120,10 +126,10 @@ export class RiskService {
    * the limits and with the blocklist fresh, both checks answer at once and nothing is allocated.
    */
   guardPoll(userId: string, client: Client, nowMs: number): Promise<void> {
-    const limit = this.limiters.poll.consume(userId, client);
-    const block = this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: [] }, nowMs);
-    if (limit === WITHIN_LIMITS && block === WITHIN_LIMITS) return WITHIN_LIMITS;
-    return Promise.all([limit, block]).then(() => undefined);
+    return both(
+      this.limiters.poll.consume(userId, client),
+      this.checkBlocked({ user: userId, ip: client.ip, device: client.device, ids: [] }, nowMs),
+    );
   }
 
   /** Paying or cancelling an order: each call costs a signed WeChat API call (prepay, close). */
