@@ -46,6 +46,9 @@ export function holdCooldown(retryAfterMs: number): AppError {
   return retryLater('HOLD_COOLDOWN', retryAfterMs);
 }
 
+/** The one settled promise every request within its limits gets back (nothing to allocate). */
+export const WITHIN_LIMITS: Promise<void> = Promise.resolve();
+
 /**
  * Request rates per user, per address and per device on one path (rate-limiter-flexible). On
  * Redis the limits are shared by all instances and the dimensions are consumed together in one
@@ -53,16 +56,12 @@ export function holdCooldown(retryAfterMs: number): AppError {
  * waiting room's polls, which are many, cheap, and not worth a Redis round trip each. The first dimension used
  * up answers 429 with Retry-After.
  */
-/** The one settled promise every request within its limits gets back (nothing to allocate). */
-export const WITHIN_LIMITS: Promise<void> = Promise.resolve();
-
 export class PathLimiter {
-  private readonly dims: {
-    name: keyof PathLimits;
-    limiter: { consume(key: string): Promise<RateLimiterRes> };
-  }[] = [];
-  /** The same dimensions' counters when they are kept in memory (store 'memory'). */
+  /** The dimensions that are on, kept in Redis (store 'redis') ... */
+  private readonly dims: { name: keyof PathLimits; limiter: RateLimiterRedis }[] = [];
+  /** ... or in this instance's memory (store 'memory'). */
   private readonly counters: { name: keyof PathLimits; counter: WindowCounter }[] = [];
+  private readonly inMemory: boolean;
 
   constructor(
     redis: Redis,
@@ -71,6 +70,7 @@ export class PathLimiter {
     limits: PathLimits,
     store: 'redis' | 'memory' = 'redis',
   ) {
+    this.inMemory = store === 'memory';
     for (const name of ['user', 'ip', 'device'] as const) {
       const l = limits[name];
       if (l.points <= 0) continue;
@@ -79,16 +79,14 @@ export class PathLimiter {
         points: l.points,
         duration: l.durationS,
       };
-      if (store === 'memory') {
-        const counter = new WindowCounter(l.points, l.durationS * 1000);
-        this.counters.push({ name, counter });
-        this.dims.push({ name, limiter: counter });
-      } else this.dims.push({ name, limiter: new RateLimiterRedis({ storeClient: redis, ...opts }) });
+      if (this.inMemory)
+        this.counters.push({ name, counter: new WindowCounter(l.points, l.durationS * 1000) });
+      else this.dims.push({ name, limiter: new RateLimiterRedis({ storeClient: redis, ...opts }) });
     }
   }
 
   consume(userId: string | undefined, client: Client): Promise<void> {
-    return this.counters.length ? this.consumeInMemory(userId, client) : this.consumeAll(userId, client);
+    return this.inMemory ? this.consumeInMemory(userId, client) : this.consumeAll(userId, client);
   }
 
   /**

@@ -33,11 +33,6 @@ export interface RiskOptions {
   blocklistRefreshMs: number;
 }
 
-/**
- * Anti-scalper rules: request rates, the blocklist the admin page edits, a cooldown after
- * too many holds left to expire in a row (the hold-expire-hold loop), and flags for many
- * accounts behind one device or address. Every refusal carries its own code and message.
- */
 /** Two checks together, as Promise.all; WITHIN_LIMITS itself when both already passed. */
 function both(a: Promise<void>, b: Promise<void>): Promise<void> {
   if (a === WITHIN_LIMITS && b === WITHIN_LIMITS) return WITHIN_LIMITS;
@@ -52,6 +47,11 @@ interface BlockSubjects {
   ids: string[];
 }
 
+/**
+ * Anti-scalper rules: request rates, the blocklist the admin page edits, a cooldown after
+ * too many holds left to expire in a row (the hold-expire-hold loop), and flags for many
+ * accounts behind one device or address. Every refusal carries its own code and message.
+ */
 export class RiskService {
   private readonly limiters: Record<'purchase' | 'queue' | 'poll' | 'login' | 'pay' | 'write', PathLimiter>;
   private blocked = new Map<BlockKind, Set<string>>();
@@ -98,8 +98,8 @@ export class RiskService {
    * - per session, shared by every instance, in the take script itself (returned here for it);
    *   a counter across sessions cannot be there, because a script's KEYS must share the
    *   session's Redis Cluster slot ({s:<id>});
-   * - across sessions, per instance in memory (WindowCounter, rate-limiter-flexible's
-   *   contract): a user spreading requests over many sessions gets at most the limit per
+   * - across sessions, per instance in memory (PathLimiter's 'memory' store, WindowCounter):
+   *   a user spreading requests over many sessions gets at most the limit per
    *   instance, and every session still sees at most the limit from all instances together.
    * The script also checks the hold cooldown, which onHoldExpired writes into each live session.
    */
@@ -153,7 +153,7 @@ export class RiskService {
 
   /** The blocklist's answer: WITHIN_LIMITS itself when the copy is fresh and nothing matches. */
   private checkBlocked(s: BlockSubjects, nowMs: number): Promise<void> {
-    if (nowMs - this.blockedAt < this.o.blocklistRefreshMs)
+    if (this.blocklistFresh(nowMs))
       return this.isBlocked(s) ? Promise.reject(appError('BLOCKED')) : WITHIN_LIMITS;
     return this.refreshBlocklist(nowMs).then(() => {
       if (this.isBlocked(s)) throw appError('BLOCKED');
@@ -170,8 +170,12 @@ export class RiskService {
   }
 
   /** The blocklist is small and read on every purchase: each instance keeps a copy for a few seconds. */
+  private blocklistFresh(nowMs: number): boolean {
+    return nowMs - this.blockedAt < this.o.blocklistRefreshMs;
+  }
+
   private async refreshBlocklist(nowMs: number): Promise<void> {
-    if (nowMs - this.blockedAt < this.o.blocklistRefreshMs) return;
+    if (this.blocklistFresh(nowMs)) return;
     this.loading ??= (async () => {
       const next = new Map<BlockKind, Set<string>>();
       for (const r of await blocklistEntries(this.db)) {

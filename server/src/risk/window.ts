@@ -1,12 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { RateLimiterRes } from 'rate-limiter-flexible';
 
-/**
- * A per-instance fixed-window counter with the consume() contract of rate-limiter-flexible
- * (resolves, or rejects with a RateLimiterRes carrying msBeforeNext). rate-limiter-flexible's
- * own memory store keeps a timer per key, which with a few hundred thousand fans polling costs
- * more than the poll itself; here expired windows are swept in one pass per window instead.
- */
 /**
  * Keys come from requests (a device id is whatever the client sends), so the counters are a
  * bounded LRU: a flood of made-up keys evicts the least recent counters instead of growing
@@ -14,6 +7,12 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
  */
 const KEYS_MAX = 200_000;
 
+/**
+ * A per-instance fixed-window counter, for the limits PathLimiter keeps in memory.
+ * rate-limiter-flexible's own memory store keeps a timer per key, which with a few hundred
+ * thousand fans polling costs more than the poll itself; here expired windows are swept in one
+ * pass per window instead.
+ */
 export class WindowCounter {
   private counts: LRUCache<string, { n: number; endsAt: number }>;
   private sweptAt = 0;
@@ -27,16 +26,9 @@ export class WindowCounter {
     this.counts = new LRUCache({ max: keysMax });
   }
 
-  consume(key: string): Promise<RateLimiterRes> {
-    const now = this.now();
-    const w = this.count(key, now);
-    const res = new RateLimiterRes(Math.max(0, this.points - w.n), w.endsAt - now, w.n);
-    return w.n > this.points ? Promise.reject(res) : Promise.resolve(res);
-  }
-
   /**
-   * consume() without a promise or a result object (the hot paths' limits, risk/limits.ts):
-   * 0 when the key is within its points, else the milliseconds until its window ends.
+   * Counts one request of the key: 0 when it is within its points, else the milliseconds until
+   * its window ends. No promise and no result object: the hot paths' limits (risk/limits.ts).
    */
   take(key: string): number {
     const now = this.now();
