@@ -12,8 +12,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from './lib.mjs';
 
-/** Frames V8 puts in every profile that are not code: the loop idle, GC, the VM itself. */
+/** V8's frame for the event loop waiting: not busy time, so left out of every share. */
 const IDLE = '(idle)';
 
 /** Where a frame's code lives: `server:<file under dist>`, `npm:<package>`, `node:<module>`, or V8's own name. */
@@ -64,23 +65,22 @@ export function summarize(
 ) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = selfTimes(profile, fromMs, toMs);
-  let idle = 0;
-  let total = 0;
-  for (const [id, us] of self) {
-    total += us;
-    if (nodes.get(id).callFrame.functionName === IDLE) idle += us;
-  }
-  const busy = total - idle;
-  const pct = (us) => (busy > 0 ? Number(((100 * us) / busy).toFixed(1)) : 0);
   const add = (m, k, us) => m.set(k, (m.get(k) ?? 0) + us);
   const byFunction = new Map();
   const byPlace = new Map();
+  let idle = 0;
+  let busy = 0;
   for (const [id, us] of self) {
     const cf = nodes.get(id).callFrame;
-    if (cf.functionName === IDLE) continue;
+    if (cf.functionName === IDLE) {
+      idle += us;
+      continue;
+    }
+    busy += us;
     add(byFunction, frameName(cf), us);
     add(byPlace, placeOf(cf), us);
   }
+  const pct = (us) => (busy > 0 ? Number(((100 * us) / busy).toFixed(1)) : 0);
   const ranked = (m) =>
     [...m]
       .sort((a, b) => b[1] - a[1])
@@ -133,18 +133,15 @@ function print(s) {
     console.log(`${'  '.repeat(x.depth)}${x.pct.toFixed(1)} ${x.selfPct.toFixed(1)}  ${x.name}`);
 }
 
-function main(argv) {
-  const file = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
-  if (!file) {
+function main([file, ...options]) {
+  if (!file || file.startsWith('--')) {
     console.error(
       'usage: node bench/cpuprofile.mjs <file.cpuprofile> [--top N] [--tree PCT] [--depth N] [--from-ms MS --to-ms MS]',
     );
     process.exit(2);
   }
-  const opt = (name, def) => {
-    const i = argv.indexOf(`--${name}`);
-    return i >= 0 ? Number(argv[i + 1]) : def;
-  };
+  const args = parseArgs(options);
+  const opt = (name, def) => (args[name] === undefined ? def : Number(args[name]));
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   print(
     summarize(profile, {
