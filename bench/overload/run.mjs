@@ -11,6 +11,7 @@
 // errors_other (timeouts among them), oversold, double_sold, load_avg_1m, ...}, also written to
 // bench/results/. Usage: npm run bench -- --scenario overload
 //   [--buyers 150000 --saturate-s 6 --overload-s 12 --connections 1000 --smoke]
+//   [--offerers 2: processes that offer the overload, each 1/N of the connections and the rate]
 //   [--offered-rps N: offer this instead of twice the saturation measured in this run, so that two
 //    runs on a busy shared machine, whose saturation differs from run to run, offer the same load]
 import os from 'node:os';
@@ -18,6 +19,7 @@ import autocannon from 'autocannon';
 import { cpuMeter, openBench, parseArgs, percentile, pidOf, report, runMain } from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 import { audit } from '../flash-sale/audit.mjs';
+import { offerFromProcesses, phase } from './offer.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const smoke = args.smoke === true;
@@ -27,45 +29,9 @@ const SATURATE_S = Number(args['saturate-s'] ?? (smoke ? 3 : 6));
 const OVERLOAD_S = Number(args['overload-s'] ?? (smoke ? 5 : 12));
 // Enough connections that the offered rate is reached even while answers are slow.
 const CONNECTIONS = Number(args.connections ?? 1000);
-
-/**
- * Purchases in a fixed order over all buyers; each answer noted as [latencyMs, status, retryAfter,
- * first, sentAt]. `first` (set by phase()): the connection's first answer, whose time includes
- * opening the connection.
- */
-function purchases(tour, tokens, tag) {
-  let next = 0;
-  const samples = [];
-  const request = {
-    method: 'POST',
-    path: '/api/v1/orders',
-    setupRequest: (req, ctx) => {
-      const i = next++;
-      const s = tour[i % tour.length];
-      const qty = 1 + (i % 2);
-      const body =
-        i % 4 === 3
-          ? { sessionId: s.id, zoneId: s.zoneId, quantity: qty }
-          : { sessionId: s.id, seatIds: s.seatIds.slice((i * 7) % (s.seatIds.length - 2)).slice(0, qty) };
-      ctx.sentAt = performance.now();
-      return {
-        ...req,
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Bearer ${tokens[i % tokens.length]}`,
-          'idempotency-key': `overload-${tag}-${i}`,
-        },
-        body: JSON.stringify(body),
-      };
-    },
-    onResponse: (status, _body, ctx, headers) => {
-      // Header names as the server wrote them ('Retry-After'): compared without case.
-      const retryAfter = Object.keys(headers ?? {}).some((k) => k.toLowerCase() === 'retry-after');
-      samples.push([performance.now() - ctx.sentAt, status, retryAfter, false, ctx.sentAt]);
-    },
-  };
-  return { request, samples };
-}
+// Processes the overload is offered from: one process with all the connections timed answers
+// late by its own loop's delay (offer.mjs); the machine has 2 cores.
+const OFFERERS = Number(args.offerers ?? 2);
 
 /**
  * The server's own histogram of admitted purchases (201, 409), cumulative count per bucket bound
@@ -83,7 +49,17 @@ async function serverMetrics(url) {
   }
   // The shedder's bound of requests in flight at this moment (adapted to the latency it saw).
   const limit = /^shed_inflight_limit (\d+)/m.exec(text);
-  return { buckets, inflightLimit: limit ? Number(limit[1]) : null };
+  // prom-client's loop delay since the previous scrape (it resets at each), less its 10 ms period.
+  const lag = (q) => {
+    const m = new RegExp(`^nodejs_eventloop_lag_${q}_seconds ([\\d.e+-]+)`, 'm').exec(text);
+    return m ? Number(Math.max(0, Number(m[1]) * 1000 - 10).toFixed(1)) : null;
+  };
+  return {
+    buckets,
+    inflightLimit: limit ? Number(limit[1]) : null,
+    lagP99Ms: lag('p99'),
+    lagMaxMs: lag('max'),
+  };
 }
 
 /** The bucket bound (ms) under which 99% of the admitted purchases between two readings were answered. */
@@ -95,23 +71,6 @@ function serverP99Ms(before, after) {
   return le === undefined ? null : Number(le) * 1000;
 }
 
-let phases = 0;
-async function phase(url, tour, tokens, o) {
-  const p = purchases(tour, tokens, ++phases);
-  const run = autocannon({ url, timeout: 10, requests: [p.request], ...o });
-  // autocannon calls onResponse, then emits 'response' with the connection's client, at once: the
-  // last sample is that client's answer. Its first answer is marked (ctx does not outlive a request).
-  const answered = new WeakSet();
-  run.on('response', (client) => {
-    if (answered.has(client)) return;
-    answered.add(client);
-    p.samples[p.samples.length - 1][3] = true;
-  });
-  const res = await run;
-  // autocannon counts a timeout (no answer within 10 s) among its errors too: counted once here.
-  return { samples: p.samples, errors: res.errors, timeouts: res.timeouts, non2xx: res.non2xx };
-}
-
 /**
  * How bursty the offer was: the share of the phase's requests sent in its busiest tenth of a
  * second, over all its seconds (each second cut into tenths from the phase's start). 0.1: an even
@@ -121,6 +80,23 @@ function peakTenthShare(samples, t0) {
   const tenths = new Array(10).fill(0);
   for (const x of samples) tenths[Math.floor(((x[4] - t0) % 1000) / 100)]++;
   return Number((Math.max(...tenths) / samples.length).toFixed(2));
+}
+
+/**
+ * How bursty the offer was at a finer grain: requests sent in each 10 ms of the phase, the 99th
+ * percentile of those counts over their mean. About 1-2 for an even offer; 1,000 connections that
+ * all send at once each second reach tens.
+ */
+function burst10ms(samples, t0) {
+  const bins = new Map();
+  for (const x of samples) {
+    const b = Math.floor((x[4] - t0) / 10);
+    bins.set(b, (bins.get(b) ?? 0) + 1);
+  }
+  const last = Math.max(...bins.keys());
+  const counts = Array.from({ length: last + 1 }, (_, b) => bins.get(b) ?? 0).sort((a, b) => a - b);
+  const mean = samples.length / counts.length;
+  return Number((percentile(counts, 99) / mean).toFixed(1));
 }
 
 /** Cores each process used over `seconds` (1: one core all the time; an event loop runs on one). */
@@ -142,6 +118,23 @@ function stats(samples) {
     admittedP50: percentile(lat, 50),
     admittedP99: percentile(lat, 99),
     admittedP99Warm: warm.length ? percentile(warm, 99) : null,
+    // A sale (201) waits for Redis and MySQL's group commit, a refusal (409) mostly for neither.
+    admittedP99ByStatus: Object.fromEntries(
+      [201, 409].map((st) => {
+        const l = admitted.filter(([, x]) => x === st).map(([ms]) => ms);
+        return [
+          st,
+          l.length
+            ? Number(
+                percentile(
+                  l.sort((a, b) => a - b),
+                  99,
+                ).toFixed(1),
+              )
+            : null,
+        ];
+      }),
+    ),
     firstRequests: admitted.length - warm.length,
     refused503: samples.filter(([, s]) => s === 503).length,
     refused429: samples.filter(([, s]) => s === 429).length,
@@ -149,6 +142,29 @@ function stats(samples) {
     other: samples.filter(([, s]) => ![201, 409, 429, 503].includes(s)).length,
     statuses,
   };
+}
+
+/**
+ * The overload itself: `offered` req/s over CONNECTIONS from OFFERERS processes for OVERLOAD_S, the
+ * buyers in reverse order; with the CPU each process used, the server's histogram before and after.
+ */
+async function overload(url, serverPid, tour, tokens, offered) {
+  const load1 = os.loadavg()[0];
+  const serverBefore = await serverMetrics(url);
+  const meter = cpuMeter({ server: serverPid, redis: pidOf('redis-server') });
+  const over = await offerFromProcesses(
+    url,
+    tour,
+    tokens.slice().reverse(),
+    { connections: CONNECTIONS, overallRate: offered, duration: OVERLOAD_S },
+    'over',
+    OFFERERS,
+  );
+  const cpu = { ...meter(), loadgen: over.cpuUs };
+  const load = Math.max(load1, os.loadavg()[0]);
+  const serverAfter = await serverMetrics(url);
+  const serverP99 = serverP99Ms(serverBefore.buckets, serverAfter.buckets);
+  return { over, overS: over.seconds, cpu, s: stats(over.samples), load, serverAfter, serverP99 };
 }
 
 async function main() {
@@ -165,30 +181,23 @@ async function main() {
     // burst that is not counted.
     for (const t of tour)
       await autocannon({ url: `${url}/api/v1/sessions/${t.id}/seat-states`, connections: 10, amount: 50 });
-    await phase(url, tour, tokens.slice(-5_000), { connections: 20, duration: 2 });
+    await phase(url, tour, tokens.slice(-5_000), { connections: 20, duration: 2 }, 'warm');
 
     console.log(`saturating: 100 connections, closed loop, ${SATURATE_S} s ...`);
-    const sat = await phase(url, tour, tokens, { connections: 100, duration: SATURATE_S });
+    const sat = await phase(url, tour, tokens, { connections: 100, duration: SATURATE_S }, 'sat');
     const satStats = stats(sat.samples);
     const saturationRps = Math.round(satStats.admitted / SATURATE_S);
     const offered = args['offered-rps'] ? Number(args['offered-rps']) : 2 * saturationRps;
     console.log(
       `saturation: ${saturationRps} purchase req/s; offering ${offered} req/s for ${OVERLOAD_S} s ...`,
     );
-    const load1 = os.loadavg()[0];
-    const serverBefore = await serverMetrics(url);
-    const meter = cpuMeter({ server: server.child.pid, redis: pidOf('redis-server'), loadgen: process.pid });
-    const t0 = performance.now();
-    const over = await phase(url, tour, tokens.slice().reverse(), {
-      connections: CONNECTIONS,
-      overallRate: offered,
-      duration: OVERLOAD_S,
-    });
-    const [overS, cpu] = [(performance.now() - t0) / 1000, meter()];
-    const s = stats(over.samples);
-    const load2 = os.loadavg()[0];
-    const serverAfter = await serverMetrics(url);
-    const serverP99 = serverP99Ms(serverBefore.buckets, serverAfter.buckets);
+    const { over, overS, cpu, s, load, serverAfter, serverP99 } = await overload(
+      url,
+      server.child.pid,
+      tour,
+      tokens,
+      offered,
+    );
     const a = await audit(deps, tour);
     const result = {
       scenario: 'overload',
@@ -198,7 +207,8 @@ async function main() {
       saturation_p99_ms: Number(satStats.admittedP99.toFixed(1)),
       offered_rps: offered,
       sent_rps: Math.round(over.samples.length / overS),
-      sent_peak_tenth_share: peakTenthShare(over.samples, t0),
+      sent_peak_tenth_share: peakTenthShare(over.samples, over.startedAt),
+      sent_10ms_p99_over_mean: burst10ms(over.samples, over.startedAt),
       cpu_cores: coresUsed(cpu, overS),
       admitted: s.admitted,
       admitted_rps: Math.round(s.admitted / overS),
@@ -209,9 +219,19 @@ async function main() {
       // beside admitted_p99_ms, never instead of it.
       admitted_p99_ms_after_connect: s.admittedP99Warm === null ? null : Number(s.admittedP99Warm.toFixed(1)),
       admitted_first_requests: s.firstRequests,
+      admitted_p99_ms_by_status: s.admittedP99ByStatus,
       // The server's histogram bucket (ms) that holds its p99 of the same requests (null: past 2.5 s).
       server_admitted_p99_le_ms: serverP99,
       inflight_limit_end: serverAfter.inflightLimit,
+      // The server's event-loop delay over the overload (ms): what every admitted request waits
+      // for at each of its steps (reading, Redis's reply, MySQL's, writing).
+      server_loop_lag_p99_ms: serverAfter.lagP99Ms,
+      server_loop_lag_max_ms: serverAfter.lagMaxMs,
+      offerers: OFFERERS,
+      // The worst offering process's own event-loop delay while it offered the load (ms): an
+      // answer that arrived while its loop was busy is timed late by up to this much.
+      loadgen_lag_p99_ms: Number(over.lagP99Ms.toFixed(1)),
+      loadgen_lag_max_ms: Number(over.lagMaxMs.toFixed(1)),
       refused_503: s.refused503,
       refused_429: s.refused429,
       refusals_without_retry_after: s.noRetryAfter,
@@ -222,7 +242,7 @@ async function main() {
       sold: a.sold,
       oversold: a.oversoldSessions,
       double_sold: a.doubleSold,
-      load_avg_1m: Number(Math.max(load1, load2).toFixed(2)),
+      load_avg_1m: Number(load.toFixed(2)),
       cores: os.cpus().length,
       at: new Date().toISOString(),
     };

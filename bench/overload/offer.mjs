@@ -1,0 +1,132 @@
+// The overload benchmark's purchases (bench/overload/run.mjs), offered from this process or from
+// processes of their own (offerFromProcesses): one load generator with 1,000 connections timed
+// its answers late by its own event loop's delay (p99 ~45 ms, max ~150 ms, 2026-12-04), so
+// the offer is shared among a few processes and each reports its loop's delay beside the samples.
+import { fork } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+
+/** ms since the epoch, to the microsecond: one clock for every load-generating process. */
+const nowMs = () => performance.timeOrigin + performance.now();
+
+/**
+ * Purchases in a fixed order over all buyers: this offerer's share is every `step`-th request
+ * from `start` (tokens: that share's buyers, in order). Each answer is noted as [latencyMs,
+ * status, retryAfter, first, sentAt]; `first` (set by phase()): the connection's first answer,
+ * whose time includes opening the connection.
+ */
+export function purchases(tour, tokens, tag, { start = 0, step = 1 } = {}) {
+  let next = 0;
+  const samples = [];
+  const request = {
+    method: 'POST',
+    path: '/api/v1/orders',
+    setupRequest: (req, ctx) => {
+      const k = next++;
+      const i = start + k * step;
+      const s = tour[i % tour.length];
+      const qty = 1 + (i % 2);
+      const body =
+        i % 4 === 3
+          ? { sessionId: s.id, zoneId: s.zoneId, quantity: qty }
+          : { sessionId: s.id, seatIds: s.seatIds.slice((i * 7) % (s.seatIds.length - 2)).slice(0, qty) };
+      ctx.sentAt = nowMs();
+      return {
+        ...req,
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${tokens[k % tokens.length]}`,
+          'idempotency-key': `overload-${tag}-${i}`,
+        },
+        body: JSON.stringify(body),
+      };
+    },
+    onResponse: (status, _body, ctx, headers) => {
+      // Header names as the server wrote them ('Retry-After'): compared without case.
+      const retryAfter = Object.keys(headers ?? {}).some((k) => k.toLowerCase() === 'retry-after');
+      samples.push([nowMs() - ctx.sentAt, status, retryAfter, false, ctx.sentAt]);
+    },
+  };
+  return { request, samples };
+}
+
+/**
+ * One autocannon run of purchases (`o`: its options) from this process; with its samples, this
+ * process's event-loop delay over the run (ms): an answer that arrived while the loop was busy is
+ * timed late by up to that much, whatever the server did.
+ */
+export async function phase(url, tour, tokens, o, tag, share) {
+  const p = purchases(tour, tokens, tag, share);
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  const run = autocannon({ url, timeout: 10, requests: [p.request], ...o });
+  // autocannon calls onResponse, then emits 'response' with the connection's client, at once: the
+  // last sample is that client's answer. Its first answer is marked (ctx does not outlive a request).
+  const answered = new WeakSet();
+  run.on('response', (client) => {
+    if (answered.has(client)) return;
+    answered.add(client);
+    p.samples[p.samples.length - 1][3] = true;
+  });
+  const startedAt = nowMs();
+  const cpu0 = process.cpuUsage();
+  const res = await run;
+  const endedAt = nowMs();
+  const cpu = process.cpuUsage(cpu0);
+  lag.disable();
+  // autocannon counts a timeout (no answer within 10 s) among its errors too: counted once here.
+  return {
+    samples: p.samples,
+    startedAt,
+    endedAt,
+    // This process's CPU (µs) over the run: a child has exited by the time its /proc entry would be read.
+    cpuUs: cpu.user + cpu.system,
+    errors: res.errors,
+    timeouts: res.timeouts,
+    // The histogram's samples are whole timer periods: the resolution is taken out.
+    lagP99Ms: Math.max(0, lag.percentile(99) / 1e6 - 10),
+    lagMaxMs: Math.max(0, lag.max / 1e6 - 10),
+  };
+}
+
+const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'offer-child.mjs');
+
+/**
+ * The same run shared among `n` processes (offer-child.mjs): each takes every n-th request, its
+ * buyers, and 1/n of the connections and of the offered rate. `done`: the samples of
+ * all, their CPU and errors summed, the worst loop delay of any.
+ */
+export function offerFromProcesses(url, tour, tokens, o, tag, n) {
+  const kids = Array.from({ length: n }, () => fork(child, { serialization: 'advanced' }));
+  const shares = kids.map(
+    (kid, c) =>
+      new Promise((resolve, reject) => {
+        kid.once('message', resolve);
+        kid.once('exit', (code) => (code ? reject(new Error(`offer process exited ${code}`)) : undefined));
+        const opts = { ...o, connections: Math.round(o.connections / n) };
+        if (o.overallRate) opts.overallRate = Math.round(o.overallRate / n);
+        kid.send({
+          url,
+          tour,
+          tokens: tokens.filter((_, i) => i % n === c),
+          o: opts,
+          tag,
+          share: { start: c, step: n },
+        });
+      }),
+  );
+  const done = Promise.all(shares).then((rs) => ({
+    samples: rs.flatMap((r) => r.samples),
+    // From the first process's start to the last one's end (forking and the shares' transfer excluded).
+    startedAt: Math.min(...rs.map((r) => r.startedAt)),
+    seconds: (Math.max(...rs.map((r) => r.endedAt)) - Math.min(...rs.map((r) => r.startedAt))) / 1000,
+    cpuUs: rs.reduce((a, r) => a + r.cpuUs, 0),
+    errors: rs.reduce((a, r) => a + r.errors, 0),
+    timeouts: rs.reduce((a, r) => a + r.timeouts, 0),
+    lagP99Ms: Math.max(...rs.map((r) => r.lagP99Ms)),
+    lagMaxMs: Math.max(...rs.map((r) => r.lagMaxMs)),
+  }));
+  return done;
+}
