@@ -61,6 +61,9 @@ export async function phase(url, tour, tokens, o, tag, share) {
   const p = purchases(tour, tokens, tag, share);
   const lag = monitorEventLoopDelay({ resolution: 10 });
   lag.enable();
+  // Before autocannon starts: it builds each connection's first request (and its sentAt) at once.
+  const startedAt = nowMs();
+  const cpu0 = process.cpuUsage();
   const run = autocannon({ url, timeout: 10, requests: [p.request], ...o });
   // autocannon calls onResponse, then emits 'response' with the connection's client, at once: the
   // last sample is that client's answer. Its first answer is marked (ctx does not outlive a request).
@@ -70,8 +73,6 @@ export async function phase(url, tour, tokens, o, tag, share) {
     answered.add(client);
     p.samples[p.samples.length - 1][3] = true;
   });
-  const startedAt = nowMs();
-  const cpu0 = process.cpuUsage();
   const res = await run;
   const endedAt = nowMs();
   const cpu = process.cpuUsage(cpu0);
