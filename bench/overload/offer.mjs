@@ -1,6 +1,6 @@
 // The overload benchmark's purchases (bench/overload/run.mjs), offered from this process or from
 // processes of their own (offerFromProcesses): one load generator with 1,000 connections timed
-// its answers late by its own event loop's delay (p99 ~45 ms, max ~150 ms, 2026-12-04), so
+// its answers late by its own event loop's delay (p99 46 ms, max 130 ms, 2026-12-04), so
 // the offer is shared among a few processes and each reports its loop's delay beside the samples.
 import { fork } from 'node:child_process';
 import path from 'node:path';
