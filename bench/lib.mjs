@@ -303,6 +303,23 @@ export function percentile(sorted, p) {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
 }
 
+/**
+ * The p99 latency (ms, one decimal) of each status's answers, from [latencyMs, status] pairs:
+ * which answers make the tail (a sale waits on Redis and MySQL, a refusal mostly on neither).
+ */
+export function p99ByStatus(pairs) {
+  const by = {};
+  for (const [ms, status] of pairs) (by[status] ??= []).push(ms);
+  const p99 = (l) =>
+    Number(
+      percentile(
+        l.sort((x, y) => x - y),
+        99,
+      ).toFixed(1),
+    );
+  return Object.fromEntries(Object.entries(by).map(([st, l]) => [st, p99(l)]));
+}
+
 /** Deterministic choices (mulberry32), so two runs ask for the same things. */
 export function rng(seed) {
   let a = seed >>> 0;

@@ -9,6 +9,7 @@ import {
   cpuMeter,
   helloCeiling,
   openBench,
+  p99ByStatus,
   percentile,
   pidOf,
   postOrders,
@@ -126,17 +127,6 @@ async function cpuPhases(url, serverPid, probe, tokens) {
   };
 }
 
-/** The p99 latency of each status's answers: which answers make the tail (a sale waits on MySQL). */
-function p99ByStatus(samples) {
-  const by = {};
-  for (const [, ms, status] of samples) (by[status] ??= []).push(ms);
-  const p99 = (l) => {
-    l.sort((x, y) => x - y);
-    return Number(percentile(l, 99).toFixed(1));
-  };
-  return Object.fromEntries(Object.entries(by).map(([st, l]) => [st, p99(l)]));
-}
-
 /** Rates over the selling window: up to the last committed order (refusals after a sell-out are cheap). */
 function summarize(samples) {
   const ok = samples.filter((s) => s[2] === 201);
@@ -152,7 +142,7 @@ function summarize(samples) {
     ordersPerS: ok.length / windowS,
     p50: percentile(lat, 50),
     p99: percentile(lat, 99),
-    p99ByStatus: p99ByStatus(inWindow),
+    p99ByStatus: p99ByStatus(inWindow.map(([, ms, status]) => [ms, status])),
     created: ok.length,
     statuses,
   };

@@ -16,7 +16,7 @@
 //    runs on a busy shared machine, whose saturation differs from run to run, offer the same load]
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { cpuMeter, openBench, parseArgs, percentile, pidOf, report, runMain } from '../lib.mjs';
+import { cpuMeter, openBench, p99ByStatus, parseArgs, percentile, pidOf, report, runMain } from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 import { audit } from '../flash-sale/audit.mjs';
 import { offerFromProcesses, phase } from './offer.mjs';
@@ -118,23 +118,8 @@ function stats(samples) {
     admittedP50: percentile(lat, 50),
     admittedP99: percentile(lat, 99),
     admittedP99Warm: warm.length ? percentile(warm, 99) : null,
-    // A sale (201) waits for Redis and MySQL's group commit, a refusal (409) mostly for neither.
-    admittedP99ByStatus: Object.fromEntries(
-      [201, 409].map((st) => {
-        const l = admitted.filter(([, x]) => x === st).map(([ms]) => ms);
-        return [
-          st,
-          l.length
-            ? Number(
-                percentile(
-                  l.sort((a, b) => a - b),
-                  99,
-                ).toFixed(1),
-              )
-            : null,
-        ];
-      }),
-    ),
+    // By status, each connection's first request included (as admittedP99).
+    admittedP99ByStatus: p99ByStatus(admitted),
     firstRequests: admitted.length - warm.length,
     refused503: samples.filter(([, s]) => s === 503).length,
     refused429: samples.filter(([, s]) => s === 429).length,
@@ -164,7 +149,7 @@ async function overload(url, serverPid, tour, tokens, offered) {
   const load = Math.max(load1, os.loadavg()[0]);
   const serverAfter = await serverMetrics(url);
   const serverP99 = serverP99Ms(serverBefore.buckets, serverAfter.buckets);
-  return { over, overS: over.seconds, cpu, s: stats(over.samples), load, serverAfter, serverP99 };
+  return { over, cpu, s: stats(over.samples), load, serverAfter, serverP99 };
 }
 
 async function main() {
@@ -191,7 +176,7 @@ async function main() {
     console.log(
       `saturation: ${saturationRps} purchase req/s; offering ${offered} req/s for ${OVERLOAD_S} s ...`,
     );
-    const { over, overS, cpu, s, load, serverAfter, serverP99 } = await overload(
+    const { over, cpu, s, load, serverAfter, serverP99 } = await overload(
       url,
       server.child.pid,
       tour,
@@ -206,12 +191,12 @@ async function main() {
       saturation_rps: saturationRps,
       saturation_p99_ms: Number(satStats.admittedP99.toFixed(1)),
       offered_rps: offered,
-      sent_rps: Math.round(over.samples.length / overS),
+      sent_rps: Math.round(over.samples.length / over.seconds),
       sent_peak_tenth_share: peakTenthShare(over.samples, over.startedAt),
       sent_10ms_p99_over_mean: burst10ms(over.samples, over.startedAt),
-      cpu_cores: coresUsed(cpu, overS),
+      cpu_cores: coresUsed(cpu, over.seconds),
       admitted: s.admitted,
-      admitted_rps: Math.round(s.admitted / overS),
+      admitted_rps: Math.round(s.admitted / over.seconds),
       admitted_p50_ms: Number(s.admittedP50.toFixed(1)),
       admitted_p99_ms: Number(s.admittedP99.toFixed(1)),
       // The same without each connection's first request (whose time includes opening the
