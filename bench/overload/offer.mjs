@@ -96,18 +96,22 @@ const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'offer-chi
 
 /**
  * The same run shared among `n` processes (offer-child.mjs): each takes every n-th request, its
- * buyers, and 1/n of the connections and of the offered rate. `done`: the samples of
- * all, their CPU and errors summed, the worst loop delay of any.
+ * buyers, and 1/n of the connections and of the offered rate. Resolves with the samples of all,
+ * their CPU and errors summed, the worst loop delay of any; rejects as soon as one process ends
+ * without its share (an error, a signal), and then stops the others, so none is left offering.
  */
-export function offerFromProcesses(url, tour, tokens, o, tag, n) {
+export async function offerFromProcesses(url, tour, tokens, o, tag, n) {
   const kids = Array.from({ length: n }, () => fork(child, { serialization: 'advanced' }));
+  const opts = { ...o, connections: Math.round(o.connections / n) };
+  if (o.overallRate) opts.overallRate = Math.round(o.overallRate / n);
   const shares = kids.map(
     (kid, c) =>
       new Promise((resolve, reject) => {
         kid.once('message', resolve);
-        kid.once('exit', (code) => (code ? reject(new Error(`offer process exited ${code}`)) : undefined));
-        const opts = { ...o, connections: Math.round(o.connections / n) };
-        if (o.overallRate) opts.overallRate = Math.round(o.overallRate / n);
+        // 'close' comes after the process ended and its IPC channel closed, so after its message.
+        kid.once('close', (code, signal) =>
+          reject(new Error(`offer process ${c} ended without its share (${signal ?? `exit ${code}`})`)),
+        );
         kid.send({
           url,
           tour,
@@ -118,16 +122,23 @@ export function offerFromProcesses(url, tour, tokens, o, tag, n) {
         });
       }),
   );
-  const done = Promise.all(shares).then((rs) => ({
+  let rs;
+  try {
+    rs = await Promise.all(shares);
+  } catch (err) {
+    for (const kid of kids) kid.kill();
+    throw err;
+  }
+  const startedAt = Math.min(...rs.map((r) => r.startedAt));
+  return {
     samples: rs.flatMap((r) => r.samples),
+    startedAt,
     // From the first process's start to the last one's end (forking and the shares' transfer excluded).
-    startedAt: Math.min(...rs.map((r) => r.startedAt)),
-    seconds: (Math.max(...rs.map((r) => r.endedAt)) - Math.min(...rs.map((r) => r.startedAt))) / 1000,
+    seconds: (Math.max(...rs.map((r) => r.endedAt)) - startedAt) / 1000,
     cpuUs: rs.reduce((a, r) => a + r.cpuUs, 0),
     errors: rs.reduce((a, r) => a + r.errors, 0),
     timeouts: rs.reduce((a, r) => a + r.timeouts, 0),
     lagP99Ms: Math.max(...rs.map((r) => r.lagP99Ms)),
     lagMaxMs: Math.max(...rs.map((r) => r.lagMaxMs)),
-  }));
-  return done;
+  };
 }

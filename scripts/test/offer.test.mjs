@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
 import { offerFromProcesses } from '../../bench/overload/offer.mjs';
 
 const tour = [{ id: '1', zoneId: '9', seatIds: ['a', 'b', 'c', 'd', 'e'] }];
@@ -60,3 +61,59 @@ test('two processes share the offer: every n-th request, their own buyers, every
     await new Promise((r) => server.close(r));
   }
 });
+
+/** This process's offering children (offer-child.mjs), from /proc. */
+function offerChildren() {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        const ppid = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1];
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        return Number(ppid) === process.pid && cmd.includes('offer-child.mjs');
+      } catch {
+        return false; // ended meanwhile
+      }
+    })
+    .map(Number);
+}
+
+test(
+  'a process killed mid-offer rejects the offer at once, and the other is stopped',
+  { timeout: 30_000 },
+  async () => {
+    let killed;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(201).end('{}'));
+      if (killed === undefined) {
+        [killed] = offerChildren();
+        if (killed !== undefined) process.kill(killed, 'SIGKILL');
+      }
+    });
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${server.address().port}`;
+      const o = { connections: 4, overallRate: 100, duration: 10 };
+      // Bounded: an offer that waited forever for the killed process would hang the suite.
+      let timer;
+      const waited = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the offer still waits for the killed process')), 15_000);
+      });
+      try {
+        await assert.rejects(
+          Promise.race([offerFromProcesses(url, tour, tokens, o, 'killed', 2), waited]),
+          /SIGKILL/,
+        );
+      } finally {
+        clearTimeout(timer);
+      }
+      // The survivor was told to stop: none is left offering.
+      for (let i = 0; i < 50 && offerChildren().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(offerChildren(), []);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  },
+);
