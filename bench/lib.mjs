@@ -360,15 +360,22 @@ export function cpuMeter(pids) {
 /**
  * The ceiling a scenario is compared with: a Koa hello-world (bench/flash-sale/hello.mjs) under
  * the same connections, in the same run. Its req/s, and the CPU it and this load generator
- * spend per request.
+ * spend per request. `program` and `env`: another hello-world of the same kind instead (the
+ * queue bench's hello-world plus one Redis call, bench/queue/hello-redis.mjs).
  */
-export async function helloCeiling({ connections, seconds, pinCore }) {
+export async function helloCeiling({
+  connections,
+  seconds,
+  pinCore,
+  program = 'bench/flash-sale/hello.mjs',
+  env = {},
+}) {
   const port = await freePort();
   // On the server's Node (BENCH_SERVER_NODE): a ratio compares the product with its runtime.
   const hello = startProcess(
     serverNode(),
-    [path.join(root, 'bench/flash-sale/hello.mjs')],
-    { PORT: String(port) },
+    [path.join(root, program)],
+    { ...env, PORT: String(port) },
     { pinCore },
   );
   try {

@@ -1,6 +1,7 @@
 // Waiting-room benchmark: 200,000 fans join one session's queue and poll it while the sale
 // runs and admitted fans buy. Last line: one JSON object (fans, joins_per_s, polls_per_s,
-// purchase_p99_ms, out_of_order, hello_rps and the ratios joins_ratio / polls_ratio to it, ...).
+// purchase_p99_ms, out_of_order, hello_rps and the ratios joins_ratio / polls_ratio to it,
+// hello_redis_cpu_us and poll_cpu_over_hello_redis: a poll's CPU over a hello-world's plus one Redis call, ...).
 // The hello-world is measured before and after; the ratios take the higher of the two: measured
 // once, right after the server started, it was sometimes 40% low (the machine busy elsewhere),
 // which made the ratios look better than they were.
@@ -38,6 +39,17 @@ const SERVER_ENV = {
 const HELLO_SECONDS = smoke ? 2 : 8;
 /** The Koa hello-world ceiling (lib.mjs helloCeiling), as every measurement in this run takes it. */
 const ceiling = () => helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS });
+/**
+ * The issue's floor for a poll and a join: the same hello-world plus one Redis script call
+ * (bench/queue/hello-redis.mjs), on the bench's Redis under its key prefix.
+ */
+const helloPlusRedis = (config) =>
+  helloCeiling({
+    connections: CONNECTIONS,
+    seconds: HELLO_SECONDS,
+    program: 'bench/queue/hello-redis.mjs',
+    env: { REDIS_URL: config.redisUrl, KEY_PREFIX: config.redisKeyPrefix },
+  });
 
 /**
  * What went wrong with the requests a phase counted as errors, by kind: `<status> <error code>`
@@ -228,24 +240,37 @@ function outOfOrder(observations) {
   return { bad: kinds.admitted_beyond_counter + kinds.counter_went_back, kinds };
 }
 
+/** One session on sale with its waiting room, and FANS fans' tokens. */
+async function seedRoom(deps) {
+  console.log(`seeding one session with a waiting room and ${FANS} fans ...`);
+  const [session] = await seedTour(deps, { sessions: 1, seatsPerSession: 10_000, zoneCapacity: 10_000 });
+  await deps.db.query('UPDATE show_sessions SET queue_enabled = 1, queue_rate_per_min = ? WHERE id = ?', [
+    RATE_PER_MIN,
+    session.id,
+  ]);
+  return { session, tokens: await seedUsers(deps, FANS) };
+}
+
+/** The Koa hello-world, then the same plus one Redis call (the poll's floor), one after the other. */
+async function measureFloors(config) {
+  console.log('measuring the Koa hello-world ceiling ...');
+  const hello = await ceiling();
+  console.log(`hello-world: ${Math.round(hello.rps)} req/s`);
+  const helloRedis = await helloPlusRedis(config);
+  console.log(`hello-world plus one Redis call: ${Math.round(helloRedis.rps)} req/s`);
+  return { hello, helloRedis };
+}
+
 async function main() {
   const bench = await openBench('queue', SERVER_ENV);
   const { deps, url } = bench;
   try {
-    console.log(`seeding one session with a waiting room and ${FANS} fans ...`);
-    const [session] = await seedTour(deps, { sessions: 1, seatsPerSession: 10_000, zoneCapacity: 10_000 });
-    await deps.db.query('UPDATE show_sessions SET queue_enabled = 1, queue_rate_per_min = ? WHERE id = ?', [
-      RATE_PER_MIN,
-      session.id,
-    ]);
-    const tokens = await seedUsers(deps, FANS);
+    const { session, tokens } = await seedRoom(deps);
     const server = await bench.startServer();
     // the lifecycle job finds the session on sale and opens its waiting room
     await new Promise((r) => setTimeout(r, 3000));
 
-    console.log('measuring the Koa hello-world ceiling ...');
-    const hello = await ceiling();
-    console.log(`hello-world: ${Math.round(hello.rps)} req/s`);
+    const { hello, helloRedis } = await measureFloors(bench.config);
     console.log('joining ...');
     // (MariaDB is left out: several run on this machine and `pidof -s` may pick another one.)
     const joinMeter = cpuMeter({
@@ -306,6 +331,13 @@ async function main() {
       hello_cpu_us: Math.round(hello.cpuUs),
       // and what the load generator spends per hello-world request (compare cpu_us_per_poll.loadgen)
       hello_loadgen_cpu_us: Math.round(hello.loadgenUs),
+      // the issue's floor for a poll: the hello-world plus one Redis script call (hello-redis.mjs),
+      // its req/s and its process's CPU per request, and the server's CPU per poll and per join
+      // over that floor (1: a poll costs exactly the floor; polls include the buyers' purchases)
+      hello_redis_rps: Math.round(helloRedis.rps),
+      hello_redis_cpu_us: Math.round(helloRedis.cpuUs),
+      poll_cpu_over_hello_redis: Number((cpu.server / requests / helloRedis.cpuUs).toFixed(2)),
+      join_cpu_over_hello_redis: Number((joinCpu.server / FANS / helloRedis.cpuUs).toFixed(2)),
       load_avg: (await import('node:os')).loadavg().map((x) => Number(x.toFixed(2))),
       admission_rate_per_min: RATE_PER_MIN,
       at: new Date().toISOString(),
