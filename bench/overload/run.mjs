@@ -16,7 +16,17 @@
 //    runs on a busy shared machine, whose saturation differs from run to run, offer the same load]
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { cpuMeter, openBench, p99ByStatus, parseArgs, percentile, pidOf, report, runMain } from '../lib.mjs';
+import {
+  cpuMeter,
+  helloCeiling,
+  openBench,
+  p99ByStatus,
+  parseArgs,
+  percentile,
+  pidOf,
+  report,
+  runMain,
+} from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 import { audit } from '../flash-sale/audit.mjs';
 import { offerFromProcesses, phase } from './offer.mjs';
@@ -152,6 +162,37 @@ async function overload(url, serverPid, tour, tokens, offered) {
   return { over, cpu, s: stats(over.samples), load, serverAfter, serverP99 };
 }
 
+/**
+ * What any answer costs on this machine at these connections: the Koa hello-world under the
+ * same 1,000 connections (closed loop), in this run. The offered load at that cost is the least
+ * of the server's core its answers take, refusals included, before any purchase runs.
+ */
+function helloAtConnections() {
+  console.log(`measuring the Koa hello-world at ${CONNECTIONS} connections ...`);
+  return helloCeiling({ connections: CONNECTIONS, seconds: smoke ? 2 : 6 });
+}
+
+/** The run in one line. */
+function summary(r) {
+  return (
+    `offered ${r.offered_rps} req/s (saturation ${r.saturation_rps}); admitted ${r.admitted_rps}/s p99 ${r.admitted_p99_ms} ms ` +
+    `(after connect: ${r.admitted_p99_ms_after_connect} ms) (server: p99 <= ${r.server_admitted_p99_le_ms} ms); ` +
+    `refused ${r.refused_503} x 503, ${r.refused_429} x 429 (${r.refusals_without_retry_after} without Retry-After); ` +
+    `other errors ${r.errors_other}; oversold ${r.oversold}; load ${r.load_avg_1m}; ` +
+    `hello-world at ${r.connections} connections ${r.hello_cpu_us_at_connections} µs/answer, the offer at that cost ${r.offered_at_hello_cost_cores} of a core`
+  );
+}
+
+/**
+ * Warm-up (JIT, catalogs, inventories): seat maps of every session, then a short purchase burst
+ * that is not counted.
+ */
+async function warmUp(url, tour, tokens) {
+  for (const t of tour)
+    await autocannon({ url: `${url}/api/v1/sessions/${t.id}/seat-states`, connections: 10, amount: 50 });
+  await phase(url, tour, tokens.slice(-5_000), { connections: 20, duration: 2 }, 'warm');
+}
+
 async function main() {
   const startedAt = new Date().toISOString();
   // One address: per-address limits off; per-user limits and shedding as configured (defaults).
@@ -162,11 +203,7 @@ async function main() {
     const tour = await seedTour(deps, { sessions: SESSIONS, seatsPerSession: 10_000, zoneCapacity: 10_000 });
     const tokens = await seedUsers(deps, BUYERS);
     const server = await bench.startServer();
-    // Warm-up (JIT, catalogs, inventories): seat maps of every session, then a short purchase
-    // burst that is not counted.
-    for (const t of tour)
-      await autocannon({ url: `${url}/api/v1/sessions/${t.id}/seat-states`, connections: 10, amount: 50 });
-    await phase(url, tour, tokens.slice(-5_000), { connections: 20, duration: 2 }, 'warm');
+    await warmUp(url, tour, tokens);
 
     console.log(`saturating: 100 connections, closed loop, ${SATURATE_S} s ...`);
     const sat = await phase(url, tour, tokens, { connections: 100, duration: SATURATE_S }, 'sat');
@@ -184,6 +221,9 @@ async function main() {
       offered,
     );
     const a = await audit(deps, tour);
+    await server.stop();
+    const hello = await helloAtConnections();
+    const answered = Object.values(s.statuses).reduce((x, y) => x + y, 0);
     const result = {
       scenario: 'overload',
       buyers: BUYERS,
@@ -212,6 +252,15 @@ async function main() {
       // for at each of its steps (reading, Redis's reply, MySQL's, writing).
       server_loop_lag_p99_ms: serverAfter.lagP99Ms,
       server_loop_lag_max_ms: serverAfter.lagMaxMs,
+      // The server's CPU per answer over the overload (admitted and refused together), and the
+      // hello-world's at the same connections: an early 503 cannot cost much less than the latter.
+      server_cpu_us_per_answer: Math.round(cpu.server / Math.max(1, answered)),
+      hello_rps_at_connections: Math.round(hello.rps),
+      hello_cpu_us_at_connections: Number(hello.cpuUs.toFixed(1)),
+      // offered_rps × hello_cpu_us_at_connections: the share of one core (the server's one event
+      // loop) the offered requests would take if each cost only a hello-world answer. An admitted
+      // request waits for the loop at each of its steps, so its p99 needs this well below 1.
+      offered_at_hello_cost_cores: Number(((offered * hello.cpuUs) / 1e6).toFixed(2)),
       offerers: OFFERERS,
       // The worst offering process's own event-loop delay while it offered the load (ms): an
       // answer that arrived while its loop was busy is timed late by up to this much.
@@ -231,13 +280,7 @@ async function main() {
       cores: os.cpus().length,
       at: new Date().toISOString(),
     };
-    console.log(
-      `offered ${offered} req/s (saturation ${saturationRps}); admitted ${result.admitted_rps}/s p99 ${result.admitted_p99_ms} ms ` +
-        `(after connect: ${result.admitted_p99_ms_after_connect} ms) ` +
-        `(server: p99 <= ${serverP99} ms); ` +
-        `refused ${s.refused503} x 503, ${s.refused429} x 429 (${s.noRetryAfter} without Retry-After); ` +
-        `other errors ${result.errors_other}; oversold ${result.oversold}; load ${result.load_avg_1m}`,
-    );
+    console.log(summary(result));
     report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.errors_other || result.refusals_without_retry_after)
       process.exitCode = 1;
