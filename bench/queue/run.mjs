@@ -37,6 +37,8 @@ const SERVER_ENV = {
   QUEUE_RATE_PER_MIN: String(RATE_PER_MIN),
 };
 const HELLO_SECONDS = smoke ? 2 : 8;
+/** Polls alone, before the buyers start (pollsAlone). */
+const POLLS_ALONE_SECONDS = smoke ? 2 : 5;
 /** The Koa hello-world ceiling (lib.mjs helloCeiling), as every measurement in this run takes it. */
 const ceiling = () => helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS });
 /**
@@ -240,6 +242,27 @@ function outOfOrder(observations) {
   return { bad: kinds.admitted_beyond_counter + kinds.counter_went_back, kinds };
 }
 
+/** The fans in the order of the places their joins were given. */
+function joinOrder(places) {
+  return places
+    .map((p, i) => [p, i])
+    .filter(([p]) => p)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, i]) => i);
+}
+
+/**
+ * The crowd's polls with no purchase running: the server's CPU per poll, to hold against the
+ * floor without the buyers' purchases, which the main phase's cpu_us_per_poll includes (a
+ * purchase costs a few polls). Its answers are not checked for order (the main phase does).
+ */
+async function pollsAlone(url, sessionId, tokens, serverPid) {
+  console.log(`polling alone for ${POLLS_ALONE_SECONDS} s ...`);
+  const meter = cpuMeter({ server: serverPid });
+  const polls = await pollMany(url, sessionId, tokens, POLLS_ALONE_SECONDS, []);
+  return { cpuUs: meter().server / Math.max(1, polls.perS * POLLS_ALONE_SECONDS) };
+}
+
 /** One session on sale with its waiting room, and FANS fans' tokens. */
 async function seedRoom(deps) {
   console.log(`seeding one session with a waiting room and ${FANS} fans ...`);
@@ -280,11 +303,8 @@ async function main() {
     });
     const joins = await joinAll(url, session.id, tokens);
     const joinCpu = joinMeter();
-    const order = joins.places
-      .map((p, i) => [p, i])
-      .filter(([p]) => p)
-      .sort((a, b) => a[0] - b[0])
-      .map(([, i]) => i);
+    const order = joinOrder(joins.places);
+    const alone = await pollsAlone(url, session.id, tokens, server.child.pid);
     console.log(
       `${Math.round(joins.perS)} joins/s; polling for ${POLL_SECONDS} s while admitted fans buy ...`,
     );
@@ -337,6 +357,9 @@ async function main() {
       hello_redis_rps: Math.round(helloRedis.rps),
       hello_redis_cpu_us: Math.round(helloRedis.cpuUs),
       poll_cpu_over_hello_redis: Number((cpu.server / requests / helloRedis.cpuUs).toFixed(2)),
+      // the same for polls alone (POLLS_ALONE_SECONDS before the buyers start; the jobs still run)
+      poll_alone_cpu_us: Math.round(alone.cpuUs),
+      poll_alone_over_hello_redis: Number((alone.cpuUs / helloRedis.cpuUs).toFixed(2)),
       join_cpu_over_hello_redis: Number((joinCpu.server / FANS / helloRedis.cpuUs).toFixed(2)),
       load_avg: (await import('node:os')).loadavg().map((x) => Number(x.toFixed(2))),
       admission_rate_per_min: RATE_PER_MIN,
