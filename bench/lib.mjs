@@ -360,21 +360,15 @@ export function cpuMeter(pids) {
 /**
  * The ceiling a scenario is compared with: a Koa hello-world (bench/flash-sale/hello.mjs) under
  * the same connections, in the same run. Its req/s, and the CPU it and this load generator
- * spend per request. `program` and `env`: another hello-world of the same kind instead (the
- * queue bench's hello-world plus one Redis call, bench/queue/hello-redis.mjs).
+ * spend per request. `env`: the hello-world's own settings (HELLO_REDIS_URL: the queue bench's
+ * floor, the hello-world plus one Redis call).
  */
-export async function helloCeiling({
-  connections,
-  seconds,
-  pinCore,
-  program = 'bench/flash-sale/hello.mjs',
-  env = {},
-}) {
+export async function helloCeiling({ connections, seconds, pinCore, env = {} }) {
   const port = await freePort();
   // On the server's Node (BENCH_SERVER_NODE): a ratio compares the product with its runtime.
   const hello = startProcess(
     serverNode(),
-    [path.join(root, program)],
+    [path.join(root, 'bench/flash-sale/hello.mjs')],
     { ...env, PORT: String(port) },
     { pinCore },
   );

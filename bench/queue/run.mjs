@@ -43,14 +43,13 @@ const POLLS_ALONE_SECONDS = smoke ? 2 : 5;
 const ceiling = () => helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS });
 /**
  * The issue's floor for a poll and a join: the same hello-world plus one Redis script call
- * (bench/queue/hello-redis.mjs), on the bench's Redis under its key prefix.
+ * (bench/flash-sale/hello.mjs with HELLO_REDIS_URL), on the bench's Redis under its key prefix.
  */
 const helloPlusRedis = (config) =>
   helloCeiling({
     connections: CONNECTIONS,
     seconds: HELLO_SECONDS,
-    program: 'bench/queue/hello-redis.mjs',
-    env: { REDIS_URL: config.redisUrl, KEY_PREFIX: config.redisKeyPrefix },
+    env: { HELLO_REDIS_URL: config.redisUrl, HELLO_KEY_PREFIX: config.redisKeyPrefix },
   });
 
 /**
@@ -351,7 +350,7 @@ async function main() {
       hello_cpu_us: Math.round(hello.cpuUs),
       // and what the load generator spends per hello-world request (compare cpu_us_per_poll.loadgen)
       hello_loadgen_cpu_us: Math.round(hello.loadgenUs),
-      // the issue's floor for a poll: the hello-world plus one Redis script call (hello-redis.mjs),
+      // the issue's floor for a poll: the hello-world plus one Redis script call (flash-sale/hello.mjs),
       // its req/s and its process's CPU per request, and the server's CPU per poll and per join
       // over that floor (1: a poll costs exactly the floor; polls include the buyers' purchases)
       hello_redis_rps: Math.round(helloRedis.rps),
