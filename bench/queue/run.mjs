@@ -259,7 +259,9 @@ async function pollsAlone(url, sessionId, tokens, serverPid) {
   console.log(`polling alone for ${POLLS_ALONE_SECONDS} s ...`);
   const meter = cpuMeter({ server: serverPid });
   const polls = await pollMany(url, sessionId, tokens, POLLS_ALONE_SECONDS, []);
-  return { cpuUs: meter().server / Math.max(1, polls.perS * POLLS_ALONE_SECONDS) };
+  // Its errors too: a phase of cheap error answers would make the polls look cheap.
+  const cpuUs = meter().server / Math.max(1, polls.perS * POLLS_ALONE_SECONDS);
+  return { cpuUs, errors: polls.errors, errorKinds: polls.errorKinds };
 }
 
 /** One session on sale with its waiting room, and FANS fans' tokens. */
@@ -303,10 +305,9 @@ async function main() {
     const joins = await joinAll(url, session.id, tokens);
     const joinCpu = joinMeter();
     const order = joinOrder(joins.places);
+    console.log(`${Math.round(joins.perS)} joins/s`);
     const alone = await pollsAlone(url, session.id, tokens, server.child.pid);
-    console.log(
-      `${Math.round(joins.perS)} joins/s; polling for ${POLL_SECONDS} s while admitted fans buy ...`,
-    );
+    console.log(`polling for ${POLL_SECONDS} s while admitted fans buy ...`);
     const observations = [];
     const until = performance.now() + POLL_SECONDS * 1000;
     const meter = cpuMeter({ server: server.child.pid, redis: pidOf('redis-server'), loadgen: process.pid });
@@ -359,6 +360,8 @@ async function main() {
       // the same for polls alone (POLLS_ALONE_SECONDS before the buyers start; the jobs still run)
       poll_alone_cpu_us: Math.round(alone.cpuUs),
       poll_alone_over_hello_redis: Number((alone.cpuUs / helloRedis.cpuUs).toFixed(2)),
+      poll_alone_errors: alone.errors,
+      poll_alone_error_kinds: alone.errorKinds,
       join_cpu_over_hello_redis: Number((joinCpu.server / FANS / helloRedis.cpuUs).toFixed(2)),
       load_avg: (await import('node:os')).loadavg().map((x) => Number(x.toFixed(2))),
       admission_rate_per_min: RATE_PER_MIN,
