@@ -63,15 +63,13 @@ export async function sendNotice(
   messageKey: string,
   now: Date,
 ): Promise<NoticeStatus> {
-  const existing = await repo.noticeByKey(d.db, messageKey);
-  if (existing && existing.status !== 'sending') return existing.status;
   const text = NOTICE_TEXT[m.template];
   const to = await recipientFor(d.db, m);
-  const templateId = existing?.templateId ?? (text ? d.templates[text.kind] : '');
-  if (!existing) {
-    const state = await claim(d, m, messageKey, templateId, to, now);
-    if (state !== 'sending') return state;
-  } else if (!to || !text) {
+  // The claim comes first, with no read of the notice before it: almost every delivery is the
+  // first, and its INSERT says whether the message has a row already (a redelivery, a retry).
+  const c = await claim(d, m, messageKey, text ? d.templates[text.kind] : '', to, now);
+  if (c.status !== 'sending') return c.status;
+  if (!c.fresh && (!to || !text)) {
     // a retried send whose order or user is gone since: nothing to send any more
     await repo.recordOutcome(
       d.db,
@@ -85,7 +83,7 @@ export async function sendNotice(
   try {
     answer = await d.wechat.sendSubscribeMessage({
       openid: to!.openid,
-      templateId,
+      templateId: c.templateId,
       page: `${text!.page}?${to!.query}`,
       data: noticeData(to!, text!.title),
     });
@@ -94,7 +92,7 @@ export async function sendNotice(
     await repo.recordOutcome(d.db, messageKey, { status: 'sending', errcode: null, errmsg }, now);
     throw new TransientNoticeError(errmsg);
   }
-  return settle(d, m.userId, messageKey, templateId, answer, now);
+  return settle(d, m.userId, messageKey, c.templateId, answer, now);
 }
 
 /** The keywords of every notice template (thing1, character_string2, thing3, time4). */
@@ -107,9 +105,18 @@ function noticeData(to: Recipient, title: string): Record<string, { value: strin
   };
 }
 
+/** A claim's outcome: the notice's state, the template its consent is of, and whether this delivery made the row. */
+interface Claimed {
+  status: NoticeStatus;
+  templateId: string;
+  fresh: boolean;
+}
+
 /**
  * Inserts the notice's row and takes one consent, in one transaction: 'sending' when there is
- * something to send, else the final state recorded (no_consent, failed) or another delivery's.
+ * something to send, else the final state recorded (no_consent, failed). When the message has a
+ * row already (a redelivery, a retry), that row's state and template, untouched: a retry sends
+ * with the consent its first delivery took, and never takes another.
  */
 async function claim(
   d: NoticeDeps,
@@ -118,7 +125,7 @@ async function claim(
   templateId: string,
   to: Recipient | null,
   now: Date,
-): Promise<NoticeStatus> {
+): Promise<Claimed> {
   const text = NOTICE_TEXT[m.template];
   const base = {
     messageKey,
@@ -128,22 +135,29 @@ async function claim(
     kind: text?.kind ?? 'unknown',
     templateId,
   };
-  return inTransaction(d.db, async (conn) => {
-    const problem = !text
-      ? `unknown notice template ${String(m.template)}`
-      : !to
-        ? 'recipient not found'
-        : null;
-    if (problem) {
-      await repo.insertNotice(conn, { ...base, status: 'failed', errmsg: problem }, now);
-      d.log.error({ messageKey, template: m.template }, `notice not sent: ${problem}`);
-      return 'failed';
+  const problem = !text
+    ? `unknown notice template ${String(m.template)}`
+    : !to
+      ? 'recipient not found'
+      : null;
+  return inTransaction(d.db, async (conn): Promise<Claimed> => {
+    const fresh = await repo.insertNotice(
+      conn,
+      problem ? { ...base, status: 'failed', errmsg: problem } : { ...base, status: 'sending' },
+      now,
+    );
+    if (!fresh) {
+      const existing = await repo.noticeByKey(conn, messageKey);
+      return { status: existing?.status ?? 'sending', templateId: existing?.templateId ?? templateId, fresh };
     }
-    if (!(await repo.insertNotice(conn, { ...base, status: 'sending' }, now)))
-      return (await repo.noticeByKey(conn, messageKey))?.status ?? 'sending';
-    if (await repo.takeConsent(conn, m.userId, templateId, now)) return 'sending';
+    if (problem) {
+      d.log.error({ messageKey, template: m.template }, `notice not sent: ${problem}`);
+      return { status: 'failed', templateId, fresh };
+    }
+    if (await repo.takeConsent(conn, m.userId, templateId, now))
+      return { status: 'sending', templateId, fresh };
     await repo.recordOutcome(conn, messageKey, { status: 'no_consent', errcode: null, errmsg: null }, now);
-    return 'no_consent';
+    return { status: 'no_consent', templateId, fresh };
   });
 }
 
