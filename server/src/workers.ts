@@ -1,7 +1,7 @@
 import type { AppDeps } from './wiring';
 import { sendNotice } from './notices/consumer';
 import { handleLatePayment } from './payments/late';
-import { issueTickets } from './tickets/service';
+import { TicketIssuer } from './tickets/issuer';
 
 // The topology moved to outbox/topology.ts; re-exported for the tests and tools that import it here.
 export { CONSUMERS, QUEUES } from './outbox/topology';
@@ -17,7 +17,9 @@ export function startConsumers(d: AppDeps): void {
     backoffMs: d.config.consumerBackoffMs,
   };
   const now = () => d.clock.now();
-  d.broker.consume<'order.paid'>('tickets', async (m) => void (await issueTickets(d, m.orderId, now())), o);
+  // Paid orders delivered together (up to the prefetch) share a ticket transaction.
+  const tickets = new TicketIssuer(d, { batchOrdersMax: o.prefetch, batchInflightMax: 2 });
+  d.broker.consume<'order.paid'>('tickets', async (m) => void (await tickets.issue(m.orderId, now())), o);
   d.broker.consume<'payment.late'>(
     'late-payments',
     async (m) => void (await handleLatePayment(d, m.orderId, m.paymentId, now())),

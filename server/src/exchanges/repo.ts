@@ -53,6 +53,19 @@ export const exchanges = {
     one(db, 'exchange_order_id = ? AND status = ?', [orderId, EXCHANGE_STATUS.DONE]),
 };
 
+/**
+ * Which of these orders are exchange orders (改签: an exchanges row names them). A plain read: the
+ * row is written with the order, before it can be paid, and never removed.
+ */
+export async function exchangeOrdersAmong(db: Db | Conn, orderIds: readonly string[]): Promise<Set<string>> {
+  if (orderIds.length === 0) return new Set();
+  const [rows] = await db.query<Rows<Pick<ExchangeRow, 'exchange_order_id'>>>(
+    'SELECT exchange_order_id FROM exchanges WHERE exchange_order_id IN (?)',
+    [orderIds],
+  );
+  return new Set(rows.map((r) => String(r.exchange_order_id)));
+}
+
 /** A ticket of the original order as an exchange sees it: its item, price, unit and state. */
 export interface OldTicket {
   id: string;

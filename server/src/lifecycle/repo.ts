@@ -42,3 +42,21 @@ export async function move(
   if (!(await tryMove(db, table, id, t, set)))
     throw new TransitionError(`${table} ${id}: not in ${t.from.join('/')}, cannot move to ${t.to}`);
 }
+
+/** move for several rows the caller locked and checked: every one must move. */
+export async function moveMany(
+  db: Db | Conn,
+  table: Table,
+  ids: readonly string[],
+  t: Transition,
+): Promise<void> {
+  if (ids.length === 0) return;
+  const [res] = await db.query<ResultSetHeader>(
+    `UPDATE ${table} SET status = ? WHERE id IN (?) AND status IN (?)`,
+    [t.to, ids, t.from],
+  );
+  if (res.affectedRows !== ids.length)
+    throw new TransitionError(
+      `${table} ${ids.join(',')}: ${res.affectedRows} of ${ids.length} in ${t.from.join('/')}, cannot move to ${t.to}`,
+    );
+}

@@ -8,7 +8,7 @@ import { EXCHANGE_STATUS, ORDER_STATUS, REFUND_STATUS, TICKET_STATUS, WAITLIST_S
  * asserts that the row really moved where the caller holds the lock and has checked.
  */
 // The SQL that moves a row lives in ./repo.ts; callers keep importing it from here.
-export { move, tryMove, TransitionError, type Transition } from './repo';
+export { move, moveMany, tryMove, TransitionError, type Transition } from './repo';
 
 export const ORDER_LIFECYCLE = {
   /** A payment applied to a live order. */

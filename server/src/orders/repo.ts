@@ -45,6 +45,16 @@ export const orders = {
     findOrder(db, 'id = ? AND user_id = ?', [id, userId]),
 };
 
+/** Several orders locked (FOR UPDATE) in id order, as every batch locks them: no two wait on each other crosswise. */
+export async function lockOrders(conn: Conn, ids: readonly string[]): Promise<OrderRecord[]> {
+  if (ids.length === 0) return [];
+  const [rows] = await conn.query<Rows<OrderRow>>(
+    `SELECT ${ORDER_COLUMNS} FROM orders WHERE id IN (?) ORDER BY id FOR UPDATE`,
+    [ids],
+  );
+  return rows.map(toOrder);
+}
+
 export async function listOrdersOfUser(
   db: Db,
   userId: string,

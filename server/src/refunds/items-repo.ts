@@ -143,11 +143,21 @@ export async function refundedOrOpenFen(conn: Conn, paymentId: string): Promise<
  * Items of the order in an order refund that is open or done: their tickets are not admissible.
  * lock=true reads under a shared lock (the latest committed rows, whatever the snapshot).
  */
-export async function blockedItemsOf(db: Db | Conn, orderId: string, lock = false): Promise<Set<string>> {
+export function blockedItemsOf(db: Db | Conn, orderId: string, lock = false): Promise<Set<string>> {
+  return blockedItemsOfOrders(db, [orderId], lock);
+}
+
+/** blockedItemsOf for several orders at once (item ids are unique across orders). */
+export async function blockedItemsOfOrders(
+  db: Db | Conn,
+  orderIds: readonly string[],
+  lock = false,
+): Promise<Set<string>> {
+  if (orderIds.length === 0) return new Set();
   const [rows] = await db.query<Rows<Pick<RefundItemRow, 'order_item_id'>>>(
     `SELECT ri.order_item_id FROM refund_items ri JOIN refunds r ON r.id = ri.refund_id
-      WHERE ri.order_id = ? AND r.kind = 'order' AND r.status IN (?)${lock ? ' LOCK IN SHARE MODE' : ''}`,
-    [orderId, REFUND_BLOCKS_ADMISSION],
+      WHERE ri.order_id IN (?) AND r.kind = 'order' AND r.status IN (?)${lock ? ' LOCK IN SHARE MODE' : ''}`,
+    [orderIds, REFUND_BLOCKS_ADMISSION],
   );
   return new Set(rows.map((r) => String(r.order_item_id)));
 }

@@ -104,21 +104,36 @@ export async function moveItemTickets(
   return res.affectedRows;
 }
 
-/** An order item as ticket issue needs it: its seat, or its zone and unit number. */
+/** An order item as ticket issue needs it: its order, and its seat or its zone and unit number. */
 export interface IssuableItem {
   id: string;
+  orderId: string;
   seatId: string | null;
   zoneId: string | null;
   slotNo: number | null;
 }
 
 /** The order's items in id order: one ticket each. */
-export async function itemsToIssue(conn: Conn, orderId: string): Promise<IssuableItem[]> {
-  const [rows] = await conn.query<Rows<Pick<OrderItemRow, 'id' | 'seat_id' | 'zone_id' | 'slot_no'>>>(
-    'SELECT id, seat_id, zone_id, slot_no FROM order_items WHERE order_id = ? ORDER BY id',
-    [orderId],
+export function itemsToIssue(conn: Conn, orderId: string): Promise<IssuableItem[]> {
+  return itemsToIssueOf(conn, [orderId]);
+}
+
+/** The items of several orders, by order then id (TicketIssuer's batches). */
+export async function itemsToIssueOf(conn: Conn, orderIds: readonly string[]): Promise<IssuableItem[]> {
+  if (orderIds.length === 0) return [];
+  const [rows] = await conn.query<
+    Rows<Pick<OrderItemRow, 'id' | 'order_id' | 'seat_id' | 'zone_id' | 'slot_no'>>
+  >(
+    'SELECT id, order_id, seat_id, zone_id, slot_no FROM order_items WHERE order_id IN (?) ORDER BY order_id, id',
+    [orderIds],
   );
-  return rows.map((r) => ({ id: r.id, seatId: r.seat_id, zoneId: r.zone_id, slotNo: r.slot_no }));
+  return rows.map((r) => ({
+    id: r.id,
+    orderId: String(r.order_id),
+    seatId: r.seat_id,
+    zoneId: r.zone_id,
+    slotNo: r.slot_no,
+  }));
 }
 
 /** A ticket to write (issueTickets: one per order item, in one multi-row INSERT). */

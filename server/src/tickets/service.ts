@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { inTransaction, type Db } from '../db/pool';
+import { inTransaction, type Conn, type Db } from '../db/pool';
 import type { InventoryService } from '../inventory/service';
 import { orders } from '../orders/repo';
-import { ORDER_STATUS } from '../orders/types';
-import { enqueue } from '../outbox/repo';
+import { ORDER_STATUS, type OrderRecord } from '../orders/types';
+import { enqueueAll, type OutboxEntry } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import type { Metrics } from '../http/metrics';
 import { blockedItemsOf } from '../refunds/items-repo';
-import { insertTickets, itemsToIssue } from './repo';
+import { insertTickets, itemsToIssue, type IssuableItem, type NewTicket } from './repo';
 import { TICKET_STATUS } from './status';
 import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { settleExchangeInTx } from '../exchanges/complete';
@@ -30,57 +30,91 @@ export function newTicketNo(): string {
   return 'T' + Array.from(bytes, (b) => TICKET_ALPHABET[b % 32]).join('');
 }
 
+/** What one order's issue came to: tickets issued, nothing to do, or an exchange that could not go ahead. */
+export type IssueOutcome = 'issued' | 'skipped' | 'failed';
+
 /**
- * Issues the tickets of a paid order (consumer of order.paid): the holds become sold in Redis
- * (MySQL says the seats are this order's, so 'record' mode), then one transaction creates one
- * ticket per seat or unit and moves the order to ticketed. A crash anywhere replays the
- * message; the paid status check under the order lock and the unique key per order item make
- * the second run a no-op, so there is exactly one set of tickets.
+ * The holds of a paid order become sold in Redis before its tickets are written (MySQL says the
+ * seats are this order's, so 'record' mode); a Redis that does not know the sale is rebuilt.
+ */
+export async function confirmSold(d: TicketDeps, order: OrderRecord, now: Date): Promise<void> {
+  const confirmed = await d.inventory.confirm(order.sessionId, order.id, 'record');
+  if (confirmed.kind !== 'confirmed' && confirmed.kind !== 'already') {
+    // Redis does not know this sale (it lost data, or disagrees): rebuild it from MySQL.
+    d.log.warn(
+      { orderId: order.id, redis: confirmed },
+      'Redis disagrees with a paid order; rebuilding the session',
+    );
+    await d.inventory.rebuild(order.sessionId, now.getTime());
+  }
+}
+
+/** One ticket per order item; none admissible while a refund of its item is open or done. */
+export function ticketsFor(
+  o: OrderRecord,
+  items: IssuableItem[],
+  blocked: Set<string>,
+  now: Date,
+): NewTicket[] {
+  return items.map((i) => ({
+    ticketNo: newTicketNo(),
+    orderId: o.id,
+    orderItemId: i.id,
+    userId: o.userId,
+    sessionId: o.sessionId,
+    seatId: i.seatId,
+    zoneId: i.zoneId,
+    slotNo: i.slotNo,
+    secret: randomBytes(32).toString('base64url'),
+    status: blocked.has(String(i.id)) ? TICKET_STATUS.REFUNDING : TICKET_STATUS.VALID,
+    createdAt: now,
+  }));
+}
+
+/** The fan's notice that the tickets are in the wallet. */
+export const ticketedNotice = (o: OrderRecord): OutboxEntry => ({
+  topic: 'notice.send',
+  aggregateId: o.id,
+  payload: { userId: o.userId, template: 'ticketed', orderId: o.id },
+});
+
+/** One order's issue inside the caller's transaction: the order locked, then decided. */
+export async function issueInTx(conn: Conn, orderId: string, now: Date): Promise<IssueOutcome> {
+  const o = await orders.byId(conn, orderId, { lock: true });
+  if (o?.status !== ORDER_STATUS.PAID) return 'skipped';
+  // An exchange order (改签): its old tickets are given up in this very transaction, or, when
+  // one of them can no longer be, nothing is issued and the exchange order is refunded.
+  if ((await settleExchangeInTx(conn, o, now)) === 'failed') return 'failed';
+  // No ticket is admissible while a refund of its item is open or done. The refund request
+  // takes the order lock too, so it is either visible here or comes after and moves these.
+  const blocked = await blockedItemsOf(conn, o.id, true);
+  await insertTickets(conn, ticketsFor(o, await itemsToIssue(conn, orderId), blocked, now));
+  await move(conn, 'orders', orderId, ORDER_LIFECYCLE.issue);
+  await enqueueAll(conn, [ticketedNotice(o)]);
+  return 'issued';
+}
+
+/** After the commit: the outbox sent at once (the notice; a failed exchange's refund and release), the metrics. */
+export function afterIssue(d: TicketDeps, order: OrderRecord, outcome: IssueOutcome, now: Date): void {
+  if (outcome === 'skipped') return;
+  d.relay.nudge();
+  if (outcome !== 'issued') return;
+  d.metrics?.ticketsIssued.inc();
+  if (order.paidAt) d.metrics?.ticketLag.observe(Math.max(0, now.getTime() - order.paidAt.getTime()) / 1000);
+}
+
+/**
+ * Issues the tickets of a paid order (consumer of order.paid, alone; TicketIssuer batches the
+ * same): the holds become sold in Redis, then one transaction creates one ticket per seat or unit
+ * and moves the order to ticketed. A crash anywhere replays the message; the paid status check
+ * under the order lock and the unique key per order item make the second run a no-op, so there
+ * is exactly one set of tickets.
  */
 export async function issueTickets(d: TicketDeps, orderId: string, now: Date): Promise<'issued' | 'skipped'> {
   const order = await orders.byId(d.db, orderId);
   if (order?.status !== ORDER_STATUS.PAID) return 'skipped';
-  const confirmed = await d.inventory.confirm(order.sessionId, order.id, 'record');
-  if (confirmed.kind !== 'confirmed' && confirmed.kind !== 'already') {
-    // Redis does not know this sale (it lost data, or disagrees): rebuild it from MySQL.
-    d.log.warn({ orderId, redis: confirmed }, 'Redis disagrees with a paid order; rebuilding the session');
-    await d.inventory.rebuild(order.sessionId, now.getTime());
-  }
-  const issued = await inTransaction(d.db, async (conn) => {
-    const o = await orders.byId(conn, orderId, { lock: true });
-    if (o?.status !== ORDER_STATUS.PAID) return 'skipped' as const;
-    // An exchange order (改签): its old tickets are given up in this very transaction, or, when
-    // one of them can no longer be, nothing is issued and the exchange order is refunded.
-    if ((await settleExchangeInTx(conn, o, now)) === 'failed') return 'failed' as const;
-    // No ticket is admissible while a refund of its item is open or done. The refund request
-    // takes the order lock too, so it is either visible here or comes after and moves these.
-    const blocked = await blockedItemsOf(conn, o.id, true);
-    const items = await itemsToIssue(conn, orderId);
-    const tickets = items.map((i) => ({
-      ticketNo: newTicketNo(),
-      orderId: o.id,
-      orderItemId: i.id,
-      userId: o.userId,
-      sessionId: o.sessionId,
-      seatId: i.seatId,
-      zoneId: i.zoneId,
-      slotNo: i.slotNo,
-      secret: randomBytes(32).toString('base64url'),
-      status: blocked.has(String(i.id)) ? TICKET_STATUS.REFUNDING : TICKET_STATUS.VALID,
-      createdAt: now,
-    }));
-    await insertTickets(conn, tickets);
-    await move(conn, 'orders', orderId, ORDER_LIFECYCLE.issue);
-    await enqueue(conn, 'notice.send', o.id, { userId: o.userId, template: 'ticketed', orderId: o.id });
-    return 'issued' as const;
-  });
-  // A failed exchange asked for a refund and a release: sent at once too.
-  if (issued === 'failed') d.relay.nudge();
-  if (issued === 'issued') {
-    d.relay.nudge();
-    d.metrics?.ticketsIssued.inc();
-    if (order.paidAt)
-      d.metrics?.ticketLag.observe(Math.max(0, now.getTime() - order.paidAt.getTime()) / 1000);
-  }
-  return issued === 'issued' ? 'issued' : 'skipped';
+  await confirmSold(d, order, now);
+  const outcome = await inTransaction(d.db, (conn) => issueInTx(conn, orderId, now));
+  afterIssue(d, order, outcome, now);
+  return outcome === 'issued' ? 'issued' : 'skipped';
 }

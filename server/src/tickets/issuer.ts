@@ -1,0 +1,140 @@
+import { GroupCommit, type Pending } from '../db/group-commit';
+import { inTransaction, type Conn } from '../db/pool';
+import { exchangeOrdersAmong } from '../exchanges/repo';
+import { lockOrders, orders } from '../orders/repo';
+import { ORDER_STATUS, type OrderRecord } from '../orders/types';
+import { enqueueAll } from '../outbox/repo';
+import { blockedItemsOfOrders } from '../refunds/items-repo';
+import { moveMany, ORDER_LIFECYCLE } from '../lifecycle/transitions';
+import { insertTickets, itemsToIssueOf } from './repo';
+import {
+  afterIssue,
+  confirmSold,
+  issueInTx,
+  ticketedNotice,
+  ticketsFor,
+  type IssueOutcome,
+  type TicketDeps,
+} from './service';
+
+/** One paid order waiting for its batch; `outcome` is set once the batch (or its retry) committed. */
+export interface Issue {
+  orderId: string;
+  now: Date;
+  outcome: IssueOutcome;
+}
+
+export interface TicketIssuerOptions {
+  /** Orders per transaction at most (the consumer's prefetch bounds how many wait at once). */
+  batchOrdersMax: number;
+  /** Batch transactions in flight at once at most. */
+  batchInflightMax: number;
+}
+
+/**
+ * Issues the tickets of paid orders as the tickets consumer receives them, in group commits:
+ * orders that arrive together share one transaction, whose statements (the orders locked, their
+ * refunds and items read, every ticket inserted, every order moved, every notice enqueued) are
+ * as many for twenty orders as for one. Alone, an order took ten round trips to MySQL; on the
+ * pay path, statements, not disk, bound how many payments become tickets per second (bench/pay).
+ *
+ * Invariants as issueTickets: the orders are locked (in id order) and re-read before anything is
+ * decided, only PAID ones are issued, a refund open or done on an item makes its ticket REFUNDING,
+ * and the unique key per order item makes a replay a no-op. An exchange order is left to
+ * issueInTx, alone in its own transaction (it locks its original order too). A batch that fails
+ * (a deadlock, a key that refused one order's tickets) is retried one order per transaction, so
+ * one order's failure is its own.
+ */
+export class TicketIssuer extends GroupCommit<Issue> {
+  constructor(
+    private readonly d: TicketDeps,
+    o: TicketIssuerOptions,
+  ) {
+    super({ batchMax: o.batchOrdersMax, inflightMax: o.batchInflightMax });
+  }
+
+  /** issueTickets, in a batch: resolves once this order's outcome is committed. */
+  async issue(orderId: string, now: Date): Promise<'issued' | 'skipped'> {
+    const order = await orders.byId(this.d.db, orderId);
+    if (order?.status !== ORDER_STATUS.PAID) return 'skipped';
+    await confirmSold(this.d, order, now);
+    const item: Issue = { orderId, now, outcome: 'skipped' };
+    await this.submit(item);
+    afterIssue(this.d, order, item.outcome, now);
+    return item.outcome === 'issued' ? 'issued' : 'skipped';
+  }
+
+  protected async flush(batch: Pending<Issue>[]): Promise<void> {
+    const items = batch.map((p) => p.item);
+    // Per item: its outcome, or undefined for an order left to issueInTx alone.
+    let outcomes: (IssueOutcome | undefined)[];
+    try {
+      outcomes = await inTransaction(this.d.db, (conn) => this.issueBatch(conn, items));
+    } catch (err) {
+      this.d.log.warn({ err, orders: items.length }, 'ticket batch failed; issuing its orders one by one');
+      outcomes = items.map(() => undefined);
+    }
+    await Promise.all(
+      batch.map(async (p, i) => {
+        try {
+          p.item.outcome =
+            outcomes[i] ??
+            (await inTransaction(this.d.db, (conn) => issueInTx(conn, p.item.orderId, p.item.now)));
+          p.resolve();
+        } catch (err) {
+          p.reject(err as Error);
+        }
+      }),
+    );
+  }
+
+  /**
+   * The batch's transaction: per item, the outcome it decided, or undefined for an exchange order
+   * (left to issueInTx). An order delivered twice into one batch is issued once; its other
+   * delivery is 'skipped', as it would be after the first one's commit.
+   */
+  private async issueBatch(conn: Conn, items: Issue[]): Promise<(IssueOutcome | undefined)[]> {
+    const locked = await lockOrders(
+      conn,
+      items.map((i) => i.orderId),
+    );
+    const paid = locked.filter((o) => o.status === ORDER_STATUS.PAID);
+    const exchanges = await exchangeOrdersAmong(
+      conn,
+      paid.map((o) => o.id),
+    );
+    const plain = paid.filter((o) => !exchanges.has(o.id));
+    const nowOf = new Map(items.map((i) => [i.orderId, i.now]));
+    await this.issuePlain(conn, plain, (o) => nowOf.get(o.id)!);
+    const issued = new Set(plain.map((o) => o.id));
+    const seen = new Set<string>();
+    return items.map((i) => {
+      if (exchanges.has(i.orderId)) return undefined;
+      const first = !seen.has(i.orderId);
+      seen.add(i.orderId);
+      return first && issued.has(i.orderId) ? 'issued' : 'skipped';
+    });
+  }
+
+  /** Tickets for orders locked and PAID, none an exchange order: four statements whatever their number. */
+  private async issuePlain(conn: Conn, plain: OrderRecord[], nowOf: (o: OrderRecord) => Date): Promise<void> {
+    if (plain.length === 0) return;
+    const ids = plain.map((o) => o.id);
+    // As issueInTx: a refund asked before the lock is seen here, under a shared lock.
+    const blocked = await blockedItemsOfOrders(conn, ids, true);
+    const items = await itemsToIssueOf(conn, ids);
+    await insertTickets(
+      conn,
+      plain.flatMap((o) =>
+        ticketsFor(
+          o,
+          items.filter((i) => i.orderId === o.id),
+          blocked,
+          nowOf(o),
+        ),
+      ),
+    );
+    await moveMany(conn, 'orders', ids, ORDER_LIFECYCLE.issue);
+    await enqueueAll(conn, plain.map(ticketedNotice));
+  }
+}

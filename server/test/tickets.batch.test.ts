@@ -1,0 +1,134 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import type { Pending } from '../src/db/group-commit';
+import { ORDER_STATUS, TICKET_STATUS } from '../src/lifecycle/statuses';
+import { TicketIssuer, type Issue } from '../src/tickets/issuer';
+import { payEnvWithSession, type PayEnv } from './helpers/pay-env';
+import type { SessionFixture } from './helpers/fixtures';
+
+/**
+ * The tickets consumer's group commit (tickets/issuer.ts). Invariants as for one order alone:
+ * every paid order gets exactly one ticket per item, none admissible while a refund of it is
+ * open, an order delivered twice is issued once, and one order's failure is its own. Consumers
+ * are off: each test runs the issuer itself.
+ */
+let p: PayEnv;
+let s: SessionFixture;
+let seat = 0;
+
+beforeAll(async () => {
+  ({ p, s } = await payEnvWithSession(60, { consumers: false }));
+});
+afterAll(() => p.close());
+
+/** The issuer, noting the size of every batch it flushed. */
+class CountingIssuer extends TicketIssuer {
+  readonly batches: number[] = [];
+  protected override flush(batch: Pending<Issue>[]) {
+    this.batches.push(batch.length);
+    return super.flush(batch);
+  }
+}
+
+/** A paid order (the notification applied), its tickets not issued yet. */
+async function paidOrder(openid: string, n = 1) {
+  const body = { sessionId: s.sessionId, seatIds: s.seatIds.slice(seat, (seat += n)) };
+  const { fan, orderNo, payParams } = await p.orderAndPrepay(openid, body);
+  p.sim.pay(payParams);
+  const get = () => p.api.call('GET', `/api/v1/orders/${orderNo}`, { token: fan.token });
+  await p.until(async () => (await get()).body.status === 'paid', 'paid');
+  const [[row]] = await p.deps.db.query<RowDataPacket[]>('SELECT id FROM orders WHERE order_no = ?', [
+    orderNo,
+  ]);
+  return { fan, orderNo, orderId: String(row!.id), seats: n };
+}
+
+async function ticketStatuses(orderId: string): Promise<number[]> {
+  const [rows] = await p.deps.db.query<RowDataPacket[]>(
+    'SELECT status FROM tickets WHERE order_id = ? ORDER BY order_item_id',
+    [orderId],
+  );
+  return rows.map((r) => Number(r.status));
+}
+
+async function orderStatus(orderId: string): Promise<number> {
+  const [[row]] = await p.deps.db.query<RowDataPacket[]>('SELECT status FROM orders WHERE id = ?', [orderId]);
+  return Number(row!.status);
+}
+
+/** The 'ticketed' notices enqueued for the order. */
+async function ticketedNotices(orderId: string): Promise<number> {
+  const [[row]] = await p.deps.db.query<RowDataPacket[]>(
+    `SELECT COUNT(*) n FROM outbox WHERE topic = 'notice.send' AND aggregate_id = ?
+      AND JSON_VALUE(payload, '$.template') = 'ticketed'`,
+    [orderId],
+  );
+  return Number(row!.n);
+}
+
+const { VALID, REFUNDING } = TICKET_STATUS;
+const { PAID, TICKETED } = ORDER_STATUS;
+
+it('paid orders that arrive together share a transaction, each with its own tickets and notice', async () => {
+  const orders = [];
+  for (let i = 0; i < 8; i++) orders.push(await paidOrder(`openid-batch-${i}`, 1 + (i % 3)));
+  const issuer = new CountingIssuer(p.deps, { batchOrdersMax: 20, batchInflightMax: 1 });
+  const out = await Promise.all(orders.map((o) => issuer.issue(o.orderId, p.clock.now())));
+  expect(out).toEqual(orders.map(() => 'issued'));
+  // One order alone took one transaction each: eight.
+  expect(issuer.batches.reduce((a, b) => a + b, 0)).toBe(8);
+  expect(issuer.batches.length).toBeLessThanOrEqual(3);
+  for (const o of orders) {
+    expect(await ticketStatuses(o.orderId)).toEqual(Array(o.seats).fill(VALID));
+    expect(await orderStatus(o.orderId)).toBe(TICKETED);
+    expect(await ticketedNotices(o.orderId)).toBe(1);
+  }
+  // Delivered again (RabbitMQ redelivers): nothing more.
+  expect(await issuer.issue(orders[0]!.orderId, p.clock.now())).toBe('skipped');
+  expect(await ticketStatuses(orders[0]!.orderId)).toHaveLength(orders[0]!.seats);
+});
+
+it('in one batch: a refund open before the lock makes its tickets REFUNDING; an order delivered twice is issued once', async () => {
+  const refunded = await paidOrder('openid-batch-refund', 2);
+  const twice = await paidOrder('openid-batch-twice', 2);
+  const plain = await paidOrder('openid-batch-plain', 1);
+  const r = await p.api.call('POST', `/api/v1/orders/${refunded.orderNo}/refund`, {
+    token: refunded.fan.token,
+    body: {},
+  });
+  expect(r.status).toBe(200);
+  const issuer = new CountingIssuer(p.deps, { batchOrdersMax: 20, batchInflightMax: 1 });
+  const now = p.clock.now();
+  const ids = [refunded.orderId, twice.orderId, plain.orderId, twice.orderId];
+  const out = await Promise.all(ids.map((id) => issuer.issue(id, now)));
+  expect(out.filter((_, i) => ids[i] === twice.orderId).sort()).toEqual(['issued', 'skipped']);
+  expect(out[0]).toBe('issued');
+  expect(out[2]).toBe('issued');
+  expect(await ticketStatuses(refunded.orderId)).toEqual([REFUNDING, REFUNDING]);
+  expect(await ticketStatuses(twice.orderId)).toEqual([VALID, VALID]);
+  expect(await ticketStatuses(plain.orderId)).toEqual([VALID]);
+  expect(await ticketedNotices(twice.orderId)).toBe(1);
+});
+
+it("a batch one order's tickets are refused in is retried order by order: that failure is its own", async () => {
+  const orders = [];
+  for (let i = 0; i < 4; i++) orders.push(await paidOrder(`openid-batch-fail-${i}`, 1));
+  const bad = orders[2]!;
+  // A live ticket already holds the bad order's item (the unique live-item key refuses another).
+  await p.deps.db.query(
+    `INSERT INTO tickets (ticket_no, order_id, order_item_id, user_id, session_id, seat_id, zone_id, slot_no, secret, status, created_at)
+     SELECT 'TBATCHFAILTEST000000', i.order_id, i.id, o.user_id, o.session_id, i.seat_id, i.zone_id, i.slot_no, 'x', 1, UTC_TIMESTAMP()
+       FROM order_items i JOIN orders o ON o.id = i.order_id WHERE i.order_id = ?`,
+    [bad.orderId],
+  );
+  const issuer = new CountingIssuer(p.deps, { batchOrdersMax: 20, batchInflightMax: 1 });
+  const out = await Promise.allSettled(orders.map((o) => issuer.issue(o.orderId, p.clock.now())));
+  expect(out.map((x) => x.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+  for (const o of orders) {
+    if (o === bad) continue;
+    expect(await ticketStatuses(o.orderId)).toEqual([VALID]);
+    expect(await orderStatus(o.orderId)).toBe(TICKETED);
+  }
+  // The refused order changed nothing: still paid, no notice (the consumer retries it).
+  expect(await orderStatus(bad.orderId)).toBe(PAID);
+  expect(await ticketedNotices(bad.orderId)).toBe(0);
+});
