@@ -5,7 +5,9 @@
 // Measured: notifications/s accepted, notify -> ticket p50/p99 (ticket first seen in MySQL,
 // polled every 50 ms, so latencies carry up to 50 ms of polling granularity), lost (accepted
 // but never ticketed; must be 0), CPU µs per paid order of the server, MySQL and Redis
-// (cpu_us_per_order), and a Koa hello-world's req/s in the same run.
+// (cpu_us_per_order: from the first notification until every order's two notices, paid and
+// ticketed, are settled), MySQL statements and commits per paid order (the server's, from MySQL's
+// own counters, this bench's polls left out), and a Koa hello-world's req/s in the same run.
 // Prints one JSON object as its last line and writes it to bench/results/.
 import { createCipheriv, createSign, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -105,10 +107,43 @@ async function placeOrders(url, session, tokens) {
   return { orders, refused };
 }
 
-/** Polls MySQL for ticketed orders; records when each was first seen. */
+/**
+ * MySQL's own counters (SHOW GLOBAL STATUS): statements the clients sent (`Questions`, each
+ * statement of a multi-statement query counted) and transactions committed (`Com_commit`).
+ */
+async function mysqlCounters(db) {
+  const [rows] = await db.query("SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Com_commit')");
+  const v = Object.fromEntries(rows.map((r) => [r.Variable_name, Number(r.Value)]));
+  return { statements: v.Questions, commits: v.Com_commit };
+}
+
+/**
+ * Waits until the fans' notices of the session's orders (paid, ticketed: `perOrder` each) are
+ * settled (no longer 'sending'), so that what follows a ticket is in the measured work too.
+ * Returns how many it counted, and its own queries.
+ */
+async function watchNotices(db, sessionId, want, deadline) {
+  let polls = 0;
+  let settled = 0;
+  while (settled < want && performance.now() < deadline) {
+    polls++;
+    const [[row]] = await db.query(
+      `SELECT COUNT(*) n FROM notices nt JOIN orders o ON o.id = nt.order_id
+        WHERE o.session_id = ? AND nt.status <> 'sending'`,
+      [sessionId],
+    );
+    settled = Number(row.n);
+    if (settled < want) await new Promise((r) => setTimeout(r, 50));
+  }
+  return { settled, polls };
+}
+
+/** Polls MySQL for ticketed orders; records when each was first seen (`polls`: its queries). */
 async function watchTickets(db, sessionId, sentAt, deadline) {
   const seen = new Map();
+  seen.polls = 0;
   while (seen.size < sentAt.size && performance.now() < deadline) {
+    seen.polls++;
     const [rows] = await db.query(
       'SELECT DISTINCT o.order_no FROM tickets t JOIN orders o ON o.id = t.order_id WHERE t.session_id = ?',
       [sessionId],
@@ -132,6 +167,28 @@ async function startWechat() {
   return startSimulator({ log: () => undefined });
 }
 
+/** Sends the notifications (CONCURRENCY at a time): when each accepted one was sent, by order number. */
+async function notify(url, notes) {
+  const sentAt = new Map();
+  const statuses = {};
+  let accepted = 0;
+  await pool(notes, CONCURRENCY, async (n) => {
+    const sent = performance.now();
+    const res = await fetch(`${url}/api/v1/pay/wechat/notify`, {
+      method: 'POST',
+      headers: n.headers,
+      body: n.body,
+    });
+    await res.arrayBuffer();
+    statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    if (res.status >= 200 && res.status < 300) {
+      accepted++;
+      sentAt.set(n.order.orderNo, sent);
+    }
+  });
+  return { sentAt, statuses, accepted };
+}
+
 async function main() {
   const at = new Date().toISOString();
   const wechat = await startWechat();
@@ -151,34 +208,29 @@ async function main() {
     const { orders, refused } = await placeOrders(bench.url, session, tokens);
     console.log(`pending orders: ${orders.length} (refused: ${JSON.stringify(refused)})`);
     const notes = orders.map((o, i) => ({ order: o, ...notification(o, i) }));
-    const sentAt = new Map();
-    const statuses = {};
-    let accepted = 0;
-    // From the first notification to the last ticket seen: the server's, MySQL's and Redis's
-    // CPU per paid order (MySQL's includes this bench's ticket polls, one query per 50 ms).
+    // From the first notification until the last notice settled: the server's, MySQL's and
+    // Redis's CPU per paid order (MySQL's includes this bench's polls, one query per 50 ms).
     const meter = cpuMeter({
       server: server.child.pid,
       mysqld: pidOf('mariadbd') ?? pidOf('mysqld'),
       redis: pidOf('redis-server'),
     });
+    const before = await mysqlCounters(bench.deps.db);
     const t0 = performance.now();
-    await pool(notes, CONCURRENCY, async (n) => {
-      const sent = performance.now();
-      const res = await fetch(`${bench.url}/api/v1/pay/wechat/notify`, {
-        method: 'POST',
-        headers: n.headers,
-        body: n.body,
-      });
-      await res.arrayBuffer();
-      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-      if (res.status >= 200 && res.status < 300) {
-        accepted++;
-        sentAt.set(n.order.orderNo, sent);
-      }
-    });
+    const { sentAt, statuses, accepted } = await notify(bench.url, notes);
     const notifyS = (performance.now() - t0) / 1000;
     const seen = await watchTickets(bench.deps.db, session.id, sentAt, performance.now() + TICKET_TIMEOUT_MS);
+    // Each paid order's notices (paid, ticketed) are part of its work: measured to their end.
+    const notices = await watchNotices(
+      bench.deps.db,
+      session.id,
+      2 * seen.size,
+      performance.now() + TICKET_TIMEOUT_MS,
+    );
     const cpu = meter();
+    const after = await mysqlCounters(bench.deps.db);
+    // The server's statements: less this bench's own (its polls, and the SHOW before this one).
+    const statements = after.statements - before.statements - seen.polls - notices.polls - 1;
     const lat = [...seen].map(([no, t]) => t - sentAt.get(no)).sort((a, b) => a - b);
     const lastTicket = Math.max(...seen.values()) - t0;
     const { rps: hello } = await helloCeiling({ connections: CONCURRENCY, seconds: 5 });
@@ -198,13 +250,17 @@ async function main() {
       cpu_us_per_order: Object.fromEntries(
         Object.entries(cpu).map(([k, v]) => [k, Math.round(v / Math.max(1, seen.size))]),
       ),
+      notices_settled: notices.settled,
+      mysql_statements_per_order: Math.round((statements / Math.max(1, seen.size)) * 10) / 10,
+      mysql_commits_per_order:
+        Math.round(((after.commits - before.commits) / Math.max(1, seen.size)) * 100) / 100,
       hello_rps: Math.round(hello),
       ratio: Math.round((notifyPerS / hello) * 1000) / 1000,
       concurrency: CONCURRENCY,
       poll_granularity_ms: 50,
     };
     console.log(
-      `${accepted}/${notes.length} notifications accepted at ${result.notifications_per_s}/s, notify -> ticket p50 ${result.notify_to_ticket_p50_ms} ms p99 ${result.notify_to_ticket_p99_ms} ms, lost ${result.lost}, hello ${result.hello_rps} req/s`,
+      `${accepted}/${notes.length} notifications accepted at ${result.notifications_per_s}/s, notify -> ticket p50 ${result.notify_to_ticket_p50_ms} ms p99 ${result.notify_to_ticket_p99_ms} ms, lost ${result.lost}, MySQL statements per paid order ${result.mysql_statements_per_order}, hello ${result.hello_rps} req/s`,
     );
     report(result, { save: !smoke, at: at });
     if (result.lost !== 0) process.exitCode = 1;
