@@ -208,6 +208,35 @@ describe('the consumer, called as RabbitMQ redelivers', () => {
     expect(await sendNotice(d, m, 'test-transient-1', p.clock.now())).toBe('sent');
     expect(p.sim.messages().filter((x) => x.template_id === 'TPL_REMINDER')).toHaveLength(1);
   });
+
+  it('records a notice it cannot address as failed, once, without taking a consent', async () => {
+    await consentTo(
+      p,
+      { token: (await p.login('openid-notice-redeliver')).token },
+      'openid-notice-redeliver',
+      ['refund'],
+    );
+    const d = {
+      db: p.deps.db,
+      wechat: p.deps.wechat,
+      log,
+      templates: p.config.wechat.templates,
+    };
+    const before = await remaining(order.userId, 'refund');
+    // An order that does not exist: no recipient.
+    const gone = { userId: order.userId, template: 'refunded' as const, orderId: '999999999' };
+    expect(await sendNotice(d, gone, 'test-failed-1', p.clock.now())).toBe('failed');
+    expect(await sendNotice(d, gone, 'test-failed-1', p.clock.now())).toBe('failed');
+    const rows = await q("SELECT status, errmsg, attempts FROM notices WHERE message_key = 'test-failed-1'");
+    expect(rows).toEqual([{ status: 'failed', errmsg: 'recipient not found', attempts: 0 }]);
+    // A template this server does not know (a message of a newer version).
+    const odd = { userId: order.userId, template: 'no_such_template', orderId: order.id } as never;
+    expect(await sendNotice(d, odd, 'test-failed-2', p.clock.now())).toBe('failed');
+    expect((await q("SELECT errmsg FROM notices WHERE message_key = 'test-failed-2'"))[0]).toEqual({
+      errmsg: 'unknown notice template no_such_template',
+    });
+    expect(await remaining(order.userId, 'refund')).toBe(before);
+  });
 });
 
 describe('the day-before reminder job', () => {
