@@ -4,6 +4,7 @@ import { ORDER_STATUS, TICKET_STATUS } from '../src/lifecycle/statuses';
 import { TicketIssuer, type Issue } from '../src/tickets/issuer';
 import { payEnvWithSession, type PayEnv } from './helpers/pay-env';
 import type { SessionFixture } from './helpers/fixtures';
+import { pauseRefundAfterCheck } from './helpers/refund-pause';
 
 /**
  * The tickets consumer's group commit (tickets/issuer.ts). Invariants as for one order alone:
@@ -19,6 +20,7 @@ beforeAll(async () => {
   ({ p, s } = await payEnvWithSession(60, { consumers: false }));
 });
 afterAll(() => p.close());
+afterEach(() => jest.restoreAllMocks());
 
 /** The issuer, noting the size of every batch it flushed. */
 class CountingIssuer extends TicketIssuer {
@@ -131,4 +133,30 @@ it("a batch one order's tickets are refused in is retried order by order: that f
   // The refused order changed nothing: still paid, no notice (the consumer retries it).
   expect(await orderStatus(bad.orderId)).toBe(PAID);
   expect(await ticketedNotices(bad.orderId)).toBe(0);
+});
+
+it('a batch that meets a refund in flight waits for its commit under the order lock, and issues no admissible ticket of it', async () => {
+  const refunded = await paidOrder('openid-batch-race-refund', 2);
+  const other = await paidOrder('openid-batch-race-other', 1);
+  // The refund holds the order's lock, paused between its checks and its writes.
+  const pause = pauseRefundAfterCheck();
+  const refunding = p.api.call('POST', `/api/v1/orders/${refunded.orderNo}/refund`, {
+    token: refunded.fan.token,
+    body: {},
+  });
+  await pause.reached;
+  const issuer = new CountingIssuer(p.deps, { batchOrdersMax: 20, batchInflightMax: 1 });
+  let done = false;
+  const issuing = Promise.all([refunded, other].map((o) => issuer.issue(o.orderId, p.clock.now()))).finally(
+    () => (done = true),
+  );
+  await new Promise((r) => setTimeout(r, 300));
+  // Invariant: no ticket of an order whose refund is being written: the batch waits on the lock.
+  expect(done).toBe(false);
+  expect(await ticketStatuses(refunded.orderId)).toEqual([]);
+  pause.release();
+  expect((await refunding).status).toBe(200);
+  expect(await issuing).toEqual(['issued', 'issued']);
+  expect(await ticketStatuses(refunded.orderId)).toEqual([REFUNDING, REFUNDING]);
+  expect(await ticketStatuses(other.orderId)).toEqual([VALID]);
 });
