@@ -12,7 +12,7 @@ import { issueTickets } from '../src/tickets/service';
 import { admittedCount, lockOrderTickets, moveOrderTickets } from '../src/tickets/repo';
 import { TICKET_LIFECYCLE } from '../src/lifecycle/transitions';
 import { assignStaff, createUsers, type SessionFixture } from './helpers/fixtures';
-import { payEnvWithSession, type PayEnv } from './helpers/pay-env';
+import { paidOrder as paidOrderOf, payEnvWithSession, type PayEnv } from './helpers/pay-env';
 import { newDevice, type Device } from './helpers/gate';
 
 /**
@@ -45,18 +45,9 @@ interface Bound extends Ticket {
   device: Device;
 }
 
-/** A paid order (the notification applied), its tickets not issued yet. */
-async function paidOrder(openid: string, n = 1) {
-  const body = { sessionId: s.sessionId, seatIds: s.seatIds.slice(seat, (seat += n)) };
-  const { fan, orderNo, payParams } = await p.orderAndPrepay(openid, body);
-  p.sim.pay(payParams);
-  const get = () => p.api.call('GET', `/api/v1/orders/${orderNo}`, { token: fan.token });
-  await p.until(async () => (await get()).body.status === 'paid', 'paid');
-  const [[row]] = await p.deps.db.query<RowDataPacket[]>('SELECT id FROM orders WHERE order_no = ?', [
-    orderNo,
-  ]);
-  return { fan, orderNo, orderId: String(row!.id) };
-}
+/** A paid order (the notification applied) of the next n seats, its tickets not issued yet. */
+const paidOrder = (openid: string, n = 1) =>
+  paidOrderOf(p, openid, { sessionId: s.sessionId, seatIds: s.seatIds.slice(seat, (seat += n)) });
 
 const ticketsOf = async (token: string): Promise<Ticket[]> =>
   (await p.api.call('GET', '/api/v1/tickets', { token })).body.items;

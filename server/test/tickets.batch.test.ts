@@ -2,7 +2,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { Pending } from '../src/db/group-commit';
 import { ORDER_STATUS, TICKET_STATUS } from '../src/lifecycle/statuses';
 import { TicketIssuer, type Issue } from '../src/tickets/issuer';
-import { payEnvWithSession, type PayEnv } from './helpers/pay-env';
+import { paidOrder as paidOrderOf, payEnvWithSession, type PayEnv } from './helpers/pay-env';
 import type { SessionFixture } from './helpers/fixtures';
 import { pauseRefundAfterCheck } from './helpers/refund-pause';
 
@@ -31,17 +31,10 @@ class CountingIssuer extends TicketIssuer {
   }
 }
 
-/** A paid order (the notification applied), its tickets not issued yet. */
+/** A paid order (the notification applied) of the next n seats, its tickets not issued yet. */
 async function paidOrder(openid: string, n = 1) {
   const body = { sessionId: s.sessionId, seatIds: s.seatIds.slice(seat, (seat += n)) };
-  const { fan, orderNo, payParams } = await p.orderAndPrepay(openid, body);
-  p.sim.pay(payParams);
-  const get = () => p.api.call('GET', `/api/v1/orders/${orderNo}`, { token: fan.token });
-  await p.until(async () => (await get()).body.status === 'paid', 'paid');
-  const [[row]] = await p.deps.db.query<RowDataPacket[]>('SELECT id FROM orders WHERE order_no = ?', [
-    orderNo,
-  ]);
-  return { fan, orderNo, orderId: String(row!.id), seats: n };
+  return { ...(await paidOrderOf(p, openid, body)), seats: n };
 }
 
 async function ticketStatuses(orderId: string): Promise<number[]> {

@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import type { RowDataPacket } from 'mysql2/promise';
 import { startSimulator, type Simulator, type SimulatorOptions } from '@showtix/wechat-sim';
 import type { PayParams, PayResponse } from '@showtix/shared-types';
 import { startConsumers } from '../../src/workers';
@@ -110,6 +111,21 @@ export async function prepaidOrders(p: PayEnv, s: SessionFixture, n: number, tag
       await p.orderAndPrepay(`openid-${tag}-${i}`, { sessionId: s.sessionId, seatIds: [s.seatIds[i]] }),
     );
   return orders;
+}
+
+/**
+ * A fan's order of these seats, paid through the simulator (the notification applied): when
+ * consumers are off, its tickets are not issued yet. Its order id as MySQL has it.
+ */
+export async function paidOrder(p: PayEnv, openid: string, body: { sessionId: string; seatIds: string[] }) {
+  const { fan, orderNo, payParams } = await p.orderAndPrepay(openid, body);
+  p.sim.pay(payParams);
+  const get = () => p.api.call('GET', `/api/v1/orders/${orderNo}`, { token: fan.token });
+  await p.until(async () => (await get()).body.status === 'paid', 'paid');
+  const [[row]] = await p.deps.db.query<RowDataPacket[]>('SELECT id FROM orders WHERE order_no = ?', [
+    orderNo,
+  ]);
+  return { fan, orderNo, orderId: String(row!.id) };
 }
 
 /** Refunds free of charge until the session starts: for tests where the refund fee is not the point. */
