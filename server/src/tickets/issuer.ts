@@ -33,9 +33,9 @@ export interface TicketIssuerOptions {
 
 /**
  * Issues the tickets of paid orders as the tickets consumer receives them, in group commits:
- * orders that arrive together share one transaction, whose statements (the orders locked, their
- * refunds and items read, every ticket inserted, every order moved, every notice enqueued) are
- * as many for twenty orders as for one. Alone, an order took ten round trips to MySQL; on the
+ * orders that arrive together share one transaction, whose statements (the orders locked, the
+ * exchange orders among them found, their refunds and items read, every ticket inserted, every
+ * order moved, every notice enqueued) are as many for twenty orders as for one. Alone, an order took ten round trips to MySQL; on the
  * pay path, statements, not disk, bound how many payments become tickets per second (bench/pay).
  *
  * Invariants as issueTickets: the orders are locked (in id order) and re-read before anything is
@@ -116,7 +116,7 @@ export class TicketIssuer extends GroupCommit<Issue> {
     });
   }
 
-  /** Tickets for orders locked and PAID, none an exchange order: four statements whatever their number. */
+  /** Tickets for orders locked and PAID, none an exchange order: five statements whatever their number. */
   private async issuePlain(conn: Conn, plain: OrderRecord[], nowOf: (o: OrderRecord) => Date): Promise<void> {
     if (plain.length === 0) return;
     const ids = plain.map((o) => o.id);
