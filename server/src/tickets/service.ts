@@ -104,11 +104,12 @@ export function afterIssue(d: TicketDeps, order: OrderRecord, outcome: IssueOutc
 }
 
 /**
- * Issues the tickets of a paid order (consumer of order.paid, alone; TicketIssuer batches the
- * same): the holds become sold in Redis, then one transaction creates one ticket per seat or unit
- * and moves the order to ticketed. A crash anywhere replays the message; the paid status check
- * under the order lock and the unique key per order item make the second run a no-op, so there
- * is exactly one set of tickets.
+ * Issues the tickets of one paid order (the recovery jobs, the ops page, exchanges; the tickets
+ * consumer does the same for the orders delivered together, in TicketIssuer's batches): the holds
+ * become sold in Redis, then one transaction creates one ticket per seat or unit and moves the
+ * order to ticketed. A crash anywhere replays the message; the paid status check under the order
+ * lock and the unique key per order item make the second run a no-op, so there is exactly one
+ * set of tickets.
  */
 export async function issueTickets(d: TicketDeps, orderId: string, now: Date): Promise<'issued' | 'skipped'> {
   const order = await orders.byId(d.db, orderId);
