@@ -1,18 +1,13 @@
 import { GroupCommit, type Pending } from '../db/group-commit';
 import { inTransaction, type Conn } from '../db/pool';
 import { exchangeOrdersAmong } from '../exchanges/repo';
-import { lockOrders, orders } from '../orders/repo';
-import { ORDER_STATUS, type OrderRecord } from '../orders/types';
-import { enqueueAll } from '../outbox/repo';
-import { blockedItemsOfOrders } from '../refunds/items-repo';
-import { moveMany, ORDER_LIFECYCLE } from '../lifecycle/transitions';
-import { insertTickets, itemsToIssueOf } from './repo';
+import { lockOrders } from '../orders/repo';
+import { ORDER_STATUS } from '../orders/types';
 import {
   afterIssue,
-  confirmSold,
   issueInTx,
-  ticketedNotice,
-  ticketsFor,
+  issueLocked,
+  paidAndConfirmed,
   type IssueOutcome,
   type TicketDeps,
 } from './service';
@@ -55,9 +50,8 @@ export class TicketIssuer extends GroupCommit<Issue> {
 
   /** issueTickets, in a batch: resolves once this order's outcome is committed. */
   async issue(orderId: string, now: Date): Promise<'issued' | 'skipped'> {
-    const order = await orders.byId(this.d.db, orderId);
-    if (order?.status !== ORDER_STATUS.PAID) return 'skipped';
-    await confirmSold(this.d, order, now);
+    const order = await paidAndConfirmed(this.d, orderId, now);
+    if (!order) return 'skipped';
     const item: Issue = { orderId, now, outcome: 'skipped' };
     await this.submit(item);
     afterIssue(this.d, order, item.outcome, now);
@@ -105,7 +99,7 @@ export class TicketIssuer extends GroupCommit<Issue> {
     );
     const plain = paid.filter((o) => !exchanges.has(o.id));
     const nowOf = new Map(items.map((i) => [i.orderId, i.now]));
-    await this.issuePlain(conn, plain, (o) => nowOf.get(o.id)!);
+    await issueLocked(conn, plain, (o) => nowOf.get(o.id)!);
     const issued = new Set(plain.map((o) => o.id));
     const seen = new Set<string>();
     return items.map((i) => {
@@ -114,27 +108,5 @@ export class TicketIssuer extends GroupCommit<Issue> {
       seen.add(i.orderId);
       return first && issued.has(i.orderId) ? 'issued' : 'skipped';
     });
-  }
-
-  /** Tickets for orders locked and PAID, none an exchange order: five statements whatever their number. */
-  private async issuePlain(conn: Conn, plain: OrderRecord[], nowOf: (o: OrderRecord) => Date): Promise<void> {
-    if (plain.length === 0) return;
-    const ids = plain.map((o) => o.id);
-    // As issueInTx: a refund asked before the lock is seen here, under a shared lock.
-    const blocked = await blockedItemsOfOrders(conn, ids, true);
-    const items = await itemsToIssueOf(conn, ids);
-    await insertTickets(
-      conn,
-      plain.flatMap((o) =>
-        ticketsFor(
-          o,
-          items.filter((i) => i.orderId === o.id),
-          blocked,
-          nowOf(o),
-        ),
-      ),
-    );
-    await moveMany(conn, 'orders', ids, ORDER_LIFECYCLE.issue);
-    await enqueueAll(conn, plain.map(ticketedNotice));
   }
 }

@@ -7,10 +7,10 @@ import { ORDER_STATUS, type OrderRecord } from '../orders/types';
 import { enqueueAll, type OutboxEntry } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import type { Metrics } from '../http/metrics';
-import { blockedItemsOf } from '../refunds/items-repo';
-import { insertTickets, itemsToIssue, type IssuableItem, type NewTicket } from './repo';
+import { blockedItemsOfOrders } from '../refunds/items-repo';
+import { insertTickets, itemsToIssueOf, type IssuableItem, type NewTicket } from './repo';
 import { TICKET_STATUS } from './status';
-import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
+import { moveMany, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { settleExchangeInTx } from '../exchanges/complete';
 
 export interface TicketDeps {
@@ -78,6 +78,34 @@ export const ticketedNotice = (o: OrderRecord): OutboxEntry => ({
   payload: { userId: o.userId, template: 'ticketed', orderId: o.id },
 });
 
+/**
+ * Tickets for orders the caller locked and found PAID, none an exchange order still to settle:
+ * five statements whatever their number (issueInTx: one order; TicketIssuer: a batch).
+ */
+export async function issueLocked(
+  conn: Conn,
+  paid: OrderRecord[],
+  nowOf: (o: OrderRecord) => Date,
+): Promise<void> {
+  if (paid.length === 0) return;
+  const ids = paid.map((o) => o.id);
+  // No ticket is admissible while a refund of its item is open or done. The refund request
+  // takes the order lock too, so it is either visible here or comes after and moves these.
+  const blocked = await blockedItemsOfOrders(conn, ids, true);
+  const items = await itemsToIssueOf(conn, ids);
+  const tickets = paid.flatMap((o) =>
+    ticketsFor(
+      o,
+      items.filter((i) => i.orderId === o.id),
+      blocked,
+      nowOf(o),
+    ),
+  );
+  await insertTickets(conn, tickets);
+  await moveMany(conn, 'orders', ids, ORDER_LIFECYCLE.issue);
+  await enqueueAll(conn, paid.map(ticketedNotice));
+}
+
 /** One order's issue inside the caller's transaction: the order locked, then decided. */
 export async function issueInTx(conn: Conn, orderId: string, now: Date): Promise<IssueOutcome> {
   const o = await orders.byId(conn, orderId, { lock: true });
@@ -85,13 +113,23 @@ export async function issueInTx(conn: Conn, orderId: string, now: Date): Promise
   // An exchange order (改签): its old tickets are given up in this very transaction, or, when
   // one of them can no longer be, nothing is issued and the exchange order is refunded.
   if ((await settleExchangeInTx(conn, o, now)) === 'failed') return 'failed';
-  // No ticket is admissible while a refund of its item is open or done. The refund request
-  // takes the order lock too, so it is either visible here or comes after and moves these.
-  const blocked = await blockedItemsOf(conn, o.id, true);
-  await insertTickets(conn, ticketsFor(o, await itemsToIssue(conn, orderId), blocked, now));
-  await move(conn, 'orders', orderId, ORDER_LIFECYCLE.issue);
-  await enqueueAll(conn, [ticketedNotice(o)]);
+  await issueLocked(conn, [o], () => now);
   return 'issued';
+}
+
+/**
+ * A paid order read (a plain read) and its holds confirmed sold in Redis, before its issue's
+ * transaction; undefined when it is not PAID (nothing to issue).
+ */
+export async function paidAndConfirmed(
+  d: TicketDeps,
+  orderId: string,
+  now: Date,
+): Promise<OrderRecord | undefined> {
+  const order = await orders.byId(d.db, orderId);
+  if (order?.status !== ORDER_STATUS.PAID) return undefined;
+  await confirmSold(d, order, now);
+  return order;
 }
 
 /** After the commit: the outbox sent at once (the notice; a failed exchange's refund and release), the metrics. */
@@ -112,9 +150,8 @@ export function afterIssue(d: TicketDeps, order: OrderRecord, outcome: IssueOutc
  * set of tickets.
  */
 export async function issueTickets(d: TicketDeps, orderId: string, now: Date): Promise<'issued' | 'skipped'> {
-  const order = await orders.byId(d.db, orderId);
-  if (order?.status !== ORDER_STATUS.PAID) return 'skipped';
-  await confirmSold(d, order, now);
+  const order = await paidAndConfirmed(d, orderId, now);
+  if (!order) return 'skipped';
   const outcome = await inTransaction(d.db, (conn) => issueInTx(conn, orderId, now));
   afterIssue(d, order, outcome, now);
   return outcome === 'issued' ? 'issued' : 'skipped';
