@@ -63,17 +63,13 @@ export interface OutboxMessage {
 }
 
 /** Writes a message in the caller's transaction: it leaves only if the state change commits. */
-export async function enqueue<T extends Topic>(
+export function enqueue<T extends Topic>(
   conn: Conn,
   topic: T,
   aggregateId: string,
   payload: Messages[T],
 ): Promise<void> {
-  await conn.query('INSERT INTO outbox (topic, aggregate_id, payload) VALUES (?, ?, ?)', [
-    topic,
-    aggregateId,
-    JSON.stringify(payload),
-  ]);
+  return enqueueAll(conn, [{ topic, aggregateId, payload } as OutboxEntry]);
 }
 
 /** One message of enqueueAll. */
