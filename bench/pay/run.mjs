@@ -21,6 +21,8 @@ const smoke = args.smoke === true;
 const ORDERS = Number(args.orders ?? (smoke ? 200 : 2000));
 const CONCURRENCY = Number(args.concurrency ?? 32);
 const TICKET_TIMEOUT_MS = 120_000;
+/** When waiting for tickets (or notices) gives up. */
+const deadline = () => performance.now() + TICKET_TIMEOUT_MS;
 const KEYS = path.join(root, 'wechat-sim/test-keys');
 const sim = JSON.parse(readFileSync(path.join(KEYS, 'config.json'), 'utf8'));
 const signingKey = readFileSync(path.join(KEYS, 'pub_key_private.pem'));
@@ -138,12 +140,12 @@ async function watchNotices(db, sessionId, want, deadline) {
   return { settled, polls };
 }
 
-/** Polls MySQL for ticketed orders; records when each was first seen (`polls`: its queries). */
+/** Polls MySQL for ticketed orders: when each was first seen, and how many queries that took. */
 async function watchTickets(db, sessionId, sentAt, deadline) {
   const seen = new Map();
-  seen.polls = 0;
+  let polls = 0;
   while (seen.size < sentAt.size && performance.now() < deadline) {
-    seen.polls++;
+    polls++;
     const [rows] = await db.query(
       'SELECT DISTINCT o.order_no FROM tickets t JOIN orders o ON o.id = t.order_id WHERE t.session_id = ?',
       [sessionId],
@@ -152,7 +154,7 @@ async function watchTickets(db, sessionId, sentAt, deadline) {
     for (const r of rows) if (!seen.has(r.order_no) && sentAt.has(r.order_no)) seen.set(r.order_no, now);
     await new Promise((r) => setTimeout(r, 50));
   }
-  return seen;
+  return { seen, polls };
 }
 
 /**
@@ -219,18 +221,13 @@ async function main() {
     const t0 = performance.now();
     const { sentAt, statuses, accepted } = await notify(bench.url, notes);
     const notifyS = (performance.now() - t0) / 1000;
-    const seen = await watchTickets(bench.deps.db, session.id, sentAt, performance.now() + TICKET_TIMEOUT_MS);
+    const { seen, polls } = await watchTickets(bench.deps.db, session.id, sentAt, deadline());
     // Each paid order's notices (paid, ticketed) are part of its work: measured to their end.
-    const notices = await watchNotices(
-      bench.deps.db,
-      session.id,
-      2 * seen.size,
-      performance.now() + TICKET_TIMEOUT_MS,
-    );
+    const notices = await watchNotices(bench.deps.db, session.id, 2 * seen.size, deadline());
     const cpu = meter();
     const after = await mysqlCounters(bench.deps.db);
     // The server's statements: less this bench's own (its polls, and the SHOW before this one).
-    const statements = after.statements - before.statements - seen.polls - notices.polls - 1;
+    const statements = after.statements - before.statements - polls - notices.polls - 1;
     const lat = [...seen].map(([no, t]) => t - sentAt.get(no)).sort((a, b) => a - b);
     const lastTicket = Math.max(...seen.values()) - t0;
     const { rps: hello } = await helloCeiling({ connections: CONCURRENCY, seconds: 5 });
