@@ -229,6 +229,17 @@ function moneyOf(
  * opened here: every instance drops what it knew refused in that session (at once here, in
  * milliseconds elsewhere; the snapshot's age bounds a lost message).
  */
+function queueOf(
+  config: Config,
+  d: Pick<AppDeps, 'db' | 'redis' | 'keys' | 'catalog' | 'vault' | 'risk' | 'log'> & {
+    writerDb: Db;
+    admissions: AdmissionTokens;
+  },
+): QueueService {
+  const { db, writerDb, redis, keys, catalog, admissions, vault, risk, log } = d;
+  return new QueueService(db, writerDb, redis, keys, catalog, admissions, vault, risk, log, config.queue);
+}
+
 function refusalsOf(config: Config, inventory: InventoryService, caches: CacheInvalidation): RefusalSnapshot {
   const refusals = new RefusalSnapshot(config.refusalSnapshotMaxAgeMs);
   inventory.onFreed((id) => caches.invalidate('refusals', id));
@@ -332,10 +343,7 @@ export async function createDeps(
   const risk = new RiskService(db, redis, log, riskOptions(config));
   const refusals = refusalsOf(config, inventory, caches);
   const metrics = new Metrics(config.env !== 'test');
-  const queue = new QueueService(db, writerDb, redis, keys, catalog, admissions, vault, risk, log, {
-    turnMs: config.queueTurnMs,
-    defaultRatePerMin: config.queueRatePerMin,
-  });
+  const queue = queueOf(config, { ...stores, catalog, admissions, vault, risk, log });
   const broker = new Broker(config.amqpUrl, config.amqpPrefix, QUEUES, log, config.amqpQueueType);
   const relay = new OutboxRelay(db, broker, log);
   const money = moneyOf(config, { log, clock, db, relay, catalog, risk, metrics });

@@ -163,8 +163,15 @@ it('a fan whose turn ended may keep polling: no rebuild of the room from MySQL',
     );
   expect(await epoch()).toBe(before);
   // A fan Redis lost with a place and no turn yet is still found, and the room rebuilt for them.
-  await env.deps.queue.join('lost-waiter', s.sessionId, {}, env.clock.now());
+  const joined = await env.deps.queue.join('lost-waiter', s.sessionId, {}, env.clock.now());
   await env.deps.redis.zrem(env.deps.keys.session(s.sessionId).queue.line, 'lost-waiter');
+  // Within the staleness bound this instance answers from the place it noted at the join
+  // (queue/waiting-places.ts); past it, the poll reads Redis and finds the loss.
+  expect((await env.deps.queue.status('lost-waiter', s.sessionId, env.clock.now())).position).toBe(
+    joined.position,
+  );
+  expect(await epoch()).toBe(before);
+  env.clock.advance(env.config.queue.pollMaxAgeMs);
   expect((await env.deps.queue.status('lost-waiter', s.sessionId, env.clock.now())).state).not.toBe(
     'not_joined',
   );

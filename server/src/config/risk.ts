@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RiskOptions } from '../risk/service';
 import type { PathLimits } from '../risk/limits';
+import type { QueueOptions } from '../queue/service';
 
 const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
 
@@ -36,6 +37,9 @@ const Env = z.object({
   ACCOUNTS_PER_IP_MAX: int(1000),
   QUEUE_TURN_MS: int(10 * 60_000),
   QUEUE_RATE_PER_MIN: int(600),
+  // A waiting fan's poll answered from this instance's last read of the room (queue/waiting-places.ts).
+  QUEUE_POLL_MAX_AGE_MS: int(500),
+  QUEUE_POLL_PLACES_MAX: int(500_000),
 });
 
 function limit(spec: string, name: string) {
@@ -46,8 +50,8 @@ function limit(spec: string, name: string) {
 
 export interface RiskConfig {
   risk: Omit<RiskOptions, 'keyPrefix'>;
-  queueTurnMs: number;
-  queueRatePerMin: number;
+  /** The waiting room's turn, default rate, and its polls answered without Redis. */
+  queue: QueueOptions;
 }
 
 export function loadRiskConfig(source: NodeJS.ProcessEnv): RiskConfig {
@@ -72,8 +76,12 @@ export function loadRiskConfig(source: NodeJS.ProcessEnv): RiskConfig {
       accountsPerIpMax: e.ACCOUNTS_PER_IP_MAX,
       blocklistRefreshMs: 5_000,
     },
-    queueTurnMs: e.QUEUE_TURN_MS,
-    queueRatePerMin: e.QUEUE_RATE_PER_MIN,
+    queue: {
+      turnMs: e.QUEUE_TURN_MS,
+      defaultRatePerMin: e.QUEUE_RATE_PER_MIN,
+      pollMaxAgeMs: e.QUEUE_POLL_MAX_AGE_MS,
+      placesPerRoomMax: e.QUEUE_POLL_PLACES_MAX,
+    },
   };
 }
 

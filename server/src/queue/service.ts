@@ -12,6 +12,7 @@ import type { Keys, SessionKeys } from '../redis/keys';
 import type { ScriptedRedis } from '../redis/scripts';
 import { drawOrder } from './draw';
 import { QueueLog, StaleEpoch } from './log';
+import { WaitingPlaces, type QueueView, type WaitingPlacesOptions } from './waiting-places';
 import { RoomRebuilder } from './rebuild';
 import { hasLiveEntry, recordAdmitted, recordDraw, recordOpened, roomWatermarks } from './repo';
 import type { AdmissionTokens } from './tokens';
@@ -19,13 +20,7 @@ import { rateArgs, type ScriptRates } from '../inventory/types';
 import { rateLimited, type Client } from '../risk/limits';
 import type { RiskService } from '../risk/service';
 
-/**
- * The queue scripts' view of one fan: place, drawing, admittedThrough, soldOut, inPresalePool,
- * inDraw, turnStart, epoch ('' when Redis lost the queue).
- */
-type QueueView = [string, string, string, string, string, string, string, string];
-
-export interface QueueOptions {
+export interface QueueOptions extends WaitingPlacesOptions {
   /** How long an admitted fan's turn lasts. */
   turnMs: number;
   defaultRatePerMin: number;
@@ -41,6 +36,8 @@ export interface QueueOptions {
 export class QueueService {
   private readonly joins: QueueLog;
   private readonly rebuilder: RoomRebuilder;
+  /** Waiting fans' places and the rooms' state, to answer their polls without Redis. */
+  private readonly places: WaitingPlaces;
 
   constructor(
     private readonly db: Db,
@@ -56,6 +53,7 @@ export class QueueService {
   ) {
     this.joins = new QueueLog(writerDb, log);
     this.rebuilder = new RoomRebuilder(db, redis, log);
+    this.places = new WaitingPlaces(o);
   }
 
   /** Resolves once every join taken so far is recorded (shutdown, tests). */
@@ -64,9 +62,10 @@ export class QueueService {
   }
 
   /** Rebuilds the session's queue from MySQL (also when Redis still has one: see tick). */
-  rebuild(sessionId: string, nowMs: number): Promise<void> {
+  async rebuild(sessionId: string, nowMs: number): Promise<void> {
     const k = this.keys.session(sessionId);
-    return this.rebuilder.rebuild(sessionId, k.queue, `${k.rebuildLock}:q`, nowMs);
+    await this.rebuilder.rebuild(sessionId, k.queue, `${k.rebuildLock}:q`, nowMs);
+    this.places.forget(sessionId);
   }
 
   /** Runs a queue script; when Redis lost the queue (no epoch), rebuilds it and runs it once more. */
@@ -131,6 +130,7 @@ export class QueueService {
         if (err instanceof StaleEpoch && attempt < 3) continue;
         throw err;
       }
+      this.places.noteView(sessionId, userId, view, now.getTime());
       return this.toStatus(cat, userId, view, now);
     }
   }
@@ -179,6 +179,8 @@ export class QueueService {
     if (client) await this.risk.guardPoll(userId, client, now.getTime());
     const cat = await this.catalog.requireSession(sessionId);
     if (!cat.queueEnabled) return this.noQueue(cat);
+    const waiting = this.places.waitingView(sessionId, userId, now.getTime());
+    if (waiting) return this.toStatus(cat, userId, waiting, now);
     const q = this.keys.session(sessionId).queue;
     const read = () => this.redis.queueStatus(q.state, q.pre, q.frozen, q.line, q.turns, userId);
     let view = (await this.withRoom(
@@ -191,6 +193,7 @@ export class QueueService {
       await this.rebuild(sessionId, now.getTime());
       view = (await read()) as unknown as QueueView;
     }
+    this.places.noteView(sessionId, userId, view, now.getTime());
     return this.toStatus(cat, userId, view, now);
   }
 
@@ -340,6 +343,7 @@ export class QueueService {
       cat.queueRatePerMin ?? this.o.defaultRatePerMin,
     );
     if (code !== RC.ADMITTED) return undefined;
+    this.places.noteAdmitted(cat.id, String(epoch), Number(admitted), Number(soldOut) === 1, nowMs);
     if (Number(admitted) > Number(before))
       await recordAdmitted(this.db, cat.id, Number(before), Number(admitted), now);
     if (w && (w.epoch > Number(epoch) || w.maxPlace > Number(seq) || w.admittedThrough > Number(before))) {

@@ -1,0 +1,156 @@
+import { createTestEnv, type TestEnv } from './helpers/env';
+import { createSession, type SessionFixture } from './helpers/fixtures';
+import { WaitingPlaces, type QueueView } from '../src/queue/waiting-places';
+
+/**
+ * A waiting fan's poll answered from what this instance already read (queue/waiting-places.ts):
+ * never older than the bound, never an admission, never behind what it said before.
+ */
+let env: TestEnv;
+beforeAll(async () => {
+  env = await createTestEnv({ QUEUE_POLL_MAX_AGE_MS: '500' });
+});
+afterAll(async () => {
+  await env.close();
+});
+
+async function openRoom(ratePerMin: number): Promise<SessionFixture> {
+  const s = await createSession(env.deps, { seats: 20 });
+  await env.deps.db.query('UPDATE show_sessions SET queue_enabled = 1, queue_rate_per_min = ? WHERE id = ?', [
+    ratePerMin,
+    s.sessionId,
+  ]);
+  env.deps.catalog.invalidate(s.sessionId);
+  await env.deps.queue.tick((await env.deps.catalog.requireSession(s.sessionId))!, env.clock.now());
+  return s;
+}
+
+const poll = (fan: string, s: SessionFixture) => env.deps.queue.status(fan, s.sessionId, env.clock.now());
+
+/** The admission script run as another instance's tick would run it: this instance is not told. */
+async function admitElsewhere(s: SessionFixture, ratePerMin: number) {
+  const k = env.deps.keys.session(s.sessionId);
+  await env.deps.redis.queueAdmit(
+    k.queue.state,
+    k.meta,
+    k.queue.line,
+    k.queue.turns,
+    env.clock.now().getTime(),
+    ratePerMin,
+  );
+}
+
+it('another instance admits: a waiting fan hears it from this one within the bound, never as an admission before it', async () => {
+  const s = await openRoom(6_000);
+  for (const f of ['lp1', 'lp2', 'lp3']) await env.deps.queue.join(f, s.sessionId, {}, env.clock.now());
+  env.clock.advance(100);
+  await admitElsewhere(s, 6_000); // 100 ms at 100 a second: all three admitted in Redis
+  // Answered from the places and the state noted at the joins, 100 ms ago: still waiting.
+  expect(await poll('lp2', s)).toMatchObject({ state: 'waiting', position: 2, admittedThrough: 0 });
+  env.clock.advance(399);
+  expect(await poll('lp3', s)).toMatchObject({ state: 'waiting', admitted: false });
+  // The state is now as old as the bound: the poll reads Redis, with the turn and its token.
+  env.clock.advance(1);
+  const st = await poll('lp2', s);
+  expect(st).toMatchObject({ state: 'admitted', position: 2, admittedThrough: 3 });
+  expect(st.admissionToken).toEqual(expect.any(String));
+  // That read is noted: the others are told at once, and nothing goes back.
+  expect(await poll('lp3', s)).toMatchObject({ state: 'admitted', admittedThrough: 3 });
+});
+
+it('the instance that runs the tick answers with its result at once', async () => {
+  const s = await openRoom(6_000);
+  for (const f of ['tk1', 'tk2']) await env.deps.queue.join(f, s.sessionId, {}, env.clock.now());
+  expect(await poll('tk2', s)).toMatchObject({ state: 'waiting', ahead: 1 });
+  env.clock.advance(100);
+  await env.deps.queue.tick((await env.deps.catalog.requireSession(s.sessionId))!, env.clock.now());
+  expect(await poll('tk2', s)).toMatchObject({ state: 'admitted', admittedThrough: 2 });
+});
+
+it('a fan whose place this instance never saw reads Redis', async () => {
+  const s = await openRoom(6_000);
+  await env.deps.queue.join('seen', s.sessionId, {}, env.clock.now());
+  // Another instance's join: the script alone, as that instance would have run it.
+  const k = env.deps.keys.session(s.sessionId);
+  const q = k.queue;
+  await env.deps.redis.queueJoin(
+    q.state,
+    q.pre,
+    q.frozen,
+    q.line,
+    q.ids,
+    q.turns,
+    k.joinRate('u', undefined),
+    k.joinRate('d', undefined),
+    k.joinRate('i', undefined),
+    'unseen',
+    env.clock.now().getTime(),
+    '',
+    0,
+    1,
+    0,
+    1,
+    0,
+    1,
+  );
+  expect(await poll('unseen', s)).toMatchObject({ state: 'waiting', position: 2 });
+  // A fan who never joined is told so, not given someone's place.
+  expect(await poll('nobody', s)).toMatchObject({ state: 'not_joined', position: null });
+});
+
+describe('WaitingPlaces', () => {
+  const view = (place: string, admitted: number, epoch = '1', soldOut = '0'): QueueView => [
+    place,
+    '0',
+    String(admitted),
+    soldOut,
+    '0',
+    '0',
+    '',
+    epoch,
+  ];
+
+  it('answers only a known, not yet admitted place, and only while the state is younger than the bound', () => {
+    const w = new WaitingPlaces({ pollMaxAgeMs: 500, placesPerRoomMax: 10 });
+    w.noteView('s', 'a', view('7', 3), 1_000);
+    expect(w.waitingView('s', 'a', 1_000)).toEqual(view('7', 3));
+    expect(w.waitingView('s', 'a', 1_499)).toEqual(view('7', 3));
+    expect(w.waitingView('s', 'a', 1_500)).toBeUndefined();
+    expect(w.waitingView('s', 'a', 999)).toBeUndefined(); // a clock that went back: not trusted
+    expect(w.waitingView('s', 'b', 1_000)).toBeUndefined();
+    expect(w.waitingView('other', 'a', 1_000)).toBeUndefined();
+    w.noteAdmitted('s', '1', 7, false, 1_100);
+    expect(w.waitingView('s', 'a', 1_100)).toBeUndefined(); // admitted: Redis has the turn
+  });
+
+  it('never goes back within an epoch; a newer epoch starts over, an older or a lost one is ignored', () => {
+    const w = new WaitingPlaces({ pollMaxAgeMs: 500, placesPerRoomMax: 10 });
+    w.noteView('s', 'a', view('9', 5), 1_000);
+    w.noteView('s', 'b', view('8', 4), 1_010); // a read overtaken by the one above
+    expect(w.waitingView('s', 'a', 1_010)?.[2]).toBe('5');
+    expect(w.waitingView('s', 'b', 1_010)?.[0]).toBe('8'); // its place still counts
+    w.noteView('s', 'a', view('', 0, ''), 1_020); // Redis lost the queue: nothing noted
+    expect(w.waitingView('s', 'a', 1_020)?.[0]).toBe('9');
+    w.noteView('s', 'c', view('2', 0, '2'), 1_030); // rebuilt: the old epoch's places are gone
+    expect(w.waitingView('s', 'a', 1_030)).toBeUndefined();
+    expect(w.waitingView('s', 'c', 1_030)).toEqual(view('2', 0, '2'));
+    w.noteView('s', 'a', view('9', 5, '1'), 1_040);
+    expect(w.waitingView('s', 'a', 1_040)).toBeUndefined();
+    w.noteView('s', 'c', view('', 0, '2'), 1_050); // its place given up
+    expect(w.waitingView('s', 'c', 1_050)).toBeUndefined();
+  });
+
+  it('sold out is told as read; the oldest place goes past the bound; 0 turns it off', () => {
+    const w = new WaitingPlaces({ pollMaxAgeMs: 500, placesPerRoomMax: 2 });
+    w.noteView('s', 'a', view('5', 1), 0);
+    w.noteView('s', 'b', view('6', 1), 0);
+    w.noteAdmitted('s', '1', 1, true, 10);
+    expect(w.waitingView('s', 'b', 10)?.[3]).toBe('1');
+    w.noteView('s', 'c', view('7', 1, '1', '1'), 20);
+    expect(w.waitingView('s', 'a', 20)).toBeUndefined();
+    expect(w.waitingView('s', 'c', 20)?.[0]).toBe('7');
+    const off = new WaitingPlaces({ pollMaxAgeMs: 0, placesPerRoomMax: 10 });
+    off.noteView('s', 'a', view('5', 1), 0);
+    expect(off.waitingView('s', 'a', 0)).toBeUndefined();
+  });
+});
