@@ -39,6 +39,8 @@ const SERVER_ENV = {
 const HELLO_SECONDS = smoke ? 2 : 8;
 /** Polls alone, before the buyers start (pollsAlone). */
 const POLLS_ALONE_SECONDS = smoke ? 2 : 5;
+/** The server left idle after the polls alone, to measure what its jobs cost per second. */
+const IDLE_MS = 2_000;
 /** The Koa hello-world ceiling (lib.mjs helloCeiling), as every measurement in this run takes it. */
 const ceiling = () => helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS });
 /**
@@ -259,9 +261,18 @@ async function pollsAlone(url, sessionId, tokens, serverPid) {
   console.log(`polling alone for ${POLLS_ALONE_SECONDS} s ...`);
   const meter = cpuMeter({ server: serverPid });
   const polls = await pollMany(url, sessionId, tokens, POLLS_ALONE_SECONDS, []);
+  const n = Math.max(1, polls.perS * POLLS_ALONE_SECONDS);
   // Its errors too: a phase of cheap error answers would make the polls look cheap.
-  const cpuUs = meter().server / Math.max(1, polls.perS * POLLS_ALONE_SECONDS);
-  return { cpuUs, errors: polls.errors, errorKinds: polls.errorKinds };
+  const cpuUs = meter().server / n;
+  // The server's jobs run with no request at all (the admission tick at RATE_PER_MIN records its
+  // admissions in MySQL, the outbox relay, the expiry sweeps); the hello-world floor has none.
+  // Measured right after, with nothing sent, and taken out for netCpuUs (as the flash bench does).
+  const idle = cpuMeter({ server: serverPid });
+  const idleStart = performance.now();
+  await new Promise((r) => setTimeout(r, IDLE_MS));
+  const idleUsPerS = (idle().server / (performance.now() - idleStart)) * 1000;
+  const netCpuUs = cpuUs - (idleUsPerS * POLLS_ALONE_SECONDS) / n;
+  return { cpuUs, netCpuUs, idleUsPerS, errors: polls.errors, errorKinds: polls.errorKinds };
 }
 
 /** One session on sale with its waiting room, and FANS fans' tokens. */
@@ -360,6 +371,11 @@ async function main() {
       // the same for polls alone (POLLS_ALONE_SECONDS before the buyers start; the jobs still run)
       poll_alone_cpu_us: Math.round(alone.cpuUs),
       poll_alone_over_hello_redis: Number((alone.cpuUs / helloRedis.cpuUs).toFixed(2)),
+      // the server's CPU per second with nothing sent (its jobs), right after the polls alone,
+      // and the polls alone without it: what a poll costs, as the floor's process has no jobs
+      server_idle_cpu_us_per_s: Math.round(alone.idleUsPerS),
+      poll_alone_net_cpu_us: Math.round(alone.netCpuUs),
+      poll_alone_net_over_hello_redis: Number((alone.netCpuUs / helloRedis.cpuUs).toFixed(2)),
       poll_alone_errors: alone.errors,
       poll_alone_error_kinds: alone.errorKinds,
       join_cpu_over_hello_redis: Number((joinCpu.server / FANS / helloRedis.cpuUs).toFixed(2)),
