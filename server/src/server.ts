@@ -169,7 +169,8 @@ export async function startServer(
   const app = createApp(deps);
   const scheduler = config.jobsEnabled && config.role === 'all' ? startJobs(deps) : undefined;
   const server = await new Promise<Server>((resolve) => {
-    const s = apiServer(app, deps, leanLane(app, deps)).listen(config.port, config.host, () => resolve(s));
+    const listen = { port: config.port, host: config.host, backlog: config.listenBacklog };
+    const s = apiServer(app, deps, leanLane(app, deps)).listen(listen, () => resolve(s));
   });
   server.keepAliveTimeout = 65_000;
   const addr = server.address();

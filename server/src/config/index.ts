@@ -23,6 +23,12 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).optional(),
   HOST: z.string().default('127.0.0.1'),
   PORT: int(3000),
+  /**
+   * The API socket's accept queue (Node's default is 511; the kernel caps it at somaxconn). An
+   * on-sale opens thousands of connections at once: past the queue the kernel drops them, and
+   * each client waits a SYN retransmit (1 s, then 3 s) before its first request is even read.
+   */
+  LISTEN_BACKLOG: z.coerce.number().int().min(1).max(65535).default(4096),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Every log line a request causes carries its id (auto: where that is cheap, config/runtime.ts). */
   LOG_REQUEST_CONTEXT: z.enum(['auto', 'on', 'off']).default('auto'),
@@ -98,6 +104,7 @@ export interface Config extends RiskConfig, ResilienceConfig {
   env: NodeEnv;
   host: string;
   port: number;
+  listenBacklog: number;
   logLevel: Env['LOG_LEVEL'];
   /**
    * Whether every log line a request causes, in any service, carries its X-Request-Id
@@ -241,6 +248,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     env,
     host: e.HOST,
     port: e.PORT,
+    listenBacklog: e.LISTEN_BACKLOG,
     logLevel: e.LOG_LEVEL,
     logRequestContext: requestContextOn(e.LOG_REQUEST_CONTEXT, source),
     leanLane: e.LEAN_LANE === 'on',
