@@ -109,35 +109,40 @@ describe('WaitingPlaces', () => {
     '',
     epoch,
   ];
+  const known = (position: number, admittedThrough: number, soldOut = false) => ({
+    position,
+    admittedThrough,
+    soldOut,
+  });
 
   it('answers only a known, not yet admitted place, and only while the state is younger than the bound', () => {
     const w = new WaitingPlaces({ pollMaxAgeMs: 500, placesPerRoomMax: 10 });
     w.noteView('s', 'a', view('7', 3), 1_000);
-    expect(w.waitingView('s', 'a', 1_000)).toEqual(view('7', 3));
-    expect(w.waitingView('s', 'a', 1_499)).toEqual(view('7', 3));
-    expect(w.waitingView('s', 'a', 1_500)).toBeUndefined();
-    expect(w.waitingView('s', 'a', 999)).toBeUndefined(); // a clock that went back: not trusted
-    expect(w.waitingView('s', 'b', 1_000)).toBeUndefined();
-    expect(w.waitingView('other', 'a', 1_000)).toBeUndefined();
+    expect(w.waiting('s', 'a', 1_000)).toEqual(known(7, 3));
+    expect(w.waiting('s', 'a', 1_499)).toEqual(known(7, 3));
+    expect(w.waiting('s', 'a', 1_500)).toBeUndefined();
+    expect(w.waiting('s', 'a', 999)).toBeUndefined(); // a clock that went back: not trusted
+    expect(w.waiting('s', 'b', 1_000)).toBeUndefined();
+    expect(w.waiting('other', 'a', 1_000)).toBeUndefined();
     w.noteAdmitted('s', '1', 7, false, 1_100);
-    expect(w.waitingView('s', 'a', 1_100)).toBeUndefined(); // admitted: Redis has the turn
+    expect(w.waiting('s', 'a', 1_100)).toBeUndefined(); // admitted: Redis has the turn
   });
 
   it('never goes back within an epoch; a newer epoch starts over, an older or a lost one is ignored', () => {
     const w = new WaitingPlaces({ pollMaxAgeMs: 500, placesPerRoomMax: 10 });
     w.noteView('s', 'a', view('9', 5), 1_000);
     w.noteView('s', 'b', view('8', 4), 1_010); // a read overtaken by the one above
-    expect(w.waitingView('s', 'a', 1_010)?.[2]).toBe('5');
-    expect(w.waitingView('s', 'b', 1_010)?.[0]).toBe('8'); // its place still counts
+    expect(w.waiting('s', 'a', 1_010)).toEqual(known(9, 5));
+    expect(w.waiting('s', 'b', 1_010)).toEqual(known(8, 5)); // its place still counts
     w.noteView('s', 'a', view('', 0, ''), 1_020); // Redis lost the queue: nothing noted
-    expect(w.waitingView('s', 'a', 1_020)?.[0]).toBe('9');
+    expect(w.waiting('s', 'a', 1_020)).toEqual(known(9, 5));
     w.noteView('s', 'c', view('2', 0, '2'), 1_030); // rebuilt: the old epoch's places are gone
-    expect(w.waitingView('s', 'a', 1_030)).toBeUndefined();
-    expect(w.waitingView('s', 'c', 1_030)).toEqual(view('2', 0, '2'));
+    expect(w.waiting('s', 'a', 1_030)).toBeUndefined();
+    expect(w.waiting('s', 'c', 1_030)).toEqual(known(2, 0));
     w.noteView('s', 'a', view('9', 5, '1'), 1_040);
-    expect(w.waitingView('s', 'a', 1_040)).toBeUndefined();
+    expect(w.waiting('s', 'a', 1_040)).toBeUndefined();
     w.noteView('s', 'c', view('', 0, '2'), 1_050); // its place given up
-    expect(w.waitingView('s', 'c', 1_050)).toBeUndefined();
+    expect(w.waiting('s', 'c', 1_050)).toBeUndefined();
   });
 
   it('sold out is told as read; the oldest place goes past the bound; 0 turns it off', () => {
@@ -145,12 +150,12 @@ describe('WaitingPlaces', () => {
     w.noteView('s', 'a', view('5', 1), 0);
     w.noteView('s', 'b', view('6', 1), 0);
     w.noteAdmitted('s', '1', 1, true, 10);
-    expect(w.waitingView('s', 'b', 10)?.[3]).toBe('1');
-    w.noteView('s', 'c', view('7', 1, '1', '1'), 20);
-    expect(w.waitingView('s', 'a', 20)).toBeUndefined();
-    expect(w.waitingView('s', 'c', 20)?.[0]).toBe('7');
+    expect(w.waiting('s', 'b', 10)).toEqual(known(6, 1, true));
+    w.noteView('s', 'c', view('7', 1, '1', '0'), 20); // stock came back
+    expect(w.waiting('s', 'a', 20)).toBeUndefined();
+    expect(w.waiting('s', 'c', 20)).toEqual(known(7, 1, false));
     const off = new WaitingPlaces({ pollMaxAgeMs: 0, placesPerRoomMax: 10 });
     off.noteView('s', 'a', view('5', 1), 0);
-    expect(off.waitingView('s', 'a', 0)).toBeUndefined();
+    expect(off.waiting('s', 'a', 0)).toBeUndefined();
   });
 });

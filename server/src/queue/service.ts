@@ -179,8 +179,8 @@ export class QueueService {
     if (client) await this.risk.guardPoll(userId, client, now.getTime());
     const cat = await this.catalog.requireSession(sessionId);
     if (!cat.queueEnabled) return this.noQueue(cat);
-    const waiting = this.places.waitingView(sessionId, userId, now.getTime());
-    if (waiting) return this.toStatus(cat, userId, waiting, now);
+    const known = this.places.waiting(sessionId, userId, now.getTime());
+    if (known) return this.waitingStatus(cat, known.position, known.admittedThrough, known.soldOut);
     const q = this.keys.session(sessionId).queue;
     const read = () => this.redis.queueStatus(q.state, q.pre, q.frozen, q.line, q.turns, userId);
     let view = (await this.withRoom(
@@ -221,7 +221,6 @@ export class QueueService {
     const [place, drawing, admittedStr, soldOutStr, inPre, inDraw, turnStart] = view;
     const admittedUpTo = Number(admittedStr);
     const soldOut = soldOutStr === '1';
-    const rate = cat.queueRatePerMin ?? this.o.defaultRatePerMin;
     const base = {
       sessionId: cat.id,
       queueEnabled: true,
@@ -238,17 +237,7 @@ export class QueueService {
       return { ...base, state: soldOut ? 'sold_out' : 'not_joined', pollAfterMs: 10_000 };
     }
     const position = Number(place);
-    if (position > admittedUpTo) {
-      const ahead = position - admittedUpTo - 1;
-      return {
-        ...base,
-        state: soldOut ? 'sold_out' : 'waiting',
-        position,
-        ahead,
-        etaSeconds: Math.ceil((ahead / Math.max(rate, 1)) * 60),
-        pollAfterMs: pollInterval(ahead),
-      };
-    }
+    if (position > admittedUpTo) return this.waitingStatus(cat, position, admittedUpTo, soldOut);
     return this.admittedStatus(
       userId,
       cat.id,
@@ -258,6 +247,34 @@ export class QueueService {
       now,
       base,
     );
+  }
+
+  /**
+   * A fan with a place not yet admitted, whether Redis's view or this instance's says so
+   * (waiting-places.ts). Built whole, not spread from the other states' base: it is most polls'
+   * answer, and the spread was the poll's largest own cost in the profile. Its keys are in the
+   * order the other states give them.
+   */
+  private waitingStatus(
+    cat: SessionCatalog,
+    position: number,
+    admittedUpTo: number,
+    soldOut: boolean,
+  ): QueueStatus {
+    const ahead = position - admittedUpTo - 1;
+    const rate = cat.queueRatePerMin ?? this.o.defaultRatePerMin;
+    return {
+      sessionId: cat.id,
+      queueEnabled: true,
+      soldOut,
+      admitted: false,
+      position,
+      ahead,
+      etaSeconds: Math.ceil((ahead / Math.max(rate, 1)) * 60),
+      admittedThrough: admittedUpTo,
+      state: soldOut ? 'sold_out' : 'waiting',
+      pollAfterMs: pollInterval(ahead),
+    };
   }
 
   private async admittedStatus(

@@ -14,6 +14,13 @@ export interface WaitingPlacesOptions {
   placesPerRoomMax: number;
 }
 
+/** A waiting fan as this instance knows them: their place and the room's state it last read. */
+export interface KnownWaiting {
+  position: number;
+  admittedThrough: number;
+  soldOut: boolean;
+}
+
 /** What this instance last read of one session's waiting room, and the places it has seen. */
 interface Room {
   epoch: number;
@@ -72,26 +79,17 @@ export class WaitingPlaces {
   }
 
   /**
-   * The view a waiting fan's poll is answered with at nowMs, when their place is known, not yet
+   * What a waiting fan's poll is answered with at nowMs, when their place is known, not yet
    * admitted, and the room's state is fresh; undefined sends the poll to Redis.
    */
-  waitingView(sessionId: string, userId: string, nowMs: number): QueueView | undefined {
+  waiting(sessionId: string, userId: string, nowMs: number): KnownWaiting | undefined {
     const room = this.rooms.get(sessionId);
     if (!room) return undefined;
     const age = nowMs - room.readAtMs;
     if (age < 0 || age >= this.o.pollMaxAgeMs) return undefined;
     const place = room.places.get(userId);
     if (place === undefined || place <= room.admitted) return undefined;
-    return [
-      String(place),
-      room.drawing,
-      String(room.admitted),
-      room.soldOut,
-      '0',
-      '0',
-      '',
-      String(room.epoch),
-    ];
+    return { position: place, admittedThrough: room.admitted, soldOut: room.soldOut === '1' };
   }
 
   /** Forgets a room (rebuilt from MySQL: its places are read again). */
