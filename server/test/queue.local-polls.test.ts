@@ -158,4 +158,19 @@ describe('WaitingPlaces', () => {
     off.noteView('s', 'a', view('5', 1), 0);
     expect(off.waiting('s', 'a', 0)).toBeUndefined();
   });
+
+  it('a room nobody read for ten minutes is dropped, with its places, when another room is noted', () => {
+    const w = new WaitingPlaces({ pollMaxAgeMs: 500, placesPerRoomMax: 10 });
+    const TEN_MIN = 10 * 60_000;
+    w.noteView('old', 'a', view('5', 1), 0);
+    w.noteView('old', 'x', view('6', 1), 0);
+    w.noteView('busy', 'b', view('5', 1), 0);
+    w.noteAdmitted('busy', '1', 2, false, TEN_MIN); // read again since
+    w.noteView('new', 'c', view('5', 1), TEN_MIN + 1);
+    expect(w.roomCount).toBe(2);
+    expect(w.waiting('busy', 'b', TEN_MIN + 1)).toEqual(known(5, 2));
+    w.noteView('old', 'a', view('5', 1), TEN_MIN + 2); // noted anew: its other places are gone
+    expect(w.waiting('old', 'a', TEN_MIN + 2)).toEqual(known(5, 1));
+    expect(w.waiting('old', 'x', TEN_MIN + 2)).toBeUndefined();
+  });
 });

@@ -26,10 +26,16 @@ interface Room {
   epoch: number;
   admitted: number;
   soldOut: string;
-  drawing: string;
   readAtMs: number;
   places: Map<string, number>;
 }
+
+/**
+ * A room whose state nobody read for this long (no poll, no join, no tick here: its sale is
+ * over, or its fans poll other instances) is dropped, with its places, when another room is
+ * noted: an instance that lives through many on-sales keeps only the rooms in use.
+ */
+const ROOM_IDLE_MS = 10 * 60_000;
 
 /**
  * A waiting fan's poll answered from what this instance already read, without Redis. Most polls
@@ -55,10 +61,10 @@ export class WaitingPlaces {
   /** Notes a view the scripts returned at nowMs (a join's or a poll's). */
   noteView(sessionId: string, userId: string, view: QueueView, nowMs: number): void {
     if (this.o.pollMaxAgeMs <= 0) return;
-    const [place, drawing, admitted, soldOut, , , , epoch] = view;
-    const room = this.roomAt(sessionId, epoch);
+    const [place, , admitted, soldOut, , , , epoch] = view;
+    const room = this.roomAt(sessionId, epoch, nowMs);
     if (!room) return;
-    this.noteState(room, Number(admitted), soldOut, drawing, nowMs);
+    this.noteState(room, Number(admitted), soldOut, nowMs);
     if (place === '') {
       room.places.delete(userId);
       return;
@@ -74,8 +80,8 @@ export class WaitingPlaces {
   /** Notes the admission tick's result (the instance that runs it knows the state at once). */
   noteAdmitted(sessionId: string, epoch: string, admitted: number, soldOut: boolean, nowMs: number): void {
     if (this.o.pollMaxAgeMs <= 0) return;
-    const room = this.roomAt(sessionId, epoch);
-    if (room) this.noteState(room, admitted, soldOut ? '1' : '0', room.drawing, nowMs);
+    const room = this.roomAt(sessionId, epoch, nowMs);
+    if (room) this.noteState(room, admitted, soldOut ? '1' : '0', nowMs);
   }
 
   /**
@@ -97,18 +103,23 @@ export class WaitingPlaces {
     this.rooms.delete(sessionId);
   }
 
+  /** Rooms noted here now (tests). */
+  get roomCount(): number {
+    return this.rooms.size;
+  }
+
   /** The room for a view of `epoch`: a new one for a newer epoch; undefined for an older or lost one. */
-  private roomAt(sessionId: string, epochStr: string): Room | undefined {
+  private roomAt(sessionId: string, epochStr: string, nowMs: number): Room | undefined {
     if (epochStr === '') return undefined;
     const epoch = Number(epochStr);
     const room = this.rooms.get(sessionId);
     if (room && room.epoch === epoch) return room;
     if (room && room.epoch > epoch) return undefined;
+    if (!room) this.dropIdle(nowMs);
     const fresh: Room = {
       epoch,
       admitted: 0,
       soldOut: '0',
-      drawing: '0',
       readAtMs: -Infinity,
       places: new Map(),
     };
@@ -120,11 +131,14 @@ export class WaitingPlaces {
    * Within an epoch admittedThrough only grows: a read that shows less was overtaken by one
    * noted already (two reads in flight at once), and it changes nothing.
    */
-  private noteState(room: Room, admitted: number, soldOut: string, drawing: string, nowMs: number): void {
+  private noteState(room: Room, admitted: number, soldOut: string, nowMs: number): void {
     if (admitted < room.admitted) return;
     room.admitted = admitted;
     room.soldOut = soldOut;
-    room.drawing = drawing;
     room.readAtMs = Math.max(room.readAtMs, nowMs);
+  }
+
+  private dropIdle(nowMs: number): void {
+    for (const [id, r] of this.rooms) if (nowMs - r.readAtMs > ROOM_IDLE_MS) this.rooms.delete(id);
   }
 }
