@@ -70,29 +70,9 @@ it('the instance that runs the tick answers with its result at once', async () =
 it('a fan whose place this instance never saw reads Redis', async () => {
   const s = await openRoom(6_000);
   await env.deps.queue.join('seen', s.sessionId, {}, env.clock.now());
-  // Another instance's join: the script alone, as that instance would have run it.
-  const k = env.deps.keys.session(s.sessionId);
-  const q = k.queue;
-  await env.deps.redis.queueJoin(
-    q.state,
-    q.pre,
-    q.frozen,
-    q.line,
-    q.ids,
-    q.turns,
-    k.joinRate('u', undefined),
-    k.joinRate('d', undefined),
-    k.joinRate('i', undefined),
-    'unseen',
-    env.clock.now().getTime(),
-    '',
-    0,
-    1,
-    0,
-    1,
-    0,
-    1,
-  );
+  // Another instance's join, as its script leaves the line: the next place, given to 'unseen'.
+  const q = env.deps.keys.session(s.sessionId).queue;
+  await env.deps.redis.multi().zadd(q.line, 2, 'unseen').hset(q.state, 'seq', 2).exec();
   expect(await poll('unseen', s)).toMatchObject({ state: 'waiting', position: 2 });
   // A fan who never joined is told so, not given someone's place.
   expect(await poll('nobody', s)).toMatchObject({ state: 'not_joined', position: null });
