@@ -50,8 +50,9 @@ const ROOM_IDLE_MS = 10 * 60_000;
  *
  * Staleness bound: a fan learns of their admission, or of a sell-out or of stock coming back, at
  * most pollMaxAgeMs later than from Redis (on the instance running the admission tick, not even
- * that: the tick notes its own result). An answer never shows admittedThrough lower than one this
- * instance gave before: within an epoch the state only moves forward.
+ * that: the tick notes its own result). A poll sent after an answer from this instance is never
+ * answered with a lower admittedThrough by it: within an epoch the noted state only moves
+ * forward, and Redis's own reads do too.
  */
 export class WaitingPlaces {
   private readonly rooms = new Map<string, Room>();
