@@ -25,8 +25,9 @@ const EnvSchema = z.object({
   PORT: int(3000),
   /**
    * The API socket's accept queue (Node's default is 511; the kernel caps it at somaxconn). An
-   * on-sale opens thousands of connections at once: past the queue the kernel drops them, and
-   * each client waits a SYN retransmit (1 s, then 3 s) before its first request is even read.
+   * on-sale opens thousands of connections at once: past the queue the kernel drops the
+   * handshake's last step, and each such client waits for TCP's retransmits (a second or more)
+   * before its first request is even read.
    */
   LISTEN_BACKLOG: z.coerce.number().int().min(1).max(65535).default(4096),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
