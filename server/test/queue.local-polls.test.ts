@@ -137,6 +137,11 @@ describe('WaitingPlaces', () => {
     const off = new WaitingPlaces({ pollMaxAgeMs: 0, placesPerRoomMax: 10 });
     off.noteView('s', 'a', view('5', 1), 0);
     expect(off.waiting('s', 'a', 0)).toBeUndefined();
+    const noPlaces = new WaitingPlaces({ pollMaxAgeMs: 500, placesPerRoomMax: 0 });
+    noPlaces.noteView('s', 'a', view('5', 1), 0);
+    noPlaces.noteView('s', 'b', view('6', 1), 0);
+    expect(noPlaces.waiting('s', 'a', 0)).toBeUndefined();
+    expect(noPlaces.roomCount).toBe(0);
   });
 
   it('a room nobody read for ten minutes is dropped, with its places, when another room is noted', () => {

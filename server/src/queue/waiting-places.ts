@@ -10,7 +10,10 @@ export interface WaitingPlacesOptions {
    * ago than this (by the clock the service is given) is not used. 0 turns local answers off.
    */
   pollMaxAgeMs: number;
-  /** Places remembered per room; past this the oldest is dropped (its fan's next poll reads Redis). */
+  /**
+   * Places remembered per room; past this the oldest is dropped (its fan's next poll reads
+   * Redis). 0 turns local answers off too (not a room without a bound).
+   */
   placesPerRoomMax: number;
 }
 
@@ -61,7 +64,7 @@ export class WaitingPlaces {
 
   /** Notes a view the scripts returned at nowMs (a join's or a poll's). */
   noteView(sessionId: string, userId: string, view: QueueView, nowMs: number): void {
-    if (this.o.pollMaxAgeMs <= 0) return;
+    if (this.o.pollMaxAgeMs <= 0 || this.o.placesPerRoomMax <= 0) return;
     const [place, , admitted, soldOut, , , , epoch] = view;
     const room = this.roomAt(sessionId, epoch, nowMs);
     if (!room) return;
