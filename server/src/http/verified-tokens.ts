@@ -1,3 +1,5 @@
+import { setBounded } from '../bounded-map';
+
 /** What a session token's signature check established: its subject and roles, and its validity window. */
 export interface VerifiedClaims {
   sub: string;
@@ -33,13 +35,7 @@ export class VerifiedTokens {
   }
 
   set(token: string, claims: VerifiedClaims): void {
-    if (this.max <= 0) return;
-    if (this.entries.size >= this.max) {
-      // Map keeps insertion order: the first key is the oldest entry.
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-    this.entries.set(token, claims);
+    setBounded(this.entries, token, claims, this.max);
   }
 
   get size(): number {

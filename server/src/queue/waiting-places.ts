@@ -1,3 +1,5 @@
+import { setBounded } from '../bounded-map';
+
 /**
  * The queue scripts' view of one fan: place, drawing, admittedThrough, soldOut, inPresalePool,
  * inDraw, turnStart, epoch ('' when Redis lost the queue).
@@ -73,12 +75,7 @@ export class WaitingPlaces {
       room.places.delete(userId);
       return;
     }
-    if (!room.places.has(userId) && room.places.size >= this.o.placesPerRoomMax) {
-      // Map keeps insertion order: the first key is the oldest entry.
-      const oldest = room.places.keys().next();
-      if (!oldest.done) room.places.delete(oldest.value);
-    }
-    room.places.set(userId, Number(place));
+    setBounded(room.places, userId, Number(place), this.o.placesPerRoomMax);
   }
 
   /** Notes the admission tick's result (the instance that runs it knows the state at once). */

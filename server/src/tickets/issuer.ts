@@ -30,8 +30,9 @@ export interface TicketIssuerOptions {
  * Issues the tickets of paid orders as the tickets consumer receives them, in group commits:
  * orders that arrive together share one transaction, whose statements (the orders locked, the
  * exchange orders among them found, their refunds and items read, every ticket inserted, every
- * order moved, every notice enqueued) are as many for twenty orders as for one. Alone, an order took ten round trips to MySQL; on the
- * pay path, statements, not disk, bound how many payments become tickets per second (bench/pay).
+ * order moved, every notice enqueued) are as many for twenty orders as for one. Alone, an order
+ * took ten round trips to MySQL; on the pay path, statements, not disk, bound how many payments
+ * become tickets per second (bench/pay).
  *
  * Invariants as issueTickets: the orders are locked (in id order) and re-read before anything is
  * decided, only PAID ones are issued, a refund open or done on an item makes its ticket REFUNDING,
