@@ -119,7 +119,8 @@ export async function openBench(name, extraEnv) {
   const { migrateUp } = dist('db/migrate.js');
   const { createDeps, closeDeps } = dist('wiring.js');
   const env = await benchEnv(name, extraEnv);
-  const config = loadConfig({ ...process.env, ...env, JOBS_ENABLED: 'false' });
+  // This process never listens: LISTEN_SOCKETS is the server's alone (it may need a newer Node).
+  const config = loadConfig({ ...process.env, ...env, JOBS_ENABLED: 'false', LISTEN_SOCKETS: '1' });
   await migrateUp(config.mysqlUrl);
   const deps = await createDeps(config);
   const url = `http://127.0.0.1:${env.PORT}`;

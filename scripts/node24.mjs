@@ -22,13 +22,16 @@ const BINARY = path.join(NODE24_DIR, 'node_modules', PACKAGE, 'bin', 'node');
 /**
  * The server tests run under Node 24: the whole money path (order → WeChat Pay → notification →
  * tickets, on real MariaDB/Redis/RabbitMQ and the simulator), the Lua scripts, a worker process's
- * metrics and readiness, and the Argon2 password hashing (a native module).
+ * metrics and readiness, the Argon2 password hashing (a native module), and the API on several
+ * listening sockets (LISTEN_SOCKETS, which needs SO_REUSEPORT: Node 22.12+).
  */
 const SERVER_TESTS = [
   'test/payments.flow.test.ts',
   'test/inventory.scripts.test.ts',
   'test/ops/metrics.test.ts',
   'test/admin/auth.test.ts',
+  // LISTEN_SOCKETS past 1 needs SO_REUSEPORT, which Node 20 cannot set: its server test runs here.
+  'test/ops/listen-sockets.test.ts',
 ];
 
 /** A Node binary's `--version` ("v24.22.3"), or undefined when it does not run. */

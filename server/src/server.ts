@@ -28,7 +28,10 @@ export async function admitQueues(d: AppDeps, selling: string[]): Promise<void> 
 
 export interface RunningServer {
   deps: AppDeps;
+  /** The API's first listening socket's server (servers[0]). */
   server: Server;
+  /** Every listening socket's server (LISTEN_SOCKETS of them, on one port). */
+  servers: Server[];
   url: string;
   close(): Promise<void>;
 }
@@ -161,6 +164,30 @@ export async function startWorker(
   };
 }
 
+/**
+ * The API's HTTP servers, listening: config.listenSockets of them on the one port (SO_REUSEPORT
+ * when more than one; the kernel spreads new connections over them), each serving the same app.
+ * Why several: the event loop accepts one connection per listening socket per turn, and a turn
+ * of a saturated instance takes tens of milliseconds (config/index.ts listenSockets).
+ */
+async function listenApi(config: Config, create: () => Server): Promise<Server[]> {
+  const servers: Server[] = [];
+  let port = config.port;
+  for (let i = 0; i < config.listenSockets; i++) {
+    const reusePort = config.listenSockets > 1;
+    const listen = { port, host: config.host, backlog: config.listenBacklog, reusePort };
+    const s = await new Promise<Server>((resolve) => {
+      const created = create().listen(listen, () => resolve(created));
+    });
+    s.keepAliveTimeout = 65_000;
+    // PORT=0 (tests): the first socket's port is the one the others join.
+    const addr = s.address();
+    if (typeof addr === 'object' && addr) port = addr.port;
+    servers.push(s);
+  }
+  return servers;
+}
+
 export async function startServer(
   config: Config,
   opts: { clock?: Clock; log?: Logger } = {},
@@ -168,28 +195,27 @@ export async function startServer(
   const deps = await createDeps(config, opts);
   const app = createApp(deps);
   const scheduler = config.jobsEnabled && config.role === 'all' ? startJobs(deps) : undefined;
-  const server = await new Promise<Server>((resolve) => {
-    const listen = { port: config.port, host: config.host, backlog: config.listenBacklog };
-    const s = apiServer(app, deps, leanLane(app, deps)).listen(listen, () => resolve(s));
-  });
-  server.keepAliveTimeout = 65_000;
+  const lane = leanLane(app, deps);
+  const servers = await listenApi(config, () => apiServer(app, deps, lane));
+  const [server] = servers;
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   return {
     deps,
     server,
+    servers,
     url: `http://${config.host}:${port}`,
     async close() {
       // Stop accepting and turn not-ready, let what is running finish within the bound, then close.
       deps.lifecycle.startDrain();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
       const clean = await deps.lifecycle.drained(config.shutdownDrainMs);
       if (!clean)
         deps.log.warn(
           { inFlight: deps.lifecycle.inFlight, limitMs: config.shutdownDrainMs },
           'shutdown drain limit reached; cutting the requests still running',
         );
-      server.closeAllConnections();
+      for (const s of servers) s.closeAllConnections();
       await closed;
       await scheduler?.stop();
       await closeDeps(deps);

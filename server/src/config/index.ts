@@ -5,7 +5,7 @@ import { loadRiskConfig, type RiskConfig } from './risk';
 import { loadRecoveryConfig, type RecoveryConfig } from './recovery';
 import { loadResilienceConfig, type ResilienceConfig } from './resilience';
 import { loadAdminConfig, type AdminConfig } from '../http/admin/config';
-import { requestContextOn } from './runtime';
+import { canReusePort, requestContextOn } from './runtime';
 
 /**
  * All configuration, read and validated once at start-up. Limits carry their unit last
@@ -30,6 +30,8 @@ const EnvSchema = z.object({
    * before its first request is even read.
    */
   LISTEN_BACKLOG: z.coerce.number().int().min(1).max(65535).default(4096),
+  /** Listening sockets of the API on its one port (SO_REUSEPORT past 1; config/runtime.ts). */
+  LISTEN_SOCKETS: z.coerce.number().int().min(1).max(64).default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Every log line a request causes carries its id (auto: where that is cheap, config/runtime.ts). */
   LOG_REQUEST_CONTEXT: z.enum(['auto', 'on', 'off']).default('auto'),
@@ -106,6 +108,14 @@ export interface Config extends RiskConfig, ResilienceConfig {
   host: string;
   port: number;
   listenBacklog: number;
+  /**
+   * How many sockets the API listens on, all on its one port (SO_REUSEPORT when more than one):
+   * Node's event loop accepts one connection per socket per turn (libuv ≥ 1.45), so a saturated
+   * instance whose turns take tens of milliseconds left a crowd of new connections waiting seconds
+   * in the kernel's accept queue before their first request was read. More sockets, more accepts
+   * a turn (the kernel spreads connections over them).
+   */
+  listenSockets: number;
   logLevel: Env['LOG_LEVEL'];
   /**
    * Whether every log line a request causes, in any service, carries its X-Request-Id
@@ -219,6 +229,10 @@ function mismatches(e: z.infer<typeof EnvSchema>): string[] {
     problems.push('ROLE=worker with JOBS_ENABLED=false: a worker runs only jobs and consumers');
   if (e.MYSQL_REPLICA_URL && databaseOf(e.MYSQL_REPLICA_URL) !== databaseOf(e.MYSQL_URL))
     problems.push('MYSQL_REPLICA_URL must name the same database as MYSQL_URL (a replica of it)');
+  if (e.LISTEN_SOCKETS > 1 && !canReusePort(process.versions.node))
+    problems.push(
+      `LISTEN_SOCKETS=${e.LISTEN_SOCKETS} needs SO_REUSEPORT (Node.js 22.12+ on Linux); this is Node.js ${process.versions.node} on ${process.platform}: set 1`,
+    );
   return problems;
 }
 
@@ -250,6 +264,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     listenBacklog: e.LISTEN_BACKLOG,
+    listenSockets: e.LISTEN_SOCKETS,
     logLevel: e.LOG_LEVEL,
     logRequestContext: requestContextOn(e.LOG_REQUEST_CONTEXT, source),
     leanLane: e.LEAN_LANE === 'on',

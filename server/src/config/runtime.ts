@@ -21,3 +21,13 @@ export function asyncContextIsCheap(nodeVersion: string, flags: readonly string[
 export function requestContextOn(setting: 'auto' | 'on' | 'off', env: NodeJS.ProcessEnv): boolean {
   return setting === 'auto' ? asyncContextIsCheap(process.versions.node, nodeFlags(env)) : setting === 'on';
 }
+
+/**
+ * Whether this Node.js can listen with SO_REUSEPORT (`reusePort` of server.listen: Node 22.12+
+ * and 23.1+; the kernel's option exists on Linux, and some BSDs, whose Node refuses it otherwise).
+ */
+export function canReusePort(nodeVersion: string, platform: NodeJS.Platform = process.platform): boolean {
+  const [major, minor] = nodeVersion.split('.').map(Number);
+  const node = major >= 23 ? major > 23 || minor >= 1 : major === 22 && minor >= 12;
+  return node && ['linux', 'freebsd', 'dragonfly'].includes(platform);
+}
