@@ -1,6 +1,6 @@
 // A/B: server CPU per request of two configurations (or two builds: BENCH_SERVER_DIST), side by side.
 // Usage: npm run bench -- --scenario ab [--a-env '{"LOG_REQUEST_CONTEXT":"on"}'
-//   --b-env '{"LOG_REQUEST_CONTEXT":"off"}' --cases livez,refusal,poll,states --rounds 7 --requests 8000 --smoke]
+//   --b-env '{"LOG_REQUEST_CONTEXT":"off"}' --cases livez,refusal,success,poll,states --rounds 7 --requests 8000 --smoke]
 // Both servers run at once on one database (jobs off on both, so neither pays for them), and the
 // rounds alternate which goes first: on a shared machine whose speed drifts by 2x within
 // minutes, two servers measured one after the other differ by more than most changes do. Last
@@ -36,14 +36,20 @@ const median = (xs) =>
     50,
   );
 
+/** Cases whose every request is a purchase by a buyer of its own (a token each). */
+const BUYER_CASES = ['refusal', 'success'];
+
 /**
  * livez: the whole middleware stack and the routers, no logic. refusal: a purchase of a seat
  * another buyer holds (409 from what the instance knows, orders/refusals.ts), each by a buyer
- * of its own, as in a sale. poll: the waiting room's poll, by fans in the room in turn. states:
- * an open seat map's poll of the seat states when nothing changed (since its version).
+ * of its own, as in a sale. success: a purchase that succeeds (one unit of the standing zone,
+ * whose capacity outlasts every round), each by a buyer of its own: the hold, the order's
+ * group-committed record and the 201. poll: the waiting room's poll, by fans in the room in
+ * turn. states: an open seat map's poll of the seat states when nothing changed (since its version).
  */
 function caseRunner(c, probe, takeTokens, room) {
   const body = (i) => JSON.stringify({ sessionId: probe.id, seatIds: [probe.seatIds[i % HOT_SEATS]] });
+  const zoneBody = JSON.stringify({ sessionId: probe.id, zoneId: probe.zoneId, quantity: 1 });
   if (c === 'livez')
     return (url) => autocannon({ url: `${url}/livez`, connections: CONNECTIONS, amount: REQUESTS });
   if (c === 'refusal')
@@ -56,6 +62,22 @@ function caseRunner(c, probe, takeTokens, room) {
         keyTag: `ab-${Math.random().toString(36).slice(2)}`,
         onResponse: () => {},
       });
+  if (c === 'success')
+    return async (url) => {
+      const other = {};
+      await postOrders({
+        url,
+        connections: CONNECTIONS,
+        tokens: takeTokens(REQUESTS),
+        bodies: Array.from({ length: REQUESTS }, () => zoneBody),
+        keyTag: `ab-${Math.random().toString(36).slice(2)}`,
+        onResponse: (status) => {
+          if (status !== 201) other[status] = (other[status] ?? 0) + 1;
+        },
+      });
+      // A case that stopped succeeding measures something else: the run ends with the statuses.
+      if (Object.keys(other).length) throw new Error(`success case answered ${JSON.stringify(other)}`);
+    };
   if (c === 'poll')
     return (url) => autocannon({ url, connections: CONNECTIONS, amount: REQUESTS, requests: room.polls });
   if (c === 'states')
@@ -65,7 +87,7 @@ function caseRunner(c, probe, takeTokens, room) {
         connections: CONNECTIONS,
         amount: REQUESTS,
       });
-  throw new Error(`unknown case ${c}: livez, refusal, poll or states`);
+  throw new Error(`unknown case ${c}: livez, refusal, success, poll or states`);
 }
 
 /** A session with its waiting room on, `tokens`' fans in it, and one poll request per fan. */
@@ -96,8 +118,10 @@ async function main() {
     JOBS_ENABLED: 'false',
   });
   try {
-    const [probe] = await seedTour(bench.deps, { sessions: 1, seatsPerSession: 1000, zoneCapacity: 1 });
-    const tokens = await seedUsers(bench.deps, HOT_SEATS + REQUESTS * (ROUNDS + 1) * 2);
+    const perBuyerCase = REQUESTS * (ROUNDS + 1) * 2;
+    const [probe] = await seedTour(bench.deps, { sessions: 1, seatsPerSession: 1000, zoneCapacity: perBuyerCase });
+    const buyerCases = CASES.filter((c) => BUYER_CASES.includes(c)).length;
+    const tokens = await seedUsers(bench.deps, HOT_SEATS + perBuyerCase * Math.max(1, buyerCases));
     let used = HOT_SEATS;
     const takeTokens = (n) => tokens.slice(used, (used += n));
     const servers = { A: await bench.startServerWith(A_ENV), B: await bench.startServerWith(B_ENV) };
