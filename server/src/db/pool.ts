@@ -1,6 +1,6 @@
 import mysql from 'mysql2/promise';
 import type { Pool, PoolConnection } from 'mysql2/promise';
-import { SQL_TIME_ZONE } from './sql';
+import { queryFormat, SQL_TIME_ZONE } from './sql';
 
 export type Db = Pool;
 export type Conn = PoolConnection;
@@ -18,6 +18,7 @@ export function connectionOptions(url: string) {
     bigNumberStrings: true,
     timezone: SQL_TIME_ZONE,
     charset: 'utf8mb4',
+    queryFormat,
   };
 }
 
