@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { normalizeIdNumber, type CreateOrderInput } from '@showtix/shared-types';
 import type { SealedAttendee, SealedPhone } from '../attendees/crypto';
 import type { CatalogZone, SessionCatalog } from '../catalog/types';
@@ -63,7 +63,8 @@ export function requestHash(input: CreateOrderInput): string {
       : { s: input.sessionId, zone: input.zoneId, q: input.quantity, a: input.attendees ?? null };
   // Only set when given, so the hashes of orders placed without a phone stay as they were.
   if (input.contactPhone) Object.assign(canonical, { p: input.contactPhone });
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+  // One-shot hash: no Hash object per purchase (about half the time of createHash on Node 20).
+  return hash('sha256', JSON.stringify(canonical), 'hex');
 }
 
 export interface OrderDraft {
