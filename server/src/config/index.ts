@@ -110,7 +110,7 @@ export interface Config extends RiskConfig, ResilienceConfig {
   listenBacklog: number;
   /**
    * How many sockets the API listens on, all on its one port (SO_REUSEPORT when more than one):
-   * Node's event loop accepts one connection per socket per turn (libuv ≥ 1.45), so a saturated
+   * Node's event loop accepts one connection per socket per turn (Node 20 and 24), so a saturated
    * instance whose turns take tens of milliseconds left a crowd of new connections waiting seconds
    * in the kernel's accept queue before their first request was read. More sockets, more accepts
    * a turn (the kernel spreads connections over them).
