@@ -119,7 +119,11 @@ async function main() {
   });
   try {
     const perBuyerCase = REQUESTS * (ROUNDS + 1) * 2;
-    const [probe] = await seedTour(bench.deps, { sessions: 1, seatsPerSession: 1000, zoneCapacity: perBuyerCase });
+    const [probe] = await seedTour(bench.deps, {
+      sessions: 1,
+      seatsPerSession: 1000,
+      zoneCapacity: perBuyerCase,
+    });
     const buyerCases = CASES.filter((c) => BUYER_CASES.includes(c)).length;
     const tokens = await seedUsers(bench.deps, HOT_SEATS + perBuyerCase * Math.max(1, buyerCases));
     let used = HOT_SEATS;

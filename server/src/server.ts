@@ -208,7 +208,9 @@ export async function startServer(
     async close() {
       // Stop accepting and turn not-ready, let what is running finish within the bound, then close.
       deps.lifecycle.startDrain();
-      const closed = Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      const closed = Promise.all(
+        servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))),
+      );
       const clean = await deps.lifecycle.drained(config.shutdownDrainMs);
       if (!clean)
         deps.log.warn(

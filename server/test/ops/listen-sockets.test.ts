@@ -57,10 +57,12 @@ describe('LISTEN_SOCKETS: the API on several listening sockets of one port', () 
           { length: 64 },
           () =>
             new Promise<number>((resolve, reject) => {
-              http.get(`${running.url}/livez`, { agent }, (res) => {
-                res.resume();
-                resolve(res.statusCode ?? 0);
-              }).on('error', reject);
+              http
+                .get(`${running.url}/livez`, { agent }, (res) => {
+                  res.resume();
+                  resolve(res.statusCode ?? 0);
+                })
+                .on('error', reject);
             }),
         ),
       );
