@@ -224,11 +224,7 @@ function moneyOf(
   return { wechatKeys, wechatBreaker, pay, refunds, payments };
 }
 
-/**
- * What this instance knows makes a purchase fail (orders/refusals.ts). Units back or a sale
- * opened here: every instance drops what it knew refused in that session (at once here, in
- * milliseconds elsewhere; the snapshot's age bounds a lost message).
- */
+/** The waiting room, with its settings (turn, rate, polls answered without Redis). */
 function queueOf(
   config: Config,
   d: Pick<AppDeps, 'db' | 'redis' | 'keys' | 'catalog' | 'vault' | 'risk' | 'log'> & {
@@ -240,6 +236,11 @@ function queueOf(
   return new QueueService(db, writerDb, redis, keys, catalog, admissions, vault, risk, log, config.queue);
 }
 
+/**
+ * What this instance knows makes a purchase fail (orders/refusals.ts). Units back or a sale
+ * opened here: every instance drops what it knew refused in that session (at once here, in
+ * milliseconds elsewhere; the snapshot's age bounds a lost message).
+ */
 function refusalsOf(config: Config, inventory: InventoryService, caches: CacheInvalidation): RefusalSnapshot {
   const refusals = new RefusalSnapshot(config.refusalSnapshotMaxAgeMs);
   inventory.onFreed((id) => caches.invalidate('refusals', id));

@@ -140,6 +140,8 @@ describe('WaitingPlaces', () => {
     const noPlaces = new WaitingPlaces({ pollMaxAgeMs: 500, placesPerRoomMax: 0 });
     noPlaces.noteView('s', 'a', view('5', 1), 0);
     noPlaces.noteView('s', 'b', view('6', 1), 0);
+    // The admission tick's note keeps no room either (it did, with no places, before).
+    noPlaces.noteAdmitted('s', '1', 1, false, 0);
     expect(noPlaces.waiting('s', 'a', 0)).toBeUndefined();
     expect(noPlaces.roomCount).toBe(0);
   });

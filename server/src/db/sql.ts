@@ -11,7 +11,7 @@ export const SQL_TIME_ZONE = 'Z';
  * mysql.format renders Dates in the process's local time, so an order written under
  * TZ=Asia/Shanghai would expire 8 hours late; this renders them in UTC like the pool does.
  */
-export function formatSql(sql: string, values: unknown[]): string {
+export function formatSql(sql: string, values: unknown): string {
   return format(sql, values as Parameters<typeof format>[1], false, SQL_TIME_ZONE);
 }
 
@@ -24,5 +24,5 @@ export function formatSql(sql: string, values: unknown[]): string {
  */
 export function queryFormat(sql: string, values: unknown): string {
   if (values === undefined || values === null || (Array.isArray(values) && values.length === 0)) return sql;
-  return format(sql, values as Parameters<typeof format>[1], false, SQL_TIME_ZONE);
+  return formatSql(sql, values);
 }

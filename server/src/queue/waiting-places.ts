@@ -30,7 +30,7 @@ export interface KnownWaiting {
 interface Room {
   epoch: number;
   admitted: number;
-  soldOut: string;
+  soldOut: boolean;
   readAtMs: number;
   places: Map<string, number>;
 }
@@ -66,11 +66,11 @@ export class WaitingPlaces {
 
   /** Notes a view the scripts returned at nowMs (a join's or a poll's). */
   noteView(sessionId: string, userId: string, view: QueueView, nowMs: number): void {
-    if (this.o.pollMaxAgeMs <= 0 || this.o.placesPerRoomMax <= 0) return;
+    if (!this.on) return;
     const [place, , admitted, soldOut, , , , epoch] = view;
     const room = this.roomAt(sessionId, epoch, nowMs);
     if (!room) return;
-    this.noteState(room, Number(admitted), soldOut, nowMs);
+    this.noteState(room, Number(admitted), soldOut === '1', nowMs);
     if (place === '') {
       room.places.delete(userId);
       return;
@@ -80,9 +80,9 @@ export class WaitingPlaces {
 
   /** Notes the admission tick's result (the instance that runs it knows the state at once). */
   noteAdmitted(sessionId: string, epoch: string, admitted: number, soldOut: boolean, nowMs: number): void {
-    if (this.o.pollMaxAgeMs <= 0) return;
+    if (!this.on) return;
     const room = this.roomAt(sessionId, epoch, nowMs);
-    if (room) this.noteState(room, admitted, soldOut ? '1' : '0', nowMs);
+    if (room) this.noteState(room, admitted, soldOut, nowMs);
   }
 
   /**
@@ -96,12 +96,17 @@ export class WaitingPlaces {
     if (age < 0 || age >= this.o.pollMaxAgeMs) return undefined;
     const place = room.places.get(userId);
     if (place === undefined || place <= room.admitted) return undefined;
-    return { position: place, admittedThrough: room.admitted, soldOut: room.soldOut === '1' };
+    return { position: place, admittedThrough: room.admitted, soldOut: room.soldOut };
   }
 
   /** Forgets a room (rebuilt from MySQL: its places are read again). */
   forget(sessionId: string): void {
     this.rooms.delete(sessionId);
+  }
+
+  /** Either bound at 0 turns local answers off: nothing is noted, so every poll reads Redis. */
+  private get on(): boolean {
+    return this.o.pollMaxAgeMs > 0 && this.o.placesPerRoomMax > 0;
   }
 
   /** Rooms noted here now (tests). */
@@ -120,7 +125,7 @@ export class WaitingPlaces {
     const fresh: Room = {
       epoch,
       admitted: 0,
-      soldOut: '0',
+      soldOut: false,
       readAtMs: -Infinity,
       places: new Map(),
     };
@@ -132,7 +137,7 @@ export class WaitingPlaces {
    * Within an epoch admittedThrough only grows: a read that shows less was overtaken by one
    * noted already (two reads in flight at once), and it changes nothing.
    */
-  private noteState(room: Room, admitted: number, soldOut: string, nowMs: number): void {
+  private noteState(room: Room, admitted: number, soldOut: boolean, nowMs: number): void {
     if (admitted < room.admitted) return;
     room.admitted = admitted;
     room.soldOut = soldOut;
