@@ -1,6 +1,6 @@
 // A/B: server CPU per request of two configurations (or two builds: BENCH_SERVER_DIST), side by side.
 // Usage: npm run bench -- --scenario ab [--a-env '{"LOG_REQUEST_CONTEXT":"on"}'
-//   --b-env '{"LOG_REQUEST_CONTEXT":"off"}' --cases livez,refusal,success,poll,states --rounds 7 --requests 8000 --smoke]
+//   --b-env '{"LOG_REQUEST_CONTEXT":"off"}' --cases livez,refusal,success,poll,join,states --rounds 7 --requests 8000 --smoke]
 // Both servers run at once on one database (jobs off on both, so neither pays for them), and the
 // rounds alternate which goes first: on a shared machine whose speed drifts by 2x within
 // minutes, two servers measured one after the other differ by more than most changes do. Last
@@ -36,8 +36,8 @@ const median = (xs) =>
     50,
   );
 
-/** Cases whose every request is a purchase by a buyer of its own (a token each). */
-const BUYER_CASES = ['refusal', 'success'];
+/** Cases whose every request is by a fan of its own (a token each): purchases and joins. */
+const BUYER_CASES = ['refusal', 'success', 'join'];
 
 /**
  * livez: the whole middleware stack and the routers, no logic. refusal: a purchase of a seat
@@ -45,7 +45,9 @@ const BUYER_CASES = ['refusal', 'success'];
  * of its own, as in a sale. success: a purchase that succeeds (one unit of the standing zone,
  * whose capacity outlasts every round), each by a buyer of its own: the hold, the order's
  * group-committed record and the 201. poll: the waiting room's poll, by fans in the room in
- * turn. states: an open seat map's poll of the seat states when nothing changed (since its version).
+ * turn. join: a join of the waiting room, each by a fan of its own (the first check of the fan's
+ * token, the script, the group-committed record and the answer). states: an open seat map's poll
+ * of the seat states when nothing changed (since its version).
  */
 function caseRunner(c, probe, takeTokens, room) {
   const body = (i) => JSON.stringify({ sessionId: probe.id, seatIds: [probe.seatIds[i % HOT_SEATS]] });
@@ -80,6 +82,22 @@ function caseRunner(c, probe, takeTokens, room) {
     };
   if (c === 'poll')
     return (url) => autocannon({ url, connections: CONNECTIONS, amount: REQUESTS, requests: room.polls });
+  if (c === 'join')
+    return async (url) => {
+      const fans = takeTokens(REQUESTS);
+      let next = 0;
+      const request = {
+        method: 'POST',
+        path: room.joinPath,
+        setupRequest: (req) => ({
+          ...req,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${fans[next++]}` },
+          body: '{}',
+        }),
+      };
+      const r = await autocannon({ url, connections: CONNECTIONS, amount: REQUESTS, requests: [request] });
+      if (r.non2xx || r.errors) throw new Error(`join case: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    };
   if (c === 'states')
     return (url) =>
       autocannon({
@@ -87,7 +105,7 @@ function caseRunner(c, probe, takeTokens, room) {
         connections: CONNECTIONS,
         amount: REQUESTS,
       });
-  throw new Error(`unknown case ${c}: livez, refusal, success, poll or states`);
+  throw new Error(`unknown case ${c}: livez, refusal, success, poll, join or states`);
 }
 
 /** A session with its waiting room on, `tokens`' fans in it, and one poll request per fan. */
@@ -105,7 +123,10 @@ async function pollRoom(bench, url, tokens) {
   const probe = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${tokens[0]}` } });
   const state = (await probe.json()).state;
   if (state !== 'waiting') throw new Error(`poll: ${probe.status} ${state}`);
-  return { polls: tokens.map((t) => ({ method: 'GET', path, headers: { authorization: `Bearer ${t}` } })) };
+  return {
+    polls: tokens.map((t) => ({ method: 'GET', path, headers: { authorization: `Bearer ${t}` } })),
+    joinPath: `${path}/join`,
+  };
 }
 
 async function main() {
@@ -125,7 +146,8 @@ async function main() {
       zoneCapacity: perBuyerCase,
     });
     const buyerCases = CASES.filter((c) => BUYER_CASES.includes(c)).length;
-    const tokens = await seedUsers(bench.deps, HOT_SEATS + perBuyerCase * Math.max(1, buyerCases));
+    // The hot seats' buyers, the room's pollers and a fan of its own per buyer case's request.
+    const tokens = await seedUsers(bench.deps, HOT_SEATS + POLLERS + perBuyerCase * Math.max(1, buyerCases));
     let used = HOT_SEATS;
     const takeTokens = (n) => tokens.slice(used, (used += n));
     const servers = { A: await bench.startServerWith(A_ENV), B: await bench.startServerWith(B_ENV) };
@@ -142,7 +164,9 @@ async function main() {
     });
     const states = await fetch(`${servers.A.url}/api/v1/sessions/${probe.id}/seat-states`);
     const room = {
-      ...(CASES.includes('poll') ? await pollRoom(bench, servers.A.url, takeTokens(POLLERS)) : {}),
+      ...(CASES.includes('poll') || CASES.includes('join')
+        ? await pollRoom(bench, servers.A.url, takeTokens(POLLERS))
+        : {}),
       statesVersion: (await states.json()).version,
     };
     const cpu = { A: {}, B: {} };
