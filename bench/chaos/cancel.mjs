@@ -4,7 +4,7 @@
 // of it came back in full (or is with an operator, its reason recorded) and none of its tickets
 // would let anyone in.
 import { dist } from '../lib.mjs';
-import { call } from './buyers.mjs';
+import { call } from './calls.mjs';
 import { seedSideShow, sessionSummary } from './side-show.mjs';
 import { exchangeFamilies } from './audit-exchanges.mjs';
 

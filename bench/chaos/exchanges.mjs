@@ -6,7 +6,7 @@
 // waits, and the old ticket's code is shown at the gate after it was given up. The audit
 // (audit.mjs) trusts none of the answers: they are only tallied.
 import { openSession } from '../lib.mjs';
-import { call, gateScan, phoneCode, tally, tallyScan } from './buyers.mjs';
+import { call, gateScan, phoneCode, tally, tallyScan } from './calls.mjs';
 import { sessionSummary } from './side-show.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

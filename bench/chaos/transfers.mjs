@@ -2,7 +2,7 @@
 // another simulated fan accepts it, while the giver takes the offer back, a second receiver races
 // the first, the giver asks for the transferred ticket's money and the old code is shown at the
 // gate. The audit (audit.mjs) trusts none of the answers below: they are only tallied.
-import { call, gateScan, loginAs, phoneCode, tally, tallyScan } from './buyers.mjs';
+import { call, gateScan, loginAs, phoneCode, tally, tallyScan } from './calls.mjs';
 
 const admitted = (s) => s.body?.result === 'admitted';
 

@@ -5,7 +5,7 @@
 // others lapse (the units pass on). Direct buyers of a tier with a line are refused meanwhile.
 // Choices from the run's seed; the audit (audit.mjs) trusts none of the answers.
 import { rng } from '../lib.mjs';
-import { call, loginAs, tally, until } from './buyers.mjs';
+import { call, loginAs, tally, until } from './calls.mjs';
 import { seedSideShow, sessionSummary } from './side-show.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
