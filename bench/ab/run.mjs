@@ -1,10 +1,18 @@
 // A/B: server CPU per request of two configurations (or two builds: BENCH_SERVER_DIST), side by side.
 // Usage: npm run bench -- --scenario ab [--a-env '{"LOG_REQUEST_CONTEXT":"on"}'
-//   --b-env '{"LOG_REQUEST_CONTEXT":"off"}' --cases livez,refusal,success,poll,join,states --rounds 7 --requests 8000 --smoke]
+//   --b-env '{"LOG_REQUEST_CONTEXT":"off"}' --cases livez,refusal,success,poll,join,states --rounds 7 --requests 8000
+//   --alloc --smoke]
 // Both servers run at once on one database (jobs off on both, so neither pays for them), and the
 // rounds alternate which goes first: on a shared machine whose speed drifts by 2x within
 // minutes, two servers measured one after the other differ by more than most changes do. Last
 // line: JSON with each case's CPU µs per request for A and B, round by round, and B / A.
+// --alloc: each kept round also samples what the server allocates (bench/alloc-sampling.cjs) and
+// adds each case's bytes per request, round by round, and the last round's largest allocating
+// functions; allocations barely drift with the machine's speed, so they compare across runs too.
+// The sampling costs CPU on both sides alike: compare CPU within an --alloc run, not with another.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import {
   cpuMeter,
@@ -13,17 +21,20 @@ import {
   percentile,
   postOrders,
   report,
+  root,
   runMain,
   scenarioArgs,
 } from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
+import { summarizeAlloc } from '../allocprofile.mjs';
 
 const { args, smoke, num } = scenarioArgs();
 const ROUNDS = num('rounds', 7, 2);
 const REQUESTS = num('requests', 8000, 1000);
 const CASES = String(args.cases ?? 'livez,refusal').split(',');
-const A_ENV = JSON.parse(args['a-env'] ?? '{}');
-const B_ENV = JSON.parse(args['b-env'] ?? '{}');
+const ALLOC_DIR = args.alloc ? mkdtempSync(path.join(os.tmpdir(), 'showtix-alloc-')) : undefined;
+const A_ENV = withAlloc(JSON.parse(args['a-env'] ?? '{}'));
+const B_ENV = withAlloc(JSON.parse(args['b-env'] ?? '{}'));
 /** Seats the refusal case asks for: bought in the warm-up, then asked for by many buyers. */
 const HOT_SEATS = 50;
 /** Fans in the poll case's waiting room, each polling in turn. */
@@ -35,6 +46,40 @@ const median = (xs) =>
     [...xs].sort((a, b) => a - b),
     50,
   );
+
+/** A side's environment, with the allocation sampler preloaded when --alloc asks for it. */
+function withAlloc(env) {
+  if (!ALLOC_DIR) return env;
+  const nodeArgs = env.BENCH_SERVER_NODE_ARGS ?? process.env.BENCH_SERVER_NODE_ARGS ?? '';
+  const preload = `--require ${path.join(root, 'bench/alloc-sampling.cjs')}`;
+  return { ...env, BENCH_SERVER_NODE_ARGS: `${nodeArgs} ${preload}`.trim(), BENCH_ALLOC_DIR: ALLOC_DIR };
+}
+
+const until = async (done, what) => {
+  for (let i = 0; !done(); i++) {
+    if (i > 600) throw new Error(`--alloc: ${what} did not come within 60 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+/**
+ * Runs `fn` while the server `pid` samples its allocations (SIGUSR2 starts and stops it, see
+ * bench/alloc-sampling.cjs); returns the profile's summary per request of `requests`.
+ */
+async function sampled(pid, requests, fn) {
+  const marker = path.join(ALLOC_DIR, `alloc-${pid}.sampling`);
+  const count = (sampled.count[pid] = (sampled.count[pid] ?? 0) + 1);
+  const file = path.join(ALLOC_DIR, `alloc-${pid}-${count}.heapprofile`);
+  process.kill(pid, 'SIGUSR2');
+  await until(() => existsSync(marker), 'the sampler');
+  await fn();
+  process.kill(pid, 'SIGUSR2');
+  await until(() => existsSync(file), 'the allocation profile');
+  const s = summarizeAlloc(JSON.parse(readFileSync(file, 'utf8')), { requests, top: 12 });
+  rmSync(file);
+  return s;
+}
+sampled.count = {};
 
 /** Cases whose every request is by a fan of its own (a token each): purchases and joins. */
 const BUYER_CASES = ['refusal', 'success', 'join'];
@@ -170,9 +215,13 @@ async function main() {
       statesVersion: (await states.json()).version,
     };
     const cpu = { A: {}, B: {} };
+    const alloc = { A: {}, B: {} };
     const measure = async (side, c, keep) => {
-      const meter = cpuMeter({ s: servers[side].child.pid });
-      await caseRunner(c, probe, takeTokens, room)(servers[side].url);
+      const pid = servers[side].child.pid;
+      const meter = cpuMeter({ s: pid });
+      const run = () => caseRunner(c, probe, takeTokens, room)(servers[side].url);
+      if (!keep || !ALLOC_DIR) await run();
+      else (alloc[side][c] ??= []).push(await sampled(pid, REQUESTS, run));
       if (keep) (cpu[side][c] ??= []).push(Math.round(meter().s / REQUESTS));
     };
     for (let r = 0; r <= ROUNDS; r++) {
@@ -180,19 +229,7 @@ async function main() {
       const order = r % 2 ? ['B', 'A'] : ['A', 'B'];
       for (const c of CASES) for (const side of order) await measure(side, c, r > 0);
     }
-    const cases = Object.fromEntries(
-      CASES.map((c) => [
-        c,
-        {
-          a_cpu_us: cpu.A[c],
-          b_cpu_us: cpu.B[c],
-          a_median: median(cpu.A[c]),
-          b_median: median(cpu.B[c]),
-          b_over_a_median: Number((median(cpu.B[c]) / median(cpu.A[c])).toFixed(3)),
-          b_lower_rounds: cpu.A[c].filter((a, i) => cpu.B[c][i] < a).length,
-        },
-      ]),
-    );
+    const cases = Object.fromEntries(CASES.map((c) => [c, caseResult(cpu, alloc, c)]));
     const result = {
       scenario: 'ab',
       a_env: A_ENV,
@@ -205,14 +242,43 @@ async function main() {
       cases,
       at: new Date().toISOString(),
     };
-    for (const [c, v] of Object.entries(cases))
+    for (const [c, v] of Object.entries(cases)) {
       console.log(
         `${c}: A ${JSON.stringify(v.a_cpu_us)} | B ${JSON.stringify(v.b_cpu_us)}; B/A (medians) ${v.b_over_a_median}`,
       );
+      if (v.a_alloc_bytes)
+        console.log(
+          `  bytes allocated: A ${JSON.stringify(v.a_alloc_bytes)} | B ${JSON.stringify(v.b_alloc_bytes)}`,
+        );
+    }
     report(result, { save: !smoke, at: startedAt });
   } finally {
     await bench.close();
+    if (ALLOC_DIR) rmSync(ALLOC_DIR, { recursive: true, force: true });
   }
+}
+
+/** One case's CPU per request (and bytes allocated per request, with --alloc) on both sides. */
+function caseResult(cpu, alloc, c) {
+  const out = {
+    a_cpu_us: cpu.A[c],
+    b_cpu_us: cpu.B[c],
+    a_median: median(cpu.A[c]),
+    b_median: median(cpu.B[c]),
+    b_over_a_median: Number((median(cpu.B[c]) / median(cpu.A[c])).toFixed(3)),
+    b_lower_rounds: cpu.A[c].filter((a, i) => cpu.B[c][i] < a).length,
+  };
+  if (!alloc.A[c]) return out;
+  const bytes = (side) => alloc[side][c].map((s) => s.bytes);
+  return {
+    ...out,
+    a_alloc_bytes: bytes('A'),
+    b_alloc_bytes: bytes('B'),
+    b_over_a_alloc_median: Number((median(bytes('B')) / median(bytes('A'))).toFixed(3)),
+    // The last round's largest own allocations, bytes per request, by function.
+    a_alloc_top: alloc.A[c].at(-1).functions,
+    b_alloc_top: alloc.B[c].at(-1).functions,
+  };
 }
 
 runMain(main);
