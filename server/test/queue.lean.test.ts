@@ -87,6 +87,11 @@ it('refuses on the lane as the error middleware does: no token, a bad one, a sta
   expect(limited.viaLane.status).toBe(429);
   expect(limited.viaLane.headers['retry-after']).toMatch(/^\d+$/);
   expect(limited.viaLane).toEqual({ ...limited.viaKoa, id: expect.any(String) });
+  // The lane writes every answer's headers from one array: the next answer carries none of these.
+  const next = await both(poll(), await freshFan());
+  expect(next.viaLane.status).toBe(200);
+  expect(next.viaLane.headers['retry-after']).toBeUndefined();
+  expect(next.viaLane).toEqual({ ...next.viaKoa, id: expect.any(String) });
 });
 
 it('leaves every other form of the path to Koa, which answers it as before', async () => {
