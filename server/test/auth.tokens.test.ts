@@ -14,8 +14,9 @@ describe('TokenService: remembered verifications', () => {
     expect(await tokens.verify(token)).toEqual({ userId: '42', roles: ['fan'] });
     const again = await tokens.verify(token);
     expect(again).toEqual({ userId: '42', roles: ['fan'] });
-    // Each answer is its own object: a caller changing it changes nobody else's.
-    again.roles.push('admin');
+    // Every request with the token shares one principal, frozen: a caller cannot change it for the others.
+    expect(() => again.roles.push('admin')).toThrow(TypeError);
+    expect(() => Object.assign(again, { userId: '1' })).toThrow(TypeError);
     expect(await tokens.verify(token)).toEqual({ userId: '42', roles: ['fan'] });
     now.mockReturnValue(t0 + 60_000); // exp itself still passes, as fast-jwt has it
     expect((await tokens.verify(token)).userId).toBe('42');

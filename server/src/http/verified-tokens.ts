@@ -1,9 +1,9 @@
 import { setBounded } from '../bounded-map';
 
-/** What a session token's signature check established: its subject and roles, and its validity window. */
-export interface VerifiedClaims {
-  sub: string;
-  roles: readonly unknown[];
+/** What a session token's signature check established: whom it names, and its validity window. */
+export interface VerifiedClaims<P> {
+  /** The principal the token names, frozen: every request with the token is given this object. */
+  principal: P;
   /** The token is valid from nbfMs (0: no nbf claim) through expMs inclusive, as fast-jwt checks it. */
   nbfMs: number;
   expMs: number;
@@ -18,13 +18,13 @@ export interface VerifiedClaims {
  * against the same clock fast-jwt uses), so an expired token is still refused. Bounded: past
  * `max` entries the oldest is dropped (about 300 bytes an entry).
  */
-export class VerifiedTokens {
-  private readonly entries = new Map<string, VerifiedClaims>();
+export class VerifiedTokens<P> {
+  private readonly entries = new Map<string, VerifiedClaims<P>>();
 
   constructor(private readonly max: number) {}
 
   /** The claims of a token verified before, if it is still inside its validity window at nowMs. */
-  get(token: string, nowMs: number): VerifiedClaims | undefined {
+  get(token: string, nowMs: number): VerifiedClaims<P> | undefined {
     const hit = this.entries.get(token);
     if (!hit) return undefined;
     if (nowMs > hit.expMs) {
@@ -34,7 +34,7 @@ export class VerifiedTokens {
     return nowMs >= hit.nbfMs ? hit : undefined;
   }
 
-  set(token: string, claims: VerifiedClaims): void {
+  set(token: string, claims: VerifiedClaims<P>): void {
     setBounded(this.entries, token, claims, this.max);
   }
 

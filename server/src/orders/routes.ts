@@ -45,7 +45,7 @@ export function purchaseLean(orders: OrderService, tokens: TokenService, clock: 
     okStatus: 201,
     match: (pathname) => (pathname === '/api/v1/orders' ? '' : undefined),
     async handle(req) {
-      const fan = await leanFan(tokens, req);
+      const fan = leanFan(tokens, req);
       const input = parseCreateOrder(req.body);
       const key = idempotencyKey(req.header('idempotency-key'));
       return orders.create(fan.userId, input, key, clock.now(), fan.client);

@@ -63,7 +63,7 @@ export function queuePollLean(queue: QueueService, tokens: TokenService, clock: 
     route: '/api/v1/sessions/:sessionId/queue',
     match: sessionPath('/queue'),
     async handle(req) {
-      const fan = await leanFan(tokens, req);
+      const fan = leanFan(tokens, req);
       return queue.status(fan.userId, req.param, clock.now(), fan.client);
     },
   };
@@ -76,7 +76,7 @@ export function queueJoinLean(queue: QueueService, tokens: TokenService, clock: 
     route: '/api/v1/sessions/:sessionId/queue/join',
     match: sessionPath('/queue/join'),
     async handle(req) {
-      const fan = await leanFan(tokens, req);
+      const fan = leanFan(tokens, req);
       return queue.join(fan.userId, req.param, joinBody(req.body), clock.now(), fan.client);
     },
   };
