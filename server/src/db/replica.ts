@@ -36,10 +36,9 @@ function isConnectionError(err: unknown): boolean {
 }
 
 /**
- * Errors after which a read is tried again on the primary although the replica answered: it
- * lacks the database, a table or a column (a migration it has not applied yet, a replica set up
- * without one) or the grant to read it. A broken replica costs a second round trip, not a
- * failed request; a query really wrong fails on the primary the same way.
+ * Errors of a replica that answered but is not fit for this read, named in the log: it lacks the
+ * database, a table or a column (a migration it has not applied yet, a replica set up without
+ * one) or the grant to read it. Any other error of the replica is logged as what it is.
  */
 const REPLICA_UNFIT_ERRORS = new Set([
   'ER_BAD_DB_ERROR',
@@ -64,9 +63,9 @@ const isRead = (sql: unknown): boolean => {
  * Routes reads that may be a second stale (show list, admin lists, dashboard, exports) to a
  * MySQL/MariaDB replica while its lag is under maxLagMs, else to the primary. `readDb` is a Db
  * for plain SELECTs: a write, a locking read or getConnection() (a transaction) through it goes
- * to the primary, and a read that fails because the replica went away (or lacks a table, a
- * column or a grant the primary has) is run again on the primary, so a replica restart costs no
- * request. Lag is the larger of Seconds_Behind_Master
+ * to the primary, and a read the replica fails (it went away, lacks a table, a column or a
+ * grant the primary has, or errs while shutting down) is run again on the primary, so a replica
+ * restart costs no request. Lag is the larger of Seconds_Behind_Master
  * (SHOW REPLICA STATUS; a stopped SQL or IO thread reads as unknown) and the GTID lag in ms
  * (replica-lag.ts); the replica's user needs REPLICATION CLIENT (MySQL) / SLAVE MONITOR (MariaDB).
  */
@@ -216,14 +215,23 @@ export class ReplicaRouter {
         try {
           return await call(this.replica!);
         } catch (err) {
-          if (REPLICA_UNFIT_ERRORS.has((err as { code?: string })?.code ?? '')) {
-            this.o.log.warn({ err }, 'the replica cannot answer this read; the primary does');
-            return call(this.primary);
+          // Whatever the replica answered with, the primary answers: a plain read may run twice,
+          // and a query really wrong fails on the primary the same way, with the primary's error.
+          // Besides a replica gone or unfit, a replica shutting down was seen to answer a read
+          // with an error about its own temporary table (EE_DELETE).
+          if (isConnectionError(err)) {
+            // Gone (or one of its dead pooled connections): measure again now, so that a
+            // replica really down turns reads over at once.
+            void this.check();
+          } else {
+            const unfit = REPLICA_UNFIT_ERRORS.has((err as { code?: string })?.code ?? '');
+            this.o.log.warn(
+              { err },
+              unfit
+                ? 'the replica cannot answer this read; the primary does'
+                : 'the replica failed this read; the primary answers it',
+            );
           }
-          if (!isConnectionError(err)) throw err;
-          // The replica went away (or this was one of its dead pooled connections): answer from
-          // the primary and measure again now; a replica really down turns reads over at once.
-          void this.check();
           return call(this.primary);
         }
       };

@@ -122,6 +122,26 @@ it('a replica missing a table (a migration not applied there, a broken set-up): 
   }
 });
 
+it('a read the replica refuses for a reason of its own (seen: a replica shutting down answered EE_DELETE about its temporary table) is answered by the primary', async () => {
+  // Without a binary log on either side: a table on the primary, a view of a dropped table of the
+  // same name on the replica, which answers every read of it with ER_VIEW_INVALID.
+  await onPrimary(
+    `SET sql_log_bin = 0; CREATE TABLE ${NAME}.replica_odd (id INT PRIMARY KEY); INSERT INTO ${NAME}.replica_odd VALUES (7)`,
+  );
+  await onReplica(
+    `SET sql_log_bin = 0; CREATE TABLE ${NAME}.odd_base (id INT); ` +
+      `CREATE VIEW ${NAME}.replica_odd AS SELECT id FROM ${NAME}.odd_base; DROP TABLE ${NAME}.odd_base`,
+  );
+  try {
+    await caughtUp();
+    const [rows] = await env.deps.readDb.query<RowDataPacket[]>('SELECT id FROM replica_odd');
+    expect(rows.map((r) => Number(r.id))).toEqual([7]);
+  } finally {
+    await onReplica(`SET sql_log_bin = 0; DROP VIEW ${NAME}.replica_odd`);
+    await onPrimary(`SET sql_log_bin = 0; DROP TABLE ${NAME}.replica_odd`);
+  }
+});
+
 /**
  * From now on for `ms`: every read the router sends to the replica must already see `title`
  * (written longer than MAX_LAG_MS ago, so a replica without it is too far behind to be asked).
