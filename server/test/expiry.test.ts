@@ -152,4 +152,27 @@ describe('orphan sweep', () => {
     expect(retry.status).toBe('pending');
     expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
   });
+
+  it('a run goes past one batch: 250 orphans of a crashed instance are all freed by one sweep', async () => {
+    // An instance killed mid-sale can leave more holds than one batch (200) in Redis alone; the
+    // serial crash test met this now and then, and a run freed only the oldest 200.
+    const s = await createSession(env.deps, { seats: 250 });
+    const users = await createUsers(env.deps, 250);
+    for (let i = 0; i < users.length; i += 50)
+      await Promise.all(
+        users.slice(i, i + 50).map((u, j) =>
+          redisOnlyHold(env, {
+            sessionId: s.sessionId,
+            orderId: String(90_000 + i + j),
+            userId: u,
+            seatIds: [s.seatIds[i + j]!],
+          }),
+        ),
+      );
+    expect(await env.deps.inventory.availability(s.sessionId)).toBe(0);
+    env.clock.advance(60_000 + 60_001);
+    expect(await sweepOrphanHolds(expiryDeps(env.deps), [s.sessionId], env.clock.now())).toBe(250);
+    expect(await env.deps.inventory.availability(s.sessionId)).toBe(250);
+    expect(await audit(env.deps, s.sessionId, env.clock.now().getTime())).toEqual([]);
+  });
 });

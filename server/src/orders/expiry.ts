@@ -73,19 +73,33 @@ async function expireGroup(d: ExpiryDeps, ids: string[], now: Date): Promise<num
  */
 export async function sweepOrphanHolds(d: ExpiryDeps, sessionIds: string[], now: Date): Promise<number> {
   let freed = 0;
+  const started = performance.now();
   for (const sessionId of sessionIds) {
-    const stale = await d.inventory.staleHolds(sessionId, now.getTime() - d.orphanGraceMs, BATCH);
-    if (stale.length === 0) continue;
-    const status = await statusesOf(d.db, stale);
-    for (const orderId of stale) {
-      const s = status.get(orderId);
-      if (s === ORDER_STATUS.PENDING || s === ORDER_STATUS.PAID || s === ORDER_STATUS.TICKETED) continue;
-      // Never written: forget its idempotency key too, so the buyer's retry can start afresh.
-      const r = await d.inventory.release(sessionId, orderId, s === undefined);
-      if (r.kind === 'released') {
-        freed++;
-        d.log.warn({ sessionId, orderId, mysqlStatus: s ?? 'missing' }, 'orphan hold released');
-      }
+    // An instance killed mid-sale can leave more than a batch: go on while a full batch freed
+    // something (a batch of holds MySQL still owns frees nothing: the next run looks again).
+    for (;;) {
+      const stale = await d.inventory.staleHolds(sessionId, now.getTime() - d.orphanGraceMs, BATCH);
+      const batchFreed = await sweepBatch(d, sessionId, stale);
+      freed += batchFreed;
+      if (stale.length < BATCH || batchFreed === 0 || performance.now() - started > RUN_BUDGET_MS) break;
+    }
+  }
+  return freed;
+}
+
+/** Releases the holds among `stale` whose order MySQL does not hold as pending, paid or ticketed. */
+async function sweepBatch(d: ExpiryDeps, sessionId: string, stale: string[]): Promise<number> {
+  if (stale.length === 0) return 0;
+  let freed = 0;
+  const status = await statusesOf(d.db, stale);
+  for (const orderId of stale) {
+    const s = status.get(orderId);
+    if (s === ORDER_STATUS.PENDING || s === ORDER_STATUS.PAID || s === ORDER_STATUS.TICKETED) continue;
+    // Never written: forget its idempotency key too, so the buyer's retry can start afresh.
+    const r = await d.inventory.release(sessionId, orderId, s === undefined);
+    if (r.kind === 'released') {
+      freed++;
+      d.log.warn({ sessionId, orderId, mysqlStatus: s ?? 'missing' }, 'orphan hold released');
     }
   }
   return freed;
