@@ -10,8 +10,7 @@
 // profile's self time.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { frameName, placeOf } from './cpuprofile.mjs';
-import { parseArgs } from './lib.mjs';
+import { frameName, placeOf, profileArgs } from './cpuprofile.mjs';
 
 /**
  * The summary of one profile (its `head` node tree): total bytes, and bytes per request when
@@ -70,15 +69,11 @@ function print(s) {
   for (const x of s.tree) console.log(`${'  '.repeat(x.depth)}${x.pct.toFixed(1)}  ${x.name}`);
 }
 
-function main([file, ...options]) {
-  if (!file || file.startsWith('--')) {
-    console.error(
-      'usage: node bench/allocprofile.mjs <file.heapprofile> [--requests N] [--top N] [--tree PCT] [--depth N]',
-    );
-    process.exit(2);
-  }
-  const args = parseArgs(options);
-  const opt = (name, def) => (args[name] === undefined ? def : Number(args[name]));
+function main(argv) {
+  const { file, opt } = profileArgs(
+    argv,
+    'node bench/allocprofile.mjs <file.heapprofile> [--requests N] [--top N] [--tree PCT] [--depth N]',
+  );
   print(
     summarizeAlloc(JSON.parse(readFileSync(file, 'utf8')), {
       requests: opt('requests', undefined),

@@ -121,6 +121,20 @@ export function summarize(
   };
 }
 
+/**
+ * A profile reader's command line (bench/cpuprofile.mjs, bench/allocprofile.mjs): the profile's
+ * file and its numeric options; without a file, the usage line and exit status 2.
+ */
+export function profileArgs(argv, usage) {
+  const [file, ...options] = argv;
+  if (!file || file.startsWith('--')) {
+    console.error(`usage: ${usage}`);
+    process.exit(2);
+  }
+  const args = parseArgs(options);
+  return { file, opt: (name, def) => (args[name] === undefined ? def : Number(args[name])) };
+}
+
 function print(s) {
   const line = (x) => `${x.pct.toFixed(1).padStart(5)}  ${x.name}`;
   console.log(`busy ${s.busyMs} ms, idle ${s.idleMs} ms (shares below: % of busy)`);
@@ -133,15 +147,11 @@ function print(s) {
     console.log(`${'  '.repeat(x.depth)}${x.pct.toFixed(1)} ${x.selfPct.toFixed(1)}  ${x.name}`);
 }
 
-function main([file, ...options]) {
-  if (!file || file.startsWith('--')) {
-    console.error(
-      'usage: node bench/cpuprofile.mjs <file.cpuprofile> [--top N] [--tree PCT] [--depth N] [--from-ms MS --to-ms MS]',
-    );
-    process.exit(2);
-  }
-  const args = parseArgs(options);
-  const opt = (name, def) => (args[name] === undefined ? def : Number(args[name]));
+function main(argv) {
+  const { file, opt } = profileArgs(
+    argv,
+    'node bench/cpuprofile.mjs <file.cpuprofile> [--top N] [--tree PCT] [--depth N] [--from-ms MS --to-ms MS]',
+  );
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   print(
     summarize(profile, {
