@@ -170,11 +170,11 @@ export async function startWorker(
  * Why several: the event loop accepts one connection per listening socket per turn, and a turn
  * of a saturated instance takes tens of milliseconds (config/index.ts listenSockets).
  */
-async function listenApi(config: Config, create: () => Server): Promise<Server[]> {
+async function listenApi(config: Config, create: () => Server): Promise<{ servers: Server[]; port: number }> {
   const servers: Server[] = [];
   let port = config.port;
+  const reusePort = config.listenSockets > 1;
   for (let i = 0; i < config.listenSockets; i++) {
-    const reusePort = config.listenSockets > 1;
     const listen = { port, host: config.host, backlog: config.listenBacklog, reusePort };
     const s = await new Promise<Server>((resolve) => {
       const created = create().listen(listen, () => resolve(created));
@@ -185,7 +185,7 @@ async function listenApi(config: Config, create: () => Server): Promise<Server[]
     if (typeof addr === 'object' && addr) port = addr.port;
     servers.push(s);
   }
-  return servers;
+  return { servers, port };
 }
 
 export async function startServer(
@@ -196,13 +196,10 @@ export async function startServer(
   const app = createApp(deps);
   const scheduler = config.jobsEnabled && config.role === 'all' ? startJobs(deps) : undefined;
   const lane = leanLane(app, deps);
-  const servers = await listenApi(config, () => apiServer(app, deps, lane));
-  const [server] = servers;
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const { servers, port } = await listenApi(config, () => apiServer(app, deps, lane));
   return {
     deps,
-    server,
+    server: servers[0]!,
     servers,
     url: `http://${config.host}:${port}`,
     async close() {
