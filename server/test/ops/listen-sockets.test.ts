@@ -40,6 +40,8 @@ describe('LISTEN_SOCKETS: the API on several listening sockets of one port', () 
       running = await startServer(config);
     });
     afterAll(async () => {
+      // The test closes it itself; if it failed first, nothing must be left listening.
+      if (running?.servers.some((s) => s.listening)) await running.close();
       await deleteTopology(config.amqpUrl, config.amqpPrefix);
       await deleteKeys(config.redisUrl, config.redisKeyPrefix);
       await dropDatabase(config.mysqlUrl);
