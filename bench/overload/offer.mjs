@@ -7,41 +7,52 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-
-/** ms since the epoch, to the microsecond: one clock for every load-generating process. */
-const nowMs = () => performance.timeOrigin + performance.now();
+import { nowMs, pacedOffer } from './paced.mjs';
 
 /**
  * Purchases in a fixed order over all buyers: this offerer's share is every `step`-th request
- * from `start` (tokens: that share's buyers, in order). Each answer is noted as [latencyMs,
- * status, retryAfter, first, sentAt]; `first` (set by phase()): the connection's first answer,
- * whose time includes opening the connection.
+ * from `start` (tokens: that share's buyers, in order). Each call gives the next one's headers
+ * and body.
  */
-export function purchases(tour, tokens, tag, { start = 0, step = 1 } = {}) {
+export function purchaseMaker(tour, tokens, tag, { start = 0, step = 1 } = {}) {
   let next = 0;
+  return () => {
+    const k = next++;
+    const i = start + k * step;
+    const s = tour[i % tour.length];
+    const qty = 1 + (i % 2);
+    // The seats by one slice of `qty` (slicing from the offset to the end first copied up to the
+    // session's 10,000 ids per request: a fifth of an offering process's time went to its GC).
+    const at = (i * 7) % (s.seatIds.length - 2);
+    const body =
+      i % 4 === 3
+        ? { sessionId: s.id, zoneId: s.zoneId, quantity: qty }
+        : { sessionId: s.id, seatIds: s.seatIds.slice(at, at + qty) };
+    return {
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${tokens[k % tokens.length]}`,
+        'idempotency-key': `overload-${tag}-${i}`,
+      },
+      body: JSON.stringify(body),
+    };
+  };
+}
+
+/**
+ * autocannon's request of purchaseMaker's purchases. Each answer is noted as [latencyMs, status,
+ * retryAfter, first, sentAt]; `first` (set by phase()): the connection's first answer, whose time
+ * includes opening the connection.
+ */
+export function purchases(tour, tokens, tag, share) {
+  const make = purchaseMaker(tour, tokens, tag, share);
   const samples = [];
   const request = {
     method: 'POST',
     path: '/api/v1/orders',
     setupRequest: (req, ctx) => {
-      const k = next++;
-      const i = start + k * step;
-      const s = tour[i % tour.length];
-      const qty = 1 + (i % 2);
-      const body =
-        i % 4 === 3
-          ? { sessionId: s.id, zoneId: s.zoneId, quantity: qty }
-          : { sessionId: s.id, seatIds: s.seatIds.slice((i * 7) % (s.seatIds.length - 2)).slice(0, qty) };
       ctx.sentAt = nowMs();
-      return {
-        ...req,
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Bearer ${tokens[k % tokens.length]}`,
-          'idempotency-key': `overload-${tag}-${i}`,
-        },
-        body: JSON.stringify(body),
-      };
+      return { ...req, ...make() };
     },
     onResponse: (status, _body, ctx, headers) => {
       // Header names as the server wrote them ('Retry-After'): compared without case.
@@ -52,18 +63,9 @@ export function purchases(tour, tokens, tag, { start = 0, step = 1 } = {}) {
   return { request, samples };
 }
 
-/**
- * One autocannon run of purchases (`o`: its options) from this process; with its samples, this
- * process's event-loop delay over the run (ms): an answer that arrived while the loop was busy is
- * timed late by up to that much, whatever the server did.
- */
-export async function phase(url, tour, tokens, o, tag, share) {
+/** autocannon's run of purchases (closed loop, or overallRate's per-second quota per connection). */
+async function cannonRun(url, tour, tokens, o, tag, share) {
   const p = purchases(tour, tokens, tag, share);
-  const lag = monitorEventLoopDelay({ resolution: 10 });
-  lag.enable();
-  // Before autocannon starts: it builds each connection's first request (and its sentAt) at once.
-  const startedAt = nowMs();
-  const cpu0 = process.cpuUsage();
   const run = autocannon({ url, timeout: 10, requests: [p.request], ...o });
   // autocannon calls onResponse, then emits 'response' with the connection's client, at once: the
   // last sample is that client's answer. Its first answer is marked (ctx does not outlive a request).
@@ -74,18 +76,63 @@ export async function phase(url, tour, tokens, o, tag, share) {
     p.samples[p.samples.length - 1][3] = true;
   });
   const res = await run;
-  const endedAt = nowMs();
-  const cpu = process.cpuUsage(cpu0);
-  lag.disable();
   // autocannon counts a timeout (no answer within 10 s) among its errors too: counted once here.
   return {
     samples: p.samples,
-    startedAt,
+    errors: res.errors,
+    timeouts: res.timeouts,
+    sendLateP99Ms: null,
+    connectP99Ms: null,
+  };
+}
+
+/** The paced offer (paced.mjs) of purchases: `o.overallRate` req/s as a crowd's arrivals, seeded by `o.seed`. */
+function pacedRun(url, tour, tokens, o, tag, share = {}) {
+  return pacedOffer(url, {
+    path: '/api/v1/orders',
+    make: purchaseMaker(tour, tokens, tag, share),
+    connections: o.connections,
+    rate: o.overallRate,
+    seconds: o.duration,
+    seed: o.seed,
+    lane: (share.start ?? 0) * o.connections,
+  });
+}
+
+/**
+ * One run of purchases (`o`: autocannon's options; with `o.paced`, the paced offer's) from this
+ * process; with its samples, this process's event-loop delay over the run (ms): an answer that
+ * arrived while the loop was busy is timed late by up to that much, whatever the server did.
+ */
+export async function phase(url, tour, tokens, o, tag, share) {
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  // Before autocannon starts: it builds each connection's first request (and its sentAt) at once.
+  const startedAt = nowMs();
+  const cpu0 = process.cpuUsage();
+  const cannon = { ...o };
+  delete cannon.paced;
+  delete cannon.seed;
+  const res = o.paced
+    ? await pacedRun(url, tour, tokens, o, tag, share)
+    : await cannonRun(url, tour, tokens, cannon, tag, share);
+  const endedAt = nowMs();
+  const cpu = process.cpuUsage(cpu0);
+  lag.disable();
+  return {
+    samples: res.samples,
+    // The paced offer's clock starts once its connections are open.
+    startedAt: res.startedAt ?? startedAt,
     endedAt,
     // This process's CPU (µs) over the run: a child has exited by the time its /proc entry would be read.
     cpuUs: cpu.user + cpu.system,
     errors: res.errors,
     timeouts: res.timeouts,
+    // How late this process sent its paced requests (null: autocannon's offer, sent when it could).
+    sendLateP99Ms: res.sendLateP99Ms,
+    // Paced: how long opening the connections took, before the offer (null: autocannon's offer).
+    connectP99Ms: res.connectP99Ms,
+    connectMaxMs: res.connectMaxMs ?? null,
     // The histogram's samples are whole timer periods: the resolution is taken out.
     lagP99Ms: Math.max(0, lag.percentile(99) / 1e6 - 10),
     lagMaxMs: Math.max(0, lag.max / 1e6 - 10),
@@ -140,5 +187,8 @@ export async function offerFromProcesses(url, tour, tokens, o, tag, n) {
     timeouts: rs.reduce((a, r) => a + r.timeouts, 0),
     lagP99Ms: Math.max(...rs.map((r) => r.lagP99Ms)),
     lagMaxMs: Math.max(...rs.map((r) => r.lagMaxMs)),
+    sendLateP99Ms: rs[0].sendLateP99Ms === null ? null : Math.max(...rs.map((r) => r.sendLateP99Ms)),
+    connectP99Ms: rs[0].connectP99Ms === null ? null : Math.max(...rs.map((r) => r.connectP99Ms)),
+    connectMaxMs: rs[0].connectMaxMs === null ? null : Math.max(...rs.map((r) => r.connectMaxMs)),
   };
 }

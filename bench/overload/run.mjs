@@ -42,6 +42,13 @@ const CONNECTIONS = Number(args.connections ?? 1000);
 // Processes the overload is offered from: one process with all the connections timed answers
 // late by its own loop's delay (offer.mjs); the machine has 2 cores.
 const OFFERERS = Number(args.offerers ?? 2);
+// The overload's shape: 'paced' (default; paced.mjs: each connection's requests at a crowd's random
+// times, timed from when each was due) or 'quota' (autocannon's overallRate: each connection's
+// quota renewed every second, all in step, sent as fast as answered).
+const OFFER = args.offer ?? 'paced';
+if (!['paced', 'quota'].includes(OFFER)) throw new Error(`--offer paced|quota, not ${OFFER}`);
+// The paced offer's arrivals come from this seed (printed, and in the JSON: a run can be repeated).
+const SEED = Number(args.seed ?? Math.floor(Math.random() * 2 ** 31));
 
 /**
  * The server's own histogram of admitted purchases (201, 409), cumulative count per bucket bound
@@ -128,6 +135,15 @@ function stats(samples) {
     admittedP50: percentile(lat, 50),
     admittedP99: percentile(lat, 99),
     admittedP99Warm: warm.length ? percentile(warm, 99) : null,
+    // Paced: from the moment each was sent instead of due (without any wait behind its
+    // connection's previous request or for this process's timer); null for the quota offer.
+    admittedP99FromSend:
+      admitted.length && admitted[0][5] !== undefined
+        ? percentile(
+            admitted.map((x) => x[5]).sort((a, b) => a - b),
+            99,
+          )
+        : null,
     // By status, each connection's first request included (as admittedP99).
     admittedP99ByStatus: p99ByStatus(admitted),
     firstRequests: admitted.length - warm.length,
@@ -156,7 +172,13 @@ async function overload(url, serverPid, tour, tokens, offered) {
     url,
     tour,
     tokens.slice().reverse(),
-    { connections: CONNECTIONS, overallRate: offered, duration: OVERLOAD_S },
+    {
+      connections: CONNECTIONS,
+      overallRate: offered,
+      duration: OVERLOAD_S,
+      paced: OFFER === 'paced',
+      seed: SEED,
+    },
     'over',
     OFFERERS,
   );
@@ -213,6 +235,93 @@ async function warmUp(url, tour, tokens) {
   await phase(url, tour, tokens.slice(-5_000), { connections: 20, duration: 2 }, 'warm');
 }
 
+/** The run's JSON (its fields are described in the README). */
+function resultOf({
+  saturationRps,
+  satStats,
+  offered,
+  over,
+  cpu,
+  s,
+  load,
+  serverAfter,
+  serverP99,
+  a,
+  hello,
+}) {
+  const answered = Object.values(s.statuses).reduce((x, y) => x + y, 0);
+  return {
+    scenario: 'overload',
+    buyers: BUYERS,
+    connections: CONNECTIONS,
+    saturation_rps: saturationRps,
+    saturation_p99_ms: Number(satStats.admittedP99.toFixed(1)),
+    offered_rps: offered,
+    offer: OFFER,
+    seed: OFFER === 'paced' ? SEED : null,
+    sent_rps: Math.round(over.samples.length / over.seconds),
+    sent_peak_tenth_share: peakTenthShare(over.samples, over.startedAt),
+    sent_10ms_p99_over_mean: burst10ms(over.samples, over.startedAt),
+    cpu_cores: coresUsed(cpu, over.seconds),
+    admitted: s.admitted,
+    admitted_rps: Math.round(s.admitted / over.seconds),
+    admitted_p50_ms: Number(s.admittedP50.toFixed(1)),
+    admitted_p99_ms: Number(s.admittedP99.toFixed(1)),
+    // The same without each connection's first request (whose time includes opening the
+    // connection while 1,000 open at once): what a client already connected waits. Reported
+    // beside admitted_p99_ms, never instead of it.
+    admitted_p99_ms_after_connect: s.admittedP99Warm === null ? null : Number(s.admittedP99Warm.toFixed(1)),
+    admitted_first_requests: s.firstRequests,
+    // Paced: the admitted p99 timed from each request's sending instead of from when it was due
+    // (reported beside admitted_p99_ms, never instead of it).
+    admitted_p99_ms_from_send:
+      s.admittedP99FromSend === null ? null : Number(s.admittedP99FromSend.toFixed(1)),
+    ...firstAnswers(s.firstAnswers),
+    admitted_p99_ms_by_status: s.admittedP99ByStatus,
+    // The server's histogram bucket (ms) that holds its p99 of the same requests (null: past 2.5 s).
+    server_admitted_p99_le_ms: serverP99,
+    inflight_limit_end: serverAfter.inflightLimit,
+    // The server's event-loop delay over the overload (ms): what every admitted request waits
+    // for at each of its steps (reading, Redis's reply, MySQL's, writing).
+    server_loop_lag_p99_ms: serverAfter.lagP99Ms,
+    server_loop_lag_max_ms: serverAfter.lagMaxMs,
+    // The server's CPU per answer over the overload (admitted and refused together), and the
+    // hello-world's at the same connections: an early 503 cannot cost much less than the latter.
+    server_cpu_us_per_answer: Math.round(cpu.server / Math.max(1, answered)),
+    hello_rps_at_connections: Math.round(hello.rps),
+    hello_cpu_us_at_connections: Number(hello.cpuUs.toFixed(1)),
+    // offered_rps × hello_cpu_us_at_connections: the share of one core (the server's one event
+    // loop) the offered requests would take if each cost only a hello-world answer. An admitted
+    // request waits for the loop at each of its steps, so its p99 needs this well below 1.
+    offered_at_hello_cost_cores: Number(((offered * hello.cpuUs) / 1e6).toFixed(2)),
+    offerers: OFFERERS,
+    // The worst offering process's own event-loop delay while it offered the load (ms): an
+    // answer that arrived while its loop was busy is timed late by up to this much.
+    loadgen_lag_p99_ms: Number(over.lagP99Ms.toFixed(1)),
+    loadgen_lag_max_ms: Number(over.lagMaxMs.toFixed(1)),
+    // Paced: how late the offering processes sent requests after they were due (p99, ms; the
+    // worst process). Counted in every latency above, which runs from when a request was due.
+    send_late_p99_ms: over.sendLateP99Ms === null ? null : Number(over.sendLateP99Ms.toFixed(1)),
+    // Paced: opening the 1,000 connections, all at once before the offer (a GET /livez each; the
+    // worst process's p99 and max, ms). The quota offer opens them with its first requests instead.
+    connect_p99_ms: over.connectP99Ms === null ? null : Number(over.connectP99Ms.toFixed(1)),
+    connect_max_ms: over.connectMaxMs === null ? null : Number(over.connectMaxMs.toFixed(1)),
+    refused_503: s.refused503,
+    refused_429: s.refused429,
+    refusals_without_retry_after: s.noRetryAfter,
+    errors_other: s.other + over.errors,
+    // Of errors_other: requests with no answer within autocannon's 10 s (the rest: socket errors).
+    timeouts: over.timeouts,
+    statuses: s.statuses,
+    sold: a.sold,
+    oversold: a.oversoldSessions,
+    double_sold: a.doubleSold,
+    load_avg_1m: Number(load.toFixed(2)),
+    cores: os.cpus().length,
+    at: new Date().toISOString(),
+  };
+}
+
 async function main() {
   const startedAt = new Date().toISOString();
   // One address: per-address limits off; per-user limits and shedding as configured (defaults).
@@ -231,7 +340,7 @@ async function main() {
     const saturationRps = Math.round(satStats.admitted / SATURATE_S);
     const offered = args['offered-rps'] ? Number(args['offered-rps']) : 2 * saturationRps;
     console.log(
-      `saturation: ${saturationRps} purchase req/s; offering ${offered} req/s for ${OVERLOAD_S} s ...`,
+      `saturation: ${saturationRps} purchase req/s; offering ${offered} req/s for ${OVERLOAD_S} s (${OFFER}, seed ${SEED}) ...`,
     );
     const { over, cpu, s, load, serverAfter, serverP99 } = await overload(
       url,
@@ -243,64 +352,19 @@ async function main() {
     const a = await audit(deps, tour);
     await server.stop();
     const hello = await helloAtConnections();
-    const answered = Object.values(s.statuses).reduce((x, y) => x + y, 0);
-    const result = {
-      scenario: 'overload',
-      buyers: BUYERS,
-      connections: CONNECTIONS,
-      saturation_rps: saturationRps,
-      saturation_p99_ms: Number(satStats.admittedP99.toFixed(1)),
-      offered_rps: offered,
-      sent_rps: Math.round(over.samples.length / over.seconds),
-      sent_peak_tenth_share: peakTenthShare(over.samples, over.startedAt),
-      sent_10ms_p99_over_mean: burst10ms(over.samples, over.startedAt),
-      cpu_cores: coresUsed(cpu, over.seconds),
-      admitted: s.admitted,
-      admitted_rps: Math.round(s.admitted / over.seconds),
-      admitted_p50_ms: Number(s.admittedP50.toFixed(1)),
-      admitted_p99_ms: Number(s.admittedP99.toFixed(1)),
-      // The same without each connection's first request (whose time includes opening the
-      // connection while 1,000 open at once): what a client already connected waits. Reported
-      // beside admitted_p99_ms, never instead of it.
-      admitted_p99_ms_after_connect: s.admittedP99Warm === null ? null : Number(s.admittedP99Warm.toFixed(1)),
-      admitted_first_requests: s.firstRequests,
-      ...firstAnswers(s.firstAnswers),
-      admitted_p99_ms_by_status: s.admittedP99ByStatus,
-      // The server's histogram bucket (ms) that holds its p99 of the same requests (null: past 2.5 s).
-      server_admitted_p99_le_ms: serverP99,
-      inflight_limit_end: serverAfter.inflightLimit,
-      // The server's event-loop delay over the overload (ms): what every admitted request waits
-      // for at each of its steps (reading, Redis's reply, MySQL's, writing).
-      server_loop_lag_p99_ms: serverAfter.lagP99Ms,
-      server_loop_lag_max_ms: serverAfter.lagMaxMs,
-      // The server's CPU per answer over the overload (admitted and refused together), and the
-      // hello-world's at the same connections: an early 503 cannot cost much less than the latter.
-      server_cpu_us_per_answer: Math.round(cpu.server / Math.max(1, answered)),
-      hello_rps_at_connections: Math.round(hello.rps),
-      hello_cpu_us_at_connections: Number(hello.cpuUs.toFixed(1)),
-      // offered_rps × hello_cpu_us_at_connections: the share of one core (the server's one event
-      // loop) the offered requests would take if each cost only a hello-world answer. An admitted
-      // request waits for the loop at each of its steps, so its p99 needs this well below 1.
-      offered_at_hello_cost_cores: Number(((offered * hello.cpuUs) / 1e6).toFixed(2)),
-      offerers: OFFERERS,
-      // The worst offering process's own event-loop delay while it offered the load (ms): an
-      // answer that arrived while its loop was busy is timed late by up to this much.
-      loadgen_lag_p99_ms: Number(over.lagP99Ms.toFixed(1)),
-      loadgen_lag_max_ms: Number(over.lagMaxMs.toFixed(1)),
-      refused_503: s.refused503,
-      refused_429: s.refused429,
-      refusals_without_retry_after: s.noRetryAfter,
-      errors_other: s.other + over.errors,
-      // Of errors_other: requests with no answer within autocannon's 10 s (the rest: socket errors).
-      timeouts: over.timeouts,
-      statuses: s.statuses,
-      sold: a.sold,
-      oversold: a.oversoldSessions,
-      double_sold: a.doubleSold,
-      load_avg_1m: Number(load.toFixed(2)),
-      cores: os.cpus().length,
-      at: new Date().toISOString(),
-    };
+    const result = resultOf({
+      saturationRps,
+      satStats,
+      offered,
+      over,
+      cpu,
+      s,
+      load,
+      serverAfter,
+      serverP99,
+      a,
+      hello,
+    });
     console.log(summary(result));
     report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.errors_other || result.refusals_without_retry_after)
