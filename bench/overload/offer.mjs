@@ -87,7 +87,7 @@ async function cannonRun(url, tour, tokens, o, tag, share) {
 }
 
 /** The paced offer (paced.mjs) of purchases: `o.overallRate` req/s as a crowd's arrivals, seeded by `o.seed`. */
-function pacedRun(url, tour, tokens, o, tag, share = {}) {
+function pacedRun(url, tour, tokens, o, tag, share = {}, ready = undefined) {
   return pacedOffer(url, {
     path: '/api/v1/orders',
     make: purchaseMaker(tour, tokens, tag, share),
@@ -96,6 +96,7 @@ function pacedRun(url, tour, tokens, o, tag, share = {}) {
     seconds: o.duration,
     seed: o.seed,
     lane: (share.start ?? 0) * o.connections,
+    ready,
   });
 }
 
@@ -103,8 +104,9 @@ function pacedRun(url, tour, tokens, o, tag, share = {}) {
  * One run of purchases (`o`: autocannon's options; with `o.paced`, the paced offer's) from this
  * process; with its samples, this process's event-loop delay over the run (ms): an answer that
  * arrived while the loop was busy is timed late by up to that much, whatever the server did.
+ * `ready`: the paced offer's start, once its connections are open (offer-child.mjs).
  */
-export async function phase(url, tour, tokens, o, tag, share) {
+export async function phase(url, tour, tokens, o, tag, share, ready) {
   const lag = monitorEventLoopDelay({ resolution: 10 });
   lag.enable();
   // Before autocannon starts: it builds each connection's first request (and its sentAt) at once.
@@ -114,7 +116,7 @@ export async function phase(url, tour, tokens, o, tag, share) {
   delete cannon.paced;
   delete cannon.seed;
   const res = o.paced
-    ? await pacedRun(url, tour, tokens, o, tag, share)
+    ? await pacedRun(url, tour, tokens, o, tag, share, ready)
     : await cannonRun(url, tour, tokens, cannon, tag, share);
   const endedAt = nowMs();
   const cpu = process.cpuUsage(cpu0);
@@ -150,11 +152,19 @@ const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'offer-chi
 export async function offerFromProcesses(url, tour, tokens, o, tag, n) {
   const kids = Array.from({ length: n }, () => fork(child, { serialization: 'advanced' }));
   const opts = { ...o, connections: Math.round(o.connections / n) };
+  let ready = 0;
   if (o.overallRate) opts.overallRate = Math.round(o.overallRate / n);
   const shares = kids.map(
     (kid, c) =>
       new Promise((resolve, reject) => {
-        kid.once('message', resolve);
+        // A paced share says when its connections are open; all open, each is told the one time
+        // its offer starts, so that the shares run together. Its next message is its share's result.
+        kid.on('message', (m) => {
+          if (!m.ready) return resolve(m);
+          if (++ready < n) return;
+          const go = nowMs() + 20;
+          for (const k of kids) k.send({ go });
+        });
         // 'close' comes after the process ended and its IPC channel closed, so after its message.
         kid.once('close', (code, signal) =>
           reject(new Error(`offer process ${c} ended without its share (${signal ?? `exit ${code}`})`)),

@@ -1,9 +1,10 @@
-// A paced open-loop offer (bench/overload): requests arrive as a crowd's do, each connection's at
-// times of its own (a Poisson process of rate / connections: exponential gaps, from a seeded
-// generator), whatever the answers' latency. Each answer is timed from the moment its request was
-// due, not from when it could be sent: a request due while its connection still waits for the
-// previous answer waits too, and that wait counts (no coordinated omission), as does this
-// process's own lateness in sending it (reported apart as sendLateP99Ms).
+// A paced open-loop offer (bench/overload): requests arrive as a crowd's do, at random times (a
+// Poisson process of the offered rate: exponential gaps from a seeded generator), whatever the
+// answers' latency, and each goes out on any of the open connections that is free (undici's Pool),
+// as a proxy's pool of kept-alive upstream connections carries a crowd to an instance. Each
+// answer is timed from the moment its request was due, not from when it could be sent: a request
+// due while every connection was busy, or while this process was late, waits, and that wait
+// counts (no coordinated omission); its lateness in sending is reported apart (sendLateP99Ms).
 //
 // Why not autocannon's overallRate: it renews a quota per connection every second, and every
 // connection's second starts together, so each connection sends its whole quota at the start of
@@ -11,7 +12,7 @@
 // offer comes in its first tenth: at 2,000 req/s on 1,000 connections (0.56 of the saturating
 // rate) 30% of each second's requests came in its busiest tenth, and the admitted p99 was 218 ms
 // after connect with the server at 0.42 of a core (2026-12-05).
-import { Client, errors as undiciErrors } from 'undici';
+import { Pool, errors as undiciErrors } from 'undici';
 
 /** ms since the epoch, to the microsecond: one clock for every load-generating process. */
 export const nowMs = () => performance.timeOrigin + performance.now();
@@ -30,98 +31,102 @@ export function seeded(seed) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Offers `rate` req/s over `connections` for `seconds` to `url` + `path` (POST; `make()` gives each
- * request's headers and body). `lane` numbers this process's connections apart from other
- * processes' (their seeds). Resolves with the samples [latencyMs from due, status, retryAfter,
- * first, dueAt, latencyMs from sending], the errors (timeouts among them), and this process's
- * lateness in sending.
- */
-export async function pacedOffer(
-  url,
-  { path, make, connections, rate, seconds, seed, lane = 0, timeoutMs = 10_000 },
-) {
-  const meanGapMs = (1000 * connections) / rate;
-  const samples = [];
-  const lateMs = [];
-  let errors = 0;
-  let timeouts = 0;
-  // Every connection is open before the offer's clock starts (a GET /livez each, all at once),
-  // as an instance behind a proxy with kept-alive upstream connections sees its crowd; how long
-  // they took is reported (connectMs), apart from the offer.
-  const clients = Array.from({ length: connections }, () => newClient(url, timeoutMs));
-  const connectMs = await Promise.all(clients.map((client) => opened(client)));
-  connectMs.sort((a, b) => a - b);
-  const startedAt = nowMs();
-  const endAt = startedAt + seconds * 1000;
-
-  async function connection(c) {
-    const random = seeded(seed + 7919 * (lane + c));
-    const gap = () => -Math.log(1 - random()) * meanGapMs;
-    const client = clients[c];
-    let due = startedAt + gap();
-    let first = true;
-    try {
-      while (due < endAt) {
-        // Again while early: a timer counts from the loop's clock of its turn, which may lag.
-        for (let wait = due - nowMs(); wait > 0; wait = due - nowMs()) await sleep(Math.ceil(wait));
-        const sentAt = nowMs();
-        lateMs.push(Math.max(0, sentAt - due));
-        try {
-          const res = await client.request({ method: 'POST', path, ...make() });
-          await res.body.dump();
-          const at = nowMs();
-          samples.push([
-            at - due,
-            res.statusCode,
-            res.headers['retry-after'] !== undefined,
-            first,
-            due,
-            at - sentAt,
-          ]);
-        } catch (err) {
-          errors++;
-          if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError)
-            timeouts++;
-        }
-        first = false;
-        due += gap();
-      }
-    } finally {
-      await client.destroy();
-    }
-  }
-
-  await Promise.all(Array.from({ length: connections }, (_, c) => connection(c)));
-  lateMs.sort((a, b) => a - b);
-  return {
-    samples,
-    startedAt,
-    endedAt: nowMs(),
-    errors,
-    timeouts,
-    sendLateP99Ms: p99(lateMs),
-    connectP99Ms: p99(connectMs),
-    connectMaxMs: connectMs[connectMs.length - 1] ?? 0,
-  };
-}
-
 const p99 = (sorted) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))] : 0;
 
-/** One connection, one request at a time (no pipelining). */
-const newClient = (url, timeoutMs) =>
-  new Client(url, {
+/**
+ * Offers `rate` req/s over `connections` for `seconds` to `url` + `path` (POST; `make()` gives each
+ * request's headers and body); `seed` (and `lane`, which tells processes sharing an offer apart)
+ * gives its arrival times; `ready()`, once the connections are open, resolves with the time the
+ * offer starts (processes sharing an offer wait for each other). Resolves with the samples [latencyMs from due, status, retryAfter,
+ * first (always false: the connections were opened before), dueAt, latencyMs from handing it to
+ * the pool (which holds it while every connection is busy)], the
+ * errors (timeouts among them), this process's lateness in sending, and how long opening the
+ * connections took.
+ */
+export async function pacedOffer(
+  url,
+  { path, make, connections, rate, seconds, seed, lane = 0, timeoutMs = 10_000, ready = async () => nowMs() },
+) {
+  const pool = new Pool(url, {
+    connections,
     pipelining: 1,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     connectTimeout: timeoutMs,
   });
+  const samples = [];
+  const lateMs = [];
+  const failures = { errors: 0, timeouts: 0 };
+  try {
+    // Every connection is open before the offer's clock starts (a GET /livez each, all at once),
+    // as an instance behind a proxy with kept-alive upstream connections sees its crowd; how long
+    // that took is reported (connectMs), apart from the offer.
+    const connectMs = await Promise.all(Array.from({ length: connections }, () => opened(pool)));
+    connectMs.sort((a, b) => a - b);
+    // Processes sharing an offer start its clock together, once all are connected (`ready`).
+    const startedAt = await ready();
+    const send = async (due) => {
+      const sentAt = nowMs();
+      lateMs.push(sentAt - due);
+      try {
+        const res = await pool.request({ method: 'POST', path, ...make() });
+        await res.body.dump();
+        const at = nowMs();
+        samples.push([
+          at - due,
+          res.statusCode,
+          res.headers['retry-after'] !== undefined,
+          false,
+          due,
+          at - sentAt,
+        ]);
+      } catch (err) {
+        failures.errors++;
+        if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError)
+          failures.timeouts++;
+      }
+    };
+    const sent = await arrivals(startedAt, seconds, rate, seeded(seed + 7919 * lane), send);
+    await Promise.all(sent);
+    lateMs.sort((a, b) => a - b);
+    return {
+      samples,
+      startedAt,
+      endedAt: nowMs(),
+      ...failures,
+      sendLateP99Ms: p99(lateMs),
+      connectP99Ms: p99(connectMs),
+      connectMaxMs: connectMs[connectMs.length - 1] ?? 0,
+    };
+  } finally {
+    await pool.destroy();
+  }
+}
 
-/** Opens the client's connection with a GET /livez; resolves with how long it took (ms). */
-async function opened(client) {
+/**
+ * Calls `send(dueAt)` for each arrival of a Poisson process of `rate` per second over `seconds`
+ * from `startedAt`, every arrival due by now at once; resolves with their promises.
+ */
+async function arrivals(startedAt, seconds, rate, random, send) {
+  const meanGapMs = 1000 / rate;
+  const gap = () => -Math.log(1 - random()) * meanGapMs;
+  const endAt = startedAt + seconds * 1000;
+  const sent = [];
+  let due = startedAt + gap();
+  while (due < endAt) {
+    // Again while early: a timer counts from the loop's clock of its turn, which may lag.
+    for (let wait = due - nowMs(); wait > 0; wait = due - nowMs()) await sleep(Math.ceil(wait));
+    const now = nowMs();
+    for (; due <= now && due < endAt; due += gap()) sent.push(send(due));
+  }
+  return sent;
+}
+
+/** Opens one of the pool's connections with a GET /livez; resolves with how long it took (ms). */
+async function opened(pool) {
   const at = nowMs();
-  const res = await client.request({ method: 'GET', path: '/livez' });
+  const res = await pool.request({ method: 'GET', path: '/livez' });
   await res.body.dump();
   if (res.statusCode !== 200) throw new Error(`GET /livez answered ${res.statusCode} while connecting`);
   return nowMs() - at;

@@ -207,9 +207,10 @@ function helloAtConnections() {
  * from these answers.
  */
 const firstAnswers = (sorted) => ({
-  first_answer_p50_ms: Number(percentile(sorted, 50).toFixed(1)),
-  first_answer_p90_ms: Number(percentile(sorted, 90).toFixed(1)),
-  first_answer_max_ms: Number(sorted[sorted.length - 1].toFixed(1)),
+  // null with the paced offer: its connections open before it (connect_p99_ms, connect_max_ms).
+  first_answer_p50_ms: sorted.length ? Number(percentile(sorted, 50).toFixed(1)) : null,
+  first_answer_p90_ms: sorted.length ? Number(percentile(sorted, 90).toFixed(1)) : null,
+  first_answer_max_ms: sorted.length ? Number(sorted[sorted.length - 1].toFixed(1)) : null,
   listen_sockets: Number(process.env.LISTEN_SOCKETS ?? 1),
 });
 

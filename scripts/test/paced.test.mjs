@@ -1,7 +1,8 @@
 // bench/overload/paced.mjs: the overload's paced offer against stand-in HTTP servers. It offers
 // the rate it is given, evenly (not in per-second bursts), its connections opened before its
-// clock starts, and it times each answer from when the request was due: a request due while its
-// connection waited for a slow answer counts that wait (no coordinated omission).
+// clock starts, and it times each answer from when the request was due: a request due while
+// every connection waited for an answer counts that wait (no coordinated omission), and a free
+// connection takes a request at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -18,10 +19,13 @@ async function standIn(answer) {
       answer(req, res, posts++);
     });
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     posts: () => posts,
+    connections: () => connections,
     close: () => new Promise((r) => server.close(r)),
   };
 }
@@ -61,6 +65,7 @@ test('offers the rate evenly over its connections, opened before the clock start
     // Connections opened before the clock: no request was due before it started.
     assert.ok(r.samples.every((x) => x[4] >= r.startedAt));
     assert.ok(r.connectMaxMs > 0 && r.connectP99Ms <= r.connectMaxMs);
+    assert.equal(s.connections(), 20, 'every connection opened, and no other');
     // Every refusal seen with its Retry-After, and each sample timed from due ≥ from sending.
     assert.ok(r.samples.filter((x) => x[1] === 503).every((x) => x[2] === true));
     assert.ok(r.samples.filter((x) => x[1] === 201).every((x) => x[2] === false));
@@ -70,29 +75,59 @@ test('offers the rate evenly over its connections, opened before the clock start
   }
 });
 
-test('a request due while its connection waits for a slow answer counts the wait', async () => {
-  // One connection, 50 requests/s: the first answer takes 400 ms, the others none. The requests
-  // due meanwhile go out after it, late, and their latency runs from when they were due.
-  const s = await standIn((req, res, n) => {
-    if (n === 0) setTimeout(() => res.writeHead(201).end('{}'), 400);
-    else res.writeHead(201).end('{}');
-  });
+test('a request due while every connection is busy counts the wait; a free connection takes it at once', async () => {
+  // The first answer takes 400 ms, the others none. On one connection, the requests due meanwhile
+  // go out after it, and their latency runs from when they were due; on four, the others go out
+  // on the free connections and are answered at once.
+  const slowFirst = () =>
+    standIn((req, res, n) => {
+      if (n === 0) setTimeout(() => res.writeHead(201).end('{}'), 400);
+      else res.writeHead(201).end('{}');
+    });
+  const one = await slowFirst();
   try {
-    const r = await pacedOffer(s.url, { path: '/o', make, connections: 1, rate: 50, seconds: 1.5, seed: 3 });
-    const late = r.samples.slice(1, 4);
-    assert.ok(r.samples[0][0] >= 390, `first ${r.samples[0][0]} ms`);
-    // The next requests were due during the first's 400 ms: each waited, and it counts.
-    for (const x of late) assert.ok(x[0] > 50 && x[0] - x[5] > 40, JSON.stringify(x));
-    assert.ok(r.sendLateP99Ms > 100, `sent late by ${r.sendLateP99Ms} ms at p99`);
+    const r = await pacedOffer(one.url, {
+      path: '/o',
+      make,
+      connections: 1,
+      rate: 50,
+      seconds: 1.5,
+      seed: 3,
+    });
+    const byDue = r.samples.slice().sort((a, b) => a[4] - b[4]);
+    assert.ok(byDue[0][0] >= 390, `first ${byDue[0][0]} ms`);
+    const waited = byDue.filter((x) => x[4] < byDue[0][4] + 300).slice(1);
+    assert.ok(waited.length >= 3, `${waited.length} requests due during the slow answer`);
+    for (const x of waited) assert.ok(x[0] > 90, JSON.stringify(x));
   } finally {
-    await s.close();
+    await one.close();
+  }
+  const four = await slowFirst();
+  try {
+    const r = await pacedOffer(four.url, {
+      path: '/o',
+      make,
+      connections: 4,
+      rate: 50,
+      seconds: 1.5,
+      seed: 3,
+    });
+    const byDue = r.samples.slice().sort((a, b) => a[4] - b[4]);
+    assert.ok(byDue[0][0] >= 390, `first ${byDue[0][0]} ms`);
+    for (const x of byDue.slice(1)) assert.ok(x[0] < 90, JSON.stringify(x));
+    assert.equal(four.connections(), 4);
+  } finally {
+    await four.close();
   }
 });
 
 test('processes share a paced offer: each its n-th requests, the whole rate between them', async () => {
   const seen = [];
+  const firstAt = new Map();
   const s = await standIn((req, res) => {
-    seen.push(Number(/-(\d+)$/.exec(req.headers['idempotency-key'])[1]));
+    const i = Number(/-(\d+)$/.exec(req.headers['idempotency-key'])[1]);
+    seen.push(i);
+    if (!firstAt.has(i % 2)) firstAt.set(i % 2, performance.now());
     res.writeHead(201).end('{}');
   });
   try {
@@ -107,6 +142,8 @@ test('processes share a paced offer: each its n-th requests, the whole rate betw
         seen.some((i) => i % 2 === c),
         `process ${c} sent nothing`,
       );
+    // Both started together, once both were connected (each alone would start at its own time).
+    assert.ok(Math.abs(firstAt.get(0) - firstAt.get(1)) < 150, JSON.stringify([...firstAt]));
     assert.equal(r.samples.length, seen.length);
     assert.ok(r.sendLateP99Ms !== null && r.connectP99Ms !== null);
   } finally {
