@@ -249,6 +249,7 @@ function resultOf({
   serverP99,
   a,
   hello,
+  shedding,
 }) {
   const answered = Object.values(s.statuses).reduce((x, y) => x + y, 0);
   return {
@@ -296,6 +297,8 @@ function resultOf({
     // request waits for the loop at each of its steps, so its p99 needs this well below 1.
     offered_at_hello_cost_cores: Number(((offered * hello.cpuUs) / 1e6).toFixed(2)),
     offerers: OFFERERS,
+    // The server's shedding as configured (SHED_*: its bounds of loop delay and requests in flight).
+    shedding,
     // The worst offering process's own event-loop delay while it offered the load (ms): an
     // answer that arrived while its loop was busy is timed late by up to this much.
     loadgen_lag_p99_ms: Number(over.lagP99Ms.toFixed(1)),
@@ -365,6 +368,7 @@ async function main() {
       serverP99,
       a,
       hello,
+      shedding: bench.config.shedding,
     });
     console.log(summary(result));
     report(result, { save: !smoke, at: startedAt });
