@@ -10,10 +10,13 @@ const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
  */
 const Env = z.object({
   SHED_EVENT_LOOP_LAG_MS: int(150),
-  // About 0.1 s of work in flight: one instance serves roughly 2,500 purchases/s on two cores,
-  // so 256 waiting requests already cost a newcomer ~100 ms. The earlier 1,000 was never reached
-  // by 1,000 connections and let admitted requests wait seconds (issue 14's overload run).
-  SHED_INFLIGHT_MAX: int(256),
+  // About 25 ms of work in flight: one instance serves 4,000-5,800 purchases/s (issue 14's
+  // overload runs, 2026-12-05), and by Little's law each admitted request waits about (in flight)
+  // / (throughput). With its own core and an even offer of 7,000/s, 256 in flight gave a loop
+  // delay of 65 ms and a p99 past 100 ms on the server's own histogram; 128 gave 32 ms and a p99
+  // within 100 (64: 19 ms, within 50, but fewer admitted). The benches' closed loops (100
+  // connections) stay under it. The earlier 1,000, then 256, let admitted requests wait seconds.
+  SHED_INFLIGHT_MAX: int(128),
   // Optional: below the bound above, follow the latency admitted requests get, so that 9 in 10
   // of them are answered within this (by Little's law: throughput x this many in flight). Off
   // (0) by default: a purchase's own floor is MySQL's group commit, not the requests in flight,
