@@ -2,7 +2,7 @@
 // processes of their own (offerFromProcesses): one load generator with 1,000 connections timed
 // its answers late by its own event loop's delay (p99 46 ms, max 130 ms, 2026-12-04), so
 // the offer is shared among a few processes and each reports its loop's delay beside the samples.
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -148,9 +148,13 @@ const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'offer-chi
  * buyers, and 1/n of the connections and of the offered rate. Resolves with the samples of all,
  * their CPU and errors summed, the worst loop delay of any; rejects as soon as one process ends
  * without its share (an error, a signal), and then stops the others, so none is left offering.
+ * `pinCore`: each process runs on that core alone (taskset).
  */
-export async function offerFromProcesses(url, tour, tokens, o, tag, n) {
+export async function offerFromProcesses(url, tour, tokens, o, tag, n, pinCore = undefined) {
   const kids = Array.from({ length: n }, () => fork(child, { serialization: 'advanced' }));
+  // Every thread of each offering process on that core (overload --pin).
+  if (pinCore !== undefined)
+    for (const kid of kids) execFileSync('taskset', ['-a', '-p', '-c', String(pinCore), String(kid.pid)]);
   const opts = { ...o, connections: Math.round(o.connections / n) };
   let ready = 0;
   if (o.overallRate) opts.overallRate = Math.round(o.overallRate / n);

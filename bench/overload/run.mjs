@@ -12,6 +12,7 @@
 // bench/results/. Usage: npm run bench -- --scenario overload
 //   [--buyers 150000 --saturate-s 6 --overload-s 12 --connections 1000 --smoke]
 //   [--offerers 2: processes that offer the overload, each 1/N of the connections and the rate]
+//   [--pin: the server alone on core 0, the offering processes on core 1]
 //   [--offered-rps N: offer this instead of twice the saturation measured in this run, so that two
 //    runs on a busy shared machine, whose saturation differs from run to run, offer the same load]
 import os from 'node:os';
@@ -49,6 +50,11 @@ const OFFER = args.offer ?? 'paced';
 if (!['paced', 'quota'].includes(OFFER)) throw new Error(`--offer paced|quota, not ${OFFER}`);
 // The paced offer's arrivals come from this seed (printed, and in the JSON: a run can be repeated).
 const SEED = Number(args.seed ?? Math.floor(Math.random() * 2 ** 31));
+// --pin: the server (and the hello-world) alone on core 0, the offering processes on core 1
+// (MariaDB, Redis and this process stay where the system puts them): the server's own latency
+// without a neighbour taking its core.
+const PIN = args.pin === true;
+const pin = PIN ? { pinCore: 0 } : {};
 
 /**
  * The server's own histogram of admitted purchases (201, 409), cumulative count per bucket bound
@@ -181,6 +187,7 @@ async function overload(url, serverPid, tour, tokens, offered) {
     },
     'over',
     OFFERERS,
+    PIN ? 1 : undefined,
   );
   const cpu = { ...meter(), loadgen: over.cpuUs };
   const load = Math.max(load1, os.loadavg()[0]);
@@ -196,7 +203,7 @@ async function overload(url, serverPid, tour, tokens, offered) {
  */
 function helloAtConnections() {
   console.log(`measuring the Koa hello-world at ${CONNECTIONS} connections ...`);
-  return helloCeiling({ connections: CONNECTIONS, seconds: smoke ? 2 : 6 });
+  return helloCeiling({ connections: CONNECTIONS, seconds: smoke ? 2 : 6, ...pin });
 }
 
 /**
@@ -297,6 +304,7 @@ function resultOf({
     // request waits for the loop at each of its steps, so its p99 needs this well below 1.
     offered_at_hello_cost_cores: Number(((offered * hello.cpuUs) / 1e6).toFixed(2)),
     offerers: OFFERERS,
+    pinned: PIN,
     // The server's shedding as configured (SHED_*: its bounds of loop delay and requests in flight).
     shedding,
     // The worst offering process's own event-loop delay while it offered the load (ms): an
@@ -335,7 +343,7 @@ async function main() {
     console.log(`seeding: ${SESSIONS} sessions x (10,000 seats + 10,000-unit zone), ${BUYERS} buyers`);
     const tour = await seedTour(deps, { sessions: SESSIONS, seatsPerSession: 10_000, zoneCapacity: 10_000 });
     const tokens = await seedUsers(deps, BUYERS);
-    const server = await bench.startServer();
+    const server = await bench.startServer(pin);
     await warmUp(url, tour, tokens);
 
     console.log(`saturating: 100 connections, closed loop, ${SATURATE_S} s ...`);
