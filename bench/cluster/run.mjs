@@ -9,7 +9,7 @@
 // (small by default: it finishes in a few minutes on a shared 2-core machine).
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
-import { parseArgs, percentile, postOrders, report, root, runMain } from '../lib.mjs';
+import { parseArgs, percentile, postOrders, report, rng, root, runMain } from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 import { audit } from '../flash-sale/audit.mjs';
 import { startTopology } from '../../scripts/cluster.mjs';
@@ -28,13 +28,7 @@ const CONNECTIONS = Number(args.connections ?? 64);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function bodiesFor(tour, n, seed) {
-  let a = seed >>> 0;
-  const rnd = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rnd = rng(seed);
   return Array.from({ length: n }, () => {
     const s = tour[rnd() < 0.6 ? 0 : 1];
     const qty = 1 + Math.floor(rnd() * 4);

@@ -13,21 +13,10 @@
 // rate) 30% of each second's requests came in its busiest tenth, and the admitted p99 was 218 ms
 // after connect with the server at 0.42 of a core (2026-12-05).
 import { Pool, errors as undiciErrors } from 'undici';
+import { rng } from '../lib.mjs';
 
 /** ms since the epoch, to the microsecond: one clock for every load-generating process. */
 export const nowMs = () => performance.timeOrigin + performance.now();
-
-/** A small seeded generator of floats in [0, 1) (mulberry32): a run's arrivals come from its seed. */
-export function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -87,7 +76,7 @@ export async function pacedOffer(
           failures.timeouts++;
       }
     };
-    const sent = await arrivals(startedAt, seconds, rate, seeded(seed + 7919 * lane), send);
+    const sent = await arrivals(startedAt, seconds, rate, rng(seed + 7919 * lane), send);
     await Promise.all(sent);
     lateMs.sort((a, b) => a - b);
     return {

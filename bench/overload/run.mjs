@@ -354,30 +354,13 @@ async function main() {
     console.log(
       `saturation: ${saturationRps} purchase req/s; offering ${offered} req/s for ${OVERLOAD_S} s (${OFFER}, seed ${SEED}) ...`,
     );
-    const { over, cpu, s, load, serverAfter, serverP99 } = await overload(
-      url,
-      server.child.pid,
-      tour,
-      tokens,
-      offered,
-    );
+    // The overload's measures (over, cpu, s, load, serverAfter, serverP99).
+    const measured = await overload(url, server.child.pid, tour, tokens, offered);
     const a = await audit(deps, tour);
     await server.stop();
     const hello = await helloAtConnections();
-    const result = resultOf({
-      saturationRps,
-      satStats,
-      offered,
-      over,
-      cpu,
-      s,
-      load,
-      serverAfter,
-      serverP99,
-      a,
-      hello,
-      shedding: bench.config.shedding,
-    });
+    const shedding = bench.config.shedding;
+    const result = resultOf({ saturationRps, satStats, offered, a, hello, shedding, ...measured });
     console.log(summary(result));
     report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.errors_other || result.refusals_without_retry_after)

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { nowMs, pacedOffer, seeded } from '../../bench/overload/paced.mjs';
+import { nowMs, pacedOffer } from '../../bench/overload/paced.mjs';
 import { offerFromProcesses } from '../../bench/overload/offer.mjs';
 
 /** A stand-in server: `answer(req, res, n)` for the n-th POST; GET /livez answers 200. */
@@ -31,22 +31,6 @@ async function standIn(answer, { livezDelayMs = 0 } = {}) {
 }
 
 const make = () => ({ headers: { 'content-type': 'application/json' }, body: '{}' });
-
-test('the seeded generator repeats its sequence for a seed and differs for another', () => {
-  const a = seeded(42);
-  const b = seeded(42);
-  const c = seeded(43);
-  const xs = Array.from({ length: 5 }, () => a());
-  assert.deepEqual(
-    xs,
-    Array.from({ length: 5 }, () => b()),
-  );
-  assert.notDeepEqual(
-    xs,
-    Array.from({ length: 5 }, () => c()),
-  );
-  assert.ok(xs.every((x) => x >= 0 && x < 1));
-});
 
 test('offers the rate evenly over its connections, opened before the clock starts', async () => {
   const s = await standIn((req, res, n) =>
@@ -75,54 +59,37 @@ test('offers the rate evenly over its connections, opened before the clock start
   }
 });
 
+/**
+ * A paced offer of 50/s for 1.5 s over `connections` to a server whose first answer takes 400 ms
+ * and the others none: the samples by due time, and the connections the server saw.
+ */
+async function slowFirstOffer(connections) {
+  const s = await standIn((req, res, n) => setTimeout(() => res.writeHead(201).end('{}'), n === 0 ? 400 : 0));
+  try {
+    const r = await pacedOffer(s.url, { path: '/o', make, connections, rate: 50, seconds: 1.5, seed: 3 });
+    return { byDue: r.samples.slice().sort((a, b) => a[4] - b[4]), connections: s.connections() };
+  } finally {
+    await s.close();
+  }
+}
+
 test('a request due while every connection is busy counts the wait; a free connection takes it at once', async () => {
-  // The first answer takes 400 ms, the others none. On one connection, the requests due meanwhile
-  // go out after it, and their latency runs from when they were due; on four, the others go out
-  // on the free connections and are answered at once.
-  const slowFirst = () =>
-    standIn((req, res, n) => {
-      if (n === 0) setTimeout(() => res.writeHead(201).end('{}'), 400);
-      else res.writeHead(201).end('{}');
-    });
-  const one = await slowFirst();
-  try {
-    const r = await pacedOffer(one.url, {
-      path: '/o',
-      make,
-      connections: 1,
-      rate: 50,
-      seconds: 1.5,
-      seed: 3,
-    });
-    const byDue = r.samples.slice().sort((a, b) => a[4] - b[4]);
-    assert.ok(byDue[0][0] >= 390, `first ${byDue[0][0]} ms`);
-    const waited = byDue.filter((x) => x[4] < byDue[0][4] + 300).slice(1);
-    assert.ok(waited.length >= 3, `${waited.length} requests due during the slow answer`);
-    for (const x of waited) assert.ok(x[0] > 90, JSON.stringify(x));
-  } finally {
-    await one.close();
-  }
-  const four = await slowFirst();
-  try {
-    const r = await pacedOffer(four.url, {
-      path: '/o',
-      make,
-      connections: 4,
-      rate: 50,
-      seconds: 1.5,
-      seed: 3,
-    });
-    const byDue = r.samples.slice().sort((a, b) => a[4] - b[4]);
-    assert.ok(byDue[0][0] >= 390, `first ${byDue[0][0]} ms`);
-    // Those due while it was answered were answered before it ended (on one connection, none was).
-    const slowEnd = byDue[0][4] + byDue[0][0];
-    const meanwhile = byDue.slice(1).filter((x) => x[4] < slowEnd - 100);
-    assert.ok(meanwhile.length >= 3, `${meanwhile.length} requests due during the slow answer`);
-    for (const x of meanwhile) assert.ok(x[4] + x[0] < slowEnd, JSON.stringify(x));
-    assert.equal(four.connections(), 4);
-  } finally {
-    await four.close();
-  }
+  // On one connection, the requests due during the slow answer go out after it, and their latency
+  // runs from when they were due; on four, they go out on the free connections at once.
+  const one = await slowFirstOffer(1);
+  assert.ok(one.byDue[0][0] >= 390, `first ${one.byDue[0][0]} ms`);
+  const waited = one.byDue.filter((x) => x[4] < one.byDue[0][4] + 300).slice(1);
+  assert.ok(waited.length >= 3, `${waited.length} requests due during the slow answer`);
+  for (const x of waited) assert.ok(x[0] > 90, JSON.stringify(x));
+
+  const four = await slowFirstOffer(4);
+  assert.ok(four.byDue[0][0] >= 390, `first ${four.byDue[0][0]} ms`);
+  // Those due while it was answered were answered before it ended (on one connection, none was).
+  const slowEnd = four.byDue[0][4] + four.byDue[0][0];
+  const meanwhile = four.byDue.slice(1).filter((x) => x[4] < slowEnd - 100);
+  assert.ok(meanwhile.length >= 3, `${meanwhile.length} requests due during the slow answer`);
+  for (const x of meanwhile) assert.ok(x[4] + x[0] < slowEnd, JSON.stringify(x));
+  assert.equal(four.connections, 4);
 });
 
 test('processes share a paced offer: each its n-th requests, the whole rate between them', async () => {
