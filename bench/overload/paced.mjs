@@ -27,11 +27,11 @@ const p99 = (sorted) =>
  * Offers `rate` req/s over `connections` for `seconds` to `url` + `path` (POST; `make()` gives each
  * request's headers and body); `seed` (and `lane`, which tells processes sharing an offer apart)
  * gives its arrival times; `ready()`, once the connections are open, resolves with the time the
- * offer starts (processes sharing an offer wait for each other). Resolves with the samples [latencyMs from due, status, retryAfter,
- * first (always false: the connections were opened before), dueAt, latencyMs from handing it to
- * the pool (which holds it while every connection is busy)], the
- * errors (timeouts among them), this process's lateness in sending, and how long opening the
- * connections took.
+ * offer starts (processes sharing an offer wait for each other). Resolves with the samples
+ * [latencyMs from due, status, retryAfter, first (always false: the connections were opened
+ * before), dueAt, latencyMs from handing it to the pool (which holds it while every connection is
+ * busy)], the errors (timeouts among them), this process's lateness in sending, and how long
+ * opening the connections took.
  */
 export async function pacedOffer(
   url,
