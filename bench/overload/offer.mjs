@@ -83,6 +83,7 @@ async function cannonRun(url, tour, tokens, o, tag, share) {
     timeouts: res.timeouts,
     sendLateP99Ms: null,
     connectP99Ms: null,
+    connectMaxMs: null,
   };
 }
 
@@ -134,7 +135,7 @@ export async function phase(url, tour, tokens, o, tag, share, ready) {
     sendLateP99Ms: res.sendLateP99Ms,
     // Paced: how long opening the connections took, before the offer (null: autocannon's offer).
     connectP99Ms: res.connectP99Ms,
-    connectMaxMs: res.connectMaxMs ?? null,
+    connectMaxMs: res.connectMaxMs,
     // The histogram's samples are whole timer periods: the resolution is taken out.
     lagP99Ms: Math.max(0, lag.percentile(99) / 1e6 - 10),
     lagMaxMs: Math.max(0, lag.max / 1e6 - 10),
@@ -201,8 +202,11 @@ export async function offerFromProcesses(url, tour, tokens, o, tag, n, pinCore =
     timeouts: rs.reduce((a, r) => a + r.timeouts, 0),
     lagP99Ms: Math.max(...rs.map((r) => r.lagP99Ms)),
     lagMaxMs: Math.max(...rs.map((r) => r.lagMaxMs)),
-    sendLateP99Ms: rs[0].sendLateP99Ms === null ? null : Math.max(...rs.map((r) => r.sendLateP99Ms)),
-    connectP99Ms: rs[0].connectP99Ms === null ? null : Math.max(...rs.map((r) => r.connectP99Ms)),
-    connectMaxMs: rs[0].connectMaxMs === null ? null : Math.max(...rs.map((r) => r.connectMaxMs)),
+    sendLateP99Ms: worst(rs, 'sendLateP99Ms'),
+    connectP99Ms: worst(rs, 'connectP99Ms'),
+    connectMaxMs: worst(rs, 'connectMaxMs'),
   };
 }
+
+/** The largest of the processes' `key` (null where the offer does not measure it: autocannon's). */
+const worst = (rs, key) => (rs[0][key] === null ? null : Math.max(...rs.map((r) => r[key])));

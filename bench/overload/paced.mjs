@@ -13,15 +13,12 @@
 // rate) 30% of each second's requests came in its busiest tenth, and the admitted p99 was 218 ms
 // after connect with the server at 0.42 of a core (2026-12-05).
 import { Pool, errors as undiciErrors } from 'undici';
-import { rng } from '../lib.mjs';
+import { percentile, rng } from '../lib.mjs';
 
 /** ms since the epoch, to the microsecond: one clock for every load-generating process. */
 export const nowMs = () => performance.timeOrigin + performance.now();
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const p99 = (sorted) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))] : 0;
 
 /**
  * Offers `rate` req/s over `connections` for `seconds` to `url` + `path` (POST; `make()` gives each
@@ -84,8 +81,8 @@ export async function pacedOffer(
       startedAt,
       endedAt: nowMs(),
       ...failures,
-      sendLateP99Ms: p99(lateMs),
-      connectP99Ms: p99(connectMs),
+      sendLateP99Ms: percentile(lateMs, 99),
+      connectP99Ms: percentile(connectMs, 99),
       connectMaxMs: connectMs[connectMs.length - 1] ?? 0,
     };
   } finally {
