@@ -98,6 +98,7 @@ function pacedRun(url, tour, tokens, o, tag, share = {}, ready = undefined) {
     seed: o.seed,
     lane: (share.start ?? 0) * o.connections,
     ready,
+    client: o.client,
   });
 }
 
@@ -116,6 +117,7 @@ export async function phase(url, tour, tokens, o, tag, share, ready) {
   const cannon = { ...o };
   delete cannon.paced;
   delete cannon.seed;
+  delete cannon.client;
   const res = o.paced
     ? await pacedRun(url, tour, tokens, o, tag, share, ready)
     : await cannonRun(url, tour, tokens, cannon, tag, share);

@@ -13,7 +13,14 @@
 // rate) 30% of each second's requests came in its busiest tenth, and the admitted p99 was 218 ms
 // after connect with the server at 0.42 of a core (2026-12-05).
 import { Pool, errors as undiciErrors } from 'undici';
+import { RawPool, RawRequestError } from './raw-pool.mjs';
 import { percentile, rng } from '../lib.mjs';
+
+/**
+ * What carries the requests: 'raw' (raw-pool.mjs: bare sockets, the least CPU per request) or
+ * 'undici' (its Pool: the first paced offer's client, kept to compare with).
+ */
+export const CLIENTS = ['raw', 'undici'];
 
 /** ms since the epoch, to the microsecond: one clock for every load-generating process. */
 export const nowMs = () => performance.timeOrigin + performance.now();
@@ -32,15 +39,31 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function pacedOffer(
   url,
-  { path, make, connections, rate, seconds, seed, lane = 0, timeoutMs = 10_000, ready = async () => nowMs() },
-) {
-  const pool = new Pool(url, {
+  {
+    path,
+    make,
     connections,
-    pipelining: 1,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    connectTimeout: timeoutMs,
-  });
+    rate,
+    seconds,
+    seed,
+    lane = 0,
+    timeoutMs = 10_000,
+    ready = async () => nowMs(),
+    client = 'raw',
+  },
+) {
+  if (!CLIENTS.includes(client))
+    throw new Error(`the paced offer's client is ${CLIENTS.join(' or ')}, not ${client}`);
+  const raw = client === 'raw';
+  const pool = raw
+    ? new RawPool(url, { connections, timeoutMs })
+    : new Pool(url, {
+        connections,
+        pipelining: 1,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        connectTimeout: timeoutMs,
+      });
   const samples = [];
   const lateMs = [];
   const failures = { errors: 0, timeouts: 0 };
@@ -57,19 +80,23 @@ export async function pacedOffer(
       lateMs.push(sentAt - due);
       try {
         const res = await pool.request({ method: 'POST', path, ...make() });
-        await res.body.dump();
+        if (!raw) await res.body.dump();
         const at = nowMs();
         samples.push([
           at - due,
           res.statusCode,
-          res.headers['retry-after'] !== undefined,
+          raw ? res.retryAfter : res.headers['retry-after'] !== undefined,
           false,
           due,
           at - sentAt,
         ]);
       } catch (err) {
         failures.errors++;
-        if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError)
+        if (
+          err instanceof undiciErrors.HeadersTimeoutError ||
+          err instanceof undiciErrors.BodyTimeoutError ||
+          (err instanceof RawRequestError && err.timeout)
+        )
           failures.timeouts++;
       }
     };
@@ -113,7 +140,7 @@ async function arrivals(startedAt, seconds, rate, random, send) {
 async function opened(pool) {
   const at = nowMs();
   const res = await pool.request({ method: 'GET', path: '/livez' });
-  await res.body.dump();
+  await res.body?.dump();
   if (res.statusCode !== 200) throw new Error(`GET /livez answered ${res.statusCode} while connecting`);
   return nowMs() - at;
 }

@@ -1,17 +1,19 @@
 // Overload benchmark (issue 14): finds what saturates the purchase path, then offers twice that
 // (open loop: a fixed request rate over many connections, whatever the answers' latency) and
-// checks that the server stays fast for what it admits and refuses the rest early. autocannon's
-// overallRate is a quota per connection renewed every second, so the offered load comes in bursts:
-// every connection sends at the start of each second, and again as soon as it is answered until
-// its quota is spent. Measured, the bursts are not dense: sent_peak_tenth_share, the share of the
-// requests sent in each second's busiest tenth, was 0.13-0.14 (0.1 is even; 2026-12-03).
+// checks that the server stays fast for what it admits and refuses the rest early. The offer is
+// paced (paced.mjs): a crowd's random arrivals, each answer timed from when its request was due.
+// sent_peak_tenth_share is the share of the requests sent in each second's busiest tenth (0.1 is
+// even; autocannon's per-second quota, --offer quota, sends in bursts).
 // Last line: JSON {saturation_rps, offered_rps, sent_peak_tenth_share, cpu_cores (per process),
 // admitted, admitted_p99_ms, admitted_p99_ms_after_connect (without each connection's first
 // request), server_admitted_p99_le_ms, refused_503, refused_429, refusals_without_retry_after,
 // errors_other (timeouts among them), oversold, double_sold, load_avg_1m, ...}, also written to
 // bench/results/. Usage: npm run bench -- --scenario overload
 //   [--buyers 150000 --saturate-s 6 --overload-s 12 --connections 1000 --smoke]
-//   [--offerers 2: processes that offer the overload, each 1/N of the connections and the rate]
+//   [--offerers N: processes that offer the overload, each 1/N of the connections and the rate
+//    (default 1 for the paced offer on the raw client, else 2)]
+//   [--offer paced|quota --client raw|undici --seed N: the overload's shape (paced.mjs), the paced
+//    offer's client (raw-pool.mjs, or undici's Pool to compare with) and its arrivals' seed]
 //   [--pin: the server alone on core 0, the offering processes on core 1]
 //   [--offered-rps N: offer this instead of twice the saturation measured in this run, so that two
 //    runs on a busy shared machine, whose saturation differs from run to run, offer the same load]
@@ -31,6 +33,7 @@ import {
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 import { audit } from '../flash-sale/audit.mjs';
 import { offerFromProcesses, phase } from './offer.mjs';
+import { CLIENTS } from './paced.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const smoke = args.smoke === true;
@@ -40,9 +43,14 @@ const SATURATE_S = Number(args['saturate-s'] ?? (smoke ? 3 : 6));
 const OVERLOAD_S = Number(args['overload-s'] ?? (smoke ? 5 : 12));
 // Enough connections that the offered rate is reached even while answers are slow.
 const CONNECTIONS = Number(args.connections ?? 1000);
-// Processes the overload is offered from: one process with all the connections timed answers
-// late by its own loop's delay (offer.mjs); the machine has 2 cores.
-const OFFERERS = Number(args.offerers ?? 2);
+// The paced offer's client (paced.mjs CLIENTS): 'raw' (default: bare sockets) or 'undici'.
+const CLIENT = args.client ?? 'raw';
+if (!CLIENTS.includes(CLIENT)) throw new Error(`--client ${CLIENTS.join('|')}, not ${CLIENT}`);
+// Processes the overload is offered from. autocannon's quota offer and undici's Pool in one
+// process timed answers late by its own loop's delay (offer.mjs), so they are shared by two. The
+// raw client needs less of a core in one process (7,000 purchases/s, pinned: 0.29 of a core and
+// sent 9 ms late at p99 in one process, 0.42 and 39 ms in two; 2026-12-05).
+const OFFERERS = Number(args.offerers ?? (args.offer !== 'quota' && CLIENT === 'raw' ? 1 : 2));
 // The overload's shape: 'paced' (default; paced.mjs: each connection's requests at a crowd's random
 // times, timed from when each was due) or 'quota' (autocannon's overallRate: each connection's
 // quota renewed every second, all in step, sent as fast as answered).
@@ -184,6 +192,7 @@ async function overload(url, serverPid, tour, tokens, offered) {
       duration: OVERLOAD_S,
       paced: OFFER === 'paced',
       seed: SEED,
+      client: CLIENT,
     },
     'over',
     OFFERERS,
@@ -268,6 +277,7 @@ function resultOf({
     offered_rps: offered,
     offer: OFFER,
     seed: OFFER === 'paced' ? SEED : null,
+    client: OFFER === 'paced' ? CLIENT : null,
     sent_rps: Math.round(over.samples.length / over.seconds),
     sent_peak_tenth_share: peakTenthShare(over.samples, over.startedAt),
     sent_10ms_p99_over_mean: burst10ms(over.samples, over.startedAt),
