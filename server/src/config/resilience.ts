@@ -17,6 +17,10 @@ const Env = z.object({
   // within 100 (64: 19 ms, within 50, but fewer admitted). The benches' closed loops (100
   // connections) stay under it. The earlier 1,000, then 256, let admitted requests wait seconds.
   SHED_INFLIGHT_MAX: int(128),
+  // The bound while overloaded: from a refusal for the bound above until a hold passes without
+  // one (LoadShedder.inflightLimit says why and what was measured). 0: the bound above throughout.
+  SHED_INFLIGHT_MAX_OVERLOADED: int(64),
+  SHED_OVERLOAD_HOLD_MS: int(1_000),
   // Optional: below the bound above, follow the latency admitted requests get, so that 9 in 10
   // of them are answered within this (by Little's law: throughput x this many in flight). Off
   // (0) by default: a purchase's own floor is MySQL's group commit, not the requests in flight,
@@ -46,6 +50,8 @@ export function loadResilienceConfig(source: NodeJS.ProcessEnv): ResilienceConfi
     shedding: {
       maxEventLoopLagMs: e.SHED_EVENT_LOOP_LAG_MS,
       maxInflight: e.SHED_INFLIGHT_MAX,
+      maxInflightOverloaded: e.SHED_INFLIGHT_MAX_OVERLOADED,
+      overloadHoldMs: e.SHED_OVERLOAD_HOLD_MS,
       latencyTargetMs: e.SHED_LATENCY_TARGET_MS,
       retryAfterS: e.SHED_RETRY_AFTER_S,
     },
