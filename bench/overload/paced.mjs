@@ -1,7 +1,7 @@
 // A paced open-loop offer (bench/overload): requests arrive as a crowd's do, at random times (a
 // Poisson process of the offered rate: exponential gaps from a seeded generator), whatever the
-// answers' latency, and each goes out on any of the open connections that is free (undici's Pool),
-// as a proxy's pool of kept-alive upstream connections carries a crowd to an instance. Each
+// answers' latency, and each goes out on any of the open connections that is free (raw-pool.mjs,
+// or undici's Pool to compare with), as a proxy's pool of kept-alive upstream connections carries a crowd to an instance. Each
 // answer is timed from the moment its request was due, not from when it could be sent: a request
 // due while every connection was busy, or while this process was late, waits, and that wait
 // counts (no coordinated omission); its lateness in sending is reported apart (sendLateP99Ms).

@@ -14,7 +14,7 @@ export interface SheddingOptions {
   maxInflight: number;
   /**
    * The bound while the instance is overloaded, that is, it refused a request for being over
-   * its bound within the last overloadHoldMs (0: maxInflight throughout). See InflightBounds.
+   * its bound within the last overloadHoldMs (0: maxInflight throughout); see inflightLimit.
    */
   maxInflightOverloaded: number;
   overloadHoldMs: number;
