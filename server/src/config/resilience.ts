@@ -17,8 +17,8 @@ const Env = z.object({
   // within 100 (64: 19 ms, within 50, but fewer admitted). The benches' closed loops (100
   // connections) stay under it. The earlier 1,000, then 256, let admitted requests wait seconds.
   SHED_INFLIGHT_MAX: int(128),
-  // The bound while overloaded: from a refusal for the bound above until a hold passes without
-  // one (LoadShedder.inflightLimit says why and what was measured). 0: the bound above throughout.
+  // The bound while overloaded: for a hold from each refusal over the bound above (LoadShedder
+  // .inflightLimit says why and what was measured). 0: the bound above throughout.
   SHED_INFLIGHT_MAX_OVERLOADED: int(64),
   SHED_OVERLOAD_HOLD_MS: int(1_000),
   // Optional: below the bound above, follow the latency admitted requests get, so that 9 in 10

@@ -14,7 +14,7 @@ export interface SheddingOptions {
   maxInflight: number;
   /**
    * The bound while the instance is overloaded, that is, it refused a request for being over
-   * its bound within the last overloadHoldMs (0: maxInflight throughout); see inflightLimit.
+   * its full bound within the last overloadHoldMs (0: maxInflight throughout); see inflightLimit.
    */
   maxInflightOverloaded: number;
   overloadHoldMs: number;
@@ -98,11 +98,16 @@ export class LoadShedder {
    * A fixed 64 would refuse the closed loops' 100 (21,722 buyers refused in `npm run bench`).
    */
   get inflightLimit(): number {
-    const limit = this.adaptive?.limit ?? this.o.maxInflight;
+    const limit = this.fullLimit();
     return this.overloaded() ? Math.min(limit, this.o.maxInflightOverloaded) : limit;
   }
 
-  /** Whether a request was refused for the in-flight bound within the last overloadHoldMs. */
+  /** The bound when not overloaded: maxInflight, or the adaptive bound below it. */
+  private fullLimit(): number {
+    return this.adaptive?.limit ?? this.o.maxInflight;
+  }
+
+  /** Whether a request was refused for the full in-flight bound within the last overloadHoldMs. */
   private overloaded(): boolean {
     return this.o.maxInflightOverloaded > 0 && performance.now() - this.overloadedAt < this.o.overloadHoldMs;
   }
@@ -151,9 +156,14 @@ export class LoadShedder {
    * not yet counted in flight that would be (1 before the lifecycle middleware has counted one).
    */
   saturated(arriving = 0): 'lag' | 'inflight' | undefined {
-    if (this.o.maxInflight > 0 && this.inFlight() + arriving > this.inflightLimit) {
-      // Over its bound: overloaded for overloadHoldMs more (each refusal renews it).
-      this.overloadedAt = performance.now();
+    const inFlight = this.inFlight() + arriving;
+    if (this.o.maxInflight > 0 && inFlight > this.inflightLimit) {
+      // Over the full bound: overloaded from now for overloadHoldMs. A refusal under the smaller
+      // bound only does not renew it, so that the instance takes the full bound again after the
+      // hold: a load that needs more than the smaller bound but less than the full one (a crowd
+      // after its spike) is refused for one hold at most; an overload goes past the full bound
+      // again within milliseconds and is overloaded for another hold.
+      if (inFlight > this.fullLimit()) this.overloadedAt = performance.now();
       return 'inflight';
     }
     if (this.o.maxEventLoopLagMs > 0 && this.lag > this.o.maxEventLoopLagMs) return 'lag';
