@@ -13,7 +13,7 @@
 // rate) 30% of each second's requests came in its busiest tenth, and the admitted p99 was 218 ms
 // after connect with the server at 0.42 of a core (2026-12-05).
 import { Pool, errors as undiciErrors } from 'undici';
-import { RawPool, RawRequestError } from './raw-pool.mjs';
+import { RawPool } from './raw-pool.mjs';
 import { percentile, rng } from '../lib.mjs';
 
 /**
@@ -54,16 +54,8 @@ export async function pacedOffer(
 ) {
   if (!CLIENTS.includes(client))
     throw new Error(`the paced offer's client is ${CLIENTS.join(' or ')}, not ${client}`);
-  const raw = client === 'raw';
-  const pool = raw
-    ? new RawPool(url, { connections, timeoutMs })
-    : new Pool(url, {
-        connections,
-        pipelining: 1,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        connectTimeout: timeoutMs,
-      });
+  const pool =
+    client === 'raw' ? new RawPool(url, { connections, timeoutMs }) : undiciPool(url, connections, timeoutMs);
   const samples = [];
   const lateMs = [];
   const failures = { errors: 0, timeouts: 0 };
@@ -80,24 +72,11 @@ export async function pacedOffer(
       lateMs.push(sentAt - due);
       try {
         const res = await pool.request({ method: 'POST', path, ...make() });
-        if (!raw) await res.body.dump();
         const at = nowMs();
-        samples.push([
-          at - due,
-          res.statusCode,
-          raw ? res.retryAfter : res.headers['retry-after'] !== undefined,
-          false,
-          due,
-          at - sentAt,
-        ]);
+        samples.push([at - due, res.statusCode, res.retryAfter, false, due, at - sentAt]);
       } catch (err) {
         failures.errors++;
-        if (
-          err instanceof undiciErrors.HeadersTimeoutError ||
-          err instanceof undiciErrors.BodyTimeoutError ||
-          (err instanceof RawRequestError && err.timeout)
-        )
-          failures.timeouts++;
+        if (err.timeout) failures.timeouts++;
       }
     };
     const sent = await arrivals(startedAt, seconds, rate, rng(seed + 7919 * lane), send);
@@ -136,11 +115,38 @@ async function arrivals(startedAt, seconds, rate, random, send) {
   return sent;
 }
 
+/**
+ * undici's Pool in the raw pool's shape: request() resolves with { statusCode, retryAfter } once
+ * the body is read; a timeout rejects with an error whose `timeout` is true.
+ */
+function undiciPool(url, connections, timeoutMs) {
+  const pool = new Pool(url, {
+    connections,
+    pipelining: 1,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connectTimeout: timeoutMs,
+  });
+  return {
+    async request(opts) {
+      try {
+        const res = await pool.request(opts);
+        await res.body.dump();
+        return { statusCode: res.statusCode, retryAfter: res.headers['retry-after'] !== undefined };
+      } catch (err) {
+        const timeout =
+          err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError;
+        throw Object.assign(err, { timeout });
+      }
+    },
+    destroy: () => pool.destroy(),
+  };
+}
+
 /** Opens one of the pool's connections with a GET /livez; resolves with how long it took (ms). */
 async function opened(pool) {
   const at = nowMs();
   const res = await pool.request({ method: 'GET', path: '/livez' });
-  await res.body?.dump();
   if (res.statusCode !== 200) throw new Error(`GET /livez answered ${res.statusCode} while connecting`);
   return nowMs() - at;
 }

@@ -100,7 +100,7 @@ class Conn {
 
 /**
  * `connections` kept-alive connections to `url`; request() sends on a free one, or waits (first
- * come, first served) until one is. A closed connection is opened again (`reopened` counts them).
+ * come, first served) until one is. A closed connection is opened again while requests wait.
  */
 export class RawPool {
   constructor(url, { connections, timeoutMs = 10_000 }) {
@@ -115,7 +115,6 @@ export class RawPool {
     this.waiting = [];
     this.waitingAt = 0;
     this.closed = false;
-    this.reopened = 0;
     this.timer = setInterval(() => this.expire(), Math.min(250, timeoutMs));
   }
 
@@ -162,7 +161,6 @@ export class RawPool {
     const i = this.idle.indexOf(conn);
     if (i >= 0) this.idle.splice(i, 1);
     if (this.closed || this.waitingAt >= this.waiting.length) return;
-    this.reopened++;
     this.free(this.take());
   }
 

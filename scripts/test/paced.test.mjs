@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { nowMs, pacedOffer } from '../../bench/overload/paced.mjs';
+import { CLIENTS, nowMs, pacedOffer } from '../../bench/overload/paced.mjs';
 import { offerFromProcesses } from '../../bench/overload/offer.mjs';
 
 /** A stand-in server: `answer(req, res, n)` for the n-th POST; GET /livez answers 200. */
@@ -32,32 +32,41 @@ async function standIn(answer, { livezDelayMs = 0 } = {}) {
 
 const make = () => ({ headers: { 'content-type': 'application/json' }, body: '{}' });
 
-test('offers the rate evenly over its connections, opened before the clock starts', async () => {
-  const s = await standIn((req, res, n) =>
-    n % 3 === 0 ? res.writeHead(503, { 'Retry-After': '1' }).end('{}') : res.writeHead(201).end('{}'),
-  );
-  try {
-    const r = await pacedOffer(s.url, { path: '/o', make, connections: 20, rate: 400, seconds: 2, seed: 7 });
-    // A Poisson offer of 400/s for 2 s: 800 expected (sd ~28).
-    assert.ok(r.samples.length > 650 && r.samples.length < 950, `${r.samples.length} requests`);
-    assert.equal(r.errors, 0);
-    assert.equal(s.posts(), r.samples.length);
-    // Even at a tenth of a second: no tenth of the run holds more than twice its share.
-    const tenths = new Array(20).fill(0);
-    for (const x of r.samples) tenths[Math.min(19, Math.floor((x[4] - r.startedAt) / 100))]++;
-    assert.ok(Math.max(...tenths) < (2 * r.samples.length) / 20, JSON.stringify(tenths));
-    // Connections opened before the clock: no request was due before it started.
-    assert.ok(r.samples.every((x) => x[4] >= r.startedAt));
-    assert.ok(r.connectMaxMs > 0 && r.connectP99Ms <= r.connectMaxMs);
-    assert.equal(s.connections(), 20, 'every connection opened, and no other');
-    // Every refusal seen with its Retry-After, and each sample timed from due ≥ from sending.
-    assert.ok(r.samples.filter((x) => x[1] === 503).every((x) => x[2] === true));
-    assert.ok(r.samples.filter((x) => x[1] === 201).every((x) => x[2] === false));
-    assert.ok(r.samples.every((x) => x[0] >= x[5] - 0.001));
-  } finally {
-    await s.close();
-  }
-});
+for (const client of CLIENTS)
+  test(`offers the rate evenly over its connections, opened before the clock starts (${client})`, async () => {
+    const s = await standIn((req, res, n) =>
+      n % 3 === 0 ? res.writeHead(503, { 'Retry-After': '1' }).end('{}') : res.writeHead(201).end('{}'),
+    );
+    try {
+      const r = await pacedOffer(s.url, {
+        path: '/o',
+        make,
+        connections: 20,
+        rate: 400,
+        seconds: 2,
+        seed: 7,
+        client,
+      });
+      // A Poisson offer of 400/s for 2 s: 800 expected (sd ~28).
+      assert.ok(r.samples.length > 650 && r.samples.length < 950, `${r.samples.length} requests`);
+      assert.equal(r.errors, 0);
+      assert.equal(s.posts(), r.samples.length);
+      // Even at a tenth of a second: no tenth of the run holds more than twice its share.
+      const tenths = new Array(20).fill(0);
+      for (const x of r.samples) tenths[Math.min(19, Math.floor((x[4] - r.startedAt) / 100))]++;
+      assert.ok(Math.max(...tenths) < (2 * r.samples.length) / 20, JSON.stringify(tenths));
+      // Connections opened before the clock: no request was due before it started.
+      assert.ok(r.samples.every((x) => x[4] >= r.startedAt));
+      assert.ok(r.connectMaxMs > 0 && r.connectP99Ms <= r.connectMaxMs);
+      assert.equal(s.connections(), 20, 'every connection opened, and no other');
+      // Every refusal seen with its Retry-After, and each sample timed from due ≥ from sending.
+      assert.ok(r.samples.filter((x) => x[1] === 503).every((x) => x[2] === true));
+      assert.ok(r.samples.filter((x) => x[1] === 201).every((x) => x[2] === false));
+      assert.ok(r.samples.every((x) => x[0] >= x[5] - 0.001));
+    } finally {
+      await s.close();
+    }
+  });
 
 /**
  * A paced offer of 50/s for 1.5 s over `connections` to a server whose first answer takes 400 ms
