@@ -5,6 +5,10 @@
  * a phone-sized viewport.
  *   first_draw_ms  navigation start -> all seats drawn (window.__seatmapDrawnAt), fresh browser
  *                  context per run (no cache), median of RUNS after one warm-up
+ *   chromium_cpu_ms_per_draw  the CPU each kind of Chromium process (browser, renderer, gpu,
+ *                  utility, top-chrome-webui...) used from opening the context to the draw,
+ *                  mean of the runs: the page's renderer does the map's work; the rest is the
+ *                  browser's own, competing with it and the server for the machine's cores
  *   tap_ms         tap (pointer-up event time) -> the animation frame after the redraw that
  *                  shows the seat selected (window.__seatmapSelectFrameAt), median of TAPS;
  *                  tap_redrawn_ms is the part until the canvas holds the new picture
@@ -23,6 +27,7 @@ import { ensureH5Built, ensureServerBuilt } from '../../client/test/harness/buil
 import { ROOT } from '../../client/test/harness/paths.mjs';
 import { settle } from '../../client/test/harness/browser.mjs';
 import { openStage, phonePage } from './stage.mjs';
+import { chromiumCpu, cpuSince } from '../../client/test/harness/procs.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const TAPS = Number(process.env.BENCH_TAPS ?? 12);
@@ -30,10 +35,19 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x) => Math.round(x * 10) / 10;
 
 async function openMap(browser, url) {
+  const before = chromiumCpu();
   const { context, page } = await phonePage(browser);
   await page.goto(url);
   await page.waitForFunction(() => typeof window.__seatmapDrawnAt === 'number', null, { timeout: 60_000 });
-  return { context, page, drawnAt: await page.evaluate(() => window.__seatmapDrawnAt) };
+  const drawnAt = await page.evaluate(() => window.__seatmapDrawnAt);
+  return { context, page, drawnAt, cpuMs: cpuSince(before) };
+}
+
+/** The mean CPU ms per first draw of each kind of Chromium process, over the runs. */
+function meanByKind(runs) {
+  const sum = {};
+  for (const r of runs) for (const [k, v] of Object.entries(r)) sum[k] = (sum[k] ?? 0) + v;
+  return Object.fromEntries(Object.entries(sum).map(([k, v]) => [k, Math.round(v / runs.length)]));
 }
 
 async function measureTaps(page, n) {
@@ -124,10 +138,12 @@ async function main() {
     const warm = await openMap(browser, url); // fills the server's catalog cache, JITs the server
     await warm.context.close();
     const draws = [];
+    const cpus = [];
     let tapResult;
     for (let r = 0; r < RUNS; r++) {
       const run = await openMap(browser, url);
       draws.push(run.drawnAt);
+      cpus.push(run.cpuMs);
       if (r === RUNS - 1) tapResult = await measureTaps(run.page, TAPS);
       await run.context.close();
     }
@@ -138,6 +154,7 @@ async function main() {
       seats_drawn_on_screen: tapResult.seatsOnScreen,
       first_draw_ms: round(median(draws)),
       first_draw_runs_ms: draws.map(round),
+      chromium_cpu_ms_per_draw: meanByKind(cpus),
       tap_ms: round(median(tapResult.times)),
       tap_max_ms: round(Math.max(...tapResult.times)),
       tap_runs_ms: tapResult.times.map(round),
@@ -157,7 +174,7 @@ async function main() {
       JSON.stringify(result, null, 2) + '\n',
     );
     console.log(
-      `seats ${result.seats}: first draw ${result.first_draw_ms} ms (runs ${draws.map(Math.round).join(', ')}), tap ${result.tap_ms} ms (max ${result.tap_max_ms}), layout ${bytes.layout_bytes_compressed} B br (${bytes.layout_bytes_json} B JSON), idle poll ${bytes.idle_poll_bytes} B`,
+      `seats ${result.seats}: first draw ${result.first_draw_ms} ms (runs ${draws.map(Math.round).join(', ')}; Chromium CPU ms per draw ${JSON.stringify(result.chromium_cpu_ms_per_draw)}), tap ${result.tap_ms} ms (max ${result.tap_max_ms}), layout ${bytes.layout_bytes_compressed} B br (${bytes.layout_bytes_json} B JSON), idle poll ${bytes.idle_poll_bytes} B`,
     );
     console.log(JSON.stringify(result));
   } finally {

@@ -4,37 +4,8 @@
 // 1.2 s of CPU beside every page load and slowed the seat-map benchmark's first draw by 40%.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { PHONE, launchBrowser } from '../../client/test/harness/browser.mjs';
-
-/**
- * A process's arguments. Chromium's zygote children rewrite their command line as one string
- * with spaces instead of NULs, so split on both (a flag never holds a space).
- */
-const argvOf = (pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]+/);
-
-/** The command lines of this process's descendants (the browser and its children). */
-function descendants(root) {
-  const procs = [];
-  for (const pid of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
-    try {
-      const ppid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-      procs.push({ pid: Number(pid), ppid, argv: argvOf(pid) });
-    } catch {
-      // gone while we looked
-    }
-  }
-  const mine = new Set([root]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const p of procs)
-      if (mine.has(p.ppid) && !mine.has(p.pid)) {
-        mine.add(p.pid);
-        grew = true;
-      }
-  }
-  return procs.filter((p) => p.pid !== root && mine.has(p.pid));
-}
+import { chromiumKind, chromiumProcesses } from '../../client/test/harness/procs.mjs';
 
 const featuresOf = (arg) => arg.slice('--disable-features='.length).split(',').filter(Boolean);
 
@@ -46,11 +17,11 @@ test('a new page starts no top-chrome WebUI renderer, and Playwright’s disable
     await page.goto('data:text/html,<p>秀票</p>');
     // The WebUI renderer starts with the page's window; give a late one time to show.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const procs = descendants(process.pid).filter((p) => p.argv[0].includes('chrom'));
-    const main = procs.find((p) => !p.argv.some((a) => a.startsWith('--type=')));
+    const procs = chromiumProcesses();
+    const main = procs.find((p) => chromiumKind(p.argv) === 'browser');
     assert.ok(main, `no browser process among ${procs.length} descendants`);
 
-    const webui = procs.filter((p) => p.argv.includes('--top-chrome-webui'));
+    const webui = procs.filter((p) => chromiumKind(p.argv) === 'top-chrome-webui');
     assert.deepEqual(
       webui.map((p) => p.pid),
       [],
