@@ -2,7 +2,8 @@
 /**
  * Builds the client for one platform (weapp or h5) with Taro, run from the repo root because
  * Taro reads `config/`, `babel.config.js` and `project.config.json` from its working directory.
- * Builds shared-types first when its dist is missing (the client bundles it).
+ * Builds shared-types first when its dist is missing (the client bundles it). The H5 build gets
+ * brotli and gzip copies of its assets beside them (scripts/precompress.mjs).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -32,3 +33,6 @@ if (!existsSync(path.join(root, 'shared-types/dist/index.js'))) {
 }
 const taroBin = path.join(path.dirname(require.resolve('@tarojs/cli/package.json')), 'bin', 'taro');
 run(process.execPath, [taroBin, 'build', '--type', platform]);
+// The H5 build's scripts and styles sent compressed by the server (scripts/precompress.mjs).
+if (platform === 'h5')
+  run(process.execPath, [path.join(root, 'scripts/precompress.mjs'), path.join(root, 'dist/h5')]);

@@ -27,6 +27,8 @@ export function h5Routes(dir: string, adminHost?: string): Router {
       return next();
     const hashed = /\.[0-9a-f]{8,}\.(js|css)$/.test(rel) || rel.startsWith('static/');
     if (rel === 'index.html') ctx.set('Cache-Control', 'no-cache');
+    // Sent as the build's brotli or gzip copy where the client takes one (scripts/precompress.mjs).
+    ctx.vary('Accept-Encoding');
     await send(ctx, rel, { root: dir, maxage: hashed ? YEAR_MS : 0, immutable: hashed });
   });
   return r;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,10 @@ writeFileSync(
   '<!doctype html><title>票务管理后台</title><div id="root"></div>',
 );
 writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+const BIG_JS = Array.from({ length: 300 }, (_, i) => `export const row${i} = ${i};`).join('\n');
+writeFileSync(path.join(dist, 'assets', 'orders-def456.js'), BIG_JS);
+// What the admin build runs after Vite's (admin/package.json): brotli and gzip copies beside.
+execFileSync(process.execPath, [path.join(__dirname, '../../../scripts/precompress.mjs'), dist]);
 
 let h: AdminHarness;
 
@@ -50,6 +55,11 @@ describe('the admin page and posters', () => {
     const asset = await h.api.call('GET', '/admin/assets/index-abc123.js');
     expect(asset.headers.get('cache-control')).toContain('immutable');
     expect((await h.api.call('GET', '/admin/assets/missing.js')).status).toBe(404);
+    // The build's compressed copy to a client that takes one (fetch asks for br and gzip).
+    const big = await h.api.call('GET', '/admin/assets/orders-def456.js');
+    expect(['br', 'gzip']).toContain(big.headers.get('content-encoding'));
+    expect(big.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(String(big.body)).toBe(BIG_JS);
     expect((await h.api.call('GET', '/admin/../package.json')).status).toBe(404);
     const api = await h.api.call('GET', '/api/v1/nothing-here');
     expect(api.body.error.code).toBe('NOT_FOUND');

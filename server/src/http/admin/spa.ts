@@ -52,6 +52,8 @@ export function spaRoutes(cfg: AdminConfig, db: Db): Router {
       (await isFile(path.join(cfg.distDir, rel)))
     ) {
       const hashed = rel.startsWith('assets/');
+      // Sent as the build's brotli or gzip copy where the client takes one (scripts/precompress.mjs).
+      ctx.vary('Accept-Encoding');
       await send(ctx, rel, { root: cfg.distDir, maxage: hashed ? YEAR_MS : 0, immutable: hashed });
       return;
     }
@@ -63,6 +65,7 @@ export function spaRoutes(cfg: AdminConfig, db: Db): Router {
       return;
     }
     ctx.set('Cache-Control', 'no-cache');
+    ctx.vary('Accept-Encoding');
     await send(ctx, 'index.html', { root: cfg.distDir });
   };
   r.get('/admin', serve);
