@@ -5,6 +5,10 @@
  * a phone-sized viewport.
  *   first_draw_ms  navigation start -> all seats drawn (window.__seatmapDrawnAt), fresh browser
  *                  context per run (no cache), median of RUNS after one warm-up
+ *   code_bytes_first_draw  the page's scripts and styles as they came over the wire (headers
+ *                  included) by the first draw: the build's brotli copies (scripts/precompress.mjs)
+ *   first_draw_phone_net_ms  the same on a phone's network (PHONE_NET, emulated by Chromium),
+ *                  median of RUNS: what the bytes and round trips cost, which localhost hides
  *   chromium_cpu_ms_per_draw  the CPU each kind of Chromium process (browser, renderer, gpu,
  *                  utility, top-chrome-webui...) used from opening the context to the draw,
  *                  mean of the runs: the page's renderer does the map's work; the rest is the
@@ -31,16 +35,32 @@ import { chromiumCpu, cpuSince } from '../../client/test/harness/procs.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const TAPS = Number(process.env.BENCH_TAPS ?? 12);
+/**
+ * A phone's network for first_draw_phone_net_ms (Chromium's emulation through CDP): 100 ms added
+ * to each request's answer, 1.5 MB/s down and 0.75 MB/s up.
+ */
+const PHONE_NET = { offline: false, latency: 100, downloadThroughput: 1.5e6, uploadThroughput: 0.75e6 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x) => Math.round(x * 10) / 10;
 
-async function openMap(browser, url) {
+async function openMap(browser, url, network) {
   const before = chromiumCpu();
   const { context, page } = await phonePage(browser);
+  if (network) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', network);
+  }
   await page.goto(url);
   await page.waitForFunction(() => typeof window.__seatmapDrawnAt === 'number', null, { timeout: 60_000 });
-  const drawnAt = await page.evaluate(() => window.__seatmapDrawnAt);
-  return { context, page, drawnAt, cpuMs: cpuSince(before) };
+  const [drawnAt, codeBytes] = await page.evaluate(() => [
+    window.__seatmapDrawnAt,
+    performance
+      .getEntriesByType('resource')
+      .filter((e) => /\.(js|css)$/.test(new URL(e.name).pathname))
+      .reduce((sum, e) => sum + e.transferSize, 0),
+  ]);
+  return { context, page, drawnAt, codeBytes, cpuMs: cpuSince(before) };
 }
 
 /** The mean CPU ms per first draw of each kind of Chromium process, over the runs. */
@@ -139,12 +159,20 @@ async function main() {
     await warm.context.close();
     const draws = [];
     const cpus = [];
+    let codeBytes = 0;
     let tapResult;
     for (let r = 0; r < RUNS; r++) {
       const run = await openMap(browser, url);
       draws.push(run.drawnAt);
       cpus.push(run.cpuMs);
+      codeBytes = run.codeBytes;
       if (r === RUNS - 1) tapResult = await measureTaps(run.page, TAPS);
+      await run.context.close();
+    }
+    const slow = [];
+    for (let r = 0; r < RUNS; r++) {
+      const run = await openMap(browser, url, PHONE_NET);
+      slow.push(run.drawnAt);
       await run.context.close();
     }
     const result = {
@@ -155,6 +183,10 @@ async function main() {
       first_draw_ms: round(median(draws)),
       first_draw_runs_ms: draws.map(round),
       chromium_cpu_ms_per_draw: meanByKind(cpus),
+      first_draw_phone_net_ms: round(median(slow)),
+      first_draw_phone_net_runs_ms: slow.map(round),
+      phone_net: '100 ms added to each answer, 1.5 MB/s down, 0.75 MB/s up',
+      code_bytes_first_draw: codeBytes,
       tap_ms: round(median(tapResult.times)),
       tap_max_ms: round(Math.max(...tapResult.times)),
       tap_runs_ms: tapResult.times.map(round),
@@ -174,7 +206,7 @@ async function main() {
       JSON.stringify(result, null, 2) + '\n',
     );
     console.log(
-      `seats ${result.seats}: first draw ${result.first_draw_ms} ms (runs ${draws.map(Math.round).join(', ')}; Chromium CPU ms per draw ${JSON.stringify(result.chromium_cpu_ms_per_draw)}), tap ${result.tap_ms} ms (max ${result.tap_max_ms}), layout ${bytes.layout_bytes_compressed} B br (${bytes.layout_bytes_json} B JSON), idle poll ${bytes.idle_poll_bytes} B`,
+      `seats ${result.seats}: first draw ${result.first_draw_ms} ms (runs ${draws.map(Math.round).join(', ')}; Chromium CPU ms per draw ${JSON.stringify(result.chromium_cpu_ms_per_draw)}), on a phone's network ${result.first_draw_phone_net_ms} ms, code ${result.code_bytes_first_draw} B, tap ${result.tap_ms} ms (max ${result.tap_max_ms}), layout ${bytes.layout_bytes_compressed} B br (${bytes.layout_bytes_json} B JSON), idle poll ${bytes.idle_poll_bytes} B`,
     );
     console.log(JSON.stringify(result));
   } finally {
