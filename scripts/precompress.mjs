@@ -5,10 +5,11 @@
  * static routes (@koa/send) then answer a browser that accepts br or gzip with the copy, so the
  * fan's ~500 KB of script arrives as ~150 KB without compressing anything per request. Once,
  * at build time, at the slowest and smallest settings. A copy no smaller than its file is not
- * written; copies whose file is gone are removed.
+ * written; copies whose file is gone, or is now too small or not text, are removed.
  */
 import { readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as z } from 'node:zlib';
 
 const TEXT = /\.(js|mjs|css|html|svg|json|txt|map)$/;
@@ -32,7 +33,11 @@ export function precompress(dir) {
       if (!existsSync(file.slice(0, -path.extname(file).length))) rmSync(file);
       continue;
     }
-    if (!TEXT.test(file) || statSync(file).size < MIN_BYTES) continue;
+    if (!TEXT.test(file) || statSync(file).size < MIN_BYTES) {
+      // A file rebuilt too small to gain keeps no copy of its earlier, bigger self.
+      for (const ext of ['br', 'gz']) rmSync(`${file}.${ext}`, { force: true });
+      continue;
+    }
     const body = readFileSync(file);
     const copies = {
       br: brotliCompressSync(body, {
@@ -54,7 +59,7 @@ export function precompress(dir) {
   return { plain, br };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const dir = process.argv[2];
   if (!dir || !existsSync(dir)) {
     console.error('usage: precompress.mjs <built directory>');

@@ -40,6 +40,12 @@ test('copies text assets as brotli and gzip, skips what would not shrink, drops 
     // Run again (a rebuild over the same directory): the copies are not copied.
     precompress(dir);
     assert.equal(existsSync(path.join(dir, 'js/app.js.br.br')), false);
+
+    // A rebuild that leaves a file too small to compress: its old copies must not be served.
+    writeFileSync(path.join(dir, 'js/app.js'), 'console.log(1)');
+    precompress(dir);
+    assert.equal(existsSync(path.join(dir, 'js/app.js.br')), false, 'a stale brotli copy is left');
+    assert.equal(existsSync(path.join(dir, 'js/app.js.gz')), false, 'a stale gzip copy is left');
   } finally {
     rmSync(dir, { recursive: true });
   }
