@@ -239,6 +239,51 @@ describe('the consumer, called as RabbitMQ redelivers', () => {
   });
 });
 
+describe('a fan with no consent', () => {
+  const log = pino({ level: 'silent' });
+  /** The real pool, its calls counted: a transaction takes a connection of its own. */
+  function countedPool() {
+    const calls = { query: 0, getConnection: 0 };
+    const db = p.deps.db;
+    const counted = new Proxy(db, {
+      get(target, key) {
+        const v = Reflect.get(target, key, target) as unknown;
+        if (typeof v !== 'function') return v;
+        if (key === 'query' || key === 'getConnection')
+          return (...args: unknown[]) => {
+            calls[key]++;
+            return (v as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        return (v as (...a: unknown[]) => unknown).bind(target);
+      },
+    });
+    return { calls, db: counted };
+  }
+
+  it('records the notice no_consent in one statement after the recipient, with no transaction, once', async () => {
+    const o = await buyAndPay('openid-notice-none');
+    const row = (await q('SELECT id, user_id FROM orders WHERE order_no = ?', [o.orderNo]))[0]!;
+    const m = { userId: String(row.user_id), template: 'refunded' as const, orderId: String(row.id) };
+    const { calls, db } = countedPool();
+    const d = { db, wechat: p.deps.wechat, log, templates: p.config.wechat.templates };
+    expect(await sendNotice(d, m, 'test-none-1', p.clock.now())).toBe('no_consent');
+    // The recipient (with the fan's sends left), then the notice's row: no connection of its own.
+    expect(calls).toEqual({ query: 2, getConnection: 0 });
+    // A redelivery answers the row's state and sends nothing.
+    expect(await sendNotice(d, m, 'test-none-1', p.clock.now())).toBe('no_consent');
+    expect(
+      await q("SELECT status, errcode, attempts, template_id FROM notices WHERE message_key = 'test-none-1'"),
+    ).toEqual([{ status: 'no_consent', errcode: null, attempts: 0, template_id: 'TPL_REFUND' }]);
+    expect(messagesFor(o.orderNo)).toHaveLength(0);
+    // Once the fan consents, the next notice takes the send in the consent's transaction.
+    await consentTo(p, o.fan, 'openid-notice-none', ['refund']);
+    expect(await sendNotice(d, m, 'test-none-2', p.clock.now())).toBe('sent');
+    expect(calls.getConnection).toBe(1);
+    expect(await remaining(m.userId, 'refund')).toBe(0);
+    expect(messagesFor(o.orderNo)).toHaveLength(1);
+  });
+});
+
 describe('the day-before reminder job', () => {
   it('enqueues one reminder per ticketed order of a session starting within a day, once', async () => {
     const soon = await createSession(p.deps, {

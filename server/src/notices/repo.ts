@@ -20,6 +20,8 @@ interface RecipientRow extends RowDataPacket {
   openid: string;
   title: string;
   starts_at: Date;
+  /** The fan's sends left of the notice's template (null: never consented). */
+  consent_left: number | null;
 }
 
 /** Notices grouped by kind, status and error code. */
@@ -109,7 +111,7 @@ export async function noticeByKey(db: Q, messageKey: string, lock = false): Prom
 
 /** Inserts the notice's row in its first state; false when the message has a row already. */
 export async function insertNotice(
-  conn: Conn,
+  conn: Q,
   n: {
     messageKey: string;
     userId: string;
@@ -161,25 +163,35 @@ const recipient = (r: RecipientRow) => ({
   openid: String(r.openid),
   title: String(r.title),
   startsAt: r.starts_at,
+  consentLeft: Number(r.consent_left ?? 0),
 });
 
+/**
+ * The fan's sends left of a template, read with the recipient: a notice to a fan with none is
+ * recorded without the consent's transaction (consumer.ts, claim). Only a hint: a send is still
+ * taken only by takeConsent, atomically.
+ */
+const CONSENT_LEFT =
+  '(SELECT c.remaining FROM notice_consents c WHERE c.user_id = u.id AND c.template_id = ?) consent_left';
+
 /** Who a sale_open notice goes to: the fan, the show, and the session that went on sale. */
-export async function saleRecipientOf(db: Q, userId: string, sessionId: string) {
+export async function saleRecipientOf(db: Q, userId: string, sessionId: string, templateId: string) {
   const [rows] = await db.query<(RecipientRow & { show_id: string })[]>(
-    `SELECT u.openid, sh.id show_id, sh.title, ss.starts_at FROM users u JOIN show_sessions ss ON ss.id = ?
-       JOIN shows sh ON sh.id = ss.show_id WHERE u.id = ?`,
-    [sessionId, userId],
+    `SELECT u.openid, sh.id show_id, sh.title, ss.starts_at, ${CONSENT_LEFT}
+       FROM users u JOIN show_sessions ss ON ss.id = ? JOIN shows sh ON sh.id = ss.show_id WHERE u.id = ?`,
+    [templateId, sessionId, userId],
   );
   const r = rows[0];
   return r ? { ...recipient(r), showId: String(r.show_id) } : null;
 }
 
 /** Who a notice goes to and what it is about. */
-export async function recipientOf(db: Q, userId: string, orderId: string) {
+export async function recipientOf(db: Q, userId: string, orderId: string, templateId: string) {
   const [rows] = await db.query<(RecipientRow & { order_no: string })[]>(
-    `SELECT u.openid, o.order_no, sh.title, ss.starts_at FROM users u JOIN orders o ON o.id = ?
-       JOIN show_sessions ss ON ss.id = o.session_id JOIN shows sh ON sh.id = ss.show_id WHERE u.id = ?`,
-    [orderId, userId],
+    `SELECT u.openid, o.order_no, sh.title, ss.starts_at, ${CONSENT_LEFT}
+       FROM users u JOIN orders o ON o.id = ? JOIN show_sessions ss ON ss.id = o.session_id
+       JOIN shows sh ON sh.id = ss.show_id WHERE u.id = ?`,
+    [templateId, orderId, userId],
   );
   const r = rows[0];
   return r ? { ...recipient(r), orderNo: String(r.order_no) } : null;
