@@ -106,10 +106,18 @@ interface Claimed {
 }
 
 /**
- * Inserts the notice's row and takes one consent, in one transaction: 'sending' when there is
- * something to send, else the final state recorded (no_consent, failed). When the message has a
- * row already (a redelivery, a retry), that row's state and template, untouched: a retry sends
- * with the consent its first delivery took, and never takes another.
+ * Makes the notice's row and, when there is something to send, takes one consent: 'sending'
+ * then, else the final state recorded (failed, no_consent). When the message has a row already (a
+ * redelivery, a retry), that row's state and template, untouched: a retry sends with the consent
+ * its first delivery took, and never takes another.
+ *
+ * A notice whose first state is already its last (nothing to address, or a fan with no send left
+ * of the template when the recipient was read) is one INSERT, with no transaction: most fans of a
+ * sale gave no consent, and their notices' five statements (insert 'sending', fail to take a
+ * send, record no_consent, in a transaction) were most of the notices' work on the pay path
+ * (bench --scenario pay). The sends left are only a hint: a consent given between the read and
+ * the insert stays for the next notice, as if this one had come a moment earlier; a send is only
+ * ever taken by takeConsent, in the transaction.
  */
 async function claim(
   d: NoticeDeps,
@@ -133,48 +141,36 @@ async function claim(
     : !to
       ? 'recipient not found'
       : null;
-  if (!problem && to!.consentLeft <= 0) return claimWithoutConsent(d, base, now);
+  if (problem || to!.consentLeft <= 0) {
+    const final = problem
+      ? { status: 'failed' as const, errmsg: problem }
+      : { status: 'no_consent' as const };
+    if (!(await repo.insertNotice(d.db, { ...base, ...final }, now)))
+      return claimedBefore(d.db, messageKey, templateId);
+    if (problem) d.log.error({ messageKey, template: m.template }, `notice not sent: ${problem}`);
+    return { status: final.status, templateId, fresh: true };
+  }
   return inTransaction(d.db, async (conn): Promise<Claimed> => {
-    const fresh = await repo.insertNotice(
-      conn,
-      problem ? { ...base, status: 'failed', errmsg: problem } : { ...base, status: 'sending' },
-      now,
-    );
-    if (!fresh) {
-      const existing = await repo.noticeByKey(conn, messageKey);
-      return { status: existing?.status ?? 'sending', templateId: existing?.templateId ?? templateId, fresh };
-    }
-    if (problem) {
-      d.log.error({ messageKey, template: m.template }, `notice not sent: ${problem}`);
-      return { status: 'failed', templateId, fresh };
-    }
+    if (!(await repo.insertNotice(conn, { ...base, status: 'sending' }, now)))
+      return claimedBefore(conn, messageKey, templateId);
     if (await repo.takeConsent(conn, m.userId, templateId, now))
-      return { status: 'sending', templateId, fresh };
+      return { status: 'sending', templateId, fresh: true };
     await repo.recordOutcome(conn, messageKey, { status: 'no_consent', errcode: null, errmsg: null }, now);
-    return { status: 'no_consent', templateId, fresh };
+    return { status: 'no_consent', templateId, fresh: true };
   });
 }
 
-/**
- * A fan with no send left of the template when the recipient was read: the notice's row is made
- * 'no_consent' at once, in one statement, not in the consent's transaction (insert 'sending', fail
- * to take a send, record no_consent: five statements). Most fans of a sale gave no consent, so
- * this was most of the notices' work on the pay path (bench --scenario pay). A consent given
- * between the read and the insert stays for the next notice, as if this one had come a moment
- * earlier. A redelivery finds the row and answers its state, as in the transaction.
- */
-async function claimWithoutConsent(
-  d: NoticeDeps,
-  base: Omit<Parameters<typeof repo.insertNotice>[1], 'status'>,
-  now: Date,
+/** The claim an earlier delivery of the message made: its row's state and template. */
+async function claimedBefore(
+  db: Parameters<typeof repo.noticeByKey>[0],
+  messageKey: string,
+  templateId: string,
 ): Promise<Claimed> {
-  const fresh = await repo.insertNotice(d.db, { ...base, status: 'no_consent' }, now);
-  if (fresh) return { status: 'no_consent', templateId: base.templateId, fresh };
-  const existing = await repo.noticeByKey(d.db, base.messageKey);
+  const existing = await repo.noticeByKey(db, messageKey);
   return {
     status: existing?.status ?? 'sending',
-    templateId: existing?.templateId ?? base.templateId,
-    fresh,
+    templateId: existing?.templateId ?? templateId,
+    fresh: false,
   };
 }
 

@@ -111,7 +111,7 @@ export async function noticeByKey(db: Q, messageKey: string, lock = false): Prom
 
 /** Inserts the notice's row in its first state; false when the message has a row already. */
 export async function insertNotice(
-  conn: Q,
+  db: Q,
   n: {
     messageKey: string;
     userId: string;
@@ -125,7 +125,7 @@ export async function insertNotice(
   },
   now: Date,
 ): Promise<boolean> {
-  const [r] = await conn.query<ResultSetHeader>(
+  const [r] = await db.query<ResultSetHeader>(
     `INSERT IGNORE INTO notices (message_key, user_id, order_id, template, kind, template_id, status, errmsg, sent_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
