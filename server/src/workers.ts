@@ -1,5 +1,6 @@
 import type { AppDeps } from './wiring';
 import { sendNotice } from './notices/consumer';
+import { NoticeFirstSteps } from './notices/first-step';
 import { handleLatePayment } from './payments/late';
 import { TicketIssuer } from './tickets/issuer';
 
@@ -34,15 +35,17 @@ export function startConsumers(d: AppDeps): void {
     },
     o,
   );
+  // Notices delivered together read their recipients and record their final first states together.
+  const notices = {
+    db: d.db,
+    wechat: d.wechat,
+    log: d.log,
+    templates: d.config.wechat.templates,
+    firstSteps: new NoticeFirstSteps(d.db, d.log, { batchMax: o.prefetch, inflightMax: 2 }),
+  };
   d.broker.consume<'notice.send'>(
     'notices',
-    async (m, meta) =>
-      void (await sendNotice(
-        { db: d.db, wechat: d.wechat, log: d.log, templates: d.config.wechat.templates },
-        m,
-        meta.messageId,
-        now(),
-      )),
+    async (m, meta) => void (await sendNotice(notices, m, meta.messageId, now())),
     o,
   );
 }

@@ -2,6 +2,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { SIM_TEMPLATES } from './helpers/config';
 import pino from 'pino';
 import { sendNotice, TransientNoticeError } from '../src/notices/consumer';
+import { NoticeFirstSteps } from '../src/notices/first-step';
 import { enqueueReminder, enqueueReminders } from '../src/jobs/reminders';
 import { noticeProblems } from '../src/notices/repo';
 import { consentTo } from './helpers/consent';
@@ -281,6 +282,122 @@ describe('a fan with no consent', () => {
     expect(calls.getConnection).toBe(1);
     expect(await remaining(m.userId, 'refund')).toBe(0);
     expect(messagesFor(o.orderNo)).toHaveLength(1);
+  });
+});
+
+describe("notices delivered together (the consumer's batches of first steps)", () => {
+  const log = pino({ level: 'silent' });
+  let orders: { id: string; userId: string; orderNo: string; fan: { token: string } }[];
+  const statusOf = async (key: string) =>
+    (await q('SELECT status, errmsg, attempts, template_id FROM notices WHERE message_key = ?', [key]))[0];
+
+  beforeAll(async () => {
+    orders = [];
+    for (const openid of ['openid-batch-1', 'openid-batch-2', 'openid-batch-3']) {
+      const o = await buyAndPay(openid);
+      const row = (await q('SELECT id, user_id FROM orders WHERE order_no = ?', [o.orderNo]))[0]!;
+      orders.push({ id: String(row.id), userId: String(row.user_id), orderNo: o.orderNo, fan: o.fan });
+    }
+  });
+
+  /** One NoticeFirstSteps on the real pool, its calls counted, and deps that use it. */
+  function batched() {
+    const calls = { query: 0, getConnection: 0 };
+    const db = new Proxy(p.deps.db, {
+      get(target, key) {
+        const v = Reflect.get(target, key, target) as unknown;
+        if (typeof v !== 'function') return v;
+        const f = (v as (...a: unknown[]) => unknown).bind(target);
+        if (key !== 'query' && key !== 'getConnection') return f;
+        return (...args: unknown[]) => {
+          calls[key]++;
+          return f(...args);
+        };
+      },
+    });
+    const firstSteps = new NoticeFirstSteps(db, log, { batchMax: 20, inflightMax: 2 });
+    return { calls, d: { db, wechat: p.deps.wechat, log, templates: p.config.wechat.templates, firstSteps } };
+  }
+  const refunded = (o: { id: string; userId: string }) => ({
+    userId: o.userId,
+    template: 'refunded' as const,
+    orderId: o.id,
+  });
+
+  it('reads their recipients in one query and records their final first states in one INSERT', async () => {
+    // The second fan consented to another template only: consent is read per notice's template.
+    await consentTo(p, orders[1]!.fan, 'openid-batch-2', ['reminder']);
+    const { calls, d } = batched();
+    const gone = { userId: orders[0]!.userId, template: 'refunded' as const, orderId: '999999999' };
+    const odd = { userId: orders[0]!.userId, template: 'no_such_template', orderId: orders[0]!.id } as never;
+    const now = p.clock.now();
+    const answers = await Promise.all([
+      sendNotice(d, refunded(orders[0]!), 'batch-a-0', now),
+      sendNotice(d, refunded(orders[1]!), 'batch-a-1', now),
+      sendNotice(d, refunded(orders[2]!), 'batch-a-2', now),
+      sendNotice(d, gone, 'batch-a-gone', now),
+      sendNotice(d, odd, 'batch-a-odd', now),
+    ]);
+    expect(answers).toEqual(['no_consent', 'no_consent', 'no_consent', 'failed', 'failed']);
+    // Alone, each notice was two statements (its recipient, its row): ten here.
+    expect(calls).toEqual({ query: 2, getConnection: 0 });
+    for (const k of ['batch-a-0', 'batch-a-1', 'batch-a-2'])
+      expect(await statusOf(k)).toEqual({
+        status: 'no_consent',
+        errmsg: null,
+        attempts: 0,
+        template_id: 'TPL_REFUND',
+      });
+    expect(await statusOf('batch-a-gone')).toMatchObject({ status: 'failed', errmsg: 'recipient not found' });
+    expect(await statusOf('batch-a-odd')).toMatchObject({
+      status: 'failed',
+      errmsg: 'unknown notice template no_such_template',
+    });
+    expect(await remaining(orders[1]!.userId, 'reminder')).toBe(1); // untouched
+    expect(orders.flatMap((o) => messagesFor(o.orderNo))).toEqual([]);
+  });
+
+  it('a redelivery in the batch: rows inserted one by one, each delivery answered as alone', async () => {
+    const { calls, d } = batched();
+    const now = p.clock.now();
+    const answers = await Promise.all([
+      sendNotice(d, refunded(orders[0]!), 'batch-a-0', now), // redelivered
+      sendNotice(d, refunded(orders[1]!), 'batch-b-1', now), // new
+      sendNotice(
+        d,
+        { userId: orders[0]!.userId, template: 'refunded', orderId: '999999999' },
+        'batch-a-gone',
+        now,
+      ),
+    ]);
+    expect(answers).toEqual(['no_consent', 'no_consent', 'failed']);
+    expect(await statusOf('batch-b-1')).toEqual({
+      status: 'no_consent',
+      errmsg: null,
+      attempts: 0,
+      template_id: 'TPL_REFUND',
+    });
+    const [{ n }] = (await q("SELECT COUNT(*) n FROM notices WHERE message_key LIKE 'batch-%'")) as [
+      { n: string },
+    ];
+    expect(Number(n)).toBe(6);
+    // The recipients, the batch's INSERT (refused), three INSERT IGNOREs, the two rows read back.
+    expect(calls).toEqual({ query: 7, getConnection: 0 });
+  });
+
+  it("a fan with a send left goes on to the consent's transaction and is sent; the others are not", async () => {
+    await consentTo(p, orders[2]!.fan, 'openid-batch-3', ['refund']);
+    const { calls, d } = batched();
+    const now = p.clock.now();
+    const answers = await Promise.all([
+      sendNotice(d, refunded(orders[0]!), 'batch-c-0', now),
+      sendNotice(d, refunded(orders[2]!), 'batch-c-2', now),
+    ]);
+    expect(answers).toEqual(['no_consent', 'sent']);
+    expect(calls.getConnection).toBe(1); // the consent's transaction, for the one fan with a send
+    expect(await remaining(orders[2]!.userId, 'refund')).toBe(0);
+    expect(messagesFor(orders[2]!.orderNo)).toHaveLength(1);
+    expect(messagesFor(orders[0]!.orderNo)).toHaveLength(0);
   });
 });
 

@@ -1,8 +1,15 @@
 import type { Logger } from 'pino';
 import type { NoticeKind, NoticeStatus } from '@showtix/shared-types';
 import { inTransaction, type Db } from '../db/pool';
-import type { Messages } from '../outbox/repo';
 import type { WechatClient } from '../wechat/client';
+import {
+  finalFirstState,
+  noticeRow,
+  recipientFor,
+  type NoticeFirstSteps,
+  type Notice,
+  type Recipient,
+} from './first-step';
 import { ERRCODE_REFUSED, NOTICE_TEXT, TRANSIENT_ERRCODES, beijingTime } from './kinds';
 import * as repo from './repo';
 
@@ -12,30 +19,8 @@ export interface NoticeDeps {
   log: Logger;
   /** Template id per notice kind (configuration). */
   templates: Record<NoticeKind, string>;
-}
-
-type Notice = Messages['notice.send'];
-/** The fan's openid, and the keywords and page query of what the notice is about. */
-interface Recipient {
-  openid: string;
-  /** character_string2: the order number, or the show's id (sale_open). */
-  code: string;
-  title: string;
-  startsAt: Date;
-  /** The query of the page the notice opens. */
-  query: string;
-  /** The fan's sends left of the notice's template when it was read (a hint: see claim). */
-  consentLeft: number;
-}
-
-/** Who the notice goes to: the order's buyer, or (sale_open) the fan who asked for the reminder. */
-async function recipientFor(db: Db, m: Notice, templateId: string): Promise<Recipient | null> {
-  if (m.template === 'sale_open') {
-    const r = await repo.saleRecipientOf(db, m.userId, m.sessionId, templateId);
-    return r && { ...r, code: r.showId, query: `id=${r.showId}` };
-  }
-  const r = await repo.recipientOf(db, m.userId, m.orderId, templateId);
-  return r && { ...r, code: r.orderNo, query: `orderNo=${r.orderNo}` };
+  /** The consumer's batches of first steps (absent: each notice reads and inserts alone). */
+  firstSteps?: NoticeFirstSteps;
 }
 
 /** A WeChat answer (or its absence) that the consumer's retry should try again. */
@@ -57,10 +42,13 @@ export async function sendNotice(
 ): Promise<NoticeStatus> {
   const text = NOTICE_TEXT[m.template];
   const templateId = text ? d.templates[text.kind] : '';
-  const to = await recipientFor(d.db, m, templateId);
+  const first = d.firstSteps
+    ? await d.firstSteps.start(m, messageKey, templateId, now)
+    : { to: await recipientFor(d.db, m, templateId), inserted: undefined };
+  const to = first.to;
   // The claim comes first, with no read of the notice before it: almost every delivery is the
   // first, and its INSERT says whether the message has a row already (a redelivery, a retry).
-  const c = await claim(d, m, messageKey, templateId, to, now);
+  const c = await claim(d, m, messageKey, templateId, to, now, first.inserted);
   if (c.status !== 'sending') return c.status;
   if (!c.fresh && (!to || !text)) {
     // a retried send whose order or user is gone since: nothing to send any more
@@ -112,7 +100,8 @@ interface Claimed {
  * its first delivery took, and never takes another.
  *
  * A notice whose first state is already its last (nothing to address, or a fan with no send left
- * of the template when the recipient was read) is one INSERT, with no transaction: most fans of a
+ * of the template when the recipient was read) is one INSERT, with no transaction (in the
+ * consumer, one INSERT for the notices delivered together, first-step.ts): most fans of a
  * sale gave no consent, and their notices' five statements (insert 'sending', fail to take a
  * send, record no_consent, in a transaction) were most of the notices' work on the pay path
  * (bench --scenario pay). The sends left are only a hint: a consent given between the read and
@@ -126,28 +115,16 @@ async function claim(
   templateId: string,
   to: Recipient | null,
   now: Date,
+  /** For a notice whose first state is its last, whether its batch's INSERT made its row (first-step.ts). */
+  insertedInBatch?: boolean,
 ): Promise<Claimed> {
-  const text = NOTICE_TEXT[m.template];
-  const base = {
-    messageKey,
-    userId: m.userId,
-    orderId: m.template === 'sale_open' ? null : m.orderId,
-    template: String(m.template),
-    kind: text?.kind ?? 'unknown',
-    templateId,
-  };
-  const problem = !text
-    ? `unknown notice template ${String(m.template)}`
-    : !to
-      ? 'recipient not found'
-      : null;
-  if (problem || to!.consentLeft <= 0) {
-    const final = problem
-      ? { status: 'failed' as const, errmsg: problem }
-      : { status: 'no_consent' as const };
-    if (!(await repo.insertNotice(d.db, { ...base, ...final }, now)))
-      return claimedBefore(d.db, messageKey, templateId);
-    if (problem) d.log.error({ messageKey, template: m.template }, `notice not sent: ${problem}`);
+  const base = noticeRow(m, messageKey, templateId);
+  const final = finalFirstState(m, to);
+  if (final) {
+    const inserted = insertedInBatch ?? (await repo.insertNotice(d.db, { ...base, ...final }, now));
+    if (!inserted) return claimedBefore(d.db, messageKey, templateId);
+    if (final.status === 'failed')
+      d.log.error({ messageKey, template: m.template }, `notice not sent: ${final.errmsg}`);
     return { status: final.status, templateId, fresh: true };
   }
   return inTransaction(d.db, async (conn): Promise<Claimed> => {

@@ -109,39 +109,54 @@ export async function noticeByKey(db: Q, messageKey: string, lock = false): Prom
   return r ? { status: r.status, templateId: r.template_id } : null;
 }
 
+/** A notice's row as first inserted. */
+export interface NewNotice {
+  messageKey: string;
+  userId: string;
+  /** null: a notice about a show, not an order (sale_open). */
+  orderId: string | null;
+  template: string;
+  kind: string;
+  templateId: string;
+  status: NoticeStatus;
+  errmsg?: string;
+}
+
+const noticeValues = (n: NewNotice, now: Date) => [
+  n.messageKey,
+  n.userId,
+  n.orderId,
+  n.template,
+  n.kind,
+  n.templateId,
+  n.status,
+  n.errmsg ?? null,
+  now,
+  now,
+];
+
 /** Inserts the notice's row in its first state; false when the message has a row already. */
-export async function insertNotice(
-  db: Q,
-  n: {
-    messageKey: string;
-    userId: string;
-    /** null: a notice about a show, not an order (sale_open). */
-    orderId: string | null;
-    template: string;
-    kind: string;
-    templateId: string;
-    status: NoticeStatus;
-    errmsg?: string;
-  },
-  now: Date,
-): Promise<boolean> {
+export async function insertNotice(db: Q, n: NewNotice, now: Date): Promise<boolean> {
   const [r] = await db.query<ResultSetHeader>(
     `INSERT IGNORE INTO notices (message_key, user_id, order_id, template, kind, template_id, status, errmsg, sent_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      n.messageKey,
-      n.userId,
-      n.orderId,
-      n.template,
-      n.kind,
-      n.templateId,
-      n.status,
-      n.errmsg ?? null,
-      now,
-      now,
-    ],
+    noticeValues(n, now),
   );
   return r.affectedRows === 1;
+}
+
+/**
+ * Notices' rows in their first state, in one statement. Not IGNORE: a row there already (a
+ * redelivery among them) refuses the whole statement, and the caller inserts one by one to learn
+ * which (first-step.ts).
+ */
+export async function insertNotices(db: Q, rows: { n: NewNotice; now: Date }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `INSERT INTO notices (message_key, user_id, order_id, template, kind, template_id, status, errmsg, sent_at, updated_at)
+       VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    rows.flatMap(({ n, now }) => noticeValues(n, now)),
+  );
 }
 
 /** The outcome of a send (or of an attempt that will be retried: status stays 'sending'). */
@@ -195,6 +210,24 @@ export async function recipientOf(db: Q, userId: string, orderId: string, templa
   );
   const r = rows[0];
   return r ? { ...recipient(r), orderNo: String(r.order_no) } : null;
+}
+
+/**
+ * recipientOf for many notices in one query: per wanted notice, in order, its recipient or null.
+ * Each keeps its own fan, order and template (a notice's fan is not always the order's buyer).
+ */
+export async function recipientsOf(db: Q, wanted: { userId: string; orderId: string; templateId: string }[]) {
+  if (wanted.length === 0) return [];
+  const [rows] = await db.query<(RecipientRow & { k: number; order_no: string })[]>(
+    `SELECT q.k, u.openid, o.order_no, sh.title, ss.starts_at,
+            (SELECT c.remaining FROM notice_consents c WHERE c.user_id = u.id AND c.template_id = q.t) consent_left
+       FROM (${wanted.map(() => 'SELECT ? k, CAST(? AS UNSIGNED) uid, CAST(? AS UNSIGNED) oid, ? t').join(' UNION ALL ')}) q
+       JOIN users u ON u.id = q.uid JOIN orders o ON o.id = q.oid
+       JOIN show_sessions ss ON ss.id = o.session_id JOIN shows sh ON sh.id = ss.show_id`,
+    wanted.flatMap((w, k) => [k, w.userId, w.orderId, w.templateId]),
+  );
+  const found = new Map(rows.map((r) => [Number(r.k), { ...recipient(r), orderNo: String(r.order_no) }]));
+  return wanted.map((_, k) => found.get(k) ?? null);
 }
 
 /**
