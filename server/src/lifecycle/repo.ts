@@ -43,17 +43,19 @@ export async function move(
     throw new TransitionError(`${table} ${id}: not in ${t.from.join('/')}, cannot move to ${t.to}`);
 }
 
-/** move for several rows the caller locked and checked: every one must move. */
+/** move for several rows the caller locked and checked: every one must move (`set` as tryMove's, one value for all). */
 export async function moveMany(
   db: Db | Conn,
   table: Table,
   ids: readonly string[],
   t: Transition,
+  set: Record<string, unknown> = {},
 ): Promise<void> {
   if (ids.length === 0) return;
+  const cols = Object.keys(set);
   const [res] = await db.query<ResultSetHeader>(
-    `UPDATE ${table} SET status = ? WHERE id IN (?) AND status IN (?)`,
-    [t.to, ids, t.from],
+    `UPDATE ${table} SET status = ?${cols.map((c) => `, ${c} = ?`).join('')} WHERE id IN (?) AND status IN (?)`,
+    [t.to, ...cols.map((c) => set[c]), ids, t.from],
   );
   if (res.affectedRows !== ids.length)
     throw new TransitionError(

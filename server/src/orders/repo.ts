@@ -55,6 +55,16 @@ export async function lockOrders(conn: Conn, ids: readonly string[]): Promise<Or
   return rows.map(toOrder);
 }
 
+/** Several orders locked by order number (the key WeChat's notifications carry): the order_no index's order, the same for every caller. */
+export async function lockOrdersByNo(conn: Conn, orderNos: readonly string[]): Promise<OrderRecord[]> {
+  if (orderNos.length === 0) return [];
+  const [rows] = await conn.query<Rows<OrderRow>>(
+    `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_no IN (?) ORDER BY id FOR UPDATE`,
+    [orderNos],
+  );
+  return rows.map(toOrder);
+}
+
 export async function listOrdersOfUser(
   db: Db,
   userId: string,

@@ -60,6 +60,28 @@ export async function insertPayment(
   }
 }
 
+/**
+ * Payments received for live orders, in one statement (payments/batch.ts). Not IGNORE: a
+ * transaction recorded before refuses the whole statement, and the caller goes one by one.
+ */
+export async function insertPayments(conn: Conn, ps: Parameters<typeof insertPayment>[1][]): Promise<void> {
+  if (ps.length === 0) return;
+  await conn.query(
+    'INSERT INTO payments (order_id, transaction_id, amount_fen, currency, payer_openid, success_time, outcome) VALUES ?',
+    [
+      ps.map((p) => [
+        p.orderId,
+        p.transactionId,
+        p.amountFen,
+        p.currency,
+        p.payerOpenid,
+        p.successTime,
+        p.outcome,
+      ]),
+    ],
+  );
+}
+
 const PAYMENTS: RowSource = {
   table: 'payments',
   columns: 'id, order_id, transaction_id, amount_fen, currency, refunded_fen, outcome',

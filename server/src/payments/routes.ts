@@ -63,7 +63,7 @@ export function notifyRoutes(d: PaymentRouteDeps): Router {
     '/notify',
     handle(async (n: { eventType: string; resource: WxTransaction }) => {
       if (n.eventType !== 'TRANSACTION.SUCCESS') return; // nothing else changes an order
-      await d.payments.applyTransaction(n.resource, d.clock.now());
+      await d.payments.applyNotified(n.resource, d.clock.now());
     }),
   );
   r.post(

@@ -11,6 +11,8 @@ import type { OutboxRelay } from '../outbox/relay';
 import type { RefundService } from '../refunds/service';
 import { WechatPayError, type WechatPay, type WxTransaction } from '../wechat/pay';
 import { WechatBusyError, wechatBusy } from '../wechat/breaker';
+import { NotifiedPayments } from './batch';
+import { CURRENCY, paidEntries, paymentRow, suspicion, type ApplyResult } from './receipt';
 import { insertPayment, markChecked, openidOf, paymentsToCheck, setPrepay } from './repo';
 
 export interface PaymentDeps {
@@ -35,32 +37,21 @@ export class SuspiciousPayment extends Error {}
  */
 const CANCELLABLE_TRADE_STATES = new Set(['CLOSED', 'REVOKED', 'PAYERROR', 'REFUND']);
 
-export type ApplyResult = 'applied' | 'duplicate' | 'late' | 'double_payment' | 'wrong_currency';
-
-/** The only currency our orders are priced and paid in. */
-const CURRENCY = 'CNY';
-
-/** The payments row of a WeChat transaction for our order, with what we made of it. */
-function paymentRow(
-  orderId: string,
-  tx: WxTransaction,
-  currency: string,
-  now: Date,
-  outcome: Parameters<typeof insertPayment>[1]['outcome'],
-): Parameters<typeof insertPayment>[1] {
-  return {
-    orderId,
-    transactionId: tx.transaction_id!,
-    amountFen: tx.amount!.total,
-    currency,
-    payerOpenid: tx.payer?.openid ?? null,
-    successTime: tx.success_time ? new Date(tx.success_time) : now,
-    outcome,
-  };
-}
+export type { ApplyResult } from './receipt';
 
 export class PaymentService {
-  constructor(private readonly d: PaymentDeps) {}
+  /** WeChat's notifications that arrive together, applied together (payments/batch.ts). */
+  private readonly notified: NotifiedPayments;
+
+  constructor(private readonly d: PaymentDeps) {
+    // 50 a batch at most; two batches in flight, so one waits for MySQL while the next gathers.
+    this.notified = new NotifiedPayments({ ...d, payments: this }, { batchMax: 50, inflightMax: 2 });
+  }
+
+  /** A payment notification's transaction: applyTransaction, batched with those that arrive with it. */
+  applyNotified(tx: WxTransaction, now: Date): Promise<ApplyResult> {
+    return this.notified.apply(tx, now);
+  }
 
   /** JSAPI prepay for the owner's pending order; WeChat refuses money after our hold expires. */
   async prepay(userId: string, orderNo: string, now: Date, description: string): Promise<PayResponse> {
@@ -99,20 +90,7 @@ export class PaymentService {
   }
 
   private check(tx: WxTransaction, order: OrderRecord | undefined): asserts order is OrderRecord {
-    const why =
-      tx.mchid !== this.d.wechat.mchid
-        ? 'mchid'
-        : tx.appid !== this.d.wechat.appid
-          ? 'appid'
-          : tx.trade_state !== 'SUCCESS'
-            ? `trade_state ${tx.trade_state}`
-            : !tx.transaction_id
-              ? 'no transaction_id'
-              : !order
-                ? 'unknown order'
-                : tx.amount?.total !== order.amountFen
-                  ? `amount ${tx.amount?.total} != ${order.amountFen}`
-                  : undefined;
+    const why = suspicion(this.d.wechat, tx, order);
     if (why) {
       this.d.log.warn(
         { outTradeNo: tx.out_trade_no, transactionId: tx.transaction_id, why },
@@ -160,14 +138,7 @@ export class PaymentService {
         await move(conn, 'orders', order.id, ORDER_LIFECYCLE.pay, { paid_at: now });
         // One statement for both rows: the notify path's statements bound how many payments
         // an instance and MySQL turn into tickets per second (bench/pay).
-        await enqueueAll(conn, [
-          { topic: 'order.paid', aggregateId: order.id, payload: { orderId: order.id } },
-          {
-            topic: 'notice.send',
-            aggregateId: order.id,
-            payload: { userId: order.userId, template: 'paid', orderId: order.id },
-          },
-        ]);
+        await enqueueAll(conn, paidEntries(order));
         return 'applied';
       }
       if (late) {
@@ -178,13 +149,18 @@ export class PaymentService {
       await this.d.refunds.refundPaymentInTx(conn, order, payment, 'duplicate', now);
       return 'double_payment';
     });
+    await this.afterApply(result, buyer);
+    return result;
+  }
+
+  /** After a receipt's commit: the metric, the outbox sent at once, the buyer's streak ended. */
+  async afterApply(result: ApplyResult, buyer: string): Promise<void> {
     this.d.onApplied?.(result);
     if (result !== 'duplicate') this.d.relay.nudge();
     if (result === 'applied')
       await this.d
         .onPaid(buyer)
         .catch((err) => this.d.log.error({ err }, 'resetting the expired-hold streak'));
-    return result;
   }
 
   /**
