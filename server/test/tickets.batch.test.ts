@@ -99,6 +99,68 @@ it('paid orders that arrive together share a transaction, each with its own tick
   expect(await ticketStatuses(orders[0]!.orderId)).toHaveLength(orders[0]!.seats);
 });
 
+it('reads the orders delivered together in one query; one not paid and one whose Redis confirmation failed are each their own', async () => {
+  const [a, b, c, done] = [
+    await paidOrder('openid-batch-read-a'),
+    await paidOrder('openid-batch-read-b'),
+    await paidOrder('openid-batch-read-c'),
+    await paidOrder('openid-batch-read-done'),
+  ];
+  expect(
+    await new TicketIssuer(p.deps, { batchOrdersMax: 20, batchInflightMax: 1 }).issue(
+      done!.orderId,
+      p.clock.now(),
+    ),
+  ).toBe('issued');
+  // The real pool with its calls counted; Redis unreachable for c's confirmation only.
+  const calls = { query: 0, getConnection: 0 };
+  const db = new Proxy(p.deps.db, {
+    get(target, key) {
+      const v = Reflect.get(target, key, target) as unknown;
+      if (typeof v !== 'function') return v;
+      const f = (v as (...args: unknown[]) => unknown).bind(target);
+      if (key !== 'query' && key !== 'getConnection') return f;
+      return (...args: unknown[]) => {
+        calls[key]++;
+        return f(...args);
+      };
+    },
+  });
+  const inventory = new Proxy(p.deps.inventory, {
+    get(target, key) {
+      const v = Reflect.get(target, key, target) as unknown;
+      if (typeof v !== 'function') return v;
+      const f = (v as (...args: unknown[]) => unknown).bind(target);
+      if (key !== 'confirm') return f;
+      return (sessionId: string, orderId: string, ...rest: unknown[]) =>
+        orderId === c!.orderId
+          ? Promise.reject(new Error('Redis unreachable'))
+          : f(sessionId, orderId, ...rest);
+    },
+  });
+  const issuer = new TicketIssuer({ ...p.deps, db, inventory }, { batchOrdersMax: 20, batchInflightMax: 1 });
+  const now = p.clock.now();
+  const out = await Promise.allSettled(
+    [a!.orderId, b!.orderId, c!.orderId, done!.orderId, '999999999'].map((id) => issuer.issue(id, now)),
+  );
+  expect(out.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
+    'issued',
+    'issued',
+    'Redis unreachable',
+    'skipped',
+    'skipped',
+  ]);
+  // One read for the five (alone, each delivery read its order), then one transaction.
+  expect(calls).toEqual({ query: 1, getConnection: 1 });
+  expect(await orderStatus(c!.orderId)).toBe(PAID);
+  expect(await ticketStatuses(c!.orderId)).toEqual([]);
+  // The consumer retries c's message: issued then.
+  expect(
+    await new TicketIssuer(p.deps, { batchOrdersMax: 20, batchInflightMax: 1 }).issue(c!.orderId, now),
+  ).toBe('issued');
+  expect(await ticketStatuses(done!.orderId)).toEqual([VALID]);
+});
+
 it('in one batch: a refund open before the lock makes its tickets REFUNDING; an order delivered twice is issued once', async () => {
   const refunded = await paidOrder('openid-batch-refund', 2);
   const twice = await paidOrder('openid-batch-twice', 2);

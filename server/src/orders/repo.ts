@@ -55,6 +55,13 @@ export async function lockOrders(conn: Conn, ids: readonly string[]): Promise<Or
   return rows.map(toOrder);
 }
 
+/** Several orders as they are now (a plain read: a caller that decides on them locks them again). */
+export async function ordersByIds(db: Db | Conn, ids: readonly string[]): Promise<OrderRecord[]> {
+  if (ids.length === 0) return [];
+  const [rows] = await db.query<Rows<OrderRow>>(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id IN (?)`, [ids]);
+  return rows.map(toOrder);
+}
+
 /** Several orders locked by order number (the key WeChat's notifications carry): the order_no index's order, the same for every caller. */
 export async function lockOrdersByNo(conn: Conn, orderNos: readonly string[]): Promise<OrderRecord[]> {
   if (orderNos.length === 0) return [];
