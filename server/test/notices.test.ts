@@ -6,6 +6,7 @@ import { NoticeFirstSteps } from '../src/notices/first-step';
 import { enqueueReminder, enqueueReminders } from '../src/jobs/reminders';
 import { noticeProblems } from '../src/notices/repo';
 import { consentTo } from './helpers/consent';
+import { countedPool } from './helpers/counted-pool';
 import { createSession, type SessionFixture } from './helpers/fixtures';
 import { createPayEnv, type PayEnv } from './helpers/pay-env';
 
@@ -242,30 +243,11 @@ describe('the consumer, called as RabbitMQ redelivers', () => {
 
 describe('a fan with no consent', () => {
   const log = pino({ level: 'silent' });
-  /** The real pool, its calls counted: a transaction takes a connection of its own. */
-  function countedPool() {
-    const calls = { query: 0, getConnection: 0 };
-    const db = p.deps.db;
-    const counted = new Proxy(db, {
-      get(target, key) {
-        const v = Reflect.get(target, key, target) as unknown;
-        if (typeof v !== 'function') return v;
-        if (key === 'query' || key === 'getConnection')
-          return (...args: unknown[]) => {
-            calls[key]++;
-            return (v as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        return (v as (...a: unknown[]) => unknown).bind(target);
-      },
-    });
-    return { calls, db: counted };
-  }
-
   it('records the notice no_consent in one statement after the recipient, with no transaction, once', async () => {
     const o = await buyAndPay('openid-notice-none');
     const row = (await q('SELECT id, user_id FROM orders WHERE order_no = ?', [o.orderNo]))[0]!;
     const m = { userId: String(row.user_id), template: 'refunded' as const, orderId: String(row.id) };
-    const { calls, db } = countedPool();
+    const { calls, db } = countedPool(p.deps.db);
     const d = { db, wechat: p.deps.wechat, log, templates: p.config.wechat.templates };
     expect(await sendNotice(d, m, 'test-none-1', p.clock.now())).toBe('no_consent');
     // The recipient (with the fan's sends left), then the notice's row: no connection of its own.
@@ -302,19 +284,7 @@ describe("notices delivered together (the consumer's batches of first steps)", (
 
   /** One NoticeFirstSteps on the real pool, its calls counted, and deps that use it. */
   function batched() {
-    const calls = { query: 0, getConnection: 0 };
-    const db = new Proxy(p.deps.db, {
-      get(target, key) {
-        const v = Reflect.get(target, key, target) as unknown;
-        if (typeof v !== 'function') return v;
-        const f = (v as (...a: unknown[]) => unknown).bind(target);
-        if (key !== 'query' && key !== 'getConnection') return f;
-        return (...args: unknown[]) => {
-          calls[key]++;
-          return f(...args);
-        };
-      },
-    });
+    const { calls, db } = countedPool(p.deps.db);
     const firstSteps = new NoticeFirstSteps(db, log, { batchMax: 20, inflightMax: 2 });
     return { calls, d: { db, wechat: p.deps.wechat, log, templates: p.config.wechat.templates, firstSteps } };
   }

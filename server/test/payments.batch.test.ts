@@ -4,6 +4,7 @@ import { ORDER_STATUS } from '../src/lifecycle/statuses';
 import { NotifiedPayments } from '../src/payments/batch';
 import { SuspiciousPayment } from '../src/payments/service';
 import type { WxTransaction } from '../src/wechat/pay';
+import { countedPool } from './helpers/counted-pool';
 import { payEnvWithSession, type PayEnv } from './helpers/pay-env';
 import type { SessionFixture } from './helpers/fixtures';
 
@@ -38,21 +39,9 @@ async function paidAtWechat(tag: string): Promise<{ orderNo: string; tx: WxTrans
   return { orderNo: o.orderNo, tx: tx! };
 }
 
-/** NotifiedPayments on the real pool, its transactions (connections taken) counted. */
+/** NotifiedPayments on the real pool, its calls counted. */
 function counted() {
-  const calls = { getConnection: 0 };
-  const db = new Proxy(p.deps.db, {
-    get(target, key) {
-      const v = Reflect.get(target, key, target) as unknown;
-      if (typeof v !== 'function') return v;
-      const f = (v as (...a: unknown[]) => unknown).bind(target);
-      if (key !== 'getConnection') return f;
-      return (...args: unknown[]) => {
-        calls.getConnection++;
-        return f(...args);
-      };
-    },
-  });
+  const { calls, db } = countedPool(p.deps.db);
   const warnings: string[] = [];
   const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line).msg) });
   const batch = new NotifiedPayments(

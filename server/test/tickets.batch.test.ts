@@ -6,6 +6,7 @@ import { paidAndConfirmed, type IssueOutcome } from '../src/tickets/service';
 import { paidOrder as paidOrderOf, payEnvWithSession, type PayEnv } from './helpers/pay-env';
 import type { SessionFixture } from './helpers/fixtures';
 import { pauseRefundAfterCheck } from './helpers/refund-pause';
+import { countedPool } from './helpers/counted-pool';
 
 /**
  * The tickets consumer's group commit (tickets/issuer.ts). Invariants as for one order alone:
@@ -113,19 +114,7 @@ it('reads the orders delivered together in one query; one not paid and one whose
     ),
   ).toBe('issued');
   // The real pool with its calls counted; Redis unreachable for c's confirmation only.
-  const calls = { query: 0, getConnection: 0 };
-  const db = new Proxy(p.deps.db, {
-    get(target, key) {
-      const v = Reflect.get(target, key, target) as unknown;
-      if (typeof v !== 'function') return v;
-      const f = (v as (...args: unknown[]) => unknown).bind(target);
-      if (key !== 'query' && key !== 'getConnection') return f;
-      return (...args: unknown[]) => {
-        calls[key]++;
-        return f(...args);
-      };
-    },
-  });
+  const { calls, db } = countedPool(p.deps.db);
   const inventory = new Proxy(p.deps.inventory, {
     get(target, key) {
       const v = Reflect.get(target, key, target) as unknown;
