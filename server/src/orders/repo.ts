@@ -45,32 +45,33 @@ export const orders = {
     findOrder(db, 'id = ? AND user_id = ?', [id, userId]),
 };
 
-/** Several orders locked (FOR UPDATE) in id order, as every batch locks them: no two wait on each other crosswise. */
-export async function lockOrders(conn: Conn, ids: readonly string[]): Promise<OrderRecord[]> {
-  if (ids.length === 0) return [];
-  const [rows] = await conn.query<Rows<OrderRow>>(
-    `SELECT ${ORDER_COLUMNS} FROM orders WHERE id IN (?) ORDER BY id FOR UPDATE`,
-    [ids],
+/** Several orders by a key of theirs; locked (FOR UPDATE) when `lock`, as the key's index meets them. */
+async function ordersWhereIn(
+  db: Db | Conn,
+  key: 'id' | 'order_no',
+  values: readonly string[],
+  lock: boolean,
+): Promise<OrderRecord[]> {
+  if (values.length === 0) return [];
+  const [rows] = await db.query<Rows<OrderRow>>(
+    `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${key} IN (?) ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
+    [values],
   );
   return rows.map(toOrder);
 }
+
+/** Several orders locked (FOR UPDATE) in id order, as every batch locks them: no two wait on each other crosswise. */
+export const lockOrders = (conn: Conn, ids: readonly string[]) => ordersWhereIn(conn, 'id', ids, true);
 
 /** Several orders as they are now (a plain read: a caller that decides on them locks them again). */
-export async function ordersByIds(db: Db | Conn, ids: readonly string[]): Promise<OrderRecord[]> {
-  if (ids.length === 0) return [];
-  const [rows] = await db.query<Rows<OrderRow>>(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id IN (?)`, [ids]);
-  return rows.map(toOrder);
-}
+export const ordersByIds = (db: Db | Conn, ids: readonly string[]) => ordersWhereIn(db, 'id', ids, false);
 
-/** Several orders locked by order number (the key WeChat's notifications carry): the order_no index's order, the same for every caller. */
-export async function lockOrdersByNo(conn: Conn, orderNos: readonly string[]): Promise<OrderRecord[]> {
-  if (orderNos.length === 0) return [];
-  const [rows] = await conn.query<Rows<OrderRow>>(
-    `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_no IN (?) ORDER BY id FOR UPDATE`,
-    [orderNos],
-  );
-  return rows.map(toOrder);
-}
+/**
+ * Several orders locked by order number (the key WeChat's notifications carry), in the order_no
+ * index's order: the same for every caller.
+ */
+export const lockOrdersByNo = (conn: Conn, orderNos: readonly string[]) =>
+  ordersWhereIn(conn, 'order_no', orderNos, true);
 
 export async function listOrdersOfUser(
   db: Db,
