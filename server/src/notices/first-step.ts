@@ -27,9 +27,12 @@ export async function recipientFor(db: Db, m: Notice, templateId: string): Promi
     const r = await repo.saleRecipientOf(db, m.userId, m.sessionId, templateId);
     return r && { ...r, code: r.showId, query: `id=${r.showId}` };
   }
-  const r = await repo.recipientOf(db, m.userId, m.orderId, templateId);
-  return r && { ...r, code: r.orderNo, query: `orderNo=${r.orderNo}` };
+  return ofOrder(await repo.recipientOf(db, m.userId, m.orderId, templateId));
 }
+
+/** An order's notice's recipient: its code and page are the order number's. */
+const ofOrder = <R extends Omit<Recipient, 'code' | 'query'> & { orderNo: string }>(r: R | null) =>
+  r && { ...r, code: r.orderNo, query: `orderNo=${r.orderNo}` };
 
 /** A notice's row as its first delivery inserts it, before its state is known. */
 export function noticeRow(m: Notice, messageKey: string, templateId: string) {
@@ -131,10 +134,7 @@ export class NoticeFirstSteps extends GroupCommit<FirstStep> {
         templateId: s.templateId,
       })),
     );
-    ofOrders.forEach((s, i) => {
-      const r = found[i];
-      s.to = r && { ...r, code: r.orderNo, query: `orderNo=${r.orderNo}` };
-    });
+    ofOrders.forEach((s, i) => (s.to = ofOrder(found[i] ?? null)));
     await Promise.all(
       steps
         .filter((s) => s.m.template === 'sale_open')

@@ -122,6 +122,10 @@ export interface NewNotice {
   errmsg?: string;
 }
 
+/** The columns a notice's row is first inserted with (noticeValues: their values, in order). */
+const NOTICE_INSERT =
+  'INTO notices (message_key, user_id, order_id, template, kind, template_id, status, errmsg, sent_at, updated_at)';
+
 const noticeValues = (n: NewNotice, now: Date) => [
   n.messageKey,
   n.userId,
@@ -137,11 +141,9 @@ const noticeValues = (n: NewNotice, now: Date) => [
 
 /** Inserts the notice's row in its first state; false when the message has a row already. */
 export async function insertNotice(db: Q, n: NewNotice, now: Date): Promise<boolean> {
-  const [r] = await db.query<ResultSetHeader>(
-    `INSERT IGNORE INTO notices (message_key, user_id, order_id, template, kind, template_id, status, errmsg, sent_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    noticeValues(n, now),
-  );
+  const [r] = await db.query<ResultSetHeader>(`INSERT IGNORE ${NOTICE_INSERT} VALUES ?`, [
+    [noticeValues(n, now)],
+  ]);
   return r.affectedRows === 1;
 }
 
@@ -152,11 +154,7 @@ export async function insertNotice(db: Q, n: NewNotice, now: Date): Promise<bool
  */
 export async function insertNotices(db: Q, rows: { n: NewNotice; now: Date }[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.query(
-    `INSERT INTO notices (message_key, user_id, order_id, template, kind, template_id, status, errmsg, sent_at, updated_at)
-       VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-    rows.flatMap(({ n, now }) => noticeValues(n, now)),
-  );
+  await db.query(`INSERT ${NOTICE_INSERT} VALUES ?`, [rows.map(({ n, now }) => noticeValues(n, now))]);
 }
 
 /** The outcome of a send (or of an attempt that will be retried: status stays 'sending'). */

@@ -2,12 +2,10 @@ import type { Logger } from 'pino';
 import type { WechatConfig } from '../config/wechat';
 import { GroupCommit, type Pending } from '../db/group-commit';
 import { inTransaction, type Db } from '../db/pool';
-import { moveMany, ORDER_LIFECYCLE } from '../lifecycle/transitions';
 import { lockOrdersByNo } from '../orders/repo';
 import { ORDER_STATUS, type OrderRecord } from '../orders/types';
-import { enqueueAll } from '../outbox/repo';
 import type { WxTransaction } from '../wechat/pay';
-import { CURRENCY, paidEntries, paymentRow, suspicion, type ApplyResult } from './receipt';
+import { CURRENCY, markPaid, paymentRow, suspicion, type ApplyResult } from './receipt';
 import { insertPayments } from './repo';
 
 /** One notified transaction waiting for its batch; `result` is set once it is applied. */
@@ -103,10 +101,10 @@ export class NotifiedPayments extends GroupCommit<Receipt> {
       conn,
       live.map(({ order, r }) => paymentRow(order.id, r.tx, CURRENCY, r.now, 'applied')),
     );
-    await moveMany(conn, 'orders', [...chosen.keys()], ORDER_LIFECYCLE.pay, { paid_at: paidAt });
-    await enqueueAll(
+    await markPaid(
       conn,
-      live.flatMap(({ order }) => paidEntries(order)),
+      live.map(({ order }) => order),
+      paidAt,
     );
     return live;
   }

@@ -1,8 +1,10 @@
 import type { WechatConfig } from '../config/wechat';
 import type { OrderRecord } from '../orders/types';
-import type { OutboxEntry } from '../outbox/repo';
+import type { Conn } from '../db/pool';
+import { moveMany, ORDER_LIFECYCLE } from '../lifecycle/transitions';
+import { enqueueAll, type OutboxEntry } from '../outbox/repo';
 import type { WxTransaction } from '../wechat/pay';
-import type { insertPayment } from './repo';
+import type { NewPayment, PaymentOutcome } from './repo';
 
 /** What a money receipt came to (the payments_total metric's outcomes). */
 export type ApplyResult = 'applied' | 'duplicate' | 'late' | 'double_payment' | 'wrong_currency';
@@ -16,8 +18,8 @@ export function paymentRow(
   tx: WxTransaction,
   currency: string,
   now: Date,
-  outcome: Parameters<typeof insertPayment>[1]['outcome'],
-): Parameters<typeof insertPayment>[1] {
+  outcome: PaymentOutcome,
+): NewPayment {
   return {
     orderId,
     transactionId: tx.transaction_id!,
@@ -50,7 +52,7 @@ export function suspicion(wechat: WechatConfig, tx: WxTransaction, order: OrderR
 }
 
 /** What a payment applied to a live order sends on: its tickets, and the fan's notice. */
-export const paidEntries = (order: OrderRecord): OutboxEntry[] => [
+const paidEntries = (order: OrderRecord): OutboxEntry[] => [
   { topic: 'order.paid', aggregateId: order.id, payload: { orderId: order.id } },
   {
     topic: 'notice.send',
@@ -58,3 +60,19 @@ export const paidEntries = (order: OrderRecord): OutboxEntry[] => [
     payload: { userId: order.userId, template: 'paid', orderId: order.id },
   },
 ];
+
+/**
+ * Live orders the caller locked and found PENDING, their payments recorded, become paid: moved,
+ * with their outbox rows in one statement (applyTransaction: one order; batch.ts: a batch). The
+ * notify path's statements bound how many payments become tickets per second (bench/pay).
+ */
+export async function markPaid(conn: Conn, paid: OrderRecord[], paidAt: Date): Promise<void> {
+  await moveMany(
+    conn,
+    'orders',
+    paid.map((o) => o.id),
+    ORDER_LIFECYCLE.pay,
+    { paid_at: paidAt },
+  );
+  await enqueueAll(conn, paid.flatMap(paidEntries));
+}

@@ -26,25 +26,33 @@ export async function setPrepay(db: Db, orderId: string, prepayId: string, now: 
   );
 }
 
+/** Money received, as its payments row is first written. */
+export interface NewPayment {
+  orderId: string;
+  transactionId: string;
+  amountFen: number;
+  currency: string;
+  payerOpenid: string | null;
+  successTime: Date | null;
+  outcome: PaymentOutcome;
+}
+
+const PAYMENT_INSERT =
+  'INSERT INTO payments (order_id, transaction_id, amount_fen, currency, payer_openid, success_time, outcome) VALUES ?';
+const paymentValues = (p: NewPayment) => [
+  p.orderId,
+  p.transactionId,
+  p.amountFen,
+  p.currency,
+  p.payerOpenid,
+  p.successTime,
+  p.outcome,
+];
+
 /** Records money received; undefined when this transaction was recorded before (a duplicate). */
-export async function insertPayment(
-  conn: Conn,
-  p: {
-    orderId: string;
-    transactionId: string;
-    amountFen: number;
-    currency: string;
-    payerOpenid: string | null;
-    successTime: Date | null;
-    outcome: PaymentOutcome;
-  },
-): Promise<PaymentRecord | undefined> {
+export async function insertPayment(conn: Conn, p: NewPayment): Promise<PaymentRecord | undefined> {
   try {
-    const [res] = await conn.query<ResultSetHeader>(
-      `INSERT INTO payments (order_id, transaction_id, amount_fen, currency, payer_openid, success_time, outcome)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [p.orderId, p.transactionId, p.amountFen, p.currency, p.payerOpenid, p.successTime, p.outcome],
-    );
+    const [res] = await conn.query<ResultSetHeader>(PAYMENT_INSERT, [[paymentValues(p)]]);
     return {
       id: String(res.insertId),
       orderId: p.orderId,
@@ -64,22 +72,8 @@ export async function insertPayment(
  * Payments received for live orders, in one statement (payments/batch.ts). Not IGNORE: a
  * transaction recorded before refuses the whole statement, and the caller goes one by one.
  */
-export async function insertPayments(conn: Conn, ps: Parameters<typeof insertPayment>[1][]): Promise<void> {
-  if (ps.length === 0) return;
-  await conn.query(
-    'INSERT INTO payments (order_id, transaction_id, amount_fen, currency, payer_openid, success_time, outcome) VALUES ?',
-    [
-      ps.map((p) => [
-        p.orderId,
-        p.transactionId,
-        p.amountFen,
-        p.currency,
-        p.payerOpenid,
-        p.successTime,
-        p.outcome,
-      ]),
-    ],
-  );
+export async function insertPayments(conn: Conn, ps: NewPayment[]): Promise<void> {
+  if (ps.length > 0) await conn.query(PAYMENT_INSERT, [ps.map(paymentValues)]);
 }
 
 const PAYMENTS: RowSource = {

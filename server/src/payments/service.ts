@@ -5,14 +5,13 @@ import { inTransaction, type Db } from '../db/pool';
 import { appError } from '../errors';
 import { orders } from '../orders/repo';
 import { ORDER_STATUS, type OrderRecord } from '../orders/types';
-import { move, ORDER_LIFECYCLE } from '../lifecycle/transitions';
-import { enqueue, enqueueAll } from '../outbox/repo';
+import { enqueue } from '../outbox/repo';
 import type { OutboxRelay } from '../outbox/relay';
 import type { RefundService } from '../refunds/service';
 import { WechatPayError, type WechatPay, type WxTransaction } from '../wechat/pay';
 import { WechatBusyError, wechatBusy } from '../wechat/breaker';
 import { NotifiedPayments } from './batch';
-import { CURRENCY, paidEntries, paymentRow, suspicion, type ApplyResult } from './receipt';
+import { CURRENCY, markPaid, paymentRow, suspicion, type ApplyResult } from './receipt';
 import { insertPayment, markChecked, openidOf, paymentsToCheck, setPrepay } from './repo';
 
 export interface PaymentDeps {
@@ -135,10 +134,7 @@ export class PaymentService {
       );
       if (!payment) return 'duplicate';
       if (live) {
-        await move(conn, 'orders', order.id, ORDER_LIFECYCLE.pay, { paid_at: now });
-        // One statement for both rows: the notify path's statements bound how many payments
-        // an instance and MySQL turn into tickets per second (bench/pay).
-        await enqueueAll(conn, paidEntries(order));
+        await markPaid(conn, [order], now);
         return 'applied';
       }
       if (late) {
