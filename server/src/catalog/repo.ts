@@ -1,5 +1,6 @@
 import { waitingPerTier } from '../waitlist/repo';
 import type { Conn, Db } from '../db/pool';
+import { byKey } from '../db/sql';
 import type {
   Agg,
   Cols,
@@ -336,7 +337,7 @@ export async function transitionSession(
   to: number,
 ): Promise<boolean> {
   const [res] = await db.query<import('mysql2').ResultSetHeader>(
-    'UPDATE show_sessions SET status = ? WHERE id = ? AND status IN (?)',
+    `UPDATE ${byKey('show_sessions')} SET status = ? WHERE id = ? AND status IN (?)`,
     [to, sessionId, from],
   );
   return res.affectedRows === 1;

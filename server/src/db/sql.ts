@@ -26,3 +26,15 @@ export function queryFormat(sql: string, values: unknown): string {
   if (values === undefined || values === null || (Array.isArray(values) && values.length === 0)) return sql;
   return formatSql(sql, values);
 }
+
+/**
+ * A table named for a write that picks its rows by primary key (`WHERE id = ? AND status IN
+ * (...)`): the write locks those rows and no others. Without the hint MariaDB may take a
+ * status-leading index (orders' idx_status_expire, refunds', outbox's, show_sessions') for the
+ * status condition, whenever its statistics make that range look as cheap as the key (a small
+ * table, or statistics not yet renewed after a burst of changes); it then locks every row in that
+ * status it scans, other orders' too, and takes its locks index first, key second: against a
+ * concurrent update of the same row (key first, index second) that is a deadlock (CI, issue 14,
+ * 2026-12-05: a buyer's cancel against the expiry job's, one order).
+ */
+export const byKey = (table: string): string => `${table} FORCE INDEX (PRIMARY)`;

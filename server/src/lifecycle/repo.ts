@@ -1,5 +1,6 @@
 import type { ResultSetHeader } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
+import { byKey } from '../db/sql';
 
 /** One event of a lifecycle (see transitions.ts): the from-states it applies to, the state it leads to. */
 export interface Transition {
@@ -25,7 +26,7 @@ export async function tryMove(
 ): Promise<boolean> {
   const cols = Object.keys(set);
   const [res] = await db.query<ResultSetHeader>(
-    `UPDATE ${table} SET status = ?${cols.map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND status IN (?)`,
+    `UPDATE ${byKey(table)} SET status = ?${cols.map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND status IN (?)`,
     [t.to, ...cols.map((c) => set[c]), id, t.from],
   );
   return res.affectedRows === 1;
@@ -54,7 +55,7 @@ export async function moveMany(
   if (ids.length === 0) return;
   const cols = Object.keys(set);
   const [res] = await db.query<ResultSetHeader>(
-    `UPDATE ${table} SET status = ?${cols.map((c) => `, ${c} = ?`).join('')} WHERE id IN (?) AND status IN (?)`,
+    `UPDATE ${byKey(table)} SET status = ?${cols.map((c) => `, ${c} = ?`).join('')} WHERE id IN (?) AND status IN (?)`,
     [t.to, ...cols.map((c) => set[c]), ids, t.from],
   );
   if (res.affectedRows !== ids.length)

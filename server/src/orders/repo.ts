@@ -1,5 +1,6 @@
 import type { ResultSetHeader } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
+import { byKey } from '../db/sql';
 import { findOne } from '../db/find-one';
 import type { OrderRecord, RefundSummary } from './types';
 import type { ItemRow, OrderRow, RefundSummaryRow } from './rows';
@@ -133,7 +134,7 @@ export async function cancelPending(
 ): Promise<OrderRecord | undefined> {
   const t = ORDER_LIFECYCLE.cancel;
   const [res] = await conn.query<ResultSetHeader>(
-    `UPDATE orders SET status = ?, cancelled_at = ?, cancel_reason = ?
+    `UPDATE ${byKey('orders')} SET status = ?, cancelled_at = ?, cancel_reason = ?
       WHERE id = ? AND status IN (?)${onlyIfExpired ? ' AND expire_at <= ?' : ''}`,
     [t.to, now, reason, orderId, t.from, ...(onlyIfExpired ? [now] : [])],
   );

@@ -1,5 +1,6 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Conn } from '../db/pool';
+import { byKey } from '../db/sql';
 
 /**
  * What a notice tells the fan. Each maps to a notice kind, one WeChat template each
@@ -101,11 +102,10 @@ export async function claimDue(conn: Conn, limit: number): Promise<OutboxMessage
 
 export async function markSent(conn: Conn, ids: string[]): Promise<void> {
   if (ids.length)
-    await conn.query('UPDATE outbox SET status = ?, sent_at = NOW(3) WHERE id IN (?) AND status = ?', [
-      OUTBOX_STATUS.SENT,
-      ids,
-      OUTBOX_STATUS.PENDING,
-    ]);
+    await conn.query(
+      `UPDATE ${byKey('outbox')} SET status = ?, sent_at = NOW(3) WHERE id IN (?) AND status = ?`,
+      [OUTBOX_STATUS.SENT, ids, OUTBOX_STATUS.PENDING],
+    );
 }
 
 const RETRY_BASE_MS = 500;

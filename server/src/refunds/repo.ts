@@ -1,5 +1,6 @@
 import type { ResultSetHeader } from 'mysql2/promise';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
+import { byKey } from '../db/sql';
 import { findOne, type RowSource } from '../db/find-one';
 import { REFUND_STATUS } from '../lifecycle/statuses';
 import { SESSION_STATUS } from '../catalog/types';
@@ -138,7 +139,7 @@ export async function setRefundStatus(
   o: { refundId?: string; finishedAt?: Date; from?: number[] } = {},
 ): Promise<boolean> {
   const [res] = await conn.query<ResultSetHeader>(
-    `UPDATE refunds SET status = ?, refund_id = COALESCE(?, refund_id), finished_at = COALESCE(?, finished_at)
+    `UPDATE ${byKey('refunds')} SET status = ?, refund_id = COALESCE(?, refund_id), finished_at = COALESCE(?, finished_at)
       WHERE id = ?${o.from ? ' AND status IN (?)' : ''}`,
     [status, o.refundId ?? null, o.finishedAt ?? null, id, ...(o.from ? [o.from] : [])],
   );
@@ -193,7 +194,7 @@ export async function noteRefundFailure(
   nextAttemptAt: Date,
 ): Promise<number> {
   await db.query(
-    `UPDATE refunds SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?
+    `UPDATE ${byKey('refunds')} SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?
       WHERE id = ? AND status = ?`,
     [nextAttemptAt, error.slice(0, 200), id, REFUND_STATUS.REQUESTED],
   );
