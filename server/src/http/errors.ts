@@ -37,9 +37,16 @@ const UNREACHABLE = new Set([
 const REDIS_UNAVAILABLE =
   /^(CLUSTERDOWN|TRYAGAIN|LOADING|MASTERDOWN|Too many Cluster redirections|Connection is closed)/;
 
-function unreachable(err: { code?: unknown; fatal?: unknown; name?: unknown; message?: unknown }): boolean {
+/**
+ * InnoDB rolled the transaction back (a deadlock, a lock wait past its timeout): nothing of it
+ * was written and the same request may run again (every retryable write is idempotent).
+ */
+const ROLLED_BACK = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
+
+function worthRetrying(err: { code?: unknown; fatal?: unknown; name?: unknown; message?: unknown }): boolean {
   return (
     err.fatal === true ||
+    (typeof err.code === 'string' && ROLLED_BACK.has(err.code)) ||
     (typeof err.code === 'string' && UNREACHABLE.has(err.code)) ||
     err.name === 'MaxRetriesPerRequestError' ||
     err.name === 'ClusterAllFailedError' ||
@@ -54,7 +61,7 @@ export function toAppError(err: unknown): AppError {
     const mapped = fromHttp(err as { status?: number });
     if (mapped) return mapped;
     // Worth retrying in a moment: 503 (the client's way forward), still logged as an error.
-    if (unreachable(err)) return new AppError('SERVICE_UNAVAILABLE', 503, false);
+    if (worthRetrying(err)) return new AppError('SERVICE_UNAVAILABLE', 503, false);
   }
   return new AppError('INTERNAL', 500, false);
 }
