@@ -23,7 +23,9 @@ export function startConsumers(d: AppDeps): void {
   // The consumers that write what is delivered together in one transaction take more at once:
   // their batch is their prefetch. Pay bench, alternated (issue 14, 2026-12-05): 20 -> 50 took
   // tickets/s from 466 and 474 to 677 and 724, MySQL statements per paid order from 3.1 to 2.5;
-  // 100 was within the noise of 50. The others stay at 20 (each refund is a WeChat call).
+  // 100 was within the noise of 50. The notices consumer may so have up to 50 WeChat sends in
+  // flight where it had 20 (only fans with a send left are sent: most of a sale's have none);
+  // the others stay at 20 (each refund is a WeChat call).
   const batched = { ...o, prefetch: BATCHED_PREFETCH };
   const now = () => d.clock.now();
   // Paid orders delivered together (up to the prefetch) share a ticket transaction.

@@ -29,12 +29,12 @@ export function queryFormat(sql: string, values: unknown): string {
 
 /**
  * A table named for a write that picks its rows by primary key (`WHERE id = ? AND status IN
- * (...)`): the write locks those rows and no others. Without the hint MariaDB may take a
- * status-leading index (orders' idx_status_expire, refunds', outbox's, show_sessions') for the
- * status condition, whenever its statistics make that range look as cheap as the key (a small
- * table, or statistics not yet renewed after a burst of changes); it then locks every row in that
- * status it scans, other orders' too, and takes its locks index first, key second: against a
- * concurrent update of the same row (key first, index second) that is a deadlock (CI, issue 14,
- * 2026-12-05: a buyer's cancel against the expiry job's, one order).
+ * (...)`): the write locks each row by its key first, as every other write of the row does.
+ * Without the hint MariaDB may plan it on a status-leading index (orders' idx_status_expire,
+ * refunds', outbox's, show_sessions') whenever that range looks as cheap as the key (one order
+ * due, a small table, statistics behind a burst of changes), and then locks the index entry
+ * first and the key second; a concurrent write of the same row planned on the key locks the key
+ * first and then must change that index entry: a deadlock (CI, issue 14, 2026-12-05: a buyer's
+ * cancel, planned on the key, against the expiry job's, planned on idx_status_expire).
  */
 export const byKey = (table: string): string => `${table} FORCE INDEX (PRIMARY)`;
