@@ -42,11 +42,12 @@ const REDIS_UNAVAILABLE =
  * was written and the same request may run again (every retryable write is idempotent).
  */
 const ROLLED_BACK = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
+const RETRY_NOW = { 'Retry-After': '1' };
+const rolledBack = (err: { code?: unknown }) => typeof err.code === 'string' && ROLLED_BACK.has(err.code);
 
-function worthRetrying(err: { code?: unknown; fatal?: unknown; name?: unknown; message?: unknown }): boolean {
+function unreachable(err: { code?: unknown; fatal?: unknown; name?: unknown; message?: unknown }): boolean {
   return (
     err.fatal === true ||
-    (typeof err.code === 'string' && ROLLED_BACK.has(err.code)) ||
     (typeof err.code === 'string' && UNREACHABLE.has(err.code)) ||
     err.name === 'MaxRetriesPerRequestError' ||
     err.name === 'ClusterAllFailedError' ||
@@ -61,7 +62,10 @@ export function toAppError(err: unknown): AppError {
     const mapped = fromHttp(err as { status?: number });
     if (mapped) return mapped;
     // Worth retrying in a moment: 503 (the client's way forward), still logged as an error.
-    if (worthRetrying(err)) return new AppError('SERVICE_UNAVAILABLE', 503, false);
+    if (unreachable(err)) return new AppError('SERVICE_UNAVAILABLE', 503, false);
+    // Worth retrying at once: the client repeats a safe request after Retry-After by itself.
+    if (rolledBack(err))
+      return new AppError('SERVICE_UNAVAILABLE', 503, false, undefined, undefined, RETRY_NOW);
   }
   return new AppError('INTERNAL', 500, false);
 }

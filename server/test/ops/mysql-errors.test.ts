@@ -5,8 +5,9 @@ import { createTestEnv, type TestEnv } from '../helpers/env';
 /**
  * A transaction InnoDB rolled back (chosen as a deadlock's victim, or waiting on a lock past
  * innodb_lock_wait_timeout) wrote nothing, and the request may simply run again: it answers 503
- * SERVICE_UNAVAILABLE, the client's signal to retry, not 500 INTERNAL (a buyer's cancel answered
- * 500 when it met the expiry job in a deadlock, issue 14). The errors are real MariaDB's.
+ * SERVICE_UNAVAILABLE with Retry-After: 1 (the client repeats a safe request by itself), not 500
+ * INTERNAL (a buyer's cancel answered 500 when it met the expiry job in a deadlock, issue 14).
+ * The errors are real MariaDB's.
  */
 let env: TestEnv;
 beforeAll(async () => {
@@ -31,6 +32,12 @@ async function twoConnections<T>(fn: (a: PoolConnection, b: PoolConnection) => P
   }
 }
 
+/** The code, status and headers a request that failed with `err` answers. */
+const answer = (err: unknown) => {
+  const e = toAppError(err);
+  return [e.code, e.status, e.headers];
+};
+
 const bump = (c: PoolConnection, id: number) => c.query('UPDATE lock_probe SET v = v + 1 WHERE id = ?', [id]);
 
 describe('MySQL rolled the transaction back: 503, to be retried', () => {
@@ -43,7 +50,7 @@ describe('MySQL rolled the transaction back: 503, to be retried', () => {
       return r.find((x) => x.status === 'rejected')?.reason as unknown;
     });
     expect((err as { code?: string }).code).toBe('ER_LOCK_DEADLOCK');
-    expect([toAppError(err).code, toAppError(err).status]).toEqual(['SERVICE_UNAVAILABLE', 503]);
+    expect(answer(err)).toEqual(['SERVICE_UNAVAILABLE', 503, { 'Retry-After': '1' }]);
   });
 
   it('a lock wait past its timeout', async () => {
@@ -56,7 +63,7 @@ describe('MySQL rolled the transaction back: 503, to be retried', () => {
       );
     });
     expect((err as { code?: string }).code).toBe('ER_LOCK_WAIT_TIMEOUT');
-    expect([toAppError(err).code, toAppError(err).status]).toEqual(['SERVICE_UNAVAILABLE', 503]);
+    expect(answer(err)).toEqual(['SERVICE_UNAVAILABLE', 503, { 'Retry-After': '1' }]);
   });
 
   it('a refused statement stays INTERNAL', async () => {
