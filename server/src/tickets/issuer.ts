@@ -5,9 +5,9 @@ import { lockOrders, ordersByIds } from '../orders/repo';
 import { ORDER_STATUS, type OrderRecord } from '../orders/types';
 import {
   afterIssue,
-  confirmSold,
   issueInTx,
   issueLocked,
+  paidAndConfirmed,
   type IssueOutcome,
   type TicketDeps,
 } from './service';
@@ -35,7 +35,7 @@ export interface TicketIssuerOptions {
  * order moved, every notice enqueued) are as many for twenty orders as for one. Alone, an order
  * took ten round trips to MySQL; on the pay path, statements, not disk, bound how many payments
  * become tickets per second (bench/pay). Before it, the batch's orders are read in one query and
- * the paid ones' holds confirmed sold in Redis (paidAndConfirmed below), as issueTickets does
+ * the paid ones' holds confirmed sold in Redis (confirmBatch below), as issueTickets does
  * for one.
  *
  * Invariants as issueTickets: the orders are locked (in id order) and re-read before anything is
@@ -62,7 +62,7 @@ export class TicketIssuer extends GroupCommit<Issue> {
   }
 
   protected async flush(all: Pending<Issue>[]): Promise<void> {
-    const batch = await this.paidAndConfirmed(all);
+    const batch = await this.confirmBatch(all);
     if (batch.length === 0) return;
     const items = batch.map((p) => p.item);
     // Per item: its outcome, or undefined for an order left to issueInTx alone.
@@ -88,24 +88,24 @@ export class TicketIssuer extends GroupCommit<Issue> {
   }
 
   /**
-   * paidAndConfirmed for the batch: its orders read in one query (each had a read of its own),
-   * then each PAID one's holds confirmed sold in Redis. An order not PAID is settled 'skipped'
+   * paidAndConfirmed (tickets/service.ts) for the batch: its orders read in one query (each had a
+   * read of its own), then each PAID one's holds confirmed sold in Redis. An order not PAID is settled 'skipped'
    * here (nothing to issue: a redelivery of an issued order, say); one whose confirmation failed
    * is rejected alone, and the consumer retries it. The rest go on to the transaction, which
    * locks and reads them again before deciding.
    */
-  private async paidAndConfirmed(batch: Pending<Issue>[]): Promise<Pending<Issue>[]> {
+  private async confirmBatch(batch: Pending<Issue>[]): Promise<Pending<Issue>[]> {
     const read = await ordersByIds(this.d.db, [...new Set(batch.map((p) => p.item.orderId))]);
     const byId = new Map(read.map((o) => [o.id, o]));
     const confirmed = await Promise.all(
       batch.map(async (p) => {
-        const order = byId.get(p.item.orderId);
-        if (order?.status !== ORDER_STATUS.PAID) return void p.resolve();
+        let order: OrderRecord | undefined;
         try {
-          await confirmSold(this.d, order, p.item.now);
+          order = await paidAndConfirmed(this.d, byId.get(p.item.orderId), p.item.now);
         } catch (err) {
           return void p.reject(err as Error);
         }
+        if (!order) return void p.resolve();
         p.item.order = order;
         return p;
       }),

@@ -37,7 +37,7 @@ export type IssueOutcome = 'issued' | 'skipped' | 'failed';
  * The holds of a paid order become sold in Redis before its tickets are written (MySQL says the
  * seats are this order's, so 'record' mode); a Redis that does not know the sale is rebuilt.
  */
-export async function confirmSold(d: TicketDeps, order: OrderRecord, now: Date): Promise<void> {
+async function confirmSold(d: TicketDeps, order: OrderRecord, now: Date): Promise<void> {
   const confirmed = await d.inventory.confirm(order.sessionId, order.id, 'record');
   if (confirmed.kind !== 'confirmed' && confirmed.kind !== 'already') {
     // Redis does not know this sale (it lost data, or disagrees): rebuild it from MySQL.
@@ -118,15 +118,15 @@ export async function issueInTx(conn: Conn, orderId: string, now: Date): Promise
 }
 
 /**
- * A paid order read (a plain read) and its holds confirmed sold in Redis, before its issue's
- * transaction; undefined when it is not PAID (nothing to issue).
+ * Before an issue's transaction: the order as read (a plain read; the transaction locks and reads
+ * it again), its holds confirmed sold in Redis when it is PAID; undefined when it is not PAID
+ * or not found (nothing to issue). issueTickets reads one order, the consumer's batch many.
  */
 export async function paidAndConfirmed(
   d: TicketDeps,
-  orderId: string,
+  order: OrderRecord | undefined,
   now: Date,
 ): Promise<OrderRecord | undefined> {
-  const order = await orders.byId(d.db, orderId);
   if (order?.status !== ORDER_STATUS.PAID) return undefined;
   await confirmSold(d, order, now);
   return order;
@@ -150,7 +150,7 @@ export function afterIssue(d: TicketDeps, order: OrderRecord, outcome: IssueOutc
  * set of tickets.
  */
 export async function issueTickets(d: TicketDeps, orderId: string, now: Date): Promise<'issued' | 'skipped'> {
-  const order = await paidAndConfirmed(d, orderId, now);
+  const order = await paidAndConfirmed(d, await orders.byId(d.db, orderId), now);
   if (!order) return 'skipped';
   const outcome = await inTransaction(d.db, (conn) => issueInTx(conn, orderId, now));
   afterIssue(d, order, outcome, now);
