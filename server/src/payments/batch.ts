@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { WechatConfig } from '../config/wechat';
 import { GroupCommit, type Pending } from '../db/group-commit';
-import { inTransaction, type Db } from '../db/pool';
+import { inTransaction, type Conn, type Db } from '../db/pool';
 import { lockOrdersByNo } from '../orders/repo';
 import { ORDER_STATUS, type OrderRecord } from '../orders/types';
 import type { WxTransaction } from '../wechat/pay';
@@ -80,7 +80,7 @@ export class NotifiedPayments extends GroupCommit<Receipt> {
   }
 
   /** The batch's transaction: the plain receipts it applies (known applied once it commits). */
-  private async applyLive(conn: Parameters<typeof lockOrdersByNo>[0], receipts: Receipt[]) {
+  private async applyLive(conn: Conn, receipts: Receipt[]) {
     const locked = await lockOrdersByNo(conn, [...new Set(receipts.map((r) => r.tx.out_trade_no))]);
     const byNo = new Map(locked.map((o) => [o.orderNo, o]));
     const chosen = new Map<string, { order: OrderRecord; r: Receipt }>();
