@@ -5,13 +5,10 @@
 // Comments are not looked at (they may describe SQL); the TypeScript parser finds the literals.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const src = path.join(root, 'server/src');
+import { serverSrc as src, tsFiles } from '../lib/server-sources.mjs';
 
 /**
  * Files allowed to hold SQL outside the data layer, path (under server/src) -> why. Empty since
@@ -38,14 +35,6 @@ const NOT_SQL_RECEIVERS = new Map([
   ['pay', "the WeChat Pay client's order query (wechat/pay.ts): a payment's state over HTTP"],
   ['refunds', 'RefundService.execute (refunds/service.ts): sends a requested refund to WeChat Pay'],
 ]);
-
-function tsFiles(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return tsFiles(p);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [p] : [];
-  });
-}
 
 /** The SQL found in one file's text: `line: what`, empty if none. */
 function sqlIn(file, text) {

@@ -6,21 +6,10 @@
 // check keeps a new such write from leaving the rule out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const src = path.join(root, 'server/src');
-
-function tsFiles(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return tsFiles(p);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [p] : [];
-  });
-}
+import { serverSrc as src, tsFiles } from '../lib/server-sources.mjs';
 
 /** An UPDATE whose WHERE picks by the primary key `id` and tests `status`. */
 const BY_ID_AND_STATUS = /\bUPDATE\b[\s\S]*\bWHERE\b(?=[\s\S]*\bid\s*(=|IN\b))(?=[\s\S]*\bstatus\b)/i;
