@@ -3,8 +3,8 @@ import type { Pending } from '../src/db/group-commit';
 import { ORDER_STATUS, TICKET_STATUS } from '../src/lifecycle/statuses';
 import { TicketIssuer, type Issue } from '../src/tickets/issuer';
 import type { IssueOutcome } from '../src/tickets/service';
-import { paidOrder as paidOrderOf, payEnvWithSession, type PayEnv } from './helpers/pay-env';
-import type { SessionFixture } from './helpers/fixtures';
+import { FREE_REFUNDS, paidOrder as paidOrderOf, payEnvWithSession, type PayEnv } from './helpers/pay-env';
+import { createSession, type SessionFixture } from './helpers/fixtures';
 import { pauseRefundAfterCheck } from './helpers/refund-pause';
 import { countedPool } from './helpers/counted-pool';
 
@@ -100,10 +100,12 @@ it('paid orders that arrive together share a transaction, each with its own tick
 });
 
 it('reads the orders delivered together in one query; one not paid and one whose Redis confirmation failed are each their own', async () => {
+  // c in a session of its own, whose Redis refuses its confirmation below.
+  const s2 = await createSession(p.deps, { seats: 1, refundRules: FREE_REFUNDS });
   const [a, b, c, done] = [
     await paidOrder('openid-batch-read-a'),
     await paidOrder('openid-batch-read-b'),
-    await paidOrder('openid-batch-read-c'),
+    await paidOrderOf(p, 'openid-batch-read-c', { sessionId: s2.sessionId, seatIds: s2.seatIds }),
     await paidOrder('openid-batch-read-done'),
   ];
   expect(
@@ -112,32 +114,27 @@ it('reads the orders delivered together in one query; one not paid and one whose
       p.clock.now(),
     ),
   ).toBe('issued');
-  // The real pool with its calls counted; Redis unreachable for c's confirmation only.
+  // The real pool with its calls counted. c's session's orders hash set aside and a string in
+  // its place: the real Redis refuses c's confirmation (WRONGTYPE), and only c's.
   const { calls, db } = countedPool(p.deps.db);
-  const inventory = new Proxy(p.deps.inventory, {
-    get(target, key) {
-      const v = Reflect.get(target, key, target) as unknown;
-      if (typeof v !== 'function') return v;
-      const f = (v as (...args: unknown[]) => unknown).bind(target);
-      if (key !== 'confirm') return f;
-      return (sessionId: string, orderId: string, ...rest: unknown[]) =>
-        orderId === c!.orderId
-          ? Promise.reject(new Error('Redis unreachable'))
-          : f(sessionId, orderId, ...rest);
-    },
-  });
-  const issuer = new TicketIssuer({ ...p.deps, db, inventory }, { batchOrdersMax: 20, batchInflightMax: 1 });
+  const ordersKey = p.deps.keys.session(s2.sessionId).orders;
+  await p.deps.redis.rename(ordersKey, `${ordersKey}:aside`);
+  await p.deps.redis.set(ordersKey, 'not a hash');
+  const issuer = new TicketIssuer({ ...p.deps, db }, { batchOrdersMax: 20, batchInflightMax: 1 });
   const now = p.clock.now();
   const out = await Promise.allSettled(
     [a!.orderId, b!.orderId, c!.orderId, done!.orderId, '999999999'].map((id) => issuer.issue(id, now)),
   );
-  expect(out.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
+  expect(out.map((r) => (r.status === 'fulfilled' ? r.value : 'rejected'))).toEqual([
     'issued',
     'issued',
-    'Redis unreachable',
+    'rejected',
     'skipped',
     'skipped',
   ]);
+  expect(String((out[2] as PromiseRejectedResult).reason)).toMatch(/WRONGTYPE/);
+  await p.deps.redis.del(ordersKey);
+  await p.deps.redis.rename(`${ordersKey}:aside`, ordersKey);
   // One read for the five (alone, each delivery read its order), then one transaction.
   expect(calls).toEqual({ query: 1, getConnection: 1 });
   expect(await orderStatus(c!.orderId)).toBe(PAID);
