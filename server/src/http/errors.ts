@@ -38,11 +38,15 @@ const REDIS_UNAVAILABLE =
   /^(CLUSTERDOWN|TRYAGAIN|LOADING|MASTERDOWN|Too many Cluster redirections|Connection is closed)/;
 
 /**
- * InnoDB rolled the transaction back (a deadlock, a lock wait past its timeout): nothing of it
- * was written and the same request may run again (every retryable write is idempotent).
+ * A write refused for a lock: InnoDB rolled back the deadlock victim's whole transaction, or (a
+ * lock wait past its timeout, innodb_rollback_on_timeout off) the statement, and the transaction
+ * helpers (db/pool.ts inTransaction, db/group-commit.ts) roll back the rest before the error
+ * reaches here. Nothing of the request was written, and it may run again (every retryable write
+ * is idempotent).
  */
 const ROLLED_BACK = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
-const RETRY_NOW = { 'Retry-After': '1' };
+/** Shared by every such answer: frozen, so no one answer can change another's. */
+const RETRY_NOW: Readonly<Record<string, string>> = Object.freeze({ 'Retry-After': '1' });
 const rolledBack = (err: { code?: unknown }) => typeof err.code === 'string' && ROLLED_BACK.has(err.code);
 
 function unreachable(err: { code?: unknown; fatal?: unknown; name?: unknown; message?: unknown }): boolean {

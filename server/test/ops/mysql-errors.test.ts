@@ -3,8 +3,9 @@ import { toAppError } from '../../src/http/errors';
 import { createTestEnv, type TestEnv } from '../helpers/env';
 
 /**
- * A transaction InnoDB rolled back (chosen as a deadlock's victim, or waiting on a lock past
- * innodb_lock_wait_timeout) wrote nothing, and the request may simply run again: it answers 503
+ * A write refused for a lock (its transaction chosen as a deadlock's victim, or waiting on a
+ * lock past innodb_lock_wait_timeout; the transaction helpers roll back what InnoDB did not)
+ * wrote nothing, and the request may simply run again: it answers 503
  * SERVICE_UNAVAILABLE with Retry-After: 1 (the client repeats a safe request by itself), not 500
  * INTERNAL (a buyer's cancel answered 500 when it met the expiry job in a deadlock, issue 14).
  * The errors are real MariaDB's.
