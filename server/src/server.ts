@@ -1,9 +1,11 @@
+import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Config } from './config';
 import type { Clock } from './clock';
 import type { Logger } from 'pino';
 import { createApp, createOpsApp, leanLane } from './app';
 import { apiServer } from './http/serve';
+import { warmUpInstance } from './http/warm-up';
 import { closeDeps, createDeps, sessionChangesOf, transfersOf, type AppDeps } from './wiring';
 import { Scheduler, type JobSpec } from './jobs/scheduler';
 import { Leadership } from './jobs/leader';
@@ -196,7 +198,10 @@ export async function startServer(
   const app = createApp(deps);
   const scheduler = config.jobsEnabled && config.role === 'all' ? startJobs(deps) : undefined;
   const lane = leanLane(app, deps);
+  // Not ready from its first request on, until the warm-up below has run.
+  if (config.warmUpRequests > 0) deps.lifecycle.warmingUp(true);
   const { servers, port } = await listenApi(config, () => apiServer(app, deps, lane));
+  await warmUpInstance(deps, servers[0]!.address() as AddressInfo, config.warmUpRequests);
   return {
     deps,
     server: servers[0]!,

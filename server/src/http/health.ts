@@ -35,11 +35,13 @@ export interface Readiness {
   rabbitmq: boolean;
   migrations: boolean;
   draining: boolean;
+  /** The instance has finished warming up (http/warm-up.ts). */
+  warm: boolean;
 }
 
 /**
  * Whether this instance may take traffic: MySQL, Redis and RabbitMQ answer, every migration is
- * applied, and it is not draining. /readyz answers it; /metrics exports it (instance_ready).
+ * applied, it has warmed up, and it is not draining. /readyz answers it; /metrics exports it (instance_ready).
  */
 export function readinessCheck(d: HealthDeps): () => Promise<Readiness> {
   let migrated = false; // once every migration is in, it stays in
@@ -57,8 +59,9 @@ export function readinessCheck(d: HealthDeps): () => Promise<Readiness> {
     ]);
     const rabbitmq = d.broker.connected();
     const draining = d.lifecycle.isDraining;
-    const ready = mysql && redis && rabbitmq && migrations && !draining;
-    return { ready, mysql, redis, rabbitmq, migrations, draining };
+    const warm = !d.lifecycle.isWarming;
+    const ready = mysql && redis && rabbitmq && migrations && !draining && warm;
+    return { ready, mysql, redis, rabbitmq, migrations, draining, warm };
   };
 }
 

@@ -3,13 +3,15 @@ import type { Context, Next } from 'koa';
 const DRAINING_MESSAGE = '服务正在重启，请稍后再试';
 
 /**
- * One instance's serving state: ready, then draining once shutdown begins. While draining,
+ * One instance's serving state: warming up (http/warm-up.ts), ready, then draining once shutdown
+ * begins. While warming up, /readyz says 503 (the balancer sends nothing yet). While draining,
  * /readyz says 503 (the balancer stops sending), requests already running finish, and a request
  * that still arrives on a kept-alive connection is refused with 503 before it does anything
  * (nginx passes it to another instance: proxy_next_upstream http_503).
  */
 export class Lifecycle {
   private draining = false;
+  private warming = false;
   private inflight = 0;
   private idle: (() => void)[] = [];
 
@@ -19,6 +21,15 @@ export class Lifecycle {
 
   get inFlight(): number {
     return this.inflight;
+  }
+
+  /** True while the instance sends its own warm-up requests (readiness waits for the end). */
+  get isWarming(): boolean {
+    return this.warming;
+  }
+
+  warmingUp(on: boolean): void {
+    this.warming = on;
   }
 
   startDrain(): void {

@@ -30,6 +30,11 @@ export class Metrics {
    * it is unset: the instance does not lead, and leader-only gauges show whatever was set on them.
    */
   leadership?: () => boolean;
+  /**
+   * Off while the instance warms up (http/warm-up.ts): its own requests, answered before it is
+   * ready, are not the fans' and would show as a burst of 400s on the purchase route at every start.
+   */
+  countsAnswers = true;
 
   /**
    * Collect hook of the leader-only gauges: on an instance that does not lead they are reset (a
@@ -200,6 +205,7 @@ export class Metrics {
    * count through here, so a request counts the same whichever way it was served.
    */
   answered(method: string, route: string, status: number, body: unknown, startedMs: number): void {
+    if (!this.countsAnswers) return;
     this.httpDuration.observe({ method, route, status }, (performance.now() - startedMs) / 1000);
     const code = status >= 400 ? (body as { error?: { code?: string } } | undefined)?.error?.code : undefined;
     if (code) this.errors.inc({ code });

@@ -58,6 +58,11 @@ it('with NODE_ENV unset and no secrets, lists every missing variable', () => {
     expect(p).toContain(name);
 });
 
+it('warms an instance up in production unless told otherwise (http/warm-up.ts)', () => {
+  expect(loadConfig(PROD).warmUpRequests).toBe(3_000);
+  expect(loadConfig({ ...PROD, WARM_UP_REQUESTS: '0' }).warmUpRequests).toBe(0);
+});
+
 it('production needs a public https PUBLIC_BASE_URL', () => {
   expect(problems(PROD)).toEqual([]);
   const { PUBLIC_BASE_URL: _, ...noUrl } = PROD;

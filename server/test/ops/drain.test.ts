@@ -59,6 +59,7 @@ describe('graceful shutdown', () => {
       rabbitmq: true,
       migrations: true,
       draining: false,
+      warm: true,
     });
     const own = await fetch(`${running.url}/api/v1/shows`, { headers: { 'x-request-id': 'nginx-0af3c2d1' } });
     expect(own.headers.get('x-request-id')).toBe('nginx-0af3c2d1');

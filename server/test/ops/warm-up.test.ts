@@ -1,0 +1,120 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Redis from 'ioredis';
+import mysql from 'mysql2/promise';
+import pino from 'pino';
+import { migrateUp } from '../../src/db/migrate';
+import { connectionOptions, dropDatabase } from '../../src/db/pool';
+import { TokenService } from '../../src/http/auth';
+import { readinessCheck } from '../../src/http/health';
+import { Lifecycle } from '../../src/http/lifecycle';
+import { warmUp } from '../../src/http/warm-up';
+import { deleteTopology } from '../../src/outbox/topology';
+import { startServer } from '../../src/server';
+import { loadConfig } from '../../src/config';
+import { deleteKeys, testConfig } from '../helpers/env';
+
+const WARM_UP_REQUESTS = 300;
+
+/** Script calls Redis has answered so far (INFO commandstats): the purchase path's only writes. */
+async function scriptCalls(redis: Redis): Promise<number> {
+  const info = await redis.info('commandstats');
+  let n = 0;
+  for (const m of info.matchAll(/^cmdstat_(?:evalsha|eval|fcall):calls=(\d+)/gm)) n += Number(m[1]);
+  return n;
+}
+
+describe('the warm-up before an instance turns ready', () => {
+  it('is off in development and test unless asked for, and refuses a negative count', () => {
+    // Production's default (3,000): test/hardening/unsafe-config.test.ts.
+    expect(testConfig().warmUpRequests).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'development' }).warmUpRequests).toBe(0);
+    expect(testConfig({ WARM_UP_REQUESTS: '50' }).warmUpRequests).toBe(50);
+    expect(() => loadConfig({ NODE_ENV: 'test', WARM_UP_REQUESTS: '-1' })).toThrow(/WARM_UP_REQUESTS/);
+  });
+
+  it('sends its own purchases, all refused 400 before the order service: nothing written, nothing counted', async () => {
+    const config = testConfig({ PORT: '0', WARM_UP_REQUESTS: String(WARM_UP_REQUESTS) });
+    await migrateUp(config.mysqlUrl);
+    const redis = new Redis(config.redisUrl);
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    try {
+      const scriptsBefore = await scriptCalls(redis);
+      const running = await startServer(config, { log });
+      try {
+        const done = lines.find((l) => l.msg === 'warmed up');
+        expect(done).toMatchObject({ answered: WARM_UP_REQUESTS });
+        expect(done?.stopped).toBeUndefined();
+        expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
+        // No take script, no hold, no order, no idempotency record.
+        expect(await scriptCalls(redis)).toBe(scriptsBefore);
+        const db = await mysql.createConnection(connectionOptions(config.mysqlUrl));
+        try {
+          const [rows] = await db.query('SELECT COUNT(*) AS n FROM orders');
+          expect(Number((rows as { n: unknown }[])[0]!.n)).toBe(0);
+        } finally {
+          await db.end();
+        }
+        // The fans' metrics start after it: no 400s of the warm-up on the purchase route.
+        const metrics = await running.deps.metrics.registry.metrics();
+        expect(metrics).not.toMatch(/route="\/api\/v1\/orders"/);
+        expect(metrics).not.toMatch(/VALIDATION_FAILED/);
+        // Counting resumed: a fan's malformed purchase now counts.
+        const r = await fetch(`${running.url}/api/v1/orders`, { method: 'POST', body: '{}' });
+        expect(r.status).toBe(401);
+        expect(await running.deps.metrics.registry.metrics()).toMatch(
+          /route="\/api\/v1\/orders",status="401"/,
+        );
+      } finally {
+        await running.close();
+      }
+    } finally {
+      await redis.quit();
+      await deleteTopology(config.amqpUrl, config.amqpPrefix);
+      await deleteKeys(config.redisUrl, config.redisKeyPrefix);
+      await dropDatabase(config.mysqlUrl);
+    }
+  });
+
+  it('keeps the instance not ready while it runs', async () => {
+    const lifecycle = new Lifecycle();
+    const ok = Promise.resolve();
+    const d = {
+      db: { query: () => ok },
+      redis: { ping: () => ok },
+      broker: { connected: () => true },
+      lifecycle,
+    } as unknown as Parameters<typeof readinessCheck>[0];
+    // Migrations are read from the database; only ready/warm are asserted here.
+    const check = readinessCheck(d);
+    lifecycle.warmingUp(true);
+    expect(await check()).toMatchObject({ ready: false, warm: false });
+    lifecycle.warmingUp(false);
+    expect(await check()).toMatchObject({ warm: true });
+  });
+
+  describe('stops at the first answer that is not the expected 400', () => {
+    let server: Server;
+    let seen = 0;
+    beforeAll(async () => {
+      // A stand-in for a purchase route that (wrongly) sold: the warm-up must not go on buying.
+      server = createServer((req, res) => {
+        seen++;
+        req.resume();
+        res.writeHead(201, { 'content-type': 'application/json' }).end('{"orderNo":"x"}');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    it('and reports why', async () => {
+      const tokens = new TokenService('t'.repeat(32), 3600);
+      const r = await warmUp({ address: server.address() as AddressInfo, requests: 1_000, tokens });
+      expect(r.answered).toBe(0);
+      expect(r.stopped).toBe('answered 201');
+      // At most one request per connection was in flight when the first 201 came back.
+      expect(seen).toBeLessThanOrEqual(16);
+    });
+  });
+});
