@@ -87,9 +87,10 @@ const BUYER_CASES = ['refusal', 'floor', 'success', 'join'];
 /**
  * livez: the whole middleware stack and the routers, no logic. refusal: a purchase of a seat
  * another buyer holds (409 from what the instance knows, orders/refusals.ts), each by a buyer
- * of its own, as in a sale. success: a purchase that succeeds (one unit of the standing zone,
- * whose capacity outlasts every round), each by a buyer of its own: the hold, the order's
- * group-committed record and the 201. poll: the waiting room's poll, by fans in the room in
+ * of its own, as in a sale. floor: the same requests with a malformed Idempotency-Key, refused
+ * 400 once the token is checked and the body parsed, before the order service. success: a
+ * purchase that succeeds (one unit of the standing zone, whose capacity outlasts every round),
+ * each by a buyer of its own: the hold, the order's group-committed record and the 201. poll: the waiting room's poll, by fans in the room in
  * turn. join: a join of the waiting room, each by a fan of its own (the first check of the fan's
  * token, the script, the group-committed record and the answer). states: an open seat map's poll
  * of the seat states when nothing changed (since its version).
@@ -99,28 +100,19 @@ function caseRunner(c, probe, takeTokens, room) {
   const zoneBody = JSON.stringify({ sessionId: probe.id, zoneId: probe.zoneId, quantity: 1 });
   if (c === 'livez')
     return (url) => autocannon({ url: `${url}/livez`, connections: CONNECTIONS, amount: REQUESTS });
-  if (c === 'refusal')
-    return (url) =>
-      postOrders({
-        url,
-        connections: CONNECTIONS,
-        tokens: takeTokens(REQUESTS),
-        bodies: Array.from({ length: REQUESTS }, (_, i) => body(i)),
-        keyTag: `ab-${Math.random().toString(36).slice(2)}`,
-        onResponse: () => {},
-      });
-  if (c === 'floor')
-    return (url) =>
-      postOrders({
-        url,
-        connections: CONNECTIONS,
-        tokens: takeTokens(REQUESTS),
-        bodies: Array.from({ length: REQUESTS }, (_, i) => body(i)),
-        // '!' is not allowed in an idempotency key: 400 once the buyer's token is checked and
-        // the body parsed, before the order service runs (the flash sale's floor_cpu_us).
-        keyTag: `!${Math.random().toString(36).slice(2)}`,
-        onResponse: () => {},
-      });
+  const hotSeatPurchases = (keyPrefix) => (url) =>
+    postOrders({
+      url,
+      connections: CONNECTIONS,
+      tokens: takeTokens(REQUESTS),
+      bodies: Array.from({ length: REQUESTS }, (_, i) => body(i)),
+      keyTag: `${keyPrefix}${Math.random().toString(36).slice(2)}`,
+      onResponse: () => {},
+    });
+  if (c === 'refusal') return hotSeatPurchases('ab-');
+  // '!' is not allowed in an idempotency key: 400 once the buyer's token is checked and the body
+  // parsed, before the order service runs (the flash sale's floor_cpu_us).
+  if (c === 'floor') return hotSeatPurchases('!');
   if (c === 'success')
     return async (url) => {
       const other = {};
