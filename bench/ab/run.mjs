@@ -90,10 +90,11 @@ const BUYER_CASES = ['refusal', 'floor', 'success', 'join'];
  * of its own, as in a sale. floor: the same requests with a malformed Idempotency-Key, refused
  * 400 once the token is checked and the body parsed, before the order service. success: a
  * purchase that succeeds (one unit of the standing zone, whose capacity outlasts every round),
- * each by a buyer of its own: the hold, the order's group-committed record and the 201. poll: the waiting room's poll, by fans in the room in
- * turn. join: a join of the waiting room, each by a fan of its own (the first check of the fan's
- * token, the script, the group-committed record and the answer). states: an open seat map's poll
- * of the seat states when nothing changed (since its version).
+ * each by a buyer of its own: the hold, the order's group-committed record and the 201. poll:
+ * the waiting room's poll, by fans in the room in turn. join: a join of the waiting room, each
+ * by a fan of its own (the first check of the fan's token, the script, the group-committed record
+ * and the answer). states: an open seat map's poll of the seat states when nothing changed (since
+ * its version).
  */
 function caseRunner(c, probe, takeTokens, room) {
   const body = (i) => JSON.stringify({ sessionId: probe.id, seatIds: [probe.seatIds[i % HOT_SEATS]] });

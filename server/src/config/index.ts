@@ -248,12 +248,11 @@ function mismatches(e: z.infer<typeof EnvSchema>): string[] {
   return problems;
 }
 
-/** Settings whose default depends on NODE_ENV. */
-function envDefaults(e: Env, env: NodeEnv): Pick<Config, 'serveH5' | 'warmUpRequests'> {
-  const dev = env === 'development' || env === 'test';
+/** Settings whose default depends on NODE_ENV (dev: development or test). */
+function envDefaults(e: Env, dev: boolean): Pick<Config, 'serveH5' | 'warmUpRequests'> {
   return {
     serveH5: e.SERVE_H5 ? e.SERVE_H5 === 'true' || e.SERVE_H5 === '1' : dev,
-    warmUpRequests: e.WARM_UP_REQUESTS ?? (env === 'production' ? WARM_UP_REQUESTS_PRODUCTION : 0),
+    warmUpRequests: e.WARM_UP_REQUESTS ?? (dev ? 0 : WARM_UP_REQUESTS_PRODUCTION),
   };
 }
 
@@ -311,7 +310,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
     h5Dir: e.H5_DIR ?? path.resolve(__dirname, '../../../dist/h5'),
-    ...envDefaults(e, env),
+    ...envDefaults(e, dev),
     idSecret,
     ticketKeySecret,
     ticketKeyIds: e.TICKET_KEY_IDS.split(','),

@@ -55,13 +55,13 @@ export async function warmUp(o: {
   let next = 0;
   let answered = 0;
   let stopped: string | undefined;
+  const fan = { userId: WARM_UP_FAN, roles: ['fan' as const] };
   const one = async () => {
     while (!stopped && next < o.requests) {
       if (performance.now() - started > warmUpLimitMs) {
         stopped = `time limit (${warmUpLimitMs} ms)`;
         return;
       }
-      const fan = { userId: WARM_UP_FAN, roles: ['fan' as const] };
       // Tokens are checked against the real clock (as fast-jwt checks them), not the app's clock.
       const opts = { jti: `warm-up-${next++}`, ttlS: warmUpTokenTtlS };
       const token = await o.tokens.issue(fan, Date.now(), opts);
@@ -78,14 +78,17 @@ export async function warmUp(o: {
   return { answered, ms: Math.round(performance.now() - started), stopped };
 }
 
-/** Runs the warm-up on a started instance: not ready, and its answers not counted, until it ends. */
+/**
+ * Runs the warm-up on a started instance, its answers not counted, and turns it ready when it
+ * ends. The caller marks the instance warming before it listens (startServer), so that not even
+ * its first request finds it ready.
+ */
 export async function warmUpInstance(
   d: { lifecycle: Lifecycle; metrics: Metrics; tokens: TokenService; log: Logger },
   address: AddressInfo,
   requests: number,
 ): Promise<void> {
   if (requests === 0) return;
-  d.lifecycle.warmingUp(true);
   d.metrics.countsAnswers = false;
   try {
     const r = await warmUp({ address, requests, tokens: d.tokens });

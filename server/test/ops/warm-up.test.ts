@@ -7,12 +7,12 @@ import { migrateUp } from '../../src/db/migrate';
 import { connectionOptions, dropDatabase } from '../../src/db/pool';
 import { TokenService } from '../../src/http/auth';
 import { readinessCheck } from '../../src/http/health';
-import { Lifecycle } from '../../src/http/lifecycle';
 import { warmUp } from '../../src/http/warm-up';
 import { deleteTopology } from '../../src/outbox/topology';
 import { startServer } from '../../src/server';
 import { loadConfig } from '../../src/config';
-import { deleteKeys, testConfig } from '../helpers/env';
+import { deleteKeys, testConfig, withTestEnv } from '../helpers/env';
+import { until } from '../helpers/until';
 
 const WARM_UP_REQUESTS = 300;
 
@@ -84,21 +84,24 @@ describe('the warm-up before an instance turns ready', () => {
     }
   });
 
-  it('keeps the instance not ready while it runs', async () => {
-    const lifecycle = new Lifecycle();
-    const ok = Promise.resolve();
-    const d = {
-      db: { query: () => ok },
-      redis: { ping: () => ok },
-      broker: { connected: () => true },
-      lifecycle,
-    } as unknown as Parameters<typeof readinessCheck>[0];
-    // Migrations are read from the database; only ready/warm are asserted here.
-    const check = readinessCheck(d);
-    lifecycle.warmingUp(true);
-    expect(await check()).toMatchObject({ ready: false, warm: false });
-    lifecycle.warmingUp(false);
-    expect(await check()).toMatchObject({ warm: true });
+  it('keeps the instance not ready while it runs, on its real MySQL, Redis and RabbitMQ', async () => {
+    await withTestEnv(async ({ deps }) => {
+      const check = readinessCheck(deps);
+      // Everything else ready (RabbitMQ's connection may still be on its way): only warming differs.
+      await until(async () => (await check()).ready, 'the instance ready');
+      deps.lifecycle.warmingUp(true);
+      expect(await check()).toEqual({
+        ready: false,
+        mysql: true,
+        redis: true,
+        rabbitmq: true,
+        migrations: true,
+        draining: false,
+        warm: false,
+      });
+      deps.lifecycle.warmingUp(false);
+      expect(await check()).toMatchObject({ ready: true, warm: true });
+    });
   });
 
   describe('stops at the first answer that is not the expected 400', () => {
