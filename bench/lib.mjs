@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { serverNodeFlags } from '../scripts/lib.mjs';
 import { versionOf } from '../scripts/node24.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -130,7 +131,9 @@ export async function openBench(name, extraEnv) {
   const url = `http://127.0.0.1:${env.PORT}`;
   const servers = [];
   /**
-   * dist/main.js with BENCH_SERVER_NODE_ARGS (e.g. --cpu-prof) and `serverEnv`, once it answers;
+   * dist/main.js with the server's own Node flags (server/src/runtime-flags.ts), then
+   * BENCH_SERVER_NODE_ARGS (e.g. --cpu-prof; a V8 flag given twice takes the later value, so
+   * `--max-semi-space-size=16` measures Node's default) and `serverEnv`, once it answers;
    * on the Node binary BENCH_SERVER_NODE names, else on this one. Each of the three may come from
    * `serverEnv` (bench/ab can run A and B on two Node versions, with two sets of Node flags, or
    * from two builds: BENCH_SERVER_DIST, another checkout's server/dist) or this process's
@@ -138,7 +141,7 @@ export async function openBench(name, extraEnv) {
    */
   const launch = async (serverEnv, serverUrl, opts) => {
     const argsOf = serverEnv.BENCH_SERVER_NODE_ARGS ?? process.env.BENCH_SERVER_NODE_ARGS;
-    const nodeArgs = argsOf ? argsOf.split(' ') : [];
+    const nodeArgs = [...serverNodeFlags(), ...(argsOf ? argsOf.split(' ') : [])];
     const bin = serverEnv.BENCH_SERVER_NODE ?? serverNode();
     const dist = serverEnv.BENCH_SERVER_DIST ?? path.join(root, 'server/dist');
     const s = startProcess(bin, [...nodeArgs, path.join(dist, 'main.js')], serverEnv, opts);

@@ -11,6 +11,7 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { serverNodeFlags } from './lib.mjs';
 import { startRedisCluster, stopRedisCluster } from './redis-cluster.mjs';
 import { startReplicaPair, stopReplicaPair } from './mariadb-replica.mjs';
 import { startPrometheus } from './prometheus.mjs';
@@ -128,7 +129,7 @@ function migrateAndSeed(t, o) {
 /** Starts one server process (api or worker) with its log in logs/<name>.log. */
 function spawnProc(t, p) {
   const out = createWriteStream(path.join(t.logs, `${p.name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), path.join(root, 'server/dist/main.js')], {
     env: {
       ...process.env,
       ...t.env,

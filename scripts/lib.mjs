@@ -2,9 +2,18 @@
 // `npm ci` has installed anything.
 import { execSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 
 export const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+
+/**
+ * The Node.js flags every server process is started with (server/src/runtime-flags.ts), read from
+ * the server's build: call it after `npm run build -w server`.
+ */
+export function serverNodeFlags() {
+  return createRequire(import.meta.url)(`${root}/server/dist/runtime-flags.js`).SERVER_NODE_FLAGS;
+}
 
 export function run(cmd, opts = {}) {
   console.log(`$ ${cmd}`);

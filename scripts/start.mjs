@@ -3,7 +3,7 @@
 // WeChat simulator (127.0.0.1:3100) and the server (127.0.0.1:3000, with the fan's H5 app at /
 // and the admin page at /admin/) until Ctrl-C.
 import { spawn } from 'node:child_process';
-import { ensureInstall, root, run } from './lib.mjs';
+import { ensureInstall, root, run, serverNodeFlags } from './lib.mjs';
 import { ensureServices } from './services.mjs';
 
 const skipBuild = process.argv.includes('--no-build');
@@ -21,7 +21,11 @@ run('node server/dist/seed/cli.js', { env });
 
 const children = [
   spawn(process.execPath, ['wechat-sim/dist/main.js'], { cwd: root, env, stdio: 'inherit' }),
-  spawn(process.execPath, ['server/dist/main.js'], { cwd: root, env, stdio: 'inherit' }),
+  spawn(process.execPath, [...serverNodeFlags(), 'server/dist/main.js'], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  }),
 ];
 console.log(`
   showtix is starting:

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { cleanup, dist, freePort, root } from '../lib.mjs';
+import { serverNodeFlags } from '../../scripts/lib.mjs';
 
 const require = createRequire(import.meta.url);
 // TCP proxies to the shared MySQL and RabbitMQ: set('down') cuts one, set('blackhole') loses its
@@ -161,7 +162,7 @@ function supervisor({ children, logDir, base, isClosed }) {
   const spawnProc = (p) => {
     const out = createWriteStream(path.join(logDir, `${p.name}.log`), { flags: 'a' });
     const env = { ...process.env, ...base, ROLE: p.role, PORT: String(p.port ?? 0) };
-    const child = spawn('node', [path.join(root, 'server/dist/main.js')], {
+    const child = spawn('node', [...serverNodeFlags(), path.join(root, 'server/dist/main.js')], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
