@@ -12,8 +12,9 @@ export const SERVER_NODE_FLAGS: readonly string[] = [
   // that die when it is answered; with 16 MB the in-flight requests of a sale still hold theirs
   // at each scavenge, which copies them and promotes many to the old generation. In a profiled
   // `npm run bench` (2026-12-06) the garbage collector took 12.6% of the server's busy time with
-  // 16 MB and 5.0 / 4.6 / 4.5% with 32 / 64 / 128 MB; 64 keeps headroom for a bigger crowd per
-  // instance for 3 x 48 MB more reserved memory.
+  // 16 MB and 5.0 / 4.6 / 4.5% with 32 / 64 / 128 MB. Against 16 MB in alternated pairs of that
+  // bench, CPU per request was lower with 64 in three pairs of three, with 32 in two of three
+  // (bench ab found 32 and 64 alike). 64 costs 3 x 48 MB more reserved memory per process.
   '--max-semi-space-size=64',
 ];
 
