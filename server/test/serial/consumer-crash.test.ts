@@ -76,14 +76,26 @@ it('exactly one set of tickets per paid order after the worker is killed mid-iss
     'all paid',
   );
 
+  // The last order's row is held, so the ticket transaction that takes it waits on its lock and
+  // the kill lands mid-issue whatever the batch size: polling for the first tickets alone once
+  // found all 60 orders ticketed (the consumer takes up to 50 at once, two batches in flight).
+  const holder = await p.deps.db.getConnection();
+  await holder.query('START TRANSACTION');
+  await holder.query('SELECT id FROM orders WHERE order_no = ? FOR UPDATE', [orders[59]]);
+
   const env = workerEnv(p.config, p.sim.url);
   const first = startWorker(env);
-  await p.until(
-    async () => (await count('SELECT COUNT(*) n FROM tickets WHERE session_id = ?')) > 0,
-    'the worker to start issuing',
-    30_000,
-  );
-  await stop(first, 'SIGKILL');
+  try {
+    await p.until(
+      async () => (await count('SELECT COUNT(*) n FROM tickets WHERE session_id = ?')) > 0,
+      'the worker to start issuing',
+      30_000,
+    );
+    await stop(first, 'SIGKILL');
+  } finally {
+    await holder.query('ROLLBACK');
+    holder.release();
+  }
   const issuedBeforeKill = await count('SELECT COUNT(*) n FROM orders WHERE session_id = ? AND status = 3');
 
   const second = startWorker(env);
