@@ -73,7 +73,11 @@ export async function pacedOffer(
       try {
         const res = await pool.request({ method: 'POST', path, ...make() });
         const at = nowMs();
-        samples.push([at - due, res.statusCode, res.retryAfter, false, due, at - sentAt]);
+        // When it left: written to a connection (the raw client says when, after any wait for a
+        // free one), else handed to the pool (undici). Until 2026-12-06 this was `due`, so the
+        // burst fields measured the seeded schedule, even by construction, not the sending.
+        const leftAt = res.writtenAt ?? sentAt;
+        samples.push([at - due, res.statusCode, res.retryAfter, false, leftAt, at - leftAt]);
       } catch (err) {
         failures.errors++;
         if (err.timeout) failures.timeouts++;

@@ -76,7 +76,12 @@ class Conn {
       const job = this.current;
       this.current = null;
       if (!job) return this.fail('an answer nobody asked for'); // the stream is out of step
-      const answer = { statusCode: Number(head.slice(9, 12)), retryAfter: head.includes('\r\nretry-after:') };
+      const answer = {
+        statusCode: Number(head.slice(9, 12)),
+        retryAfter: head.includes('\r\nretry-after:'),
+        // When it was written to its connection (epoch ms, as paced.mjs's nowMs), after any wait for one.
+        writtenAt: performance.timeOrigin + job.sentAt,
+      };
       if (head.includes('\r\nconnection: close')) this.socket.destroy();
       else this.pool.free(this);
       job.resolve(answer);
@@ -120,7 +125,7 @@ export class RawPool {
 
   /**
    * Sends `method path` with `headers` (an object) and `body` (a string); resolves with
-   * { statusCode, retryAfter } once answered, or rejects with a RawRequestError.
+   * { statusCode, retryAfter, writtenAt } once answered, or rejects with a RawRequestError.
    */
   request({ method, path, headers = {}, body = '' }) {
     let text = `${method} ${path} HTTP/1.1\r\nhost: ${this.hostHeader}\r\n`;

@@ -149,8 +149,9 @@ function stats(samples) {
     admittedP50: percentile(lat, 50),
     admittedP99: percentile(lat, 99),
     admittedP99Warm: warm.length ? percentile(warm, 99) : null,
-    // Paced: from the moment each was sent instead of due (without any wait behind its
-    // connection's previous request or for this process's timer); null for the quota offer.
+    // Paced: from the moment each left instead of when it was due. On the raw client that is its
+    // write to a connection, so without any wait for a free one or for this process's timer; on
+    // undici, when it was handed to the pool (a wait for a connection included). Null for quota.
     admittedP99FromSend:
       admitted.length && admitted[0][5] !== undefined
         ? percentile(
