@@ -33,8 +33,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * gives its arrival times; `ready()`, once the connections are open, resolves with the time the
  * offer starts (processes sharing an offer wait for each other). Resolves with the samples
  * [latencyMs from due, status, retryAfter, first (always false: the connections were opened
- * before), dueAt, latencyMs from handing it to the pool (which holds it while every connection is
- * busy)], the errors (timeouts among them), this process's lateness in sending, and how long
+ * before), leftAt (when it was written to a connection on the raw client, after any wait for a
+ * free one; when it was handed to the pool on undici), latencyMs from leftAt, dueAt], the errors (timeouts among them), this process's lateness in sending, and how long
  * opening the connections took.
  */
 export async function pacedOffer(
@@ -77,7 +77,7 @@ export async function pacedOffer(
         // free one), else handed to the pool (undici). Until 2026-12-06 this was `due`, so the
         // burst fields measured the seeded schedule, even by construction, not the sending.
         const leftAt = res.writtenAt ?? sentAt;
-        samples.push([at - due, res.statusCode, res.retryAfter, false, leftAt, at - leftAt]);
+        samples.push([at - due, res.statusCode, res.retryAfter, false, leftAt, at - leftAt, due]);
       } catch (err) {
         failures.errors++;
         if (err.timeout) failures.timeouts++;

@@ -55,8 +55,9 @@ for (const client of CLIENTS)
       const tenths = new Array(20).fill(0);
       for (const x of r.samples) tenths[Math.min(19, Math.floor((x[4] - r.startedAt) / 100))]++;
       assert.ok(Math.max(...tenths) < (2 * r.samples.length) / 20, JSON.stringify(tenths));
-      // Connections opened before the clock: no request was due before it started.
-      assert.ok(r.samples.every((x) => x[4] >= r.startedAt));
+      // Connections opened before the clock: no request was due before it started, and none left
+      // before it was due.
+      assert.ok(r.samples.every((x) => x[6] >= r.startedAt && x[4] >= x[6]));
       assert.ok(r.connectMaxMs > 0 && r.connectP99Ms <= r.connectMaxMs);
       assert.equal(s.connections(), 20, 'every connection opened, and no other');
       // Every refusal seen with its Retry-After, and each sample timed from due ≥ from sending.
@@ -76,7 +77,7 @@ async function slowFirstOffer(connections) {
   const s = await standIn((req, res, n) => setTimeout(() => res.writeHead(201).end('{}'), n === 0 ? 400 : 0));
   try {
     const r = await pacedOffer(s.url, { path: '/o', make, connections, rate: 50, seconds: 1.5, seed: 3 });
-    return { byDue: r.samples.slice().sort((a, b) => a[4] - b[4]), connections: s.connections() };
+    return { byDue: r.samples.slice().sort((a, b) => a[6] - b[6]), connections: s.connections() };
   } finally {
     await s.close();
   }
@@ -87,17 +88,21 @@ test('a request due while every connection is busy counts the wait; a free conne
   // runs from when they were due; on four, they go out on the free connections at once.
   const one = await slowFirstOffer(1);
   assert.ok(one.byDue[0][0] >= 390, `first ${one.byDue[0][0]} ms`);
-  const waited = one.byDue.filter((x) => x[4] < one.byDue[0][4] + 300).slice(1);
+  const waited = one.byDue.filter((x) => x[6] < one.byDue[0][6] + 300).slice(1);
   assert.ok(waited.length >= 3, `${waited.length} requests due during the slow answer`);
   for (const x of waited) assert.ok(x[0] > 90, JSON.stringify(x));
+  // They left once the connection was free (x[4], when written to it), not when due: the burst
+  // fields count that, and their time from leaving (x[5]) leaves the wait out.
+  const freedAt = one.byDue[0][6] + one.byDue[0][0];
+  for (const x of waited) assert.ok(x[4] >= freedAt - 5 && x[5] < x[0] - 50, JSON.stringify(x));
 
   const four = await slowFirstOffer(4);
   assert.ok(four.byDue[0][0] >= 390, `first ${four.byDue[0][0]} ms`);
   // Those due while it was answered were answered before it ended (on one connection, none was).
-  const slowEnd = four.byDue[0][4] + four.byDue[0][0];
-  const meanwhile = four.byDue.slice(1).filter((x) => x[4] < slowEnd - 100);
+  const slowEnd = four.byDue[0][6] + four.byDue[0][0];
+  const meanwhile = four.byDue.slice(1).filter((x) => x[6] < slowEnd - 100);
   assert.ok(meanwhile.length >= 3, `${meanwhile.length} requests due during the slow answer`);
-  for (const x of meanwhile) assert.ok(x[4] + x[0] < slowEnd, JSON.stringify(x));
+  for (const x of meanwhile) assert.ok(x[6] + x[0] < slowEnd, JSON.stringify(x));
   assert.equal(four.connections, 4);
 });
 

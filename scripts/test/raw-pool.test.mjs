@@ -40,6 +40,8 @@ async function rawServer(onRequest) {
 }
 
 const post = (pool) => pool.request({ method: 'POST', path: '/o', headers: { a: 'b' }, body: '{"x":"票"}' });
+/** An answer's status and Retry-After (its writtenAt has a test of its own). */
+const seen = ({ statusCode, retryAfter }) => ({ statusCode, retryAfter });
 
 test('reads the status and Retry-After of answers however their bodies come', async () => {
   const answers = [
@@ -62,7 +64,7 @@ test('reads the status and Retry-After of answers however their bodies come', as
   const pool = new RawPool(srv.url, { connections: 1 });
   try {
     const got = [];
-    for (let i = 0; i < answers.length; i++) got.push(await post(pool));
+    for (let i = 0; i < answers.length; i++) got.push(seen(await post(pool)));
     assert.deepEqual(got, [
       { statusCode: 201, retryAfter: false },
       { statusCode: 503, retryAfter: true },
@@ -116,6 +118,29 @@ test('sends each request on a free connection, the rest waiting first come first
   }
 });
 
+test('writtenAt: when a request was written to its connection, after its wait for a free one', async () => {
+  // One connection, each answer 40 ms after its request: the second request waits for the first.
+  const srv = await rawServer((s) =>
+    setTimeout(() => s.write('HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n'), 40),
+  );
+  const pool = new RawPool(srv.url, { connections: 1 });
+  try {
+    const handedAt = performance.timeOrigin + performance.now();
+    const [first, second] = await Promise.all([post(pool), post(pool)]);
+    const answeredAt = performance.timeOrigin + performance.now();
+    // Epoch milliseconds, as paced.mjs's nowMs.
+    assert.ok(
+      first.writtenAt >= handedAt && first.writtenAt < handedAt + 30,
+      `${first.writtenAt - handedAt} ms`,
+    );
+    assert.ok(second.writtenAt - first.writtenAt >= 35, `${second.writtenAt - first.writtenAt} ms apart`);
+    assert.ok(second.writtenAt <= answeredAt);
+  } finally {
+    pool.destroy();
+    await srv.close();
+  }
+});
+
 test('a connection the server closes fails its request and is opened again for the next', async () => {
   const srv = await rawServer((s, n) => {
     if (n === 0)
@@ -144,7 +169,7 @@ test('a request unanswered past the timeout fails as a timeout; requests waiting
     const [first, second] = await Promise.allSettled([post(pool), post(pool)]);
     assert.equal(first.status, 'rejected');
     assert.equal(first.reason.timeout, true);
-    assert.deepEqual(second.value, { statusCode: 201, retryAfter: false });
+    assert.deepEqual(seen(second.value), { statusCode: 201, retryAfter: false });
   } finally {
     pool.destroy();
     await srv.close();
@@ -167,7 +192,8 @@ test("talks to Node's own HTTP server as the bench's server is one", async () =>
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const pool = new RawPool(`http://127.0.0.1:${server.address().port}`, { connections: 2 });
   try {
-    for (let i = 0; i < 3; i++) assert.deepEqual(await post(pool), { statusCode: 503, retryAfter: true });
+    for (let i = 0; i < 3; i++)
+      assert.deepEqual(seen(await post(pool)), { statusCode: 503, retryAfter: true });
   } finally {
     pool.destroy();
     await new Promise((r) => server.close(r));
