@@ -144,20 +144,23 @@ async function watchNotices(db, sessionId, want, deadline) {
 /**
  * Polls MySQL for ticketed orders, from the first notification on, while they are sent and after:
  * when each order's ticket was first seen, and how many queries that took. It stops once `sending`
- * has settled and every accepted order (`sentAt`) is seen, or at the deadline. Until 2026-12-06
+ * has settled and every accepted order (`sentAt`) is seen, or TICKET_TIMEOUT_MS after the sending
+ * ended (however long the sending took: --orders may be large). Until 2026-12-06
  * it began only after the last notification was answered, so every ticket issued meanwhile was
  * first "seen" then: notify -> ticket measured how long the sending took, not the ticketing.
  */
-async function watchTickets(db, sessionId, sentAt, sending, deadline) {
+async function watchTickets(db, sessionId, sentAt, sending) {
   const seen = new Map();
   let polls = 0;
   let sent = false;
-  void sending.then(
-    () => (sent = true),
-    () => (sent = true),
-  );
+  let until = Infinity;
+  const ended = () => {
+    sent = true;
+    until = deadline();
+  };
+  void sending.then(ended, ended);
   const allSeen = () => [...sentAt.keys()].every((no) => seen.has(no));
-  while (!(sent && allSeen()) && performance.now() < deadline) {
+  while (!(sent && allSeen()) && performance.now() < until) {
     polls++;
     const [rows] = await db.query(
       'SELECT DISTINCT o.order_no FROM tickets t JOIN orders o ON o.id = t.order_id WHERE t.session_id = ?',
@@ -242,7 +245,7 @@ async function main() {
       ...r,
       notifyS: (performance.now() - t0) / 1000,
     }));
-    const watching = watchTickets(bench.deps.db, session.id, sentAt, sending, deadline());
+    const watching = watchTickets(bench.deps.db, session.id, sentAt, sending);
     const { statuses, accepted, notifyS } = await sending;
     const { seen, polls } = await watching;
     // Each paid order's notices (paid, ticketed) are part of its work: measured to their end.
