@@ -113,13 +113,21 @@ export async function phase(url, tour, tokens, o, tag, share, ready) {
   lag.enable();
   // Before autocannon starts: it builds each connection's first request (and its sentAt) at once.
   const startedAt = nowMs();
-  const cpu0 = process.cpuUsage();
+  let cpu0 = process.cpuUsage();
   const cannon = { ...o };
   delete cannon.paced;
   delete cannon.seed;
   delete cannon.client;
+  // The paced offer's seconds start once its connections are open, and so do its CPU and loop
+  // delay (until 2026-12-06 they included opening the connections).
+  const start = async () => {
+    const go = await (ready ?? (async () => nowMs()))();
+    cpu0 = process.cpuUsage();
+    lag.reset();
+    return go;
+  };
   const res = o.paced
-    ? await pacedRun(url, tour, tokens, o, tag, share, ready)
+    ? await pacedRun(url, tour, tokens, o, tag, share, start)
     : await cannonRun(url, tour, tokens, cannon, tag, share);
   const endedAt = nowMs();
   const cpu = process.cpuUsage(cpu0);
@@ -151,9 +159,19 @@ const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'offer-chi
  * buyers, and 1/n of the connections and of the offered rate. Resolves with the samples of all,
  * their CPU and errors summed, the worst loop delay of any; rejects as soon as one process ends
  * without its share (an error, a signal), and then stops the others, so none is left offering.
- * `pinCore`: each process runs on that core alone (taskset).
+ * `pinCore`: each process runs on that core alone (taskset). `onStart`: called as a paced offer
+ * starts, its connections open (the overload's meters of the server's CPU start there).
  */
-export async function offerFromProcesses(url, tour, tokens, o, tag, n, pinCore = undefined) {
+export async function offerFromProcesses(
+  url,
+  tour,
+  tokens,
+  o,
+  tag,
+  n,
+  pinCore = undefined,
+  onStart = undefined,
+) {
   const kids = Array.from({ length: n }, () => fork(child, { serialization: 'advanced' }));
   // Every thread of each offering process on that core (overload --pin).
   if (pinCore !== undefined)
@@ -171,6 +189,7 @@ export async function offerFromProcesses(url, tour, tokens, o, tag, n, pinCore =
           if (++ready < n) return;
           const go = nowMs() + 20;
           for (const k of kids) k.send({ go });
+          onStart?.();
         });
         // 'close' comes after the process ended and its IPC channel closed, so after its message.
         kid.once('close', (code, signal) =>

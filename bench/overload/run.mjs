@@ -182,7 +182,11 @@ function stats(samples) {
 async function overload(url, serverPid, tour, tokens, offered) {
   const load1 = os.loadavg()[0];
   const serverBefore = await serverMetrics(url);
-  const meter = cpuMeter({ server: serverPid, redis: pidOf('redis-server') });
+  // From here for autocannon's offer; the paced offer's starts again at its clock's start, once its
+  // connections are open, as its seconds do (until 2026-12-06 it included opening them).
+  const redisPid = pidOf('redis-server');
+  const meterNow = () => cpuMeter({ server: serverPid, redis: redisPid });
+  let meter = meterNow();
   const over = await offerFromProcesses(
     url,
     tour,
@@ -198,6 +202,7 @@ async function overload(url, serverPid, tour, tokens, offered) {
     'over',
     OFFERERS,
     PIN ? 1 : undefined,
+    () => (meter = meterNow()),
   );
   const cpu = { ...meter(), loadgen: over.cpuUs };
   const load = Math.max(load1, os.loadavg()[0]);
