@@ -15,8 +15,8 @@ export interface VerifiedClaims<P> {
  * was about a tenth of a poll's CPU in the profile (a Map lookup of the token is ~2% of that).
  * Only tokens that verified are kept, keyed by the whole token string, so nothing unsigned can
  * get in; an entry answers only inside the token's own nbf/exp window (checked on every hit
- * against the same clock fast-jwt uses), so an expired token is still refused. Bounded: past
- * `max` entries the oldest is dropped (about 300 bytes an entry).
+ * against the same clock fast-jwt uses), so an expired token is still refused. Bounded: at `max`
+ * entries the oldest are dropped, a batch at a time (setBounded; about 300 bytes an entry).
  */
 export class VerifiedTokens<P> {
   private readonly entries = new Map<string, VerifiedClaims<P>>();
