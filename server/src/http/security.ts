@@ -83,8 +83,10 @@ export function securityHeaders(o: { hsts: boolean; h5ConnectSrc?: string[] }): 
       },
     },
   });
+  // The probes are JSON answers like the API's: /livez took the H5 page's policy until 2026-12-06
+  // (helmet run per request, and a CSP that allows scripts where none belongs).
   const kind = (ctx: Context) =>
-    /^\/(api|metrics|healthz|readyz|media)(\/|$)/.test(ctx.path)
+    /^\/(api|metrics|healthz|readyz|livez|media)(\/|$)/.test(ctx.path)
       ? api
       : /^\/admin(\/|$)/.test(ctx.path)
         ? admin

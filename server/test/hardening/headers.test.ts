@@ -59,6 +59,7 @@ it('sets them on API JSON, errors, the admin page, the H5 app and posters', asyn
   const poster = ((await uploaded.json()) as { url: string }).url;
   const answers = {
     api: await get('/api/v1/shows'),
+    livez: await get('/livez'),
     notFound: await get('/api/v1/nope'),
     unauthorized: await get('/api/v1/orders'),
     admin: await get('/admin/', { host: 'admin.test' }),
@@ -73,6 +74,9 @@ it('sets them on API JSON, errors, the admin page, the H5 app and posters', asyn
   expect(answers.poster.status).toBe(200);
   for (const a of Object.values(answers)) expectHardened(a);
   expect(answers.api.headers['content-security-policy']).toMatch(/default-src 'none'/);
+  // The probes answer JSON with the API's policy, not a page's.
+  expect(answers.livez.status).toBe(200);
+  expect(answers.livez.headers['content-security-policy']).toMatch(/default-src 'none'/);
 });
 
 it('serves the admin page on ADMIN_HOST only, and the H5 app never there', async () => {
