@@ -366,6 +366,18 @@ export function cpuMeter(pids) {
 }
 
 /**
+ * A process's CPU with nothing sent to it, in µs per ms of wall time, measured over `ms`: what a
+ * server's own jobs (expiry, outbox relay, admission tick, sweeps) burn. A bench takes it out of
+ * the server's CPU over a phase (rate × the phase's length), as a hello-world has no jobs.
+ */
+export async function idleCpuUsPerMs(pid, ms) {
+  const meter = cpuMeter({ p: pid });
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, ms));
+  return meter().p / (performance.now() - t0);
+}
+
+/**
  * The ceiling a scenario is compared with: a Koa hello-world (bench/flash-sale/hello.mjs) under
  * the same connections, in the same run. Its req/s, and the CPU it and this load generator
  * spend per request. `env`: the hello-world's own settings (HELLO_REDIS_URL: the queue bench's

@@ -7,6 +7,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import {
   cpuMeter,
+  idleCpuUsPerMs,
   helloCeiling,
   openBench,
   p99ByStatus,
@@ -87,10 +88,7 @@ async function cpuPhases(url, serverPid, probe, tokens) {
   const body = (id) => JSON.stringify({ sessionId: probe.id, seatIds: [id] });
   // The server's own jobs (expiry, outbox relay, lifecycle) burn CPU with no request at all; on
   // a busy machine a phase is slow, so their share is taken out: CPU while idle, per second.
-  const idle = cpuMeter({ server: serverPid });
-  const idleStart = performance.now();
-  await new Promise((r) => setTimeout(r, IDLE_MS));
-  const idleUsPerMs = idle().server / (performance.now() - idleStart);
+  const idleUsPerMs = await idleCpuUsPerMs(serverPid, IDLE_MS);
   const phase = async (toks, bodies, keyTag = 'bench-key') => {
     const meter = cpuMeter({ server: serverPid });
     const t0 = performance.now();

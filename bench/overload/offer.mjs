@@ -121,7 +121,7 @@ export async function phase(url, tour, tokens, o, tag, share, ready) {
   // The paced offer's seconds start once its connections are open, and so do its CPU and loop
   // delay (until 2026-12-06 they included opening the connections).
   const start = async () => {
-    const go = await (ready ?? (async () => nowMs()))();
+    const go = ready ? await ready() : nowMs();
     cpu0 = process.cpuUsage();
     lag.reset();
     return go;

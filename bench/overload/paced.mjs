@@ -34,8 +34,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * offer starts (processes sharing an offer wait for each other). Resolves with the samples
  * [latencyMs from due, status, retryAfter, first (always false: the connections were opened
  * before), leftAt (when it was written to a connection on the raw client, after any wait for a
- * free one; when it was handed to the pool on undici), latencyMs from leftAt, dueAt], the errors (timeouts among them), this process's lateness in sending, and how long
- * opening the connections took.
+ * free one; when it was handed to the pool on undici), latencyMs from leftAt, dueAt], the errors
+ * (timeouts among them), this process's lateness in sending, and how long opening the
+ * connections took.
  */
 export async function pacedOffer(
   url,

@@ -4,10 +4,9 @@
 // notify endpoint; the server's outbox relay, RabbitMQ and the ticket consumer do the rest.
 // Measured: notifications/s accepted, notify -> ticket p50/p99 (ticket first seen in MySQL,
 // polled every 50 ms from the first notification on, so latencies carry up to 50 ms of polling
-// granularity), lost (accepted
-// but never ticketed; must be 0), CPU µs per paid order of the server, MySQL and Redis
-// (cpu_us_per_order: from the first notification until every order's two notices, paid and
-// ticketed, are settled), MySQL statements and commits per paid order (the server's, from MySQL's
+// granularity), lost (accepted but never ticketed; must be 0), CPU µs per paid order of the
+// server, MySQL and Redis (cpu_us_per_order: from the first notification until every order's two
+// notices, paid and ticketed, are settled), MySQL statements and commits per paid order (the server's, from MySQL's
 // own counters, this bench's polls left out), and a Koa hello-world's req/s in the same run.
 // Prints one JSON object as its last line and writes it to bench/results/.
 import { createCipheriv, createSign, randomBytes } from 'node:crypto';
@@ -145,9 +144,9 @@ async function watchNotices(db, sessionId, want, deadline) {
  * Polls MySQL for ticketed orders, from the first notification on, while they are sent and after:
  * when each order's ticket was first seen, and how many queries that took. It stops once `sending`
  * has settled and every accepted order (`sentAt`) is seen, or TICKET_TIMEOUT_MS after the sending
- * ended (however long the sending took: --orders may be large). Until 2026-12-06
- * it began only after the last notification was answered, so every ticket issued meanwhile was
- * first "seen" then: notify -> ticket measured how long the sending took, not the ticketing.
+ * ended (however long the sending took: --orders may be large). Until 2026-12-06 it began only
+ * after the last notification was answered, so every ticket issued meanwhile was first "seen"
+ * then: notify -> ticket measured how long the sending took, not the ticketing.
  */
 async function watchTickets(db, sessionId, sentAt, sending) {
   const seen = new Map();
@@ -241,12 +240,10 @@ async function main() {
     const before = await mysqlCounters(bench.deps.db);
     const t0 = performance.now();
     const sentAt = new Map();
-    const sending = notify(bench.url, notes, sentAt).then((r) => ({
-      ...r,
-      notifyS: (performance.now() - t0) / 1000,
-    }));
+    const sending = notify(bench.url, notes, sentAt);
     const watching = watchTickets(bench.deps.db, session.id, sentAt, sending);
-    const { statuses, accepted, notifyS } = await sending;
+    const { statuses, accepted } = await sending;
+    const notifyS = (performance.now() - t0) / 1000;
     const { seen, polls } = await watching;
     // Each paid order's notices (paid, ticketed) are part of its work: measured to their end.
     const notices = await watchNotices(bench.deps.db, session.id, 2 * seen.size, deadline());

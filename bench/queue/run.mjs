@@ -10,6 +10,7 @@ import http from 'node:http';
 import autocannon from 'autocannon';
 import {
   cpuMeter,
+  idleCpuUsPerMs,
   helloCeiling,
   openBench,
   percentile,
@@ -278,10 +279,7 @@ async function pollsAlone(url, sessionId, tokens, serverPid) {
   // The server's jobs run with no request at all (the admission tick at RATE_PER_MIN records its
   // admissions in MySQL, the outbox relay, the expiry sweeps); the hello-world floor has none.
   // Measured right after, with nothing sent, and taken out for netCpuUs (as the flash bench does).
-  const idle = cpuMeter({ server: serverPid });
-  const idleStart = performance.now();
-  await new Promise((r) => setTimeout(r, IDLE_MS));
-  const idleUsPerS = (idle().server / (performance.now() - idleStart)) * 1000;
+  const idleUsPerS = (await idleCpuUsPerMs(serverPid, IDLE_MS)) * 1000;
   const netCpuUs = cpuUs - (idleUsPerS * POLLS_ALONE_SECONDS) / n;
   return { cpuUs, netCpuUs, idleUsPerS, errors: polls.errors, errorKinds: polls.errorKinds };
 }

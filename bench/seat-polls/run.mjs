@@ -12,7 +12,16 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { cpuMeter, freePort, helloCeiling, openBench, report, runMain, scenarioArgs } from '../lib.mjs';
+import {
+  cpuMeter,
+  freePort,
+  helloCeiling,
+  idleCpuUsPerMs,
+  openBench,
+  report,
+  runMain,
+  scenarioArgs,
+} from '../lib.mjs';
 import { seedTour } from '../flash-sale/seed.mjs';
 
 const require = createRequire(import.meta.url);
@@ -46,14 +55,6 @@ async function nginxInFront(upstream) {
       rmSync(prefix, { recursive: true, force: true });
     },
   };
-}
-
-/** The API's CPU with no request at all (its jobs), in µs per ms, over `ms`. */
-async function idleCpu(pid, ms = 2000) {
-  const meter = cpuMeter({ api: pid });
-  const t0 = performance.now();
-  await new Promise((r) => setTimeout(r, ms));
-  return meter().api / (performance.now() - t0);
 }
 
 /**
@@ -93,7 +94,7 @@ async function main() {
     await fetch(nginx.url + pollPath);
     const cacheStatus = (await fetch(nginx.url + pollPath)).headers.get('x-cache-status');
     const pids = { api: server.child.pid, ...Object.fromEntries(nginx.workers.map((p, i) => [`w${i}`, p])) };
-    const apiIdleUsPerMs = await idleCpu(server.child.pid);
+    const apiIdleUsPerMs = await idleCpuUsPerMs(server.child.pid, 2000);
     const rounds = [];
     for (let i = 0; i < ROUNDS; i++) {
       // Alternated: on this shared machine two runs one after the other differ by more than a little.
