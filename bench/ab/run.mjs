@@ -85,7 +85,9 @@ sampled.count = {};
 const BUYER_CASES = ['refusal', 'floor', 'success', 'join'];
 
 /**
- * livez: the whole middleware stack and the routers, no logic. refusal: a purchase of a seat
+ * livez: the whole middleware stack and the routers, no logic. unknown: a GET of a path no route
+ * has (404), as scanners and stale clients send: every router looked at it until 2026-12-06
+ * (http/router-table.ts). refusal: a purchase of a seat
  * another buyer holds (409 from what the instance knows, orders/refusals.ts), each by a buyer
  * of its own, as in a sale. floor: the same requests with a malformed Idempotency-Key, refused
  * 400 once the token is checked and the body parsed, before the order service. success: a
@@ -101,6 +103,9 @@ function caseRunner(c, probe, takeTokens, room) {
   const zoneBody = JSON.stringify({ sessionId: probe.id, zoneId: probe.zoneId, quantity: 1 });
   if (c === 'livez')
     return (url) => autocannon({ url: `${url}/livez`, connections: CONNECTIONS, amount: REQUESTS });
+  if (c === 'unknown')
+    return (url) =>
+      autocannon({ url: `${url}/api/v1/no-such-path`, connections: CONNECTIONS, amount: REQUESTS });
   const hotSeatPurchases = (keyPrefix) => (url) =>
     postOrders({
       url,
@@ -155,7 +160,7 @@ function caseRunner(c, probe, takeTokens, room) {
         connections: CONNECTIONS,
         amount: REQUESTS,
       });
-  throw new Error(`unknown case ${c}: livez, refusal, floor, success, poll, join or states`);
+  throw new Error(`unknown case ${c}: livez, unknown, refusal, floor, success, poll, join or states`);
 }
 
 /** A session with its waiting room on, `tokens`' fans in it, and one poll request per fan. */

@@ -24,6 +24,7 @@ import { adminRouters } from './http/admin';
 import { ADMIN_PREFIX } from './http/admin/http';
 import { requestIdMiddleware } from './http/request-id';
 import { healthRoutes } from './http/health';
+import { routerTable } from './http/router-table';
 import { pausedMiddleware } from './degrade/routes';
 import { NoticeService } from './notices/service';
 import { noticeRoutes } from './notices/routes';
@@ -160,6 +161,16 @@ export function createApp(d: AppDeps): Koa {
   const unread = (ctx: Context) =>
     ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.path.startsWith(ADMIN_PREFIX);
   app.use((ctx, next) => (unread(ctx) ? next() : fanBody(ctx, next)));
+  app.use(routerTable(apiRouters(d)));
+  return app;
+}
+
+/**
+ * The API's routers in the order they are tried: the purchase path, the waiting room (the
+ * crowd's joins and polls) and the seat map come first; no two of their paths overlap. Each
+ * request runs only those with a route its path could match (routerTable).
+ */
+export function apiRouters(d: AppDeps): Router[] {
   const auth = requireAuth(d.tokens);
   const transfers = transfersOf(d);
   const comp = compOf(d);
@@ -173,9 +184,7 @@ export function createApp(d: AppDeps): Koa {
     apiV3Key: d.config.wechat.apiV3Key,
     log: d.log,
   };
-  // Each router tries its routes in turn: the purchase path, the waiting room (the crowd's joins
-  // and polls) and the seat map come first; no two of their paths overlap.
-  for (const router of [
+  return [
     orderRoutes(d.orders, auth, d.clock),
     queueRoutes(d.queue, auth, d.clock),
     catalogRoutes(d.catalog, d.seatmaps, d.clock, () => d.degrade.seatPollMs()),
@@ -197,8 +206,5 @@ export function createApp(d: AppDeps): Koa {
     ...adminRouters({ ...d, sessionChanges: sessionChangesOf(d), transfers, comp }),
     // The H5 build works only with the simulator's cashier: production serves it only when asked.
     ...(d.config.serveH5 ? [h5Routes(d.config.h5Dir, d.config.admin.host)] : []),
-  ]) {
-    app.use(router.routes()).use(router.allowedMethods());
-  }
-  return app;
+  ];
 }
