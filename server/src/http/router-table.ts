@@ -40,7 +40,10 @@ function startsOf(router: Router): string[] {
  * holds the two side by side):
  * - A router left out has no route whose literal start is a prefix of the path (both lower-cased,
  *   literalStart), so none of its routes matches it: mounted, it would only have called the next
- *   router, adding nothing to ctx.matched.
+ *   router, adding to ctx.matched at most its `use` layers, which carry no methods and so change
+ *   nothing allowedMethods answers (the one reader of ctx.matched).
+ * - The routes are read once, here: a route added to a router later, or a prefix changed, would
+ *   go unseen (every router is built whole before the app is).
  * - The last router always runs: its allowedMethods, the innermost, is the one that answers 405,
  *   501 or an OPTIONS from ctx.matched, as it did when every router ran. Every router must
  *   implement the same methods (their default), else the outer ones could answer otherwise: a
@@ -49,17 +52,19 @@ function startsOf(router: Router): string[] {
  * matching start (all matching starts are prefixes of one path, so each is a prefix of the
  * longest), so one chain per start is composed once, and a path costs one pass over the starts.
  */
-export function routerTable(routers: readonly Router[]): Middleware {
+export function routerTable(routers: readonly Router[]): Middleware & { routers: readonly Router[] } {
   if (routers.length === 0) throw new Error('routerTable: no routers');
   const methods = routers[0]!.methods.join();
   if (routers.some((r) => r.methods.join() !== methods))
     throw new Error('routerTable: every router must implement the same methods');
-  const mw = routers.map((r) => [r.routes(), r.allowedMethods()] as Middleware[]);
+  const each = routers.map((r) => [r.routes(), r.allowedMethods()] as Middleware[]);
   const table = routeStarts(routers);
   const chains = new Map<string, Middleware>();
   for (const s of [...table.starts, NO_START])
-    chains.set(s, compose(table.routersAt(s).flatMap((i) => mw[i]!)) as Middleware);
-  return (ctx, next) => chains.get(table.startOf(ctx.path))!(ctx, next);
+    chains.set(s, compose(table.routersAt(s).flatMap((i) => each[i]!)) as Middleware);
+  // What the app mounts, for whoever lists its routes (test/fuzz), as a router's own middleware carries it.
+  const mw: Middleware = (ctx, next) => chains.get(table.startOf(ctx.path ?? ''))!(ctx, next);
+  return Object.assign(mw, { routers });
 }
 
 /** The key of the paths no route's literal start begins. */

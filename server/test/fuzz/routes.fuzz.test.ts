@@ -76,10 +76,10 @@ afterAll(async () => {
 /** Every method + path of every router the app mounts. */
 function listRoutes(): Route[] {
   const out: Route[] = [];
-  for (const mw of createApp(p.deps).middleware as {
-    router?: { stack: { path: string; methods: string[] }[] };
-  }[]) {
-    for (const layer of mw.router?.stack ?? [])
+  type Stack = { stack: { path: string; methods: string[] }[] };
+  // A router's own middleware carries it (.router); the router table, the API's routers (.routers).
+  for (const mw of createApp(p.deps).middleware as { router?: Stack; routers?: Stack[] }[]) {
+    for (const layer of [mw.router, ...(mw.routers ?? [])].flatMap((r) => r?.stack ?? []))
       for (const method of layer.methods)
         if (method !== 'HEAD' && !(method === 'POST' && layer.path.endsWith('/logout')))
           out.push({ method, path: layer.path });
