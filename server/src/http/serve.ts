@@ -1,5 +1,8 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type Koa from 'koa';
+import parseurl from 'parseurl';
+import { ERRORS } from '@showtix/shared-types';
+import { requestIdOf } from './request-id';
 import type { LeanLane } from './lean';
 import type { Lifecycle } from './lifecycle';
 import type { Metrics } from './metrics';
@@ -21,6 +24,7 @@ export function apiServer(
 ): Server {
   const handle = app.callback();
   return createServer((req, res) => {
+    if (!hasPath(req)) return noPath(req, res);
     if (!d.lifecycle.isDraining && d.shedder.refuseEarly(req, res)) {
       d.metrics.shedEarly(req.method);
       return;
@@ -28,4 +32,30 @@ export function apiServer(
     if (lane?.serve(req, res)) return;
     void handle(req, res);
   });
+}
+
+/**
+ * Whether the request target names a path. An absolute-form target without one (`GET http://
+ * HTTP/1.1`, `GET h://a HTTP/1.1`) leaves Koa's ctx.path null, and the middleware that reads the
+ * path before the error middleware threw on it: a bare 500, logged as a server fault, for a
+ * request the client got wrong. `*` (OPTIONS) and `/…` have one.
+ */
+function hasPath(req: IncomingMessage): boolean {
+  return typeof parseurl(req)?.pathname === 'string';
+}
+
+const NO_PATH_BODY = Buffer.from(
+  JSON.stringify({ error: { code: 'VALIDATION_FAILED', message: '请求地址无效' } }),
+);
+
+/** 400 with the API's error body, as Node answers a request line it cannot parse (no other work). */
+function noPath(req: IncomingMessage, res: ServerResponse): void {
+  const incoming = req.headers['x-request-id'];
+  res.writeHead(ERRORS.VALIDATION_FAILED.status, {
+    'X-Request-Id': requestIdOf(typeof incoming === 'string' ? incoming : ''),
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': NO_PATH_BODY.length,
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.end(NO_PATH_BODY);
 }

@@ -1,0 +1,55 @@
+import net from 'node:net';
+import { createTestEnv, type TestEnv } from '../helpers/env';
+import { startTestServer, type TestServer } from '../helpers/http';
+
+/**
+ * A request target that names no path (absolute-form without one) is the client's mistake: a
+ * clear 400 with the API's error body, not the bare 500 it got when Koa's ctx.path was null and
+ * the middleware before the error middleware threw on it.
+ */
+let env: TestEnv;
+let api: TestServer;
+beforeAll(async () => {
+  env = await createTestEnv();
+  api = await startTestServer(env);
+});
+afterAll(async () => {
+  await api.close();
+  await env.close();
+});
+
+/** Sends one request line as written (no client library would send these) and reads the answer. */
+function raw(line: string): Promise<{ status: number; head: string; body: string }> {
+  const u = new URL(api.url);
+  return new Promise((resolve, reject) => {
+    const s = net.connect(Number(u.port), u.hostname, () =>
+      s.write(`${line}\r\nHost: x\r\nX-Request-Id: target-test-0001\r\nConnection: close\r\n\r\n`),
+    );
+    let out = '';
+    s.on('data', (c: Buffer) => (out += c.toString()));
+    s.on('end', () => {
+      const [head = '', body = ''] = out.split('\r\n\r\n');
+      resolve({ status: Number(head.slice(9, 12)), head: head.toLowerCase(), body });
+    });
+    s.on('error', reject);
+  });
+}
+
+it.each(['GET http:// HTTP/1.1', 'GET h://a HTTP/1.1', 'POST http:// HTTP/1.1', 'POST h://a HTTP/1.1'])(
+  'answers %s with 400 and the error body',
+  async (line) => {
+    const a = await raw(line);
+    expect(a.status).toBe(400);
+    expect(JSON.parse(a.body)).toEqual({ error: { code: 'VALIDATION_FAILED', message: '请求地址无效' } });
+    expect(a.head).toContain('x-request-id: target-test-0001');
+    expect(a.head).toContain('content-type: application/json');
+  },
+);
+
+it('still answers targets with a path as before', async () => {
+  expect((await raw('GET http://x/livez HTTP/1.1')).status).toBe(200);
+  expect((await raw('GET /livez HTTP/1.1')).status).toBe(200);
+  const star = await raw('OPTIONS * HTTP/1.1');
+  expect(star.status).toBe(404);
+  expect(JSON.parse(star.body).error.code).toBe('NOT_FOUND');
+});
