@@ -195,8 +195,10 @@ describe("routerTable on the API's routers", () => {
     return [without, within].flatMap((p) => [p, p.toUpperCase(), `${p}/`]);
   }
 
-  it('never leaves out a router that has a route for the path', () => {
-    const rs = apiRouters(env.deps);
+  // With the H5 build served (its catch-all router last) and without (production's default).
+  it.each([true, false])('never leaves out a router that has a route for the path (H5: %s)', (serveH5) => {
+    const rs = apiRouters({ ...env.deps, config: { ...env.deps.config, serveH5 } });
+    expect(rs.length).toBe(serveH5 ? 37 : 36);
     const table = routeStarts(rs);
     const paths = rs.flatMap((r) =>
       routeLayers(r).flatMap((l) => (typeof l.path === 'string' ? samples(l.path) : [])),
