@@ -1,26 +1,16 @@
 import net from 'node:net';
-import { createTestEnv, type TestEnv } from '../helpers/env';
-import { startTestServer, type TestServer } from '../helpers/http';
+import { serverForFile } from '../helpers/http';
 
 /**
  * A request target that names no path (absolute-form without one) is the client's mistake: a
  * clear 400 with the API's error body, not the bare 500 it got when Koa's ctx.path was null and
  * the middleware before the error middleware threw on it.
  */
-let env: TestEnv;
-let api: TestServer;
-beforeAll(async () => {
-  env = await createTestEnv();
-  api = await startTestServer(env);
-});
-afterAll(async () => {
-  await api.close();
-  await env.close();
-});
+const t = serverForFile();
 
 /** Sends one request line as written (no client library would send these) and reads the answer. */
 function raw(line: string): Promise<{ status: number; head: string; body: string }> {
-  const u = new URL(api.url);
+  const u = new URL(t.api.url);
   return new Promise((resolve, reject) => {
     const s = net.connect(Number(u.port), u.hostname, () =>
       s.write(`${line}\r\nHost: x\r\nX-Request-Id: target-test-0001\r\nConnection: close\r\n\r\n`),
