@@ -1,4 +1,6 @@
 import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { createOpsApp } from '../../src/app';
 import { serverForFile } from '../helpers/http';
 
 /**
@@ -9,8 +11,8 @@ import { serverForFile } from '../helpers/http';
 const t = serverForFile();
 
 /** Sends one request line as written (no client library would send these) and reads the answer. */
-function raw(line: string): Promise<{ status: number; head: string; body: string }> {
-  const u = new URL(t.api.url);
+function raw(line: string, url = t.api.url): Promise<{ status: number; head: string; body: string }> {
+  const u = new URL(url);
   return new Promise((resolve, reject) => {
     const s = net.connect(Number(u.port), u.hostname, () =>
       s.write(`${line}\r\nHost: x\r\nX-Request-Id: target-test-0001\r\nConnection: close\r\n\r\n`),
@@ -42,4 +44,19 @@ it('still answers targets with a path as before', async () => {
   const star = await raw('OPTIONS * HTTP/1.1');
   expect(star.status).toBe(404);
   expect(JSON.parse(star.body).error.code).toBe('NOT_FOUND');
+});
+
+it("answers it on a worker's ops port (METRICS_PORT) without a server fault", async () => {
+  const ops = createOpsApp(t.env.deps).listen(0, '127.0.0.1');
+  await new Promise((r) => ops.once('listening', r));
+  try {
+    const url = `http://127.0.0.1:${(ops.address() as AddressInfo).port}`;
+    const a = await raw('GET http:// HTTP/1.1', url);
+    expect(a.status).toBe(404);
+    expect(JSON.parse(a.body).error.code).toBe('NOT_FOUND');
+    expect((await raw('GET /livez HTTP/1.1', url)).status).toBe(200);
+  } finally {
+    ops.closeAllConnections();
+    await new Promise((r) => ops.close(r));
+  }
 });
