@@ -9,6 +9,11 @@ const NOTIFY_ROUTES: Record<string, string> = {
   '/api/v1/pay/wechat/refund-notify': 'refund',
 };
 
+/** One more of `key` (Metrics.tallied). */
+function tally(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
 /** What WeChat is told: 204 taken, 4xx refused for good (bad signature, suspicious), 5xx retry later. */
 function notifyResult(status: number): string {
   return status < 300 ? 'accepted' : status < 500 ? 'rejected' : 'failed';
@@ -77,12 +82,17 @@ export class Metrics {
     'orders_created_total',
     'Orders committed to MySQL (each one took a hold on its seats or units)',
   );
-  readonly errors = this.counter(
+  /** The answers' error codes and purchase results since the last scrape (answered, tallied). */
+  private readonly answeredErrors = new Map<string, number>();
+  private readonly answeredPurchases = new Map<string, number>();
+  readonly errors = this.tallied(
+    this.answeredErrors,
     'api_errors_total',
     'API errors by code (SEAT_TAKEN, SOLD_OUT, ... are the lock refusal rates)',
     'code',
   );
-  readonly purchases = this.counter(
+  readonly purchases = this.tallied(
+    this.answeredPurchases,
     'purchases_total',
     'Purchase attempts (POST /api/v1/orders) by result: created, or the error code of the refusal',
     'result',
@@ -126,6 +136,31 @@ export class Metrics {
   /** A counter in this instance's registry; its label names, if any, follow its help. */
   private counter<L extends string = never>(name: string, help: string, ...labelNames: L[]): Counter<L> {
     return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  /**
+   * A one-label counter that also counts what `tally` holds: the answer path adds to the map, and
+   * a scrape (prom-client's collect hook, run before any read of the counter) hands it over.
+   * prom-client's own inc hashes its labels on every call: with an error and a purchase counted
+   * on every refusal, the metrics took ~11 µs of a refused purchase's ~100 µs of CPU (bench ab,
+   * 2026-12-06). The map's keys are error codes and results, a fixed set.
+   */
+  private tallied<L extends string>(
+    tally: Map<string, number>,
+    name: string,
+    help: string,
+    label: L,
+  ): Counter<L> {
+    return new Counter({
+      name,
+      help,
+      labelNames: [label],
+      registers: [this.registry],
+      collect(this: Counter<L>) {
+        for (const [value, n] of tally) this.inc({ [label]: value } as Partial<Record<L, string>>, n);
+        tally.clear();
+      },
+    });
   }
 
   private leaderFlag() {
@@ -208,10 +243,10 @@ export class Metrics {
     if (!this.countsAnswers) return;
     this.httpDuration.observe({ method, route, status }, (performance.now() - startedMs) / 1000);
     const code = status >= 400 ? (body as { error?: { code?: string } } | undefined)?.error?.code : undefined;
-    if (code) this.errors.inc({ code });
+    if (code) tally(this.answeredErrors, code);
     // Counted here, from the answer: the purchase path itself pays nothing for its metric.
     if (method === 'POST' && route === PURCHASE_ROUTE)
-      this.purchases.inc({ result: status === 201 ? 'created' : (code ?? `http_${status}`) });
+      tally(this.answeredPurchases, status === 201 ? 'created' : (code ?? `http_${status}`));
     const kind = method === 'POST' ? NOTIFY_ROUTES[route] : undefined;
     if (kind) this.notifications.inc({ kind, result: notifyResult(status) });
   }

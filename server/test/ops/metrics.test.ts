@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import { Metrics } from '../../src/http/metrics';
 import { Scheduler } from '../../src/jobs/scheduler';
 import { StageGauges } from '../../src/metrics/snapshot';
 import { admitQueues, startWorker } from '../../src/server';
@@ -214,5 +215,26 @@ describe('jobs and workers', () => {
     } finally {
       await worker.close();
     }
+  });
+});
+
+describe('answers counted until a scrape reads them', () => {
+  it('hands each answer over once, added to what was counted directly', async () => {
+    const m = new Metrics();
+    const refused = { error: { code: 'SEAT_TAKEN', message: '' } };
+    m.answered('POST', '/api/v1/orders', 409, refused, performance.now());
+    m.answered('POST', '/api/v1/orders', 409, refused, performance.now());
+    m.errors.inc({ code: 'SEAT_TAKEN' }); // as shedEarly counts its refusals
+    const read = async () => ({
+      errors: (await m.errors.get()).values.find((v) => v.labels.code === 'SEAT_TAKEN')?.value,
+      purchases: (await m.purchases.get()).values.find((v) => v.labels.result === 'SEAT_TAKEN')?.value,
+    });
+    expect(await read()).toEqual({ errors: 3, purchases: 2 });
+    // A second read counts nothing twice; a later answer counts once.
+    expect(await read()).toEqual({ errors: 3, purchases: 2 });
+    m.answered('POST', '/api/v1/orders', 201, {}, performance.now());
+    m.answered('POST', '/api/v1/orders', 409, refused, performance.now());
+    expect(await read()).toEqual({ errors: 4, purchases: 3 });
+    expect(await m.registry.metrics()).toContain('purchases_total{result="created"} 1');
   });
 });
