@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type Koa from 'koa';
 import parseurl from 'parseurl';
 import { ERRORS } from '@showtix/shared-types';
-import { requestIdOf } from './request-id';
+import { answerRaw } from './raw-answer';
 import type { LeanLane } from './lean';
 import type { Lifecycle } from './lifecycle';
 import type { Metrics } from './metrics';
@@ -50,12 +50,5 @@ const NO_PATH_BODY = Buffer.from(
 
 /** 400 with the API's error body, as Node answers a request line it cannot parse (no other work). */
 function noPath(req: IncomingMessage, res: ServerResponse): void {
-  const incoming = req.headers['x-request-id'];
-  res.writeHead(ERRORS.VALIDATION_FAILED.status, {
-    'X-Request-Id': requestIdOf(typeof incoming === 'string' ? incoming : ''),
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': NO_PATH_BODY.length,
-    'X-Content-Type-Options': 'nosniff',
-  });
-  res.end(NO_PATH_BODY);
+  answerRaw(req, res, ERRORS.VALIDATION_FAILED.status, NO_PATH_BODY);
 }

@@ -5,7 +5,7 @@ import type { Context, Next } from 'koa';
 import { ERRORS } from '@showtix/shared-types';
 import { ADMIN_PREFIX } from './admin/http';
 import { AdaptiveLimit } from './concurrency-limit';
-import { requestIdOf } from './request-id';
+import { answerRaw } from './raw-answer';
 
 export interface SheddingOptions {
   /** Refuse while the event loop's recent lag (p99 of the last window) is over this; 0: off. */
@@ -180,14 +180,7 @@ export class LoadShedder {
     // The path as Koa's ctx.path reads it (parseurl, which keeps its parse on the request).
     if (!this.saturated(1) || exempt(parseurl(req)?.pathname ?? '/')) return false;
     this.refusedCount++;
-    const incoming = req.headers['x-request-id'];
-    res.writeHead(503, {
-      'X-Request-Id': requestIdOf(typeof incoming === 'string' ? incoming : ''),
-      'Retry-After': this.retryAfter,
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': OVERLOADED_BODY.length,
-    });
-    res.end(OVERLOADED_BODY);
+    answerRaw(req, res, 503, OVERLOADED_BODY, { 'Retry-After': this.retryAfter });
     return true;
   }
 
