@@ -60,19 +60,17 @@ export function routerTable(routers: readonly Router[]): Middleware & { routers:
   const each = routers.map((r) => [r.routes(), r.allowedMethods()] as Middleware[]);
   const table = routeStarts(routers);
   const chains = new Map<string, Middleware>();
-  for (const s of [...table.starts, NO_START])
+  for (const s of [...table.starts, ''])
     chains.set(s, compose(table.routersAt(s).flatMap((i) => each[i]!)) as Middleware);
   // What the app mounts, for whoever lists its routes (test/fuzz), as a router's own middleware carries it.
   const mw: Middleware = (ctx, next) => chains.get(table.startOf(ctx.path ?? ''))!(ctx, next);
   return Object.assign(mw, { routers });
 }
 
-/** The key of the paths no route's literal start begins. */
-const NO_START = '\u0000';
-
 /**
- * Which routers a path may match, by the longest literal start it begins with (startOf) and the
- * routers whose starts that one begins with, the last router always among them (routersAt).
+ * Which routers a path may match, by the longest literal start it begins with (startOf; '' when
+ * it begins with none) and the routers whose starts that one begins with, the last router always
+ * among them (routersAt).
  */
 export function routeStarts(routers: readonly Router[]) {
   const starts = routers.map(startsOf);
@@ -84,11 +82,12 @@ export function routeStarts(routers: readonly Router[]) {
     startOf(path: string): string {
       const p = path.toLowerCase();
       for (const s of all) if (p.startsWith(s)) return s;
-      return NO_START;
+      return '';
     },
     routersAt(start: string): number[] {
-      const at = (s: string) => (start === NO_START ? s === '' : start.startsWith(s));
-      return routers.flatMap((_, i) => (i === last || starts[i]!.some(at) ? [i] : []));
+      return routers.flatMap((_, i) =>
+        i === last || starts[i]!.some((s) => start.startsWith(s)) ? [i] : [],
+      );
     },
   };
 }
