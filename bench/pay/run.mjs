@@ -151,15 +151,12 @@ async function watchNotices(db, sessionId, want, deadline) {
 async function watchTickets(db, sessionId, sentAt, sending) {
   const seen = new Map();
   let polls = 0;
-  let sent = false;
+  // The deadline, once the sending has ended (Infinity until then).
   let until = Infinity;
-  const ended = () => {
-    sent = true;
-    until = deadline();
-  };
+  const ended = () => (until = deadline());
   void sending.then(ended, ended);
   const allSeen = () => [...sentAt.keys()].every((no) => seen.has(no));
-  while (!(sent && allSeen()) && performance.now() < until) {
+  while (!(until !== Infinity && allSeen()) && performance.now() < until) {
     polls++;
     const [rows] = await db.query(
       'SELECT DISTINCT o.order_no FROM tickets t JOIN orders o ON o.id = t.order_id WHERE t.session_id = ?',
