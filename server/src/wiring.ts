@@ -218,7 +218,7 @@ function moneyOf(
     relay,
     refunds,
     log,
-    onPaid: (userId) => risk.onPaid(userId),
+    onPaid: (userIds) => risk.onPaid(userIds),
     onApplied: (outcome) => metrics.payments.inc({ outcome }),
   });
   return { wechatKeys, wechatBreaker, pay, refunds, payments };

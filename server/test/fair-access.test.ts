@@ -222,7 +222,7 @@ describe('anti-scalper rules', () => {
     await expect(
       purchase(t.env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] }),
     ).rejects.toMatchObject({ code: 'HOLD_COOLDOWN' });
-    await t.env.deps.risk.onPaid(u!);
+    await t.env.deps.risk.onPaid([u!]);
     await purchase(t.env, u!, { sessionId: s.sessionId, seatIds: [s.seatIds[5]!] });
   });
 

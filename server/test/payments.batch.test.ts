@@ -1,7 +1,10 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import pino from 'pino';
 import { ORDER_STATUS } from '../src/lifecycle/statuses';
+import { riskOptions } from '../src/config/risk';
 import { NotifiedPayments } from '../src/payments/batch';
+import { Keys } from '../src/redis/keys';
+import { RiskService } from '../src/risk/service';
 import { SuspiciousPayment } from '../src/payments/service';
 import type { WxTransaction } from '../src/wechat/pay';
 import { countedPool } from './helpers/counted-pool';
@@ -39,17 +42,30 @@ async function paidAtWechat(tag: string): Promise<{ orderNo: string; tx: WxTrans
   return { orderNo: o.orderNo, tx: tx! };
 }
 
-/** NotifiedPayments on the real pool, its calls counted. */
+/** NotifiedPayments on the real pool, its calls counted, and the buyers each afterApply was given. */
 function counted() {
   const { calls, db } = countedPool(p.deps.db);
   const warnings: string[] = [];
   const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line).msg) });
+  const after: string[][] = [];
+  const payments = {
+    applyTransaction: p.deps.payments.applyTransaction.bind(p.deps.payments),
+    afterApply: (result: Parameters<typeof p.deps.payments.afterApply>[0], buyers: readonly string[]) => {
+      if (result === 'applied') after.push([...buyers]);
+      return p.deps.payments.afterApply(result, buyers);
+    },
+  };
   const batch = new NotifiedPayments(
-    { db, wechat: p.config.wechat, log, payments: p.deps.payments },
+    { db, wechat: p.config.wechat, log, payments },
     { batchMax: 50, inflightMax: 2 },
   );
-  return { calls, batch, warnings };
+  return { calls, batch, warnings, after };
 }
+
+const buyerOf = async (orderNo: string) =>
+  String((await q('SELECT user_id FROM orders WHERE order_no = ?', [orderNo]))[0]!.user_id);
+const streakOf = async (userId: string) =>
+  Number((await q('SELECT expired_streak FROM users WHERE id = ?', [userId]))[0]!.expired_streak);
 
 /** The order's status, and its payments' transaction ids and outcomes. */
 async function stateOf(orderNo: string) {
@@ -141,4 +157,36 @@ it('a transaction recorded before refuses the whole batch; it is rolled back and
     payments: [],
     outbox: [],
   });
+});
+
+it("ends the batch's buyers' expired-hold streaks together, and a cooldown with them", async () => {
+  const paid = [];
+  for (let i = 0; i < 4; i++) paid.push(await paidAtWechat(`streak-${i}`));
+  const buyers = await Promise.all(paid.map((x) => buyerOf(x.orderNo)));
+  await q('UPDATE users SET expired_streak = 2 WHERE id IN (?)', [buyers]);
+  // The last buyer's third expired hold: a cooldown (EXPIRED_HOLDS_MAX is 3).
+  await p.deps.risk.onHoldExpired(buyers[3]!);
+  const cooldownKey = new Keys(riskOptions(p.config).keyPrefix).cooldown(buyers[3]!);
+  expect(await streakOf(buyers[3]!)).toBe(3);
+  expect(await p.deps.redis.exists(cooldownKey)).toBe(1);
+  const { batch, after } = counted();
+  const now = p.clock.now();
+  expect(await Promise.all(paid.map((x) => batch.apply(x.tx, now)))).toEqual(Array(4).fill('applied'));
+  // One hand-over for the batch (it was one per paid order, each a statement of its own).
+  expect(after).toEqual([buyers]);
+  for (const u of buyers) expect(await streakOf(u)).toBe(0);
+  expect(await p.deps.redis.exists(cooldownKey)).toBe(0);
+});
+
+it("a batch's streaks end in one statement; the cooldowns' sessions are read only when one ran", async () => {
+  const users = [];
+  for (let i = 0; i < 5; i++) users.push(await buyerOf((await paidAtWechat(`one-statement-${i}`)).orderNo));
+  await q('UPDATE users SET expired_streak = 1 WHERE id IN (?)', [users]);
+  const { calls, db } = countedPool(p.deps.db);
+  const risk = new RiskService(db, p.deps.redis, p.deps.log, riskOptions(p.config));
+  await risk.onPaid([...users, users[0]!]);
+  expect(calls.query).toBe(1);
+  for (const u of users) expect(await streakOf(u)).toBe(0);
+  await risk.onPaid([]);
+  expect(calls.query).toBe(1);
 });

@@ -22,7 +22,7 @@ export interface NotifiedPaymentsDeps {
   /** PaymentService's: one receipt alone, and what follows a receipt's commit. */
   payments: {
     applyTransaction(tx: WxTransaction, now: Date): Promise<ApplyResult>;
-    afterApply(result: ApplyResult, buyer: string): Promise<void>;
+    afterApply(result: ApplyResult, buyers: readonly string[]): Promise<void>;
   };
 }
 
@@ -64,9 +64,13 @@ export class NotifiedPayments extends GroupCommit<Receipt> {
     } catch (err) {
       this.d.log.warn({ err, size: receipts.length }, 'payments batch failed; applying one by one');
     }
-    // Committed: these are applied. The metric, the relay nudged, each buyer's streak ended.
+    // Committed: these are applied. The metric, the relay nudged, the buyers' streaks ended.
     for (const { r } of applied) r.result = 'applied';
-    await Promise.all(applied.map(({ order }) => this.d.payments.afterApply('applied', order.userId)));
+    if (applied.length)
+      await this.d.payments.afterApply(
+        'applied',
+        applied.map(({ order }) => order.userId),
+      );
     await Promise.all(
       batch.map(async (p) => {
         try {

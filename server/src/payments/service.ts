@@ -21,8 +21,8 @@ export interface PaymentDeps {
   relay: OutboxRelay;
   refunds: RefundService;
   log: Logger;
-  /** A payment ends the buyer's expired-hold streak. */
-  onPaid: (userId: string) => Promise<void>;
+  /** Payments end their buyers' expired-hold streaks (the buyers of a batch at once). */
+  onPaid: (userIds: readonly string[]) => Promise<void>;
   /** Every money receipt's outcome (the payments_total metric). */
   onApplied?: (outcome: ApplyResult) => void;
 }
@@ -145,17 +145,20 @@ export class PaymentService {
       await this.d.refunds.refundPaymentInTx(conn, order, payment, 'duplicate', now);
       return 'double_payment';
     });
-    await this.afterApply(result, buyer);
+    await this.afterApply(result, [buyer]);
     return result;
   }
 
-  /** After a receipt's commit: the metric, the outbox sent at once, the buyer's streak ended. */
-  async afterApply(result: ApplyResult, buyer: string): Promise<void> {
-    this.d.onApplied?.(result);
+  /**
+   * After the commit of receipts that all ended in `result` (one per buyer, a buyer once per
+   * receipt): the metric, the outbox sent at once, the buyers' streaks ended.
+   */
+  async afterApply(result: ApplyResult, buyers: readonly string[]): Promise<void> {
+    for (let i = 0; i < buyers.length; i++) this.d.onApplied?.(result);
     if (result !== 'duplicate') this.d.relay.nudge();
     if (result === 'applied')
       await this.d
-        .onPaid(buyer)
+        .onPaid(buyers)
         .catch((err) => this.d.log.error({ err }, 'resetting the expired-hold streak'));
   }
 

@@ -10,7 +10,7 @@ import {
   type BlockKind,
   bumpExpiredStreak,
   liveSessionIds,
-  resetExpiredStreak,
+  resetExpiredStreaks,
   upsertRiskFlag,
 } from './repo';
 
@@ -215,12 +215,20 @@ export class RiskService {
     }
   }
 
-  /** A payment ends the streak (and a cooldown, in every session it was written into). */
-  async onPaid(userId: string): Promise<void> {
-    await resetExpiredStreak(this.db, userId);
-    if ((await this.redis.del(this.cooldownKey(userId))) === 0) return;
+  /**
+   * Payments end their buyers' streaks (and a cooldown, in every session it was written into).
+   * The users of a batch of payments together: one statement, and the cooldown keys' DELs go
+   * out in one pipeline (ioredis auto-pipelining; one key each, so Cluster-safe).
+   */
+  async onPaid(userIds: readonly string[]): Promise<void> {
+    await resetExpiredStreaks(this.db, userIds);
+    const cooled = await Promise.all(userIds.map((u) => this.redis.del(this.cooldownKey(u))));
+    const inCooldown = userIds.filter((_, i) => cooled[i]! > 0);
+    if (inCooldown.length === 0) return;
     const sessions = await liveSessionIds(this.db);
-    await Promise.all(sessions.map((id) => this.redis.del(this.keys.session(id).cooldown(userId))));
+    await Promise.all(
+      inCooldown.flatMap((u) => sessions.map((id) => this.redis.del(this.keys.session(id).cooldown(u)))),
+    );
   }
 
   /**
