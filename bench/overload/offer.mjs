@@ -155,23 +155,14 @@ export async function phase(url, tour, tokens, o, tag, share, ready) {
 const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'offer-child.mjs');
 
 /**
- * The same run shared among `n` processes (offer-child.mjs): each takes every n-th request, its
+ * The same run shared among n = `processes` processes (offer-child.mjs): each takes every n-th request, its
  * buyers, and 1/n of the connections and of the offered rate. Resolves with the samples of all,
  * their CPU and errors summed, the worst loop delay of any; rejects as soon as one process ends
  * without its share (an error, a signal), and then stops the others, so none is left offering.
  * `pinCore`: each process runs on that core alone (taskset). `onStart`: called as a paced offer
  * starts, its connections open (the overload's meters of the server's CPU start there).
  */
-export async function offerFromProcesses(
-  url,
-  tour,
-  tokens,
-  o,
-  tag,
-  n,
-  pinCore = undefined,
-  onStart = undefined,
-) {
+export async function offerFromProcesses({ url, tour, tokens, o, tag, processes: n, pinCore, onStart }) {
   const kids = Array.from({ length: n }, () => fork(child, { serialization: 'advanced' }));
   // Every thread of each offering process on that core (overload --pin).
   if (pinCore !== undefined)

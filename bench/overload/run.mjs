@@ -187,11 +187,11 @@ async function overload(url, serverPid, tour, tokens, offered) {
   const redisPid = pidOf('redis-server');
   const meterNow = () => cpuMeter({ server: serverPid, redis: redisPid });
   let meter = meterNow();
-  const over = await offerFromProcesses(
+  const over = await offerFromProcesses({
     url,
     tour,
-    tokens.slice().reverse(),
-    {
+    tokens: tokens.slice().reverse(),
+    o: {
       connections: CONNECTIONS,
       overallRate: offered,
       duration: OVERLOAD_S,
@@ -199,11 +199,11 @@ async function overload(url, serverPid, tour, tokens, offered) {
       seed: SEED,
       client: CLIENT,
     },
-    'over',
-    OFFERERS,
-    PIN ? 1 : undefined,
-    () => (meter = meterNow()),
-  );
+    tag: 'over',
+    processes: OFFERERS,
+    pinCore: PIN ? 1 : undefined,
+    onStart: () => (meter = meterNow()),
+  });
   const cpu = { ...meter(), loadgen: over.cpuUs };
   const load = Math.max(load1, os.loadavg()[0]);
   const serverAfter = await serverMetrics(url);
