@@ -27,7 +27,7 @@ test('two processes share the offer: every n-th request, their own buyers, every
   try {
     const url = `http://127.0.0.1:${server.address().port}`;
     const o = { connections: 4, overallRate: 100, duration: 1 };
-    const r = await offerFromProcesses(url, tour, tokens, o, 'test', 2);
+    const r = await offerFromProcesses({ url, tour, tokens, o, tag: 'test', processes: 2 });
 
     assert.ok(seen.length > 20, `only ${seen.length} requests`);
     assert.equal(new Set(seen.map((s) => s.i)).size, seen.length, 'a request was sent twice');
@@ -102,7 +102,7 @@ test(
       });
       try {
         await assert.rejects(
-          Promise.race([offerFromProcesses(url, tour, tokens, o, 'killed', 2), waited]),
+          Promise.race([offerFromProcesses({ url, tour, tokens, o, tag: 'killed', processes: 2 }), waited]),
           /SIGKILL/,
         );
       } finally {

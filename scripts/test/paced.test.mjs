@@ -116,7 +116,7 @@ test('processes share a paced offer: each its n-th requests, the whole rate betw
     const tour = [{ id: '1', zoneId: '9', seatIds: ['a', 'b', 'c', 'd', 'e'] }];
     const tokens = Array.from({ length: 6 }, (_, i) => `t${i}`);
     const o = { connections: 8, overallRate: 300, duration: 1.5, paced: true, seed: 11 };
-    const r = await offerFromProcesses(s.url, tour, tokens, o, 'paced', 2);
+    const r = await offerFromProcesses({ url: s.url, tour, tokens, o, tag: 'paced', processes: 2 });
     assert.equal(new Set(seen).size, seen.length, 'a request was sent twice');
     assert.ok(seen.length > 330 && seen.length < 570, `${seen.length} requests`);
     for (const c of [0, 1])
