@@ -1,4 +1,4 @@
-// npm run bench [-- --scenario flash-sale|queue|gate|pay|overload|ab|seat-polls ...]: builds the server, then runs the scenario.
+// npm run bench [-- --scenario flash-sale|queue|gate|pay|overload|ab|seat-polls|expiry ...]: builds the server, then runs the scenario.
 // --topology cluster: the flash sale on the distributed topology (bench/cluster/run.mjs).
 // --node 24: the server and the hello-world it is compared with run on Node.js 24 LTS (installed
 // from the npm registry into .data/node24, as for the test step), the runtime docs/deploy.md asks
@@ -35,6 +35,7 @@ const scripts = {
   overload: 'bench/overload/run.mjs',
   ab: 'bench/ab/run.mjs',
   'seat-polls': 'bench/seat-polls/run.mjs',
+  expiry: 'bench/expiry/run.mjs',
 };
 if (!scripts[scenario]) {
   console.error(`unknown scenario "${scenario}"; known: ${Object.keys(scripts).join(', ')}`);

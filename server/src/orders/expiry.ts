@@ -20,24 +20,47 @@ const PARALLEL = 8;
 const RUN_BUDGET_MS = 10_000;
 
 /**
- * Cancels unpaid orders after their hold time, order by order with a conditional update, and
- * gives back exactly what each held, once. Safe with several instances running it at once.
+ * Cancels unpaid orders after their hold time and gives back exactly what each held, once: a
+ * batch at a time (orders/expire-batch.ts), and the orders whose payment started one by one
+ * through the cancel workflow, with a conditional update. Safe with several instances running it
+ * at once.
  */
 export async function expireDueOrders(d: ExpiryDeps, now: Date): Promise<number> {
   let cancelled = 0;
   const started = performance.now();
   for (;;) {
     const due = await dueForExpiry(d.db, now, BATCH);
-    let batchCancelled = 0;
-    for (let i = 0; i < due.length; i += PARALLEL) {
-      const group = due.slice(i, i + PARALLEL).map((o) => o.id);
-      batchCancelled += await expireGroup(d, group, now);
+    const { cancelled: plain, alone } = await expireBatch(d, due, now);
+    let batchCancelled = plain;
+    for (let i = 0; i < alone.length; i += PARALLEL) {
+      batchCancelled += await expireGroup(d, alone.slice(i, i + PARALLEL), now);
     }
     cancelled += batchCancelled;
     // A full batch may leave more behind; stop when a batch made no progress (e.g. WeChat is
     // down and payments cannot be closed) so the next run retries instead of spinning here.
     const more = due.length === BATCH && batchCancelled > 0;
     if (!more || performance.now() - started > RUN_BUDGET_MS) return cancelled;
+  }
+}
+
+/**
+ * The batch's plain orders expired together; the rest to go alone. A batch that fails (a
+ * deadlock with a concurrent writer of the same rows: it was rolled back) leaves every order
+ * to go alone, as before batches.
+ */
+async function expireBatch(
+  d: ExpiryDeps,
+  due: { id: string }[],
+  now: Date,
+): Promise<{ cancelled: number; alone: string[] }> {
+  const ids = due.map((o) => o.id);
+  if (ids.length === 0) return { cancelled: 0, alone: [] };
+  try {
+    const r = await d.orders.expirePlain(ids, now);
+    return { cancelled: r.cancelled, alone: r.paymentStarted };
+  } catch (err) {
+    d.log.warn({ err, size: ids.length }, 'expiry batch failed; expiring its orders one by one');
+    return { cancelled: 0, alone: ids };
   }
 }
 

@@ -12,6 +12,7 @@ import { exchangeOriginalNo, orders, itemsOf, listOrdersOfUser, refundsOf } from
 import { ORDER_STATUS, ORDER_STATUS_NAME, type OrderRecord } from './types';
 import { newOrderView, orderView } from './views';
 import { CANCEL, type CancelGuard, type Cancellation, type CancelReason } from './cancel';
+import { expirePlain } from './expire-batch';
 import { PURCHASE, type Purchase } from './purchase';
 import type { OrderWriter } from './writer';
 import { afterWriteFailure, awaitReplay } from './replay';
@@ -258,6 +259,16 @@ export class OrderService {
   /** The expiry job's cancellation: a payment in progress is closed or honoured first. */
   async expire(orderId: string, now: Date): Promise<boolean> {
     return (await this.cancelFlow(orderId, 'expired', now)).cancelled !== undefined;
+  }
+
+  /** The expiry job's batch (orders/expire-batch.ts): the orders whose payment started are left to expire(). */
+  async expirePlain(
+    ids: readonly string[],
+    now: Date,
+  ): Promise<{ cancelled: number; paymentStarted: string[] }> {
+    const release = (sessionId: string, id: string) => this.releaseInventory(sessionId, id);
+    const r = await expirePlain({ ...this.d, release }, ids, now);
+    return { cancelled: r.cancelled.length, paymentStarted: r.paymentStarted };
   }
 
   /**

@@ -40,6 +40,31 @@ export async function bumpExpiredStreak(db: Db, userId: string): Promise<number>
 }
 
 /**
+ * Several expired holds at once (the expiry of a batch): each user's streak grows by as many as
+ * it has here, one statement per distinct count (usually one); then the users whose streak has
+ * reached `atLeast`, with it.
+ */
+export async function bumpExpiredStreaks(
+  db: Db,
+  userIds: readonly string[],
+  atLeast: number,
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const u of userIds) counts.set(u, (counts.get(u) ?? 0) + 1);
+  if (counts.size === 0) return new Map();
+  const byCount = new Map<number, string[]>();
+  for (const [u, n] of counts) byCount.set(n, [...(byCount.get(n) ?? []), u]);
+  for (const [n, users] of [...byCount].sort((a, b) => a[0] - b[0])) {
+    await db.query('UPDATE users SET expired_streak = expired_streak + ? WHERE id IN (?)', [n, users]);
+  }
+  const [rows] = await db.query<(RowDataPacket & { id: string; expired_streak: number })[]>(
+    'SELECT id, expired_streak FROM users WHERE id IN (?) AND expired_streak >= ?',
+    [[...counts.keys()], atLeast],
+  );
+  return new Map(rows.map((r) => [String(r.id), Number(r.expired_streak)]));
+}
+
+/**
  * Payments end their users' streaks of expired holds: one statement for the users of a batch of
  * payments (it was one per paid order, a third of the pay path's statements), ids in order so
  * two batches take the users' row locks in the same order.

@@ -9,6 +9,7 @@ import {
   blocklistEntries,
   type BlockKind,
   bumpExpiredStreak,
+  bumpExpiredStreaks,
   liveSessionIds,
   resetExpiredStreaks,
   upsertRiskFlag,
@@ -203,16 +204,24 @@ export class RiskService {
    */
   async onHoldExpired(userId: string): Promise<void> {
     const streak = await bumpExpiredStreak(this.db, userId);
-    if (streak >= this.o.expiredHoldsMax) {
-      await this.redis.set(this.cooldownKey(userId), '1', 'PX', this.o.cooldownMs);
-      const sessions = await liveSessionIds(this.db);
-      await Promise.all(
-        sessions.map((id) =>
-          this.redis.set(this.keys.session(id).cooldown(userId), '1', 'PX', this.o.cooldownMs),
-        ),
-      );
-      this.log.info({ userId, streak }, 'hold cooldown after repeated expired holds');
-    }
+    if (streak >= this.o.expiredHoldsMax) await this.startCooldown(userId, streak);
+  }
+
+  /** onHoldExpired for the holds of an expiry batch (a user once per hold): a statement per batch. */
+  async onHoldsExpired(userIds: readonly string[]): Promise<void> {
+    const reached = await bumpExpiredStreaks(this.db, userIds, this.o.expiredHoldsMax);
+    for (const [userId, streak] of reached) await this.startCooldown(userId, streak);
+  }
+
+  private async startCooldown(userId: string, streak: number): Promise<void> {
+    await this.redis.set(this.cooldownKey(userId), '1', 'PX', this.o.cooldownMs);
+    const sessions = await liveSessionIds(this.db);
+    await Promise.all(
+      sessions.map((id) =>
+        this.redis.set(this.keys.session(id).cooldown(userId), '1', 'PX', this.o.cooldownMs),
+      ),
+    );
+    this.log.info({ userId, streak }, 'hold cooldown after repeated expired holds');
   }
 
   /**

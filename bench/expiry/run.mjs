@@ -1,0 +1,135 @@
+// Expiry benchmark (npm run bench -- --scenario expiry [--orders 8000 --smoke]): an on-sale's
+// unpaid holds fall due at the rate they were taken (the flash-sale bench takes 1,100-1,400
+// orders a second), and their seats come back only once the expiry job has cancelled them.
+// N pending orders are placed through the real API (one seat each, four sessions), then expired
+// in four rounds, alternated: by the job as it runs now (orders/expiry.ts: the plain case of each
+// batch together, orders/expire-batch.ts) and one by one through the cancel workflow, as the job
+// did until 2026-12-06 (eight side by side, batches of 200 due orders). The job runs in this
+// process, on the same code and deps as the server's. Measured per mode: orders expired a
+// second, CPU µs per order of this process, MySQL and Redis, MySQL statements and commits per
+// order (MySQL's own counters); `batch_over_one_by_one` is the ratio of the two rates in this run.
+// Last line: one JSON object, also written to bench/results/.
+import { cpuMeter, dist, openBench, parseArgs, pidOf, postOrders, report, runMain } from '../lib.mjs';
+import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
+
+const { expireDueOrders } = dist('orders/expiry.js');
+const { dueForExpiry } = dist('orders/repo.js');
+
+const args = parseArgs(process.argv.slice(2));
+const smoke = args.smoke === true;
+const ORDERS = Number(args.orders ?? (smoke ? 800 : 8000));
+const ROUNDS = ['one_by_one', 'batch', 'batch', 'one_by_one'];
+const PER_ROUND = Math.floor(ORDERS / ROUNDS.length / 200) * 200 || 200;
+
+async function mysqlCounters(db) {
+  const [rows] = await db.query("SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Com_commit')");
+  return Object.fromEntries(rows.map((r) => [r.Variable_name, Number(r.Value)]));
+}
+
+/** The job as it was: due orders 200 at a time, each through the cancel workflow, eight side by side. */
+async function oneByOne(d, now) {
+  let n = 0;
+  for (;;) {
+    const due = await dueForExpiry(d.db, now, 200);
+    if (due.length === 0) return n;
+    for (let i = 0; i < due.length; i += 8) {
+      const rs = await Promise.all(due.slice(i, i + 8).map((o) => d.orders.expire(o.id, now)));
+      n += rs.filter(Boolean).length;
+    }
+  }
+}
+
+async function batch(d, now) {
+  let n = 0;
+  for (let k; (k = await expireDueOrders(d, now)) > 0;) n += k;
+  return n;
+}
+
+/** PER_ROUND pending orders in each session, one seat each, through the real API. */
+async function placeOrders(bench, sessions, tokens) {
+  const statuses = {};
+  const sessionOf = (i) => sessions[Math.floor(i / PER_ROUND)];
+  await postOrders({
+    url: bench.url,
+    connections: 50,
+    tokens,
+    bodies: tokens.map((_, i) =>
+      JSON.stringify({ sessionId: sessionOf(i).id, seatIds: [sessionOf(i).seatIds[i % PER_ROUND]] }),
+    ),
+    keyTag: 'expiry',
+    onResponse: (status) => (statuses[status] = (statuses[status] ?? 0) + 1),
+  });
+  if (statuses[201] !== tokens.length) throw new Error(`placing orders: ${JSON.stringify(statuses)}`);
+}
+
+/** One round: the orders due at `now` expired by `mode`, with what it cost. */
+async function round(d, mode, now, pids) {
+  const meter = cpuMeter(pids);
+  const before = await mysqlCounters(d.db);
+  const t0 = performance.now();
+  const expired = await (mode === 'batch' ? batch : oneByOne)(d, now);
+  const ms = performance.now() - t0;
+  const after = await mysqlCounters(d.db);
+  if (expired !== PER_ROUND) throw new Error(`${mode}: ${expired} of ${PER_ROUND} expired`);
+  const cpu = meter();
+  return {
+    mode,
+    expired,
+    per_s: Math.round((expired / ms) * 1000),
+    cpu_us_per_order: Object.fromEntries(Object.entries(cpu).map(([p, us]) => [p, Math.round(us / expired)])),
+    // The counters' own SHOW is one question: left out.
+    statements_per_order: +((after.Questions - before.Questions - 1) / expired).toFixed(2),
+    commits_per_order: +((after.Com_commit - before.Com_commit) / expired).toFixed(3),
+  };
+}
+
+runMain(async () => {
+  const at = new Date().toISOString();
+  const bench = await openBench('expiry', { RATE_PURCHASE_IP: '0/1' });
+  try {
+    const sessions = await seedTour(bench.deps, {
+      sessions: ROUNDS.length,
+      seatsPerSession: PER_ROUND,
+      zoneCapacity: 10,
+    });
+    const tokens = await seedUsers(bench.deps, PER_ROUND * ROUNDS.length);
+    await bench.startServer();
+    await placeOrders(bench, sessions, tokens);
+    // Round k's orders fall due k minutes after the last hold ends, so each round finds its own.
+    const base = Date.now() + 16 * 60_000;
+    for (const [k, s] of sessions.entries())
+      await bench.deps.db.query('UPDATE orders SET expire_at = ? WHERE session_id = ?', [
+        new Date(base + k * 60_000),
+        s.id,
+      ]);
+    const { db, orders, inventory, log } = bench.deps;
+    const d = { db, orders, inventory, log, orphanGraceMs: 60_000 };
+    const pids = {
+      job: process.pid,
+      mysqld: pidOf('mariadbd') ?? pidOf('mysqld'),
+      redis: pidOf('redis-server'),
+    };
+    const rounds = [];
+    for (const [k, mode] of ROUNDS.entries())
+      rounds.push(await round(d, mode, new Date(base + k * 60_000 + 1), pids));
+    const [left] = await db.query('SELECT COUNT(*) AS n FROM orders WHERE status = 1');
+    const mean = (mode) => {
+      const rs = rounds.filter((r) => r.mode === mode);
+      return Math.round(rs.reduce((a, r) => a + r.per_s, 0) / rs.length);
+    };
+    const result = {
+      scenario: 'expiry',
+      orders: PER_ROUND * ROUNDS.length,
+      per_round: PER_ROUND,
+      batch_per_s: mean('batch'),
+      one_by_one_per_s: mean('one_by_one'),
+      batch_over_one_by_one: +(mean('batch') / mean('one_by_one')).toFixed(2),
+      pending_left: Number(left[0].n),
+      rounds,
+      at,
+    };
+    report(result, { save: !smoke, at });
+  } finally {
+    await bench.close();
+  }
+});
