@@ -189,7 +189,10 @@ export async function releaseClaimsOfMany(
   const rows = [...sums.values()].sort(
     (a, b) => Number(BigInt(a[0]) - BigInt(b[0])) || Number(BigInt(a[1]) - BigInt(b[1])),
   );
-  const freed = rows.map(() => 'SELECT ? AS user_id, ? AS session_id, ? AS n').join(' UNION ALL ');
+  // Typed as the key columns, so the join compares integers (an id given as text would be a double).
+  const freed = rows
+    .map(() => 'SELECT CAST(? AS UNSIGNED) AS user_id, CAST(? AS UNSIGNED) AS session_id, ? AS n')
+    .join(' UNION ALL ');
   await conn.query(
     `UPDATE user_session_quota q JOIN (${freed}) f ON q.user_id = f.user_id AND q.session_id = f.session_id
         SET q.used = q.used - f.n`,
