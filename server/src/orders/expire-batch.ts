@@ -40,15 +40,11 @@ export async function expirePlain(
   const { cancelled, paymentStarted } = await inTransaction(d.db, async (conn) => {
     const locked = (await lockOrders(conn, ids)).filter(due);
     const plain = locked.filter((o) => !o.prepayId);
-    const t = ORDER_LIFECYCLE.cancel;
-    const cancel = { cancelled_at: now, cancel_reason: 'expired' };
-    await moveMany(
-      conn,
-      'orders',
-      plain.map((o) => o.id),
-      t,
-      cancel,
-    );
+    const plainIds = plain.map((o) => o.id);
+    await moveMany(conn, 'orders', plainIds, ORDER_LIFECYCLE.cancel, {
+      cancelled_at: now,
+      cancel_reason: 'expired',
+    });
     await releaseClaimsOfMany(conn, plain);
     return { cancelled: plain, paymentStarted: locked.filter((o) => o.prepayId).map((o) => o.id) };
   });

@@ -204,24 +204,26 @@ export class RiskService {
    */
   async onHoldExpired(userId: string): Promise<void> {
     const streak = await bumpExpiredStreak(this.db, userId);
-    if (streak >= this.o.expiredHoldsMax) await this.startCooldown(userId, streak);
+    if (streak >= this.o.expiredHoldsMax) await this.startCooldowns(new Map([[userId, streak]]));
   }
 
   /** onHoldExpired for the holds of an expiry batch (a user once per hold): a statement per batch. */
   async onHoldsExpired(userIds: readonly string[]): Promise<void> {
-    const reached = await bumpExpiredStreaks(this.db, userIds, this.o.expiredHoldsMax);
-    for (const [userId, streak] of reached) await this.startCooldown(userId, streak);
+    await this.startCooldowns(await bumpExpiredStreaks(this.db, userIds, this.o.expiredHoldsMax));
   }
 
-  private async startCooldown(userId: string, streak: number): Promise<void> {
-    await this.redis.set(this.cooldownKey(userId), '1', 'PX', this.o.cooldownMs);
+  /** Cooldowns for the users whose streak reached the cap (user -> streak), the live sessions read once. */
+  private async startCooldowns(reached: ReadonlyMap<string, number>): Promise<void> {
+    if (reached.size === 0) return;
     const sessions = await liveSessionIds(this.db);
-    await Promise.all(
-      sessions.map((id) =>
-        this.redis.set(this.keys.session(id).cooldown(userId), '1', 'PX', this.o.cooldownMs),
-      ),
-    );
-    this.log.info({ userId, streak }, 'hold cooldown after repeated expired holds');
+    const px = this.o.cooldownMs;
+    for (const [userId, streak] of reached) {
+      await this.redis.set(this.cooldownKey(userId), '1', 'PX', px);
+      await Promise.all(
+        sessions.map((id) => this.redis.set(this.keys.session(id).cooldown(userId), '1', 'PX', px)),
+      );
+      this.log.info({ userId, streak }, 'hold cooldown after repeated expired holds');
+    }
   }
 
   /**
