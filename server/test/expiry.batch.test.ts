@@ -48,6 +48,18 @@ async function secondSession(s: SessionFixture): Promise<{ id: string; seatIds: 
 const idOf = async (orderNo: string) =>
   String((await q('SELECT id FROM orders WHERE order_no = ?', [orderNo]))[0]!.id);
 
+/** `n` pending orders of a new session (hold one minute), one seat each, each of its own buyer. */
+async function pendingOrdersIn(n: number): Promise<{ s: SessionFixture; ids: string[] }> {
+  const s = await createSession(env.deps, { seats: 10, holdMinutes: 1 });
+  const ids = [];
+  for (const [i, u] of (await createUsers(env.deps, n)).entries())
+    ids.push(
+      await idOf((await purchase(env, u, { sessionId: s.sessionId, seatIds: [s.seatIds[i]!] })).orderNo),
+    );
+  return { s, ids };
+}
+const pendingOrders = async (n: number) => (await pendingOrdersIn(n)).ids;
+
 it('expires a batch in one transaction: claims, both quotas and the holds come back, each hold counted', async () => {
   const s = await createSession(env.deps, {
     seats: 20,
@@ -103,12 +115,7 @@ it('expires a batch in one transaction: claims, both quotas and the holds come b
 });
 
 it('leaves an order whose payment started to the cancel workflow, and touches none not due or not pending', async () => {
-  const s = await createSession(env.deps, { seats: 10, holdMinutes: 1 });
-  const users = await createUsers(env.deps, 4);
-  const orders = [];
-  for (const [i, u] of users.entries())
-    orders.push(await purchase(env, u, { sessionId: s.sessionId, seatIds: [s.seatIds[i]!] }));
-  const [plain, paying, paid, late] = await Promise.all(orders.map((o) => idOf(o.orderNo)));
+  const [plain, paying, paid, late] = await pendingOrders(4);
   await q("UPDATE orders SET prepay_id = 'wx-prepay-batch' WHERE id = ?", [paying]);
   await q('UPDATE orders SET status = ? WHERE id = ?', [ORDER_STATUS.PAID, paid]);
   env.clock.advance(61_000);
@@ -133,12 +140,7 @@ it('leaves an order whose payment started to the cancel workflow, and touches no
 });
 
 it('the job expires the plain ones together; one whose payment started still meets the cancel guard', async () => {
-  const s = await createSession(env.deps, { seats: 10, holdMinutes: 1 });
-  const users = await createUsers(env.deps, 3);
-  const orders = [];
-  for (const [i, u] of users.entries())
-    orders.push(await purchase(env, u, { sessionId: s.sessionId, seatIds: [s.seatIds[i]!] }));
-  const ids = await Promise.all(orders.map((o) => idOf(o.orderNo)));
+  const { s, ids } = await pendingOrdersIn(3);
   // A payment WeChat has no trade for: the guard cannot confirm a close, so the order waits for
   // the next run (in a batch it would have been cancelled with no question asked).
   await q("UPDATE orders SET prepay_id = 'wx-prepay-unknown' WHERE id = ?", [ids[1]]);
