@@ -219,7 +219,7 @@ function moneyOf(
     refunds,
     log,
     onPaid: (userIds) => risk.onPaid(userIds),
-    onApplied: (outcome) => metrics.payments.inc({ outcome }),
+    onApplied: (outcome, n) => metrics.payments.inc({ outcome }, n),
   });
   return { wechatKeys, wechatBreaker, pay, refunds, payments };
 }

@@ -38,3 +38,11 @@ export function queryFormat(sql: string, values: unknown): string {
  * cancel, planned on the key, against the expiry job's, planned on idx_status_expire).
  */
 export const byKey = (table: string): string => `${table} FORCE INDEX (PRIMARY)`;
+
+/**
+ * Ids (BIGINTs held as strings) in numeric order: the order batches write rows in, so that two
+ * batches meet their rows in the same order.
+ */
+export function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}

@@ -6,7 +6,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import type { NewOrder } from './types';
 import type { OrderRow } from './rows';
 import { ORDER_STATUS } from './types';
-import { formatSql } from '../db/sql';
+import { compareIds as cmp, formatSql } from '../db/sql';
 import { inRoundTripTransaction } from '../db/group-commit';
 import type { Conn, Db } from '../db/pool';
 import { SEALED_COLUMNS, sealedValues } from '../attendees/repo';
@@ -235,9 +235,4 @@ export async function storedOrderIdentity(conn: Conn, id: string): Promise<Store
     requestHash: r.request_hash,
     createdAt: r.created_at,
   };
-}
-
-/** Numeric-string order (ids are BIGINTs held as strings). */
-function cmp(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }

@@ -1,6 +1,6 @@
 import type { ResultSetHeader } from 'mysql2/promise';
 import type { Conn, Db } from '../db/pool';
-import { byKey } from '../db/sql';
+import { byKey, compareIds } from '../db/sql';
 import { findOne } from '../db/find-one';
 import type { OrderRecord, RefundSummary } from './types';
 import type { ItemRow, OrderRow, RefundSummaryRow } from './rows';
@@ -149,26 +149,15 @@ export async function releaseClaims(
   conn: Conn,
   order: Pick<OrderRecord, 'id' | 'userId' | 'sessionId' | 'quantity'>,
 ) {
-  await conn.query('DELETE FROM seat_claims WHERE order_id = ?', [order.id]);
-  await conn.query('DELETE FROM zone_claims WHERE order_id = ?', [order.id]);
-  await conn.query('DELETE FROM attendee_claims WHERE order_id = ?', [order.id]);
-  await conn.query('UPDATE user_session_quota SET used = used - ? WHERE user_id = ? AND session_id = ?', [
-    order.quantity,
-    order.userId,
-    order.sessionId,
-  ]);
-  await conn.query(
-    `UPDATE user_show_quota q JOIN show_sessions s ON s.show_id = q.show_id SET q.used = q.used - ?
-      WHERE q.user_id = ? AND s.id = ?`,
-    [order.quantity, order.userId, order.sessionId],
-  );
+  await releaseClaimsOfMany(conn, [order]);
 }
 
 /**
- * releaseClaims for several orders the caller locked and cancelled: one statement per table. A
- * user's quantities are summed per quota row first (a multi-table UPDATE changes a row once,
- * however many joined rows match it), and the rows are taken in key order, as the order writer
- * takes them, so two writers of one quota row do not wait on each other crosswise.
+ * Frees what live orders (locked by the caller) held in MySQL: one statement per table, as many
+ * for a batch as for one order. A user's quantities are summed per quota row first (a
+ * multi-table UPDATE changes a row once, however many joined rows match it), listed in key order
+ * as the order writer's upserts are. Which row the join locks first is the plan's choice: a
+ * deadlock with another writer rolls the caller back (the expiry batch then goes one by one).
  */
 export async function releaseClaimsOfMany(
   conn: Conn,
@@ -186,9 +175,7 @@ export async function releaseClaimsOfMany(
     row[2] += o.quantity;
     sums.set(k, row);
   }
-  const rows = [...sums.values()].sort(
-    (a, b) => Number(BigInt(a[0]) - BigInt(b[0])) || Number(BigInt(a[1]) - BigInt(b[1])),
-  );
+  const rows = [...sums.values()].sort((a, b) => compareIds(a[0], b[0]) || compareIds(a[1], b[1]));
   // Typed as the key columns, so the join compares integers (an id given as text would be a double).
   const freed = rows
     .map(() => 'SELECT CAST(? AS UNSIGNED) AS user_id, CAST(? AS UNSIGNED) AS session_id, ? AS n')

@@ -23,8 +23,8 @@ export interface PaymentDeps {
   log: Logger;
   /** Payments end their buyers' expired-hold streaks (the buyers of a batch at once). */
   onPaid: (userIds: readonly string[]) => Promise<void>;
-  /** Every money receipt's outcome (the payments_total metric). */
-  onApplied?: (outcome: ApplyResult) => void;
+  /** Every money receipt's outcome, `n` receipts at once (the payments_total metric). */
+  onApplied?: (outcome: ApplyResult, n: number) => void;
 }
 
 /** A validly signed payment that does not match our order: changes nothing, logged. */
@@ -154,7 +154,7 @@ export class PaymentService {
    * receipt): the metric, the outbox sent at once, the buyers' streaks ended.
    */
   async afterApply(result: ApplyResult, buyers: readonly string[]): Promise<void> {
-    for (let i = 0; i < buyers.length; i++) this.d.onApplied?.(result);
+    this.d.onApplied?.(result, buyers.length);
     if (result !== 'duplicate') this.d.relay.nudge();
     if (result === 'applied')
       await this.d

@@ -66,13 +66,11 @@ export async function bumpExpiredStreaks(
 
 /**
  * Payments end their users' streaks of expired holds: one statement for the users of a batch of
- * payments (it was one per paid order, a third of the pay path's statements), ids in order so
- * two batches take the users' row locks in the same order.
+ * payments (it was one per paid order, a third of the pay path's statements).
  */
 export async function resetExpiredStreaks(db: Db, userIds: readonly string[]): Promise<void> {
-  const ids = [...new Set(userIds)].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
-  if (ids.length === 0) return;
-  await db.query('UPDATE users SET expired_streak = 0 WHERE id IN (?) AND expired_streak <> 0', [ids]);
+  if (userIds.length === 0) return;
+  await db.query('UPDATE users SET expired_streak = 0 WHERE id IN (?) AND expired_streak <> 0', [userIds]);
 }
 
 /** Records (or raises) a flag: this device or address carries `accounts` accounts. */
