@@ -14,27 +14,37 @@ export interface ExpiryDeps {
 }
 
 const BATCH = 200;
-/** Orders expired side by side (each may wait on WeChat to close its payment). */
-const PARALLEL = 8;
+/**
+ * WeChat calls in flight at once: the due orders whose payment started are settled (their trade
+ * closed) side by side, each call ~100 ms on the public network. A pool, not lock-step groups:
+ * one slow call holds up its own lane only. Groups of 8 settled ~80 orders a second at 100 ms,
+ * fewer than an on-sale's abandoned payment sheets fall due.
+ */
+const SETTLE_PARALLEL = 32;
+/** Orders expired side by side when a batch failed and they go one by one through the workflow. */
+const ALONE_PARALLEL = 8;
 /** One run stops after this long; the next run goes on (thousands can fall due together). */
 const RUN_BUDGET_MS = 10_000;
 
 /**
- * Cancels unpaid orders after their hold time and gives back exactly what each held, once: a
- * batch at a time (orders/expire-batch.ts), and the orders whose payment started one by one
- * through the cancel workflow, with a conditional update. Safe with several instances running it
- * at once.
+ * Cancels unpaid orders after their hold time and gives back exactly what each held, once, a
+ * batch of due orders at a time: those whose payment never started together (orders/
+ * expire-batch.ts); then those whose payment started are settled at WeChat side by side (the
+ * cancel guard: closed, or honoured if WeChat says it was paid), and the closed ones are
+ * cancelled together too. Safe with several instances running it at once: every decision is
+ * taken again under the orders' locks.
  */
 export async function expireDueOrders(d: ExpiryDeps, now: Date): Promise<number> {
   let cancelled = 0;
   const started = performance.now();
   for (;;) {
     const due = await dueForExpiry(d.db, now, BATCH);
-    const { cancelled: plain, alone } = await expireBatch(d, due, now);
-    let batchCancelled = plain;
-    for (let i = 0; i < alone.length; i += PARALLEL) {
-      batchCancelled += await expireGroup(d, alone.slice(i, i + PARALLEL), now);
-    }
+    const plain = await expireBatch(
+      d,
+      due.map((o) => o.id),
+      now,
+    );
+    const batchCancelled = plain.cancelled + (await expireStarted(d, plain, now));
     cancelled += batchCancelled;
     // A full batch may leave more behind; stop when a batch made no progress (e.g. WeChat is
     // down and payments cannot be closed) so the next run retries instead of spinning here.
@@ -43,24 +53,50 @@ export async function expireDueOrders(d: ExpiryDeps, now: Date): Promise<number>
   }
 }
 
+interface BatchResult {
+  cancelled: number;
+  /** Orders the batch left: their payment started and is still open, or the batch failed. */
+  alone: string[];
+  failed: boolean;
+}
+
 /**
- * The batch's plain orders expired together; the rest to go alone. A batch that fails (a
- * deadlock with a concurrent writer of the same rows: it was rolled back) leaves every order
- * to go alone, as before batches.
+ * The orders a batch left because their payment started: settled at WeChat side by side, then
+ * the closed ones expired together. Those WeChat says were paid are honoured by the guard; those
+ * it cannot answer for are asked again on the next run. A failed batch's orders go one by one.
+ */
+async function expireStarted(d: ExpiryDeps, left: BatchResult, now: Date): Promise<number> {
+  if (left.failed) return expireEach(d, left.alone, now);
+  const closed = new Set<string>();
+  await eachLimited(left.alone, SETTLE_PARALLEL, async (id) => {
+    const settled = await d.orders.settleBeforeExpiry(id, now).catch((err: unknown) => {
+      d.log.warn({ err, orderId: id }, 'settling an expiring payment failed; next run retries');
+      return 'retry' as const;
+    });
+    if (settled === 'cancel') closed.add(id);
+  });
+  const r = await expireBatch(d, [...closed], now, closed);
+  return r.cancelled + (r.failed ? await expireEach(d, r.alone, now) : 0);
+}
+
+/**
+ * The batch's plain orders (and the `settled` ones) expired together; the rest left. A batch
+ * that fails (a deadlock with a concurrent writer of the same rows: it was rolled back) leaves
+ * every order to go alone, as before batches.
  */
 async function expireBatch(
   d: ExpiryDeps,
-  due: { id: string }[],
+  ids: string[],
   now: Date,
-): Promise<{ cancelled: number; alone: string[] }> {
-  const ids = due.map((o) => o.id);
-  if (ids.length === 0) return { cancelled: 0, alone: [] };
+  settled?: ReadonlySet<string>,
+): Promise<BatchResult> {
+  if (ids.length === 0) return { cancelled: 0, alone: [], failed: false };
   try {
-    const r = await d.orders.expirePlain(ids, now);
-    return { cancelled: r.cancelled, alone: r.paymentStarted };
+    const r = await d.orders.expirePlain(ids, now, settled);
+    return { cancelled: r.cancelled, alone: r.paymentStarted, failed: false };
   } catch (err) {
     d.log.warn({ err, size: ids.length }, 'expiry batch failed; expiring its orders one by one');
-    return { cancelled: 0, alone: ids };
+    return { cancelled: 0, alone: ids, failed: true };
   }
 }
 
@@ -68,26 +104,34 @@ async function expireBatch(
 const RETRYABLE = new Set([1213, 1205]);
 
 /**
- * Expires a group side by side. Orders of one session expire into the same rows (claims, quota,
- * the waiting list's offers), so two of them can meet in an InnoDB deadlock; InnoDB then rolls
- * one back, and that one runs again alone. Any other failure is logged and left to the next run:
- * one order must not stop the others (before, one deadlock failed the whole run).
+ * Expires orders one by one through the cancel workflow, side by side. Orders of one session
+ * expire into the same rows (claims, quota, the waiting list's offers), so two of them can meet
+ * in an InnoDB deadlock; InnoDB then rolls one back, and that one runs again alone. Any other
+ * failure is logged and left to the next run: one order must not stop the others.
  */
-async function expireGroup(d: ExpiryDeps, ids: string[], now: Date): Promise<number> {
-  const results = await Promise.allSettled(ids.map((id) => d.orders.expire(id, now)));
+async function expireEach(d: ExpiryDeps, ids: string[], now: Date): Promise<number> {
   let done = 0;
-  for (const [i, r] of results.entries()) {
-    if (r.status === 'fulfilled') {
-      done += r.value ? 1 : 0;
-      continue;
-    }
-    const again = RETRYABLE.has(sqlErrno(r.reason) ?? 0)
-      ? await d.orders.expire(ids[i]!, now).catch((err: unknown) => err)
-      : r.reason;
-    if (again === true) done++;
-    else if (again !== false) d.log.error({ err: again, orderId: ids[i] }, 'order expiry failed');
-  }
+  await eachLimited(ids, ALONE_PARALLEL, async (id) => {
+    let r = await d.orders.expire(id, now).catch((err: unknown) => err);
+    if (r instanceof Error && RETRYABLE.has(sqlErrno(r) ?? 0))
+      r = await d.orders.expire(id, now).catch((err: unknown) => err);
+    if (r === true) done++;
+    else if (r !== false) d.log.error({ err: r, orderId: id }, 'order expiry failed');
+  });
   return done;
+}
+
+/** Runs `fn` on every item, at most `limit` at a time (`fn` must not throw). */
+async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 /**

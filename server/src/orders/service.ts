@@ -261,14 +261,26 @@ export class OrderService {
     return (await this.cancelFlow(orderId, 'expired', now)).cancelled !== undefined;
   }
 
-  /** The expiry job's batch (orders/expire-batch.ts): the orders whose payment started are left to expire(). */
+  /**
+   * The expiry job's batch (orders/expire-batch.ts): the orders whose payment never started, and
+   * those in `settled` (closed at WeChat by settleBeforeExpiry); the others are returned.
+   */
   async expirePlain(
     ids: readonly string[],
     now: Date,
+    settled?: ReadonlySet<string>,
   ): Promise<{ cancelled: number; paymentStarted: string[] }> {
     const release = (sessionId: string, id: string) => this.releaseInventory(sessionId, id);
-    const r = await expirePlain({ ...this.d, release }, ids, now);
+    const r = await expirePlain({ ...this.d, release }, ids, now, settled);
     return { cancelled: r.cancelled.length, paymentStarted: r.paymentStarted };
+  }
+
+  /**
+   * The cancel workflow's first step alone, for the expiry job's batch: the payment of a due
+   * order closed at WeChat ('cancel'), or honoured ('paid'), or to ask again ('retry').
+   */
+  settleBeforeExpiry(orderId: string, now: Date): Promise<'cancel' | 'paid' | 'retry'> {
+    return this.d.guard(orderId, now);
   }
 
   /**
