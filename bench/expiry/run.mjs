@@ -8,8 +8,26 @@
 // process, on the same code and deps as the server's. Measured per mode: orders expired a
 // second, CPU µs per order of this process, MySQL and Redis, MySQL statements and commits per
 // order (MySQL's own counters); `batch_over_one_by_one` is the ratio of the two rates in this run.
+// With --paying, every order's payment was started (its fan opened the payment sheet and walked
+// away): the WeChat simulator runs as a process of its own, answering each call after
+// --wechat-ms (100), and each order's trade must be closed at WeChat before it is cancelled. The
+// job settles them side by side and cancels the closed ones together; the old loop took each
+// through the whole cancel workflow, eight in lock-step.
 // Last line: one JSON object, also written to bench/results/.
-import { cpuMeter, dist, openBench, parseArgs, pidOf, postOrders, report, runMain } from '../lib.mjs';
+import path from 'node:path';
+import {
+  cpuMeter,
+  dist,
+  freePort,
+  openBench,
+  parseArgs,
+  pidOf,
+  postOrders,
+  report,
+  root,
+  runMain,
+  startProcess,
+} from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 
 const { expireDueOrders } = dist('orders/expiry.js');
@@ -17,7 +35,9 @@ const { dueForExpiry } = dist('orders/repo.js');
 
 const args = parseArgs(process.argv.slice(2));
 const smoke = args.smoke === true;
-const ORDERS = Number(args.orders ?? (smoke ? 800 : 8000));
+const PAYING = args.paying === true;
+const WECHAT_MS = Number(args['wechat-ms'] ?? 100);
+const ORDERS = Number(args.orders ?? (smoke ? 800 : PAYING ? 4000 : 8000));
 const ROUNDS = ['one_by_one', 'batch', 'batch', 'one_by_one'];
 const PER_ROUND = Math.floor(ORDERS / ROUNDS.length / 200) * 200 || 200;
 
@@ -62,6 +82,55 @@ async function placeOrders(bench, sessions, tokens) {
   if (statuses[201] !== tokens.length) throw new Error(`placing orders: ${JSON.stringify(statuses)}`);
 }
 
+/** The WeChat simulator in a process of its own (its CPU is not the job's), once it answers. */
+async function startWechat() {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const sim = startProcess(process.execPath, [path.join(root, 'wechat-sim/dist/main.js')], {
+    SIM_PORT: String(port),
+  });
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/sim/faults`)).ok) break;
+    } catch (err) {
+      if (i > 300) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const faults = (f) =>
+    fetch(`${url}/sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(f),
+    }).then((r) => r.arrayBuffer());
+  return { url, sim, faults };
+}
+
+/**
+ * Every pending order's payment started, as a fan's POST /orders/:no/pay starts it (the payment
+ * service in this process, 50 at a time), with what a prepay cost this process: it signs the
+ * request and the wx.requestPayment parameters, and checks WeChat's signed answer.
+ */
+async function startPayments(deps, wechatPid) {
+  const [rows] = await deps.db.query('SELECT user_id, order_no FROM orders WHERE status = 1');
+  const meter = cpuMeter({ job: process.pid, wechat: wechatPid });
+  const t0 = performance.now();
+  let next = 0;
+  const lane = async () => {
+    for (let r; (r = rows[next++]);)
+      await deps.payments.prepay(String(r.user_id), r.order_no, new Date(), '演出门票');
+  };
+  await Promise.all(Array.from({ length: 50 }, lane));
+  const cpu = meter();
+  return {
+    started: rows.length,
+    per_s: Math.round(rows.length / ((performance.now() - t0) / 1000)),
+    cpu_us_per_prepay: Object.fromEntries(
+      Object.entries(cpu).map(([p, us]) => [p, Math.round(us / rows.length)]),
+    ),
+  };
+}
+
 /** One round: the orders due at `now` expired by `mode`, with what it cost. */
 async function round(d, mode, now, pids) {
   const meter = cpuMeter(pids);
@@ -85,7 +154,11 @@ async function round(d, mode, now, pids) {
 
 runMain(async () => {
   const at = new Date().toISOString();
-  const bench = await openBench('expiry', { RATE_PURCHASE_IP: '0/1' });
+  const wechat = PAYING ? await startWechat() : undefined;
+  const bench = await openBench('expiry', {
+    RATE_PURCHASE_IP: '0/1',
+    ...(wechat && { WECHAT_API_BASE: wechat.url, WECHAT_PAY_API_BASE: wechat.url }),
+  });
   try {
     const sessions = await seedTour(bench.deps, {
       sessions: ROUNDS.length,
@@ -95,6 +168,12 @@ runMain(async () => {
     const tokens = await seedUsers(bench.deps, PER_ROUND * ROUNDS.length);
     await bench.startServer();
     await placeOrders(bench, sessions, tokens);
+    let prepay;
+    if (wechat) {
+      prepay = await startPayments(bench.deps, wechat.sim.child.pid);
+      if (prepay.started !== tokens.length) throw new Error('payments not started');
+      await wechat.faults({ apiDelayMs: WECHAT_MS });
+    }
     // Round k's orders fall due k minutes after the last hold ends, so each round finds its own.
     const base = Date.now() + 16 * 60_000;
     for (const [k, s] of sessions.entries())
@@ -108,6 +187,7 @@ runMain(async () => {
       job: process.pid,
       mysqld: pidOf('mariadbd') ?? pidOf('mysqld'),
       redis: pidOf('redis-server'),
+      ...(wechat && { wechat: wechat.sim.child.pid }),
     };
     const rounds = [];
     for (const [k, mode] of ROUNDS.entries())
@@ -119,6 +199,8 @@ runMain(async () => {
     };
     const result = {
       scenario: 'expiry',
+      payment_started: PAYING,
+      ...(PAYING && { wechat_ms: WECHAT_MS, prepay }),
       orders: PER_ROUND * ROUNDS.length,
       per_round: PER_ROUND,
       batch_per_s: mean('batch'),
@@ -131,5 +213,6 @@ runMain(async () => {
     report(result, { save: !smoke, at });
   } finally {
     await bench.close();
+    await wechat?.sim.stop();
   }
 });
