@@ -1,10 +1,30 @@
+import { request } from 'undici';
 import type { WechatConfig } from '../config/wechat';
 
 export class WechatLoginError extends Error {}
 
+/** How long a call waits for WeChat's answer's headers, and then for each chunk of its body. */
+const WECHAT_API_TIMEOUT_MS = 5000;
+
+/** A JSON answer of WeChat's APIs (sent as text/plain by jscode2session). */
+async function call(url: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await request(url, {
+    method: body === undefined ? 'GET' : 'POST',
+    ...(body !== undefined && {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+    headersTimeout: WECHAT_API_TIMEOUT_MS,
+    bodyTimeout: WECHAT_API_TIMEOUT_MS,
+  });
+  return JSON.parse(await res.body.text()) as Record<string, unknown>;
+}
+
 /**
  * The non-payment WeChat APIs: jscode2session for login, the access token, and subscribe
- * messages ("购票成功"). Plain HTTPS GET/POST to the configured base URL.
+ * messages ("购票成功"). Plain HTTPS GET/POST to the configured base URL, with undici's
+ * `request` (as wechat/pay-http.ts: Node's fetch costs more CPU a call, and an on-sale's opening
+ * is a storm of logins, its payments two subscribe messages each).
  */
 export class WechatClient {
   private token: { value: string; expiresAtMs: number } | undefined;
@@ -22,11 +42,7 @@ export class WechatClient {
       js_code: code,
       grant_type: 'authorization_code',
     });
-    const res = await fetch(`${this.c.apiBase}/sns/jscode2session?${q}`, {
-      signal: AbortSignal.timeout(5000),
-    });
-    // WeChat answers JSON with Content-Type text/plain.
-    const body = JSON.parse(await res.text()) as {
+    const body = (await call(`${this.c.apiBase}/sns/jscode2session?${q}`)) as {
       openid?: string;
       unionid?: string;
       errcode?: number;
@@ -43,8 +59,7 @@ export class WechatClient {
       appid: this.c.appid,
       secret: this.c.appSecret,
     });
-    const res = await fetch(`${this.c.apiBase}/cgi-bin/token?${q}`, { signal: AbortSignal.timeout(5000) });
-    const body = (await res.json()) as {
+    const body = (await call(`${this.c.apiBase}/cgi-bin/token?${q}`)) as {
       access_token?: string;
       expires_in?: number;
       errcode?: number;
@@ -67,22 +82,10 @@ export class WechatClient {
     data: Record<string, { value: string }>;
   }): Promise<{ errcode: number; errmsg: string }> {
     const token = await this.accessToken();
-    const res = await fetch(
+    const body = (await call(
       `${this.c.apiBase}/cgi-bin/message/subscribe/send?access_token=${encodeURIComponent(token)}`,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          touser: m.openid,
-          template_id: m.templateId,
-          page: m.page,
-          data: m.data,
-          lang: 'zh_CN',
-        }),
-        signal: AbortSignal.timeout(5000),
-      },
-    );
-    const body = (await res.json()) as { errcode?: number; errmsg?: string };
+      { touser: m.openid, template_id: m.templateId, page: m.page, data: m.data, lang: 'zh_CN' },
+    )) as { errcode?: number; errmsg?: string };
     const errcode = Number(body.errcode ?? 0);
     // 40001 invalid / 42001 expired token (rotated by another caller of /cgi-bin/token).
     if (errcode === 40001 || errcode === 42001) this.token = undefined;
