@@ -1,9 +1,9 @@
-import { createServer, request, type Server } from 'node:http';
 import type { RowDataPacket } from 'mysql2/promise';
 import { ORDER_STATUS } from '../src/lifecycle/statuses';
 import { expireDueOrders } from '../src/orders/expiry';
 import { audit } from './helpers/auditor';
 import { createSession } from './helpers/fixtures';
+import { countingProxy, type CountingProxy } from './helpers/counting-proxy';
 import { createPayEnv, freePort, prepaidOrders, type PayEnv } from './helpers/pay-env';
 
 /**
@@ -29,43 +29,6 @@ afterAll(async () => {
   await p.close();
   await proxy.close();
 });
-
-interface CountingProxy {
-  target?: URL;
-  inFlight: number;
-  maxInFlight: number;
-  close(): Promise<void>;
-}
-
-/** Forwards every request to `target`, counting those in flight (the most at once). */
-async function countingProxy(port: number): Promise<CountingProxy> {
-  const state = { target: undefined as URL | undefined, inFlight: 0, maxInFlight: 0 };
-  const server: Server = createServer((req, res) => {
-    state.inFlight++;
-    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
-    const t = state.target!;
-    const out = request(
-      { host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(res);
-        answer.on('end', () => state.inFlight--);
-      },
-    );
-    out.on('error', () => {
-      state.inFlight--;
-      res.destroy();
-    });
-    req.pipe(out);
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return Object.assign(state, {
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  });
-}
 
 const expiryDeps = () => ({
   db: p.deps.db,

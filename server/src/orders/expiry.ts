@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { sqlErrno, type Db } from '../db/pool';
+import { eachLimited } from '../each-limited';
 import type { InventoryService } from '../inventory/service';
 import { dueForExpiry, statusesOf } from './repo';
 import type { OrderService } from './service';
@@ -119,19 +120,6 @@ async function expireEach(d: ExpiryDeps, ids: string[], now: Date): Promise<numb
     else if (r !== false) d.log.error({ err: r, orderId: id }, 'order expiry failed');
   });
   return done;
-}
-
-/** Runs `fn` on every item, at most `limit` at a time (`fn` must not throw). */
-async function eachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 /**
