@@ -111,22 +111,24 @@ export async function setOutcome(conn: Conn, paymentId: string, outcome: Payment
 }
 
 /** Pending orders whose payment began a while ago with no notification: ask WeChat. */
+/** Pending orders whose payment started before `startedBefore` and not asked about since `checkedBefore`, oldest first. */
 export async function paymentsToCheck(
   db: Db,
   startedBefore: Date,
   checkedBefore: Date,
   limit: number,
-): Promise<string[]> {
-  const [rows] = await db.query<Rows<{ id: string }>>(
-    `SELECT id FROM orders WHERE status = ? AND pay_requested_at <= ?
+): Promise<{ id: string; orderNo: string }[]> {
+  const [rows] = await db.query<Rows<{ id: string; order_no: string }>>(
+    `SELECT id, order_no FROM orders WHERE status = ? AND pay_requested_at <= ?
         AND (pay_checked_at IS NULL OR pay_checked_at <= ?) ORDER BY pay_requested_at LIMIT ?`,
     [ORDER_STATUS.PENDING, startedBefore, checkedBefore, limit],
   );
-  return rows.map((r) => String(r.id));
+  return rows.map((r) => ({ id: String(r.id), orderNo: r.order_no }));
 }
 
-export async function markChecked(db: Db, orderId: string, now: Date): Promise<void> {
-  await db.query('UPDATE orders SET pay_checked_at = ? WHERE id = ?', [now, orderId]);
+export async function markChecked(db: Db, orderIds: readonly string[], now: Date): Promise<void> {
+  if (orderIds.length === 0) return;
+  await db.query('UPDATE orders SET pay_checked_at = ? WHERE id IN (?)', [now, orderIds]);
 }
 
 export async function openidOf(db: Db, userId: string): Promise<string | undefined> {

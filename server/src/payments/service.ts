@@ -10,9 +10,17 @@ import type { OutboxRelay } from '../outbox/relay';
 import type { RefundService } from '../refunds/service';
 import { WechatPayError, type WechatPay, type WxTransaction } from '../wechat/pay';
 import { WechatBusyError, wechatBusy } from '../wechat/breaker';
+import { eachLimited } from '../each-limited';
 import { NotifiedPayments } from './batch';
 import { CURRENCY, markPaid, paymentRow, suspicion, type ApplyResult } from './receipt';
 import { insertPayment, markChecked, openidOf, paymentsToCheck, setPrepay } from './repo';
+
+/** WeChat queries in flight at once when missing notifications are looked for (checkPending). */
+const CHECK_PARALLEL = 32;
+/** Orders read and marked together by checkPending. */
+const CHECK_BATCH = 200;
+/** One checkPending run stops after this long; the next run (5 s later) goes on. */
+const CHECK_RUN_BUDGET_MS = 10_000;
 
 export interface PaymentDeps {
   db: Db;
@@ -203,25 +211,46 @@ export class PaymentService {
     }
   }
 
-  /** Missing notifications: ask WeChat about orders whose payment began a while ago. */
+  /**
+   * Missing notifications: ask WeChat about the pending orders whose payment began `afterMs` ago
+   * and that were not asked about in the last 30 s, oldest first, side by side (CHECK_PARALLEL
+   * queries in flight), a batch at a time until none is left or the run's budget is spent. An
+   * on-sale leaves thousands of payment sheets opened and abandoned, each pending until its hold
+   * ends and asked about again every 30 s. Asked one at a time (~100 ms a query, 50 a run every
+   * 5 s: 10 a second), a paid order whose notification was lost waited behind them for minutes.
+   */
   async checkPending(now: Date, afterMs: number): Promise<number> {
     let applied = 0;
-    const ids = await paymentsToCheck(
-      this.d.db,
-      new Date(now.getTime() - afterMs),
-      new Date(now.getTime() - 30_000),
-      50,
-    );
-    for (const id of ids) {
-      const order = (await orders.byId(this.d.db, id))!;
+    const started = performance.now();
+    for (;;) {
+      const due = await paymentsToCheck(
+        this.d.db,
+        new Date(now.getTime() - afterMs),
+        new Date(now.getTime() - 30_000),
+        CHECK_BATCH,
+      );
+      applied += await this.checkPayments(due, now);
+      // Every order asked about is marked, so the next batch holds others.
+      if (due.length < CHECK_BATCH || performance.now() - started > CHECK_RUN_BUDGET_MS) return applied;
+    }
+  }
+
+  /** One batch of checkPending: each order's trade asked about, a paid one applied; all marked. */
+  private async checkPayments(due: { id: string; orderNo: string }[], now: Date): Promise<number> {
+    let applied = 0;
+    await eachLimited(due, CHECK_PARALLEL, async ({ orderNo }) => {
       try {
-        const tx = await this.d.pay.query(order.orderNo);
+        const tx = await this.d.pay.query(orderNo);
         if (tx?.trade_state === 'SUCCESS' && (await this.applyTransaction(tx, now)) === 'applied') applied++;
       } catch (err) {
-        this.d.log.warn({ err, orderNo: order.orderNo }, 'payment query failed');
+        this.d.log.warn({ err, orderNo }, 'payment query failed');
       }
-      await markChecked(this.d.db, id, now);
-    }
+    });
+    await markChecked(
+      this.d.db,
+      due.map((o) => o.id),
+      now,
+    );
     return applied;
   }
 }
