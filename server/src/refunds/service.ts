@@ -1,5 +1,6 @@
 import { inTransaction, type Conn } from '../db/pool';
 import { appError } from '../errors';
+import { eachLimited } from '../each-limited';
 import { exchangeOriginalNo, orders, releaseAttendeeClaims, releaseItemClaims } from '../orders/repo';
 import { ORDER_STATUS, type OrderRecord } from '../orders/types';
 import { enqueue } from '../outbox/repo';
@@ -43,7 +44,9 @@ import { move, ORDER_LIFECYCLE, REFUND_LIFECYCLE, TICKET_LIFECYCLE, tryMove } fr
  * consumer (stable out_refund_no), and the outcome from WeChat's notification or a query.
  */
 /** Refunds of one state asked about per run of the refund check. */
-const REFUND_CHECK_PAGE = 50;
+const REFUND_CHECK_PAGE = 200;
+/** WeChat queries in flight at once in the refund check (as the payment check's). */
+const REFUND_CHECK_PARALLEL = 32;
 
 export class RefundService {
   /** Per non-final state, the last refund id the refund check asked WeChat about. */
@@ -394,7 +397,9 @@ export class RefundService {
    * (ABNORMAL), asked for their state a page of each per run. Each state is walked round robin:
    * once one page of ABNORMAL refunds (which stay so until an operator acts) came first in every
    * run, and a burst of them (a cancelled session's refunds meeting a card problem) kept later
-   * PROCESSING refunds from ever being asked about.
+   * PROCESSING refunds from ever being asked about. A page is asked about side by side
+   * (REFUND_CHECK_PARALLEL): one at a time, a cancelled session's thousands of refunds whose
+   * results were lost took minutes a page.
    */
   async checkProcessing(now: Date, olderThanMs: number, pageSize = REFUND_CHECK_PAGE): Promise<number> {
     const before = new Date(now.getTime() - olderThanMs);
@@ -409,10 +414,16 @@ export class RefundService {
       );
       // Round robin: the next check goes on after this page, and starts over after the last.
       this.checkedUpTo.set(status, page.length < pageSize ? '0' : page[page.length - 1]!.id);
-      for (const r of page) {
-        const wx = await this.d.pay.queryRefund(r.outRefundNo);
-        if (wx && (await this.applyResult(wx, now)) === 'applied') settled++;
-      }
+      // Side by side; one query that fails (WeChat busy, the breaker open) is asked again on
+      // the next lap and does not stop the others (it used to end the run, the page's rest unasked).
+      await eachLimited(page, REFUND_CHECK_PARALLEL, async (r) => {
+        try {
+          const wx = await this.d.pay.queryRefund(r.outRefundNo);
+          if (wx && (await this.applyResult(wx, now)) === 'applied') settled++;
+        } catch (err) {
+          this.d.log.warn({ err, outRefundNo: r.outRefundNo }, 'refund query failed; asked again next lap');
+        }
+      });
     }
     return settled;
   }
