@@ -1,4 +1,5 @@
 import { inTransaction, type Conn } from '../db/pool';
+import { eachLimited } from '../each-limited';
 import { AppError } from '../errors';
 import { enqueue } from '../outbox/repo';
 import { exchangedInFull } from '../exchanges/repo';
@@ -12,6 +13,13 @@ import type { SessionChangeDeps } from './deps';
 const REACH_BATCH = 500;
 /** Pending orders of a cancelled session cancelled per pass (each closes its WeChat order). */
 const PENDING_BATCH = 100;
+/**
+ * Of them, cancelled side by side: each waits on WeChat (~100 ms a close), so one at a time a
+ * show called off mid on-sale, with a hold's worth of pending orders, took a pass of ~10 s per
+ * 100. Eight, as the expiry job's one-by-one lanes: orders of one session free the same claim
+ * and quota rows, and a deadlock between two (rolled back) is only tried again on the next pass.
+ */
+const PENDING_PARALLEL = 8;
 /** Comp orders of a cancelled session voided per pass. */
 const COMP_BATCH = 100;
 
@@ -46,12 +54,13 @@ async function runCancel(
   await d.inventory.setOpen(c.sessionId, false);
   // Tickets issued since (orders paid while the cancellation ran) are held too.
   await repo.holdSessionTickets(d.db, c.sessionId);
-  for (const id of await repo.pendingOrderIds(d.db, c.sessionId, PENDING_BATCH)) {
+  const pending = await repo.pendingOrderIds(d.db, c.sessionId, PENDING_BATCH);
+  await eachLimited(pending, PENDING_PARALLEL, async (id) => {
     // 'paid': WeChat took the money after all; the order is reached and refunded below.
     await d
       .cancelPending(id, now)
       .catch((err: unknown) => d.log.warn({ err, orderId: id }, 'cancel pending'));
-  }
+  });
   await reach(d, c, repo.CHANGE_ORDER.TODO);
   const asked = await refundSome(d, c, now, budget);
   // After the money: a comp (no money) never holds up a fan's refund.
