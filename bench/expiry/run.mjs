@@ -31,7 +31,8 @@ import {
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 
 const { expireDueOrders } = dist('orders/expiry.js');
-const { dueForExpiry } = dist('orders/repo.js');
+const { dueForExpiry, orders: orderRows } = dist('orders/repo.js');
+const { paymentsToCheck, markChecked } = dist('payments/repo.js');
 
 const args = parseArgs(process.argv.slice(2));
 const smoke = args.smoke === true;
@@ -131,6 +132,60 @@ async function startPayments(deps, wechatPid) {
   };
 }
 
+/** How long each round of the payment check runs (--paying). */
+const CHECK_WINDOW_MS = 10_000;
+
+/**
+ * The payment check as it was until 2026-12-06 (payments/service.ts checkPending): 50 due orders
+ * a run, each read, asked about at WeChat and marked, one at a time. Answers how many it asked.
+ */
+async function checkOneByOne(deps, now, afterMs) {
+  const due = await paymentsToCheck(deps.db, new Date(now - afterMs), new Date(now - 30_000), 50);
+  for (const { id } of due) {
+    const order = await orderRows.byId(deps.db, id);
+    try {
+      const tx = await deps.pay.query(order.orderNo);
+      if (tx?.trade_state === 'SUCCESS') await deps.payments.applyTransaction(tx, new Date(now));
+    } catch {
+      /* logged by the old check; asked again later */
+    }
+    await markChecked(deps.db, [id], new Date(now));
+  }
+  return due.length;
+}
+
+/**
+ * The payment check (missing notifications) over every pending order, whose payments all
+ * started: rounds of CHECK_WINDOW_MS, alternated, by the check as it runs now (one run: every due
+ * order, side by side, within its own budget) and as it was. Orders asked about a second.
+ */
+async function paymentChecks(deps, pids) {
+  const rounds = [];
+  for (const mode of ['one_by_one', 'batch', 'batch', 'one_by_one']) {
+    await deps.db.query('UPDATE orders SET pay_checked_at = NULL');
+    const now = Date.now() + 120_000;
+    const meter = cpuMeter(pids);
+    const t0 = performance.now();
+    if (mode === 'batch') await deps.payments.checkPending(new Date(now), 60_000);
+    else while (performance.now() - t0 < CHECK_WINDOW_MS && (await checkOneByOne(deps, now, 60_000)) > 0);
+    const s = (performance.now() - t0) / 1000;
+    const cpu = meter();
+    const [[row]] = await deps.db.query('SELECT COUNT(*) AS n FROM orders WHERE pay_checked_at IS NOT NULL');
+    const asked = Number(row.n);
+    rounds.push({
+      mode,
+      asked,
+      per_s: Math.round(asked / s),
+      cpu_us_per_query: Object.fromEntries(Object.entries(cpu).map(([p, us]) => [p, Math.round(us / asked)])),
+    });
+  }
+  const mean = (mode) => {
+    const rs = rounds.filter((r) => r.mode === mode);
+    return Math.round(rs.reduce((a, r) => a + r.per_s, 0) / rs.length);
+  };
+  return { batch_per_s: mean('batch'), one_by_one_per_s: mean('one_by_one'), rounds };
+}
+
 /** One round: the orders due at `now` expired by `mode`, with what it cost. */
 async function round(d, mode, now, pids) {
   const meter = cpuMeter(pids);
@@ -189,6 +244,7 @@ runMain(async () => {
       redis: pidOf('redis-server'),
       ...(wechat && { wechat: wechat.sim.child.pid }),
     };
+    const checks = wechat ? await paymentChecks(bench.deps, pids) : undefined;
     const rounds = [];
     for (const [k, mode] of ROUNDS.entries())
       rounds.push(await round(d, mode, new Date(base + k * 60_000 + 1), pids));
@@ -200,7 +256,7 @@ runMain(async () => {
     const result = {
       scenario: 'expiry',
       payment_started: PAYING,
-      ...(PAYING && { wechat_ms: WECHAT_MS, prepay }),
+      ...(PAYING && { wechat_ms: WECHAT_MS, prepay, payment_check: checks }),
       orders: PER_ROUND * ROUNDS.length,
       per_round: PER_ROUND,
       batch_per_s: mean('batch'),
