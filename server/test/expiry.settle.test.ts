@@ -3,8 +3,8 @@ import { ORDER_STATUS } from '../src/lifecycle/statuses';
 import { expireDueOrders } from '../src/orders/expiry';
 import { audit } from './helpers/auditor';
 import { createSession } from './helpers/fixtures';
-import { countingProxy, type CountingProxy } from './helpers/counting-proxy';
-import { createPayEnv, freePort, prepaidOrders, type PayEnv } from './helpers/pay-env';
+import { payEnvBehindProxy, type CountingProxy } from './helpers/counting-proxy';
+import { prepaidOrders, type PayEnv } from './helpers/pay-env';
 
 /**
  * The due orders whose payment started (the fan opened the payment sheet and walked away) are
@@ -19,16 +19,9 @@ import { createPayEnv, freePort, prepaidOrders, type PayEnv } from './helpers/pa
  */
 let p: PayEnv;
 let proxy: CountingProxy;
-beforeAll(async () => {
-  const port = await freePort();
-  proxy = await countingProxy(port);
-  p = await createPayEnv({ env: { WECHAT_PAY_API_BASE: `http://127.0.0.1:${port}` } });
-  proxy.target = new URL(p.sim.url);
-});
-afterAll(async () => {
-  await p.close();
-  await proxy.close();
-});
+let close: () => Promise<void>;
+beforeAll(async () => ({ p, proxy, close } = await payEnvBehindProxy()));
+afterAll(() => close());
 
 const expiryDeps = () => ({
   db: p.deps.db,

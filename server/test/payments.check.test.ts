@@ -1,7 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
-import { countingProxy, type CountingProxy } from './helpers/counting-proxy';
+import { payEnvBehindProxy, type CountingProxy } from './helpers/counting-proxy';
 import { createSession } from './helpers/fixtures';
-import { createPayEnv, freePort, prepaidOrders, type PayEnv } from './helpers/pay-env';
+import { prepaidOrders, type PayEnv } from './helpers/pay-env';
 
 /**
  * The payment check (missing notifications: ask WeChat about payments started a while ago) in
@@ -14,16 +14,9 @@ import { createPayEnv, freePort, prepaidOrders, type PayEnv } from './helpers/pa
  */
 let p: PayEnv;
 let proxy: CountingProxy;
-beforeAll(async () => {
-  const port = await freePort();
-  proxy = await countingProxy(port);
-  p = await createPayEnv({ env: { WECHAT_PAY_API_BASE: `http://127.0.0.1:${port}` } });
-  proxy.target = new URL(p.sim.url);
-});
-afterAll(async () => {
-  await p.close();
-  await proxy.close();
-});
+let close: () => Promise<void>;
+beforeAll(async () => ({ p, proxy, close } = await payEnvBehindProxy()));
+afterAll(() => close());
 
 it('one run asks about every due payment side by side, and finds the paid ones behind the abandoned', async () => {
   const s = await createSession(p.deps, { seats: 70 });

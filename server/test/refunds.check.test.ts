@@ -1,9 +1,9 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import { REFUND_STATUS } from '../src/lifecycle/statuses';
 import { issueTickets } from '../src/tickets/service';
-import { countingProxy, type CountingProxy } from './helpers/counting-proxy';
+import { payEnvBehindProxy, type CountingProxy } from './helpers/counting-proxy';
 import { createSession } from './helpers/fixtures';
-import { createPayEnv, FREE_REFUNDS, freePort, paidOrder, type PayEnv } from './helpers/pay-env';
+import { FREE_REFUNDS, paidOrder, type PayEnv } from './helpers/pay-env';
 import { adminRefund } from './helpers/refund-steps';
 
 /**
@@ -14,16 +14,9 @@ import { adminRefund } from './helpers/refund-steps';
  */
 let p: PayEnv;
 let proxy: CountingProxy;
-beforeAll(async () => {
-  const port = await freePort();
-  proxy = await countingProxy(port);
-  p = await createPayEnv({ consumers: false, env: { WECHAT_PAY_API_BASE: `http://127.0.0.1:${port}` } });
-  proxy.target = new URL(p.sim.url);
-});
-afterAll(async () => {
-  await p.close();
-  await proxy.close();
-});
+let close: () => Promise<void>;
+beforeAll(async () => ({ p, proxy, close } = await payEnvBehindProxy({ consumers: false })));
+afterAll(() => close());
 
 const statuses = async (ids: string[]) =>
   (await p.deps.db.query<RowDataPacket[]>('SELECT status FROM refunds WHERE id IN (?)', [ids]))[0].map(

@@ -3,9 +3,9 @@ import type { Actor } from '../src/http/admin/http';
 import { ORDER_STATUS } from '../src/lifecycle/statuses';
 import { sessionChangesOf } from '../src/wiring';
 import { audit } from './helpers/auditor';
-import { countingProxy, type CountingProxy } from './helpers/counting-proxy';
+import { payEnvBehindProxy, type CountingProxy } from './helpers/counting-proxy';
 import { createSession } from './helpers/fixtures';
-import { createPayEnv, FREE_REFUNDS, freePort, prepaidOrders, type PayEnv } from './helpers/pay-env';
+import { FREE_REFUNDS, prepaidOrders, type PayEnv } from './helpers/pay-env';
 
 /**
  * A show called off mid on-sale: its pending orders, each with a payment sheet open at WeChat,
@@ -15,16 +15,9 @@ import { createPayEnv, FREE_REFUNDS, freePort, prepaidOrders, type PayEnv } from
  */
 let p: PayEnv;
 let proxy: CountingProxy;
-beforeAll(async () => {
-  const port = await freePort();
-  proxy = await countingProxy(port);
-  p = await createPayEnv({ env: { WECHAT_PAY_API_BASE: `http://127.0.0.1:${port}` } });
-  proxy.target = new URL(p.sim.url);
-});
-afterAll(async () => {
-  await p.close();
-  await proxy.close();
-});
+let close: () => Promise<void>;
+beforeAll(async () => ({ p, proxy, close } = await payEnvBehindProxy()));
+afterAll(() => close());
 
 const who: Actor = { adminId: null as unknown as string, username: 'test-organiser', ip: '' };
 

@@ -1,4 +1,5 @@
 import { createServer, request, type Server } from 'node:http';
+import { createPayEnv, freePort, type PayEnv, type PayEnvOptions } from './pay-env';
 
 /** An HTTP proxy a test puts between the server and the WeChat simulator (real HTTP both ways). */
 export interface CountingProxy {
@@ -36,4 +37,19 @@ export async function countingProxy(port: number): Promise<CountingProxy> {
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   });
+}
+
+/** A PayEnv whose WeChat Pay calls go through a counting proxy (`proxy`); `close` stops both. */
+export async function payEnvBehindProxy(
+  o: PayEnvOptions = {},
+): Promise<{ p: PayEnv; proxy: CountingProxy; close(): Promise<void> }> {
+  const port = await freePort();
+  const proxy = await countingProxy(port);
+  const p = await createPayEnv({ ...o, env: { ...o.env, WECHAT_PAY_API_BASE: `http://127.0.0.1:${port}` } });
+  proxy.target = new URL(p.sim.url);
+  const close = async () => {
+    await p.close();
+    await proxy.close();
+  };
+  return { p, proxy, close };
 }
