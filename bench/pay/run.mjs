@@ -1,5 +1,8 @@
 // Pay -> ticket benchmark (npm run bench -- --scenario pay [--orders 2000 --concurrency 32]):
-// N pending orders are placed through the real API, then WeChat Pay v3 notifications for them
+// N pending orders are placed through the real API, each fan starts its payment through the real
+// POST /api/v1/orders/:no/pay (the server's JSAPI prepay at the WeChat simulator, as a fan's
+// payment sheet does; measured as `prepay`: prepays/s, p50/p99 and the CPU µs of one), then
+// WeChat Pay v3 notifications for them
 // (encrypted and signed as WeChat does, with the simulator's test keys) are sent to the real
 // notify endpoint; the server's outbox relay, RabbitMQ and the ticket consumer do the rest.
 // Measured: notifications/s accepted, notify -> ticket p50/p99 (ticket first seen in MySQL,
@@ -103,10 +106,45 @@ async function placeOrders(url, session, tokens) {
       body: JSON.stringify({ sessionId: session.id, seatIds: [session.seatIds[i]] }),
     });
     const b = await res.json();
-    if (res.status === 201) orders.push({ orderNo: b.orderNo, amountFen: b.amountFen });
+    if (res.status === 201) orders.push({ orderNo: b.orderNo, amountFen: b.amountFen, token });
     else refused[b.error?.code ?? res.status] = (refused[b.error?.code ?? res.status] ?? 0) + 1;
   });
   return { orders, refused };
+}
+
+/**
+ * Each fan's payment started as the mini-program starts it (CONCURRENCY at a time): the server
+ * signs a JSAPI prepay, sends it to WeChat (the simulator, in this process: its CPU is not the
+ * server's) and signs the wx.requestPayment parameters. What one costs the server, MySQL and Redis.
+ */
+async function startPayments(url, orders, pids) {
+  const statuses = {};
+  const lat = [];
+  const meter = cpuMeter(pids);
+  const t0 = performance.now();
+  await pool(orders, CONCURRENCY, async (o) => {
+    const sent = performance.now();
+    const res = await fetch(`${url}/api/v1/orders/${o.orderNo}/pay`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${o.token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    await res.arrayBuffer();
+    lat.push(performance.now() - sent);
+    statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+  });
+  const s = (performance.now() - t0) / 1000;
+  const cpu = meter();
+  lat.sort((a, b) => a - b);
+  return {
+    statuses,
+    per_s: Math.round(orders.length / s),
+    p50_ms: Math.round(percentile(lat, 50)),
+    p99_ms: Math.round(percentile(lat, 99)),
+    cpu_us_per_prepay: Object.fromEntries(
+      Object.entries(cpu).map(([k, v]) => [k, Math.round(v / orders.length)]),
+    ),
+  };
 }
 
 /**
@@ -225,15 +263,19 @@ async function main() {
     const server = await bench.startServer();
     const { orders, refused } = await placeOrders(bench.url, session, tokens);
     console.log(`pending orders: ${orders.length} (refused: ${JSON.stringify(refused)})`);
+    const pids = {
+      server: server.child.pid,
+      mysqld: pidOf('mariadbd') ?? pidOf('mysqld'),
+      redis: pidOf('redis-server'),
+    };
+    const prepay = await startPayments(bench.url, orders, pids);
+    if (prepay.statuses[200] !== orders.length)
+      throw new Error(`prepays: ${JSON.stringify(prepay.statuses)}`);
     const notes = orders.map((o, i) => ({ order: o, ...notification(o, i) }));
     // From the first notification until the last notice settled: the server's, MySQL's and
     // Redis's CPU per paid order (MySQL's includes this bench's polls, one query per 50 ms, each
     // ~3 ms of MySQL's CPU at 2,000 tickets: about 45 µs per paid order in a 2,000-order run).
-    const meter = cpuMeter({
-      server: server.child.pid,
-      mysqld: pidOf('mariadbd') ?? pidOf('mysqld'),
-      redis: pidOf('redis-server'),
-    });
+    const meter = cpuMeter(pids);
     const before = await mysqlCounters(bench.deps.db);
     const t0 = performance.now();
     const sentAt = new Map();
@@ -273,6 +315,8 @@ async function main() {
         Math.round(((after.commits - before.commits) / Math.max(1, seen.size)) * 100) / 100,
       hello_rps: Math.round(hello),
       ratio: Math.round((notifyPerS / hello) * 1000) / 1000,
+      prepay,
+      prepay_ratio: Math.round((prepay.per_s / hello) * 1000) / 1000,
       concurrency: CONCURRENCY,
       poll_granularity_ms: 50,
     };
