@@ -130,8 +130,3 @@ export async function markChecked(db: Db, orderIds: readonly string[], now: Date
   if (orderIds.length === 0) return;
   await db.query('UPDATE orders SET pay_checked_at = ? WHERE id IN (?)', [now, orderIds]);
 }
-
-export async function openidOf(db: Db, userId: string): Promise<string | undefined> {
-  const [rows] = await db.query<Rows<{ openid: string }>>('SELECT openid FROM users WHERE id = ?', [userId]);
-  return rows[0]?.openid;
-}

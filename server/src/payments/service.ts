@@ -13,7 +13,7 @@ import { WechatBusyError, wechatBusy } from '../wechat/breaker';
 import { eachLimited } from '../each-limited';
 import { NotifiedPayments } from './batch';
 import { CURRENCY, markPaid, paymentRow, suspicion, type ApplyResult } from './receipt';
-import { insertPayment, markChecked, openidOf, paymentsToCheck, setPrepay } from './repo';
+import { insertPayment, markChecked, paymentsToCheck, setPrepay } from './repo';
 
 /** WeChat queries in flight at once when missing notifications are looked for (checkPending). */
 const CHECK_PARALLEL = 32;
@@ -62,7 +62,8 @@ export class PaymentService {
 
   /** JSAPI prepay for the owner's pending order; WeChat refuses money after our hold expires. */
   async prepay(userId: string, orderNo: string, now: Date, description: string): Promise<PayResponse> {
-    const order = await orders.byNo(this.d.db, orderNo);
+    const found = await orders.withBuyerOpenid(this.d.db, orderNo);
+    const order = found?.order;
     if (!order || order.userId !== userId) throw appError('NOT_FOUND', undefined, '订单不存在');
     if (order.status === ORDER_STATUS.CANCELLED)
       throw appError(
@@ -72,7 +73,7 @@ export class PaymentService {
       );
     if (order.status !== ORDER_STATUS.PENDING) throw appError('ORDER_STATE_INVALID', undefined, '订单已支付');
     if (order.expireAt.getTime() <= now.getTime()) throw appError('ORDER_EXPIRED');
-    const openid = await openidOf(this.d.db, userId);
+    const openid = found.openid;
     if (!openid) throw appError('FORBIDDEN', undefined, '请先使用微信登录');
     let answer: Omit<PayResponse, 'cashierUrl'>;
     try {
