@@ -1,6 +1,5 @@
 import { inTransaction, type Conn } from '../db/pool';
 import { appError } from '../errors';
-import { eachLimited } from '../each-limited';
 import { exchangeOriginalNo, orders, releaseAttendeeClaims, releaseItemClaims } from '../orders/repo';
 import { ORDER_STATUS, type OrderRecord } from '../orders/types';
 import { enqueue } from '../outbox/repo';
@@ -14,11 +13,11 @@ import {
   REFUND_STATUS,
   resolveRefundCase,
   type RefundCaseReason,
-  refundsToCheck,
   type PaymentRefundKind,
   type RefundKind,
   type RefundRecord,
 } from './repo';
+import { RefundCheck } from './check';
 import { buyerFee as feeUnderTiers, refuseIfTransferred } from './guards';
 import type { PaidMoney, RefundActor, RefundDeps } from './types';
 import { outRefundNo, PAYMENT_REFUND, resendDelayMs, RESEND_CASE_AFTER } from './naming';
@@ -43,16 +42,12 @@ import { move, ORDER_LIFECYCLE, REFUND_LIFECYCLE, TICKET_LIFECYCLE, tryMove } fr
  * a refunds row and an outbox message in the caller's transaction, the WeChat call by a
  * consumer (stable out_refund_no), and the outcome from WeChat's notification or a query.
  */
-/** Refunds of one state asked about per run of the refund check. */
-const REFUND_CHECK_PAGE = 200;
-/** WeChat queries in flight at once in the refund check (as the payment check's). */
-const REFUND_CHECK_PARALLEL = 32;
-
 export class RefundService {
-  /** Per non-final state, the last refund id the refund check asked WeChat about. */
-  private readonly checkedUpTo = new Map<number, string>();
+  private readonly check: RefundCheck;
 
-  constructor(private readonly d: RefundDeps) {}
+  constructor(private readonly d: RefundDeps) {
+    this.check = new RefundCheck(d, (wx, now) => this.applyResult(wx, now));
+  }
 
   /**
    * The one path for refunding an order: buyer (with the show's fee) or admin (full). ticketIds
@@ -392,39 +387,8 @@ export class RefundService {
       await inTransaction(this.d.db, (conn) => this.handOver(conn, refund, 'stuck', now));
   }
 
-  /**
-   * Refunds WeChat accepted but never reported on (PROCESSING), and those with an operator
-   * (ABNORMAL), asked for their state a page of each per run. Each state is walked round robin:
-   * once one page of ABNORMAL refunds (which stay so until an operator acts) came first in every
-   * run, and a burst of them (a cancelled session's refunds meeting a card problem) kept later
-   * PROCESSING refunds from ever being asked about. A page is asked about side by side
-   * (REFUND_CHECK_PARALLEL): one at a time, a cancelled session's thousands of refunds whose
-   * results were lost took minutes a page.
-   */
-  async checkProcessing(now: Date, olderThanMs: number, pageSize = REFUND_CHECK_PAGE): Promise<number> {
-    const before = new Date(now.getTime() - olderThanMs);
-    let settled = 0;
-    for (const status of [REFUND_STATUS.PROCESSING, REFUND_STATUS.ABNORMAL]) {
-      const page = await refundsToCheck(
-        this.d.db,
-        status,
-        before,
-        this.checkedUpTo.get(status) ?? '0',
-        pageSize,
-      );
-      // Round robin: the next check goes on after this page, and starts over after the last.
-      this.checkedUpTo.set(status, page.length < pageSize ? '0' : page[page.length - 1]!.id);
-      // Side by side; one query that fails (WeChat busy, the breaker open) is asked again on
-      // the next lap and does not stop the others (it used to end the run, the page's rest unasked).
-      await eachLimited(page, REFUND_CHECK_PARALLEL, async (r) => {
-        try {
-          const wx = await this.d.pay.queryRefund(r.outRefundNo);
-          if (wx && (await this.applyResult(wx, now)) === 'applied') settled++;
-        } catch (err) {
-          this.d.log.warn({ err, outRefundNo: r.outRefundNo }, 'refund query failed; asked again next lap');
-        }
-      });
-    }
-    return settled;
+  /** Refunds WeChat accepted but never reported on, and those with an operator (refunds/check.ts). */
+  checkProcessing(now: Date, olderThanMs: number, pageSize?: number): Promise<number> {
+    return this.check.run(now, olderThanMs, pageSize);
   }
 }
