@@ -437,3 +437,16 @@ export function postOrders({ url, connections, tokens, bodies, keyTag, onRespons
     ],
   });
 }
+
+/** Runs fn over items with at most `n` in flight. */
+export async function pool(items, n, fn) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i], i);
+      }
+    }),
+  );
+}

@@ -22,6 +22,7 @@ import {
   openBench,
   parseArgs,
   pidOf,
+  pool,
   postOrders,
   report,
   root,
@@ -116,12 +117,7 @@ async function startPayments(deps, wechatPid) {
   const [rows] = await deps.db.query('SELECT user_id, order_no FROM orders WHERE status = 1');
   const meter = cpuMeter({ job: process.pid, wechat: wechatPid });
   const t0 = performance.now();
-  let next = 0;
-  const lane = async () => {
-    for (let r; (r = rows[next++]);)
-      await deps.payments.prepay(String(r.user_id), r.order_no, new Date(), '演出门票');
-  };
-  await Promise.all(Array.from({ length: 50 }, lane));
+  await pool(rows, 50, (r) => deps.payments.prepay(String(r.user_id), r.order_no, new Date(), '演出门票'));
   const cpu = meter();
   return {
     started: rows.length,

@@ -15,7 +15,17 @@
 import { createCipheriv, createSign, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { cpuMeter, helloCeiling, openBench, parseArgs, percentile, pidOf, root, report } from '../lib.mjs';
+import {
+  cpuMeter,
+  helloCeiling,
+  openBench,
+  parseArgs,
+  percentile,
+  pidOf,
+  pool,
+  root,
+  report,
+} from '../lib.mjs';
 import { createRequire } from 'node:module';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 
@@ -29,19 +39,6 @@ const deadline = () => performance.now() + TICKET_TIMEOUT_MS;
 const KEYS = path.join(root, 'wechat-sim/test-keys');
 const sim = JSON.parse(readFileSync(path.join(KEYS, 'config.json'), 'utf8'));
 const signingKey = readFileSync(path.join(KEYS, 'pub_key_private.pem'));
-
-/** Runs fn over items with at most `n` in flight. */
-async function pool(items, n, fn) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: n }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        await fn(items[i], i);
-      }
-    }),
-  );
-}
 
 /** A TRANSACTION.SUCCESS notification as WeChat Pay v3 sends it: AES-256-GCM resource, RSA signature. */
 function notification(order, i) {
