@@ -1,16 +1,24 @@
 import type { KeyObject } from 'node:crypto';
 import { request } from 'undici';
-import type { Output } from 'wechatpay-node-v3/dist/lib/interface-v2';
-import type { IPayRequest } from 'wechatpay-node-v3/dist/lib/pay-request.interface';
+import type { PaySigner } from './pay-signer';
 import { verifyWechatSignature } from './signature';
 
-const WECHATPAY_ORIGIN = 'https://api.mch.weixin.qq.com';
+/** An answer of WeChat Pay: `data` (the parsed JSON, or a bill's bytes) on 2xx, else `error`. */
+export interface PayAnswer {
+  status: number;
+  data?: unknown;
+  /** The answer's text (WeChat's JSON error), or why there was no verified answer. */
+  error?: string;
+}
+
+/** Bill files are the one answer WeChat does not sign: their SHA1 is checked instead. */
+const BILL_FILE_PATH = '/v3/billdownload/file';
 
 /**
- * The HTTP layer under wechatpay-node-v3 (its supported hook, `pay.createHttp`). It sends the
- * exact body string the SDK signed to our configured base URL (only path and query are signed,
- * so rebasing keeps the Authorization valid), and it verifies WeChat's response signature,
- * which the SDK never does. Results keep the SDK's shapes: {status, data} or {status, error}.
+ * WeChat Pay v3 over HTTP: each request signed (PaySigner) for the exact path, query and body it
+ * sends to the configured base URL, and each answer's signature verified against the trusted
+ * keys before anything in it is read. Status 0: no answer (network); 599: an answer whose
+ * signature did not verify.
  *
  * Sent with undici's `request`, not `fetch` (the same library under Node's fetch): fetch's WHATWG
  * streams, Headers and per-call AbortSignal were a fifth of a prepay's CPU in the server's
@@ -18,39 +26,37 @@ const WECHATPAY_ORIGIN = 'https://api.mch.weixin.qq.com';
  * answer's headers and, after them, for each chunk of its body (the breaker's own timeout,
  * wechat/breaker.ts, bounds the whole call).
  */
-export class VerifiedPayHttp implements IPayRequest {
+export class PayHttp {
   constructor(
     private readonly baseUrl: string,
+    private readonly signer: PaySigner,
     private readonly trusted: Map<string, KeyObject>,
     private readonly now: () => number,
     private readonly timeoutMs = 10_000,
   ) {}
 
-  post(url: string, params: Record<string, unknown>, headers: Record<string, string>): Promise<Output> {
-    return this.send('POST', url, headers, JSON.stringify(params));
+  post(pathAndQuery: string, params: object): Promise<PayAnswer> {
+    return this.send('POST', pathAndQuery, JSON.stringify(params));
   }
 
-  get(url: string, headers: Record<string, string>): Promise<Output> {
-    return this.send('GET', url, headers);
+  get(pathAndQuery: string): Promise<PayAnswer> {
+    return this.send('GET', pathAndQuery, '');
   }
 
-  upload(): Promise<Output> {
-    return Promise.reject(new Error('uploads are not used'));
-  }
-
-  private async send(
-    method: string,
-    url: string,
-    headers: Record<string, string>,
-    body?: string,
-  ): Promise<Output> {
-    const target = url.startsWith(WECHATPAY_ORIGIN) ? this.baseUrl + url.slice(WECHATPAY_ORIGIN.length) : url;
+  private async send(method: 'GET' | 'POST', pathAndQuery: string, body: string): Promise<PayAnswer> {
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'Accept-Encoding': 'identity',
+      'User-Agent': 'showtix',
+      Authorization: await this.signer.authorization(method, pathAndQuery, body),
+    };
+    if (method === 'POST') headers['Content-Type'] = 'application/json';
     let res: Awaited<ReturnType<typeof request>>;
     try {
-      res = await request(target, {
-        method: method as 'GET' | 'POST',
-        headers: { ...headers, 'Accept-Encoding': 'identity' },
-        body,
+      res = await request(this.baseUrl + pathAndQuery, {
+        method,
+        headers,
+        body: method === 'POST' ? body : undefined,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
@@ -59,9 +65,8 @@ export class VerifiedPayHttp implements IPayRequest {
     }
     const status = res.statusCode;
     const ok = status >= 200 && status < 300;
-    // Bill files are not signed: the caller checks the SHA1 of their exact bytes (a BOM
-    // included) against the signed hash_value.
-    if (new URL(target).pathname === '/v3/billdownload/file') {
+    if (pathAndQuery.split('?')[0] === BILL_FILE_PATH) {
+      // Its exact bytes (a BOM included): the caller checks their SHA1 against the signed hash_value.
       const bytes = Buffer.from(await res.body.arrayBuffer());
       return ok ? { status, data: bytes } : { status, error: bytes.toString('utf8') };
     }
@@ -81,9 +86,8 @@ export class VerifiedPayHttp implements IPayRequest {
       this.trusted,
       this.now(),
     );
-    if (verdict !== 'ok')
-      return { status: 599, error: `response signature ${verdict}`, errRaw: { status, text } };
+    if (verdict !== 'ok') return { status: 599, error: `response signature ${verdict}` };
     if (ok) return { status, data: text === '' ? {} : JSON.parse(text) };
-    return { status, error: text, errRaw: { status, text } };
+    return { status, error: text };
   }
 }

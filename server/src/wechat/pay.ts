@@ -1,10 +1,9 @@
 import { createHash, createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { PayParams, PayResponse } from '@showtix/shared-types';
-import Pay from 'wechatpay-node-v3';
-import type { Output } from 'wechatpay-node-v3/dist/lib/interface-v2';
+import type { PayResponse } from '@showtix/shared-types';
 import type { WechatConfig } from '../config/wechat';
-import { VerifiedPayHttp } from './pay-http';
+import { PayHttp, type PayAnswer } from './pay-http';
+import { PaySigner } from './pay-signer';
 import type { WechatBreaker } from './breaker';
 import { WechatPayError } from './pay-error';
 
@@ -31,7 +30,7 @@ export interface WxRefund {
 
 export { WechatPayError };
 
-function fail(r: Output): never {
+function fail(r: PayAnswer): never {
   let code = 'UNKNOWN';
   let message = String(r.error ?? '');
   try {
@@ -50,24 +49,26 @@ export function beijingTime(d: Date): string {
 }
 
 /**
- * The merchant's private key parsed once. The SDK signs every request, and every prepay's
- * wx.requestPayment parameters, with `crypto.createSign().sign(privateKey)`; given the PEM file's
- * bytes, Node parsed the PEM again at each signature: 0.86 ms a signature on this project's
- * 2-core VM, 0.26 ms with a parsed key (bench/expiry --paying spent a quarter of the job's CPU
- * there). The SDK's type says Buffer, but it only hands the key to node:crypto (sign and
- * privateDecrypt), which takes a KeyObject as well.
+ * The merchant's private key, parsed once: given the PEM file's bytes, node:crypto parses the PEM
+ * again at each signature (0.86 ms a signature on this project's 2-core VM, 0.26 ms with a parsed
+ * key; bench/expiry --paying spent a quarter of the job's CPU there).
  */
-export function merchantKey(path: string): Buffer {
-  return createPrivateKey(readFileSync(path)) as unknown as Buffer;
+export function merchantKey(path: string): KeyObject {
+  return createPrivateKey(readFileSync(path));
 }
 
+/** One path segment or query value, escaped (order and refund numbers are plain, but say so). */
+const segment = encodeURIComponent;
+
 /**
- * wechatpay-node-v3 wrapped: requests signed by the SDK, sent and verified by VerifiedPayHttp,
- * errors thrown as WechatPayError instead of returned. Every call goes through the breaker when
+ * WeChat Pay v3, the calls the server makes: each signed (PaySigner) and sent with its answer
+ * verified (PayHttp), errors thrown as WechatPayError. Every call goes through the breaker when
  * one is given (wechat/breaker.ts), so a slow or failing WeChat is refused fast for everyone.
+ * The paths and bodies are WeChat's documented ones (wechat-sim serves the same).
  */
 export class WechatPay {
-  private readonly pay: Pay;
+  private readonly signer: PaySigner;
+  private readonly http: PayHttp;
 
   constructor(
     private readonly c: WechatConfig,
@@ -76,21 +77,16 @@ export class WechatPay {
     private readonly breaker?: WechatBreaker,
     timeoutMs?: number,
   ) {
-    this.pay = new Pay({
-      appid: c.appid,
-      mchid: c.mchid,
-      serial_no: c.merchantSerial, // passed explicitly: the SDK would derive a lower-case serial
-      publicKey: readFileSync(c.merchantCertPath),
-      privateKey: merchantKey(c.merchantKeyPath),
-      key: c.apiV3Key,
-    });
-    this.pay.createHttp(new VerifiedPayHttp(c.payApiBase, trusted, now, timeoutMs));
+    const key = merchantKey(c.merchantKeyPath);
+    this.signer = new PaySigner({ mchid: c.mchid, serial: c.merchantSerial, key, now });
+    this.http = new PayHttp(c.payApiBase, this.signer, trusted, now, timeoutMs);
   }
 
   private guard<T>(call: () => Promise<T>): Promise<T> {
     return this.breaker ? this.breaker.run(call) : call();
   }
 
+  /** A JSAPI prepay, and the signed wx.requestPayment parameters the mini-program pays with. */
   async prepay(o: {
     orderNo: string;
     description: string;
@@ -99,7 +95,9 @@ export class WechatPay {
     openid: string;
   }): Promise<Omit<PayResponse, 'cashierUrl'>> {
     return this.guard(async () => {
-      const r = await this.pay.transactions_jsapi({
+      const r = await this.http.post('/v3/pay/transactions/jsapi', {
+        appid: this.c.appid,
+        mchid: this.c.mchid,
         description: o.description.slice(0, 127),
         out_trade_no: o.orderNo,
         time_expire: beijingTime(o.expireAt),
@@ -107,25 +105,17 @@ export class WechatPay {
         amount: { total: o.amountFen, currency: 'CNY' },
         payer: { openid: o.openid },
       });
-      if (r.status !== 200) fail(r);
-      // The SDK replaces the answer by the wx.requestPayment parameters; prepay_id is in `package`.
-      const d = r.data as PayParams;
-      return {
-        prepayId: d.package.replace(/^prepay_id=/, ''),
-        payParams: {
-          timeStamp: d.timeStamp,
-          nonceStr: d.nonceStr,
-          package: d.package,
-          signType: d.signType,
-          paySign: d.paySign,
-        },
-      };
+      const prepayId = (r.data as { prepay_id?: unknown } | undefined)?.prepay_id;
+      if (r.status !== 200 || typeof prepayId !== 'string' || !prepayId) fail(r);
+      return { prepayId, payParams: await this.signer.payParams(this.c.appid, prepayId) };
     });
   }
 
   async query(orderNo: string): Promise<WxTransaction | undefined> {
     return this.guard(async () => {
-      const r = await this.pay.query({ out_trade_no: orderNo });
+      const r = await this.http.get(
+        `/v3/pay/transactions/out-trade-no/${segment(orderNo)}?mchid=${segment(this.c.mchid)}`,
+      );
       if (r.status === 200) return r.data as WxTransaction;
       if (r.status === 404) return undefined;
       fail(r);
@@ -135,7 +125,9 @@ export class WechatPay {
   /** 'paid' when WeChat answers ORDERPAID: the order was paid and must be honoured. */
   async close(orderNo: string): Promise<'closed' | 'paid'> {
     return this.guard(async () => {
-      const r = await this.pay.close(orderNo);
+      const r = await this.http.post(`/v3/pay/transactions/out-trade-no/${segment(orderNo)}/close`, {
+        mchid: this.c.mchid,
+      });
       if (r.status === 204 || r.status === 200) return 'closed';
       if (r.status === 400 && String(r.error).includes('ORDERPAID')) return 'paid';
       fail(r);
@@ -152,15 +144,15 @@ export class WechatPay {
     reason: string;
   }): Promise<WxRefund> {
     return this.guard(async () => {
-      const r = await this.pay.refunds({
+      const r = await this.http.post('/v3/refund/domestic/refunds', {
         ...(o.transactionId ? { transaction_id: o.transactionId } : { out_trade_no: o.orderNo }),
         out_refund_no: o.outRefundNo,
         reason: o.reason.slice(0, 80),
         notify_url: `${this.c.publicBaseUrl}/api/v1/pay/wechat/refund-notify`,
         amount: { refund: o.refundFen, total: o.totalFen, currency: 'CNY' },
-      } as Parameters<Pay['refunds']>[0]);
+      });
       if (r.status === 200) return r.data as WxRefund;
-      fail(r as Output);
+      fail(r);
     });
   }
 
@@ -170,14 +162,13 @@ export class WechatPay {
    */
   async tradeBill(date: string): Promise<string | undefined> {
     return this.guard(async () => {
-      const r = await this.pay.tradebill({ bill_date: date, bill_type: 'ALL' });
+      const r = await this.http.get(`/v3/bill/tradebill?bill_date=${segment(date)}&bill_type=ALL`);
       if (r.status === 400 && String(r.error).includes('NO_STATEMENT_EXIST')) return undefined;
       if (r.status !== 200) fail(r);
       const { download_url: url, hash_value: hash } = r.data as { download_url: string; hash_value: string };
-      // The SDK signs only URLs on WeChat's own origin: give it that one, the HTTP layer rebases it.
-      const file = await this.pay.downloadBill(
-        url.replace(/^https?:\/\/[^/]+/, 'https://api.mch.weixin.qq.com'),
-      );
+      // Fetched from our configured base, as every call: the signature covers path and query only.
+      const where = new URL(url);
+      const file = await this.http.get(where.pathname + where.search);
       if (file.status !== 200) fail(file);
       const bytes = file.data as Buffer;
       if (createHash('sha1').update(bytes).digest('hex') !== String(hash).toLowerCase()) {
@@ -189,10 +180,10 @@ export class WechatPay {
 
   async queryRefund(outRefundNo: string): Promise<WxRefund | undefined> {
     return this.guard(async () => {
-      const r = await this.pay.find_refunds(outRefundNo);
+      const r = await this.http.get(`/v3/refund/domestic/refunds/${segment(outRefundNo)}`);
       if (r.status === 200) return r.data as WxRefund;
       if (r.status === 404) return undefined;
-      fail(r as Output);
+      fail(r);
     });
   }
 }

@@ -6,13 +6,21 @@ export interface CountingProxy {
   target?: URL;
   inFlight: number;
   maxInFlight: number;
+  /** Each request's method, path and Authorization header, in arrival order. */
+  seen: { method: string; path: string; authorization: string }[];
   close(): Promise<void>;
 }
 
 /** Forwards every request to `target`, counting those in flight (the most at once). */
 export async function countingProxy(port: number): Promise<CountingProxy> {
-  const state = { target: undefined as URL | undefined, inFlight: 0, maxInFlight: 0 };
+  const state = {
+    target: undefined as URL | undefined,
+    inFlight: 0,
+    maxInFlight: 0,
+    seen: [] as CountingProxy['seen'],
+  };
   const server: Server = createServer((req, res) => {
+    state.seen.push({ method: req.method!, path: req.url!, authorization: req.headers.authorization ?? '' });
     state.inFlight++;
     state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
     const t = state.target!;
