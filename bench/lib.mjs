@@ -358,7 +358,13 @@ export function pidOf(name) {
   }
 }
 
-/** CPU used by each process between two calls: where a request's cost goes. */
+/**
+ * A process's main thread, for cpuMeter: the CPU of its event loop alone, without libuv's thread
+ * pool (where the server signs WeChat Pay requests), the garbage collector's helpers or the JIT.
+ */
+export const mainThreadOf = (pid) => (pid ? `${pid}/task/${pid}` : undefined);
+
+/** CPU used by each process (or thread: mainThreadOf) between two calls: where a request's cost goes. */
 export function cpuMeter(pids) {
   const start = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMicros(pid) : 0]));
   return () =>

@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   cpuMeter,
+  mainThreadOf,
   helloCeiling,
   openBench,
   parseArgs,
@@ -107,6 +108,19 @@ async function placeOrders(url, session, tokens) {
     else refused[b.error?.code ?? res.status] = (refused[b.error?.code ?? res.status] ?? 0) + 1;
   });
   return { orders, refused };
+}
+
+/**
+ * The processes whose CPU a phase reports: the server, its event loop alone (`server_loop`: a
+ * prepay's RSA signatures run in the thread pool, wechat/pay-signer.ts), MySQL and Redis.
+ */
+function measured(serverPid) {
+  return {
+    server: serverPid,
+    server_loop: mainThreadOf(serverPid),
+    mysqld: pidOf('mariadbd') ?? pidOf('mysqld'),
+    redis: pidOf('redis-server'),
+  };
 }
 
 /**
@@ -260,11 +274,7 @@ async function main() {
     const server = await bench.startServer();
     const { orders, refused } = await placeOrders(bench.url, session, tokens);
     console.log(`pending orders: ${orders.length} (refused: ${JSON.stringify(refused)})`);
-    const pids = {
-      server: server.child.pid,
-      mysqld: pidOf('mariadbd') ?? pidOf('mysqld'),
-      redis: pidOf('redis-server'),
-    };
+    const pids = measured(server.child.pid);
     const prepay = await startPayments(bench.url, orders, pids);
     if (prepay.statuses[200] !== orders.length)
       throw new Error(`prepays: ${JSON.stringify(prepay.statuses)}`);
