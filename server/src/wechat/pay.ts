@@ -57,7 +57,7 @@ export function merchantKey(path: string): KeyObject {
   return createPrivateKey(readFileSync(path));
 }
 
-/** One path segment or query value, escaped (order and refund numbers are plain, but say so). */
+/** One path segment or query value, escaped: the path is signed exactly as it is sent. */
 const segment = encodeURIComponent;
 
 /**
