@@ -21,6 +21,11 @@ const ORDER_COLUMNS = `id, order_no, user_id, session_id, status, amount_fen, qu
   contact_phone_masked, channel`;
 
 const ORDERS = { table: 'orders', columns: ORDER_COLUMNS };
+/** An order and its buyer's WeChat openid, in one statement (a prepay needs both). */
+const ORDERS_WITH_BUYER_OPENID = {
+  table: 'orders',
+  columns: `${ORDER_COLUMNS}, (SELECT openid FROM users WHERE users.id = orders.user_id) AS buyer_openid`,
+};
 
 /** The row as services and views see it: the same values under camelCase names. */
 const toOrder: (r: OrderRow) => OrderRecord = camelRow;
@@ -49,13 +54,14 @@ export const orders = {
    * statement's socket write was ~7% of a prepay's CPU, bench --scenario pay).
    */
   withBuyerOpenid: async (db: Db | Conn, orderNo: string) => {
-    const [rows] = await db.query<Rows<OrderRow & { buyer_openid: string | null }>>(
-      `SELECT ${ORDER_COLUMNS}, (SELECT openid FROM users WHERE users.id = orders.user_id) AS buyer_openid
-         FROM orders WHERE order_no = ?`,
+    const r = await findOne<OrderRow & { buyer_openid: string | null }>(
+      db,
+      ORDERS_WITH_BUYER_OPENID,
+      'order_no = ?',
       [orderNo],
     );
-    if (!rows[0]) return undefined;
-    const { buyer_openid: openid, ...row } = rows[0];
+    if (!r) return undefined;
+    const { buyer_openid: openid, ...row } = r;
     return { order: toOrder(row), openid: openid ?? undefined };
   },
 };
