@@ -358,6 +358,12 @@ export function pidOf(name) {
   }
 }
 
+/** The data stores' processes, for cpuMeter: MariaDB (or MySQL) and Redis. */
+export const storePids = () => ({
+  mysqld: pidOf('mariadbd') ?? pidOf('mysqld'),
+  redis: pidOf('redis-server'),
+});
+
 /**
  * A process's main thread, for cpuMeter: the CPU of its event loop alone, without libuv's thread
  * pool (where the server signs WeChat Pay requests), the garbage collector's helpers or the JIT.

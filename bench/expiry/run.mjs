@@ -22,10 +22,10 @@ import {
   freePort,
   openBench,
   parseArgs,
-  pidOf,
   pool,
   postOrders,
   report,
+  storePids,
   root,
   runMain,
   startProcess,
@@ -239,8 +239,7 @@ runMain(async () => {
       job: process.pid,
       // The job's event loop alone: WeChat Pay's RSA signatures run in the thread pool.
       job_loop: mainThreadOf(process.pid),
-      mysqld: pidOf('mariadbd') ?? pidOf('mysqld'),
-      redis: pidOf('redis-server'),
+      ...storePids(),
       ...(wechat && { wechat: wechat.sim.child.pid }),
     };
     const checks = wechat ? await paymentChecks(bench.deps, pids) : undefined;

@@ -12,11 +12,11 @@ import {
   openBench,
   p99ByStatus,
   percentile,
-  pidOf,
   postOrders,
   redisScriptCalls,
   rng,
   report,
+  storePids,
   runMain,
   scenarioArgs,
 } from '../lib.mjs';
@@ -314,8 +314,7 @@ async function main() {
     console.log(`selling ${capacity} units to ${BUYERS} buyers over ${CONNECTIONS} connections ...`);
     const meter = cpuMeter({
       server: server.child.pid,
-      mysqld: pidOf('mariadbd') ?? pidOf('mysqld'),
-      redis: pidOf('redis-server'),
+      ...storePids(),
       loadgen: process.pid,
     });
     const scriptsBefore = await redisScriptCalls(deps.redis);

@@ -22,10 +22,10 @@ import {
   openBench,
   parseArgs,
   percentile,
-  pidOf,
   pool,
   root,
   report,
+  storePids,
 } from '../lib.mjs';
 import { createRequire } from 'node:module';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
@@ -118,8 +118,7 @@ function measured(serverPid) {
   return {
     server: serverPid,
     server_loop: mainThreadOf(serverPid),
-    mysqld: pidOf('mariadbd') ?? pidOf('mysqld'),
-    redis: pidOf('redis-server'),
+    ...storePids(),
   };
 }
 
