@@ -340,10 +340,15 @@ export function rng(seed) {
 }
 
 /** CPU time (user + system, microseconds) used so far by a process, from /proc. */
-function cpuMicros(pid) {
+/**
+ * A process's (or thread's) CPU in µs from /proc/<pid>/stat: user and kernel time together, or
+ * the kernel's part alone (`kernel`: its system calls, the socket writes and reads above all).
+ */
+function cpuMicros(pid, kernel = false) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100; // clock ticks, USER_HZ = 100
+    const ticks = (kernel ? 0 : Number(fields[11])) + Number(fields[12]);
+    return (ticks * 1_000_000) / 100; // clock ticks, USER_HZ = 100
   } catch {
     return 0;
   }
@@ -370,11 +375,14 @@ export const storePids = () => ({
  */
 export const mainThreadOf = (pid) => (pid ? `${pid}/task/${pid}` : undefined);
 
-/** CPU used by each process (or thread: mainThreadOf) between two calls: where a request's cost goes. */
-export function cpuMeter(pids) {
-  const start = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMicros(pid) : 0]));
-  return () =>
-    Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMicros(pid) - start[k] : 0]));
+/**
+ * CPU used by each process (or thread: mainThreadOf) between two calls: where a request's cost
+ * goes. `kernel`: only the time spent in the kernel on their behalf.
+ */
+export function cpuMeter(pids, { kernel = false } = {}) {
+  const now = (pid) => (pid ? cpuMicros(pid, kernel) : 0);
+  const start = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, now(pid)]));
+  return () => Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, now(pid) - start[k]]));
 }
 
 /**
@@ -409,10 +417,17 @@ export async function helloCeiling({ connections, seconds, pinCore, env = {} }) 
     const url = `http://127.0.0.1:${port}/`;
     await autocannon({ url, connections, duration: 1 }); // warm-up
     const meter = cpuMeter({ hello: hello.child.pid, loadgen: process.pid });
+    const kernelMeter = cpuMeter({ hello: hello.child.pid }, { kernel: true });
     const res = await autocannon({ url, connections, duration: seconds });
     const cpu = meter();
+    const kernel = kernelMeter();
     const n = Math.max(1, res.requests.total);
-    return { rps: res.requests.average, cpuUs: cpu.hello / n, loadgenUs: cpu.loadgen / n };
+    return {
+      rps: res.requests.average,
+      cpuUs: cpu.hello / n,
+      kernelUs: kernel.hello / n,
+      loadgenUs: cpu.loadgen / n,
+    };
   } finally {
     await hello.stop();
   }

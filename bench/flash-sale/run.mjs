@@ -200,6 +200,7 @@ function resultOf({
   hello,
   helloAfter,
   cpu,
+  kernel,
   requests,
   phases,
   scriptCalls,
@@ -250,6 +251,10 @@ function resultOf({
     refusal_snapshot_max_age_ms: refusalMaxAgeMs,
     // CPU microseconds per purchase request, by process (the machine's two cores are shared)
     cpu_us_per_request: cpuPerRequest,
+    // The server's part of it spent in the kernel (its socket reads and writes, mostly), and the
+    // hello-world's: what no code of ours can take away, read from /proc rather than a profile
+    server_kernel_us_per_request: Math.round(kernel.server / requests),
+    hello_kernel_us: Math.round(hello.kernelUs),
     // Server CPU µs per request in the two phases after the sale (cpuPhases): a sale, a refusal
     refusal_cpu_us: phases.refusal.cpuUs,
     success_cpu_us: phases.success.cpuUs,
@@ -317,9 +322,11 @@ async function main() {
       ...storePids(),
       loadgen: process.pid,
     });
+    const kernelMeter = cpuMeter({ server: server.child.pid }, { kernel: true });
     const scriptsBefore = await redisScriptCalls(deps.redis);
     const samples = await purchaseRun(url, tokens, bodies);
     const cpu = meter();
+    const kernel = kernelMeter();
     const scriptCalls = (await redisScriptCalls(deps.redis)) - scriptsBefore;
     const s = summarize(samples);
     console.log(
@@ -335,6 +342,7 @@ async function main() {
       hello,
       helloAfter: await ceiling(),
       cpu,
+      kernel,
       requests: samples.length,
       phases,
       scriptCalls,

@@ -272,16 +272,45 @@ function joinOrder(places) {
 async function pollsAlone(url, sessionId, tokens, serverPid) {
   console.log(`polling alone for ${POLLS_ALONE_SECONDS} s ...`);
   const meter = cpuMeter({ server: serverPid });
+  const kernelMeter = cpuMeter({ server: serverPid }, { kernel: true });
   const polls = await pollMany(url, sessionId, tokens, POLLS_ALONE_SECONDS, []);
   const n = Math.max(1, polls.perS * POLLS_ALONE_SECONDS);
   // Its errors too: a phase of cheap error answers would make the polls look cheap.
   const cpuUs = meter().server / n;
+  const kernelUs = kernelMeter().server / n;
   // The server's jobs run with no request at all (the admission tick at RATE_PER_MIN records its
   // admissions in MySQL, the outbox relay, the expiry sweeps); the hello-world floor has none.
   // Measured right after, with nothing sent, and taken out for netCpuUs (as the flash bench does).
   const idleUsPerS = (await idleCpuUsPerMs(serverPid, IDLE_MS)) * 1000;
   const netCpuUs = cpuUs - (idleUsPerS * POLLS_ALONE_SECONDS) / n;
-  return { cpuUs, netCpuUs, idleUsPerS, errors: polls.errors, errorKinds: polls.errorKinds };
+  return { cpuUs, kernelUs, netCpuUs, idleUsPerS, errors: polls.errors, errorKinds: polls.errorKinds };
+}
+
+/**
+ * A phase's result with the CPU it cost: the server's, Redis's and this load generator's, and the
+ * server's time in the kernel. (MariaDB is left out: several run on this machine and `pidof -s`
+ * may pick another one.)
+ */
+async function metered(serverPid, phase) {
+  const meter = cpuMeter({ server: serverPid, redis: pidOf('redis-server'), loadgen: process.pid });
+  const kernelMeter = cpuMeter({ server: serverPid }, { kernel: true });
+  const result = await phase();
+  return { result, cpu: meter(), kernel: kernelMeter() };
+}
+
+/** The crowd polls for POLL_SECONDS while the fans admitted in turn buy, metered. */
+async function pollWhileBuying(url, session, tokens, order, server) {
+  console.log(`polling for ${POLL_SECONDS} s while admitted fans buy ...`);
+  const observations = [];
+  const until = performance.now() + POLL_SECONDS * 1000;
+  const m = await metered(server.child.pid, () =>
+    Promise.all([
+      pollMany(url, session.id, tokens, POLL_SECONDS, observations),
+      buyInTurn(url, session.id, tokens, order, session.seatIds, until, observations),
+    ]),
+  );
+  const [polls, buys] = m.result;
+  return { polls, buys, cpu: m.cpu, kernel: m.kernel, observations };
 }
 
 /** One session on sale with its waiting room, and FANS fans' tokens. */
@@ -316,26 +345,18 @@ async function main() {
 
     const { hello, helloRedis } = await measureFloors(bench.config);
     console.log('joining ...');
-    // (MariaDB is left out: several run on this machine and `pidof -s` may pick another one.)
-    const joinMeter = cpuMeter({
-      server: server.child.pid,
-      redis: pidOf('redis-server'),
-      loadgen: process.pid,
-    });
-    const joins = await joinAll(url, session.id, tokens);
-    const joinCpu = joinMeter();
+    const j = await metered(server.child.pid, () => joinAll(url, session.id, tokens));
+    const [joins, joinCpu, joinKernel] = [j.result, j.cpu, j.kernel];
     const order = joinOrder(joins.places);
     console.log(`${Math.round(joins.perS)} joins/s`);
     const alone = await pollsAlone(url, session.id, tokens, server.child.pid);
-    console.log(`polling for ${POLL_SECONDS} s while admitted fans buy ...`);
-    const observations = [];
-    const until = performance.now() + POLL_SECONDS * 1000;
-    const meter = cpuMeter({ server: server.child.pid, redis: pidOf('redis-server'), loadgen: process.pid });
-    const [polls, buys] = await Promise.all([
-      pollMany(url, session.id, tokens, POLL_SECONDS, observations),
-      buyInTurn(url, session.id, tokens, order, session.seatIds, until, observations),
-    ]);
-    const cpu = meter();
+    const { polls, buys, cpu, kernel, observations } = await pollWhileBuying(
+      url,
+      session,
+      tokens,
+      order,
+      server,
+    );
     await server.stop();
     // Polls served: the crowd's and the buying fans' own (they poll until their turn).
     const requests = polls.perS * POLL_SECONDS + buys.polls;
@@ -370,6 +391,11 @@ async function main() {
       // CPU microseconds per join, by process (the server's includes its side of the joins' group
       // commit; MariaDB's own CPU is not measured, see the join meter)
       cpu_us_per_join: Object.fromEntries(Object.entries(joinCpu).map(([k, v]) => [k, Math.round(v / FANS)])),
+      // the server's CPU per poll and per join spent in the kernel (socket reads and writes,
+      // mostly; read from /proc), and the hello-world's: the part no code of ours takes away
+      server_kernel_us_per_poll: Math.round(kernel.server / requests),
+      server_kernel_us_per_join: Math.round(joinKernel.server / FANS),
+      hello_kernel_us: Math.round(hello.kernelUs),
       // what the hello-world process spends per request (same load generator, same connections)
       hello_cpu_us: Math.round(hello.cpuUs),
       // and what the load generator spends per hello-world request (compare cpu_us_per_poll.loadgen)
@@ -382,6 +408,7 @@ async function main() {
       poll_cpu_over_hello_redis: Number((cpu.server / requests / helloRedis.cpuUs).toFixed(2)),
       // the same for polls alone (POLLS_ALONE_SECONDS before the buyers start; the jobs still run)
       poll_alone_cpu_us: Math.round(alone.cpuUs),
+      poll_alone_kernel_us: Math.round(alone.kernelUs),
       poll_alone_over_hello_redis: Number((alone.cpuUs / helloRedis.cpuUs).toFixed(2)),
       // the server's CPU per second with nothing sent (its jobs), right after the polls alone,
       // and the polls alone without it: what a poll costs, as the floor's process has no jobs
