@@ -141,7 +141,7 @@ export async function openBench(name, extraEnv) {
    */
   const launch = async (serverEnv, serverUrl, opts) => {
     const argsOf = serverEnv.BENCH_SERVER_NODE_ARGS ?? process.env.BENCH_SERVER_NODE_ARGS;
-    const nodeArgs = [...serverNodeFlags(), ...(argsOf ? argsOf.split(' ') : [])];
+    const nodeArgs = [...serverNodeFlags(), ...benchNodeArgs(argsOf)];
     const bin = serverEnv.BENCH_SERVER_NODE ?? serverNode();
     const dist = serverEnv.BENCH_SERVER_DIST ?? path.join(root, 'server/dist');
     const s = startProcess(bin, [...nodeArgs, path.join(dist, 'main.js')], serverEnv, opts);
@@ -192,6 +192,14 @@ export function saveResult(result, at) {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${result.scenario}-${at.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
+}
+
+/**
+ * BENCH_SERVER_NODE_ARGS as Node's arguments: split on spaces, empty pieces dropped (Node takes an
+ * empty argument for the script's name and fails).
+ */
+export function benchNodeArgs(value = process.env.BENCH_SERVER_NODE_ARGS) {
+  return (value ?? '').split(' ').filter(Boolean);
 }
 
 /** The Node binary the benchmarks' servers run on: BENCH_SERVER_NODE, else this one. */
@@ -339,7 +347,6 @@ export function rng(seed) {
   };
 }
 
-/** CPU time (user + system, microseconds) used so far by a process, from /proc. */
 /**
  * A process's (or thread's) CPU in µs from /proc/<pid>/stat: user and kernel time together, or
  * the kernel's part alone (`kernel`: its system calls, the socket writes and reads above all).

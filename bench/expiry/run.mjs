@@ -17,18 +17,18 @@
 import path from 'node:path';
 import {
   cpuMeter,
-  mainThreadOf,
   dist,
   freePort,
+  mainThreadOf,
   openBench,
   parseArgs,
   pool,
   postOrders,
   report,
-  storePids,
   root,
   runMain,
   startProcess,
+  storePids,
 } from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 

@@ -7,18 +7,18 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import {
   cpuMeter,
-  idleCpuUsPerMs,
   helloCeiling,
+  idleCpuUsPerMs,
   openBench,
   p99ByStatus,
   percentile,
   postOrders,
   redisScriptCalls,
-  rng,
   report,
-  storePids,
+  rng,
   runMain,
   scenarioArgs,
+  storePids,
 } from '../lib.mjs';
 import { seedTour, seedUsers } from './seed.mjs';
 import { audit } from './audit.mjs';

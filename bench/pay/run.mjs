@@ -17,14 +17,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   cpuMeter,
-  mainThreadOf,
   helloCeiling,
+  mainThreadOf,
   openBench,
   parseArgs,
   percentile,
   pool,
-  root,
   report,
+  root,
   storePids,
 } from '../lib.mjs';
 import { createRequire } from 'node:module';

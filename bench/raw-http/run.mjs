@@ -6,11 +6,20 @@
 // misstates (README, Benchmarks). Run the whole under `chrt -b 0` to see the same without
 // preemption on wake-up (the server inherits it). BENCH_SERVER_NODE_ARGS go to the server's Node
 // (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the profile to hold against /proc).
-// Usage: node bench/raw-http/run.mjs [--rounds 3 --seconds 5 --connections 100]
+// Usage: npm run build -w server && node bench/raw-http/run.mjs [--rounds 3 --seconds 5 --connections 100]
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { cpuMeter, freePort, parseArgs, root, runMain, startProcess } from '../lib.mjs';
+import {
+  benchNodeArgs,
+  cpuMeter,
+  freePort,
+  parseArgs,
+  root,
+  runMain,
+  serverNode,
+  startProcess,
+} from '../lib.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const ROUNDS = Number(args.rounds ?? 3);
@@ -22,10 +31,14 @@ const involuntarySwitches = (pid) =>
 
 async function round() {
   const port = await freePort();
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const server = startProcess(process.execPath, [...nodeArgs, path.join(root, 'bench/raw-http/server.mjs')], {
-    PORT: String(port),
-  });
+  // On the server's Node (BENCH_SERVER_NODE), as the hello-world runs.
+  const server = startProcess(
+    serverNode(),
+    [...benchNodeArgs(), path.join(root, 'bench/raw-http/server.mjs')],
+    {
+      PORT: String(port),
+    },
+  );
   try {
     await new Promise((r) => setTimeout(r, 500));
     const url = `http://127.0.0.1:${port}/`;
