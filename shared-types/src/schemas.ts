@@ -64,7 +64,9 @@ export const CreateZoneOrderSchema = z.strictObject({
 export const CreateOrderSchema = z.union([CreateSeatOrderSchema, CreateZoneOrderSchema]);
 export type CreateOrderInput = z.infer<typeof CreateOrderSchema>;
 
-export const IdempotencyKeySchema = z.string().regex(/^[\w.:-]{8,128}$/);
+/** An Idempotency-Key's form: 8-128 letters, digits and `_ . : -` (no flags: test() keeps no state). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\w.:-]{8,128}$/;
+export const IdempotencyKeySchema = z.string().regex(IDEMPOTENCY_KEY_PATTERN);
 
 export const WxLoginSchema = z.strictObject({ code: z.string().min(1).max(128) });
 
