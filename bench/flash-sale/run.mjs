@@ -20,6 +20,7 @@ import {
   scenarioArgs,
   storePids,
 } from '../lib.mjs';
+import { measureRaw } from '../raw-http/measure.mjs';
 import { seedTour, seedUsers } from './seed.mjs';
 import { audit } from './audit.mjs';
 
@@ -192,6 +193,31 @@ function ratioCeilingAtFloor(floorUs, cpuPerRequest, helloRps) {
   return Number((rps / helloRps).toFixed(3));
 }
 
+/** The server's CPU per request in the phases after the sale (cpuPhases), beside the hello-world's and the raw server's. */
+function phaseFigures(phases, hello, rawUs, ceilingAtRaw) {
+  return {
+    // Server CPU µs per request in the two phases after the sale (cpuPhases): a sale, a refusal
+    refusal_cpu_us: phases.refusal.cpuUs,
+    success_cpu_us: phases.success.cpuUs,
+    // The hello-world's server CPU per request in the same run, and a refusal in those units:
+    // what a refusal costs beyond the HTTP floor, in a figure that moves less than the rates.
+    hello_cpu_us: Math.round(hello.cpuUs),
+    refusal_over_hello: Number((phases.refusal.cpuUs / hello.cpuUs).toFixed(1)),
+    // The purchase route's floor (cpuPhases): a request refused 400 after authentication, body
+    // parsing and checks, before the order service: the HTTP stack's share of a refusal.
+    floor_cpu_us: phases.floor.cpuUs,
+    refusal_over_floor_us: phases.refusal.cpuUs - phases.floor.cpuUs,
+    // A raw node:http server's CPU per request of the same shape (bench/raw-http: the purchase's
+    // headers and body read and parsed, a refusal written with the API's headers), in this run:
+    // what Node's HTTP alone costs it. floor - raw is what our code adds before the order
+    // service (the token, the body's checks, the answer), and the ceiling at raw the ratio this
+    // machine allowed a server that spent nothing of its own on a purchase.
+    raw_purchase_cpu_us: Math.round(rawUs),
+    floor_over_raw_us: Math.round(phases.floor.cpuUs - rawUs),
+    ratio_ceiling_at_raw: ceilingAtRaw,
+  };
+}
+
 /** The run's JSON (its last line) and a one-line summary before it. */
 function resultOf({
   a,
@@ -203,6 +229,7 @@ function resultOf({
   kernel,
   requests,
   phases,
+  rawUs,
   scriptCalls,
   refusalMaxAgeMs,
 }) {
@@ -255,17 +282,7 @@ function resultOf({
     // hello-world's: what no code of ours can take away, read from /proc rather than a profile
     server_kernel_us_per_request: Math.round(kernel.server / requests),
     hello_kernel_us: Math.round(hello.kernelUs),
-    // Server CPU µs per request in the two phases after the sale (cpuPhases): a sale, a refusal
-    refusal_cpu_us: phases.refusal.cpuUs,
-    success_cpu_us: phases.success.cpuUs,
-    // The hello-world's server CPU per request in the same run, and a refusal in those units:
-    // what a refusal costs beyond the HTTP floor, in a figure that moves less than the rates.
-    hello_cpu_us: Math.round(hello.cpuUs),
-    refusal_over_hello: Number((phases.refusal.cpuUs / hello.cpuUs).toFixed(1)),
-    // The purchase route's floor (cpuPhases): a request refused 400 after authentication, body
-    // parsing and checks, before the order service: the HTTP stack's share of a refusal.
-    floor_cpu_us: phases.floor.cpuUs,
-    refusal_over_floor_us: phases.refusal.cpuUs - phases.floor.cpuUs,
+    ...phaseFigures(phases, hello, rawUs, ratioCeilingAtFloor(rawUs, cpuPerRequest, helloMax)),
     phase_statuses: {
       success: phases.success.statuses,
       refusal: phases.refusal.statuses,
@@ -282,7 +299,8 @@ function resultOf({
       `CPU µs/request ${JSON.stringify(result.cpu_us_per_request)}; ` +
       `server CPU µs per success ${result.success_cpu_us}, per refusal ${result.refusal_cpu_us} ` +
       `(hello-world ${result.hello_cpu_us}: a refusal costs ${result.refusal_over_hello} of them; ` +
-      `the route's floor ${result.floor_cpu_us})`,
+      `the route's floor ${result.floor_cpu_us}, a raw node:http server ${result.raw_purchase_cpu_us}: ` +
+      `ratio at most ${result.ratio_ceiling_at_raw} at its CPU)`,
   );
   return result;
 }
@@ -334,6 +352,9 @@ async function main() {
     );
     const phases = await cpuPhases(url, server.child.pid, probe, probeTokens);
     await server.stop();
+    // Not pinned with --pin: its figure is CPU per request, which pinning barely moves.
+    console.log('measuring a raw node:http server on the same purchase request ...');
+    const raw = await measureRaw('purchase', { connections: CONNECTIONS, seconds: smoke ? 2 : 4 });
 
     const result = resultOf({
       a: await audit(deps, tour),
@@ -345,6 +366,7 @@ async function main() {
       kernel,
       requests: samples.length,
       phases,
+      rawUs: raw.user_us + raw.kernel_us,
       scriptCalls,
       refusalMaxAgeMs: bench.config.refusalSnapshotMaxAgeMs,
     });
