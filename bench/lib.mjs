@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { serverNodeFlags } from '../scripts/lib.mjs';
 import { versionOf } from '../scripts/node24.mjs';
+import { closedLoop } from './closed-loop.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -408,9 +409,10 @@ export async function idleCpuUsPerMs(pid, ms) {
  * The ceiling a scenario is compared with: a Koa hello-world (bench/flash-sale/hello.mjs) under
  * the same connections, in the same run. Its req/s, and the CPU it and this load generator
  * spend per request. `env`: the hello-world's own settings (HELLO_REDIS_URL: the queue bench's
- * floor, the hello-world plus one Redis call).
+ * floor, the hello-world plus one Redis call). `client`: what sends the GETs, autocannon or the
+ * 'closed-loop' the flash-sale bench sends its purchases through (closed-loop.mjs).
  */
-export async function helloCeiling({ connections, seconds, pinCore, env = {} }) {
+export async function helloCeiling({ connections, seconds, pinCore, env = {}, client = 'autocannon' }) {
   const port = await freePort();
   // On the server's Node (BENCH_SERVER_NODE): a ratio compares the product with its runtime.
   const hello = startProcess(
@@ -422,15 +424,19 @@ export async function helloCeiling({ connections, seconds, pinCore, env = {} }) 
   try {
     await new Promise((r) => setTimeout(r, 700));
     const url = `http://127.0.0.1:${port}/`;
-    await autocannon({ url, connections, duration: 1 }); // warm-up
+    const load =
+      client === 'closed-loop'
+        ? (s) => helloLoop(url, connections, s)
+        : (s) => helloCannon(url, connections, s);
+    await load(1); // warm-up
     const meter = cpuMeter({ hello: hello.child.pid, loadgen: process.pid });
     const kernelMeter = cpuMeter({ hello: hello.child.pid }, { kernel: true });
-    const res = await autocannon({ url, connections, duration: seconds });
+    const { rps, requests } = await load(seconds);
     const cpu = meter();
     const kernel = kernelMeter();
-    const n = Math.max(1, res.requests.total);
+    const n = Math.max(1, requests);
     return {
-      rps: res.requests.average,
+      rps,
       cpuUs: cpu.hello / n,
       kernelUs: kernel.hello / n,
       loadgenUs: cpu.loadgen / n,
@@ -440,35 +446,54 @@ export async function helloCeiling({ connections, seconds, pinCore, env = {} }) 
   }
 }
 
-/**
- * A sale over real HTTP: every body POSTed once to /api/v1/orders over `connections`, body i by
- * buyer tokens[i] with the idempotency key `${keyTag}-${i}`. onResponse(status, body, sentAt, now)
- * sees every answer (times from performance.now()). Returns autocannon's result.
- */
-export function postOrders({ url, connections, tokens, bodies, keyTag, onResponse }) {
-  let next = 0;
-  return autocannon({
+async function helloCannon(url, connections, seconds) {
+  const res = await autocannon({ url, connections, duration: seconds });
+  return { rps: res.requests.average, requests: res.requests.total };
+}
+
+/** The hello-world's GETs through the flash-sale bench's closed loop (closed-loop.mjs); a failed one throws. */
+async function helloLoop(url, connections, seconds) {
+  const t0 = performance.now();
+  let answered = 0;
+  await closedLoop({
     url,
     connections,
-    amount: bodies.length,
-    timeout: 30,
-    requests: [
-      {
-        method: 'POST',
-        path: '/api/v1/orders',
-        setupRequest: (req, ctx) => {
-          const i = next++ % bodies.length;
-          ctx.sentAt = performance.now();
-          const headers = {
-            'content-type': 'application/json',
-            authorization: `Bearer ${tokens[i]}`,
-            'idempotency-key': `${keyTag}-${i}`,
-          };
-          return { ...req, headers, body: bodies[i] };
-        },
-        onResponse: (status, body, ctx) => onResponse(status, body, ctx.sentAt, performance.now()),
-      },
-    ],
+    untilMs: t0 + seconds * 1000,
+    next: () => ({ method: 'GET', path: '/' }),
+    onAnswer: () => answered++,
+    onError: (err) => {
+      throw err;
+    },
+  });
+  return { rps: answered / ((performance.now() - t0) / 1000), requests: answered };
+}
+
+/**
+ * A sale over real HTTP: every body POSTed once to /api/v1/orders over `connections` kept-alive
+ * connections in a closed loop (closed-loop.mjs), body i by buyer tokens[i] with the idempotency
+ * key `${keyTag}-${i}`. onResponse(status, sentAt, now) sees every answer (times from
+ * performance.now()); a request the pool could not complete counts as status 0. Until 2026-12-07
+ * it was sent through autocannon (see closed-loop.mjs for why no longer).
+ */
+export async function postOrders({ url, connections, tokens, bodies, keyTag, onResponse }) {
+  await closedLoop({
+    url,
+    connections,
+    next: (i) =>
+      i < bodies.length
+        ? {
+            method: 'POST',
+            path: '/api/v1/orders',
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${tokens[i]}`,
+              'idempotency-key': `${keyTag}-${i}`,
+            },
+            body: bodies[i],
+          }
+        : undefined,
+    onAnswer: onResponse,
+    onError: () => onResponse(0, performance.now(), performance.now()),
   });
 }
 

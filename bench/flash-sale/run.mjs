@@ -35,7 +35,8 @@ const HELLO_SECONDS = smoke ? 2 : 8;
 const PHASE = Math.min(num('phase', 5000, 1000), SEATS);
 const pin = args.pin === true ? { pinCore: 0 } : {};
 /** The Koa hello-world ceiling (lib.mjs helloCeiling), as every measurement in this run takes it. */
-const ceiling = () => helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS, ...pin });
+const ceiling = () =>
+  helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS, client: 'closed-loop', ...pin });
 
 function buyerBodies(tour, n, seed) {
   const rnd = rng(seed);
@@ -64,7 +65,7 @@ async function purchaseRun(url, tokens, bodies, keyTag = 'bench-key') {
     tokens,
     bodies,
     keyTag,
-    onResponse: (status, _body, sentAt, now) => samples.push([now - t0, now - sentAt, status]),
+    onResponse: (status, sentAt, now) => samples.push([now - t0, now - sentAt, status]),
   });
   return samples;
 }
@@ -290,6 +291,8 @@ function resultOf({
     },
     server_idle_cpu_us_per_s: phases.idleUsPerS,
     pinned: args.pin === true,
+    // What sent the purchases and the hello-world's GETs (bench/closed-loop.mjs; autocannon until 2026-12-07).
+    load_client: 'closed-loop',
     at: new Date().toISOString(),
   };
   console.log(

@@ -1,0 +1,87 @@
+// bench/closed-loop.mjs: the flash-sale bench's closed loop over the raw pool, against a
+// node:http server that records what it was sent and how many requests it had at once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { closedLoop } from '../../bench/closed-loop.mjs';
+
+async function server(answer) {
+  const seen = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const s = http.createServer((req, res) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () =>
+      setTimeout(() => {
+        seen.push({ method: req.method, key: req.headers['idempotency-key'], body });
+        inFlight--;
+        answer(req, res);
+      }, 2),
+    );
+  });
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${s.address().port}`,
+    seen,
+    maxInFlight: () => maxInFlight,
+    close: () => new Promise((r) => s.close(r)),
+  };
+}
+
+test('sends each request once, at most one per connection at a time, and reports every answer', async () => {
+  const srv = await server((req, res) => {
+    res.statusCode = Number(req.headers['idempotency-key'].slice(2)) % 2 ? 409 : 201;
+    res.end('{}');
+  });
+  const answers = [];
+  try {
+    const sent = await closedLoop({
+      url: srv.url,
+      connections: 3,
+      next: (i) =>
+        i < 10
+          ? { method: 'POST', path: '/o', headers: { 'idempotency-key': `k-${i}` }, body: `{"i":${i}}` }
+          : undefined,
+      onAnswer: (status, sentAt, now) => answers.push([status, now >= sentAt]),
+    });
+    assert.equal(sent, 10);
+    assert.deepEqual(
+      srv.seen.map((r) => r.key).sort(),
+      Array.from({ length: 10 }, (_, i) => `k-${i}`).sort(),
+    );
+    assert.ok(srv.seen.every((r) => r.method === 'POST' && r.body === `{"i":${r.key.slice(2)}}`));
+    assert.ok(srv.maxInFlight() <= 3, `at most 3 at once, saw ${srv.maxInFlight()}`);
+    assert.deepEqual(answers.map(([s]) => s).sort(), [...Array(5).fill(201), ...Array(5).fill(409)]);
+    assert.ok(answers.every(([, ordered]) => ordered));
+  } finally {
+    await srv.close();
+  }
+});
+
+test('stops sending at untilMs, and hands a request the pool could not complete to onError', async () => {
+  const srv = await server((req, res) => (req.method === 'DELETE' ? res.socket.destroy() : res.end('ok')));
+  try {
+    const until = performance.now() + 100;
+    const sent = await closedLoop({
+      url: srv.url,
+      connections: 2,
+      untilMs: until,
+      next: () => ({ method: 'GET', path: '/' }),
+    });
+    assert.ok(sent > 0 && performance.now() >= until);
+    const errors = [];
+    await closedLoop({
+      url: srv.url,
+      connections: 1,
+      next: (i) => (i < 1 ? { method: 'DELETE', path: '/' } : undefined),
+      onAnswer: () => assert.fail('answered'),
+      onError: (err) => errors.push(err.name),
+    });
+    assert.equal(errors.length, 1);
+  } finally {
+    await srv.close();
+  }
+});
