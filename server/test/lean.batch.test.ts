@@ -72,6 +72,15 @@ it("answers a turn's requests together once the loop has read them, in order, ea
   expect(answers.map((r) => [r.status, r.body])).toEqual(
     ['1', '2', '3'].map((id) => [200, JSON.stringify({ id })]),
   );
+  // A request whose client went away before its batch is not run (its close ended its count).
+  const gone = request('/t/5');
+  const goneRes = new Res();
+  l.serve(gone, goneRes as unknown as ServerResponse);
+  Object.assign(gone, { destroyed: true });
+  goneRes.emit('close');
+  await turn();
+  expect(handled).toEqual(['1', '2', '3']);
+  expect(goneRes.status).toBeUndefined();
   // The next turn's request starts a batch of its own.
   const late = new Res();
   l.serve(request('/t/4'), late as unknown as ServerResponse);

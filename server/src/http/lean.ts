@@ -214,7 +214,12 @@ export class LeanLane {
   private readonly answerTaken = (): void => {
     const batch = this.taken;
     this.taken = [];
-    for (const t of batch) void this.answer(t);
+    for (const t of batch) {
+      // The client went away before its turn: no answer can reach it, and a body's listeners
+      // attached now would wait for events that were already emitted.
+      if (t.lean.req.destroyed) continue;
+      void this.answer(t);
+    }
   };
 
   private async answer({ route, lean, res, path, started }: Taken): Promise<void> {
