@@ -10,6 +10,7 @@ import type { Lifecycle } from './lifecycle';
 import type { Metrics } from './metrics';
 import { requestContext, requestIdOf } from './request-id';
 import type { LoadShedder } from './shedding';
+import { TurnBatch } from './turn-batch';
 
 /** What a lean route's handler sees of the request. */
 export interface LeanRequest {
@@ -150,7 +151,7 @@ export function requestIp(app: Koa, req: IncomingMessage): string {
  * and runs its middleware chain, which cost more than a poll's own work (profile and A/B in the
  * README). The lane does what that chain does for such a request: the request id, the in-flight
  * count the drain and the shedder read, the security headers, the body, the metrics, the error
- * answers. It answers a turn's requests together (answerTaken). Anything it does not expect
+ * answers. It answers a turn's requests together (turn-batch.ts). Anything it does not expect
  * (another method or path form, a draining instance, debug logging, headers not yet built, a
  * request already closed) goes to Koa, whole.
  */
@@ -164,7 +165,7 @@ export class LeanLane {
   private headers?: string[];
   private apiHeaderCount = 0;
   private readonly within: <T>(id: string, fn: () => T) => T;
-  private taken: Taken[] = [];
+  private readonly taken = new TurnBatch<Taken>((t) => this.answerTaken(t));
 
   constructor(
     private readonly app: Koa,
@@ -194,33 +195,20 @@ export class LeanLane {
       this.d.lifecycle.track(res);
       this.d.shedder.admitted(res);
       const taken = { route, lean: new RawRequest(this.app, req, param), res, path: pathname, started };
-      if (this.taken.push(taken) === 1) setImmediate(this.answerTaken);
+      this.taken.push(taken);
       return true;
     }
     return false;
   }
 
   /**
-   * The requests taken since the last batch, answered together once the event loop has read
-   * every request that was ready (setImmediate runs after the poll phase). Why: a request
-   * answered as soon as it was parsed ran its code (the token check, the service, the answer)
-   * between the HTTP parsing of the next ones, and found little of it in the CPU's caches; run
-   * one after another, the crowd's requests run the same code back to back. The token check's
-   * HMAC took 16.5-17.6 µs of wall time a request interleaved with a floor run's parsing, and
-   * 2.6-2.7 µs in a burst of 2,000 in the same process (an instrumented build, 2026-12-06); the
-   * server's CPU per request fell by 13-47% (README, Benchmarks: the lean lane's batches). A
-   * request waits at most for the rest of the loop's reading, which it waited for anyway.
+   * A taken request once its turn's requests are all read (turn-batch.ts): answered, unless the
+   * client went away meanwhile. No answer could reach it then, and a body's listeners attached
+   * now would wait for events that were already emitted.
    */
-  private readonly answerTaken = (): void => {
-    const batch = this.taken;
-    this.taken = [];
-    for (const t of batch) {
-      // The client went away before its turn: no answer can reach it, and a body's listeners
-      // attached now would wait for events that were already emitted.
-      if (t.lean.req.destroyed) continue;
-      void this.answer(t);
-    }
-  };
+  private answerTaken(t: Taken): void {
+    if (!t.lean.req.destroyed) void this.answer(t);
+  }
 
   private async answer({ route, lean, res, path, started }: Taken): Promise<void> {
     const id = requestIdOf(lean.header('x-request-id'));

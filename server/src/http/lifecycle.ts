@@ -14,6 +14,7 @@ export class Lifecycle {
   private warming = false;
   private inflight = 0;
   private idle: (() => void)[] = [];
+  private readonly tracked = new WeakSet<ServerResponse>();
 
   get isDraining(): boolean {
     return this.draining;
@@ -71,6 +72,10 @@ export class Lifecycle {
    * until the handlers return: closing connections earlier would cut an answer being written.
    */
   track(res: ServerResponse): void {
+    // Once per answer: the API's server counts a request on arrival (serve.ts), and this
+    // middleware, which also serves apps without that server (tests), would count it again.
+    if (this.tracked.has(res)) return;
+    this.tracked.add(res);
     this.inflight++;
     res.once('close', () => {
       this.inflight--;

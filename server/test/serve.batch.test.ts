@@ -1,0 +1,61 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Koa from 'koa';
+import { Lifecycle } from '../src/http/lifecycle';
+import type { LoadShedder } from '../src/http/shedding';
+import type { Metrics } from '../src/http/metrics';
+import { apiServer } from '../src/http/serve';
+import { TurnBatch } from '../src/http/turn-batch';
+
+/**
+ * The API's requests are answered a turn of the event loop at a time (http/turn-batch.ts): the
+ * Koa side here (the lean lane's in lean.batch.test.ts). Nothing runs while the loop still reads
+ * requests; each is counted in flight from its arrival, once, and one whose client went away
+ * before its turn is not run.
+ */
+const turn = () => new Promise((r) => setImmediate(r));
+
+it('runs what a turn handed over together after the turn, in order, and starts a new batch after', async () => {
+  const ran: number[] = [];
+  const batch = new TurnBatch<number>((n) => ran.push(n));
+  [1, 2, 3].forEach((n) => batch.push(n));
+  await Promise.resolve();
+  expect(ran).toEqual([]);
+  await turn();
+  expect(ran).toEqual([1, 2, 3]);
+  batch.push(4);
+  await turn();
+  expect(ran).toEqual([1, 2, 3, 4]);
+});
+
+it("hands Koa a turn's requests together, each in flight from its arrival and counted once", async () => {
+  const handled: string[] = [];
+  const lifecycle = new Lifecycle();
+  const app = { callback: () => (req: IncomingMessage) => handled.push(req.url!) } as unknown as Koa;
+  const shedder = { refuseEarly: () => false } as unknown as LoadShedder;
+  const server = apiServer(app, { shedder, lifecycle, metrics: {} as Metrics });
+  const send = (url: string) => {
+    const req = { url, method: 'GET', headers: {}, destroyed: false } as unknown as IncomingMessage;
+    const res = new EventEmitter() as unknown as ServerResponse;
+    server.emit('request', req, res);
+    return { req, res };
+  };
+  const [, second] = ['/a', '/b', '/c'].map(send);
+  await Promise.resolve();
+  expect(handled).toEqual([]);
+  expect(lifecycle.inFlight).toBe(3);
+  // The client of /b went away before its turn: not run, and no longer in flight.
+  Object.assign(second!.req, { destroyed: true });
+  second!.res.emit('close');
+  expect(lifecycle.inFlight).toBe(2);
+  await turn();
+  expect(handled).toEqual(['/a', '/c']);
+  // The lifecycle middleware finds a request already counted, and does not count it again.
+  const { res } = send('/d');
+  lifecycle.track(res);
+  expect(lifecycle.inFlight).toBe(3);
+  res.emit('close');
+  expect(lifecycle.inFlight).toBe(2);
+  await turn();
+  expect(handled).toEqual(['/a', '/c', '/d']);
+});
