@@ -28,6 +28,28 @@ it('runs what a turn handed over together after the turn, in order, and starts a
   expect(ran).toEqual([1, 2, 3, 4]);
 });
 
+it('runs the rest of a batch when one item throws, and throws it again outside the batch', async () => {
+  const ran: number[] = [];
+  const batch = new TurnBatch<number>((n) => {
+    if (n === 2) throw new Error('two');
+    ran.push(n);
+  });
+  // The throw is handed to process.nextTick, where nothing catches it (as outside a batch).
+  const deferred: (() => void)[] = [];
+  const nextTick = jest.spyOn(process, 'nextTick').mockImplementation(((fn: () => void) => {
+    deferred.push(fn);
+  }) as typeof process.nextTick);
+  try {
+    [1, 2, 3].forEach((n) => batch.push(n));
+    await turn();
+  } finally {
+    nextTick.mockRestore();
+  }
+  expect(ran).toEqual([1, 3]);
+  expect(deferred).toHaveLength(1);
+  expect(() => deferred[0]!()).toThrow('two');
+});
+
 it("hands Koa a turn's requests together, each in flight from its arrival and counted once", async () => {
   const handled: string[] = [];
   const lifecycle = new Lifecycle();

@@ -19,6 +19,15 @@ export class TurnBatch<T> {
   private readonly flush = (): void => {
     const batch = this.items;
     this.items = [];
-    for (const item of batch) this.run(item);
+    for (const item of batch) {
+      try {
+        this.run(item);
+      } catch (err) {
+        // As uncaught as it would have been outside a batch, without stranding the rest of it.
+        process.nextTick(() => {
+          throw err;
+        });
+      }
+    }
   };
 }
