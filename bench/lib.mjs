@@ -468,6 +468,14 @@ async function helloLoop(url, connections, seconds) {
   return { rps: answered / ((performance.now() - t0) / 1000), requests: answered };
 }
 
+/** A fan's purchase as the benches send it (closed-loop.mjs's request): their token, key and body. */
+export const purchaseRequest = (token, key, body) => ({
+  method: 'POST',
+  path: '/api/v1/orders',
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': key },
+  body,
+});
+
 /**
  * A sale over real HTTP: every body POSTed once to /api/v1/orders over `connections` kept-alive
  * connections in a closed loop (closed-loop.mjs), body i by buyer tokens[i] with the idempotency
@@ -479,19 +487,7 @@ export async function postOrders({ url, connections, tokens, bodies, keyTag, onR
   await closedLoop({
     url,
     connections,
-    next: (i) =>
-      i < bodies.length
-        ? {
-            method: 'POST',
-            path: '/api/v1/orders',
-            headers: {
-              'content-type': 'application/json',
-              authorization: `Bearer ${tokens[i]}`,
-              'idempotency-key': `${keyTag}-${i}`,
-            },
-            body: bodies[i],
-          }
-        : undefined,
+    next: (i) => (i < bodies.length ? purchaseRequest(tokens[i], `${keyTag}-${i}`, bodies[i]) : undefined),
     onAnswer: onResponse,
     onError: () => onResponse(0, performance.now(), performance.now()),
   });

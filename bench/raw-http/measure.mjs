@@ -1,11 +1,21 @@
-// One measurement of the raw node:http server (server.mjs) under autocannon: its requests a
-// second, its CPU per request split into user and kernel time (/proc), and its involuntary
-// context switches per 1,000 answers, for one shape of request. Used by run.mjs and by the
-// flash-sale bench (its raw_purchase_cpu_us: what Node's HTTP alone costs a purchase request).
+// One measurement of the raw node:http server (server.mjs) through the flash-sale bench's closed
+// loop (closed-loop.mjs, as its purchases and hello-world are sent): its requests a second, its
+// CPU per request split into user and kernel time (/proc), and its involuntary context switches
+// per 1,000 answers, for one shape of request. Used by run.mjs and by the flash-sale bench (its
+// raw_purchase_cpu_us: what Node's HTTP alone costs a purchase request). Until 2026-12-07 it
+// was sent through autocannon.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import { benchNodeArgs, cpuMeter, freePort, root, serverNode, startProcess } from '../lib.mjs';
+import { closedLoop } from '../closed-loop.mjs';
+import {
+  benchNodeArgs,
+  cpuMeter,
+  freePort,
+  purchaseRequest,
+  root,
+  serverNode,
+  startProcess,
+} from '../lib.mjs';
 
 const involuntarySwitches = (pid) =>
   Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/nonvoluntary_ctxt_switches:\s+(\d+)/)[1]);
@@ -15,34 +25,36 @@ const involuntarySwitches = (pid) =>
 const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
 const iat = Math.floor(Date.now() / 1000);
 const token = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: '1000000000123', roles: ['fan'], iat, exp: iat + 7200 })}.${'x'.repeat(43)}`;
-let key = 0;
+const BODY = JSON.stringify({
+  sessionId: '1000000000000000001',
+  seatIds: ['1000000000000000123', '1000000000000000124'],
+});
 
 /**
- * autocannon's request options for each shape: `get`, a waiting-room poll's GET; `purchase`, the
- * flash sale's POST with the headers bench/lib.mjs postOrders sends and a two-seat body.
+ * Each shape's request and the status it is answered with: `get`, a waiting-room poll's GET
+ * (200); `purchase`, the flash sale's POST (bench/lib.mjs purchaseRequest) with a two-seat body,
+ * refused 409 as most of a sale is.
  */
 const SHAPES = {
-  get: {},
-  purchase: {
-    method: 'POST',
-    requests: [
-      {
-        setupRequest: (req) => ({
-          ...req,
-          headers: {
-            'content-type': 'application/json',
-            authorization: `Bearer ${token}`,
-            'idempotency-key': `raw-${key++}`,
-          },
-          body: JSON.stringify({
-            sessionId: '1000000000000000001',
-            seatIds: ['1000000000000000123', '1000000000000000124'],
-          }),
-        }),
-      },
-    ],
-  },
+  get: { request: () => ({ method: 'GET', path: '/' }), status: 200 },
+  purchase: { request: (i) => purchaseRequest(token, `raw-${i}`, BODY), status: 409 },
 };
+
+/** Sends `shape` for `seconds`; its answers and the requests answered otherwise or not at all. */
+async function load(url, connections, shape, seconds) {
+  const t0 = performance.now();
+  let answered = 0;
+  let errors = 0;
+  await closedLoop({
+    url,
+    connections,
+    untilMs: t0 + seconds * 1000,
+    next: SHAPES[shape].request,
+    onAnswer: (status) => (status === SHAPES[shape].status ? answered++ : errors++),
+    onError: () => errors++,
+  });
+  return { answered, errors, rps: answered / ((performance.now() - t0) / 1000) };
+}
 
 /** The raw server on the servers' Node (BENCH_SERVER_NODE, BENCH_SERVER_NODE_ARGS), as the hello-world runs. */
 export async function measureRaw(shape, { connections = 100, seconds = 5 } = {}) {
@@ -56,23 +68,21 @@ export async function measureRaw(shape, { connections = 100, seconds = 5 } = {})
   );
   try {
     await new Promise((r) => setTimeout(r, 500));
-    const load = { url: `http://127.0.0.1:${port}/`, connections, ...SHAPES[shape] };
-    await autocannon({ ...load, duration: 1 }); // warm-up
+    const url = `http://127.0.0.1:${port}/`;
+    await load(url, connections, shape, 1); // warm-up
     const pid = server.child.pid;
     const all = cpuMeter({ s: pid });
     const kernel = cpuMeter({ s: pid }, { kernel: true });
     const switches = involuntarySwitches(pid);
-    const r = await autocannon({ ...load, duration: seconds });
-    const n = Math.max(1, r.requests.total);
+    const r = await load(url, connections, shape, seconds);
+    const n = Math.max(1, r.answered + r.errors);
     const [cpu, sys] = [all().s / n, kernel().s / n];
-    // The purchase shape is answered 409, as most of a sale is: not an error.
-    const expected = shape === 'get' ? 0 : (r.statusCodeStats?.['409']?.count ?? 0);
     return {
-      rps: Math.round(r.requests.average),
+      rps: Math.round(r.rps),
       user_us: Number((cpu - sys).toFixed(1)),
       kernel_us: Number(sys.toFixed(1)),
       involuntary_switches_per_1000: Number((((involuntarySwitches(pid) - switches) * 1000) / n).toFixed(1)),
-      errors: r.errors + r.non2xx - expected,
+      errors: r.errors,
     };
   } finally {
     await server.stop();

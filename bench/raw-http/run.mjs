@@ -1,5 +1,5 @@
 // The HTTP floor below the hello-world: a raw node:http server (bench/raw-http/server.mjs) under
-// the benches' load (autocannon, 100 connections), round by round and for two shapes of request,
+// the flash-sale bench's load (its closed loop, 100 connections), round by round and for two shapes of request,
 // alternated: `get` (a waiting-room poll's GET and answer) and `purchase` (the flash sale's
 // POST, with its headers and a seat purchase's body, read and parsed, answered with a refusal):
 // its requests a second, its CPU per request split into user and kernel time (/proc), and its
