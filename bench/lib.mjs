@@ -1,14 +1,15 @@
 // Shared plumbing of the benchmarks: arguments, ports, pinning, the server process, cleanup.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { serverNodeFlags } from '../scripts/lib.mjs';
-import { versionOf } from '../scripts/node24.mjs';
-import { closedLoop } from './closed-loop.mjs';
+import { benchNodeArgs, freePort, nodeVersionOf, serverNode, startProcess } from './process.mjs';
+
+export { postOrders, purchaseRequest } from './closed-loop.mjs';
+export { cpuMeter, idleCpuUsPerMs, mainThreadOf, pidOf, storePids } from './cpu.mjs';
+export { helloCeiling } from './hello-ceiling.mjs';
+export { benchNodeArgs, freePort, nodeVersionOf, serverNode, startProcess } from './process.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -37,42 +38,6 @@ export function scenarioArgs(argv = process.argv.slice(2)) {
   const smoke = args.smoke === true;
   const num = (name, full, small = full) => Number(args[name] ?? (smoke ? small : full));
   return { args, smoke, num };
-}
-
-export function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-const canPin = (() => {
-  try {
-    execFileSync('taskset', ['-c', '0', 'true']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/** A child process, pinned to one core when asked (and possible). */
-export function startProcess(cmd, argv, env, { pinCore } = {}) {
-  const [c, a] =
-    pinCore !== undefined && canPin ? ['taskset', ['-c', String(pinCore), cmd, ...argv]] : [cmd, argv];
-  const child = spawn(c, a, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
-  return {
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        // Stopped already (close() stops again what a run stopped itself), by exit or by signal.
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-      }),
-  };
 }
 
 async function waitHealthy(url) {
@@ -193,26 +158,6 @@ export function saveResult(result, at) {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${result.scenario}-${at.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
-}
-
-/**
- * BENCH_SERVER_NODE_ARGS as Node's arguments: split on spaces, empty pieces dropped (Node takes an
- * empty argument for the script's name and fails).
- */
-export function benchNodeArgs(value = process.env.BENCH_SERVER_NODE_ARGS) {
-  return (value ?? '').split(' ').filter(Boolean);
-}
-
-/** The Node binary the benchmarks' servers run on: BENCH_SERVER_NODE, else this one. */
-export function serverNode() {
-  return process.env.BENCH_SERVER_NODE ?? process.execPath;
-}
-
-const nodeVersions = new Map();
-/** A Node binary's version (scripts/node24 versionOf), asked once per binary; by default the servers' one. */
-export function nodeVersionOf(bin = serverNode()) {
-  if (!nodeVersions.has(bin)) nodeVersions.set(bin, versionOf(bin) ?? `unknown (${bin} did not run)`);
-  return nodeVersions.get(bin);
 }
 
 /**
@@ -346,151 +291,6 @@ export function rng(seed) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/**
- * A process's (or thread's) CPU in µs from /proc/<pid>/stat: user and kernel time together, or
- * the kernel's part alone (`kernel`: its system calls, the socket writes and reads above all).
- */
-function cpuMicros(pid, kernel = false) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    const ticks = (kernel ? 0 : Number(fields[11])) + Number(fields[12]);
-    return (ticks * 1_000_000) / 100; // clock ticks, USER_HZ = 100
-  } catch {
-    return 0;
-  }
-}
-
-/** The pid of a running program by name (mariadbd, redis-server), or undefined. */
-export function pidOf(name) {
-  try {
-    return Number(execFileSync('pidof', ['-s', name]).toString().trim()) || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The data stores' processes, for cpuMeter: MariaDB (or MySQL) and Redis. */
-export const storePids = () => ({
-  mysqld: pidOf('mariadbd') ?? pidOf('mysqld'),
-  redis: pidOf('redis-server'),
-});
-
-/**
- * A process's main thread, for cpuMeter: the CPU of its event loop alone, without libuv's thread
- * pool (where the server signs WeChat Pay requests), the garbage collector's helpers or the JIT.
- */
-export const mainThreadOf = (pid) => (pid ? `${pid}/task/${pid}` : undefined);
-
-/**
- * CPU used by each process (or thread: mainThreadOf) between two calls: where a request's cost
- * goes. `kernel`: only the time spent in the kernel on their behalf.
- */
-export function cpuMeter(pids, { kernel = false } = {}) {
-  const now = (pid) => (pid ? cpuMicros(pid, kernel) : 0);
-  const start = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, now(pid)]));
-  return () => Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, now(pid) - start[k]]));
-}
-
-/**
- * A process's CPU with nothing sent to it, in µs per ms of wall time, measured over `ms`: what a
- * server's own jobs (expiry, outbox relay, admission tick, sweeps) burn. A bench takes it out of
- * the server's CPU over a phase (rate × the phase's length), as a hello-world has no jobs.
- */
-export async function idleCpuUsPerMs(pid, ms) {
-  const meter = cpuMeter({ p: pid });
-  const t0 = performance.now();
-  await new Promise((r) => setTimeout(r, ms));
-  return meter().p / (performance.now() - t0);
-}
-
-/**
- * The ceiling a scenario is compared with: a Koa hello-world (bench/flash-sale/hello.mjs) under
- * the same connections, in the same run. Its req/s, and the CPU it and this load generator
- * spend per request. `env`: the hello-world's own settings (HELLO_REDIS_URL: the queue bench's
- * floor, the hello-world plus one Redis call). `client`: what sends the GETs, autocannon or the
- * 'closed-loop' the flash-sale bench sends its purchases through (closed-loop.mjs).
- */
-export async function helloCeiling({ connections, seconds, pinCore, env = {}, client = 'autocannon' }) {
-  const port = await freePort();
-  // On the server's Node (BENCH_SERVER_NODE): a ratio compares the product with its runtime.
-  const hello = startProcess(
-    serverNode(),
-    [path.join(root, 'bench/flash-sale/hello.mjs')],
-    { ...env, PORT: String(port) },
-    { pinCore },
-  );
-  try {
-    await new Promise((r) => setTimeout(r, 700));
-    const url = `http://127.0.0.1:${port}/`;
-    const load =
-      client === 'closed-loop'
-        ? (s) => helloLoop(url, connections, s)
-        : (s) => helloCannon(url, connections, s);
-    await load(1); // warm-up
-    const meter = cpuMeter({ hello: hello.child.pid, loadgen: process.pid });
-    const kernelMeter = cpuMeter({ hello: hello.child.pid }, { kernel: true });
-    const { rps, requests } = await load(seconds);
-    const cpu = meter();
-    const kernel = kernelMeter();
-    const n = Math.max(1, requests);
-    return {
-      rps,
-      cpuUs: cpu.hello / n,
-      kernelUs: kernel.hello / n,
-      loadgenUs: cpu.loadgen / n,
-    };
-  } finally {
-    await hello.stop();
-  }
-}
-
-async function helloCannon(url, connections, seconds) {
-  const res = await autocannon({ url, connections, duration: seconds });
-  return { rps: res.requests.average, requests: res.requests.total };
-}
-
-/** The hello-world's GETs through the flash-sale bench's closed loop (closed-loop.mjs); a failed one throws. */
-async function helloLoop(url, connections, seconds) {
-  const t0 = performance.now();
-  let answered = 0;
-  await closedLoop({
-    url,
-    connections,
-    untilMs: t0 + seconds * 1000,
-    next: () => ({ method: 'GET', path: '/' }),
-    onAnswer: () => answered++,
-    onError: (err) => {
-      throw err;
-    },
-  });
-  return { rps: answered / ((performance.now() - t0) / 1000), requests: answered };
-}
-
-/** A fan's purchase as the benches send it (closed-loop.mjs's request): their token, key and body. */
-export const purchaseRequest = (token, key, body) => ({
-  method: 'POST',
-  path: '/api/v1/orders',
-  headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': key },
-  body,
-});
-
-/**
- * A sale over real HTTP: every body POSTed once to /api/v1/orders over `connections` kept-alive
- * connections in a closed loop (closed-loop.mjs), body i by buyer tokens[i] with the idempotency
- * key `${keyTag}-${i}`. onResponse(status, sentAt, now) sees every answer (times from
- * performance.now()); a request the pool could not complete counts as status 0. Until 2026-12-07
- * it was sent through autocannon (see closed-loop.mjs for why no longer).
- */
-export async function postOrders({ url, connections, tokens, bodies, keyTag, onResponse }) {
-  await closedLoop({
-    url,
-    connections,
-    next: (i) => (i < bodies.length ? purchaseRequest(tokens[i], `${keyTag}-${i}`, bodies[i]) : undefined),
-    onAnswer: onResponse,
-    onError: () => onResponse(0, performance.now(), performance.now()),
-  });
 }
 
 /** Runs fn over items with at most `n` in flight. */
