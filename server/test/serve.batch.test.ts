@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { Lifecycle } from '../src/http/lifecycle';
-import type { LoadShedder } from '../src/http/shedding';
+import { LoadShedder } from '../src/http/shedding';
 import type { Metrics } from '../src/http/metrics';
 import { apiServer } from '../src/http/serve';
 import { TurnBatch } from '../src/http/turn-batch';
@@ -11,7 +11,8 @@ import { TurnBatch } from '../src/http/turn-batch';
  * The API's requests are answered a turn of the event loop at a time (http/turn-batch.ts): the
  * Koa side here (the lean lane's in lean.batch.test.ts). Nothing runs while the loop still reads
  * requests; each is counted in flight from its arrival, once, and one whose client went away
- * before its turn is not run.
+ * before its turn is not run. A saturated instance's early refusals (503) are answered a turn at
+ * a time too, and never counted in flight.
  */
 const turn = () => new Promise((r) => setImmediate(r));
 
@@ -54,7 +55,7 @@ it("hands Koa a turn's requests together, each in flight from its arrival and co
   const handled: string[] = [];
   const lifecycle = new Lifecycle();
   const app = { callback: () => (req: IncomingMessage) => handled.push(req.url!) } as unknown as Koa;
-  const shedder = { refuseEarly: () => false } as unknown as LoadShedder;
+  const shedder = { refusesEarly: () => false } as unknown as LoadShedder;
   const server = apiServer(app, { shedder, lifecycle, metrics: {} as Metrics });
   const send = (url: string) => {
     const req = { url, method: 'GET', headers: {}, destroyed: false } as unknown as IncomingMessage;
@@ -80,4 +81,62 @@ it("hands Koa a turn's requests together, each in flight from its arrival and co
   expect(lifecycle.inFlight).toBe(2);
   await turn();
   expect(handled).toEqual(['/a', '/c', '/d']);
+});
+
+/** A raw response that keeps what was written to it. */
+class Res extends EventEmitter {
+  status?: number;
+  headers?: Record<string, unknown>;
+  body?: Buffer;
+  writeHead(status: number, headers: Record<string, unknown>) {
+    Object.assign(this, { status, headers });
+    return this;
+  }
+  end(body: Buffer) {
+    this.body = body;
+    this.emit('close');
+  }
+}
+
+it("answers a saturated instance's refusals after the turn, counted as refused, not in flight", async () => {
+  const handled: string[] = [];
+  const lifecycle = new Lifecycle();
+  const shedEarly = jest.fn();
+  const app = { callback: () => (req: IncomingMessage) => handled.push(req.url!) } as unknown as Koa;
+  // One request in flight at most, and no smaller bound while overloaded: the 2nd and later refused.
+  const shedder = new LoadShedder(
+    {
+      maxEventLoopLagMs: 0,
+      maxInflight: 1,
+      maxInflightOverloaded: 0,
+      overloadHoldMs: 0,
+      latencyTargetMs: 0,
+      retryAfterS: 3,
+    },
+    () => lifecycle.inFlight,
+  );
+  const server = apiServer(app, { shedder, lifecycle, metrics: { shedEarly } as unknown as Metrics });
+  const send = (url: string) => {
+    const req = { url, method: 'GET', headers: {}, destroyed: false } as unknown as IncomingMessage;
+    const res = new Res();
+    server.emit('request', req, res);
+    return { req, res };
+  };
+  const [first, second, third] = ['/a', '/b', '/c'].map(send);
+  expect(lifecycle.inFlight).toBe(1);
+  expect(shedder.refused).toBe(2);
+  await Promise.resolve();
+  expect(second!.res.status).toBeUndefined();
+  // The client of /c went away before its turn: nothing is written to it.
+  Object.assign(third!.req, { destroyed: true });
+  await turn();
+  expect(handled).toEqual(['/a']);
+  expect(first!.res.status).toBeUndefined();
+  expect(second!.res.status).toBe(503);
+  expect(second!.res.headers).toMatchObject({ 'Retry-After': '3' });
+  expect(JSON.parse(String(second!.res.body)).error.code).toBe('OVERLOADED');
+  expect(third!.res.status).toBeUndefined();
+  // Counted all the same: it was refused.
+  expect(shedEarly).toHaveBeenCalledTimes(2);
+  expect(lifecycle.inFlight).toBe(1);
 });

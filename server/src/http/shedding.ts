@@ -171,21 +171,25 @@ export class LoadShedder {
   }
 
   /**
-   * Before Koa (http/serve.ts): answers a saturated instance's 503 from the raw request, with the
-   * request id it was given (or a new one); true if it did. Under overload most requests are
-   * refused, and through Koa each refusal paid for a context and four middlewares: refusing
-   * alone kept the event loop saturated, and admitted requests waited behind the refusals.
+   * Before Koa (http/serve.ts): whether a saturated instance refuses this raw request now, counted
+   * as refused from here; its 503 is answerRefusal's. Under overload most requests are refused,
+   * and through Koa each refusal paid for a context and four middlewares: refusing alone kept the
+   * event loop saturated, and admitted requests waited behind the refusals.
    */
-  refuseEarly(req: IncomingMessage, res: ServerResponse): boolean {
+  refusesEarly(req: IncomingMessage): boolean {
     // The path as Koa's ctx.path reads it (parseurl, which keeps its parse on the request).
     if (!this.saturated(1) || exempt(parseurl(req)?.pathname ?? '/')) return false;
     this.refusedCount++;
-    answerRaw(req, res, 503, OVERLOADED_BODY, { 'Retry-After': this.retryAfter });
     return true;
   }
 
+  /** The early refusal's answer: 503 OVERLOADED with Retry-After and the request's id. */
+  answerRefusal(req: IncomingMessage, res: ServerResponse): void {
+    answerRaw(req, res, 503, OVERLOADED_BODY, { 'Retry-After': this.retryAfter });
+  }
+
   /**
-   * After the lifecycle middleware (it counts this request as in flight). What refuseEarly let
+   * After the lifecycle middleware (it counts this request as in flight). What refusesEarly let
    * through is refused here only if the instance saturated since (or it is served without
    * http/serve.ts); the adaptive bound's timing of admitted requests starts here.
    */
