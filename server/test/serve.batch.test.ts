@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
+import type { LeanLane } from '../src/http/lean';
 import { Lifecycle } from '../src/http/lifecycle';
 import { LoadShedder } from '../src/http/shedding';
 import type { Metrics } from '../src/http/metrics';
@@ -51,12 +52,17 @@ it('runs the rest of a batch when one item throws, and throws it again outside t
   expect(() => deferred[0]!()).toThrow('two');
 });
 
-it("hands Koa a turn's requests together, each in flight from its arrival and counted once", async () => {
+it("hands Koa a turn's requests together; each request, the lane's too, in flight from its arrival and counted once", async () => {
   const handled: string[] = [];
   const lifecycle = new Lifecycle();
   const app = { callback: () => (req: IncomingMessage) => handled.push(req.url!) } as unknown as Koa;
   const shedder = { refusesEarly: () => false } as unknown as LoadShedder;
-  const server = apiServer(app, { shedder, lifecycle, metrics: {} as Metrics });
+  // The lean lane takes /lane/ requests (its own batches: lean.batch.test.ts).
+  const laneTook: string[] = [];
+  const lane = {
+    serve: (req: IncomingMessage) => req.url!.startsWith('/lane/') && laneTook.push(req.url!) > 0,
+  } as unknown as LeanLane;
+  const server = apiServer(app, { shedder, lifecycle, metrics: {} as Metrics }, lane);
   const send = (url: string) => {
     const req = { url, method: 'GET', headers: {}, destroyed: false } as unknown as IncomingMessage;
     const res = new EventEmitter() as unknown as ServerResponse;
@@ -81,6 +87,12 @@ it("hands Koa a turn's requests together, each in flight from its arrival and co
   expect(lifecycle.inFlight).toBe(2);
   await turn();
   expect(handled).toEqual(['/a', '/c', '/d']);
+  // The lane's requests are counted on arrival as well, before the lane takes them.
+  const { res: laneRes } = send('/lane/1');
+  expect(laneTook).toEqual(['/lane/1']);
+  expect(lifecycle.inFlight).toBe(3);
+  laneRes.emit('close');
+  expect(lifecycle.inFlight).toBe(2);
 });
 
 /** A raw response that keeps what was written to it. */

@@ -149,9 +149,9 @@ export function requestIp(app: Koa, req: IncomingMessage): string {
  * The lean lane: the crowd's most frequent requests (the purchase, the waiting room's poll and
  * join, the seat map's seat states) answered from the raw request, before Koa builds a context
  * and runs its middleware chain, which cost more than a poll's own work (profile and A/B in the
- * README). The lane does what that chain does for such a request: the request id, the in-flight
- * count the drain and the shedder read, the security headers, the body, the metrics, the error
- * answers. It answers a turn's requests together (turn-batch.ts). Anything it does not expect
+ * README). The lane does what that chain does for such a request: the request id, the security
+ * headers, the body, the metrics, the error answers (serve.ts counted it in flight on arrival,
+ * as it counts Koa's requests). It answers a turn's requests together (turn-batch.ts). Anything it does not expect
  * (another method or path form, a draining instance, debug logging, headers not yet built, a
  * request already closed) goes to Koa, whole.
  */
@@ -189,10 +189,8 @@ export class LeanLane {
       if (route.method !== req.method) continue;
       const param = route.match(pathname);
       if (param === undefined) continue;
-      // In flight from now (the drain and the shedder count it; its close, even before its
-      // batch, ends that), and its latency counts from now.
+      // Counted in flight already (serve.ts, on arrival); its latency counts from now.
       const started = performance.now();
-      this.d.lifecycle.track(res);
       this.d.shedder.admitted(res);
       const taken = { route, lean: new RawRequest(this.app, req, param), res, path: pathname, started };
       this.taken.push(taken);

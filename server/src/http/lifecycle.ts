@@ -72,8 +72,8 @@ export class Lifecycle {
    * until the handlers return: closing connections earlier would cut an answer being written.
    */
   track(res: ServerResponse): void {
-    // Once per answer: the API's server counts a request on arrival (serve.ts), and this
-    // middleware, which also serves apps without that server (tests), would count it again.
+    // Once per answer: the API's server counts every request it admits on arrival (serve.ts),
+    // and this middleware, which also serves apps without that server (tests), would count it again.
     if (this.tracked.has(res)) return;
     this.tracked.add(res);
     this.inflight++;

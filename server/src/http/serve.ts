@@ -24,9 +24,8 @@ export function apiServer(
   lane?: LeanLane,
 ): Server {
   const handle = app.callback();
-  // Koa's requests too are answered a turn at a time (turn-batch.ts): in flight from arrival, as
-  // the lane's are (the lifecycle middleware then finds them counted), and not run when the
-  // client went away before its turn. bench ab, two builds (2026-12-07, 5 rounds): /livez 125 ->
+  // Koa's requests too are answered a turn at a time (turn-batch.ts), as the lane's are, and not
+  // run when the client went away before its turn (the lifecycle middleware finds them counted). bench ab, two builds (2026-12-07, 5 rounds): /livez 125 ->
   // 64 µs of the server's CPU, a path no route has 160 -> 91 (5 of 5 rounds lower each).
   const koa = new TurnBatch<[IncomingMessage, ServerResponse]>(([req, res]) => {
     if (!req.destroyed) void handle(req, res);
@@ -45,8 +44,9 @@ export function apiServer(
       refusals.push([req, res]);
       return;
     }
-    if (lane?.serve(req, res)) return;
+    // In flight from arrival (the drain and the shedder count it), once, whichever side answers.
     d.lifecycle.track(res);
+    if (lane?.serve(req, res)) return;
     koa.push([req, res]);
   });
 }
