@@ -10,9 +10,10 @@ import { RawPool } from './overload/raw-pool.mjs';
 
 /**
  * Runs the loop until `next(i)` returns undefined (the i-th request: { method, path, headers,
- * body }) or `untilMs` (performance.now()) passes; `onAnswer(statusCode, sentAt, now)` sees each
- * answer, `onError(err)` each request the pool could not complete (its connection failed, or no
- * answer within `timeoutMs`). Resolves with the number of requests sent.
+ * body, readBody }) or `untilMs` (performance.now()) passes; `onAnswer(statusCode, sentAt, now,
+ * body, i)` sees each answer (its body as text when the request asked, readBody: true),
+ * `onError(err, i)` each request the pool could not complete (its connection failed, or no answer
+ * within `timeoutMs`). Resolves with the number of requests sent.
  */
 export async function closedLoop({
   url,
@@ -28,16 +29,19 @@ export async function closedLoop({
   const sender = async () => {
     for (;;) {
       if (performance.now() >= untilMs) return;
-      const req = next(sent);
+      const i = sent;
+      const req = next(i);
       if (req === undefined) return;
       sent++;
       const sentAt = performance.now();
+      let answer;
       try {
-        const answer = await pool.request(req);
-        onAnswer?.(answer.statusCode, sentAt, performance.now());
+        answer = await pool.request(req);
       } catch (err) {
-        onError?.(err);
+        onError?.(err, i);
+        continue;
       }
+      onAnswer?.(answer.statusCode, sentAt, performance.now(), answer.body, i);
     }
   };
   try {

@@ -1,6 +1,6 @@
 // A kept-alive HTTP/1.1 connection pool on bare sockets, for the paced offer (paced.mjs): each
 // request written as one string, each answer read for its status, its Retry-After and its end
-// (Content-Length or chunked), nothing else. The offer's own CPU is what it measures against: on
+// (Content-Length or chunked), and its body only when asked. The offer's own CPU is what it measures against: on
 // this 2-core machine the load generator shares a core with MariaDB and Redis, and undici's Pool
 // (a full client: header objects, body streams, its dispatcher) spent 0.6-0.9 of a core to offer
 // 7,000 purchases/s (2026-12-05), late by 157-342 ms at p99 in sending.
@@ -72,7 +72,8 @@ class Conn {
       const end = answerEnd(this.buf, headEnd, head);
       if (end === MALFORMED || !/^http\/1\.[01] \d{3}/.test(head)) return this.fail('a malformed answer');
       if (end < 0) return;
-      this.buf = end === this.buf.length ? null : this.buf.subarray(end);
+      const buf = this.buf;
+      this.buf = end === buf.length ? null : buf.subarray(end);
       const job = this.current;
       this.current = null;
       if (!job) return this.fail('an answer nobody asked for'); // the stream is out of step
@@ -81,6 +82,8 @@ class Conn {
         retryAfter: head.includes('\r\nretry-after:'),
         // When it was written to its connection (epoch ms, as paced.mjs's nowMs), after any wait for one.
         writtenAt: performance.timeOrigin + job.sentAt,
+        // Asked for (readBody): the body as UTF-8 text, as sent (a chunked one with its framing).
+        body: job.readBody ? buf.toString('utf8', headEnd + 4, end) : undefined,
       };
       if (head.includes('\r\nconnection: close')) this.socket.destroy();
       else this.pool.free(this);
@@ -125,14 +128,15 @@ export class RawPool {
 
   /**
    * Sends `method path` with `headers` (an object) and `body` (a string); resolves with
-   * { statusCode, retryAfter, writtenAt } once answered, or rejects with a RawRequestError.
+   * { statusCode, retryAfter, writtenAt, body (the answer's, with readBody) } once answered, or
+   * rejects with a RawRequestError.
    */
-  request({ method, path, headers = {}, body = '' }) {
+  request({ method, path, headers = {}, body = '', readBody = false }) {
     let text = `${method} ${path} HTTP/1.1\r\nhost: ${this.hostHeader}\r\n`;
     for (const k in headers) text += `${k}: ${headers[k]}\r\n`;
     text += `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     return new Promise((resolve, reject) => {
-      const job = { text, resolve, reject, sentAt: 0, error: null };
+      const job = { text, resolve, reject, sentAt: 0, error: null, readBody };
       const conn = this.take();
       if (conn) conn.send(text, job);
       else this.waiting.push(job);

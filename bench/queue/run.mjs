@@ -7,7 +7,7 @@
 // which made the ratios look better than they were.
 // Usage: npm run bench -- --scenario queue [--fans N --seconds S --smoke]
 import http from 'node:http';
-import autocannon from 'autocannon';
+import { closedLoop } from '../closed-loop.mjs';
 import {
   cpuMeter,
   idleCpuUsPerMs,
@@ -42,8 +42,12 @@ const HELLO_SECONDS = smoke ? 2 : 8;
 const POLLS_ALONE_SECONDS = smoke ? 2 : 5;
 /** The server left idle after the polls alone, to measure what its jobs cost per second. */
 const IDLE_MS = 2_000;
-/** The Koa hello-world ceiling (lib.mjs helloCeiling), as every measurement in this run takes it. */
-const ceiling = () => helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS });
+/**
+ * The Koa hello-world ceiling (lib.mjs helloCeiling), as every measurement in this run takes it:
+ * through the same closed loop as the joins and polls (closed-loop.mjs).
+ */
+const ceiling = () =>
+  helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS, client: 'closed-loop' });
 /**
  * The issue's floor for a poll and a join: the same hello-world plus one Redis script call
  * (bench/flash-sale/hello.mjs with HELLO_REDIS_URL), on the bench's Redis under its key prefix.
@@ -52,6 +56,7 @@ const helloPlusRedis = (config) =>
   helloCeiling({
     connections: CONNECTIONS,
     seconds: HELLO_SECONDS,
+    client: 'closed-loop',
     env: { HELLO_REDIS_URL: config.redisUrl, HELLO_KEY_PREFIX: config.redisKeyPrefix },
   });
 
@@ -74,54 +79,53 @@ function errorKinds() {
       }
       note(`${status}${code ? ` ${code}` : ''}`);
     },
-    /** Follows an autocannon run's socket errors and timeouts; returns the run. */
-    watch(run) {
-      return run.on('reqError', (err) =>
-        note(err.message === 'request timed out' ? 'timeout' : (err.code ?? err.message)),
-      );
+    /** A request with no answer (closed-loop.mjs's onError): a timeout, or its connection failed. */
+    error(err) {
+      note(err.timeout ? 'timeout' : (err.code ?? err.message));
     },
   };
 }
 
 async function joinAll(url, sessionId, tokens) {
-  let next = 0;
   const places = new Array(tokens.length);
   let ok = 0;
-  // The last answer's time: autocannon's run ends at its next one-second tick after it, so
-  // timing to the run's end added up to a second of nothing to the joins' time (until 2026-12-06).
+  let errors = 0;
+  // Timed to the last answer.
   let lastAt = 0;
   const failed = errorKinds();
+  const path = `/api/v1/sessions/${sessionId}/queue/join`;
   const t0 = performance.now();
-  const run = autocannon({
+  await closedLoop({
     url,
     connections: CONNECTIONS,
-    amount: tokens.length,
-    requests: [
-      {
-        method: 'POST',
-        path: `/api/v1/sessions/${sessionId}/queue/join`,
-        setupRequest: (req, ctx) => {
-          ctx.fan = next++;
-          return {
-            ...req,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[ctx.fan]}` },
+    next: (i) =>
+      i < tokens.length
+        ? {
+            method: 'POST',
+            path,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[i]}` },
             body: '{}',
-          };
-        },
-        onResponse: (status, body, ctx) => {
-          lastAt = performance.now();
-          if (status !== 200) return failed.answer(status, body);
-          ok++;
-          places[ctx.fan] = JSON.parse(body).position;
-        },
-      },
-    ],
+            readBody: true,
+          }
+        : undefined,
+    onAnswer: (status, sentAt, now, body, fan) => {
+      lastAt = now;
+      if (status !== 200) {
+        errors++;
+        return failed.answer(status, body);
+      }
+      ok++;
+      places[fan] = JSON.parse(body).position;
+    },
+    onError: (err) => {
+      errors++;
+      failed.error(err);
+    },
   });
-  const r = await failed.watch(run);
   return {
     // Joins that succeeded, over the time to the last answer.
     perS: ok / ((lastAt - t0) / 1000),
-    errors: r.non2xx + r.errors,
+    errors,
     errorKinds: failed.kinds,
     places,
     ok,
@@ -132,37 +136,44 @@ async function joinAll(url, sessionId, tokens) {
 const CROWD_POLLS = 2048;
 
 /**
- * Random fans poll. Every 16th poll is kept (parsing all of them would make the load generator,
- * not the server, the limit) to check that admission never goes out of order. The other polls
- * are built once and sent as they are, as the hello-world's are: rebuilding each one (autocannon's
- * setupRequest) cost the load generator ~13 µs a poll, CPU the server's two cores share. Only the
- * kept polls have an onResponse: for each request that has one, autocannon turns the answer's
- * headers into an object first (~5% of the load generator's CPU in its profile). The others'
- * failures are counted (autocannon's non2xx and errors), and their kinds are the kept polls'.
+ * Random fans poll for `seconds` through the closed loop (closed-loop.mjs), as the hello-world's
+ * GETs are sent. Every 16th poll is kept (parsing all of them would make the load generator, not
+ * the server, the limit) to check that admission never goes out of order; a failed poll's kind
+ * is noted whichever it was. Until 2026-12-07 the polls went through autocannon, whose CPU per
+ * request (80-117 µs a poll in this bench's runs) came out of the two cores the server shares.
  */
 async function pollMany(url, sessionId, tokens, seconds, observations) {
   const rnd = rng(7);
   const failed = errorKinds();
   const path = `/api/v1/sessions/${sessionId}/queue`;
-  const requests = Array.from({ length: CROWD_POLLS }, (_, i) => {
-    const headers = { authorization: `Bearer ${tokens[Math.floor(rnd() * tokens.length)]}` };
-    if (i % 16) return { method: 'GET', path, headers };
-    return {
-      method: 'GET',
-      path,
-      setupRequest: (req, ctx) => {
-        ctx.sentAt = performance.now();
-        return { ...req, headers };
-      },
-      onResponse: (status, body, ctx) => {
-        if (status !== 200) failed.answer(status, body);
-        else observations.push([performance.now(), JSON.parse(body), ctx.sentAt]);
-      },
-    };
+  const requests = Array.from({ length: CROWD_POLLS }, () => ({
+    method: 'GET',
+    path,
+    headers: { authorization: `Bearer ${tokens[Math.floor(rnd() * tokens.length)]}` },
+    readBody: true,
+  }));
+  let answered = 0;
+  let errors = 0;
+  const t0 = performance.now();
+  await closedLoop({
+    url,
+    connections: CONNECTIONS,
+    untilMs: t0 + seconds * 1000,
+    next: (i) => requests[i % CROWD_POLLS],
+    onAnswer: (status, sentAt, now, body, i) => {
+      answered++;
+      if (status !== 200) {
+        errors++;
+        failed.answer(status, body);
+      } else if (i % 16 === 0) observations.push([now, JSON.parse(body), sentAt]);
+    },
+    onError: (err) => {
+      errors++;
+      failed.error(err);
+    },
   });
-  const run = autocannon({ url, connections: CONNECTIONS, duration: seconds, requests });
-  const r = await failed.watch(run);
-  return { perS: r.requests.average, errors: r.non2xx + r.errors, errorKinds: failed.kinds };
+  const perS = answered / ((performance.now() - t0) / 1000);
+  return { perS, answered, errors, errorKinds: failed.kinds };
 }
 
 /**
@@ -274,7 +285,7 @@ async function pollsAlone(url, sessionId, tokens, serverPid) {
   const meter = cpuMeter({ server: serverPid });
   const kernelMeter = cpuMeter({ server: serverPid }, { kernel: true });
   const polls = await pollMany(url, sessionId, tokens, POLLS_ALONE_SECONDS, []);
-  const n = Math.max(1, polls.perS * POLLS_ALONE_SECONDS);
+  const n = Math.max(1, polls.answered);
   // Its errors too: a phase of cheap error answers would make the polls look cheap.
   const cpuUs = meter().server / n;
   const kernelUs = kernelMeter().server / n;
@@ -359,7 +370,7 @@ async function main() {
     );
     await server.stop();
     // Polls served: the crowd's and the buying fans' own (they poll until their turn).
-    const requests = polls.perS * POLL_SECONDS + buys.polls;
+    const requests = polls.answered + buys.polls;
     const ordering = outOfOrder(observations);
     const helloAfter = await ceiling();
     const ceilingRps = Math.max(hello.rps, helloAfter.rps);
@@ -420,6 +431,8 @@ async function main() {
       join_cpu_over_hello_redis: Number((joinCpu.server / FANS / helloRedis.cpuUs).toFixed(2)),
       load_avg: (await import('node:os')).loadavg().map((x) => Number(x.toFixed(2))),
       admission_rate_per_min: RATE_PER_MIN,
+      // What sent the joins, the crowd's polls and the hello-worlds' GETs (closed-loop.mjs; autocannon until 2026-12-07).
+      load_client: 'closed-loop',
       at: new Date().toISOString(),
     };
     report(result, { save: !smoke, at: result.at });

@@ -85,3 +85,29 @@ test('stops sending at untilMs, and hands a request the pool could not complete 
     await srv.close();
   }
 });
+
+test("gives an answer's body, and the request's index, to a request that asks for it (readBody)", async () => {
+  const srv = await server((req, res) =>
+    res.end(JSON.stringify({ key: req.headers['idempotency-key'], 名: '票' })),
+  );
+  const bodies = new Map();
+  try {
+    await closedLoop({
+      url: srv.url,
+      connections: 2,
+      next: (i) =>
+        i < 6
+          ? { method: 'GET', path: '/', headers: { 'idempotency-key': `k-${i}` }, readBody: i % 2 === 0 }
+          : undefined,
+      onAnswer: (status, sentAt, now, body, i) => bodies.set(i, body),
+    });
+    assert.equal(bodies.size, 6);
+    for (const [i, body] of bodies)
+      assert.deepEqual(
+        body === undefined ? undefined : JSON.parse(body),
+        i % 2 ? undefined : { key: `k-${i}`, 名: '票' },
+      );
+  } finally {
+    await srv.close();
+  }
+});
