@@ -52,7 +52,7 @@ export async function closedLoop({
   return sent;
 }
 
-/** A fan's purchase as the benches send it (closed-loop.mjs's request): their token, key and body. */
+/** A fan's purchase as the benches send it (a request of closedLoop's): their token, key and body. */
 export const purchaseRequest = (token, key, body) => ({
   method: 'POST',
   path: '/api/v1/orders',
@@ -62,10 +62,10 @@ export const purchaseRequest = (token, key, body) => ({
 
 /**
  * A sale over real HTTP: every body POSTed once to /api/v1/orders over `connections` kept-alive
- * connections in a closed loop (closed-loop.mjs), body i by buyer tokens[i] with the idempotency
+ * connections in a closed loop (closedLoop), body i by buyer tokens[i] with the idempotency
  * key `${keyTag}-${i}`. onResponse(status, sentAt, now) sees every answer (times from
  * performance.now()); a request the pool could not complete counts as status 0. Until 2026-12-07
- * it was sent through autocannon (see closed-loop.mjs for why no longer).
+ * it was sent through autocannon (the head of this file says why no longer).
  */
 export async function postOrders({ url, connections, tokens, bodies, keyTag, onResponse }) {
   await closedLoop({

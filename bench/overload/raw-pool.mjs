@@ -1,9 +1,9 @@
 // A kept-alive HTTP/1.1 connection pool on bare sockets, for the paced offer (paced.mjs): each
 // request written as one string, each answer read for its status, its Retry-After and its end
-// (Content-Length or chunked), and its body only when asked. The offer's own CPU is what it measures against: on
-// this 2-core machine the load generator shares a core with MariaDB and Redis, and undici's Pool
-// (a full client: header objects, body streams, its dispatcher) spent 0.6-0.9 of a core to offer
-// 7,000 purchases/s (2026-12-05), late by 157-342 ms at p99 in sending.
+// (Content-Length or chunked), and its body only when asked. The offer's own CPU is what it
+// measures against: on this 2-core machine the load generator shares a core with MariaDB and
+// Redis, and undici's Pool (a full client: header objects, body streams, its dispatcher) spent
+// 0.6-0.9 of a core to offer 7,000 purchases/s (2026-12-05), late by 157-342 ms at p99 in sending.
 import net from 'node:net';
 
 const CRLF2 = Buffer.from('\r\n\r\n');

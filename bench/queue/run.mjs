@@ -431,7 +431,8 @@ async function main() {
       join_cpu_over_hello_redis: Number((joinCpu.server / FANS / helloRedis.cpuUs).toFixed(2)),
       load_avg: (await import('node:os')).loadavg().map((x) => Number(x.toFixed(2))),
       admission_rate_per_min: RATE_PER_MIN,
-      // What sent the joins, the crowd's polls and the hello-worlds' GETs (closed-loop.mjs; autocannon until 2026-12-07).
+      // What sent the joins, the crowd's polls and the hello-worlds' GETs (closed-loop.mjs;
+      // autocannon until 2026-12-07).
       load_client: 'closed-loop',
       at: new Date().toISOString(),
     };

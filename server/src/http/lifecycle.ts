@@ -73,7 +73,8 @@ export class Lifecycle {
    */
   track(res: ServerResponse): void {
     // Once per answer: the API's server counts every request it admits on arrival (serve.ts),
-    // and this middleware, which also serves apps without that server (tests), would count it again.
+    // and this middleware, which also serves apps without that server (tests), would count it
+    // again.
     if (this.tracked.has(res)) return;
     this.tracked.add(res);
     this.inflight++;

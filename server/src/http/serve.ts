@@ -14,9 +14,9 @@ import { TurnBatch } from './turn-batch';
  * here, from the raw request, before Koa builds a context or any middleware runs
  * (LoadShedder.refusesEarly, answerRefusal): in an overload most requests are refused, and a
  * refusal that went through Koa cost about as much CPU as the requests admitted, so the refusals
- * alone kept the event loop saturated. A draining instance's requests go on to Koa, whose lifecycle middleware
- * answers them (503 with Connection: close). What is admitted may then be answered on the lean
- * lane (lean.ts), before Koa too.
+ * alone kept the event loop saturated. A draining instance's requests go on to Koa, whose
+ * lifecycle middleware answers them (503 with Connection: close). What is admitted may then be
+ * answered on the lean lane (lean.ts), before Koa too.
  */
 export function apiServer(
   app: Koa,
@@ -25,8 +25,9 @@ export function apiServer(
 ): Server {
   const handle = app.callback();
   // Koa's requests too are answered a turn at a time (turn-batch.ts), as the lane's are, and not
-  // run when the client went away before its turn (the lifecycle middleware finds them counted). bench ab, two builds (2026-12-07, 5 rounds): /livez 125 ->
-  // 64 µs of the server's CPU, a path no route has 160 -> 91 (5 of 5 rounds lower each).
+  // run when the client went away before its turn (the lifecycle middleware finds them counted).
+  // bench ab, two builds (2026-12-07, 5 rounds): /livez 125 -> 64 µs of the server's CPU, a path
+  // no route has 160 -> 91 (5 of 5 rounds lower each).
   const koa = new TurnBatch<[IncomingMessage, ServerResponse]>(([req, res]) => {
     if (!req.destroyed) void handle(req, res);
   });
