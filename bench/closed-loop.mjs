@@ -52,6 +52,35 @@ export async function closedLoop({
   return sent;
 }
 
+/**
+ * The closed loop for `seconds`: every answer counted (`answered`), those whose status `ok` refuses
+ * (`wrong`) and the requests that got none (`failed`) apart, and the answers a second over the
+ * time to the last one. `onAnswer` and `onError` see each as closedLoop's do. The benches' timed
+ * phases (the hello-world, the raw server, the waiting room's polls) all count this way.
+ */
+export async function timedLoop({ url, connections, seconds, next, ok = () => true, onAnswer, onError }) {
+  const t0 = performance.now();
+  let answered = 0;
+  let wrong = 0;
+  let failed = 0;
+  await closedLoop({
+    url,
+    connections,
+    untilMs: t0 + seconds * 1000,
+    next,
+    onAnswer: (status, sentAt, now, body, i) => {
+      answered++;
+      if (!ok(status)) wrong++;
+      onAnswer?.(status, sentAt, now, body, i);
+    },
+    onError: (err, i) => {
+      failed++;
+      onError?.(err, i);
+    },
+  });
+  return { answered, wrong, failed, rps: answered / ((performance.now() - t0) / 1000) };
+}
+
 /** A fan's purchase as the benches send it (a request of closedLoop's): their token, key and body. */
 export const purchaseRequest = (token, key, body) => ({
   method: 'POST',

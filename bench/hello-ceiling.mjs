@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { closedLoop } from './closed-loop.mjs';
+import { timedLoop } from './closed-loop.mjs';
 import { cpuMeter } from './cpu.mjs';
 import { freePort, serverNode, startProcess } from './process.mjs';
 
@@ -55,19 +55,15 @@ async function helloCannon(url, connections, seconds) {
   return { rps: res.requests.average, requests: res.requests.total };
 }
 
-/** The hello-world's GETs through the flash-sale bench's closed loop (closed-loop.mjs); a failed one throws. */
+/** The hello-world's GETs through the flash-sale bench's closed loop (closed-loop.mjs); any failure throws. */
 async function helloLoop(url, connections, seconds) {
-  const t0 = performance.now();
-  let answered = 0;
-  await closedLoop({
+  const r = await timedLoop({
     url,
     connections,
-    untilMs: t0 + seconds * 1000,
+    seconds,
     next: () => ({ method: 'GET', path: '/' }),
-    onAnswer: () => answered++,
-    onError: (err) => {
-      throw err;
-    },
+    ok: (status) => status === 200,
   });
-  return { rps: answered / ((performance.now() - t0) / 1000), requests: answered };
+  if (r.wrong || r.failed) throw new Error(`hello-world: ${r.wrong} answers not 200, ${r.failed} unanswered`);
+  return { rps: r.rps, requests: r.answered };
 }

@@ -7,7 +7,7 @@
 // which made the ratios look better than they were.
 // Usage: npm run bench -- --scenario queue [--fans N --seconds S --smoke]
 import http from 'node:http';
-import { closedLoop } from '../closed-loop.mjs';
+import { closedLoop, timedLoop } from '../closed-loop.mjs';
 import {
   cpuMeter,
   idleCpuUsPerMs,
@@ -127,28 +127,19 @@ async function pollMany(url, sessionId, tokens, seconds, observations) {
     headers: { authorization: `Bearer ${tokens[Math.floor(rnd() * tokens.length)]}` },
     readBody: true,
   }));
-  let answered = 0;
-  let errors = 0;
-  const t0 = performance.now();
-  await closedLoop({
+  const r = await timedLoop({
     url,
     connections: CONNECTIONS,
-    untilMs: t0 + seconds * 1000,
+    seconds,
     next: (i) => requests[i % CROWD_POLLS],
+    ok: (status) => status === 200,
     onAnswer: (status, sentAt, now, body, i) => {
-      answered++;
-      if (status !== 200) {
-        errors++;
-        failed.answer(status, body);
-      } else if (i % 16 === 0) observations.push([now, JSON.parse(body), sentAt]);
+      if (status !== 200) failed.answer(status, body);
+      else if (i % 16 === 0) observations.push([now, JSON.parse(body), sentAt]);
     },
-    onError: (err) => {
-      errors++;
-      failed.error(err);
-    },
+    onError: (err) => failed.error(err),
   });
-  const perS = answered / ((performance.now() - t0) / 1000);
-  return { perS, answered, errors, errorKinds: failed.kinds };
+  return { perS: r.rps, answered: r.answered, errors: r.wrong + r.failed, errorKinds: failed.kinds };
 }
 
 /**

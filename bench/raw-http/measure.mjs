@@ -6,7 +6,7 @@
 // was sent through autocannon.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { closedLoop } from '../closed-loop.mjs';
+import { timedLoop } from '../closed-loop.mjs';
 import {
   benchNodeArgs,
   cpuMeter,
@@ -40,22 +40,6 @@ const SHAPES = {
   purchase: { request: (i) => purchaseRequest(token, `raw-${i}`, BODY), status: 409 },
 };
 
-/** Sends `shape` for `seconds`; its answers and the requests answered otherwise or not at all. */
-async function load(url, connections, shape, seconds) {
-  const t0 = performance.now();
-  let answered = 0;
-  let errors = 0;
-  await closedLoop({
-    url,
-    connections,
-    untilMs: t0 + seconds * 1000,
-    next: SHAPES[shape].request,
-    onAnswer: (status) => (status === SHAPES[shape].status ? answered++ : errors++),
-    onError: () => errors++,
-  });
-  return { answered, errors, rps: answered / ((performance.now() - t0) / 1000) };
-}
-
 /** The raw server on the servers' Node (BENCH_SERVER_NODE, BENCH_SERVER_NODE_ARGS), as the hello-world runs. */
 export async function measureRaw(shape, { connections = 100, seconds = 5 } = {}) {
   const port = await freePort();
@@ -69,20 +53,28 @@ export async function measureRaw(shape, { connections = 100, seconds = 5 } = {})
   try {
     await new Promise((r) => setTimeout(r, 500));
     const url = `http://127.0.0.1:${port}/`;
-    await load(url, connections, shape, 1); // warm-up
+    const load = (seconds) =>
+      timedLoop({
+        url,
+        connections,
+        seconds,
+        next: SHAPES[shape].request,
+        ok: (s) => s === SHAPES[shape].status,
+      });
+    await load(1); // warm-up
     const pid = server.child.pid;
     const all = cpuMeter({ s: pid });
     const kernel = cpuMeter({ s: pid }, { kernel: true });
     const switches = involuntarySwitches(pid);
-    const r = await load(url, connections, shape, seconds);
-    const n = Math.max(1, r.answered + r.errors);
+    const r = await load(seconds);
+    const n = Math.max(1, r.answered + r.failed);
     const [cpu, sys] = [all().s / n, kernel().s / n];
     return {
       rps: Math.round(r.rps),
       user_us: Number((cpu - sys).toFixed(1)),
       kernel_us: Number(sys.toFixed(1)),
       involuntary_switches_per_1000: Number((((involuntarySwitches(pid) - switches) * 1000) / n).toFixed(1)),
-      errors: r.errors,
+      errors: r.wrong + r.failed,
     };
   } finally {
     await server.stop();

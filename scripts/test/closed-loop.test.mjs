@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { closedLoop } from '../../bench/closed-loop.mjs';
+import { closedLoop, timedLoop } from '../../bench/closed-loop.mjs';
 
 async function server(answer) {
   const seen = [];
@@ -107,6 +107,37 @@ test("gives an answer's body, and the request's index, to a request that asks fo
         body === undefined ? undefined : JSON.parse(body),
         i % 2 ? undefined : { key: `k-${i}`, 名: '票' },
       );
+  } finally {
+    await srv.close();
+  }
+});
+
+test('timedLoop counts every answer, the wrong ones and the unanswered apart, for its seconds', async () => {
+  // Every third request is refused 503, every seventh has its connection cut.
+  const srv = await server((req, res) => {
+    const i = Number(req.headers['idempotency-key'].slice(2));
+    if (i % 7 === 6) return res.socket.destroy();
+    res.statusCode = i % 3 === 2 ? 503 : 200;
+    res.end('{}');
+  });
+  const seen = [];
+  try {
+    const t0 = performance.now();
+    const r = await timedLoop({
+      url: srv.url,
+      connections: 2,
+      seconds: 0.2,
+      next: (i) => ({ method: 'GET', path: '/', headers: { 'idempotency-key': `k-${i}` } }),
+      ok: (status) => status === 200,
+      onAnswer: (status) => seen.push(status),
+      onError: () => seen.push(0),
+    });
+    assert.ok(performance.now() - t0 >= 200);
+    assert.equal(r.answered, seen.filter((s) => s !== 0).length);
+    assert.equal(r.wrong, seen.filter((s) => s === 503).length);
+    assert.equal(r.failed, seen.filter((s) => s === 0).length);
+    assert.ok(r.answered > 0 && r.wrong > 0 && r.failed > 0, JSON.stringify(r));
+    assert.ok(r.rps > 0);
   } finally {
     await srv.close();
   }
