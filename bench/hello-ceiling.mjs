@@ -4,8 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { timedLoop } from './closed-loop.mjs';
-import { cpuMeter } from './cpu.mjs';
-import { freePort, serverNode, startProcess } from './process.mjs';
+import { meteredServer } from './process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -17,37 +16,27 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  * 'closed-loop' the flash-sale bench sends its purchases through (closed-loop.mjs).
  */
 export async function helloCeiling({ connections, seconds, pinCore, env = {}, client = 'autocannon' }) {
-  const port = await freePort();
+  const load =
+    client === 'closed-loop'
+      ? (url, s) => helloLoop(url, connections, s)
+      : (url, s) => helloCannon(url, connections, s);
   // On the server's Node (BENCH_SERVER_NODE): a ratio compares the product with its runtime.
-  const hello = startProcess(
-    serverNode(),
-    [path.join(root, 'bench/flash-sale/hello.mjs')],
-    { ...env, PORT: String(port) },
-    { pinCore },
-  );
-  try {
-    await new Promise((r) => setTimeout(r, 700));
-    const url = `http://127.0.0.1:${port}/`;
-    const load =
-      client === 'closed-loop'
-        ? (s) => helloLoop(url, connections, s)
-        : (s) => helloCannon(url, connections, s);
-    await load(1); // warm-up
-    const meter = cpuMeter({ hello: hello.child.pid, loadgen: process.pid });
-    const kernelMeter = cpuMeter({ hello: hello.child.pid }, { kernel: true });
-    const { rps, requests } = await load(seconds);
-    const cpu = meter();
-    const kernel = kernelMeter();
-    const n = Math.max(1, requests);
-    return {
-      rps,
-      cpuUs: cpu.hello / n,
-      kernelUs: kernel.hello / n,
-      loadgenUs: cpu.loadgen / n,
-    };
-  } finally {
-    await hello.stop();
-  }
+  const { result, cpu, kernel } = await meteredServer({
+    script: path.join(root, 'bench/flash-sale/hello.mjs'),
+    env,
+    pinCore,
+    settleMs: 700,
+    seconds,
+    load,
+    loadgen: true,
+  });
+  const n = Math.max(1, result.requests);
+  return {
+    rps: result.rps,
+    cpuUs: cpu.server / n,
+    kernelUs: kernel.server / n,
+    loadgenUs: cpu.loadgen / n,
+  };
 }
 
 async function helloCannon(url, connections, seconds) {

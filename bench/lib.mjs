@@ -9,7 +9,14 @@ import { benchNodeArgs, freePort, nodeVersionOf, serverNode, startProcess } from
 export { postOrders, purchaseRequest } from './closed-loop.mjs';
 export { cpuMeter, idleCpuUsPerMs, mainThreadOf, pidOf, storePids } from './cpu.mjs';
 export { helloCeiling } from './hello-ceiling.mjs';
-export { benchNodeArgs, freePort, nodeVersionOf, serverNode, startProcess } from './process.mjs';
+export {
+  benchNodeArgs,
+  freePort,
+  meteredServer,
+  nodeVersionOf,
+  serverNode,
+  startProcess,
+} from './process.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);

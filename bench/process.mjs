@@ -1,8 +1,9 @@
 // The benches' child processes: a free port, a process pinned to a core, the servers' Node binary
-// and its flags (bench/lib.mjs re-exports all of it).
+// and its flags, a small server measured under load (bench/lib.mjs re-exports all of it).
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { versionOf } from '../scripts/node24.mjs';
+import { cpuMeter } from './cpu.mjs';
 
 export function freePort() {
   return new Promise((resolve) => {
@@ -58,4 +59,45 @@ const nodeVersions = new Map();
 export function nodeVersionOf(bin = serverNode()) {
   if (!nodeVersions.has(bin)) nodeVersions.set(bin, versionOf(bin) ?? `unknown (${bin} did not run)`);
   return nodeVersions.get(bin);
+}
+
+/**
+ * A small server measured under load: `script` started on the servers' Node with `nodeArgs` and
+ * `env` (its PORT given), `settleMs` to listen, `load(url, 1)` as a warm-up, then
+ * `load(url, seconds)` while its CPU (all, and the kernel's part) is metered, and this load
+ * generator's too when `loadgen`; stopped whatever happens. `around(pid)` reads a counter of its
+ * own before the load and returns what reads it again after (`extra`). The hello-world ceiling
+ * (hello-ceiling.mjs) and the raw node:http server (raw-http/measure.mjs) are measured by it.
+ */
+export async function meteredServer({
+  script,
+  nodeArgs = [],
+  env = {},
+  pinCore,
+  settleMs,
+  seconds,
+  load,
+  loadgen = false,
+  around,
+}) {
+  const port = await freePort();
+  const server = startProcess(
+    serverNode(),
+    [...nodeArgs, script],
+    { ...env, PORT: String(port) },
+    { pinCore },
+  );
+  try {
+    await new Promise((r) => setTimeout(r, settleMs));
+    const url = `http://127.0.0.1:${port}/`;
+    await load(url, 1); // warm-up
+    const pid = server.child.pid;
+    const meter = cpuMeter(loadgen ? { server: pid, loadgen: process.pid } : { server: pid });
+    const kernelMeter = cpuMeter({ server: pid }, { kernel: true });
+    const again = around?.(pid);
+    const result = await load(url, seconds);
+    return { result, cpu: meter(), kernel: kernelMeter(), extra: again?.() };
+  } finally {
+    await server.stop();
+  }
 }

@@ -7,15 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { timedLoop } from '../closed-loop.mjs';
-import {
-  benchNodeArgs,
-  cpuMeter,
-  freePort,
-  purchaseRequest,
-  root,
-  serverNode,
-  startProcess,
-} from '../lib.mjs';
+import { benchNodeArgs, meteredServer, purchaseRequest, root } from '../lib.mjs';
 
 const involuntarySwitches = (pid) =>
   Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/nonvoluntary_ctxt_switches:\s+(\d+)/)[1]);
@@ -42,41 +34,30 @@ const SHAPES = {
 
 /** The raw server on the servers' Node (BENCH_SERVER_NODE, BENCH_SERVER_NODE_ARGS), as the hello-world runs. */
 export async function measureRaw(shape, { connections = 100, seconds = 5 } = {}) {
-  const port = await freePort();
-  const server = startProcess(
-    serverNode(),
-    [...benchNodeArgs(), path.join(root, 'bench/raw-http/server.mjs')],
-    {
-      PORT: String(port),
+  const { request, status } = SHAPES[shape];
+  const {
+    result: r,
+    cpu,
+    kernel,
+    extra: switched,
+  } = await meteredServer({
+    script: path.join(root, 'bench/raw-http/server.mjs'),
+    nodeArgs: benchNodeArgs(),
+    settleMs: 500,
+    seconds,
+    load: (url, s) => timedLoop({ url, connections, seconds: s, next: request, ok: (x) => x === status }),
+    around: (pid) => {
+      const before = involuntarySwitches(pid);
+      return () => involuntarySwitches(pid) - before;
     },
-  );
-  try {
-    await new Promise((r) => setTimeout(r, 500));
-    const url = `http://127.0.0.1:${port}/`;
-    const load = (seconds) =>
-      timedLoop({
-        url,
-        connections,
-        seconds,
-        next: SHAPES[shape].request,
-        ok: (s) => s === SHAPES[shape].status,
-      });
-    await load(1); // warm-up
-    const pid = server.child.pid;
-    const all = cpuMeter({ s: pid });
-    const kernel = cpuMeter({ s: pid }, { kernel: true });
-    const switches = involuntarySwitches(pid);
-    const r = await load(seconds);
-    const n = Math.max(1, r.answered + r.failed);
-    const [cpu, sys] = [all().s / n, kernel().s / n];
-    return {
-      rps: Math.round(r.rps),
-      user_us: Number((cpu - sys).toFixed(1)),
-      kernel_us: Number(sys.toFixed(1)),
-      involuntary_switches_per_1000: Number((((involuntarySwitches(pid) - switches) * 1000) / n).toFixed(1)),
-      errors: r.wrong + r.failed,
-    };
-  } finally {
-    await server.stop();
-  }
+  });
+  const n = Math.max(1, r.answered + r.failed);
+  const [all, sys] = [cpu.server / n, kernel.server / n];
+  return {
+    rps: Math.round(r.rps),
+    user_us: Number((all - sys).toFixed(1)),
+    kernel_us: Number(sys.toFixed(1)),
+    involuntary_switches_per_1000: Number(((switched * 1000) / n).toFixed(1)),
+    errors: r.wrong + r.failed,
+  };
 }
