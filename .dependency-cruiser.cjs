@@ -55,7 +55,7 @@ module.exports = {
       [
         'domains-never-import-the-app',
         '^server/src/[^/]+/',
-        '^server/src/(app|wiring|workers|main|server)\\.ts$',
+        '^server/src/(app|wiring|per-app|workers|main|server)\\.ts$',
         'app.ts, wiring.ts, workers.ts and main.ts wire the domains together; a domain never reaches back ' +
           '(command-line entry points such as seed/cli.ts build the app like main.ts does).',
         'cli\\.ts$',

@@ -34,7 +34,8 @@ import { waitlistRoutes } from './waitlist/routes';
 import { SaleReminderService } from './sale-reminders/service';
 import { saleReminderRoutes } from './sale-reminders/routes';
 
-import { compOf, sessionChangesOf, transfersOf, type AppDeps } from './wiring';
+import type { AppDeps } from './wiring';
+import { compOf, sessionChangesOf, transfersOf } from './per-app';
 
 /**
  * /metrics shows per-session counters: with METRICS_TOKEN it needs `Authorization: Bearer

@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Actor } from '../src/http/admin/http';
-import { sessionChangesOf } from '../src/wiring';
+import { sessionChangesOf } from '../src/per-app';
 import { resendStuckRefunds } from '../src/jobs/stuck-money';
 import { exchangeTicket, payExchange, ticketedOrder, type TicketedOrder } from './helpers/exchange';
 import { createSession, type SessionFixture } from './helpers/fixtures';

@@ -1,7 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Actor } from '../src/http/admin/http';
 import { ORDER_STATUS } from '../src/lifecycle/statuses';
-import { sessionChangesOf } from '../src/wiring';
+import { sessionChangesOf } from '../src/per-app';
 import { audit } from './helpers/auditor';
 import { payEnvBehindProxy, type CountingProxy } from './helpers/counting-proxy';
 import { createSession } from './helpers/fixtures';

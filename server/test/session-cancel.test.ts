@@ -1,7 +1,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { SessionChangeView } from '@showtix/shared-types';
 import type { Actor } from '../src/http/admin/http';
-import { sessionChangesOf } from '../src/wiring';
+import { sessionChangesOf } from '../src/per-app';
 import { resendStuckRefunds } from '../src/jobs/stuck-money';
 import { SessionChangeService } from '../src/session-changes/service';
 import { REFUND_STATUS } from '../src/lifecycle/statuses';

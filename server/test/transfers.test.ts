@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Actor } from '../src/http/admin/http';
-import { sessionChangesOf, transfersOf } from '../src/wiring';
+import { sessionChangesOf, transfersOf } from '../src/per-app';
 import { resendStuckRefunds } from '../src/jobs/stuck-money';
 import { createSession, type SessionFixture } from './helpers/fixtures';
 import { GateBench, newDevice, type HeldTicket } from './helpers/gate';

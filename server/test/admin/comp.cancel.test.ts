@@ -1,4 +1,4 @@
-import { sessionChangesOf } from '../../src/wiring';
+import { sessionChangesOf } from '../../src/per-app';
 import { assignStaff, createSession, createUsers, type SessionFixture } from '../helpers/fixtures';
 import { boundTicket, claimComps, operatorSuite } from './helpers';
 

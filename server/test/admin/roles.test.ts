@@ -1,5 +1,5 @@
 import { adminRouters } from '../../src/http/admin';
-import { compOf, sessionChangesOf, transfersOf } from '../../src/wiring';
+import { compOf, sessionChangesOf, transfersOf } from '../../src/per-app';
 import { adminHarness, type AdminHarness } from './helpers';
 
 /**
