@@ -219,6 +219,21 @@ function phaseFigures(phases, hello, rawUs, ceilingAtRaw) {
   };
 }
 
+/**
+ * The sale's server CPU against its requests at the phases' prices (success_cpu_us, refusal_cpu_us
+ * in the sale's mix): the phases buy one seat an order, the sale 1-4 units, with every core busy.
+ */
+function saleAgainstPhases({ a, s, requests, refused, serverUs, phases }) {
+  const mixUs = (s.created * phases.success.cpuUs + refused * phases.refusal.cpuUs) / requests;
+  return {
+    // Units a committed order of the sale holds, on average (the phases': 1)
+    units_per_order: s.created ? Number((a.sold / s.created).toFixed(2)) : null,
+    // The server's CPU per request had each of the sale's requests cost what its phase did
+    phase_mix_cpu_us: Math.round(mixUs),
+    sale_over_phase_mix: mixUs ? Number((serverUs / mixUs).toFixed(2)) : null,
+  };
+}
+
 /** The run's JSON (its last line) and a one-line summary before it. */
 function resultOf({
   a,
@@ -284,6 +299,7 @@ function resultOf({
     server_kernel_us_per_request: Math.round(kernel.server / requests),
     hello_kernel_us: Math.round(hello.kernelUs),
     ...phaseFigures(phases, hello, rawUs, ratioCeilingAtFloor(rawUs, cpuPerRequest, helloMax)),
+    ...saleAgainstPhases({ a, s, requests, refused, serverUs: cpuPerRequest.server, phases }),
     phase_statuses: {
       success: phases.success.statuses,
       refusal: phases.refusal.statuses,
