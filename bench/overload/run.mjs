@@ -258,7 +258,7 @@ async function warmUp(url, tour, tokens) {
   await phase(url, tour, tokens.slice(-5_000), { connections: 20, duration: 2 }, 'warm');
 }
 
-/** The run's JSON (its fields are described in the README). */
+/** The run's JSON (its fields are described in docs/benchmarks.md). */
 function resultOf({
   saturationRps,
   satStats,

@@ -6,7 +6,7 @@
 // involuntary context switches per 1,000 answers (how often the scheduler took the CPU from it
 // while it had work). The purchase shape is what the purchase route's floor (the flash-sale
 // bench's floor_cpu_us) costs before any code of ours runs. It shows how much of a request's CPU
-// the kernel's socket calls take on this machine, which a V8 profile misstates (README, Benchmarks). Run the whole under `chrt -b 0` to see the same without
+// the kernel's socket calls take on this machine, which a V8 profile misstates (docs/benchmarks.md). Run the whole under `chrt -b 0` to see the same without
 // preemption on wake-up (the server inherits it). BENCH_SERVER_NODE_ARGS go to the server's Node
 // (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the profile to hold against /proc).
 // Usage: npm run build -w server && node bench/raw-http/run.mjs [--rounds 3 --seconds 5 --connections 100]

@@ -31,7 +31,7 @@ export interface WarmUpResult {
 
 /**
  * Why: an instance that has served no purchase yet answered the flash sale's first second with a
- * p99 two to five times the rest of the sale's (README, Benchmarks): the JIT had not optimised
+ * p99 two to five times the rest of the sale's (docs/benchmarks.md): the JIT had not optimised
  * the hot path. Before it turns ready, the instance sends itself `requests` purchases, each with
  * a fresh token, that the purchase route refuses with 400 (a malformed Idempotency-Key) once the
  * token is checked and the body parsed. So the HTTP parsing, the lean lane, the token check, the
