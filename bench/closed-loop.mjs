@@ -12,8 +12,8 @@ import { RawPool } from './overload/raw-pool.mjs';
  * Runs the loop until `next(i)` returns undefined (the i-th request: { method, path, headers,
  * body, readBody }) or `untilMs` (performance.now()) passes; `onAnswer(statusCode, sentAt, now,
  * body, i)` sees each answer (its body as text when the request asked, readBody: true),
- * `onError(err, i)` each request the pool could not complete (its connection failed, or no answer
- * within `timeoutMs`). Resolves with the number of requests sent.
+ * `onError(err, i, sentAt)` each request the pool could not complete (its connection failed, or no
+ * answer within `timeoutMs`). Resolves with the number of requests sent.
  */
 export async function closedLoop({
   url,
@@ -38,7 +38,7 @@ export async function closedLoop({
       try {
         answer = await pool.request(req);
       } catch (err) {
-        onError?.(err, i);
+        onError?.(err, i, sentAt);
         continue;
       }
       onAnswer?.(answer.statusCode, sentAt, performance.now(), answer.body, i);
@@ -73,9 +73,9 @@ export async function timedLoop({ url, connections, seconds, next, ok = () => tr
       if (!ok(status)) wrong++;
       onAnswer?.(status, sentAt, now, body, i);
     },
-    onError: (err, i) => {
+    onError: (err, i, sentAt) => {
       failed++;
-      onError?.(err, i);
+      onError?.(err, i, sentAt);
     },
   });
   return { answered, wrong, failed, rps: answered / ((performance.now() - t0) / 1000) };
@@ -93,8 +93,10 @@ export const purchaseRequest = (token, key, body) => ({
  * A sale over real HTTP: every body POSTed once to /api/v1/orders over `connections` kept-alive
  * connections in a closed loop (closedLoop), body i by buyer tokens[i] with the idempotency
  * key `${keyTag}-${i}`. onResponse(status, sentAt, now) sees every answer (times from
- * performance.now()); a request the pool could not complete counts as status 0. Until 2026-12-07
- * it was sent through autocannon (the head of this file says why no longer).
+ * performance.now()); a request the pool could not complete counts as status 0, with the time it
+ * waited (until 2026-12-07 it counted as waiting 0 ms, which a failure would have taken out of the
+ * tail instead of into it). Until 2026-12-07 it was sent through autocannon (the head of this file
+ * says why no longer).
  */
 export async function postOrders({ url, connections, tokens, bodies, keyTag, onResponse }) {
   await closedLoop({
@@ -102,6 +104,6 @@ export async function postOrders({ url, connections, tokens, bodies, keyTag, onR
     connections,
     next: (i) => (i < bodies.length ? purchaseRequest(tokens[i], `${keyTag}-${i}`, bodies[i]) : undefined),
     onAnswer: onResponse,
-    onError: () => onResponse(0, performance.now(), performance.now()),
+    onError: (err, i, sentAt) => onResponse(0, sentAt, performance.now()),
   });
 }

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { closedLoop, timedLoop } from '../../bench/closed-loop.mjs';
+import { closedLoop, postOrders, timedLoop } from '../../bench/closed-loop.mjs';
 
 async function server(answer) {
   const seen = [];
@@ -138,6 +138,30 @@ test('timedLoop counts every answer, the wrong ones and the unanswered apart, fo
     assert.equal(r.failed, seen.filter((s) => s === 0).length);
     assert.ok(r.answered > 0 && r.wrong > 0 && r.failed > 0, JSON.stringify(r));
     assert.ok(r.rps > 0);
+  } finally {
+    await srv.close();
+  }
+});
+
+test('postOrders reports a purchase that got no answer as status 0 with the time it waited, not 0 ms', async () => {
+  // The third buyer's connection is cut after 60 ms; the others are answered at once.
+  const srv = await server((req, res) =>
+    req.headers['idempotency-key'] === 'k-2' ? setTimeout(() => res.socket.destroy(), 60) : res.end('{}'),
+  );
+  const seen = [];
+  try {
+    await postOrders({
+      url: srv.url,
+      connections: 2,
+      tokens: ['a', 'b', 'c', 'd'],
+      bodies: ['{}', '{}', '{}', '{}'],
+      keyTag: 'k',
+      onResponse: (status, sentAt, now) => seen.push([status, now - sentAt]),
+    });
+    assert.equal(seen.length, 4);
+    const failed = seen.filter(([status]) => status === 0);
+    assert.equal(failed.length, 1);
+    assert.ok(failed[0][1] >= 60, `waited ${failed[0][1]} ms`);
   } finally {
     await srv.close();
   }
