@@ -149,11 +149,11 @@ export function requestIp(app: Koa, req: IncomingMessage): string {
  * The lean lane: the crowd's most frequent requests (the purchase, the waiting room's poll and
  * join, the seat map's seat states) answered from the raw request, before Koa builds a context
  * and runs its middleware chain, which cost more than a poll's own work (profile and A/B in
- * docs/benchmarks.md). The lane does what that chain does for such a request: the request id, the security
- * headers, the body, the metrics, the error answers (serve.ts counted it in flight on arrival,
- * as it counts Koa's requests). It answers a turn's requests together (turn-batch.ts). Anything
- * it does not expect (another method or path form, a draining instance, debug logging, headers
- * not yet built, a request already closed) goes to Koa, whole.
+ * docs/benchmarks.md). The lane does what that chain does for such a request: the request id,
+ * the security headers, the body, the metrics, the error answers (serve.ts counted it in flight
+ * on arrival, as it counts Koa's requests). It answers a turn's requests together
+ * (turn-batch.ts). Anything it does not expect (another method or path form, a draining
+ * instance, debug logging, headers not yet built, a request already closed) goes to Koa, whole.
  */
 export class LeanLane {
   /**

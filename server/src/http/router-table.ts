@@ -33,8 +33,8 @@ function startsOf(router: Router): string[] {
  * .use(r.allowedMethods())` each), every request went through every router until one matched:
  * each matched its path against all its routes, emitted its not-found event and awaited the
  * rest; /livez, the seventh router, cost 113 µs of CPU against 68 µs when it came first (bench
- * ab, docs/benchmarks.md); a path no route has went through all 37, and the admin page's routes are the
- * 19th to the 37th router.
+ * ab, docs/benchmarks.md); a path no route has went through all 37, and the admin page's routes
+ * are the 19th to the 37th router.
  *
  * The answer is the one the routers mounted one after another give (test/router-table.test.ts
  * holds the two side by side):
