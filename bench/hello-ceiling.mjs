@@ -25,7 +25,6 @@ export async function helloCeiling({ connections, seconds, pinCore, env = {}, cl
     script: path.join(root, 'bench/flash-sale/hello.mjs'),
     env,
     pinCore,
-    settleMs: 700,
     seconds,
     load,
     loadgen: true,

@@ -4,7 +4,14 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverNodeFlags } from '../scripts/lib.mjs';
-import { benchNodeArgs, freePort, nodeVersionOf, serverNode, startProcess } from './process.mjs';
+import {
+  benchNodeArgs,
+  freePort,
+  nodeVersionOf,
+  serverNode,
+  startProcess,
+  waitAnswering,
+} from './process.mjs';
 
 export { postOrders, purchaseRequest } from './closed-loop.mjs';
 export { cpuMeter, idleCpuUsPerMs, mainThreadOf, pidOf, storePids } from './cpu.mjs';
@@ -47,19 +54,8 @@ export function scenarioArgs(argv = process.argv.slice(2)) {
   return { args, smoke, num };
 }
 
-async function waitHealthy(url) {
-  // Two minutes: on a shared, saturated machine a server can take more than 30 s to start.
-  // Ready as a balancer sees it: its dependencies answer and its warm-up is over.
-  for (let i = 0; i < 1200; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server at ${url} did not become healthy`);
-}
+/** Ready as a balancer sees it: its dependencies answer and its warm-up is over. */
+const waitHealthy = (url) => waitAnswering(`${url}/readyz`);
 
 /** Environment of a benchmark's own server: its own database, key prefix and queues. */
 async function benchEnv(name, extra = {}) {

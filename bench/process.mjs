@@ -62,8 +62,24 @@ export function nodeVersionOf(bin = serverNode()) {
 }
 
 /**
+ * Resolves once a GET of `url` is answered 2xx, asked every 100 ms for up to two minutes (on a
+ * shared, saturated machine a server can take more than 30 s to start); throws after that.
+ */
+export async function waitAnswering(url) {
+  for (let i = 0; i < 1200; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+/**
  * A small server measured under load: `script` started on the servers' Node with `nodeArgs` and
- * `env` (its PORT given), `settleMs` to listen, `load(url, 1)` as a warm-up, then
+ * `env` (its PORT given), once it answers `/` (waitAnswering), `load(url, 1)` as a warm-up, then
  * `load(url, seconds)` while its CPU (all, and the kernel's part) is metered, and this load
  * generator's too when `loadgen`; stopped whatever happens. `around(pid)` reads a counter of its
  * own before the load and returns what reads it again after (`extra`). The hello-world ceiling
@@ -74,7 +90,6 @@ export async function meteredServer({
   nodeArgs = [],
   env = {},
   pinCore,
-  settleMs,
   seconds,
   load,
   loadgen = false,
@@ -88,8 +103,8 @@ export async function meteredServer({
     { pinCore },
   );
   try {
-    await new Promise((r) => setTimeout(r, settleMs));
     const url = `http://127.0.0.1:${port}/`;
+    await waitAnswering(url);
     await load(url, 1); // warm-up
     const pid = server.child.pid;
     const meter = cpuMeter(loadgen ? { server: pid, loadgen: process.pid } : { server: pid });

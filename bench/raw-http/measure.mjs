@@ -43,7 +43,6 @@ export async function measureRaw(shape, { connections = 100, seconds = 5 } = {})
   } = await meteredServer({
     script: path.join(root, 'bench/raw-http/server.mjs'),
     nodeArgs: benchNodeArgs(),
-    settleMs: 500,
     seconds,
     load: (url, s) => timedLoop({ url, connections, seconds: s, next: request, ok: (x) => x === status }),
     around: (pid) => {

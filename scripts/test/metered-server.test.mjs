@@ -14,6 +14,13 @@ writeFileSync(
   "import http from 'node:http';\n" +
     "http.createServer((req, res) => res.end('ok')).listen(Number(process.env.PORT), '127.0.0.1');\n",
 );
+// The same server, listening only after 800 ms (a busy machine's slow start).
+const slowScript = path.join(dir, 'slow.mjs');
+writeFileSync(
+  slowScript,
+  "import http from 'node:http';\n" +
+    "setTimeout(() => http.createServer((req, res) => res.end('ok')).listen(Number(process.env.PORT), '127.0.0.1'), 800);\n",
+);
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 const alive = (pid) => {
@@ -42,12 +49,11 @@ async function load(url, seconds) {
   return { requests };
 }
 
-test('warms up, loads, meters the server and this process, reads its own counter around the load, then stops it', async () => {
+test('waits for it to answer, warms up, loads, meters the server and this process, reads its own counter around the load, then stops it', async () => {
   const calls = [];
   let pid;
   const m = await meteredServer({
     script,
-    settleMs: 300,
     seconds: 2,
     load: async (url, s) => {
       calls.push(s);
@@ -72,7 +78,6 @@ test('a load that throws still stops the server, and the error reaches the calle
   await assert.rejects(
     meteredServer({
       script,
-      settleMs: 300,
       seconds: 2,
       load: async (url, s) => {
         if (s === 1) return load(url, s);
@@ -86,4 +91,9 @@ test('a load that throws still stops the server, and the error reaches the calle
     /load failed/,
   );
   assert.ok(await gone(pid), 'the server is stopped');
+});
+
+test('a server slow to start listening is waited for, not loaded before it listens', async () => {
+  const m = await meteredServer({ script: slowScript, seconds: 1, load });
+  assert.ok(m.result.requests > 0);
 });
