@@ -1,4 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type Koa from 'koa';
 import parseurl from 'parseurl';
 import { ERRORS } from '@showtix/shared-types';
@@ -23,6 +29,15 @@ export function apiServer(
   d: { shedder: LoadShedder; lifecycle: Lifecycle; metrics: Metrics },
   lane?: LeanLane,
 ): Server {
+  return createServer(apiHandler(app, d, lane));
+}
+
+/** The API server's request listener, for a server already listening (the tests reserve ports). */
+export function apiHandler(
+  app: Koa,
+  d: { shedder: LoadShedder; lifecycle: Lifecycle; metrics: Metrics },
+  lane?: LeanLane,
+): RequestListener {
   const handle = app.callback();
   // Koa's requests too are answered a turn at a time (turn-batch.ts), as the lane's are, and not
   // run when the client went away before its turn (the lifecycle middleware finds them counted).
@@ -39,7 +54,7 @@ export function apiServer(
     if (!req.destroyed) d.shedder.answerRefusal(req, res);
     d.metrics.shedEarly(req.method);
   });
-  return createServer((req, res) => {
+  return (req, res) => {
     if (!hasPath(req)) return noPath(req, res);
     if (!d.lifecycle.isDraining && d.shedder.refusesEarly(req)) {
       refusals.push([req, res]);
@@ -49,7 +64,7 @@ export function apiServer(
     d.lifecycle.track(res);
     if (lane?.serve(req, res)) return;
     koa.push([req, res]);
-  });
+  };
 }
 
 /**

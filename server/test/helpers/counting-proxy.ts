@@ -1,5 +1,6 @@
 import { createServer, request, type Server } from 'node:http';
-import { createPayEnv, freePort, type PayEnv, type PayEnvOptions } from './pay-env';
+import type { AddressInfo } from 'node:net';
+import { createPayEnv, type PayEnv, type PayEnvOptions } from './pay-env';
 
 /** An HTTP proxy a test puts between the server and the WeChat simulator (real HTTP both ways). */
 export interface CountingProxy {
@@ -8,11 +9,12 @@ export interface CountingProxy {
   maxInFlight: number;
   /** Each request's method, path and Authorization header, in arrival order. */
   seen: { method: string; path: string; authorization: string }[];
+  port: number;
   close(): Promise<void>;
 }
 
 /** Forwards every request to `target`, counting those in flight (the most at once). */
-export async function countingProxy(port: number): Promise<CountingProxy> {
+export async function countingProxy(): Promise<CountingProxy> {
   const state = {
     target: undefined as URL | undefined,
     inFlight: 0,
@@ -38,8 +40,9 @@ export async function countingProxy(port: number): Promise<CountingProxy> {
     });
     req.pipe(out);
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return Object.assign(state, {
+    port: (server.address() as AddressInfo).port,
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -51,9 +54,9 @@ export async function countingProxy(port: number): Promise<CountingProxy> {
 export async function payEnvBehindProxy(
   o: PayEnvOptions = {},
 ): Promise<{ p: PayEnv; proxy: CountingProxy; close(): Promise<void> }> {
-  const port = await freePort();
-  const proxy = await countingProxy(port);
-  const p = await createPayEnv({ ...o, env: { ...o.env, WECHAT_PAY_API_BASE: `http://127.0.0.1:${port}` } });
+  const proxy = await countingProxy();
+  const base = `http://127.0.0.1:${proxy.port}`;
+  const p = await createPayEnv({ ...o, env: { ...o.env, WECHAT_PAY_API_BASE: base } });
   proxy.target = new URL(p.sim.url);
   const close = async () => {
     await p.close();

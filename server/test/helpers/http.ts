@@ -1,6 +1,7 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createApp, leanLane } from '../../src/app';
-import { apiServer } from '../../src/http/serve';
+import { apiHandler } from '../../src/http/serve';
 import { createTestEnv, type TestEnv } from './env';
 
 export interface ApiResponse<T = any> {
@@ -21,18 +22,45 @@ export interface TestServer {
   tokenFor(userId: string, roles?: ('fan' | 'staff' | 'admin')[]): Promise<string>;
 }
 
-/** The real app on a random port, over real HTTP. */
-/** `lean: false` leaves the lean lane out: every request through Koa (to hold the lane's answers against). */
+/**
+ * A server listening on a port of its own (127.0.0.1, chosen by the system) that answers nothing
+ * yet: for a test whose configuration must name the API's port before the app exists (the
+ * notify URL). It holds the port from then on: a port found free, closed, then listened on
+ * after the environment's set-up was taken meanwhile by another socket of the parallel test
+ * files (a CI run's beforeAll hung on it: listen EADDRINUSE, no handler, the hook's timeout).
+ */
+export async function reservedServer(): Promise<{ server: Server; port: number }> {
+  const server = createServer();
+  await listenOn(server, 0);
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** Listens on 127.0.0.1:port; a failure (EADDRINUSE) rejects instead of going unheard. */
+function listenOn(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * The real app over real HTTP: on a port the system chooses, on `port`, or on a server
+ * reservedServer() already listens with.
+ * `lean: false` leaves the lean lane out: every request through Koa (to hold the lane's answers against).
+ */
 export async function startTestServer(
   env: TestEnv,
-  port = 0,
+  at: number | Server = 0,
   o: { lean?: boolean } = {},
 ): Promise<TestServer> {
   const app = createApp(env.deps);
   const lane = o.lean === false ? undefined : leanLane(app, env.deps);
-  const server = await new Promise<Server>((resolve) => {
-    const s = apiServer(app, env.deps, lane).listen(port, '127.0.0.1', () => resolve(s));
-  });
+  const server = typeof at === 'number' ? createServer() : at;
+  server.on('request', apiHandler(app, env.deps, lane));
+  if (typeof at === 'number') await listenOn(server, at);
   const addr = server.address();
   const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   return {

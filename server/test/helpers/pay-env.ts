@@ -5,7 +5,7 @@ import type { PayParams, PayResponse } from '@showtix/shared-types';
 import { startConsumers } from '../../src/workers';
 import { createTestEnv, type TestEnv } from './env';
 import { createSession, type SessionFixture } from './fixtures';
-import { startTestServer, type TestServer } from './http';
+import { reservedServer, startTestServer, type TestServer } from './http';
 import { until } from './until';
 
 export interface PayEnv extends TestEnv {
@@ -32,6 +32,11 @@ export interface PayEnv extends TestEnv {
   until<T>(fn: () => Promise<T | undefined | false>, what: string, ms?: number): Promise<T>;
 }
 
+/**
+ * A port free now, for a child process told to listen on it at once (nginx, a server's
+ * process): another socket may take it before then. A server of this process listens on
+ * port 0, or on http.ts's reservedServer(), instead.
+ */
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
@@ -54,7 +59,9 @@ export interface PayEnvOptions {
 
 export async function createPayEnv(o: PayEnvOptions = {}): Promise<PayEnv> {
   const sim = await startSimulator({ notifyRetryScale: 0.0005, refundDelayMs: 30, ...o.sim });
-  const port = await freePort();
+  // The API's port is held from here (the notify URL names it), not found free and listened on
+  // after the environment's set-up: another socket could take it meanwhile.
+  const { server, port } = await reservedServer();
   const env = await createTestEnv(
     {
       PORT: String(port),
@@ -66,8 +73,12 @@ export async function createPayEnv(o: PayEnvOptions = {}): Promise<PayEnv> {
       ...o.env,
     },
     { mysqlVia: o.mysqlVia },
-  );
-  const api = await startTestServer(env, port);
+  ).catch(async (err: unknown) => {
+    await new Promise((r) => server.close(r));
+    await sim.close();
+    throw err;
+  });
+  const api = await startTestServer(env, server);
   if (o.consumers !== false) startConsumers(env.deps);
   const login: PayEnv['login'] = async (openid) => {
     const { code } = sim.login(openid);
