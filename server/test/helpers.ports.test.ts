@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestEnv, type TestEnv } from './helpers/env';
+import { createTestEnv, step, type TestEnv } from './helpers/env';
 import { reservedServer, startTestServer } from './helpers/http';
 import { createPayEnv } from './helpers/pay-env';
 
@@ -65,4 +65,11 @@ it("a pay environment's API is on the port its notify URL names", async () => {
   } finally {
     await p.close();
   }
+});
+
+it('a set-up step that hangs fails naming itself, and one that finishes leaves no timer', async () => {
+  await expect(step('the thing', new Promise(() => undefined), 50)).rejects.toThrow(
+    'test set-up: the thing did not finish in 50 ms',
+  );
+  await expect(step('quick', Promise.resolve(7))).resolves.toBe(7); // jest would see its 30 s timer
 });

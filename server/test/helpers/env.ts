@@ -72,6 +72,25 @@ async function deleteClusterKeys(nodes: string[], prefix: string): Promise<void>
   }
 }
 
+/** How long one step of an environment's set-up may take before it fails, named. */
+const setUpStepMs = 30_000;
+
+/**
+ * The step's promise, or a rejection naming it after `ms`: a set-up that hangs says where, not
+ * only that the hook's 60 s ran out (CI's one hung beforeAll said nothing more).
+ */
+export async function step<T>(what: string, p: Promise<T>, ms = setUpStepMs): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`test set-up: ${what} did not finish in ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * `mysqlVia` ('host:port', e.g. a TcpProxy) is where the server reaches MySQL; the test's own
  * migration and clean-up still go direct, so they work while that path is cut.
@@ -81,12 +100,15 @@ export async function createTestEnv(
   o: { mysqlVia?: string } = {},
 ): Promise<TestEnv> {
   const config = testConfig(overrides);
-  await migrateUp(config.mysqlUrl);
+  await step('the migrations', migrateUp(config.mysqlUrl));
   const clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
   const served = o.mysqlVia
     ? { ...config, mysqlUrl: config.mysqlUrl.replace(/@[^/]+\//, `@${o.mysqlVia}/`) }
     : config;
-  const deps = await createDeps(served, { clock, log: pino({ level: config.logLevel }) });
+  const deps = await step(
+    'the dependencies',
+    createDeps(served, { clock, log: pino({ level: config.logLevel }) }),
+  );
   return {
     config,
     deps,

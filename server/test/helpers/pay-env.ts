@@ -3,7 +3,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { startSimulator, type Simulator, type SimulatorOptions } from '@showtix/wechat-sim';
 import type { PayParams, PayResponse } from '@showtix/shared-types';
 import { startConsumers } from '../../src/workers';
-import { createTestEnv, type TestEnv } from './env';
+import { createTestEnv, step, type TestEnv } from './env';
 import { createSession, type SessionFixture } from './fixtures';
 import { reservedServer, startTestServer, type TestServer } from './http';
 import { until } from './until';
@@ -58,7 +58,10 @@ export interface PayEnvOptions {
 }
 
 export async function createPayEnv(o: PayEnvOptions = {}): Promise<PayEnv> {
-  const sim = await startSimulator({ notifyRetryScale: 0.0005, refundDelayMs: 30, ...o.sim });
+  const sim = await step(
+    'the WeChat simulator',
+    startSimulator({ notifyRetryScale: 0.0005, refundDelayMs: 30, ...o.sim }),
+  );
   // The API's port is held from here (the notify URL names it), not found free and listened on
   // after the environment's set-up: another socket could take it meanwhile.
   const { server, port } = await reservedServer();
@@ -78,7 +81,7 @@ export async function createPayEnv(o: PayEnvOptions = {}): Promise<PayEnv> {
     await sim.close();
     throw err;
   });
-  const api = await startTestServer(env, server);
+  const api = await step('the API server', startTestServer(env, server));
   if (o.consumers !== false) startConsumers(env.deps);
   const login: PayEnv['login'] = async (openid) => {
     const { code } = sim.login(openid);
