@@ -11,7 +11,7 @@ import type { SessionCatalog } from '../catalog/types';
 import { ER_DUP_ENTRY, sqlErrno, type Conn, type Db } from '../db/pool';
 import { appError } from '../errors';
 import type { CompDeps } from './deps';
-import * as repo from './repo';
+import * as repo from './reserved-repo';
 
 /** The most units of a session that may be held back: 15% of its tickets, rounded down. */
 export function reservableMax(capacity: number): number {

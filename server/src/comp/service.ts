@@ -19,6 +19,7 @@ import { admittedCount, lockOrderTickets, moveOrderTickets } from '../tickets/re
 import { newTicketNo } from '../tickets/service';
 import type { CompDeps } from './deps';
 import * as repo from './repo';
+import * as reservedRepo from './reserved-repo';
 import { auditedInSession } from './reservations';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -139,8 +140,8 @@ export class CompService {
   ): Promise<repo.NewCompOrder['items']> {
     if ('seatIds' in input) {
       const seatIds = input.seatIds.map(String);
-      const reserved = new Set(await repo.reservedSeatsLocked(c, sessionId, seatIds));
-      const missing = seatIds.filter((id) => !reserved.has(id));
+      const held = new Set(await reservedRepo.reservedSeatsLocked(c, sessionId, seatIds));
+      const missing = seatIds.filter((id) => !held.has(id));
       if (missing.length) throw appError('UNIT_NOT_RESERVED', { seatIds: missing });
       const tiers = await repo.seatTiers(c, sessionId, seatIds);
       return seatIds.map((s) => ({ seatId: s, zoneId: null, slotNo: null, tierId: tiers.get(s)! }));
@@ -148,7 +149,7 @@ export class CompService {
     const zoneId = String(input.zoneId);
     const tierId = await repo.zoneTier(c, sessionId, zoneId);
     if (!tierId) throw appError('NOT_FOUND', undefined, '区域不属于本场次');
-    const slots = await repo.freeReservedSlots(c, sessionId, zoneId, input.quantity, 'ASC');
+    const slots = await reservedRepo.freeReservedSlots(c, sessionId, zoneId, input.quantity, 'ASC');
     if (slots.length < input.quantity)
       throw appError('UNIT_NOT_RESERVED', { zoneId, available: slots.length });
     return slots.map((s) => ({ seatId: null, zoneId, slotNo: s, tierId }));
@@ -157,7 +158,7 @@ export class CompService {
   /** One live comp per reserved unit: comp_claims' key refuses a seat that carries one already. */
   private async claimUnits(c: Conn, sessionId: string, orderId: string, items: repo.NewCompOrder['items']) {
     const units = items.map((i) =>
-      i.seatId ? repo.seatUnit(i.seatId) : repo.slotUnit(i.zoneId!, i.slotNo!),
+      i.seatId ? reservedRepo.seatUnit(i.seatId) : reservedRepo.slotUnit(i.zoneId!, i.slotNo!),
     );
     await repo.insertCompClaims(c, sessionId, orderId, units).catch((err: unknown) => {
       throw sqlErrno(err) === ER_DUP_ENTRY ? appError('UNIT_IN_USE') : err;
