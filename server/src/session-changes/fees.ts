@@ -5,7 +5,8 @@ import { payments } from '../payments/repo';
 import { refundedOrOpenFen } from '../refunds/items-repo';
 import { createRefund } from '../refunds/repo';
 import { outRefundNo } from '../refunds/naming';
-import { feesToReturn, type ChangeRecord } from './repo';
+import { feesToReturn } from './fees-repo';
+import type { ChangeRecord } from './repo';
 
 /** Fee-bearing refunds looked at per pass. */
 const FEE_BATCH = 100;

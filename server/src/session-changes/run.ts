@@ -6,6 +6,7 @@ import { exchangedInFull } from '../exchanges/repo';
 import { exchangeHandOver } from '../exchanges/family-refund';
 import { refundedFor } from '../refunds/repo';
 import { returnFees } from './fees';
+import { feesOwed } from './fees-repo';
 import * as repo from './repo';
 import type { SessionChangeDeps } from './deps';
 
@@ -177,7 +178,7 @@ async function settle(d: SessionChangeDeps, c: repo.ChangeRecord, now: Date): Pr
     repo.unreachedOrders(d.db, c, 1),
     c.kind === 'cancel' ? repo.countPending(d.db, c.sessionId) : Promise.resolve(0),
     // A buyer's fee-bearing refund in flight, or done and its fee not yet asked back (fees.ts).
-    c.kind === 'cancel' ? repo.feesOwed(d.db, c) : Promise.resolve(0),
+    c.kind === 'cancel' ? feesOwed(d.db, c) : Promise.resolve(0),
   ]);
   const open = counts.waiting + counts.inProgress + pending + feesDue + unreached.length;
   if (open === 0 && c.state !== 'done') await repo.setChangeState(d.db, c.id, 'done', now);
