@@ -10,11 +10,11 @@ import { appError } from '../errors';
 import { RC } from '../redis/codes';
 import type { Keys, SessionKeys } from '../redis/keys';
 import type { ScriptedRedis } from '../redis/scripts';
-import { drawOrder } from './draw';
+import { drawPool } from './draw';
 import { QueueLog, StaleEpoch } from './log';
 import { WaitingPlaces, type QueueView, type WaitingPlacesOptions } from './waiting-places';
 import { RoomRebuilder } from './rebuild';
-import { hasLiveEntry, recordAdmitted, recordDraw, recordOpened, roomWatermarks } from './repo';
+import { hasLiveEntry, recordAdmitted, recordOpened, roomWatermarks } from './repo';
 import type { AdmissionTokens } from './tokens';
 import { rateArgs, type ScriptRates } from '../inventory/types';
 import { rateLimited, type Client } from '../risk/limits';
@@ -346,7 +346,8 @@ export class QueueService {
       (r) => r[0] === RC.NOT_READY,
     );
     if (opened === RC.OPENED) await recordOpened(this.db, cat.id, seed, Number(pool), now);
-    if ((await this.redis.hget(q.state, 'drawing')) === '1') await this.draw(cat.id, q, now);
+    if ((await this.redis.hget(q.state, 'drawing')) === '1')
+      await drawPool({ redis: this.redis, db: this.db, log: this.log }, cat.id, q, now);
     // MySQL first: every place and admission it holds was given by Redis before, so a Redis read
     // after it that is behind means Redis went back (read the other way round, joins in between
     // would look like a loss).
@@ -371,26 +372,6 @@ export class QueueService {
       await this.rebuild(cat.id, nowMs);
     }
     return { admitted: Number(admitted), soldOut: Number(soldOut) === 1 };
-  }
-
-  /**
-   * Places 1..n for the pre-sale pool, in the seeded random order; redone identically after a
-   * crash. MySQL gets the places (and the opening, in case the tick that opened died before
-   * recording it) before Redis shows any of them.
-   */
-  private async draw(sessionId: string, q: SessionKeys['queue'], now: Date): Promise<void> {
-    const [seed, pool] = await this.redis.hmget(q.state, 'seed', 'pool');
-    const members = await this.redis.zrange(q.frozen, '0', '-1');
-    const order = drawOrder(members, seed!);
-    await recordOpened(this.db, sessionId, seed!, Number(pool ?? members.length), now);
-    await recordDraw(this.db, sessionId, order, now);
-    for (let i = 0; i < order.length; i += 5_000) {
-      const args: (string | number)[] = [];
-      order.slice(i, i + 5_000).forEach((m, j) => args.push(i + j + 1, m));
-      await this.redis.zadd(q.line, ...args);
-    }
-    await this.redis.multi().del(q.frozen).hset(q.state, 'drawing', '0').exec();
-    this.log.info({ key: q.state, drawn: order.length }, 'waiting room: pre-sale pool drawn');
   }
 }
 
