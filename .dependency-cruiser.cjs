@@ -55,8 +55,9 @@ module.exports = {
       [
         'domains-never-import-the-app',
         '^server/src/[^/]+/',
-        '^server/src/(app|wiring|per-app|workers|main|server)\\.ts$',
-        'app.ts, wiring.ts, workers.ts and main.ts wire the domains together; a domain never reaches back ' +
+        '^server/src/(app|wiring|per-app|admin-wiring|workers|main|server)\\.ts$',
+        'app.ts, wiring.ts, per-app.ts, admin-wiring.ts, workers.ts and main.ts wire the domains ' +
+          'together; a domain never reaches back ' +
           '(command-line entry points such as seed/cli.ts build the app like main.ts does).',
         'cli\\.ts$',
       ],

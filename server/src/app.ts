@@ -20,7 +20,7 @@ import { h5Routes } from './http/h5';
 import { queueJoinLean, queuePollLean, queueRoutes } from './queue/routes';
 import { attendeeRoutes } from './attendees/routes';
 import { checkinRoutes } from './checkin/routes';
-import { adminRouters } from './http/admin';
+import { adminRouters } from './admin-wiring';
 import { ADMIN_PREFIX } from './http/admin/http';
 import { requestIdMiddleware } from './http/request-id';
 import { healthRoutes } from './http/health';

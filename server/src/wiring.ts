@@ -38,7 +38,7 @@ import { BindingService } from './tickets/bindings';
 import { CheckinService } from './checkin/service';
 import { manualLimiter } from './checkin/manual';
 import { Reconciler } from './payments/reconcile';
-import { createAdminServices, type AdminServices } from './http/admin';
+import { createAdminServices, type AdminServices } from './admin-wiring';
 import { Lifecycle } from './http/lifecycle';
 import { requestIdMixin } from './http/request-id';
 import { readinessCheck } from './http/health';

@@ -1,4 +1,4 @@
-import { adminRouters } from '../../src/http/admin';
+import { adminRouters } from '../../src/admin-wiring';
 import { compOf, sessionChangesOf, transfersOf } from '../../src/per-app';
 import { adminHarness, type AdminHarness } from './helpers';
 
