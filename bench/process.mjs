@@ -1,18 +1,11 @@
 // The benches' child processes: a free port, a process pinned to a core, the servers' Node binary
 // and its flags, a small server measured under load (bench/lib.mjs re-exports all of it).
 import { execFileSync, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../scripts/lib/free-port.js';
 import { versionOf } from '../scripts/node24.mjs';
 import { cpuMeter } from './cpu.mjs';
 
-export function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 const canPin = (() => {
   try {

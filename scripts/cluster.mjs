@@ -8,26 +8,18 @@
 // The cluster bench (bench/cluster/run.mjs) imports startTopology. Node built-ins only.
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serverNodeFlags } from './lib.mjs';
 import { startRedisCluster, stopRedisCluster } from './redis-cluster.mjs';
 import { startReplicaPair, stopReplicaPair } from './mariadb-replica.mjs';
 import { startPrometheus } from './prometheus.mjs';
+import { freePort } from './lib/free-port.js';
 import { clusterSite, layOut } from './lib/nginx.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function listening(port) {
   return new Promise((resolve) => {

@@ -13,7 +13,7 @@
 // The replica suite (server/test/replica), scripts/cluster.mjs and the cluster bench import it.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './lib/free-port.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -21,15 +21,6 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** The account replication uses; the replica is read_only and the app's reads need no more. */
 const REPL_USER = 'repl';
 const REPL_PASSWORD = 'replpw';
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function cnf(dir, name, serverId, port, replica) {
   const d = path.join(dir, name);

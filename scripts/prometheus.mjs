@@ -20,9 +20,9 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './lib/free-port.js';
 import { root } from './lib.mjs';
 
 const DEPLOY = path.join(root, 'deploy/prometheus');
@@ -42,17 +42,6 @@ export function writeTargets(file, topology) {
   const tmp = `${file}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(targetGroups(topology), null, 2)}\n`);
   renameSync(tmp, file);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** The deploy config, with a shorter interval for a local run and the token when there is one. */

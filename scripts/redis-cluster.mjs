@@ -8,21 +8,13 @@
 // The test suite (server/test/cluster) imports startRedisCluster / stopRedisCluster.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { portFree } from './lib/free-port.js';
 
 /** 2000 ms: a master failover takes 3-4 s (the default 15000 ms takes ~18 s). */
 const NODE_TIMEOUT_MS = 2000;
 const SIZE = 6;
-
-function portFree(port) {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-}
 
 /** Six consecutive free ports whose cluster-bus ports (+10000) are free too. */
 async function freePorts() {

@@ -1,26 +1,16 @@
-import { createServer } from 'node:net';
 import { DIST_H5, ROOT, rootRequire, serverDist } from './paths.mjs';
 import { ensureH5Built, ensureServerBuilt, ensureSimBuilt } from './build.mjs';
 
 // The server suites' helpers, plain CommonJS.
 const { deletePrefixed } = rootRequire(`${ROOT}/server/test/helpers/redis-keys.js`);
 const { until: pollUntil } = rootRequire(`${ROOT}/server/test/helpers/until.js`);
+const { freePort } = rootRequire(`${ROOT}/scripts/lib/free-port.js`);
 
 const DEV_SECRET = 'development-only-secret-never-use-in-production!';
 
 /** A name no other run on this machine uses, valid for MySQL and as a Redis key prefix. */
 export function uniqueName(tag) {
   return `showtix_${tag}_${process.pid}_${Date.now().toString(36)}`;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 }
 
 /** Deletes this run's RabbitMQ exchange and queues (the server's topology module knows their names). */

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import type { RowDataPacket } from 'mysql2/promise';
 import { startSimulator, type Simulator, type SimulatorOptions } from '@showtix/wechat-sim';
 import type { PayParams, PayResponse } from '@showtix/shared-types';
@@ -32,19 +31,8 @@ export interface PayEnv extends TestEnv {
   until<T>(fn: () => Promise<T | undefined | false>, what: string, ms?: number): Promise<T>;
 }
 
-/**
- * A port free now, for a child process told to listen on it at once (nginx, a server's
- * process): another socket may take it before then. A server of this process listens on
- * port 0, or on http.ts's reservedServer(), instead.
- */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      s.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
-}
+/** A port free now, for a child process told to listen on it (scripts/lib/free-port.js says how). */
+export { freePort } from '../../../scripts/lib/free-port';
 
 /**
  * The server with WeChat pointed at a real simulator (real HTTP, real signatures, encrypted

@@ -1,21 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from '../../../scripts/lib/free-port';
 
 /** A private redis-server, so a test may FLUSHALL or restart it without touching anyone else. */
 export interface PrivateRedis {
   url: string;
   restart(): Promise<void>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** Redis answers PONG once it accepts commands (a plain socket: no client timers left behind). */
