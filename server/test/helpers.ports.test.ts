@@ -7,9 +7,10 @@ import { createPayEnv } from './helpers/pay-env';
 /**
  * The test servers' ports. A pay environment names its API's port in its configuration (the
  * notify URL) before the app exists; it used to find a port free, close it, set up the
- * environment (migrations: seconds), then listen, and in one CI run another socket had taken the
- * port meanwhile: listen failed with no one listening for the error, and beforeAll hung until
- * its 60 s timeout. The port is now held from the start, and a failed listen rejects.
+ * environment (migrations: seconds), then listen; another socket could take the port meanwhile,
+ * and listen failed with no one listening for the error: the likely cause of a CI run's
+ * beforeAll that hung until its 60 s timeout (that run's log, cut short, shows the timeout
+ * only). The port is now held from the start, and a failed listen rejects.
  */
 const listen = (s: Server, port: number) =>
   new Promise<void>((resolve, reject) => {

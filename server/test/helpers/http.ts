@@ -26,8 +26,9 @@ export interface TestServer {
  * A server listening on a port of its own (127.0.0.1, chosen by the system) that answers nothing
  * yet: for a test whose configuration must name the API's port before the app exists (the
  * notify URL). It holds the port from then on: a port found free, closed, then listened on
- * after the environment's set-up was taken meanwhile by another socket of the parallel test
- * files (a CI run's beforeAll hung on it: listen EADDRINUSE, no handler, the hook's timeout).
+ * after the environment's set-up could be taken meanwhile by another socket of the parallel
+ * test files, and listen's EADDRINUSE had no handler: the likely cause of a CI run's beforeAll
+ * that hung to the hook's timeout.
  */
 export async function reservedServer(): Promise<{ server: Server; port: number }> {
   const server = createServer();

@@ -45,31 +45,44 @@ export interface PayEnvOptions {
   mysqlVia?: string;
 }
 
+/**
+ * The environment, and its API on a port held from before the configuration names it (the
+ * notify URL), not found free and listened on after the set-up: another socket could take it
+ * meanwhile. What was started is closed if a step fails.
+ */
+async function envAndApi(sim: Simulator, o: PayEnvOptions): Promise<{ env: TestEnv; api: TestServer }> {
+  const { server, port } = await reservedServer();
+  let env: TestEnv | undefined;
+  try {
+    env = await createTestEnv(
+      {
+        PORT: String(port),
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        WECHAT_API_BASE: sim.url,
+        WECHAT_PAY_API_BASE: sim.url,
+        WECHAT_CASHIER_URL: `${sim.url}/sim/cashier`,
+        CONSUMER_BACKOFF_MS: '50',
+        ...o.env,
+      },
+      { mysqlVia: o.mysqlVia },
+    );
+    return { env, api: await step('the API server', startTestServer(env, server)) };
+  } catch (err) {
+    await new Promise((r) => server.close(r));
+    await env?.close();
+    throw err;
+  }
+}
+
 export async function createPayEnv(o: PayEnvOptions = {}): Promise<PayEnv> {
   const sim = await step(
     'the WeChat simulator',
     startSimulator({ notifyRetryScale: 0.0005, refundDelayMs: 30, ...o.sim }),
   );
-  // The API's port is held from here (the notify URL names it), not found free and listened on
-  // after the environment's set-up: another socket could take it meanwhile.
-  const { server, port } = await reservedServer();
-  const env = await createTestEnv(
-    {
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      WECHAT_API_BASE: sim.url,
-      WECHAT_PAY_API_BASE: sim.url,
-      WECHAT_CASHIER_URL: `${sim.url}/sim/cashier`,
-      CONSUMER_BACKOFF_MS: '50',
-      ...o.env,
-    },
-    { mysqlVia: o.mysqlVia },
-  ).catch(async (err: unknown) => {
-    await new Promise((r) => server.close(r));
+  const { env, api } = await envAndApi(sim, o).catch(async (err: unknown) => {
     await sim.close();
     throw err;
   });
-  const api = await step('the API server', startTestServer(env, server));
   if (o.consumers !== false) startConsumers(env.deps);
   const login: PayEnv['login'] = async (openid) => {
     const { code } = sim.login(openid);
