@@ -4,7 +4,7 @@ import { loadWechatConfig, type WechatConfig } from './wechat';
 import { loadRiskConfig, type RiskConfig } from './risk';
 import { loadRecoveryConfig, type RecoveryConfig } from './recovery';
 import { loadResilienceConfig, type ResilienceConfig } from './resilience';
-import { loadAdminConfig, type AdminConfig } from '../http/admin/config';
+import { loadAdminConfig, type AdminConfig } from './admin';
 import { canReusePort, requestContextOn } from './runtime';
 
 /**

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import type { SheddingOptions } from '../http/shedding';
-import type { BreakerOptions } from '../wechat/breaker';
 
 const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
 
@@ -38,6 +36,43 @@ const Env = z.object({
   WECHAT_BREAKER_RESET_MS: z.coerce.number().int().min(100).default(10_000),
   WECHAT_BREAKER_WINDOW_MS: z.coerce.number().int().min(1_000).default(10_000),
 });
+
+/** The load shedder's bounds (http/shedding.ts LoadShedder). */
+export interface SheddingOptions {
+  /** Refuse while the event loop's recent lag (p99 of the last window) is over this; 0: off. */
+  maxEventLoopLagMs: number;
+  /** Refuse while more requests than this are in flight on this instance; 0: off. */
+  maxInflight: number;
+  /**
+   * The bound while the instance is overloaded, that is, it refused a request for being over
+   * its full bound within the last overloadHoldMs (0: maxInflight throughout); see inflightLimit.
+   */
+  maxInflightOverloaded: number;
+  overloadHoldMs: number;
+  /**
+   * Admitted requests should be answered within this: the in-flight bound adapts below
+   * maxInflight until they are (concurrency-limit.ts); 0: the bound stays maxInflight.
+   */
+  latencyTargetMs: number;
+  /** What Retry-After tells a refused client (seconds). */
+  retryAfterS: number;
+  /** How often the lag is sampled; the refusal follows a saturation within about this long. */
+  sampleMs?: number;
+}
+
+/** The circuit breaker around WeChat Pay calls (wechat/breaker.ts). */
+export interface BreakerOptions {
+  /** A WeChat Pay call taking longer than this fails (and counts against WeChat). */
+  timeoutMs: number;
+  /** The breaker opens when at least this share of the window's calls failed (0: no breaker)... */
+  errorThresholdPct: number;
+  /** ...and the window saw at least this many calls (a single failure never opens it). */
+  volumeThreshold: number;
+  /** Open this long, then one trial call decides (half-open). */
+  resetMs: number;
+  /** The rolling window the failure share is counted over. */
+  windowMs: number;
+}
 
 export interface ResilienceConfig {
   shedding: SheddingOptions;

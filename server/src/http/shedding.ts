@@ -6,28 +6,7 @@ import { ERRORS } from '@showtix/shared-types';
 import { ADMIN_PREFIX } from './admin/http';
 import { AdaptiveLimit } from './concurrency-limit';
 import { answerRaw } from './raw-answer';
-
-export interface SheddingOptions {
-  /** Refuse while the event loop's recent lag (p99 of the last window) is over this; 0: off. */
-  maxEventLoopLagMs: number;
-  /** Refuse while more requests than this are in flight on this instance; 0: off. */
-  maxInflight: number;
-  /**
-   * The bound while the instance is overloaded, that is, it refused a request for being over
-   * its full bound within the last overloadHoldMs (0: maxInflight throughout); see inflightLimit.
-   */
-  maxInflightOverloaded: number;
-  overloadHoldMs: number;
-  /**
-   * Admitted requests should be answered within this: the in-flight bound adapts below
-   * maxInflight until they are (concurrency-limit.ts); 0: the bound stays maxInflight.
-   */
-  latencyTargetMs: number;
-  /** What Retry-After tells a refused client (seconds). */
-  retryAfterS: number;
-  /** How often the lag is sampled; the refusal follows a saturation within about this long. */
-  sampleMs?: number;
-}
+import type { SheddingOptions } from '../config/resilience';
 
 /** A refusal's answer: Koa's middleware sends the object, the early path its bytes. */
 const OVERLOADED = { error: { code: 'OVERLOADED', message: ERRORS.OVERLOADED.message } };

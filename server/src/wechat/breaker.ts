@@ -1,19 +1,7 @@
 import CircuitBreaker from 'opossum';
 import { WechatPayError } from './pay-error';
 import { AppError, appError } from '../errors';
-
-export interface BreakerOptions {
-  /** A WeChat Pay call taking longer than this fails (and counts against WeChat). */
-  timeoutMs: number;
-  /** The breaker opens when at least this share of the window's calls failed (0: no breaker)... */
-  errorThresholdPct: number;
-  /** ...and the window saw at least this many calls (a single failure never opens it). */
-  volumeThreshold: number;
-  /** Open this long, then one trial call decides (half-open). */
-  resetMs: number;
-  /** The rolling window the failure share is counted over. */
-  windowMs: number;
-}
+import type { BreakerOptions } from '../config/resilience';
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
 

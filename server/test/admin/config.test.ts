@@ -1,4 +1,4 @@
-import { DEV_ADMIN_PASSWORD, loadAdminConfig } from '../../src/http/admin/config';
+import { DEV_ADMIN_PASSWORD, loadAdminConfig } from '../../src/config/admin';
 import { loadConfig } from '../../src/config';
 
 describe('admin configuration', () => {

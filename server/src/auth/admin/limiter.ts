@@ -1,7 +1,7 @@
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type Redis from 'ioredis';
 import { AppError } from '../../errors';
-import type { AdminConfig } from '../../http/admin/config';
+import type { AdminConfig } from '../../config/admin';
 import { Keys } from '../../redis/keys';
 
 /**

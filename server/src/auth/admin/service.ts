@@ -5,7 +5,7 @@ import { inTransaction, type Db } from '../../db/pool';
 import type { TokenService } from '../../http/auth';
 import { appError } from '../../errors';
 import { recordAudit } from '../../audit/repo';
-import type { AdminConfig } from '../../http/admin/config';
+import type { AdminConfig } from '../../config/admin';
 import type { AdminPrincipal } from '../../http/admin/http';
 import type { LoginLimiter } from './limiter';
 import { hashPassword, verifyPassword } from './password';

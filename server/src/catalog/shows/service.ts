@@ -3,7 +3,7 @@ import type { AdminShowDetail, AdminShowSummary, RefundTier, ShowCategory } from
 import { insertShow } from '../admin-repo';
 import type { Db } from '../../db/pool';
 import { appError } from '../../errors';
-import type { AdminConfig } from '../../http/admin/config';
+import type { AdminConfig } from '../../config/admin';
 import type { Actor } from '../../audit/actor';
 import { sessionSummariesOfShow } from '../sessions/repo';
 import { audited } from '../../audit/tx';

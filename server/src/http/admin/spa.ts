@@ -3,7 +3,7 @@ import path from 'node:path';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { send } from '@koa/send';
-import type { AdminConfig } from './config';
+import type { AdminConfig } from '../../config/admin';
 import type { Db } from '../../db/pool';
 import { loadPoster } from '../../catalog/shows/poster';
 

@@ -80,7 +80,7 @@ export function loadAdminConfig(
     bodyLimitBytes: e.ADMIN_BODY_LIMIT_BYTES,
     posterMaxBytes: e.POSTER_MAX_BYTES,
     dataDir: path.resolve(e.DATA_DIR),
-    distDir: path.resolve(e.ADMIN_DIST_DIR ?? path.join(__dirname, '../../../../admin/dist')),
+    distDir: path.resolve(e.ADMIN_DIST_DIR ?? path.join(__dirname, '../../../admin/dist')),
     host: e.ADMIN_HOST?.toLowerCase(),
   });
 }
