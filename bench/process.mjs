@@ -1,6 +1,7 @@
 // The benches' child processes: a free port, a process pinned to a core, the servers' Node binary
 // and its flags, a small server measured under load (bench/lib.mjs re-exports all of it).
 import { execFileSync, spawn } from 'node:child_process';
+import { answersWithin } from '../scripts/lib/answering.js';
 import { freePort } from '../scripts/lib/free-port.js';
 import { versionOf } from '../scripts/node24.mjs';
 import { cpuMeter } from './cpu.mjs';
@@ -59,15 +60,7 @@ export function nodeVersionOf(bin = serverNode()) {
  * shared, saturated machine a server can take more than 30 s to start); throws after that.
  */
 export async function waitAnswering(url) {
-  for (let i = 0; i < 1200; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
+  if (!(await answersWithin(url, 120_000))) throw new Error(`${url} did not answer`);
 }
 
 /**

@@ -13,9 +13,9 @@
 // The replica suite (server/test/replica), scripts/cluster.mjs and the cluster bench import it.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { freePort } from './lib/free-port.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './lib/free-port.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** The account replication uses; the replica is read_only and the app's reads need no more. */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { cleanup, dist, freePort, root } from '../lib.mjs';
 import { serverNodeFlags } from '../../scripts/lib.mjs';
+import { answersWithin } from '../../scripts/lib/answering.js';
 
 const require = createRequire(import.meta.url);
 // TCP proxies to the shared MySQL and RabbitMQ: set('down') cuts one, set('blackhole') loses its
@@ -81,19 +82,6 @@ async function privateRedis(children) {
     restart: async () => (await stop(), await start()),
     stop,
   };
-}
-
-async function healthy(port, ms = 60_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return true;
-    } catch {
-      /* not up yet */
-    }
-    await sleep(200);
-  }
-  return false;
 }
 
 /** Every process's environment: its database, Redis, the proxies, the simulator, short intervals. */
@@ -178,7 +166,7 @@ function supervisor({ children, logDir, base, isClosed }) {
       if (!isClosed()) setTimeout(() => !isClosed() && spawnProc(p), p.restartMs ?? 1000);
     });
     if (p.role === 'api')
-      void healthy(p.port, 120_000).then((ok) => {
+      void answersWithin(`http://127.0.0.1:${p.port}/healthz`, 120_000, 200).then((ok) => {
         if (p.child === child && child.exitCode === null) p.up = ok;
       });
     else p.up = true;
