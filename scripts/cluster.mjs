@@ -7,7 +7,7 @@
 // Prints where everything is; Ctrl-C stops it all by PID and removes the directory.
 // The cluster bench (bench/cluster/run.mjs) imports startTopology. Node built-ins only.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { serverNodeFlags } from './lib.mjs';
 import { startRedisCluster, stopRedisCluster } from './redis-cluster.mjs';
 import { startReplicaPair, stopReplicaPair } from './mariadb-replica.mjs';
 import { startPrometheus } from './prometheus.mjs';
+import { answersWithin } from './lib/answering.js';
 import { freePort } from './lib/free-port.js';
 import { clusterSite, layOut } from './lib/nginx.js';
 
@@ -29,18 +30,8 @@ function listening(port) {
   });
 }
 
-async function ready(url, ms = 120_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return true;
-    } catch {
-      /* not up yet */
-    }
-    await sleep(200);
-  }
-  return false;
-}
+/** Whether an API process turns ready (its dependencies answer, its warm-up is over) in 2 minutes. */
+const ready = (url) => answersWithin(`${url}/readyz`, 120_000, 200);
 
 /** nginx in the foreground as our child, from the cluster template, with its own prefix. */
 async function startNginx(dir, apiPorts) {
@@ -175,6 +166,7 @@ export async function startTopology(o = {}) {
   const apis = o.apis ?? 3;
   const workers = o.workers ?? 1;
   const dir = o.dir ?? mkdtempSync(path.join(tmpdir(), 'showtix-cluster-'));
+  chmodSync(dir, 0o755); // nginx's prefix is inside: its workers (nobody) must get through
   const logs = path.join(dir, 'logs');
   mkdirSync(logs, { recursive: true });
   const children = new Set();

@@ -9,7 +9,8 @@
 // (small by default: it finishes in a few minutes on a shared 2-core machine).
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
-import { parseArgs, percentile, postOrders, report, rng, root, runMain } from '../lib.mjs';
+import { closedLoop, purchaseRequest } from '../closed-loop.mjs';
+import { parseArgs, percentile, report, rng, root, runMain } from '../lib.mjs';
 import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 import { audit } from '../flash-sale/audit.mjs';
 import { startTopology } from '../../scripts/cluster.mjs';
@@ -41,36 +42,41 @@ function bodiesFor(tour, n, seed) {
   });
 }
 
-/** One sale: every buyer once, over CONNECTIONS; samples [sentMs, endMs, status, orderNo]. */
+/**
+ * One sale: every buyer once, over CONNECTIONS, in the benches' closed loop; samples [sentMs,
+ * endMs, status, orderNo, code]; `errors` the requests that got no answer (a connection lost or
+ * no answer within 30 s).
+ */
 async function sell(url, tokens, bodies, keyTag, t0) {
   const samples = [];
-  const res = await postOrders({
+  let errors = 0;
+  await closedLoop({
     url,
     connections: CONNECTIONS,
-    tokens,
-    bodies,
-    keyTag,
-    onResponse: (status, body, sentAt, now) => {
-      let orderNo;
-      let code;
-      if (status === 201 || status >= 500)
-        try {
-          const json = JSON.parse(body);
-          orderNo = json.orderNo;
-          code = json.code ?? json.error?.code;
-        } catch {
-          /* a 201 without an order number is counted as lost below; a 5xx without JSON is nginx's */
-        }
-      samples.push([
-        sentAt - t0,
-        now - t0,
-        status,
-        orderNo,
-        code ?? (status >= 500 ? 'no JSON body' : undefined),
-      ]);
+    next: (i) =>
+      i < bodies.length
+        ? { ...purchaseRequest(tokens[i], `${keyTag}-${i}`, bodies[i]), readBody: true }
+        : undefined,
+    onAnswer: (status, sentAt, now, body) => {
+      const { orderNo, code } = answerOf(status, body);
+      samples.push([sentAt - t0, now - t0, status, orderNo, code]);
     },
+    onError: () => errors++,
   });
-  return { samples, errors: res.errors + res.timeouts, non2xx: res.non2xx };
+  return { samples, errors };
+}
+
+/** A 201's order number, a 5xx's error code (or 'no JSON body': nginx's own page). */
+function answerOf(status, body) {
+  if (status !== 201 && status < 500) return {};
+  const none = status >= 500 ? 'no JSON body' : undefined;
+  try {
+    const json = JSON.parse(body);
+    // A 201 without an order number is counted as lost below.
+    return { orderNo: json.orderNo, code: json.code ?? json.error?.code ?? none };
+  } catch {
+    return { code: none };
+  }
 }
 
 /**
@@ -197,7 +203,7 @@ function failoverStats(s2, redisKillMs, faults) {
     .reduce((m, s) => Math.min(m, s[1]), Infinity);
   const failoverStart = (faults[0]?.at_s ?? 0) * 1000;
   const during = s2.samples.filter((s) => s[1] >= failoverStart);
-  const errorsDuringFailover = during.filter((s) => s[2] >= 500).length + s2.errors; // autocannon's errors are socket-level
+  const errorsDuringFailover = during.filter((s) => s[2] >= 500).length + s2.errors; // the requests that got no answer
   const statuses = {};
   for (const s of s2.samples) statuses[s[2]] = (statuses[s[2]] ?? 0) + 1;
   const recovery = Number.isFinite(recoveredAt)
@@ -285,7 +291,8 @@ async function main() {
       `cluster: ${result.purchase_rps} purchase req/s (one process: ${result.single_process_rps}); ` +
         `${result.created_201} orders acknowledged, ${result.lost_acknowledged} lost; oversold ${result.oversold}, ` +
         `double-sold ${result.double_sold}; errors during failover ${result.errors_during_failover}; ` +
-        `recovery ${result.failover_recovery_s} s; statuses ${JSON.stringify(result.statuses)}`,
+        `recovery ${result.failover_recovery_s} s; statuses ${JSON.stringify(result.statuses)}; ` +
+        `show list reads through nginx failed: ${result.show_list_failed} of ${result.show_list_reads}`,
     );
     report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.lost_acknowledged) process.exitCode = 1;

@@ -11,3 +11,5 @@ export function startNginx(
   port: number,
   workerConnections?: number,
 ): Promise<{ child: import('node:child_process').ChildProcess; url: string; close(): Promise<void> }>;
+/** Throws unless every folder above `prefix` lets nginx's workers (nobody, when started as root) through. */
+export function workersReach(prefix: string, isRoot?: boolean): void;

@@ -1,12 +1,30 @@
 // An nginx prefix of its own for the deployment templates (deploy/nginx): scripts/cluster.mjs and
 // the server's jest suites (server/test/helpers/nginx.ts) lay theirs out with these. Plain
 // CommonJS and Node built-ins only (types in nginx.d.ts), so both can load it.
-const { chmodSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } = require('node:fs');
 const { spawn } = require('node:child_process');
 const { connect } = require('node:net');
 const path = require('node:path');
 
 const TEMPLATES = path.resolve(__dirname, '../../deploy/nginx');
+
+/**
+ * Throws unless every folder above `prefix` lets others through. Started as root, nginx runs its
+ * workers as nobody, and a folder they cannot enter (a mkdtemp folder, 0700, holding the prefix)
+ * failed every read of the catalog's micro-cache with a 500 (open() … Permission denied in the
+ * error log) while the rest of the site answered: `npm run cluster` served no show list, session
+ * or seat state through nginx from 2026-12-03, when the cache came, to 2026-12-07.
+ */
+function workersReach(prefix, isRoot = process.getuid?.() === 0) {
+  if (!isRoot) return; // the workers run as this user, who reaches the prefix
+  for (let dir = path.dirname(path.resolve(prefix)); ; dir = path.dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0)
+      throw new Error(
+        `nginx's workers (nobody) cannot enter ${dir}, above its prefix ${prefix}: chmod it 0755`,
+      );
+    if (dir === path.dirname(dir)) return;
+  }
+}
 
 /**
  * Fills a template's placeholders: the listen address (127.0.0.1:port) and, by name, the rest
@@ -33,6 +51,7 @@ function layOut(prefix, siteConf, workerConnections) {
   mkdirSync(path.join(prefix, 'logs'), { recursive: true });
   // nginx's workers (not root) write the cache below it: a mkdtemp folder (0700) would stop them.
   chmodSync(prefix, 0o755);
+  workersReach(prefix);
   // The templates' micro-cache (the catalog's reads) lives in the prefix too.
   const conf = siteConf.replaceAll('${SHOWTIX_CACHE_DIR}', path.join(prefix, 'cache'));
   writeFileSync(path.join(prefix, 'showtix.conf'), conf);
@@ -95,4 +114,4 @@ async function startNginx(prefix, siteConf, port, workerConnections = 256) {
   return { child, url: `http://127.0.0.1:${port}`, close };
 }
 
-module.exports = { site, clusterSite, layOut, startNginx };
+module.exports = { site, clusterSite, layOut, startNginx, workersReach };
