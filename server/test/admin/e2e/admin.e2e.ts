@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import type { PayEnv } from '../../helpers/pay-env';
 import { ADMIN_PASSWORD } from '../helpers';
 import { ARTIFACTS, startAdminStack, type AdminStack, type Browser } from './browser';
@@ -46,6 +46,23 @@ async function pickOption(text?: string) {
     for (let i = 0; i < 50 && !(await active.count()); i++) await page.keyboard.press('ArrowDown');
   }
   await page.keyboard.press('Enter');
+}
+
+/**
+ * Confirms the open antd popconfirm and resolves with the response of the request it sends. The
+ * click is dispatched on the OK button itself: once in CI (2026-12-07), and once in 21 runs here
+ * with the CPU busy, a pointer click on the popconfirm's OK button, likely landing while the popup
+ * was still zooming in, sent nothing, and the test waited out 30 s for a status that never came.
+ * That the popconfirm opens is still seen: it must be visible first.
+ */
+async function confirmPopup(ok: RegExp, sends: (r: Response) => boolean): Promise<Response> {
+  const button = page.locator('.ant-popconfirm').getByRole('button', { name: ok });
+  await button.waitFor();
+  const [res] = await Promise.all([
+    page.waitForResponse(sends, { timeout: 20_000 }),
+    button.dispatchEvent('click'),
+  ]);
+  return res;
 }
 
 async function setNumber(testId: string, value: number) {
@@ -183,10 +200,11 @@ describe('the organiser runs a sale from the admin page', () => {
 
   it('opens the sale: on sale, inventory preheated', async () => {
     await byTest(`open-sale-${state.sessionId}`).click();
-    await page
-      .locator('.ant-popconfirm')
-      .getByRole('button', { name: /开\s*售/ })
-      .click();
+    const opened = await confirmPopup(
+      /开\s*售/,
+      (r) => r.request().method() === 'POST' && r.url().endsWith(`/sessions/${state.sessionId}/open`),
+    );
+    expect(opened.status()).toBe(200);
     await page.locator('.ant-tag', { hasText: '售票中' }).first().waitFor();
     expect(await p.deps.inventory.isLoaded(state.sessionId!)).toBe(true);
     await byTest('fan-preview-btn').click();
