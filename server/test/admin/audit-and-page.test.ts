@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { adminHarness, type AdminHarness } from './helpers';
@@ -21,7 +21,10 @@ let h: AdminHarness;
 beforeAll(async () => {
   h = await adminHarness({ ADMIN_DIST_DIR: dist, POSTER_MAX_BYTES: '2048' });
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  await h?.close();
+  rmSync(dist, { recursive: true, force: true });
+});
 
 describe('audit log', () => {
   it('lists entries newest first, filtered, for operators and admins only', async () => {
