@@ -4,6 +4,7 @@
 // `npm test -- <words>` runs the steps whose name contains one of them; a word that matches no
 // step stops the run with the list of names. Skipped steps (and skipped parts of a step, such as
 // the client's miniprogram-automator suite without WeChat DevTools) show as SKIPPED with why.
+import { leftoverStep, snapshot } from './lib/leftovers.mjs';
 import { ensureInstall, root, run } from './lib.mjs';
 import { ensureServices } from './services.mjs';
 import { exitCode, runSteps, selectSteps, summary } from './steps.mjs';
@@ -80,10 +81,16 @@ await ensureServices();
 ensureSystemPackages();
 run('npm run build -w shared-types -w wechat-sim -w server');
 
+// What is on the machine before the steps: whatever a step adds and leaves fails the run.
+const before = snapshot({ root });
 const results = runSteps(
   selected.map(([name, cmd, cwd]) => [name, 'sh', ['-c', cmd], cwd ? `${root}/${cwd}` : root]),
   { cwd: root, banner: (name) => `\n===== ${name}: ${STEPS.find(([n]) => n === name)[1]} =====` },
 );
+console.log(
+  '\n===== nothing left behind: databases, Redis prefixes, queues, temporary folders, processes =====',
+);
+results.push(await leftoverStep(before, { root }));
 console.log('\n===== summary =====');
 for (const line of summary(results)) console.log(line);
 process.exit(exitCode(results));
