@@ -112,14 +112,17 @@ export function leftovers(before, after) {
  * moment to go, so a second look follows a first that found something) and prints what was left.
  * Returns a result shaped as scripts/steps.mjs's runSteps returns them.
  */
-export async function leftoverStep(before, { root, name = 'nothing left behind', graceMs = 3_000 }) {
+export async function leftoverStep(
+  before,
+  { root, name = 'nothing left behind', graceMs = 3_000, log = console.log },
+) {
   const t0 = Date.now();
   let found = leftovers(before, snapshot({ root }));
   if (found.left.length) {
     await new Promise((r) => setTimeout(r, graceMs));
     found = leftovers(before, snapshot({ root }));
   }
-  for (const { part, item } of found.left) console.log(`left behind: ${part}: ${item}`);
+  for (const { part, item } of found.left) log(`left behind: ${part}: ${item}`);
   return {
     name,
     status: found.left.length ? 'FAIL' : 'PASS',

@@ -51,8 +51,10 @@ test('finds a database, a Redis prefix, a temporary folder and a process the run
       'processes',
       'temporary folders',
     ]);
-    const failed = await leftoverStep(before, { root, graceMs: 10 });
+    const said = [];
+    const failed = await leftoverStep(before, { root, graceMs: 10, log: (l) => said.push(l) });
     assert.equal(failed.status, 'FAIL');
+    assert.ok(said.some((l) => l.startsWith('left behind: MySQL databases: ') && l.includes(tag)));
   } finally {
     child.kill('SIGKILL');
     await new Promise((r) => (child.exitCode !== null || child.signalCode ? r() : child.once('exit', r)));
