@@ -64,9 +64,9 @@ function anyPort() {
  * A port free now. Drawn at random outside the kernel's ephemeral range: a port found with
  * listen(0) and closed comes from that range, and until its process listens on it any outgoing
  * connection or listen(0) of any process may take it (listen's EADDRINUSE then: the likely
- * cause of a server test's beforeAll that hung in CI). Outside the range only another explicit choice, such as another
- * call of this function, can take it meanwhile. Where the range is unknown (not Linux), the
- * system's choice.
+ * cause of a server test's beforeAll that hung in CI). Outside the range only another explicit
+ * choice, such as another call of this function, can take it meanwhile. Where the range is
+ * unknown (not Linux), the system's choice.
  */
 async function freePort(range = ephemeralRange()) {
   const spans = drawSpans(range);

@@ -44,12 +44,25 @@ function probe(part, fn) {
   }
 }
 
-function databases(mysqlUrl) {
+/** The services the run uses, as the server reads them (the machine's defaults when unset). */
+export const serviceUrls = (env = process.env) => ({
+  mysqlUrl: env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/showtix',
+  redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+});
+
+/** `mysql`'s arguments and environment (the password) for a MYSQL_URL. */
+export function mysqlCli(mysqlUrl) {
   const u = new URL(mysqlUrl);
-  const args = ['-h', u.hostname, '-P', u.port || '3306', '-u', decodeURIComponent(u.username || 'root')];
-  return lines('mysql', [...args, '-N', '-B', '-e', 'SHOW DATABASES'], {
-    MYSQL_PWD: decodeURIComponent(u.password),
-  });
+  const user = decodeURIComponent(u.username || 'root');
+  return {
+    args: ['-h', u.hostname, '-P', u.port || '3306', '-u', user],
+    env: { MYSQL_PWD: decodeURIComponent(u.password) },
+  };
+}
+
+function databases(mysqlUrl) {
+  const { args, env } = mysqlCli(mysqlUrl);
+  return lines('mysql', [...args, '-N', '-B', '-e', 'SHOW DATABASES'], env);
 }
 
 /** The key prefixes in Redis (a key up to its first ':'), not the keys: their count moves. */
@@ -71,8 +84,7 @@ function processes() {
 
 /** What is on the machine now, part by part. */
 export function snapshot({ root, env = process.env, tmp = tmpdir() }) {
-  const mysqlUrl = env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/showtix';
-  const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const { mysqlUrl, redisUrl } = serviceUrls(env);
   const parts = [
     probe('MySQL databases', () => databases(mysqlUrl)),
     probe('Redis key prefixes', () => redisPrefixes(redisUrl)),

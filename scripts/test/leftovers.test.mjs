@@ -7,12 +7,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { leftovers, leftoverStep, snapshot } from '../lib/leftovers.mjs';
+import { leftovers, leftoverStep, mysqlCli, serviceUrls, snapshot } from '../lib/leftovers.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const tag = `leftover_probe_${randomBytes(4).toString('hex')}`;
-const mysql = (sql) => execFileSync('mysql', ['-h', '127.0.0.1', '-u', 'root', '-e', sql]);
-const redis = (...args) => execFileSync('redis-cli', args);
+// The services the snapshot reads: the same URLs, so what is planted is where it looks.
+const { mysqlUrl, redisUrl } = serviceUrls();
+const cli = mysqlCli(mysqlUrl);
+const mysql = (sql) =>
+  execFileSync('mysql', [...cli.args, '-e', sql], { env: { ...process.env, ...cli.env } });
+const redis = (...args) => execFileSync('redis-cli', ['-u', redisUrl, ...args]);
 
 test('counts only what is new, and says which parts it could not read', () => {
   const before = {
