@@ -5,15 +5,16 @@
 // flight, and its CPU time (user and system, from process.cpuUsage) per record. Run it with two
 // burst sizes to split the cost: per record = fixed / burst + marginal. No HTTP, no Redis: the
 // rest of a join is measured by `--scenario queue` and `--scenario ab --cases join`.
-// Usage: npm run build -w server && node bench/queue/record-cost.mjs [--bursts 23,100 --records 40000 --rounds 3]
-import { dist, openBench, runMain, scenarioArgs } from '../lib.mjs';
+// Last line: JSON, also written to bench/results/ (not with --smoke, a small run).
+// Usage: npm run build -w server && node bench/queue/record-cost.mjs [--bursts 23,100 --records 40000 --rounds 3 --smoke]
+import { dist, openBench, report, runMain, scenarioArgs } from '../lib.mjs';
 
-const { args, num } = scenarioArgs();
+const { args, smoke, num } = scenarioArgs();
 const BURSTS = String(args.bursts ?? '23,100')
   .split(',')
   .map(Number);
-const RECORDS = num('records', 40_000);
-const ROUNDS = num('rounds', 3);
+const RECORDS = num('records', 40_000, 2_000);
+const ROUNDS = num('rounds', 3, 1);
 const SESSION_ID = '1';
 
 async function main() {
@@ -61,7 +62,8 @@ async function main() {
       out.batch_fixed_cpu_us = Math.round(fixed);
       out.record_marginal_cpu_us = Math.round((c1 - fixed / b1) * 10) / 10;
     }
-    console.log(JSON.stringify(out));
+    out.at = new Date().toISOString();
+    report(out, { save: !smoke, at: out.at });
   } finally {
     await b.close();
   }
