@@ -7,7 +7,7 @@
 // rest of a join is measured by `--scenario queue` and `--scenario ab --cases join`.
 // Last line: JSON, also written to bench/results/ (not with --smoke, a small run).
 // Usage: npm run build -w server && node bench/queue/record-cost.mjs [--bursts 23,100 --records 40000 --rounds 3 --smoke]
-import { dist, openBench, report, runMain, scenarioArgs } from '../lib.mjs';
+import { dist, openBench, percentile, report, runMain, scenarioArgs } from '../lib.mjs';
 
 const { args, smoke, num } = scenarioArgs();
 const BURSTS = String(args.bursts ?? '23,100')
@@ -52,7 +52,11 @@ async function main() {
     for (let r = 0; r < ROUNDS; r++)
       for (const burst of r % 2 ? [...BURSTS].reverse() : BURSTS)
         (byBurst[burst] ??= []).push(await run(RECORDS, burst));
-    const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+    const median = (xs) =>
+      percentile(
+        [...xs].sort((x, y) => x - y),
+        50,
+      );
     const out = { scenario: 'record-cost', records: RECORDS, cpu_us_per_record: byBurst };
     if (BURSTS.length === 2) {
       // cost(burst) = fixed / burst + marginal, solved from the two bursts' medians.
