@@ -24,9 +24,8 @@ export class SeatMapService {
     private readonly inventory: InventoryService,
     private readonly cacheMs: number,
     private readonly versions: SeatVersions,
+    private readonly layouts = new LayoutAssets(),
   ) {}
-
-  private readonly layouts = new LayoutAssets();
 
   /** The static layout, serialised and compressed once per layout version. */
   async layout(sessionId: string): Promise<LayoutAsset> {
@@ -45,12 +44,11 @@ export class SeatMapService {
     const held = new Set(live.held);
     const sold = new Set(live.sold);
     const zoneLeft = new Map(live.zones.map((z) => [z.id, z.available]));
-    const layout = await this.layouts.get(cat);
     // The static layout (layoutOf) plus each seat's and zone's live state.
     const { seats, zones, ...rest } = layoutOf(cat);
     return {
       ...rest,
-      layoutVersion: layout.version,
+      layoutVersion: this.layouts.versionOf(cat),
       seats: seats.map((s) => ({
         ...s,
         state: sold.has(s.id) ? 'sold' : held.has(s.id) ? 'held' : 'available',
@@ -78,7 +76,7 @@ export class SeatMapService {
     if (since === cur.version) return { ...base, held: [], sold: [], available: [], zones: cur.zones };
     const before = since ? await this.versions.find(cur.sessionId, since) : null;
     // The full list names the layout's version, so a client can tell its cached layout is current.
-    if (!before) return { ...cur, layoutVersion: (await this.layouts.get(cat)).version };
+    if (!before) return { ...cur, layoutVersion: this.layouts.versionOf(cat) };
     return { ...base, ...diffStates(before, cur), zones: cur.zones };
   }
 
