@@ -1,20 +1,20 @@
 #!/usr/bin/env node
 /**
- * What compressing a seat map's layout costs (node bench/seatmap/compress.mjs, after `npm run
- * build -w server`): the seat-map benchmark's 10,000-seat venue (client/test/harness/seed.mjs)
- * serialised as the server serves it (catalog/layout-asset.ts layoutOf), then compressed by
- * brotli at each quality and gzip at levels 6 and 9: bytes and CPU ms (median of --runs, 3).
- * An instance compresses a layout on the first request for its bytes, which waits for it
- * (compressLayout), so this is what that request and the instance pay. Last line: one JSON object.
+ * What compressing a seat map's layout costs (node bench/seatmap/compress.mjs [--runs 3], after
+ * `npm run build -w server`): the seat-map benchmark's 10,000-seat venue
+ * (client/test/harness/seed.mjs) serialised as the server serves it (catalog/layout-asset.ts
+ * layoutOf), then compressed by the server's own LAYOUT_COMPRESSION (libuv's thread pool, as in
+ * the server) with brotli at each quality and gzip: bytes and CPU ms of the whole process
+ * (median of the runs). An instance compresses a layout on the first request for its bytes,
+ * which waits for the quick quality (LayoutAssets.get), so this is what that request and the
+ * instance pay. Last line: one JSON object.
  */
-import { brotliCompressSync, gzipSync, constants as z } from 'node:zlib';
-import { parseArgs } from 'node:util';
 import { bigVenueSeats } from '../../client/test/harness/seed.mjs';
-import { dist } from '../lib.mjs';
+import { dist, percentile, scenarioArgs } from '../lib.mjs';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
-const RUNS = Number(args.runs);
-const { layoutOf } = dist('catalog/layout-asset.js');
+const { num } = scenarioArgs();
+const RUNS = num('runs', 3);
+const { layoutOf, LAYOUT_COMPRESSION } = dist('catalog/layout-asset.js');
 
 /** A catalog as the server holds it: ids as MySQL would give them, one tier per section. */
 function bigCatalog() {
@@ -30,33 +30,29 @@ function bigCatalog() {
   return { id: '4242', seating: 'reserved', tiers, seats, zones: new Map() };
 }
 
-function cpuMs(fn) {
+/** Bytes and CPU ms (median of RUNS) of one compression. */
+async function cpuMs(compress) {
   const times = [];
   let out;
   for (let i = 0; i < RUNS; i++) {
     const t = process.cpuUsage();
-    out = fn();
+    out = await compress();
     const u = process.cpuUsage(t);
     times.push((u.user + u.system) / 1000);
   }
-  times.sort((a, b) => a - b);
-  return { bytes: out.length, cpu_ms: Math.round(times[Math.floor(RUNS / 2)] * 10) / 10 };
+  const median = percentile(
+    times.sort((a, b) => a - b),
+    50,
+  );
+  return { bytes: out.length, cpu_ms: Math.round(median * 10) / 10 };
 }
 
 const json = Buffer.from(JSON.stringify({ ...layoutOf(bigCatalog()), version: 'x'.repeat(16) }));
 const brotli = {};
 for (let q = 4; q <= 11; q++) {
-  const params = {
-    [z.BROTLI_PARAM_MODE]: z.BROTLI_MODE_TEXT,
-    [z.BROTLI_PARAM_QUALITY]: q,
-    [z.BROTLI_PARAM_SIZE_HINT]: json.length,
-  };
-  brotli[q] = cpuMs(() => brotliCompressSync(json, { params }));
+  brotli[q] = await cpuMs(() => LAYOUT_COMPRESSION.brotli(json, q));
   console.log(`brotli ${q}: ${brotli[q].bytes} B, ${brotli[q].cpu_ms} ms`);
 }
-const gzip = {};
-for (const level of [6, 9]) {
-  gzip[level] = cpuMs(() => gzipSync(json, { level }));
-  console.log(`gzip ${level}: ${gzip[level].bytes} B, ${gzip[level].cpu_ms} ms`);
-}
+const gzip = await cpuMs(() => LAYOUT_COMPRESSION.gzip(json));
+console.log(`gzip: ${gzip.bytes} B, ${gzip.cpu_ms} ms`);
 console.log(JSON.stringify({ bench: 'seatmap-compress', json_bytes: json.length, runs: RUNS, brotli, gzip }));

@@ -8,7 +8,7 @@ import {
 } from '../src/catalog/layout-asset';
 import { SeatVersions } from '../src/inventory/seat-delta';
 import { SeatMapService } from '../src/inventory/seatmap';
-import { createTestEnv, type TestEnv } from './helpers/env';
+import { createTestEnv, finishedWithin, type TestEnv } from './helpers/env';
 import { createSession, type SessionFixture } from './helpers/fixtures';
 
 /**
@@ -45,18 +45,9 @@ function recorded(brotli?: (q: number) => Promise<Buffer> | undefined) {
 
 const never = () => new Promise<Buffer>(() => undefined);
 
-/** `p`, or a failure naming `what` once `ms` pass (a hang fails the test instead of timing it out). */
-async function within<T>(what: string, p: Promise<T>, ms = 5000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} waited for the layout's compression`)), ms);
-  });
-  try {
-    return await Promise.race([p, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+/** Answers within 5 s: the compression never finishes, so waiting for it fails here, named. */
+const answers = <T>(what: string, p: Promise<T>) =>
+  finishedWithin(`${what} (waiting for the layout's compression?)`, p, 5000);
 
 function seatMapsWith(layouts: LayoutAssets): SeatMapService {
   const d = env.deps;
@@ -68,11 +59,11 @@ describe('seat map and seat states: the layout version without the compressed by
     const stuck = recorded(never);
     const maps = seatMapsWith(new LayoutAssets(stuck.compression));
     const now = env.clock.now().getTime();
-    const states = await within(
+    const states = await answers(
       'a full list of seat states',
       maps.seatStatesSince(s.sessionId, undefined, now),
     );
-    const map = await within('a seat map', maps.seatMap(s.sessionId, now));
+    const map = await answers('a seat map', maps.seatMap(s.sessionId, now));
 
     const served = await new LayoutAssets().get(await env.deps.catalog.requireSession(s.sessionId));
     expect(states.full).toBe(true);

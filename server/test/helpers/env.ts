@@ -79,10 +79,15 @@ const setUpStepMs = 30_000;
  * The step's promise, or a rejection naming it after `ms`: a set-up that hangs says where, not
  * only that the hook's 60 s ran out (CI's one hung beforeAll said nothing more).
  */
-export async function step<T>(what: string, p: Promise<T>, ms = setUpStepMs): Promise<T> {
+export function step<T>(what: string, p: Promise<T>, ms = setUpStepMs): Promise<T> {
+  return finishedWithin(`test set-up: ${what}`, p, ms);
+}
+
+/** `p`, or a rejection "<what> did not finish in <ms> ms": a hang fails as itself, named. */
+export async function finishedWithin<T>(what: string, p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`test set-up: ${what} did not finish in ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new Error(`${what} did not finish in ${ms} ms`)), ms);
   });
   try {
     return await Promise.race([p, late]);
