@@ -22,6 +22,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const REPL_USER = 'repl';
 const REPL_PASSWORD = 'replpw';
 
+// tmpdir is each instance's own: a starting mariadbd deletes every '#sql*' file in its tmpdir,
+// so with the default /tmp a restarted replica deleted the primary's (and the machine's MariaDB's)
+// temporary tables under running queries, which then failed with EE_DELETE.
 function cnf(dir, name, serverId, port, replica) {
   const d = path.join(dir, name);
   return `[mysqld]
@@ -29,6 +32,7 @@ user=root
 datadir=${d}/data
 socket=${d}/mysqld.sock
 pid-file=${d}/mysqld.pid
+tmpdir=${d}/tmp
 log-error=${d}/error.log
 port=${port}
 bind-address=127.0.0.1
@@ -114,6 +118,7 @@ async function stopInstance(dir, name, signal = 'SIGTERM') {
 
 function install(dir, name) {
   mkdirSync(path.join(dir, name, 'data'), { recursive: true });
+  mkdirSync(path.join(dir, name, 'tmp'), { recursive: true });
   const r = spawnSync(
     'mariadb-install-db',
     [

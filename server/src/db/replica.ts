@@ -203,8 +203,9 @@ export class ReplicaRouter {
         } catch (err) {
           // Whatever the replica answered with, the primary answers: a plain read may run twice,
           // and a query really wrong fails on the primary the same way, with the primary's error.
-          // Besides a replica gone or unfit, a replica shutting down was seen to answer a read
-          // with an error about its own temporary table (EE_DELETE).
+          // Besides a replica gone or unfit, one erring on its own was seen: EE_DELETE about a
+          // temporary table, when a MariaDB starting on the same host with the same tmpdir had
+          // deleted it (mariadbd deletes every '#sql*' file in its tmpdir as it starts).
           if (isConnectionError(err)) {
             // Gone (or one of its dead pooled connections): measure again now, so that a
             // replica really down turns reads over at once.
