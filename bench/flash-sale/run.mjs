@@ -34,6 +34,14 @@ const HELLO_SECONDS = smoke ? 2 : 8;
 // Requests in each of the two CPU phases after the sale (all successes, then all refusals).
 const PHASE = Math.min(num('phase', 5000, 1000), SEATS);
 const pin = args.pin === true ? { pinCore: 0 } : {};
+/**
+ * --warm-successes N: N successful purchases (one seat each, on a session of their own) through
+ * the sale's instance just before the sale, so that the success path (the take script, the
+ * order's SQL, the 201) has run before the first fan's purchase. 0 (the default) opens the sale
+ * on an instance warmed only by its own warm-up, which stops at the route's floor. The JSON
+ * records it as warm_successes.
+ */
+const WARM_SUCCESSES = num('warm-successes', 0);
 /** The Koa hello-world ceiling (lib.mjs helloCeiling), as every measurement in this run takes it. */
 const ceiling = () =>
   helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS, client: 'closed-loop', ...pin });
@@ -130,6 +138,24 @@ async function cpuPhases(url, serverPid, probe, tokens) {
     floor: mean(runs.floor),
     idleUsPerS: Math.round(idleUsPerMs * 1000),
   };
+}
+
+/** A session of its own with `n` seats and `n` buyers for --warm-successes. */
+async function seedWarm(deps, n) {
+  const [session] = await seedTour(deps, { sessions: 1, seatsPerSession: n, zoneCapacity: 1 });
+  return { session, tokens: await seedUsers(deps, n) };
+}
+
+/** Each warm buyer buys one seat nobody else asks for: all must be 201, or the run stops. */
+async function warmSuccesses(url, { session, tokens }) {
+  const bodies = tokens.map((_, i) =>
+    JSON.stringify({ sessionId: session.id, seatIds: [session.seatIds[i]] }),
+  );
+  const samples = await purchaseRun(url, tokens, bodies, 'bench-warm');
+  const created = samples.filter((x) => x[2] === 201).length;
+  if (created !== tokens.length)
+    throw new Error(`--warm-successes: ${created} of ${tokens.length} purchases succeeded`);
+  console.log(`warmed: ${created} successful purchases on session ${session.id}`);
 }
 
 /** Rates over the selling window: up to the last committed order (refusals after a sell-out are cheap). */
@@ -283,6 +309,7 @@ async function main() {
     const [probe] = await seedTour(deps, { sessions: 1, seatsPerSession: SEATS, zoneCapacity: 1 });
     // cpuPhases: the success phase's buyers, then each refusal and floor run's (two of each).
     const probeTokens = await seedUsers(deps, 5 * PHASE);
+    const warm = WARM_SUCCESSES > 0 ? await seedWarm(deps, WARM_SUCCESSES) : undefined;
 
     console.log('measuring the Koa hello-world ceiling ...');
     const hello = await ceiling();
@@ -298,6 +325,7 @@ async function main() {
     // then. Without this, the sale's first second loaded nine catalogs of 10,000 seats each
     // (p99 of that second ~850 ms against ~205 ms with it, 2026-12-03), a cold start, not a sale.
     for (const t of tour) await (await fetch(`${url}/api/v1/sessions/${t.id}/seatmap`)).arrayBuffer();
+    if (warm) await warmSuccesses(url, warm);
     console.log(`selling ${capacity} units to ${BUYERS} buyers over ${CONNECTIONS} connections ...`);
     const meter = cpuMeter({
       server: server.child.pid,
@@ -334,6 +362,7 @@ async function main() {
       scriptCalls,
       refusalMaxAgeMs: bench.config.refusalSnapshotMaxAgeMs,
     });
+    result.warm_successes = WARM_SUCCESSES;
     report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.created_201 !== result.committed_orders)
       process.exitCode = 1;
