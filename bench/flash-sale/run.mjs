@@ -42,6 +42,11 @@ const pin = args.pin === true ? { pinCore: 0 } : {};
  * records it as warm_successes.
  */
 const WARM_SUCCESSES = num('warm-successes', 0);
+// seedTour lays seats out in four sections of rows of 50.
+if (!(Number.isInteger(WARM_SUCCESSES) && WARM_SUCCESSES >= 0 && WARM_SUCCESSES % 200 === 0))
+  throw new Error(
+    `--warm-successes: a multiple of 200 (four sections of rows of 50 seats), not ${args['warm-successes']}`,
+  );
 /** The Koa hello-world ceiling (lib.mjs helloCeiling), as every measurement in this run takes it. */
 const ceiling = () =>
   helloCeiling({ connections: CONNECTIONS, seconds: HELLO_SECONDS, client: 'closed-loop', ...pin });
