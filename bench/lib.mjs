@@ -124,7 +124,7 @@ export async function openBench(name, extraEnv) {
     /** The bench's configuration as its server reads it (but with jobs off here). */
     config,
     /** The bench's server on `url`, once it answers. */
-    startServer: (opts) => launch(env, url, opts),
+    startServer: (opts, overrides = {}) => launch({ ...env, ...overrides }, url, opts),
     /**
      * Another server on the same database, key prefix and queues, on a port of its own, with
      * `overrides` on top of the bench's environment (bench/ab compares two of them).

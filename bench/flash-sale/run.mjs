@@ -21,6 +21,7 @@ import {
 } from '../lib.mjs';
 import { measureRaw } from '../raw-http/measure.mjs';
 import { seedTour, seedUsers } from './seed.mjs';
+import { checkServers, openSeatMaps, startServers } from './servers.mjs';
 import { audit } from './audit.mjs';
 import { phaseFigures, ratioCeilingAtFloor, saleAgainstPhases } from './figures.mjs';
 
@@ -34,6 +35,10 @@ const HELLO_SECONDS = smoke ? 2 : 8;
 // Requests in each of the two CPU phases after the sale (all successes, then all refusals).
 const PHASE = Math.min(num('phase', 5000, 1000), SEATS);
 const pin = args.pin === true ? { pinCore: 0 } : {};
+// --servers N: N API processes on the one port (servers.mjs); the hello-world stays one. The JSON
+// records it as `servers`, and the server's CPU figures are the processes' sum.
+const SERVERS = num('servers', 1);
+checkServers(SERVERS);
 /**
  * --warm-successes N: N successful purchases (one seat each, on a session of their own) through
  * the sale's instance just before the sale, so that the success path (the take script, the
@@ -98,14 +103,15 @@ const HOT_SEATS = 50;
  * request, so that refusal - floor is what refusing costs. The server's CPU while idle (its jobs)
  * is measured first and taken out of each phase.
  */
-async function cpuPhases(url, serverPid, probe, tokens) {
+async function cpuPhases(url, servers, probe, tokens) {
   const seats = probe.seatIds.slice(0, PHASE);
   const body = (id) => JSON.stringify({ sessionId: probe.id, seatIds: [id] });
   // The server's own jobs (expiry, outbox relay, lifecycle) burn CPU with no request at all; on
   // a busy machine a phase is slow, so their share is taken out: CPU while idle, per second.
-  const idleUsPerMs = await idleCpuUsPerMs(serverPid, IDLE_MS);
+  let idleUsPerMs = 0;
+  for (const pid of servers.pids) idleUsPerMs += await idleCpuUsPerMs(pid, IDLE_MS);
   const phase = async (toks, bodies, keyTag = 'bench-key') => {
-    const meter = cpuMeter({ server: serverPid });
+    const meter = servers.meter();
     const t0 = performance.now();
     const samples = await purchaseRun(url, toks, bodies, keyTag);
     const busy = meter().server - idleUsPerMs * (performance.now() - t0);
@@ -320,7 +326,7 @@ async function main() {
     const hello = await ceiling();
     console.log(`hello-world: ${Math.round(hello.rps)} req/s`);
 
-    const server = await bench.startServer(pin);
+    const servers = await startServers(bench, SERVERS, pin);
     await autocannon({
       url: `${url}/api/v1/sessions/${tour[0].id}/seat-states`,
       connections: 20,
@@ -329,26 +335,23 @@ async function main() {
     // Before an on-sale, fans sit on each session's seat map: the instance has each catalog by
     // then. Without this, the sale's first second loaded nine catalogs of 10,000 seats each
     // (p99 of that second ~850 ms against ~205 ms with it, 2026-12-03), a cold start, not a sale.
-    for (const t of tour) await (await fetch(`${url}/api/v1/sessions/${t.id}/seatmap`)).arrayBuffer();
+    await openSeatMaps(url, tour, SERVERS);
     if (warm) await warmSuccesses(url, warm);
     console.log(`selling ${capacity} units to ${BUYERS} buyers over ${CONNECTIONS} connections ...`);
-    const meter = cpuMeter({
-      server: server.child.pid,
-      ...storePids(),
-      loadgen: process.pid,
-    });
-    const kernelMeter = cpuMeter({ server: server.child.pid }, { kernel: true });
+    const serverMeter = servers.meter();
+    const meter = cpuMeter({ ...storePids(), loadgen: process.pid });
+    const kernelMeter = servers.meter({ kernel: true });
     const scriptsBefore = await redisScriptCalls(deps.redis);
     const samples = await purchaseRun(url, tokens, bodies);
-    const cpu = meter();
+    const cpu = { ...serverMeter(), ...meter() };
     const kernel = kernelMeter();
     const scriptCalls = (await redisScriptCalls(deps.redis)) - scriptsBefore;
     const s = summarize(samples);
     console.log(
       `CPU phases: ${PHASE} successes, ${PHASE} refusals of the same seats, ${PHASE} at the floor ...`,
     );
-    const phases = await cpuPhases(url, server.child.pid, probe, probeTokens);
-    await server.stop();
+    const phases = await cpuPhases(url, servers, probe, probeTokens);
+    await servers.stop();
     // Not pinned with --pin: its figure is CPU per request, which pinning barely moves.
     console.log('measuring a raw node:http server on the same purchase request ...');
     const raw = await measureRaw('purchase', { connections: CONNECTIONS, seconds: smoke ? 2 : 4 });
@@ -368,6 +371,7 @@ async function main() {
       refusalMaxAgeMs: bench.config.refusalSnapshotMaxAgeMs,
     });
     result.warm_successes = WARM_SUCCESSES;
+    result.servers = SERVERS;
     report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.created_201 !== result.committed_orders)
       process.exitCode = 1;
