@@ -61,7 +61,7 @@ export class Metrics {
   });
   readonly inventoryDifference = new Gauge({
     name: 'inventory_reconcile_difference',
-    help: 'Leader only. Units Redis says are available minus what MySQL says, per selling session (0 when they agree)',
+    help: 'Leader only. Units Redis says are available minus what MySQL says, per selling session, when two audits in a row found them disagreeing (not orders in flight); back to 0 when an audit finds them agreeing',
     labelNames: ['session'],
     registers: [this.registry],
     collect: this.leaderOnly(),
