@@ -1,6 +1,7 @@
 // Flash-sale benchmark: a tour goes on sale at once and buyers arrive over real HTTP.
 // Prints progress, then as its last line one JSON object with the figures; writes it to
-// bench/results/. Usage: npm run bench [-- --buyers 200000 --sessions 10 --connections 100 --pin --smoke]
+// bench/results/. Usage: npm run bench [-- --buyers 200000 --sessions 10 --connections 100 --pin --smoke
+// --warm-successes 0 --servers 1 (past 1 with --node 24)]
 // --pin puts the server (hello-world and real alike) on core 0; by default the load generator,
 // the server, MariaDB and Redis share the machine's cores, as they do in the reference.
 import autocannon from 'autocannon';
