@@ -52,10 +52,13 @@ export function cpuMeter(pids, { kernel = false } = {}) {
  * A process's CPU with nothing sent to it, in µs per ms of wall time, measured over `ms`: what a
  * server's own jobs (expiry, outbox relay, admission tick, sweeps) burn. A bench takes it out of
  * the server's CPU over a phase (rate × the phase's length), as a hello-world has no jobs.
+ * `pid` may be a list: their CPU together, measured over the same `ms`.
  */
 export async function idleCpuUsPerMs(pid, ms) {
-  const meter = cpuMeter({ p: pid });
+  const pids = [pid].flat();
+  const meter = cpuMeter(Object.fromEntries(pids.map((p, i) => [i, p])));
   const t0 = performance.now();
   await new Promise((r) => setTimeout(r, ms));
-  return meter().p / (performance.now() - t0);
+  const used = Object.values(meter()).reduce((a, b) => a + b, 0);
+  return used / (performance.now() - t0);
 }

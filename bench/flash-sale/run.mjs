@@ -109,8 +109,7 @@ async function cpuPhases(url, servers, probe, tokens) {
   const body = (id) => JSON.stringify({ sessionId: probe.id, seatIds: [id] });
   // The server's own jobs (expiry, outbox relay, lifecycle) burn CPU with no request at all; on
   // a busy machine a phase is slow, so their share is taken out: CPU while idle, per second.
-  let idleUsPerMs = 0;
-  for (const pid of servers.pids) idleUsPerMs += await idleCpuUsPerMs(pid, IDLE_MS);
+  const idleUsPerMs = await idleCpuUsPerMs(servers.pids, IDLE_MS);
   const phase = async (toks, bodies, keyTag = 'bench-key') => {
     const meter = servers.meter();
     const t0 = performance.now();
