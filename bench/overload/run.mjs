@@ -17,6 +17,7 @@
 //   [--pin: the server alone on core 0, the offering processes on core 1]
 //   [--offered-rps N: offer this instead of twice the saturation measured in this run, so that two
 //    runs on a busy shared machine, whose saturation differs from run to run, offer the same load]
+//   [--neighbours N --neighbours-nice K: N busy loops at nice K for the whole run (neighbours.mjs)]
 import os from 'node:os';
 import autocannon from 'autocannon';
 import {
@@ -34,6 +35,7 @@ import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 import { audit } from '../flash-sale/audit.mjs';
 import { offerFromProcesses, phase } from './offer.mjs';
 import { CLIENTS } from './paced.mjs';
+import { startNeighbours } from '../neighbours.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const smoke = args.smoke === true;
@@ -63,6 +65,7 @@ const SEED = Number(args.seed ?? Math.floor(Math.random() * 2 ** 31));
 // without a neighbour taking its core.
 const PIN = args.pin === true;
 const pin = PIN ? { pinCore: 0 } : {};
+const NEIGHBOURS = [Number(args.neighbours ?? 0), Number(args['neighbours-nice'] ?? 0)];
 
 /**
  * The server's own histogram of admitted purchases (201, 409), cumulative count per bucket bound
@@ -272,6 +275,7 @@ function resultOf({
   a,
   hello,
   shedding,
+  neighbours,
 }) {
   const answered = Object.values(s.statuses).reduce((x, y) => x + y, 0);
   return {
@@ -321,6 +325,8 @@ function resultOf({
     offered_at_hello_cost_cores: Number(((offered * hello.cpuUs) / 1e6).toFixed(2)),
     offerers: OFFERERS,
     pinned: PIN,
+    // --neighbours: the busy loops that shared the machine ({busy_loops, nice}), or null.
+    neighbours: neighbours.recorded,
     // The server's shedding as configured (SHED_*: its bounds of loop delay and requests in flight).
     shedding,
     // The worst offering process's own event-loop delay while it offered the load (ms): an
@@ -355,6 +361,7 @@ async function main() {
   // One address: per-address limits off; per-user limits and shedding as configured (defaults).
   const bench = await openBench('overload', { RATE_PURCHASE_IP: '0/1', RATE_PURCHASE_USER: '100/1' });
   const { deps, url } = bench;
+  const neighbours = startNeighbours(...NEIGHBOURS);
   try {
     console.log(`seeding: ${SESSIONS} sessions x (10,000 seats + 10,000-unit zone), ${BUYERS} buyers`);
     const tour = await seedTour(deps, { sessions: SESSIONS, seatsPerSession: 10_000, zoneCapacity: 10_000 });
@@ -375,13 +382,15 @@ async function main() {
     const a = await audit(deps, tour);
     await server.stop();
     const hello = await helloAtConnections();
-    const shedding = bench.config.shedding;
-    const result = resultOf({ saturationRps, satStats, offered, a, hello, shedding, ...measured });
+    // How the run was set up: the server's shedding bounds, and the machine's busy neighbours.
+    const setup = { shedding: bench.config.shedding, neighbours };
+    const result = resultOf({ saturationRps, satStats, offered, a, hello, ...setup, ...measured });
     console.log(summary(result));
     report(result, { save: !smoke, at: startedAt });
     if (result.oversold || result.double_sold || result.errors_other || result.refusals_without_retry_after)
       process.exitCode = 1;
   } finally {
+    await neighbours.stop();
     await bench.close();
   }
 }

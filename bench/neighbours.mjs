@@ -1,0 +1,44 @@
+// Busy neighbours: processes that spin on a core each for the whole of a run, as another tenant of
+// a shared machine would, so that a benchmark can be measured on a loaded machine on purpose and
+// rerun alike (`--neighbours N [--neighbours-nice K]`, `neighbours` in the JSON). Issue 14's
+// overload target was missed in runs where the machine was busy with something else (load
+// average 3.27 on 2026-12-07): this makes that state reproducible instead of waited for.
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+
+/**
+ * Each neighbour spins until stopped; it also exits by itself once the process that started it is
+ * gone (asked with signal 0: ESRCH), so a bench killed without its `finally` leaves no spinning
+ * process behind. That process's pid comes as the argument: a neighbour's own process.ppid is read
+ * at its start-up, which may come after its parent died (it would then read init's, forever alive).
+ */
+const SPIN = `const parent = Number(process.argv[1]);
+const gone = () => { try { process.kill(parent, 0); return false; } catch { return true; } };
+for (let i = 0; ; i++) if (i % 1e7 === 0 && gone()) process.exit(0);`;
+
+/**
+ * Starts `count` neighbours at `nice` (0: the same priority as everything else; 19: the lowest,
+ * a batch job's). Returns what the JSON records and stop(), which resolves once all have exited.
+ */
+export function startNeighbours(count, nice = 0) {
+  if (!Number.isInteger(count) || count < 0) throw new Error(`--neighbours: a count, not ${count}`);
+  if (!Number.isInteger(nice) || nice < 0 || nice > 19)
+    throw new Error(`--neighbours-nice: 0-19, not ${nice}`);
+  const children = Array.from({ length: count }, () => {
+    const child = spawn(process.execPath, ['-e', SPIN, String(process.pid)], { stdio: 'ignore' });
+    if (nice) os.setPriority(child.pid, nice);
+    return child;
+  });
+  const stop = () =>
+    Promise.all(
+      children.map(
+        (c) =>
+          new Promise((resolve) => {
+            if (c.exitCode !== null || c.signalCode !== null) return resolve();
+            c.once('exit', () => resolve());
+            c.kill('SIGKILL');
+          }),
+      ),
+    );
+  return { recorded: count ? { busy_loops: count, nice } : null, stop };
+}
