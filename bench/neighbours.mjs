@@ -16,14 +16,26 @@ const SPIN = `const parent = Number(process.argv[1]);
 const gone = () => { try { process.kill(parent, 0); return false; } catch { return true; } };
 for (let i = 0; ; i++) if (i % 1e7 === 0 && gone()) process.exit(0);`;
 
+/** Refuses a count or a nice that is not one (before a bench creates anything). */
+function check(count, nice) {
+  if (!Number.isInteger(count) || count < 0) throw new Error(`--neighbours: a count, not ${count}`);
+  if (!Number.isInteger(nice) || nice < 0 || nice > 19)
+    throw new Error(`--neighbours-nice: 0-19, not ${nice}`);
+}
+
+/** A bench's `--neighbours N --neighbours-nice K` as startNeighbours' arguments, checked. */
+export function neighbourArgs(args) {
+  const parsed = [Number(args.neighbours ?? 0), Number(args['neighbours-nice'] ?? 0)];
+  check(...parsed);
+  return parsed;
+}
+
 /**
  * Starts `count` neighbours at `nice` (0: the same priority as everything else; 19: the lowest,
  * a batch job's). Returns what the JSON records and stop(), which resolves once all have exited.
  */
 export function startNeighbours(count, nice = 0) {
-  if (!Number.isInteger(count) || count < 0) throw new Error(`--neighbours: a count, not ${count}`);
-  if (!Number.isInteger(nice) || nice < 0 || nice > 19)
-    throw new Error(`--neighbours-nice: 0-19, not ${nice}`);
+  check(count, nice);
   const children = Array.from({ length: count }, () => {
     const child = spawn(process.execPath, ['-e', SPIN, String(process.pid)], { stdio: 'ignore' });
     if (nice) os.setPriority(child.pid, nice);

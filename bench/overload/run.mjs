@@ -35,7 +35,7 @@ import { seedTour, seedUsers } from '../flash-sale/seed.mjs';
 import { audit } from '../flash-sale/audit.mjs';
 import { offerFromProcesses, phase } from './offer.mjs';
 import { CLIENTS } from './paced.mjs';
-import { startNeighbours } from '../neighbours.mjs';
+import { neighbourArgs, startNeighbours } from '../neighbours.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const smoke = args.smoke === true;
@@ -65,7 +65,7 @@ const SEED = Number(args.seed ?? Math.floor(Math.random() * 2 ** 31));
 // without a neighbour taking its core.
 const PIN = args.pin === true;
 const pin = PIN ? { pinCore: 0 } : {};
-const NEIGHBOURS = [Number(args.neighbours ?? 0), Number(args['neighbours-nice'] ?? 0)];
+const NEIGHBOURS = neighbourArgs(args);
 
 /**
  * The server's own histogram of admitted purchases (201, 409), cumulative count per bucket bound

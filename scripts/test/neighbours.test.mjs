@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { startNeighbours } from '../../bench/neighbours.mjs';
+import { neighbourArgs, startNeighbours } from '../../bench/neighbours.mjs';
 
 const alive = (pid) => {
   try {
@@ -29,6 +29,10 @@ async function gone(pid, ms) {
 test('--neighbours: a count from 0 and a nice of 0-19, else refused before anything starts', () => {
   for (const n of [-1, 1.5, NaN]) assert.throws(() => startNeighbours(n), /--neighbours: a count/);
   for (const k of [-1, 20, 0.5]) assert.throws(() => startNeighbours(1, k), /--neighbours-nice: 0-19/);
+  assert.deepEqual(neighbourArgs({}), [0, 0]);
+  assert.deepEqual(neighbourArgs({ neighbours: '3', 'neighbours-nice': '19' }), [3, 19]);
+  assert.throws(() => neighbourArgs({ neighbours: 'two' }), /--neighbours: a count/);
+  assert.throws(() => neighbourArgs({ neighbours: '2', 'neighbours-nice': '-5' }), /0-19/);
   const none = startNeighbours(0);
   assert.equal(none.recorded, null);
   return none.stop();
