@@ -15,6 +15,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { alive } from './lib/alive.mjs';
 import { freePort } from './lib/free-port.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -75,15 +76,6 @@ function pidOf(dir, name) {
     return undefined;
   }
 }
-
-const alive = (pid) => {
-  try {
-    process.kill(pid, 0);
-    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
-  } catch {
-    return false;
-  }
-};
 
 /** Starts one instance from its own defaults file and waits until its socket answers. */
 async function startInstance(dir, name) {

@@ -10,6 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { alive } from './lib/alive.mjs';
 import { portFree } from './lib/free-port.js';
 
 /** 2000 ms: a master failover takes 3-4 s (the default 15000 ms takes ~18 s). */
@@ -165,14 +166,7 @@ export async function stopRedisCluster(dir) {
       pids.push(pid);
     }
   }
-  const gone = (pid) => {
-    try {
-      process.kill(pid, 0);
-      return false;
-    } catch {
-      return true;
-    }
-  };
+  const gone = (pid) => !alive(pid);
   const end = Date.now() + 5000;
   while (!pids.every(gone) && Date.now() < end) await sleep(50);
   for (const pid of pids) if (!gone(pid)) process.kill(pid, 'SIGKILL');

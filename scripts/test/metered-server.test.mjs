@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { meteredServer } from '../../bench/process.mjs';
+import { alive } from '../lib/alive.mjs';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'metered-'));
 const script = path.join(dir, 'server.mjs');
@@ -22,15 +23,6 @@ writeFileSync(
     "setTimeout(() => http.createServer((req, res) => res.end('ok')).listen(Number(process.env.PORT), '127.0.0.1'), 800);\n",
 );
 test.after(() => rmSync(dir, { recursive: true, force: true }));
-
-const alive = (pid) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Waits for a stopped child to be gone (stop resolves on its exit, but the kernel may lag a little). */
 async function gone(pid) {

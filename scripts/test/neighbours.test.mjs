@@ -7,15 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { neighbourArgs, startNeighbours } from '../../bench/neighbours.mjs';
-
-const alive = (pid) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { alive } from '../lib/alive.mjs';
 
 /** Resolves once `pid` is gone; rejects after `ms`. */
 async function gone(pid, ms) {
