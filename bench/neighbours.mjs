@@ -23,9 +23,17 @@ function check(count, nice) {
     throw new Error(`--neighbours-nice: 0-19, not ${nice}`);
 }
 
-/** A bench's `--neighbours N --neighbours-nice K` as startNeighbours' arguments, checked. */
+/**
+ * A bench's `--neighbours N --neighbours-nice K` as startNeighbours' arguments, checked: each a
+ * whole number written out (a flag given without its value is refused, not taken as 1).
+ */
 export function neighbourArgs(args) {
-  const parsed = [Number(args.neighbours ?? 0), Number(args['neighbours-nice'] ?? 0)];
+  const given = [args.neighbours ?? '0', args['neighbours-nice'] ?? '0'];
+  given.forEach((v, i) => {
+    if (typeof v !== 'string' || !/^\d+$/.test(v))
+      throw new Error(`${['--neighbours', '--neighbours-nice'][i]}: a whole number, not ${v}`);
+  });
+  const parsed = given.map(Number);
   check(...parsed);
   return parsed;
 }

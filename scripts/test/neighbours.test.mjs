@@ -23,8 +23,10 @@ test('--neighbours: a count from 0 and a nice of 0-19, else refused before anyth
   for (const k of [-1, 20, 0.5]) assert.throws(() => startNeighbours(1, k), /--neighbours-nice: 0-19/);
   assert.deepEqual(neighbourArgs({}), [0, 0]);
   assert.deepEqual(neighbourArgs({ neighbours: '3', 'neighbours-nice': '19' }), [3, 19]);
-  assert.throws(() => neighbourArgs({ neighbours: 'two' }), /--neighbours: a count/);
-  assert.throws(() => neighbourArgs({ neighbours: '2', 'neighbours-nice': '-5' }), /0-19/);
+  assert.throws(() => neighbourArgs({ neighbours: 'two' }), /--neighbours: a whole number, not two/);
+  assert.throws(() => neighbourArgs({ neighbours: true }), /--neighbours: a whole number, not true/);
+  assert.throws(() => neighbourArgs({ neighbours: '2', 'neighbours-nice': '-5' }), /-nice: a whole number/);
+  assert.throws(() => neighbourArgs({ neighbours: '2', 'neighbours-nice': '20' }), /0-19, not 20/);
   const none = startNeighbours(0);
   assert.equal(none.recorded, null);
   return none.stop();
