@@ -5,16 +5,10 @@
 // average 3.27 on 2026-12-07): this makes that state reproducible instead of waited for.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 
-/**
- * Each neighbour spins until stopped; it also exits by itself once the process that started it is
- * gone (asked with signal 0: ESRCH), so a bench killed without its `finally` leaves no spinning
- * process behind. That process's pid comes as the argument: a neighbour's own process.ppid is read
- * at its start-up, which may come after its parent died (it would then read init's, forever alive).
- */
-const SPIN = `const parent = Number(process.argv[1]);
-const gone = () => { try { process.kill(parent, 0); return false; } catch { return true; } };
-for (let i = 0; ; i++) if (i % 1e7 === 0 && gone()) process.exit(0);`;
+/** Each neighbour's script: it spins until stopped, or until its starter has exited. */
+const SPIN = fileURLToPath(new URL('./neighbour-spin.mjs', import.meta.url));
 
 /** Refuses a count or a nice that is not one (before a bench creates anything). */
 function check(count, nice) {
@@ -45,7 +39,7 @@ export function neighbourArgs(args) {
 export function startNeighbours(count, nice = 0) {
   check(count, nice);
   const children = Array.from({ length: count }, () => {
-    const child = spawn(process.execPath, ['-e', SPIN, String(process.pid)], { stdio: 'ignore' });
+    const child = spawn(process.execPath, [SPIN, String(process.pid)], { stdio: 'ignore' });
     if (nice) os.setPriority(child.pid, nice);
     return child;
   });
