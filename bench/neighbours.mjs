@@ -38,11 +38,20 @@ export function neighbourArgs(args) {
  */
 export function startNeighbours(count, nice = 0) {
   check(count, nice);
-  const children = Array.from({ length: count }, () => {
-    const child = spawn(process.execPath, [SPIN, String(process.pid)], { stdio: 'ignore' });
-    if (nice) os.setPriority(child.pid, nice);
-    return child;
-  });
+  const children = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const child = spawn(process.execPath, [SPIN, String(process.pid)], { stdio: 'ignore' });
+      children.push(child);
+      // No pid: it did not start. os.setPriority(undefined) would renice this process instead.
+      if (child.pid === undefined) throw new Error('--neighbours: a busy loop did not start');
+      if (nice) os.setPriority(child.pid, nice);
+    }
+  } catch (err) {
+    // None of the loops started so far outlives the refusal.
+    for (const c of children) c.kill('SIGKILL');
+    throw err;
+  }
   const stop = () =>
     Promise.all(
       children.map(

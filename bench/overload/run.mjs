@@ -361,8 +361,11 @@ async function main() {
   // One address: per-address limits off; per-user limits and shedding as configured (defaults).
   const bench = await openBench('overload', { RATE_PURCHASE_IP: '0/1', RATE_PURCHASE_USER: '100/1' });
   const { deps, url } = bench;
-  const neighbours = startNeighbours(...NEIGHBOURS);
+  // Started inside the try: neighbours that fail to start (startNeighbours stops any it started)
+  // still leave the bench's database and key prefix cleaned up.
+  let neighbours;
   try {
+    neighbours = startNeighbours(...NEIGHBOURS);
     console.log(`seeding: ${SESSIONS} sessions x (10,000 seats + 10,000-unit zone), ${BUYERS} buyers`);
     const tour = await seedTour(deps, { sessions: SESSIONS, seatsPerSession: 10_000, zoneCapacity: 10_000 });
     const tokens = await seedUsers(deps, BUYERS);
@@ -390,7 +393,7 @@ async function main() {
     if (result.oversold || result.double_sold || result.errors_other || result.refusals_without_retry_after)
       process.exitCode = 1;
   } finally {
-    await neighbours.stop();
+    await neighbours?.stop();
     await bench.close();
   }
 }
